@@ -1,0 +1,10 @@
+/** One jest run for the whole workspace; TypeScript compiled by SWC, ESM-only dependencies included. */
+module.exports = {
+  testEnvironment: 'node',
+  roots: ['<rootDir>/packages', '<rootDir>/services'],
+  testMatch: ['**/test/**/*.test.ts'],
+  transform: { '^.+\\.(t|j|mj)sx?$': ['@swc/jest', { jsc: { target: 'es2022' }, module: { type: 'commonjs' } }] },
+  transformIgnorePatterns: ['/node_modules/\\.pnpm/(?!(uuid|got|p-limit|yocto-queue)@)'],
+  testTimeout: 60_000,
+  maxWorkers: 2,
+};

@@ -1,0 +1,66 @@
+import fs from 'node:fs/promises';
+import path from 'node:path';
+import { parseArgs } from 'node:util';
+import cliProgress from 'cli-progress';
+import { convertIsolated, DEFAULT_LIMITS } from '../isolation/isolated-convert';
+import { ConversionError } from '../types';
+
+const USAGE = 'usage: pnpm convert <files...> [--out DIR] [--metadata] [--optimize-tokens] [--enhanced]';
+
+/** `pnpm convert`: the library on its own, no server. One file prints Markdown; --out writes one .md per input. */
+async function main(): Promise<number> {
+  const { values, positionals } = parseArgs({
+    allowPositionals: true,
+    options: {
+      out: { type: 'string' },
+      metadata: { type: 'boolean', default: false },
+      'optimize-tokens': { type: 'boolean', default: false },
+      enhanced: { type: 'boolean', default: false },
+      help: { type: 'boolean', short: 'h', default: false },
+    },
+  });
+  if (values.help || positionals.length === 0) {
+    process.stderr.write(`${USAGE}\n`);
+    return values.help ? 0 : 2;
+  }
+  const options = { enhanced: values.enhanced, optimizeTokens: values['optimize-tokens'] };
+  const toStdout = !values.out;
+  if (values.out) await fs.mkdir(values.out, { recursive: true });
+  const bar =
+    !toStdout && positionals.length > 1 && process.stderr.isTTY
+      ? new cliProgress.SingleBar({ stream: process.stderr }, cliProgress.Presets.shades_classic)
+      : undefined;
+  bar?.start(positionals.length, 0);
+  let failures = 0;
+  for (const file of positionals) {
+    const ext = path.extname(file).slice(1).toLowerCase();
+    try {
+      const bytes = await fs.readFile(file);
+      const result = await convertIsolated(bytes, ext, { ...options, filename: path.basename(file) }, DEFAULT_LIMITS);
+      let text = result.markdown;
+      if (values.metadata) text = `${frontMatter(result.metadata)}${text}`;
+      if (toStdout) process.stdout.write(text);
+      else await fs.writeFile(path.join(values.out!, `${path.basename(file)}.md`), text);
+      if (result.tokenOptimization) process.stderr.write(`${file}: ${JSON.stringify(result.tokenOptimization)}\n`);
+    } catch (err) {
+      failures++;
+      const message = err instanceof ConversionError || err instanceof Error ? err.message : String(err);
+      process.stderr.write(`${file}: ${message}\n`);
+    }
+    bar?.increment();
+  }
+  bar?.stop();
+  return failures > 0 ? 1 : 0;
+}
+
+function frontMatter(metadata: { title: string; author: string; page_count: number }): string {
+  return `---\ntitle: ${JSON.stringify(metadata.title)}\nauthor: ${JSON.stringify(metadata.author)}\npage_count: ${metadata.page_count}\n---\n\n`;
+}
+
+main().then(
+  (code) => process.exit(code),
+  (err: unknown) => {
+    process.stderr.write(`${err instanceof Error ? err.message : String(err)}\n`);
+    process.exit(1);
+  },
+);

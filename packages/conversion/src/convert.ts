@@ -1,0 +1,53 @@
+import type { ConversionOutput, ConvertOptions, DocumentMetadata } from './types';
+import { ConversionError } from './types';
+import { converterFor } from './registry';
+import { optimizeTokens, type TokenOptimization } from './tokens/optimize';
+
+export interface ConvertDocumentOptions extends ConvertOptions {
+  optimizeTokens?: boolean;
+}
+
+export interface ConvertDocumentResult {
+  markdown: string;
+  metadata: DocumentMetadata;
+  tokenOptimization?: TokenOptimization;
+}
+
+/** One document to Markdown, in this thread: pick the converter, convert, optionally optimise. */
+export async function convertDocument(
+  input: Buffer,
+  extension: string,
+  options: ConvertDocumentOptions,
+): Promise<ConvertDocumentResult> {
+  const converter = converterFor(extension);
+  let output: ConversionOutput;
+  try {
+    output = await converter.convert(input, options);
+  } catch (err) {
+    if (err instanceof ConversionError) throw err;
+    if (err instanceof RangeError && /memory|allocation|Array buffer/i.test(err.message)) {
+      throw new ConversionError('out_of_memory', 'The document needs more memory than a conversion may use.');
+    }
+    throw new ConversionError(
+      'corrupt_file',
+      `The .${extension.toLowerCase()} file could not be read: ${describe(err)}`,
+    );
+  }
+  const metadata = normaliseMetadata(output.metadata);
+  if (!options.optimizeTokens) return { markdown: output.markdown, metadata };
+  const optimized = optimizeTokens(output.markdown);
+  return { markdown: optimized.markdown, metadata, tokenOptimization: optimized.stats };
+}
+
+function normaliseMetadata(m: Partial<DocumentMetadata> | undefined): DocumentMetadata {
+  return {
+    title: typeof m?.title === 'string' ? m.title.trim() : '',
+    author: typeof m?.author === 'string' ? m.author.trim() : '',
+    page_count: Number.isInteger(m?.page_count) && (m?.page_count ?? 0) >= 0 ? (m?.page_count as number) : 0,
+  };
+}
+
+function describe(err: unknown): string {
+  const message = err instanceof Error ? err.message : String(err);
+  return message.split('\n')[0]!.slice(0, 300) || 'unknown error';
+}

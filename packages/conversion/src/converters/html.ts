@@ -1,0 +1,79 @@
+import { NodeHtmlMarkdown } from 'node-html-markdown';
+import type { Converter } from '../types';
+import { decodeText } from '../text-decoding';
+
+const translator = new NodeHtmlMarkdown({
+  bulletMarker: '-',
+  codeBlockStyle: 'fenced',
+  maxConsecutiveNewlines: 2,
+  useInlineLinks: true,
+  ignore: ['script', 'style', 'noscript', 'template', 'iframe', 'object', 'embed', 'svg', 'canvas', 'form', 'button'],
+});
+
+/** html, htm: the main content as Markdown (tables, lists, code, links); title and author from the head. */
+export const htmlConverter: Converter = {
+  name: 'html',
+  extensions: ['html', 'htm'],
+  async convert(input) {
+    const html = decodeHtml(input);
+    const markdown = htmlToMarkdown(html);
+    return {
+      markdown,
+      metadata: { title: headTitle(html), author: metaContent(html, 'author'), page_count: 1 },
+    };
+  },
+};
+
+/** HTML fragment or document to Markdown; shared by every format whose content is HTML (EPUB, mammoth). */
+export function htmlToMarkdown(html: string): string {
+  const body = mainContent(html).replace(/<img\b[^>]*>/gi, imageAlt);
+  const md = translator.translate(body).trim();
+  return md ? `${md}\n` : '';
+}
+
+function decodeHtml(input: Buffer): string {
+  const head = input.subarray(0, 2048).toString('latin1');
+  const declared = /<meta[^>]+charset=["']?([\w-]+)/i.exec(head)?.[1]?.toLowerCase();
+  if (declared && declared !== 'utf-8' && declared !== 'utf8') {
+    try {
+      return new TextDecoder(declared).decode(input);
+    } catch {
+      // An unknown label falls through to detection.
+    }
+  }
+  return decodeText(input);
+}
+
+function mainContent(html: string): string {
+  const withoutHead = html.replace(/<head\b[\s\S]*?<\/head>/i, '');
+  const main =
+    /<main\b[^>]*>([\s\S]*?)<\/main>/i.exec(withoutHead) ?? /<article\b[^>]*>([\s\S]*)<\/article>/i.exec(withoutHead);
+  return main?.[1] ?? withoutHead;
+}
+
+function imageAlt(tag: string): string {
+  const alt = /\balt\s*=\s*("([^"]*)"|'([^']*)')/i.exec(tag);
+  const text = alt?.[2] ?? alt?.[3] ?? '';
+  return text ? `<img src="#" alt="${text.replace(/"/g, '&quot;')}">` : '';
+}
+
+function headTitle(html: string): string {
+  const raw = /<title[^>]*>([\s\S]*?)<\/title>/i.exec(html)?.[1] ?? '';
+  return decodeEntities(raw.replace(/\s+/g, ' ').trim());
+}
+
+function metaContent(html: string, name: string): string {
+  const re = new RegExp(`<meta[^>]+name=["']${name}["'][^>]*>`, 'i');
+  const tag = re.exec(html)?.[0] ?? '';
+  return decodeEntities(/content=["']([^"']*)["']/i.exec(tag)?.[1]?.trim() ?? '');
+}
+
+function decodeEntities(text: string): string {
+  return text
+    .replace(/&amp;/g, '&')
+    .replace(/&lt;/g, '<')
+    .replace(/&gt;/g, '>')
+    .replace(/&quot;/g, '"')
+    .replace(/&#39;|&apos;/g, "'")
+    .replace(/&#(\d+);/g, (_, n: string) => String.fromCodePoint(Number(n)));
+}

@@ -1,0 +1,7 @@
+export * from './types';
+export * from './registry';
+export * from './convert';
+export * from './isolation/isolated-convert';
+export { countTokens, optimizeTokens, type TokenOptimization } from './tokens/optimize';
+export type { Block, ListItem } from './markdown/model';
+export { renderMarkdown } from './markdown/writer';

@@ -1,0 +1,52 @@
+/** What every converter receives and returns; the one interface of the conversion library. */
+export interface ConvertOptions {
+  /** Enhanced mode: the deeper local pipeline (OCR of embedded images, layout analysis). */
+  enhanced: boolean;
+  /** Original file name, when known (some formats use it as a fallback title). */
+  filename?: string;
+}
+
+/** Metadata as the contract defines it: always all three keys (empty string / 0 when unknown). */
+export interface DocumentMetadata {
+  title: string;
+  author: string;
+  page_count: number;
+}
+
+export interface ConversionOutput {
+  markdown: string;
+  metadata: DocumentMetadata;
+}
+
+export interface Converter {
+  /** Short name for logs, e.g. "pdf" or "spreadsheet". */
+  readonly name: string;
+  /** Lower-case extensions without the dot. */
+  readonly extensions: readonly string[];
+  convert(input: Buffer, options: ConvertOptions): Promise<ConversionOutput>;
+}
+
+export type ConversionErrorCode =
+  | 'unsupported_format'
+  | 'corrupt_file'
+  | 'encrypted_file'
+  | 'empty_file'
+  | 'too_large'
+  | 'timeout'
+  | 'out_of_memory'
+  | 'not_implemented';
+
+/** A conversion that cannot succeed for this input. `message` is shown to the API user as `error`. */
+export class ConversionError extends Error {
+  constructor(
+    readonly code: ConversionErrorCode,
+    message: string,
+  ) {
+    super(message);
+    this.name = 'ConversionError';
+  }
+}
+
+export function emptyMetadata(): DocumentMetadata {
+  return { title: '', author: '', page_count: 0 };
+}

@@ -1,0 +1,91 @@
+import { convertDocument, convertIsolated, ConversionError } from '../src';
+
+const std = { enhanced: false };
+
+describe('text family', () => {
+  it('When a CSV uses semicolons and quoted fields, then it becomes one GFM table with the quoted cell whole', async () => {
+    const csv = Buffer.from('name;note\n"Smith; John";"said ""hi"""\nÅsa;ok\n');
+    const { markdown } = await convertDocument(csv, 'csv', std);
+    expect(markdown).toBe('| name | note |\n| --- | --- |\n| Smith; John | said "hi" |\n| Åsa | ok |\n');
+  });
+
+  it('When a CSV is tab separated with ragged rows, then rows are padded to the widest', async () => {
+    const { markdown } = await convertDocument(Buffer.from('a\tb\tc\n1\t2\n'), 'csv', std);
+    expect(markdown).toBe('| a | b | c |\n| --- | --- | --- |\n| 1 | 2 |  |\n');
+  });
+
+  it('When a cell holds a pipe, then it is escaped so the table keeps its columns', async () => {
+    const { markdown } = await convertDocument(Buffer.from('a,b\nx|y,z\n'), 'csv', std);
+    expect(markdown).toBe('| a | b |\n| --- | --- |\n| x\\|y | z |\n');
+  });
+
+  it('When JSON is given, then it is pretty-printed in a fenced json block', async () => {
+    const { markdown } = await convertDocument(Buffer.from('{"a":[1,2],"b":"ü"}'), 'json', std);
+    expect(markdown).toBe('```json\n{\n  "a": [\n    1,\n    2\n  ],\n  "b": "ü"\n}\n```\n');
+  });
+
+  it('When JSON is invalid, then the conversion fails with a clear corrupt_file error', async () => {
+    await expect(convertDocument(Buffer.from('{"a":'), 'json', std)).rejects.toMatchObject({
+      code: 'corrupt_file',
+      message: expect.stringContaining('not valid JSON'),
+    });
+  });
+
+  it('When XML is well-formed, then it is fenced as xml and its title is the metadata title', async () => {
+    const xml = '<?xml version="1.0"?>\n<doc><title>Ölçü</title><p>x</p></doc>';
+    const result = await convertDocument(Buffer.from(xml), 'xml', std);
+    expect(result.markdown).toBe('```xml\n' + xml + '\n```\n');
+    expect(result.metadata).toEqual({ title: 'Ölçü', author: '', page_count: 1 });
+  });
+
+  it('When XML declares an entity bomb and is broken, then it fails without expanding anything', async () => {
+    const bomb = '<?xml version="1.0"?><!DOCTYPE l [<!ENTITY a "aaaaaaaaaa"><!ENTITY b "&a;&a;&a;&a;">]><l>&b;';
+    await expect(convertDocument(Buffer.from(bomb), 'xml', std)).rejects.toBeInstanceOf(ConversionError);
+  });
+
+  it('When HTML has a title, scripts and a table, then Markdown keeps content and table and drops scripts', async () => {
+    const html =
+      '<html><head><title>Report</title><meta name="author" content="Ana"><style>p{}</style></head>' +
+      '<body><script>alert(1)</script><h1>Heading</h1><p>Some <em>text</em> and <a href="https://x.test/">a link</a>.</p>' +
+      '<table><tr><th>A</th><th>B</th></tr><tr><td>1</td><td>2</td></tr></table></body></html>';
+    const result = await convertDocument(Buffer.from(html), 'html', { enhanced: false });
+    expect(result.markdown).toContain('# Heading');
+    expect(result.markdown).toContain('Some _text_ and [a link](https://x.test/).');
+    expect(result.markdown).toMatch(/\| A \| B \|\n\| -+ \| -+ \|\n\| 1 \| 2 \|/);
+    expect(result.markdown).not.toContain('alert');
+    expect(result.metadata).toEqual({ title: 'Report', author: 'Ana', page_count: 1 });
+  });
+
+  it('When a text file is Latin-1, then accents are decoded correctly', async () => {
+    const { markdown } = await convertDocument(
+      Buffer.from('Café crème et naïve façade, déjà vu.\n', 'latin1'),
+      'txt',
+      std,
+    );
+    expect(markdown.startsWith('Café crème')).toBe(true);
+  });
+
+  it('When a text file is empty, then the Markdown is empty and metadata still has every key', async () => {
+    const result = await convertDocument(Buffer.alloc(0), 'md', std);
+    expect(result).toEqual({ markdown: '', metadata: { title: '', author: '', page_count: 1 } });
+  });
+
+  it('When the extension has no converter, then the error names the extension', async () => {
+    await expect(convertDocument(Buffer.from('x'), 'exe', std)).rejects.toMatchObject({ code: 'unsupported_format' });
+  });
+
+  it('When converting in isolation, then the result equals the in-thread conversion', async () => {
+    const input = Buffer.from('# Title\n\nBody\n');
+    const isolated = await convertIsolated(input, 'md', std, { timeoutMs: 30_000, maxMemoryMb: 256 });
+    expect(isolated).toEqual(await convertDocument(input, 'md', std));
+  });
+
+  it('When optimize_tokens is set, then blank-line runs and table padding shrink and counts are o200k tokens', async () => {
+    const input = Buffer.from('# T\n\n\n\n\nword    word\n\n|  a   |  b  |\n| --- | --- |\n|  1   |  2  |\n');
+    const result = await convertDocument(input, 'md', { enhanced: false, optimizeTokens: true });
+    expect(result.markdown).toBe('# T\n\nword word\n\n|a|b|\n|-|-|\n|1|2|\n');
+    expect(result.tokenOptimization!.original_tokens).toBeGreaterThan(result.tokenOptimization!.optimized_tokens);
+    const { original_tokens: o, optimized_tokens: n } = result.tokenOptimization!;
+    expect(result.tokenOptimization!.reduction_percent).toBe(Math.round((10000 * (o - n)) / o) / 100);
+  });
+});
