@@ -1,0 +1,97 @@
+import { unzipSync, strFromU8 } from 'fflate';
+import { ConversionError } from '../types';
+
+/** Limits that keep a zip bomb from exhausting memory; declared sizes are also hard caps on inflation. */
+export const ZIP_LIMITS = {
+  maxEntries: 20_000,
+  maxTotalInflatedBytes: 1024 * 1024 * 1024,
+  maxEntryInflatedBytes: 512 * 1024 * 1024,
+  maxCompressionRatio: 200,
+} as const;
+
+export interface ZipEntryInfo {
+  name: string;
+  compressedSize: number;
+  size: number;
+}
+
+/**
+ * A zip archive (docx, xlsx, pptx, odt, ods, odp, epub) read lazily and defensively: the central
+ * directory is checked first (entry count, declared sizes, ratios) and each entry is inflated
+ * into a buffer of its declared size, so actual output can never exceed what was declared.
+ */
+export class SafeZip {
+  private readonly entries = new Map<string, ZipEntryInfo>();
+
+  constructor(
+    private readonly bytes: Uint8Array,
+    label = 'archive',
+  ) {
+    let total = 0;
+    try {
+      unzipSync(bytes, {
+        filter: (file) => {
+          const info = { name: file.name, compressedSize: file.size, size: file.originalSize };
+          this.entries.set(file.name, info);
+          total += info.size;
+          if (this.entries.size > ZIP_LIMITS.maxEntries) throw bomb(label, 'too many entries');
+          if (info.size > ZIP_LIMITS.maxEntryInflatedBytes) throw bomb(label, `entry ${file.name} is too large`);
+          if (
+            info.size > 1024 * 1024 &&
+            info.size / Math.max(1, info.compressedSize) > ZIP_LIMITS.maxCompressionRatio
+          ) {
+            throw bomb(label, `entry ${file.name} has a suspicious compression ratio`);
+          }
+          return false;
+        },
+      });
+    } catch (err) {
+      if (err instanceof ConversionError) throw err;
+      throw new ConversionError('corrupt_file', `The ${label} is not a valid zip package: ${(err as Error).message}.`);
+    }
+    if (total > ZIP_LIMITS.maxTotalInflatedBytes) throw bomb(label, 'its contents inflate beyond the limit');
+  }
+
+  /** Entry names in archive order. */
+  list(): string[] {
+    return [...this.entries.keys()];
+  }
+
+  has(name: string): boolean {
+    return this.entries.has(name);
+  }
+
+  info(name: string): ZipEntryInfo | undefined {
+    return this.entries.get(name);
+  }
+
+  /** The entry's bytes, or undefined when absent. */
+  bytesOf(name: string): Uint8Array | undefined {
+    if (!this.entries.has(name)) return undefined;
+    try {
+      return unzipSync(this.bytes, { filter: (file) => file.name === name })[name];
+    } catch (err) {
+      throw new ConversionError('corrupt_file', `The entry ${name} could not be inflated: ${(err as Error).message}.`);
+    }
+  }
+
+  /** The entry as UTF-8 text (BOM stripped), or undefined when absent. */
+  textOf(name: string): string | undefined {
+    const data = this.bytesOf(name);
+    return data === undefined ? undefined : strFromU8(data).replace(/^\uFEFF/, '');
+  }
+}
+
+function bomb(label: string, why: string): ConversionError {
+  return new ConversionError('too_large', `The ${label} was refused: ${why} (possible zip bomb).`);
+}
+
+/**
+ * XML from untrusted documents must not declare entities (billion laughs, external entities).
+ * Office and ODF parts never need them, so any DOCTYPE with ENTITY is refused.
+ */
+export function assertNoEntityDeclarations(xml: string, label: string): void {
+  if (/<!DOCTYPE[^>[]*\[[\s\S]*?<!ENTITY/i.test(xml) || /<!ENTITY/i.test(xml.slice(0, 65536))) {
+    throw new ConversionError('corrupt_file', `The ${label} declares XML entities, which are not allowed.`);
+  }
+}
