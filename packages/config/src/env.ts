@@ -1,0 +1,83 @@
+import { z } from 'zod';
+
+const bool = z
+  .string()
+  .trim()
+  .toLowerCase()
+  .refine((v) => ['true', 'false', '1', '0', 'yes', 'no'].includes(v), 'must be true or false')
+  .transform((v) => ['true', '1', 'yes'].includes(v));
+
+const msList = z
+  .string()
+  .trim()
+  .refine((v) => /^\d+(\s*,\s*\d+)*$/.test(v), 'must be a comma-separated list of milliseconds')
+  .transform((v) => v.split(',').map((n) => Number(n.trim())));
+
+const positiveInt = z.coerce.number().int().positive();
+const port = z.coerce.number().int().min(0).max(65535);
+
+/** Every environment variable Markwright reads, with its default (decisions.md, "Configuration"). */
+export const envSchema = z.object({
+  DATABASE_URL: z
+    .string()
+    .url()
+    .refine((v) => /^postgres(ql)?:\/\//.test(v), 'must be a postgresql:// URL')
+    .default('postgresql://postgres@127.0.0.1:5432/markwright'),
+  AMQP_URL: z
+    .string()
+    .url()
+    .refine((v) => /^amqps?:\/\//.test(v), 'must be an amqp:// URL')
+    .default('amqp://guest:guest@127.0.0.1:5672'),
+  REDIS_URL: z
+    .string()
+    .url()
+    .refine((v) => /^rediss?:\/\//.test(v), 'must be a redis:// URL')
+    .optional(),
+  PORT: port.default(8080),
+  HEALTH_PORT: port.optional(),
+  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  /** Prefix of every queue and exchange name, so several deployments (or test runs) share one broker. */
+  QUEUE_PREFIX: z
+    .string()
+    .regex(/^[a-z0-9_.-]*$/i, 'may hold letters, digits, dot, dash and underscore only')
+    .default('markwright'),
+  SYNC_TIMEOUT_MS: positiveInt.default(120_000),
+  WEBHOOK_RETRY_DELAYS_MS: msList.default('60000,300000'),
+  WEBHOOK_TIMEOUT_MS: positiveInt.default(30_000),
+  WEBHOOK_ALLOW_PRIVATE_NETWORKS: bool.default('false'),
+  WEBHOOK_CONCURRENCY: positiveInt.default(32),
+  CONVERTER_CONCURRENCY: positiveInt.default(2),
+  CONVERSION_TIMEOUT_MS: positiveInt.default(110_000),
+  CONVERSION_MAX_MEMORY_MB: positiveInt.default(1536),
+  /** A pending conversion not picked up for this long is published again. */
+  PENDING_REPUBLISH_AFTER_MS: positiveInt.default(30_000),
+  SWEEP_INTERVAL_MS: positiveInt.default(10_000),
+  /** Redeliveries of one job before it goes to the dead-letter queue and the conversion fails. */
+  JOB_DELIVERY_LIMIT: positiveInt.default(3),
+  ENHANCED_AI_BASE_URL: z.string().url().optional(),
+  ENHANCED_AI_MODEL: z.string().min(1).optional(),
+  ENHANCED_AI_API_KEY: z.string().min(1).optional(),
+});
+
+export type Config = z.infer<typeof envSchema>;
+
+export class ConfigError extends Error {
+  override name = 'ConfigError';
+}
+
+/** Reads and validates the environment once; a bad value throws a ConfigError naming the variable. */
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  const present = Object.fromEntries(
+    Object.keys(envSchema.shape)
+      .filter((k) => env[k] !== undefined && env[k] !== '')
+      .map((k) => [k, env[k]]),
+  );
+  const parsed = envSchema.safeParse(present);
+  if (!parsed.success) {
+    const lines = parsed.error.issues.map(
+      (i) => `${i.path.join('.')}: ${i.message} (got ${JSON.stringify(present[String(i.path[0])])})`,
+    );
+    throw new ConfigError(`Invalid configuration:\n  ${lines.join('\n  ')}`);
+  }
+  return parsed.data;
+}

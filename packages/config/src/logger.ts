@@ -1,0 +1,24 @@
+import pino, { type Logger } from 'pino';
+
+export type { Logger };
+
+/** Structured logs, one line per event. Authorization headers and secrets are redacted by path. */
+export function createLogger(service: string, level = process.env.LOG_LEVEL ?? 'info'): Logger {
+  return pino({
+    name: service,
+    level,
+    base: { service },
+    timestamp: pino.stdTimeFunctions.isoTime,
+    redact: {
+      paths: [
+        'req.headers.authorization',
+        'headers.authorization',
+        'token',
+        'webhookSecret',
+        'webhook_secret',
+        'secret',
+      ],
+      censor: '[redacted]',
+    },
+  });
+}

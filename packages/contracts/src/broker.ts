@@ -1,0 +1,60 @@
+import amqp, { type AmqpConnectionManager, type ChannelWrapper } from 'amqp-connection-manager';
+import type { ConfirmChannel, ConsumeMessage } from 'amqplib';
+import { unreachable } from '@markwright/config';
+
+export type { ConfirmChannel, ConsumeMessage, ChannelWrapper };
+
+/**
+ * A broker connection that reconnects by itself (amqp-connection-manager) and re-runs each
+ * channel's setup (topology, consumers) after a reconnect. Publishes use publisher confirms.
+ */
+export class Broker {
+  private constructor(
+    readonly connection: AmqpConnectionManager,
+    private readonly url: string,
+  ) {}
+
+  /** Connects, failing with one clear line when RabbitMQ cannot be reached at start-up. */
+  static async connect(url: string, timeoutMs = 10_000): Promise<Broker> {
+    const connection = amqp.connect([url], { heartbeatIntervalInSeconds: 10, reconnectTimeInSeconds: 1 });
+    connection.on('connectFailed', () => undefined);
+    let lastError: unknown;
+    connection.on('connectFailed', ({ err }) => (lastError = err));
+    try {
+      await connection.connect({ timeout: timeoutMs });
+    } catch (err) {
+      await connection.close().catch(() => undefined);
+      throw unreachable('RabbitMQ', url, lastError ?? err);
+    }
+    return new Broker(connection, url);
+  }
+
+  /** A confirm channel whose setup runs now and after every reconnect. */
+  async channel(setup: (channel: ConfirmChannel) => Promise<void>): Promise<ChannelWrapper> {
+    const wrapper = this.connection.createChannel({ json: false, confirm: true, setup });
+    await wrapper.waitForConnect();
+    return wrapper;
+  }
+
+  isConnected(): boolean {
+    return this.connection.isConnected();
+  }
+
+  async close(): Promise<void> {
+    await this.connection.close();
+  }
+}
+
+export async function publishPersistent(
+  channel: ChannelWrapper,
+  exchange: string,
+  routingKey: string,
+  body: Buffer,
+  timeoutMs = 10_000,
+): Promise<void> {
+  await channel.publish(exchange, routingKey, body, {
+    persistent: true,
+    contentType: 'application/json',
+    timeout: timeoutMs,
+  });
+}

@@ -1,0 +1,3 @@
+export * from './messages';
+export * from './topology';
+export * from './broker';

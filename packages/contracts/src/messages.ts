@@ -1,0 +1,39 @@
+import { z } from 'zod';
+
+/** A conversion to run. The database row is the source of truth; the message only names it. */
+export const conversionJobSchema = z.object({
+  conversionId: z.string().uuid(),
+});
+export type ConversionJob = z.infer<typeof conversionJobSchema>;
+
+export const conversionModeSchema = z.enum(['sync', 'async']);
+export type ConversionMode = z.infer<typeof conversionModeSchema>;
+
+/** Announced once a conversion reached completed or failed (possibly more than once: consumers dedupe). */
+export const conversionFinishedSchema = z.object({
+  conversionId: z.string().uuid(),
+  status: z.enum(['completed', 'failed']),
+  mode: conversionModeSchema,
+});
+export type ConversionFinished = z.infer<typeof conversionFinishedSchema>;
+
+/** One webhook attempt to make (first or retry). */
+export const webhookAttemptSchema = z.object({
+  conversionId: z.string().uuid(),
+  attempt: z.number().int().min(1),
+});
+export type WebhookAttemptMessage = z.infer<typeof webhookAttemptSchema>;
+
+export function encode<T>(schema: z.ZodType<T>, value: T): Buffer {
+  return Buffer.from(JSON.stringify(schema.parse(value)));
+}
+
+/** Parses a message body; returns undefined for a malformed one (which consumers dead-letter). */
+export function decode<T>(schema: z.ZodType<T>, body: Buffer): T | undefined {
+  try {
+    const parsed = schema.safeParse(JSON.parse(body.toString('utf8')));
+    return parsed.success ? parsed.data : undefined;
+  } catch {
+    return undefined;
+  }
+}

@@ -1,0 +1,6 @@
+export { createDb, type Db } from './client';
+export { migrate, ensureDatabase } from './migrate';
+export { Prisma } from './generated/prisma/client';
+export type { Conversion, Workspace, ApiToken, CreditTransaction, WebhookAttempt } from './generated/prisma/client';
+export * from './lifecycle';
+export { uuidv7 } from './ids';

@@ -1,0 +1,45 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import path from 'node:path';
+import { loadConfig, runMain } from '@markwright/config';
+import { migrate } from '@markwright/db';
+
+/** `pnpm start`: migrations, then gateway, converter and dispatcher as child processes; Ctrl-C stops all. */
+const SERVICES = ['gateway', 'converter', 'dispatcher'] as const;
+const STOP_GRACE_MS = 30_000;
+
+runMain(async () => {
+  const config = loadConfig();
+  const { applied } = await migrate(config.DATABASE_URL);
+  process.stdout.write(applied.length ? `Applied migrations: ${applied.join(', ')}\n` : 'Database is up to date.\n');
+  const root = path.join(__dirname, '..');
+  const tsx = path.join(root, 'node_modules', '.bin', 'tsx');
+  const children = new Map<string, ChildProcess>();
+  let stopping = false;
+  for (const [index, name] of SERVICES.entries()) {
+    const entry = path.join(root, 'services', name, 'src', 'entry-points', 'main.ts');
+    const env = { ...process.env };
+    if (name !== 'gateway' && !env.HEALTH_PORT) env.HEALTH_PORT = String(config.PORT + index);
+    const child = spawn(tsx, [entry], { env, stdio: 'inherit' });
+    children.set(name, child);
+    child.on('exit', (code, signal) => {
+      children.delete(name);
+      if (!stopping) {
+        process.stderr.write(`${name} exited (${signal ?? code}); stopping the others.\n`);
+        stopAll(1);
+      } else if (children.size === 0) process.exit(process.exitCode ?? 0);
+    });
+  }
+  const stopAll = (code: number): void => {
+    if (stopping) return;
+    stopping = true;
+    process.exitCode = code;
+    for (const child of children.values()) child.kill('SIGTERM');
+    setTimeout(() => {
+      for (const child of children.values()) child.kill('SIGKILL');
+      process.exit(code);
+    }, STOP_GRACE_MS).unref();
+    if (children.size === 0) process.exit(code);
+  };
+  process.on('SIGINT', () => stopAll(0));
+  process.on('SIGTERM', () => stopAll(0));
+});

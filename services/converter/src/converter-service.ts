@@ -1,0 +1,78 @@
+import {
+  type Config,
+  createLogger,
+  createMetricsRegistry,
+  type Logger,
+  startHealthServer,
+  unreachable,
+} from '@markwright/config';
+import { createDb, type Db } from '@markwright/db';
+import { Broker, topologyNames } from '@markwright/contracts';
+import { Counter } from 'prom-client';
+import { failDeadJob, runConversion, type RunDeps } from './domain/run-conversion';
+import { JobConsumer } from './data-access/job-consumer';
+
+export interface ConverterService {
+  db: Db;
+  stop(): Promise<void>;
+}
+
+/** A stateless worker: takes jobs, converts, writes results, announces. Run as many as needed. */
+export async function startConverter(
+  config: Config,
+  logger: Logger = createLogger('converter'),
+): Promise<ConverterService> {
+  const db = createDb(config.DATABASE_URL, config.CONVERTER_CONCURRENCY + 2);
+  try {
+    await db.$queryRaw`SELECT 1`;
+  } catch (err) {
+    await db.$disconnect().catch(() => undefined);
+    throw unreachable('PostgreSQL', config.DATABASE_URL, err);
+  }
+  const broker = await Broker.connect(config.AMQP_URL);
+  const consumer = new JobConsumer(broker, topologyNames(config.QUEUE_PREFIX), logger);
+  const registry = createMetricsRegistry('converter');
+  const jobs = new Counter({
+    name: 'markwright_conversion_jobs_total',
+    help: 'Jobs handled',
+    labelNames: ['queue'],
+    registers: [registry],
+  });
+  const deps: RunDeps = {
+    db,
+    logger,
+    limits: { timeoutMs: config.CONVERSION_TIMEOUT_MS, maxMemoryMb: config.CONVERSION_MAX_MEMORY_MB },
+    announce: (id) => consumer.announce(db, id),
+  };
+  await consumer.start(config.CONVERTER_CONCURRENCY, config.JOB_DELIVERY_LIMIT, {
+    onJob: async (id) => {
+      jobs.inc({ queue: 'jobs' });
+      await runConversion(deps, id);
+    },
+    onDeadJob: async (id) => {
+      jobs.inc({ queue: 'dead' });
+      await failDeadJob(deps, id);
+    },
+  });
+  const health =
+    config.HEALTH_PORT !== undefined
+      ? await startHealthServer(
+          config.HEALTH_PORT,
+          async () => {
+            await db.$queryRaw`SELECT 1`;
+            return broker.isConnected();
+          },
+          registry,
+        )
+      : undefined;
+  logger.info({ concurrency: config.CONVERTER_CONCURRENCY }, 'converter consuming');
+  return {
+    db,
+    async stop() {
+      await consumer.stop();
+      await broker.close();
+      await health?.close();
+      await db.$disconnect();
+    },
+  };
+}

@@ -1,0 +1,28 @@
+import type { NextFunction, Request, RequestHandler, Response } from 'express';
+import type { Db } from '@markwright/db';
+import { AppError } from '../../domain/app-error';
+import { isWellFormedToken } from '../../domain/tokens';
+import { type AuthenticatedWorkspace, findWorkspaceByToken } from '../../data-access/workspace-repository';
+
+const WORKSPACE = Symbol('workspace');
+type WithWorkspace = Request & { [WORKSPACE]?: AuthenticatedWorkspace };
+
+/** Bearer auth: missing, malformed, unknown and revoked tokens all answer the same 401. */
+export function authenticate(db: Db): RequestHandler {
+  return (req: Request, _res: Response, next: NextFunction) => {
+    const match = /^Bearer ([^\s]+)$/.exec(req.get('authorization') ?? '');
+    const token = match?.[1];
+    if (!token || !isWellFormedToken(token)) return next(AppError.unauthenticated());
+    findWorkspaceByToken(db, token).then((workspace) => {
+      if (!workspace) return next(AppError.unauthenticated());
+      (req as WithWorkspace)[WORKSPACE] = workspace;
+      next();
+    }, next);
+  };
+}
+
+export function workspaceOf(req: Request): AuthenticatedWorkspace {
+  const workspace = (req as WithWorkspace)[WORKSPACE];
+  if (!workspace) throw AppError.unauthenticated();
+  return workspace;
+}

@@ -1,0 +1,38 @@
+import type { RequestHandler } from 'express';
+import { rateLimit, type Store } from 'express-rate-limit';
+import { RedisStore } from 'rate-limit-redis';
+import type Redis from 'ioredis';
+import { AppError } from '../../domain/app-error';
+import { OTHER_ENDPOINTS_PER_MINUTE, PLANS, RATE_WINDOW_MS } from '../../domain/plans';
+import { workspaceOf } from './auth';
+
+/** Counters live in Redis when configured (shared by every replica), otherwise in this process. */
+function storeFor(redis: Redis | undefined, prefix: string): Store | undefined {
+  if (!redis) return undefined;
+  return new RedisStore({
+    prefix,
+    sendCommand: (command: string, ...args: string[]) => redis.call(command, ...args) as never,
+  });
+}
+
+function limiter(limit: (plan: keyof typeof PLANS) => number, name: string, store: Store | undefined): RequestHandler {
+  return rateLimit({
+    windowMs: RATE_WINDOW_MS,
+    limit: (req) => limit(workspaceOf(req).plan),
+    identifier: name,
+    keyGenerator: (req) => workspaceOf(req).id,
+    standardHeaders: 'draft-8',
+    legacyHeaders: false,
+    store,
+    validate: false,
+    handler: (_req, _res, next) => next(AppError.tooManyRequests()),
+  });
+}
+
+/** Per-workspace limits: every token of a workspace draws on one budget. */
+export function createRateLimits(redis: Redis | undefined, keyPrefix: string) {
+  return {
+    convert: limiter((plan) => PLANS[plan].convertsPerMinute, 'convert', storeFor(redis, `${keyPrefix}:rl:convert:`)),
+    other: limiter(() => OTHER_ENDPOINTS_PER_MINUTE, 'api', storeFor(redis, `${keyPrefix}:rl:api:`)),
+  };
+}

@@ -1,0 +1,86 @@
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import Redis from 'ioredis';
+import { type Config, createLogger, createMetricsRegistry, type Logger, unreachable } from '@markwright/config';
+import { createDb, type Db } from '@markwright/db';
+import { Broker, topologyNames } from '@markwright/contracts';
+import { createApp } from './entry-points/http/app';
+import { JobPublisher } from './data-access/job-publisher';
+import { FinishedListener } from './data-access/finished-listener';
+import { PendingSweeper } from './data-access/pending-sweeper';
+
+export interface Gateway {
+  url: string;
+  port: number;
+  db: Db;
+  sweeper: PendingSweeper;
+  stop(): Promise<void>;
+}
+
+const SYNC_POLL_MS = 2_000;
+
+/** Connects to PostgreSQL, RabbitMQ (and Redis when set) and serves the API. Used by main and by tests. */
+export async function startGateway(config: Config, logger: Logger = createLogger('gateway')): Promise<Gateway> {
+  const db = createDb(config.DATABASE_URL);
+  try {
+    await db.$queryRaw`SELECT 1`;
+  } catch (err) {
+    await db.$disconnect().catch(() => undefined);
+    throw unreachable('PostgreSQL', config.DATABASE_URL, err);
+  }
+  const broker = await Broker.connect(config.AMQP_URL);
+  let redis: Redis | undefined;
+  if (config.REDIS_URL) {
+    redis = new Redis(config.REDIS_URL, { lazyConnect: true, maxRetriesPerRequest: 2, enableOfflineQueue: true });
+    try {
+      await redis.connect();
+    } catch (err) {
+      throw unreachable('Redis', config.REDIS_URL, err);
+    }
+  }
+  const names = topologyNames(config.QUEUE_PREFIX);
+  const publisher = await JobPublisher.create(broker, names, config.JOB_DELIVERY_LIMIT);
+  const listener = new FinishedListener();
+  await listener.start(broker, names);
+  const registry = createMetricsRegistry('gateway');
+  const app = createApp({
+    db,
+    publisher,
+    listener,
+    logger,
+    syncTimeoutMs: config.SYNC_TIMEOUT_MS,
+    syncPollMs: SYNC_POLL_MS,
+    redis,
+    rateLimitPrefix: config.QUEUE_PREFIX,
+    registry,
+    ready: async () => {
+      await db.$queryRaw`SELECT 1`;
+      return broker.isConnected();
+    },
+  });
+  const sweeper = new PendingSweeper(db, publisher, logger, config.PENDING_REPUBLISH_AFTER_MS);
+  sweeper.start(config.SWEEP_INTERVAL_MS);
+  const server = http.createServer(app);
+  server.requestTimeout = config.SYNC_TIMEOUT_MS + 30_000;
+  await new Promise<void>((resolve) => server.listen(config.PORT, '0.0.0.0', resolve));
+  const port = (server.address() as AddressInfo).port;
+  logger.info({ port }, 'gateway listening');
+  return {
+    url: `http://127.0.0.1:${port}/api/v1`,
+    port,
+    db,
+    sweeper,
+    async stop() {
+      await new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeIdleConnections();
+      });
+      await sweeper.stop();
+      await listener.close();
+      await publisher.close();
+      await broker.close();
+      await redis?.quit().catch(() => undefined);
+      await db.$disconnect();
+    },
+  };
+}
