@@ -1,0 +1,96 @@
+import crypto from 'node:crypto';
+import { Client } from 'pg';
+import { type Config, createLogger, loadConfig } from '@markwright/config';
+import { migrate } from '@markwright/db';
+
+/**
+ * Isolation for one test file: its own PostgreSQL database (migrated) and its own queue prefix
+ * on the real broker, so files running in parallel never see each other's rows or messages.
+ */
+export interface TestEnv {
+  config: Config;
+  databaseName: string;
+  prefix: string;
+  cleanup(): Promise<void>;
+}
+
+const ADMIN_URL = process.env.TEST_DATABASE_ADMIN_URL ?? 'postgresql://postgres@127.0.0.1:5432/postgres';
+
+export async function createTestEnv(overrides: Record<string, string> = {}): Promise<TestEnv> {
+  const id = crypto.randomBytes(5).toString('hex');
+  const databaseName = `mw_test_${id}`;
+  const prefix = `mwtest.${id}`;
+  const dbUrl = new URL(ADMIN_URL);
+  dbUrl.pathname = `/${databaseName}`;
+  const config = loadConfig({
+    DATABASE_URL: dbUrl.toString(),
+    AMQP_URL: process.env.TEST_AMQP_URL ?? 'amqp://guest:guest@127.0.0.1:5672',
+    QUEUE_PREFIX: prefix,
+    PORT: '0',
+    LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent',
+    SWEEP_INTERVAL_MS: '500',
+    ...overrides,
+  });
+  await migrate(config.DATABASE_URL);
+  return {
+    config,
+    databaseName,
+    prefix,
+    async cleanup() {
+      await deleteQueues(config.AMQP_URL, prefix);
+      const admin = new Client({ connectionString: ADMIN_URL });
+      await admin.connect();
+      try {
+        await admin.query(`DROP DATABASE IF EXISTS "${databaseName}" WITH (FORCE)`);
+      } finally {
+        await admin.end();
+      }
+    },
+  };
+}
+
+/** Deletes the queues and exchanges a test file declared (names all start with its prefix). */
+async function deleteQueues(amqpUrl: string, prefix: string): Promise<void> {
+  const amqplib = await import('amqplib');
+  const conn = await amqplib.connect(amqpUrl);
+  try {
+    const names = [
+      'conversion.jobs',
+      'conversion.jobs.dead',
+      'webhook.attempts',
+      'webhook.dead',
+      ...[1, 2, 3].flatMap((n) => [`webhook.retry.${n}`]),
+    ];
+    for (const name of names) {
+      const ch = await conn.createChannel();
+      ch.on('error', () => undefined);
+      await ch.deleteQueue(`${prefix}.${name}`).catch(() => undefined);
+      await ch.close().catch(() => undefined);
+    }
+    for (const exchange of ['dead-letter', 'conversion.events', 'webhook.retry']) {
+      const ch = await conn.createChannel();
+      ch.on('error', () => undefined);
+      await ch.deleteExchange(`${prefix}.${exchange}`).catch(() => undefined);
+      await ch.close().catch(() => undefined);
+    }
+  } finally {
+    await conn.close();
+  }
+}
+
+export const silentLogger = createLogger('test', 'silent');
+
+/** Polls `probe` until it returns a value (not undefined) or the deadline passes. */
+export async function eventually<T>(
+  probe: () => Promise<T | undefined>,
+  timeoutMs = 30_000,
+  everyMs = 100,
+): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await probe();
+    if (value !== undefined) return value;
+    if (Date.now() > deadline) throw new Error(`condition not met within ${timeoutMs} ms`);
+    await new Promise((r) => setTimeout(r, everyMs));
+  }
+}

@@ -1,0 +1,44 @@
+import { createTestEnv, silentLogger, type TestEnv } from '@markwright/test-support';
+import { startConverter, type ConverterService } from '../../converter/src/converter-service';
+import { startGateway, type Gateway } from '../src/gateway';
+import { createWorkspace } from '../src/data-access/workspace-repository';
+import type { PlanName } from '../src/domain/plans';
+
+/** The real gateway (and optionally a real converter) in-process, on this file's own database and queues. */
+export interface Stack {
+  env: TestEnv;
+  gateway: Gateway;
+  converter?: ConverterService;
+  workspace(plan?: PlanName, credits?: number): Promise<{ workspaceId: string; token: string }>;
+  startConverter(): Promise<ConverterService>;
+  stopConverter(): Promise<void>;
+  stop(): Promise<void>;
+}
+
+export async function startStack(options: { converter?: boolean; env?: Record<string, string> } = {}): Promise<Stack> {
+  const env = await createTestEnv(options.env);
+  const gateway = await startGateway(env.config, silentLogger);
+  const stack: Stack = {
+    env,
+    gateway,
+    workspace: (plan = 'free', credits = 100) =>
+      createWorkspace(gateway.db, { name: `ws-${Math.random().toString(36).slice(2, 8)}`, plan, credits }),
+    async startConverter() {
+      stack.converter = await startConverter(env.config, silentLogger);
+      return stack.converter;
+    },
+    async stopConverter() {
+      await stack.converter?.stop();
+      stack.converter = undefined;
+    },
+    async stop() {
+      await stack.stopConverter();
+      await gateway.stop();
+      await env.cleanup();
+    },
+  };
+  if (options.converter !== false) await stack.startConverter();
+  return stack;
+}
+
+export const bearer = (token: string): [string, string] => ['Authorization', `Bearer ${token}`];
