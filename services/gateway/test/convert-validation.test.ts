@@ -15,7 +15,6 @@ const post = () =>
     .post('/convert')
     .set(...bearer(token));
 const txt = Buffer.from('hello');
-const SECRET = 's'.repeat(32);
 
 async function balance(): Promise<number> {
   return (await stack.gateway.db.workspace.findUniqueOrThrow({ where: { id: workspaceId } })).creditBalance;
