@@ -1,0 +1,98 @@
+import { execFileSync } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+
+/**
+ * `pnpm bench`: converts one large generated document per format, each in a fresh process
+ * (so peak RSS is that conversion's), and reports time and memory as ratios against a baseline
+ * measured in the same run: a plain-text document of the same size through the same path.
+ * Other benches (bench/*.ts exporting `run()`) follow.
+ */
+interface BenchCase {
+  label: string;
+  ext: string;
+  make: () => Promise<Buffer>;
+  /** Pages, rows, slides or seconds, to report per-unit figures. */
+  units?: { count: number; name: string };
+}
+
+interface Measured {
+  ms: number;
+  peakRssMb: number;
+  bytes: number;
+  ok: boolean;
+  error?: string;
+}
+
+const ROOT = path.join(__dirname, '..');
+const TSX = path.join(ROOT, 'node_modules', '.bin', 'tsx');
+const RUNNER = path.join(__dirname, 'convert-one.ts');
+const REPEATS = Number(process.env.BENCH_REPEATS ?? 1);
+
+async function loadCases(filter?: string): Promise<BenchCase[]> {
+  const dir = path.join(ROOT, 'packages', 'conversion', 'bench');
+  const files = fs.existsSync(dir) ? fs.readdirSync(dir).filter((f) => f.endsWith('.ts')) : [];
+  const cases: BenchCase[] = [];
+  for (const file of files.sort()) {
+    const mod = (await import(path.join(dir, file))) as { benchCases?: BenchCase[] };
+    cases.push(...(mod.benchCases ?? []));
+  }
+  return filter ? cases.filter((c) => c.ext === filter || c.label.includes(filter)) : cases;
+}
+
+function measure(file: string, ext: string): Measured {
+  const bytes = fs.statSync(file).size;
+  let best: Measured | undefined;
+  for (let i = 0; i < REPEATS; i++) {
+    try {
+      const out = execFileSync(TSX, [RUNNER, file, ext], { encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 });
+      const m = JSON.parse(out.trim().split('\n').pop()!) as { ms: number; peakRssMb: number };
+      if (!best || m.ms < best.ms) best = { ...m, bytes, ok: true };
+    } catch (err) {
+      const stderr = (err as { stderr?: string }).stderr ?? String(err);
+      return { ms: 0, peakRssMb: 0, bytes, ok: false, error: stderr.trim().split('\n').pop() };
+    }
+  }
+  return best!;
+}
+
+async function main(): Promise<void> {
+  const filter = process.argv[2];
+  const cases = await loadCases(filter);
+  const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'mw-bench-'));
+  const rows: string[] = [];
+  rows.push('| case | size MB | time s | per unit | peak RSS MB | time ÷ baseline | RSS ÷ baseline |');
+  rows.push('|---|---|---|---|---|---|---|');
+  for (const c of cases) {
+    const input = await c.make();
+    const file = path.join(tmp, `${c.label.replace(/\W+/g, '_')}.${c.ext}`);
+    fs.writeFileSync(file, input);
+    const baselineFile = path.join(tmp, `${path.basename(file)}.baseline.txt`);
+    fs.writeFileSync(baselineFile, plainTextOfSize(input.length));
+    const baseline = measure(baselineFile, 'txt');
+    const m = measure(file, c.ext);
+    const perUnit = c.units && m.ok ? `${((m.ms / c.units.count) * 1).toFixed(1)} ms/${c.units.name}` : '';
+    rows.push(
+      m.ok
+        ? `| ${c.label} | ${(m.bytes / 1e6).toFixed(2)} | ${(m.ms / 1000).toFixed(2)} | ${perUnit} | ${m.peakRssMb.toFixed(0)} | ${(m.ms / baseline.ms).toFixed(1)}× | ${(m.peakRssMb / baseline.peakRssMb).toFixed(2)}× |`
+        : `| ${c.label} | ${(m.bytes / 1e6).toFixed(2)} | failed: ${m.error} | | | | |`,
+    );
+    process.stderr.write(`${c.label}: done\n`);
+  }
+  fs.rmSync(tmp, { recursive: true, force: true });
+  const report = `Baseline: a plain-text file of the same size converted the same way (fresh process, worker thread).\n\n${rows.join('\n')}\n`;
+  fs.mkdirSync(path.join(__dirname, 'out'), { recursive: true });
+  fs.writeFileSync(path.join(__dirname, 'out', 'conversion.md'), report);
+  process.stdout.write(report);
+}
+
+function plainTextOfSize(bytes: number): string {
+  const line = 'The quick brown fox jumps over the lazy dog, again and again.\n';
+  return line.repeat(Math.max(1, Math.ceil(bytes / line.length))).slice(0, bytes);
+}
+
+main().catch((err: unknown) => {
+  process.stderr.write(`${err instanceof Error ? err.stack : String(err)}\n`);
+  process.exit(1);
+});
