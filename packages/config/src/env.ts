@@ -57,6 +57,7 @@ export const envSchema = z.object({
   ENHANCED_AI_BASE_URL: z.string().url().optional(),
   ENHANCED_AI_MODEL: z.string().min(1).optional(),
   ENHANCED_AI_API_KEY: z.string().min(1).optional(),
+  ENHANCED_AI_TIMEOUT_MS: positiveInt.default(60_000),
 });
 
 export type Config = z.infer<typeof envSchema>;

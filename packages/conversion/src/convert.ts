@@ -2,9 +2,12 @@ import type { ConversionOutput, ConvertOptions, DocumentMetadata } from './types
 import { ConversionError } from './types';
 import { converterFor } from './registry';
 import { optimizeTokens, type TokenOptimization } from './tokens/optimize';
+import { type ModelEndpoint, refineWithModel } from './enhanced/model-pass';
 
 export interface ConvertDocumentOptions extends ConvertOptions {
   optimizeTokens?: boolean;
+  /** Enhanced mode only: an OpenAI-compatible endpoint for a final repair pass. */
+  modelEndpoint?: ModelEndpoint;
 }
 
 export interface ConvertDocumentResult {
@@ -34,8 +37,12 @@ export async function convertDocument(
     );
   }
   const metadata = normaliseMetadata(output.metadata);
-  if (!options.optimizeTokens) return { markdown: output.markdown, metadata };
-  const optimized = optimizeTokens(output.markdown);
+  let markdown = output.markdown;
+  if (options.enhanced && options.modelEndpoint) {
+    markdown = (await refineWithModel(markdown, options.modelEndpoint)).markdown;
+  }
+  if (!options.optimizeTokens) return { markdown, metadata };
+  const optimized = optimizeTokens(markdown);
   return { markdown: optimized.markdown, metadata, tokenOptimization: optimized.stats };
 }
 

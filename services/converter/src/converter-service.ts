@@ -43,6 +43,15 @@ export async function startConverter(
     logger,
     limits: { timeoutMs: config.CONVERSION_TIMEOUT_MS, maxMemoryMb: config.CONVERSION_MAX_MEMORY_MB },
     announce: (id) => consumer.announce(db, id),
+    modelEndpoint:
+      config.ENHANCED_AI_BASE_URL && config.ENHANCED_AI_MODEL
+        ? {
+            baseUrl: config.ENHANCED_AI_BASE_URL,
+            model: config.ENHANCED_AI_MODEL,
+            apiKey: config.ENHANCED_AI_API_KEY,
+            timeoutMs: config.ENHANCED_AI_TIMEOUT_MS,
+          }
+        : undefined,
   };
   await consumer.start(config.CONVERTER_CONCURRENCY, config.JOB_DELIVERY_LIMIT, {
     onJob: async (id) => {

@@ -1,11 +1,13 @@
 import { completeConversion, failConversion, markProcessing, type Db } from '@markwright/db';
-import { ConversionError, convertIsolated, type IsolationLimits } from '@markwright/conversion';
+import { ConversionError, convertIsolated, type IsolationLimits, type ModelEndpoint } from '@markwright/conversion';
 import type { Logger } from '@markwright/config';
 
 export interface RunDeps {
   db: Db;
   logger: Logger;
   limits: IsolationLimits;
+  /** Enhanced mode's model pass, when an endpoint is configured. */
+  modelEndpoint?: ModelEndpoint;
   announce: (conversionId: string) => Promise<void>;
 }
 
@@ -32,7 +34,12 @@ export async function runConversion(deps: RunDeps, conversionId: string): Promis
       const result = await convertIsolated(
         Buffer.from(job.upload.bytes),
         job.extension,
-        { enhanced: job.useEnhancedAi, optimizeTokens: job.optimizeTokens, filename: job.originalFilename },
+        {
+          enhanced: job.useEnhancedAi,
+          optimizeTokens: job.optimizeTokens,
+          filename: job.originalFilename,
+          modelEndpoint: job.useEnhancedAi ? deps.modelEndpoint : undefined,
+        },
         deps.limits,
       );
       await completeConversion(deps.db, conversionId, {
