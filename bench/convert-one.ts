@@ -1,5 +1,5 @@
 import fs from 'node:fs';
-import { convertIsolated } from '../packages/conversion/src';
+import { closeConversionWorkers, convertIsolated } from '../packages/conversion/src';
 
 /** One conversion in this fresh process; prints {ms, peakRssMb} as the last line. */
 async function main(): Promise<void> {
@@ -8,6 +8,7 @@ async function main(): Promise<void> {
   const started = performance.now();
   await convertIsolated(input, ext!, { enhanced: false }, { timeoutMs: 600_000, maxMemoryMb: 4096 });
   const ms = performance.now() - started;
+  await closeConversionWorkers();
   process.stdout.write(`${JSON.stringify({ ms, peakRssMb: process.resourceUsage().maxRSS / 1024 })}\n`);
 }
 

@@ -1,4 +1,6 @@
-import { convertDocument, convertIsolated, ConversionError } from '../src';
+import { closeConversionWorkers, convertDocument, convertIsolated, ConversionError } from '../src';
+
+afterAll(() => closeConversionWorkers());
 
 const std = { enhanced: false };
 
@@ -78,6 +80,15 @@ describe('text family', () => {
     const input = Buffer.from('# Title\n\nBody\n');
     const isolated = await convertIsolated(input, 'md', std, { timeoutMs: 30_000, maxMemoryMb: 256 });
     expect(isolated).toEqual(await convertDocument(input, 'md', std));
+  });
+
+  it('When a conversion exceeds its deadline, then it fails with timeout and the next conversion still works', async () => {
+    const limits = { timeoutMs: 1, maxMemoryMb: 256 };
+    await expect(convertIsolated(Buffer.from('a,b\n'.repeat(200_000)), 'csv', std, limits)).rejects.toMatchObject({
+      code: 'timeout',
+    });
+    const next = await convertIsolated(Buffer.from('ok'), 'txt', std, { timeoutMs: 30_000, maxMemoryMb: 256 });
+    expect(next.markdown).toBe('ok\n');
   });
 
   it('When optimize_tokens is set, then blank-line runs and table padding shrink and counts are o200k tokens', async () => {

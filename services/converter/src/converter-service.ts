@@ -9,6 +9,7 @@ import {
 import { createDb, type Db } from '@markwright/db';
 import { Broker, topologyNames } from '@markwright/contracts';
 import { Counter } from 'prom-client';
+import { closeConversionWorkers } from '@markwright/conversion';
 import { failDeadJob, runConversion, type RunDeps } from './domain/run-conversion';
 import { JobConsumer } from './data-access/job-consumer';
 
@@ -79,6 +80,7 @@ export async function startConverter(
     db,
     async stop() {
       await consumer.stop();
+      await closeConversionWorkers();
       await broker.close();
       await health?.close();
       await db.$disconnect();

@@ -2,7 +2,7 @@ import fs from 'node:fs/promises';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import cliProgress from 'cli-progress';
-import { convertIsolated, DEFAULT_LIMITS } from '../isolation/isolated-convert';
+import { closeConversionWorkers, convertIsolated, DEFAULT_LIMITS } from '../isolation/isolated-convert';
 import { ConversionError } from '../types';
 
 const USAGE = 'usage: pnpm convert <files...> [--out DIR] [--metadata] [--optimize-tokens] [--enhanced]';
@@ -50,6 +50,7 @@ async function main(): Promise<number> {
     bar?.increment();
   }
   bar?.stop();
+  await closeConversionWorkers();
   return failures > 0 ? 1 : 0;
 }
 
