@@ -1,4 +1,5 @@
-import { ConfigError } from './env';
+import { type Config, ConfigError, loadConfig } from './env';
+import { createLogger, type Logger } from './logger';
 
 /** Infrastructure the process could not reach at start-up: one clear line, never a stack trace. */
 export class DependencyUnavailableError extends Error {
@@ -43,5 +44,29 @@ export function runMain(main: () => Promise<void>): void {
       process.stderr.write(`Fatal: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`);
     }
     process.exit(1);
+  });
+}
+
+/**
+ * The main of a long-running service: validated config, a logger, start, and a clean stop on
+ * SIGTERM / Ctrl-C (work in flight finishes first).
+ */
+export function runService(
+  name: string,
+  start: (config: Config, logger: Logger) => Promise<{ stop(): Promise<void> }>,
+): void {
+  runMain(async () => {
+    const config = loadConfig();
+    const logger = createLogger(name, config.LOG_LEVEL);
+    const service = await start(config, logger);
+    const shutdown = (signal: string): void => {
+      logger.info({ signal }, 'stopping');
+      service.stop().then(
+        () => process.exit(0),
+        () => process.exit(1),
+      );
+    };
+    process.once('SIGTERM', () => shutdown('SIGTERM'));
+    process.once('SIGINT', () => shutdown('SIGINT'));
   });
 }

@@ -1,3 +1,4 @@
+import { unreachable } from '@markwright/config';
 import { PrismaPg } from '@prisma/adapter-pg';
 import { PrismaClient } from './generated/prisma/client';
 
@@ -7,4 +8,16 @@ export type Db = InstanceType<typeof PrismaClient>;
 export function createDb(databaseUrl: string, poolSize = 10): Db {
   const adapter = new PrismaPg({ connectionString: databaseUrl, max: poolSize });
   return new PrismaClient({ adapter });
+}
+
+/** Creates the client and proves PostgreSQL answers; an unreachable server is one clear line. */
+export async function connectDb(databaseUrl: string, poolSize = 10): Promise<Db> {
+  const db = createDb(databaseUrl, poolSize);
+  try {
+    await db.$queryRaw`SELECT 1`;
+  } catch (err) {
+    await db.$disconnect().catch(() => undefined);
+    throw unreachable('PostgreSQL', databaseUrl, err);
+  }
+  return db;
 }

@@ -1,12 +1,5 @@
-import {
-  type Config,
-  createLogger,
-  createMetricsRegistry,
-  type Logger,
-  startHealthServer,
-  unreachable,
-} from '@markwright/config';
-import { createDb, type Db } from '@markwright/db';
+import { type Config, createLogger, createMetricsRegistry, type Logger, startHealthServer } from '@markwright/config';
+import { connectDb, type Db } from '@markwright/db';
 import { Broker, topologyNames } from '@markwright/contracts';
 import { Counter } from 'prom-client';
 import { closeConversionWorkers } from '@markwright/conversion';
@@ -23,13 +16,7 @@ export async function startConverter(
   config: Config,
   logger: Logger = createLogger('converter'),
 ): Promise<ConverterService> {
-  const db = createDb(config.DATABASE_URL, config.CONVERTER_CONCURRENCY + 2);
-  try {
-    await db.$queryRaw`SELECT 1`;
-  } catch (err) {
-    await db.$disconnect().catch(() => undefined);
-    throw unreachable('PostgreSQL', config.DATABASE_URL, err);
-  }
+  const db = await connectDb(config.DATABASE_URL, config.CONVERTER_CONCURRENCY + 2);
   const broker = await Broker.connect(config.AMQP_URL);
   const consumer = new JobConsumer(broker, topologyNames(config.QUEUE_PREFIX), logger);
   const registry = createMetricsRegistry('converter');

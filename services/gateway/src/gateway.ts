@@ -2,7 +2,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import Redis from 'ioredis';
 import { type Config, createLogger, createMetricsRegistry, type Logger, unreachable } from '@markwright/config';
-import { createDb, type Db } from '@markwright/db';
+import { connectDb, type Db } from '@markwright/db';
 import { Broker, topologyNames } from '@markwright/contracts';
 import { createApp } from './entry-points/http/app';
 import { JobPublisher } from './data-access/job-publisher';
@@ -21,13 +21,7 @@ const SYNC_POLL_MS = 2_000;
 
 /** Connects to PostgreSQL, RabbitMQ (and Redis when set) and serves the API. Used by main and by tests. */
 export async function startGateway(config: Config, logger: Logger = createLogger('gateway')): Promise<Gateway> {
-  const db = createDb(config.DATABASE_URL);
-  try {
-    await db.$queryRaw`SELECT 1`;
-  } catch (err) {
-    await db.$disconnect().catch(() => undefined);
-    throw unreachable('PostgreSQL', config.DATABASE_URL, err);
-  }
+  const db = await connectDb(config.DATABASE_URL);
   const broker = await Broker.connect(config.AMQP_URL);
   let redis: Redis | undefined;
   if (config.REDIS_URL) {

@@ -27,6 +27,19 @@ const get = (token: string, path: string) =>
     .get(path)
     .set(...bearer(token));
 
+/** Runs a converter until the conversion reaches `status`, and returns its detail body. */
+async function convertUntil(token: string, id: string, status: 'completed' | 'failed') {
+  await stack.startConverter();
+  try {
+    return await eventually(async () => {
+      const res = await get(token, `/conversions/${id}`);
+      return res.body.status === status ? res.body : undefined;
+    });
+  } finally {
+    await stack.stopConverter();
+  }
+}
+
 describe('async acceptance and GET /conversions/{id}', () => {
   it('When webhook_url is given, then it answers 202 with exactly the acknowledgement fields', async () => {
     const { token } = await stack.workspace('starter', 5);
@@ -98,72 +111,48 @@ describe('async acceptance and GET /conversions/{id}', () => {
   it('When the conversion completes with include_metadata, then markdown, metadata and completed_at are present', async () => {
     const { token } = await stack.workspace();
     const { id } = await queue(token, 'doc.md', '# Hello\n', { include_metadata: 'true' });
-    await stack.startConverter();
-    try {
-      const body = await eventually(async () => {
-        const res = await get(token, `/conversions/${id}`);
-        return res.body.status === 'completed' ? res.body : undefined;
-      });
-      expect(Object.keys(body)).toEqual([
-        'id',
-        'status',
-        'original_filename',
-        'created_at',
-        'markdown',
-        'metadata',
-        'completed_at',
-        'webhook_delivered',
-        'can_retry_webhook',
-      ]);
-      expect(body.markdown).toBe('# Hello\n');
-      expect(body.metadata).toEqual({ title: 'Hello', author: '', page_count: 1 });
-      expect(body.completed_at).toMatch(TS);
-      expect(await stack.gateway.db.upload.count({ where: { conversionId: id } })).toBe(0);
-    } finally {
-      await stack.stopConverter();
-    }
+    const body = await convertUntil(token, id, 'completed');
+    expect(Object.keys(body)).toEqual([
+      'id',
+      'status',
+      'original_filename',
+      'created_at',
+      'markdown',
+      'metadata',
+      'completed_at',
+      'webhook_delivered',
+      'can_retry_webhook',
+    ]);
+    expect(body.markdown).toBe('# Hello\n');
+    expect(body.metadata).toEqual({ title: 'Hello', author: '', page_count: 1 });
+    expect(body.completed_at).toMatch(TS);
+    expect(await stack.gateway.db.upload.count({ where: { conversionId: id } })).toBe(0);
   });
 
   it('When the conversion completes without include_metadata, then metadata is absent', async () => {
     const { token } = await stack.workspace();
     const { id } = await queue(token, 'doc.md', '# Hi\n');
-    await stack.startConverter();
-    try {
-      const body = await eventually(async () => {
-        const res = await get(token, `/conversions/${id}`);
-        return res.body.status === 'completed' ? res.body : undefined;
-      });
-      expect(body).not.toHaveProperty('metadata');
-    } finally {
-      await stack.stopConverter();
-    }
+    const body = await convertUntil(token, id, 'completed');
+    expect(body).not.toHaveProperty('metadata');
   });
 
   it('When the conversion fails, then error and completed_at are present and the credit is refunded', async () => {
     const { token, workspaceId } = await stack.workspace('free', 3);
     const { id } = await queue(token, 'x.json', '{nope');
-    await stack.startConverter();
-    try {
-      const body = await eventually(async () => {
-        const res = await get(token, `/conversions/${id}`);
-        return res.body.status === 'failed' ? res.body : undefined;
-      });
-      expect(Object.keys(body)).toEqual([
-        'id',
-        'status',
-        'original_filename',
-        'created_at',
-        'error',
-        'completed_at',
-        'webhook_delivered',
-        'can_retry_webhook',
-      ]);
-      expect(body.error).toMatch(/not valid JSON/);
-      const ws = await stack.gateway.db.workspace.findUniqueOrThrow({ where: { id: workspaceId } });
-      expect(ws.creditBalance).toBe(3);
-    } finally {
-      await stack.stopConverter();
-    }
+    const body = await convertUntil(token, id, 'failed');
+    expect(Object.keys(body)).toEqual([
+      'id',
+      'status',
+      'original_filename',
+      'created_at',
+      'error',
+      'completed_at',
+      'webhook_delivered',
+      'can_retry_webhook',
+    ]);
+    expect(body.error).toMatch(/not valid JSON/);
+    const ws = await stack.gateway.db.workspace.findUniqueOrThrow({ where: { id: workspaceId } });
+    expect(ws.creditBalance).toBe(3);
   });
 
   it('When the id is unknown, malformed or another workspace’s, then it answers 404 not_found', async () => {
