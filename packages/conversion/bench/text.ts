@@ -6,7 +6,8 @@ export const benchCases = [
     units: { count: 100, name: '1k rows' },
     make: async () => {
       const rows = ['id,name,amount,date'];
-      for (let i = 0; i < 100_000; i++) rows.push(`${i},"Name ${i}, Jr.",${(i * 1.5).toFixed(2)},2026-01-${(i % 28) + 1}`);
+      for (let i = 0; i < 100_000; i++)
+        rows.push(`${i},"Name ${i}, Jr.",${(i * 1.5).toFixed(2)},2026-01-${(i % 28) + 1}`);
       return Buffer.from(rows.join('\n'));
     },
   },
@@ -17,7 +18,9 @@ export const benchCases = [
       const parts = ['<html><head><title>Big</title></head><body>'];
       for (let i = 0; i < 5000; i++) {
         parts.push(`<h2>Section ${i}</h2><p>Paragraph <b>${i}</b> with <a href="https://x.test/${i}">a link</a>.</p>`);
-        parts.push(`<ul><li>one</li><li>two</li></ul><table><tr><th>a</th><th>b</th></tr><tr><td>${i}</td><td>x</td></tr></table>`);
+        parts.push(
+          `<ul><li>one</li><li>two</li></ul><table><tr><th>a</th><th>b</th></tr><tr><td>${i}</td><td>x</td></tr></table>`,
+        );
       }
       parts.push('</body></html>');
       return Buffer.from(parts.join('\n'));

@@ -5,9 +5,19 @@ import { csvConverter } from './converters/csv';
 import { jsonConverter } from './converters/json';
 import { xmlConverter } from './converters/xml';
 import { htmlConverter } from './converters/html';
+import { docxConverter } from './converters/docx';
+import { spreadsheetConverter } from './converters/spreadsheet';
 
 /** Every converter, one line each. A new format is one file plus one line here. */
-const converters: Converter[] = [plainTextConverter, csvConverter, jsonConverter, xmlConverter, htmlConverter];
+const converters: Converter[] = [
+  plainTextConverter,
+  csvConverter,
+  jsonConverter,
+  xmlConverter,
+  htmlConverter,
+  docxConverter,
+  spreadsheetConverter,
+];
 
 /** The contract's exact list of accepted extensions. */
 export const SUPPORTED_EXTENSIONS = [

@@ -1,4 +1,5 @@
 import { NodeHtmlMarkdown } from 'node-html-markdown';
+import { parse as parseHtml } from 'node-html-parser';
 import type { Converter } from '../types';
 import { decodeText } from '../text-decoding';
 
@@ -27,8 +28,35 @@ export const htmlConverter: Converter = {
 /** HTML fragment or document to Markdown; shared by every format whose content is HTML (EPUB, mammoth). */
 export function htmlToMarkdown(html: string): string {
   const body = mainContent(html).replace(/<img\b[^>]*>/gi, imageAlt);
-  const md = translator.translate(body).trim();
-  return md ? `${md}\n` : '';
+  const md = translateInChunks(body)
+    .trim()
+    .replace(/^\|.*\|$/gm, normaliseTableRow);
+  return md ? `${md.replace(/\n{3,}/g, '\n\n')}\n` : '';
+}
+
+/** Characters of HTML translated at once: node-html-markdown slows down quadratically on very long input. */
+const CHUNK_CHARS = 64 * 1024;
+
+/** Translates top-level blocks in chunks so long documents convert in linear time. */
+function translateInChunks(body: string): string {
+  if (body.length <= CHUNK_CHARS) return translator.translate(body);
+  let container = parseHtml(body, { comment: false });
+  for (;;) {
+    const elements = container.childNodes.filter((n) => n.nodeType === 1 || n.text.trim() !== '');
+    if (elements.length !== 1 || elements[0]!.nodeType !== 1) break;
+    container = elements[0] as ReturnType<typeof parseHtml>;
+  }
+  const parts: string[] = [];
+  let chunk = '';
+  for (const node of container.childNodes) {
+    chunk += node.toString();
+    if (chunk.length >= CHUNK_CHARS) {
+      parts.push(translator.translate(chunk));
+      chunk = '';
+    }
+  }
+  if (chunk) parts.push(translator.translate(chunk));
+  return parts.join('\n\n');
 }
 
 function decodeHtml(input: Buffer): string {
@@ -76,4 +104,14 @@ function decodeEntities(text: string): string {
     .replace(/&quot;/g, '"')
     .replace(/&#39;|&apos;/g, "'")
     .replace(/&#(\d+);/g, (_, n: string) => String.fromCodePoint(Number(n)));
+}
+
+/** Table rows as our writer lays them out: one space around each cell, no alignment padding. */
+function normaliseTableRow(row: string): string {
+  const cells = row
+    .slice(1, -1)
+    .split(/(?<!\\)\|/)
+    .map((c) => c.trim());
+  if (cells.every((c) => /^:?-{3,}:?$/.test(c))) return `| ${cells.map(() => '---').join(' | ')} |`;
+  return `| ${cells.join(' | ')} |`;
 }
