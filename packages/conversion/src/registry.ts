@@ -7,6 +7,7 @@ import { xmlConverter } from './converters/xml';
 import { htmlConverter } from './converters/html';
 import { docxConverter } from './converters/docx';
 import { spreadsheetConverter } from './converters/spreadsheet';
+import { pdfConverter } from './converters/pdf';
 
 /** Every converter, one line each. A new format is one file plus one line here. */
 const converters: Converter[] = [
@@ -17,6 +18,7 @@ const converters: Converter[] = [
   htmlConverter,
   docxConverter,
   spreadsheetConverter,
+  pdfConverter,
 ];
 
 /** The contract's exact list of accepted extensions. */

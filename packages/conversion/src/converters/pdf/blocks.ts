@@ -1,0 +1,173 @@
+import type { Block, ListItem } from '../../markdown/model';
+import { escapeText } from '../../markdown/inline';
+import { bodySize, boilerplateKey, type Line } from './layout';
+
+const BULLET = /^([•◦▪▫●○■□‣⁃∙·*\-–—])\s+/;
+const NUMBERED = /^((?:\d{1,3}|[a-z]|[ivx]{1,5})[.)])\s+/i;
+const HEADING_RATIO = 1.15;
+const MAX_HEADING_CHARS = 150;
+
+/** Drops lines repeated at the same place on most pages (running headers, footers, page numbers). */
+export function removeRunningLines(pages: Line[][]): Line[][] {
+  if (pages.length < 3) return pages.map((p) => p.filter((l) => !/^(page\s*)?\d+(\s*(of|\/)\s*\d+)?$/i.test(l.text)));
+  const counts = new Map<string, number>();
+  for (const page of pages) {
+    const edge = page.filter(inEdgeBand);
+    for (const key of new Set(edge.map((l) => `${Math.round(l.y / 4)}|${boilerplateKey(l.text)}`))) {
+      counts.set(key, (counts.get(key) ?? 0) + 1);
+    }
+  }
+  const threshold = Math.max(3, Math.ceil(pages.length * 0.5));
+  return pages.map((page) =>
+    page.filter((l) => {
+      if (!inEdgeBand(l)) return true;
+      if (/^(page\s*)?\d+(\s*(of|\/)\s*\d+)?$/i.test(l.text)) return false;
+      return (counts.get(`${Math.round(l.y / 4)}|${boilerplateKey(l.text)}`) ?? 0) < threshold;
+    }),
+  );
+}
+
+/** Running headers and footers live in the top or bottom 10 % of the page. */
+function inEdgeBand(line: Line): boolean {
+  const band = line.pageHeight * 0.1;
+  return line.y > line.pageHeight - band || line.y < band;
+}
+
+/** Lines of the whole document to blocks: headings by size rank, lists, tables, re-joined paragraphs. */
+export function linesToBlocks(lines: Line[]): Block[] {
+  const body = bodySize(lines);
+  const headingSizes = [...new Set(lines.filter((l) => isHeadingLine(l, body)).map((l) => l.size))].sort(
+    (a, b) => b - a,
+  );
+  const levelOf = (l: Line): number => {
+    if (l.size >= body * HEADING_RATIO) return Math.min(headingSizes.indexOf(l.size) + 1, 4);
+    return Math.min(headingSizes.filter((s) => s >= body * HEADING_RATIO).length + 1, 4);
+  };
+  const blocks: Block[] = [];
+  let paragraph: Line[] = [];
+  let list: { ordered: boolean; items: ListItem[]; x: number } | undefined;
+  const flushParagraph = (): void => {
+    if (paragraph.length) blocks.push({ type: 'paragraph', text: escapeText(joinLines(paragraph.map((l) => l.text))) });
+    paragraph = [];
+  };
+  const flushList = (): void => {
+    if (list) blocks.push({ type: 'list', ordered: list.ordered, items: list.items });
+    list = undefined;
+  };
+  for (let i = 0; i < lines.length; i++) {
+    const line = lines[i]!;
+    const prev = lines[i - 1];
+    const table = tableAt(lines, i);
+    if (table) {
+      flushParagraph();
+      flushList();
+      blocks.push({ type: 'table', rows: table.rows.map((r) => r.map(escapeText)) });
+      i = table.end - 1;
+      continue;
+    }
+    if (isHeadingLine(line, body)) {
+      flushParagraph();
+      flushList();
+      const last = blocks[blocks.length - 1];
+      const continues =
+        last?.type === 'heading' &&
+        prev &&
+        isHeadingLine(prev, body) &&
+        prev.size === line.size &&
+        prev.page === line.page &&
+        gapBetween(prev, line) < line.size * 1.8;
+      if (continues && last.type === 'heading') last.text = `${last.text} ${escapeText(line.text)}`;
+      else blocks.push({ type: 'heading', level: levelOf(line), text: escapeText(line.text) });
+      continue;
+    }
+    const bullet = BULLET.exec(line.text);
+    const numbered = bullet ? null : NUMBERED.exec(line.text);
+    if (bullet || numbered) {
+      flushParagraph();
+      const ordered = !!numbered;
+      if (!list || list.ordered !== ordered) {
+        flushList();
+        list = { ordered, items: [], x: line.x };
+      }
+      list.items.push({ text: line.text.slice((bullet ?? numbered)![0].length) });
+      continue;
+    }
+    if (list && prev && line.x > list.x + 2 && gapBetween(prev, line) < line.size * 1.6 && line.page === prev.page) {
+      const item = list.items[list.items.length - 1]!;
+      item.text = joinLines([item.text, line.text]);
+      continue;
+    }
+    flushList();
+    if (paragraph.length && prev && startsNewParagraph(prev, line)) flushParagraph();
+    paragraph.push(line);
+  }
+  flushParagraph();
+  flushList();
+  for (const b of blocks) if (b.type === 'list') for (const item of b.items) item.text = escapeText(item.text);
+  return blocks;
+}
+
+function isHeadingLine(line: Line, body: number): boolean {
+  if (line.text.length > MAX_HEADING_CHARS || !/\p{L}/u.test(line.text) || /[.,;:]$/.test(line.text)) return false;
+  if (line.size >= body * HEADING_RATIO) return true;
+  return line.bold && line.size >= body * 0.98 && line.text.length <= 80 && !/^[•\-*]/.test(line.text);
+}
+
+function gapBetween(a: Line, b: Line): number {
+  return a.page === b.page ? Math.abs(a.y - b.y) : 0;
+}
+
+function startsNewParagraph(prev: Line, line: Line): boolean {
+  if (prev.page !== line.page) return /[.!?:"”)]$/.test(prev.text);
+  const gap = gapBetween(prev, line);
+  if (gap > line.size * 1.75) return true;
+  if (Math.abs(prev.size - line.size) > 0.5) return true;
+  if (line.x > prev.x + line.size * 1.5 && /[.!?:]$/.test(prev.text)) return true;
+  return false;
+}
+
+/** Joins wrapped lines: a hyphen at a line end before a lower-case word is a hyphenation and goes. */
+export function joinLines(parts: string[]): string {
+  let out = '';
+  for (const part of parts) {
+    if (!out) out = part;
+    else if (/\p{Ll}-$/u.test(out) && /^\p{Ll}/u.test(part)) out = out.slice(0, -1) + part;
+    else out += ` ${part}`;
+  }
+  return out;
+}
+
+/** A run of 3+ lines each split into the same 2+ column positions is a table. */
+function tableAt(lines: Line[], start: number): { rows: string[][]; end: number } | undefined {
+  const first = lines[start]!;
+  if (first.cells.length < 2) return undefined;
+  const columns = first.cells.map((c) => c.x);
+  const tolerance = Math.max(4, first.size * 0.8);
+  const fits = (l: Line): boolean =>
+    l.page === first.page &&
+    l.cells.length >= 2 &&
+    l.cells.length <= columns.length + 1 &&
+    l.cells.every(
+      (c) => columns.some((x) => Math.abs(x - c.x) <= tolerance) || c.x > columns[columns.length - 1]! + tolerance,
+    );
+  let end = start + 1;
+  while (end < lines.length && fits(lines[end]!) && gapBetween(lines[end - 1]!, lines[end]!) < first.size * 3) end++;
+  if (end - start < 3) return undefined;
+  const rows = lines.slice(start, end).map((l) => {
+    const row = columns.map(() => '');
+    for (const c of l.cells) {
+      let idx = 0;
+      let best = Infinity;
+      columns.forEach((x, k) => {
+        const d = Math.abs(x - c.x);
+        if (d < best) {
+          best = d;
+          idx = k;
+        }
+      });
+      row[idx] = row[idx] ? `${row[idx]} ${c.text}` : c.text;
+    }
+    return row;
+  });
+  return { rows, end };
+}

@@ -1,0 +1,115 @@
+import type { Converter, ConversionOutput } from '../../types';
+import { ConversionError } from '../../types';
+import { renderMarkdown } from '../../markdown/writer';
+import { buildLines, type Line, type TextItem } from './layout';
+import { linesToBlocks, removeRunningLines } from './blocks';
+
+/** Pages read at most; a longer PDF fails with a message saying so. */
+export const MAX_PDF_PAGES = 2000;
+
+type PdfJs = typeof import('pdfjs-dist/legacy/build/pdf.mjs');
+let pdfjs: Promise<PdfJs> | undefined;
+/** pdf.js ships as ES modules only; loaded once per worker thread. */
+function loadPdfJs(): Promise<PdfJs> {
+  pdfjs ??= import('pdfjs-dist/legacy/build/pdf.mjs');
+  return pdfjs;
+}
+
+/**
+ * PDF text layer: pdf.js gives positioned text; lines are rebuilt, running headers and footers
+ * dropped, headings found by font size, lists by markers, tables by aligned columns, and
+ * paragraphs re-joined across line breaks and hyphenation.
+ */
+export const pdfConverter: Converter = {
+  name: 'pdf',
+  extensions: ['pdf'],
+  async convert(input): Promise<ConversionOutput> {
+    const lib = await loadPdfJs();
+    let doc: Awaited<ReturnType<PdfJs['getDocument']>['promise']>;
+    try {
+      doc = await lib.getDocument({
+        data: new Uint8Array(input),
+        isEvalSupported: false,
+        disableFontFace: true,
+        useSystemFonts: false,
+        stopAtErrors: false,
+        verbosity: 0,
+      }).promise;
+    } catch (err) {
+      const e = err as Error;
+      if (e.name === 'PasswordException') {
+        throw new ConversionError(
+          'encrypted_file',
+          'The PDF is password-protected; remove the password and try again.',
+        );
+      }
+      throw new ConversionError('corrupt_file', `The PDF could not be read: ${e.message}`);
+    }
+    try {
+      if (doc.numPages > MAX_PDF_PAGES) {
+        throw new ConversionError(
+          'too_large',
+          `The PDF has ${doc.numPages} pages; at most ${MAX_PDF_PAGES} can be converted.`,
+        );
+      }
+      const pages: Line[][] = [];
+      for (let n = 1; n <= doc.numPages; n++) {
+        const page = await doc.getPage(n);
+        const content = await page.getTextContent();
+        const fonts = await fontNames(page, content.items);
+        const items: TextItem[] = [];
+        for (const raw of content.items) {
+          if (!('str' in raw)) continue;
+          const [a, b, , d, e, f] = raw.transform as number[];
+          const size = Math.hypot(a!, b!) || Math.abs(d!) || raw.height;
+          const fontName = fonts.get(raw.fontName) ?? '';
+          items.push({
+            text: raw.str,
+            x: e!,
+            y: f!,
+            width: raw.width,
+            size,
+            bold: /bold|black|heavy|semibold/i.test(fontName),
+          });
+        }
+        pages.push(buildLines(items, n, page.view[3]! - page.view[1]!));
+        page.cleanup();
+      }
+      const lines = removeRunningLines(pages).flat();
+      const { info } = (await doc.getMetadata().catch(() => ({ info: {} }))) as { info: Record<string, unknown> };
+      return {
+        markdown: renderMarkdown(linesToBlocks(lines)),
+        metadata: {
+          title: typeof info.Title === 'string' ? info.Title : '',
+          author: typeof info.Author === 'string' ? info.Author : '',
+          page_count: doc.numPages,
+        },
+      };
+    } finally {
+      await doc.destroy();
+    }
+  },
+};
+
+/** Real font names (e.g. "Arial-BoldMT") for the text's fonts, which pdf.js resolves while building the operator list. */
+async function fontNames(
+  page: { getOperatorList(): Promise<unknown>; commonObjs: { get(id: string): unknown } },
+  items: ReadonlyArray<object>,
+): Promise<Map<string, string>> {
+  const ids = new Set(items.map((i) => (i as { fontName?: string }).fontName).filter((n): n is string => !!n));
+  const names = new Map<string, string>();
+  try {
+    await page.getOperatorList();
+  } catch {
+    return names;
+  }
+  for (const id of ids) {
+    try {
+      const font = page.commonObjs.get(id) as { name?: string; bold?: boolean; black?: boolean } | undefined;
+      names.set(id, `${font?.name ?? ''}${font?.bold || font?.black ? ' bold' : ''}`);
+    } catch {
+      names.set(id, '');
+    }
+  }
+  return names;
+}

@@ -1,0 +1,104 @@
+/** Positioned text from a PDF page, and the line/paragraph rules that turn it into blocks. */
+export interface TextItem {
+  text: string;
+  x: number;
+  y: number;
+  width: number;
+  size: number;
+  bold: boolean;
+}
+
+export interface Line {
+  text: string;
+  x: number;
+  y: number;
+  right: number;
+  size: number;
+  bold: boolean;
+  /** x positions where a wide gap separates cells, for table detection. */
+  cells: Array<{ x: number; text: string }>;
+  page: number;
+  /** Page height in PDF units (y grows upwards), to tell headers and footers by position. */
+  pageHeight: number;
+}
+
+/** Groups a page's items (in content-stream order) into lines: a new line starts when the baseline moves. */
+export function buildLines(items: TextItem[], page: number, pageHeight: number): Line[] {
+  const lines: Line[] = [];
+  let current: TextItem[] = [];
+  const flush = (): void => {
+    if (current.length) lines.push(toLine(current, page, pageHeight));
+    current = [];
+  };
+  for (const item of items) {
+    if (!item.text) continue;
+    const last = current[current.length - 1];
+    if (last) {
+      const sameBaseline = Math.abs(item.y - last.y) <= Math.max(2, 0.45 * Math.min(item.size, last.size));
+      const wrapsBack = item.x < last.x - 1 && item.x + item.width < last.x;
+      if (!sameBaseline || (wrapsBack && Math.abs(item.y - last.y) > 0.5)) flush();
+    }
+    current.push(item);
+  }
+  flush();
+  return lines.filter((l) => l.text.trim() !== '');
+}
+
+function toLine(items: TextItem[], page: number, pageHeight: number): Line {
+  const sorted = [...items].sort((a, b) => a.x - b.x);
+  let text = '';
+  const cells: Array<{ x: number; text: string }> = [];
+  let prevEnd = -Infinity;
+  let size = 0;
+  let boldChars = 0;
+  let chars = 0;
+  for (const item of sorted) {
+    // pdf.js inserts space items spanning gaps; they must not hide the gap between cells.
+    if (item.text.trim() === '') {
+      if (text && !/\s$/.test(text)) text += ' ';
+      continue;
+    }
+    const gap = item.x - prevEnd;
+    const wide = gap > Math.max(item.size * 1.2, 8);
+    if (!cells.length || wide) cells.push({ x: item.x, text: item.text.trim() });
+    else cells[cells.length - 1]!.text += (gap > item.size * 0.15 && !/\s$/.test(text) ? ' ' : '') + item.text.trim();
+    if (text && gap > item.size * 0.15 && !/\s$/.test(text) && !/^\s/.test(item.text)) text += ' ';
+    text += item.text;
+    prevEnd = item.x + item.width;
+    size = Math.max(size, item.size);
+    const n = item.text.trim().length;
+    chars += n;
+    if (item.bold) boldChars += n;
+  }
+  return {
+    text: text.replace(/\s+/g, ' ').trim(),
+    x: sorted[0]!.x,
+    y: items[0]!.y,
+    right: prevEnd,
+    size: Math.round(size * 10) / 10,
+    bold: chars > 0 && boldChars / chars > 0.6,
+    cells: cells.filter((c) => c.text !== ''),
+    page,
+    pageHeight,
+  };
+}
+
+/** The most common text size, weighted by characters: the body size that headings are measured against. */
+export function bodySize(lines: Line[]): number {
+  const weight = new Map<number, number>();
+  for (const l of lines) weight.set(l.size, (weight.get(l.size) ?? 0) + l.text.length);
+  let best = 10;
+  let most = -1;
+  for (const [size, w] of weight) {
+    if (w > most) {
+      most = w;
+      best = size;
+    }
+  }
+  return best;
+}
+
+/** Normalised text of a line for header/footer comparison: digits (page numbers) folded. */
+export function boilerplateKey(text: string): string {
+  return text.replace(/\d+/g, '#').replace(/\s+/g, ' ').trim().toLowerCase();
+}

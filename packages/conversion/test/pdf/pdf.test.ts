@@ -1,0 +1,89 @@
+import PDFDocument from 'pdfkit';
+import { closeConversionWorkers, convertIsolated } from '../../src';
+
+afterAll(() => closeConversionWorkers());
+const limits = { timeoutMs: 60_000, maxMemoryMb: 512 };
+const std = { enhanced: false };
+
+/** Builds a PDF with pdfkit; `draw` writes the pages. pdf.js is ESM-only, so these tests convert in the worker pool. */
+function pdf(draw: (doc: PDFKit.PDFDocument) => void, info: { Title?: string; Author?: string } = {}): Promise<Buffer> {
+  return new Promise((resolve) => {
+    const doc = new PDFDocument({ info, size: 'A4', margin: 72 });
+    const chunks: Buffer[] = [];
+    doc.on('data', (c: Buffer) => chunks.push(c));
+    doc.on('end', () => resolve(Buffer.concat(chunks)));
+    draw(doc);
+    doc.end();
+  });
+}
+
+describe('PDF text layer', () => {
+  it('When a PDF has a large title, body paragraphs, a hyphenated break and bullets, then structure is rebuilt', async () => {
+    const input = await pdf(
+      (doc) => {
+        doc.font('Helvetica-Bold').fontSize(24).text('Quarterly Review');
+        doc.moveDown();
+        doc
+          .font('Helvetica')
+          .fontSize(11)
+          .text('Revenue grew in every region during the quarter, driven by strong de-', 72, 140, { width: 460 });
+        doc.text('mand for services.', 72, 154);
+        doc.moveDown();
+        doc.text('• First bullet point');
+        doc.text('• Second bullet point');
+      },
+      { Title: 'Q3', Author: 'Finance' },
+    );
+    const result = await convertIsolated(input, 'pdf', std, limits);
+    expect(result.markdown).toBe(
+      '# Quarterly Review\n\nRevenue grew in every region during the quarter, driven by strong demand for services.\n\n- First bullet point\n- Second bullet point\n',
+    );
+    expect(result.metadata).toEqual({ title: 'Q3', author: 'Finance', page_count: 1 });
+  });
+
+  it('When text is laid out in aligned columns over several rows, then it becomes a GFM table', async () => {
+    const input = await pdf((doc) => {
+      doc.font('Helvetica').fontSize(11);
+      const rows = [
+        ['Item', 'Qty', 'Price'],
+        ['Apples', '3', '1.20'],
+        ['Pears', '10', '0.80'],
+        ['Plums', '7', '2.10'],
+      ];
+      rows.forEach((row, r) =>
+        row.forEach((cell, c) => doc.text(cell, 72 + c * 150, 100 + r * 20, { lineBreak: false })),
+      );
+    });
+    const { markdown } = await convertIsolated(input, 'pdf', std, limits);
+    expect(markdown).toBe(
+      '| Item | Qty | Price |\n| --- | --- | --- |\n| Apples | 3 | 1.20 |\n| Pears | 10 | 0.80 |\n| Plums | 7 | 2.10 |\n',
+    );
+  });
+
+  it('When every page repeats a header and a page number, then they are removed', async () => {
+    const input = await pdf((doc) => {
+      for (let p = 1; p <= 4; p++) {
+        if (p > 1) doc.addPage();
+        doc.font('Helvetica').fontSize(9).text('ACME Corp Confidential', 72, 40, { lineBreak: false });
+        doc.fontSize(11).text(`Body text of page ${p}.`, 72, 120);
+        doc.fontSize(9).text(String(p), 290, 780, { lineBreak: false });
+      }
+    });
+    const result = await convertIsolated(input, 'pdf', std, limits);
+    expect(result.markdown).toBe(
+      'Body text of page 1.\n\nBody text of page 2.\n\nBody text of page 3.\n\nBody text of page 4.\n',
+    );
+    expect(result.metadata.page_count).toBe(4);
+  });
+
+  it('When the PDF is truncated garbage, then it fails with corrupt_file', async () => {
+    await expect(convertIsolated(Buffer.from('%PDF-1.7\n1 0 obj <<'), 'pdf', std, limits)).rejects.toMatchObject({
+      code: 'corrupt_file',
+    });
+  });
+
+  it('When a page has no text, then the Markdown is empty and page_count still counts it', async () => {
+    const result = await convertIsolated(await pdf(() => undefined), 'pdf', std, limits);
+    expect(result).toEqual({ markdown: '', metadata: { title: '', author: '', page_count: 1 } });
+  });
+});
