@@ -1,4 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
+import fs from 'node:fs';
 import path from 'node:path';
 import { loadConfig, runMain } from '@markwright/config';
 import { migrate } from '@markwright/db';
@@ -17,6 +18,7 @@ runMain(async () => {
   let stopping = false;
   for (const [index, name] of SERVICES.entries()) {
     const entry = path.join(root, 'services', name, 'src', 'entry-points', 'main.ts');
+    if (!fs.existsSync(entry)) continue;
     const env = { ...process.env };
     if (name !== 'gateway' && !env.HEALTH_PORT) env.HEALTH_PORT = String(config.PORT + index);
     const child = spawn(tsx, [entry], { env, stdio: 'inherit' });
