@@ -4,7 +4,7 @@ module.exports = {
   roots: ['<rootDir>/packages', '<rootDir>/services'],
   testMatch: ['**/test/**/*.test.ts'],
   transform: { '^.+\\.(t|j|mj)sx?$': ['@swc/jest', { jsc: { target: 'es2022' }, module: { type: 'commonjs' } }] },
-  transformIgnorePatterns: ['/node_modules/\\.pnpm/(?!(uuid|got|p-limit|yocto-queue|postgrator)@)'],
+  transformIgnorePatterns: ['/node_modules/\\.pnpm/(?!(uuid|got|p-limit|yocto-queue|postgrator|pptxgenjs)@)'],
   testTimeout: 60_000,
   maxWorkers: 2,
 };

@@ -8,6 +8,10 @@ import { htmlConverter } from './converters/html';
 import { docxConverter } from './converters/docx';
 import { spreadsheetConverter } from './converters/spreadsheet';
 import { pdfConverter } from './converters/pdf';
+import { pptxConverter } from './converters/presentation/pptx';
+import { odpConverter, odtConverter } from './converters/odf';
+import { epubConverter } from './converters/epub';
+import { rtfConverter } from './converters/rtf';
 
 /** Every converter, one line each. A new format is one file plus one line here. */
 const converters: Converter[] = [
@@ -19,6 +23,11 @@ const converters: Converter[] = [
   docxConverter,
   spreadsheetConverter,
   pdfConverter,
+  pptxConverter,
+  odtConverter,
+  odpConverter,
+  epubConverter,
+  rtfConverter,
 ];
 
 /** The contract's exact list of accepted extensions. */

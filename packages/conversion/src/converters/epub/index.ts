@@ -1,0 +1,48 @@
+import path from 'node:path';
+import type { Converter } from '../../types';
+import { ConversionError } from '../../types';
+import { SafeZip } from '../../archive/safe-zip';
+import { parseXml } from '../../office-properties';
+import { attr, descendants } from '../../xml-dom';
+import { htmlToMarkdown } from '../html';
+
+/** EPUB: container.xml → OPF; spine documents in order through the HTML converter; title and creator from the OPF. */
+export const epubConverter: Converter = {
+  name: 'epub',
+  extensions: ['epub'],
+  async convert(input) {
+    const zip = new SafeZip(input, 'EPUB file');
+    const container = zip.textOf('META-INF/container.xml');
+    const opfPath = container
+      ? attr(descendants(parseXml(container, 'EPUB container'), 'rootfile')[0], 'full-path')
+      : undefined;
+    const opfXml = opfPath ? zip.textOf(opfPath) : undefined;
+    if (!opfPath || !opfXml) throw new ConversionError('corrupt_file', 'The EPUB file has no package document (OPF).');
+    if (zip.has('META-INF/encryption.xml')) {
+      throw new ConversionError('encrypted_file', 'The EPUB file is DRM-protected (META-INF/encryption.xml).');
+    }
+    const opf = parseXml(opfXml, 'EPUB package');
+    const base = path.posix.dirname(opfPath);
+    const manifest = new Map(
+      descendants(opf, 'item').map((item) => [
+        attr(item, 'id') ?? '',
+        { href: attr(item, 'href') ?? '', props: attr(item, 'properties') ?? '' },
+      ]),
+    );
+    const chapters: string[] = [];
+    for (const ref of descendants(opf, 'itemref')) {
+      if (attr(ref, 'linear') === 'no') continue;
+      const item = manifest.get(attr(ref, 'idref') ?? '');
+      if (!item || item.props.includes('nav')) continue;
+      const html = zip.textOf(path.posix.normalize(path.posix.join(base, decodeURIComponent(item.href))));
+      if (!html) continue;
+      const md = htmlToMarkdown(html).trim();
+      if (md) chapters.push(md);
+    }
+    const text = (local: string): string => descendants(opf, local)[0]?.textContent?.trim() ?? '';
+    return {
+      markdown: chapters.length ? `${chapters.join('\n\n')}\n` : '',
+      metadata: { title: text('title'), author: text('creator'), page_count: chapters.length },
+    };
+  },
+};

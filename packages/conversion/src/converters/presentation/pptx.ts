@@ -1,0 +1,203 @@
+import path from 'node:path';
+import type { Element } from '@xmldom/xmldom';
+import type { Converter } from '../../types';
+import { ConversionError } from '../../types';
+import { SafeZip } from '../../archive/safe-zip';
+import { ooxmlProperties, parseXml } from '../../office-properties';
+import { attr, child, children, descendants, relAttr } from '../../xml-dom';
+import type { Block } from '../../markdown/model';
+import { renderMarkdown } from '../../markdown/writer';
+import { escapeText, imagePlaceholder } from '../../markdown/inline';
+import { type ParagraphModel, paragraphsToBlocks, renderSlides, type SlideModel } from './slides';
+
+interface Placed {
+  y: number;
+  x: number;
+  blocks: Block[];
+}
+
+/** PPTX: slides in presentation order, shapes by position, placeholders' bullets, tables, images' alt text, charts' titles, notes. */
+export const pptxConverter: Converter = {
+  name: 'pptx',
+  extensions: ['pptx'],
+  async convert(input) {
+    const zip = new SafeZip(input, 'PPTX file');
+    const presentation = zip.textOf('ppt/presentation.xml');
+    if (!presentation) {
+      throw new ConversionError(
+        zip.has('EncryptedPackage') ? 'encrypted_file' : 'corrupt_file',
+        zip.has('EncryptedPackage')
+          ? 'The PPTX file is password-protected.'
+          : 'The PPTX file has no presentation part.',
+      );
+    }
+    const rels = relationships(zip, 'ppt/presentation.xml');
+    const ids = descendants(parseXml(presentation, 'presentation'), 'sldId').map((el) => relAttr(el) ?? '');
+    const slides: SlideModel[] = [];
+    for (const rid of ids) {
+      const target = rels.get(rid);
+      if (target) slides.push(readSlide(zip, target));
+    }
+    const props = ooxmlProperties(zip);
+    return {
+      markdown: renderMarkdown(renderSlides(slides)),
+      metadata: { title: props.title, author: props.author, page_count: slides.length },
+    };
+  },
+};
+
+function relationships(zip: SafeZip, part: string): Map<string, string> {
+  const relsPath = path.posix.join(path.posix.dirname(part), '_rels', `${path.posix.basename(part)}.rels`);
+  const xml = zip.textOf(relsPath);
+  const map = new Map<string, string>();
+  if (!xml) return map;
+  for (const rel of descendants(parseXml(xml, 'relationships'), 'Relationship')) {
+    const target = attr(rel, 'Target') ?? '';
+    const resolved =
+      attr(rel, 'TargetMode') === 'External'
+        ? target
+        : path.posix.normalize(path.posix.join(path.posix.dirname(part), target));
+    map.set(attr(rel, 'Id') ?? '', resolved);
+  }
+  return map;
+}
+
+function readSlide(zip: SafeZip, part: string): SlideModel {
+  const xml = zip.textOf(part);
+  if (!xml) return { title: '', blocks: [], notes: [] };
+  const doc = parseXml(xml, 'slide');
+  const rels = relationships(zip, part);
+  const tree = descendants(doc, 'spTree')[0];
+  let title = '';
+  const placed: Placed[] = [];
+  const visit = (container: Element | undefined): void => {
+    for (const shape of children(container)) {
+      const pos = position(shape);
+      if (shape.localName === 'grpSp') visit(shape);
+      else if (shape.localName === 'sp') {
+        const ph = descendants(child(shape, 'nvSpPr'), 'ph')[0];
+        const phType = attr(ph, 'type') ?? (ph ? 'body' : '');
+        const paragraphs = textParagraphs(
+          child(shape, 'txBody'),
+          phType === 'body' || phType === 'obj' || (ph !== undefined && !attr(ph, 'type')),
+        );
+        if ((phType === 'title' || phType === 'ctrTitle') && !title) {
+          title = paragraphs
+            .map((p) => p.text)
+            .join(' ')
+            .trim();
+          continue;
+        }
+        if (phType === 'sldNum' || phType === 'dt' || phType === 'ftr') continue;
+        placed.push({ ...pos, blocks: paragraphsToBlocks(paragraphs) });
+      } else if (shape.localName === 'graphicFrame') {
+        const table = descendants(shape, 'tbl')[0];
+        if (table) placed.push({ ...pos, blocks: [{ type: 'table', rows: tableRows(table) }] });
+        const chart = descendants(shape, 'chart')[0];
+        const chartPart = chart && rels.get(relAttr(chart) ?? '');
+        if (chartPart) placed.push({ ...pos, blocks: chartBlocks(zip, chartPart) });
+      } else if (shape.localName === 'pic') {
+        const nv = descendants(shape, 'cNvPr')[0];
+        const alt = attr(nv, 'descr') || attr(nv, 'title') || attr(nv, 'name') || 'image';
+        placed.push({ ...pos, blocks: [{ type: 'paragraph', text: imagePlaceholder(alt) }] });
+      }
+    }
+  };
+  visit(tree);
+  placed.sort((a, b) => a.y - b.y || a.x - b.x);
+  const notesPart = [...rels.values()].find((t) => /notesSlide\d*\.xml$/.test(t));
+  const notes: string[] = [];
+  if (notesPart) {
+    const nx = zip.textOf(notesPart);
+    if (nx) {
+      for (const sp of descendants(parseXml(nx, 'notes'), 'sp')) {
+        const ph = descendants(sp, 'ph')[0];
+        if (attr(ph, 'type') !== 'body') continue;
+        notes.push(...textParagraphs(child(sp, 'txBody'), false).map((p) => p.text));
+      }
+    }
+  }
+  return { title, blocks: placed.flatMap((p) => p.blocks), notes };
+}
+
+/** The shape's offset on the slide (group children keep their own offsets, close enough to order them). */
+function position(shape: Element): { x: number; y: number } {
+  const off = descendants(shape, 'off')[0];
+  return { x: Number(attr(off, 'x') ?? 0), y: Number(attr(off, 'y') ?? 0) };
+}
+
+/** Paragraphs of a text body; in body placeholders paragraphs are bullets unless marked buNone. */
+function textParagraphs(body: Element | undefined, bulletsByDefault: boolean): ParagraphModel[] {
+  return children(body, 'p').map((p) => {
+    const pPr = child(p, 'pPr');
+    const level = Number(attr(pPr, 'lvl') ?? 0);
+    const text = children(p)
+      .map((r) =>
+        r.localName === 'br'
+          ? '\n'
+          : r.localName === 'r' || r.localName === 'fld'
+            ? descendants(r, 't')
+                .map((t) => t.textContent ?? '')
+                .join('')
+            : '',
+      )
+      .join('');
+    let bullet: ParagraphModel['bullet'] = bulletsByDefault ? 'bullet' : 'none';
+    if (child(pPr, 'buNone')) bullet = 'none';
+    else if (child(pPr, 'buAutoNum')) bullet = 'number';
+    else if (child(pPr, 'buChar') || child(pPr, 'buBlip')) bullet = 'bullet';
+    return { text: text.replace(/\s*\n\s*/g, ' '), level, bullet };
+  });
+}
+
+/** Table cells with merged areas repeated, as a reader sees the merged value across them. */
+function tableRows(table: Element): string[][] {
+  const rows: string[][] = [];
+  const vmerge: string[] = [];
+  for (const tr of children(table, 'tr')) {
+    const row: string[] = [];
+    let col = 0;
+    let last = '';
+    for (const tc of children(tr, 'tc')) {
+      const text = escapeText(
+        descendants(tc, 'p')
+          .map((p) =>
+            descendants(p, 't')
+              .map((t) => t.textContent ?? '')
+              .join(''),
+          )
+          .join(' ')
+          .trim(),
+      );
+      let value = text;
+      if (attr(tc, 'hMerge') === '1') value = last;
+      if (attr(tc, 'vMerge') === '1') value = vmerge[col] ?? '';
+      row.push(value);
+      vmerge[col] = value;
+      last = value;
+      col++;
+    }
+    rows.push(row);
+  }
+  return rows;
+}
+
+function chartBlocks(zip: SafeZip, part: string): Block[] {
+  const xml = zip.textOf(part);
+  if (!xml) return [];
+  const doc = parseXml(xml, 'chart');
+  const title = descendants(child(descendants(doc, 'chart')[0], 'title'), 't')
+    .map((t) => t.textContent ?? '')
+    .join('')
+    .trim();
+  const series = descendants(doc, 'ser');
+  const categories = descendants(series[0], 'cat').flatMap((c) => descendants(c, 'v').map((v) => v.textContent ?? ''));
+  const rows: string[][] = [['', ...series.map((s) => descendants(child(s, 'tx'), 'v')[0]?.textContent ?? '')]];
+  categories.forEach((cat, i) => {
+    rows.push([cat, ...series.map((s) => descendants(child(s, 'val'), 'v')[i]?.textContent ?? '')]);
+  });
+  const blocks: Block[] = [];
+  if (title) blocks.push({ type: 'paragraph', text: `**${escapeText(title)}**` });
+  if (categories.length) blocks.push({ type: 'table', rows: rows.map((r) => r.map(escapeText)) });
+  return blocks;
+}
