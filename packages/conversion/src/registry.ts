@@ -12,6 +12,8 @@ import { pptxConverter } from './converters/presentation/pptx';
 import { odpConverter, odtConverter } from './converters/odf';
 import { epubConverter } from './converters/epub';
 import { rtfConverter } from './converters/rtf';
+import { docConverter } from './converters/legacy/doc';
+import { pptConverter } from './converters/legacy/ppt';
 
 /** Every converter, one line each. A new format is one file plus one line here. */
 const converters: Converter[] = [
@@ -28,6 +30,8 @@ const converters: Converter[] = [
   odpConverter,
   epubConverter,
   rtfConverter,
+  docConverter,
+  pptConverter,
 ];
 
 /** The contract's exact list of accepted extensions. */

@@ -1,0 +1,58 @@
+import CFB from 'cfb';
+import { convertDocument } from '../../src';
+
+const std = { enhanced: false };
+
+function record(type: number, body: Buffer, container = false, instance = 0): Buffer {
+  const header = Buffer.alloc(8);
+  header.writeUInt16LE((instance << 4) | (container ? 0x0f : 0), 0);
+  header.writeUInt16LE(type, 2);
+  header.writeUInt32LE(body.length, 4);
+  return Buffer.concat([header, body]);
+}
+const u32 = (n: number) => {
+  const b = Buffer.alloc(4);
+  b.writeUInt32LE(n);
+  return b;
+};
+const textAtom = (kind: number, text: string) =>
+  Buffer.concat([record(0x0f9f, u32(kind)), record(0x0fa0, Buffer.from(text, 'utf16le'))]);
+
+/** A minimal PowerPoint 97 file: one slide (title + two body lines) and its notes, built record by record. */
+function pptFile(): Buffer {
+  const slide = record(
+    0x03ee,
+    record(0xf00d, Buffer.concat([textAtom(0, 'Résumé'), textAtom(1, 'First line\rSecond line')]), true),
+    true,
+  );
+  const notes = record(0x03f0, record(0xf00d, textAtom(2, 'Say hello.'), true), true);
+  const cfb = CFB.utils.cfb_new();
+  CFB.utils.cfb_add(cfb, 'PowerPoint Document', Buffer.concat([record(0x03e8, Buffer.alloc(0), true), slide, notes]));
+  return Buffer.from(CFB.write(cfb, { type: 'buffer' }) as Uint8Array);
+}
+
+describe('legacy binary Office', () => {
+  it('When a PPT has a slide with a title, body text and notes, then it becomes a titled section with bullets and notes', async () => {
+    const { markdown, metadata } = await convertDocument(pptFile(), 'ppt', std);
+    expect(markdown).toBe('# Résumé\n\n- First line\n- Second line\n\n### Notes\n\nSay hello.\n');
+    expect(metadata.page_count).toBe(1);
+  });
+
+  it('When a .ppt or .doc is not an OLE document, then it fails as corrupt', async () => {
+    for (const ext of ['ppt', 'doc']) {
+      await expect(convertDocument(Buffer.from('plain text, not OLE'), ext, std)).rejects.toMatchObject({
+        code: 'corrupt_file',
+        message: `The ${ext.toUpperCase()} file is not an OLE compound document.`,
+      });
+    }
+  });
+
+  it('When an OLE file has no PowerPoint stream, then the PPT error says so', async () => {
+    const cfb = CFB.utils.cfb_new();
+    CFB.utils.cfb_add(cfb, 'Other', Buffer.from('x'));
+    const input = Buffer.from(CFB.write(cfb, { type: 'buffer' }) as Uint8Array);
+    await expect(convertDocument(input, 'ppt', std)).rejects.toMatchObject({
+      message: 'The PPT file has no PowerPoint Document stream.',
+    });
+  });
+});
