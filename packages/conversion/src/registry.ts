@@ -14,6 +14,8 @@ import { epubConverter } from './converters/epub';
 import { rtfConverter } from './converters/rtf';
 import { docConverter } from './converters/legacy/doc';
 import { pptConverter } from './converters/legacy/ppt';
+import { imageConverter } from './converters/media/image';
+import { audioConverter } from './converters/media/audio';
 
 /** Every converter, one line each. A new format is one file plus one line here. */
 const converters: Converter[] = [
@@ -32,6 +34,8 @@ const converters: Converter[] = [
   rtfConverter,
   docConverter,
   pptConverter,
+  imageConverter,
+  audioConverter,
 ];
 
 /** The contract's exact list of accepted extensions. */

@@ -3,6 +3,9 @@ import { ConversionError } from '../../types';
 import { renderMarkdown } from '../../markdown/writer';
 import { buildLines, type Line, type TextItem } from './layout';
 import { linesToBlocks, removeRunningLines } from './blocks';
+import type { Block } from '../../markdown/model';
+import { escapeText } from '../../markdown/inline';
+import { ocrPdfPages } from '../../ocr/scanned-pdf';
 
 /** Pages read at most; a longer PDF fails with a message saying so. */
 export const MAX_PDF_PAGES = 2000;
@@ -75,10 +78,12 @@ export const pdfConverter: Converter = {
         pages.push(buildLines(items, n, page.view[3]! - page.view[1]!));
         page.cleanup();
       }
-      const lines = removeRunningLines(pages).flat();
+      const cleaned = removeRunningLines(pages);
+      const scanned = pages.map((lines, i) => (lines.length === 0 ? i + 1 : 0)).filter((n) => n > 0);
+      const ocr = scanned.length ? await ocrPdfPages(input, scanned) : new Map<number, string[]>();
       const { info } = (await doc.getMetadata().catch(() => ({ info: {} }))) as { info: Record<string, unknown> };
       return {
-        markdown: renderMarkdown(linesToBlocks(lines)),
+        markdown: renderMarkdown(pageBlocks(cleaned, ocr)),
         metadata: {
           title: typeof info.Title === 'string' ? info.Title : '',
           author: typeof info.Author === 'string' ? info.Author : '',
@@ -112,4 +117,22 @@ async function fontNames(
     }
   }
   return names;
+}
+
+/** Text-layer pages become blocks together (paragraphs may span pages); scanned pages contribute their OCR paragraphs in place. */
+function pageBlocks(pages: Line[][], ocr: Map<number, string[]>): Block[] {
+  const blocks: Block[] = [];
+  let run: Line[] = [];
+  pages.forEach((lines, i) => {
+    const recognised = ocr.get(i + 1);
+    if (!recognised) {
+      run.push(...lines);
+      return;
+    }
+    blocks.push(...linesToBlocks(run));
+    run = [];
+    blocks.push(...recognised.map((text): Block => ({ type: 'paragraph', text: escapeText(text) })));
+  });
+  blocks.push(...linesToBlocks(run));
+  return blocks;
 }

@@ -1,0 +1,139 @@
+import { execFile } from 'node:child_process';
+import fs from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import type { Converter } from '../../types';
+import { ConversionError } from '../../types';
+import { escapeText } from '../../markdown/inline';
+import { renderMarkdown } from '../../markdown/writer';
+
+const run = promisify(execFile);
+const MODEL_DIR = '/usr/share/pocketsphinx/model/en-us';
+/** Audio is transcribed in chunks of this many seconds, so memory stays bounded on long files. */
+const CHUNK_SECONDS = 300;
+/** A pause this long (seconds) between words starts a new paragraph. */
+const PARAGRAPH_PAUSE = 1.2;
+const TOOL_TIMEOUT_MS = 10 * 60_000;
+
+interface Word {
+  word: string;
+  start: number;
+}
+
+/**
+ * wav, mp3, m4a: ffmpeg decodes to 16 kHz mono, CMU PocketSphinx (Debian's pocketsphinx and its
+ * US-English model, both offline) transcribes chunk by chunk; paragraphs start at pauses and
+ * carry [mm:ss] timestamps. Title and artist come from the file's tags.
+ */
+export const audioConverter: Converter = {
+  name: 'audio',
+  extensions: ['wav', 'mp3', 'm4a'],
+  async convert(input) {
+    const dir = await fs.mkdtemp(path.join(os.tmpdir(), 'mw-audio-'));
+    try {
+      const source = path.join(dir, 'in');
+      await fs.writeFile(source, input);
+      const tags = await probe(source);
+      const paragraphs: Array<{ at: number; words: string[] }> = [];
+      for (let offset = 0; offset < Math.max(tags.duration, 0.1); offset += CHUNK_SECONDS) {
+        const chunk = path.join(dir, `chunk.wav`);
+        await tool('ffmpeg', [
+          '-v',
+          'error',
+          '-y',
+          '-ss',
+          String(offset),
+          '-t',
+          String(CHUNK_SECONDS),
+          '-i',
+          source,
+          '-ar',
+          '16000',
+          '-ac',
+          '1',
+          '-f',
+          'wav',
+          chunk,
+        ]);
+        let last = -Infinity;
+        for (const w of await transcribe(chunk)) {
+          const at = w.start + offset;
+          if (!paragraphs.length || at - last > PARAGRAPH_PAUSE) paragraphs.push({ at, words: [] });
+          paragraphs[paragraphs.length - 1]!.words.push(w.word);
+          last = at;
+        }
+        await fs.rm(chunk, { force: true });
+      }
+      const blocks = paragraphs.map((p) => ({
+        type: 'paragraph' as const,
+        text: `[${timestamp(p.at)}] ${escapeText(p.words.join(' '))}`,
+      }));
+      return { markdown: renderMarkdown(blocks), metadata: { title: tags.title, author: tags.artist, page_count: 1 } };
+    } finally {
+      await fs.rm(dir, { recursive: true, force: true });
+    }
+  },
+};
+
+async function tool(cmd: string, args: string[]): Promise<string> {
+  try {
+    const { stdout } = await run(cmd, args, { timeout: TOOL_TIMEOUT_MS, maxBuffer: 64 * 1024 * 1024 });
+    return stdout;
+  } catch (err) {
+    const e = err as NodeJS.ErrnoException & { stderr?: string };
+    if (e.code === 'ENOENT')
+      throw new ConversionError(
+        'not_implemented',
+        `Audio conversion needs ${cmd}, which is not installed (run scripts/setup.sh).`,
+      );
+    throw new ConversionError(
+      'corrupt_file',
+      `The audio could not be decoded: ${(e.stderr ?? e.message).split('\n')[0]}`,
+    );
+  }
+}
+
+async function probe(file: string): Promise<{ duration: number; title: string; artist: string }> {
+  const out = JSON.parse(await tool('ffprobe', ['-v', 'error', '-print_format', 'json', '-show_format', file])) as {
+    format?: { duration?: string; tags?: Record<string, string> };
+  };
+  const tags = Object.fromEntries(Object.entries(out.format?.tags ?? {}).map(([k, v]) => [k.toLowerCase(), v]));
+  const duration = Number(out.format?.duration ?? 0);
+  if (!out.format) throw new ConversionError('corrupt_file', 'The file is not a readable audio file.');
+  return {
+    duration: Number.isFinite(duration) ? duration : 0,
+    title: tags.title ?? '',
+    artist: tags.artist ?? tags.album_artist ?? '',
+  };
+}
+
+/** PocketSphinx word timings ("word start end prob" lines); fillers and silences dropped. */
+async function transcribe(wav: string): Promise<Word[]> {
+  const out = await tool('pocketsphinx_continuous', [
+    '-infile',
+    wav,
+    '-hmm',
+    path.join(MODEL_DIR, 'en-us'),
+    '-lm',
+    path.join(MODEL_DIR, 'en-us.lm.bin'),
+    '-dict',
+    path.join(MODEL_DIR, 'cmudict-en-us.dict'),
+    '-time',
+    'yes',
+    '-logfn',
+    '/dev/null',
+  ]);
+  const words: Word[] = [];
+  for (const line of out.split('\n')) {
+    const m = /^(\S+) (\d+\.\d+) (\d+\.\d+) [\d.]+$/.exec(line.trim());
+    if (!m || /^<|^\[|^\+\+/.test(m[1]!)) continue;
+    words.push({ word: m[1]!.replace(/\(\d+\)$/, ''), start: Number(m[2]) });
+  }
+  return words;
+}
+
+function timestamp(seconds: number): string {
+  const s = Math.max(0, Math.floor(seconds));
+  return `${String(Math.floor(s / 60)).padStart(2, '0')}:${String(s % 60).padStart(2, '0')}`;
+}

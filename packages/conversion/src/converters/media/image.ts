@@ -1,0 +1,37 @@
+import exifr from 'exifr';
+import type { Converter } from '../../types';
+import { ocrImage } from '../../ocr/engine';
+import { escapeText } from '../../markdown/inline';
+import { renderMarkdown } from '../../markdown/writer';
+
+/** jpg, jpeg, png: text by OCR (paragraphs), title and author from EXIF/XMP when present. */
+export const imageConverter: Converter = {
+  name: 'image',
+  extensions: ['jpg', 'jpeg', 'png'],
+  async convert(input) {
+    const { paragraphs } = await ocrImage(input);
+    const tags = (await exifr.parse(input, { xmp: true, iptc: true }).catch(() => undefined)) as
+      Record<string, unknown> | undefined;
+    const pick = (...keys: string[]): string => {
+      for (const key of keys) {
+        const v = tags?.[key];
+        const text =
+          typeof v === 'string'
+            ? v
+            : v && typeof v === 'object' && 'value' in v
+              ? String((v as { value: unknown }).value)
+              : '';
+        if (text.trim()) return text.trim();
+      }
+      return '';
+    };
+    return {
+      markdown: renderMarkdown(paragraphs.map((p) => ({ type: 'paragraph' as const, text: escapeText(p) }))),
+      metadata: {
+        title: pick('title', 'XPTitle', 'ImageDescription', 'ObjectName'),
+        author: pick('creator', 'Artist', 'XPAuthor', 'By-line'),
+        page_count: 1,
+      },
+    };
+  },
+};

@@ -1,0 +1,123 @@
+import { execFileSync } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import PDFDocument from 'pdfkit';
+import sharp from 'sharp';
+import { closeConversionWorkers, convertIsolated } from '../../src';
+
+afterAll(() => closeConversionWorkers());
+const limits = { timeoutMs: 120_000, maxMemoryMb: 1536 };
+const std = { enhanced: false };
+const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'mw-media-test-'));
+afterAll(() => fs.rmSync(tmp, { recursive: true, force: true }));
+
+const SENTENCE = 'The committee approved the annual budget on Tuesday morning';
+
+/** Text rendered to a PNG through SVG, at a given point size (96 dpi) and angle. */
+async function textImage(lines: string[], pt: number, angle = 0): Promise<Buffer> {
+  const px = Math.round((pt * 96) / 72);
+  const width = Math.round(px * 0.62 * Math.max(...lines.map((l) => l.length))) + 40;
+  const height = Math.round(px * 1.6 * lines.length) + 40;
+  const text = lines
+    .map(
+      (l, i) =>
+        `<text x="20" y="${30 + px * (1.4 * i + 1)}" font-family="DejaVu Sans, Arial, sans-serif" font-size="${px}">${l}</text>`,
+    )
+    .join('');
+  const svg = `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}"><rect width="100%" height="100%" fill="white"/>${text}</svg>`;
+  return sharp(Buffer.from(svg)).rotate(angle, { background: 'white' }).png().toBuffer();
+}
+
+function wordAccuracy(expected: string, actual: string): number {
+  const norm = (s: string) =>
+    s
+      .toLowerCase()
+      .replace(/[^a-z0-9 ]/g, ' ')
+      .split(/\s+/)
+      .filter(Boolean);
+  const got = new Set(norm(actual));
+  const want = norm(expected);
+  return want.filter((w) => got.has(w)).length / want.length;
+}
+
+describe('images by OCR', () => {
+  it.each([10, 12, 16])(
+    'When clean text is rendered at %i pt, then at least 95%% of its words are recovered',
+    async (pt) => {
+      const input = await textImage([SENTENCE, 'and asked for a second review in March'], pt);
+      const { markdown, metadata } = await convertIsolated(input, 'png', std, limits);
+      expect(wordAccuracy(`${SENTENCE} and asked for a second review in March`, markdown)).toBeGreaterThanOrEqual(0.95);
+      expect(metadata).toEqual({ title: '', author: '', page_count: 1 });
+    },
+  );
+
+  it('When the text is slightly rotated and saved as JPEG, then it is still read', async () => {
+    const png = await textImage([SENTENCE], 14, 2);
+    const input = await sharp(png).jpeg({ quality: 85 }).toBuffer();
+    const { markdown } = await convertIsolated(input, 'jpg', std, limits);
+    expect(wordAccuracy(SENTENCE, markdown)).toBeGreaterThanOrEqual(0.9);
+  });
+
+  it('When the image is not decodable, then it fails with corrupt_file', async () => {
+    await expect(convertIsolated(Buffer.from('not an image'), 'png', std, limits)).rejects.toMatchObject({
+      code: 'corrupt_file',
+    });
+  });
+
+  it('When the image declares more pixels than the limit, then it fails with too_large before decoding', async () => {
+    const header = await sharp({ create: { width: 10000, height: 7000, channels: 3, background: 'white' } })
+      .png({ compressionLevel: 9 })
+      .toBuffer();
+    await expect(convertIsolated(header, 'png', std, limits)).rejects.toMatchObject({ code: 'too_large' });
+  });
+});
+
+describe('scanned PDF pages', () => {
+  it('When a PDF page is only an image of text, then the page is OCR-ed', async () => {
+    const image = await textImage([SENTENCE], 14);
+    const input = await new Promise<Buffer>((resolve) => {
+      const doc = new PDFDocument({ size: 'A4' });
+      const chunks: Buffer[] = [];
+      doc.on('data', (c: Buffer) => chunks.push(c));
+      doc.on('end', () => resolve(Buffer.concat(chunks)));
+      doc.image(image, 40, 40, { width: 500 });
+      doc.end();
+    });
+    const { markdown } = await convertIsolated(input, 'pdf', std, limits);
+    expect(wordAccuracy(SENTENCE, markdown)).toBeGreaterThanOrEqual(0.9);
+  });
+});
+
+describe('audio by offline transcription', () => {
+  const speech = (text: string, ext: string, tags: string[] = []): Buffer => {
+    const wav = path.join(tmp, `speech-${ext}.wav`);
+    execFileSync('flite', ['-voice', 'slt', '-t', text, '-o', wav]);
+    const out = path.join(tmp, `speech.${ext}`);
+    execFileSync('ffmpeg', ['-v', 'error', '-y', '-i', wav, ...tags, out]);
+    return fs.readFileSync(out);
+  };
+
+  it.each(['wav', 'mp3', 'm4a'])(
+    'When clear speech is a .%s file, then the key words come back with a timestamp',
+    async (ext) => {
+      const input = speech('Hello world. This is a test of speech recognition.', ext);
+      const { markdown } = await convertIsolated(input, ext, std, limits);
+      expect(markdown.startsWith('[00:00] ')).toBe(true);
+      for (const word of ['hello', 'world', 'test', 'speech', 'recognition'])
+        expect(markdown.toLowerCase()).toContain(word);
+    },
+  );
+
+  it('When the audio has title and artist tags, then they are the metadata title and author', async () => {
+    const input = speech('Hello world.', 'mp3', ['-metadata', 'title=Greeting', '-metadata', 'artist=Ada']);
+    const { metadata } = await convertIsolated(input, 'mp3', std, limits);
+    expect(metadata).toEqual({ title: 'Greeting', author: 'Ada', page_count: 1 });
+  });
+
+  it('When the audio file is garbage, then it fails with corrupt_file', async () => {
+    await expect(convertIsolated(Buffer.from('nope'), 'mp3', std, limits)).rejects.toMatchObject({
+      code: 'corrupt_file',
+    });
+  });
+});

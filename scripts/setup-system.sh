@@ -1,0 +1,16 @@
+#!/usr/bin/env bash
+# Debian packages some converters run (and the tests use to make speech): poppler-utils renders
+# scanned PDF pages for OCR, ffmpeg decodes audio, pocketsphinx + its US-English model
+# transcribe offline, flite and espeak-ng synthesise test speech. Installs only what is missing.
+set -euo pipefail
+PACKAGES=(poppler-utils ffmpeg pocketsphinx pocketsphinx-en-us flite espeak-ng)
+missing=()
+for p in "${PACKAGES[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+if [ "${#missing[@]}" -gt 0 ]; then
+  SUDO=""
+  [ "$(id -u)" -ne 0 ] && SUDO="sudo"
+  $SUDO apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-install-recommends "${missing[@]}"
+fi
