@@ -1,3 +1,4 @@
 export * from './messages';
 export * from './topology';
 export * from './broker';
+export * from './timestamps';

@@ -7,6 +7,7 @@ export function topologyNames(prefix: string) {
     deadLetterExchange: `${prefix}.dead-letter`,
     deadJobsQueue: `${prefix}.conversion.jobs.dead`,
     eventsExchange: `${prefix}.conversion.events`,
+    webhookEventsQueue: `${prefix}.webhook.events`,
     webhookQueue: `${prefix}.webhook.attempts`,
     webhookRetryQueue: (delayMs: number) => `${prefix}.webhook.retry.${delayMs}ms`,
   } as const;
@@ -40,4 +41,30 @@ export async function assertConversionTopology(
     },
   });
   await channel.assertExchange(names.eventsExchange, 'topic', { durable: true });
+}
+
+/**
+ * Webhook delivery topology: finished async conversions arrive on a durable queue (attempt 1);
+ * a retry is a persistent message parked in a per-delay queue whose TTL dead-letters it back
+ * to the attempts queue, so pending retries live in the broker and survive any restart.
+ */
+export async function assertWebhookTopology(
+  channel: ConfirmChannel,
+  names: TopologyNames,
+  delaysMs: number[],
+): Promise<void> {
+  await channel.assertExchange(names.eventsExchange, 'topic', { durable: true });
+  await channel.assertQueue(names.webhookEventsQueue, { durable: true, arguments: { 'x-queue-type': 'quorum' } });
+  await channel.bindQueue(names.webhookEventsQueue, names.eventsExchange, ROUTING.finished('async'));
+  await channel.assertQueue(names.webhookQueue, { durable: true, arguments: { 'x-queue-type': 'quorum' } });
+  for (const delay of new Set(delaysMs)) {
+    await channel.assertQueue(names.webhookRetryQueue(delay), {
+      durable: true,
+      arguments: {
+        'x-message-ttl': delay,
+        'x-dead-letter-exchange': '',
+        'x-dead-letter-routing-key': names.webhookQueue,
+      },
+    });
+  }
 }

@@ -54,12 +54,13 @@ async function deleteQueues(amqpUrl: string, prefix: string): Promise<void> {
   const amqplib = await import('amqplib');
   const conn = await amqplib.connect(amqpUrl);
   try {
+    const delays = String(process.env.TEST_WEBHOOK_DELAYS ?? '1000,1500').split(',');
     const names = [
       'conversion.jobs',
       'conversion.jobs.dead',
+      'webhook.events',
       'webhook.attempts',
-      'webhook.dead',
-      ...[1, 2, 3].flatMap((n) => [`webhook.retry.${n}`]),
+      ...delays.map((d) => `webhook.retry.${d}ms`),
     ];
     for (const name of names) {
       const ch = await conn.createChannel();

@@ -1,5 +1,5 @@
 import type { ConversionDetailRow, ConversionListRow } from '../data-access/conversion-repository';
-import { formatTimestamp } from './timestamps';
+import { formatTimestamp } from '@markwright/contracts';
 
 export const WEBHOOK_MAX_ATTEMPTS = 3;
 

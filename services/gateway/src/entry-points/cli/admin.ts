@@ -2,7 +2,7 @@ import { parseArgs } from 'node:util';
 import { ConfigError, DependencyUnavailableError, loadConfig } from '@markwright/config';
 import { createDb, migrate } from '@markwright/db';
 import { isPlanName, PLAN_NAMES } from '../../domain/plans';
-import { formatTimestamp } from '../../domain/timestamps';
+import { formatTimestamp } from '@markwright/contracts';
 import {
   createToken,
   createWorkspace,

@@ -1,0 +1,45 @@
+import dns from 'node:dns';
+import net from 'node:net';
+import ipaddr from 'ipaddr.js';
+
+/** Only globally routable unicast addresses may receive webhooks (no loopback, private, link-local, CGNAT, multicast, metadata). */
+export function isPublicAddress(address: string): boolean {
+  if (!ipaddr.isValid(address)) return false;
+  let parsed = ipaddr.parse(address);
+  if (parsed.kind() === 'ipv6' && (parsed as ipaddr.IPv6).isIPv4MappedAddress())
+    parsed = (parsed as ipaddr.IPv6).toIPv4Address();
+  return parsed.range() === 'unicast';
+}
+
+export class BlockedAddressError extends Error {
+  override name = 'BlockedAddressError';
+}
+
+/**
+ * A dns.lookup replacement for the HTTP agent: the address actually connected to is the one
+ * checked here, so a DNS answer that changes between checks (rebinding) cannot slip through.
+ */
+export function guardedLookup(allowPrivate: boolean): typeof dns.lookup {
+  return ((
+    hostname: string,
+    options: dns.LookupOptions,
+    callback: (err: Error | null, address: string | dns.LookupAddress[], family?: number) => void,
+  ) => {
+    dns.lookup(hostname, { ...options, all: true }, (err, addresses) => {
+      if (err) return callback(err, '', 0);
+      const list = addresses as dns.LookupAddress[];
+      const blocked = list.find((a) => !allowPrivate && !isPublicAddress(a.address));
+      if (blocked)
+        return callback(new BlockedAddressError(`refused to deliver to non-public address ${blocked.address}`), '', 0);
+      if (options.all) return callback(null, list);
+      callback(null, list[0]!.address, list[0]!.family);
+    });
+  }) as typeof dns.lookup;
+}
+
+/** IP-literal hosts skip DNS, so they are checked before connecting. */
+export function literalHostBlocked(hostname: string, allowPrivate: boolean): string | undefined {
+  const host = hostname.replace(/^\[|\]$/g, '');
+  if (allowPrivate || !net.isIP(host)) return undefined;
+  return isPublicAddress(host) ? undefined : `refused to deliver to non-public address ${host}`;
+}

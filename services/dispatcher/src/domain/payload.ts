@@ -1,0 +1,35 @@
+import crypto from 'node:crypto';
+import { formatTimestamp } from '@markwright/contracts';
+
+export interface FinishedConversion {
+  id: string;
+  status: string;
+  createdAt: Date;
+  completedAt: Date | null;
+  markdown: string | null;
+  metadata: unknown;
+  includeMetadata: boolean;
+  error: string | null;
+}
+
+/**
+ * The webhook body, serialised once: keys in the contract's order (id, status, created_at,
+ * markdown | error, completed_at, metadata), compact, so JSON.stringify(JSON.parse(body)) === body.
+ */
+export function buildPayload(c: FinishedConversion): string {
+  const body: Record<string, unknown> = { id: c.id, status: c.status, created_at: formatTimestamp(c.createdAt) };
+  if (c.status === 'completed') {
+    body.markdown = c.markdown ?? '';
+    body.completed_at = formatTimestamp(c.completedAt);
+    if (c.includeMetadata) body.metadata = c.metadata;
+  } else {
+    body.error = c.error ?? 'The conversion failed.';
+    body.completed_at = formatTimestamp(c.completedAt);
+  }
+  return JSON.stringify(body);
+}
+
+/** Lowercase hex HMAC-SHA256 of exactly the bytes sent. */
+export function sign(body: string, secret: string): string {
+  return crypto.createHmac('sha256', secret).update(body).digest('hex');
+}
