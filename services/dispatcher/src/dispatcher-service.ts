@@ -43,7 +43,8 @@ export async function startDispatcher(
     registers: [registry],
   });
   const inFlight = new Set<Promise<void>>();
-  let channel: ChannelWrapper | undefined;
+  // Set once the channel is up; the handlers below only run after that.
+  const live = { channel: undefined as ChannelWrapper | undefined };
   const deps: DeliverDeps = {
     db,
     logger,
@@ -57,7 +58,7 @@ export async function startDispatcher(
     retryDelaysMs: config.WEBHOOK_RETRY_DELAYS_MS,
     scheduleRetry: (conversionId, attempt, delayMs) =>
       publishPersistent(
-        channel!,
+        live.channel!,
         '',
         names.webhookRetryQueue(delayMs),
         encode(webhookAttemptSchema, { conversionId, attempt }),
@@ -71,25 +72,25 @@ export async function startDispatcher(
     const work = (async () => {
       const job = parse(msg.content);
       if (!job) {
-        channel?.nack(msg, false, false);
+        live.channel?.nack(msg, false, false);
         return;
       }
       try {
         attempts.inc({ queue });
         await deliverAttempt(deps, job.conversionId, job.attempt);
-        channel?.ack(msg);
+        live.channel?.ack(msg);
       } catch (err) {
         logger.error(
           { conversionId: job.conversionId, err: (err as Error).message },
           'webhook handling failed; requeued',
         );
-        channel?.nack(msg, false, true);
+        live.channel?.nack(msg, false, true);
       }
     })();
     inFlight.add(work);
     void work.finally(() => inFlight.delete(work));
   };
-  channel = await broker.channel(async (ch) => {
+  live.channel = await broker.channel(async (ch) => {
     await assertWebhookTopology(ch, names, config.WEBHOOK_RETRY_DELAYS_MS);
     await ch.prefetch(config.WEBHOOK_CONCURRENCY);
     await ch.consume(names.webhookEventsQueue, (msg) => {
@@ -116,9 +117,9 @@ export async function startDispatcher(
   return {
     db,
     async stop() {
-      await channel?.cancelAll();
+      await live.channel?.cancelAll();
       await Promise.allSettled([...inFlight]);
-      await channel?.close();
+      await live.channel?.close();
       await broker.close();
       await health?.close();
       await db.$disconnect();
