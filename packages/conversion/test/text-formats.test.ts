@@ -100,3 +100,21 @@ describe('text family', () => {
     expect(result.tokenOptimization!.reduction_percent).toBe(Math.round((10000 * (o - n)) / o) / 100);
   });
 });
+
+describe('HTML tables', () => {
+  it('When a table has colspan and rowspan, then each covered cell repeats the merged value', async () => {
+    const html =
+      '<table><tr><th>A</th><th>B</th><th>C</th></tr>' +
+      '<tr><td colspan="2">wide</td><td rowspan="2">tall</td></tr>' +
+      '<tr><td>1</td><td><p>two</p><p>paras</p></td></tr></table>';
+    const { markdown } = await convertDocument(Buffer.from(html), 'html', { enhanced: false });
+    expect(markdown).toBe('| A | B | C |\n| --- | --- | --- |\n| wide | wide | tall |\n| 1 | two paras | tall |\n');
+  });
+
+  it('When a one-cell table frames another table, then the frame is dropped and the inner table kept', async () => {
+    const html =
+      '<table><tr><td><table><tr><td>x</td><td>y</td></tr><tr><td>1</td><td>2</td></tr></table></td></tr></table>';
+    const { markdown } = await convertDocument(Buffer.from(html), 'html', { enhanced: false });
+    expect(markdown).toBe('| x | y |\n| --- | --- |\n| 1 | 2 |\n');
+  });
+});

@@ -2,6 +2,7 @@ import { NodeHtmlMarkdown } from 'node-html-markdown';
 import { parse as parseHtml } from 'node-html-parser';
 import type { Converter } from '../types';
 import { decodeText } from '../text-decoding';
+import { normaliseTables } from './html-tables';
 
 const translator = new NodeHtmlMarkdown({
   bulletMarker: '-',
@@ -27,7 +28,7 @@ export const htmlConverter: Converter = {
 
 /** HTML fragment or document to Markdown; shared by every format whose content is HTML (EPUB, mammoth). */
 export function htmlToMarkdown(html: string): string {
-  const body = mainContent(html).replace(/<img\b[^>]*>/gi, imageAlt);
+  const body = normaliseTables(mainContent(html).replace(/<img\b[^>]*>/gi, imageAlt));
   const md = translateInChunks(body)
     .trim()
     .replace(/^\|.*\|$/gm, normaliseTableRow);
@@ -112,6 +113,8 @@ function normaliseTableRow(row: string): string {
     .slice(1, -1)
     .split(/(?<!\\)\|/)
     .map((c) => c.trim());
-  if (cells.every((c) => /^:?-{3,}:?$/.test(c))) return `| ${cells.map(() => '---').join(' | ')} |`;
+  if (cells.some((c) => /^:?-+:?$/.test(c)) && cells.every((c) => c === '' || /^:?-+:?$/.test(c))) {
+    return `| ${cells.map(() => '---').join(' | ')} |`;
+  }
   return `| ${cells.join(' | ')} |`;
 }
