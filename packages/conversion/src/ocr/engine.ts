@@ -59,6 +59,17 @@ export async function prepareImage(input: Buffer): Promise<Buffer> {
 export interface OcrResult {
   paragraphs: string[];
   confidence: number;
+  /** Recognised words with their boxes, for layout analysis (enhanced mode). */
+  words: OcrWord[];
+}
+
+export interface OcrWord {
+  text: string;
+  x0: number;
+  y0: number;
+  x1: number;
+  y1: number;
+  line: number;
 }
 
 /** Recognises a prepared image; paragraphs are rebuilt from Tesseract's blocks and lines, noise dropped. */
@@ -66,6 +77,18 @@ export async function recognise(image: Buffer): Promise<OcrResult> {
   const worker = await ocrEngine();
   const { data } = await worker.recognize(image, {}, { blocks: true, text: false });
   const paragraphs: string[] = [];
+  const words: OcrWord[] = [];
+  let lineNo = 0;
+  for (const block of data.blocks ?? []) {
+    for (const paragraph of block.paragraphs) {
+      for (const line of paragraph.lines) {
+        lineNo++;
+        for (const w of line.words) {
+          if (w.confidence >= MIN_WORD_CONFIDENCE) words.push({ text: w.text, ...w.bbox, line: lineNo });
+        }
+      }
+    }
+  }
   for (const block of data.blocks ?? []) {
     for (const paragraph of block.paragraphs) {
       const lines = paragraph.lines
@@ -83,7 +106,7 @@ export async function recognise(image: Buffer): Promise<OcrResult> {
       if (text) paragraphs.push(text);
     }
   }
-  return { paragraphs, confidence: data.confidence };
+  return { paragraphs, confidence: data.confidence, words };
 }
 
 /** OCR of an image file in any format sharp reads. */

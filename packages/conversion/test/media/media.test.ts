@@ -121,3 +121,82 @@ describe('audio by offline transcription', () => {
     });
   });
 });
+
+describe('enhanced mode on images', () => {
+  const CELLS = [
+    ['Region', 'Units', 'Revenue'],
+    ['North', '120', '4300'],
+    ['South', '95', '3100'],
+    ['West', '210', '7800'],
+  ];
+
+  /** Cell-set F1 of the first GFM table in the Markdown against CELLS (0 when there is no table). */
+  function tableCellF1(markdown: string): number {
+    const rows = markdown.split('\n').filter((l) => l.startsWith('|') && !/^\|[\s|-]+\|$/.test(l));
+    const got = new Set(
+      rows
+        .flatMap((r) =>
+          r
+            .slice(1, -1)
+            .split('|')
+            .map((c) => c.trim().toLowerCase()),
+        )
+        .filter(Boolean),
+    );
+    const want = new Set(CELLS.flat().map((c) => c.toLowerCase()));
+    const hit = [...want].filter((c) => got.has(c)).length;
+    if (hit === 0) return 0;
+    const p = hit / got.size;
+    const r = hit / want.size;
+    return (2 * p * r) / (p + r);
+  }
+
+  it('When an image holds a table, then enhanced mode rebuilds it (table cell F1) and beats standard', async () => {
+    const text = CELLS.flatMap((row, r) =>
+      row.map(
+        (cell, c) =>
+          `<text x="${40 + c * 260}" y="${70 + r * 60}" font-size="32" font-family="DejaVu Sans">${cell}</text>`,
+      ),
+    ).join('');
+    const svg = `<svg xmlns="http://www.w3.org/2000/svg" width="860" height="320"><rect width="100%" height="100%" fill="white"/>${text}</svg>`;
+    const input = await sharp(Buffer.from(svg)).png().toBuffer();
+    const standard = await convertIsolated(input, 'png', std, limits);
+    const enhanced = await convertIsolated(input, 'png', { enhanced: true }, limits);
+    const figures = { standard: tableCellF1(standard.markdown), enhanced: tableCellF1(enhanced.markdown) };
+    expect(figures.enhanced).toBeGreaterThanOrEqual(0.9);
+    expect(figures.enhanced).toBeGreaterThan(figures.standard);
+    expect(enhanced.markdown.split('\n')[0]).toBe('| Region | Units | Revenue |');
+  });
+});
+
+describe('enhanced mode on embedded images', () => {
+  it('When a DOCX holds a picture of text, then enhanced mode adds the text it reads and standard keeps only the alt text', async () => {
+    const { Document, ImageRun, Packer, Paragraph } = await import('docx');
+    const picture = await textImage([SENTENCE], 14);
+    const input = await Packer.toBuffer(
+      new Document({
+        sections: [
+          {
+            children: [
+              new Paragraph('Before the picture.'),
+              new Paragraph({
+                children: [
+                  new ImageRun({
+                    type: 'png',
+                    data: picture,
+                    transformation: { width: 600, height: 60 },
+                    altText: { name: 'scan', description: 'scan', title: 'scan' },
+                  }),
+                ],
+              }),
+            ],
+          },
+        ],
+      }),
+    );
+    const standard = await convertIsolated(input, 'docx', std, limits);
+    const enhanced = await convertIsolated(input, 'docx', { enhanced: true }, limits);
+    expect(wordAccuracy(SENTENCE, standard.markdown)).toBeLessThan(0.3);
+    expect(wordAccuracy(SENTENCE, enhanced.markdown)).toBeGreaterThanOrEqual(0.9);
+  });
+});

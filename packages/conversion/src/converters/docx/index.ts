@@ -4,6 +4,7 @@ import { ConversionError } from '../../types';
 import { SafeZip } from '../../archive/safe-zip';
 import { ooxmlProperties } from '../../office-properties';
 import { htmlToMarkdown } from '../html';
+import { ocrImage } from '../../ocr/engine';
 
 /** Word styles mammoth does not map by default, so headings, titles and quotes keep their structure. */
 const STYLE_MAP = [
@@ -27,7 +28,7 @@ const STYLE_MAP = [
 export const docxConverter: Converter = {
   name: 'docx',
   extensions: ['docx'],
-  async convert(input) {
+  async convert(input, options) {
     const zip = new SafeZip(input, 'DOCX file');
     if (zip.has('EncryptedPackage') || !zip.has('word/document.xml')) {
       throw new ConversionError(
@@ -42,10 +43,15 @@ export const docxConverter: Converter = {
       {
         styleMap: STYLE_MAP,
         includeDefaultStyleMap: true,
-        convertImage: mammoth.images.imgElement(async (image) => ({
-          src: '#',
-          alt: (image as { altText?: string }).altText ?? 'image',
-        })),
+        convertImage: mammoth.images.imgElement(async (image) => {
+          const alt = (image as { altText?: string }).altText ?? 'image';
+          // Enhanced mode reads the text inside pictures (scanned inserts, screenshots, charts).
+          if (!options.enhanced) return { src: '#', alt };
+          const text = await ocrImage(await image.read())
+            .then((r) => r.paragraphs.join(' '))
+            .catch(() => '');
+          return { src: '#', alt: text ? `${alt}: ${text}` : alt };
+        }),
       },
     );
     const props = ooxmlProperties(zip);

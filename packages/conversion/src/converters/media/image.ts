@@ -1,6 +1,7 @@
 import exifr from 'exifr';
 import type { Converter } from '../../types';
 import { ocrImage } from '../../ocr/engine';
+import { tableFromWords } from '../../ocr/layout';
 import { escapeText } from '../../markdown/inline';
 import { renderMarkdown } from '../../markdown/writer';
 
@@ -8,8 +9,10 @@ import { renderMarkdown } from '../../markdown/writer';
 export const imageConverter: Converter = {
   name: 'image',
   extensions: ['jpg', 'jpeg', 'png'],
-  async convert(input) {
-    const { paragraphs } = await ocrImage(input);
+  async convert(input, options) {
+    const { paragraphs, words } = await ocrImage(input);
+    // Enhanced mode: layout analysis rebuilds a table the image clearly holds.
+    const table = options.enhanced ? tableFromWords(words) : undefined;
     const tags = (await exifr.parse(input, { xmp: true, iptc: true }).catch(() => undefined)) as
       Record<string, unknown> | undefined;
     const pick = (...keys: string[]): string => {
@@ -26,7 +29,11 @@ export const imageConverter: Converter = {
       return '';
     };
     return {
-      markdown: renderMarkdown(paragraphs.map((p) => ({ type: 'paragraph' as const, text: escapeText(p) }))),
+      markdown: renderMarkdown(
+        table
+          ? [{ type: 'table', rows: table.map((r) => r.map(escapeText)) }]
+          : paragraphs.map((p) => ({ type: 'paragraph' as const, text: escapeText(p) })),
+      ),
       metadata: {
         title: pick('title', 'XPTitle', 'ImageDescription', 'ObjectName'),
         author: pick('creator', 'Artist', 'XPAuthor', 'By-line'),
