@@ -9,6 +9,8 @@ export function decodeText(input: Buffer): string {
   if (input.length >= 2 && input[0] === 0xff && input[1] === 0xfe) return iconv.decode(input.subarray(2), 'utf16le');
   if (input.length >= 2 && input[0] === 0xfe && input[1] === 0xff) return iconv.decode(input.subarray(2), 'utf16be');
   if (isValidUtf8(input)) return input.toString('utf8');
+  const cjk = decodeCjk(input);
+  if (cjk !== undefined) return cjk;
   const detected = chardet.detect(input.subarray(0, 64 * 1024));
   const encoding = detected && iconv.encodingExists(detected) ? detected : 'windows-1252';
   return iconv.decode(input, encoding);
@@ -26,4 +28,23 @@ function isValidUtf8(input: Buffer): boolean {
 /** Normalises line endings and strips NULs, which no Markdown reader wants. */
 export function normaliseNewlines(text: string): string {
   return text.replace(/\r\n?/g, '\n').replace(/\u0000/g, '');
+}
+
+/** East Asian multi-byte encodings, tried strictly; statistical detection is unreliable on short files. */
+const CJK_ENCODINGS = ['shift_jis', 'euc-jp', 'gb18030', 'big5', 'euc-kr'];
+
+/** The text in the first CJK encoding that decodes without error into mostly CJK characters. */
+function decodeCjk(input: Buffer): string | undefined {
+  for (const encoding of CJK_ENCODINGS) {
+    let text: string;
+    try {
+      text = new TextDecoder(encoding, { fatal: true }).decode(input);
+    } catch {
+      continue;
+    }
+    const nonAscii = text.match(/[^\x00-\x7f]/g) ?? [];
+    const asian = text.match(/[\u3000-\u30ff\u3400-\u9fff\uac00-\ud7af\uff00-\uffef]/g) ?? [];
+    if (nonAscii.length > 0 && asian.length / nonAscii.length >= 0.9) return text;
+  }
+  return undefined;
 }

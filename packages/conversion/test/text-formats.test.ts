@@ -118,3 +118,38 @@ describe('HTML tables', () => {
     expect(markdown).toBe('| x | y |\n| --- | --- |\n| 1 | 2 |\n');
   });
 });
+
+describe('more text-family behaviour', () => {
+  it('When a CSV is Shift_JIS encoded, then the Japanese text is decoded', async () => {
+    const { markdown } = await convertDocument(
+      Buffer.from(
+        new Uint8Array([
+          0x96, 0xbc, 0x91, 0x4f, 0x2c, 0x94, 0x4e, 0x97, 0xee, 0x0a, 0x8d, 0xb2, 0x93, 0xa1, 0x2c, 0x33, 0x30, 0x0a,
+        ]),
+      ),
+      'csv',
+      { enhanced: false },
+    );
+    expect(markdown).toBe('| 名前 | 年齢 |\n| --- | --- |\n| 佐藤 | 30 |\n');
+  });
+
+  it('When an HTML page has navigation, a table of contents and a language menu, then only the content remains', async () => {
+    const html =
+      '<html><body><nav><a href="/">Home</a><a href="/about">About</a></nav>' +
+      '<div id="toc"><button>Toggle the table of contents</button></div>' +
+      '<div class="language-menu">154 languages</div>' +
+      '<h1>Ducks</h1><p>Ducks are birds.</p></body></html>';
+    const { markdown } = await convertDocument(Buffer.from(html), 'html', { enhanced: false });
+    expect(markdown).toBe('# Ducks\n\nDucks are birds.\n');
+  });
+
+  it('When an XML file is an RSS feed, then it becomes a titled list of entries instead of raw XML', async () => {
+    const rss =
+      '<?xml version="1.0"?><rss version="2.0"><channel><title>News</title><description>Daily</description>' +
+      '<item><title>First</title><link>https://x.test/1</link><pubDate>Mon, 01 Jan 2026</pubDate><description>&lt;p&gt;Hello &lt;b&gt;there&lt;/b&gt;&lt;/p&gt;</description></item>' +
+      '</channel></rss>';
+    const { markdown, metadata } = await convertDocument(Buffer.from(rss), 'xml', { enhanced: false });
+    expect(markdown).toBe('# News\n\nDaily\n\n## [First](https://x.test/1)\n\n*Mon, 01 Jan 2026*\n\nHello **there**\n');
+    expect(metadata.title).toBe('News');
+  });
+});

@@ -45,6 +45,7 @@ function rebuild(table: HTMLElement): string {
       const rowspan = clamp(Number(cell.getAttribute('rowspan') ?? 1));
       // Block boundaries inside a cell become spaces, so paragraphs don't run together on one line.
       const content = cell.innerHTML
+        .replace(/<\/li>\s*<li[^>]*>/gi, ' - ')
         .replace(/<\/(p|li|div|h[1-6])>/gi, ' </$1>')
         .replace(/<br\s*\/?>/gi, ' ')
         .trim();

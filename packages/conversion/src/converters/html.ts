@@ -3,6 +3,7 @@ import { parse as parseHtml } from 'node-html-parser';
 import type { Converter } from '../types';
 import { decodeText } from '../text-decoding';
 import { normaliseTables } from './html-tables';
+import { removeBoilerplate } from './html-boilerplate';
 
 const translator = new NodeHtmlMarkdown({
   bulletMarker: '-',
@@ -28,7 +29,7 @@ export const htmlConverter: Converter = {
 
 /** HTML fragment or document to Markdown; shared by every format whose content is HTML (EPUB, mammoth). */
 export function htmlToMarkdown(html: string): string {
-  const body = normaliseTables(mainContent(html).replace(/<img\b[^>]*>/gi, imageAlt));
+  const body = normaliseTables(removeBoilerplate(mainContent(html)).replace(/<img\b[^>]*>/gi, imageAlt));
   const md = translateInChunks(body)
     .trim()
     .replace(/^\|.*\|$/gm, normaliseTableRow);

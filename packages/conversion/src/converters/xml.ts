@@ -3,6 +3,11 @@ import type { Converter } from '../types';
 import { ConversionError } from '../types';
 import { decodeText, normaliseNewlines } from '../text-decoding';
 import { renderMarkdown } from '../markdown/writer';
+import type { Block } from '../markdown/model';
+import { escapeText, link } from '../markdown/inline';
+import { parseXml } from '../office-properties';
+import { child, children, descendants } from '../xml-dom';
+import { htmlToMarkdown } from './html';
 
 /** XML: checked for well-formedness (no entity expansion: entities are never resolved) and fenced as-is. */
 export const xmlConverter: Converter = {
@@ -18,6 +23,8 @@ export const xmlConverter: Converter = {
         `The XML file is not well-formed: ${valid.err.msg} (line ${valid.err.line}).`,
       );
     }
+    const feed = feedToMarkdown(text);
+    if (feed) return { markdown: feed.markdown, metadata: { title: feed.title, author: '', page_count: 1 } };
     const title = /<title(?:\s[^>]*)?>([^<]{1,500})<\/title>/i.exec(text)?.[1]?.trim() ?? '';
     return {
       markdown: renderMarkdown([{ type: 'code', language: 'xml', text }]),
@@ -25,3 +32,33 @@ export const xmlConverter: Converter = {
     };
   },
 };
+
+/** RSS 2.0 and Atom feeds read as what they are: a titled list of entries, not raw XML. */
+function feedToMarkdown(xml: string): { markdown: string; title: string } | undefined {
+  const doc = parseXml(xml, 'XML file');
+  const root = doc.documentElement;
+  if (!root || (root.localName !== 'rss' && root.localName !== 'feed' && root.localName !== 'RDF')) return undefined;
+  const channel = root.localName === 'rss' ? child(root, 'channel') : root;
+  const text = (el: unknown, name: string): string => child(el as never, name)?.textContent?.trim() ?? '';
+  const title = text(channel, 'title');
+  const blocks: Block[] = [];
+  if (title) blocks.push({ type: 'heading', level: 1, text: escapeText(title) });
+  const about = text(channel, 'description') || text(channel, 'subtitle');
+  if (about) blocks.push({ type: 'paragraph', text: escapeText(about) });
+  const entries = root.localName === 'feed' ? children(root, 'entry') : descendants(root, 'item');
+  for (const entry of entries) {
+    const heading = text(entry, 'title');
+    const href = text(entry, 'link') || (child(entry, 'link')?.getAttribute('href') ?? '');
+    blocks.push({
+      type: 'heading',
+      level: 2,
+      text: href ? link(escapeText(heading || href), href) : escapeText(heading),
+    });
+    const date = text(entry, 'pubDate') || text(entry, 'updated') || text(entry, 'published') || text(entry, 'date');
+    if (date) blocks.push({ type: 'paragraph', text: `*${escapeText(date)}*` });
+    const body =
+      text(entry, 'encoded') || text(entry, 'description') || text(entry, 'content') || text(entry, 'summary');
+    if (body) blocks.push({ type: 'raw', markdown: /<[a-z]/i.test(body) ? htmlToMarkdown(body) : escapeText(body) });
+  }
+  return { markdown: renderMarkdown(blocks), title };
+}

@@ -66,7 +66,7 @@ describe('EPUB', () => {
       }),
     );
     const { markdown, metadata } = await convertDocument(input, 'epub', std);
-    expect(markdown).toBe('# First\n\nUno.\n\n# Second\n\nDos.\n');
+    expect(markdown).toBe('- **Title:** Poems\n- **Authors:** Ana Lía\n\n# First\n\nUno.\n\n# Second\n\nDos.\n');
     expect(metadata).toEqual({ title: 'Poems', author: 'Ana Lía', page_count: 2 });
   });
 

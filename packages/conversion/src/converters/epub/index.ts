@@ -5,6 +5,7 @@ import { SafeZip } from '../../archive/safe-zip';
 import { parseXml } from '../../office-properties';
 import { attr, descendants } from '../../xml-dom';
 import { htmlToMarkdown } from '../html';
+import { escapeText } from '../../markdown/inline';
 
 /** EPUB: container.xml → OPF; spine documents in order through the HTML converter; title and creator from the OPF. */
 export const epubConverter: Converter = {
@@ -40,8 +41,31 @@ export const epubConverter: Converter = {
       if (md) chapters.push(md);
     }
     const text = (local: string): string => descendants(opf, local)[0]?.textContent?.trim() ?? '';
+    // The book's own description of itself leads, as a reader sees it on the cover page.
+    const facts = [
+      ['Title', text('title')],
+      [
+        'Authors',
+        descendants(opf, 'creator')
+          .map((c) => c.textContent?.trim())
+          .filter(Boolean)
+          .join(', '),
+      ],
+      ['Publisher', text('publisher')],
+      ['Language', text('language')],
+      [
+        'Description',
+        text('description')
+          .replace(/<[^>]+>/g, ' ')
+          .replace(/\s+/g, ' ')
+          .trim(),
+      ],
+    ]
+      .filter(([, v]) => v)
+      .map(([k, v]) => `- **${k}:** ${escapeText(v!)}`);
+    const parts = [...(facts.length ? [facts.join('\n')] : []), ...chapters];
     return {
-      markdown: chapters.length ? `${chapters.join('\n\n')}\n` : '',
+      markdown: parts.length ? `${parts.join('\n\n')}\n` : '',
       metadata: { title: text('title'), author: text('creator'), page_count: chapters.length },
     };
   },
