@@ -77,7 +77,7 @@ describe('DOCX', () => {
     );
     const { markdown, metadata } = await convertDocument(input, 'docx', std);
     expect(markdown).toContain('# Annual Report\n');
-    expect(markdown).toContain('Plain, **bold** and _italic_.');
+    expect(markdown).toContain('Plain, **bold** and *italic*.');
     expect(markdown).toContain('[Example](https://example.com/)');
     expect(markdown).toContain('## Details\n');
     expect(markdown).toMatch(/- First point\n\s+- Nested point/);

@@ -1,0 +1,588 @@
+import type { Element } from '@xmldom/xmldom';
+import type { Block, ListItem } from '../../markdown/model';
+import { bold, escapeText, imagePlaceholder, italic, link, strike } from '../../markdown/inline';
+import { attr, child, children, descendants, relAttr } from '../../xml-dom';
+import { ListNumbering } from './numbering';
+import type { DocxPackage, StyleInfo } from './parts';
+import { ommlToLatex } from './omml';
+
+interface Format {
+  b: boolean;
+  i: boolean;
+  s: boolean;
+  href?: string;
+}
+
+/** A piece of a paragraph: plain text with its formatting, or Markdown made already (notes, images, math). */
+type Piece = ({ text: string } | { md: string }) & Format;
+
+/** Separates display math from the text around it inside one paragraph's Markdown. */
+const DISPLAY = '\u0000';
+
+const CODE_STYLE = /(^|\s)code(\s|$)|preformatted|^plain text$|^macro text$/i;
+const CODE_CHARS = /[{}();=<>[\]]|^\s{2,}\S|\b(def|class|function|return|import|SELECT|FROM)\b/;
+const MONOSPACE = /courier|consolas|menlo|monaco|mono|lucida console|source code|fira code/i;
+const MAX_NESTING = 32;
+
+/** One body element after reading: a block, or a list item / code line that groups with its neighbours. */
+type Flat =
+  | { kind: 'block'; block: Block }
+  | { kind: 'item'; level: number; ordered: boolean; value: number; numId: string; text: string }
+  | { kind: 'code'; text: string };
+
+interface Field {
+  instr: string;
+  inResult: boolean;
+  href?: string;
+}
+
+/** Reads a DOCX body (or a cell, a text box, a note) into the document model. */
+export class DocxReader {
+  private readonly numbering: ListNumbering;
+  private readonly fields: Field[] = [];
+  private readonly noteNumbers = new Map<string, string>();
+  private readonly noteDefinitions: Array<{ label: string; text: string }> = [];
+  private depth = 0;
+
+  constructor(private readonly pkg: DocxPackage) {
+    this.numbering = new ListNumbering(pkg);
+  }
+
+  /** The whole document: body blocks, then footnotes, endnotes and comments as note definitions. */
+  read(): Block[] {
+    const blocks = this.blocks(children(this.pkg.body));
+    const notes = this.noteDefinitions.map((n): Block => ({
+      type: 'raw',
+      markdown: `[^${n.label}]: ${n.text.replace(/\s*\n\s*/g, ' ')}`,
+    }));
+    return [...blocks, ...notes];
+  }
+
+  blocks(elements: Element[]): Block[] {
+    if (++this.depth > MAX_NESTING) {
+      this.depth--;
+      return [];
+    }
+    const flat: Flat[] = [];
+    for (const el of elements) this.element(el, flat);
+    this.depth--;
+    return group(flat);
+  }
+
+  private element(el: Element, out: Flat[]): void {
+    switch (el.localName) {
+      case 'p':
+        this.paragraph(el, out);
+        break;
+      case 'tbl':
+        out.push(...this.table(el).map((block): Flat => ({ kind: 'block', block })));
+        break;
+      case 'sdt':
+        for (const c of children(child(el, 'sdtContent'))) this.element(c, out);
+        break;
+      case 'customXml':
+      case 'ins':
+      case 'moveTo':
+      case 'txbxContent':
+        for (const c of children(el)) this.element(c, out);
+        break;
+      case 'AlternateContent':
+        for (const c of children(children(el, 'Choice')[0] ?? child(el, 'Fallback'))) this.element(c, out);
+        break;
+      default:
+        break;
+    }
+  }
+
+  private paragraph(p: Element, out: Flat[]): void {
+    const pPr = child(p, 'pPr');
+    const chain = this.styleChain(attr(child(pPr, 'pStyle'), 'val') ?? this.pkg.defaultParagraphStyle);
+    const extra: Block[] = [];
+    const pieces: Piece[] = [];
+    this.inline(children(p), { b: false, i: false, s: false }, pieces, extra);
+    const md = renderPieces(pieces);
+    const plain = pieces.map((x) => ('text' in x ? x.text : x.md)).join('');
+
+    const headingLevel = this.headingLevel(pPr, chain);
+    const numbered = this.listNumber(pPr, chain);
+    const styleNames = chain.map((s) => s.name);
+
+    if (md.includes(DISPLAY)) {
+      // Display math splits the paragraph: text before, the equation block, text after.
+      md.split(DISPLAY).forEach((part, i) => {
+        const text = part.trim();
+        if (!text) return;
+        out.push({ kind: 'block', block: i % 2 ? { type: 'raw', markdown: text } : { type: 'paragraph', text } });
+      });
+    } else if (plain.trim() || numbered?.label) {
+      const text = tidy(md);
+      if (headingLevel) {
+        const label = numbered?.label ? `${escapeText(numbered.label)} ` : '';
+        out.push({ kind: 'block', block: { type: 'heading', level: headingLevel, text: label + text } });
+      } else if (numbered && numbered.level.format !== 'none' && plain.trim()) {
+        const ordered = numbered.level.format !== 'bullet' && !numbered.multiLevel;
+        const prefix = !ordered && numbered.label ? `${escapeText(numbered.label)} ` : '';
+        out.push({
+          kind: 'item',
+          level: numbered.ilvl,
+          ordered,
+          value: numbered.value,
+          numId: numbered.numId,
+          text: prefix + text,
+        });
+      } else if (styleNames.some((n) => CODE_STYLE.test(n)) || this.isMonospaceCode(p, chain, plain)) {
+        out.push({ kind: 'code', text: plain.replace(/\s+$/, '') });
+      } else if (styleNames.some((n) => /quote/i.test(n))) {
+        out.push({ kind: 'block', block: { type: 'quote', blocks: [{ type: 'paragraph', text }] } });
+      } else {
+        out.push({ kind: 'block', block: { type: 'paragraph', text } });
+      }
+    }
+    for (const block of extra) out.push({ kind: 'block', block });
+  }
+
+  private styleChain(styleId: string | undefined): StyleInfo[] {
+    const chain: StyleInfo[] = [];
+    for (let id = styleId, hops = 0; id && hops < 10; hops++) {
+      const st = this.pkg.styles.get(id);
+      if (!st) break;
+      chain.push(st);
+      id = st.basedOn;
+    }
+    return chain;
+  }
+
+  private headingLevel(pPr: Element | undefined, chain: StyleInfo[]): number {
+    for (const st of chain) {
+      if (/^title$/i.test(st.name)) return 1;
+      if (/^subtitle$/i.test(st.name)) return 2;
+      const m = /^heading\s*(\d)/i.exec(st.name);
+      if (m) return Number(m[1]);
+    }
+    const direct = attr(child(pPr, 'outlineLvl'), 'val');
+    const outline =
+      direct !== undefined ? Number(direct) : chain.find((s) => s.outlineLevel !== undefined)?.outlineLevel;
+    return outline !== undefined && outline >= 0 && outline < 9 ? outline + 1 : 0;
+  }
+
+  private listNumber(
+    pPr: Element | undefined,
+    chain: StyleInfo[],
+  ): (ReturnType<ListNumbering['next']> & { ilvl: number; numId: string }) | undefined {
+    const numPr = child(pPr, 'numPr');
+    let numId = attr(child(numPr, 'numId'), 'val');
+    let ilvl = attr(child(numPr, 'ilvl'), 'val') !== undefined ? Number(attr(child(numPr, 'ilvl'), 'val')) : undefined;
+    if (numId === undefined) {
+      const st = chain.find((s) => s.numId !== undefined);
+      numId = st?.numId;
+      ilvl ??= st?.ilvl;
+    }
+    if (!numId || numId === '0') return undefined;
+    const lvl = Math.max(0, Math.min(8, ilvl ?? 0));
+    const next = this.numbering.next(numId, lvl);
+    return next ? { ...next, ilvl: lvl, numId } : undefined;
+  }
+
+  private isMonospaceCode(p: Element, chain: StyleInfo[], plain: string): boolean {
+    if (!CODE_CHARS.test(plain)) return false;
+    const styleMono = chain.find((s) => s.monospace !== undefined)?.monospace ?? false;
+    const runs = descendants(p, 'r').filter((r) => (r.textContent ?? '').trim());
+    return (
+      runs.length > 0 &&
+      runs.every((r) => {
+        const fonts = child(child(r, 'rPr'), 'rFonts');
+        const rStyle = this.pkg.styles.get(attr(child(child(r, 'rPr'), 'rStyle'), 'val') ?? '');
+        if (fonts) return MONOSPACE.test(attr(fonts, 'ascii') ?? attr(fonts, 'hAnsi') ?? '');
+        return rStyle?.monospace ?? styleMono;
+      })
+    );
+  }
+
+  /** Paragraph content: runs, links, fields, notes, images, text boxes, equations. */
+  private inline(nodes: Element[], fmt: Format, out: Piece[], extra: Block[]): void {
+    for (const el of nodes) {
+      switch (el.localName) {
+        case 'r':
+          this.run(el, fmt, out, extra);
+          break;
+        case 'hyperlink': {
+          const rel = this.pkg.rels.get(relAttr(el) ?? '');
+          const href = rel?.target || undefined;
+          this.inline(children(el), { ...fmt, href: href ?? fmt.href }, out, extra);
+          break;
+        }
+        case 'fldSimple': {
+          const href = hyperlinkTarget(attr(el, 'instr') ?? '');
+          this.inline(children(el), { ...fmt, href: href ?? fmt.href }, out, extra);
+          break;
+        }
+        case 'ins':
+        case 'moveTo':
+        case 'smartTag':
+        case 'customXml':
+        case 'bdo':
+        case 'dir':
+          this.inline(children(el), fmt, out, extra);
+          break;
+        case 'sdt':
+          this.inline(children(child(el, 'sdtContent')), fmt, out, extra);
+          break;
+        case 'oMath':
+          out.push({ md: `$${ommlToLatex(el)}$`, ...fmt });
+          break;
+        case 'oMathPara':
+          out.push({ md: `${DISPLAY}$$${ommlToLatex(el)}$$${DISPLAY}`, ...fmt });
+          break;
+        case 'AlternateContent':
+          this.inline(children(children(el, 'Choice')[0] ?? child(el, 'Fallback')), fmt, out, extra);
+          break;
+        default:
+          break;
+      }
+    }
+  }
+
+  private run(r: Element, base: Format, out: Piece[], extra: Block[]): void {
+    const rPr = child(r, 'rPr');
+    const rStyle = this.pkg.styles.get(attr(child(rPr, 'rStyle'), 'val') ?? '');
+    const fmt: Format = {
+      b: on(child(rPr, 'b')) ?? rStyle?.bold ?? base.b,
+      i: on(child(rPr, 'i')) ?? rStyle?.italic ?? base.i,
+      s: on(child(rPr, 'strike')) ?? on(child(rPr, 'dstrike')) ?? base.s,
+      href: base.href,
+    };
+    const field = this.fields[this.fields.length - 1];
+    if (field?.inResult && field.href && !fmt.href) fmt.href = field.href;
+    const text = (t: string): void => {
+      if (this.fields.some((f) => !f.inResult)) return;
+      out.push({ text: t, ...fmt });
+    };
+    for (const c of children(r)) {
+      switch (c.localName) {
+        case 't':
+          text(c.textContent ?? '');
+          break;
+        case 'tab':
+        case 'ptab':
+          text(' ');
+          break;
+        case 'br':
+          text(attr(c, 'type') === 'page' || attr(c, 'type') === 'column' ? ' ' : '\n');
+          break;
+        case 'cr':
+          text('\n');
+          break;
+        case 'noBreakHyphen':
+          text('-');
+          break;
+        case 'sym': {
+          const code = parseInt(attr(c, 'char') ?? '', 16);
+          // Symbol-font characters live in the private use area and have no faithful Unicode form.
+          if (Number.isFinite(code) && (code < 0xe000 || code > 0xf8ff)) text(String.fromCodePoint(code));
+          break;
+        }
+        case 'fldChar': {
+          const type = attr(c, 'fldCharType');
+          if (type === 'begin') this.fields.push({ instr: '', inResult: false });
+          else if (type === 'separate' && field) {
+            field.inResult = true;
+            field.href = hyperlinkTarget(field.instr);
+          } else if (type === 'end') this.fields.pop();
+          return this.run(restAfter(r, c), base, out, extra);
+        }
+        case 'instrText':
+          if (field && !field.inResult) field.instr += c.textContent ?? '';
+          break;
+        case 'footnoteReference':
+        case 'endnoteReference':
+          out.push({ md: this.noteReference(c.localName, attr(c, 'id') ?? ''), ...fmt });
+          break;
+        case 'commentReference':
+          out.push({ md: this.commentReference(attr(c, 'id') ?? ''), ...fmt });
+          break;
+        case 'drawing':
+        case 'pict':
+        case 'object':
+          this.graphic(c, fmt, out, extra);
+          break;
+        case 'AlternateContent': {
+          const choice = children(c, 'Choice')[0] ?? child(c, 'Fallback');
+          for (const g of children(choice)) this.graphic(g, fmt, out, extra);
+          break;
+        }
+        default:
+          break;
+      }
+    }
+  }
+
+  /** An image becomes its alt-text placeholder; a text box contributes its paragraphs after this one. */
+  private graphic(el: Element, fmt: Format, out: Piece[], extra: Block[]): void {
+    const boxes = descendants(el, 'txbxContent').filter(
+      (b) => !hasAncestor(b, 'Fallback', el) && !hasAncestor(b.parentNode as Element, 'txbxContent', el),
+    );
+    if (boxes.length) {
+      for (const box of boxes) extra.push(...this.blocks(children(box)));
+      return;
+    }
+    const docPr = descendants(el, 'docPr')[0];
+    const isPicture =
+      descendants(el, 'blip').length > 0 || descendants(el, 'imagedata').length > 0 || descendants(el, 'chart').length;
+    if (!isPicture) return;
+    const alt =
+      attr(docPr, 'descr') || attr(docPr, 'title') || attr(descendants(el, 'imagedata')[0], 'title') || 'image';
+    out.push({ md: imagePlaceholder(alt), ...fmt });
+  }
+
+  private noteReference(kind: string, id: string): string {
+    const key = `${kind}:${id}`;
+    let label = this.noteNumbers.get(key);
+    if (!label) {
+      label = String(this.noteDefinitions.filter((n) => !n.label.startsWith('c')).length + 1);
+      this.noteNumbers.set(key, label);
+      const note = (kind === 'footnoteReference' ? this.pkg.footnotes : this.pkg.endnotes).get(id);
+      const entry = { label, text: '' };
+      this.noteDefinitions.push(entry);
+      entry.text = note ? blocksAsText(this.blocks(children(note))) : '';
+    }
+    return `[^${label}]`;
+  }
+
+  private commentReference(id: string): string {
+    const key = `comment:${id}`;
+    let label = this.noteNumbers.get(key);
+    if (!label) {
+      label = `c${this.noteDefinitions.filter((n) => n.label.startsWith('c')).length + 1}`;
+      this.noteNumbers.set(key, label);
+      const comment = this.pkg.comments.get(id);
+      const entry = { label, text: '' };
+      this.noteDefinitions.push(entry);
+      if (comment) {
+        const body = blocksAsText(this.blocks(children(comment.body)));
+        entry.text = comment.author ? `Comment by ${escapeText(comment.author)}: ${body}` : `Comment: ${body}`;
+      }
+    }
+    return `[^${label}]`;
+  }
+
+  /** A table as a grid: spanned cells repeated across their columns and rows; a one-cell table is a frame. */
+  private table(tbl: Element): Block[] {
+    const rowEls = rowsOf(tbl);
+    const cellEls = rowEls.flatMap(cellsOf);
+    if (rowEls.length === 1 && cellEls.length === 1) return this.blocks(children(cellEls[0]));
+    const rows: string[][] = [];
+    let above: string[] = [];
+    for (const tr of rowEls) {
+      const row: string[] = [];
+      const before = Number(attr(child(child(tr, 'trPr'), 'gridBefore'), 'val') ?? 0);
+      for (let k = 0; k < Math.min(before, 64); k++) row.push('');
+      for (const tc of cellsOf(tr)) {
+        const tcPr = child(tc, 'tcPr');
+        const span = Math.max(1, Math.min(64, Number(attr(child(tcPr, 'gridSpan'), 'val') ?? 1)));
+        const vMerge = child(tcPr, 'vMerge');
+        const continued = vMerge !== undefined && attr(vMerge, 'val') !== 'restart';
+        const text = continued ? (above[row.length] ?? '') : this.cellText(tc);
+        for (let k = 0; k < span; k++) row.push(text);
+      }
+      rows.push(row);
+      above = row;
+    }
+    if (!rows.some((r) => r.some((c) => c.trim()))) return [];
+    return [{ type: 'table', rows }];
+  }
+
+  private cellText(tc: Element): string {
+    return blocksAsText(this.blocks(children(tc)));
+  }
+}
+
+function rowsOf(tbl: Element): Element[] {
+  return children(tbl).flatMap((c) =>
+    c.localName === 'tr' ? [c] : c.localName === 'sdt' || c.localName === 'customXml' ? descendantRows(c) : [],
+  );
+}
+
+function descendantRows(el: Element): Element[] {
+  return children(child(el, 'sdtContent') ?? el).flatMap((c) => (c.localName === 'tr' ? [c] : []));
+}
+
+function cellsOf(tr: Element): Element[] {
+  return children(tr).flatMap((c) =>
+    c.localName === 'tc'
+      ? [c]
+      : c.localName === 'sdt' || c.localName === 'customXml'
+        ? children(child(c, 'sdtContent') ?? c, 'tc')
+        : [],
+  );
+}
+
+/** Blocks flattened to one line of inline Markdown (table cells, notes). */
+function blocksAsText(blocks: Block[]): string {
+  return blocks
+    .map((b): string => {
+      switch (b.type) {
+        case 'paragraph':
+        case 'heading':
+          return b.text;
+        case 'list':
+          return listAsText(b.items, b.ordered, b.start ?? 1);
+        case 'table':
+          return b.rows.map((r) => r.join(' ')).join(' ');
+        case 'code':
+          return b.text;
+        case 'quote':
+          return blocksAsText(b.blocks);
+        case 'raw':
+          return b.markdown;
+        case 'rule':
+          return '';
+      }
+    })
+    .filter((s) => s.trim())
+    .join(' ')
+    .replace(/\s*\n\s*/g, ' ')
+    .trim();
+}
+
+function listAsText(items: ListItem[], ordered: boolean, start: number): string {
+  return items
+    .map((it, i) => `${ordered ? `${start + i}.` : '-'} ${it.text} ${blocksAsText(it.children ?? [])}`.trim())
+    .join(' ');
+}
+
+function on(el: Element | undefined): boolean | undefined {
+  if (!el) return undefined;
+  const v = attr(el, 'val');
+  return v === undefined || !/^(false|0|off|none)$/i.test(v);
+}
+
+function hyperlinkTarget(instr: string): string | undefined {
+  const m = /^\s*HYPERLINK\s+(?:\\l\s+)?"([^"]+)"/i.exec(instr) ?? /^\s*HYPERLINK\s+(\S+)/i.exec(instr);
+  if (!m) return undefined;
+  return /\\l\s/.test(instr.slice(0, instr.indexOf(m[1]!))) ? undefined : m[1];
+}
+
+/** The run with everything up to and including `marker` removed, so a field char splits a run cleanly. */
+function restAfter(r: Element, marker: Element): Element {
+  const copy = r.cloneNode(false) as Element;
+  let seen = false;
+  for (let n = r.firstChild; n; n = n.nextSibling) {
+    if (n.nodeType === 1 && (n as Element).localName === 'rPr') copy.appendChild(n.cloneNode(true));
+    else if (seen) copy.appendChild(n.cloneNode(true));
+    if (n === marker) seen = true;
+  }
+  return copy;
+}
+
+function hasAncestor(el: Element | null, local: string, stop: Element): boolean {
+  for (let p = el?.parentNode as Element | null; p && p !== stop; p = p.parentNode as Element | null) {
+    if (p.localName === local) return true;
+  }
+  return false;
+}
+
+function tidy(md: string): string {
+  return md
+    .split('\n')
+    .map((line) => line.replace(/[ \t\u00a0]+/g, (m) => (m.includes('\u00a0') ? '\u00a0' : ' ')).trim())
+    .filter((line, i, all) => line || (i > 0 && i < all.length - 1))
+    .join('\n')
+    .trim();
+}
+
+/** Inline Markdown from pieces: neighbours with the same formatting and link share one marker pair. */
+function renderPieces(pieces: Piece[]): string {
+  let out = '';
+  let i = 0;
+  while (i < pieces.length) {
+    const href = pieces[i]!.href;
+    let j = i;
+    while (j < pieces.length && pieces[j]!.href === href) j++;
+    const inner = renderFormatted(pieces.slice(i, j));
+    out += href && inner.trim() && !inner.includes(DISPLAY) ? link(inner.trim(), href) : inner;
+    i = j;
+  }
+  return out;
+}
+
+function renderFormatted(pieces: Piece[]): string {
+  let out = '';
+  let i = 0;
+  while (i < pieces.length) {
+    const p = pieces[i]!;
+    if ('md' in p) {
+      out += p.md;
+      i++;
+      continue;
+    }
+    let text = '';
+    let j = i;
+    for (; j < pieces.length; j++) {
+      const q = pieces[j]!;
+      if (!('text' in q) || q.b !== p.b || q.i !== p.i || q.s !== p.s) break;
+      text += q.text;
+    }
+    let md = escapeText(text);
+    if (text.trim()) {
+      if (p.s) md = strike(md);
+      if (p.i) md = italic(md);
+      if (p.b) md = bold(md);
+    }
+    out += md;
+    i = j;
+  }
+  return out;
+}
+
+/** Groups list items into nested lists and code lines into code blocks. */
+function group(flat: Flat[]): Block[] {
+  const out: Block[] = [];
+  let i = 0;
+  while (i < flat.length) {
+    const f = flat[i]!;
+    if (f.kind === 'block') {
+      out.push(f.block);
+      i++;
+    } else if (f.kind === 'code') {
+      const lines: string[] = [];
+      while (i < flat.length && flat[i]!.kind === 'code') lines.push((flat[i++] as { text: string }).text);
+      out.push({ type: 'code', text: lines.join('\n') });
+    } else {
+      const items: Array<Extract<Flat, { kind: 'item' }>> = [];
+      while (i < flat.length && flat[i]!.kind === 'item') items.push(flat[i++] as Extract<Flat, { kind: 'item' }>);
+      for (let k = 0; k < items.length;) {
+        const [block, next] = listAt(items, k, items[k]!.level);
+        out.push(block);
+        k = next;
+      }
+    }
+  }
+  return out;
+}
+
+function listAt(items: Array<Extract<Flat, { kind: 'item' }>>, start: number, level: number): [Block, number] {
+  const first = items[start]!;
+  const list: Extract<Block, { type: 'list' }> = {
+    type: 'list',
+    ordered: first.ordered,
+    start: first.ordered ? first.value : undefined,
+    items: [],
+  };
+  let i = start;
+  while (i < items.length) {
+    const it = items[i]!;
+    if (it.level < level) break;
+    if (it.level > level) {
+      const [nested, next] = listAt(items, i, it.level);
+      const last = list.items[list.items.length - 1];
+      if (last) last.children = [...(last.children ?? []), nested];
+      else list.items.push({ text: '', children: [nested] });
+      i = next;
+      continue;
+    }
+    if (list.items.length && (it.ordered !== list.ordered || (it.ordered && it.numId !== first.numId))) break;
+    list.items.push({ text: it.text });
+    i++;
+  }
+  return [list, i];
+}

@@ -1,0 +1,101 @@
+import type { DocxPackage, LevelInfo } from './parts';
+
+export interface NumberedLevel {
+  level: LevelInfo;
+  /** The counter value of this item at its level. */
+  value: number;
+  /** The label as Word draws it, e.g. "2.1." (empty for bullets). */
+  label: string;
+  /** The label refers to more than its own level ("1.2."), so Markdown's own numbering cannot reproduce it. */
+  multiLevel: boolean;
+}
+
+/** Word's list counters: one sequence per abstract numbering, deeper levels restart when a parent advances. */
+export class ListNumbering {
+  private readonly counters = new Map<string, number[]>();
+  private readonly seenNums = new Set<string>();
+
+  constructor(private readonly pkg: DocxPackage) {}
+
+  level(numId: string, ilvl: number): LevelInfo | undefined {
+    const num = this.pkg.nums.get(numId);
+    return num ? this.pkg.abstracts.get(num.abstractId)?.[ilvl] : undefined;
+  }
+
+  next(numId: string, ilvl: number): NumberedLevel | undefined {
+    const num = this.pkg.nums.get(numId);
+    const levels = num ? this.pkg.abstracts.get(num.abstractId) : undefined;
+    const level = levels?.[ilvl];
+    if (!num || !levels || !level) return undefined;
+    let counts = this.counters.get(num.abstractId);
+    if (!counts) this.counters.set(num.abstractId, (counts = []));
+    if (!this.seenNums.has(numId)) {
+      this.seenNums.add(numId);
+      // A numbering instance with start overrides begins its own sequence.
+      for (const [l, start] of num.startOverrides) counts[l] = start - 1;
+    }
+    counts[ilvl] = (counts[ilvl] ?? (levels[ilvl]?.start ?? 1) - 1) + 1;
+    counts.length = ilvl + 1;
+    const refs = [...level.text.matchAll(/%(\d)/g)].map((m) => Number(m[1]) - 1);
+    const label =
+      level.format === 'bullet'
+        ? ''
+        : level.text.replace(/%(\d)/g, (_, d: string) => {
+            const l = Number(d) - 1;
+            return formatNumber(counts![l] ?? levels[l]?.start ?? 1, levels[l]?.format ?? 'decimal');
+          });
+    return { level, value: counts[ilvl]!, label, multiLevel: refs.some((l) => l !== ilvl) };
+  }
+}
+
+export function formatNumber(n: number, format: string): string {
+  switch (format) {
+    case 'lowerLetter':
+      return letters(n).toLowerCase();
+    case 'upperLetter':
+      return letters(n);
+    case 'lowerRoman':
+      return roman(n).toLowerCase();
+    case 'upperRoman':
+      return roman(n);
+    case 'decimalZero':
+      return n < 10 ? `0${n}` : String(n);
+    case 'none':
+      return '';
+    default:
+      return String(n);
+  }
+}
+
+function letters(n: number): string {
+  if (n < 1) return String(n);
+  const ch = String.fromCharCode(65 + ((n - 1) % 26));
+  return ch.repeat(Math.floor((n - 1) / 26) + 1);
+}
+
+function roman(n: number): string {
+  if (n < 1 || n > 3999) return String(n);
+  const table: Array<[number, string]> = [
+    [1000, 'M'],
+    [900, 'CM'],
+    [500, 'D'],
+    [400, 'CD'],
+    [100, 'C'],
+    [90, 'XC'],
+    [50, 'L'],
+    [40, 'XL'],
+    [10, 'X'],
+    [9, 'IX'],
+    [5, 'V'],
+    [4, 'IV'],
+    [1, 'I'],
+  ];
+  let out = '';
+  for (const [v, s] of table) {
+    while (n >= v) {
+      out += s;
+      n -= v;
+    }
+  }
+  return out;
+}
