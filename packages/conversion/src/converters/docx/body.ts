@@ -44,7 +44,11 @@ export class DocxReader {
   private readonly noteDefinitions: Array<{ label: string; text: string }> = [];
   private depth = 0;
 
-  constructor(private readonly pkg: DocxPackage) {
+  /** @param pictureText text read from pictures (enhanced mode), by image relationship id. */
+  constructor(
+    private readonly pkg: DocxPackage,
+    private readonly pictureText: ReadonlyMap<string, string> = new Map(),
+  ) {
     this.numbering = new ListNumbering(pkg);
   }
 
@@ -331,7 +335,8 @@ export class DocxReader {
     if (!isPicture) return;
     const alt =
       attr(docPr, 'descr') || attr(docPr, 'title') || attr(descendants(el, 'imagedata')[0], 'title') || 'image';
-    out.push({ md: imagePlaceholder(alt), ...fmt });
+    const read = this.pictureText.get(imageRelId(el) ?? '');
+    out.push({ md: imagePlaceholder(read ? `${alt}: ${read}` : alt), ...fmt });
   }
 
   private noteReference(kind: string, id: string): string {
@@ -394,6 +399,11 @@ export class DocxReader {
   private cellText(tc: Element): string {
     return blocksAsText(this.blocks(children(tc)));
   }
+}
+
+/** The relationship id of a drawing's picture (DrawingML blip or VML image data). */
+export function imageRelId(el: Element): string | undefined {
+  return relAttr(descendants(el, 'blip')[0], 'embed') ?? relAttr(descendants(el, 'imagedata')[0], 'id');
 }
 
 function rowsOf(tbl: Element): Element[] {

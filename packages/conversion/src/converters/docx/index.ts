@@ -1,8 +1,12 @@
+import path from 'node:path';
 import type { Converter } from '../../types';
 import { ooxmlProperties } from '../../office-properties';
 import { renderMarkdown } from '../../markdown/writer';
-import { openDocx } from './parts';
-import { DocxReader } from './body';
+import { ocrImage } from '../../ocr/engine';
+import { descendants } from '../../xml-dom';
+import type { SafeZip } from '../../archive/safe-zip';
+import { openDocx, type DocxPackage } from './parts';
+import { DocxReader, imageRelId } from './body';
 
 /**
  * DOCX: WordprocessingML read directly (xmldom) rather than through mammoth, because mammoth drops
@@ -12,9 +16,11 @@ import { DocxReader } from './body';
 export const docxConverter: Converter = {
   name: 'docx',
   extensions: ['docx'],
-  async convert(input) {
+  async convert(input, options) {
     const { zip, pkg } = openDocx(input);
-    const blocks = new DocxReader(pkg).read();
+    // Enhanced mode reads the text inside pictures (scanned inserts, screenshots, charts).
+    const pictureText = options.enhanced ? await readPictures(zip, pkg) : undefined;
+    const blocks = new DocxReader(pkg, pictureText).read();
     const props = ooxmlProperties(zip);
     return {
       markdown: renderMarkdown(blocks),
@@ -22,3 +28,19 @@ export const docxConverter: Converter = {
     };
   },
 };
+
+async function readPictures(zip: SafeZip, pkg: DocxPackage): Promise<Map<string, string>> {
+  const out = new Map<string, string>();
+  for (const drawing of [...descendants(pkg.body, 'drawing'), ...descendants(pkg.body, 'pict')]) {
+    const id = imageRelId(drawing);
+    const rel = id ? pkg.rels.get(id) : undefined;
+    if (!id || !rel || rel.external || out.has(id)) continue;
+    const bytes = zip.bytesOf(path.posix.normalize(path.posix.join(pkg.dir, rel.target)).replace(/^\//, ''));
+    if (!bytes) continue;
+    const text = await ocrImage(Buffer.from(bytes))
+      .then((r) => r.paragraphs.join(' ').trim())
+      .catch(() => '');
+    out.set(id, text);
+  }
+  return out;
+}

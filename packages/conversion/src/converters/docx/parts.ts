@@ -30,6 +30,8 @@ export interface Relationship {
 /** The parts of a DOCX package the reader needs, parsed once. */
 export interface DocxPackage {
   body: Element;
+  /** Folder of the main document part, where relationship targets are resolved. */
+  dir: string;
   rels: Map<string, Relationship>;
   styles: Map<string, StyleInfo>;
   defaultParagraphStyle?: string;
@@ -81,6 +83,7 @@ export function openDocx(input: Buffer): { zip: SafeZip; pkg: DocxPackage } {
     zip,
     pkg: {
       body,
+      dir,
       rels,
       styles,
       defaultParagraphStyle,
