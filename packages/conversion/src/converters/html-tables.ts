@@ -22,7 +22,13 @@ export function normaliseTables(html: string): string {
   for (const table of tables.reverse()) {
     const nestedParent = table.parentNode?.closest?.('td, th');
     if (nestedParent) {
-      table.replaceWith(` ${table.textContent.replace(/\s+/g, ' ').trim()} `);
+      // Cell by cell, so neighbouring cells' words don't run together.
+      const text = table
+        .querySelectorAll('th, td')
+        .map((c) => c.textContent.replace(/\s+/g, ' ').trim())
+        .filter(Boolean)
+        .join(' ');
+      table.replaceWith(` ${text} `);
       continue;
     }
     table.replaceWith(rebuild(table));

@@ -1,5 +1,5 @@
 import { NodeHtmlMarkdown } from 'node-html-markdown';
-import { parse as parseHtml } from 'node-html-parser';
+import { HTMLElement, parse as parseHtml } from 'node-html-parser';
 import type { Converter } from '../types';
 import { decodeText } from '../text-decoding';
 import { normaliseTables } from './html-tables';
@@ -29,11 +29,119 @@ export const htmlConverter: Converter = {
 
 /** HTML fragment or document to Markdown; shared by every format whose content is HTML (EPUB, mammoth). */
 export function htmlToMarkdown(html: string): string {
-  const body = normaliseTables(removeBoilerplate(mainContent(html)).replace(/<img\b[^>]*>/gi, imageAlt));
+  const body = normaliseTables(
+    normaliseSemantics(removeBoilerplate(mainContent(html))).replace(/<img\b[^>]*>/gi, imageAlt),
+  );
   const md = translateInChunks(body)
     .trim()
     .replace(/^\|.*\|$/gm, normaliseTableRow);
   return md ? `${md.replace(/\n{3,}/g, '\n\n')}\n` : '';
+}
+
+/** Code languages named in class attributes: `language-py`, `lang-js`, `highlight-source-rust`, `brush: sql`. */
+const LANGUAGE_CLASS = [
+  /\blang(?:uage)?-([\w+#-]+)/i,
+  /\bhighlight-source-([\w+#-]+)/i,
+  /\bhighlight-([\w+#-]+)/i,
+  /\bbrush:\s*([\w+#-]+)/i,
+];
+
+/**
+ * Rewrites HTML whose meaning node-html-markdown would lose: description lists as nested lists,
+ * bare <pre> as code blocks with their language, keyboard/sample text as code, hidden elements
+ * dropped, tracking redirects unwrapped to the address they lead to.
+ */
+function normaliseSemantics(html: string): string {
+  if (!/<(dl|pre|kbd|samp|tt|var)\b|\shidden\b|display:\s*none|href=/i.test(html)) return html;
+  // <pre> is parsed as elements (not raw text) so its <code> child and language can be read.
+  const root = parseHtml(html, { comment: false, blockTextElements: { script: true, noscript: true, style: true } });
+  for (const el of root.querySelectorAll('[hidden], [style*="display:none"], [style*="display: none"]')) el.remove();
+  for (const dl of root.querySelectorAll('dl').reverse()) dl.replaceWith(descriptionList(dl));
+  for (const pre of root.querySelectorAll('pre')) {
+    const code = pre.querySelector('code');
+    const language = [pre, code, pre.parentNode]
+      .flatMap((el) => LANGUAGE_CLASS.map((re) => re.exec(el?.getAttribute?.('class') ?? '')?.[1]))
+      .find((l) => l && !/^(none|plain|text|nohighlight)$/i.test(l));
+    const text = dedent((code ?? pre).textContent);
+    const escaped = text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
+    pre.replaceWith(
+      `<pre><code${language ? ` class="language-${language.toLowerCase()}"` : ''}>${escaped}</code></pre>`,
+    );
+  }
+  for (const el of root.querySelectorAll('kbd, samp, tt')) {
+    if (!el.closest('pre')) el.replaceWith(`<code>${el.innerHTML}</code>`);
+  }
+  for (const el of root.querySelectorAll('var')) el.replaceWith(`<em>${el.innerHTML}</em>`);
+  for (const a of root.querySelectorAll('a[href]')) {
+    const href = a.getAttribute('href') ?? '';
+    const target = unwrapRedirect(href) ?? href;
+    // A script pseudo-link leads nowhere: its text stays, the link goes.
+    if (/^\s*javascript:/i.test(target)) a.removeAttribute('href');
+    else if (target !== href) a.setAttribute('href', target);
+  }
+  return root.toString();
+}
+
+/** Code text without the blank edge lines and the indentation every line shares (from the HTML source layout). */
+function dedent(text: string): string {
+  const lines = text
+    .replace(/^\s*\n/, '')
+    .replace(/\s+$/, '')
+    .split('\n');
+  const indent = Math.min(...lines.filter((l) => l.trim()).map((l) => /^[ \t]*/.exec(l)![0].length));
+  return Number.isFinite(indent) && indent > 0 ? lines.map((l) => l.slice(indent)).join('\n') : lines.join('\n');
+}
+
+/** <dl>: each term a bold list item, its descriptions nested under it. */
+function descriptionList(dl: HTMLElement): string {
+  const items: string[] = [];
+  let open: { term: string; details: string[] } | undefined;
+  const flush = (): void => {
+    if (!open) return;
+    const nested = open.details.length ? `<ul>${open.details.map((d) => `<li>${d}</li>`).join('')}</ul>` : '';
+    const term =
+      !open.term || /^<(strong|b)\b[^>]*>[\s\S]*<\/\1>$/i.test(open.term) ? open.term : `<strong>${open.term}</strong>`;
+    items.push(`<li>${term}${nested}</li>`);
+    open = undefined;
+  };
+  for (const child of dl.childNodes) {
+    if (!(child instanceof HTMLElement)) continue;
+    const tag = child.tagName?.toLowerCase();
+    const nodes = tag === 'div' ? child.childNodes.filter((n): n is HTMLElement => n instanceof HTMLElement) : [child];
+    for (const el of nodes) {
+      const t = el.tagName?.toLowerCase();
+      if (t === 'dt') {
+        flush();
+        open = { term: el.innerHTML.trim(), details: [] };
+      } else if (t === 'dd') {
+        open ??= { term: '', details: [] };
+        open.details.push(el.innerHTML.trim());
+      }
+    }
+  }
+  flush();
+  return `<ul>${items.join('')}</ul>`;
+}
+
+/** The destination of a search engine's click-tracking link (Bing ck/a, Google /url, DuckDuckGo /l/), if it is one. */
+function unwrapRedirect(href: string): string | undefined {
+  if (!/^https?:\/\/[^/]*(bing|google|duckduckgo)\./i.test(href)) return undefined;
+  let url: URL;
+  try {
+    url = new URL(href);
+  } catch {
+    return undefined;
+  }
+  const u = url.searchParams.get('u');
+  if (url.pathname.startsWith('/ck/') && u?.startsWith('a1')) {
+    const decoded = Buffer.from(u.slice(2).replace(/-/g, '+').replace(/_/g, '/'), 'base64').toString('utf8');
+    if (/^javascript:/i.test(decoded)) return decoded;
+    return /^(https?:\/\/|\/[^/])/.test(decoded) ? new URL(decoded, url.origin).href : undefined;
+  }
+  const target =
+    url.searchParams.get('uddg') ??
+    (url.pathname === '/url' ? (url.searchParams.get('q') ?? url.searchParams.get('url')) : null);
+  return target && /^https?:\/\//.test(target) ? target : undefined;
 }
 
 /** Characters of HTML translated at once: node-html-markdown slows down quadratically on very long input. */

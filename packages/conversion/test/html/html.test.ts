@@ -1,0 +1,61 @@
+import { convertDocument } from '../../src';
+
+const std = { enhanced: false };
+const html = async (source: string) => convertDocument(Buffer.from(source, 'utf8'), 'html', std);
+
+describe('HTML', () => {
+  it('When a page has a title, nested lists, a spanned header and a data-URI image, then each is kept as Markdown', async () => {
+    const { markdown, metadata } = await html(
+      '<html><head><title>Café &amp; Co</title><meta name="author" content="Zoë"></head><body>' +
+        '<h1>Menü</h1><ul><li>Tea<ul><li>Green</li></ul></li><li>Coffee</li></ul>' +
+        '<table><thead><tr><th colspan="2">Price</th></tr></thead><tbody><tr><td>1 €</td><td>2 €</td></tr></tbody></table>' +
+        '<p><img src="data:image/png;base64,iVBORw0KGgo=" alt="Logo"></p></body></html>',
+    );
+    expect(markdown).toBe(
+      '# Menü\n\n- Tea\n  - Green\n- Coffee\n\n| Price | Price |\n| --- | --- |\n| 1 € | 2 € |\n\n![Logo](#)\n',
+    );
+    expect(metadata).toEqual({ title: 'Café & Co', author: 'Zoë', page_count: 1 });
+  });
+
+  it('When code sits in a bare pre with a language class, then it becomes a fenced block in that language', async () => {
+    const { markdown } = await html(
+      '<div class="highlight highlight-source-rust"><pre>\n    fn main() {\n        println!("&lt;hi&gt;");\n    }\n</pre></div><p>Run <kbd>cargo run</kbd> with <var>n</var>.</p>',
+    );
+    expect(markdown).toBe('```rust\nfn main() {\n    println!("<hi>");\n}\n```\n\nRun `cargo run` with _n_.\n');
+  });
+
+  it('When a description list is given, then terms become bold items with their descriptions nested', async () => {
+    const { markdown } = await html(
+      '<dl><dt>Coffee</dt><dd>Black hot drink</dd><dt><b>Milk</b></dt><dd>White</dd><dd>Cold</dd></dl>',
+    );
+    expect(markdown).toBe('- **Coffee**\n  - Black hot drink\n- **Milk**\n  - White\n  - Cold\n');
+  });
+
+  it('When links go through a search engine redirect or a script, then the destination is kept and the script link dropped', async () => {
+    const target = Buffer.from('https://en.wikipedia.org/wiki/Microsoft').toString('base64url');
+    const { markdown } = await html(
+      `<p><a href="https://www.bing.com/ck/a?!&amp;&amp;p=abc&amp;u=a1${target}&amp;ntb=1">Microsoft</a> <a href="javascript:void(0)">Feedback</a></p>`,
+    );
+    expect(markdown).toBe('[Microsoft](https://en.wikipedia.org/wiki/Microsoft) Feedback\n');
+  });
+
+  it('When a table cell holds a nested table, then its cells are flattened with spaces between them', async () => {
+    const { markdown } = await html(
+      '<table><tr><th>A</th><th>B</th></tr><tr><td><table><tr><td>x1</td><td>x2</td></tr></table></td><td>y</td></tr></table>',
+    );
+    expect(markdown).toBe('| A | B |\n| --- | --- |\n| x1 x2 | y |\n');
+  });
+
+  it('When hidden elements and scripts are present, then their text is not in the Markdown', async () => {
+    const { markdown } = await html(
+      '<p>Shown</p><p hidden>Secret</p><div style="display:none">Gone</div><script>var x = 1;</script>',
+    );
+    expect(markdown).toBe('Shown\n');
+  });
+
+  it('When the document is empty, then the Markdown is empty', async () => {
+    const { markdown, metadata } = await html('<html><body></body></html>');
+    expect(markdown).toBe('');
+    expect(metadata).toEqual({ title: '', author: '', page_count: 1 });
+  });
+});
