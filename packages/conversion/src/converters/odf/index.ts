@@ -6,7 +6,7 @@ import { parseXml, type Document } from '../../office-properties';
 import { attr, child, children, descendants } from '../../xml-dom';
 import type { Block, ListItem } from '../../markdown/model';
 import { renderMarkdown } from '../../markdown/writer';
-import { bold, escapeText, imagePlaceholder, italic, link } from '../../markdown/inline';
+import { bold, escapeText, imagePlaceholder, italic, link, strike } from '../../markdown/inline';
 import { paragraphsToBlocks, renderSlides, type ParagraphModel, type SlideModel } from '../presentation/slides';
 
 interface OdfPackage {
@@ -15,7 +15,7 @@ interface OdfPackage {
   /** List style name → whether level 1.. is numbered. */
   numberedLists: Map<string, boolean[]>;
   /** Automatic text style name → emphasis. */
-  emphasis: Map<string, { bold: boolean; italic: boolean }>;
+  emphasis: Map<string, { bold: boolean; italic: boolean; strike: boolean }>;
   /** Paragraph style name → its parent style, to find Title / Subtitle paragraphs. */
   parents: Map<string, string>;
 }
@@ -31,7 +31,7 @@ function openOdf(input: Buffer, label: string): OdfPackage {
   const stylesXml = zip.textOf('styles.xml');
   const styleDocs = [content, ...(stylesXml ? [parseXml(stylesXml, label)] : [])];
   const numberedLists = new Map<string, boolean[]>();
-  const emphasis = new Map<string, { bold: boolean; italic: boolean }>();
+  const emphasis = new Map<string, { bold: boolean; italic: boolean; strike: boolean }>();
   const parents = new Map<string, string>();
   for (const doc of styleDocs) {
     for (const st of descendants(doc, 'style')) {
@@ -50,6 +50,7 @@ function openOdf(input: Buffer, label: string): OdfPackage {
       emphasis.set(attr(st, 'name') ?? '', {
         bold: /bold|[6-9]00/.test(attr(tp, 'font-weight') ?? ''),
         italic: (attr(tp, 'font-style') ?? '') === 'italic',
+        strike: (attr(tp, 'text-line-through-style') ?? 'none') !== 'none',
       });
     }
   }
@@ -87,6 +88,7 @@ function inline(el: Element, pkg: OdfPackage, notes: string[]): string {
         let md = inline(e, pkg, notes);
         if (style?.bold) md = bold(md);
         if (style?.italic) md = italic(md);
+        if (style?.strike) md = strike(md);
         out += md;
         break;
       }
@@ -216,18 +218,7 @@ function tableBlocks(table: Element, pkg: OdfPackage, notes: string[]): Block[] 
     )) {
       const repeat = Math.min(Number(attr(cell, 'number-columns-repeated') ?? 1), 64);
       const covered = cell.localName === 'covered-table-cell';
-      const text = covered
-        ? (row[row.length - 1] ?? above[row.length] ?? '')
-        : textBlocks(cell, pkg, notes)
-            .map((b) =>
-              b.type === 'paragraph' || b.type === 'heading'
-                ? b.text
-                : b.type === 'list'
-                  ? b.items.map((i) => i.text).join('; ')
-                  : '',
-            )
-            .join(' ')
-            .trim();
+      const text = covered ? (row[row.length - 1] ?? above[row.length] ?? '') : cellText(textBlocks(cell, pkg, notes));
       for (let k = 0; k < repeat; k++) row.push(text);
     }
     while (row.length && row[row.length - 1] === '') row.pop();
@@ -236,6 +227,31 @@ function tableBlocks(table: Element, pkg: OdfPackage, notes: string[]): Block[] 
   }
   const nonEmpty = rows.filter((r) => r.some((c) => c !== ''));
   return nonEmpty.length ? [{ type: 'table', rows: nonEmpty }] : [];
+}
+
+/** A cell's blocks on one line: lists keep their markers, nested tables their cells. */
+function cellText(blocks: Block[]): string {
+  return blocks
+    .map((b): string => {
+      switch (b.type) {
+        case 'paragraph':
+        case 'heading':
+          return b.text;
+        case 'list':
+          return b.items
+            .map((it, i) =>
+              `${b.ordered ? `${(b.start ?? 1) + i}.` : '-'} ${it.text} ${cellText(it.children ?? [])}`.trim(),
+            )
+            .join(' ');
+        case 'table':
+          return b.rows.map((r) => r.filter(Boolean).join(' ')).join(' ');
+        default:
+          return '';
+      }
+    })
+    .filter((t) => t.trim())
+    .join(' ')
+    .trim();
 }
 
 function nearestTable(el: Element): Element | undefined {
