@@ -183,7 +183,10 @@ function decodeHtml(input: Buffer): string {
 }
 
 function mainContent(html: string): string {
-  const withoutHead = html.replace(/<head\b[\s\S]*?<\/head>/i, '');
+  // XML declarations and doctypes (XHTML, EPUB chapters) are not content.
+  const withoutHead = html
+    .replace(/<\?xml[\s\S]*?\?>|<!DOCTYPE[^>[]*(\[[\s\S]*?\])?\s*>/gi, '')
+    .replace(/<head\b[\s\S]*?<\/head>/i, '');
   const main =
     /<main\b[^>]*>([\s\S]*?)<\/main>/i.exec(withoutHead) ?? /<article\b[^>]*>([\s\S]*)<\/article>/i.exec(withoutHead);
   return main?.[1] ?? withoutHead;

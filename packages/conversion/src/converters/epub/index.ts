@@ -19,11 +19,26 @@ export const epubConverter: Converter = {
       : undefined;
     const opfXml = opfPath ? zip.textOf(opfPath) : undefined;
     if (!opfPath || !opfXml) throw new ConversionError('corrupt_file', 'The EPUB file has no package document (OPF).');
-    if (zip.has('META-INF/encryption.xml')) {
-      throw new ConversionError('encrypted_file', 'The EPUB file is DRM-protected (META-INF/encryption.xml).');
-    }
     const opf = parseXml(opfXml, 'EPUB package');
     const base = path.posix.dirname(opfPath);
+    const resolve = (href: string): string => {
+      let decoded = href;
+      try {
+        decoded = decodeURIComponent(href);
+      } catch {
+        // A malformed escape is used as written.
+      }
+      return path.posix.normalize(path.posix.join(base, decoded.replace(/#.*$/, '')));
+    };
+    if (encryptedContent(zip)) {
+      throw new ConversionError('encrypted_file', 'The EPUB file is DRM-protected (its chapters are encrypted).');
+    }
+    // EPUB 2 names its table of contents page in the guide; like the EPUB 3 nav document it repeats the headings.
+    const tocPages = new Set(
+      descendants(opf, 'reference')
+        .filter((r) => /^toc$/i.test(attr(r, 'type') ?? ''))
+        .map((r) => resolve(attr(r, 'href') ?? '')),
+    );
     const manifest = new Map(
       descendants(opf, 'item').map((item) => [
         attr(item, 'id') ?? '',
@@ -34,8 +49,8 @@ export const epubConverter: Converter = {
     for (const ref of descendants(opf, 'itemref')) {
       if (attr(ref, 'linear') === 'no') continue;
       const item = manifest.get(attr(ref, 'idref') ?? '');
-      if (!item || item.props.includes('nav')) continue;
-      const html = zip.textOf(path.posix.normalize(path.posix.join(base, decodeURIComponent(item.href))));
+      if (!item || item.props.includes('nav') || tocPages.has(resolve(item.href))) continue;
+      const html = zip.textOf(resolve(item.href));
       if (!html) continue;
       const md = htmlToMarkdown(html).trim();
       if (md) chapters.push(md);
@@ -70,3 +85,12 @@ export const epubConverter: Converter = {
     };
   },
 };
+
+/** Font obfuscation also lists fonts in encryption.xml; only encrypted chapters make the book unreadable. */
+function encryptedContent(zip: SafeZip): boolean {
+  const xml = zip.textOf('META-INF/encryption.xml');
+  if (!xml) return false;
+  return descendants(parseXml(xml, 'EPUB encryption'), 'CipherReference').some((ref) =>
+    /\.(x?html?|xml)$/i.test(attr(ref, 'URI') ?? ''),
+  );
+}

@@ -1,0 +1,75 @@
+import { strToU8, zipSync } from 'fflate';
+import { convertDocument } from '../../src';
+
+const std = { enhanced: false };
+const page = (title: string, body: string) =>
+  strToU8(
+    `<?xml version="1.0" encoding="utf-8"?><html xmlns="http://www.w3.org/1999/xhtml"><head><title>${title}</title></head><body>${body}</body></html>`,
+  );
+
+function epub(files: Record<string, Uint8Array>, opf: string): Buffer {
+  return Buffer.from(
+    zipSync({
+      mimetype: strToU8('application/epub+zip'),
+      'META-INF/container.xml': strToU8(
+        '<container><rootfiles><rootfile full-path="OPS/content.opf"/></rootfiles></container>',
+      ),
+      'OPS/content.opf': strToU8(opf),
+      ...files,
+    }),
+  );
+}
+
+describe('EPUB', () => {
+  it('When an EPUB 2 book lists its contents page in the guide, then that page is skipped and chapters keep their structure', async () => {
+    const input = epub(
+      {
+        'OPS/toc.xhtml': page('Contents', '<h1>Contents</h1><p><a href="ch%201.xhtml">Ein Anfang</a></p>'),
+        'OPS/ch 1.xhtml': page(
+          'Eins',
+          '<h1>Ein Anfang</h1><p>Grüße <em>aus</em> Köln.</p><ul><li>eins<ul><li>zwei</li></ul></li></ul>',
+        ),
+        'OPS/ch2.xhtml': page(
+          'Zwei',
+          '<h2>Tabelle</h2><table><tr><th>A</th><th>B</th></tr><tr><td>1</td><td>2</td></tr></table>',
+        ),
+      },
+      '<package xmlns:dc="http://purl.org/dc/elements/1.1/"><metadata><dc:title>Buch</dc:title><dc:creator>Jörg</dc:creator></metadata>' +
+        '<manifest><item id="toc" href="toc.xhtml"/><item id="c1" href="ch%201.xhtml"/><item id="c2" href="ch2.xhtml"/></manifest>' +
+        '<spine><itemref idref="toc"/><itemref idref="c1"/><itemref idref="c2"/></spine>' +
+        '<guide><reference type="toc" href="toc.xhtml"/></guide></package>',
+    );
+    const { markdown, metadata } = await convertDocument(input, 'epub', std);
+    expect(markdown).toBe(
+      '- **Title:** Buch\n- **Authors:** Jörg\n\n# Ein Anfang\n\nGrüße _aus_ Köln.\n\n- eins\n  - zwei\n\n## Tabelle\n\n| A | B |\n| --- | --- |\n| 1 | 2 |\n',
+    );
+    expect(metadata).toEqual({ title: 'Buch', author: 'Jörg', page_count: 2 });
+  });
+
+  it('When only fonts are obfuscated in encryption.xml, then the book still converts', async () => {
+    const input = epub(
+      {
+        'META-INF/encryption.xml': strToU8(
+          '<encryption><EncryptedData><CipherData><CipherReference URI="OPS/fonts/a.otf"/></CipherData></EncryptedData></encryption>',
+        ),
+        'OPS/a.xhtml': page('A', '<p>Readable.</p>'),
+      },
+      '<package><metadata/><manifest><item id="a" href="a.xhtml"/></manifest><spine><itemref idref="a"/></spine></package>',
+    );
+    const { markdown } = await convertDocument(input, 'epub', std);
+    expect(markdown).toBe('Readable.\n');
+  });
+
+  it('When chapters are encrypted, then it fails with encrypted_file', async () => {
+    const input = epub(
+      {
+        'META-INF/encryption.xml': strToU8(
+          '<encryption><EncryptedData><CipherData><CipherReference URI="OPS/a.xhtml"/></CipherData></EncryptedData></encryption>',
+        ),
+        'OPS/a.xhtml': strToU8('binary'),
+      },
+      '<package><metadata/><manifest><item id="a" href="a.xhtml"/></manifest><spine><itemref idref="a"/></spine></package>',
+    );
+    await expect(convertDocument(input, 'epub', std)).rejects.toMatchObject({ code: 'encrypted_file' });
+  });
+});
