@@ -6,6 +6,7 @@ import { Document, HeadingLevel, Packer, Paragraph, Table, TableCell, TableRow }
 import PDFDocument from 'pdfkit';
 import PptxGenJS from 'pptxgenjs';
 import sharp from 'sharp';
+import { strToU8, zipSync } from 'fflate';
 import * as XLSX from 'xlsx';
 
 const LOREM =
@@ -56,6 +57,82 @@ export const benchCases = [
         children.push(new Paragraph(LOREM));
       }
       return Packer.toBuffer(new Document({ sections: [{ children }] }));
+    },
+  },
+  {
+    label: 'odt 2000 paragraphs + 100 tables',
+    ext: 'odt',
+    units: { count: 2000, name: 'paragraph' },
+    make: async () => {
+      const ns =
+        'xmlns:office="urn:oasis:names:tc:opendocument:xmlns:office:1.0" xmlns:text="urn:oasis:names:tc:opendocument:xmlns:text:1.0" xmlns:table="urn:oasis:names:tc:opendocument:xmlns:table:1.0"';
+      const parts: string[] = [];
+      for (let i = 0; i < 2000; i++) {
+        if (i % 20 === 0) {
+          parts.push(`<text:h text:outline-level="2">Section ${i / 20}</text:h><table:table>`);
+          for (let r = 0; r < 3; r++)
+            parts.push(
+              `<table:table-row>${[0, 1, 2].map((c) => `<table:table-cell><text:p>r${r}c${c}</text:p></table:table-cell>`).join('')}</table:table-row>`,
+            );
+          parts.push('</table:table><text:list><text:list-item><text:p>point</text:p></text:list-item></text:list>');
+        }
+        parts.push(`<text:p>${LOREM}</text:p>`);
+      }
+      const content = `<office:document-content ${ns}><office:body><office:text>${parts.join('')}</office:text></office:body></office:document-content>`;
+      return Buffer.from(
+        zipSync({ mimetype: strToU8('application/vnd.oasis.opendocument.text'), 'content.xml': strToU8(content) }),
+      );
+    },
+  },
+  {
+    label: 'rtf 5000 paragraphs + 250 tables',
+    ext: 'rtf',
+    units: { count: 5000, name: 'paragraph' },
+    make: async () => {
+      const parts = ['{\\rtf1\\ansi\\ansicpg1252{\\fonttbl{\\f0 Arial;}}{\\info{\\title Bench}}'];
+      for (let i = 0; i < 5000; i++) {
+        if (i % 20 === 0) {
+          parts.push(`\\pard\\outlinelevel1 Section ${i / 20}\\par`);
+          for (let r = 0; r < 3; r++)
+            parts.push(`\\trowd\\cellx2000\\cellx4000\\pard\\intbl r${r}a\\cell r${r}b\\cell\\row`);
+        }
+        parts.push(`\\pard Caf\\'e9 {\\b ${LOREM}} \\u26085?\\par`);
+      }
+      parts.push('}');
+      return Buffer.from(parts.join('\n'), 'latin1');
+    },
+  },
+  {
+    label: 'epub 200 chapters',
+    ext: 'epub',
+    units: { count: 200, name: 'chapter' },
+    make: async () => {
+      const files: Record<string, Uint8Array> = {
+        mimetype: strToU8('application/epub+zip'),
+        'META-INF/container.xml': strToU8(
+          '<container><rootfiles><rootfile full-path="book.opf"/></rootfiles></container>',
+        ),
+      };
+      const ids = Array.from({ length: 200 }, (_, i) => `c${i}`);
+      for (const id of ids) {
+        files[`${id}.xhtml`] = strToU8(
+          `<html><body><h1>Chapter ${id}</h1>${`<p>${LOREM.repeat(3)}</p>`.repeat(20)}<ul><li>one</li><li>two</li></ul></body></html>`,
+        );
+      }
+      files['book.opf'] = strToU8(
+        `<package><metadata/><manifest>${ids.map((id) => `<item id="${id}" href="${id}.xhtml"/>`).join('')}</manifest><spine>${ids.map((id) => `<itemref idref="${id}"/>`).join('')}</spine></package>`,
+      );
+      return Buffer.from(zipSync(files));
+    },
+  },
+  {
+    label: 'html 2 MB page',
+    ext: 'html',
+    units: { count: 2, name: 'MB' },
+    make: async () => {
+      const section = `<h2>Part</h2><p>${LOREM.repeat(4)}</p><ul><li>a<ul><li>b</li></ul></li></ul><table><tr><th>k</th><th>v</th></tr><tr><td>1</td><td>2</td></tr></table><pre><code class="language-js">let x = 1;</code></pre>`;
+      const body = section.repeat(Math.ceil((2 * 1024 * 1024) / section.length));
+      return Buffer.from(`<html><head><title>Bench</title></head><body><main>${body}</main></body></html>`);
     },
   },
   {
