@@ -6,5 +6,6 @@ module.exports = {
   transform: { '^.+\\.(t|j|mj)sx?$': ['@swc/jest', { jsc: { target: 'es2022' }, module: { type: 'commonjs' } }] },
   transformIgnorePatterns: ['/node_modules/\\.pnpm/(?!(uuid|got|p-limit|yocto-queue|postgrator|pptxgenjs)@)'],
   testTimeout: 60_000,
-  maxWorkers: 2,
+  // One file at a time: the broker-restart test stops RabbitMQ, which no other file may be using then.
+  maxWorkers: 1,
 };

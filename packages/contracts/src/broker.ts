@@ -4,6 +4,8 @@ import { unreachable } from '@markwright/config';
 
 export type { ConfirmChannel, ConsumeMessage, ChannelWrapper };
 
+const SETUP_RETRY_MS = 1000;
+
 /**
  * A broker connection that reconnects by itself (amqp-connection-manager) and re-runs each
  * channel's setup (topology, consumers) after a reconnect. Publishes use publisher confirms.
@@ -31,7 +33,18 @@ export class Broker {
 
   /** A confirm channel whose setup runs now and after every reconnect. */
   async channel(setup: (channel: ConfirmChannel) => Promise<void>): Promise<ChannelWrapper> {
-    const wrapper = this.connection.createChannel({ json: false, confirm: true, setup });
+    // A setup that fails after a broker restart (e.g. a quorum queue not yet elected) leaves the
+    // channel closed while the connection stays up; reconnecting re-runs every setup.
+    const guarded = async (ch: ConfirmChannel): Promise<void> => {
+      try {
+        await setup(ch);
+      } catch (err) {
+        setTimeout(() => this.connection.reconnect(), SETUP_RETRY_MS).unref();
+        throw err;
+      }
+    };
+    const wrapper = this.connection.createChannel({ json: false, confirm: true, setup: guarded });
+    wrapper.on('error', () => undefined);
     await wrapper.waitForConnect();
     return wrapper;
   }
@@ -57,4 +70,17 @@ export async function publishPersistent(
     contentType: 'application/json',
     timeout: timeoutMs,
   });
+}
+
+/**
+ * Acks or nacks on the channel that delivered the message. If that channel has closed (broker
+ * restart, reconnect), the broker has already requeued the message, so there is nothing to do;
+ * acking on a newer channel would be an unknown delivery tag and close it.
+ */
+export function settle(action: () => void): void {
+  try {
+    action();
+  } catch {
+    // Channel closed: the message is redelivered.
+  }
 }

@@ -58,9 +58,14 @@ export async function assertWebhookTopology(
   await channel.bindQueue(names.webhookEventsQueue, names.eventsExchange, ROUTING.finished('async'));
   await channel.assertQueue(names.webhookQueue, { durable: true, arguments: { 'x-queue-type': 'quorum' } });
   for (const delay of new Set(delaysMs)) {
+    // Quorum queues dead-letter at-least-once, so an expiring retry is never dropped while
+    // the attempts queue is unavailable (e.g. during a broker restart).
     await channel.assertQueue(names.webhookRetryQueue(delay), {
       durable: true,
       arguments: {
+        'x-queue-type': 'quorum',
+        'x-dead-letter-strategy': 'at-least-once',
+        'x-overflow': 'reject-publish',
         'x-message-ttl': delay,
         'x-dead-letter-exchange': '',
         'x-dead-letter-routing-key': names.webhookQueue,

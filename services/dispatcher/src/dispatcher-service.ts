@@ -5,7 +5,9 @@ import {
   assertWebhookTopology,
   Broker,
   type ChannelWrapper,
+  type ConfirmChannel,
   type ConsumeMessage,
+  settle,
   conversionFinishedSchema,
   decode,
   encode,
@@ -13,7 +15,8 @@ import {
   topologyNames,
   webhookAttemptSchema,
 } from '@markwright/contracts';
-import { deliverAttempt, type DeliverDeps } from './domain/deliver';
+import { deliverAttempt, type DeliverDeps, MAX_ATTEMPTS } from './domain/deliver';
+import { findOverdueDeliveries } from './data-access/overdue-deliveries';
 import { createSender } from './data-access/sender';
 
 export const USER_AGENT = 'Markwright-Webhooks/0.1.0';
@@ -65,6 +68,7 @@ export async function startDispatcher(
       ),
   };
   const handle = (
+    ch: ConfirmChannel,
     queue: string,
     msg: ConsumeMessage,
     parse: (body: Buffer) => { conversionId: string; attempt: number } | undefined,
@@ -72,19 +76,19 @@ export async function startDispatcher(
     const work = (async () => {
       const job = parse(msg.content);
       if (!job) {
-        live.channel?.nack(msg, false, false);
+        settle(() => ch.nack(msg, false, false));
         return;
       }
       try {
         attempts.inc({ queue });
         await deliverAttempt(deps, job.conversionId, job.attempt);
-        live.channel?.ack(msg);
+        settle(() => ch.ack(msg));
       } catch (err) {
         logger.error(
           { conversionId: job.conversionId, err: (err as Error).message },
           'webhook handling failed; requeued',
         );
-        live.channel?.nack(msg, false, true);
+        settle(() => ch.nack(msg, false, true));
       }
     })();
     inFlight.add(work);
@@ -95,14 +99,14 @@ export async function startDispatcher(
     await ch.prefetch(config.WEBHOOK_CONCURRENCY);
     await ch.consume(names.webhookEventsQueue, (msg) => {
       if (!msg) return;
-      handle('events', msg, (body) => {
+      handle(ch, 'events', msg, (body) => {
         const event = decode(conversionFinishedSchema, body);
         return event ? { conversionId: event.conversionId, attempt: 1 } : undefined;
       });
     });
     await ch.consume(
       names.webhookQueue,
-      (msg) => msg && handle('retries', msg, (body) => decode(webhookAttemptSchema, body)),
+      (msg) => msg && handle(ch, 'retries', msg, (body) => decode(webhookAttemptSchema, body)),
     );
   });
   const health =
@@ -113,10 +117,31 @@ export async function startDispatcher(
           registry,
         )
       : undefined;
+  // Backstop: attempts whose message was lost are found from the rows and made directly.
+  let sweeping: Promise<void> | undefined;
+  const sweep = setInterval(() => {
+    sweeping ??= (async () => {
+      const overdue = await findOverdueDeliveries(
+        db,
+        config.WEBHOOK_RETRY_DELAYS_MS,
+        config.PENDING_REPUBLISH_AFTER_MS,
+        MAX_ATTEMPTS,
+      );
+      for (const { conversionId, nextAttempt } of overdue) {
+        logger.warn({ conversionId, attempt: nextAttempt }, 'overdue webhook attempt made by the sweeper');
+        await deliverAttempt(deps, conversionId, nextAttempt);
+      }
+    })()
+      .catch((err: Error) => logger.warn({ err: err.message }, 'webhook sweep failed'))
+      .finally(() => (sweeping = undefined));
+  }, config.SWEEP_INTERVAL_MS);
+  sweep.unref();
   logger.info({ concurrency: config.WEBHOOK_CONCURRENCY }, 'dispatcher consuming');
   return {
     db,
     async stop() {
+      clearInterval(sweep);
+      await sweeping;
       await live.channel?.cancelAll();
       await Promise.allSettled([...inFlight]);
       await live.channel?.close();

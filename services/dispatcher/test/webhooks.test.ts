@@ -19,6 +19,7 @@ beforeAll(async () => {
       WEBHOOK_RETRY_DELAYS_MS: DELAYS.join(','),
       WEBHOOK_TIMEOUT_MS: '1000',
       WEBHOOK_ALLOW_PRIVATE_NETWORKS: 'true',
+      PENDING_REPUBLISH_AFTER_MS: '500',
     },
   });
   dispatcher = await startDispatcher(stack.env.config, silentLogger);
@@ -151,6 +152,19 @@ describe('webhook delivery', () => {
     expect(Object.keys(body)).toEqual(['id', 'status', 'created_at', 'error', 'completed_at']);
     expect(body).toMatchObject({ id, status: 'failed' });
     expect(body.error).toMatch(/not valid JSON/);
+  });
+
+  it('When a scheduled retry message is lost, then the sweeper finds the overdue attempt in the database and makes it', async () => {
+    receiver.script('/lost', [500, 200]);
+    const id = await convertAsync('/lost');
+    await eventually(async () => ((await attemptsOf(id)).some((a) => a.statusCode === 500) ? true : undefined), 20_000);
+    const amqplib = await import('amqplib');
+    const conn = await amqplib.connect(stack.env.config.AMQP_URL);
+    const ch = await conn.createChannel();
+    await ch.purgeQueue(`${stack.env.prefix}.webhook.retry.${DELAYS[0]}ms`);
+    await conn.close();
+    await eventually(async () => ((await detail(id)).webhook_delivered ? true : undefined), 20_000);
+    expect(receiver.for('/lost').map((h) => h.headers['x-webhook-attempt'])).toEqual(['1', '2']);
   });
 
   it('When the dispatcher is stopped while a retry is pending and started again, then the retry is still delivered', async () => {

@@ -2,7 +2,9 @@ import {
   assertConversionTopology,
   type Broker,
   type ChannelWrapper,
+  type ConfirmChannel,
   type ConsumeMessage,
+  settle,
   conversionFinishedSchema,
   conversionJobSchema,
   decode,
@@ -38,8 +40,8 @@ export class JobConsumer {
     this.channel = await this.broker.channel(async (ch) => {
       await assertConversionTopology(ch, this.names, deliveryLimit);
       await ch.prefetch(concurrency);
-      await ch.consume(this.names.jobsQueue, (msg) => msg && this.track(this.handle(msg, handlers.onJob)));
-      await ch.consume(this.names.deadJobsQueue, (msg) => msg && this.track(this.handle(msg, handlers.onDeadJob)));
+      await ch.consume(this.names.jobsQueue, (msg) => msg && this.track(this.handle(ch, msg, handlers.onJob)));
+      await ch.consume(this.names.deadJobsQueue, (msg) => msg && this.track(this.handle(ch, msg, handlers.onDeadJob)));
     });
   }
 
@@ -48,19 +50,19 @@ export class JobConsumer {
     void work.finally(() => this.inFlight.delete(work));
   }
 
-  private async handle(msg: ConsumeMessage, handler: (id: string) => Promise<void>): Promise<void> {
+  private async handle(ch: ConfirmChannel, msg: ConsumeMessage, handler: (id: string) => Promise<void>): Promise<void> {
     const job = decode(conversionJobSchema, msg.content);
     if (!job) {
       this.logger.warn('malformed job message dead-lettered');
-      this.channel?.nack(msg, false, false);
+      settle(() => ch.nack(msg, false, false));
       return;
     }
     try {
       await handler(job.conversionId);
-      this.channel?.ack(msg);
+      settle(() => ch.ack(msg));
     } catch (err) {
       this.logger.error({ conversionId: job.conversionId, err: (err as Error).message }, 'job failed; requeued');
-      this.channel?.nack(msg, false, true);
+      settle(() => ch.nack(msg, false, true));
     }
   }
 
