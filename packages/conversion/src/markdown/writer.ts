@@ -84,3 +84,34 @@ function renderCode(text: string, language = ''): string {
   const fence = '`'.repeat(Math.max(3, longest + 1));
   return `${fence}${language}\n${text.replace(/\n+$/, '')}\n${fence}`;
 }
+
+/** Blocks flattened to one line of inline Markdown (table cells, notes): lists keep their markers. */
+export function blocksAsInlineText(blocks: Block[]): string {
+  return blocks
+    .map((b): string => {
+      switch (b.type) {
+        case 'paragraph':
+        case 'heading':
+        case 'code':
+          return b.text;
+        case 'list':
+          return b.items
+            .map((it, i) =>
+              `${b.ordered ? `${(b.start ?? 1) + i}.` : '-'} ${it.text} ${blocksAsInlineText(it.children ?? [])}`.trim(),
+            )
+            .join(' ');
+        case 'table':
+          return b.rows.map((r) => r.filter(Boolean).join(' ')).join(' ');
+        case 'quote':
+          return blocksAsInlineText(b.blocks);
+        case 'raw':
+          return b.markdown;
+        case 'rule':
+          return '';
+      }
+    })
+    .filter((s) => s.trim())
+    .join(' ')
+    .replace(/\s*\n\s*/g, ' ')
+    .trim();
+}

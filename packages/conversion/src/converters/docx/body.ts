@@ -1,5 +1,6 @@
 import type { Element } from '@xmldom/xmldom';
-import type { Block, ListItem } from '../../markdown/model';
+import type { Block } from '../../markdown/model';
+import { blocksAsInlineText } from '../../markdown/writer';
 import { bold, escapeText, imagePlaceholder, italic, link, strike } from '../../markdown/inline';
 import { attr, child, children, descendants, relAttr } from '../../xml-dom';
 import { ListNumbering } from './numbering';
@@ -348,7 +349,7 @@ export class DocxReader {
       const note = (kind === 'footnoteReference' ? this.pkg.footnotes : this.pkg.endnotes).get(id);
       const entry = { label, text: '' };
       this.noteDefinitions.push(entry);
-      entry.text = note ? blocksAsText(this.blocks(children(note))) : '';
+      entry.text = note ? blocksAsInlineText(this.blocks(children(note))) : '';
     }
     return `[^${label}]`;
   }
@@ -363,7 +364,7 @@ export class DocxReader {
       const entry = { label, text: '' };
       this.noteDefinitions.push(entry);
       if (comment) {
-        const body = blocksAsText(this.blocks(children(comment.body)));
+        const body = blocksAsInlineText(this.blocks(children(comment.body)));
         entry.text = comment.author ? `Comment by ${escapeText(comment.author)}: ${body}` : `Comment: ${body}`;
       }
     }
@@ -397,7 +398,7 @@ export class DocxReader {
   }
 
   private cellText(tc: Element): string {
-    return blocksAsText(this.blocks(children(tc)));
+    return blocksAsInlineText(this.blocks(children(tc)));
   }
 }
 
@@ -424,40 +425,6 @@ function cellsOf(tr: Element): Element[] {
         ? children(child(c, 'sdtContent') ?? c, 'tc')
         : [],
   );
-}
-
-/** Blocks flattened to one line of inline Markdown (table cells, notes). */
-function blocksAsText(blocks: Block[]): string {
-  return blocks
-    .map((b): string => {
-      switch (b.type) {
-        case 'paragraph':
-        case 'heading':
-          return b.text;
-        case 'list':
-          return listAsText(b.items, b.ordered, b.start ?? 1);
-        case 'table':
-          return b.rows.map((r) => r.join(' ')).join(' ');
-        case 'code':
-          return b.text;
-        case 'quote':
-          return blocksAsText(b.blocks);
-        case 'raw':
-          return b.markdown;
-        case 'rule':
-          return '';
-      }
-    })
-    .filter((s) => s.trim())
-    .join(' ')
-    .replace(/\s*\n\s*/g, ' ')
-    .trim();
-}
-
-function listAsText(items: ListItem[], ordered: boolean, start: number): string {
-  return items
-    .map((it, i) => `${ordered ? `${start + i}.` : '-'} ${it.text} ${blocksAsText(it.children ?? [])}`.trim())
-    .join(' ');
 }
 
 function on(el: Element | undefined): boolean | undefined {

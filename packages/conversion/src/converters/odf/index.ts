@@ -5,7 +5,7 @@ import { SafeZip } from '../../archive/safe-zip';
 import { parseXml, type Document } from '../../office-properties';
 import { attr, child, children, descendants } from '../../xml-dom';
 import type { Block, ListItem } from '../../markdown/model';
-import { renderMarkdown } from '../../markdown/writer';
+import { blocksAsInlineText, renderMarkdown } from '../../markdown/writer';
 import { bold, escapeText, imagePlaceholder, italic, link, strike } from '../../markdown/inline';
 import { paragraphsToBlocks, renderSlides, type ParagraphModel, type SlideModel } from '../presentation/slides';
 
@@ -218,7 +218,9 @@ function tableBlocks(table: Element, pkg: OdfPackage, notes: string[]): Block[] 
     )) {
       const repeat = Math.min(Number(attr(cell, 'number-columns-repeated') ?? 1), 64);
       const covered = cell.localName === 'covered-table-cell';
-      const text = covered ? (row[row.length - 1] ?? above[row.length] ?? '') : cellText(textBlocks(cell, pkg, notes));
+      const text = covered
+        ? (row[row.length - 1] ?? above[row.length] ?? '')
+        : blocksAsInlineText(textBlocks(cell, pkg, notes));
       for (let k = 0; k < repeat; k++) row.push(text);
     }
     while (row.length && row[row.length - 1] === '') row.pop();
@@ -227,31 +229,6 @@ function tableBlocks(table: Element, pkg: OdfPackage, notes: string[]): Block[] 
   }
   const nonEmpty = rows.filter((r) => r.some((c) => c !== ''));
   return nonEmpty.length ? [{ type: 'table', rows: nonEmpty }] : [];
-}
-
-/** A cell's blocks on one line: lists keep their markers, nested tables their cells. */
-function cellText(blocks: Block[]): string {
-  return blocks
-    .map((b): string => {
-      switch (b.type) {
-        case 'paragraph':
-        case 'heading':
-          return b.text;
-        case 'list':
-          return b.items
-            .map((it, i) =>
-              `${b.ordered ? `${(b.start ?? 1) + i}.` : '-'} ${it.text} ${cellText(it.children ?? [])}`.trim(),
-            )
-            .join(' ');
-        case 'table':
-          return b.rows.map((r) => r.filter(Boolean).join(' ')).join(' ');
-        default:
-          return '';
-      }
-    })
-    .filter((t) => t.trim())
-    .join(' ')
-    .trim();
 }
 
 function nearestTable(el: Element): Element | undefined {
