@@ -7,6 +7,8 @@ import { ConversionError } from '../types';
 export const MAX_IMAGE_PIXELS = 60_000_000;
 /** Words recognised with less confidence than this are treated as noise. */
 const MIN_WORD_CONFIDENCE = 35;
+/** A blank gap between two lines taller than this share of the line height separates paragraphs. */
+const PARAGRAPH_GAP = 0.6;
 /** OCR works best with text about 30 px high; small images are upscaled towards this width. */
 const TARGET_MIN_WIDTH = 1800;
 
@@ -91,18 +93,25 @@ export async function recognise(image: Buffer): Promise<OcrResult> {
   }
   for (const block of data.blocks ?? []) {
     for (const paragraph of block.paragraphs) {
-      const lines = paragraph.lines
-        .map((line) =>
-          line.words
-            .filter((w) => w.confidence >= MIN_WORD_CONFIDENCE || /^[\p{L}\p{N}]{3,}$/u.test(w.text))
-            .map((w) => w.text)
-            .join(' ')
-            .trim(),
-        )
-        .filter((l) => l && /[\p{L}\p{N}]/u.test(l));
+      // Tesseract often keeps paragraphs separated only by a blank line in one paragraph: split at such gaps.
+      const lineHeight = median(paragraph.lines.map((l) => l.bbox.y1 - l.bbox.y0));
       let text = '';
-      for (const line of lines)
-        text = !text ? line : /\p{Ll}-$/u.test(text) ? text.slice(0, -1) + line : `${text} ${line}`;
+      let previousBottom: number | undefined;
+      for (const line of paragraph.lines) {
+        const gap = previousBottom === undefined ? 0 : line.bbox.y0 - previousBottom;
+        previousBottom = line.bbox.y1;
+        if (text && gap > lineHeight * PARAGRAPH_GAP) {
+          paragraphs.push(text);
+          text = '';
+        }
+        const words = line.words
+          .filter((w) => w.confidence >= MIN_WORD_CONFIDENCE || /^[\p{L}\p{N}]{3,}$/u.test(w.text))
+          .map((w) => w.text)
+          .join(' ')
+          .trim();
+        if (!words || !/[\p{L}\p{N}]/u.test(words)) continue;
+        text = !text ? words : /\p{Ll}-$/u.test(text) ? text.slice(0, -1) + words : `${text} ${words}`;
+      }
       if (text) paragraphs.push(text);
     }
   }
@@ -112,4 +121,9 @@ export async function recognise(image: Buffer): Promise<OcrResult> {
 /** OCR of an image file in any format sharp reads. */
 export async function ocrImage(input: Buffer): Promise<OcrResult> {
   return recognise(await prepareImage(input));
+}
+
+function median(values: number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.floor(sorted.length / 2)] ?? 0;
 }

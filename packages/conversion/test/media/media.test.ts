@@ -59,6 +59,13 @@ describe('images by OCR', () => {
     expect(wordAccuracy(SENTENCE, markdown)).toBeGreaterThanOrEqual(0.9);
   });
 
+  it('When paragraphs are separated by a blank line, then each becomes its own Markdown paragraph', async () => {
+    const second = 'The minutes were sent to every member';
+    const input = await textImage([SENTENCE, '', second], 14);
+    const { markdown } = await convertIsolated(input, 'png', std, limits);
+    expect(markdown).toBe(`${SENTENCE}\n\n${second}\n`);
+  });
+
   it('When the image is not decodable, then it fails with corrupt_file', async () => {
     await expect(convertIsolated(Buffer.from('not an image'), 'png', std, limits)).rejects.toMatchObject({
       code: 'corrupt_file',
@@ -108,6 +115,19 @@ describe('audio by offline transcription', () => {
         expect(markdown.toLowerCase()).toContain(word);
     },
   );
+
+  it('When speech runs on for more than half a minute, then it is split into timestamped paragraphs at pauses', async () => {
+    const sentence = 'Please send the quarterly report to the finance team by Friday.';
+    const input = speech(Array(12).fill(sentence).join(' '), 'wav');
+    const { markdown } = await convertIsolated(input, 'wav', std, limits);
+    const stamps = markdown.split('\n\n').map((p) => /^\[(\d\d):(\d\d)\] /.exec(p));
+    expect(stamps.length).toBeGreaterThanOrEqual(2);
+    expect(stamps.every(Boolean)).toBe(true);
+    expect(stamps.map((m) => Number(m![1]) * 60 + Number(m![2]))).toEqual(
+      [...stamps.map((m) => Number(m![1]) * 60 + Number(m![2]))].sort((a, b) => a - b),
+    );
+    expect(markdown.toLowerCase()).toContain('quarterly report');
+  });
 
   it('When the audio has title and artist tags, then they are the metadata title and author', async () => {
     const input = speech('Hello world.', 'mp3', ['-metadata', 'title=Greeting', '-metadata', 'artist=Ada']);

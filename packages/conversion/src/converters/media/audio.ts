@@ -14,11 +14,20 @@ const MODEL_DIR = '/usr/share/pocketsphinx/model/en-us';
 const CHUNK_SECONDS = 300;
 /** A pause this long (seconds) between words starts a new paragraph. */
 const PARAGRAPH_PAUSE = 1.2;
+/** Past this many seconds a paragraph ends at the next short pause (a sentence gap), so long speech gets timestamps. */
+const PARAGRAPH_SOFT_SECONDS = 30;
+/** A gap between words at least this long (seconds) is a pause between sentences. */
+const SENTENCE_PAUSE = 0.05;
+/** A paragraph never runs longer than this many seconds without a pause. */
+const PARAGRAPH_HARD_SECONDS = 60;
 const TOOL_TIMEOUT_MS = 10 * 60_000;
 
 interface Word {
   word: string;
   start: number;
+  end: number;
+  /** Seconds since the previous word ended (silence and fillers). */
+  pause: number;
 }
 
 /**
@@ -56,12 +65,17 @@ export const audioConverter: Converter = {
           'wav',
           chunk,
         ]);
-        let last = -Infinity;
         for (const w of await transcribe(chunk)) {
           const at = w.start + offset;
-          if (!paragraphs.length || at - last > PARAGRAPH_PAUSE) paragraphs.push({ at, words: [] });
+          const current = paragraphs[paragraphs.length - 1];
+          const length = current ? at - current.at : 0;
+          const breakHere =
+            !current ||
+            w.pause >= PARAGRAPH_PAUSE ||
+            (length >= PARAGRAPH_SOFT_SECONDS && w.pause >= SENTENCE_PAUSE) ||
+            length >= PARAGRAPH_HARD_SECONDS;
+          if (breakHere) paragraphs.push({ at, words: [] });
           paragraphs[paragraphs.length - 1]!.words.push(w.word);
-          last = at;
         }
         await fs.rm(chunk, { force: true });
       }
@@ -125,10 +139,15 @@ async function transcribe(wav: string): Promise<Word[]> {
     '/dev/null',
   ]);
   const words: Word[] = [];
+  let lastEnd = 0;
   for (const line of out.split('\n')) {
     const m = /^(\S+) (\d+\.\d+) (\d+\.\d+) [\d.]+$/.exec(line.trim());
-    if (!m || /^<|^\[|^\+\+/.test(m[1]!)) continue;
-    words.push({ word: m[1]!.replace(/\(\d+\)$/, ''), start: Number(m[2]) });
+    if (!m) continue;
+    const [start, end] = [Number(m[2]), Number(m[3])];
+    // <s>, </s>, <sil>, [NOISE], ++FILLER++ are time without words: they count into the pause.
+    if (/^<|^\[|^\+\+/.test(m[1]!)) continue;
+    words.push({ word: m[1]!.replace(/\(\d+\)$/, ''), start, end, pause: words.length ? start - lastEnd : 0 });
+    lastEnd = end;
   }
   return words;
 }
