@@ -1,6 +1,7 @@
 import type { Element } from '@xmldom/xmldom';
 import type { Block } from '../../markdown/model';
 import { blocksAsInlineText } from '../../markdown/writer';
+import { hyperlinkTarget } from '../word-fields';
 import { bold, escapeText, imagePlaceholder, italic, link, strike } from '../../markdown/inline';
 import { attr, child, children, descendants, relAttr } from '../../xml-dom';
 import { ListNumbering } from './numbering';
@@ -431,12 +432,6 @@ function on(el: Element | undefined): boolean | undefined {
   if (!el) return undefined;
   const v = attr(el, 'val');
   return v === undefined || !/^(false|0|off|none)$/i.test(v);
-}
-
-function hyperlinkTarget(instr: string): string | undefined {
-  const m = /^\s*HYPERLINK\s+(?:\\l\s+)?"([^"]+)"/i.exec(instr) ?? /^\s*HYPERLINK\s+(\S+)/i.exec(instr);
-  if (!m) return undefined;
-  return /\\l\s/.test(instr.slice(0, instr.indexOf(m[1]!))) ? undefined : m[1];
 }
 
 /** The run with everything up to and including `marker` removed, so a field char splits a run cleanly. */

@@ -3,39 +3,158 @@ import type { Converter } from '../../types';
 import { ConversionError } from '../../types';
 import type { Block } from '../../markdown/model';
 import { renderMarkdown } from '../../markdown/writer';
-import { escapeText } from '../../markdown/inline';
-import { openCompoundFile, summaryInformation } from './ole';
+import { bold, escapeText, imagePlaceholder, italic, link } from '../../markdown/inline';
+import { nestListItems, type FlatListItem } from '../../markdown/lists';
+import { openCompoundFile, streamOf, summaryInformation } from './ole';
+import { readWordDocument, WordFormatError, type WordDocument, type WordRun } from './word97';
 
 /**
- * DOC (Word 97-2003): word-extractor reads the piece table (8-bit and UTF-16 pieces), fields
- * and notes; paragraphs, cell-marked table rows and footnotes are rebuilt from its text.
+ * DOC (Word 97-2003): our own reader of the binary format (./word97.ts) gives paragraphs with
+ * their styles, so headings, lists, tables, emphasis, links and notes come through. A file it can't
+ * follow (Word 6/95, a damaged table stream) falls back to word-extractor's plain text, rebuilt
+ * into paragraphs and cell-marked table rows.
  */
 export const docConverter: Converter = {
   name: 'doc',
   extensions: ['doc'],
   async convert(input) {
     const cfb = openCompoundFile(input, 'DOC file');
-    let doc: Awaited<ReturnType<WordExtractor['extract']>>;
-    try {
-      doc = await new WordExtractor().extract(input);
-    } catch (err) {
-      const message = (err as Error).message;
-      if (/encrypt/i.test(message)) throw new ConversionError('encrypted_file', 'The DOC file is password-protected.');
-      throw new ConversionError('corrupt_file', `The DOC file could not be read: ${message}`);
-    }
-    const blocks = textToBlocks(doc.getBody());
-    const notes = [doc.getFootnotes(), doc.getEndnotes()].join('\n').trim();
-    if (notes) {
-      blocks.push({ type: 'rule' });
-      blocks.push(...textToBlocks(notes));
-    }
     const info = summaryInformation(cfb);
-    return {
-      markdown: renderMarkdown(blocks),
-      metadata: { title: info.title, author: info.author, page_count: info.pages ?? 0 },
-    };
+    const metadata = { title: info.title, author: info.author, page_count: info.pages ?? 0 };
+    const word = streamOf(cfb, 'WordDocument');
+    if (!word)
+      throw new ConversionError('corrupt_file', 'The file has no WordDocument stream: it is not a Word document.');
+    try {
+      const doc = readWordDocument(word, { '0Table': streamOf(cfb, '0Table'), '1Table': streamOf(cfb, '1Table') });
+      return { markdown: renderMarkdown(wordBlocks(doc)), metadata };
+    } catch (err) {
+      if (!(err instanceof WordFormatError)) throw err;
+      if (err.message === 'encrypted')
+        throw new ConversionError('encrypted_file', 'The DOC file is password-protected.');
+    }
+    return { markdown: renderMarkdown(await plainTextBlocks(input)), metadata };
   },
 };
+
+/** The document as blocks: headings, list runs nested by level, table rows, notes at the end. */
+function wordBlocks(doc: WordDocument): Block[] {
+  const blocks: Block[] = [];
+  let listRun: FlatListItem[] = [];
+  let rows: string[][] = [];
+  let row: string[] = [];
+  let cell: string[] = [];
+  const flushList = (): void => {
+    if (listRun.length) blocks.push(...nestListItems(listRun));
+    listRun = [];
+  };
+  const flushTable = (): void => {
+    if (cell.length) row.push(cell.join('<br>'));
+    if (row.length) rows.push(row);
+    if (rows.length) blocks.push({ type: 'table', rows: squareRows(rows) });
+    rows = [];
+    row = [];
+    cell = [];
+  };
+  for (const p of doc.body) {
+    const text = inlineMarkdown(p.runs);
+    if (p.tableDepth > 0) {
+      flushList();
+      if (p.rowEnd) {
+        if (cell.length) row.push(cell.join('<br>'));
+        rows.push(row);
+        row = [];
+        cell = [];
+        continue;
+      }
+      if (text) cell.push(text);
+      if (p.cellEnd && p.tableDepth === 1) {
+        row.push(cell.join('<br>'));
+        cell = [];
+      }
+      continue;
+    }
+    flushTable();
+    if (p.list && text) {
+      listRun.push({ level: p.list.level, ordered: p.list.ordered, text });
+      continue;
+    }
+    flushList();
+    if (!text) continue;
+    if (p.heading) blocks.push({ type: 'heading', level: p.heading, text: text.replace(/\s*<br>\s*/g, ' ') });
+    else blocks.push({ type: 'paragraph', text: text.replace(/<br>/g, '  \n') });
+  }
+  flushTable();
+  flushList();
+  const notes = doc.notes.filter((n) => n.paragraphs.some((p) => inlineMarkdown(p.runs)));
+  if (notes.length) {
+    blocks.push({
+      type: 'raw',
+      markdown: notes
+        .map(
+          (n) =>
+            `[^${n.label}]: ${n.paragraphs
+              .map((p) => inlineMarkdown(p.runs))
+              .filter(Boolean)
+              .join(' ')}`,
+        )
+        .join('\n'),
+    });
+  }
+  return blocks;
+}
+
+/** A paragraph's runs as inline Markdown: emphasis and links kept, pictures as placeholders, note marks as [^n]. */
+function inlineMarkdown(runs: WordRun[]): string {
+  let out = '';
+  for (const run of runs) {
+    if (run.special?.kind === 'picture') out += imagePlaceholder('image');
+    else if (run.special?.kind === 'note') out += `[^${run.special.label}]`;
+    else {
+      const lines = run.text.split('\n').map((line) => {
+        const trimmed = line.trim();
+        if (!trimmed) return line;
+        let md = escapeText(trimmed);
+        if (run.italic) md = italic(md);
+        if (run.bold) md = bold(md);
+        if (run.link) md = link(md, run.link);
+        // Keep the spaces around the text outside the emphasis markers.
+        return line.slice(0, line.indexOf(trimmed[0]!)) + md + (/\s$/.test(line) ? ' ' : '');
+      });
+      out += lines.join('<br>');
+    }
+  }
+  return out
+    .replace(/[ \t]+/g, ' ')
+    .replace(/\s*<br>\s*/g, '<br>')
+    .replace(/^(<br>)+|(<br>)+$/g, '')
+    .trim();
+}
+
+/** Rows padded to the widest one; trailing columns that are empty in every row dropped. */
+function squareRows(rows: string[][]): string[][] {
+  let width = Math.max(...rows.map((r) => r.length));
+  while (width > 1 && rows.every((r) => !(r[width - 1] ?? '').trim())) width--;
+  return rows.map((r) => Array.from({ length: width }, (_, i) => r[i] ?? ''));
+}
+
+/** word-extractor's text of a document our reader can't follow. */
+async function plainTextBlocks(input: Buffer): Promise<Block[]> {
+  let doc: Awaited<ReturnType<WordExtractor['extract']>>;
+  try {
+    doc = await new WordExtractor().extract(input);
+  } catch (err) {
+    const message = (err as Error).message;
+    if (/encrypt/i.test(message)) throw new ConversionError('encrypted_file', 'The DOC file is password-protected.');
+    throw new ConversionError('corrupt_file', `The DOC file could not be read: ${message}`);
+  }
+  const blocks = textToBlocks(doc.getBody());
+  const notes = [doc.getFootnotes(), doc.getEndnotes()].join('\n').trim();
+  if (notes) {
+    blocks.push({ type: 'rule' });
+    blocks.push(...textToBlocks(notes));
+  }
+  return blocks;
+}
 
 /** Paragraph text with Word's cell marks (tab-separated cells, rows ending in a blank cell) to blocks. */
 function textToBlocks(text: string): Block[] {

@@ -4,7 +4,7 @@ import { ConversionError } from '../../types';
 import type { Block } from '../../markdown/model';
 import { renderMarkdown } from '../../markdown/writer';
 import { bold, escapeText, italic, link, strike } from '../../markdown/inline';
-import { groupListItems, type RtfItem } from './lists';
+import { nestListItems, type FlatListItem } from '../../markdown/lists';
 
 /** Destinations whose content is never document text. */
 const SKIP = new Set([
@@ -128,7 +128,7 @@ export const rtfConverter: Converter = {
 
 class RtfReader {
   private readonly blocks: Block[] = [];
-  private readonly items: RtfItem[] = [];
+  private readonly items: FlatListItem[] = [];
   private readonly footnotes: string[] = [];
   private readonly meta: Record<string, string> = {};
   private readonly fontCodepage = new Map<number, string>();
@@ -556,7 +556,7 @@ class RtfReader {
   }
 
   private flushList(): void {
-    if (this.items.length) this.blocks.push(...groupListItems(this.items.splice(0)));
+    if (this.items.length) this.blocks.push(...nestListItems(this.items.splice(0)));
   }
 }
 

@@ -1,14 +1,17 @@
-import type { Block, ListItem } from '../../markdown/model';
+import type { Block, ListItem } from './model';
 
-export interface RtfItem {
+/** One list paragraph of a reader that sees lists flat (a level per paragraph): DOC, RTF. */
+export interface FlatListItem {
   level: number;
   ordered: boolean;
-  value: number;
+  /** The number shown on an ordered item (the list starts at the first one's). */
+  value?: number;
+  /** Inline Markdown. */
   text: string;
 }
 
 /** Consecutive list paragraphs as nested Markdown lists (a deeper level nests under the item before it). */
-export function groupListItems(items: RtfItem[]): Block[] {
+export function nestListItems(items: FlatListItem[]): Block[] {
   const out: Block[] = [];
   for (let i = 0; i < items.length;) {
     const [block, next] = listAt(items, i, items[i]!.level);
@@ -18,7 +21,7 @@ export function groupListItems(items: RtfItem[]): Block[] {
   return out;
 }
 
-function listAt(items: RtfItem[], start: number, level: number): [Block, number] {
+function listAt(items: FlatListItem[], start: number, level: number): [Block, number] {
   const first = items[start]!;
   const list: ListItem[] = [];
   let i = start;
