@@ -8,7 +8,7 @@ export const MAX_IMAGE_PIXELS = 60_000_000;
 /** Words recognised with less confidence than this are treated as noise. */
 const MIN_WORD_CONFIDENCE = 35;
 /** A blank gap between two lines taller than this share of the line height separates paragraphs. */
-const PARAGRAPH_GAP = 0.6;
+export const PARAGRAPH_GAP = 0.6;
 /** OCR works best with text about 30 px high; small images are upscaled towards this width. */
 const TARGET_MIN_WIDTH = 1800;
 
@@ -110,7 +110,7 @@ export async function recognise(image: Buffer): Promise<OcrResult> {
           .join(' ')
           .trim();
         if (!words || !/[\p{L}\p{N}]/u.test(words)) continue;
-        text = !text ? words : /\p{Ll}-$/u.test(text) ? text.slice(0, -1) + words : `${text} ${words}`;
+        text = joinLine(text, words);
       }
       if (text) paragraphs.push(text);
     }
@@ -123,7 +123,13 @@ export async function ocrImage(input: Buffer): Promise<OcrResult> {
   return recognise(await prepareImage(input));
 }
 
-function median(values: number[]): number {
+/** Appends a line to a paragraph, re-joining a word hyphenated across the break. */
+export function joinLine(paragraph: string, line: string): string {
+  if (!paragraph) return line;
+  return /\p{Ll}-$/u.test(paragraph) ? paragraph.slice(0, -1) + line : `${paragraph} ${line}`;
+}
+
+export function median(values: number[]): number {
   const sorted = [...values].sort((a, b) => a - b);
   return sorted[Math.floor(sorted.length / 2)] ?? 0;
 }

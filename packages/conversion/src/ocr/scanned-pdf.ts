@@ -4,15 +4,21 @@ import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { ConversionError } from '../types';
+import type { Block } from '../markdown/model';
 import { recognise, prepareImage } from './engine';
+import { ocrBlocks } from './layout';
 
 const run = promisify(execFile);
 /** Pages without a text layer OCR'd per document at most. */
 export const MAX_OCR_PAGES = 50;
 const RENDER_DPI = 200;
 
-/** Renders the given pages with poppler's pdftoppm and OCRs them: page number → paragraphs. */
-export async function ocrPdfPages(pdf: Buffer, pageNumbers: number[]): Promise<Map<number, string[]>> {
+/** Renders the given pages with poppler's pdftoppm and OCRs them (layout analysis in enhanced mode): page number → blocks. */
+export async function ocrPdfPages(
+  pdf: Buffer,
+  pageNumbers: number[],
+  enhanced: boolean,
+): Promise<Map<number, Block[]>> {
   if (pageNumbers.length > MAX_OCR_PAGES) {
     throw new ConversionError(
       'too_large',
@@ -23,7 +29,7 @@ export async function ocrPdfPages(pdf: Buffer, pageNumbers: number[]): Promise<M
   try {
     const file = path.join(dir, 'in.pdf');
     await fs.writeFile(file, pdf);
-    const out = new Map<number, string[]>();
+    const out = new Map<number, Block[]>();
     for (const page of pageNumbers) {
       const prefix = path.join(dir, `p${page}`);
       try {
@@ -41,8 +47,7 @@ export async function ocrPdfPages(pdf: Buffer, pageNumbers: number[]): Promise<M
           );
         throw new ConversionError('corrupt_file', `Page ${page} of the PDF could not be rendered for OCR.`);
       }
-      const { paragraphs } = await recognise(await prepareImage(await fs.readFile(`${prefix}.png`)));
-      out.set(page, paragraphs);
+      out.set(page, ocrBlocks(await recognise(await prepareImage(await fs.readFile(`${prefix}.png`))), enhanced));
     }
     return out;
   } finally {

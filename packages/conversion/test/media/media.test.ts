@@ -189,6 +189,78 @@ describe('enhanced mode on images', () => {
   });
 });
 
+describe('enhanced mode on a two-column scanned page', () => {
+  const LEFT = [
+    'The river council met on Monday to discuss the new bridge across the northern bank of the valley.',
+    'Members agreed to publish a survey before the spring floods arrive and asked for three designs.',
+  ];
+  const RIGHT = [
+    'Meanwhile the school orchestra has won the regional prize for a third year in a row.',
+    'The prize money will buy a piano for the music room and new stands for the practice hall.',
+  ];
+
+  /** Sentences wrapped to a column of about 36 characters, set side by side like a newspaper page. */
+  async function twoColumnPage(): Promise<Buffer> {
+    const wrap = (sentences: string[]): string[] =>
+      sentences.flatMap((s, i) => {
+        const lines: string[] = [];
+        for (const word of s.split(' ')) {
+          const last = lines[lines.length - 1];
+          if (last !== undefined && `${last} ${word}`.length <= 36) lines[lines.length - 1] = `${last} ${word}`;
+          else lines.push(word);
+        }
+        return i ? ['', ...lines] : lines;
+      });
+    const column = (lines: string[], x: number): string =>
+      lines
+        .map((l, i) => `<text x="${x}" y="${60 + i * 31}" font-family="DejaVu Serif" font-size="22">${l}</text>`)
+        .join('');
+    const left = wrap(LEFT);
+    const right = wrap(RIGHT);
+    const height = 100 + Math.max(left.length, right.length) * 31;
+    const svg = `<svg xmlns="http://www.w3.org/2000/svg" width="1120" height="${height}"><rect width="100%" height="100%" fill="white"/>${column(left, 20)}${column(right, 580)}</svg>`;
+    return sharp(Buffer.from(svg)).png().toBuffer();
+  }
+
+  /** Reading-order figure: the share of the page's sentences found whole (every word, in order) in the Markdown. */
+  function sentenceRecall(markdown: string): number {
+    const norm = (s: string): string =>
+      s
+        .toLowerCase()
+        .replace(/[^a-z0-9]+/g, ' ')
+        .trim();
+    const text = norm(markdown);
+    const sentences = [...LEFT, ...RIGHT];
+    return sentences.filter((s) => text.includes(norm(s))).length / sentences.length;
+  }
+
+  it('When a scanned image has two columns, then enhanced mode reads them one after the other (sentence recall) and beats standard', async () => {
+    const input = await twoColumnPage();
+    const standard = await convertIsolated(input, 'png', std, limits);
+    const enhanced = await convertIsolated(input, 'png', { enhanced: true }, limits);
+    const figures = { standard: sentenceRecall(standard.markdown), enhanced: sentenceRecall(enhanced.markdown) };
+    expect(figures.enhanced).toBeGreaterThanOrEqual(0.75);
+    expect(figures.enhanced).toBeGreaterThan(figures.standard);
+    expect(enhanced.markdown).not.toContain('|');
+  });
+
+  it('When a scanned PDF page has two columns, then enhanced mode reads them in order too', async () => {
+    const image = await twoColumnPage();
+    const input = await new Promise<Buffer>((resolve) => {
+      const doc = new PDFDocument({ size: 'A4', layout: 'landscape' });
+      const chunks: Buffer[] = [];
+      doc.on('data', (c: Buffer) => chunks.push(c));
+      doc.on('end', () => resolve(Buffer.concat(chunks)));
+      doc.image(image, 30, 30, { width: 780 });
+      doc.end();
+    });
+    const standard = await convertIsolated(input, 'pdf', std, limits);
+    const enhanced = await convertIsolated(input, 'pdf', { enhanced: true }, limits);
+    expect(sentenceRecall(enhanced.markdown)).toBeGreaterThanOrEqual(0.75);
+    expect(sentenceRecall(enhanced.markdown)).toBeGreaterThan(sentenceRecall(standard.markdown));
+  });
+});
+
 describe('enhanced mode on embedded images', () => {
   it('When a DOCX holds a picture of text, then enhanced mode adds the text it reads and standard keeps only the alt text', async () => {
     const { Document, ImageRun, Packer, Paragraph } = await import('docx');

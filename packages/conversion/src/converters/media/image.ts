@@ -1,8 +1,7 @@
 import exifr from 'exifr';
 import type { Converter } from '../../types';
 import { ocrImage } from '../../ocr/engine';
-import { tableFromWords } from '../../ocr/layout';
-import { escapeText } from '../../markdown/inline';
+import { ocrBlocks } from '../../ocr/layout';
 import { renderMarkdown } from '../../markdown/writer';
 
 /** jpg, jpeg, png: text by OCR (paragraphs), title and author from EXIF/XMP when present. */
@@ -10,9 +9,8 @@ export const imageConverter: Converter = {
   name: 'image',
   extensions: ['jpg', 'jpeg', 'png'],
   async convert(input, options) {
-    const { paragraphs, words } = await ocrImage(input);
-    // Enhanced mode: layout analysis rebuilds a table the image clearly holds.
-    const table = options.enhanced ? tableFromWords(words) : undefined;
+    // Enhanced mode: layout analysis reads columns in order and rebuilds a table the image clearly holds.
+    const blocks = ocrBlocks(await ocrImage(input), options.enhanced);
     const tags = (await exifr.parse(input, { xmp: true, iptc: true }).catch(() => undefined)) as
       Record<string, unknown> | undefined;
     const pick = (...keys: string[]): string => {
@@ -29,11 +27,7 @@ export const imageConverter: Converter = {
       return '';
     };
     return {
-      markdown: renderMarkdown(
-        table
-          ? [{ type: 'table', rows: table.map((r) => r.map(escapeText)) }]
-          : paragraphs.map((p) => ({ type: 'paragraph' as const, text: escapeText(p) })),
-      ),
+      markdown: renderMarkdown(blocks),
       metadata: {
         title: pick('title', 'XPTitle', 'ImageDescription', 'ObjectName'),
         author: pick('creator', 'Artist', 'XPAuthor', 'By-line'),

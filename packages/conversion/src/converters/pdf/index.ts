@@ -26,7 +26,7 @@ function loadPdfJs(): Promise<PdfJs> {
 export const pdfConverter: Converter = {
   name: 'pdf',
   extensions: ['pdf'],
-  async convert(input): Promise<ConversionOutput> {
+  async convert(input, options): Promise<ConversionOutput> {
     const lib = await loadPdfJs();
     let doc: Awaited<ReturnType<PdfJs['getDocument']>['promise']>;
     try {
@@ -80,7 +80,7 @@ export const pdfConverter: Converter = {
       }
       const cleaned = removeRunningLines(pages);
       const scanned = pages.map((lines, i) => (lines.length === 0 ? i + 1 : 0)).filter((n) => n > 0);
-      const ocr = scanned.length ? await ocrPdfPages(input, scanned) : new Map<number, string[]>();
+      const ocr = scanned.length ? await ocrPdfPages(input, scanned, options.enhanced) : new Map<number, Block[]>();
       const { info } = (await doc.getMetadata().catch(() => ({ info: {} }))) as { info: Record<string, unknown> };
       return {
         markdown: renderMarkdown(pageBlocks(cleaned, ocr)),
@@ -120,7 +120,7 @@ async function fontNames(
 }
 
 /** Text-layer pages become blocks together (paragraphs may span pages); scanned pages contribute their OCR paragraphs in place. */
-function pageBlocks(pages: Line[][], ocr: Map<number, string[]>): Block[] {
+function pageBlocks(pages: Line[][], ocr: Map<number, Block[]>): Block[] {
   const blocks: Block[] = [];
   let run: Line[] = [];
   pages.forEach((lines, i) => {
@@ -131,7 +131,7 @@ function pageBlocks(pages: Line[][], ocr: Map<number, string[]>): Block[] {
     }
     blocks.push(...linesToBlocks(run));
     run = [];
-    blocks.push(...recognised.map((text): Block => ({ type: 'paragraph', text: escapeText(text) })));
+    blocks.push(...recognised);
   });
   blocks.push(...linesToBlocks(run));
   return blocks;
