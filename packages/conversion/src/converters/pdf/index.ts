@@ -4,7 +4,6 @@ import { renderMarkdown } from '../../markdown/writer';
 import { buildLines, type Line, type TextItem } from './layout';
 import { linesToBlocks, removeRunningLines } from './blocks';
 import type { Block } from '../../markdown/model';
-import { escapeText } from '../../markdown/inline';
 import { ocrPdfPages } from '../../ocr/scanned-pdf';
 
 /** Pages read at most; a longer PDF fails with a message saying so. */
