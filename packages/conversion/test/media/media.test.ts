@@ -262,33 +262,87 @@ describe('enhanced mode on a two-column scanned page', () => {
 });
 
 describe('enhanced mode on embedded images', () => {
-  it('When a DOCX holds a picture of text, then enhanced mode adds the text it reads and standard keeps only the alt text', async () => {
-    const { Document, ImageRun, Packer, Paragraph } = await import('docx');
-    const picture = await textImage([SENTENCE], 14);
-    const input = await Packer.toBuffer(
-      new Document({
-        sections: [
-          {
-            children: [
-              new Paragraph('Before the picture.'),
-              new Paragraph({
-                children: [
-                  new ImageRun({
-                    type: 'png',
-                    data: picture,
-                    transformation: { width: 600, height: 60 },
-                    altText: { name: 'scan', description: 'scan', title: 'scan' },
-                  }),
-                ],
-              }),
-            ],
-          },
-        ],
+  /** A document of each format holding one picture of SENTENCE (alt text "scan") after a line of text. */
+  const withPicture: Record<string, (picture: Buffer) => Promise<Buffer>> = {
+    docx: async (picture) => {
+      const { Document, ImageRun, Packer, Paragraph } = await import('docx');
+      return Packer.toBuffer(
+        new Document({
+          sections: [
+            {
+              children: [
+                new Paragraph('Before the picture.'),
+                new Paragraph({
+                  children: [
+                    new ImageRun({
+                      type: 'png',
+                      data: picture,
+                      transformation: { width: 600, height: 60 },
+                      altText: { name: 'scan', description: 'scan', title: 'scan' },
+                    }),
+                  ],
+                }),
+              ],
+            },
+          ],
+        }),
+      );
+    },
+    pptx: async (picture) => {
+      const { default: PptxGenJS } = await import('pptxgenjs');
+      const pptx = new PptxGenJS();
+      const slide = pptx.addSlide();
+      slide.addText('Before the picture.', { x: 0.5, y: 0.3, w: 8, h: 0.6 });
+      slide.addImage({
+        data: `data:image/png;base64,${picture.toString('base64')}`,
+        x: 0.5,
+        y: 1.2,
+        w: 8,
+        h: 0.8,
+        altText: 'scan',
+      });
+      return (await pptx.write({ outputType: 'nodebuffer' })) as Buffer;
+    },
+    epub: async (picture) => {
+      const { strToU8, zipSync } = await import('fflate');
+      return Buffer.from(
+        zipSync({
+          mimetype: strToU8('application/epub+zip'),
+          'META-INF/container.xml': strToU8(
+            '<container><rootfiles><rootfile full-path="OPS/content.opf"/></rootfiles></container>',
+          ),
+          'OPS/content.opf': strToU8(
+            '<package><manifest><item id="c1" href="text/ch1.xhtml"/><item id="i1" href="images/scan.png"/></manifest><spine><itemref idref="c1"/></spine></package>',
+          ),
+          'OPS/text/ch1.xhtml': strToU8(
+            '<html xmlns="http://www.w3.org/1999/xhtml"><body><p>Before the picture.</p><p><img src="../images/scan.png" alt="scan"/></p></body></html>',
+          ),
+          'OPS/images/scan.png': new Uint8Array(picture),
+        }),
+      );
+    },
+    pdf: (picture) =>
+      new Promise<Buffer>((resolve) => {
+        const doc = new PDFDocument({ size: 'A4' });
+        const chunks: Buffer[] = [];
+        doc.on('data', (c: Buffer) => chunks.push(c));
+        doc.on('end', () => resolve(Buffer.concat(chunks)));
+        doc.fontSize(12).text('Before the picture.', 40, 40);
+        doc.image(picture, 40, 80, { width: 500 });
+        doc.end();
       }),
-    );
-    const standard = await convertIsolated(input, 'docx', std, limits);
-    const enhanced = await convertIsolated(input, 'docx', { enhanced: true }, limits);
-    expect(wordAccuracy(SENTENCE, standard.markdown)).toBeLessThan(0.3);
-    expect(wordAccuracy(SENTENCE, enhanced.markdown)).toBeGreaterThanOrEqual(0.9);
-  });
+  };
+
+  it.each(Object.keys(withPicture))(
+    'When a %s holds a picture of text, then enhanced mode adds the text it reads and standard keeps only the text around it',
+    async (ext) => {
+      const input = await withPicture[ext]!(await textImage([SENTENCE], 14));
+      const standard = await convertIsolated(input, ext, std, limits);
+      const enhanced = await convertIsolated(input, ext, { enhanced: true }, limits);
+      expect(standard.markdown).toContain('Before the picture.');
+      expect(wordAccuracy(SENTENCE, standard.markdown)).toBeLessThan(0.3);
+      expect(enhanced.markdown).toContain('Before the picture.');
+      expect(wordAccuracy(SENTENCE, enhanced.markdown)).toBeGreaterThanOrEqual(0.9);
+    },
+  );
 });

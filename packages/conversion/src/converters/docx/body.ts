@@ -2,7 +2,8 @@ import type { Element } from '@xmldom/xmldom';
 import type { Block } from '../../markdown/model';
 import { blocksAsInlineText } from '../../markdown/writer';
 import { hyperlinkTarget } from '../word-fields';
-import { bold, escapeText, imagePlaceholder, italic, link, strike } from '../../markdown/inline';
+import { picturePlaceholder } from '../../ocr/pictures';
+import { bold, escapeText, italic, link, strike } from '../../markdown/inline';
 import { attr, child, children, descendants, relAttr } from '../../xml-dom';
 import { ListNumbering } from './numbering';
 import type { DocxPackage, StyleInfo } from './parts';
@@ -338,7 +339,7 @@ export class DocxReader {
     const alt =
       attr(docPr, 'descr') || attr(docPr, 'title') || attr(descendants(el, 'imagedata')[0], 'title') || 'image';
     const read = this.pictureText.get(imageRelId(el) ?? '');
-    out.push({ md: imagePlaceholder(read ? `${alt}: ${read}` : alt), ...fmt });
+    out.push({ md: picturePlaceholder(alt, read), ...fmt });
   }
 
   private noteReference(kind: string, id: string): string {

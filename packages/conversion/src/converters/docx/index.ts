@@ -2,7 +2,7 @@ import path from 'node:path';
 import type { Converter } from '../../types';
 import { ooxmlProperties } from '../../office-properties';
 import { renderMarkdown } from '../../markdown/writer';
-import { ocrImage } from '../../ocr/engine';
+import { PictureReader } from '../../ocr/pictures';
 import { descendants } from '../../xml-dom';
 import type { SafeZip } from '../../archive/safe-zip';
 import { openDocx, type DocxPackage } from './parts';
@@ -31,16 +31,13 @@ export const docxConverter: Converter = {
 
 async function readPictures(zip: SafeZip, pkg: DocxPackage): Promise<Map<string, string>> {
   const out = new Map<string, string>();
+  const reader = new PictureReader();
   for (const drawing of [...descendants(pkg.body, 'drawing'), ...descendants(pkg.body, 'pict')]) {
     const id = imageRelId(drawing);
     const rel = id ? pkg.rels.get(id) : undefined;
     if (!id || !rel || rel.external || out.has(id)) continue;
-    const bytes = zip.bytesOf(path.posix.normalize(path.posix.join(pkg.dir, rel.target)).replace(/^\//, ''));
-    if (!bytes) continue;
-    const text = await ocrImage(Buffer.from(bytes))
-      .then((r) => r.paragraphs.join(' ').trim())
-      .catch(() => '');
-    out.set(id, text);
+    const part = path.posix.normalize(path.posix.join(pkg.dir, rel.target)).replace(/^\//, '');
+    out.set(id, await reader.text(part, () => zip.bytesOf(part)));
   }
   return out;
 }

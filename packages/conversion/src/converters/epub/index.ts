@@ -6,12 +6,13 @@ import { parseXml } from '../../office-properties';
 import { attr, descendants } from '../../xml-dom';
 import { htmlToMarkdown } from '../html';
 import { escapeText } from '../../markdown/inline';
+import { PictureReader } from '../../ocr/pictures';
 
 /** EPUB: container.xml → OPF; spine documents in order through the HTML converter; title and creator from the OPF. */
 export const epubConverter: Converter = {
   name: 'epub',
   extensions: ['epub'],
-  async convert(input) {
+  async convert(input, options) {
     const zip = new SafeZip(input, 'EPUB file');
     const container = zip.textOf('META-INF/container.xml');
     const opfPath = container
@@ -46,12 +47,16 @@ export const epubConverter: Converter = {
       ]),
     );
     const chapters: string[] = [];
+    // Enhanced mode reads the text inside the book's pictures (scanned pages, figures with labels).
+    const reader = options.enhanced ? new PictureReader() : undefined;
     for (const ref of descendants(opf, 'itemref')) {
       if (attr(ref, 'linear') === 'no') continue;
       const item = manifest.get(attr(ref, 'idref') ?? '');
       if (!item || item.props.includes('nav') || tocPages.has(resolve(item.href))) continue;
-      const html = zip.textOf(resolve(item.href));
+      const chapterPath = resolve(item.href);
+      let html = zip.textOf(chapterPath);
       if (!html) continue;
+      if (reader) html = await withPictureText(html, chapterPath, zip, reader);
       const md = htmlToMarkdown(html).trim();
       if (md) chapters.push(md);
     }
@@ -85,6 +90,34 @@ export const epubConverter: Converter = {
     };
   },
 };
+
+/** The chapter with each local picture's alt text extended by the text OCR reads in it. */
+async function withPictureText(
+  html: string,
+  chapterPath: string,
+  zip: SafeZip,
+  reader: PictureReader,
+): Promise<string> {
+  const tags = [...new Set(html.match(/<img\b[^>]*>/gi) ?? [])];
+  for (const tag of tags) {
+    const src = /\bsrc\s*=\s*("([^"]*)"|'([^']*)')/i.exec(tag);
+    const href = src?.[2] ?? src?.[3];
+    if (!href || /^[a-z]+:/i.test(href)) continue;
+    let part: string;
+    try {
+      part = path.posix.normalize(path.posix.join(path.posix.dirname(chapterPath), decodeURIComponent(href)));
+    } catch {
+      continue;
+    }
+    const text = await reader.text(part, () => zip.bytesOf(part));
+    if (!text) continue;
+    const alt = /\balt\s*=\s*("([^"]*)"|'([^']*)')/i.exec(tag);
+    const label = `${alt?.[2] ?? alt?.[3] ?? ''}`.trim() || 'image';
+    const escaped = `${label}: ${text}`.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;');
+    html = html.split(tag).join(`<img src="#" alt="${escaped}">`);
+  }
+  return html;
+}
 
 /** Font obfuscation also lists fonts in encryption.xml; only encrypted chapters make the book unreadable. */
 function encryptedContent(zip: SafeZip): boolean {

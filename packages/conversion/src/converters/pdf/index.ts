@@ -5,6 +5,7 @@ import { buildLines, type Line, type TextItem } from './layout';
 import { linesToBlocks, removeRunningLines } from './blocks';
 import type { Block } from '../../markdown/model';
 import { ocrPdfPages } from '../../ocr/scanned-pdf';
+import { pdfPictureText, picturePlaceholder } from '../../ocr/pictures';
 
 /** Pages read at most; a longer PDF fails with a message saying so. */
 export const MAX_PDF_PAGES = 2000;
@@ -80,9 +81,12 @@ export const pdfConverter: Converter = {
       const cleaned = removeRunningLines(pages);
       const scanned = pages.map((lines, i) => (lines.length === 0 ? i + 1 : 0)).filter((n) => n > 0);
       const ocr = scanned.length ? await ocrPdfPages(input, scanned, options.enhanced) : new Map<number, Block[]>();
+      // Enhanced mode also reads the text inside pictures on pages that have a text layer.
+      const textPages = pages.map((lines, i) => (lines.length ? i + 1 : 0)).filter((n) => n > 0);
+      const pictures = options.enhanced ? await pdfPictureText(input, textPages) : new Map<number, string[]>();
       const { info } = (await doc.getMetadata().catch(() => ({ info: {} }))) as { info: Record<string, unknown> };
       return {
-        markdown: renderMarkdown(pageBlocks(cleaned, ocr)),
+        markdown: renderMarkdown(pageBlocks(cleaned, ocr, pictures)),
         metadata: {
           title: typeof info.Title === 'string' ? info.Title : '',
           author: typeof info.Author === 'string' ? info.Author : '',
@@ -118,14 +122,23 @@ async function fontNames(
   return names;
 }
 
-/** Text-layer pages become blocks together (paragraphs may span pages); scanned pages contribute their OCR paragraphs in place. */
-function pageBlocks(pages: Line[][], ocr: Map<number, Block[]>): Block[] {
+/**
+ * Text-layer pages become blocks together (paragraphs may span pages); scanned pages contribute
+ * their OCR blocks in place, and pictures read in enhanced mode follow their page's text.
+ */
+function pageBlocks(pages: Line[][], ocr: Map<number, Block[]>, pictures: Map<number, string[]>): Block[] {
   const blocks: Block[] = [];
   let run: Line[] = [];
   pages.forEach((lines, i) => {
     const recognised = ocr.get(i + 1);
     if (!recognised) {
       run.push(...lines);
+      const read = pictures.get(i + 1);
+      if (read) {
+        blocks.push(...linesToBlocks(run));
+        run = [];
+        blocks.push(...read.map((text): Block => ({ type: 'paragraph', text: picturePlaceholder('image', text) })));
+      }
       return;
     }
     blocks.push(...linesToBlocks(run));

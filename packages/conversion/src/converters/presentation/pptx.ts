@@ -7,7 +7,8 @@ import { ooxmlProperties, parseXml } from '../../office-properties';
 import { attr, child, children, descendants, relAttr } from '../../xml-dom';
 import type { Block } from '../../markdown/model';
 import { renderMarkdown } from '../../markdown/writer';
-import { escapeText, imagePlaceholder } from '../../markdown/inline';
+import { escapeText } from '../../markdown/inline';
+import { PictureReader, picturePlaceholder } from '../../ocr/pictures';
 import { type ParagraphModel, paragraphsToBlocks, renderSlides, type SlideModel } from './slides';
 
 interface Placed {
@@ -20,7 +21,7 @@ interface Placed {
 export const pptxConverter: Converter = {
   name: 'pptx',
   extensions: ['pptx'],
-  async convert(input) {
+  async convert(input, options) {
     const zip = new SafeZip(input, 'PPTX file');
     const presentation = zip.textOf('ppt/presentation.xml');
     if (!presentation) {
@@ -34,9 +35,12 @@ export const pptxConverter: Converter = {
     const rels = relationships(zip, 'ppt/presentation.xml');
     const ids = descendants(parseXml(presentation, 'presentation'), 'sldId').map((el) => relAttr(el) ?? '');
     const slides: SlideModel[] = [];
+    // Enhanced mode reads the text inside the slides' pictures (screenshots, scanned handouts).
+    const reader = options.enhanced ? new PictureReader() : undefined;
     for (const rid of ids) {
       const target = rels.get(rid);
-      if (target) slides.push(readSlide(zip, target));
+      const pictures = target && reader ? await slidePictureText(zip, target, reader) : undefined;
+      if (target) slides.push(readSlide(zip, target, pictures));
     }
     const props = ooxmlProperties(zip);
     return {
@@ -62,7 +66,18 @@ function relationships(zip: SafeZip, part: string): Map<string, string> {
   return map;
 }
 
-function readSlide(zip: SafeZip, part: string): SlideModel {
+/** OCR text of each picture the slide links to, by part name. */
+async function slidePictureText(zip: SafeZip, part: string, reader: PictureReader): Promise<Map<string, string>> {
+  const out = new Map<string, string>();
+  for (const target of relationships(zip, part).values()) {
+    if (/\/media\/[^/]+\.(png|jpe?g|gif|bmp|tiff?|webp)$/i.test(target) && !out.has(target)) {
+      out.set(target, await reader.text(target, () => zip.bytesOf(target)));
+    }
+  }
+  return out;
+}
+
+function readSlide(zip: SafeZip, part: string, pictures?: Map<string, string>): SlideModel {
   const xml = zip.textOf(part);
   if (!xml) return { title: '', blocks: [], notes: [] };
   const doc = parseXml(xml, 'slide');
@@ -99,7 +114,9 @@ function readSlide(zip: SafeZip, part: string): SlideModel {
       } else if (shape.localName === 'pic') {
         const nv = descendants(shape, 'cNvPr')[0];
         const alt = attr(nv, 'descr') || attr(nv, 'title') || attr(nv, 'name') || 'image';
-        placed.push({ ...pos, blocks: [{ type: 'paragraph', text: imagePlaceholder(alt) }] });
+        const embedded = rels.get(relAttr(descendants(shape, 'blip')[0], 'embed') ?? '');
+        const text = embedded ? pictures?.get(embedded) : undefined;
+        placed.push({ ...pos, blocks: [{ type: 'paragraph', text: picturePlaceholder(alt, text) }] });
       }
     }
   };
