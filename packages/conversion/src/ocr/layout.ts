@@ -19,15 +19,24 @@ export function ocrBlocks(result: OcrResult, enhanced: boolean): Block[] {
   return result.paragraphs.map((text) => ({ type: 'paragraph', text: escapeText(text) }));
 }
 
-interface Segment {
+/** A positioned piece of text: an OCR word, a PDF text item. y grows downwards. */
+export interface TextBox {
+  text: string;
   x0: number;
+  y0: number;
   x1: number;
-  words: OcrWord[];
+  y1: number;
 }
 
-/** Words grouped into visual lines by their vertical centres, top to bottom, each sorted left to right. */
-function visualLines(words: OcrWord[], height: number): OcrWord[][] {
-  const rows: Array<{ mid: number; words: OcrWord[] }> = [];
+interface Segment<T extends TextBox> {
+  x0: number;
+  x1: number;
+  words: T[];
+}
+
+/** Boxes grouped into visual lines by their vertical centres, top to bottom, each sorted left to right. */
+function visualLines<T extends TextBox>(words: T[], height: number): T[][] {
+  const rows: Array<{ mid: number; words: T[] }> = [];
   for (const w of [...words].sort((a, b) => a.y0 + a.y1 - (b.y0 + b.y1))) {
     const mid = (w.y0 + w.y1) / 2;
     const row = rows.find((r) => Math.abs(r.mid - mid) < height * 0.6);
@@ -37,9 +46,9 @@ function visualLines(words: OcrWord[], height: number): OcrWord[][] {
   return rows.sort((a, b) => a.mid - b.mid).map((r) => r.words.sort((a, b) => a.x0 - b.x0));
 }
 
-/** A line cut where the space between two words is wider than `gap`. */
-function segments(line: OcrWord[], gap: number): Segment[] {
-  const out: Segment[] = [];
+/** A line cut where the space between two boxes is wider than `gap`. */
+function segments<T extends TextBox>(line: T[], gap: number): Array<Segment<T>> {
+  const out: Array<Segment<T>> = [];
   for (const w of line) {
     const last = out[out.length - 1];
     if (last && w.x0 - last.x1 < gap) {
@@ -52,9 +61,18 @@ function segments(line: OcrWord[], gap: number): Segment[] {
 
 /** Paragraphs in column order when the words form 2+ columns of running text; undefined otherwise. */
 export function columnParagraphs(words: OcrWord[]): string[] | undefined {
-  if (words.length < 20) return undefined;
-  const height = median(words.map((w) => w.y1 - w.y0)) || 10;
-  const lines = visualLines(words, height);
+  return columnSections(words)?.flatMap(linesToParagraphs);
+}
+
+/**
+ * Reading order of a page of boxes set in 2+ columns of running text: sections top to bottom,
+ * each the lines of one column (columns left to right), or one line that crosses the gutter
+ * (a title, a full-width figure caption). Undefined when the page is not set in columns.
+ */
+export function columnSections<T extends TextBox>(boxes: T[]): T[][][] | undefined {
+  if (boxes.reduce((n, b) => n + b.text.split(/\s+/).length, 0) < 40) return undefined;
+  const height = median(boxes.map((w) => w.y1 - w.y0)) || 10;
+  const lines = visualLines(boxes, height);
   const gutters = findGutters(lines, height);
   if (!gutters.length) return undefined;
   const bounds = [-Infinity, ...gutters.map((g) => (g.x0 + g.x1) / 2), Infinity];
@@ -62,22 +80,31 @@ export function columnParagraphs(words: OcrWord[]): string[] | undefined {
 
   // Running text, not a table: the column parts of lines hold several words each.
   const parts = lines.flatMap((line) => segments(line, height * 1.2));
-  if (median(parts.map((p) => p.words.length)) < 4) return undefined;
+  const wordsPerPart = median(
+    parts.map(
+      (p) =>
+        p.words
+          .map((w) => w.text)
+          .join(' ')
+          .split(/\s+/).length,
+    ),
+  );
+  if (wordsPerPart < 4) return undefined;
 
-  const paragraphs: string[] = [];
-  let columns: OcrWord[][][] = bounds.slice(1).map(() => []);
+  const sections: T[][][] = [];
+  let columns: T[][][] = bounds.slice(1).map(() => []);
   const flush = (): void => {
-    for (const column of columns) paragraphs.push(...linesToParagraphs(column));
+    sections.push(...columns.filter((c) => c.length));
     columns = bounds.slice(1).map(() => []);
   };
   for (const line of lines) {
     const crossing = gutters.some((g) => line.some((w) => w.x0 < g.x0 && w.x1 > g.x1));
     if (crossing) {
       flush();
-      paragraphs.push(...linesToParagraphs([line]));
+      sections.push([line]);
       continue;
     }
-    const byColumn = new Map<number, OcrWord[]>();
+    const byColumn = new Map<number, T[]>();
     for (const w of line) {
       const k = columnOf((w.x0 + w.x1) / 2);
       byColumn.set(k, [...(byColumn.get(k) ?? []), w]);
@@ -85,11 +112,11 @@ export function columnParagraphs(words: OcrWord[]): string[] | undefined {
     for (const [k, part] of byColumn) columns[k]!.push(part);
   }
   flush();
-  return paragraphs;
+  return sections;
 }
 
 /** Vertical strips (wider than a line height) that at most 5% of lines touch, with text on both sides in most lines. */
-function findGutters(lines: OcrWord[][], height: number): Array<{ x0: number; x1: number }> {
+function findGutters(lines: TextBox[][], height: number): Array<{ x0: number; x1: number }> {
   const all = lines.flat();
   const left = Math.min(...all.map((w) => w.x0));
   const right = Math.max(...all.map((w) => w.x1));
@@ -124,8 +151,8 @@ function findGutters(lines: OcrWord[][], height: number): Array<{ x0: number; x1
  * A column's lines as paragraphs: a step between line centres clearly longer than the column's
  * usual line pitch starts a new one (centres, because boxes vary with ascenders and descenders).
  */
-function linesToParagraphs(lines: OcrWord[][]): string[] {
-  const centre = (l: OcrWord[]): number => median(l.map((w) => (w.y0 + w.y1) / 2));
+function linesToParagraphs(lines: TextBox[][]): string[] {
+  const centre = (l: TextBox[]): number => median(l.map((w) => (w.y0 + w.y1) / 2));
   const lineHeight = median(lines.map((l) => median(l.map((w) => w.y1 - w.y0))));
   const pitches = lines.slice(1).map((l, i) => centre(l) - centre(lines[i]!));
   const pitch = pitches.length >= 2 ? median(pitches) : lineHeight * (1 + PARAGRAPH_GAP);

@@ -76,6 +76,38 @@ describe('PDF text layer', () => {
     expect(result.metadata.page_count).toBe(4);
   });
 
+  it('When a page is set in two columns but drawn line by line across them, then enhanced mode reads column after column', async () => {
+    const left = [
+      'The river council met on Monday to discuss',
+      'the new bridge across the northern bank of',
+      'the valley and its cost to the farmers.',
+      'Members agreed to publish a survey before',
+      'the spring floods arrive this year.',
+      'Engineers were asked for three designs.',
+    ];
+    const right = [
+      'Meanwhile the school orchestra has won the',
+      'regional prize for a third year in a row',
+      'with folk songs arranged by the pupils.',
+      'The prize money will buy a new piano for',
+      'the music room and stands for the hall.',
+      'Rehearsals begin again in the autumn.',
+    ];
+    const input = await pdf((doc) => {
+      doc.font('Times-Bold').fontSize(18).text('Valley News', 72, 60);
+      doc.font('Times-Roman').fontSize(10);
+      left.forEach((line, i) => {
+        doc.text(line, 72, 100 + i * 13, { lineBreak: false });
+        doc.text(right[i]!, 310, 100 + i * 13, { lineBreak: false });
+      });
+    });
+    const column = (lines: string[]): string => lines.join(' ');
+    const standard = await convertIsolated(input, 'pdf', std, limits);
+    const enhanced = await convertIsolated(input, 'pdf', { enhanced: true }, limits);
+    expect(standard.markdown).not.toContain(column(left));
+    expect(enhanced.markdown).toBe(`# Valley News\n\n${column(left)}\n\n${column(right)}\n`);
+  });
+
   it('When the PDF is truncated garbage, then it fails with corrupt_file', async () => {
     await expect(convertIsolated(Buffer.from('%PDF-1.7\n1 0 obj <<'), 'pdf', std, limits)).rejects.toMatchObject({
       code: 'corrupt_file',

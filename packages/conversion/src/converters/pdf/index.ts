@@ -5,6 +5,7 @@ import { buildLines, type Line, type TextItem } from './layout';
 import { linesToBlocks, removeRunningLines } from './blocks';
 import type { Block } from '../../markdown/model';
 import { ocrPdfPages } from '../../ocr/scanned-pdf';
+import { columnSections } from '../../ocr/layout';
 import { pdfPictureText, picturePlaceholder } from '../../ocr/pictures';
 
 /** Pages read at most; a longer PDF fails with a message saying so. */
@@ -75,7 +76,9 @@ export const pdfConverter: Converter = {
             bold: /bold|black|heavy|semibold/i.test(fontName),
           });
         }
-        pages.push(buildLines(items, n, page.view[3]! - page.view[1]!));
+        const height = page.view[3]! - page.view[1]!;
+        // Enhanced mode: pages set in columns are read column by column, whatever order the file draws them in.
+        pages.push(buildLines(options.enhanced ? columnOrder(items, height) : items, n, height));
         page.cleanup();
       }
       const cleaned = removeRunningLines(pages);
@@ -98,6 +101,22 @@ export const pdfConverter: Converter = {
     }
   },
 };
+
+/** The page's text items in reading order when they are set in 2+ columns; as drawn otherwise. */
+function columnOrder(items: TextItem[], pageHeight: number): TextItem[] {
+  const boxes = items
+    .filter((item) => item.text.trim())
+    .map((item) => ({
+      text: item.text,
+      x0: item.x,
+      x1: item.x + item.width,
+      y0: pageHeight - item.y - item.size,
+      y1: pageHeight - item.y,
+      item,
+    }));
+  const sections = columnSections(boxes);
+  return sections ? sections.flatMap((lines) => lines.flatMap((line) => line.map((b) => b.item))) : items;
+}
 
 /** Real font names (e.g. "Arial-BoldMT") for the text's fonts, which pdf.js resolves while building the operator list. */
 async function fontNames(
