@@ -125,6 +125,8 @@ async function fontNames(
 ): Promise<Map<string, string>> {
   const ids = new Set(items.map((i) => (i as { fontName?: string }).fontName).filter((n): n is string => !!n));
   const names = new Map<string, string>();
+  // The operator list decodes the page's images too: a scanned page (no text) doesn't need it.
+  if (!ids.size) return names;
   try {
     await page.getOperatorList();
   } catch {
