@@ -6,17 +6,42 @@ import { joinLine, median, PARAGRAPH_GAP, type OcrResult, type OcrWord } from '.
  * Enhanced mode's layout analysis of OCR output, from the recognised words' boxes:
  * - columns: a vertical gutter that most lines leave blank splits the page into columns, read
  *   one after the other (lines that cross the gutter, such as a title, are read in place);
- * - tables: rows whose cells start at the same 2+ positions in at least 3 rows.
+ * - tables: runs of 3+ consecutive lines whose cells start at the same 2+ positions; the lines
+ *   around them stay paragraphs.
  * Standard mode keeps Tesseract's own paragraphs.
  */
 export function ocrBlocks(result: OcrResult, enhanced: boolean): Block[] {
   if (enhanced) {
     const columns = columnParagraphs(result.words);
-    if (columns) return columns.map((text) => ({ type: 'paragraph', text: escapeText(text) }));
-    const table = tableFromWords(result.words);
-    if (table) return [{ type: 'table', rows: table.map((r) => r.map(escapeText)) }];
+    if (columns) return textBlocks(columns);
+    const withTables = blocksWithTables(result.words);
+    if (withTables) return withTables;
   }
-  return result.paragraphs.map((text) => ({ type: 'paragraph', text: escapeText(text) }));
+  return textBlocks(result.paragraphs);
+}
+
+/** Recognised paragraphs as blocks: runs of paragraphs that start with a bullet or a number become lists. */
+function textBlocks(paragraphs: string[]): Block[] {
+  const blocks: Block[] = [];
+  for (const text of paragraphs) {
+    const marker = LIST_MARKER.exec(text);
+    if (!marker) {
+      blocks.push({ type: 'paragraph', text: escapeText(text) });
+      continue;
+    }
+    const ordered = /\d/.test(marker[1]!);
+    const item = { text: escapeText(text.slice(marker[0].length).trim()) };
+    const last = blocks[blocks.length - 1];
+    if (last?.type === 'list' && last.ordered === ordered) last.items.push(item);
+    else
+      blocks.push({
+        type: 'list',
+        ordered,
+        start: ordered ? Number.parseInt(marker[1]!, 10) : undefined,
+        items: [item],
+      });
+  }
+  return blocks;
 }
 
 /** A positioned piece of text: an OCR word, a PDF text item. y grows downwards. */
@@ -147,6 +172,8 @@ function findGutters(lines: TextBox[][], height: number): Array<{ x0: number; x1
   });
 }
 
+const LIST_MARKER = /^([•*▪◦–-]|\d{1,3}[.)])\s/u;
+
 /**
  * A column's lines as paragraphs: a step between line centres clearly longer than the column's
  * usual line pitch starts a new one (centres, because boxes vary with ascenders and descenders).
@@ -156,47 +183,79 @@ function linesToParagraphs(lines: TextBox[][]): string[] {
   const lineHeight = median(lines.map((l) => median(l.map((w) => w.y1 - w.y0))));
   const pitches = lines.slice(1).map((l, i) => centre(l) - centre(lines[i]!));
   const pitch = pitches.length >= 2 ? median(pitches) : lineHeight * (1 + PARAGRAPH_GAP);
+  const left = Math.min(...lines.flat().map((w) => w.x0));
+  // The usual right edge of full lines (a quartile in from the widest, which may be a table or a figure).
+  const rights = lines.map((l) => Math.max(...l.map((w) => w.x1))).sort((a, b) => a - b);
+  const right = rights[Math.floor(rights.length * 0.75)] ?? 0;
   const out: string[] = [];
   let text = '';
   lines.forEach((line, i) => {
-    if (text && i > 0 && centre(line) - centre(lines[i - 1]!) > Math.max(pitch * 1.4, lineHeight * 1.2)) {
+    const words = line.map((w) => w.text).join(' ');
+    const previous = lines[i - 1];
+    const gap = previous !== undefined && centre(line) - centre(previous) > Math.max(pitch * 1.4, lineHeight * 1.2);
+    // A line that stops well short of the column's right edge ends its paragraph; a bullet starts one.
+    const endedShort = previous !== undefined && Math.max(...previous.map((w) => w.x1)) < left + (right - left) * 0.7;
+    if (text && (gap || endedShort || LIST_MARKER.test(words))) {
       out.push(text);
       text = '';
     }
-    text = joinLine(text, line.map((w) => w.text).join(' '));
+    text = joinLine(text, words);
   });
   if (text) out.push(text);
   return out;
 }
 
 /**
- * Rows of a table the words clearly form: words grouped into rows, cells split at wide
- * horizontal gaps; when at least 3 rows share the same 2+ column starts (within a tolerance),
- * those rows are a table. Returns the rows of the table, or none.
+ * The page as paragraphs and tables when some run of 3+ consecutive lines splits into cells (at
+ * gaps wider than a character) that start at the same 2+ positions; undefined when none does.
  */
-export function tableFromWords(words: OcrWord[]): string[][] | undefined {
+export function blocksWithTables(words: OcrWord[]): Block[] | undefined {
   if (words.length < 6) return undefined;
   const height = median(words.map((w) => w.y1 - w.y0)) || 10;
-  const split = visualLines(words, height).map((line) =>
-    segments(line, height * 1.2).map((s) => ({ x: s.x0, text: s.words.map((w) => w.text).join(' ') })),
-  );
-  const multi = split.filter((c) => c.length >= 2);
-  if (multi.length < 3) return undefined;
-  // Column starts: clusters of cell left edges that recur in most multi-cell rows.
+  const lines = visualLines(words, height);
+  const cells = lines.map((line) => segments(line, height * 1.2));
+  const blocks: Block[] = [];
+  let prose: OcrWord[][] = [];
+  let found = false;
+  const flushProse = (): void => {
+    blocks.push(...textBlocks(linesToParagraphs(prose)));
+    prose = [];
+  };
+  for (let i = 0; i < lines.length;) {
+    let end = i;
+    while (end < lines.length && cells[end]!.length >= 2) end++;
+    const rows = end - i >= 3 ? tableRows(cells.slice(i, end), height) : undefined;
+    if (rows) {
+      flushProse();
+      blocks.push({ type: 'table', rows: rows.map((r) => r.map(escapeText)) });
+      found = true;
+      i = end;
+    } else {
+      prose.push(...lines.slice(i, Math.max(end, i + 1)));
+      i = Math.max(end, i + 1);
+    }
+  }
+  flushProse();
+  return found ? blocks : undefined;
+}
+
+/** The rows as table cells when their cells start at 2+ shared positions (each in 60% of the rows). */
+function tableRows(rows: Array<Array<Segment<OcrWord>>>, height: number): string[][] | undefined {
   const starts = clusters(
-    multi.flatMap((r) => r.map((c) => c.x)),
+    rows.flatMap((r) => r.map((c) => c.x0)),
     height * 2,
-  ).filter((s) => s.count >= multi.length * 0.6);
+  ).filter((s) => s.count >= rows.length * 0.6);
   if (starts.length < 2) return undefined;
   const columns = starts.map((s) => s.at).sort((a, b) => a - b);
-  return multi.map((cells) => {
+  return rows.map((cells) => {
     const out = columns.map(() => '');
     for (const c of cells) {
       let k = 0;
-      columns.forEach((x, i) => {
-        if (c.x >= x - height * 2) k = i;
+      columns.forEach((x, n) => {
+        if (c.x0 >= x - height * 2) k = n;
       });
-      out[k] = out[k] ? `${out[k]} ${c.text}` : c.text;
+      const text = c.words.map((w) => w.text).join(' ');
+      out[k] = out[k] ? `${out[k]} ${text}` : text;
     }
     return out;
   });
