@@ -187,6 +187,29 @@ describe('enhanced mode on images', () => {
     expect(figures.enhanced).toBeGreaterThan(figures.standard);
     expect(enhanced.markdown.split('\n')[0]).toBe('| Region | Units | Revenue |');
   });
+
+  it('When a table sits between lines of text, then enhanced mode keeps the text around it and lists stay lists', async () => {
+    const row = (cells: string[], y: number): string =>
+      cells
+        .map((c, i) => `<text x="${40 + i * 260}" y="${y}" font-size="28" font-family="DejaVu Sans">${c}</text>`)
+        .join('');
+    const line = (text: string, y: number): string =>
+      `<text x="40" y="${y}" font-size="28" font-family="DejaVu Sans">${text}</text>`;
+    const svg =
+      `<svg xmlns="http://www.w3.org/2000/svg" width="900" height="620"><rect width="100%" height="100%" fill="white"/>` +
+      line('Sales summary for the spring quarter', 60) +
+      CELLS.map((r, i) => row(r, 140 + i * 55)).join('') +
+      line('• Figures are rounded to units', 420) +
+      line('• Revenue is shown in euros', 470) +
+      line('Prepared by the finance office', 560) +
+      '</svg>';
+    const input = await sharp(Buffer.from(svg)).png().toBuffer();
+    const { markdown } = await convertIsolated(input, 'png', { enhanced: true }, limits);
+    expect(tableCellF1(markdown)).toBeGreaterThanOrEqual(0.9);
+    expect(markdown).toMatch(/^Sales summary for the spring quarter\n\n\| Region \| Units \| Revenue \|/);
+    expect(markdown).toContain('- Figures are rounded to units\n- Revenue is shown in euros');
+    expect(markdown.trim().endsWith('Prepared by the finance office')).toBe(true);
+  });
 });
 
 describe('enhanced mode on a two-column scanned page', () => {
