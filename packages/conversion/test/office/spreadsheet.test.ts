@@ -1,4 +1,5 @@
 import ExcelJS from 'exceljs';
+import { strToU8, unzipSync, zipSync } from 'fflate';
 import * as XLSX from 'xlsx';
 import { convertDocument } from '../../src';
 
@@ -37,6 +38,37 @@ describe('spreadsheets', () => {
         '## Data\n\n| a | b |\n| --- | --- |\n| 1 | 2 |\n\n| x |\n| --- |\n| 9 |\n',
       ]);
     }
+  });
+
+  it('When a sheet has a chart, then its title, kind and cached values follow the sheet table', async () => {
+    const wb = new ExcelJS.Workbook();
+    const ws = wb.addWorksheet('Sales');
+    ws.addRow(['Month', 'Units']);
+    ws.addRow(['Jan', 10]);
+    ws.addRow(['Feb', 14]);
+    const files = unzipSync(new Uint8Array(await wb.xlsx.writeBuffer()));
+    const pt = (v: string) => `<c:pt idx="0"><c:v>${v}</c:v></c:pt>`;
+    files['xl/worksheets/_rels/sheet1.xml.rels'] = strToU8(
+      '<Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships"><Relationship Id="rIdD1" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/drawing" Target="../drawings/drawing1.xml"/></Relationships>',
+    );
+    files['xl/drawings/drawing1.xml'] = strToU8(
+      '<xdr:wsDr xmlns:xdr="http://schemas.openxmlformats.org/drawingml/2006/spreadsheetDrawing" xmlns:a="http://schemas.openxmlformats.org/drawingml/2006/main" xmlns:c="http://schemas.openxmlformats.org/drawingml/2006/chart" xmlns:r="http://schemas.openxmlformats.org/officeDocument/2006/relationships"><xdr:twoCellAnchor><xdr:graphicFrame><a:graphic><a:graphicData><c:chart r:id="rIdC1"/></a:graphicData></a:graphic></xdr:graphicFrame></xdr:twoCellAnchor></xdr:wsDr>',
+    );
+    files['xl/drawings/_rels/drawing1.xml.rels'] = strToU8(
+      '<Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships"><Relationship Id="rIdC1" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/chart" Target="../charts/chart1.xml"/></Relationships>',
+    );
+    files['xl/charts/chart1.xml'] = strToU8(
+      '<c:chartSpace xmlns:c="http://schemas.openxmlformats.org/drawingml/2006/chart" xmlns:a="http://schemas.openxmlformats.org/drawingml/2006/main"><c:chart>' +
+        '<c:title><c:tx><c:rich><a:p><a:r><a:t>Units by month</a:t></a:r></a:p></c:rich></c:tx></c:title>' +
+        '<c:plotArea><c:barChart><c:ser><c:tx><c:strRef><c:strCache>' +
+        pt('Units') +
+        '</c:strCache></c:strRef></c:tx><c:cat><c:strRef><c:strCache><c:pt idx="0"><c:v>Jan</c:v></c:pt><c:pt idx="1"><c:v>Feb</c:v></c:pt></c:strCache></c:strRef></c:cat>' +
+        '<c:val><c:numRef><c:numCache><c:pt idx="0"><c:v>10</c:v></c:pt><c:pt idx="1"><c:v>14</c:v></c:pt></c:numCache></c:numRef></c:val></c:ser></c:barChart></c:plotArea></c:chart></c:chartSpace>',
+    );
+    const { markdown } = await convertDocument(Buffer.from(zipSync(files)), 'xlsx', std);
+    expect(markdown).toBe(
+      '## Sales\n\n| Month | Units |\n| --- | --- |\n| Jan | 10 |\n| Feb | 14 |\n\n**Units by month**\n\n*Bar chart*\n\n|  | Units |\n| --- | --- |\n| Jan | 10 |\n| Feb | 14 |\n',
+    );
   });
 
   it('When the spreadsheet is corrupt, then it fails with corrupt_file', async () => {

@@ -1,4 +1,3 @@
-import path from 'node:path';
 import type { Element } from '@xmldom/xmldom';
 import type { Converter } from '../../types';
 import { ConversionError } from '../../types';
@@ -9,6 +8,7 @@ import type { Block } from '../../markdown/model';
 import { renderMarkdown } from '../../markdown/writer';
 import { escapeText } from '../../markdown/inline';
 import { PictureReader, picturePlaceholder } from '../../ocr/pictures';
+import { chartBlocks, relationships } from '../ooxml-parts';
 import { type ParagraphModel, paragraphsToBlocks, renderSlides, type SlideModel } from './slides';
 
 interface Placed {
@@ -50,21 +50,6 @@ export const pptxConverter: Converter = {
   },
 };
 
-function relationships(zip: SafeZip, part: string): Map<string, string> {
-  const relsPath = path.posix.join(path.posix.dirname(part), '_rels', `${path.posix.basename(part)}.rels`);
-  const xml = zip.textOf(relsPath);
-  const map = new Map<string, string>();
-  if (!xml) return map;
-  for (const rel of descendants(parseXml(xml, 'relationships'), 'Relationship')) {
-    const target = attr(rel, 'Target') ?? '';
-    const resolved =
-      attr(rel, 'TargetMode') === 'External'
-        ? target
-        : path.posix.normalize(path.posix.join(path.posix.dirname(part), target));
-    map.set(attr(rel, 'Id') ?? '', resolved);
-  }
-  return map;
-}
 
 /** OCR text of each picture the slide links to, by part name. */
 async function slidePictureText(zip: SafeZip, part: string, reader: PictureReader): Promise<Map<string, string>> {
@@ -199,22 +184,3 @@ function tableRows(table: Element): string[][] {
   return rows;
 }
 
-function chartBlocks(zip: SafeZip, part: string): Block[] {
-  const xml = zip.textOf(part);
-  if (!xml) return [];
-  const doc = parseXml(xml, 'chart');
-  const title = descendants(child(descendants(doc, 'chart')[0], 'title'), 't')
-    .map((t) => t.textContent ?? '')
-    .join('')
-    .trim();
-  const series = descendants(doc, 'ser');
-  const categories = descendants(series[0], 'cat').flatMap((c) => descendants(c, 'v').map((v) => v.textContent ?? ''));
-  const rows: string[][] = [['', ...series.map((s) => descendants(child(s, 'tx'), 'v')[0]?.textContent ?? '')]];
-  categories.forEach((cat, i) => {
-    rows.push([cat, ...series.map((s) => descendants(child(s, 'val'), 'v')[i]?.textContent ?? '')]);
-  });
-  const blocks: Block[] = [];
-  if (title) blocks.push({ type: 'paragraph', text: `**${escapeText(title)}**` });
-  if (categories.length) blocks.push({ type: 'table', rows: rows.map((r) => r.map(escapeText)) });
-  return blocks;
-}

@@ -2,6 +2,7 @@ import * as XLSX from 'xlsx';
 import type { Converter } from '../../types';
 import { ConversionError } from '../../types';
 import { SafeZip } from '../../archive/safe-zip';
+import { chartBlocks, worksheetCharts } from '../ooxml-parts';
 import type { Block } from '../../markdown/model';
 import { renderMarkdown } from '../../markdown/writer';
 import { escapeText } from '../../markdown/inline';
@@ -20,7 +21,9 @@ export const spreadsheetConverter: Converter = {
   name: 'spreadsheet',
   extensions: ['xlsx', 'xls', 'ods'],
   async convert(input) {
-    if (input[0] === 0x50 && input[1] === 0x4b) new SafeZip(input, 'spreadsheet');
+    const zip = input[0] === 0x50 && input[1] === 0x4b ? new SafeZip(input, 'spreadsheet') : undefined;
+    // Charts carry their own titles and cached values, which SheetJS doesn't read.
+    const charts = zip?.has('xl/workbook.xml') ? worksheetCharts(zip) : new Map<string, string[]>();
     let wb: XLSX.WorkBook;
     try {
       wb = XLSX.read(input, {
@@ -46,8 +49,10 @@ export const spreadsheetConverter: Converter = {
     for (const name of names) {
       blocks.push({ type: 'heading', level: 2, text: escapeText(name) });
       const rows = sheetRows(wb.Sheets[name]!);
+      const sheetCharts = charts.get(name) ?? [];
       if (rows.length === 0) {
-        blocks.push({ type: 'paragraph', text: '*(empty sheet)*' });
+        if (!sheetCharts.length) blocks.push({ type: 'paragraph', text: '*(empty sheet)*' });
+        for (const chart of sheetCharts) blocks.push(...chartBlocks(zip!, chart));
         continue;
       }
       const truncated = rows.length > MAX_ROWS_PER_SHEET;
@@ -56,6 +61,7 @@ export const spreadsheetConverter: Converter = {
       }
       if (truncated)
         blocks.push({ type: 'paragraph', text: `*(only the first ${MAX_ROWS_PER_SHEET} rows are shown)*` });
+      for (const chart of sheetCharts) blocks.push(...chartBlocks(zip!, chart));
     }
     const props = wb.Props ?? {};
     return {

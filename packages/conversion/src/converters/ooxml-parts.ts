@@ -1,0 +1,101 @@
+import path from 'node:path';
+import type { SafeZip } from '../archive/safe-zip';
+import { parseXml } from '../office-properties';
+import type { Element } from '@xmldom/xmldom';
+import { attr, child, descendants, relAttr } from '../xml-dom';
+import type { Block } from '../markdown/model';
+import { escapeText } from '../markdown/inline';
+
+/** A part's relationships: id → target part path (resolved against the part), or the URL of an external target. */
+export function relationships(zip: SafeZip, part: string): Map<string, string> {
+  const relsPath = path.posix.join(path.posix.dirname(part), '_rels', `${path.posix.basename(part)}.rels`);
+  const xml = zip.textOf(relsPath);
+  const map = new Map<string, string>();
+  if (!xml) return map;
+  for (const rel of descendants(parseXml(xml, 'relationships'), 'Relationship')) {
+    const target = attr(rel, 'Target') ?? '';
+    const resolved =
+      attr(rel, 'TargetMode') === 'External'
+        ? target
+        : target.startsWith('/')
+          ? target.slice(1)
+          : path.posix.normalize(path.posix.join(path.posix.dirname(part), target));
+    map.set(attr(rel, 'Id') ?? '', resolved);
+  }
+  return map;
+}
+
+const CHART_KINDS: Record<string, string> = {
+  barChart: 'Bar chart',
+  bar3DChart: 'Bar chart',
+  lineChart: 'Line chart',
+  line3DChart: 'Line chart',
+  pieChart: 'Pie chart',
+  pie3DChart: 'Pie chart',
+  doughnutChart: 'Doughnut chart',
+  areaChart: 'Area chart',
+  area3DChart: 'Area chart',
+  scatterChart: 'Scatter chart',
+  bubbleChart: 'Bubble chart',
+  radarChart: 'Radar chart',
+  stockChart: 'Stock chart',
+  surfaceChart: 'Surface chart',
+  surface3DChart: 'Surface chart',
+};
+
+/**
+ * A DrawingML chart part as Markdown: its title in bold, its kind ("Line chart"), and the values
+ * cached in the part as a table (categories down, one column per series). Charts carry their data,
+ * so nothing is lost by not drawing them.
+ */
+export function chartBlocks(zip: SafeZip, part: string): Block[] {
+  const xml = zip.textOf(part);
+  if (!xml) return [];
+  const doc = parseXml(xml, 'chart');
+  const chart = descendants(doc, 'chart')[0];
+  const title = descendants(child(chart, 'title'), 't')
+    .map((t) => t.textContent ?? '')
+    .join('')
+    .trim();
+  const plot = child(chart, 'plotArea');
+  const kinds = [...new Set(descendants(plot, '*').map((el) => CHART_KINDS[el.localName ?? '']).filter(Boolean))];
+  const series = descendants(doc, 'ser');
+  // Scatter and bubble charts have x values instead of categories.
+  const axis = (s: Element | undefined): Element | undefined => child(s, 'cat') ?? child(s, 'xVal');
+  const values = (s: Element | undefined): Element | undefined => child(s, 'val') ?? child(s, 'yVal');
+  const categories = descendants(axis(series[0]), 'v').map((v) => v.textContent ?? '');
+  const rows: string[][] = [['', ...series.map((s) => descendants(child(s, 'tx'), 'v')[0]?.textContent ?? '')]];
+  categories.forEach((cat, i) => {
+    rows.push([cat, ...series.map((s) => descendants(values(s), 'v')[i]?.textContent ?? '')]);
+  });
+  const blocks: Block[] = [];
+  if (title) blocks.push({ type: 'paragraph', text: `**${escapeText(title)}**` });
+  if (kinds.length) blocks.push({ type: 'paragraph', text: `*${kinds.join(', ')}*` });
+  if (categories.length) blocks.push({ type: 'table', rows: rows.map((r) => r.map(escapeText)) });
+  return blocks;
+}
+
+/** XLSX: the chart parts drawn on each worksheet, by sheet name, in drawing order. */
+export function worksheetCharts(zip: SafeZip): Map<string, string[]> {
+  const out = new Map<string, string[]>();
+  const workbook = zip.textOf('xl/workbook.xml');
+  if (!workbook) return out;
+  const sheetParts = relationships(zip, 'xl/workbook.xml');
+  for (const sheet of descendants(parseXml(workbook, 'workbook'), 'sheet')) {
+    const part = sheetParts.get(relAttr(sheet) ?? '');
+    if (!part) continue;
+    const charts: string[] = [];
+    for (const drawing of relationships(zip, part).values()) {
+      if (!/\/drawings\/[^/]+\.xml$/.test(drawing)) continue;
+      const xml = zip.textOf(drawing);
+      if (!xml) continue;
+      const drawingRels = relationships(zip, drawing);
+      for (const ref of descendants(parseXml(xml, 'drawing'), 'chart')) {
+        const chartPart = drawingRels.get(relAttr(ref) ?? '');
+        if (chartPart) charts.push(chartPart);
+      }
+    }
+    if (charts.length) out.set(attr(sheet, 'name') ?? '', charts);
+  }
+  return out;
+}
