@@ -13,6 +13,8 @@ const run = promisify(execFile);
 export const MAX_PICTURES = 40;
 /** Pictures narrower or shorter than this (icons, bullets, rules) hold no readable text. */
 const MIN_SIDE_PX = 48;
+/** Tesseract's mean confidence (0-100) below which a picture's text is noise (a photo, a drawing). */
+const MIN_CONFIDENCE = 60;
 
 /**
  * Enhanced mode's reader of the text inside embedded pictures (scanned inserts, screenshots,
@@ -38,8 +40,11 @@ async function readPicture(bytes: Buffer): Promise<string> {
   try {
     const meta = await sharp(bytes).metadata();
     if ((meta.width ?? 0) < MIN_SIDE_PX || (meta.height ?? 0) < MIN_SIDE_PX) return '';
-    const { paragraphs } = await ocrImage(bytes);
-    return paragraphs.join(' ').trim();
+    const { paragraphs, confidence } = await ocrImage(bytes);
+    const text = paragraphs.join(' ').trim();
+    // Photos and drawings give low-confidence fragments: keep only text that reads as words.
+    const words = text.match(/\p{L}{3,}/gu) ?? [];
+    return confidence >= MIN_CONFIDENCE && words.length >= 2 ? text : '';
   } catch {
     return '';
   }

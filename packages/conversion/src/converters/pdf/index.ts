@@ -150,22 +150,29 @@ async function fontNames(
 function pageBlocks(pages: Line[][], ocr: Map<number, Block[]>, pictures: Map<number, string[]>): Block[] {
   const blocks: Block[] = [];
   let run: Line[] = [];
+  let waiting: string[] = [];
+  const waitingBlocks = (): Block[] => {
+    const out = waiting.map((text): Block => ({ type: 'paragraph', text: picturePlaceholder('image', text) }));
+    waiting = [];
+    return out;
+  };
   pages.forEach((lines, i) => {
     const recognised = ocr.get(i + 1);
     if (!recognised) {
       run.push(...lines);
-      const read = pictures.get(i + 1);
-      if (read) {
-        blocks.push(...linesToBlocks(run));
+      waiting.push(...(pictures.get(i + 1) ?? []));
+      // Pictures follow the paragraph in progress at their page's end, not cut it in two.
+      const last = lines[lines.length - 1];
+      if (waiting.length && (!last || /[.!?:;)]$/.test(last.text))) {
+        blocks.push(...linesToBlocks(run), ...waitingBlocks());
         run = [];
-        blocks.push(...read.map((text): Block => ({ type: 'paragraph', text: picturePlaceholder('image', text) })));
       }
       return;
     }
-    blocks.push(...linesToBlocks(run));
+    blocks.push(...linesToBlocks(run), ...waitingBlocks());
     run = [];
     blocks.push(...recognised);
   });
-  blocks.push(...linesToBlocks(run));
+  blocks.push(...linesToBlocks(run), ...waitingBlocks());
   return blocks;
 }
