@@ -58,7 +58,13 @@ export function chartBlocks(zip: SafeZip, part: string): Block[] {
     .join('')
     .trim();
   const plot = child(chart, 'plotArea');
-  const kinds = [...new Set(descendants(plot, '*').map((el) => CHART_KINDS[el.localName ?? '']).filter(Boolean))];
+  const kinds = [
+    ...new Set(
+      descendants(plot, '*')
+        .map((el) => CHART_KINDS[el.localName ?? ''])
+        .filter(Boolean),
+    ),
+  ];
   const series = descendants(doc, 'ser');
   // Scatter and bubble charts have x values instead of categories.
   const axis = (s: Element | undefined): Element | undefined => child(s, 'cat') ?? child(s, 'xVal');

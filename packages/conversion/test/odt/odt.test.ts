@@ -58,3 +58,25 @@ describe('ODT', () => {
     await expect(convertDocument(Buffer.from('not a zip'), 'odt', std)).rejects.toMatchObject({ code: 'corrupt_file' });
   });
 });
+
+describe('ODP', () => {
+  it('When a slide has no title, then its own name is the heading, and a slide with neither is numbered', async () => {
+    const ns = `${NS} xmlns:draw="urn:oasis:names:tc:opendocument:xmlns:drawing:1.0" xmlns:presentation="urn:oasis:names:tc:opendocument:xmlns:presentation:1.0"`;
+    const box = (cls: string, text: string) =>
+      `<draw:frame presentation:class="${cls}"><draw:text-box><text:p>${text}</text:p></draw:text-box></draw:frame>`;
+    const input = Buffer.from(
+      zipSync({
+        mimetype: strToU8('application/vnd.oasis.opendocument.presentation'),
+        'content.xml': strToU8(
+          `<office:document-content ${ns}><office:body><office:presentation>` +
+            `<draw:page draw:name="Opening">${box('title', 'Welcome')}${box('subtitle', 'Hello')}</draw:page>` +
+            `<draw:page draw:name="Budget">${box('notitle', 'Numbers follow')}</draw:page>` +
+            `<draw:page>${box('notitle', 'The end')}</draw:page>` +
+            '</office:presentation></office:body></office:document-content>',
+        ),
+      }),
+    );
+    const { markdown } = await convertDocument(input, 'odp', std);
+    expect(markdown).toBe('# Welcome\n\n- Hello\n\n# Budget\n\nNumbers follow\n\n# Slide 3\n\nThe end\n');
+  });
+});

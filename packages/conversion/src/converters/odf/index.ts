@@ -293,7 +293,7 @@ export const odpConverter: Converter = {
             .filter((f) => attr(f, 'class') === 'notes')
             .flatMap((f) => descendants(f, 'p').map((p) => inline(p, pkg, notes).trim()))
         : [];
-      return { title, blocks, notes: noteText };
+      return { title, name: attr(page, 'name'), blocks, notes: noteText };
     });
     return {
       markdown: renderMarkdown(withNotes(renderSlides(slides), notes)),

@@ -50,7 +50,6 @@ export const pptxConverter: Converter = {
   },
 };
 
-
 /** OCR text of each picture the slide links to, by part name. */
 async function slidePictureText(zip: SafeZip, part: string, reader: PictureReader): Promise<Map<string, string>> {
   const out = new Map<string, string>();
@@ -183,4 +182,3 @@ function tableRows(table: Element): string[][] {
   }
   return rows;
 }
-

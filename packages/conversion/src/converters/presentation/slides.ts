@@ -4,6 +4,8 @@ import { escapeText, imagePlaceholder } from '../../markdown/inline';
 /** A slide as every presentation reader (pptx, odp, ppt) describes it, rendered the same way. */
 export interface SlideModel {
   title: string;
+  /** The slide's own name where the format keeps one (ODP `draw:name`), shown when it has no title. */
+  name?: string;
   /** Content in reading order. */
   blocks: Block[];
   notes: string[];
@@ -67,7 +69,11 @@ function nestList(run: ParagraphModel[], base: number): Block[] {
 export function renderSlides(slides: SlideModel[]): Block[] {
   const blocks: Block[] = [];
   slides.forEach((slide, i) => {
-    blocks.push({ type: 'heading', level: 1, text: escapeText(slide.title.trim()) || `Slide ${i + 1}` });
+    blocks.push({
+      type: 'heading',
+      level: 1,
+      text: escapeText(slide.title.trim() || slide.name?.trim() || '') || `Slide ${i + 1}`,
+    });
     blocks.push(...slide.blocks);
     if (slide.notes.some((n) => n.trim())) {
       blocks.push({ type: 'heading', level: 3, text: 'Notes' });
