@@ -71,6 +71,18 @@ describe('spreadsheets', () => {
     );
   });
 
+  it('When a title is typed in the cell above a table, then it is its own one-cell table and the header stays the header', async () => {
+    const ws = XLSX.utils.aoa_to_sheet([['Ducks per year'], ['Year', 'Ducks'], ['2019', '120'], ['2020', '135']]);
+    ws['!merges'] = [XLSX.utils.decode_range('A1:B1')];
+    const wb = XLSX.utils.book_new();
+    XLSX.utils.book_append_sheet(wb, ws, 'Birds');
+    const input = XLSX.write(wb, { type: 'buffer', bookType: 'xls' }) as Buffer;
+    const { markdown } = await convertDocument(input, 'xls', std);
+    expect(markdown).toBe(
+      '## Birds\n\n| Ducks per year |\n| --- |\n\n| Year | Ducks |\n| --- | --- |\n| 2019 | 120 |\n| 2020 | 135 |\n',
+    );
+  });
+
   it('When the spreadsheet is corrupt, then it fails with corrupt_file', async () => {
     await expect(convertDocument(Buffer.from('PK\u0003\u0004garbage'), 'xlsx', std)).rejects.toMatchObject({
       code: 'corrupt_file',

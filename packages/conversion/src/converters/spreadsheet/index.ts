@@ -166,9 +166,24 @@ export function tableRegions(rows: string[][]): string[][][] {
     } else merged.push({ ...box });
   }
   merged.sort((a, b) => a.top - b.top || a.left - b.left);
-  return merged.map((b) =>
-    rows
-      .slice(b.top, b.bottom + 1)
-      .map((r) => Array.from({ length: b.right - b.left + 1 }, (_, i) => r[b.left + i] ?? '')),
+  return merged.flatMap((b) =>
+    splitTitleRow(
+      rows
+        .slice(b.top, b.bottom + 1)
+        .map((r) => Array.from({ length: b.right - b.left + 1 }, (_, i) => r[b.left + i] ?? '')),
+    ),
   );
+}
+
+/**
+ * A table's title typed in the cell above it (often merged across the columns) is its own
+ * one-cell table, not a header row with blank cells that pushes the real header into the body.
+ */
+function splitTitleRow(table: string[][]): string[][][] {
+  const filledIn = (row: string[] | undefined): number => (row ?? []).filter((c) => c !== '').length;
+  const width = table[0]?.length ?? 0;
+  if (width >= 2 && table.length >= 3 && filledIn(table[0]) === 1 && table[0]![0] !== '' && filledIn(table[1]) >= 2) {
+    return [[[table[0]![0]!]], table.slice(1)];
+  }
+  return [table];
 }
