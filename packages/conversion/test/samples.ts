@@ -7,6 +7,7 @@ import { Document, HeadingLevel, Packer, Paragraph } from 'docx';
 import { strToU8, zipSync } from 'fflate';
 import PDFDocument from 'pdfkit';
 import PptxGenJS from 'pptxgenjs';
+import { buildDoc, para } from './word97';
 import sharp from 'sharp';
 import * as XLSX from 'xlsx';
 
@@ -93,7 +94,7 @@ function audio(ext: string): Buffer {
   }
 }
 
-/** Extension → generated file. .doc has no generator here (no library writes Word 97). */
+/** Extension → generated file (.doc by our own Word 97 writer: no library writes it). */
 export async function makeSamples(): Promise<Record<string, Buffer>> {
   const pptx = new PptxGenJS();
   pptx.addSlide().addText(PHRASE, { x: 1, y: 1, w: 6, h: 1 });
@@ -108,6 +109,7 @@ export async function makeSamples(): Promise<Record<string, Buffer>> {
     htm: Buffer.from(`<html><body><p>${PHRASE}</p></body></html>`),
     rtf: Buffer.from(`{\\rtf1\\ansi ${PHRASE}\\par}`),
     pdf: await pdf(),
+    doc: buildDoc({ body: [para(PHRASE, 'heading 1')] }),
     docx: await Packer.toBuffer(
       new Document({ sections: [{ children: [new Paragraph({ text: PHRASE, heading: HeadingLevel.HEADING_1 })] }] }),
     ),

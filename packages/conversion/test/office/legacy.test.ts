@@ -1,5 +1,6 @@
 import CFB from 'cfb';
 import { convertDocument } from '../../src';
+import { buildDoc, para } from '../word97';
 
 const std = { enhanced: false };
 
@@ -54,5 +55,75 @@ describe('legacy binary Office', () => {
     await expect(convertDocument(input, 'ppt', std)).rejects.toMatchObject({
       message: 'The PPT file has no PowerPoint Document stream.',
     });
+  });
+});
+
+describe('DOC (Word 97-2003)', () => {
+  const golden = (localisedStyleNames = false): Buffer =>
+    buildDoc({
+      title: 'Quarterly notes',
+      author: 'José Núñez',
+      localisedStyleNames,
+      body: [
+        para('Annual Report', 'Title'),
+        para('Überblick', 'heading 1'),
+        {
+          runs: [
+            { text: 'Plain and ' },
+            { text: 'bold', bold: true },
+            { text: ' and ' },
+            { text: 'italic', italic: true },
+            { text: ' with a ' },
+            { text: 'link', link: 'https://example.com/a' },
+            { text: '.', footnote: 'A note here.' },
+          ],
+        },
+        { runs: [{ text: 'first' }], list: { ordered: false, level: 0 } },
+        { runs: [{ text: 'nested' }], list: { ordered: false, level: 1 } },
+        { runs: [{ text: 'second' }], list: { ordered: false, level: 0 } },
+        { runs: [{ text: 'one' }], list: { ordered: true, level: 0 } },
+        { runs: [{ text: 'two' }], list: { ordered: true, level: 0 } },
+        para('Details 中文 עברית', 'heading 2'),
+        {
+          rows: [
+            ['Name', 'Qty'],
+            ['Äpfel', '3'],
+            ['Birnen', ''],
+          ],
+        },
+        para('The end.'),
+      ],
+    });
+  const GOLDEN =
+    '# Annual Report\n\n# Überblick\n\nPlain and **bold** and *italic* with a [link](https://example.com/a).[^1]\n\n' +
+    '- first\n  - nested\n- second\n\n1. one\n2. two\n\n## Details 中文 עברית\n\n' +
+    '| Name | Qty |\n| --- | --- |\n| Äpfel | 3 |\n| Birnen |  |\n\nThe end.\n\n[^1]: A note here.\n';
+
+  it('When a DOC has headings, emphasis, a link, a footnote, nested and numbered lists and a table, then all of it is kept', async () => {
+    const { markdown, metadata } = await convertDocument(golden(), 'doc', std);
+    expect(markdown).toBe(GOLDEN);
+    expect(metadata).toEqual({ title: 'Quarterly notes', author: 'José Núñez', page_count: 0 });
+  });
+
+  it('When the heading styles have localised names, then headings still come from the built-in style ids', async () => {
+    const { markdown } = await convertDocument(golden(true), 'doc', std);
+    expect(markdown).toBe(GOLDEN);
+  });
+
+  it('When a DOC has no text, then the Markdown is empty', async () => {
+    const { markdown } = await convertDocument(buildDoc({ body: [] }), 'doc', std);
+    expect(markdown).toBe('');
+  });
+
+  it('When a DOC is marked encrypted, then it fails with encrypted_file', async () => {
+    const input = buildDoc({ body: [para('secret')], encryptedFlag: true });
+    await expect(convertDocument(input, 'doc', std)).rejects.toMatchObject({ code: 'encrypted_file' });
+  });
+
+  it('When an OLE file has no WordDocument stream, then the DOC error says so', async () => {
+    const cfb = CFB.utils.cfb_new();
+    CFB.utils.cfb_add(cfb, 'Other', Buffer.from('x'));
+    const input = Buffer.from(CFB.write(cfb, { type: 'buffer' }) as Uint8Array);
+    await expect(convertDocument(input, 'doc', std)).rejects.toMatchObject({ code: 'corrupt_file' });
   });
 });

@@ -106,7 +106,7 @@ function wordBlocks(doc: WordDocument): Block[] {
 /** A paragraph's runs as inline Markdown: emphasis and links kept, pictures as placeholders, note marks as [^n]. */
 function inlineMarkdown(runs: WordRun[]): string {
   let out = '';
-  for (const run of runs) {
+  for (const run of mergeRuns(runs)) {
     if (run.special?.kind === 'picture') out += imagePlaceholder('image');
     else if (run.special?.kind === 'note') out += `[^${run.special.label}]`;
     else {
@@ -128,6 +128,24 @@ function inlineMarkdown(runs: WordRun[]): string {
     .replace(/\s*<br>\s*/g, '<br>')
     .replace(/^(<br>)+|(<br>)+$/g, '')
     .trim();
+}
+
+/** Neighbouring runs with the same formatting as one, so emphasis markers don't meet mid-word. */
+function mergeRuns(runs: WordRun[]): WordRun[] {
+  const out: WordRun[] = [];
+  for (const run of runs) {
+    const last = out[out.length - 1];
+    const same =
+      last &&
+      !last.special &&
+      !run.special &&
+      last.bold === run.bold &&
+      last.italic === run.italic &&
+      last.link === run.link;
+    if (same) last.text += run.text;
+    else out.push({ ...run });
+  }
+  return out;
 }
 
 /** Rows padded to the widest one; trailing columns that are empty in every row dropped. */

@@ -467,11 +467,14 @@ class TextReader {
     let runs: WordRun[] = [];
     // Field stack: while any open field is in its instruction part, characters are instruction text.
     const fields: Array<{ instruction: string; inResult: boolean; resultStart: number; paragraph: number }> = [];
+    // A field result starts a new run, so a hyperlink's text can be marked on its own.
+    let fieldStart = -1;
     const push = (text: string, props: CharProps, extra?: Partial<WordRun>): void => {
       const bold = props.bold ?? false;
       const italic = props.italic ?? false;
       const last = runs[runs.length - 1];
-      if (last && !last.special && !extra && last.bold === bold && last.italic === italic && !last.link) {
+      const joinable = last && !last.special && !extra && !last.link && runs.length > fieldStart;
+      if (joinable && last.bold === bold && last.italic === italic) {
         last.text += text;
       } else runs.push({ text, bold, italic, ...extra });
     };
@@ -497,6 +500,7 @@ class TextReader {
               field.inResult = true;
               field.resultStart = runs.length;
               field.paragraph = out.length;
+              fieldStart = runs.length;
             }
             continue;
           }
@@ -523,6 +527,7 @@ class TextReader {
           case '\u000c': {
             const paragraph = this.paragraphAt(fc, runs, ch === '\u0007');
             runs = [];
+            fieldStart = -1;
             if (paragraph) out.push(paragraph);
             continue;
           }

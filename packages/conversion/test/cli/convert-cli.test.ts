@@ -1,0 +1,54 @@
+import { execFile } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import { SUPPORTED_EXTENSIONS } from '../../src';
+import { makeSamples, PHRASE } from '../samples';
+
+const run = promisify(execFile);
+const ROOT = path.join(__dirname, '..', '..', '..', '..');
+const TSX = path.join(ROOT, 'node_modules', '.bin', 'tsx');
+const CLI = path.join(ROOT, 'packages', 'conversion', 'src', 'cli', 'convert.ts');
+
+let dir: string;
+let files: string[];
+beforeAll(async () => {
+  dir = fs.mkdtempSync(path.join(os.tmpdir(), 'mw-cli-test-'));
+  const samples = await makeSamples();
+  files = SUPPORTED_EXTENSIONS.map((ext) => {
+    const file = path.join(dir, `sample.${ext}`);
+    fs.writeFileSync(file, samples[ext]!);
+    return file;
+  });
+}, 120_000);
+afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
+
+describe('pnpm convert (the library without a server)', () => {
+  it('When every extension is converted in one batch with --out, then each gets a .md holding its text', async () => {
+    const out = path.join(dir, 'out');
+    await run(TSX, [CLI, ...files, '--out', out], { timeout: 300_000 });
+    for (const ext of SUPPORTED_EXTENSIONS) {
+      const markdown = fs.readFileSync(path.join(out, `sample.${ext}.md`), 'utf8');
+      expect([ext, markdown.toLowerCase().includes(PHRASE.toLowerCase())]).toEqual([ext, true]);
+    }
+  }, 300_000);
+
+  it('When one file is converted with --metadata, then Markdown with front matter is printed on stdout', async () => {
+    const { stdout } = await run(TSX, [CLI, path.join(dir, 'sample.doc'), '--metadata']);
+    expect(stdout).toBe(`---\ntitle: ""\nauthor: ""\npage_count: 0\n---\n\n# ${PHRASE}\n`);
+  });
+
+  it('When a file fails, then the others are still written, the error names the file and the exit code is 1', async () => {
+    const bad = path.join(dir, 'broken.pdf');
+    fs.writeFileSync(bad, 'not a pdf');
+    const out = path.join(dir, 'out-mixed');
+    const result = await run(TSX, [CLI, bad, path.join(dir, 'sample.txt'), '--out', out]).then(
+      () => ({ code: 0, stderr: '' }),
+      (err: { code: number; stderr: string }) => err,
+    );
+    expect(result.code).toBe(1);
+    expect(result.stderr).toContain(`${bad}: `);
+    expect(fs.existsSync(path.join(out, 'sample.txt.md'))).toBe(true);
+  });
+});

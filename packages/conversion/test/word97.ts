@@ -1,0 +1,397 @@
+import CFB from 'cfb';
+import iconv from 'iconv-lite';
+
+/**
+ * A small writer of Word 97-2003 binary documents ([MS-DOC]) for tests and benches: nothing on
+ * npm writes them. It lays out what a reader needs: the FIB, the text as one UTF-16 piece, the
+ * style sheet (built-in style ids), paragraph and character property pages, list tables, tables
+ * as cell-marked paragraphs, HYPERLINK fields, footnotes and the summary information.
+ */
+export interface DocRun {
+  text: string;
+  bold?: boolean;
+  italic?: boolean;
+  /** Wraps the run in a HYPERLINK field. */
+  link?: string;
+  /** A footnote at the end of the run. */
+  footnote?: string;
+}
+
+export interface DocParagraph {
+  runs: DocRun[];
+  style?: 'Normal' | 'heading 1' | 'heading 2' | 'heading 3' | 'Title';
+  list?: { ordered: boolean; level: number };
+}
+
+export interface DocSpec {
+  body: Array<DocParagraph | { rows: string[][] }>;
+  title?: string;
+  author?: string;
+  /** Style names as a German Word writes them; the built-in style ids stay the same. */
+  localisedStyleNames?: boolean;
+  /** Sets the FIB's fEncrypted flag (the content is not actually encrypted). */
+  encryptedFlag?: boolean;
+}
+
+/** A paragraph of plain text. */
+export const para = (text: string, style?: DocParagraph['style']): DocParagraph => ({ runs: [{ text }], style });
+
+const STYLES = [
+  { name: 'Normal', sti: 0, german: 'Standard' },
+  { name: 'heading 1', sti: 1, german: 'Überschrift 1' },
+  { name: 'heading 2', sti: 2, german: 'Überschrift 2' },
+  { name: 'heading 3', sti: 3, german: 'Überschrift 3' },
+] as const;
+/** Title is not one of the fixed styles (0-14): it goes after them. */
+const ISTD_TITLE = 15;
+const STI_TITLE = 62;
+
+const SPRM = {
+  pIlvl: 0x260a,
+  pIlfo: 0x460b,
+  pFInTable: 0x2416,
+  pFTtp: 0x2417,
+  pItap: 0x6649,
+  tDefTable: 0xd608,
+  cFBold: 0x0835,
+  cFItalic: 0x0836,
+  cFSpec: 0x0855,
+} as const;
+const NFC_DECIMAL = 0;
+const NFC_BULLET = 0x17;
+const TEXT_FC = 0x800;
+
+interface Para {
+  /** The CP just after the paragraph's mark. */
+  cpEnd: number;
+  grpprl: Buffer;
+  istd: number;
+}
+interface CharRun {
+  cpEnd: number;
+  grpprl: Buffer;
+}
+
+export function buildDoc(spec: DocSpec): Buffer {
+  const paras: Para[] = [];
+  const chars: CharRun[] = [];
+  const notes: string[] = [];
+  const noteRefs: number[] = [];
+  let text = '';
+  const lists: boolean[] = []; // ilfo - 1 → ordered
+  const listFor = (ordered: boolean): number => {
+    let i = lists.indexOf(ordered);
+    if (i < 0) i = lists.push(ordered) - 1;
+    return i + 1;
+  };
+  const emit = (s: string, grpprl: Buffer = Buffer.alloc(0)): void => {
+    text += s;
+    chars.push({ cpEnd: text.length, grpprl });
+  };
+  const endParagraph = (mark: string, istd: number, sprms: Buffer): void => {
+    emit(mark);
+    paras.push({ cpEnd: text.length, grpprl: sprms, istd });
+  };
+  for (const block of spec.body) {
+    if ('rows' in block) {
+      const cells = Math.max(...block.rows.map((r) => r.length));
+      for (const row of block.rows) {
+        for (let c = 0; c < cells; c++) {
+          emit(row[c] ?? '');
+          endParagraph('\u0007', 0, sprms([SPRM.pFInTable, 1], [SPRM.pItap, 1]));
+        }
+        endParagraph(
+          '\u0007',
+          0,
+          Buffer.concat([sprms([SPRM.pFInTable, 1], [SPRM.pFTtp, 1], [SPRM.pItap, 1]), defTable(cells)]),
+        );
+      }
+      continue;
+    }
+    for (const run of block.runs) {
+      const toggles: Array<readonly [number, number]> = [];
+      if (run.bold) toggles.push([SPRM.cFBold, 1]);
+      if (run.italic) toggles.push([SPRM.cFItalic, 1]);
+      const format = sprms(...toggles);
+      const special = Buffer.concat([sprms([SPRM.cFSpec, 1]), format]);
+      if (run.link) {
+        emit('\u0013', special);
+        emit(` HYPERLINK "${run.link}" `);
+        emit('\u0014', special);
+        emit(run.text, format);
+        emit('\u0015', special);
+      } else emit(run.text, format);
+      if (run.footnote !== undefined) {
+        noteRefs.push(text.length);
+        notes.push(run.footnote);
+        emit('\u0002', special);
+      }
+    }
+    const istd =
+      block.style === 'Title'
+        ? ISTD_TITLE
+        : Math.max(
+            0,
+            STYLES.findIndex((s) => s.name === block.style),
+          );
+    const listSprms = block.list
+      ? sprms([SPRM.pIlfo, listFor(block.list.ordered)], [SPRM.pIlvl, block.list.level])
+      : Buffer.alloc(0);
+    endParagraph('\r', istd, listSprms);
+  }
+  const ccpText = text.length;
+  const noteStarts: number[] = [];
+  for (const note of notes) {
+    noteStarts.push(text.length - ccpText);
+    emit('\u0002', sprms([SPRM.cFSpec, 1]));
+    emit(` ${note}`);
+    endParagraph('\r', 0, Buffer.alloc(0));
+  }
+  const ccpFtn = text.length - ccpText;
+  if (ccpFtn) endParagraph('\r', 0, Buffer.alloc(0)); // the final mark after the sub-documents
+
+  // WordDocument: FIB, text at TEXT_FC, then the property pages.
+  const textBytes = Buffer.from(text, 'utf16le');
+  const fcOf = (cp: number): number => TEXT_FC + cp * 2;
+  let pages = Math.ceil((TEXT_FC + textBytes.length) / 512);
+  const papxPages = fkpPages(
+    paras.map((p) => ({
+      fcEnd: fcOf(p.cpEnd),
+      data: Buffer.concat([u16(p.istd), p.grpprl]),
+    })),
+    fcOf(0),
+    'papx',
+  );
+  const chpxPages = fkpPages(
+    chars.map((c) => ({ fcEnd: fcOf(c.cpEnd), data: c.grpprl })),
+    fcOf(0),
+    'chpx',
+  );
+  const papxPn = papxPages.map((p) => ({ ...p, pn: pages++ }));
+  const chpxPn = chpxPages.map((p) => ({ ...p, pn: pages++ }));
+  const word = Buffer.alloc(pages * 512);
+  textBytes.copy(word, TEXT_FC);
+  for (const p of [...papxPn, ...chpxPn]) p.page.copy(word, p.pn * 512);
+
+  // Table stream.
+  const table: Buffer[] = [];
+  let tableLength = 0;
+  const put = (b: Buffer): [number, number] => {
+    table.push(b);
+    tableLength += b.length;
+    return [tableLength - b.length, b.length];
+  };
+  const fc: Record<number, [number, number]> = {};
+  fc[1] = put(styleSheet(spec.localisedStyleNames ?? false));
+  fc[13] = put(binTable(papxPn));
+  fc[12] = put(binTable(chpxPn));
+  if (notes.length) {
+    fc[2] = put(Buffer.concat([...noteRefs, ccpText + 1].map(u32).concat(noteRefs.map(() => u16(1)))));
+    fc[3] = put(Buffer.concat([...noteStarts, ccpFtn, ccpFtn + 1].map(u32)));
+  }
+  const piece = Buffer.concat([u32(0), u32(text.length), u16(0), u32(TEXT_FC), u16(0)]);
+  fc[33] = put(Buffer.concat([Buffer.from([0x02]), u32(piece.length), piece]));
+  if (lists.length) {
+    const [lstFc, lstLcb] = put(Buffer.concat([u16(lists.length), ...lists.map((_, i) => lstf(i + 1))]));
+    fc[73] = [lstFc, lstLcb];
+    put(Buffer.concat(lists.map((ordered) => levels(ordered)))); // LVLs follow the PlfLst, outside its count
+    fc[74] = put(
+      Buffer.concat([u32(lists.length), ...lists.map((_, i) => lfo(i + 1)), ...lists.map(() => u32(0xffffffff))]),
+    );
+  }
+
+  // FIB: FibBase, FibRgW97 (14 words), FibRgLw97 (22 longs), FibRgFcLcb97 (93 pairs).
+  word.writeUInt16LE(0xa5ec, 0);
+  word.writeUInt16LE(0x00c1, 2);
+  word.writeUInt16LE(0x0409, 6);
+  word.writeUInt16LE(0x0200 | 0x1000 | (spec.encryptedFlag ? 0x0100 : 0), 0x0a); // fWhichTblStm (1Table), fExtChar
+  word.writeUInt16LE(0x00bf, 0x0c);
+  word.writeUInt16LE(14, 32);
+  word.writeUInt16LE(22, 62);
+  word.writeInt32LE(word.length, 64);
+  word.writeInt32LE(ccpText, 64 + 12);
+  word.writeInt32LE(ccpFtn, 64 + 16);
+  word.writeUInt16LE(93, 152);
+  for (const [index, [offset, length]] of Object.entries(fc)) {
+    word.writeUInt32LE(offset, 154 + Number(index) * 8);
+    word.writeUInt32LE(length, 158 + Number(index) * 8);
+  }
+
+  const cfb = CFB.utils.cfb_new();
+  CFB.utils.cfb_add(cfb, '/WordDocument', word);
+  CFB.utils.cfb_add(cfb, '/1Table', Buffer.concat(table));
+  CFB.utils.cfb_add(cfb, '/\u0005SummaryInformation', summaryInformation(spec.title ?? '', spec.author ?? ''));
+  return Buffer.from(CFB.write(cfb, { type: 'buffer' }) as Uint8Array);
+}
+
+const u16 = (n: number): Buffer => {
+  const b = Buffer.alloc(2);
+  b.writeUInt16LE(n);
+  return b;
+};
+const u32 = (n: number): Buffer => {
+  const b = Buffer.alloc(4);
+  b.writeUInt32LE(n >>> 0);
+  return b;
+};
+
+/** Sprms with operands sized by their spra bits (1, 2 or 4 bytes here). */
+function sprms(...list: Array<readonly [number, number]>): Buffer {
+  return Buffer.concat(
+    list.map(([sprm, value]) => {
+      const size = [1, 1, 2, 4, 2, 2, 0, 3][sprm >> 13]!;
+      const op = Buffer.alloc(size);
+      if (size === 1) op.writeUInt8(value);
+      else if (size === 2) op.writeUInt16LE(value);
+      else op.writeUInt32LE(value);
+      return Buffer.concat([u16(sprm), op]);
+    }),
+  );
+}
+
+/** sprmTDefTable: the row's cell boundaries (1.5 inches per cell), with empty cell descriptions. */
+function defTable(cells: number): Buffer {
+  const body = Buffer.concat([
+    Buffer.from([cells]),
+    ...Array.from({ length: cells + 1 }, (_, i) => u16(i * 2160)),
+    Buffer.alloc(cells * 20),
+  ]);
+  return Buffer.concat([u16(SPRM.tDefTable), u16(body.length + 1), body]);
+}
+
+/** Formatted disk pages of property runs: rgfc, then offsets, then the properties from the page's end. */
+function fkpPages(
+  runs: Array<{ fcEnd: number; data: Buffer }>,
+  firstFc: number,
+  kind: 'papx' | 'chpx',
+): Array<{ page: Buffer; fcFirst: number; fcLast: number }> {
+  const out: Array<{ page: Buffer; fcFirst: number; fcLast: number }> = [];
+  const entry = kind === 'papx' ? 13 : 1;
+  let start = firstFc;
+  let i = 0;
+  while (i < runs.length) {
+    const page = Buffer.alloc(512);
+    const fcs = [start];
+    const offsets: number[] = [];
+    let top = 511;
+    while (i < runs.length) {
+      const run = runs[i]!;
+      const body =
+        kind === 'chpx'
+          ? Buffer.concat([Buffer.from([run.data.length]), run.data])
+          : run.data.length % 2
+            ? Buffer.concat([Buffer.from([(run.data.length + 1) / 2]), run.data])
+            : Buffer.concat([Buffer.from([0, run.data.length / 2]), run.data]);
+      const at = (top - body.length) & ~1;
+      const crun = offsets.length + 1;
+      if (at < (crun + 1) * 4 + crun * entry) break;
+      body.copy(page, at);
+      top = at;
+      fcs.push(run.fcEnd);
+      offsets.push(at / 2);
+      i++;
+    }
+    fcs.forEach((f, k) => page.writeUInt32LE(f, k * 4));
+    offsets.forEach((o, k) => (page[fcs.length * 4 + k * entry] = o));
+    page[511] = offsets.length;
+    out.push({ page, fcFirst: fcs[0]!, fcLast: fcs[fcs.length - 1]! });
+    start = fcs[fcs.length - 1]!;
+  }
+  return out;
+}
+
+function binTable(pages: Array<{ fcFirst: number; fcLast: number; pn: number }>): Buffer {
+  return Buffer.concat([
+    ...pages.map((p) => u32(p.fcFirst)),
+    u32(pages[pages.length - 1]?.fcLast ?? 0),
+    ...pages.map((p) => u32(p.pn)),
+  ]);
+}
+
+function styleSheet(german: boolean): Buffer {
+  const std = (sti: number, name: string): Buffer => {
+    const base = Buffer.alloc(10);
+    base.writeUInt16LE(sti, 0);
+    base.writeUInt16LE(1 | (0x0fff << 4), 2); // paragraph style, no base
+    base.writeUInt16LE(2 | (0 << 4), 4); // two UPXs, next style Normal
+    const xstz = Buffer.concat([u16(name.length), Buffer.from(name, 'utf16le'), u16(0)]);
+    const upxPapx = Buffer.concat([u16(2), u16(0)]);
+    const upxChpx = u16(0);
+    const body = Buffer.concat([base, xstz, upxPapx, upxChpx]);
+    return Buffer.concat([u16(body.length), body]);
+  };
+  const stds: Buffer[] = [];
+  for (let istd = 0; istd <= ISTD_TITLE; istd++) {
+    const style = STYLES[istd];
+    if (style) stds.push(std(style.sti, german ? style.german : style.name));
+    else if (istd === ISTD_TITLE) stds.push(std(STI_TITLE, german ? 'Titel' : 'Title'));
+    else stds.push(u16(0));
+  }
+  const stshi = Buffer.alloc(18);
+  stshi.writeUInt16LE(stds.length, 0);
+  stshi.writeUInt16LE(10, 2);
+  stshi.writeUInt16LE(1, 4);
+  stshi.writeUInt16LE(0x5b, 6);
+  stshi.writeUInt16LE(15, 8);
+  return Buffer.concat([u16(stshi.length), stshi, ...stds]);
+}
+
+function lstf(lsid: number): Buffer {
+  const b = Buffer.alloc(28);
+  b.writeInt32LE(lsid, 0);
+  for (let i = 0; i < 9; i++) b.writeUInt16LE(0x0fff, 8 + i * 2);
+  return b;
+}
+
+/** Nine levels: "1." style numbers or bullets. */
+function levels(ordered: boolean): Buffer {
+  const out: Buffer[] = [];
+  for (let level = 0; level < 9; level++) {
+    const lvlf = Buffer.alloc(28);
+    lvlf.writeInt32LE(1, 0);
+    lvlf[4] = ordered ? NFC_DECIMAL : NFC_BULLET;
+    if (ordered) lvlf[6] = 1; // the level's number is at xst index 0
+    lvlf.writeInt32LE(360 * (level + 1), 16);
+    const xst = ordered ? String.fromCharCode(level) + '.' : '\uf0b7';
+    out.push(lvlf, u16(xst.length), Buffer.from(xst, 'utf16le'));
+  }
+  return Buffer.concat(out);
+}
+
+function lfo(lsid: number): Buffer {
+  const b = Buffer.alloc(16);
+  b.writeInt32LE(lsid, 0);
+  return b;
+}
+
+/** A SummaryInformation property set with the code page, title and author (Windows-1252 strings). */
+function summaryInformation(title: string, author: string): Buffer {
+  const str = (s: string): Buffer => {
+    const bytes = Buffer.concat([iconv.encode(s, 'cp1252'), Buffer.from([0])]);
+    const padded = Buffer.alloc(Math.ceil(bytes.length / 4) * 4);
+    bytes.copy(padded);
+    return Buffer.concat([u32(0x1e), u32(bytes.length), padded]);
+  };
+  const props: Array<[number, Buffer]> = [
+    [1, Buffer.concat([u32(2), u16(1252), u16(0)])],
+    [2, str(title)],
+    [4, str(author)],
+  ];
+  let offset = 8 + props.length * 8;
+  const index: Buffer[] = [];
+  for (const [id, value] of props) {
+    index.push(u32(id), u32(offset));
+    offset += value.length;
+  }
+  const section = Buffer.concat([u32(offset), u32(props.length), ...index, ...props.map(([, v]) => v)]);
+  const header = Buffer.concat([
+    u16(0xfffe),
+    u16(0),
+    u32(0x00020006),
+    Buffer.alloc(16),
+    u32(1),
+    Buffer.from('e0859ff2f94f6810ab9108002b27b3d9', 'hex'),
+    u32(48),
+  ]);
+  return Buffer.concat([header, section]);
+}
