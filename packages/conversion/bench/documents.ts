@@ -8,6 +8,7 @@ import PptxGenJS from 'pptxgenjs';
 import sharp from 'sharp';
 import { strToU8, zipSync } from 'fflate';
 import * as XLSX from 'xlsx';
+import { buildDoc, para, type DocSpec } from '../test/word97';
 
 const LOREM =
   'Markwright converts documents into Markdown that keeps their structure, so people and language models lose nothing important. ';
@@ -57,6 +58,22 @@ export const benchCases = [
         children.push(new Paragraph(LOREM));
       }
       return Packer.toBuffer(new Document({ sections: [{ children }] }));
+    },
+  },
+  {
+    label: 'doc 2000 paragraphs + 100 tables',
+    ext: 'doc',
+    units: { count: 2000, name: 'paragraph' },
+    make: async () => {
+      const body: DocSpec['body'] = [];
+      for (let i = 0; i < 2000; i++) {
+        if (i % 20 === 0) {
+          body.push(para(`Section ${i / 20}`, 'heading 2'));
+          body.push({ rows: [0, 1, 2].map((r) => [0, 1, 2].map((c) => `r${r}c${c}`)) });
+        }
+        body.push({ runs: [{ text: LOREM }, { text: 'in bold', bold: true }] });
+      }
+      return buildDoc({ body });
     },
   },
   {
