@@ -74,6 +74,7 @@ export const pdfConverter: Converter = {
             width: raw.width,
             size,
             bold: /bold|black|heavy|semibold/i.test(fontName),
+            rtl: (raw as { dir?: string }).dir === 'rtl',
           });
         }
         const height = page.view[3]! - page.view[1]!;

@@ -6,6 +6,8 @@ export interface TextItem {
   width: number;
   size: number;
   bold: boolean;
+  /** pdf.js found right-to-left text in the item (its string is in logical order). */
+  rtl?: boolean;
 }
 
 export interface Line {
@@ -45,7 +47,14 @@ export function buildLines(items: TextItem[], page: number, pageHeight: number):
 }
 
 function toLine(items: TextItem[], page: number, pageHeight: number): Line {
-  const sorted = [...items].sort((a, b) => a.x - b.x);
+  // A line mostly in a right-to-left script is read from its right edge.
+  const letters = (list: TextItem[]): number => list.reduce((n, i) => n + i.text.trim().length, 0);
+  const rtl = letters(items.filter((i) => i.rtl)) > letters(items) / 2;
+  const sorted = rtl
+    ? [...items].sort((a, b) => b.x + b.width - (a.x + a.width))
+    : [...items].sort((a, b) => a.x - b.x);
+  let prevStart = Infinity;
+  let previousRtl: boolean | undefined;
   let text = '';
   const cells: Array<{ x: number; text: string }> = [];
   let prevEnd = -Infinity;
@@ -58,13 +67,18 @@ function toLine(items: TextItem[], page: number, pageHeight: number): Line {
       if (text && !/\s$/.test(text)) text += ' ';
       continue;
     }
-    const gap = item.x - prevEnd;
+    // In right-to-left lines a change of direction (Arabic to Latin) is a word break even without a gap.
+    const wordLike = /[\p{L}\p{N}]/u.test(item.text);
+    const turn = rtl && wordLike && previousRtl !== undefined && previousRtl !== (item.rtl ?? false);
+    const gap = rtl ? Math.max(prevStart - (item.x + item.width), turn ? item.size : 0) : item.x - prevEnd;
+    if (wordLike) previousRtl = item.rtl ?? false;
     const wide = gap > Math.max(item.size * 1.2, 8);
     if (!cells.length || wide) cells.push({ x: item.x, text: item.text.trim() });
     else cells[cells.length - 1]!.text += (gap > item.size * 0.15 && !/\s$/.test(text) ? ' ' : '') + item.text.trim();
     if (text && gap > item.size * 0.15 && !/\s$/.test(text) && !/^\s/.test(item.text)) text += ' ';
     text += item.text;
-    prevEnd = item.x + item.width;
+    prevEnd = Math.max(prevEnd, item.x + item.width);
+    prevStart = Math.min(prevStart, item.x);
     size = Math.max(size, item.size);
     const n = item.text.trim().length;
     chars += n;
@@ -72,7 +86,7 @@ function toLine(items: TextItem[], page: number, pageHeight: number): Line {
   }
   return {
     text: text.replace(/\s+/g, ' ').trim(),
-    x: sorted[0]!.x,
+    x: Math.min(...sorted.map((i) => i.x)),
     y: items[0]!.y,
     right: prevEnd,
     size: Math.round(size * 10) / 10,
