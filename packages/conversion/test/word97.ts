@@ -60,6 +60,7 @@ const SPRM = {
 const NFC_DECIMAL = 0;
 const NFC_BULLET = 0x17;
 const TEXT_FC = 0x800;
+const FLT_HYPERLINK = 88;
 
 interface Para {
   /** The CP just after the paragraph's mark. */
@@ -79,6 +80,7 @@ export function buildDoc(spec: DocSpec): Buffer {
   const noteRefs: number[] = [];
   let text = '';
   const lists: boolean[] = []; // ilfo - 1 → ordered
+  const fields: Array<[cp: number, ch: number, flt: number]> = []; // the PlcFld of the main text
   const listFor = (ordered: boolean): number => {
     let i = lists.indexOf(ordered);
     if (i < 0) i = lists.push(ordered) - 1;
@@ -115,10 +117,13 @@ export function buildDoc(spec: DocSpec): Buffer {
       const format = sprms(...toggles);
       const special = Buffer.concat([sprms([SPRM.cFSpec, 1]), format]);
       if (run.link) {
+        fields.push([text.length, 0x13, FLT_HYPERLINK]);
         emit('\u0013', special);
         emit(` HYPERLINK "${run.link}" `);
+        fields.push([text.length, 0x14, 0xff]);
         emit('\u0014', special);
         emit(run.text, format);
+        fields.push([text.length, 0x15, 0x80]);
         emit('\u0015', special);
       } else emit(run.text, format);
       if (run.footnote !== undefined) {
@@ -135,7 +140,7 @@ export function buildDoc(spec: DocSpec): Buffer {
             STYLES.findIndex((s) => s.name === block.style),
           );
     const listSprms = block.list
-      ? sprms([SPRM.pIlfo, listFor(block.list.ordered)], [SPRM.pIlvl, block.list.level])
+      ? sprms([SPRM.pIlvl, block.list.level], [SPRM.pIlfo, listFor(block.list.ordered)]) // LibreOffice wants the level first
       : Buffer.alloc(0);
     endParagraph('\r', istd, listSprms);
   }
@@ -188,6 +193,10 @@ export function buildDoc(spec: DocSpec): Buffer {
   if (notes.length) {
     fc[2] = put(Buffer.concat([...noteRefs, ccpText + 1].map(u32).concat(noteRefs.map(() => u16(1)))));
     fc[3] = put(Buffer.concat([...noteStarts, ccpFtn, ccpFtn + 1].map(u32)));
+  }
+  if (fields.length) {
+    const cps = [...fields.map(([cp]) => cp), ccpText + 1].map(u32);
+    fc[16] = put(Buffer.concat([...cps, ...fields.map(([, ch, flt]) => Buffer.from([ch, flt]))]));
   }
   const piece = Buffer.concat([u32(0), u32(text.length), u16(0), u32(TEXT_FC), u16(0)]);
   fc[33] = put(Buffer.concat([Buffer.from([0x02]), u32(piece.length), piece]));

@@ -1,0 +1,119 @@
+import sharp from 'sharp';
+
+/**
+ * Generated media for the OCR tests and the quality bench: text drawn through SVG (DejaVu fonts)
+ * and the figures they are scored by.
+ */
+export const SENTENCE = 'The committee approved the annual budget on Tuesday morning';
+
+/** Text rendered to a PNG through SVG, at a given point size (96 dpi) and angle. */
+export async function textImage(lines: string[], pt: number, angle = 0): Promise<Buffer> {
+  const px = Math.round((pt * 96) / 72);
+  const width = Math.round(px * 0.62 * Math.max(...lines.map((l) => l.length))) + 40;
+  const height = Math.round(px * 1.6 * lines.length) + 40;
+  const text = lines
+    .map(
+      (l, i) =>
+        `<text x="20" y="${30 + px * (1.4 * i + 1)}" font-family="DejaVu Sans, Arial, sans-serif" font-size="${px}">${l}</text>`,
+    )
+    .join('');
+  const svg = `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}"><rect width="100%" height="100%" fill="white"/>${text}</svg>`;
+  return sharp(Buffer.from(svg)).rotate(angle, { background: 'white' }).png().toBuffer();
+}
+
+/** Share of the expected words (lowercased, punctuation dropped) found in the output. */
+export function wordAccuracy(expected: string, actual: string): number {
+  const norm = (s: string) =>
+    s
+      .toLowerCase()
+      .replace(/[^a-z0-9 ]/g, ' ')
+      .split(/\s+/)
+      .filter(Boolean);
+  const got = new Set(norm(actual));
+  const want = norm(expected);
+  return want.filter((w) => got.has(w)).length / want.length;
+}
+
+export const CELLS = [
+  ['Region', 'Units', 'Revenue'],
+  ['North', '120', '4300'],
+  ['South', '95', '3100'],
+  ['West', '210', '7800'],
+];
+
+/** A 4×3 table of words and numbers drawn on a white page. */
+export async function tableImage(): Promise<Buffer> {
+  const text = CELLS.flatMap((row, r) =>
+    row.map(
+      (cell, c) =>
+        `<text x="${40 + c * 260}" y="${70 + r * 60}" font-size="32" font-family="DejaVu Sans">${cell}</text>`,
+    ),
+  ).join('');
+  const svg = `<svg xmlns="http://www.w3.org/2000/svg" width="860" height="320"><rect width="100%" height="100%" fill="white"/>${text}</svg>`;
+  return sharp(Buffer.from(svg)).png().toBuffer();
+}
+
+/** Cell-set F1 of the first GFM table in the Markdown against CELLS (0 when there is no table). */
+export function tableCellF1(markdown: string): number {
+  const rows = markdown.split('\n').filter((l) => l.startsWith('|') && !/^\|[\s|-]+\|$/.test(l));
+  const got = new Set(
+    rows
+      .flatMap((r) =>
+        r
+          .slice(1, -1)
+          .split('|')
+          .map((c) => c.trim().toLowerCase()),
+      )
+      .filter(Boolean),
+  );
+  const want = new Set(CELLS.flat().map((c) => c.toLowerCase()));
+  const hit = [...want].filter((c) => got.has(c)).length;
+  if (hit === 0) return 0;
+  const p = hit / got.size;
+  const r = hit / want.size;
+  return (2 * p * r) / (p + r);
+}
+
+export const LEFT = [
+  'The river council met on Monday to discuss the new bridge across the northern bank of the valley.',
+  'Members agreed to publish a survey before the spring floods arrive and asked for three designs.',
+];
+export const RIGHT = [
+  'Meanwhile the school orchestra has won the regional prize for a third year in a row.',
+  'The prize money will buy a piano for the music room and new stands for the practice hall.',
+];
+
+/** Sentences wrapped to a column of about 36 characters, set side by side like a newspaper page. */
+export async function twoColumnPage(): Promise<Buffer> {
+  const wrap = (sentences: string[]): string[] =>
+    sentences.flatMap((s, i) => {
+      const lines: string[] = [];
+      for (const word of s.split(' ')) {
+        const last = lines[lines.length - 1];
+        if (last !== undefined && `${last} ${word}`.length <= 36) lines[lines.length - 1] = `${last} ${word}`;
+        else lines.push(word);
+      }
+      return i ? ['', ...lines] : lines;
+    });
+  const column = (lines: string[], x: number): string =>
+    lines
+      .map((l, i) => `<text x="${x}" y="${60 + i * 31}" font-family="DejaVu Serif" font-size="22">${l}</text>`)
+      .join('');
+  const left = wrap(LEFT);
+  const right = wrap(RIGHT);
+  const height = 100 + Math.max(left.length, right.length) * 31;
+  const svg = `<svg xmlns="http://www.w3.org/2000/svg" width="1120" height="${height}"><rect width="100%" height="100%" fill="white"/>${column(left, 20)}${column(right, 580)}</svg>`;
+  return sharp(Buffer.from(svg)).png().toBuffer();
+}
+
+/** Reading-order figure: the share of the page's sentences found whole (every word, in order) in the Markdown. */
+export function sentenceRecall(markdown: string): number {
+  const norm = (s: string): string =>
+    s
+      .toLowerCase()
+      .replace(/[^a-z0-9]+/g, ' ')
+      .trim();
+  const text = norm(markdown);
+  const sentences = [...LEFT, ...RIGHT];
+  return sentences.filter((s) => text.includes(norm(s))).length / sentences.length;
+}
