@@ -59,7 +59,7 @@ function measure(file: string, ext: string): Measured {
 
 async function main(): Promise<void> {
   const filter = process.argv[2];
-  const cases = filter === 'webhooks' ? [] : await loadCases(filter);
+  const cases = filter === 'webhooks' || filter === 'quality' ? [] : await loadCases(filter);
   const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'mw-bench-'));
   const rows: string[] = [];
   rows.push('| case | size MB | time s | per unit | peak RSS MB | time ÷ baseline | RSS ÷ baseline |');
@@ -85,6 +85,12 @@ async function main(): Promise<void> {
   fs.mkdirSync(path.join(__dirname, 'out'), { recursive: true });
   fs.writeFileSync(path.join(__dirname, 'out', 'conversion.md'), report);
   process.stdout.write(report);
+  if (!filter || filter === 'quality') {
+    const { runQualityBench } = await import('./quality');
+    const quality = await runQualityBench();
+    fs.writeFileSync(path.join(__dirname, 'out', 'quality.md'), quality);
+    process.stdout.write(`\n${quality}`);
+  }
   if (!filter || filter === 'webhooks') {
     const { runWebhookBench } = await import('./webhooks');
     const webhooks = await runWebhookBench();
