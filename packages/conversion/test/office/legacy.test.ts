@@ -39,6 +39,46 @@ describe('legacy binary Office', () => {
     expect(metadata.page_count).toBe(1);
   });
 
+  it('When PPT paragraphs set bullets and levels, and notes name their slides, then lists nest and notes land on their slide', async () => {
+    /** A StyleTextPropAtom paragraph run: characters, indent level and (when given) the hasBullet flag. */
+    const pf = (chars: number, level: number, bullet?: boolean): Buffer => {
+      const head = Buffer.alloc(10);
+      head.writeUInt32LE(chars, 0);
+      head.writeUInt16LE(level, 4);
+      head.writeUInt32LE(bullet === undefined ? 0 : 0x0001, 6);
+      return bullet === undefined ? head : Buffer.concat([head, Buffer.from([bullet ? 1 : 0, 0])]);
+    };
+    const styled = (kind: number, paragraphs: string[], runs: Buffer[]) =>
+      Buffer.concat([textAtom(kind, paragraphs.join('\r')), record(0x0fa1, Buffer.concat(runs))]);
+    const body = styled(
+      1,
+      ['Plan', 'First', 'Deeper'],
+      [pf(5, 0, false), pf(6, 0), pf(7, 1)], // "Plan" turns the master's bullet off
+    );
+    const box = styled(4, ['Loose text', 'Marked'], [pf(11, 0), pf(7, 0, true)]);
+    const slide = (title: string, ...content: Buffer[]) =>
+      record(0x03ee, record(0xf00d, Buffer.concat([textAtom(0, title), ...content]), true), true);
+    const notesAtom = (slideId: number) => record(0x03f1, Buffer.concat([u32(slideId), Buffer.alloc(4)]));
+    const notes = (slideId: number, text: string) =>
+      record(0x03f0, Buffer.concat([notesAtom(slideId), record(0xf00d, textAtom(2, text), true)]), true);
+    const persist = (slideId: number) => record(0x03f3, Buffer.concat([u32(0), u32(0), u32(0), u32(slideId), u32(0)]));
+    const list = record(0x0ff0, Buffer.concat([persist(256), persist(257)]), true);
+    const stream = Buffer.concat([
+      record(0x03e8, list, true),
+      notes(0x80000000, 'Click to edit Master text styles'),
+      slide('One', body, box),
+      slide('Two'),
+      notes(257, 'Only for slide two.'),
+    ]);
+    const cfb = CFB.utils.cfb_new();
+    CFB.utils.cfb_add(cfb, 'PowerPoint Document', stream);
+    const input = Buffer.from(CFB.write(cfb, { type: 'buffer' }) as Uint8Array);
+    const { markdown } = await convertDocument(input, 'ppt', std);
+    expect(markdown).toBe(
+      '# One\n\nPlan\n\n- First\n  - Deeper\n\nLoose text\n\n- Marked\n\n# Two\n\n### Notes\n\nOnly for slide two.\n',
+    );
+  });
+
   it('When a .ppt or .doc is not an OLE document, then it fails as corrupt', async () => {
     for (const ext of ['ppt', 'doc']) {
       await expect(convertDocument(Buffer.from('plain text, not OLE'), ext, std)).rejects.toMatchObject({
