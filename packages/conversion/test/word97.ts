@@ -1,5 +1,6 @@
 import CFB from 'cfb';
 import iconv from 'iconv-lite';
+import { NFC_BULLET, SPRM } from '../src/converters/legacy/word97';
 
 /**
  * A small writer of Word 97-2003 binary documents ([MS-DOC]) for tests and benches: nothing on
@@ -46,19 +47,7 @@ const STYLES = [
 const ISTD_TITLE = 15;
 const STI_TITLE = 62;
 
-const SPRM = {
-  pIlvl: 0x260a,
-  pIlfo: 0x460b,
-  pFInTable: 0x2416,
-  pFTtp: 0x2417,
-  pItap: 0x6649,
-  tDefTable: 0xd608,
-  cFBold: 0x0835,
-  cFItalic: 0x0836,
-  cFSpec: 0x0855,
-} as const;
 const NFC_DECIMAL = 0;
-const NFC_BULLET = 0x17;
 const TEXT_FC = 0x800;
 const FLT_HYPERLINK = 88;
 

@@ -8,6 +8,8 @@ export interface FlatListItem {
   value?: number;
   /** Inline Markdown. */
   text: string;
+  /** Which numbered list the item belongs to (DOCX numId): a different one starts a new list. */
+  list?: string;
 }
 
 /** Consecutive list paragraphs as nested Markdown lists (a deeper level nests under the item before it). */
@@ -36,7 +38,7 @@ function listAt(items: FlatListItem[], start: number, level: number): [Block, nu
       i = next;
       continue;
     }
-    if (list.length && it.ordered !== first.ordered) break;
+    if (list.length && (it.ordered !== first.ordered || (it.ordered && it.list !== first.list))) break;
     list.push({ text: it.text });
     i++;
   }

@@ -2,6 +2,7 @@ import type { Element } from '@xmldom/xmldom';
 import type { Block } from '../../markdown/model';
 import { blocksAsInlineText } from '../../markdown/writer';
 import { hyperlinkTarget } from '../word-fields';
+import { nestListItems } from '../../markdown/lists';
 import { picturePlaceholder } from '../../ocr/pictures';
 import { bold, escapeText, italic, link, strike } from '../../markdown/inline';
 import { attr, child, children, descendants, relAttr } from '../../xml-dom';
@@ -523,39 +524,8 @@ function group(flat: Flat[]): Block[] {
     } else {
       const items: Array<Extract<Flat, { kind: 'item' }>> = [];
       while (i < flat.length && flat[i]!.kind === 'item') items.push(flat[i++] as Extract<Flat, { kind: 'item' }>);
-      for (let k = 0; k < items.length;) {
-        const [block, next] = listAt(items, k, items[k]!.level);
-        out.push(block);
-        k = next;
-      }
+      out.push(...nestListItems(items.map((it) => ({ ...it, list: it.numId }))));
     }
   }
   return out;
-}
-
-function listAt(items: Array<Extract<Flat, { kind: 'item' }>>, start: number, level: number): [Block, number] {
-  const first = items[start]!;
-  const list: Extract<Block, { type: 'list' }> = {
-    type: 'list',
-    ordered: first.ordered,
-    start: first.ordered ? first.value : undefined,
-    items: [],
-  };
-  let i = start;
-  while (i < items.length) {
-    const it = items[i]!;
-    if (it.level < level) break;
-    if (it.level > level) {
-      const [nested, next] = listAt(items, i, it.level);
-      const last = list.items[list.items.length - 1];
-      if (last) last.children = [...(last.children ?? []), nested];
-      else list.items.push({ text: '', children: [nested] });
-      i = next;
-      continue;
-    }
-    if (list.items.length && (it.ordered !== list.ordered || (it.ordered && it.numId !== first.numId))) break;
-    list.items.push({ text: it.text });
-    i++;
-  }
-  return [list, i];
 }

@@ -64,9 +64,7 @@ export const pptConverter: Converter = {
     const source = slides.some((s) => s.length) ? slides : listed;
     // Notes belong to the slide whose id they name; files without ids pair them in order.
     const notesOf = (i: number): TextRun[] =>
-      slideIds.length
-        ? (notes.find((n) => n.slideId === slideIds[i])?.runs ?? [])
-        : (notes[i]?.runs ?? []);
+      slideIds.length ? (notes.find((n) => n.slideId === slideIds[i])?.runs ?? []) : (notes[i]?.runs ?? []);
     const models: SlideModel[] = source.map((runs, i) => toSlide(runs, notesOf(i)));
     const info = summaryInformation(cfb);
     return {

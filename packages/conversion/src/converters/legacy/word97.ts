@@ -39,7 +39,8 @@ const FC = {
 /** Offsets of the character counts of each sub-document in FibRgLw97. */
 const CCP = { text: 12, ftn: 16, hdd: 20, mcr: 24, atn: 28, edn: 32 } as const;
 
-const SPRM = {
+/** The single property modifiers this reader (and the test writer) use. */
+export const SPRM = {
   pIstd: 0x4600,
   pIlvl: 0x260a,
   pIlfo: 0x460b,
@@ -52,13 +53,14 @@ const SPRM = {
   cFBold: 0x0835,
   cFItalic: 0x0836,
   cFSpec: 0x0855,
+  tDefTable: 0xd608,
 } as const;
 
 /** Built-in style identifiers (sti) that mean headings. */
 const STI_TITLE = 62;
 const STI_SUBTITLE = 74;
 /** nfc of a bulleted list level; 0xff is "no number". */
-const NFC_BULLET = 0x17;
+export const NFC_BULLET = 0x17;
 const NFC_NONE = 0xff;
 
 export class WordFormatError extends Error {}
@@ -358,14 +360,14 @@ function* sprms(grpprl: Buffer): Generator<[number, Buffer]> {
         break;
       default:
         // Variable length: sprmTDefTable counts with two bytes, everything else with one.
-        if (sprm === 0xd608 || sprm === 0xd606) {
+        if (sprm === SPRM.tDefTable || sprm === 0xd606) {
           size = at + 2 <= grpprl.length ? grpprl.readUInt16LE(at) + 1 : 0;
         } else {
           size = (grpprl[at] ?? 0) + 1;
         }
         if (sprm === 0xc615 && grpprl[at] === 255) size = grpprl.length; // sprmPChgTabs long form: stop here
     }
-    const operandStart = sprm >> 13 === 6 ? at + (sprm === 0xd608 || sprm === 0xd606 ? 2 : 1) : at;
+    const operandStart = sprm >> 13 === 6 ? at + (sprm === SPRM.tDefTable || sprm === 0xd606 ? 2 : 1) : at;
     yield [sprm, grpprl.subarray(operandStart, at + size)];
     at += size;
   }
