@@ -61,7 +61,9 @@ export async function prepareImage(input: Buffer): Promise<Buffer> {
 export interface OcrResult {
   paragraphs: string[];
   confidence: number;
-  /** Recognised words with their boxes, for layout analysis (enhanced mode). */
+  /** The prepared image the words' boxes refer to (for ruling lines). */
+  image: Buffer;
+  /** Recognised words with their boxes, for layout analysis. */
   words: OcrWord[];
 }
 
@@ -115,7 +117,7 @@ export async function recognise(image: Buffer): Promise<OcrResult> {
       if (text) paragraphs.push(text);
     }
   }
-  return { paragraphs, confidence: data.confidence, words };
+  return { paragraphs, confidence: data.confidence, words, image };
 }
 
 /** OCR of an image file in any format sharp reads. */

@@ -1,16 +1,21 @@
 import type { Block } from '../markdown/model';
 import { escapeText } from '../markdown/inline';
 import { joinLine, median, PARAGRAPH_GAP, type OcrResult, type OcrWord } from './engine';
+import { ruledTable, type RuledTable } from './ruled-table';
 
 /**
- * Enhanced mode's layout analysis of OCR output, from the recognised words' boxes:
+ * Layout analysis of OCR output. Both modes keep a table drawn with ruling lines. Enhanced mode
+ * also reads the recognised words' boxes:
  * - columns: a vertical gutter that most lines leave blank splits the page into columns, read
  *   one after the other (lines that cross the gutter, such as a title, are read in place);
  * - tables: runs of 3+ consecutive lines whose cells start at the same 2+ positions; the lines
  *   around them stay paragraphs.
  * Standard mode keeps Tesseract's own paragraphs.
  */
-export function ocrBlocks(result: OcrResult, enhanced: boolean): Block[] {
+export async function ocrBlocks(result: OcrResult, enhanced: boolean): Promise<Block[]> {
+  // A table drawn with ruling lines is clear in either mode; the text above and below it stays text.
+  const ruled = await ruledTable(result.image).catch(() => undefined);
+  if (ruled) return aroundTable(result.words, ruled);
   if (enhanced) {
     const columns = columnParagraphs(result.words);
     if (columns) return textBlocks(columns);
@@ -18,6 +23,24 @@ export function ocrBlocks(result: OcrResult, enhanced: boolean): Block[] {
     if (withTables) return withTables;
   }
   return textBlocks(result.paragraphs);
+}
+
+/** The words above a ruled table as paragraphs, the table, then the words below it. */
+function aroundTable(words: OcrWord[], table: RuledTable): Block[] {
+  const height = median(words.map((w) => w.y1 - w.y0)) || 10;
+  const middle = (table.top + table.bottom) / 2;
+  const outside = words.filter((w) => {
+    const cx = (w.x0 + w.x1) / 2;
+    const cy = (w.y0 + w.y1) / 2;
+    return cx < table.left || cx > table.right || cy < table.top || cy > table.bottom;
+  });
+  const paragraphs = (part: OcrWord[]): Block[] =>
+    part.length ? textBlocks(linesToParagraphs(visualLines(part, height))) : [];
+  return [
+    ...paragraphs(outside.filter((w) => (w.y0 + w.y1) / 2 < middle)),
+    { type: 'table', rows: table.rows.map((r) => r.map(escapeText)) },
+    ...paragraphs(outside.filter((w) => (w.y0 + w.y1) / 2 >= middle)),
+  ];
 }
 
 /** Recognised paragraphs as blocks: runs of paragraphs that start with a bullet or a number become lists. */

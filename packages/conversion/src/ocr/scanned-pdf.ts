@@ -47,7 +47,7 @@ export async function ocrPdfPages(
           );
         throw new ConversionError('corrupt_file', `Page ${page} of the PDF could not be rendered for OCR.`);
       }
-      out.set(page, ocrBlocks(await recognise(await prepareImage(await fs.readFile(`${prefix}.png`))), enhanced));
+      out.set(page, await ocrBlocks(await recognise(await prepareImage(await fs.readFile(`${prefix}.png`))), enhanced));
     }
     return out;
   } finally {

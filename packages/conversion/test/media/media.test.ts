@@ -47,6 +47,37 @@ describe('images by OCR', () => {
     expect(markdown).toBe(`${SENTENCE}\n\n${second}\n`);
   });
 
+  it('When an image holds a table drawn with ruling lines, then standard mode keeps it as a table between the text', async () => {
+    const [x0, y0, colW, rowH] = [40, 100, 240, 56];
+    const cells = CELLS.flatMap((row, r) =>
+      row.map(
+        (cell, c) =>
+          `<text x="${x0 + 16 + c * colW}" y="${y0 + 38 + r * rowH}" font-size="26" font-family="DejaVu Sans">${cell}</text>`,
+      ),
+    ).join('');
+    const right = x0 + colW * CELLS[0]!.length;
+    const bottom = y0 + rowH * CELLS.length;
+    const hLines = CELLS.map((_, r) => y0 + r * rowH)
+      .concat(bottom)
+      .map((y) => `<line x1="${x0}" y1="${y}" x2="${right}" y2="${y}" stroke="black" stroke-width="3"/>`);
+    const vLines = CELLS[0]!
+      .map((_, c) => x0 + c * colW)
+      .concat(right)
+      .map((x) => `<line x1="${x}" y1="${y0}" x2="${x}" y2="${bottom}" stroke="black" stroke-width="3"/>`);
+    const svg =
+      `<svg xmlns="http://www.w3.org/2000/svg" width="${right + 60}" height="${bottom + 110}"><rect width="100%" height="100%" fill="white"/>` +
+      `<text x="${x0}" y="60" font-size="26" font-family="DejaVu Sans">Sales by region this spring</text>` +
+      cells +
+      hLines.join('') +
+      vLines.join('') +
+      `<text x="${x0}" y="${bottom + 70}" font-size="26" font-family="DejaVu Sans">Figures in euros</text></svg>`;
+    const input = await sharp(Buffer.from(svg)).png().toBuffer();
+    const { markdown } = await convertIsolated(input, 'png', std, limits);
+    expect(markdown).toBe(
+      'Sales by region this spring\n\n| Region | Units | Revenue |\n| --- | --- | --- |\n| North | 120 | 4300 |\n| South | 95 | 3100 |\n| West | 210 | 7800 |\n\nFigures in euros\n',
+    );
+  });
+
   it('When the image is not decodable, then it fails with corrupt_file', async () => {
     await expect(convertIsolated(Buffer.from('not an image'), 'png', std, limits)).rejects.toMatchObject({
       code: 'corrupt_file',

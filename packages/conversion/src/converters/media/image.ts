@@ -10,7 +10,7 @@ export const imageConverter: Converter = {
   extensions: ['jpg', 'jpeg', 'png'],
   async convert(input, options) {
     // Enhanced mode: layout analysis reads columns in order and rebuilds a table the image clearly holds.
-    const blocks = ocrBlocks(await ocrImage(input), options.enhanced);
+    const blocks = await ocrBlocks(await ocrImage(input), options.enhanced);
     const tags = (await exifr.parse(input, { xmp: true, iptc: true }).catch(() => undefined)) as
       Record<string, unknown> | undefined;
     const pick = (...keys: string[]): string => {
