@@ -1,6 +1,6 @@
-import CFB from 'cfb';
 import { strToU8, zipSync } from 'fflate';
 import * as XLSX from 'xlsx';
+import { pptFile, record, textAtom } from '../test/ppt97';
 
 /** Large xls, ods, odp and ppt documents for `pnpm bench`. */
 function sheet(bookType: 'xls' | 'ods'): Buffer {
@@ -30,33 +30,10 @@ function odp(slides: number): Buffer {
 }
 
 function ppt(slides: number): Buffer {
-  const rec = (type: number, body: Buffer, container = false): Buffer => {
-    const h = Buffer.alloc(8);
-    h.writeUInt16LE(container ? 0x0f : 0, 0);
-    h.writeUInt16LE(type, 2);
-    h.writeUInt32LE(body.length, 4);
-    return Buffer.concat([h, body]);
-  };
-  const kind = (k: number) => {
-    const b = Buffer.alloc(4);
-    b.writeUInt32LE(k);
-    return b;
-  };
   const all = Array.from({ length: slides }, (_, i) =>
-    rec(
-      0x03ee,
-      Buffer.concat([
-        rec(0x0f9f, kind(0)),
-        rec(0x0fa0, Buffer.from(`Slide ${i}`, 'utf16le')),
-        rec(0x0f9f, kind(1)),
-        rec(0x0fa0, Buffer.from('Point one\rPoint two', 'utf16le')),
-      ]),
-      true,
-    ),
+    record(0x03ee, Buffer.concat([textAtom(0, `Slide ${i}`), textAtom(1, 'Point one\rPoint two')]), true),
   );
-  const cfb = CFB.utils.cfb_new();
-  CFB.utils.cfb_add(cfb, 'PowerPoint Document', Buffer.concat(all));
-  return Buffer.from(CFB.write(cfb, { type: 'buffer' }) as Uint8Array);
+  return pptFile(Buffer.concat(all));
 }
 
 export const benchCases = [

@@ -2,12 +2,12 @@ import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import CFB from 'cfb';
 import { Document, HeadingLevel, Packer, Paragraph } from 'docx';
 import { strToU8, zipSync } from 'fflate';
 import PDFDocument from 'pdfkit';
 import PptxGenJS from 'pptxgenjs';
 import { buildDoc, para } from './word97';
+import { pptFile, record, textAtom } from './ppt97';
 import sharp from 'sharp';
 import * as XLSX from 'xlsx';
 
@@ -62,18 +62,7 @@ function epub(): Buffer {
 }
 
 function ppt(): Buffer {
-  const rec = (type: number, body: Buffer, container = false): Buffer => {
-    const h = Buffer.alloc(8);
-    h.writeUInt16LE(container ? 0x0f : 0, 0);
-    h.writeUInt16LE(type, 2);
-    h.writeUInt32LE(body.length, 4);
-    return Buffer.concat([h, body]);
-  };
-  const kind = Buffer.alloc(4);
-  const slide = rec(0x03ee, Buffer.concat([rec(0x0f9f, kind), rec(0x0fa0, Buffer.from(PHRASE, 'utf16le'))]), true);
-  const cfb = CFB.utils.cfb_new();
-  CFB.utils.cfb_add(cfb, 'PowerPoint Document', slide);
-  return Buffer.from(CFB.write(cfb, { type: 'buffer' }) as Uint8Array);
+  return pptFile(record(0x03ee, textAtom(0, PHRASE), true));
 }
 
 async function image(format: 'png' | 'jpeg'): Promise<Buffer> {

@@ -1,40 +1,24 @@
 import CFB from 'cfb';
 import { convertDocument } from '../../src';
 import { buildDoc, para } from '../word97';
+import { pptFile, record, textAtom, u32 } from '../ppt97';
 
 const std = { enhanced: false };
 
-function record(type: number, body: Buffer, container = false, instance = 0): Buffer {
-  const header = Buffer.alloc(8);
-  header.writeUInt16LE((instance << 4) | (container ? 0x0f : 0), 0);
-  header.writeUInt16LE(type, 2);
-  header.writeUInt32LE(body.length, 4);
-  return Buffer.concat([header, body]);
-}
-const u32 = (n: number) => {
-  const b = Buffer.alloc(4);
-  b.writeUInt32LE(n);
-  return b;
-};
-const textAtom = (kind: number, text: string) =>
-  Buffer.concat([record(0x0f9f, u32(kind)), record(0x0fa0, Buffer.from(text, 'utf16le'))]);
-
 /** A minimal PowerPoint 97 file: one slide (title + two body lines) and its notes, built record by record. */
-function pptFile(): Buffer {
+function samplePpt(): Buffer {
   const slide = record(
     0x03ee,
     record(0xf00d, Buffer.concat([textAtom(0, 'Résumé'), textAtom(1, 'First line\rSecond line')]), true),
     true,
   );
   const notes = record(0x03f0, record(0xf00d, textAtom(2, 'Say hello.'), true), true);
-  const cfb = CFB.utils.cfb_new();
-  CFB.utils.cfb_add(cfb, 'PowerPoint Document', Buffer.concat([record(0x03e8, Buffer.alloc(0), true), slide, notes]));
-  return Buffer.from(CFB.write(cfb, { type: 'buffer' }) as Uint8Array);
+  return pptFile(Buffer.concat([record(0x03e8, Buffer.alloc(0), true), slide, notes]));
 }
 
 describe('legacy binary Office', () => {
   it('When a PPT has a slide with a title, body text and notes, then it becomes a titled section with bullets and notes', async () => {
-    const { markdown, metadata } = await convertDocument(pptFile(), 'ppt', std);
+    const { markdown, metadata } = await convertDocument(samplePpt(), 'ppt', std);
     expect(markdown).toBe('# Résumé\n\n- First line\n- Second line\n\n### Notes\n\nSay hello.\n');
     expect(metadata.page_count).toBe(1);
   });
@@ -70,10 +54,7 @@ describe('legacy binary Office', () => {
       slide('Two'),
       notes(257, 'Only for slide two.'),
     ]);
-    const cfb = CFB.utils.cfb_new();
-    CFB.utils.cfb_add(cfb, 'PowerPoint Document', stream);
-    const input = Buffer.from(CFB.write(cfb, { type: 'buffer' }) as Uint8Array);
-    const { markdown } = await convertDocument(input, 'ppt', std);
+    const { markdown } = await convertDocument(pptFile(stream), 'ppt', std);
     expect(markdown).toBe(
       '# One\n\nPlan\n\n- First\n  - Deeper\n\nLoose text\n\n- Marked\n\n# Two\n\n### Notes\n\nOnly for slide two.\n',
     );

@@ -50,7 +50,7 @@ function wordBlocks(doc: WordDocument): Block[] {
   const flushTable = (): void => {
     if (cell.length) row.push(cell.join('<br>'));
     if (row.length) rows.push(row);
-    if (rows.length) blocks.push({ type: 'table', rows: squareRows(rows) });
+    if (rows.length) blocks.push({ type: 'table', rows: dropEmptyTrailingColumns(rows) });
     rows = [];
     row = [];
     cell = [];
@@ -148,11 +148,11 @@ function mergeRuns(runs: WordRun[]): WordRun[] {
   return out;
 }
 
-/** Rows padded to the widest one; trailing columns that are empty in every row dropped. */
-function squareRows(rows: string[][]): string[][] {
+/** Rows without the trailing columns that are empty in every row (the writer pads short rows). */
+function dropEmptyTrailingColumns(rows: string[][]): string[][] {
   let width = Math.max(...rows.map((r) => r.length));
   while (width > 1 && rows.every((r) => !(r[width - 1] ?? '').trim())) width--;
-  return rows.map((r) => Array.from({ length: width }, (_, i) => r[i] ?? ''));
+  return rows.map((r) => r.slice(0, width));
 }
 
 /** word-extractor's text of a document our reader can't follow. */
