@@ -1,3 +1,6 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { parser as promql } from '@prometheus-io/lezer-promql';
 import request from 'supertest';
 import { eventually, scrapeMetrics, silentLogger } from '@markwright/test-support';
 import { startDispatcher, type DispatcherService } from '../../dispatcher/src/dispatcher-service';
@@ -140,5 +143,84 @@ describe('metrics operators watch', () => {
     expect((await gatewayMetrics()).value('markwright_rate_limit_rejections_total', { limit: 'convert' })).toBe(
       before + 1,
     );
+  });
+});
+
+const DASHBOARD = path.join(__dirname, '../../../deploy/grafana/markwright.json');
+
+/** What the operators' brief asks to watch: the dashboard must query each of these. */
+const WATCHED = [
+  'markwright_jobs_queue_depth',
+  'markwright_conversions_total',
+  'markwright_conversion_duration_seconds_bucket',
+  'markwright_webhook_attempts_total',
+  'markwright_credits_charged_total',
+  'markwright_credits_refunded_total',
+  'markwright_rate_limit_rejections_total',
+];
+
+interface Panel {
+  type: string;
+  title: string;
+  targets?: Array<{ expr?: string }>;
+}
+
+/** The metric names a PromQL expression selects, read with Prometheus' own grammar; throws on a syntax error. */
+function metricNamesOf(expr: string): string[] {
+  // Grafana fills these in before Prometheus sees the query.
+  const query = expr.replace(/\$__(rate_interval|interval|range)/g, '5m');
+  const tree = promql.parse(query);
+  const names: string[] = [];
+  tree.iterate({
+    enter(node) {
+      if (node.type.isError) throw new Error(`PromQL syntax error at ${node.from} in: ${expr}`);
+      if (node.name !== 'VectorSelector') return;
+      const name = node.node.getChild('Identifier');
+      if (!name) throw new Error(`a selector without a metric name in: ${expr}`);
+      names.push(query.slice(name.from, name.to));
+    },
+  });
+  return names;
+}
+
+/** Series names a scrape can hold: a histogram family exposes _bucket, _sum and _count. */
+function seriesNames(families: Map<string, string>): Set<string> {
+  const names = new Set<string>();
+  for (const [name, type] of families) {
+    if (type === 'histogram') for (const suffix of ['_bucket', '_sum', '_count']) names.add(name + suffix);
+    else names.add(name);
+  }
+  return names;
+}
+
+describe('Grafana dashboard', () => {
+  const dashboard = JSON.parse(fs.readFileSync(DASHBOARD, 'utf8')) as { panels: Panel[] };
+  const panels = dashboard.panels.filter((p) => p.type !== 'row');
+  const queried = panels.flatMap((p) => (p.targets ?? []).map((t) => ({ panel: p.title, expr: t.expr ?? '' })));
+
+  it('When a panel is drawn, then it has at least one query, and every query is valid PromQL naming its metrics', () => {
+    expect(panels.length).toBeGreaterThan(0);
+    expect(panels.filter((p) => !(p.targets ?? []).some((t) => t.expr)).map((p) => p.title)).toEqual([]);
+    for (const { expr } of queried) expect(metricNamesOf(expr).length).toBeGreaterThan(0);
+  });
+
+  it('When the dashboard queries a metric, then one of the three services exposes it on /metrics', async () => {
+    if (!stack.converter) await stack.startConverter();
+    const exposed = new Set([
+      ...seriesNames((await gatewayMetrics()).families),
+      ...seriesNames((await converterMetrics()).families),
+      ...seriesNames((await dispatcherMetrics()).families),
+    ]);
+    const unknown = queried.flatMap(({ panel, expr }) =>
+      metricNamesOf(expr)
+        .filter((name) => !exposed.has(name))
+        .map((name) => `${panel}: ${name}`),
+    );
+    expect(unknown).toEqual([]);
+  });
+
+  it('When an operator opens the dashboard, then every metric they watch has a panel', () => {
+    const names = new Set(queried.flatMap(({ expr }) => metricNamesOf(expr)));
+    expect(WATCHED.filter((name) => !names.has(name))).toEqual([]);
   });
 });
