@@ -189,11 +189,14 @@ describe.each(OVERLAYS)('Kubernetes overlay %s', (overlay) => {
     }
   });
 
-  it('When a converter holds CONVERTER_CONCURRENCY conversions at their heap limit, then its memory limit still has room, and its grace period outlasts a conversion', () => {
+  it('When a converter holds CONVERTER_CONCURRENCY conversions, then it has a core for each, memory room for each at its heap limit, and a grace period that outlasts a conversion', () => {
     const { pod, container } = service(ms, 'converter');
     const concurrency = setting(ms, container, 'CONVERTER_CONCURRENCY');
     const heap = setting(ms, container, 'CONVERSION_MAX_MEMORY_MB');
     expect(mebibytes(container.resources?.limits?.memory)).toBeGreaterThan(concurrency * heap);
+    // About one core per conversion in progress, and no CPU limit to throttle a conversion towards its deadline.
+    expect(Number(container.resources?.requests?.cpu)).toBeGreaterThanOrEqual(concurrency);
+    expect(container.resources?.limits?.cpu).toBeUndefined();
     expect(pod.terminationGracePeriodSeconds).toBeGreaterThan(setting(ms, container, 'CONVERSION_TIMEOUT_MS') / 1000);
   });
 
