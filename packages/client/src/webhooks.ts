@@ -5,7 +5,11 @@ import crypto from 'node:crypto';
  * lowercase hex HMAC-SHA256 of the raw request body with your webhook secret. Compare with
  * the raw bytes as received, before any JSON parsing; the comparison is constant-time.
  */
-export function verifyWebhook(rawBody: string | Buffer, signature: string | undefined | null, secret: string): boolean {
+export function verifyWebhook(
+  rawBody: string | Uint8Array,
+  signature: string | undefined | null,
+  secret: string,
+): boolean {
   if (!signature || !/^[0-9a-f]{64}$/.test(signature)) return false;
   const expected = crypto.createHmac('sha256', secret).update(rawBody).digest();
   return crypto.timingSafeEqual(expected, Buffer.from(signature, 'hex'));
