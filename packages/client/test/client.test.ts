@@ -149,33 +149,6 @@ describe('getConversion and waitForConversion', () => {
     expect(err).toBeInstanceOf(MarkwrightError);
   });
 
-  it('When the conversion stays pending past the deadline, then waitForConversion throws ConversionTimeoutError; once a converter runs, it returns the result', async () => {
-    const client = await clientFor();
-    await stack.stopConverter();
-    try {
-      const queued = await client.convert(hello('later.txt', 'later'), { webhookUrl: receiver.url('/later') });
-      const err = await failure(
-        client.waitForConversion(queued.id, { timeoutMs: 300, initialDelayMs: 50 }),
-        ConversionTimeoutError,
-      );
-      expect([err.conversionId, err.lastStatus, err.timeoutMs]).toEqual([queued.id, 'pending', 300]);
-      const pending: ConversionDetail = await client.getConversion(queued.id);
-      expect(pending).toEqual({
-        id: queued.id,
-        status: 'pending',
-        original_filename: 'later.txt',
-        created_at: expect.stringMatching(TS),
-        webhook_delivered: false,
-        can_retry_webhook: true,
-      });
-      await stack.startConverter();
-      const done = await client.waitForConversion(queued.id, { initialDelayMs: 50, maxDelayMs: 200 });
-      expect(done).toMatchObject({ id: queued.id, status: 'completed', markdown: 'later\n' });
-    } finally {
-      if (!stack.converter) await stack.startConverter();
-    }
-  });
-
   it('When an async conversion fails, then waitForConversion returns it as failed with its error', async () => {
     const client = await clientFor();
     const queued = await client.convert(hello('bad.json', '{'), { webhookUrl: receiver.url('/bad') });
@@ -194,6 +167,60 @@ describe('getConversion and waitForConversion', () => {
         'can_retry_webhook',
       ].sort(),
     );
+  });
+});
+
+describe('waitForConversion while no converter runs', () => {
+  let client: MarkwrightClient;
+  let queued: QueuedConversion;
+  const polls: number[] = [];
+  beforeAll(async () => {
+    const { token } = await stack.workspace('business', 10);
+    const recording: typeof fetch = (input, init) => {
+      if (String(input).includes('/conversions/')) polls.push(Date.now());
+      return fetch(input, init);
+    };
+    client = new MarkwrightClient({ baseUrl: stack.gateway.url, token, fetch: recording });
+    await stack.stopConverter();
+    queued = await client.convert(hello('later.txt', 'later'), { webhookUrl: receiver.url('/later') });
+  });
+  afterAll(async () => {
+    if (!stack.converter) await stack.startConverter();
+  });
+
+  it('When the conversion stays pending past the deadline, then it throws ConversionTimeoutError with the last status', async () => {
+    const err = await failure(
+      client.waitForConversion(queued.id, { timeoutMs: 300, initialDelayMs: 50 }),
+      ConversionTimeoutError,
+    );
+    expect([err.conversionId, err.lastStatus, err.timeoutMs]).toEqual([queued.id, 'pending', 300]);
+    const pending: ConversionDetail = await client.getConversion(queued.id);
+    expect(pending).toEqual({
+      id: queued.id,
+      status: 'pending',
+      original_filename: 'later.txt',
+      created_at: expect.stringMatching(TS),
+      webhook_delivered: false,
+      can_retry_webhook: true,
+    });
+  });
+
+  it('When it polls, then each pause doubles from initialDelayMs up to maxDelayMs', async () => {
+    polls.length = 0;
+    await failure(
+      client.waitForConversion(queued.id, { timeoutMs: 3_000, initialDelayMs: 100, maxDelayMs: 400 }),
+      ConversionTimeoutError,
+    );
+    const gaps = polls.slice(1).map((at, i) => at - polls[i]!);
+    expect(gaps.length).toBeGreaterThanOrEqual(3);
+    // Lower bounds only: a pause is at least its backoff step (the last one may be cut by the deadline).
+    gaps.slice(0, -1).forEach((gap, i) => expect(gap).toBeGreaterThanOrEqual(Math.min(100 * 2 ** i, 400) - 20));
+  });
+
+  it('When a converter starts, then waitForConversion returns the completed conversion', async () => {
+    await stack.startConverter();
+    const done = await client.waitForConversion(queued.id, { initialDelayMs: 50, maxDelayMs: 200 });
+    expect(done).toMatchObject({ id: queued.id, status: 'completed', markdown: 'later\n' });
   });
 });
 

@@ -106,6 +106,30 @@ describe('retry on 429', () => {
       await server.close();
     }
   });
+  it('When the signal aborts during the Retry-After wait, then the call rejects with the abort and nothing is resent', async () => {
+    const server = await standIn([
+      { status: 429, headers: { 'Retry-After': '30' }, body: LIMITED },
+      { status: 200, body: RESULT },
+    ]);
+    try {
+      let answered429!: () => void;
+      const limited = new Promise<void>((r) => (answered429 = r));
+      const watching: typeof fetch = async (input, init) => {
+        const response = await fetch(input, init);
+        if (response.status === 429) answered429();
+        return response;
+      };
+      const client = new MarkwrightClient({ baseUrl: server.baseUrl, token: 'mwk_x', fetch: watching });
+      const controller = new AbortController();
+      const pending = client.convert(file, { signal: controller.signal }).catch((e: unknown) => e);
+      await limited;
+      controller.abort();
+      expect(await pending).toMatchObject({ name: 'AbortError' });
+      expect(server.hits).toHaveLength(1);
+    } finally {
+      await server.close();
+    }
+  });
 });
 
 describe('transport', () => {
