@@ -146,6 +146,28 @@ describe('metrics operators watch', () => {
   });
 });
 
+describe('metrics of a gateway whose sync requests time out', () => {
+  let lonely: Stack;
+  beforeAll(async () => {
+    lonely = await startStack({ converter: false, env: { SYNC_TIMEOUT_MS: '1000' } });
+  }, 60_000);
+  afterAll(() => lonely?.stop());
+
+  it('When a sync conversion times out with no converter running, then the gateway counts its credits as charged and refunded', async () => {
+    const { token: own } = await lonely.workspace('starter', 10);
+    const scrape = () => scrapeMetrics(`http://127.0.0.1:${lonely.gateway.port}/metrics`);
+    expect((await scrape()).value('markwright_credits_refunded_total')).toBe(0);
+    const res = await request(lonely.gateway.url)
+      .post('/convert')
+      .set(...bearer(own))
+      .attach('file', Buffer.from('never converted'), 'late.txt');
+    expect(res.status).toBe(422);
+    const after = await scrape();
+    expect(after.value('markwright_credits_charged_total', { plan: 'starter' })).toBe(1);
+    expect(after.value('markwright_credits_refunded_total')).toBe(1);
+  });
+});
+
 const DASHBOARD = path.join(__dirname, '../../../deploy/grafana/markwright.json');
 
 /** What the operators' brief asks to watch: the dashboard must query each of these. */
