@@ -23,7 +23,7 @@ const MAX_CELLS = 300;
  * rules) and read on its own. Undefined when the image has no such grid (aligned text without
  * lines is left to enhanced mode).
  */
-export async function ruledTable(image: Buffer): Promise<RuledTable | undefined> {
+export async function ruledTable(image: Buffer, language?: string): Promise<RuledTable | undefined> {
   const { data, info } = await sharp(image).greyscale().raw().toBuffer({ resolveWithObject: true });
   const { width, height, channels } = info;
   const dark = (x: number, y: number): boolean => data[(y * width + x) * channels]! < DARK;
@@ -51,7 +51,7 @@ export async function ruledTable(image: Buffer): Promise<RuledTable | undefined>
         width: vertical[c + 1]!.from - vertical[c]!.to - 4,
         height: horizontal[r + 1]!.from - horizontal[r]!.to - 4,
       };
-      row.push(box.width > 8 && box.height > 8 ? await readCell(image, box) : '');
+      row.push(box.width > 8 && box.height > 8 ? await readCell(image, box, language) : '');
     }
     rows.push(row);
   }
@@ -64,13 +64,14 @@ export async function ruledTable(image: Buffer): Promise<RuledTable | undefined>
 async function readCell(
   image: Buffer,
   box: { left: number; top: number; width: number; height: number },
+  language: string | undefined,
 ): Promise<string> {
   const crop = await sharp(image)
     .extract(box)
     .extend({ top: 16, bottom: 16, left: 16, right: 16, background: 'white' })
     .png()
     .toBuffer();
-  const { paragraphs } = await recognise(crop);
+  const { paragraphs } = await recognise(crop, language);
   return paragraphs.join(' ').replace(/[|]/g, ' ').replace(/\s+/g, ' ').trim();
 }
 
