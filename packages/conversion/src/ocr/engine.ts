@@ -72,16 +72,24 @@ export async function closeOcrEngine(): Promise<void> {
   await Promise.all(current.map(async (engine) => (await engine.catch(() => undefined))?.terminate()));
 }
 
+/** A decoded grey image, one byte per pixel: what OCR and ruling-line detection read. */
+export interface PreparedImage {
+  pixels: Buffer;
+  width: number;
+  height: number;
+}
+
 /** Decodes, orients (EXIF), greys, upscales small text and normalises contrast. */
-export async function prepareImage(input: Buffer): Promise<Buffer> {
+export async function prepareImage(input: Buffer): Promise<PreparedImage> {
   try {
     const image = sharp(input, { limitInputPixels: MAX_IMAGE_PIXELS, failOn: 'error' }).rotate();
     const meta = await image.metadata();
     const width = meta.autoOrient?.width ?? meta.width ?? 0;
     const scale = width > 0 && width < TARGET_MIN_WIDTH ? Math.min(4, TARGET_MIN_WIDTH / width) : 1;
-    let pipeline = image.greyscale();
+    let pipeline = image.flatten({ background: 'white' }).greyscale();
     if (scale > 1.05) pipeline = pipeline.resize({ width: Math.round(width * scale), kernel: 'lanczos3' });
-    return await pipeline.normalise().png().toBuffer();
+    const { data, info } = await pipeline.normalise().extractChannel(0).raw().toBuffer({ resolveWithObject: true });
+    return { pixels: data, width: info.width, height: info.height };
   } catch (err) {
     const message = (err as Error).message;
     if (/pixel limit/i.test(message)) {
@@ -91,11 +99,34 @@ export async function prepareImage(input: Buffer): Promise<Buffer> {
   }
 }
 
+/** A region of a prepared image with a white margin around it, as an image of its own. */
+export async function cropImage(
+  image: PreparedImage,
+  box: { left: number; top: number; width: number; height: number },
+  margin: number,
+): Promise<PreparedImage> {
+  const { data, info } = await sharp(image.pixels, { raw: { width: image.width, height: image.height, channels: 1 } })
+    .extract(box)
+    .extend({ top: margin, bottom: margin, left: margin, right: margin, background: 'white' })
+    .extractChannel(0)
+    .raw()
+    .toBuffer({ resolveWithObject: true });
+  return { pixels: data, width: info.width, height: info.height };
+}
+
+/**
+ * The image as a binary PGM: Tesseract's image library reads it without decompressing, where a PNG
+ * would be compressed here and inflated again inside the WebAssembly engine.
+ */
+function asPgm(image: PreparedImage): Buffer {
+  return Buffer.concat([Buffer.from(`P5\n${image.width} ${image.height}\n255\n`, 'ascii'), image.pixels]);
+}
+
 export interface OcrResult {
   paragraphs: string[];
   confidence: number;
   /** The prepared image the words' boxes refer to (for ruling lines). */
-  image: Buffer;
+  image: PreparedImage;
   /** Recognised words with their boxes, for layout analysis. */
   words: OcrWord[];
   /** The Tesseract language the text was read in (eng, jpn, jpn_vert, …). */
@@ -116,7 +147,7 @@ export interface OcrWord {
  * when that reads poorly, the script detector picks another installed language (vertical CJK
  * included) and the better-read result wins. `language` skips detection (cells of a page already read).
  */
-export async function recognise(image: Buffer, language?: string): Promise<OcrResult> {
+export async function recognise(image: PreparedImage, language?: string): Promise<OcrResult> {
   if (language) return readWith(image, language);
   const english = await readWith(image, ENGLISH);
   if (readsAsLatinText(english)) return english;
@@ -133,21 +164,21 @@ export async function recognise(image: Buffer, language?: string): Promise<OcrRe
 }
 
 /** The installed language for the image's script, or undefined when the detector finds none or it is not installed. */
-async function detectLanguage(image: Buffer): Promise<string | undefined> {
+async function detectLanguage(image: PreparedImage): Promise<string | undefined> {
   if (!isScriptDetectorInstalled(SYSTEM_TESSDATA)) return undefined;
   const detector = await ocrEngine(SCRIPT_DETECTOR);
-  const { data } = await detector.detect(image).catch(() => ({ data: undefined }));
+  const { data } = await detector.detect(asPgm(image)).catch(() => ({ data: undefined }));
   if (!data?.script || (data.script_confidence ?? 0) < MIN_SCRIPT_CONFIDENCE) return undefined;
   return languageForScript(data.script, SYSTEM_TESSDATA);
 }
 
 /** One pass of one language's engine; paragraphs are rebuilt from Tesseract's blocks and lines, noise dropped. */
-async function readWith(image: Buffer, language: string): Promise<OcrResult> {
+async function readWith(image: PreparedImage, language: string): Promise<OcrResult> {
   const worker = await ocrEngine(language);
   await worker.setParameters({
     tessedit_pageseg_mode: isVertical(language) ? PSM.SINGLE_BLOCK_VERT_TEXT : PSM.SINGLE_BLOCK,
   });
-  const { data } = await worker.recognize(image, {}, { blocks: true, text: false });
+  const { data } = await worker.recognize(asPgm(image), {}, { blocks: true, text: false });
   const paragraphs: string[] = [];
   const words: OcrWord[] = [];
   let lineNo = 0;
