@@ -96,3 +96,4 @@ export async function eventually<T>(
   }
 }
 export * from './metrics';
+export { startTranscriptionServer, type TranscriptionAnswer } from './transcription-server';
