@@ -2,9 +2,10 @@
 # Debian packages some converters run (and the tests use to make speech): poppler-utils renders
 # scanned PDF pages for OCR, ffmpeg decodes audio, pocketsphinx + its US-English model
 # transcribe offline, flite and espeak-ng synthesise test speech, DejaVu fonts draw test documents
-# (SVG text for OCR, Hebrew in PDFs). Installs only what is missing.
+# (SVG text for OCR, Hebrew in PDFs), chromium renders the /docs page in its browser test.
+# Installs only what is missing.
 set -euo pipefail
-PACKAGES=(poppler-utils ffmpeg pocketsphinx pocketsphinx-en-us flite espeak-ng fonts-dejavu-core)
+PACKAGES=(poppler-utils ffmpeg pocketsphinx pocketsphinx-en-us flite espeak-ng fonts-dejavu-core chromium)
 missing=()
 for p in "${PACKAGES[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

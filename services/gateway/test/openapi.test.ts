@@ -149,7 +149,12 @@ describe('The OpenAPI document', () => {
     const op = doc.paths['/conversions/{id}'].get;
     expect(Object.keys(op.responses).sort()).toEqual(['200', '401', '404', '429']);
     expect(op.parameters).toEqual([
-      expect.objectContaining({ name: 'id', in: 'path', required: true, schema: expect.objectContaining({ format: 'uuid' }) }),
+      expect.objectContaining({
+        name: 'id',
+        in: 'path',
+        required: true,
+        schema: expect.objectContaining({ format: 'uuid' }),
+      }),
     ]);
     const always = {
       id: ['string', true],
@@ -278,9 +283,7 @@ describe('Served bodies against the document', () => {
     return ajv.getSchema(`openapi#${pointer}`)!;
   }
   const response = (pathName: string, method: string, status: string) =>
-    validator(
-      `/paths/${pathName.replace(/\//g, '~1')}/${method}/responses/${status}/content/application~1json/schema`,
-    );
+    validator(`/paths/${pathName.replace(/\//g, '~1')}/${method}/responses/${status}/content/application~1json/schema`);
 
   function expectValid(validate: ValidateFunction, body: unknown): void {
     expect(validate).toBeDefined();

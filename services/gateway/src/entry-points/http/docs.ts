@@ -64,7 +64,8 @@ export function docsRoutes(): Router {
     res.type('js').send(INIT);
   });
   router.get(BUNDLE_PATH, (_req, res, next) => {
-    res.sendFile(SCALAR_BUNDLE, { maxAge: '1h' }, (err) => {
+    // dotfiles: the pnpm store path has a .pnpm segment, which send() refuses by default.
+    res.sendFile(SCALAR_BUNDLE, { maxAge: '1h', dotfiles: 'allow' }, (err) => {
       if (err) next(err);
     });
   });
