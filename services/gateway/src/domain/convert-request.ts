@@ -16,6 +16,8 @@ const TRUE_WORDS = ['true', '1', 'yes', 'on'] as const;
 const FALSE_WORDS = ['false', '0', 'no', 'off'] as const;
 
 const label = (field: string): string => field.replace(/_/g, ' ');
+/** A repeated field arrives as an array: null makes it fail as "must be a string" (zod would also length-check it). */
+const textOnly = (value: unknown): unknown => (value === undefined || typeof value === 'string' ? value : null);
 const mustBeString = (field: string): string => `The ${label(field)} field must be a string.`;
 
 function fileField(maxBytes: number) {
@@ -35,12 +37,18 @@ function fileField(maxBytes: number) {
 }
 
 const webhookUrlField = z
-  .string({ error: mustBeString('webhook_url') })
-  .refine(isValidUrl, { message: 'The webhook url field must be a valid URL.' })
-  .refine((url) => !isValidUrl(url) || url.toLowerCase().startsWith('https://'), {
-    message: 'The webhook url field must start with https://.',
-  })
-  .max(WEBHOOK_URL_MAX, { message: `The webhook url field must not be greater than ${WEBHOOK_URL_MAX} characters.` })
+  .preprocess(
+    textOnly,
+    z
+      .string({ error: mustBeString('webhook_url') })
+      .refine(isValidUrl, { message: 'The webhook url field must be a valid URL.' })
+      .refine((url) => !isValidUrl(url) || url.toLowerCase().startsWith('https://'), {
+        message: 'The webhook url field must start with https://.',
+      })
+      .max(WEBHOOK_URL_MAX, {
+        message: `The webhook url field must not be greater than ${WEBHOOK_URL_MAX} characters.`,
+      }),
+  )
   .meta({
     format: 'uri',
     pattern: '^[Hh][Tt][Tt][Pp][Ss]://',
@@ -50,13 +58,17 @@ const webhookUrlField = z
   .optional();
 
 const webhookSecretField = z
-  .string({ error: mustBeString('webhook_secret') })
-  .min(WEBHOOK_SECRET_MIN, {
-    message: `The webhook secret field must be at least ${WEBHOOK_SECRET_MIN} characters.`,
-  })
-  .max(WEBHOOK_SECRET_MAX, {
-    message: `The webhook secret field must not be greater than ${WEBHOOK_SECRET_MAX} characters.`,
-  })
+  .preprocess(
+    textOnly,
+    z
+      .string({ error: mustBeString('webhook_secret') })
+      .min(WEBHOOK_SECRET_MIN, {
+        message: `The webhook secret field must be at least ${WEBHOOK_SECRET_MIN} characters.`,
+      })
+      .max(WEBHOOK_SECRET_MAX, {
+        message: `The webhook secret field must not be greater than ${WEBHOOK_SECRET_MAX} characters.`,
+      }),
+  )
   .meta({ description: 'When given, webhook deliveries carry X-Webhook-Signature, an HMAC-SHA256 keyed with it.' })
   .optional();
 
