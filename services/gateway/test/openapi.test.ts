@@ -367,6 +367,23 @@ describe('Served bodies against the document', () => {
     expectValid(response('/conversions', 'get', '422'), badQuery.body);
   });
 
+  it('When the convert rate limit is exceeded, then the 429 body and its Retry-After match the document', async () => {
+    const free = await stack.workspace('free', 0);
+    let res: request.Response | undefined;
+    // Invalid requests count against the limit too (decisions.md), so these cost nothing but a 422 each.
+    for (let i = 0; i <= 20; i++) {
+      res = await api()
+        .post('/convert')
+        .set(...bearer(free.token))
+        .field('include_metadata', 'true');
+    }
+    expect(res!.status).toBe(429);
+    expectValid(response('/convert', 'post', '429'), res!.body);
+    const documented = doc.paths['/convert'].post.responses['429'].headers as Json;
+    for (const name of Object.keys(documented)) expect(res!.headers[name.toLowerCase()]).toBeDefined();
+    expect(ajv.validate(resolve(documented['Retry-After'].schema), Number(res!.headers['retry-after']))).toBe(true);
+  });
+
   it('When the dispatcher builds webhook bodies, then both payloads match the document', () => {
     const validate = validator('/components/schemas/WebhookPayload');
     const base = { id: '0190a0b0-0000-7000-8000-000000000001', createdAt: new Date(), completedAt: new Date() };
