@@ -1,5 +1,4 @@
 import type { Db } from './client';
-import { Prisma } from './generated/prisma/client';
 import { uuidv7 } from './ids';
 
 /** The finished states; a finished conversion never changes again (decisions.md, lifecycle). */
@@ -20,22 +19,25 @@ export async function markProcessing(db: Db, conversionId: string): Promise<{ id
   return rows[0] ?? null;
 }
 
-/** Stores the result and deletes the upload; false when the conversion had already finished (late result dropped). */
+/**
+ * Stores the result and deletes the upload in one statement (one round trip); false when the
+ * conversion had already finished (late result dropped).
+ */
 export async function completeConversion(db: Db, conversionId: string, result: CompletedResult): Promise<boolean> {
-  return db.$transaction(async (tx) => {
-    const updated = await tx.conversion.updateMany({
-      where: { id: conversionId, status: { in: ['pending', 'processing'] } },
-      data: {
-        status: 'completed',
-        markdown: result.markdown,
-        metadata: result.metadata ?? Prisma.DbNull,
-        tokenOptimization: result.tokenOptimization ?? Prisma.DbNull,
-        completedAt: new Date(),
-      },
-    });
-    await tx.upload.deleteMany({ where: { conversionId } });
-    return updated.count === 1;
-  });
+  const json = (value: unknown): string | null =>
+    value === null || value === undefined ? null : JSON.stringify(value);
+  const rows = await db.$queryRaw<{ updated: number }[]>`
+    WITH done AS (
+      UPDATE conversions SET status = 'completed', markdown = ${result.markdown}::text,
+        metadata = ${json(result.metadata)}::jsonb, token_optimization = ${json(result.tokenOptimization)}::jsonb,
+        completed_at = now()
+      WHERE id = ${conversionId}::uuid AND status IN ('pending', 'processing')
+      RETURNING id
+    ), gone AS (
+      DELETE FROM uploads WHERE conversion_id = ${conversionId}::uuid
+    )
+    SELECT count(*)::int AS updated FROM done`;
+  return rows[0]!.updated === 1;
 }
 
 /**

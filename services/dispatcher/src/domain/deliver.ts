@@ -1,10 +1,9 @@
 import type { Db } from '@markwright/db';
 import type { Logger } from '@markwright/config';
+import { openWebhookSecret, WEBHOOK_MAX_ATTEMPTS as MAX_ATTEMPTS } from '@markwright/contracts';
 import { buildPayload, sign } from './payload';
 import type { Send } from '../data-access/sender';
 import { claimAttempt, deliveryState, recordAttempt } from '../data-access/attempt-repository';
-
-export const MAX_ATTEMPTS = 3;
 
 export interface DeliverDeps {
   db: Db;
@@ -14,6 +13,8 @@ export interface DeliverDeps {
   /** Parks attempt `number` to run after `delayMs` (durably, in the broker). */
   scheduleRetry: (conversionId: string, number: number, delayMs: number) => Promise<void>;
   retryDelaysMs: number[];
+  /** WEBHOOK_SECRET_KEY: secrets are stored encrypted and opened only to sign. */
+  webhookSecretKey: Buffer;
 }
 
 /**
@@ -41,7 +42,9 @@ export async function deliverAttempt(deps: DeliverDeps, conversionId: string, nu
     'x-webhook-attempt': String(number),
     'x-webhook-timestamp': String(Math.floor(Date.now() / 1000)),
   };
-  if (conversion.webhookSecret) headers['x-webhook-signature'] = sign(body, conversion.webhookSecret);
+  if (conversion.webhookSecret) {
+    headers['x-webhook-signature'] = sign(body, openWebhookSecret(conversion.webhookSecret, deps.webhookSecretKey));
+  }
   const result = await deps.send(conversion.webhookUrl, body, headers);
   await recordAttempt(deps.db, attemptId, result);
   deps.logger.info(

@@ -1,7 +1,5 @@
 import type { ConversionDetailRow, ConversionListRow } from '../data-access/conversion-repository';
-import { formatTimestamp } from '@markwright/contracts';
-
-export const WEBHOOK_MAX_ATTEMPTS = 3;
+import { formatTimestamp, WEBHOOK_MAX_ATTEMPTS } from '@markwright/contracts';
 
 /** webhook_delivered / can_retry_webhook as decisions.md defines them, from the attempt records. */
 export function webhookState(row: Pick<ConversionDetailRow, 'webhookUrl' | 'webhookAttempts'>) {

@@ -16,6 +16,7 @@ import { receiveUpload } from './upload';
 export interface AppDeps extends AcceptDeps {
   redis?: Redis;
   rateLimitPrefix: string;
+  rateLimitMultiplier?: number;
   registry: Registry;
   ready: () => Promise<boolean>;
 }
@@ -27,7 +28,7 @@ export function createApp(deps: AppDeps): express.Express {
   const app = express();
   app.disable('x-powered-by');
   app.set('query parser', 'simple');
-  const limits = createRateLimits(deps.redis, deps.rateLimitPrefix);
+  const limits = createRateLimits(deps.redis, deps.rateLimitPrefix, deps.rateLimitMultiplier);
   const requests = new Counter({
     name: 'markwright_http_requests_total',
     help: 'HTTP requests by route and status',

@@ -30,9 +30,13 @@ function limiter(limit: (plan: keyof typeof PLANS) => number, name: string, stor
 }
 
 /** Per-workspace limits: every token of a workspace draws on one budget. */
-export function createRateLimits(redis: Redis | undefined, keyPrefix: string) {
+export function createRateLimits(redis: Redis | undefined, keyPrefix: string, multiplier = 1) {
   return {
-    convert: limiter((plan) => PLANS[plan].convertsPerMinute, 'convert', storeFor(redis, `${keyPrefix}:rl:convert:`)),
-    other: limiter(() => OTHER_ENDPOINTS_PER_MINUTE, 'api', storeFor(redis, `${keyPrefix}:rl:api:`)),
+    convert: limiter(
+      (plan) => PLANS[plan].convertsPerMinute * multiplier,
+      'convert',
+      storeFor(redis, `${keyPrefix}:rl:convert:`),
+    ),
+    other: limiter(() => OTHER_ENDPOINTS_PER_MINUTE * multiplier, 'api', storeFor(redis, `${keyPrefix}:rl:api:`)),
   };
 }
