@@ -15,7 +15,7 @@ import { createWorkspace } from '../services/gateway/src/data-access/workspace-r
  *
  *   LOAD_DURATION_S      seconds per run (default 10)
  *   LOAD_CONNECTIONS     comma list (default 1,16,64)
- *   LOAD_NODE_OPTIONS    extra node flags for the services, e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof"
+ *   LOAD_NODE_OPTIONS    extra node flags for the services and the echo server, e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof"
  *   LOAD_BASE_URL        target a running stack instead (its DATABASE_URL must be in the environment)
  */
 const ROOT = path.join(__dirname, '..');
@@ -67,10 +67,10 @@ async function hit(
 }
 
 function spawnService(file: string, env: NodeJS.ProcessEnv): ChildProcess {
-  const nodeOptions = [process.env.LOAD_NODE_OPTIONS].filter(Boolean).join(' ');
-  return spawn(process.execPath, ['--import', 'tsx', file], {
+  const flags = (process.env.LOAD_NODE_OPTIONS ?? '').split(' ').filter(Boolean);
+  return spawn(process.execPath, [...flags, '--import', 'tsx', file], {
     cwd: ROOT,
-    env: { ...env, NODE_OPTIONS: nodeOptions },
+    env,
     stdio: ['ignore', 'pipe', 'inherit'],
   });
 }

@@ -12,8 +12,8 @@ export interface ChargedConversion {
  * workspace, so however long a 50 MB write takes, no other request of the workspace waits for it.
  */
 export async function storeUpload(db: Db, conversionId: string, bytes: Buffer): Promise<void> {
-  // A Buffer is a Uint8Array: passed as is, without a copy of the bytes.
-  await db.upload.create({ data: { conversionId, bytes: bytes as Uint8Array<ArrayBuffer> } });
+  // A Buffer is a Uint8Array: passed as is, without a copy; createMany does not send the bytes back.
+  await db.upload.createMany({ data: [{ conversionId, bytes: bytes as Uint8Array<ArrayBuffer> }] });
 }
 
 /** Removes an upload whose charge was refused or failed (it has no conversion row). */

@@ -44,6 +44,14 @@ export class AppError extends Error {
     return new AppError(422, { error: 'conversion_failed', message: reason });
   }
 
+  static malformedForm(): AppError {
+    return new AppError(400, { error: 'bad_request', message: 'The request body is not valid multipart/form-data.' });
+  }
+
+  static badRequest(): AppError {
+    return new AppError(400, { error: 'bad_request', message: 'The request could not be read.' });
+  }
+
   static tooManyRequests(): AppError {
     return new AppError(429, { message: 'Too many requests. Please wait before retrying.' });
   }

@@ -25,6 +25,8 @@ const FLAGS = [
   ['optimize_tokens', 'optimize tokens'],
   ['include_metadata', 'include metadata'],
 ] as const;
+/** C0, DEL and C1: never part of a real file name, and NUL cannot even be stored by PostgreSQL. */
+const CONTROL_CHARACTERS = /[\u0000-\u001f\u007f-\u009f]/;
 export const WEBHOOK_URL_MAX = 2048;
 export const WEBHOOK_SECRET_MIN = 32;
 export const WEBHOOK_SECRET_MAX = 255;
@@ -47,6 +49,9 @@ export function validateConvertRequest(
     const maxBytes = PLANS[plan].maxFileBytes;
     if (file.size > maxBytes) {
       add('file', `The file field must not be greater than ${maxBytes / 1024} kilobytes.`);
+    }
+    if (CONTROL_CHARACTERS.test(file.originalname)) {
+      add('file', 'The file name must not contain control characters.');
     }
     if (!isSupportedExtension(extension)) {
       add('file', `The file field must be a file of type: ${SUPPORTED_EXTENSIONS.join(', ')}.`);
