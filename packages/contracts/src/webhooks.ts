@@ -22,9 +22,12 @@ export function sealWebhookSecret(secret: string, key: Buffer): string {
   return SEALED_PREFIX + Buffer.concat([iv, cipher.getAuthTag(), sealed]).toString('base64');
 }
 
-/** Decrypts a stored webhook secret; throws when the key is wrong or the value was altered. */
+/**
+ * Decrypts a stored webhook secret; throws when the key is wrong or the value was altered. A
+ * value without the prefix was stored before secrets were sealed and is used as it is.
+ */
 export function openWebhookSecret(stored: string, key: Buffer): string {
-  if (!stored.startsWith(SEALED_PREFIX)) throw new Error('webhook secret is not sealed');
+  if (!stored.startsWith(SEALED_PREFIX)) return stored;
   const raw = Buffer.from(stored.slice(SEALED_PREFIX.length), 'base64');
   const decipher = crypto.createDecipheriv('aes-256-gcm', key, raw.subarray(0, IV_BYTES));
   decipher.setAuthTag(raw.subarray(IV_BYTES, IV_BYTES + TAG_BYTES));

@@ -10,12 +10,26 @@ export interface CompletedResult {
   tokenOptimization: { original_tokens: number; optimized_tokens: number; reduction_percent: number } | null;
 }
 
-/** pending -> processing; keeps the first start time when a job is redelivered. Null when already finished or unknown. */
-export async function markProcessing(db: Db, conversionId: string): Promise<{ id: string } | null> {
-  const rows = await db.$queryRaw<{ id: string }[]>`
+export interface ClaimedJob {
+  extension: string;
+  originalFilename: string;
+  useEnhancedAi: boolean;
+  optimizeTokens: boolean;
+  /** Null when the upload is gone (the conversion then fails with a clear error). */
+  bytes: Uint8Array | null;
+}
+
+/**
+ * pending -> processing (keeping the first start time when a job is redelivered) and the job's
+ * inputs with its upload, in one statement instead of three. Null when already finished or unknown.
+ */
+export async function claimJob(db: Db, conversionId: string): Promise<ClaimedJob | null> {
+  const rows = await db.$queryRaw<ClaimedJob[]>`
     UPDATE conversions SET status = 'processing', started_at = COALESCE(started_at, now())
     WHERE id = ${conversionId}::uuid AND status IN ('pending', 'processing')
-    RETURNING id::text`;
+    RETURNING extension, original_filename AS "originalFilename", use_enhanced_ai AS "useEnhancedAi",
+      optimize_tokens AS "optimizeTokens",
+      (SELECT bytes FROM uploads WHERE conversion_id = ${conversionId}::uuid) AS bytes`;
   return rows[0] ?? null;
 }
 
