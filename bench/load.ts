@@ -1,5 +1,4 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import crypto from 'node:crypto';
 import path from 'node:path';
 import readline from 'node:readline';
 import autocannon from 'autocannon';
@@ -17,6 +16,7 @@ import { createWorkspace } from '../services/gateway/src/data-access/workspace-r
  *   LOAD_CONNECTIONS     comma list (default 1,16,64)
  *   LOAD_NODE_OPTIONS    extra node flags for the services and the echo server, e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof"
  *   LOAD_BASE_URL        target a running stack instead (its DATABASE_URL must be in the environment)
+ *   LOAD_COMPARE_ROOT    another checkout (e.g. main before a change), started and measured in the same run
  */
 const ROOT = path.join(__dirname, '..');
 const DURATION_S = Number(process.env.LOAD_DURATION_S ?? 10);
@@ -66,10 +66,10 @@ async function hit(
   };
 }
 
-function spawnService(file: string, env: NodeJS.ProcessEnv): ChildProcess {
+function spawnService(root: string, file: string, env: NodeJS.ProcessEnv): ChildProcess {
   const flags = (process.env.LOAD_NODE_OPTIONS ?? '').split(' ').filter(Boolean);
   return spawn(process.execPath, [...flags, '--import', 'tsx', file], {
-    cwd: ROOT,
+    cwd: root,
     env,
     stdio: ['ignore', 'pipe', 'inherit'],
   });
@@ -88,7 +88,7 @@ async function waitReady(url: string): Promise<void> {
 }
 
 async function startEcho(): Promise<{ url: string; child: ChildProcess }> {
-  const child = spawnService(path.join(__dirname, 'echo-server.ts'), process.env);
+  const child = spawnService(ROOT, path.join(__dirname, 'echo-server.ts'), process.env);
   const port = await new Promise<string>((resolve, reject) => {
     readline.createInterface({ input: child.stdout! }).once('line', resolve);
     child.once('exit', () => reject(new Error('echo server exited')));
@@ -140,90 +140,122 @@ function fmt(f: Figures): string {
   return `${f.reqPerSec.toFixed(1)} req/s | p50 ${f.p50} ms | p99 ${f.p99} ms | errors ${f.errors}`;
 }
 
+interface Target {
+  name: string;
+  url: string;
+  db: Db;
+  workspaceId: string;
+  token: string;
+  env?: TestEnv;
+}
+
+/** The gateway and a converter of the checkout at `root`, on a database and queue prefix of their own. */
+async function startTarget(name: string, root: string, children: ChildProcess[]): Promise<Target> {
+  const env = await createTestEnv();
+  const port = 18_000 + Math.floor(Math.random() * 2000);
+  const vars = {
+    ...process.env,
+    DATABASE_URL: env.config.DATABASE_URL,
+    QUEUE_PREFIX: env.prefix,
+    PORT: String(port),
+    LOG_LEVEL: 'warn',
+    RATE_LIMIT_MULTIPLIER,
+  };
+  children.push(spawnService(root, 'services/gateway/src/entry-points/main.ts', vars));
+  children.push(spawnService(root, 'services/converter/src/entry-points/main.ts', vars));
+  await waitReady(`http://127.0.0.1:${port}/readyz`);
+  return { ...(await withWorkspace(name, `http://127.0.0.1:${port}/api/v1`, env.config.DATABASE_URL)), env };
+}
+
+async function withWorkspace(name: string, url: string, databaseUrl: string): Promise<Target> {
+  const db = createDb(databaseUrl, 2);
+  const ws = await createWorkspace(db, { name: `load-${name}`, plan: 'business', credits: CREDITS });
+  return { name, url, db, ...ws };
+}
+
+function postOf(target: Target) {
+  return {
+    method: 'POST' as const,
+    body: multipartTextBody(1024),
+    headers: {
+      'content-type': `multipart/form-data; boundary=${BOUNDARY}`,
+      authorization: `Bearer ${target.token}`,
+    },
+  };
+}
+
 async function main(): Promise<void> {
-  const id = crypto.randomBytes(4).toString('hex');
   const children: ChildProcess[] = [];
-  let databaseUrl = process.env.DATABASE_URL ?? '';
-  let gatewayUrl = process.env.LOAD_BASE_URL;
-  let stack: TestEnv | undefined;
-  let db: Db | undefined;
+  const targets: Target[] = [];
   try {
-    if (!gatewayUrl) {
-      // A database and queue prefix of its own, dropped afterwards (the test-support helper does both).
-      stack = await createTestEnv();
-      databaseUrl = stack.config.DATABASE_URL;
-      const port = 18_000 + Math.floor(Math.random() * 2000);
-      const env = {
-        ...process.env,
-        DATABASE_URL: databaseUrl,
-        QUEUE_PREFIX: stack.prefix,
-        PORT: String(port),
-        LOG_LEVEL: 'warn',
-        RATE_LIMIT_MULTIPLIER,
-      };
-      children.push(spawnService('services/gateway/src/entry-points/main.ts', env));
-      children.push(spawnService('services/converter/src/entry-points/main.ts', env));
-      gatewayUrl = `http://127.0.0.1:${port}/api/v1`;
-      await waitReady(`http://127.0.0.1:${port}/readyz`);
+    if (process.env.LOAD_BASE_URL) {
+      targets.push(await withWorkspace('markwright', process.env.LOAD_BASE_URL, process.env.DATABASE_URL ?? ''));
+    } else {
+      targets.push(await startTarget('markwright', ROOT, children));
     }
-    db = createDb(databaseUrl, 2);
-    const { workspaceId, token } = await createWorkspace(db, {
-      name: `load-${id}`,
-      plan: 'business',
-      credits: CREDITS,
-    });
+    // LOAD_COMPARE_ROOT: another checkout (e.g. main before a change) measured in the same run.
+    if (process.env.LOAD_COMPARE_ROOT) {
+      targets.push(await startTarget('compare', process.env.LOAD_COMPARE_ROOT, children));
+    }
     const echo = await startEcho();
     children.push(echo.child);
-
-    const body = multipartTextBody(1024);
-    const post = {
-      method: 'POST' as const,
-      body,
-      headers: { 'content-type': `multipart/form-data; boundary=${BOUNDARY}`, authorization: `Bearer ${token}` },
-    };
-    // Warm both (JIT, pools, the converter's worker) before measuring.
-    await hit(`${echo.url}/convert`, 4, post);
-    await hit(`${gatewayUrl}/convert`, 4, post);
+    const echoPost = postOf(targets[0]!);
+    // Warm everything (JIT, pools, the converter's worker) before measuring.
+    await hit(`${echo.url}/convert`, 4, echoPost);
+    for (const t of targets) await hit(`${t.url}/convert`, 4, postOf(t));
 
     const rows: Record<string, unknown>[] = [];
     process.stdout.write(`\nSync 1 KB .txt, ${DURATION_S} s per run\n`);
     for (const c of CONNECTIONS) {
-      const e = await hit(`${echo.url}/convert`, c, post);
-      const m = await hit(`${gatewayUrl}/convert`, c, post);
-      const ratio = m.reqPerSec / e.reqPerSec;
-      const p99x = m.p99 / Math.max(e.p99, 1);
-      process.stdout.write(
-        `  ${String(c).padStart(2)} conn  markwright ${fmt(m)}\n          echo       ${fmt(e)}\n` +
-          `          ratio ${ratio.toFixed(3)} (target ≥ 0.30), p99 ${p99x.toFixed(1)}× (target ≤ 2×)\n`,
-      );
-      rows.push({ path: 'sync 1KB txt', connections: c, markwright: m, echo: e, ratio, p99Ratio: p99x });
+      const e = await hit(`${echo.url}/convert`, c, echoPost);
+      process.stdout.write(`  ${String(c).padStart(2)} conn  echo       ${fmt(e)}\n`);
+      for (const t of targets) {
+        const m = await hit(`${t.url}/convert`, c, postOf(t));
+        const ratio = m.reqPerSec / e.reqPerSec;
+        const p99x = m.p99 / Math.max(e.p99, 1);
+        process.stdout.write(
+          `          ${t.name.padEnd(10)} ${fmt(m)}\n` +
+            `          ${''.padEnd(10)} ratio ${ratio.toFixed(3)} (target ≥ 0.30), p99 ${p99x.toFixed(1)}× (target ≤ 2×)\n`,
+        );
+        rows.push({ path: 'sync 1KB txt', target: t.name, connections: c, result: m, echo: e, ratio, p99Ratio: p99x });
+      }
     }
 
-    const listed = (await (
-      await fetch(`${gatewayUrl}/conversions?per_page=1`, { headers: { authorization: `Bearer ${token}` } })
-    ).json()) as { data: { id: string }[] };
-    const one = listed.data[0]?.id;
-    const get = { method: 'GET' as const, headers: { authorization: `Bearer ${token}` } };
     process.stdout.write(`\nReads\n`);
     for (const c of [1, 16]) {
-      const e = await hit(`${echo.url}/conversions/${one}`, c, get);
-      const d = await hit(`${gatewayUrl}/conversions/${one}`, c, get);
-      const l = await hit(`${gatewayUrl}/conversions?per_page=20`, c, get);
-      process.stdout.write(
-        `  ${String(c).padStart(2)} conn  GET /conversions/{id} ${fmt(d)}\n` +
-          `          GET /conversions      ${fmt(l)}\n          echo GET              ${fmt(e)}\n`,
-      );
-      rows.push({ path: 'reads', connections: c, detail: d, list: l, echo: e, ratio: d.reqPerSec / e.reqPerSec });
+      for (const t of targets) {
+        const get = { method: 'GET' as const, headers: { authorization: `Bearer ${t.token}` } };
+        const listed = (await (await fetch(`${t.url}/conversions?per_page=1`, get)).json()) as {
+          data: { id: string }[];
+        };
+        const one = listed.data[0]?.id;
+        const e = await hit(`${echo.url}/conversions/${one}`, c, get);
+        const d = await hit(`${t.url}/conversions/${one}`, c, get);
+        const l = await hit(`${t.url}/conversions?per_page=20`, c, get);
+        process.stdout.write(
+          `  ${String(c).padStart(2)} conn  ${t.name.padEnd(10)} GET /conversions/{id} ${fmt(d)}\n` +
+            `          ${''.padEnd(10)} GET /conversions      ${fmt(l)}\n` +
+            `          ${''.padEnd(10)} echo GET              ${fmt(e)}\n`,
+        );
+        rows.push({ path: 'reads', target: t.name, connections: c, detail: d, list: l, echo: e });
+      }
     }
 
-    const problems = await checkLedger(db, workspaceId);
-    process.stdout.write(problems.length ? `Ledger problems:\n  ${problems.join('\n  ')}\n` : 'Ledger reconciles.\n');
-    process.stdout.write(`\n${JSON.stringify({ date: new Date().toISOString(), rows, ledgerOk: !problems.length })}\n`);
-    if (problems.length) process.exitCode = 1;
+    let ledgerOk = true;
+    for (const t of targets) {
+      process.stdout.write(`\n${t.name}:`);
+      const problems = await checkLedger(t.db, t.workspaceId);
+      process.stdout.write(problems.length ? `Ledger problems:\n  ${problems.join('\n  ')}\n` : 'Ledger reconciles.\n');
+      ledgerOk &&= problems.length === 0;
+    }
+    process.stdout.write(`\n${JSON.stringify({ date: new Date().toISOString(), rows, ledgerOk })}\n`);
+    if (!ledgerOk) process.exitCode = 1;
   } finally {
     for (const child of children.reverse()) await stop(child);
-    await db?.$disconnect();
-    await stack?.cleanup();
+    for (const t of targets) {
+      await t.db.$disconnect();
+      await t.env?.cleanup();
+    }
   }
 }
 
