@@ -3,3 +3,4 @@ export * from './topology';
 export * from './broker';
 export * from './timestamps';
 export * from './webhooks';
+export * from './api';
