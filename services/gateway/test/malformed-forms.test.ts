@@ -12,7 +12,10 @@ beforeAll(async () => {
 afterAll(() => stack.stop());
 
 const BOUNDARY = 'XyZBoundary';
-const MALFORMED = { error: 'bad_request', message: 'The request body is not valid multipart/form-data.' };
+const MALFORMED = {
+  message: 'The request body is not valid multipart/form-data.',
+  errors: { file: ['The request body is not valid multipart/form-data.'] },
+};
 
 const rawPost = (body: string | Buffer) =>
   request(stack.gateway.url)
@@ -30,9 +33,9 @@ async function balance(): Promise<number> {
 }
 
 describe('malformed multipart bodies and form limits', () => {
-  it('When a filename holds a raw control character, then it answers 400 bad_request and charges nothing', async () => {
+  it('When a filename holds a raw control character, then it answers 422 on file and charges nothing', async () => {
     const res = await rawPost(filePart('form-data; name="file"; filename="a\x01b.txt"') + end);
-    expect(res.status).toBe(400);
+    expect(res.status).toBe(422);
     expect(res.body).toEqual(MALFORMED);
     expect(await balance()).toBe(10);
   });
@@ -49,17 +52,17 @@ describe('malformed multipart bodies and form limits', () => {
     expect(await balance()).toBe(10);
   });
 
-  it('When the body ends before its closing boundary, then it answers 400 bad_request', async () => {
+  it('When the body ends before its closing boundary, then it answers 422 on file', async () => {
     const res = await rawPost(
       `--${BOUNDARY}\r\nContent-Disposition: form-data; name="file"; filename="a.txt"\r\n\r\nhel`,
     );
-    expect(res.status).toBe(400);
+    expect(res.status).toBe(422);
     expect(res.body).toEqual(MALFORMED);
   });
 
-  it('When a part has no name, then it answers 400 without the parser message', async () => {
+  it('When a part has no name, then it answers 422 without the parser message', async () => {
     const res = await rawPost(filePart('form-data; filename="a.txt"') + end);
-    expect(res.status).toBe(400);
+    expect(res.status).toBe(422);
     expect(res.body).toEqual(MALFORMED);
   });
 

@@ -44,8 +44,9 @@ export class AppError extends Error {
     return new AppError(422, { error: 'conversion_failed', message: reason });
   }
 
+  /** A body the multipart parser cannot read: a 422 on file, within the contract's Responses table. */
   static malformedForm(): AppError {
-    return new AppError(400, { error: 'bad_request', message: 'The request body is not valid multipart/form-data.' });
+    return AppError.validation({ file: ['The request body is not valid multipart/form-data.'] });
   }
 
   static badRequest(): AppError {

@@ -25,7 +25,7 @@ const LIMIT_MESSAGES: Partial<Record<multer.ErrorCode, (field: string) => [strin
 
 /**
  * multer in memory with the 60 MB server cap (413 before any validation) and the form limits
- * above (422). A body the multipart parser cannot read answers 400, never 500, and never
+ * above (422). A body the multipart parser cannot read answers 422 on file, never 500, and never
  * repeats the parser's own message.
  */
 export function receiveUpload(): RequestHandler {
