@@ -14,8 +14,10 @@ import {
   publishPersistent,
   topologyNames,
   webhookAttemptSchema,
+  WEBHOOK_MAX_ATTEMPTS,
+  parseSecretKey,
 } from '@markwright/contracts';
-import { deliverAttempt, type DeliverDeps, MAX_ATTEMPTS } from './domain/deliver';
+import { deliverAttempt, type DeliverDeps } from './domain/deliver';
 import { findOverdueDeliveries } from './data-access/overdue-deliveries';
 import { createSender } from './data-access/sender';
 import { createWebhookMetrics } from './webhook-metrics';
@@ -63,6 +65,7 @@ export async function startDispatcher(
     timeoutMs: config.WEBHOOK_TIMEOUT_MS,
     retryDelaysMs: config.WEBHOOK_RETRY_DELAYS_MS,
     observeAttempt: createWebhookMetrics(registry),
+    webhookSecretKey: parseSecretKey(config.WEBHOOK_SECRET_KEY),
     scheduleRetry: (conversionId, attempt, delayMs) =>
       publishPersistent(
         live.channel!,
@@ -129,7 +132,7 @@ export async function startDispatcher(
         db,
         config.WEBHOOK_RETRY_DELAYS_MS,
         config.PENDING_REPUBLISH_AFTER_MS,
-        MAX_ATTEMPTS,
+        WEBHOOK_MAX_ATTEMPTS,
       );
       for (const { conversionId, nextAttempt } of overdue) {
         logger.warn({ conversionId, attempt: nextAttempt }, 'overdue webhook attempt made by the sweeper');

@@ -9,12 +9,23 @@ import {
   conversionJobSchema,
   decode,
   encode,
+  FINISHED_EVENT_INLINE_MAX_CHARS,
   publishPersistent,
   ROUTING,
   type TopologyNames,
 } from '@markwright/contracts';
 import type { Db } from '@markwright/db';
 import type { Logger } from '@markwright/config';
+
+interface FinishedRow {
+  status: string;
+  mode: string;
+  markdown: string | null;
+  metadata: unknown;
+  tokenOptimization: unknown;
+  error: string | null;
+  inline: boolean;
+}
 
 export interface ConsumerHandlers {
   onJob: (conversionId: string) => Promise<void>;
@@ -66,12 +77,23 @@ export class JobConsumer {
     }
   }
 
-  /** Publishes "finished" so the gateway (sync) or the dispatcher (async) can act. */
+  /**
+   * Publishes "finished" so the gateway (sync) or the dispatcher (async) can act. A sync event
+   * carries the result when its markdown is small, so the waiting request need not read the row.
+   */
   async announce(db: Db, conversionId: string): Promise<void> {
-    const row = await db.conversion.findUnique({ where: { id: conversionId }, select: { status: true, mode: true } });
+    const [row] = await db.$queryRaw<FinishedRow[]>`
+      SELECT status, mode, error, metadata, token_optimization AS "tokenOptimization",
+             length(markdown) <= ${FINISHED_EVENT_INLINE_MAX_CHARS} OR markdown IS NULL AS inline,
+             CASE WHEN mode = 'sync' AND length(markdown) <= ${FINISHED_EVENT_INLINE_MAX_CHARS} THEN markdown END AS markdown
+      FROM conversions WHERE id = ${conversionId}::uuid`;
     if (!row || (row.status !== 'completed' && row.status !== 'failed')) return;
     const mode = row.mode === 'async' ? 'async' : 'sync';
-    const body = encode(conversionFinishedSchema, { conversionId, status: row.status, mode });
+    const result =
+      mode === 'sync' && row.inline
+        ? { markdown: row.markdown, metadata: row.metadata, tokenOptimization: row.tokenOptimization, error: row.error }
+        : undefined;
+    const body = encode(conversionFinishedSchema, { conversionId, status: row.status, mode, result });
     await publishPersistent(this.channel!, this.names.eventsExchange, ROUTING.finished(mode), body);
   }
 

@@ -1,4 +1,4 @@
-import { completeConversion, failConversion, markProcessing, type Db } from '@markwright/db';
+import { completeConversion, failConversion, claimJob, type Db } from '@markwright/db';
 import {
   ConversionError,
   convertIsolated,
@@ -32,24 +32,20 @@ export interface ConversionObserver {
  * announce. Redelivered jobs of finished conversions are only announced again.
  */
 export async function runConversion(deps: RunDeps, conversionId: string): Promise<void> {
-  const claimed = await markProcessing(deps.db, conversionId);
-  if (!claimed) {
+  const job = await claimJob(deps.db, conversionId);
+  if (!job) {
     const exists = await deps.db.conversion.findUnique({ where: { id: conversionId }, select: { status: true } });
     if (exists) await deps.announce(conversionId);
     return;
   }
-  const job = await deps.db.conversion.findUniqueOrThrow({
-    where: { id: conversionId },
-    select: { extension: true, originalFilename: true, useEnhancedAi: true, optimizeTokens: true, upload: true },
-  });
   const started = Date.now();
   const seconds = () => (Date.now() - started) / 1000;
-  if (!job.upload) {
+  if (!job.bytes) {
     await fail(deps, conversionId, job.extension, 'The uploaded file is no longer available.');
   } else {
     try {
       const result = await convertIsolated(
-        Buffer.from(job.upload.bytes),
+        Buffer.from(job.bytes.buffer, job.bytes.byteOffset, job.bytes.byteLength),
         job.extension,
         {
           enhanced: job.useEnhancedAi,

@@ -1,10 +1,9 @@
 import type { Db } from '@markwright/db';
 import type { Logger } from '@markwright/config';
+import { openWebhookSecret, WEBHOOK_MAX_ATTEMPTS as MAX_ATTEMPTS } from '@markwright/contracts';
 import { buildPayload, sign } from './payload';
 import type { Send } from '../data-access/sender';
 import { claimAttempt, deliveryState, recordAttempt } from '../data-access/attempt-repository';
-
-export const MAX_ATTEMPTS = 3;
 
 export interface DeliverDeps {
   db: Db;
@@ -16,6 +15,8 @@ export interface DeliverDeps {
   retryDelaysMs: number[];
   /** Reports each attempt's outcome (metrics), so the domain stays free of prom-client. */
   observeAttempt: (outcome: AttemptOutcome) => void;
+  /** WEBHOOK_SECRET_KEY: secrets are stored encrypted and opened only to sign. */
+  webhookSecretKey: Buffer;
 }
 
 /** delivered: 2xx; retrying: failed, another attempt is scheduled; gave_up: the last attempt failed. */
@@ -46,7 +47,9 @@ export async function deliverAttempt(deps: DeliverDeps, conversionId: string, nu
     'x-webhook-attempt': String(number),
     'x-webhook-timestamp': String(Math.floor(Date.now() / 1000)),
   };
-  if (conversion.webhookSecret) headers['x-webhook-signature'] = sign(body, conversion.webhookSecret);
+  if (conversion.webhookSecret) {
+    headers['x-webhook-signature'] = sign(body, openWebhookSecret(conversion.webhookSecret, deps.webhookSecretKey));
+  }
   const result = await deps.send(conversion.webhookUrl, body, headers);
   await recordAttempt(deps.db, attemptId, result);
   deps.logger.info(
