@@ -1,6 +1,7 @@
 import type { Db } from './client';
 import { Prisma } from './generated/prisma/client';
 import { uuidv7 } from './ids';
+import { storableJson, storableText } from './storable-text';
 
 /** The finished states; a finished conversion never changes again (decisions.md, lifecycle). */
 export const FINISHED_STATUSES = ['completed', 'failed'] as const;
@@ -27,8 +28,8 @@ export async function completeConversion(db: Db, conversionId: string, result: C
       where: { id: conversionId, status: { in: ['pending', 'processing'] } },
       data: {
         status: 'completed',
-        markdown: result.markdown,
-        metadata: result.metadata ?? Prisma.DbNull,
+        markdown: storableText(result.markdown),
+        metadata: result.metadata ? storableJson(result.metadata) : Prisma.DbNull,
         tokenOptimization: result.tokenOptimization ?? Prisma.DbNull,
         completedAt: new Date(),
       },
@@ -46,7 +47,7 @@ export async function failConversion(db: Db, conversionId: string, error: string
   return db.$transaction(async (tx) => {
     const updated = await tx.conversion.updateMany({
       where: { id: conversionId, status: { in: ['pending', 'processing'] } },
-      data: { status: 'failed', error, completedAt: new Date() },
+      data: { status: 'failed', error: storableText(error), completedAt: new Date() },
     });
     await tx.upload.deleteMany({ where: { conversionId } });
     if (updated.count === 0) return false;
