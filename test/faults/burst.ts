@@ -15,6 +15,9 @@ function documentFor(i: number): { name: string; bytes: Buffer } {
   return { name: `doc-${i}.md`, bytes: Buffer.from(`# Document ${i}\n\nSome text for conversion ${i}.\n`) };
 }
 
+/** A client gives up on a gateway that refuses connections for this long (it is down, not restarting). */
+const GIVE_UP_AFTER_MS = 120_000;
+
 const isRefused = (err: unknown) =>
   /ECONNREFUSED/.test(String((err as { cause?: { code?: string } }).cause?.code ?? (err as Error).message));
 
@@ -42,6 +45,7 @@ export async function sendBurst(options: {
     const doc = documentFor(i);
     const record: Sent = { mode, answer: 'no answer' };
     sent.push(record);
+    const giveUpAt = Date.now() + GIVE_UP_AFTER_MS;
     for (;;) {
       const form = new FormData();
       form.append('file', new Blob([doc.bytes]), doc.name);
@@ -57,7 +61,7 @@ export async function sendBurst(options: {
         if (res.status === 202 && body.id) asyncIds.push(body.id);
         return;
       } catch (err) {
-        if (!isRefused(err)) return;
+        if (!isRefused(err) || Date.now() > giveUpAt) return;
         await new Promise((r) => setTimeout(r, 250));
       }
     }
@@ -87,6 +91,8 @@ export interface Outcome {
   disagreements: number;
   /** Sum over workspaces of |balance − ledger sum|, plus refunds missing or extra. */
   ledgerDifference: number;
+  /** Attempts whose outcome was never recorded ("in progress" after everything settled). */
+  unknownOutcomes: number;
   /** Conversion ids the receiver saw more than once, for the log. */
   duplicateIds: string[];
 }
@@ -99,7 +105,7 @@ export async function measure(db: Db, workspaceIds: string[], receiver: Counting
       id: true,
       status: true,
       mode: true,
-      webhookAttempts: { select: { succeeded: true } },
+      webhookAttempts: { select: { succeeded: true, error: true } },
       transactions: { select: { type: true } },
     },
   });
@@ -143,6 +149,10 @@ export async function measure(db: Db, workspaceIds: string[], receiver: Counting
     outsideOneToThree: outside,
     disagreements,
     ledgerDifference,
+    unknownOutcomes: asyncRows.reduce(
+      (n, r) => n + r.webhookAttempts.filter((a) => a.error === 'in progress').length,
+      0,
+    ),
     duplicateIds,
   };
 }

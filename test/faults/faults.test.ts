@@ -97,6 +97,7 @@ function renderTable(): string {
     'duplicates',
     'outside 1-3',
     'disagree',
+    'unknown outcomes',
     'ledger diff',
   ];
   const lines = table.map((r) =>
@@ -114,6 +115,7 @@ function renderTable(): string {
       r.duplicates,
       r.outsideOneToThree,
       r.disagreements,
+      r.unknownOutcomes,
       r.ledgerDifference,
     ].join(' | '),
   );
@@ -143,9 +145,9 @@ const scenarios: Array<{ name: string; fault: () => Promise<void> }> = [
   {
     name: 'PostgreSQL connections terminated',
     fault: async () => {
-      for (let i = 0; i < 6; i++) {
+      for (let i = 0; i < 20; i++) {
         await pg.terminateConnections('markwright_faults');
-        await sleep(700);
+        await sleep(300);
       }
     },
   },
@@ -212,9 +214,17 @@ describe('fault suite', () => {
         lost: outcome.lost,
         outsideOneToThree: outcome.outsideOneToThree,
         disagreements: outcome.disagreements,
+        unknownOutcomes: outcome.unknownOutcomes,
         ledgerDifference: outcome.ledgerDifference,
         crashed: Object.values(services).flatMap((s) => s.unexpectedExits().map((e) => `${s.name}: ${e.code}`)),
-      }).toEqual({ lost: 0, outsideOneToThree: 0, disagreements: 0, ledgerDifference: 0, crashed: [] });
+      }).toEqual({
+        lost: 0,
+        outsideOneToThree: 0,
+        disagreements: 0,
+        unknownOutcomes: 0,
+        ledgerDifference: 0,
+        crashed: [],
+      });
     }, 900_000);
   }
 });
