@@ -1,5 +1,11 @@
 import { type Db, isConnectionLoss } from '@markwright/db';
-import { ConversionError, convertIsolated, type IsolationLimits, type ModelEndpoint } from '@markwright/conversion';
+import {
+  ConversionError,
+  convertIsolated,
+  type IsolationLimits,
+  type ModelEndpoint,
+  type TranscriptionEndpoint,
+} from '@markwright/conversion';
 import type { Logger } from '@markwright/config';
 import { claimJob, conversionExists, failAndRefund, storeResult } from '../data-access/conversion-store';
 
@@ -9,6 +15,8 @@ export interface RunDeps {
   limits: IsolationLimits;
   /** Enhanced mode's model pass, when an endpoint is configured. */
   modelEndpoint?: ModelEndpoint;
+  /** Enhanced mode's speech-to-text endpoint, when one is configured. */
+  transcriptionEndpoint?: TranscriptionEndpoint;
   announce: (conversionId: string) => Promise<void>;
 }
 
@@ -40,6 +48,7 @@ export async function runConversion(deps: RunDeps, conversionId: string): Promis
           optimizeTokens: job.optimizeTokens,
           filename: job.originalFilename,
           modelEndpoint: job.useEnhancedAi ? deps.modelEndpoint : undefined,
+          transcriptionEndpoint: job.useEnhancedAi ? deps.transcriptionEndpoint : undefined,
         },
         deps.limits,
       );
