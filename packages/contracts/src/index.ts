@@ -4,3 +4,4 @@ export * from './broker';
 export * from './timestamps';
 export * from './webhooks';
 export * from './api';
+export * from './consumer';

@@ -1,5 +1,6 @@
 import type { Db } from './client';
 import { uuidv7 } from './ids';
+import { storableJson, storableText } from './storable-text';
 
 /** The finished states; a finished conversion never changes again (decisions.md, lifecycle). */
 export const FINISHED_STATUSES = ['completed', 'failed'] as const;
@@ -40,10 +41,11 @@ export async function claimJob(db: Db, conversionId: string): Promise<ClaimedJob
 export async function completeConversion(db: Db, conversionId: string, result: CompletedResult): Promise<boolean> {
   const json = (value: unknown): string | null =>
     value === null || value === undefined ? null : JSON.stringify(value);
+  const metadata = result.metadata ? storableJson(result.metadata) : null;
   const rows = await db.$queryRaw<{ updated: number }[]>`
     WITH done AS (
-      UPDATE conversions SET status = 'completed', markdown = ${result.markdown}::text,
-        metadata = ${json(result.metadata)}::jsonb, token_optimization = ${json(result.tokenOptimization)}::jsonb,
+      UPDATE conversions SET status = 'completed', markdown = ${storableText(result.markdown)}::text,
+        metadata = ${json(metadata)}::jsonb, token_optimization = ${json(result.tokenOptimization)}::jsonb,
         completed_at = now()
       WHERE id = ${conversionId}::uuid AND status IN ('pending', 'processing')
       RETURNING id
@@ -67,7 +69,7 @@ export async function failConversion(
   return db.$transaction(async (tx) => {
     const updated = await tx.conversion.updateMany({
       where: { id: conversionId, status: { in: ['pending', 'processing'] } },
-      data: { status: 'failed', error, completedAt: new Date() },
+      data: { status: 'failed', error: storableText(error), completedAt: new Date() },
     });
     await tx.upload.deleteMany({ where: { conversionId } });
     if (updated.count === 0) return false;
