@@ -74,6 +74,12 @@ function owningPackage(dir) {
   return owner;
 }
 
+/** npm packages a workspace package lists in "buildInline": bundled, so they need not be installed to run. */
+function inlinedBy(owner) {
+  const manifest = path.join(owner, 'package.json');
+  return fs.existsSync(manifest) ? (JSON.parse(fs.readFileSync(manifest, 'utf8')).buildInline ?? []) : [];
+}
+
 const relativeFrom = (outdir, target) => path.relative(outdir, target).split(path.sep).join('/');
 
 /**
@@ -86,7 +92,10 @@ function externalsFromOwner(outdir) {
     setup(build) {
       build.onResolve({ filter: /^[^./]/ }, (args) => {
         if (BUILTINS.has(args.path) || args.path.startsWith('@markwright/')) return undefined;
+        // Inside an inlined npm package: its own imports are bundled with it.
+        if (args.resolveDir.includes(`${path.sep}node_modules${path.sep}`)) return undefined;
         const owner = owningPackage(args.resolveDir);
+        if (inlinedBy(owner).some((name) => args.path === name || args.path.startsWith(`${name}/`))) return undefined;
         // A JSON path, so no specifier's file extension (.mjs) makes esbuild treat the shim as ESM.
         return { path: JSON.stringify([relativeFrom(outdir, owner), args.path]), namespace: 'external-from-owner' };
       });
