@@ -164,7 +164,8 @@ async function build({ quiet = false } = {}) {
   for (const pkg of workspacePackages()) {
     outputs.push(...(await bundlePackage(esbuild, pkg)));
     if (pkg.dir !== ROOT && pkg.manifest.scripts && pkg.manifest.scripts.build) {
-      execFileSync('pnpm', ['--silent', 'run', 'build'], { cwd: pkg.dir, stdio: quiet ? 'ignore' : 'inherit' });
+      // Its output goes to stderr: `pnpm --silent admin` must print exactly one JSON object on stdout.
+      execFileSync('pnpm', ['--silent', 'run', 'build'], { cwd: pkg.dir, stdio: ['ignore', quiet ? 'ignore' : 2, 2] });
       outputs.push(`${relativeFrom(ROOT, pkg.dir)} (its own build script)`);
     }
   }
