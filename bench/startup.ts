@@ -12,6 +12,8 @@ import { createTestEnv } from '@markwright/test-support';
 const ROOT = path.join(__dirname, '..');
 const BIN = path.join(ROOT, 'node_modules', '.bin');
 const RUNS = Number(process.env.BENCH_STARTUP_RUNS ?? 5);
+/** Each stack is started this many times, alternating sources and build; medians are reported. */
+const STACK_RUNS = Number(process.env.BENCH_STARTUP_STACK_RUNS ?? 3);
 const SERVICES = ['gateway', 'converter', 'dispatcher'] as const;
 const READY_DEADLINE_MS = 180_000;
 /** Idle means: ready, then left alone this long before RSS is read. */
@@ -166,8 +168,20 @@ async function runStack(mode: 'source' | 'build', basePort: number): Promise<Sta
 export async function runStartupBench(): Promise<string> {
   const convertRows = await convertFigures();
   execFileSync('node', ['scripts/build.js', '--if-stale'], { cwd: ROOT, stdio: 'ignore' });
-  const source = await runStack('source', 18700);
-  const built = await runStack('build', 18710);
+  const sourceRuns: StackRun[] = [];
+  const builtRuns: StackRun[] = [];
+  for (let run = 0; run < STACK_RUNS; run++) {
+    sourceRuns.push(await runStack('source', 18700));
+    builtRuns.push(await runStack('build', 18710));
+  }
+  const medianRun = (runs: StackRun[]): StackRun => ({
+    readyMs: median(runs.map((r) => r.readyMs)),
+    rssMb: Object.fromEntries(
+      SERVICES.map((name) => [name, median(runs.map((r) => r.rssMb[name]))]),
+    ) as StackRun['rssMb'],
+  });
+  const source = medianRun(sourceRuns);
+  const built = medianRun(builtRuns);
   const rows = [
     `| start to all three /readyz 200 | ${(source.readyMs / 1000).toFixed(2)} s | ${(built.readyMs / 1000).toFixed(2)} s | ${(built.readyMs / source.readyMs).toFixed(2)}× |`,
     ...SERVICES.map(
@@ -182,7 +196,7 @@ export async function runStartupBench(): Promise<string> {
     '|---|---|---|',
     ...convertRows,
     '',
-    'Services: tsx from sources (migrate, then three tsx processes) against `pnpm start` on the build (RSS of the process tree).',
+    `Services: tsx from sources (migrate, then three tsx processes) against \`pnpm start\` on the build, median of ${STACK_RUNS} starts each (RSS of the process tree).`,
     '',
     '| figure | tsx from sources | built | built ÷ sources |',
     '|---|---|---|---|',
