@@ -109,11 +109,22 @@ async function allReady(ports: number[]): Promise<boolean> {
 }
 
 function stop(child: ChildProcess): Promise<void> {
+  const running = () => child.exitCode === null && child.signalCode === null;
+  const signalGroup = (signal: NodeJS.Signals) => {
+    try {
+      process.kill(-child.pid!, signal);
+    } catch {
+      // the group is gone already
+    }
+  };
   return new Promise((resolve) => {
-    if (child.exitCode !== null) return resolve();
-    child.once('exit', () => resolve());
-    process.kill(-child.pid!, 'SIGTERM');
-    setTimeout(() => child.exitCode === null && process.kill(-child.pid!, 'SIGKILL'), 30_000).unref();
+    if (!running()) return resolve();
+    const killer = setTimeout(() => signalGroup('SIGKILL'), 30_000);
+    child.once('exit', () => {
+      clearTimeout(killer);
+      resolve();
+    });
+    signalGroup('SIGTERM');
   });
 }
 
