@@ -1,17 +1,23 @@
 #!/usr/bin/env bash
 # Debian packages Markwright needs, installed only when missing, with one `apt-get update`:
 # - runtime: poppler-utils renders scanned PDF pages for OCR, ffmpeg decodes audio, pocketsphinx +
-#   its US-English model transcribe offline;
+#   its US-English model transcribe offline; Tesseract traineddata for other scripts (Chinese,
+#   Japanese, Korean, with their vertical models, Cyrillic, Arabic, Hebrew, Greek, Devanagari, Thai)
+#   and the script detector (osd) let OCR read them;
 # - tests: flite and espeak-ng synthesise test speech, DejaVu fonts draw test documents (SVG text
-#   for OCR, Hebrew in PDFs);
+#   for OCR, Hebrew in PDFs), WenQuanYi Zen Hei draws the CJK test images, chromium renders the
+#   /docs page in its browser test;
 # - infrastructure: PostgreSQL, RabbitMQ and Redis, only when none answers on the address
 #   DATABASE_URL / AMQP_URL / REDIS_URL name (their defaults otherwise) and that address is this
 #   machine; they are then installed if missing and started. A server that answers is left alone.
 # Options: --runtime-only (runtime packages only: the Docker image), --dry-run (print the plan).
 set -euo pipefail
 
-RUNTIME_PACKAGES=(poppler-utils ffmpeg pocketsphinx pocketsphinx-en-us)
-TEST_PACKAGES=(flite espeak-ng fonts-dejavu-core)
+OCR_DATA=(tesseract-ocr-osd tesseract-ocr-chi-sim tesseract-ocr-chi-sim-vert tesseract-ocr-chi-tra tesseract-ocr-chi-tra-vert
+  tesseract-ocr-jpn tesseract-ocr-jpn-vert tesseract-ocr-kor tesseract-ocr-kor-vert tesseract-ocr-rus tesseract-ocr-ara
+  tesseract-ocr-heb tesseract-ocr-ell tesseract-ocr-hin tesseract-ocr-tha)
+RUNTIME_PACKAGES=(poppler-utils ffmpeg pocketsphinx pocketsphinx-en-us "${OCR_DATA[@]}")
+TEST_PACKAGES=(flite espeak-ng fonts-dejavu-core fonts-wqy-zenhei chromium)
 READY_TIMEOUT_S=60
 
 RUNTIME_ONLY=false

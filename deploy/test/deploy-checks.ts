@@ -43,10 +43,17 @@ export interface RepoFacts {
   prodDependencyProblems: string[];
 }
 
+/** A bash array of setup-system.sh, with the arrays it includes ("${OTHER[@]}") expanded. */
 function shellArray(script: string, name: string): string[] {
   const match = new RegExp(`^${name}=\\(([^)]*)\\)`, 'm').exec(script);
   if (!match) throw new Error(`${name} not found in scripts/setup-system.sh`);
-  return match[1]!.trim().split(/\s+/);
+  return match[1]!
+    .trim()
+    .split(/\s+/)
+    .flatMap((word) => {
+      const included = /^"?\$\{(\w+)\[@\]\}"?$/.exec(word);
+      return included ? shellArray(script, included[1]!) : [word];
+    });
 }
 
 export function readRepoFacts(root = ROOT): RepoFacts {
