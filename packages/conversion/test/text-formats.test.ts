@@ -52,7 +52,7 @@ describe('text family', () => {
       '<table><tr><th>A</th><th>B</th></tr><tr><td>1</td><td>2</td></tr></table></body></html>';
     const result = await convertDocument(Buffer.from(html), 'html', { enhanced: false });
     expect(result.markdown).toContain('# Heading');
-    expect(result.markdown).toContain('Some _text_ and [a link](https://x.test/).');
+    expect(result.markdown).toContain('Some *text* and [a link](https://x.test/).');
     expect(result.markdown).toMatch(/\| A \| B \|\n\| -+ \| -+ \|\n\| 1 \| 2 \|/);
     expect(result.markdown).not.toContain('alert');
     expect(result.metadata).toEqual({ title: 'Report', author: 'Ana', page_count: 1 });

@@ -21,7 +21,7 @@ describe('HTML', () => {
     const { markdown } = await html(
       '<div class="highlight highlight-source-rust"><pre>\n    fn main() {\n        println!("&lt;hi&gt;");\n    }\n</pre></div><p>Run <kbd>cargo run</kbd> with <var>n</var>.</p>',
     );
-    expect(markdown).toBe('```rust\nfn main() {\n    println!("<hi>");\n}\n```\n\nRun `cargo run` with _n_.\n');
+    expect(markdown).toBe('```rust\nfn main() {\n    println!("<hi>");\n}\n```\n\nRun `cargo run` with *n*.\n');
   });
 
   it('When a description list is given, then terms become bold items with their descriptions nested', async () => {
