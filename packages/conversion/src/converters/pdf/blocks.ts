@@ -103,7 +103,9 @@ export function linesToBlocks(lines: Line[]): Block[] {
   }
   flushParagraph();
   flushList();
-  for (const b of blocks) if (b.type === 'list') for (const item of b.items) item.text = escapeText(item.text);
+  for (const b of blocks)
+    if (b.type === 'list')
+      for (const item of b.items) if (typeof item.text === 'string') item.text = escapeText(item.text);
   return blocks;
 }
 
