@@ -111,6 +111,14 @@ describe('HTML tables', () => {
     expect(markdown).toBe('| A | B | C |\n| --- | --- | --- |\n| wide | wide | tall |\n| 1 | two paras | tall |\n');
   });
 
+  it('When a row holds only a group cell spanning down beside gaps, then that row is not shown and the group repeats below', async () => {
+    const html =
+      '<table><tr><th>Year</th><th>Month</th><th>Cost</th></tr><tr><th rowspan="3">2025</th></tr>' +
+      '<tr><td>Jan</td><td>1</td></tr><tr><td>Feb</td><td>2</td></tr></table>';
+    const { markdown } = await convertDocument(Buffer.from(html), 'html', { enhanced: false });
+    expect(markdown).toBe('| Year | Month | Cost |\n| --- | --- | --- |\n| 2025 | Jan | 1 |\n| 2025 | Feb | 2 |\n');
+  });
+
   it('When a one-cell table frames another table, then the frame is dropped and the inner table kept', async () => {
     const html =
       '<table><tr><td><table><tr><td>x</td><td>y</td></tr><tr><td>1</td><td>2</td></tr></table></td></tr></table>';

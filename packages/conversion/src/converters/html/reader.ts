@@ -216,14 +216,18 @@ class HtmlReader {
     const allCells = rows.flatMap(cellsOf);
     if (allCells.length <= 1) return allCells[0] ? this.blocks(allCells[0].children, depth) : [];
     const grid: Inline[][][] = [];
+    // Rows holding only the start of cells that span down, with gaps beside them, show as no row at all.
+    const collapsed = new Set<number>();
     let count = 0;
     rows.forEach((tr, r) => {
       grid[r] ??= [];
       let c = 0;
+      let ownRow = false;
       for (const cell of cellsOf(tr)) {
         while (grid[r]![c] !== undefined) c++;
         const colspan = span(cell.attrs.colspan);
         const rowspan = span(cell.attrs.rowspan);
+        ownRow ||= rowspan === 1 || r + 1 >= rows.length;
         const content = tidy(this.inlines(cell.children, depth + 1));
         for (let dr = 0; dr < rowspan && r + dr < rows.length; dr++) {
           grid[r + dr] ??= [];
@@ -231,11 +235,21 @@ class HtmlReader {
         }
         c += colspan;
       }
+      if (!ownRow) collapsed.add(r);
     });
+    const width = grid.reduce((n, row) => Math.max(n, row.length), 0);
+    for (const r of collapsed) {
+      const row = grid[r]!;
+      if (Array.from({ length: width }, (_, c) => row[c]).every((cell) => cell !== undefined)) collapsed.delete(r);
+    }
     const caption = captions.map((el) => tidy(this.inlines(el.children, depth))).filter(hasVisible);
     return [
       ...caption.map((text): Block => ({ type: 'paragraph', text })),
-      { type: 'table', rows: grid.map((row) => Array.from(row, (cell) => cell ?? [])), headerRows: 1 },
+      {
+        type: 'table',
+        rows: grid.filter((_, r) => !collapsed.has(r)).map((row) => Array.from(row, (cell) => cell ?? [])),
+        headerRows: 1,
+      },
     ];
   }
 
