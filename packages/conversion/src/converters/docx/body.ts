@@ -59,11 +59,12 @@ export class DocxReader {
   /** The whole document: body blocks, then footnotes, endnotes and comments as note definitions. */
   read(): Block[] {
     const blocks = this.blocks(children(this.pkg.body));
-    const notes = this.noteDefinitions.map((n): Block => ({
-      type: 'raw',
-      markdown: `[^${n.label}]: ${n.text.replace(/\s*\n\s*/g, ' ')}`,
+    if (!this.noteDefinitions.length) return blocks;
+    const notes = this.noteDefinitions.map((n) => ({
+      id: n.label,
+      blocks: [{ type: 'paragraph' as const, text: n.text }],
     }));
-    return [...blocks, ...notes];
+    return [...blocks, { type: 'notes', notes }];
   }
 
   blocks(elements: Element[]): Block[] {

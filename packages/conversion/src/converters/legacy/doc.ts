@@ -88,16 +88,19 @@ function wordBlocks(doc: WordDocument): Block[] {
   const notes = doc.notes.filter((n) => n.paragraphs.some((p) => inlineMarkdown(p.runs)));
   if (notes.length) {
     blocks.push({
-      type: 'raw',
-      markdown: notes
-        .map(
-          (n) =>
-            `[^${n.label}]: ${n.paragraphs
+      type: 'notes',
+      notes: notes.map((n) => ({
+        id: n.label,
+        blocks: [
+          {
+            type: 'paragraph',
+            text: n.paragraphs
               .map((p) => inlineMarkdown(p.runs))
               .filter(Boolean)
-              .join(' ')}`,
-        )
-        .join('\n'),
+              .join(' '),
+          },
+        ],
+      })),
     });
   }
   return blocks;
