@@ -106,9 +106,11 @@ describe('HTML tables', () => {
     const html =
       '<table><tr><th>A</th><th>B</th><th>C</th></tr>' +
       '<tr><td colspan="2">wide</td><td rowspan="2">tall</td></tr>' +
-      '<tr><td>1</td><td><p>two</p><p>paras</p></td></tr></table>';
+      '<tr><td>1</td><td><p>two</p><p>paras</p></td></tr><tr><td><ul><li>x</li><li>y</li></ul></td><td>z</td></tr></table>';
     const { markdown } = await convertDocument(Buffer.from(html), 'html', { enhanced: false });
-    expect(markdown).toBe('| A | B | C |\n| --- | --- | --- |\n| wide | wide | tall |\n| 1 | two paras | tall |\n');
+    expect(markdown).toBe(
+      '| A | B | C |\n| --- | --- | --- |\n| wide | wide | tall |\n| 1 | two paras | tall |\n| x - y | z |  |\n',
+    );
   });
 
   it('When a row holds only a group cell spanning down beside gaps, then that row is not shown and the group repeats below', async () => {

@@ -302,6 +302,18 @@ class HtmlReader {
         const tex = el.attrs.alttext ?? '';
         return tex ? [{ type: 'math', tex, display: el.attrs.display === 'block' }] : [textNode(textOf(el))];
       }
+      case 'ul':
+      case 'ol':
+      case 'menu': {
+        // A list inside a table cell stays on the cell's line, its items set apart by dashes.
+        const items = el.children.filter((c): c is HtmlElement => typeof c !== 'string' && c.tag === 'li');
+        const joined = items
+          .filter((li) => !this.skipped(li))
+          .map((li) => this.inlines(li.children, depth))
+          .filter(hasVisible)
+          .flatMap((nodes, i) => (i ? [textNode(' - '), ...nodes] : nodes));
+        return [textNode(' '), ...joined, textNode(' ')];
+      }
       default:
         return BLOCK_TAGS.has(el.tag) || el.tag === 'td' || el.tag === 'th'
           ? [textNode(' '), ...children(), textNode(' ')]
