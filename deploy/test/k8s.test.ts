@@ -22,7 +22,14 @@ const K8S = path.join(ROOT, 'deploy/k8s');
 const OVERLAYS = ['dev', 'production'] as const;
 const SERVICES = ['gateway', 'converter', 'dispatcher'] as const;
 /** Settings that hold credentials: never in a ConfigMap, always from a Secret. */
-const SECRET_SETTINGS = ['DATABASE_URL', 'AMQP_URL', 'REDIS_URL', 'ENHANCED_AI_API_KEY', 'TRANSCRIPTION_API_KEY'];
+const SECRET_SETTINGS = [
+  'DATABASE_URL',
+  'AMQP_URL',
+  'REDIS_URL',
+  'WEBHOOK_SECRET_KEY',
+  'ENHANCED_AI_API_KEY',
+  'TRANSCRIPTION_API_KEY',
+];
 const SETTINGS = Object.keys(envSchema.shape);
 /** The longest piece of work each service finishes after SIGTERM. */
 const LONGEST_WORK = {

@@ -1,9 +1,16 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import Redis from 'ioredis';
-import { type Config, createLogger, createMetricsRegistry, type Logger, unreachable } from '@markwright/config';
+import {
+  type Config,
+  createLogger,
+  DEVELOPMENT_WEBHOOK_SECRET_KEY,
+  createMetricsRegistry,
+  type Logger,
+  unreachable,
+} from '@markwright/config';
 import { connectDb, type Db } from '@markwright/db';
-import { Broker, topologyNames } from '@markwright/contracts';
+import { Broker, parseSecretKey, topologyNames } from '@markwright/contracts';
 import { createApp } from './entry-points/http/app';
 import { JobPublisher } from './data-access/job-publisher';
 import { FinishedListener } from './data-access/finished-listener';
@@ -23,6 +30,9 @@ const SYNC_POLL_MS = 2_000;
 
 /** Connects to PostgreSQL, RabbitMQ (and Redis when set) and serves the API. Used by main and by tests. */
 export async function startGateway(config: Config, logger: Logger = createLogger('gateway')): Promise<Gateway> {
+  if (config.WEBHOOK_SECRET_KEY === DEVELOPMENT_WEBHOOK_SECRET_KEY) {
+    logger.warn('WEBHOOK_SECRET_KEY is unset: webhook secrets are encrypted with the development key');
+  }
   const db = await connectDb(config.DATABASE_URL);
   const broker = await Broker.connect(config.AMQP_URL);
   let redis: Redis | undefined;
@@ -48,8 +58,10 @@ export async function startGateway(config: Config, logger: Logger = createLogger
     logger,
     syncTimeoutMs: config.SYNC_TIMEOUT_MS,
     syncPollMs: SYNC_POLL_MS,
+    webhookSecretKey: parseSecretKey(config.WEBHOOK_SECRET_KEY),
     redis,
     rateLimitPrefix: config.QUEUE_PREFIX,
+    rateLimitMultiplier: config.RATE_LIMIT_MULTIPLIER,
     registry,
     credits: metrics.credits,
     rateLimited: metrics.rateLimited,

@@ -42,14 +42,20 @@ export function createRateLimits(
   redis: Redis | undefined,
   keyPrefix: string,
   onReject: (limit: 'convert' | 'api') => void,
+  multiplier = 1,
 ) {
   return {
     convert: limiter(
-      (plan) => PLANS[plan].convertsPerMinute,
+      (plan) => PLANS[plan].convertsPerMinute * multiplier,
       'convert',
       storeFor(redis, `${keyPrefix}:rl:convert:`),
       onReject,
     ),
-    other: limiter(() => OTHER_ENDPOINTS_PER_MINUTE, 'api', storeFor(redis, `${keyPrefix}:rl:api:`), onReject),
+    other: limiter(
+      () => OTHER_ENDPOINTS_PER_MINUTE * multiplier,
+      'api',
+      storeFor(redis, `${keyPrefix}:rl:api:`),
+      onReject,
+    ),
   };
 }
