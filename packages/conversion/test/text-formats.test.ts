@@ -52,7 +52,7 @@ describe('text family', () => {
       '<table><tr><th>A</th><th>B</th></tr><tr><td>1</td><td>2</td></tr></table></body></html>';
     const result = await convertDocument(Buffer.from(html), 'html', { enhanced: false });
     expect(result.markdown).toContain('# Heading');
-    expect(result.markdown).toContain('Some _text_ and [a link](https://x.test/).');
+    expect(result.markdown).toContain('Some *text* and [a link](https://x.test/).');
     expect(result.markdown).toMatch(/\| A \| B \|\n\| -+ \| -+ \|\n\| 1 \| 2 \|/);
     expect(result.markdown).not.toContain('alert');
     expect(result.metadata).toEqual({ title: 'Report', author: 'Ana', page_count: 1 });
@@ -106,9 +106,19 @@ describe('HTML tables', () => {
     const html =
       '<table><tr><th>A</th><th>B</th><th>C</th></tr>' +
       '<tr><td colspan="2">wide</td><td rowspan="2">tall</td></tr>' +
-      '<tr><td>1</td><td><p>two</p><p>paras</p></td></tr></table>';
+      '<tr><td>1</td><td><p>two</p><p>paras</p></td></tr><tr><td><ul><li>x</li><li>y</li></ul></td><td>z</td></tr></table>';
     const { markdown } = await convertDocument(Buffer.from(html), 'html', { enhanced: false });
-    expect(markdown).toBe('| A | B | C |\n| --- | --- | --- |\n| wide | wide | tall |\n| 1 | two paras | tall |\n');
+    expect(markdown).toBe(
+      '| A | B | C |\n| --- | --- | --- |\n| wide | wide | tall |\n| 1 | two paras | tall |\n| x - y | z |  |\n',
+    );
+  });
+
+  it('When a row holds only a group cell spanning down beside gaps, then that row is not shown and the group repeats below', async () => {
+    const html =
+      '<table><tr><th>Year</th><th>Month</th><th>Cost</th></tr><tr><th rowspan="3">2025</th></tr>' +
+      '<tr><td>Jan</td><td>1</td></tr><tr><td>Feb</td><td>2</td></tr></table>';
+    const { markdown } = await convertDocument(Buffer.from(html), 'html', { enhanced: false });
+    expect(markdown).toBe('| Year | Month | Cost |\n| --- | --- | --- |\n| 2025 | Jan | 1 |\n| 2025 | Feb | 2 |\n');
   });
 
   it('When a one-cell table frames another table, then the frame is dropped and the inner table kept', async () => {

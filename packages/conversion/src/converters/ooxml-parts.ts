@@ -3,8 +3,10 @@ import type { SafeZip } from '../archive/safe-zip';
 import { parseXml } from '../office-properties';
 import type { Element } from '@xmldom/xmldom';
 import { attr, child, descendants, relAttr } from '../xml-dom';
-import type { Block } from '../markdown/model';
-import { escapeText } from '../markdown/inline';
+import type { Block, Inline } from '../markdown/model';
+
+/** Points read per chart series, so a hostile cache index cannot allocate without bound. */
+const MAX_CHART_POINTS = 100_000;
 
 /** A part's relationships: id → target part path (resolved against the part), or the URL of an external target. */
 export function relationships(zip: SafeZip, part: string): Map<string, string> {
@@ -69,16 +71,62 @@ export function chartBlocks(zip: SafeZip, part: string): Block[] {
   // Scatter and bubble charts have x values instead of categories.
   const axis = (s: Element | undefined): Element | undefined => child(s, 'cat') ?? child(s, 'xVal');
   const values = (s: Element | undefined): Element | undefined => child(s, 'val') ?? child(s, 'yVal');
-  const categories = descendants(axis(series[0]), 'v').map((v) => v.textContent ?? '');
-  const rows: string[][] = [['', ...series.map((s) => descendants(child(s, 'tx'), 'v')[0]?.textContent ?? '')]];
-  categories.forEach((cat, i) => {
-    rows.push([cat, ...series.map((s) => descendants(values(s), 'v')[i]?.textContent ?? '')]);
-  });
+  const categories = categoryLabels(axis(series.find((s) => axis(s))));
+  const seriesValues = series.map((s) => cachedPoints(values(s)));
+  const count = Math.max(categories.length, ...seriesValues.map((v) => v.length));
+  const cell = (value: string | undefined): Inline[] => (value ? [{ type: 'text', text: value }] : []);
+  const rows: Inline[][][] = [[[], ...series.map((s, i) => cell(seriesName(s) || `Series ${i + 1}`))]];
+  for (let i = 0; i < count; i++)
+    rows.push([cell(categories[i] ?? String(i + 1)), ...seriesValues.map((v) => cell(v[i]))]);
   const blocks: Block[] = [];
-  if (title) blocks.push({ type: 'paragraph', text: `**${escapeText(title)}**` });
-  if (kinds.length) blocks.push({ type: 'paragraph', text: `*${kinds.join(', ')}*` });
-  if (categories.length) blocks.push({ type: 'table', rows: rows.map((r) => r.map(escapeText)) });
+  if (title) blocks.push({ type: 'paragraph', text: [{ type: 'strong', children: [{ type: 'text', text: title }] }] });
+  if (kinds.length) {
+    blocks.push({
+      type: 'paragraph',
+      text: [{ type: 'emphasis', children: [{ type: 'text', text: kinds.join(', ') }] }],
+    });
+  }
+  if (count && series.length) blocks.push({ type: 'table', rows });
   return blocks;
+}
+
+/** A series' name: its text, or the cached value of the cell it refers to. */
+function seriesName(series: Element): string {
+  return descendants(child(series, 'tx'), 'v')
+    .map((v) => v.textContent ?? '')
+    .join(' ')
+    .trim();
+}
+
+/** Cached points by their index (a blank cell leaves a gap rather than shifting the values after it). */
+function cachedPoints(container: Element | undefined): string[] {
+  const out: string[] = [];
+  const cache = descendants(container, 'pt');
+  cache.forEach((pt, i) => {
+    const idx = Number(attr(pt, 'idx') ?? i);
+    if (Number.isInteger(idx) && idx >= 0 && idx < MAX_CHART_POINTS) out[idx] = child(pt, 'v')?.textContent ?? '';
+  });
+  return Array.from(out, (v) => v ?? '');
+}
+
+/** Category labels; a multi-level axis (region, then quarter) joins its levels, outermost first. */
+function categoryLabels(axis: Element | undefined): string[] {
+  const levels = descendants(axis, 'lvl');
+  if (!levels.length) return cachedPoints(axis);
+  // Outer levels name only the first category of the group they span: carry each forward.
+  const spread = levels.map((lvl) => {
+    const points = cachedPoints(lvl);
+    let last = '';
+    return Array.from(points, (p) => (last = p || last));
+  });
+  const count = Math.max(...spread.map((l) => l.length));
+  return Array.from({ length: count }, (_, i) =>
+    spread
+      .map((l) => l[i] ?? '')
+      .reverse()
+      .filter(Boolean)
+      .join(' / '),
+  );
 }
 
 /** XLSX: the chart parts drawn on each worksheet, by sheet name, in drawing order. */

@@ -7,7 +7,7 @@ import type { Block } from '../markdown/model';
 import { escapeText, link } from '../markdown/inline';
 import { parseXml } from '../office-properties';
 import { child, children, descendants } from '../xml-dom';
-import { htmlToMarkdown } from './html';
+import { htmlToBlocks } from './html';
 
 /** XML: checked for well-formedness (no entity expansion: entities are never resolved) and fenced as-is. */
 export const xmlConverter: Converter = {
@@ -58,7 +58,10 @@ function feedToMarkdown(xml: string): { markdown: string; title: string } | unde
     if (date) blocks.push({ type: 'paragraph', text: `*${escapeText(date)}*` });
     const body =
       text(entry, 'encoded') || text(entry, 'description') || text(entry, 'content') || text(entry, 'summary');
-    if (body) blocks.push({ type: 'raw', markdown: /<[a-z]/i.test(body) ? htmlToMarkdown(body) : escapeText(body) });
+    if (body)
+      blocks.push(
+        ...(/<[a-z]/i.test(body) ? htmlToBlocks(body) : [{ type: 'paragraph' as const, text: escapeText(body) }]),
+      );
   }
   return { markdown: renderMarkdown(blocks), title };
 }

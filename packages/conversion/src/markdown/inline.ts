@@ -1,3 +1,5 @@
+import type { Inline, InlineContent } from './model';
+
 /** Inline Markdown: escaping and emphasis, links, images. Inputs are plain text unless named `md`. */
 
 const ALWAYS = /[\\`*[\]]/g;
@@ -18,12 +20,15 @@ export function escapeLineStart(md: string): string {
     .replace(/^(\s*)(={3,}|-{3,})\s*$/, '$1\\$2');
 }
 
+/** Stands for a hard line break while inline content is rendered (so emphasis never wraps a break). */
+const BREAK = '\uE000';
+const EDGES = /^[\s\uE000]+|[\s\uE000]+$/g;
+
 function wrap(md: string, marker: string): string {
-  const trimmed = md.trim();
+  const trimmed = md.replace(EDGES, '');
   if (!trimmed) return md;
-  const lead = md.slice(0, md.indexOf(trimmed));
-  const tail = md.slice(md.indexOf(trimmed) + trimmed.length);
-  return `${lead}${marker}${trimmed}${marker}${tail}`;
+  const start = md.indexOf(trimmed);
+  return `${md.slice(0, start)}${marker}${trimmed}${marker}${md.slice(start + trimmed.length)}`;
 }
 
 export const bold = (md: string): string => wrap(md, '**');
@@ -47,4 +52,63 @@ export function link(md: string, url: string): string {
 export function imagePlaceholder(alt: string): string {
   const text = alt.replace(/\s+/g, ' ').trim();
   return `![${escapeText(text || 'image')}](#)`;
+}
+
+type Marker = 'strong' | 'emphasis' | 'strike' | 'link';
+
+/**
+ * Inline nodes as Markdown: the one place that escapes text and nests emphasis markers
+ * (`**` strong, `*` emphasis, `~~` strike; a marker already open is not opened again, and
+ * links never nest). `oneLine` is for headings, list items and table cells: breaks become spaces.
+ */
+export function renderInline(content: InlineContent, oneLine = false): string {
+  if (typeof content === 'string') return oneLine ? content.replace(/\s*\n\s*/g, ' ') : content;
+  const md = renderNodes(content, new Set())
+    .replace(/^[\s\uE000]+|[\s\uE000]+$/g, '')
+    .replace(/ *\uE000 */g, BREAK);
+  return oneLine ? md.replace(/\s*\n\s*/g, ' ').replace(/\uE000/g, ' ') : md.replace(/\uE000/g, '\\\n');
+}
+
+function renderNodes(nodes: Inline[], open: Set<Marker>): string {
+  let out = '';
+  for (const node of nodes) out += renderNode(node, open);
+  return out;
+}
+
+function renderNode(node: Inline, open: Set<Marker>): string {
+  switch (node.type) {
+    case 'text':
+      return escapeText(node.text);
+    case 'strong':
+      return nested(node.children, open, 'strong', bold);
+    case 'emphasis':
+      return nested(node.children, open, 'emphasis', italic);
+    case 'strike':
+      return nested(node.children, open, 'strike', strike);
+    case 'code':
+      return node.text ? code(node.text.replace(/\s*\n\s*/g, ' ')) : '';
+    case 'link': {
+      if (open.has('link') || !node.url) return renderNodes(node.children, open);
+      const inner = renderNodes(node.children, new Set([...open, 'link'])).replace(EDGES, '');
+      return link(inner.replace(/\uE000/g, ' '), node.url);
+    }
+    case 'image':
+      return imagePlaceholder(node.alt);
+    case 'noteRef':
+      return `[^${node.id.replace(/[\s\]^]+/g, '-')}]`;
+    case 'math': {
+      const tex = node.tex.trim();
+      if (!tex) return '';
+      return node.display ? `$$${tex}$$` : `$${tex}$`;
+    }
+    case 'break':
+      return BREAK;
+    case 'raw':
+      return node.markdown;
+  }
+}
+
+function nested(children: Inline[], open: Set<Marker>, marker: Marker, apply: (md: string) => string): string {
+  if (open.has(marker)) return renderNodes(children, open);
+  return apply(renderNodes(children, new Set([...open, marker])));
 }

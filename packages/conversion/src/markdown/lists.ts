@@ -1,4 +1,4 @@
-import type { Block, ListItem } from './model';
+import type { Block, InlineContent, ListItem } from './model';
 
 /** One list paragraph of a reader that sees lists flat (a level per paragraph): DOC, RTF. */
 export interface FlatListItem {
@@ -6,8 +6,7 @@ export interface FlatListItem {
   ordered: boolean;
   /** The number shown on an ordered item (the list starts at the first one's). */
   value?: number;
-  /** Inline Markdown. */
-  text: string;
+  text: InlineContent;
   /** Which numbered list the item belongs to (DOCX numId): a different one starts a new list. */
   list?: string;
 }

@@ -1,20 +1,47 @@
 /**
  * The one document model every reader produces and the writer renders (pandoc's idea, small).
- * Inline text inside blocks is Markdown already: build it with the helpers in ./inline.ts.
+ * Inline content is nodes (`Inline[]`); only the writer turns them into Markdown syntax.
+ * A plain string is still accepted as inline content that is Markdown already, for readers
+ * not yet moved onto the nodes: it is written as it is.
  */
+export type Inline =
+  | { type: 'text'; text: string }
+  | { type: 'strong'; children: Inline[] }
+  | { type: 'emphasis'; children: Inline[] }
+  | { type: 'strike'; children: Inline[] }
+  | { type: 'code'; text: string }
+  | { type: 'link'; url: string; children: Inline[] }
+  | { type: 'image'; alt: string }
+  | { type: 'noteRef'; id: string }
+  | { type: 'math'; tex: string; display?: boolean }
+  | { type: 'break' }
+  | { type: 'raw'; markdown: string };
+
+/** Inline nodes, or (legacy) inline Markdown text. */
+export type InlineContent = Inline[] | string;
+
 export type Block =
-  | { type: 'heading'; level: number; text: string }
-  | { type: 'paragraph'; text: string }
+  | { type: 'heading'; level: number; text: InlineContent }
+  | { type: 'paragraph'; text: InlineContent }
   | { type: 'list'; ordered: boolean; start?: number; items: ListItem[] }
-  | { type: 'table'; rows: string[][]; headerRows?: number }
+  | { type: 'table'; rows: InlineContent[][]; headerRows?: number }
   | { type: 'code'; text: string; language?: string }
   | { type: 'quote'; blocks: Block[] }
   | { type: 'rule' }
+  | { type: 'notes'; notes: Note[] }
   | { type: 'raw'; markdown: string };
 
 export interface ListItem {
-  /** Inline Markdown of the item's first paragraph. */
-  text: string;
+  /** The item's first paragraph. */
+  text: InlineContent;
   /** Nested lists or further paragraphs of this item. */
   children?: Block[];
 }
+
+/** A footnote or endnote: referenced from the text by an Inline `noteRef` with the same id. */
+export interface Note {
+  id: string;
+  blocks: Block[];
+}
+
+export const text = (value: string): Inline => ({ type: 'text', text: value });

@@ -1,5 +1,5 @@
-import type { Block, ListItem } from './model';
-import { escapeLineStart } from './inline';
+import type { Block, InlineContent, ListItem, Note } from './model';
+import { escapeLineStart, renderInline } from './inline';
 
 /** Renders the document model as GitHub-flavoured Markdown: the one place that lays out blocks. */
 export function renderMarkdown(blocks: Block[]): string {
@@ -13,13 +13,13 @@ export function renderMarkdown(blocks: Block[]): string {
 function renderBlock(block: Block): string {
   switch (block.type) {
     case 'heading': {
-      const text = oneLine(block.text);
+      const text = renderInline(block.text, true).trim();
       if (!text) return '';
       const level = Math.min(6, Math.max(1, Math.round(block.level)));
       return `${'#'.repeat(level)} ${text}`;
     }
     case 'paragraph':
-      return block.text
+      return renderInline(block.text)
         .split('\n')
         .map((line) => escapeLineStart(line))
         .join('\n')
@@ -38,13 +38,22 @@ function renderBlock(block: Block): string {
         .join('\n');
     case 'rule':
       return '---';
+    case 'notes':
+      return block.notes.map(renderNote).join('\n\n');
     case 'raw':
       return block.markdown.trim();
   }
 }
 
-function oneLine(text: string): string {
-  return text.replace(/\s*\n\s*/g, ' ').trim();
+/** `[^id]: ` and the note's first paragraph; its further blocks indented beneath it. */
+function renderNote(note: Note): string {
+  const [first, ...rest] = note.blocks;
+  const lead = first?.type === 'paragraph' ? renderInline(first.text, true).trim() : '';
+  const more = (lead ? rest : note.blocks)
+    .map(renderBlock)
+    .filter((s) => s.trim() !== '')
+    .map((s) => s.replace(/^(?=.)/gm, '    '));
+  return [`[^${note.id.replace(/[\s\]^]+/g, '-')}]: ${lead}`.trimEnd(), ...more].join('\n\n');
 }
 
 function renderList(items: ListItem[], ordered: boolean, start: number): string {
@@ -52,7 +61,7 @@ function renderList(items: ListItem[], ordered: boolean, start: number): string 
     .map((item, i) => {
       const marker = ordered ? `${start + i}.` : '-';
       const indent = ' '.repeat(marker.length + 1);
-      const first = escapeLineStart(oneLine(item.text)).replace(/^\\/, '\\');
+      const first = escapeLineStart(renderInline(item.text, true).trim());
       const children = (item.children ?? [])
         .map(renderBlock)
         .filter((s) => s.trim() !== '')
@@ -64,11 +73,12 @@ function renderList(items: ListItem[], ordered: boolean, start: number): string 
 }
 
 /** A GFM table cell: one line, pipes escaped. */
-export function tableCell(text: string): string {
+export function tableCell(content: InlineContent): string {
+  const text = renderInline(content, true);
   return text.replace(/\r?\n/g, '<br>').replace(/\|/g, '\\|').replace(/\s+/g, ' ').trim();
 }
 
-function renderTable(rows: string[][], headerRows: number): string {
+function renderTable(rows: InlineContent[][], headerRows: number): string {
   const width = rows.reduce((n, r) => Math.max(n, r.length), 0);
   if (width === 0 || rows.length === 0) return '';
   const norm = rows.map((r) => Array.from({ length: width }, (_, i) => tableCell(r[i] ?? '')));
@@ -92,20 +102,30 @@ export function blocksAsInlineText(blocks: Block[]): string {
       switch (b.type) {
         case 'paragraph':
         case 'heading':
+          return renderInline(b.text, true);
         case 'code':
           return b.text;
         case 'list':
           return b.items
             .map((it, i) =>
-              `${b.ordered ? `${(b.start ?? 1) + i}.` : '-'} ${it.text} ${blocksAsInlineText(it.children ?? [])}`.trim(),
+              `${b.ordered ? `${(b.start ?? 1) + i}.` : '-'} ${renderInline(it.text, true)} ${blocksAsInlineText(it.children ?? [])}`.trim(),
             )
             .join(' ');
         case 'table':
-          return b.rows.map((r) => r.filter(Boolean).join(' ')).join(' ');
+          return b.rows
+            .map((r) =>
+              r
+                .map((c) => renderInline(c, true))
+                .filter(Boolean)
+                .join(' '),
+            )
+            .join(' ');
         case 'quote':
           return blocksAsInlineText(b.blocks);
         case 'raw':
           return b.markdown;
+        case 'notes':
+          return b.notes.map((n) => blocksAsInlineText(n.blocks)).join(' ');
         case 'rule':
           return '';
       }

@@ -2,6 +2,7 @@ import {
   AlignmentType,
   Document,
   ExternalHyperlink,
+  FootnoteReferenceRun,
   HeadingLevel,
   LevelFormat,
   Packer,
@@ -84,6 +85,30 @@ describe('DOCX', () => {
     expect(markdown).toContain('1. Step one');
     expect(markdown).toMatch(/\| Name \| Qty \|\n\| -+ \| -+ \|\n\| Çay \| 3 \|/);
     expect(metadata).toEqual({ title: 'The Report', author: 'Zoë', page_count: 0 });
+  });
+
+  it('When runs combine bold, italic and strike, split mid-word, with a footnote, then one marker pair each and the note at the end', async () => {
+    const doc = new Document({
+      footnotes: { 1: { children: [new Paragraph({ children: [new TextRun({ text: 'Source', italics: true })] })] } },
+      sections: [
+        {
+          children: [
+            new Paragraph({
+              children: [
+                new TextRun('Mix '),
+                new TextRun({ text: 'al', bold: true, italics: true }),
+                new TextRun({ text: 'l ', bold: true, italics: true }),
+                new TextRun({ text: 'gone', strike: true }),
+                new TextRun({ text: ' 2*3', bold: true }),
+                new FootnoteReferenceRun(1),
+              ],
+            }),
+          ],
+        },
+      ],
+    });
+    const { markdown } = await convertDocument(await Packer.toBuffer(doc), 'docx', std);
+    expect(markdown).toBe('Mix ***all*** ~~gone~~ **2\\*3**[^1]\n\n[^1]: *Source*\n');
   });
 
   it('When the text is Japanese and Arabic, then it comes through unchanged', async () => {

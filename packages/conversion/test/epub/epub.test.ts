@@ -41,7 +41,7 @@ describe('EPUB', () => {
     );
     const { markdown, metadata } = await convertDocument(input, 'epub', std);
     expect(markdown).toBe(
-      '- **Title:** Buch\n- **Authors:** Jörg\n\n# Ein Anfang\n\nGrüße _aus_ Köln.\n\n- eins\n  - zwei\n\n## Tabelle\n\n| A | B |\n| --- | --- |\n| 1 | 2 |\n',
+      '- **Title:** Buch\n- **Authors:** Jörg\n\n# Ein Anfang\n\nGrüße *aus* Köln.\n\n- eins\n  - zwei\n\n## Tabelle\n\n| A | B |\n| --- | --- |\n| 1 | 2 |\n',
     );
     expect(metadata).toEqual({ title: 'Buch', author: 'Jörg', page_count: 2 });
   });

@@ -21,7 +21,7 @@ describe('HTML', () => {
     const { markdown } = await html(
       '<div class="highlight highlight-source-rust"><pre>\n    fn main() {\n        println!("&lt;hi&gt;");\n    }\n</pre></div><p>Run <kbd>cargo run</kbd> with <var>n</var>.</p>',
     );
-    expect(markdown).toBe('```rust\nfn main() {\n    println!("<hi>");\n}\n```\n\nRun `cargo run` with _n_.\n');
+    expect(markdown).toBe('```rust\nfn main() {\n    println!("<hi>");\n}\n```\n\nRun `cargo run` with *n*.\n');
   });
 
   it('When a description list is given, then terms become bold items with their descriptions nested', async () => {
@@ -57,5 +57,27 @@ describe('HTML', () => {
     const { markdown, metadata } = await html('<html><body></body></html>');
     expect(markdown).toBe('');
     expect(metadata).toEqual({ title: '', author: '', page_count: 1 });
+  });
+});
+
+describe('HTML structure', () => {
+  it('When elements nest 100,000 deep, then the page converts without overflowing the stack and keeps its text', async () => {
+    const depth = 100_000;
+    const { markdown } = await html(
+      `${'<div><span>'.repeat(depth / 2)}deep text${'</span></div>'.repeat(depth / 2)}<p>after</p>`,
+    );
+    expect(markdown).toBe('deep text\n\nafter\n');
+  });
+
+  it('When inline formatting nests and repeats, then each marker opens once and HTML white space collapses', async () => {
+    const { markdown } = await html(
+      '<p>  <em>one <strong>two</strong></em>\n <b><b>three</b></b>  <i>fo<i>ur</i></i> <del>five</del><br>- six</p>',
+    );
+    expect(markdown).toBe('*one **two*** **three** *four* ~~five~~\\\n\\- six\n');
+  });
+
+  it('When a list is written straight inside a list and an ordered list has a start, then nesting and numbering are kept', async () => {
+    const { markdown } = await html('<ol start="3"><li>c</li><ol><li>c1</li></ol><li>d</li></ol>');
+    expect(markdown).toBe('3. c\n   1. c1\n4. d\n');
   });
 });

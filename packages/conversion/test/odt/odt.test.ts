@@ -79,4 +79,30 @@ describe('ODP', () => {
     const { markdown } = await convertDocument(input, 'odp', std);
     expect(markdown).toBe('# Welcome\n\n- Hello\n\n# Budget\n\nNumbers follow\n\n# Slide 3\n\nThe end\n');
   });
+
+  it('When a paragraph has a note and a bold span holding an asterisk, then the note is a footnote and the asterisk is escaped once', async () => {
+    const input = odt(
+      '<text:p>Yield <text:span text:style-name="B">5*2</text:span><text:note text:note-class="footnote"><text:note-body><text:p>See <text:span text:style-name="B">table</text:span>.</text:p></text:note-body></text:note> rises.</text:p>',
+      '<style:style style:name="B" style:family="text"><style:text-properties fo:font-weight="bold"/></style:style>',
+    );
+    const { markdown } = await convertDocument(input, 'odt', std);
+    expect(markdown).toBe('Yield **5\\*2**[^1] rises.\n\n[^1]: See **table**.\n');
+  });
+
+  it('When slide text holds Markdown characters and bold, then it is escaped once and the bold kept', async () => {
+    const ns = `${NS} xmlns:draw="urn:oasis:names:tc:opendocument:xmlns:drawing:1.0" xmlns:presentation="urn:oasis:names:tc:opendocument:xmlns:presentation:1.0"`;
+    const input = Buffer.from(
+      zipSync({
+        mimetype: strToU8('application/vnd.oasis.opendocument.presentation'),
+        'content.xml': strToU8(
+          `<office:document-content ${ns}><office:automatic-styles><style:style style:name="B" style:family="text"><style:text-properties fo:font-weight="bold"/></style:style></office:automatic-styles>` +
+            '<office:body><office:presentation><draw:page draw:name="One"><draw:frame presentation:class="notitle"><draw:text-box>' +
+            '<text:p>a_b [x] <text:span text:style-name="B">bold</text:span></text:p></draw:text-box></draw:frame></draw:page>' +
+            '</office:presentation></office:body></office:document-content>',
+        ),
+      }),
+    );
+    const { markdown } = await convertDocument(input, 'odp', std);
+    expect(markdown).toBe('# One\n\na_b \\[x\\] **bold**\n');
+  });
 });

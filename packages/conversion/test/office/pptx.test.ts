@@ -1,3 +1,4 @@
+import JSZip from 'jszip';
 import PptxGenJS from 'pptxgenjs';
 import { convertDocument } from '../../src';
 
@@ -33,5 +34,61 @@ describe('PPTX', () => {
 
   it('When the file is not a presentation package, then it fails as corrupt', async () => {
     await expect(convertDocument(Buffer.from('nope'), 'pptx', std)).rejects.toMatchObject({ code: 'corrupt_file' });
+  });
+
+  it('When a slide has a titled chart, then it becomes a table of its series and categories under its title and kind', async () => {
+    const pptx = new PptxGenJS();
+    const slide = pptx.addSlide();
+    slide.addChart(
+      pptx.ChartType.bar,
+      [
+        { name: 'North', labels: ['Q1', 'Q2', 'Q3'], values: [10, 20, 30] },
+        { name: 'South', labels: ['Q1', 'Q2', 'Q3'], values: [5, 15, 25] },
+      ],
+      { x: 1, y: 1, w: 8, h: 4, showTitle: true, title: 'Revenue by region' },
+    );
+    pptx.addSlide().addChart(pptx.ChartType.pie, [{ name: 'Share', labels: ['A', 'B'], values: [60, 40] }], {
+      x: 1,
+      y: 1,
+      w: 4,
+      h: 4,
+    });
+    const input = (await pptx.write({ outputType: 'nodebuffer' })) as Buffer;
+    const { markdown } = await convertDocument(input, 'pptx', std);
+    expect(markdown).toContain(
+      '**Revenue by region**\n\n*Bar chart*\n\n|  | North | South |\n| --- | --- | --- |\n| Q1 | 10 | 5 |\n| Q2 | 20 | 15 |\n| Q3 | 30 | 25 |',
+    );
+    expect(markdown).toContain('*Pie chart*\n\n|  | Share |\n| --- | --- |\n| A | 60 |\n| B | 40 |');
+  });
+
+  it('When a chart has grouped categories and a blank point, then labels join their groups and values stay in their rows', async () => {
+    const pptx = new PptxGenJS();
+    pptx.addSlide().addChart(
+      pptx.ChartType.line,
+      [
+        {
+          name: 'Sales',
+          labels: [
+            ['Jan', 'Feb', 'Jan', 'Feb'],
+            ['2025', '', '2026', ''],
+          ],
+          values: [1, 2, 3, 4],
+        },
+      ],
+      { x: 1, y: 1, w: 8, h: 4 },
+    );
+    const zip = await JSZip.loadAsync((await pptx.write({ outputType: 'nodebuffer' })) as Buffer);
+    const part = Object.keys(zip.files).find((f) => /charts\/chart\d+\.xml$/.test(f))!;
+    // The second value's cell left blank, as a sheet with a gap caches it: no point with idx 1.
+    const xml = (await zip.file(part)!.async('string')).replace(
+      /(<c:val>[\s\S]*?)<c:pt idx="1">[\s\S]*?<\/c:pt>/,
+      '$1',
+    );
+    zip.file(part, xml);
+    const input = await zip.generateAsync({ type: 'nodebuffer' });
+    const { markdown } = await convertDocument(input, 'pptx', std);
+    expect(markdown).toContain(
+      '|  | Sales |\n| --- | --- |\n| 2025 / Jan | 1 |\n| 2025 / Feb |  |\n| 2026 / Jan | 3 |\n| 2026 / Feb | 4 |',
+    );
   });
 });

@@ -1,10 +1,9 @@
 import type { Element } from '@xmldom/xmldom';
-import type { Block } from '../../markdown/model';
+import type { Block, Inline } from '../../markdown/model';
 import { blocksAsInlineText } from '../../markdown/writer';
 import { hyperlinkTarget } from '../word-fields';
 import { nestListItems } from '../../markdown/lists';
-import { picturePlaceholder } from '../../ocr/pictures';
-import { bold, escapeText, italic, link, strike } from '../../markdown/inline';
+import { escapeText, renderInline } from '../../markdown/inline';
 import { attr, child, children, descendants, relAttr } from '../../xml-dom';
 import { ListNumbering } from './numbering';
 import type { DocxPackage, StyleInfo } from './parts';
@@ -17,11 +16,8 @@ interface Format {
   href?: string;
 }
 
-/** A piece of a paragraph: plain text with its formatting, or Markdown made already (notes, images, math). */
-type Piece = ({ text: string } | { md: string }) & Format;
-
-/** Separates display math from the text around it inside one paragraph's Markdown. */
-const DISPLAY = '\u0000';
+/** A piece of a paragraph: plain text with its formatting, or an inline node (notes, images, math). */
+type Piece = ({ text: string } | { node: Inline } | { display: string }) & Format;
 
 const CODE_STYLE = /(^|\s)code(\s|$)|preformatted|^plain text$|^macro text$/i;
 const CODE_CHARS = /[{}();=<>[\]]|^\s{2,}\S|\b(def|class|function|return|import|SELECT|FROM)\b/;
@@ -31,7 +27,7 @@ const MAX_NESTING = 32;
 /** One body element after reading: a block, or a list item / code line that groups with its neighbours. */
 type Flat =
   | { kind: 'block'; block: Block }
-  | { kind: 'item'; level: number; ordered: boolean; value: number; numId: string; text: string }
+  | { kind: 'item'; level: number; ordered: boolean; value: number; numId: string; text: Inline[] }
   | { kind: 'code'; text: string };
 
 interface Field {
@@ -59,11 +55,12 @@ export class DocxReader {
   /** The whole document: body blocks, then footnotes, endnotes and comments as note definitions. */
   read(): Block[] {
     const blocks = this.blocks(children(this.pkg.body));
-    const notes = this.noteDefinitions.map((n): Block => ({
-      type: 'raw',
-      markdown: `[^${n.label}]: ${n.text.replace(/\s*\n\s*/g, ' ')}`,
+    if (!this.noteDefinitions.length) return blocks;
+    const notes = this.noteDefinitions.map((n) => ({
+      id: n.label,
+      blocks: [{ type: 'paragraph' as const, text: n.text }],
     }));
-    return [...blocks, ...notes];
+    return [...blocks, { type: 'notes', notes }];
   }
 
   blocks(elements: Element[]): Block[] {
@@ -108,35 +105,49 @@ export class DocxReader {
     const extra: Block[] = [];
     const pieces: Piece[] = [];
     this.inline(children(p), { b: false, i: false, s: false }, pieces, extra);
-    const md = renderPieces(pieces);
-    const plain = pieces.map((x) => ('text' in x ? x.text : x.md)).join('');
+    // Nodes count as what they show (an image alone still makes a paragraph; code keeps note marks).
+    const plain = pieces
+      .map((x) => ('text' in x ? x.text : 'node' in x ? renderInline([x.node]) : `$$${x.display}$$`))
+      .join('');
 
     const headingLevel = this.headingLevel(pPr, chain);
     const numbered = this.listNumber(pPr, chain);
     const styleNames = chain.map((s) => s.name);
 
-    if (md.includes(DISPLAY)) {
+    if (pieces.some((x) => 'display' in x)) {
       // Display math splits the paragraph: text before, the equation block, text after.
-      md.split(DISPLAY).forEach((part, i) => {
-        const text = part.trim();
-        if (!text) return;
-        out.push({ kind: 'block', block: i % 2 ? { type: 'raw', markdown: text } : { type: 'paragraph', text } });
-      });
+      let run: Piece[] = [];
+      const flush = (): void => {
+        const text = toInlines(run);
+        if (run.some((x) => !('text' in x) || x.text.trim()))
+          out.push({ kind: 'block', block: { type: 'paragraph', text } });
+        run = [];
+      };
+      for (const x of pieces) {
+        if (!('display' in x)) run.push(x);
+        else {
+          flush();
+          const tex = x.display.trim();
+          if (tex)
+            out.push({ kind: 'block', block: { type: 'paragraph', text: [{ type: 'math', tex, display: true }] } });
+        }
+      }
+      flush();
     } else if (plain.trim() || numbered?.label) {
-      const text = tidy(md);
+      const text = toInlines(pieces);
       if (headingLevel) {
-        const label = numbered?.label ? `${escapeText(numbered.label)} ` : '';
-        out.push({ kind: 'block', block: { type: 'heading', level: headingLevel, text: label + text } });
+        const label: Inline[] = numbered?.label ? [{ type: 'text', text: `${numbered.label} ` }] : [];
+        out.push({ kind: 'block', block: { type: 'heading', level: headingLevel, text: [...label, ...text] } });
       } else if (numbered && numbered.level.format !== 'none' && plain.trim()) {
         const ordered = numbered.level.format !== 'bullet' && !numbered.multiLevel;
-        const prefix = !ordered && numbered.label ? `${escapeText(numbered.label)} ` : '';
+        const prefix: Inline[] = !ordered && numbered.label ? [{ type: 'text', text: `${numbered.label} ` }] : [];
         out.push({
           kind: 'item',
           level: numbered.ilvl,
           ordered,
           value: numbered.value,
           numId: numbered.numId,
-          text: prefix + text,
+          text: [...prefix, ...text],
         });
       } else if (styleNames.some((n) => CODE_STYLE.test(n)) || this.isMonospaceCode(p, chain, plain)) {
         out.push({ kind: 'code', text: plain.replace(/\s+$/, '') });
@@ -236,10 +247,10 @@ export class DocxReader {
           this.inline(children(child(el, 'sdtContent')), fmt, out, extra);
           break;
         case 'oMath':
-          out.push({ md: `$${ommlToLatex(el)}$`, ...fmt });
+          out.push({ node: { type: 'math', tex: ommlToLatex(el) }, ...fmt });
           break;
         case 'oMathPara':
-          out.push({ md: `${DISPLAY}$$${ommlToLatex(el)}$$${DISPLAY}`, ...fmt });
+          out.push({ display: ommlToLatex(el), ...fmt });
           break;
         case 'AlternateContent':
           this.inline(children(children(el, 'Choice')[0] ?? child(el, 'Fallback')), fmt, out, extra);
@@ -303,10 +314,10 @@ export class DocxReader {
           break;
         case 'footnoteReference':
         case 'endnoteReference':
-          out.push({ md: this.noteReference(c.localName, attr(c, 'id') ?? ''), ...fmt });
+          out.push({ node: { type: 'noteRef', id: this.noteReference(c.localName, attr(c, 'id') ?? '') }, ...fmt });
           break;
         case 'commentReference':
-          out.push({ md: this.commentReference(attr(c, 'id') ?? ''), ...fmt });
+          out.push({ node: { type: 'noteRef', id: this.commentReference(attr(c, 'id') ?? '') }, ...fmt });
           break;
         case 'drawing':
         case 'pict':
@@ -340,7 +351,7 @@ export class DocxReader {
     const alt =
       attr(docPr, 'descr') || attr(docPr, 'title') || attr(descendants(el, 'imagedata')[0], 'title') || 'image';
     const read = this.pictureText.get(imageRelId(el) ?? '');
-    out.push({ md: picturePlaceholder(alt, read), ...fmt });
+    out.push({ node: { type: 'image', alt: read ? `${alt}: ${read}` : alt }, ...fmt });
   }
 
   private noteReference(kind: string, id: string): string {
@@ -354,7 +365,7 @@ export class DocxReader {
       this.noteDefinitions.push(entry);
       entry.text = note ? blocksAsInlineText(this.blocks(children(note))) : '';
     }
-    return `[^${label}]`;
+    return label;
   }
 
   private commentReference(id: string): string {
@@ -371,7 +382,7 @@ export class DocxReader {
         entry.text = comment.author ? `Comment by ${escapeText(comment.author)}: ${body}` : `Comment: ${body}`;
       }
     }
-    return `[^${label}]`;
+    return label;
   }
 
   /** A table as a grid: spanned cells repeated across their columns and rows; a one-cell table is a frame. */
@@ -455,37 +466,58 @@ function hasAncestor(el: Element | null, local: string, stop: Element): boolean 
   return false;
 }
 
-function tidy(md: string): string {
-  return md
-    .split('\n')
-    .map((line) => line.replace(/[ \t\u00a0]+/g, (m) => (m.includes('\u00a0') ? '\u00a0' : ' ')).trim())
-    .filter((line, i, all) => line || (i > 0 && i < all.length - 1))
-    .join('\n')
-    .trim();
+/** Word white space: runs of spaces and tabs as one (a no-break space kept), none around a line end. */
+function tidy(text: string): string {
+  return text
+    .replace(/[ \t\u00a0]+/g, (m) => (m.includes('\u00a0') ? '\u00a0' : ' '))
+    .replace(/ *\n */g, '\n')
+    .replace(/\n{3,}/g, '\n\n');
 }
 
-/** Inline Markdown from pieces: neighbours with the same formatting and link share one marker pair. */
-function renderPieces(pieces: Piece[]): string {
-  let out = '';
+/** Inline nodes from pieces: neighbours with the same formatting and link share one node. */
+function toInlines(pieces: Piece[]): Inline[] {
+  return collapseSpaces(grouped(pieces));
+}
+
+/** One space where formatting boundaries put two, and none beside a line end. */
+function collapseSpaces(nodes: Inline[]): Inline[] {
+  let last: { text: string } | undefined;
+  const visit = (list: Inline[]): void => {
+    for (const n of list) {
+      if (n.type === 'text') {
+        if (last && /[ \n]$/.test(last.text)) n.text = n.text.replace(/^ +/, '');
+        if (last && n.text.startsWith('\n')) last.text = last.text.replace(/ +$/, '');
+        if (n.text) last = n;
+      } else if ('children' in n) visit(n.children);
+      else last = undefined;
+    }
+  };
+  visit(nodes);
+  return nodes;
+}
+
+function grouped(pieces: Piece[]): Inline[] {
+  const out: Inline[] = [];
   let i = 0;
   while (i < pieces.length) {
     const href = pieces[i]!.href;
     let j = i;
     while (j < pieces.length && pieces[j]!.href === href) j++;
-    const inner = renderFormatted(pieces.slice(i, j));
-    out += href && inner.trim() && !inner.includes(DISPLAY) ? link(inner.trim(), href) : inner;
+    const inner = formatted(pieces.slice(i, j));
+    const visible = pieces.slice(i, j).some((x) => !('text' in x) || x.text.trim());
+    out.push(...(href && visible ? [{ type: 'link' as const, url: href, children: inner }] : inner));
     i = j;
   }
   return out;
 }
 
-function renderFormatted(pieces: Piece[]): string {
-  let out = '';
+function formatted(pieces: Piece[]): Inline[] {
+  const out: Inline[] = [];
   let i = 0;
   while (i < pieces.length) {
     const p = pieces[i]!;
-    if ('md' in p) {
-      out += p.md;
+    if (!('text' in p)) {
+      if ('node' in p) out.push(p.node);
       i++;
       continue;
     }
@@ -496,13 +528,11 @@ function renderFormatted(pieces: Piece[]): string {
       if (!('text' in q) || q.b !== p.b || q.i !== p.i || q.s !== p.s) break;
       text += q.text;
     }
-    let md = escapeText(text);
-    if (text.trim()) {
-      if (p.s) md = strike(md);
-      if (p.i) md = italic(md);
-      if (p.b) md = bold(md);
-    }
-    out += md;
+    let nodes: Inline[] = [{ type: 'text', text: tidy(text) }];
+    if (p.s) nodes = [{ type: 'strike', children: nodes }];
+    if (p.i) nodes = [{ type: 'emphasis', children: nodes }];
+    if (p.b) nodes = [{ type: 'strong', children: nodes }];
+    out.push(...nodes);
     i = j;
   }
   return out;

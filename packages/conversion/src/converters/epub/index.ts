@@ -4,8 +4,9 @@ import { ConversionError } from '../../types';
 import { SafeZip } from '../../archive/safe-zip';
 import { parseXml } from '../../office-properties';
 import { attr, descendants } from '../../xml-dom';
-import { htmlToMarkdown } from '../html';
-import { escapeText } from '../../markdown/inline';
+import { htmlToBlocks } from '../html';
+import type { Block, ListItem } from '../../markdown/model';
+import { renderMarkdown } from '../../markdown/writer';
 import { PictureReader } from '../../ocr/pictures';
 
 /** EPUB: container.xml → OPF; spine documents in order through the HTML converter; title and creator from the OPF. */
@@ -46,7 +47,7 @@ export const epubConverter: Converter = {
         { href: attr(item, 'href') ?? '', props: attr(item, 'properties') ?? '' },
       ]),
     );
-    const chapters: string[] = [];
+    const chapters: Block[][] = [];
     // Enhanced mode reads the text inside the book's pictures (scanned pages, figures with labels).
     const reader = options.enhanced ? new PictureReader() : undefined;
     for (const ref of descendants(opf, 'itemref')) {
@@ -57,8 +58,8 @@ export const epubConverter: Converter = {
       let html = zip.textOf(chapterPath);
       if (!html) continue;
       if (reader) html = await withPictureText(html, chapterPath, zip, reader);
-      const md = htmlToMarkdown(html).trim();
-      if (md) chapters.push(md);
+      const blocks = htmlToBlocks(html);
+      if (blocks.length) chapters.push(blocks);
     }
     const text = (local: string): string => descendants(opf, local)[0]?.textContent?.trim() ?? '';
     // The book's own description of itself leads, as a reader sees it on the cover page.
@@ -82,10 +83,15 @@ export const epubConverter: Converter = {
       ],
     ]
       .filter(([, v]) => v)
-      .map(([k, v]) => `- **${k}:** ${escapeText(v!)}`);
-    const parts = [...(facts.length ? [facts.join('\n')] : []), ...chapters];
+      .map(([k, v]): ListItem => ({
+        text: [
+          { type: 'strong', children: [{ type: 'text', text: `${k}:` }] },
+          { type: 'text', text: ` ${v}` },
+        ],
+      }));
+    const blocks: Block[] = [...(facts.length ? [{ type: 'list', ordered: false, items: facts } as const] : [])];
     return {
-      markdown: parts.length ? `${parts.join('\n\n')}\n` : '',
+      markdown: renderMarkdown(blocks.concat(...chapters)),
       metadata: { title: text('title'), author: text('creator'), page_count: chapters.length },
     };
   },

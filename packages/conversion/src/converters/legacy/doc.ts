@@ -1,9 +1,9 @@
 import WordExtractor from 'word-extractor';
 import type { Converter } from '../../types';
 import { ConversionError } from '../../types';
-import type { Block } from '../../markdown/model';
+import type { Block, Inline } from '../../markdown/model';
 import { renderMarkdown } from '../../markdown/writer';
-import { bold, escapeText, imagePlaceholder, italic, link } from '../../markdown/inline';
+import { escapeText, renderInline } from '../../markdown/inline';
 import { nestListItems, type FlatListItem } from '../../markdown/lists';
 import { openCompoundFile, streamOf, summaryInformation } from './ole';
 import { readWordDocument, WordFormatError, type WordDocument, type WordRun } from './word97';
@@ -40,15 +40,16 @@ export const docConverter: Converter = {
 function wordBlocks(doc: WordDocument): Block[] {
   const blocks: Block[] = [];
   let listRun: FlatListItem[] = [];
-  let rows: string[][] = [];
-  let row: string[] = [];
-  let cell: string[] = [];
+  let rows: Inline[][][] = [];
+  let row: Inline[][] = [];
+  let cell: Inline[][] = [];
+  const cellText = (): Inline[] => cell.flatMap((t, i): Inline[] => (i ? [{ type: 'break' }, ...t] : t));
   const flushList = (): void => {
     if (listRun.length) blocks.push(...nestListItems(listRun));
     listRun = [];
   };
   const flushTable = (): void => {
-    if (cell.length) row.push(cell.join('<br>'));
+    if (cell.length) row.push(cellText());
     if (row.length) rows.push(row);
     if (rows.length) blocks.push({ type: 'table', rows: dropEmptyTrailingColumns(rows) });
     rows = [];
@@ -56,78 +57,95 @@ function wordBlocks(doc: WordDocument): Block[] {
     cell = [];
   };
   for (const p of doc.body) {
-    const text = inlineMarkdown(p.runs);
+    const text = inlineNodes(p.runs);
+    const empty = isEmpty(text);
     if (p.tableDepth > 0) {
       flushList();
       if (p.rowEnd) {
-        if (cell.length) row.push(cell.join('<br>'));
+        if (cell.length) row.push(cellText());
         rows.push(row);
         row = [];
         cell = [];
         continue;
       }
-      if (text) cell.push(text);
+      if (!empty) cell.push(text);
       if (p.cellEnd && p.tableDepth === 1) {
-        row.push(cell.join('<br>'));
+        row.push(cellText());
         cell = [];
       }
       continue;
     }
     flushTable();
-    if (p.list && text) {
+    if (p.list && !empty) {
       listRun.push({ level: p.list.level, ordered: p.list.ordered, text });
       continue;
     }
     flushList();
-    if (!text) continue;
-    if (p.heading) blocks.push({ type: 'heading', level: p.heading, text: text.replace(/\s*<br>\s*/g, ' ') });
-    else blocks.push({ type: 'paragraph', text: text.replace(/<br>/g, '  \n') });
+    if (empty) continue;
+    blocks.push(p.heading ? { type: 'heading', level: p.heading, text } : { type: 'paragraph', text });
   }
   flushTable();
   flushList();
-  const notes = doc.notes.filter((n) => n.paragraphs.some((p) => inlineMarkdown(p.runs)));
+  const notes = doc.notes.filter((n) => n.paragraphs.some((p) => !isEmpty(inlineNodes(p.runs))));
   if (notes.length) {
     blocks.push({
-      type: 'raw',
-      markdown: notes
-        .map(
-          (n) =>
-            `[^${n.label}]: ${n.paragraphs
-              .map((p) => inlineMarkdown(p.runs))
-              .filter(Boolean)
-              .join(' ')}`,
-        )
-        .join('\n'),
+      type: 'notes',
+      notes: notes.map((n) => ({
+        id: n.label,
+        blocks: [
+          {
+            type: 'paragraph',
+            text: n.paragraphs
+              .map((p) => inlineNodes(p.runs))
+              .filter((t) => !isEmpty(t))
+              .flatMap((t, i): Inline[] => (i ? [{ type: 'text', text: ' ' }, ...t] : t)),
+          },
+        ],
+      })),
     });
   }
   return blocks;
 }
 
-/** A paragraph's runs as inline Markdown: emphasis and links kept, pictures as placeholders, note marks as [^n]. */
-function inlineMarkdown(runs: WordRun[]): string {
-  let out = '';
+/** A paragraph's runs as inline nodes: emphasis and links kept, pictures as placeholders, note marks as references. */
+function inlineNodes(runs: WordRun[]): Inline[] {
+  const out: Inline[] = [];
   for (const run of mergeRuns(runs)) {
-    if (run.special?.kind === 'picture') out += imagePlaceholder('image');
-    else if (run.special?.kind === 'note') out += `[^${run.special.label}]`;
+    if (run.special?.kind === 'picture') out.push({ type: 'image', alt: 'image' });
+    else if (run.special?.kind === 'note') out.push({ type: 'noteRef', id: run.special.label });
     else {
-      const lines = run.text.split('\n').map((line) => {
-        const trimmed = line.trim();
-        if (!trimmed) return line;
-        let md = escapeText(trimmed);
-        if (run.italic) md = italic(md);
-        if (run.bold) md = bold(md);
-        if (run.link) md = link(md, run.link);
-        // Keep the spaces around the text outside the emphasis markers.
-        return line.slice(0, line.indexOf(trimmed[0]!)) + md + (/\s$/.test(line) ? ' ' : '');
+      run.text.split('\n').forEach((line, i) => {
+        if (i) out.push({ type: 'break' });
+        let nodes: Inline[] = [{ type: 'text', text: line.replace(/[ \t]+/g, ' ') }];
+        if (run.italic) nodes = [{ type: 'emphasis', children: nodes }];
+        if (run.bold) nodes = [{ type: 'strong', children: nodes }];
+        if (run.link) nodes = [{ type: 'link', url: run.link, children: nodes }];
+        out.push(...nodes);
       });
-      out += lines.join('<br>');
     }
   }
-  return out
-    .replace(/[ \t]+/g, ' ')
-    .replace(/\s*<br>\s*/g, '<br>')
-    .replace(/^(<br>)+|(<br>)+$/g, '')
-    .trim();
+  return collapseSpaces(out);
+}
+
+/** Nothing a reader would see. */
+function isEmpty(nodes: Inline[]): boolean {
+  return !renderInline(nodes).trim();
+}
+
+/** One space where run boundaries put two. */
+function collapseSpaces(nodes: Inline[]): Inline[] {
+  let last: { text: string } | undefined;
+  const visit = (list: Inline[]): void => {
+    for (const n of list) {
+      if (n.type === 'text') {
+        if (last?.text.endsWith(' ')) n.text = n.text.replace(/^ +/, '');
+        if (n.text) last = n;
+      } else if ('children' in n) visit(n.children);
+      else last = undefined;
+    }
+  };
+  visit(nodes);
+  return nodes;
 }
 
 /** Neighbouring runs with the same formatting as one, so emphasis markers don't meet mid-word. */
@@ -149,9 +167,9 @@ function mergeRuns(runs: WordRun[]): WordRun[] {
 }
 
 /** Rows without the trailing columns that are empty in every row (the writer pads short rows). */
-function dropEmptyTrailingColumns(rows: string[][]): string[][] {
+function dropEmptyTrailingColumns(rows: Inline[][][]): Inline[][][] {
   let width = Math.max(...rows.map((r) => r.length));
-  while (width > 1 && rows.every((r) => !(r[width - 1] ?? '').trim())) width--;
+  while (width > 1 && rows.every((r) => isEmpty(r[width - 1] ?? []))) width--;
   return rows.map((r) => r.slice(0, width));
 }
 

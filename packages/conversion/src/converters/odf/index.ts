@@ -4,10 +4,15 @@ import { ConversionError } from '../../types';
 import { SafeZip } from '../../archive/safe-zip';
 import { parseXml, type Document } from '../../office-properties';
 import { attr, child, children, descendants } from '../../xml-dom';
-import type { Block, ListItem } from '../../markdown/model';
+import type { Block, Inline, ListItem, Note } from '../../markdown/model';
 import { blocksAsInlineText, renderMarkdown } from '../../markdown/writer';
-import { bold, escapeText, imagePlaceholder, italic, link, strike } from '../../markdown/inline';
-import { paragraphsToBlocks, renderSlides, type ParagraphModel, type SlideModel } from '../presentation/slides';
+import {
+  isBlank,
+  paragraphsToBlocks,
+  renderSlides,
+  type ParagraphModel,
+  type SlideModel,
+} from '../presentation/slides';
 
 interface OdfPackage {
   content: Document;
@@ -63,51 +68,53 @@ function odfMetadata(pkg: OdfPackage, pages: number): DocumentMetadata {
   return { title: text('title'), author: text('creator') || text('initial-creator'), page_count: pages };
 }
 
-/** Inline Markdown of a paragraph-like element: spans with emphasis, links, spaces, tabs, notes. */
-function inline(el: Element, pkg: OdfPackage, notes: string[]): string {
-  let out = '';
+const space: Inline = { type: 'text', text: ' ' };
+/** Spaces one <text:s c="…"/> may stand for (a hostile count cannot allocate without bound). */
+const MAX_SPACES = 64;
+
+/** Inline nodes of a paragraph-like element: spans with emphasis, links, spaces, tabs, notes. */
+function inline(el: Element, pkg: OdfPackage, notes: Note[]): Inline[] {
+  const out: Inline[] = [];
   for (let n = el.firstChild; n; n = n.nextSibling) {
     if (n.nodeType === 3) {
-      out += escapeText((n.nodeValue ?? '').replace(/\s+/g, ' '));
+      out.push({ type: 'text', text: (n.nodeValue ?? '').replace(/\s+/g, ' ') });
       continue;
     }
     if (n.nodeType !== 1) continue;
     const e = n as Element;
     switch (e.localName) {
       case 's':
-        out += ' '.repeat(Number(attr(e, 'c') ?? 1));
+        out.push({ type: 'text', text: ' '.repeat(Math.min(Number(attr(e, 'c') ?? 1) || 1, MAX_SPACES)) });
         break;
       case 'tab':
-        out += ' ';
-        break;
       case 'line-break':
-        out += ' ';
+        out.push(space);
         break;
       case 'span': {
         const style = pkg.emphasis.get(attr(e, 'style-name') ?? '');
-        let md = inline(e, pkg, notes);
-        if (style?.bold) md = bold(md);
-        if (style?.italic) md = italic(md);
-        if (style?.strike) md = strike(md);
-        out += md;
+        let nodes = inline(e, pkg, notes);
+        if (style?.strike) nodes = [{ type: 'strike', children: nodes }];
+        if (style?.italic) nodes = [{ type: 'emphasis', children: nodes }];
+        if (style?.bold) nodes = [{ type: 'strong', children: nodes }];
+        out.push(...nodes);
         break;
       }
-      case 'a':
-        out += link(inline(e, pkg, notes), attr(e, 'href') ?? '');
+      case 'a': {
+        const url = attr(e, 'href') ?? '';
+        const inner = inline(e, pkg, notes);
+        out.push(...(url ? [{ type: 'link' as const, url, children: inner }] : inner));
         break;
+      }
       case 'note': {
-        const body = child(e, 'note-body');
-        notes.push(
-          children(body)
-            .map((p) => inline(p, pkg, notes))
-            .join(' ')
-            .trim(),
-        );
-        out += `[^${notes.length}]`;
+        const id = String(notes.length + 1);
+        const note: Note = { id, blocks: [] };
+        notes.push(note);
+        note.blocks = textBlocks(child(e, 'note-body'), pkg, notes);
+        out.push({ type: 'noteRef', id });
         break;
       }
       case 'frame':
-        out += frameText(e, pkg, notes);
+        out.push(...frameText(e, pkg, notes));
         break;
       case 'bookmark':
       case 'bookmark-start':
@@ -115,32 +122,29 @@ function inline(el: Element, pkg: OdfPackage, notes: string[]): string {
       case 'soft-page-break':
         break;
       default:
-        out += inline(e, pkg, notes);
+        out.push(...inline(e, pkg, notes));
     }
   }
   return out;
 }
 
-function frameText(frame: Element, pkg: OdfPackage, notes: string[]): string {
+function frameText(frame: Element, pkg: OdfPackage, notes: Note[]): Inline[] {
   const box = child(frame, 'text-box');
-  if (box)
-    return children(box)
-      .map((p) => inline(p, pkg, notes))
-      .join(' ');
+  if (box) return children(box).flatMap((p) => [space, ...inline(p, pkg, notes), space]);
   if (child(frame, 'image')) {
     const alt =
       child(frame, 'desc')?.textContent || child(frame, 'title')?.textContent || attr(frame, 'name') || 'image';
-    return imagePlaceholder(alt);
+    return [{ type: 'image', alt }];
   }
-  return '';
+  return [];
 }
 
 /** Body elements of a text document (or a cell, a section, a list item) to blocks. */
-function textBlocks(container: Element | undefined, pkg: OdfPackage, notes: string[]): Block[] {
+function textBlocks(container: Element | undefined, pkg: OdfPackage, notes: Note[]): Block[] {
   return elementBlocks(children(container), pkg, notes);
 }
 
-function elementBlocks(elements: Element[], pkg: OdfPackage, notes: string[]): Block[] {
+function elementBlocks(elements: Element[], pkg: OdfPackage, notes: Note[]): Block[] {
   const blocks: Block[] = [];
   for (const el of elements) {
     switch (el.localName) {
@@ -148,14 +152,14 @@ function elementBlocks(elements: Element[], pkg: OdfPackage, notes: string[]): B
         blocks.push({
           type: 'heading',
           level: Number(attr(el, 'outline-level') ?? 1),
-          text: inline(el, pkg, notes).trim(),
+          text: inline(el, pkg, notes),
         });
         break;
       case 'p': {
-        const text = inline(el, pkg, notes).trim();
+        const text = inline(el, pkg, notes);
         const role = titleRole(attr(el, 'style-name') ?? '', pkg);
-        if (text && role) blocks.push({ type: 'heading', level: role, text });
-        else if (text) blocks.push({ type: 'paragraph', text });
+        if (isBlank(text)) break;
+        blocks.push(role ? { type: 'heading', level: role, text } : { type: 'paragraph', text });
         break;
       }
       case 'list':
@@ -184,16 +188,16 @@ function titleRole(style: string, pkg: OdfPackage): number {
   return 0;
 }
 
-function listBlock(list: Element, pkg: OdfPackage, notes: string[], styleName: string, depth: number): Block {
+function listBlock(list: Element, pkg: OdfPackage, notes: Note[], styleName: string, depth: number): Block {
   const name = attr(list, 'style-name') ?? styleName;
   const ordered = pkg.numberedLists.get(name)?.[depth] ?? false;
   const items: ListItem[] = [];
   for (const item of children(list).filter((c) => c.localName === 'list-item' || c.localName === 'list-header')) {
-    const parts: string[] = [];
+    const parts: Inline[][] = [];
     const nested: Block[] = [];
     for (const c of children(item)) {
       if (c.localName === 'list') nested.push(listBlock(c, pkg, notes, name, depth + 1));
-      else if (c.localName === 'p' || c.localName === 'h') parts.push(inline(c, pkg, notes).trim());
+      else if (c.localName === 'p' || c.localName === 'h') parts.push(inline(c, pkg, notes));
       else nested.push(...elementBlocks([c], pkg, notes));
     }
     if (parts.length === 0 && nested.length === 1 && nested[0]!.type === 'list' && items.length) {
@@ -201,13 +205,16 @@ function listBlock(list: Element, pkg: OdfPackage, notes: string[], styleName: s
       prev.children = [...(prev.children ?? []), ...nested];
       continue;
     }
-    items.push({ text: parts.join(' '), children: nested.length ? nested : undefined });
+    items.push({
+      text: parts.flatMap((p, i) => (i ? [space, ...p] : p)),
+      children: nested.length ? nested : undefined,
+    });
   }
   return { type: 'list', ordered, items };
 }
 
 /** A table with spanned cells repeated across their span (covered cells take the spanning value). */
-function tableBlocks(table: Element, pkg: OdfPackage, notes: string[]): Block[] {
+function tableBlocks(table: Element, pkg: OdfPackage, notes: Note[]): Block[] {
   const rows: string[][] = [];
   const rowEls = descendants(table, 'table-row').filter((r) => nearestTable(r) === table);
   const above: string[] = [];
@@ -237,10 +244,12 @@ function nearestTable(el: Element): Element | undefined {
   return p ?? undefined;
 }
 
-function withNotes(blocks: Block[], notes: string[]): Block[] {
-  return notes.length
-    ? [...blocks, ...notes.map((n, i): Block => ({ type: 'raw', markdown: `[^${i + 1}]: ${n}` }))]
-    : blocks;
+function asNodes(text: string | Inline[]): Inline[] {
+  return typeof text === 'string' ? [{ type: 'text', text }] : text;
+}
+
+function withNotes(blocks: Block[], notes: Note[]): Block[] {
+  return notes.length ? [...blocks, { type: 'notes', notes }] : blocks;
 }
 
 /** ODT: headings, nested lists (numbered from their list styles), tables, emphasis, links, notes, frames. */
@@ -250,7 +259,7 @@ export const odtConverter: Converter = {
   async convert(input) {
     const pkg = openOdf(input, 'ODT file');
     const body = descendants(pkg.content, 'text')[0] ?? descendants(pkg.content, 'body')[0];
-    const notes: string[] = [];
+    const notes: Note[] = [];
     const blocks = textBlocks(body, pkg, notes);
     const pages = Number(attr(descendants(pkg.meta, 'document-statistic')[0], 'page-count') ?? 0);
     return { markdown: renderMarkdown(withNotes(blocks, notes)), metadata: odfMetadata(pkg, pages) };
@@ -263,9 +272,9 @@ export const odpConverter: Converter = {
   extensions: ['odp'],
   async convert(input) {
     const pkg = openOdf(input, 'ODP file');
-    const notes: string[] = [];
+    const notes: Note[] = [];
     const slides: SlideModel[] = descendants(pkg.content, 'page').map((page) => {
-      let title = '';
+      let title: Inline[] = [];
       const blocks: Block[] = [];
       for (const frame of children(page).flatMap((c) => (c.localName === 'g' ? children(c) : [c]))) {
         const cls = attr(frame, 'class') ?? '';
@@ -281,7 +290,8 @@ export const odpConverter: Converter = {
             cls === 'outline' || cls === 'subtitle' ? 'bullet' : 'none',
             0,
           );
-          if (cls === 'title' && !title) title = paragraphs.map((p) => p.text).join(' ');
+          if (cls === 'title' && isBlank(title))
+            title = paragraphs.flatMap((p, i) => (i ? [space, ...asNodes(p.text)] : asNodes(p.text)));
           else blocks.push(...paragraphsToBlocks(paragraphs));
         } else if (child(frame, 'image')) {
           blocks.push({ type: 'paragraph', text: frameText(frame, pkg, notes) });
@@ -291,7 +301,7 @@ export const odpConverter: Converter = {
       const noteText = notesEl
         ? descendants(notesEl, 'frame')
             .filter((f) => attr(f, 'class') === 'notes')
-            .flatMap((f) => descendants(f, 'p').map((p) => inline(p, pkg, notes).trim()))
+            .flatMap((f) => descendants(f, 'p').map((p) => inline(p, pkg, notes)))
         : [];
       return { title, name: attr(page, 'name'), blocks, notes: noteText };
     });
@@ -305,7 +315,7 @@ export const odpConverter: Converter = {
 function frameParagraphs(
   box: Element,
   pkg: OdfPackage,
-  notes: string[],
+  notes: Note[],
   bullet: ParagraphModel['bullet'],
   level: number,
 ): ParagraphModel[] {

@@ -1,4 +1,4 @@
-import type { Block, ListItem } from '../../markdown/model';
+import type { Block } from '../../markdown/model';
 import { escapeText } from '../../markdown/inline';
 import { bodySize, boilerplateKey, type Line } from './layout';
 
@@ -45,7 +45,7 @@ export function linesToBlocks(lines: Line[]): Block[] {
   };
   const blocks: Block[] = [];
   let paragraph: Line[] = [];
-  let list: { ordered: boolean; items: ListItem[]; x: number } | undefined;
+  let list: { ordered: boolean; items: { text: string }[]; x: number } | undefined;
   const flushParagraph = (): void => {
     if (paragraph.length) blocks.push({ type: 'paragraph', text: escapeText(joinLines(paragraph.map((l) => l.text))) });
     paragraph = [];
@@ -103,7 +103,9 @@ export function linesToBlocks(lines: Line[]): Block[] {
   }
   flushParagraph();
   flushList();
-  for (const b of blocks) if (b.type === 'list') for (const item of b.items) item.text = escapeText(item.text);
+  for (const b of blocks)
+    if (b.type === 'list')
+      for (const item of b.items) if (typeof item.text === 'string') item.text = escapeText(item.text);
   return blocks;
 }
 

@@ -107,7 +107,7 @@ function readSlide(zip: SafeZip, part: string, pictures?: Map<string, string>): 
   visit(tree);
   placed.sort((a, b) => a.y - b.y || a.x - b.x);
   const notesPart = [...rels.values()].find((t) => /notesSlide\d*\.xml$/.test(t));
-  const notes: string[] = [];
+  const notes: SlideModel['notes'] = [];
   if (notesPart) {
     const nx = zip.textOf(notesPart);
     if (nx) {

@@ -1,18 +1,21 @@
-import type { Block } from '../../markdown/model';
-import { escapeText, imagePlaceholder } from '../../markdown/inline';
+import type { Block, Inline } from '../../markdown/model';
+import { imagePlaceholder } from '../../markdown/inline';
+
+/** Plain text (PPT, PPTX) or inline nodes (ODP, whose runs carry emphasis and links). */
+export type SlideText = string | Inline[];
 
 /** A slide as every presentation reader (pptx, odp, ppt) describes it, rendered the same way. */
 export interface SlideModel {
-  title: string;
+  title: SlideText;
   /** The slide's own name where the format keeps one (ODP `draw:name`), shown when it has no title. */
   name?: string;
   /** Content in reading order. */
   blocks: Block[];
-  notes: string[];
+  notes: SlideText[];
 }
 
 export interface ParagraphModel {
-  text: string;
+  text: SlideText;
   level: number;
   bullet: 'none' | 'bullet' | 'number';
 }
@@ -23,18 +26,18 @@ export function paragraphsToBlocks(paragraphs: ParagraphModel[]): Block[] {
   let i = 0;
   while (i < paragraphs.length) {
     const p = paragraphs[i]!;
-    if (!p.text.trim()) {
+    if (isBlank(p.text)) {
       i++;
       continue;
     }
     if (p.bullet === 'none') {
-      blocks.push({ type: 'paragraph', text: escapeText(p.text.trim()) });
+      blocks.push({ type: 'paragraph', text: inlines(p.text) });
       i++;
       continue;
     }
     const run: ParagraphModel[] = [];
     while (i < paragraphs.length && paragraphs[i]!.bullet !== 'none') {
-      if (paragraphs[i]!.text.trim()) run.push(paragraphs[i]!);
+      if (!isBlank(paragraphs[i]!.text)) run.push(paragraphs[i]!);
       i++;
     }
     blocks.push(...nestList(run, 0));
@@ -60,7 +63,7 @@ function nestList(run: ParagraphModel[], base: number): Block[] {
       current = { type: 'list', ordered, items: [] };
       blocks.push(current);
     }
-    current.items.push({ text: escapeText(p.text.trim()) });
+    current.items.push({ text: inlines(p.text) });
     k++;
   }
   return blocks;
@@ -72,16 +75,27 @@ export function renderSlides(slides: SlideModel[]): Block[] {
     blocks.push({
       type: 'heading',
       level: 1,
-      text: escapeText(slide.title.trim() || slide.name?.trim() || '') || `Slide ${i + 1}`,
+      text: !isBlank(slide.title) ? inlines(slide.title) : inlines(slide.name?.trim() || `Slide ${i + 1}`),
     });
     blocks.push(...slide.blocks);
-    if (slide.notes.some((n) => n.trim())) {
+    if (slide.notes.some((n) => !isBlank(n))) {
       blocks.push({ type: 'heading', level: 3, text: 'Notes' });
-      for (const note of slide.notes)
-        if (note.trim()) blocks.push({ type: 'paragraph', text: escapeText(note.trim()) });
+      for (const note of slide.notes) if (!isBlank(note)) blocks.push({ type: 'paragraph', text: inlines(note) });
     }
   });
   return blocks;
 }
 
 export { imagePlaceholder };
+
+function inlines(text: SlideText): Inline[] {
+  return typeof text === 'string' ? [{ type: 'text', text: text.trim() }] : text;
+}
+
+/** No visible text: empty, white space only, or nodes holding only that. */
+export function isBlank(text: SlideText): boolean {
+  if (typeof text === 'string') return !text.trim();
+  return text.every((n) =>
+    n.type === 'text' ? !n.text.trim() : n.type === 'break' ? true : 'children' in n ? isBlank(n.children) : false,
+  );
+}

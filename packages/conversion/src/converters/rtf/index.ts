@@ -195,7 +195,14 @@ class RtfReader {
     this.endParagraph();
     this.flushTable();
     this.flushList();
-    const notes = this.footnotes.map((n, k): Block => ({ type: 'raw', markdown: `[^${k + 1}]: ${n}` }));
+    const notes: Block[] = this.footnotes.length
+      ? [
+          {
+            type: 'notes',
+            notes: this.footnotes.map((n, k) => ({ id: String(k + 1), blocks: [{ type: 'paragraph', text: n }] })),
+          },
+        ]
+      : [];
     return {
       markdown: renderMarkdown([...this.blocks, ...notes]),
       metadata: { title: clean(this.meta.title), author: clean(this.meta.author), page_count: 0 },

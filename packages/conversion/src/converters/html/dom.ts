@@ -1,0 +1,136 @@
+import { Parser } from 'htmlparser2';
+
+/** A parsed HTML element: as small as the reader needs (no selectors, no serialising). */
+export interface HtmlElement {
+  tag: string;
+  attrs: Record<string, string>;
+  children: HtmlNode[];
+  parent: HtmlElement | undefined;
+  /** Holds a block-level element somewhere below it (set by `parseHtml`). */
+  hasBlock: boolean;
+  /** Holds a heading 1, an article or a main element below it: never page chrome. */
+  hasContent: boolean;
+}
+
+/** Text is kept decoded (entities resolved), exactly as written otherwise. */
+export type HtmlNode = HtmlElement | string;
+
+/** Elements that start a new block where they appear. */
+export const BLOCK_TAGS = new Set([
+  'address',
+  'article',
+  'aside',
+  'blockquote',
+  'body',
+  'caption',
+  'center',
+  'dd',
+  'details',
+  'dialog',
+  'dir',
+  'div',
+  'dl',
+  'dt',
+  'fieldset',
+  'figcaption',
+  'figure',
+  'footer',
+  'form',
+  'h1',
+  'h2',
+  'h3',
+  'h4',
+  'h5',
+  'h6',
+  'header',
+  'hgroup',
+  'hr',
+  'html',
+  'legend',
+  'li',
+  'main',
+  'menu',
+  'nav',
+  'ol',
+  'p',
+  'pre',
+  'section',
+  'summary',
+  'table',
+  'tbody',
+  'td',
+  'tfoot',
+  'th',
+  'thead',
+  'tr',
+  'ul',
+]);
+
+const CONTENT_TAGS = new Set(['h1', 'article', 'main']);
+
+/**
+ * HTML to a tree with htmlparser2, which keeps the open-element stack itself (no recursion, so
+ * any nesting depth parses) and closes implied end tags (p, li, td) as browsers do.
+ */
+export function parseHtml(html: string): HtmlElement {
+  const root = element('#root', {}, undefined);
+  let current = root;
+  const all: HtmlElement[] = [];
+  const parser = new Parser(
+    {
+      onopentag(name, attrs) {
+        const el = element(name, attrs, current);
+        current.children.push(el);
+        all.push(el);
+        current = el;
+      },
+      onclosetag() {
+        current = current.parent ?? root;
+      },
+      ontext(text) {
+        const last = current.children.length - 1;
+        if (typeof current.children[last] === 'string') current.children[last] += text;
+        else current.children.push(text);
+      },
+    },
+    { decodeEntities: true, lowerCaseTags: true, lowerCaseAttributeNames: true, recognizeSelfClosing: true },
+  );
+  parser.write(html);
+  parser.end();
+  // Children come after their parents in `all`: walking it backwards settles every child first.
+  for (let i = all.length - 1; i >= 0; i--) {
+    const el = all[i]!;
+    const parent = el.parent!;
+    parent.hasBlock ||= el.hasBlock || BLOCK_TAGS.has(el.tag);
+    parent.hasContent ||= el.hasContent || CONTENT_TAGS.has(el.tag);
+  }
+  return root;
+}
+
+function element(tag: string, attrs: Record<string, string>, parent: HtmlElement | undefined): HtmlElement {
+  return { tag, attrs, children: [], parent, hasBlock: false, hasContent: false };
+}
+
+/** The elements below `root` in document order, visited without recursion. */
+export function* descendantsOf(root: HtmlElement): Generator<HtmlElement> {
+  const stack: HtmlNode[] = [...root.children].reverse();
+  while (stack.length) {
+    const node = stack.pop()!;
+    if (typeof node === 'string') continue;
+    yield node;
+    for (let i = node.children.length - 1; i >= 0; i--) stack.push(node.children[i]!);
+  }
+}
+
+/** All text below a node, without recursion (for code, deep nesting and metadata). */
+export function textOf(node: HtmlNode, skip: (el: HtmlElement) => boolean = () => false): string {
+  if (typeof node === 'string') return node;
+  let out = '';
+  const stack: HtmlNode[] = [...node.children].reverse();
+  while (stack.length) {
+    const n = stack.pop()!;
+    if (typeof n === 'string') out += n;
+    else if (!skip(n)) for (let i = n.children.length - 1; i >= 0; i--) stack.push(n.children[i]!);
+  }
+  return out;
+}
