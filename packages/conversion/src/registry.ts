@@ -16,6 +16,7 @@ import { docConverter } from './converters/legacy/doc';
 import { pptConverter } from './converters/legacy/ppt';
 import { imageConverter } from './converters/media/image';
 import { audioConverter } from './converters/media/audio';
+import { sniffFormat } from './format-sniffing';
 
 /** Every converter, one line each. A new format is one file plus one line here. */
 const converters: Converter[] = [
@@ -71,6 +72,15 @@ export type SupportedExtension = (typeof SUPPORTED_EXTENSIONS)[number];
 
 export function isSupportedExtension(ext: string): ext is SupportedExtension {
   return (SUPPORTED_EXTENSIONS as readonly string[]).includes(ext.toLowerCase());
+}
+
+/**
+ * The converter for what the bytes are (content, not extension): a .ppt that is really a PPTX
+ * converts as PPTX; the name only says which text format a text file is.
+ */
+export async function converterForContent(input: Buffer, ext: string): Promise<Converter> {
+  if (!isSupportedExtension(ext)) return converterFor(ext);
+  return converterFor(await sniffFormat(input, ext));
 }
 
 export function converterFor(ext: string): Converter {

@@ -4,6 +4,7 @@ import type { Converter } from '../types';
 import { decodeText } from '../text-decoding';
 import { normaliseTables } from './html-tables';
 import { removeBoilerplate } from './html-boilerplate';
+import { capHtmlDepth } from '../nesting-limits';
 
 const translator = new NodeHtmlMarkdown({
   bulletMarker: '-',
@@ -30,7 +31,7 @@ export const htmlConverter: Converter = {
 /** HTML fragment or document to Markdown; shared by every format whose content is HTML (EPUB, mammoth). */
 export function htmlToMarkdown(html: string): string {
   const body = normaliseTables(
-    normaliseSemantics(removeBoilerplate(mainContent(html))).replace(/<img\b[^>]*>/gi, imageAlt),
+    normaliseSemantics(removeBoilerplate(mainContent(capHtmlDepth(html)))).replace(/<img\b[^>]*>/gi, imageAlt),
   );
   const md = translateInChunks(body)
     .trim()

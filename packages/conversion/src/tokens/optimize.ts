@@ -1,5 +1,6 @@
 import { Tiktoken } from 'js-tiktoken/lite';
 import o200kBase from 'js-tiktoken/ranks/o200k_base';
+import { TRAILING_BLANKS } from '../text-decoding';
 
 let encoder: Tiktoken | undefined;
 
@@ -56,7 +57,7 @@ function mapOutsideCode(markdown: string, fn: (prose: string) => string): string
 function optimizeProse(text: string): string {
   return text
     .replace(/<!--[\s\S]*?-->/g, '')
-    .replace(/[ \t]+$/gm, '')
+    .replace(TRAILING_BLANKS, '')
     .replace(/(\S)[ \t]{2,}(?=\S)/g, '$1 ')
     .replace(/^\|(.*)\|$/gm, (row) => compactTableRow(row))
     .replace(/(\*\*|__)\s*\1/g, '')
