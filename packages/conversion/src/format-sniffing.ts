@@ -125,6 +125,8 @@ const OLE_SIGNATURE = [0xd0, 0xcf, 0x11, 0xe0, 0xa1, 0xb1, 0x1a, 0xe1];
 const PDF_HEADER_WINDOW = 1024;
 /** Zip members read while sniffing (mimetype, manifest) are at most this large. */
 const MAX_SNIFFED_MEMBER_BYTES = 1024 * 1024;
+/** An ODF content.xml read to find its body kind is at most this large. */
+const MAX_SNIFFED_CONTENT_BYTES = 16 * 1024 * 1024;
 /** Bytes examined to decide whether a file is text. */
 const TEXT_SAMPLE_BYTES = 64 * 1024;
 /** Share of control bytes above which a file is not text (random bytes have about 12 %). */
@@ -173,6 +175,8 @@ function zipFormat(input: Buffer, declared: string): SniffedFormat {
   if (zip.has('META-INF/container.xml')) return 'epub';
   const manifestType = odfManifestType(zip);
   if (manifestType && ODF_MIME_TYPES[manifestType]) return ODF_MIME_TYPES[manifestType]!;
+  const odfBody = odfBodyFormat(zip);
+  if (odfBody) return odfBody;
   if (ZIP_FORMATS.has(declared)) return declared as SniffedFormat;
   throw refused(declared, 'it is a zip archive, not a document in any format we convert', 'unsupported_format');
 }
@@ -184,6 +188,14 @@ function odfManifestType(zip: SafeZip): string | undefined {
   const xml = zip.textOf('META-INF/manifest.xml') ?? '';
   const root = /<manifest:file-entry\b[^>]*manifest:full-path="\/"[^>]*>/.exec(xml)?.[0] ?? '';
   return /manifest:media-type="([^"]+)"/.exec(root)?.[1];
+}
+
+/** An ODF package without mimetype or manifest, by the body element of its content.xml. */
+function odfBodyFormat(zip: SafeZip): SniffedFormat | undefined {
+  const info = zip.info('content.xml');
+  if (!info || info.size > MAX_SNIFFED_CONTENT_BYTES) return undefined;
+  const body = /<office:(text|spreadsheet|presentation)\b/.exec(zip.textOf('content.xml') ?? '')?.[1];
+  return body === 'text' ? 'odt' : body === 'spreadsheet' ? 'ods' : body === 'presentation' ? 'odp' : undefined;
 }
 
 function oleFormat(input: Buffer, declared: string): SniffedFormat {

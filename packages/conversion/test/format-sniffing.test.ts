@@ -1,10 +1,11 @@
 import { randomBytes } from 'node:crypto';
 import { gzipSync } from 'node:zlib';
 import { strToU8, zipSync } from 'fflate';
-import { convertDocument } from '../src';
+import { closeConversionWorkers, convertDocument, convertIsolated } from '../src';
 import { makeSamples, PHRASE } from './samples';
 
 const std = { enhanced: false };
+const limits = { timeoutMs: 120_000, maxMemoryMb: 1536 };
 
 /** A real file of each binary format, and the name it is uploaded under (a lie each time). */
 const LIES: Array<[real: string, named: string]> = [
@@ -31,10 +32,12 @@ describe('content, not extension', () => {
   beforeAll(async () => {
     samples = await makeSamples();
   }, 120_000);
+  afterAll(() => closeConversionWorkers());
 
+  // In worker threads, as the service converts (pdf.js loads there, not inside jest's module sandbox).
   it.each(LIES)('When a %s file is named .%s, then it converts as what it is', async (real, named) => {
-    const truth = await convertDocument(samples[real]!, real, std);
-    const lied = await convertDocument(samples[real]!, named, std);
+    const truth = await convertIsolated(samples[real]!, real, std, limits);
+    const lied = await convertIsolated(samples[real]!, named, std, limits);
     expect(truth.markdown).toContain(PHRASE);
     expect(lied).toEqual(truth);
   });

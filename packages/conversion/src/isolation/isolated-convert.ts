@@ -11,6 +11,8 @@ export interface IsolationLimits {
   maxMemoryMb: number;
   /** A worker whose heap is larger than this after a conversion is replaced (default RECYCLE_HEAP_MB). */
   recycleHeapMb?: number;
+  /** Frozen intrinsics in the workers (default true; false only to measure what they cost). */
+  frozenIntrinsics?: boolean;
 }
 
 export const DEFAULT_LIMITS: IsolationLimits = { timeoutMs: 120_000, maxMemoryMb: 1536 };
@@ -120,7 +122,7 @@ export async function convertIsolated(
 ): Promise<ConvertDocumentResult> {
   const controller = new AbortController();
   const timer = setTimeout(() => controller.abort(), limits.timeoutMs);
-  const hardened = !needsUnfrozenWorker(input);
+  const hardened = limits.frozenIntrinsics !== false && !needsUnfrozenWorker(input);
   const pool = poolFor(limits, hardened);
   let reply: WorkerReply;
   try {
