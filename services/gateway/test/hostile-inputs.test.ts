@@ -111,11 +111,11 @@ function lyingSizes(zip: Buffer, size: number): Buffer {
 }
 
 const BOMB_PACKAGES: Record<string, Record<string, Uint8Array>> = {
-  docx: { '[Content_Types].xml': strToU8('<Types/>'), 'word/document.xml': zeros(24) },
-  xlsx: { '[Content_Types].xml': strToU8('<Types/>'), 'xl/workbook.xml': zeros(24) },
-  pptx: { '[Content_Types].xml': strToU8('<Types/>'), 'ppt/presentation.xml': zeros(24) },
-  odt: { mimetype: strToU8('application/vnd.oasis.opendocument.text'), 'content.xml': zeros(24) },
-  epub: { mimetype: strToU8('application/epub+zip'), 'META-INF/container.xml': zeros(24) },
+  docx: { '[Content_Types].xml': strToU8('<Types/>'), 'word/document.xml': zeros(8) },
+  xlsx: { '[Content_Types].xml': strToU8('<Types/>'), 'xl/workbook.xml': zeros(8) },
+  pptx: { '[Content_Types].xml': strToU8('<Types/>'), 'ppt/presentation.xml': zeros(8) },
+  odt: { mimetype: strToU8('application/vnd.oasis.opendocument.text'), 'content.xml': zeros(8) },
+  epub: { mimetype: strToU8('application/epub+zip'), 'META-INF/container.xml': zeros(8) },
 };
 
 const LAUGHS =
@@ -182,7 +182,7 @@ function sheetClaimingEverything(): Buffer {
   );
 }
 
-const DEEP = 150_000;
+const DEEP = 100_000;
 
 describe('hostile inputs through the API', () => {
   it.each(Object.keys(BOMB_PACKAGES))(
@@ -286,14 +286,14 @@ describe('hostile inputs through the API', () => {
     }
   }, 300_000);
 
-  it('When content nests 150,000 deep or runs on one multi-megabyte line, then it answers cleanly', async () => {
+  it('When content nests 100,000 deep or runs on one multi-megabyte line, then it answers cleanly', async () => {
     const cases: Array<[string, Buffer, string]> = [
-      ['json nested 150k', Buffer.from(`${'['.repeat(DEEP)}${']'.repeat(DEEP)}`), 'deep.json'],
-      ['html nested 150k', Buffer.from(`${'<div>'.repeat(DEEP)}${PHRASE}${'</div>'.repeat(DEEP)}`), 'deep.html'],
-      ['rtf groups nested 150k', Buffer.from(`{\\rtf1 ${'{'.repeat(DEEP)}${PHRASE}${'}'.repeat(DEEP)}}`), 'deep.rtf'],
-      ['markdown quotes nested 150k', Buffer.from(`${'>'.repeat(DEEP)} ${PHRASE}\n`), 'deep.md'],
+      ['json nested 100k', Buffer.from(`${'['.repeat(DEEP)}${']'.repeat(DEEP)}`), 'deep.json'],
+      ['html nested 100k', Buffer.from(`${'<div>'.repeat(DEEP)}${PHRASE}${'</div>'.repeat(DEEP)}`), 'deep.html'],
+      ['rtf groups nested 100k', Buffer.from(`{\\rtf1 ${'{'.repeat(DEEP)}${PHRASE}${'}'.repeat(DEEP)}}`), 'deep.rtf'],
+      ['markdown quotes nested 100k', Buffer.from(`${'>'.repeat(DEEP)} ${PHRASE}\n`), 'deep.md'],
       ['txt one 2 MB line', Buffer.from('word '.repeat(400_000)), 'line.txt'],
-      ['csv one 2 MB row', Buffer.from(Array(700_000).fill('ab').join(',')), 'line.csv'],
+      ['csv one 1 MB row', Buffer.from(Array(350_000).fill('ab').join(',')), 'line.csv'],
       ['html one 2 MB paragraph', Buffer.from(`<p>${'word '.repeat(400_000)}</p>`), 'line.html'],
     ];
     for (const [label, bytes, name] of cases) {
