@@ -41,8 +41,13 @@ export async function completeConversion(db: Db, conversionId: string, result: C
 /**
  * Fails the conversion and refunds its credits exactly once: the refund row's unique
  * (conversion_id, type) key makes a second refund impossible whatever redeliveries happen.
+ * False when it had already finished; otherwise the credits this call gave back.
  */
-export async function failConversion(db: Db, conversionId: string, error: string): Promise<boolean> {
+export async function failConversion(
+  db: Db,
+  conversionId: string,
+  error: string,
+): Promise<{ refunded: number } | false> {
   return db.$transaction(async (tx) => {
     const updated = await tx.conversion.updateMany({
       where: { id: conversionId, status: { in: ['pending', 'processing'] } },
@@ -55,12 +60,11 @@ export async function failConversion(db: Db, conversionId: string, error: string
       INSERT INTO credit_transactions (id, workspace_id, conversion_id, type, amount)
       VALUES (${uuidv7()}::uuid, ${conversion.workspaceId}::uuid, ${conversionId}::uuid, 'refund', ${conversion.creditsCharged})
       ON CONFLICT (conversion_id, type) DO NOTHING`;
-    if (inserted === 1) {
-      await tx.workspace.update({
-        where: { id: conversion.workspaceId },
-        data: { creditBalance: { increment: conversion.creditsCharged } },
-      });
-    }
-    return true;
+    if (inserted !== 1) return { refunded: 0 };
+    await tx.workspace.update({
+      where: { id: conversion.workspaceId },
+      data: { creditBalance: { increment: conversion.creditsCharged } },
+    });
+    return { refunded: conversion.creditsCharged };
   });
 }

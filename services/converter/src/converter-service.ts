@@ -5,9 +5,12 @@ import { Counter } from 'prom-client';
 import { closeConversionWorkers } from '@markwright/conversion';
 import { failDeadJob, runConversion, type RunDeps } from './domain/run-conversion';
 import { JobConsumer } from './data-access/job-consumer';
+import { createConversionMetrics } from './conversion-metrics';
 
 export interface ConverterService {
   db: Db;
+  /** The port of /livez, /readyz and /metrics when HEALTH_PORT is set (0 picks a free one). */
+  healthPort?: number;
   stop(): Promise<void>;
 }
 
@@ -31,6 +34,7 @@ export async function startConverter(
     logger,
     limits: { timeoutMs: config.CONVERSION_TIMEOUT_MS, maxMemoryMb: config.CONVERSION_MAX_MEMORY_MB },
     announce: (id) => consumer.announce(db, id),
+    observe: createConversionMetrics(registry),
     modelEndpoint:
       config.ENHANCED_AI_BASE_URL && config.ENHANCED_AI_MODEL
         ? {
@@ -40,6 +44,14 @@ export async function startConverter(
             timeoutMs: config.ENHANCED_AI_TIMEOUT_MS,
           }
         : undefined,
+    transcriptionEndpoint: config.TRANSCRIPTION_BASE_URL
+      ? {
+          baseUrl: config.TRANSCRIPTION_BASE_URL,
+          model: config.TRANSCRIPTION_MODEL,
+          apiKey: config.TRANSCRIPTION_API_KEY,
+          timeoutMs: config.TRANSCRIPTION_TIMEOUT_MS,
+        }
+      : undefined,
   };
   await consumer.start(config.CONVERTER_CONCURRENCY, config.JOB_DELIVERY_LIMIT, {
     onJob: async (id) => {
@@ -65,6 +77,7 @@ export async function startConverter(
   logger.info({ concurrency: config.CONVERTER_CONCURRENCY }, 'converter consuming');
   return {
     db,
+    healthPort: health?.port,
     async stop() {
       await consumer.stop();
       await closeConversionWorkers();

@@ -18,11 +18,14 @@ import {
 import { deliverAttempt, type DeliverDeps, MAX_ATTEMPTS } from './domain/deliver';
 import { findOverdueDeliveries } from './data-access/overdue-deliveries';
 import { createSender } from './data-access/sender';
+import { createWebhookMetrics } from './webhook-metrics';
 
 export const USER_AGENT = 'Markwright-Webhooks/0.1.0';
 
 export interface DispatcherService {
   db: Db;
+  /** The port of /livez, /readyz and /metrics when HEALTH_PORT is set (0 picks a free one). */
+  healthPort?: number;
   stop(): Promise<void>;
 }
 
@@ -59,6 +62,7 @@ export async function startDispatcher(
     }),
     timeoutMs: config.WEBHOOK_TIMEOUT_MS,
     retryDelaysMs: config.WEBHOOK_RETRY_DELAYS_MS,
+    observeAttempt: createWebhookMetrics(registry),
     scheduleRetry: (conversionId, attempt, delayMs) =>
       publishPersistent(
         live.channel!,
@@ -139,6 +143,7 @@ export async function startDispatcher(
   logger.info({ concurrency: config.WEBHOOK_CONCURRENCY }, 'dispatcher consuming');
   return {
     db,
+    healthPort: health?.port,
     async stop() {
       clearInterval(sweep);
       await sweeping;

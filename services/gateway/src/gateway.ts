@@ -8,6 +8,8 @@ import { createApp } from './entry-points/http/app';
 import { JobPublisher } from './data-access/job-publisher';
 import { FinishedListener } from './data-access/finished-listener';
 import { PendingSweeper } from './data-access/pending-sweeper';
+import { JobsQueueProbe } from './data-access/jobs-queue-probe';
+import { createGatewayMetrics } from './gateway-metrics';
 
 export interface Gateway {
   url: string;
@@ -37,6 +39,8 @@ export async function startGateway(config: Config, logger: Logger = createLogger
   const listener = new FinishedListener();
   await listener.start(broker, names);
   const registry = createMetricsRegistry('gateway');
+  const jobsQueue = await JobsQueueProbe.create(broker, names);
+  const metrics = createGatewayMetrics(registry, () => jobsQueue.read());
   const app = createApp({
     db,
     publisher,
@@ -47,6 +51,8 @@ export async function startGateway(config: Config, logger: Logger = createLogger
     redis,
     rateLimitPrefix: config.QUEUE_PREFIX,
     registry,
+    credits: metrics.credits,
+    rateLimited: metrics.rateLimited,
     ready: async () => {
       await db.$queryRaw`SELECT 1`;
       return broker.isConnected();
@@ -71,6 +77,7 @@ export async function startGateway(config: Config, logger: Logger = createLogger
       });
       await sweeper.stop();
       await listener.close();
+      await jobsQueue.close();
       await publisher.close();
       await broker.close();
       await redis?.quit().catch(() => undefined);

@@ -14,7 +14,12 @@ export interface DeliverDeps {
   /** Parks attempt `number` to run after `delayMs` (durably, in the broker). */
   scheduleRetry: (conversionId: string, number: number, delayMs: number) => Promise<void>;
   retryDelaysMs: number[];
+  /** Reports each attempt's outcome (metrics), so the domain stays free of prom-client. */
+  observeAttempt: (outcome: AttemptOutcome) => void;
 }
+
+/** delivered: 2xx; retrying: failed, another attempt is scheduled; gave_up: the last attempt failed. */
+export type AttemptOutcome = 'delivered' | 'retrying' | 'gave_up';
 
 /**
  * One webhook attempt: skip if delivered or already made → claim → sign the exact bytes → POST
@@ -48,8 +53,13 @@ export async function deliverAttempt(deps: DeliverDeps, conversionId: string, nu
     { conversionId, attempt: number, status: result.statusCode, error: result.error, ms: result.durationMs },
     'webhook attempt',
   );
-  if (!result.succeeded && number < MAX_ATTEMPTS) {
+  if (result.succeeded) {
+    deps.observeAttempt('delivered');
+  } else if (number < MAX_ATTEMPTS) {
     await deps.scheduleRetry(conversionId, number + 1, retryDelay(deps, number));
+    deps.observeAttempt('retrying');
+  } else {
+    deps.observeAttempt('gave_up');
   }
 }
 

@@ -16,6 +16,13 @@ export interface AcceptDeps {
   syncTimeoutMs: number;
   /** How often a sync request re-reads its row, in case an event was missed. */
   syncPollMs: number;
+  credits: CreditsMeter;
+}
+
+/** Where credit movements are reported (metrics), so the domain stays free of prom-client. */
+export interface CreditsMeter {
+  charged(plan: AuthenticatedWorkspace['plan'], credits: number): void;
+  refunded(credits: number): void;
 }
 
 export interface Answer {
@@ -32,6 +39,7 @@ export async function acceptConversion(
   const cost = conversionCost(workspace.plan, request.useEnhancedAi);
   const created = await chargeAndCreateConversion(deps.db, workspace.id, request, cost);
   if ('insufficient' in created) throw AppError.insufficientCredits(cost, created.available);
+  deps.credits.charged(workspace.plan, cost);
   deps.logger.info({ conversionId: created.id, mode: request.webhookUrl ? 'async' : 'sync' }, 'conversion accepted');
 
   if (request.webhookUrl) {
@@ -91,7 +99,12 @@ async function waitUntilFinished(deps: AcceptDeps, conversionId: string, announc
     await Promise.race([announced, delay(Math.min(left, deps.syncPollMs))]);
   }
   const seconds = Math.round(deps.syncTimeoutMs / 1000);
-  await failConversion(deps.db, conversionId, `The conversion did not finish within ${seconds} seconds.`);
+  const failed = await failConversion(
+    deps.db,
+    conversionId,
+    `The conversion did not finish within ${seconds} seconds.`,
+  );
+  if (failed) deps.credits.refunded(failed.refunded);
   deps.logger.warn({ conversionId }, 'sync conversion timed out');
   // If a result landed in the meantime, the finished row wins.
   const row = await findConversion(deps.db, conversionId);

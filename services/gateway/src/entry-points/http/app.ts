@@ -1,7 +1,6 @@
 import express, { type ErrorRequestHandler, type Request } from 'express';
 import type Redis from 'ioredis';
 import { Counter, Histogram, type Registry } from 'prom-client';
-import type { Logger } from '@markwright/config';
 import { AppError } from '../../domain/app-error';
 import { acceptConversion, type AcceptDeps } from '../../domain/accept-conversion';
 import { validateConvertRequest } from '../../domain/convert-request';
@@ -12,11 +11,15 @@ import { findConversionForWorkspace, listConversions } from '../../data-access/c
 import { authenticate, workspaceOf } from './auth';
 import { createRateLimits } from './rate-limits';
 import { receiveUpload } from './upload';
+import { requestContext } from './request-id';
+import { buildOpenApiDocument, OPENAPI_PATH } from './openapi';
+import { docsRoutes } from './docs';
 
 export interface AppDeps extends AcceptDeps {
   redis?: Redis;
   rateLimitPrefix: string;
   registry: Registry;
+  rateLimited: (limit: 'convert' | 'api') => void;
   ready: () => Promise<boolean>;
 }
 
@@ -27,7 +30,8 @@ export function createApp(deps: AppDeps): express.Express {
   const app = express();
   app.disable('x-powered-by');
   app.set('query parser', 'simple');
-  const limits = createRateLimits(deps.redis, deps.rateLimitPrefix);
+  app.use(requestContext(deps.logger));
+  const limits = createRateLimits(deps.redis, deps.rateLimitPrefix, deps.rateLimited);
   const requests = new Counter({
     name: 'markwright_http_requests_total',
     help: 'HTTP requests by route and status',
@@ -51,7 +55,7 @@ export function createApp(deps: AppDeps): express.Express {
     next();
   });
 
-  app.get('/healthz', (_req, res) => {
+  app.get(['/livez', '/healthz'], (_req, res) => {
     res.json({ status: 'ok' });
   });
   app.get('/readyz', async (_req, res) => {
@@ -62,13 +66,20 @@ export function createApp(deps: AppDeps): express.Express {
     res.type(deps.registry.contentType).send(await deps.registry.metrics());
   });
 
+  // The contract and its reference page are public: registered before the authenticated router.
+  const openApiDocument = buildOpenApiDocument();
+  app.get(OPENAPI_PATH, (_req, res) => {
+    res.json(openApiDocument);
+  });
+  app.use(docsRoutes());
+
   const api = express.Router();
   api.use(authenticate(deps.db));
 
   api.post('/convert', limits.convert, receiveUpload(), async (req, res) => {
     const workspace = workspaceOf(req);
     const request = validateConvertRequest(workspace.plan, req.file, (req.body ?? {}) as Record<string, unknown>);
-    const answer = await acceptConversion(deps, workspace, request);
+    const answer = await acceptConversion({ ...deps, logger: req.log }, workspace, request);
     res.status(answer.status).json(answer.body);
   });
 
@@ -108,7 +119,7 @@ export function createApp(deps: AppDeps): express.Express {
   app.use(() => {
     throw AppError.routeNotFound();
   });
-  app.use(errorHandler(deps.logger));
+  app.use(errorHandler());
   return app;
 }
 
@@ -118,7 +129,7 @@ function routeLabel(req: Request): string {
 }
 
 /** The one error handler: AppError → the contract's body; anything else → 500 without internals. */
-function errorHandler(logger: Logger): ErrorRequestHandler {
+function errorHandler(): ErrorRequestHandler {
   return (err, req, res, _next) => {
     if (err instanceof AppError) {
       res.status(err.status).json(err.body);
@@ -129,7 +140,7 @@ function errorHandler(logger: Logger): ErrorRequestHandler {
       res.status(400).json({ error: 'bad_request', message: 'The request could not be read.' });
       return;
     }
-    logger.error({ err, path: req.path }, 'unhandled error');
+    req.log.error({ err, path: req.path }, 'unhandled error');
     res.status(500).json({ error: 'internal_error', message: 'Something went wrong on our side.' });
   };
 }
