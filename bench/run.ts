@@ -58,7 +58,7 @@ function measure(file: string, ext: string): Measured {
 }
 
 /** Sections that are not conversion cases: `pnpm bench <name>` runs one alone. */
-const SECTIONS = ['quality', 'startup', 'webhooks', 'native', 'scaling'];
+const SECTIONS = ['quality', 'startup', 'hardening', 'webhooks', 'native', 'scaling'];
 
 async function main(): Promise<void> {
   const filter = process.argv[2];
@@ -110,6 +110,13 @@ async function main(): Promise<void> {
     fs.writeFileSync(path.join(__dirname, 'out', 'startup.md'), startup);
     sections.startup = startup;
     process.stdout.write(`\n${startup}`);
+  }
+  if (!filter || filter === 'hardening') {
+    const { runHardeningBench } = await import('./hardening');
+    const hardening = await runHardeningBench();
+    fs.writeFileSync(path.join(__dirname, 'out', 'hardening.md'), hardening);
+    sections.hardening = hardening;
+    process.stdout.write(`\n${hardening}`);
   }
   if (!filter || filter === 'webhooks') {
     const { runWebhookBench } = await import('./webhooks');

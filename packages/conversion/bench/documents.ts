@@ -7,7 +7,7 @@ import PDFDocument from 'pdfkit';
 import PptxGenJS from 'pptxgenjs';
 import sharp from 'sharp';
 import { strToU8, zipSync } from 'fflate';
-import * as XLSX from 'xlsx';
+import * as XLSX from '@e965/xlsx';
 import { buildDoc, para, type DocSpec } from '../test/word97';
 
 const LOREM =

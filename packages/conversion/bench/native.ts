@@ -4,7 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { Document, HeadingLevel, Packer, Paragraph, Table, TableCell, TableRow } from 'docx';
 import PDFDocument from 'pdfkit';
-import * as XLSX from 'xlsx';
+import * as XLSX from '@e965/xlsx';
 import { closeConversionWorkers, convertIsolated } from '../src';
 import { benchCases as mediaCases } from './media';
 

@@ -1,5 +1,5 @@
 import { strToU8, zipSync } from 'fflate';
-import * as XLSX from 'xlsx';
+import * as XLSX from '@e965/xlsx';
 import { pptFile, record, textAtom } from '../test/ppt97';
 
 /** Large xls, ods, odp and ppt documents for `pnpm bench`. */

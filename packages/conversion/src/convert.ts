@@ -1,6 +1,7 @@
 import type { ConversionOutput, ConvertOptions, DocumentMetadata } from './types';
-import { ConversionError } from './types';
-import { converterFor } from './registry';
+import { userFacingError } from './user-facing-errors';
+import { converterForContent, isSupportedExtension } from './registry';
+import { isTextExtension } from './format-sniffing';
 import type { TokenOptimization } from './tokens/optimize';
 import type { ModelEndpoint } from './enhanced/model-pass';
 
@@ -22,22 +23,19 @@ export async function convertDocument(
   extension: string,
   options: ConvertDocumentOptions,
 ): Promise<ConvertDocumentResult> {
-  const converter = converterFor(extension);
+  // An empty file of a binary type is a valid, empty document (docs/decisions.md); text types read it themselves.
+  if (input.length === 0 && isSupportedExtension(extension) && !isTextExtension(extension)) {
+    return { markdown: '', metadata: { title: '', author: '', page_count: 0 } };
+  }
   let output: ConversionOutput;
   try {
+    const converter = await converterForContent(input, extension);
     output = await converter.convert(input, options);
   } catch (err) {
-    if (err instanceof ConversionError) throw err;
-    if (err instanceof RangeError && /memory|allocation|Array buffer/i.test(err.message)) {
-      throw new ConversionError('out_of_memory', 'The document needs more memory than a conversion may use.');
-    }
-    throw new ConversionError(
-      'corrupt_file',
-      `The .${extension.toLowerCase()} file could not be read: ${describe(err)}`,
-    );
+    throw userFacingError(err, extension);
   }
   const metadata = normaliseMetadata(output.metadata);
-  let markdown = output.markdown;
+  let markdown = withoutControlCharacters(output.markdown);
   if (options.enhanced && options.modelEndpoint) {
     // eslint-disable-next-line @typescript-eslint/no-require-imports -- loaded on use, as in registry.ts
     const { refineWithModel } = require('./enhanced/model-pass') as typeof import('./enhanced/model-pass');
@@ -53,13 +51,13 @@ export async function convertDocument(
 
 function normaliseMetadata(m: Partial<DocumentMetadata> | undefined): DocumentMetadata {
   return {
-    title: typeof m?.title === 'string' ? m.title.trim() : '',
-    author: typeof m?.author === 'string' ? m.author.trim() : '',
+    title: typeof m?.title === 'string' ? withoutControlCharacters(m.title).trim() : '',
+    author: typeof m?.author === 'string' ? withoutControlCharacters(m.author).trim() : '',
     page_count: Number.isInteger(m?.page_count) && (m?.page_count ?? 0) >= 0 ? (m?.page_count as number) : 0,
   };
 }
 
-function describe(err: unknown): string {
-  const message = err instanceof Error ? err.message : String(err);
-  return message.split('\n')[0]!.slice(0, 300) || 'unknown error';
+/** NUL and other C0 controls (tab and line breaks kept): no reader of Markdown wants them, and PostgreSQL cannot store NUL. */
+function withoutControlCharacters(text: string): string {
+  return text.replace(/[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f]/g, '');
 }

@@ -1,6 +1,7 @@
 export * from './types';
 export * from './registry';
 export * from './convert';
+export { isTextExtension } from './format-sniffing';
 export * from './isolation/isolated-convert';
 export { countTokens, optimizeTokens, type TokenOptimization } from './tokens/optimize';
 export type { Block, ListItem } from './markdown/model';

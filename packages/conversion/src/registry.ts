@@ -1,5 +1,6 @@
 import type { Converter } from './types';
 import { ConversionError } from './types';
+import { sniffFormat } from './format-sniffing';
 
 // require() loads a converter on first use the same way under tsx, jest and the bundle; import()
 // is not hooked by tsx in the worker threads that convert.
@@ -99,6 +100,15 @@ export type SupportedExtension = (typeof SUPPORTED_EXTENSIONS)[number];
 
 export function isSupportedExtension(ext: string): ext is SupportedExtension {
   return (SUPPORTED_EXTENSIONS as readonly string[]).includes(ext.toLowerCase());
+}
+
+/**
+ * The converter for what the bytes are (content, not extension): a .ppt that is really a PPTX
+ * converts as PPTX; the name only says which text format a text file is.
+ */
+export async function converterForContent(input: Buffer, ext: string): Promise<Converter> {
+  if (!isSupportedExtension(ext)) return converterFor(ext);
+  return converterFor(await sniffFormat(input, ext));
 }
 
 export function converterFor(ext: string): Converter {

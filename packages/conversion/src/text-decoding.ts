@@ -48,3 +48,6 @@ function decodeCjk(input: Buffer): string | undefined {
   }
   return undefined;
 }
+
+/** Spaces and tabs ending a line; the lookbehind starts a match only at a run's start, so long runs stay linear. */
+export const TRAILING_BLANKS = /(?<![ \t])[ \t]+$/gm;

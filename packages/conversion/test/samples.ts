@@ -9,7 +9,7 @@ import PptxGenJS from 'pptxgenjs';
 import { buildDoc, para } from './word97';
 import { pptFile, record, textAtom } from './ppt97';
 import sharp from 'sharp';
-import * as XLSX from 'xlsx';
+import * as XLSX from '@e965/xlsx';
 
 /** One small generated document per extension, each containing PHRASE, for end-to-end tests. */
 export const PHRASE = 'Hello world';

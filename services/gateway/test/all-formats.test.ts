@@ -60,6 +60,9 @@ describe('every extension through the API', () => {
       .set(...bearer(token))
       .attach('file', Buffer.from('not a word file'), 'letter.doc');
     expect(res.status).toBe(422);
-    expect(res.body).toEqual({ error: 'conversion_failed', message: 'The DOC file is not an OLE compound document.' });
+    expect(res.body).toEqual({
+      error: 'conversion_failed',
+      message: 'The file is named .doc but is not a Word document: its content is plain text.',
+    });
   });
 });

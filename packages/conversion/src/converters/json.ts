@@ -2,6 +2,7 @@ import type { Converter } from '../types';
 import { ConversionError } from '../types';
 import { decodeText } from '../text-decoding';
 import { renderMarkdown } from '../markdown/writer';
+import { assertJsonDepth } from '../nesting-limits';
 
 /** JSON: validated and pretty-printed in a fenced block, so nothing is lost or reinterpreted. */
 export const jsonConverter: Converter = {
@@ -10,6 +11,7 @@ export const jsonConverter: Converter = {
   async convert(input) {
     const text = decodeText(input).trim();
     if (!text) return { markdown: '', metadata: { title: '', author: '', page_count: 1 } };
+    assertJsonDepth(text);
     let value: unknown;
     try {
       value = JSON.parse(text);

@@ -1,12 +1,12 @@
 import type { Converter } from '../types';
-import { decodeText, normaliseNewlines } from '../text-decoding';
+import { decodeText, normaliseNewlines, TRAILING_BLANKS } from '../text-decoding';
 
 /** txt, md, markdown: already Markdown (or plain text, which is valid Markdown); decoded and tidied only. */
 export const plainTextConverter: Converter = {
   name: 'text',
   extensions: ['txt', 'md', 'markdown'],
   async convert(input) {
-    const text = normaliseNewlines(decodeText(input)).replace(/[ \t]+$/gm, '');
+    const text = normaliseNewlines(decodeText(input)).replace(TRAILING_BLANKS, '');
     const markdown = text.trim() ? `${text.trim()}\n` : '';
     return {
       markdown,

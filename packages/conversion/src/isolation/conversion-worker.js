@@ -2,4 +2,6 @@
 // TypeScript loader, so this plain-JS file registers tsx, then loads the task. A build bundles
 // conversion-task.ts to dist/conversion-worker.js instead and never loads this file.
 require('tsx/cjs/api').register();
-module.exports = require('./conversion-task').default;
+const task = require('./conversion-task');
+module.exports = task.default;
+module.exports.intrinsicsFrozen = task.intrinsicsFrozen;

@@ -1,4 +1,5 @@
 import { Tiktoken, type TiktokenBPE } from 'js-tiktoken/lite';
+import { TRAILING_BLANKS } from '../text-decoding';
 
 let encoder: Tiktoken | undefined;
 
@@ -57,7 +58,7 @@ function mapOutsideCode(markdown: string, fn: (prose: string) => string): string
 function optimizeProse(text: string): string {
   return text
     .replace(/<!--[\s\S]*?-->/g, '')
-    .replace(/[ \t]+$/gm, '')
+    .replace(TRAILING_BLANKS, '')
     .replace(/(\S)[ \t]{2,}(?=\S)/g, '$1 ')
     .replace(/^\|(.*)\|$/gm, (row) => compactTableRow(row))
     .replace(/(\*\*|__)\s*\1/g, '')

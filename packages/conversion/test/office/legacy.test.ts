@@ -60,11 +60,12 @@ describe('legacy binary Office', () => {
     );
   });
 
-  it('When a .ppt or .doc is not an OLE document, then it fails as corrupt', async () => {
-    for (const ext of ['ppt', 'doc']) {
+  it('When a .ppt or .doc is plain text, then it fails as corrupt, saying what the content is', async () => {
+    const kinds = { ppt: 'a presentation', doc: 'a Word document' };
+    for (const [ext, kind] of Object.entries(kinds)) {
       await expect(convertDocument(Buffer.from('plain text, not OLE'), ext, std)).rejects.toMatchObject({
         code: 'corrupt_file',
-        message: `The ${ext.toUpperCase()} file is not an OLE compound document.`,
+        message: `The file is named .${ext} but is not ${kind}: its content is plain text.`,
       });
     }
   });

@@ -1,6 +1,6 @@
 import ExcelJS from 'exceljs';
 import { strToU8, unzipSync, zipSync } from 'fflate';
-import * as XLSX from 'xlsx';
+import * as XLSX from '@e965/xlsx';
 import { convertDocument } from '../../src';
 
 const std = { enhanced: false };

@@ -1,4 +1,4 @@
-import * as XLSX from 'xlsx';
+import * as XLSX from '@e965/xlsx';
 import type { Converter } from '../../types';
 import { ConversionError } from '../../types';
 import { SafeZip } from '../../archive/safe-zip';
