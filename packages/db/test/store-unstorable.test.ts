@@ -54,7 +54,7 @@ describe('results PostgreSQL could not store as they are', () => {
 
   it('When a failure message holds NUL, then the conversion is failed with it removed', async () => {
     const id = await processingConversion();
-    expect(await failConversion(db, id, 'bad\u0000 file')).toBe(true);
+    expect(await failConversion(db, id, 'bad\u0000 file')).toEqual({ refunded: 1 });
     expect((await db.conversion.findUniqueOrThrow({ where: { id } })).error).toBe('bad file');
   });
 });
