@@ -1,7 +1,11 @@
+import fs from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
 import type { Converter, ConversionOutput } from '../../types';
 import { ConversionError } from '../../types';
 import { renderMarkdown } from '../../markdown/writer';
 import { buildLines, type Line, type TextItem } from './layout';
+import { readInfo, readPages } from './poppler';
 import { linesToBlocks, removeRunningLines } from './blocks';
 import type { Block } from '../../markdown/model';
 import { ocrPdfPages } from '../../ocr/scanned-pdf';
@@ -20,7 +24,8 @@ function loadPdfJs(): Promise<PdfJs> {
 }
 
 /**
- * PDF text layer: pdf.js gives positioned text; lines are rebuilt, running headers and footers
+ * PDF text layer: poppler gives positioned text with font sizes and weights (pdf.js only names what is
+ * wrong with a file poppler refuses); lines are rebuilt, running headers and footers
  * dropped, headings found by font size, lists by markers, tables by aligned columns, and
  * paragraphs re-joined across line breaks and hyphenation.
  */
@@ -28,80 +33,65 @@ export const pdfConverter: Converter = {
   name: 'pdf',
   extensions: ['pdf'],
   async convert(input, options): Promise<ConversionOutput> {
-    const lib = await loadPdfJs();
-    let doc: Awaited<ReturnType<PdfJs['getDocument']>['promise']>;
+    const dir = await fs.mkdtemp(path.join(os.tmpdir(), 'mw-pdf-'));
     try {
-      doc = await lib.getDocument({
-        data: new Uint8Array(input),
-        isEvalSupported: false,
-        disableFontFace: true,
-        useSystemFonts: false,
-        stopAtErrors: false,
-        verbosity: 0,
-      }).promise;
-    } catch (err) {
-      const e = err as Error;
-      if (e.name === 'PasswordException') {
-        throw new ConversionError(
-          'encrypted_file',
-          'The PDF is password-protected; remove the password and try again.',
-        );
-      }
-      throw new ConversionError('corrupt_file', `The PDF could not be read: ${e.message}`);
-    }
-    try {
-      if (doc.numPages > MAX_PDF_PAGES) {
+      const file = path.join(dir, 'in.pdf');
+      await fs.writeFile(file, input);
+      const [info, poppler] = await Promise.all([
+        readInfo(file).catch(() => undefined),
+        readPages(file, MAX_PDF_PAGES).catch(() => undefined),
+      ]);
+      // poppler refused the file: pdf.js says why (password, damage) in the words users get.
+      if (!info || !poppler) return await failWithReason(input);
+      if (info.pages > MAX_PDF_PAGES) {
         throw new ConversionError(
           'too_large',
-          `The PDF has ${doc.numPages} pages; at most ${MAX_PDF_PAGES} can be converted.`,
+          `The PDF has ${info.pages} pages; at most ${MAX_PDF_PAGES} can be converted.`,
         );
       }
-      const pages: Line[][] = [];
-      for (let n = 1; n <= doc.numPages; n++) {
-        const page = await doc.getPage(n);
-        const content = await page.getTextContent();
-        const fonts = await fontNames(page, content.items);
-        const items: TextItem[] = [];
-        for (const raw of content.items) {
-          if (!('str' in raw)) continue;
-          const [a, b, , d, e, f] = raw.transform as number[];
-          const size = Math.hypot(a!, b!) || Math.abs(d!) || raw.height;
-          const fontName = fonts.get(raw.fontName) ?? '';
-          items.push({
-            text: raw.str,
-            x: e!,
-            y: f!,
-            width: raw.width,
-            size,
-            bold: /bold|black|heavy|semibold/i.test(fontName),
-            rtl: (raw as { dir?: string }).dir === 'rtl',
-          });
-        }
-        const height = page.view[3]! - page.view[1]!;
+      const pages: Line[][] = poppler.map((page) =>
         // Enhanced mode: pages set in columns are read column by column, whatever order the file draws them in.
-        pages.push(buildLines(options.enhanced ? columnOrder(items, height) : items, n, height));
-        page.cleanup();
-      }
+        buildLines(options.enhanced ? columnOrder(page.items, page.height) : page.items, page.number, page.height),
+      );
       const cleaned = removeRunningLines(pages);
       const scanned = pages.map((lines, i) => (lines.length === 0 ? i + 1 : 0)).filter((n) => n > 0);
       const ocr = scanned.length ? await ocrPdfPages(input, scanned, options.enhanced) : new Map<number, Block[]>();
       // Enhanced mode also reads the text inside pictures on pages that have a text layer.
       const textPages = pages.map((lines, i) => (lines.length ? i + 1 : 0)).filter((n) => n > 0);
       const pictures = options.enhanced ? await pdfPictureText(input, textPages) : new Map<number, string[]>();
-      const { info } = (await doc.getMetadata().catch(() => ({ info: {} }))) as { info: Record<string, unknown> };
       return {
         markdown: renderMarkdown(pageBlocks(cleaned, ocr, pictures)),
-        metadata: {
-          title: typeof info.Title === 'string' ? info.Title : '',
-          author: typeof info.Author === 'string' ? info.Author : '',
-          page_count: doc.numPages,
-        },
+        metadata: { title: info.title, author: info.author, page_count: info.pages || poppler.length },
       };
     } finally {
-      await doc.destroy();
+      await fs.rm(dir, { recursive: true, force: true });
     }
   },
 };
+
+/** Opens the file with pdf.js to name what is wrong with it (poppler's messages are not for users). */
+async function failWithReason(input: Buffer): Promise<never> {
+  const lib = await loadPdfJs();
+  let doc: Awaited<ReturnType<PdfJs['getDocument']>['promise']>;
+  try {
+    doc = await lib.getDocument({
+      data: new Uint8Array(input),
+      isEvalSupported: false,
+      disableFontFace: true,
+      useSystemFonts: false,
+      stopAtErrors: false,
+      verbosity: 0,
+    }).promise;
+  } catch (err) {
+    const e = err as Error;
+    if (e.name === 'PasswordException') {
+      throw new ConversionError('encrypted_file', 'The PDF is password-protected; remove the password and try again.');
+    }
+    throw new ConversionError('corrupt_file', `The PDF could not be read: ${e.message}`);
+  }
+  await doc.destroy();
+  throw new ConversionError('corrupt_file', 'The PDF could not be read: its pages could not be parsed.');
+}
 
 /** The page's text items in reading order when they are set in 2+ columns; as drawn otherwise. */
 function columnOrder(items: TextItem[], pageHeight: number): TextItem[] {
@@ -117,31 +107,6 @@ function columnOrder(items: TextItem[], pageHeight: number): TextItem[] {
     }));
   const sections = columnSections(boxes);
   return sections ? sections.flatMap((lines) => lines.flatMap((line) => line.map((b) => b.item))) : items;
-}
-
-/** Real font names (e.g. "Arial-BoldMT") for the text's fonts, which pdf.js resolves while building the operator list. */
-async function fontNames(
-  page: { getOperatorList(): Promise<unknown>; commonObjs: { get(id: string): unknown } },
-  items: ReadonlyArray<object>,
-): Promise<Map<string, string>> {
-  const ids = new Set(items.map((i) => (i as { fontName?: string }).fontName).filter((n): n is string => !!n));
-  const names = new Map<string, string>();
-  // The operator list decodes the page's images too: a scanned page (no text) doesn't need it.
-  if (!ids.size) return names;
-  try {
-    await page.getOperatorList();
-  } catch {
-    return names;
-  }
-  for (const id of ids) {
-    try {
-      const font = page.commonObjs.get(id) as { name?: string; bold?: boolean; black?: boolean } | undefined;
-      names.set(id, `${font?.name ?? ''}${font?.bold || font?.black ? ' bold' : ''}`);
-    } catch {
-      names.set(id, '');
-    }
-  }
-  return names;
 }
 
 /**
