@@ -20,7 +20,7 @@ export function removeRunningLines(pages: Line[][]): Line[][] {
   const threshold = Math.max(3, Math.ceil(pages.length * 0.5));
   return pages.map((page) =>
     page.filter((l) => {
-      if (!inEdgeBand(l)) return true;
+      if (l.table || !inEdgeBand(l)) return true;
       if (/^(page\s*)?\d+(\s*(of|\/)\s*\d+)?$/i.test(l.text)) return false;
       return (counts.get(`${Math.round(l.y / 4)}|${boilerplateKey(l.text)}`) ?? 0) < threshold;
     }),
@@ -57,6 +57,12 @@ export function linesToBlocks(lines: Line[]): Block[] {
   for (let i = 0; i < lines.length; i++) {
     const line = lines[i]!;
     const prev = lines[i - 1];
+    if (line.table) {
+      flushParagraph();
+      flushList();
+      blocks.push({ type: 'table', rows: line.table.map((r) => r.map(escapeText)) });
+      continue;
+    }
     const table = tableAt(lines, i);
     if (table) {
       flushParagraph();

@@ -6,6 +6,10 @@ import { ConversionError } from '../../types';
 import { renderMarkdown } from '../../markdown/writer';
 import { buildLines, type Line, type TextItem } from './layout';
 import { readInfo, readPages } from './poppler';
+import { openPdf, type PdfJsDocument } from './pdfjs';
+import { pageRules } from './rulings';
+import { ruledTables, type RuledTable } from './ruled-tables';
+import { withFormValues } from './form-fields';
 import { linesToBlocks, removeRunningLines } from './blocks';
 import type { Block } from '../../markdown/model';
 import { ocrPdfPages } from '../../ocr/scanned-pdf';
@@ -14,14 +18,6 @@ import { pdfPictureText, picturePlaceholder } from '../../ocr/pictures';
 
 /** Pages read at most; a longer PDF fails with a message saying so. */
 export const MAX_PDF_PAGES = 2000;
-
-type PdfJs = typeof import('pdfjs-dist/legacy/build/pdf.mjs');
-let pdfjs: Promise<PdfJs> | undefined;
-/** pdf.js ships as ES modules only; loaded once per worker thread. */
-function loadPdfJs(): Promise<PdfJs> {
-  pdfjs ??= import('pdfjs-dist/legacy/build/pdf.mjs');
-  return pdfjs;
-}
 
 /**
  * PDF text layer: poppler gives positioned text with font sizes and weights (pdf.js only names what is
@@ -49,10 +45,27 @@ export const pdfConverter: Converter = {
           `The PDF has ${info.pages} pages; at most ${MAX_PDF_PAGES} can be converted.`,
         );
       }
-      const pages: Line[][] = poppler.map((page) =>
-        // Enhanced mode: pages set in columns are read column by column, whatever order the file draws them in.
-        buildLines(options.enhanced ? columnOrder(page.items, page.height) : page.items, page.number, page.height),
-      );
+      const pages: Line[][] = [];
+      // pdf.js is opened only for pages that need what poppler's text output lacks: drawn rules, form fields.
+      let pdf: Promise<PdfJsDocument> | undefined;
+      const pdfjsDoc = (): Promise<PdfJsDocument> => (pdf ??= openPdf(input));
+      try {
+        for (const page of poppler) {
+          let items = page.items;
+          if (info.form) items = await withFormValues(await pdfjsDoc(), page.number, items, typicalSize(items));
+          // Enhanced mode: pages set in columns are read column by column, whatever order the file draws them in.
+          const read = (list: TextItem[]): Line[] =>
+            buildLines(options.enhanced ? columnOrder(list, page.height) : list, page.number, page.height);
+          let lines = read(items);
+          if (lines.filter((l) => l.gaps > 0).length >= MIN_TABULAR_LINES) {
+            const { tables, rest } = ruledTables(await pageRules(await pdfjsDoc(), page.number), items);
+            if (tables.length) lines = withTables(read(rest), tables, page.number, page.height);
+          }
+          pages.push(lines);
+        }
+      } finally {
+        if (pdf) await (await pdf.catch(() => undefined))?.destroy();
+      }
       const cleaned = removeRunningLines(pages);
       const scanned = pages.map((lines, i) => (lines.length === 0 ? i + 1 : 0)).filter((n) => n > 0);
       const ocr = scanned.length ? await ocrPdfPages(input, scanned, options.enhanced) : new Map<number, Block[]>();
@@ -69,19 +82,44 @@ export const pdfConverter: Converter = {
   },
 };
 
+/** Pages with fewer lines split by gaps wider than a word space are not looked at for drawn tables (their rules cost pdf.js a page parse). */
+const MIN_TABULAR_LINES = 2;
+
+/** The most common text size on a page, for form values placed among its text. */
+function typicalSize(items: TextItem[]): number {
+  const weight = new Map<number, number>();
+  for (const i of items) weight.set(i.size, (weight.get(i.size) ?? 0) + i.text.length);
+  return [...weight].sort((a, b) => b[1] - a[1])[0]?.[0] ?? 10;
+}
+
+/** The page's lines with each ruled table standing before the first line below its top edge. */
+function withTables(lines: Line[], tables: RuledTable[], page: number, pageHeight: number): Line[] {
+  const out = [...lines];
+  for (const t of tables) {
+    const at = out.findIndex((l) => !l.table && l.y < t.top);
+    const line: Line = {
+      text: '',
+      x: 0,
+      y: t.top,
+      right: 0,
+      size: 0,
+      bold: false,
+      cells: [],
+      gaps: 0,
+      page,
+      pageHeight,
+      table: t.rows,
+    };
+    out.splice(at < 0 ? out.length : at, 0, line);
+  }
+  return out;
+}
+
 /** Opens the file with pdf.js to name what is wrong with it (poppler's messages are not for users). */
 async function failWithReason(input: Buffer): Promise<never> {
-  const lib = await loadPdfJs();
-  let doc: Awaited<ReturnType<PdfJs['getDocument']>['promise']>;
+  let doc: PdfJsDocument;
   try {
-    doc = await lib.getDocument({
-      data: new Uint8Array(input),
-      isEvalSupported: false,
-      disableFontFace: true,
-      useSystemFonts: false,
-      stopAtErrors: false,
-      verbosity: 0,
-    }).promise;
+    doc = await openPdf(input);
   } catch (err) {
     const e = err as Error;
     if (e.name === 'PasswordException') {

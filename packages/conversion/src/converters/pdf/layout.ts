@@ -19,9 +19,13 @@ export interface Line {
   bold: boolean;
   /** x positions where a wide gap separates cells, for table detection. */
   cells: Array<{ x: number; text: string }>;
+  /** Gaps wider than a word space between the line's runs: a hint of cells too close for `cells`. */
+  gaps: number;
   page: number;
   /** Page height in PDF units (y grows upwards), to tell headers and footers by position. */
   pageHeight: number;
+  /** A table drawn with ruling lines, read from the grid, standing in the flow where it sits. */
+  table?: string[][];
 }
 
 /** Groups a page's items (in content-stream order) into lines: a new line starts when the baseline moves. */
@@ -58,6 +62,7 @@ function toLine(items: TextItem[], page: number, pageHeight: number): Line {
   let text = '';
   const cells: Array<{ x: number; text: string }> = [];
   let prevEnd = -Infinity;
+  let gaps = 0;
   let size = 0;
   let boldChars = 0;
   let chars = 0;
@@ -73,6 +78,7 @@ function toLine(items: TextItem[], page: number, pageHeight: number): Line {
     const gap = rtl ? Math.max(prevStart - (item.x + item.width), turn ? item.size : 0) : item.x - prevEnd;
     if (wordLike) previousRtl = item.rtl ?? false;
     const wide = gap > Math.max(item.size * 1.2, 8);
+    if (text && gap > item.size * 0.5) gaps++;
     if (!cells.length || wide) cells.push({ x: item.x, text: item.text.trim() });
     else cells[cells.length - 1]!.text += (gap > item.size * 0.15 && !/\s$/.test(text) ? ' ' : '') + item.text.trim();
     if (text && gap > item.size * 0.15 && !/\s$/.test(text) && !/^\s/.test(item.text)) text += ' ';
@@ -92,6 +98,7 @@ function toLine(items: TextItem[], page: number, pageHeight: number): Line {
     size: Math.round(size * 10) / 10,
     bold: chars > 0 && boldChars / chars > 0.6,
     cells: cells.filter((c) => c.text !== ''),
+    gaps,
     page,
     pageHeight,
   };

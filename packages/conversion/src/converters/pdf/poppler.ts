@@ -52,7 +52,8 @@ export async function readPages(file: string, lastPage: number): Promise<Poppler
 
 const PAGE = /<page number="(\d+)"[^>]*? height="([\d.]+)" width="([\d.]+)">([\s\S]*?)<\/page>/g;
 const FONTSPEC = /<fontspec id="(\d+)" size="([\d.-]+)" family="([^"]*)"/g;
-const TEXT = /<text top="(-?[\d.]+)" left="(-?[\d.]+)" width="(-?[\d.]+)" height="(-?[\d.]+)" font="(\d+)">(.*?)<\/text>/g;
+const TEXT =
+  /<text top="(-?[\d.]+)" left="(-?[\d.]+)" width="(-?[\d.]+)" height="(-?[\d.]+)" font="(\d+)">(.*?)<\/text>/g;
 
 /**
  * Reads pdftohtml's pdf2xml output. Its shape is fixed by poppler (one element per line, attributes in
