@@ -104,6 +104,7 @@ function withTables(lines: Line[], tables: RuledTable[], page: number, pageHeigh
       right: 0,
       size: 0,
       bold: false,
+      font: '',
       cells: [],
       gaps: 0,
       page,

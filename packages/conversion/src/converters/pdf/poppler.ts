@@ -60,18 +60,24 @@ const TEXT =
  * one order), so three expressions read it in a fraction of the time an XML tree costs on a large PDF.
  */
 export function parsePdf2Xml(xml: string): PopplerPage[] {
-  const fonts = new Map<string, { size: number; bold: boolean }>();
+  const fonts = new Map<string, { size: number; bold: boolean; italic: boolean; family: string }>();
   const pages: PopplerPage[] = [];
   for (const page of xml.matchAll(PAGE)) {
     const [, number, h, w, body] = page as unknown as [string, string, string, string, string];
-    for (const f of body.matchAll(FONTSPEC)) fonts.set(f[1]!, { size: Number(f[2]), bold: BOLD_FONT.test(f[3]!) });
+    for (const f of body.matchAll(FONTSPEC)) {
+      // Subset prefixes ("ABCDEF+") differ between embeddings of one font.
+      const family = f[3]!.replace(/^[A-Z]{6}\+/, '');
+      fonts.set(f[1]!, { size: Number(f[2]), bold: BOLD_FONT.test(family), italic: ITALIC_FONT.test(family), family });
+    }
     const height = Number(h);
     const items: TextItem[] = [];
     for (const t of body.matchAll(TEXT)) {
       const [, top, left, width, boxHeight, fontId, raw] = t as unknown as string[];
       const text = normalise(decodeEntities(raw!.replace(/<[^>]*>/g, '')));
       if (!text) continue;
-      const font = fonts.get(fontId!) ?? { size: Number(boxHeight), bold: false };
+      const font = fonts.get(fontId!) ?? { size: Number(boxHeight), bold: false, italic: false, family: '' };
+      const bold = font.bold || raw!.startsWith('<b>');
+      const italic = font.italic || /^(<b>)?<i>/.test(raw!);
       const rtl = RTL_LETTER.test(text);
       items.push({
         text: rtl ? visualToLogical(text) : text,
@@ -80,7 +86,8 @@ export function parsePdf2Xml(xml: string): PopplerPage[] {
         y: height - Number(top) - Number(boxHeight),
         width: Number(width),
         size: font.size,
-        bold: font.bold || raw!.startsWith('<b>'),
+        bold,
+        font: `${font.family}${bold ? ' bold' : ''}${italic ? ' italic' : ''}`,
         rtl,
       });
     }
@@ -90,6 +97,7 @@ export function parsePdf2Xml(xml: string): PopplerPage[] {
 }
 
 const BOLD_FONT = /bold|black|heavy|semibold|demi|[-,]bd\b|\+?[a-z]*bx\d/i;
+const ITALIC_FONT = /italic|oblique|[-,]it\b|\+?[a-z]*ti\d/i;
 const RTL_LETTER = /[\u0590-\u08ff\ufb1d-\ufdff\ufe70-\ufeff]/;
 const LTR_RUN = /[\p{Script=Latin}\p{Nd}][\p{Script=Latin}\p{Nd}.,:%/\-+]*/gu;
 

@@ -118,7 +118,7 @@ function gridTable(group: Rule[], items: TextItem[]): { table: RuledTable; used:
       used.add(original);
     }
   }
-  if (used.size === 0) return undefined;
+  if (used.size === 0 || [...texts.values()].some(holdsLayout)) return undefined;
   const cellText = new Map<number, string>();
   for (const [root, list] of texts) cellText.set(root, readCell(list));
   let grid = Array.from({ length: rows }, (_, r) =>
@@ -164,6 +164,23 @@ function splitAtRules(item: TextItem, edges: number[], vertical: Rule[]): TextIt
       width: (end - start) * perChar,
     };
   });
+}
+
+/** Lines of text one table cell holds at most; a box around more is a frame around page content. */
+const MAX_CELL_LINES = 8;
+
+/** A box holding many lines or text set in columns frames a part of the page; it is no table cell. */
+function holdsLayout(items: TextItem[]): boolean {
+  const baselines: TextItem[][] = [];
+  for (const item of [...items].sort((a, b) => b.y - a.y || a.x - b.x)) {
+    const line = baselines.find((l) => Math.abs(l[0]!.y - item.y) <= item.size / 2);
+    if (line) line.push(item);
+    else baselines.push([item]);
+  }
+  if (baselines.length > MAX_CELL_LINES) return true;
+  return baselines.some((line) =>
+    line.some((item, k) => k > 0 && item.x - (line[k - 1]!.x + line[k - 1]!.width) > Math.max(item.size * 1.2, 8)),
+  );
 }
 
 /** Columns identical to their left neighbour in every row add nothing. */
