@@ -59,7 +59,7 @@ function measure(file: string, ext: string): Measured {
 
 async function main(): Promise<void> {
   const filter = process.argv[2];
-  const cases = filter === 'webhooks' || filter === 'quality' ? [] : await loadCases(filter);
+  const cases = filter === 'webhooks' || filter === 'quality' || filter === 'pdf-pages' ? [] : await loadCases(filter);
   const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'mw-bench-'));
   const rows: string[] = [];
   rows.push('| case | size MB | time s | per unit | peak RSS MB | time ÷ baseline | RSS ÷ baseline |');
@@ -90,6 +90,12 @@ async function main(): Promise<void> {
     const quality = await runQualityBench();
     fs.writeFileSync(path.join(__dirname, 'out', 'quality.md'), quality);
     process.stdout.write(`\n${quality}`);
+  }
+  if (!filter || filter === 'pdf-pages') {
+    const { runPdfPagesBench } = await import('./pdf-pages');
+    const pdfPages = await runPdfPagesBench();
+    fs.writeFileSync(path.join(__dirname, 'out', 'pdf-pages.md'), pdfPages);
+    process.stdout.write(`\n${pdfPages}`);
   }
   if (!filter || filter === 'webhooks') {
     const { runWebhookBench } = await import('./webhooks');

@@ -2,7 +2,8 @@ import type { Block, ListItem } from '../../markdown/model';
 import { escapeText } from '../../markdown/inline';
 import { bodyFont, bodySize, boilerplateKey, type Line } from './layout';
 
-const BULLET = /^([•◦▪▫●○■□‣⁃∙·*\-–—])\s+/;
+// Bullets, checkboxes, and symbol-font glyphs (Wingdings, Symbol) that map to C1 controls or the private use area.
+const BULLET = /^(?:[•◦▪▫●○■□‣⁃∙·*\-–—]\s+|[☐☑☒❑❒✓✔➢➤►▶◆◇\u0080-\u009f\uf000-\uf0ff]\s*(?=\S))/u;
 const NUMBERED = /^((?:\d{1,3}|[a-z]|[ivx]{1,5})[.)])\s+/i;
 const HEADING_RATIO = 1.15;
 const MAX_HEADING_CHARS = 150;
@@ -48,13 +49,13 @@ export function linesToBlocks(lines: Line[]): Block[] {
   };
   const blocks: Block[] = [];
   let paragraph: Line[] = [];
-  let list: { ordered: boolean; items: ListItem[]; x: number } | undefined;
+  let list: { ordered: boolean; items: ListItem[]; x: number; start?: number } | undefined;
   const flushParagraph = (): void => {
     if (paragraph.length) blocks.push({ type: 'paragraph', text: escapeText(joinLines(paragraph.map((l) => l.text))) });
     paragraph = [];
   };
   const flushList = (): void => {
-    if (list) blocks.push({ type: 'list', ordered: list.ordered, items: list.items });
+    if (list) blocks.push({ type: 'list', ordered: list.ordered, start: list.start, items: list.items });
     list = undefined;
   };
   for (let i = 0; i < lines.length; i++) {
@@ -96,7 +97,8 @@ export function linesToBlocks(lines: Line[]): Block[] {
       const ordered = !!numbered;
       if (!list || list.ordered !== ordered) {
         flushList();
-        list = { ordered, items: [], x: line.x };
+        const first = numbered ? Number.parseInt(numbered[1]!, 10) : NaN;
+        list = { ordered, items: [], x: line.x, start: Number.isFinite(first) ? first : undefined };
       }
       list.items.push({ text: line.text.slice((bullet ?? numbered)![0].length) });
       continue;
@@ -119,7 +121,7 @@ export function linesToBlocks(lines: Line[]): Block[] {
 function isHeadingLine(line: Line, body: number): boolean {
   if (line.text.length > MAX_HEADING_CHARS || !/\p{L}/u.test(line.text) || /[.,;:]$/.test(line.text)) return false;
   if (line.size >= body * HEADING_RATIO) return true;
-  return line.bold && line.size >= body * 0.98 && line.text.length <= 80 && !/^[•\-*]/.test(line.text);
+  return line.bold && line.size >= body * 0.98 && line.text.length <= 80 && !BULLET.test(line.text);
 }
 
 /** "2", "2.1", "2.1.3", "(1)", "IV." or "A." before a heading's words. */

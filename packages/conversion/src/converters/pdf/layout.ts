@@ -72,6 +72,7 @@ function toLine(items: TextItem[], page: number, pageHeight: number): Line {
   let boldChars = 0;
   let chars = 0;
   const fontChars = new Map<string, number>();
+  const sizeChars = new Map<number, number>();
   for (const item of sorted) {
     // pdf.js inserts space items spanning gaps; they must not hide the gap between cells.
     if (item.text.trim() === '') {
@@ -92,6 +93,9 @@ function toLine(items: TextItem[], page: number, pageHeight: number): Line {
     prevEnd = Math.max(prevEnd, item.x + item.width);
     prevStart = Math.min(prevStart, item.x);
     size = Math.max(size, item.size);
+    // The line's size is its letters' size: a large bullet or checkbox glyph doesn't make it a heading.
+    const letters = item.text.replace(/[^\p{L}\p{N}]/gu, '').length;
+    if (letters) sizeChars.set(item.size, (sizeChars.get(item.size) ?? 0) + letters);
     const n = item.text.trim().length;
     chars += n;
     if (item.bold) boldChars += n;
@@ -102,7 +106,7 @@ function toLine(items: TextItem[], page: number, pageHeight: number): Line {
     x: Math.min(...sorted.map((i) => i.x)),
     y: items[0]!.y,
     right: prevEnd,
-    size: Math.round(size * 10) / 10,
+    size: Math.round(([...sizeChars].sort((a, b) => b[1] - a[1] || b[0] - a[0])[0]?.[0] ?? size) * 10) / 10,
     bold: chars > 0 && boldChars / chars > 0.6,
     font: [...fontChars].sort((a, b) => b[1] - a[1])[0]?.[0] ?? '',
     cells: cells.filter((c) => c.text !== ''),
