@@ -103,4 +103,38 @@ describe('PDF structure', () => {
     const { markdown } = await convertIsolated(input, 'pdf', std, limits);
     expect(markdown).toBe('Full name: Ada Lovelace\n\nSubscribed: ☒\n');
   });
+
+  it('When section titles are numbered and set in bold or italic at the body size, then they are headings nested by their numbers', async () => {
+    const input = await pdf((doc) => {
+      const body = 'The body text of this section runs over a full line so that it reads as a paragraph of prose.';
+      doc.font('Helvetica-Bold').fontSize(11).text('1 Introduction');
+      doc.font('Helvetica').text(body).moveDown();
+      doc.font('Helvetica-Bold').text('1.1 Scope of the review');
+      doc.font('Helvetica').text(body).moveDown();
+      doc.font('Helvetica-Oblique').text('Background');
+      doc.font('Helvetica').text(body);
+    });
+    const { markdown } = await convertIsolated(input, 'pdf', std, limits);
+    const body = 'The body text of this section runs over a full line so that it reads as a paragraph of prose.';
+    expect(markdown).toBe(
+      `# 1 Introduction\n\n${body}\n\n## 1.1 Scope of the review\n\n${body}\n\n# Background\n\n${body}\n`,
+    );
+  });
+
+  it('When list items are marked by a large symbol glyph or numbered from 3, then they are list items and the numbering is kept', async () => {
+    const input = await pdf((doc) => {
+      doc.font('Helvetica').fontSize(11).text('Steps to follow:');
+      doc.text('3. Open the valve', 72, 120);
+      doc.text('4. Read the gauge', 72, 136);
+      doc.moveDown();
+      doc.font('/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf').fontSize(16).text('➢', 72, 177, { lineBreak: false });
+      doc.font('Helvetica').fontSize(11).text('Pressure within range', 90, 182);
+      doc.font('/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf').fontSize(16).text('➢', 72, 195, { lineBreak: false });
+      doc.font('Helvetica').fontSize(11).text('Valve closed again', 90, 200);
+    });
+    const { markdown } = await convertIsolated(input, 'pdf', std, limits);
+    expect(markdown).toBe(
+      'Steps to follow:\n\n3. Open the valve\n4. Read the gauge\n\n- Pressure within range\n- Valve closed again\n',
+    );
+  });
 });
