@@ -58,6 +58,11 @@ export const envSchema = z.object({
   ENHANCED_AI_MODEL: z.string().min(1).optional(),
   ENHANCED_AI_API_KEY: z.string().min(1).optional(),
   ENHANCED_AI_TIMEOUT_MS: positiveInt.default(60_000),
+  /** Enhanced mode sends audio to this OpenAI-compatible base URL (…/v1) for /audio/transcriptions. */
+  TRANSCRIPTION_BASE_URL: z.string().url().optional(),
+  TRANSCRIPTION_MODEL: z.string().min(1).default('whisper-1'),
+  TRANSCRIPTION_API_KEY: z.string().min(1).optional(),
+  TRANSCRIPTION_TIMEOUT_MS: positiveInt.default(120_000),
 });
 
 export type Config = z.infer<typeof envSchema>;

@@ -2,3 +2,4 @@ export * from './messages';
 export * from './topology';
 export * from './broker';
 export * from './timestamps';
+export * from './api';

@@ -6,3 +6,4 @@ export { countTokens, optimizeTokens, type TokenOptimization } from './tokens/op
 export type { Block, ListItem } from './markdown/model';
 export { renderMarkdown } from './markdown/writer';
 export { refineWithModel, type ModelEndpoint } from './enhanced/model-pass';
+export { transcribeWithEndpoint, type TranscriptionEndpoint } from './enhanced/transcription-endpoint';

@@ -1,9 +1,13 @@
+import type { TranscriptionEndpoint } from './enhanced/transcription-endpoint';
+
 /** What every converter receives and returns; the one interface of the conversion library. */
 export interface ConvertOptions {
   /** Enhanced mode: the deeper local pipeline (OCR of embedded images, layout analysis). */
   enhanced: boolean;
   /** Original file name, when known (some formats use it as a fallback title). */
   filename?: string;
+  /** Enhanced mode only: an OpenAI-compatible speech-to-text endpoint, tried before the offline engine. */
+  transcriptionEndpoint?: TranscriptionEndpoint;
 }
 
 /** Metadata as the contract defines it: always all three keys (empty string / 0 when unknown). */

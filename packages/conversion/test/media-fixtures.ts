@@ -117,3 +117,66 @@ export function sentenceRecall(markdown: string): number {
   const sentences = [...LEFT, ...RIGHT];
   return sentences.filter((s) => text.includes(norm(s))).length / sentences.length;
 }
+
+/** A font with Chinese, Japanese and Korean glyphs (Debian's fonts-wqy-zenhei). */
+const CJK_FONT = 'WenQuanYi Zen Hei';
+
+/**
+ * Lines of CJK text drawn on a white page: in rows, or (vertical) in columns read top to bottom and
+ * right to left, one character under the other, as Japanese and Chinese books set them.
+ */
+export async function cjkTextImage(lines: string[], px: number, vertical = false): Promise<Buffer> {
+  const longest = Math.max(...lines.map((l) => [...l].length));
+  const glyph = (x: number, y: number, text: string): string =>
+    `<text x="${x}" y="${y}" font-family="${CJK_FONT}" font-size="${px}">${text}</text>`;
+  let width: number;
+  let height: number;
+  let text: string;
+  if (vertical) {
+    width = Math.round(px * 1.6 * lines.length) + 80;
+    height = px * longest + 80;
+    text = lines
+      .map((line, i) =>
+        [...line].map((ch, j) => glyph(width - 60 - Math.round(i * px * 1.6), 40 + px * (j + 1), ch)).join(''),
+      )
+      .join('');
+  } else {
+    width = px * longest + 80;
+    height = Math.round(px * 1.6 * lines.length) + 60;
+    text = lines.map((line, i) => glyph(40, Math.round(40 + px * (1.5 * i + 1)), line)).join('');
+  }
+  const svg = `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}"><rect width="100%" height="100%" fill="white"/>${text}</svg>`;
+  return sharp(Buffer.from(svg)).png().toBuffer();
+}
+
+/** Share of the phrases found in the Markdown, ignoring whitespace (as a must-include check does). */
+export function phraseRecall(phrases: string[], markdown: string): number {
+  const text = markdown.replace(/\s+/g, '');
+  return phrases.filter((p) => text.includes(p.replace(/\s+/g, ''))).length / phrases.length;
+}
+
+/** Sentences in Chinese, Japanese and Korean, and the phrases a faithful reading must contain. */
+export const CJK_SAMPLES = {
+  chinese: {
+    lines: ['委员会在星期二上午批准了年度预算', '会议讨论了新的教育政策和交通计划'],
+    phrases: ['委员会', '星期二', '上午', '批准', '预算', '会议', '讨论', '教育政策', '交通计划'],
+  },
+  japanese: {
+    lines: ['委員会は火曜日の朝に年間予算を承認しました', '新しい教育方針について話し合いました'],
+    phrases: ['委員会', '火曜日', '朝に', '年間予算', '承認しました', '新しい', '教育方針', '話し合いました'],
+  },
+  korean: {
+    lines: ['위원회는 화요일 아침에 연간 예산을 승인했습니다', '새로운 교육 정책에 대해 논의했습니다'],
+    phrases: ['위원회는', '화요일', '아침에', '연간 예산을', '승인했습니다', '새로운', '교육 정책에', '논의했습니다'],
+  },
+  verticalJapanese: {
+    lines: [
+      '委員会は火曜日の朝に年間',
+      '予算を承認しました。新し',
+      'い教育方針について話し',
+      '合いました。会議は三時',
+      '間続きました。',
+    ],
+    phrases: ['委員会', '火曜日', '朝に', '予算', '承認しました', '教育', 'について', '会議は', '三時'],
+  },
+};

@@ -95,3 +95,4 @@ export async function eventually<T>(
     await new Promise((r) => setTimeout(r, everyMs));
   }
 }
+export { startTranscriptionServer, type TranscriptionAnswer } from './transcription-server';

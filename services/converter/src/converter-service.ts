@@ -40,6 +40,14 @@ export async function startConverter(
             timeoutMs: config.ENHANCED_AI_TIMEOUT_MS,
           }
         : undefined,
+    transcriptionEndpoint: config.TRANSCRIPTION_BASE_URL
+      ? {
+          baseUrl: config.TRANSCRIPTION_BASE_URL,
+          model: config.TRANSCRIPTION_MODEL,
+          apiKey: config.TRANSCRIPTION_API_KEY,
+          timeoutMs: config.TRANSCRIPTION_TIMEOUT_MS,
+        }
+      : undefined,
   };
   await consumer.start(config.CONVERTER_CONCURRENCY, config.JOB_DELIVERY_LIMIT, {
     onJob: async (id) => {

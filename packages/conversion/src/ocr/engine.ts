@@ -1,6 +1,20 @@
 import path from 'node:path';
 import sharp from 'sharp';
-import { createWorker, OEM, type Worker } from 'tesseract.js';
+import { createWorker, OEM, PSM, type Worker } from 'tesseract.js';
+import {
+  ENGLISH,
+  isScriptDetectorInstalled,
+  isVertical,
+  joinsWithoutSpace,
+  CONFIDENT_READING,
+  isHangulPair,
+  languageForScript,
+  MIN_SCRIPT_CONFIDENCE,
+  SYLLABLE_GAP,
+  verticalVariant,
+  readsAsLatinText,
+  SCRIPT_DETECTOR,
+} from './scripts';
 import { ConversionError } from '../types';
 
 /** Largest image accepted, in pixels (a decompression bomb fails here, before decoding). */
@@ -12,43 +26,70 @@ export const PARAGRAPH_GAP = 0.6;
 /** OCR works best with text about 30 px high; small images are upscaled towards this width. */
 const TARGET_MIN_WIDTH = 1800;
 
-let engine: Promise<Worker> | undefined;
+/** Tesseract's own variable names the folder of system traineddata (Debian's tesseract-ocr-* packages). */
+const SYSTEM_TESSDATA = process.env.TESSDATA_PREFIX ?? '/usr/share/tesseract-ocr/5/tessdata';
+
+const engines = new Map<string, Promise<Worker>>();
 
 /**
- * One Tesseract engine per thread, created on first use and reused for every later image:
- * English LSTM data from @tesseract.js-data/eng on local disk, nothing fetched, nothing cached to disk.
+ * One Tesseract engine per language set and thread, created on first use and reused for every
+ * later image. English LSTM data comes from @tesseract.js-data/eng; other scripts and the script
+ * detector (osd) from the system's traineddata folder. Nothing is fetched or cached to disk.
  */
-function ocrEngine(): Promise<Worker> {
-  engine ??= (async () => {
-    const langPath = path.join(path.dirname(require.resolve('@tesseract.js-data/eng/package.json')), '4.0.0_best_int');
-    return createWorker('eng', OEM.LSTM_ONLY, {
-      langPath,
-      gzip: true,
-      cacheMethod: 'none',
-      logger: () => undefined,
-      errorHandler: () => undefined,
-    });
-  })();
+function ocrEngine(language: string): Promise<Worker> {
+  let engine = engines.get(language);
+  if (!engine) {
+    engine = createEngine(language);
+    engines.set(language, engine);
+    engine.catch(() => engines.delete(language));
+  }
   return engine;
 }
 
-/** Closes this thread's engine (end of a CLI run or a test). */
+function createEngine(language: string): Promise<Worker> {
+  const quiet = { cacheMethod: 'none', logger: () => undefined, errorHandler: () => undefined };
+  if (language === ENGLISH) {
+    const langPath = path.join(path.dirname(require.resolve('@tesseract.js-data/eng/package.json')), '4.0.0_best_int');
+    return createWorker(ENGLISH, OEM.LSTM_ONLY, { langPath, gzip: true, ...quiet });
+  }
+  if (language === SCRIPT_DETECTOR) {
+    // Orientation and script detection exists only in the legacy engine.
+    return createWorker(SCRIPT_DETECTOR, OEM.TESSERACT_ONLY, {
+      langPath: SYSTEM_TESSDATA,
+      gzip: false,
+      legacyCore: true,
+      legacyLang: true,
+      ...quiet,
+    } as Parameters<typeof createWorker>[2]);
+  }
+  return createWorker(language, OEM.LSTM_ONLY, { langPath: SYSTEM_TESSDATA, gzip: false, ...quiet });
+}
+
+/** Closes this thread's engines (end of a CLI run or a test). */
 export async function closeOcrEngine(): Promise<void> {
-  const current = engine;
-  engine = undefined;
-  if (current) await (await current).terminate();
+  const current = [...engines.values()];
+  engines.clear();
+  await Promise.all(current.map(async (engine) => (await engine.catch(() => undefined))?.terminate()));
+}
+
+/** A decoded grey image, one byte per pixel: what OCR and ruling-line detection read. */
+export interface PreparedImage {
+  pixels: Buffer;
+  width: number;
+  height: number;
 }
 
 /** Decodes, orients (EXIF), greys, upscales small text and normalises contrast. */
-export async function prepareImage(input: Buffer): Promise<Buffer> {
+export async function prepareImage(input: Buffer): Promise<PreparedImage> {
   try {
     const image = sharp(input, { limitInputPixels: MAX_IMAGE_PIXELS, failOn: 'error' }).rotate();
     const meta = await image.metadata();
     const width = meta.autoOrient?.width ?? meta.width ?? 0;
     const scale = width > 0 && width < TARGET_MIN_WIDTH ? Math.min(4, TARGET_MIN_WIDTH / width) : 1;
-    let pipeline = image.greyscale();
+    let pipeline = image.flatten({ background: 'white' }).greyscale();
     if (scale > 1.05) pipeline = pipeline.resize({ width: Math.round(width * scale), kernel: 'lanczos3' });
-    return await pipeline.normalise().png().toBuffer();
+    const { data, info } = await pipeline.normalise().extractChannel(0).raw().toBuffer({ resolveWithObject: true });
+    return { pixels: data, width: info.width, height: info.height };
   } catch (err) {
     const message = (err as Error).message;
     if (/pixel limit/i.test(message)) {
@@ -58,13 +99,38 @@ export async function prepareImage(input: Buffer): Promise<Buffer> {
   }
 }
 
+/** A region of a prepared image with a white margin around it, as an image of its own. */
+export async function cropImage(
+  image: PreparedImage,
+  box: { left: number; top: number; width: number; height: number },
+  margin: number,
+): Promise<PreparedImage> {
+  const { data, info } = await sharp(image.pixels, { raw: { width: image.width, height: image.height, channels: 1 } })
+    .extract(box)
+    .extend({ top: margin, bottom: margin, left: margin, right: margin, background: 'white' })
+    .extractChannel(0)
+    .raw()
+    .toBuffer({ resolveWithObject: true });
+  return { pixels: data, width: info.width, height: info.height };
+}
+
+/**
+ * The image as a binary PGM: Tesseract's image library reads it without decompressing, where a PNG
+ * would be compressed here and inflated again inside the WebAssembly engine.
+ */
+function asPgm(image: PreparedImage): Buffer {
+  return Buffer.concat([Buffer.from(`P5\n${image.width} ${image.height}\n255\n`, 'ascii'), image.pixels]);
+}
+
 export interface OcrResult {
   paragraphs: string[];
   confidence: number;
   /** The prepared image the words' boxes refer to (for ruling lines). */
-  image: Buffer;
+  image: PreparedImage;
   /** Recognised words with their boxes, for layout analysis. */
   words: OcrWord[];
+  /** The Tesseract language the text was read in (eng, jpn, jpn_vert, …). */
+  language: string;
 }
 
 export interface OcrWord {
@@ -76,10 +142,43 @@ export interface OcrWord {
   line: number;
 }
 
-/** Recognises a prepared image; paragraphs are rebuilt from Tesseract's blocks and lines, noise dropped. */
-export async function recognise(image: Buffer): Promise<OcrResult> {
-  const worker = await ocrEngine();
-  const { data } = await worker.recognize(image, {}, { blocks: true, text: false });
+/**
+ * Recognises a prepared image in the language its script needs: English first (most documents);
+ * when that reads poorly, the script detector picks another installed language (vertical CJK
+ * included) and the better-read result wins. `language` skips detection (cells of a page already read).
+ */
+export async function recognise(image: PreparedImage, language?: string): Promise<OcrResult> {
+  if (language) return readWith(image, language);
+  const english = await readWith(image, ENGLISH);
+  if (readsAsLatinText(english)) return english;
+  const other = await detectLanguage(image);
+  if (!other) return english;
+  let result = await readWith(image, other);
+  // The detector sees the same upright characters in rows and in columns: a poor reading may be vertical text.
+  const vertical = result.confidence < CONFIDENT_READING ? verticalVariant(other, SYSTEM_TESSDATA) : undefined;
+  if (vertical) {
+    const columns = await readWith(image, vertical);
+    if (columns.confidence > result.confidence) result = columns;
+  }
+  return result.confidence > english.confidence ? result : english;
+}
+
+/** The installed language for the image's script, or undefined when the detector finds none or it is not installed. */
+async function detectLanguage(image: PreparedImage): Promise<string | undefined> {
+  if (!isScriptDetectorInstalled(SYSTEM_TESSDATA)) return undefined;
+  const detector = await ocrEngine(SCRIPT_DETECTOR);
+  const { data } = await detector.detect(asPgm(image)).catch(() => ({ data: undefined }));
+  if (!data?.script || (data.script_confidence ?? 0) < MIN_SCRIPT_CONFIDENCE) return undefined;
+  return languageForScript(data.script, SYSTEM_TESSDATA);
+}
+
+/** One pass of one language's engine; paragraphs are rebuilt from Tesseract's blocks and lines, noise dropped. */
+async function readWith(image: PreparedImage, language: string): Promise<OcrResult> {
+  const worker = await ocrEngine(language);
+  await worker.setParameters({
+    tessedit_pageseg_mode: isVertical(language) ? PSM.SINGLE_BLOCK_VERT_TEXT : PSM.SINGLE_BLOCK,
+  });
+  const { data } = await worker.recognize(asPgm(image), {}, { blocks: true, text: false });
   const paragraphs: string[] = [];
   const words: OcrWord[] = [];
   let lineNo = 0;
@@ -106,18 +205,20 @@ export async function recognise(image: Buffer): Promise<OcrResult> {
           paragraphs.push(text);
           text = '';
         }
-        const words = line.words
-          .filter((w) => w.confidence >= MIN_WORD_CONFIDENCE || /^[\p{L}\p{N}]{3,}$/u.test(w.text))
-          .map((w) => w.text)
-          .join(' ')
-          .trim();
+        const words = joinWords(
+          line.words
+            .filter((w) => w.confidence >= MIN_WORD_CONFIDENCE || /^[\p{L}\p{N}]{3,}$/u.test(w.text))
+            .map((w) => ({ text: w.text.trim(), x0: w.bbox.x0, x1: w.bbox.x1 }))
+            .filter((w) => w.text),
+          line.bbox.y1 - line.bbox.y0,
+        );
         if (!words || !/[\p{L}\p{N}]/u.test(words)) continue;
         text = joinLine(text, words);
       }
       if (text) paragraphs.push(text);
     }
   }
-  return { paragraphs, confidence: data.confidence, words, image };
+  return { paragraphs, confidence: data.confidence, words, image, language };
 }
 
 /** OCR of an image file in any format sharp reads. */
@@ -125,10 +226,28 @@ export async function ocrImage(input: Buffer): Promise<OcrResult> {
   return recognise(await prepareImage(input));
 }
 
-/** Appends a line to a paragraph, re-joining a word hyphenated across the break. */
+/** Appends a line to a paragraph, re-joining a word hyphenated across the break; CJK runs on without spaces. */
 export function joinLine(paragraph: string, line: string): string {
   if (!paragraph) return line;
-  return /\p{Ll}-$/u.test(paragraph) ? paragraph.slice(0, -1) + line : `${paragraph} ${line}`;
+  if (/\p{Ll}-$/u.test(paragraph)) return paragraph.slice(0, -1) + line;
+  return joinsWithoutSpace(paragraph, line) ? paragraph + line : `${paragraph} ${line}`;
+}
+
+/**
+ * Words of a line as text. Tesseract cuts Chinese and Japanese into characters and Korean into
+ * syllables: CJK runs on, and Hangul words whose boxes nearly touch are one word.
+ */
+export function joinWords(words: Array<{ text: string; x0: number; x1: number }>, lineHeight: number): string {
+  let text = '';
+  let previous: { text: string; x1: number } | undefined;
+  for (const word of words) {
+    const touching = previous !== undefined && word.x0 - previous.x1 < lineHeight * SYLLABLE_GAP;
+    const glued =
+      previous && (joinsWithoutSpace(previous.text, word.text) || (touching && isHangulPair(previous.text, word.text)));
+    text = !previous ? word.text : glued ? text + word.text : `${text} ${word.text}`;
+    previous = word;
+  }
+  return text;
 }
 
 export function median(values: number[]): number {

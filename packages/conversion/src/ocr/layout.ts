@@ -14,7 +14,7 @@ import { ruledTable, type RuledTable } from './ruled-table';
  */
 export async function ocrBlocks(result: OcrResult, enhanced: boolean): Promise<Block[]> {
   // A table drawn with ruling lines is clear in either mode; the text above and below it stays text.
-  const ruled = await ruledTable(result.image).catch(() => undefined);
+  const ruled = await ruledTable(result.image, result.language).catch(() => undefined);
   if (ruled) return aroundTable(result.words, ruled);
   if (enhanced) {
     const columns = columnParagraphs(result.words);

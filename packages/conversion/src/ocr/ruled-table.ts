@@ -1,5 +1,4 @@
-import sharp from 'sharp';
-import { recognise } from './engine';
+import { cropImage, type PreparedImage, recognise } from './engine';
 
 /** A ruling line is dark pixels running at least this share of the image's width (or of the grid's height). */
 const MIN_RULE_SHARE = 0.25;
@@ -14,6 +13,8 @@ export interface RuledTable {
   rows: string[][];
 }
 
+/** White pixels around a cell cut out for reading. */
+const CELL_MARGIN = 16;
 /** Cells read at most per table (each is its own OCR pass). */
 const MAX_CELLS = 300;
 
@@ -23,10 +24,9 @@ const MAX_CELLS = 300;
  * rules) and read on its own. Undefined when the image has no such grid (aligned text without
  * lines is left to enhanced mode).
  */
-export async function ruledTable(image: Buffer): Promise<RuledTable | undefined> {
-  const { data, info } = await sharp(image).greyscale().raw().toBuffer({ resolveWithObject: true });
-  const { width, height, channels } = info;
-  const dark = (x: number, y: number): boolean => data[(y * width + x) * channels]! < DARK;
+export async function ruledTable(image: PreparedImage, language?: string): Promise<RuledTable | undefined> {
+  const { pixels, width, height } = image;
+  const dark = (x: number, y: number): boolean => pixels[y * width + x]! < DARK;
 
   const horizontal = mergeRuns(
     Array.from({ length: height }, (_, y) => longestRun(width, (x) => dark(x, y))),
@@ -51,7 +51,7 @@ export async function ruledTable(image: Buffer): Promise<RuledTable | undefined>
         width: vertical[c + 1]!.from - vertical[c]!.to - 4,
         height: horizontal[r + 1]!.from - horizontal[r]!.to - 4,
       };
-      row.push(box.width > 8 && box.height > 8 ? await readCell(image, box) : '');
+      row.push(box.width > 8 && box.height > 8 ? await readCell(image, box, language) : '');
     }
     rows.push(row);
   }
@@ -62,15 +62,11 @@ export async function ruledTable(image: Buffer): Promise<RuledTable | undefined>
 
 /** The text of one cell, cut out with a white margin so Tesseract sees a small page of its own. */
 async function readCell(
-  image: Buffer,
+  image: PreparedImage,
   box: { left: number; top: number; width: number; height: number },
+  language: string | undefined,
 ): Promise<string> {
-  const crop = await sharp(image)
-    .extract(box)
-    .extend({ top: 16, bottom: 16, left: 16, right: 16, background: 'white' })
-    .png()
-    .toBuffer();
-  const { paragraphs } = await recognise(crop);
+  const { paragraphs } = await recognise(await cropImage(image, box, CELL_MARGIN), language);
   return paragraphs.join(' ').replace(/[|]/g, ' ').replace(/\s+/g, ' ').trim();
 }
 

@@ -1,5 +1,11 @@
 import { completeConversion, failConversion, markProcessing, type Db } from '@markwright/db';
-import { ConversionError, convertIsolated, type IsolationLimits, type ModelEndpoint } from '@markwright/conversion';
+import {
+  ConversionError,
+  convertIsolated,
+  type IsolationLimits,
+  type ModelEndpoint,
+  type TranscriptionEndpoint,
+} from '@markwright/conversion';
 import type { Logger } from '@markwright/config';
 
 export interface RunDeps {
@@ -8,6 +14,8 @@ export interface RunDeps {
   limits: IsolationLimits;
   /** Enhanced mode's model pass, when an endpoint is configured. */
   modelEndpoint?: ModelEndpoint;
+  /** Enhanced mode's speech-to-text endpoint, when one is configured. */
+  transcriptionEndpoint?: TranscriptionEndpoint;
   announce: (conversionId: string) => Promise<void>;
 }
 
@@ -39,6 +47,7 @@ export async function runConversion(deps: RunDeps, conversionId: string): Promis
           optimizeTokens: job.optimizeTokens,
           filename: job.originalFilename,
           modelEndpoint: job.useEnhancedAi ? deps.modelEndpoint : undefined,
+          transcriptionEndpoint: job.useEnhancedAi ? deps.transcriptionEndpoint : undefined,
         },
         deps.limits,
       );

@@ -1,5 +1,11 @@
 import type { ConversionDetailRow, ConversionListRow } from '../data-access/conversion-repository';
-import { formatTimestamp } from '@markwright/contracts';
+import {
+  formatTimestamp,
+  type ConversionDetail,
+  type ConversionListItem,
+  type ConversionStatus,
+  type DocumentMetadata,
+} from '@markwright/contracts';
 
 export const WEBHOOK_MAX_ATTEMPTS = 3;
 
@@ -10,31 +16,45 @@ export function webhookState(row: Pick<ConversionDetailRow, 'webhookUrl' | 'webh
   return { webhook_delivered: delivered, can_retry_webhook: canRetry };
 }
 
+/** Finished rows always have completed_at (processing ones started_at); the creation time stands in for a missing one. */
+const finishedAt = (row: ConversionDetailRow): string => formatTimestamp(row.completedAt ?? row.createdAt);
+
 /** The detail response: fields present by status exactly as the contract's presence table says. */
-export function renderConversionDetail(row: ConversionDetailRow): Record<string, unknown> {
-  const body: Record<string, unknown> = {
+export function renderConversionDetail(row: ConversionDetailRow): ConversionDetail {
+  const head = <S extends ConversionStatus>(status: S) => ({
     id: row.id,
-    status: row.status,
+    status,
     original_filename: row.originalFilename,
     created_at: formatTimestamp(row.createdAt),
-  };
-  if (row.status === 'processing') body.started_at = formatTimestamp(row.startedAt);
-  if (row.status === 'completed') {
-    body.markdown = row.markdown ?? '';
-    if (row.includeMetadata) body.metadata = row.metadata;
-    body.completed_at = formatTimestamp(row.completedAt);
+  });
+  const webhook = webhookState(row);
+  switch (row.status as ConversionStatus) {
+    case 'processing':
+      return { ...head('processing'), started_at: formatTimestamp(row.startedAt ?? row.createdAt), ...webhook };
+    case 'completed':
+      return {
+        ...head('completed'),
+        markdown: row.markdown ?? '',
+        ...(row.includeMetadata ? { metadata: row.metadata as unknown as DocumentMetadata } : {}),
+        completed_at: finishedAt(row),
+        ...webhook,
+      };
+    case 'failed':
+      return {
+        ...head('failed'),
+        error: row.error ?? 'The conversion failed.',
+        completed_at: finishedAt(row),
+        ...webhook,
+      };
+    default:
+      return { ...head('pending'), ...webhook };
   }
-  if (row.status === 'failed') {
-    body.error = row.error ?? 'The conversion failed.';
-    body.completed_at = formatTimestamp(row.completedAt);
-  }
-  return { ...body, ...webhookState(row) };
 }
 
-export function renderConversionListItem(row: ConversionListRow): Record<string, unknown> {
+export function renderConversionListItem(row: ConversionListRow): ConversionListItem {
   return {
     id: row.id,
-    status: row.status,
+    status: row.status as ConversionStatus,
     original_filename: row.originalFilename,
     extension: row.extension,
     file_size_bytes: row.fileSizeBytes,

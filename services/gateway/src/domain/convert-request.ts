@@ -1,12 +1,107 @@
+import { z } from 'zod';
 import { isSupportedExtension, SUPPORTED_EXTENSIONS } from '@markwright/conversion';
-import { AppError } from './app-error';
-import { PLANS, type PlanName } from './plans';
+import { PLAN_NAMES, PLANS, type PlanName } from './plans';
+import { validationError } from './validation-errors';
 
 export interface UploadedFile {
   originalname: string;
   size: number;
   buffer: Buffer;
 }
+
+export const WEBHOOK_URL_MAX = 2048;
+export const WEBHOOK_SECRET_MIN = 32;
+export const WEBHOOK_SECRET_MAX = 255;
+const TRUE_WORDS = ['true', '1', 'yes', 'on'] as const;
+const FALSE_WORDS = ['false', '0', 'no', 'off'] as const;
+
+const label = (field: string): string => field.replace(/_/g, ' ');
+/** A repeated field arrives as an array: null makes it fail as "must be a string" (zod would also length-check it). */
+const textOnly = (value: unknown): unknown => (value === undefined || typeof value === 'string' ? value : null);
+const mustBeString = (field: string): string => `The ${label(field)} field must be a string.`;
+
+function fileField(maxBytes: number) {
+  return z
+    .custom<UploadedFile>((value) => value !== undefined && value !== null, { error: 'The file field is required.' })
+    .refine((file) => file.size <= maxBytes, {
+      message: `The file field must not be greater than ${maxBytes / 1024} kilobytes.`,
+    })
+    .refine((file) => isSupportedExtension(extensionOf(file.originalname)), {
+      message: `The file field must be a file of type: ${SUPPORTED_EXTENSIONS.join(', ')}.`,
+    })
+    .meta({
+      type: 'string',
+      format: 'binary',
+      description: `The document. Extension (any case): ${SUPPORTED_EXTENSIONS.join(', ')}. At most the plan's limit: ${PLAN_NAMES.map((p) => `${p} ${PLANS[p].maxFileBytes / (1024 * 1024)} MB`).join(', ')}.`,
+    });
+}
+
+const webhookUrlField = z
+  .preprocess(
+    textOnly,
+    z
+      .string({ error: mustBeString('webhook_url') })
+      .refine(isValidUrl, { message: 'The webhook url field must be a valid URL.' })
+      .refine((url) => !isValidUrl(url) || url.toLowerCase().startsWith('https://'), {
+        message: 'The webhook url field must start with https://.',
+      })
+      .max(WEBHOOK_URL_MAX, {
+        message: `The webhook url field must not be greater than ${WEBHOOK_URL_MAX} characters.`,
+      }),
+  )
+  .meta({
+    format: 'uri',
+    pattern: '^[Hh][Tt][Tt][Pp][Ss]://',
+    description:
+      'An https URL. Its presence selects asynchronous mode: the answer is 202 and the result is POSTed here.',
+  })
+  .optional();
+
+const webhookSecretField = z
+  .preprocess(
+    textOnly,
+    z
+      .string({ error: mustBeString('webhook_secret') })
+      .min(WEBHOOK_SECRET_MIN, {
+        message: `The webhook secret field must be at least ${WEBHOOK_SECRET_MIN} characters.`,
+      })
+      .max(WEBHOOK_SECRET_MAX, {
+        message: `The webhook secret field must not be greater than ${WEBHOOK_SECRET_MAX} characters.`,
+      }),
+  )
+  .meta({ description: 'When given, webhook deliveries carry X-Webhook-Signature, an HMAC-SHA256 keyed with it.' })
+  .optional();
+
+/** A form flag: one of the boolean words in any case (decisions.md); absent means false. */
+function flagField(field: string, description: string) {
+  return z
+    .preprocess(
+      (value) => (typeof value === 'string' ? value.trim().toLowerCase() : value),
+      z.enum([...TRUE_WORDS, ...FALSE_WORDS], {
+        error: (issue) =>
+          typeof issue.input === 'string' ? `The ${label(field)} field must be true or false.` : mustBeString(field),
+      }),
+    )
+    .transform((word) => (TRUE_WORDS as readonly string[]).includes(word))
+    .meta({ description: `${description} Any case; false when absent.` })
+    .optional();
+}
+
+/** The multipart form of POST /convert (contract's Validation table plus decisions.md), fields in form order. */
+export function convertFormSchema(maxFileBytes: number) {
+  return z.object({
+    file: fileField(maxFileBytes),
+    webhook_url: webhookUrlField,
+    webhook_secret: webhookSecretField,
+    use_enhanced_ai: flagField('use_enhanced_ai', 'Enhanced AI conversion; costs more credits.'),
+    optimize_tokens: flagField('optimize_tokens', 'Shrinks the Markdown; the sync answer reports token_optimization.'),
+    include_metadata: flagField('include_metadata', 'Adds metadata (title, author, page_count) to the result.'),
+  });
+}
+
+const FORM_BY_PLAN = Object.fromEntries(
+  PLAN_NAMES.map((plan) => [plan, convertFormSchema(PLANS[plan].maxFileBytes)]),
+) as Record<PlanName, ReturnType<typeof convertFormSchema>>;
 
 export interface ConvertRequest {
   file: UploadedFile;
@@ -18,88 +113,24 @@ export interface ConvertRequest {
   includeMetadata: boolean;
 }
 
-const TRUE_WORDS = ['true', '1', 'yes', 'on'];
-const FALSE_WORDS = ['false', '0', 'no', 'off'];
-const FLAGS = [
-  ['use_enhanced_ai', 'use enhanced ai'],
-  ['optimize_tokens', 'optimize tokens'],
-  ['include_metadata', 'include metadata'],
-] as const;
-export const WEBHOOK_URL_MAX = 2048;
-export const WEBHOOK_SECRET_MIN = 32;
-export const WEBHOOK_SECRET_MAX = 255;
-
-/** The Validation table of the contract plus decisions.md, as Laravel-style messages per field. */
+/** Validates the upload and the text fields against the plan's form; a 422 lists every failing field. */
 export function validateConvertRequest(
   plan: PlanName,
   file: UploadedFile | undefined,
   fields: Record<string, unknown>,
 ): ConvertRequest {
-  const errors: Record<string, string[]> = {};
-  const add = (field: string, message: string): void => {
-    (errors[field] ??= []).push(message);
-  };
-
-  const extension = file ? extensionOf(file.originalname) : '';
-  if (!file) {
-    add('file', 'The file field is required.');
-  } else {
-    const maxBytes = PLANS[plan].maxFileBytes;
-    if (file.size > maxBytes) {
-      add('file', `The file field must not be greater than ${maxBytes / 1024} kilobytes.`);
-    }
-    if (!isSupportedExtension(extension)) {
-      add('file', `The file field must be a file of type: ${SUPPORTED_EXTENSIONS.join(', ')}.`);
-    }
-  }
-
-  const webhookUrl = stringField(fields.webhook_url, 'webhook_url', add);
-  if (webhookUrl !== null) {
-    if (!isValidUrl(webhookUrl)) add('webhook_url', 'The webhook url field must be a valid URL.');
-    else if (!webhookUrl.toLowerCase().startsWith('https://')) {
-      add('webhook_url', 'The webhook url field must start with https://.');
-    }
-    if (webhookUrl.length > WEBHOOK_URL_MAX) {
-      add('webhook_url', `The webhook url field must not be greater than ${WEBHOOK_URL_MAX} characters.`);
-    }
-  }
-
-  const webhookSecret = stringField(fields.webhook_secret, 'webhook_secret', add);
-  if (webhookSecret !== null) {
-    if (webhookSecret.length < WEBHOOK_SECRET_MIN) {
-      add('webhook_secret', `The webhook secret field must be at least ${WEBHOOK_SECRET_MIN} characters.`);
-    }
-    if (webhookSecret.length > WEBHOOK_SECRET_MAX) {
-      add('webhook_secret', `The webhook secret field must not be greater than ${WEBHOOK_SECRET_MAX} characters.`);
-    }
-  }
-
-  const flags: Record<string, boolean> = {};
-  for (const [name, label] of FLAGS) {
-    const raw = stringField(fields[name], name, add);
-    if (raw === null) flags[name] = false;
-    else if (TRUE_WORDS.includes(raw.trim().toLowerCase())) flags[name] = true;
-    else if (FALSE_WORDS.includes(raw.trim().toLowerCase())) flags[name] = false;
-    else add(name, `The ${label} field must be true or false.`);
-  }
-
-  if (Object.keys(errors).length > 0) throw AppError.validation(errors);
+  const parsed = FORM_BY_PLAN[plan].safeParse({ ...fields, file });
+  if (!parsed.success) throw validationError(parsed.error);
+  const form = parsed.data;
   return {
-    file: file!,
-    extension,
-    webhookUrl,
-    webhookSecret,
-    useEnhancedAi: flags.use_enhanced_ai!,
-    optimizeTokens: flags.optimize_tokens!,
-    includeMetadata: flags.include_metadata!,
+    file: form.file,
+    extension: extensionOf(form.file.originalname),
+    webhookUrl: form.webhook_url ?? null,
+    webhookSecret: form.webhook_secret ?? null,
+    useEnhancedAi: form.use_enhanced_ai ?? false,
+    optimizeTokens: form.optimize_tokens ?? false,
+    includeMetadata: form.include_metadata ?? false,
   };
-}
-
-function stringField(value: unknown, name: string, add: (field: string, message: string) => void): string | null {
-  if (value === undefined) return null;
-  if (typeof value === 'string') return value;
-  add(name, `The ${name.replace(/_/g, ' ')} field must be a string.`);
-  return null;
 }
 
 export function extensionOf(filename: string): string {

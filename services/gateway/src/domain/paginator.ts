@@ -1,3 +1,5 @@
+import type { ConversionPage } from '@markwright/contracts';
+
 /** A Laravel length-aware paginator body, with every key the contract lists. */
 export function renderPaginator<T>(input: {
   items: T[];
@@ -6,7 +8,7 @@ export function renderPaginator<T>(input: {
   perPage: number;
   path: string;
   query: Record<string, string>;
-}): Record<string, unknown> {
+}): Omit<ConversionPage, 'data'> & { data: T[] } {
   const { items, total, page, perPage, path, query } = input;
   const lastPage = Math.max(1, Math.ceil(total / perPage));
   const url = (p: number): string => {

@@ -7,6 +7,7 @@ import type { Converter } from '../../types';
 import { ConversionError } from '../../types';
 import { escapeText } from '../../markdown/inline';
 import { renderMarkdown } from '../../markdown/writer';
+import { transcribeWithEndpoint, type TranscribedSegment } from '../../enhanced/transcription-endpoint';
 
 const run = promisify(execFile);
 const MODEL_DIR = '/usr/share/pocketsphinx/model/en-us';
@@ -23,6 +24,7 @@ const PARAGRAPH_HARD_SECONDS = 60;
 const TOOL_TIMEOUT_MS = 10 * 60_000;
 
 interface Word {
+  /** A word, or (from a transcription endpoint) a whole segment of speech. */
   word: string;
   start: number;
   end: number;
@@ -33,12 +35,13 @@ interface Word {
 /**
  * wav, mp3, m4a: ffmpeg decodes to 16 kHz mono, CMU PocketSphinx (Debian's pocketsphinx and its
  * US-English model, both offline) transcribes chunk by chunk; paragraphs start at pauses and
- * carry [mm:ss] timestamps. Title and artist come from the file's tags.
+ * carry [mm:ss] timestamps. Title and artist come from the file's tags. In enhanced mode with a
+ * transcription endpoint configured, each chunk goes there first; a chunk it fails is transcribed offline.
  */
 export const audioConverter: Converter = {
   name: 'audio',
   extensions: ['wav', 'mp3', 'm4a'],
-  async convert(input) {
+  async convert(input, options) {
     const dir = await fs.mkdtemp(path.join(os.tmpdir(), 'mw-audio-'));
     try {
       const source = path.join(dir, 'in');
@@ -65,7 +68,11 @@ export const audioConverter: Converter = {
           'wav',
           chunk,
         ]);
-        for (const w of await transcribe(chunk)) {
+        const remote =
+          options.enhanced && options.transcriptionEndpoint
+            ? await transcribeWithEndpoint(await fs.readFile(chunk), options.transcriptionEndpoint)
+            : undefined;
+        for (const w of remote ? segmentsAsWords(remote) : await transcribe(chunk)) {
           const at = w.start + offset;
           const current = paragraphs[paragraphs.length - 1];
           const length = current ? at - current.at : 0;
@@ -150,6 +157,16 @@ async function transcribe(wav: string): Promise<Word[]> {
     lastEnd = end;
   }
   return words;
+}
+
+/** Segments as timed "words", so paragraphs and timestamps follow the same rules as offline words. */
+function segmentsAsWords(segments: TranscribedSegment[]): Word[] {
+  return segments.map((segment, i) => ({
+    word: segment.text,
+    start: segment.start,
+    end: segment.end,
+    pause: i ? Math.max(0, segment.start - segments[i - 1]!.end) : 0,
+  }));
 }
 
 function timestamp(seconds: number): string {

@@ -12,6 +12,8 @@ import { findConversionForWorkspace, listConversions } from '../../data-access/c
 import { authenticate, workspaceOf } from './auth';
 import { createRateLimits } from './rate-limits';
 import { receiveUpload } from './upload';
+import { buildOpenApiDocument, OPENAPI_PATH } from './openapi';
+import { docsRoutes } from './docs';
 
 export interface AppDeps extends AcceptDeps {
   redis?: Redis;
@@ -61,6 +63,13 @@ export function createApp(deps: AppDeps): express.Express {
   app.get('/metrics', async (_req, res) => {
     res.type(deps.registry.contentType).send(await deps.registry.metrics());
   });
+
+  // The contract and its reference page are public: registered before the authenticated router.
+  const openApiDocument = buildOpenApiDocument();
+  app.get(OPENAPI_PATH, (_req, res) => {
+    res.json(openApiDocument);
+  });
+  app.use(docsRoutes());
 
   const api = express.Router();
   api.use(authenticate(deps.db));

@@ -1,5 +1,5 @@
 import crypto from 'node:crypto';
-import { verifyWebhook } from '../src';
+import { verifyWebhook } from '../src/webhooks';
 
 const secret = 'a-webhook-secret-of-32-characters!';
 const body =

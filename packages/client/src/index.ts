@@ -1,0 +1,23 @@
+export {
+  MarkwrightClient,
+  type ConversionList,
+  type ConvertOptions,
+  type ListConversionsOptions,
+  type MarkwrightClientOptions,
+  type WaitOptions,
+} from './client';
+export {
+  AuthenticationError,
+  ConversionFailedError,
+  ConversionTimeoutError,
+  InsufficientCreditsError,
+  MarkwrightConnectionError,
+  MarkwrightError,
+  NotFoundError,
+  PayloadTooLargeError,
+  RateLimitError,
+  ValidationError,
+} from './errors';
+export { fileFromPath, type FileInput } from './file-input';
+export { verifyWebhook } from './webhooks';
+export type * from './types';

@@ -1,0 +1,124 @@
+/*
+ * The API's bodies exactly as they travel (snake_case), from the contract's tables. Keeping the
+ * wire names means a response, a webhook payload and the API reference all read the same.
+ */
+
+export type ConversionStatus = 'pending' | 'processing' | 'completed' | 'failed';
+
+/** Present only when `include_metadata` was true for the conversion. */
+export interface ConversionMetadata {
+  title: string;
+  author: string;
+  page_count: number;
+}
+
+/** Present only when `optimize_tokens` was true. */
+export interface TokenOptimization {
+  original_tokens: number;
+  optimized_tokens: number;
+  reduction_percent: number;
+}
+
+/** 200 of POST /convert (no webhook URL): the Markdown in the response. */
+export interface SyncConversionResult {
+  success: boolean;
+  markdown: string;
+  credits_used: number;
+  credits_remaining: number;
+  metadata?: ConversionMetadata;
+  token_optimization?: TokenOptimization;
+}
+
+/** 202 of POST /convert (with a webhook URL): queued; poll `status_url` or wait for the webhook. */
+export interface QueuedConversion {
+  id: string;
+  status: 'pending';
+  message: string;
+  status_url: string;
+  credits_used: number;
+  credits_remaining: number;
+}
+
+interface ConversionDetailBase {
+  id: string;
+  original_filename: string;
+  created_at: string;
+  webhook_delivered: boolean;
+  can_retry_webhook: boolean;
+}
+
+export interface PendingConversion extends ConversionDetailBase {
+  status: 'pending';
+}
+
+export interface ProcessingConversion extends ConversionDetailBase {
+  status: 'processing';
+  started_at: string;
+}
+
+export interface CompletedConversion extends ConversionDetailBase {
+  status: 'completed';
+  markdown: string;
+  completed_at: string;
+  metadata?: ConversionMetadata;
+}
+
+export interface FailedConversion extends ConversionDetailBase {
+  status: 'failed';
+  error: string;
+  completed_at: string;
+}
+
+/** GET /conversions/{id}: the fields present depend on `status` (the contract's presence table). */
+export type ConversionDetail = PendingConversion | ProcessingConversion | CompletedConversion | FailedConversion;
+
+/** A conversion that will not change any more. */
+export type FinishedConversion = CompletedConversion | FailedConversion;
+
+/** One row of GET /conversions (never carries markdown or metadata). */
+export interface ConversionListItem {
+  id: string;
+  status: ConversionStatus;
+  original_filename: string;
+  extension: string;
+  file_size_bytes: number;
+  use_enhanced_ai: boolean;
+  created_at: string;
+  started_at: string | null;
+  completed_at: string | null;
+}
+
+export interface PaginatorLink {
+  url: string | null;
+  label: string;
+  active: boolean;
+}
+
+/** GET /conversions: one page. */
+export interface ConversionPage {
+  current_page: number;
+  data: ConversionListItem[];
+  first_page_url: string;
+  from: number | null;
+  last_page: number;
+  last_page_url: string;
+  links: PaginatorLink[];
+  next_page_url: string | null;
+  path: string;
+  per_page: number;
+  prev_page_url: string | null;
+  to: number | null;
+  total: number;
+}
+
+/** The body POSTed to your webhook URL when an asynchronous conversion finishes. */
+export type WebhookPayload =
+  | {
+      id: string;
+      status: 'completed';
+      created_at: string;
+      markdown: string;
+      completed_at: string;
+      metadata?: ConversionMetadata;
+    }
+  | { id: string; status: 'failed'; created_at: string; error: string; completed_at: string };

@@ -1,0 +1,80 @@
+import fs from 'node:fs';
+import path from 'node:path';
+
+/** Tesseract language names used by the OCR engine. */
+export const ENGLISH = 'eng';
+export const SCRIPT_DETECTOR = 'osd';
+
+/** A reading at least this confident (0–100) is taken as it is: no script detection, no vertical pass. */
+export const CONFIDENT_READING = 75;
+/** Hangul boxes closer than this share of the line height are syllables of one word. */
+export const SYLLABLE_GAP = 0.25;
+/** The script detector's confidence below which its answer is not trusted. */
+export const MIN_SCRIPT_CONFIDENCE = 0.3;
+
+/**
+ * The script Tesseract's detector names → the languages to read it with, best first; the first one
+ * whose traineddata is installed is used (Debian's tesseract-ocr-* packages, see scripts/setup-system.sh).
+ */
+const SCRIPT_LANGUAGES: Record<string, string[]> = {
+  Han: ['chi_sim', 'chi_tra'],
+  Japanese: ['jpn'],
+  Katakana: ['jpn'],
+  Hiragana: ['jpn'],
+  Korean: ['kor'],
+  Hangul: ['kor'],
+  Cyrillic: ['rus', 'ukr'],
+  Arabic: ['ara'],
+  Hebrew: ['heb'],
+  Greek: ['ell'],
+  Devanagari: ['hin'],
+  Thai: ['tha'],
+};
+
+/** The first installed language for a detected script. */
+export function languageForScript(script: string, tessdata: string): string | undefined {
+  return (SCRIPT_LANGUAGES[script] ?? []).find((language) => isInstalled(language, tessdata));
+}
+
+/** The model for the same language written top to bottom (Chinese, Japanese, Korean), when installed. */
+export function verticalVariant(language: string, tessdata: string): string | undefined {
+  const vertical = `${language}_vert`;
+  return isInstalled(vertical, tessdata) ? vertical : undefined;
+}
+
+const installed = new Map<string, boolean>();
+function isInstalled(language: string, tessdata: string): boolean {
+  const file = path.join(tessdata, `${language}.traineddata`);
+  let known = installed.get(file);
+  if (known === undefined) {
+    known = fs.existsSync(file);
+    installed.set(file, known);
+  }
+  return known;
+}
+
+export function isScriptDetectorInstalled(tessdata: string): boolean {
+  return isInstalled(SCRIPT_DETECTOR, tessdata);
+}
+
+export function isVertical(language: string): boolean {
+  return language.endsWith('_vert');
+}
+
+/** An English pass that reads as confident Latin text needs no other language. */
+export function readsAsLatinText(result: { confidence: number; paragraphs: string[] }): boolean {
+  return result.confidence >= CONFIDENT_READING && /\p{Script=Latin}/u.test(result.paragraphs.join(' '));
+}
+
+const CJK = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\u3000-\u303f\uff00-\uffef]/u;
+
+const HANGUL = /\p{Script=Hangul}/u;
+
+export function isHangulPair(before: string, after: string): boolean {
+  return HANGUL.test(before.slice(-1)) && HANGUL.test(after.slice(0, 1));
+}
+
+/** Chinese and Japanese are written without spaces between words. */
+export function joinsWithoutSpace(before: string, after: string): boolean {
+  return CJK.test(before.slice(-1)) && CJK.test(after.slice(0, 1));
+}
