@@ -1,4 +1,5 @@
 import PDFDocument from 'pdfkit';
+import sharp from 'sharp';
 import { closeConversionWorkers, convertIsolated } from '../../src';
 
 afterAll(() => closeConversionWorkers());
@@ -137,4 +138,17 @@ describe('PDF structure', () => {
       'Steps to follow:\n\n3. Open the valve\n4. Read the gauge\n\n- Pressure within range\n- Valve closed again\n',
     );
   });
+
+  it('When a page carries a text layer of garbage over a picture of its text, then the page is read by OCR instead', async () => {
+    const svg = `<svg xmlns="http://www.w3.org/2000/svg" width="1200" height="200"><rect width="100%" height="100%" fill="white"/><text x="40" y="120" font-size="64" font-family="DejaVu Sans">Payment is due within thirty days</text></svg>`;
+    const picture = await sharp(Buffer.from(svg)).png().toBuffer();
+    const garbage = '#@% ~^ ¤¤ ¦§ ÷× ¬¬ }{ |~ ^^ ¤# @@ %% ~~ ¦¦ §§ ×÷ ¬} {| ~^ ¤¦ §× ÷¬ }{ |~ ^¤ ¦§ ×÷ ¬} {|';
+    const input = await pdf((doc) => {
+      doc.image(picture, 72, 100, { width: 450 });
+      // The broken text layer is drawn in white, as an invisible OCR layer would be.
+      doc.fillColor('white').font('Helvetica').fontSize(11).text(`${garbage} ${garbage}`, 72, 110, { width: 450 });
+    });
+    const { markdown } = await convertIsolated(input, 'pdf', std, { ...limits, timeoutMs: 120_000 });
+    expect(markdown).toBe('Payment is due within thirty days\n');
+  }, 150_000);
 });

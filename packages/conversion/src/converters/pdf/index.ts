@@ -10,6 +10,7 @@ import { openPdf, type PdfJsDocument } from './pdfjs';
 import { pageRules } from './rulings';
 import { ruledTables, type RuledTable } from './ruled-tables';
 import { withFormValues } from './form-fields';
+import { readsAsGarbage } from './text-quality';
 import { linesToBlocks, removeRunningLines } from './blocks';
 import type { Block } from '../../markdown/model';
 import { ocrPdfPages } from '../../ocr/scanned-pdf';
@@ -67,10 +68,13 @@ export const pdfConverter: Converter = {
         if (pdf) await (await pdf.catch(() => undefined))?.destroy();
       }
       const cleaned = removeRunningLines(pages);
-      const scanned = pages.map((lines, i) => (lines.length === 0 ? i + 1 : 0)).filter((n) => n > 0);
+      // Pages without text, and pages whose text layer reads as garbage, are read from their image.
+      const scanned = pages
+        .map((lines, i) => (lines.length === 0 || readsAsGarbage(lines) ? i + 1 : 0))
+        .filter((n) => n > 0);
       const ocr = scanned.length ? await ocrPdfPages(input, scanned, options.enhanced) : new Map<number, Block[]>();
       // Enhanced mode also reads the text inside pictures on pages that have a text layer.
-      const textPages = pages.map((lines, i) => (lines.length ? i + 1 : 0)).filter((n) => n > 0);
+      const textPages = pages.map((_, i) => (scanned.includes(i + 1) ? 0 : i + 1)).filter((n) => n > 0);
       const pictures = options.enhanced ? await pdfPictureText(input, textPages) : new Map<number, string[]>();
       return {
         markdown: renderMarkdown(pageBlocks(cleaned, ocr, pictures)),
