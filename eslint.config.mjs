@@ -16,6 +16,8 @@ export default tseslint.config(
         process: 'readonly',
         Buffer: 'readonly',
         console: 'readonly',
+        fetch: 'readonly',
+        AbortSignal: 'readonly',
       },
     },
     rules: { '@typescript-eslint/no-require-imports': 'off' },

@@ -57,9 +57,13 @@ function measure(file: string, ext: string): Measured {
   return best!;
 }
 
+/** Sections that are not conversion cases: `pnpm bench <name>` runs one alone. */
+const SECTIONS = ['quality', 'pdf-pages', 'startup', 'webhooks', 'native', 'scaling'];
+
 async function main(): Promise<void> {
   const filter = process.argv[2];
-  const cases = filter === 'webhooks' || filter === 'quality' || filter === 'pdf-pages' ? [] : await loadCases(filter);
+  const sections: Record<string, unknown> = {};
+  const cases = filter && SECTIONS.includes(filter) ? [] : await loadCases(filter);
   const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'mw-bench-'));
   const rows: string[] = [];
   rows.push('| case | size MB | time s | per unit | peak RSS MB | time ÷ baseline | RSS ÷ baseline |');
@@ -85,24 +89,68 @@ async function main(): Promise<void> {
   fs.mkdirSync(path.join(__dirname, 'out'), { recursive: true });
   fs.writeFileSync(path.join(__dirname, 'out', 'conversion.md'), report);
   process.stdout.write(report);
+  if (cases.length) sections.conversion = report;
+  if (!filter || filter === 'native') {
+    const { runNativeBench } = await import('../packages/conversion/bench/native');
+    const native = await runNativeBench();
+    sections.native = native.rows;
+    sections.nativeTable = native.markdown;
+    process.stdout.write(`\n${native.markdown}`);
+  }
   if (!filter || filter === 'quality') {
     const { runQualityBench } = await import('./quality');
     const quality = await runQualityBench();
     fs.writeFileSync(path.join(__dirname, 'out', 'quality.md'), quality);
+    sections.quality = quality;
     process.stdout.write(`\n${quality}`);
   }
   if (!filter || filter === 'pdf-pages') {
     const { runPdfPagesBench } = await import('./pdf-pages');
     const pdfPages = await runPdfPagesBench();
     fs.writeFileSync(path.join(__dirname, 'out', 'pdf-pages.md'), pdfPages);
+    sections['pdf-pages'] = pdfPages;
     process.stdout.write(`\n${pdfPages}`);
+  }
+  if (!filter || filter === 'startup') {
+    const { runStartupBench } = await import('./startup');
+    const startup = await runStartupBench();
+    fs.writeFileSync(path.join(__dirname, 'out', 'startup.md'), startup);
+    sections.startup = startup;
+    process.stdout.write(`\n${startup}`);
   }
   if (!filter || filter === 'webhooks') {
     const { runWebhookBench } = await import('./webhooks');
     const webhooks = await runWebhookBench();
     fs.writeFileSync(path.join(__dirname, 'out', 'webhooks.md'), webhooks);
+    sections.webhooks = webhooks;
     process.stdout.write(`\n${webhooks}`);
   }
+  if (!filter || filter === 'scaling') {
+    const { runScalingBench } = await import('./scaling');
+    const scaling = await runScalingBench();
+    sections.scaling = scaling;
+    process.stdout.write(`\n${scaling}`);
+  }
+  writeResults(sections);
+}
+
+/** bench/results/<date>.json (figures and tables) and <date>.md (the tables), one pair per day's run. */
+function writeResults(sections: Record<string, unknown>): void {
+  const date = new Date().toISOString().slice(0, 10);
+  const dir = path.join(__dirname, 'results');
+  fs.mkdirSync(dir, { recursive: true });
+  const machine = {
+    cpus: os.cpus().length,
+    model: os.cpus()[0]?.model,
+    memoryGb: Math.round(os.totalmem() / 2 ** 30),
+    node: process.version,
+  };
+  fs.writeFileSync(path.join(dir, `${date}.json`), `${JSON.stringify({ date, machine, ...sections }, null, 2)}\n`);
+  const tables = Object.values(sections).filter((v): v is string => typeof v === 'string');
+  fs.writeFileSync(
+    path.join(dir, `${date}.md`),
+    `# Bench ${date}\n\n${JSON.stringify(machine)}\n\n${tables.join('\n')}`,
+  );
 }
 
 function plainTextOfSize(bytes: number): string {

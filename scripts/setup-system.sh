@@ -1,23 +1,150 @@
 #!/usr/bin/env bash
-# Debian packages some converters run (and the tests use to make speech): poppler-utils renders
-# scanned PDF pages for OCR, ffmpeg decodes audio, pocketsphinx + its US-English model
-# transcribe offline, flite and espeak-ng synthesise test speech, DejaVu fonts draw test documents
-# (SVG text for OCR, Hebrew in PDFs). Tesseract traineddata for other scripts (Chinese, Japanese, Korean,
-# with their vertical models, Cyrillic, Arabic, Hebrew, Greek, Devanagari, Thai) and the script detector (osd)
-# let OCR read them; WenQuanYi Zen Hei draws the CJK test images; chromium renders the /docs page in its
-# browser test. Installs only what is missing.
+# Debian packages Markwright needs, installed only when missing, with one `apt-get update`:
+# - runtime: poppler-utils renders scanned PDF pages for OCR, ffmpeg decodes audio, pocketsphinx +
+#   its US-English model transcribe offline; Tesseract traineddata for other scripts (Chinese,
+#   Japanese, Korean, with their vertical models, Cyrillic, Arabic, Hebrew, Greek, Devanagari, Thai)
+#   and the script detector (osd) let OCR read them;
+# - tests: flite and espeak-ng synthesise test speech, DejaVu fonts draw test documents (SVG text
+#   for OCR, Hebrew in PDFs), WenQuanYi Zen Hei draws the CJK test images, chromium renders the
+#   /docs page in its browser test;
+# - infrastructure: PostgreSQL, RabbitMQ and Redis, only when none answers on the address
+#   DATABASE_URL / AMQP_URL / REDIS_URL name (their defaults otherwise) and that address is this
+#   machine; they are then installed if missing and started. A server that answers is left alone.
+# Options: --runtime-only (runtime packages only: the Docker image), --dry-run (print the plan).
 set -euo pipefail
+
 OCR_DATA=(tesseract-ocr-osd tesseract-ocr-chi-sim tesseract-ocr-chi-sim-vert tesseract-ocr-chi-tra tesseract-ocr-chi-tra-vert
   tesseract-ocr-jpn tesseract-ocr-jpn-vert tesseract-ocr-kor tesseract-ocr-kor-vert tesseract-ocr-rus tesseract-ocr-ara
   tesseract-ocr-heb tesseract-ocr-ell tesseract-ocr-hin tesseract-ocr-tha)
-PACKAGES=(poppler-utils ffmpeg pocketsphinx pocketsphinx-en-us flite espeak-ng fonts-dejavu-core fonts-wqy-zenhei chromium "${OCR_DATA[@]}")
-missing=()
-for p in "${PACKAGES[@]}"; do
-  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+RUNTIME_PACKAGES=(poppler-utils ffmpeg pocketsphinx pocketsphinx-en-us "${OCR_DATA[@]}")
+TEST_PACKAGES=(flite espeak-ng fonts-dejavu-core fonts-wqy-zenhei chromium)
+READY_TIMEOUT_S=60
+
+RUNTIME_ONLY=false
+DRY_RUN=false
+for arg in "$@"; do
+  case "$arg" in
+    --runtime-only) RUNTIME_ONLY=true ;;
+    --dry-run) DRY_RUN=true ;;
+    *) echo "usage: setup-system.sh [--runtime-only] [--dry-run]" >&2; exit 2 ;;
+  esac
 done
+
+is_installed() {
+  dpkg-query -W -f='${Status}' "$1" 2>/dev/null | grep -q "install ok installed"
+}
+
+# "host port" of a URL (scheme://user:pass@host:port/path), with the scheme's default port.
+host_port() {
+  local scheme=${1%%://*} authority=${1#*://} host port
+  authority=${authority%%[/?]*}
+  authority=${authority##*@}
+  if [[ $authority =~ ^\[(.*)\](:([0-9]+))?$ || $authority =~ ^([^:]*)(:([0-9]+))?$ ]]; then
+    host=${BASH_REMATCH[1]}
+    port=${BASH_REMATCH[3]}
+  fi
+  if [ -z "${port:-}" ]; then
+    case "$scheme" in
+      postgres | postgresql) port=5432 ;; amqp) port=5672 ;; amqps) port=5671 ;; *) port=6379 ;;
+    esac
+  fi
+  echo "${host:-127.0.0.1} $port"
+}
+
+reachable() {
+  timeout 3 bash -c "exec 3<>/dev/tcp/$1/$2" 2>/dev/null
+}
+
+is_local() {
+  case "$1" in 127.* | localhost | ::1) return 0 ;; *) return 1 ;; esac
+}
+
+wait_until_reachable() {
+  local name=$1 host=$2 port=$3
+  for _ in $(seq 1 "$READY_TIMEOUT_S"); do
+    reachable "$host" "$port" && { echo "$name is up on $host:$port."; return 0; }
+    sleep 1
+  done
+  echo "$name did not come up on $host:$port within ${READY_TIMEOUT_S} s." >&2
+  return 1
+}
+
+start_postgresql() {
+  local port=$2 version
+  version=$(ls /etc/postgresql 2>/dev/null | sort -V | tail -n 1)
+  if [ -z "$version" ]; then
+    version=$(ls /usr/lib/postgresql | sort -V | tail -n 1)
+    $SUDO pg_createcluster --port "$port" "$version" main
+  fi
+  local hba="/etc/postgresql/$version/main/pg_hba.conf"
+  # The default DATABASE_URL has no password: trust local TCP connections, as the docs' setup says.
+  if ! $SUDO grep -q '^host all all 127.0.0.1/32 trust' "$hba"; then
+    echo "Letting local TCP connections into PostgreSQL without a password ($hba)."
+    $SUDO sed -i '1i host all all 127.0.0.1/32 trust\nhost all all ::1/128 trust' "$hba"
+  fi
+  $SUDO pg_ctlcluster --skip-systemctl-redirect "$version" main start
+}
+
+start_rabbitmq() {
+  $SUDO env RABBITMQ_NODE_PORT="$2" rabbitmq-server -detached
+}
+
+start_redis() {
+  $SUDO redis-server --daemonize yes --bind 127.0.0.1 --port "$2" --save "" --appendonly no
+}
+
+SUDO=""
+[ "$(id -u)" -ne 0 ] && SUDO="sudo"
+
+wanted=("${RUNTIME_PACKAGES[@]}")
+to_start=()
+if [ "$RUNTIME_ONLY" = false ]; then
+  wanted+=("${TEST_PACKAGES[@]}")
+  # name | URL | Debian package | start function
+  for service in \
+    "PostgreSQL|${DATABASE_URL:-postgresql://postgres@127.0.0.1:5432/markwright}|postgresql|start_postgresql" \
+    "RabbitMQ|${AMQP_URL:-amqp://guest:guest@127.0.0.1:5672}|rabbitmq-server|start_rabbitmq" \
+    "Redis|${REDIS_URL:-redis://127.0.0.1:6379}|redis-server|start_redis"; do
+    IFS='|' read -r name url package starter <<<"$service"
+    read -r host port <<<"$(host_port "$url")"
+    if reachable "$host" "$port"; then
+      continue
+    elif is_local "$host"; then
+      echo "No $name answers on $host:$port: setup will install $package if missing and start it."
+      wanted+=("$package")
+      to_start+=("$name|$host|$port|$starter")
+    else
+      echo "No $name answers on $host:$port; it is not this machine, so start it there." >&2
+    fi
+  done
+fi
+
+missing=()
+for p in "${wanted[@]}"; do
+  is_installed "$p" || missing+=("$p")
+done
+
+if [ "$DRY_RUN" = true ]; then
+  if [ "${#missing[@]}" -gt 0 ]; then echo "Would install: ${missing[*]}"; fi
+  for entry in "${to_start[@]}"; do
+    IFS='|' read -r name host port _ <<<"$entry"
+    echo "Would start $name on $host:$port"
+  done
+  exit 0
+fi
+
 if [ "${#missing[@]}" -gt 0 ]; then
-  SUDO=""
-  [ "$(id -u)" -ne 0 ] && SUDO="sudo"
+  echo "Installing Debian packages: ${missing[*]}"
   $SUDO apt-get update -qq
   DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-install-recommends "${missing[@]}"
 fi
+
+for entry in "${to_start[@]}"; do
+  IFS='|' read -r name host port starter <<<"$entry"
+  # Installing a package may have started its server already.
+  if ! reachable "$host" "$port"; then
+    echo "Starting $name on $host:$port."
+    "$starter" "$host" "$port"
+  fi
+  wait_until_reachable "$name" "$host" "$port"
+done

@@ -4,7 +4,10 @@ import path from 'node:path';
 import { loadConfig, runMain } from '@markwright/config';
 import { migrate } from '@markwright/db';
 
-/** `pnpm start`: migrations, then gateway, converter and dispatcher as child processes; Ctrl-C stops all. */
+/**
+ * `pnpm start` (after `scripts/build.js --if-stale`): migrations, then the built gateway, converter
+ * and dispatcher as plain node child processes; Ctrl-C stops all.
+ */
 const SERVICES = ['gateway', 'converter', 'dispatcher'] as const;
 const STOP_GRACE_MS = 30_000;
 
@@ -13,15 +16,14 @@ runMain(async () => {
   const { applied } = await migrate(config.DATABASE_URL);
   process.stdout.write(applied.length ? `Applied migrations: ${applied.join(', ')}\n` : 'Database is up to date.\n');
   const root = path.join(__dirname, '..');
-  const tsx = path.join(root, 'node_modules', '.bin', 'tsx');
   const children = new Map<string, ChildProcess>();
   let stopping = false;
   for (const [index, name] of SERVICES.entries()) {
-    const entry = path.join(root, 'services', name, 'src', 'entry-points', 'main.ts');
+    const entry = path.join(root, 'services', name, 'dist', 'main.js');
     if (!fs.existsSync(entry)) continue;
     const env = { ...process.env };
     if (name !== 'gateway' && !env.HEALTH_PORT) env.HEALTH_PORT = String(config.PORT + index);
-    const child = spawn(tsx, [entry], { env, stdio: 'inherit' });
+    const child = spawn(process.execPath, [entry], { env, stdio: 'inherit' });
     children.set(name, child);
     child.on('exit', (code, signal) => {
       children.delete(name);

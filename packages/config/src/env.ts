@@ -16,6 +16,9 @@ const msList = z
 const positiveInt = z.coerce.number().int().positive();
 const port = z.coerce.number().int().min(0).max(65535);
 
+/** Used when WEBHOOK_SECRET_KEY is unset, so a checkout runs as is; never for production. */
+export const DEVELOPMENT_WEBHOOK_SECRET_KEY = '6d61726b7772696768742d646576656c6f706d656e742d6b65792d3030303030';
+
 /** Every environment variable Markwright reads, with its default (decisions.md, "Configuration"). */
 export const envSchema = z.object({
   DATABASE_URL: z
@@ -54,6 +57,20 @@ export const envSchema = z.object({
   SWEEP_INTERVAL_MS: positiveInt.default(10_000),
   /** Redeliveries of one job before it goes to the dead-letter queue and the conversion fails. */
   JOB_DELIVERY_LIMIT: positiveInt.default(3),
+  /**
+   * AES-256-GCM key for webhook secrets at rest: 64 hex characters or base64 of 32 bytes. The
+   * default is a development key, announced at start-up; production sets its own.
+   */
+  WEBHOOK_SECRET_KEY: z
+    .string()
+    .trim()
+    .refine(
+      (v) => /^[0-9a-f]{64}$/i.test(v) || Buffer.from(v, 'base64').length === 32,
+      'must be 32 bytes, as 64 hex characters or base64',
+    )
+    .default(DEVELOPMENT_WEBHOOK_SECRET_KEY),
+  /** Multiplies every per-minute rate limit (load tests, trusted internal deployments). */
+  RATE_LIMIT_MULTIPLIER: positiveInt.default(1),
   ENHANCED_AI_BASE_URL: z.string().url().optional(),
   ENHANCED_AI_MODEL: z.string().min(1).optional(),
   ENHANCED_AI_API_KEY: z.string().min(1).optional(),

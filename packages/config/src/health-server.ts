@@ -7,7 +7,10 @@ export interface HealthServer {
   close(): Promise<void>;
 }
 
-/** /healthz, /readyz and /metrics for a worker service (the gateway serves its own through Express). */
+/**
+ * /livez (the process answers), /readyz (its dependencies answer) and /metrics for a worker
+ * service; /healthz stays as the older name of /livez. The gateway serves its own through Express.
+ */
 export async function startHealthServer(
   port: number,
   ready: () => Promise<boolean>,
@@ -15,7 +18,7 @@ export async function startHealthServer(
 ): Promise<HealthServer> {
   const server = http.createServer((req, res) => {
     void (async () => {
-      if (req.url === '/healthz') return json(res, 200, { status: 'ok' });
+      if (req.url === '/livez' || req.url === '/healthz') return json(res, 200, { status: 'ok' });
       if (req.url === '/readyz') {
         const ok = await ready().catch(() => false);
         return json(res, ok ? 200 : 503, { status: ok ? 'ready' : 'unavailable' });

@@ -2,9 +2,13 @@ import pino, { type Logger } from 'pino';
 
 export type { Logger };
 
-/** Structured logs, one line per event. Authorization headers and secrets are redacted by path. */
-export function createLogger(service: string, level = process.env.LOG_LEVEL ?? 'info'): Logger {
-  return pino({
+/** Structured logs, one line per event (to stdout unless a destination is given). Authorization headers and secrets are redacted by path. */
+export function createLogger(
+  service: string,
+  level = process.env.LOG_LEVEL ?? 'info',
+  destination?: pino.DestinationStream,
+): Logger {
+  const options: pino.LoggerOptions = {
     name: service,
     level,
     base: { service },
@@ -20,5 +24,6 @@ export function createLogger(service: string, level = process.env.LOG_LEVEL ?? '
       ],
       censor: '[redacted]',
     },
-  });
+  };
+  return destination ? pino(options, destination) : pino(options);
 }

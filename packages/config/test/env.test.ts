@@ -25,6 +25,8 @@ describe('configuration', () => {
     expect(() => loadConfig({ WEBHOOK_ALLOW_PRIVATE_NETWORKS: 'sure' })).toThrow(
       /WEBHOOK_ALLOW_PRIVATE_NETWORKS: must be true or false/,
     );
+    expect(() => loadConfig({ WEBHOOK_SECRET_KEY: 'abc' })).toThrow(/WEBHOOK_SECRET_KEY: must be 32 bytes/);
+    expect(() => loadConfig({ RATE_LIMIT_MULTIPLIER: '0' })).toThrow(/RATE_LIMIT_MULTIPLIER/);
   });
 
   it('When values are valid, then they are parsed to their types', () => {

@@ -9,11 +9,28 @@ export type ConversionJob = z.infer<typeof conversionJobSchema>;
 export const conversionModeSchema = z.enum(['sync', 'async']);
 export type ConversionMode = z.infer<typeof conversionModeSchema>;
 
+/**
+ * Markdown up to this many characters rides in a sync conversion's "finished" event, so the
+ * waiting request answers without reading the row again; a longer result is read from the row.
+ */
+export const FINISHED_EVENT_INLINE_MAX_CHARS = 256 * 1024;
+
+/** What a waiting sync request answers with; the row holds the same values. */
+export const finishedResultSchema = z.object({
+  markdown: z.string().nullable(),
+  metadata: z.unknown().nullable(),
+  tokenOptimization: z.unknown().nullable(),
+  error: z.string().nullable(),
+});
+export type FinishedResult = z.infer<typeof finishedResultSchema>;
+
 /** Announced once a conversion reached completed or failed (possibly more than once: consumers dedupe). */
 export const conversionFinishedSchema = z.object({
   conversionId: z.string().uuid(),
   status: z.enum(['completed', 'failed']),
   mode: conversionModeSchema,
+  /** Sync conversions whose markdown fits FINISHED_EVENT_INLINE_MAX_CHARS. */
+  result: finishedResultSchema.optional(),
 });
 export type ConversionFinished = z.infer<typeof conversionFinishedSchema>;
 

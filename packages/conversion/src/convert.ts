@@ -1,8 +1,8 @@
 import type { ConversionOutput, ConvertOptions, DocumentMetadata } from './types';
 import { ConversionError } from './types';
 import { converterFor } from './registry';
-import { optimizeTokens, type TokenOptimization } from './tokens/optimize';
-import { type ModelEndpoint, refineWithModel } from './enhanced/model-pass';
+import type { TokenOptimization } from './tokens/optimize';
+import type { ModelEndpoint } from './enhanced/model-pass';
 
 export interface ConvertDocumentOptions extends ConvertOptions {
   optimizeTokens?: boolean;
@@ -39,9 +39,14 @@ export async function convertDocument(
   const metadata = normaliseMetadata(output.metadata);
   let markdown = output.markdown;
   if (options.enhanced && options.modelEndpoint) {
+    // eslint-disable-next-line @typescript-eslint/no-require-imports -- loaded on use, as in registry.ts
+    const { refineWithModel } = require('./enhanced/model-pass') as typeof import('./enhanced/model-pass');
     markdown = (await refineWithModel(markdown, options.modelEndpoint)).markdown;
   }
   if (!options.optimizeTokens) return { markdown, metadata };
+  // The tokenizer's tables are large: loaded only when a conversion asks for optimisation.
+  // eslint-disable-next-line @typescript-eslint/no-require-imports -- loaded on use, as in registry.ts
+  const { optimizeTokens } = require('./tokens/optimize') as typeof import('./tokens/optimize');
   const optimized = optimizeTokens(markdown);
   return { markdown: optimized.markdown, metadata, tokenOptimization: optimized.stats };
 }

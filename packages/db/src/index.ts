@@ -1,6 +1,8 @@
-export { connectDb, createDb, type Db } from './client';
+export { connectDb, createDb, type ConnectionErrorListener, type Db } from './client';
 export { migrate, ensureDatabase } from './migrate';
 export { Prisma } from './generated/prisma/client';
 export type { Conversion, Workspace, ApiToken, CreditTransaction, WebhookAttempt } from './generated/prisma/client';
 export * from './lifecycle';
 export { uuidv7 } from './ids';
+export { isConnectionLoss, retryOnConnectionLoss } from './reconnect';
+export { storableJson, storableText } from './storable-text';

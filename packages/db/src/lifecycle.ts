@@ -1,6 +1,6 @@
 import type { Db } from './client';
-import { Prisma } from './generated/prisma/client';
 import { uuidv7 } from './ids';
+import { storableJson, storableText } from './storable-text';
 
 /** The finished states; a finished conversion never changes again (decisions.md, lifecycle). */
 export const FINISHED_STATUSES = ['completed', 'failed'] as const;
@@ -11,42 +11,65 @@ export interface CompletedResult {
   tokenOptimization: { original_tokens: number; optimized_tokens: number; reduction_percent: number } | null;
 }
 
-/** pending -> processing; keeps the first start time when a job is redelivered. Null when already finished or unknown. */
-export async function markProcessing(db: Db, conversionId: string): Promise<{ id: string } | null> {
-  const rows = await db.$queryRaw<{ id: string }[]>`
+export interface ClaimedJob {
+  extension: string;
+  originalFilename: string;
+  useEnhancedAi: boolean;
+  optimizeTokens: boolean;
+  /** Null when the upload is gone (the conversion then fails with a clear error). */
+  bytes: Uint8Array | null;
+}
+
+/**
+ * pending -> processing (keeping the first start time when a job is redelivered) and the job's
+ * inputs with its upload, in one statement instead of three. Null when already finished or unknown.
+ */
+export async function claimJob(db: Db, conversionId: string): Promise<ClaimedJob | null> {
+  const rows = await db.$queryRaw<ClaimedJob[]>`
     UPDATE conversions SET status = 'processing', started_at = COALESCE(started_at, now())
     WHERE id = ${conversionId}::uuid AND status IN ('pending', 'processing')
-    RETURNING id::text`;
+    RETURNING extension, original_filename AS "originalFilename", use_enhanced_ai AS "useEnhancedAi",
+      optimize_tokens AS "optimizeTokens",
+      (SELECT bytes FROM uploads WHERE conversion_id = ${conversionId}::uuid) AS bytes`;
   return rows[0] ?? null;
 }
 
-/** Stores the result and deletes the upload; false when the conversion had already finished (late result dropped). */
+/**
+ * Stores the result and deletes the upload in one statement (one round trip); false when the
+ * conversion had already finished (late result dropped).
+ */
 export async function completeConversion(db: Db, conversionId: string, result: CompletedResult): Promise<boolean> {
-  return db.$transaction(async (tx) => {
-    const updated = await tx.conversion.updateMany({
-      where: { id: conversionId, status: { in: ['pending', 'processing'] } },
-      data: {
-        status: 'completed',
-        markdown: result.markdown,
-        metadata: result.metadata ?? Prisma.DbNull,
-        tokenOptimization: result.tokenOptimization ?? Prisma.DbNull,
-        completedAt: new Date(),
-      },
-    });
-    await tx.upload.deleteMany({ where: { conversionId } });
-    return updated.count === 1;
-  });
+  const json = (value: unknown): string | null =>
+    value === null || value === undefined ? null : JSON.stringify(value);
+  const metadata = result.metadata ? storableJson(result.metadata) : null;
+  const rows = await db.$queryRaw<{ updated: number }[]>`
+    WITH done AS (
+      UPDATE conversions SET status = 'completed', markdown = ${storableText(result.markdown)}::text,
+        metadata = ${json(metadata)}::jsonb, token_optimization = ${json(result.tokenOptimization)}::jsonb,
+        completed_at = now()
+      WHERE id = ${conversionId}::uuid AND status IN ('pending', 'processing')
+      RETURNING id
+    ), gone AS (
+      DELETE FROM uploads WHERE conversion_id = ${conversionId}::uuid
+    )
+    SELECT count(*)::int AS updated FROM done`;
+  return rows[0]!.updated === 1;
 }
 
 /**
  * Fails the conversion and refunds its credits exactly once: the refund row's unique
  * (conversion_id, type) key makes a second refund impossible whatever redeliveries happen.
+ * False when it had already finished; otherwise the credits this call gave back.
  */
-export async function failConversion(db: Db, conversionId: string, error: string): Promise<boolean> {
+export async function failConversion(
+  db: Db,
+  conversionId: string,
+  error: string,
+): Promise<{ refunded: number } | false> {
   return db.$transaction(async (tx) => {
     const updated = await tx.conversion.updateMany({
       where: { id: conversionId, status: { in: ['pending', 'processing'] } },
-      data: { status: 'failed', error, completedAt: new Date() },
+      data: { status: 'failed', error: storableText(error), completedAt: new Date() },
     });
     await tx.upload.deleteMany({ where: { conversionId } });
     if (updated.count === 0) return false;
@@ -55,12 +78,11 @@ export async function failConversion(db: Db, conversionId: string, error: string
       INSERT INTO credit_transactions (id, workspace_id, conversion_id, type, amount)
       VALUES (${uuidv7()}::uuid, ${conversion.workspaceId}::uuid, ${conversionId}::uuid, 'refund', ${conversion.creditsCharged})
       ON CONFLICT (conversion_id, type) DO NOTHING`;
-    if (inserted === 1) {
-      await tx.workspace.update({
-        where: { id: conversion.workspaceId },
-        data: { creditBalance: { increment: conversion.creditsCharged } },
-      });
-    }
-    return true;
+    if (inserted !== 1) return { refunded: 0 };
+    await tx.workspace.update({
+      where: { id: conversion.workspaceId },
+      data: { creditBalance: { increment: conversion.creditsCharged } },
+    });
+    return { refunded: conversion.creditsCharged };
   });
 }

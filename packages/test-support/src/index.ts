@@ -95,4 +95,5 @@ export async function eventually<T>(
     await new Promise((r) => setTimeout(r, everyMs));
   }
 }
+export * from './metrics';
 export { startTranscriptionServer, type TranscriptionAnswer } from './transcription-server';

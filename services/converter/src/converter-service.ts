@@ -4,10 +4,14 @@ import { Broker, topologyNames } from '@markwright/contracts';
 import { Counter } from 'prom-client';
 import { closeConversionWorkers } from '@markwright/conversion';
 import { failDeadJob, runConversion, type RunDeps } from './domain/run-conversion';
-import { JobConsumer } from './data-access/job-consumer';
+import { FinishedAnnouncer } from './data-access/finished-announcer';
+import { consumeJobs } from './entry-points/job-consumer';
+import { createConversionMetrics } from './conversion-metrics';
 
 export interface ConverterService {
   db: Db;
+  /** The port of /livez, /readyz and /metrics when HEALTH_PORT is set (0 picks a free one). */
+  healthPort?: number;
   stop(): Promise<void>;
 }
 
@@ -16,9 +20,12 @@ export async function startConverter(
   config: Config,
   logger: Logger = createLogger('converter'),
 ): Promise<ConverterService> {
-  const db = await connectDb(config.DATABASE_URL, config.CONVERTER_CONCURRENCY + 2);
+  const db = await connectDb(config.DATABASE_URL, config.CONVERTER_CONCURRENCY + 2, (err) =>
+    logger.warn({ err: err.message }, 'PostgreSQL connection lost; the pool reconnects'),
+  );
   const broker = await Broker.connect(config.AMQP_URL);
-  const consumer = new JobConsumer(broker, topologyNames(config.QUEUE_PREFIX), logger);
+  const names = topologyNames(config.QUEUE_PREFIX);
+  const announcer = await FinishedAnnouncer.create(broker, names);
   const registry = createMetricsRegistry('converter');
   const jobs = new Counter({
     name: 'markwright_conversion_jobs_total',
@@ -30,7 +37,8 @@ export async function startConverter(
     db,
     logger,
     limits: { timeoutMs: config.CONVERSION_TIMEOUT_MS, maxMemoryMb: config.CONVERSION_MAX_MEMORY_MB },
-    announce: (id) => consumer.announce(db, id),
+    announce: (id) => announcer.announce(db, id),
+    observe: createConversionMetrics(registry),
     modelEndpoint:
       config.ENHANCED_AI_BASE_URL && config.ENHANCED_AI_MODEL
         ? {
@@ -49,16 +57,22 @@ export async function startConverter(
         }
       : undefined,
   };
-  await consumer.start(config.CONVERTER_CONCURRENCY, config.JOB_DELIVERY_LIMIT, {
-    onJob: async (id) => {
-      jobs.inc({ queue: 'jobs' });
-      await runConversion(deps, id);
+  const consumer = await consumeJobs(
+    broker,
+    names,
+    logger,
+    { concurrency: config.CONVERTER_CONCURRENCY, deliveryLimit: config.JOB_DELIVERY_LIMIT },
+    {
+      onJob: async (id) => {
+        jobs.inc({ queue: 'jobs' });
+        await runConversion(deps, id);
+      },
+      onDeadJob: async (id) => {
+        jobs.inc({ queue: 'dead' });
+        await failDeadJob(deps, id);
+      },
     },
-    onDeadJob: async (id) => {
-      jobs.inc({ queue: 'dead' });
-      await failDeadJob(deps, id);
-    },
-  });
+  );
   const health =
     config.HEALTH_PORT !== undefined
       ? await startHealthServer(
@@ -73,8 +87,10 @@ export async function startConverter(
   logger.info({ concurrency: config.CONVERTER_CONCURRENCY }, 'converter consuming');
   return {
     db,
+    healthPort: health?.port,
     async stop() {
       await consumer.stop();
+      await announcer.close();
       await closeConversionWorkers();
       await broker.close();
       await health?.close();

@@ -1,13 +1,22 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import Redis from 'ioredis';
-import { type Config, createLogger, createMetricsRegistry, type Logger, unreachable } from '@markwright/config';
+import {
+  type Config,
+  createLogger,
+  DEVELOPMENT_WEBHOOK_SECRET_KEY,
+  createMetricsRegistry,
+  type Logger,
+  unreachable,
+} from '@markwright/config';
 import { connectDb, type Db } from '@markwright/db';
-import { Broker, topologyNames } from '@markwright/contracts';
+import { Broker, parseSecretKey, topologyNames } from '@markwright/contracts';
 import { createApp } from './entry-points/http/app';
 import { JobPublisher } from './data-access/job-publisher';
 import { FinishedListener } from './data-access/finished-listener';
 import { PendingSweeper } from './data-access/pending-sweeper';
+import { JobsQueueProbe } from './data-access/jobs-queue-probe';
+import { createGatewayMetrics } from './gateway-metrics';
 
 export interface Gateway {
   url: string;
@@ -21,6 +30,9 @@ const SYNC_POLL_MS = 2_000;
 
 /** Connects to PostgreSQL, RabbitMQ (and Redis when set) and serves the API. Used by main and by tests. */
 export async function startGateway(config: Config, logger: Logger = createLogger('gateway')): Promise<Gateway> {
+  if (config.WEBHOOK_SECRET_KEY === DEVELOPMENT_WEBHOOK_SECRET_KEY) {
+    logger.warn('WEBHOOK_SECRET_KEY is unset: webhook secrets are encrypted with the development key');
+  }
   const db = await connectDb(config.DATABASE_URL);
   const broker = await Broker.connect(config.AMQP_URL);
   let redis: Redis | undefined;
@@ -37,6 +49,8 @@ export async function startGateway(config: Config, logger: Logger = createLogger
   const listener = new FinishedListener();
   await listener.start(broker, names);
   const registry = createMetricsRegistry('gateway');
+  const jobsQueue = await JobsQueueProbe.create(broker, names);
+  const metrics = createGatewayMetrics(registry, () => jobsQueue.read());
   const app = createApp({
     db,
     publisher,
@@ -44,9 +58,13 @@ export async function startGateway(config: Config, logger: Logger = createLogger
     logger,
     syncTimeoutMs: config.SYNC_TIMEOUT_MS,
     syncPollMs: SYNC_POLL_MS,
+    webhookSecretKey: parseSecretKey(config.WEBHOOK_SECRET_KEY),
     redis,
     rateLimitPrefix: config.QUEUE_PREFIX,
+    rateLimitMultiplier: config.RATE_LIMIT_MULTIPLIER,
     registry,
+    credits: metrics.credits,
+    rateLimited: metrics.rateLimited,
     ready: async () => {
       await db.$queryRaw`SELECT 1`;
       return broker.isConnected();
@@ -71,6 +89,7 @@ export async function startGateway(config: Config, logger: Logger = createLogger
       });
       await sweeper.stop();
       await listener.close();
+      await jobsQueue.close();
       await publisher.close();
       await broker.close();
       await redis?.quit().catch(() => undefined);

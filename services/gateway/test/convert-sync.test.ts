@@ -1,4 +1,5 @@
 import request from 'supertest';
+import { FINISHED_EVENT_INLINE_MAX_CHARS } from '@markwright/contracts';
 import { bearer, startStack, type Stack } from './stack';
 
 let stack: Stack;
@@ -16,6 +17,19 @@ async function ledger(workspaceId: string) {
 }
 
 describe('POST /convert, synchronous', () => {
+  it('When the markdown is longer than the finished event carries, then the answer still holds all of it', async () => {
+    const { token } = await stack.workspace('starter', 10);
+    const paragraph = 'A line of plain text that is long enough to fill the document quickly.\n\n';
+    const text = paragraph.repeat(Math.ceil((FINISHED_EVENT_INLINE_MAX_CHARS + 1000) / paragraph.length));
+    const res = await request(stack.gateway.url)
+      .post('/convert')
+      .set(...bearer(token))
+      .attach('file', Buffer.from(text), 'long.txt');
+    expect(res.status).toBe(200);
+    expect(res.body.markdown.length).toBeGreaterThan(FINISHED_EVENT_INLINE_MAX_CHARS);
+    expect(res.body.markdown).toBe(text.trimEnd() + '\n');
+  });
+
   it('When a Markdown file converts, then it answers 200 with exactly success, markdown, credits_used, credits_remaining', async () => {
     const { token } = await stack.workspace('starter', 10);
     const res = await request(stack.gateway.url)

@@ -5,9 +5,9 @@ import cliProgress from 'cli-progress';
 import { closeConversionWorkers, convertIsolated, DEFAULT_LIMITS } from '../isolation/isolated-convert';
 import { ConversionError } from '../types';
 
-const USAGE = 'usage: pnpm convert <files...> [--out DIR] [--metadata] [--optimize-tokens] [--enhanced]';
+const USAGE = 'usage: markwright convert <files...> [--out DIR] [--metadata] [--optimize-tokens] [--enhanced]';
 
-/** `pnpm convert`: the library on its own, no server. One file prints Markdown; --out writes one .md per input. */
+/** `markwright convert` (`pnpm convert`): the library on its own, no server. One file prints Markdown; --out writes one .md per input. */
 async function main(): Promise<number> {
   const { values, positionals } = parseArgs({
     allowPositionals: true,

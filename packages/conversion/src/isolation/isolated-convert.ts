@@ -16,7 +16,11 @@ export const DEFAULT_LIMITS: IsolationLimits = { timeoutMs: 120_000, maxMemoryMb
 type WorkerReply =
   { ok: true; result: ConvertDocumentResult } | { ok: false; code: ConversionErrorCode; message: string };
 
-const WORKER_ENTRY = path.join(__dirname, 'conversion-worker.js');
+/** A build (scripts/build.js) bundles the task with plain node; sources go through the tsx shim. */
+const WORKER_ENTRY =
+  process.env.MARKWRIGHT_BUNDLE === 'true'
+    ? path.join(__dirname, '..', '..', 'dist', 'conversion-worker.js')
+    : path.join(__dirname, 'conversion-worker.js');
 /** Idle workers exit after this long; busy ones keep their loaded libraries and OCR engines warm. */
 const IDLE_TIMEOUT_MS = 5 * 60_000;
 

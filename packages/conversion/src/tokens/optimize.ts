@@ -1,11 +1,12 @@
-import { Tiktoken } from 'js-tiktoken/lite';
-import o200kBase from 'js-tiktoken/ranks/o200k_base';
+import { Tiktoken, type TiktokenBPE } from 'js-tiktoken/lite';
 
 let encoder: Tiktoken | undefined;
 
 /** The o200k_base BPE tokenizer, loaded once from the ranks shipped in the package (no download). */
 function tokenizer(): Tiktoken {
-  encoder ??= new Tiktoken(o200kBase);
+  // The rank table is several MB: required on first count, not when the library is imported.
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  encoder ??= new Tiktoken(require('js-tiktoken/ranks/o200k_base') as TiktokenBPE);
   return encoder;
 }
 

@@ -1,4 +1,4 @@
-import { completeConversion, failConversion, markProcessing, type Db } from '@markwright/db';
+import { type Db, isConnectionLoss } from '@markwright/db';
 import {
   ConversionError,
   convertIsolated,
@@ -7,6 +7,13 @@ import {
   type TranscriptionEndpoint,
 } from '@markwright/conversion';
 import type { Logger } from '@markwright/config';
+import {
+  claimJob,
+  conversionExists,
+  conversionExtension,
+  failAndRefund,
+  storeResult,
+} from '../data-access/conversion-store';
 
 export interface RunDeps {
   db: Db;
@@ -17,30 +24,39 @@ export interface RunDeps {
   /** Enhanced mode's speech-to-text endpoint, when one is configured. */
   transcriptionEndpoint?: TranscriptionEndpoint;
   announce: (conversionId: string) => Promise<void>;
+  observe: ConversionObserver;
 }
 
+/** Where a conversion's outcome is reported (metrics), so the domain stays free of prom-client. */
+export interface ConversionObserver {
+  /** `seconds` is the conversion's own time; absent when nothing was converted. */
+  finished(extension: string, status: 'completed' | 'failed', seconds?: number): void;
+  refunded(credits: number): void;
+}
+
+export const UPLOAD_GONE = 'The uploaded file is no longer available.';
+export const RESULT_NOT_STORED = 'The converted result could not be stored.';
+export const WORKER_STOPPED = 'The file could not be processed: the conversion stopped its worker repeatedly.';
+
 /**
- * One job: mark processing → convert in isolation → store the result or fail and refund →
- * announce. Redelivered jobs of finished conversions are only announced again.
+ * One job: claim → convert in isolation → store the result or fail and refund → announce.
+ * Redelivered jobs of finished conversions are only announced again.
  */
 export async function runConversion(deps: RunDeps, conversionId: string): Promise<void> {
-  const claimed = await markProcessing(deps.db, conversionId);
-  if (!claimed) {
-    const exists = await deps.db.conversion.findUnique({ where: { id: conversionId }, select: { status: true } });
-    if (exists) await deps.announce(conversionId);
+  const job = await claimJob(deps.db, conversionId);
+  if (!job) {
+    if (await conversionExists(deps.db, conversionId)) await deps.announce(conversionId);
     return;
   }
-  const job = await deps.db.conversion.findUniqueOrThrow({
-    where: { id: conversionId },
-    select: { extension: true, originalFilename: true, useEnhancedAi: true, optimizeTokens: true, upload: true },
-  });
   const started = Date.now();
-  if (!job.upload) {
-    await failConversion(deps.db, conversionId, 'The uploaded file is no longer available.');
+  const seconds = () => (Date.now() - started) / 1000;
+  if (!job.bytes) {
+    await fail(deps, conversionId, job.extension, UPLOAD_GONE);
   } else {
+    let result;
     try {
-      const result = await convertIsolated(
-        Buffer.from(job.upload.bytes),
+      result = await convertIsolated(
+        job.bytes,
         job.extension,
         {
           enhanced: job.useEnhancedAi,
@@ -51,27 +67,61 @@ export async function runConversion(deps: RunDeps, conversionId: string): Promis
         },
         deps.limits,
       );
-      await completeConversion(deps.db, conversionId, {
-        markdown: result.markdown,
-        metadata: result.metadata,
-        tokenOptimization: result.tokenOptimization ?? null,
-      });
-      deps.logger.info({ conversionId, ms: Date.now() - started }, 'conversion completed');
     } catch (err) {
       if (!(err instanceof ConversionError)) throw err;
-      await failConversion(deps.db, conversionId, err.message);
+      await fail(deps, conversionId, job.extension, err.message, seconds());
       deps.logger.info({ conversionId, code: err.code, ms: Date.now() - started }, 'conversion failed');
     }
+    if (result) await keepResult(deps, conversionId, job.extension, result, started);
   }
   await deps.announce(conversionId);
 }
 
+/**
+ * Stores a finished conversion. A result the database refuses (not a lost connection, which is
+ * retried as a store) fails the conversion with a refund: converting the same bytes again
+ * would give the same result, so redelivering the job could only end as a false "crashed worker".
+ */
+async function keepResult(
+  deps: RunDeps,
+  conversionId: string,
+  extension: string,
+  result: Awaited<ReturnType<typeof convertIsolated>>,
+  started: number,
+): Promise<void> {
+  const seconds = (Date.now() - started) / 1000;
+  try {
+    const stored = await storeResult(deps.db, conversionId, {
+      markdown: result.markdown,
+      metadata: result.metadata,
+      tokenOptimization: result.tokenOptimization ?? null,
+    });
+    if (stored) deps.observe.finished(extension, 'completed', seconds);
+    deps.logger.info({ conversionId, ms: Date.now() - started }, 'conversion completed');
+  } catch (err) {
+    if (isConnectionLoss(err)) throw err;
+    // The database's message may quote the document, so only its code is logged.
+    deps.logger.error({ conversionId, code: (err as { code?: string }).code }, 'result not stored; conversion failed');
+    await fail(deps, conversionId, extension, RESULT_NOT_STORED, seconds);
+  }
+}
+
 /** A job that crashed its workers too often reached the dead-letter queue: fail it for good and refund. */
 export async function failDeadJob(deps: RunDeps, conversionId: string): Promise<void> {
-  await failConversion(
-    deps.db,
-    conversionId,
-    'The file could not be processed: the conversion stopped its worker repeatedly.',
-  );
+  await fail(deps, conversionId, (await conversionExtension(deps.db, conversionId)) ?? 'unknown', WORKER_STOPPED);
   await deps.announce(conversionId);
+}
+
+/** Fails and refunds once, and reports it (a conversion already finished reports nothing). */
+async function fail(
+  deps: RunDeps,
+  conversionId: string,
+  extension: string,
+  error: string,
+  seconds?: number,
+): Promise<void> {
+  const outcome = await failAndRefund(deps.db, conversionId, error);
+  if (!outcome) return;
+  deps.observe.finished(extension, 'failed', seconds);
+  deps.observe.refunded(outcome.refunded);
 }

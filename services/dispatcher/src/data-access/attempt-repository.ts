@@ -1,7 +1,8 @@
-import { type Db, uuidv7 } from '@markwright/db';
+import { type Db, retryOnConnectionLoss, uuidv7 } from '@markwright/db';
 import type { SendResult } from './sender';
 
-const IN_PROGRESS = 'in progress';
+/** The outcome of an attempt not yet recorded (being sent, or its sender or record was lost). */
+export const IN_PROGRESS = 'in progress';
 
 /**
  * Claims attempt `number` for this process: the unique (conversion_id, number) key lets only one
@@ -27,19 +28,40 @@ export async function claimAttempt(
   return retaken[0]?.id ?? null;
 }
 
-export async function recordAttempt(db: Db, attemptId: string, result: SendResult): Promise<void> {
-  await db.webhookAttempt.update({
-    where: { id: attemptId },
-    data: {
-      statusCode: result.statusCode,
-      error: result.error,
-      durationMs: result.durationMs,
-      succeeded: result.succeeded,
-    },
-  });
+/**
+ * Records what the receiver answered. The POST already happened, so a dropped connection must
+ * not lose this write: it is retried over a fresh connection. If it still cannot be written, the
+ * attempt stays "in progress" (outcome unknown) and the sweeper sends it again once stale.
+ */
+export async function recordAttempt(
+  db: Db,
+  attemptId: string,
+  result: SendResult,
+  onRetry?: (err: Error) => void,
+): Promise<void> {
+  await retryOnConnectionLoss(
+    () =>
+      db.webhookAttempt.update({
+        where: { id: attemptId },
+        data: {
+          statusCode: result.statusCode,
+          error: result.error,
+          durationMs: result.durationMs,
+          succeeded: result.succeeded,
+        },
+      }),
+    onRetry,
+  );
 }
 
 export async function deliveryState(db: Db, conversionId: string) {
   const attempts = await db.webhookAttempt.findMany({ where: { conversionId }, orderBy: { number: 'asc' } });
   return { delivered: attempts.some((a) => a.succeeded), attempts };
+}
+
+/** The conversion as a webhook needs it; null unless it is finished and has a webhook URL. */
+export async function findDeliverable(db: Db, conversionId: string) {
+  const conversion = await db.conversion.findUnique({ where: { id: conversionId } });
+  if (!conversion?.webhookUrl || (conversion.status !== 'completed' && conversion.status !== 'failed')) return null;
+  return { ...conversion, webhookUrl: conversion.webhookUrl };
 }

@@ -1,10 +1,15 @@
 import type { Db } from '@markwright/db';
 import type { Logger } from '@markwright/config';
+import { openWebhookSecret, WEBHOOK_MAX_ATTEMPTS as MAX_ATTEMPTS } from '@markwright/contracts';
 import { buildPayload, sign } from './payload';
 import type { Send } from '../data-access/sender';
-import { claimAttempt, deliveryState, recordAttempt } from '../data-access/attempt-repository';
-
-export const MAX_ATTEMPTS = 3;
+import {
+  claimAttempt,
+  deliveryState,
+  findDeliverable,
+  IN_PROGRESS,
+  recordAttempt,
+} from '../data-access/attempt-repository';
 
 export interface DeliverDeps {
   db: Db;
@@ -14,23 +19,37 @@ export interface DeliverDeps {
   /** Parks attempt `number` to run after `delayMs` (durably, in the broker). */
   scheduleRetry: (conversionId: string, number: number, delayMs: number) => Promise<void>;
   retryDelaysMs: number[];
+  /** Reports each attempt's outcome (metrics), so the domain stays free of prom-client. */
+  observeAttempt: (outcome: AttemptOutcome) => void;
+  /** WEBHOOK_SECRET_KEY: secrets are stored encrypted and opened only to sign. */
+  webhookSecretKey: Buffer;
+}
+
+/** delivered: 2xx; retrying: failed, another attempt is scheduled; gave_up: the last attempt failed. */
+export type AttemptOutcome = 'delivered' | 'retrying' | 'gave_up';
+
+/** How long an attempt may stay "in progress" before its outcome counts as lost and it is sent again. */
+export function staleAttemptAfterMs(timeoutMs: number): number {
+  return timeoutMs + 30_000;
 }
 
 /**
- * One webhook attempt: skip if delivered or already made → claim → sign the exact bytes → POST
- * → record → schedule the next attempt after a failure, or stop after the third.
+ * One webhook attempt: skip if delivered or already made → claim (the row exists before the
+ * POST, so an outcome lost to a crash or a dropped connection is found and the attempt redone)
+ * → sign the exact bytes → POST → record (retried over a fresh connection) → schedule the next
+ * attempt after a failure, or stop after the third.
  */
 export async function deliverAttempt(deps: DeliverDeps, conversionId: string, number: number): Promise<void> {
-  const conversion = await deps.db.conversion.findUnique({ where: { id: conversionId } });
-  if (!conversion?.webhookUrl || (conversion.status !== 'completed' && conversion.status !== 'failed')) return;
+  const conversion = await findDeliverable(deps.db, conversionId);
+  if (!conversion) return;
   const state = await deliveryState(deps.db, conversionId);
   if (state.delivered || number > MAX_ATTEMPTS) return;
-  const attemptId = await claimAttempt(deps.db, conversionId, number, deps.timeoutMs + 30_000);
+  const attemptId = await claimAttempt(deps.db, conversionId, number, staleAttemptAfterMs(deps.timeoutMs));
   if (!attemptId) {
     // A redelivered message whose attempt was made but whose retry was never scheduled: schedule it now.
     const made = state.attempts.find((a) => a.number === number);
     const nextExists = state.attempts.some((a) => a.number === number + 1);
-    if (made && made.error !== 'in progress' && !made.succeeded && !nextExists && number < MAX_ATTEMPTS) {
+    if (made && made.error !== IN_PROGRESS && !made.succeeded && !nextExists && number < MAX_ATTEMPTS) {
       await deps.scheduleRetry(conversionId, number + 1, retryDelay(deps, number));
     }
     return;
@@ -41,15 +60,24 @@ export async function deliverAttempt(deps: DeliverDeps, conversionId: string, nu
     'x-webhook-attempt': String(number),
     'x-webhook-timestamp': String(Math.floor(Date.now() / 1000)),
   };
-  if (conversion.webhookSecret) headers['x-webhook-signature'] = sign(body, conversion.webhookSecret);
+  if (conversion.webhookSecret) {
+    headers['x-webhook-signature'] = sign(body, openWebhookSecret(conversion.webhookSecret, deps.webhookSecretKey));
+  }
   const result = await deps.send(conversion.webhookUrl, body, headers);
-  await recordAttempt(deps.db, attemptId, result);
+  await recordAttempt(deps.db, attemptId, result, (err) =>
+    deps.logger.warn({ conversionId, attempt: number, err: err.message }, 'recording the attempt again'),
+  );
   deps.logger.info(
     { conversionId, attempt: number, status: result.statusCode, error: result.error, ms: result.durationMs },
     'webhook attempt',
   );
-  if (!result.succeeded && number < MAX_ATTEMPTS) {
+  if (result.succeeded) {
+    deps.observeAttempt('delivered');
+  } else if (number < MAX_ATTEMPTS) {
     await deps.scheduleRetry(conversionId, number + 1, retryDelay(deps, number));
+    deps.observeAttempt('retrying');
+  } else {
+    deps.observeAttempt('gave_up');
   }
 }
 

@@ -8,58 +8,60 @@ export interface ChargedConversion {
 }
 
 /**
- * Charges the credits and creates the conversion, its upload and the charge row in ONE
- * transaction. The conditional UPDATE cannot take the balance below zero, so concurrent
- * requests can never overdraw it. Returns the balance when it is too low instead.
+ * Stores the uploaded bytes on their own, before any charge: no transaction and no lock on the
+ * workspace, so however long a 50 MB write takes, no other request of the workspace waits for it.
+ */
+export async function storeUpload(db: Db, conversionId: string, bytes: Buffer): Promise<void> {
+  // A Buffer is a Uint8Array: passed as is, without a copy; createMany does not send the bytes back.
+  await db.upload.createMany({ data: [{ conversionId, bytes: bytes as Uint8Array<ArrayBuffer> }] });
+}
+
+/** Removes an upload whose charge was refused or failed (it has no conversion row). */
+export async function deleteUpload(db: Db, conversionId: string): Promise<void> {
+  await db.upload.deleteMany({ where: { conversionId } });
+}
+
+/**
+ * Charges the credits, creates the conversion and its charge row in ONE statement (one short
+ * transaction, one round trip): the workspace's row lock is held for a few index writes only.
+ * The conditional UPDATE cannot take the balance below zero, so concurrent requests can never
+ * overdraw it; when it matches no row nothing else is inserted and the balance is returned.
+ * The job is published right after, so the row starts as published once (the sweeper
+ * republishes it if that publish is lost).
  */
 export async function chargeAndCreateConversion(
   db: Db,
   workspaceId: string,
+  conversionId: string,
   request: ConvertRequest,
   cost: number,
 ): Promise<ChargedConversion | { insufficient: true; available: number }> {
-  return db.$transaction(async (tx) => {
-    const charged = await tx.$queryRaw<{ credit_balance: number }[]>`
-      UPDATE workspaces SET credit_balance = credit_balance - ${cost}
-      WHERE id = ${workspaceId}::uuid AND credit_balance >= ${cost}
-      RETURNING credit_balance`;
-    if (charged.length === 0) {
-      const ws = await tx.workspace.findUniqueOrThrow({ where: { id: workspaceId } });
-      return { insufficient: true as const, available: ws.creditBalance };
-    }
-    const id = uuidv7();
-    const createdAt = new Date();
-    await tx.conversion.create({
-      data: {
-        id,
-        workspaceId,
-        status: 'pending',
-        originalFilename: request.file.originalname,
-        extension: request.extension,
-        fileSizeBytes: request.file.size,
-        useEnhancedAi: request.useEnhancedAi,
-        includeMetadata: request.includeMetadata,
-        optimizeTokens: request.optimizeTokens,
-        mode: request.webhookUrl ? 'async' : 'sync',
-        webhookUrl: request.webhookUrl,
-        webhookSecret: request.webhookSecret,
-        creditsCharged: cost,
-        createdAt,
-      },
-    });
-    await tx.upload.create({ data: { conversionId: id, bytes: new Uint8Array(request.file.buffer) } });
-    await tx.creditTransaction.create({
-      data: { id: uuidv7(), workspaceId, conversionId: id, type: 'charge', amount: -cost },
-    });
-    return { id, createdAt, creditsRemaining: charged[0]!.credit_balance };
-  });
-}
-
-export async function markPublished(db: Db, conversionId: string): Promise<void> {
-  await db.conversion.update({
-    where: { id: conversionId },
-    data: { lastPublishedAt: new Date(), publishCount: { increment: 1 } },
-  });
+  const createdAt = new Date();
+  const rows = await db.$queryRaw<{ remaining: number | null; available: number }[]>`
+    WITH charged AS (
+      UPDATE workspaces SET credit_balance = credit_balance - ${cost}::int
+      WHERE id = ${workspaceId}::uuid AND credit_balance >= ${cost}::int
+      RETURNING credit_balance
+    ), created AS (
+      INSERT INTO conversions (id, workspace_id, status, original_filename, extension, file_size_bytes,
+        use_enhanced_ai, include_metadata, optimize_tokens, mode, webhook_url, webhook_secret,
+        credits_charged, created_at, last_published_at, publish_count)
+      SELECT ${conversionId}::uuid, ${workspaceId}::uuid, 'pending', ${request.file.originalname}::text,
+        ${request.extension}::text, ${request.file.size}::int, ${request.useEnhancedAi}::boolean,
+        ${request.includeMetadata}::boolean, ${request.optimizeTokens}::boolean,
+        ${request.webhookUrl ? 'async' : 'sync'}::text, ${request.webhookUrl}::text, ${request.webhookSecret}::text,
+        ${cost}::int, ${createdAt}::timestamptz, ${createdAt}::timestamptz, 1
+      FROM charged
+      RETURNING id
+    ), ledger AS (
+      INSERT INTO credit_transactions (id, workspace_id, conversion_id, type, amount)
+      SELECT ${uuidv7()}::uuid, ${workspaceId}::uuid, id, 'charge', ${-cost}::int FROM created
+    )
+    SELECT (SELECT credit_balance FROM charged) AS remaining,
+           (SELECT credit_balance FROM workspaces WHERE id = ${workspaceId}::uuid) AS available`;
+  const row = rows[0]!;
+  if (row.remaining === null) return { insufficient: true, available: row.available };
+  return { id: conversionId, createdAt, creditsRemaining: row.remaining };
 }
 
 const detailSelect = {
@@ -139,4 +141,11 @@ export async function claimStalePending(db: Db, olderThan: Date, limit: number):
       FOR UPDATE SKIP LOCKED)
     RETURNING id::text`;
   return rows.map((r) => r.id);
+}
+
+/** Uploads without a conversion older than `olderThan`: a gateway stopped between storing and charging. */
+export async function deleteOrphanUploads(db: Db, olderThan: Date): Promise<number> {
+  return db.$executeRaw`
+    DELETE FROM uploads u WHERE u.created_at < ${olderThan}
+      AND NOT EXISTS (SELECT 1 FROM conversions c WHERE c.id = u.conversion_id)`;
 }

@@ -1,5 +1,6 @@
 import {
   type Broker,
+  type ConversionFinished,
   type ChannelWrapper,
   conversionFinishedSchema,
   decode,
@@ -7,7 +8,9 @@ import {
   type TopologyNames,
 } from '@markwright/contracts';
 
-type Waiter = () => void;
+/** What a waiting sync request learns: the status, and the result when the event carries it. */
+export type FinishedNotice = Pick<ConversionFinished, 'status' | 'result'>;
+type Waiter = (notice: FinishedNotice) => void;
 
 /**
  * Wakes sync requests when their conversion finishes. Each gateway replica has its own
@@ -27,17 +30,17 @@ export class FinishedListener {
         (msg) => {
           if (!msg) return;
           const event = decode(conversionFinishedSchema, msg.content);
-          if (event) this.notify(event.conversionId);
+          if (event) this.notify(event);
         },
         { noAck: true },
       );
     });
   }
 
-  /** Resolves when the conversion is announced finished, or when `signal` fires (timeout, poll). */
-  waitFor(conversionId: string): { promise: Promise<void>; cancel: () => void } {
+  /** Resolves with the first announcement that the conversion finished; `cancel` forgets the waiter. */
+  waitFor(conversionId: string): { promise: Promise<FinishedNotice>; cancel: () => void } {
     let waiter!: Waiter;
-    const promise = new Promise<void>((resolve) => (waiter = resolve));
+    const promise = new Promise<FinishedNotice>((resolve) => (waiter = resolve));
     const set = this.waiters.get(conversionId) ?? new Set();
     set.add(waiter);
     this.waiters.set(conversionId, set);
@@ -48,8 +51,9 @@ export class FinishedListener {
     return { promise, cancel };
   }
 
-  private notify(conversionId: string): void {
-    for (const waiter of this.waiters.get(conversionId) ?? []) waiter();
+  private notify(event: ConversionFinished): void {
+    for (const waiter of this.waiters.get(event.conversionId) ?? [])
+      waiter({ status: event.status, result: event.result });
   }
 
   async close(): Promise<void> {

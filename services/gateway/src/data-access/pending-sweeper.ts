@@ -1,9 +1,11 @@
 import type { Db } from '@markwright/db';
 import type { Logger } from '@markwright/config';
-import { claimStalePending } from './conversion-repository';
+import { claimStalePending, deleteOrphanUploads } from './conversion-repository';
 import type { JobPublisher } from './job-publisher';
 
 const SWEEP_BATCH = 100;
+/** Far longer than storing an upload and charging for it can take. */
+const ORPHAN_UPLOAD_AFTER_MS = 10 * 60_000;
 
 /**
  * The database row is the source of truth: conversions still pending after `republishAfterMs`
@@ -37,6 +39,8 @@ export class PendingSweeper {
       await this.publisher.publish(conversionId);
       this.logger.info({ conversionId }, 'republished stale pending conversion');
     }
+    // An upload stored by a gateway that stopped before charging has no conversion: remove it.
+    await deleteOrphanUploads(this.db, new Date(Date.now() - ORPHAN_UPLOAD_AFTER_MS));
     return ids.length;
   }
 

@@ -7,13 +7,13 @@ export interface AuthenticatedWorkspace {
   plan: PlanName;
 }
 
+/** One statement per request (Prisma's nested select would be two): the token's live workspace or null. */
 export async function findWorkspaceByToken(db: Db, token: string): Promise<AuthenticatedWorkspace | null> {
-  const row = await db.apiToken.findUnique({
-    where: { tokenHash: hashToken(token) },
-    select: { revokedAt: true, workspace: { select: { id: true, plan: true } } },
-  });
-  if (!row || row.revokedAt) return null;
-  return { id: row.workspace.id, plan: row.workspace.plan as PlanName };
+  const rows = await db.$queryRaw<{ id: string; plan: string }[]>`
+    SELECT w.id::text, w.plan FROM api_tokens t JOIN workspaces w ON w.id = t.workspace_id
+    WHERE t.token_hash = ${hashToken(token)} AND t.revoked_at IS NULL`;
+  const row = rows[0];
+  return row ? { id: row.id, plan: row.plan as PlanName } : null;
 }
 
 export async function createWorkspace(

@@ -1,12 +1,18 @@
-import { failConversion, type Db } from '@markwright/db';
+import { failConversion, uuidv7, type Db } from '@markwright/db';
+import { sealWebhookSecret, type FinishedResult } from '@markwright/contracts';
 import type { Logger } from '@markwright/config';
 import { AppError } from './app-error';
 import { conversionCost } from './plans';
 import type { ConvertRequest } from './convert-request';
 import type { AuthenticatedWorkspace } from '../data-access/workspace-repository';
-import { chargeAndCreateConversion, findConversion, markPublished } from '../data-access/conversion-repository';
+import {
+  chargeAndCreateConversion,
+  deleteUpload,
+  findConversion,
+  storeUpload,
+} from '../data-access/conversion-repository';
 import type { JobPublisher } from '../data-access/job-publisher';
-import type { FinishedListener } from '../data-access/finished-listener';
+import type { FinishedListener, FinishedNotice } from '../data-access/finished-listener';
 
 export interface AcceptDeps {
   db: Db;
@@ -16,6 +22,15 @@ export interface AcceptDeps {
   syncTimeoutMs: number;
   /** How often a sync request re-reads its row, in case an event was missed. */
   syncPollMs: number;
+  credits: CreditsMeter;
+  /** WEBHOOK_SECRET_KEY: webhook secrets are stored encrypted with it. */
+  webhookSecretKey: Buffer;
+}
+
+/** Where credit movements are reported (metrics), so the domain stays free of prom-client. */
+export interface CreditsMeter {
+  charged(plan: AuthenticatedWorkspace['plan'], credits: number): void;
+  refunded(credits: number): void;
 }
 
 export interface Answer {
@@ -23,15 +38,17 @@ export interface Answer {
   body: Record<string, unknown>;
 }
 
-/** POST /convert: charge and create the row → publish → answer 202, or wait and answer the result. */
+type Outcome = FinishedResult & { status: 'completed' | 'failed' };
+
+/** POST /convert: store the upload → charge and create the row → publish → answer 202, or wait and answer the result. */
 export async function acceptConversion(
   deps: AcceptDeps,
   workspace: AuthenticatedWorkspace,
   request: ConvertRequest,
 ): Promise<Answer> {
   const cost = conversionCost(workspace.plan, request.useEnhancedAi);
-  const created = await chargeAndCreateConversion(deps.db, workspace.id, request, cost);
-  if ('insufficient' in created) throw AppError.insufficientCredits(cost, created.available);
+  const created = await storeThenCharge(deps, workspace, request, cost);
+  deps.credits.charged(workspace.plan, cost);
   deps.logger.info({ conversionId: created.id, mode: request.webhookUrl ? 'async' : 'sync' }, 'conversion accepted');
 
   if (request.webhookUrl) {
@@ -52,21 +69,50 @@ export async function acceptConversion(
   const waiting = deps.listener.waitFor(created.id);
   try {
     await publishJob(deps, created.id);
-    const row = await waitUntilFinished(deps, created.id, waiting.promise);
-    if (row.status === 'completed') {
+    const outcome = await waitUntilFinished(deps, created.id, waiting);
+    if (outcome.status === 'completed') {
       const body: Record<string, unknown> = {
         success: true,
-        markdown: row.markdown ?? '',
+        markdown: outcome.markdown ?? '',
         credits_used: cost,
         credits_remaining: created.creditsRemaining,
       };
-      if (row.includeMetadata) body.metadata = row.metadata;
-      if (request.optimizeTokens && row.tokenOptimization) body.token_optimization = row.tokenOptimization;
+      if (request.includeMetadata) body.metadata = outcome.metadata;
+      if (request.optimizeTokens && outcome.tokenOptimization) body.token_optimization = outcome.tokenOptimization;
       return { status: 200, body };
     }
-    throw AppError.conversionFailed(row.error ?? 'The conversion failed.');
+    throw AppError.conversionFailed(outcome.error ?? 'The conversion failed.');
   } finally {
     waiting.cancel();
+  }
+}
+
+/**
+ * The upload is stored first, on its own; then one short statement charges and creates the row.
+ * An upload that fails to store charges nothing; a refused or failed charge deletes its upload.
+ */
+async function storeThenCharge(
+  deps: AcceptDeps,
+  workspace: AuthenticatedWorkspace,
+  request: ConvertRequest,
+  cost: number,
+) {
+  const conversionId = uuidv7();
+  await storeUpload(deps.db, conversionId, request.file.buffer);
+  const sealed = request.webhookSecret ? sealWebhookSecret(request.webhookSecret, deps.webhookSecretKey) : null;
+  try {
+    const created = await chargeAndCreateConversion(
+      deps.db,
+      workspace.id,
+      conversionId,
+      { ...request, webhookSecret: sealed },
+      cost,
+    );
+    if ('insufficient' in created) throw AppError.insufficientCredits(cost, created.available);
+    return created;
+  } catch (err) {
+    await deleteUpload(deps.db, conversionId).catch(() => undefined);
+    throw err;
   }
 }
 
@@ -74,30 +120,58 @@ export async function acceptConversion(
 async function publishJob(deps: AcceptDeps, conversionId: string): Promise<void> {
   try {
     await deps.publisher.publish(conversionId);
-    await markPublished(deps.db, conversionId);
   } catch (err) {
     deps.logger.warn({ conversionId, err: (err as Error).message }, 'publish failed; the sweeper will retry');
   }
 }
 
-async function waitUntilFinished(deps: AcceptDeps, conversionId: string, announced: Promise<void>) {
+/**
+ * Waits for the "finished" event, which carries the result when it is small enough; the row is
+ * read only when the event has no result (large markdown), or every `syncPollMs` in case an
+ * event was lost. Past the deadline the conversion fails and is refunded.
+ */
+async function waitUntilFinished(
+  deps: AcceptDeps,
+  conversionId: string,
+  waiting: { promise: Promise<FinishedNotice> },
+): Promise<Outcome> {
   const deadline = Date.now() + deps.syncTimeoutMs;
+  let announced: Promise<FinishedNotice | undefined> = waiting.promise;
   for (;;) {
-    const row = await findConversion(deps.db, conversionId);
-    if (!row) throw new Error(`conversion ${conversionId} disappeared`);
-    if (row.status === 'completed' || row.status === 'failed') return row;
     const left = deadline - Date.now();
     if (left <= 0) break;
-    await Promise.race([announced, delay(Math.min(left, deps.syncPollMs))]);
+    const notice = await Promise.race([announced, delay(Math.min(left, deps.syncPollMs))]);
+    if (notice?.result) return { status: notice.status, ...notice.result };
+    // An event without the result was used up: from now on only the poll wakes this loop.
+    if (notice) announced = new Promise(() => undefined);
+    const row = await readOutcome(deps.db, conversionId);
+    if (row) return row;
   }
   const seconds = Math.round(deps.syncTimeoutMs / 1000);
-  await failConversion(deps.db, conversionId, `The conversion did not finish within ${seconds} seconds.`);
+  const failed = await failConversion(
+    deps.db,
+    conversionId,
+    `The conversion did not finish within ${seconds} seconds.`,
+  );
+  if (failed) deps.credits.refunded(failed.refunded);
   deps.logger.warn({ conversionId }, 'sync conversion timed out');
   // If a result landed in the meantime, the finished row wins.
-  const row = await findConversion(deps.db, conversionId);
-  return row!;
+  return (await readOutcome(deps.db, conversionId))!;
 }
 
-function delay(ms: number): Promise<void> {
-  return new Promise((resolve) => setTimeout(resolve, ms).unref());
+async function readOutcome(db: Db, conversionId: string): Promise<Outcome | null> {
+  const row = await findConversion(db, conversionId);
+  if (!row) throw new Error(`conversion ${conversionId} disappeared`);
+  if (row.status !== 'completed' && row.status !== 'failed') return null;
+  return {
+    status: row.status,
+    markdown: row.markdown,
+    metadata: row.metadata,
+    tokenOptimization: row.tokenOptimization,
+    error: row.error,
+  };
+}
+
+function delay(ms: number): Promise<undefined> {
+  return new Promise((resolve) => setTimeout(() => resolve(undefined), ms).unref());
 }

@@ -44,6 +44,15 @@ export class AppError extends Error {
     return new AppError(422, { error: 'conversion_failed', message: reason });
   }
 
+  /** A body the multipart parser cannot read: a 422 on file, within the contract's Responses table. */
+  static malformedForm(): AppError {
+    return AppError.validation({ file: ['The request body is not valid multipart/form-data.'] });
+  }
+
+  static badRequest(): AppError {
+    return new AppError(400, { error: 'bad_request', message: 'The request could not be read.' });
+  }
+
   static tooManyRequests(): AppError {
     return new AppError(429, { message: 'Too many requests. Please wait before retrying.' });
   }

@@ -5,9 +5,8 @@ import {
   type ConversionListItem,
   type ConversionStatus,
   type DocumentMetadata,
+  WEBHOOK_MAX_ATTEMPTS,
 } from '@markwright/contracts';
-
-export const WEBHOOK_MAX_ATTEMPTS = 3;
 
 /** webhook_delivered / can_retry_webhook as decisions.md defines them, from the attempt records. */
 export function webhookState(row: Pick<ConversionDetailRow, 'webhookUrl' | 'webhookAttempts'>) {

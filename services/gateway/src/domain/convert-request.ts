@@ -9,6 +9,8 @@ export interface UploadedFile {
   buffer: Buffer;
 }
 
+/** C0, DEL and C1: never part of a real file name, and NUL cannot even be stored by PostgreSQL. */
+const CONTROL_CHARACTERS = /[\u0000-\u001f\u007f-\u009f]/;
 export const WEBHOOK_URL_MAX = 2048;
 export const WEBHOOK_SECRET_MIN = 32;
 export const WEBHOOK_SECRET_MAX = 255;
@@ -25,6 +27,9 @@ function fileField(maxBytes: number) {
     .custom<UploadedFile>((value) => value !== undefined && value !== null, { error: 'The file field is required.' })
     .refine((file) => file.size <= maxBytes, {
       message: `The file field must not be greater than ${maxBytes / 1024} kilobytes.`,
+    })
+    .refine((file) => !CONTROL_CHARACTERS.test(file.originalname), {
+      message: 'The file name must not contain control characters.',
     })
     .refine((file) => isSupportedExtension(extensionOf(file.originalname)), {
       message: `The file field must be a file of type: ${SUPPORTED_EXTENSIONS.join(', ')}.`,

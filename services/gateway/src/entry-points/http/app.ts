@@ -1,35 +1,46 @@
 import express, { type ErrorRequestHandler, type Request } from 'express';
+import helmet from 'helmet';
 import type Redis from 'ioredis';
 import { Counter, Histogram, type Registry } from 'prom-client';
-import type { Logger } from '@markwright/config';
 import { AppError } from '../../domain/app-error';
 import { acceptConversion, type AcceptDeps } from '../../domain/accept-conversion';
 import { validateConvertRequest } from '../../domain/convert-request';
 import { validateListRequest } from '../../domain/list-request';
-import { renderConversionDetail, renderConversionListItem } from '../../domain/conversion-view';
-import { renderPaginator } from '../../domain/paginator';
-import { findConversionForWorkspace, listConversions } from '../../data-access/conversion-repository';
+import { getConversion, listWorkspaceConversions } from '../../domain/read-conversions';
+import { SERVER_UPLOAD_CAP_BYTES } from '../../domain/plans';
 import { authenticate, workspaceOf } from './auth';
 import { createRateLimits } from './rate-limits';
 import { receiveUpload } from './upload';
+import { requestContext } from './request-id';
 import { buildOpenApiDocument, OPENAPI_PATH } from './openapi';
 import { docsRoutes } from './docs';
 
 export interface AppDeps extends AcceptDeps {
   redis?: Redis;
   rateLimitPrefix: string;
+  rateLimitMultiplier?: number;
   registry: Registry;
+  rateLimited: (limit: 'convert' | 'api') => void;
   ready: () => Promise<boolean>;
 }
-
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /** The public API under /api/v1 plus health and metrics. Routes translate HTTP; the domain decides. */
 export function createApp(deps: AppDeps): express.Express {
   const app = express();
   app.disable('x-powered-by');
+  // helmet's headers with a CSP for a JSON API: nothing may load or frame it. A route serving
+  // HTML (e.g. /docs) relaxes it by setting its own Content-Security-Policy header.
+  app.use(
+    helmet({
+      contentSecurityPolicy: {
+        useDefaults: false,
+        directives: { defaultSrc: ["'none'"], frameAncestors: ["'none'"], baseUri: ["'none'"], formAction: ["'none'"] },
+      },
+    }),
+  );
   app.set('query parser', 'simple');
-  const limits = createRateLimits(deps.redis, deps.rateLimitPrefix);
+  app.use(requestContext(deps.logger));
+  const limits = createRateLimits(deps.redis, deps.rateLimitPrefix, deps.rateLimited, deps.rateLimitMultiplier);
   const requests = new Counter({
     name: 'markwright_http_requests_total',
     help: 'HTTP requests by route and status',
@@ -53,7 +64,7 @@ export function createApp(deps: AppDeps): express.Express {
     next();
   });
 
-  app.get('/healthz', (_req, res) => {
+  app.get(['/livez', '/healthz'], (_req, res) => {
     res.json({ status: 'ok' });
   });
   app.get('/readyz', async (_req, res) => {
@@ -77,36 +88,22 @@ export function createApp(deps: AppDeps): express.Express {
   api.post('/convert', limits.convert, receiveUpload(), async (req, res) => {
     const workspace = workspaceOf(req);
     const request = validateConvertRequest(workspace.plan, req.file, (req.body ?? {}) as Record<string, unknown>);
-    const answer = await acceptConversion(deps, workspace, request);
+    const answer = await acceptConversion({ ...deps, logger: req.log }, workspace, request);
     res.status(answer.status).json(answer.body);
   });
 
   api.get('/conversions', limits.other, async (req, res) => {
     const workspace = workspaceOf(req);
     const query = validateListRequest(req.query as Record<string, unknown>);
-    const { rows, total } = await listConversions(deps.db, workspace.id, query);
     const echoed: Record<string, string> = {};
     if (query.status) echoed.status = query.status;
     if (req.query.per_page !== undefined) echoed.per_page = String(query.perPage);
-    res.json(
-      renderPaginator({
-        items: rows.map(renderConversionListItem),
-        total,
-        page: query.page,
-        perPage: query.perPage,
-        path: `${req.protocol}://${req.get('host')}${req.baseUrl}/conversions`,
-        query: echoed,
-      }),
-    );
+    const path = `${req.protocol}://${req.get('host')}${req.baseUrl}/conversions`;
+    res.json(await listWorkspaceConversions(deps.db, workspace.id, query, { path, echoed }));
   });
 
   api.get('/conversions/:id', limits.other, async (req, res) => {
-    const workspace = workspaceOf(req);
-    const id = String(req.params.id);
-    if (!UUID.test(id)) throw AppError.notFound();
-    const row = await findConversionForWorkspace(deps.db, workspace.id, id.toLowerCase());
-    if (!row) throw AppError.notFound();
-    res.json(renderConversionDetail(row));
+    res.json(await getConversion(deps.db, workspaceOf(req).id, String(req.params.id)));
   });
 
   api.use(limits.other, () => {
@@ -117,7 +114,7 @@ export function createApp(deps: AppDeps): express.Express {
   app.use(() => {
     throw AppError.routeNotFound();
   });
-  app.use(errorHandler(deps.logger));
+  app.use(errorHandler());
   return app;
 }
 
@@ -126,19 +123,31 @@ function routeLabel(req: Request): string {
   return route ? `${req.baseUrl}${route}` : 'unmatched';
 }
 
-/** The one error handler: AppError → the contract's body; anything else → 500 without internals. */
-function errorHandler(logger: Logger): ErrorRequestHandler {
+/**
+ * The one error handler: AppError → the contract's body; a client error raised by Express or a
+ * body parser → 400 or 413 with our own words; anything else → 500. Internals (messages, paths,
+ * stacks) reach the log only, never the response.
+ */
+function errorHandler(): ErrorRequestHandler {
   return (err, req, res, _next) => {
     if (err instanceof AppError) {
       res.status(err.status).json(err.body);
       return;
     }
-    const status = (err as { status?: number; type?: string }).status;
-    if (status === 400 || (err as { type?: string }).type === 'entity.parse.failed') {
-      res.status(400).json({ error: 'bad_request', message: 'The request could not be read.' });
+    const status = Number(
+      (err as { status?: unknown; statusCode?: unknown }).status ?? (err as { statusCode?: unknown }).statusCode,
+    );
+    if (status === 413) {
+      const tooLarge = AppError.payloadTooLarge(SERVER_UPLOAD_CAP_BYTES);
+      res.status(tooLarge.status).json(tooLarge.body);
       return;
     }
-    logger.error({ err, path: req.path }, 'unhandled error');
+    if (status >= 400 && status < 500) {
+      const bad = AppError.badRequest();
+      res.status(bad.status).json(bad.body);
+      return;
+    }
+    req.log.error({ err, path: req.path }, 'unhandled error');
     res.status(500).json({ error: 'internal_error', message: 'Something went wrong on our side.' });
   };
 }

@@ -15,7 +15,12 @@ function storeFor(redis: Redis | undefined, prefix: string): Store | undefined {
   });
 }
 
-function limiter(limit: (plan: keyof typeof PLANS) => number, name: string, store: Store | undefined): RequestHandler {
+function limiter(
+  limit: (plan: keyof typeof PLANS) => number,
+  name: 'convert' | 'api',
+  store: Store | undefined,
+  onReject: (limit: 'convert' | 'api') => void,
+): RequestHandler {
   return rateLimit({
     windowMs: RATE_WINDOW_MS,
     limit: (req) => limit(workspaceOf(req).plan),
@@ -25,14 +30,32 @@ function limiter(limit: (plan: keyof typeof PLANS) => number, name: string, stor
     legacyHeaders: false,
     store,
     validate: false,
-    handler: (_req, _res, next) => next(AppError.tooManyRequests()),
+    handler: (_req, _res, next) => {
+      onReject(name);
+      next(AppError.tooManyRequests());
+    },
   });
 }
 
 /** Per-workspace limits: every token of a workspace draws on one budget. */
-export function createRateLimits(redis: Redis | undefined, keyPrefix: string) {
+export function createRateLimits(
+  redis: Redis | undefined,
+  keyPrefix: string,
+  onReject: (limit: 'convert' | 'api') => void,
+  multiplier = 1,
+) {
   return {
-    convert: limiter((plan) => PLANS[plan].convertsPerMinute, 'convert', storeFor(redis, `${keyPrefix}:rl:convert:`)),
-    other: limiter(() => OTHER_ENDPOINTS_PER_MINUTE, 'api', storeFor(redis, `${keyPrefix}:rl:api:`)),
+    convert: limiter(
+      (plan) => PLANS[plan].convertsPerMinute * multiplier,
+      'convert',
+      storeFor(redis, `${keyPrefix}:rl:convert:`),
+      onReject,
+    ),
+    other: limiter(
+      () => OTHER_ENDPOINTS_PER_MINUTE * multiplier,
+      'api',
+      storeFor(redis, `${keyPrefix}:rl:api:`),
+      onReject,
+    ),
   };
 }

@@ -1,0 +1,9 @@
+/** `pnpm test:faults`: the fault suite alone (private PostgreSQL and RabbitMQ, services as processes); not part of `pnpm test`. */
+const base = require('./jest.config');
+
+module.exports = {
+  ...base,
+  roots: ['<rootDir>/test/faults'],
+  testMatch: ['**/*.test.ts'],
+  testTimeout: 900_000,
+};

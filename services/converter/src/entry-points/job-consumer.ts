@@ -1,0 +1,46 @@
+import type { Logger } from '@markwright/config';
+import {
+  assertConversionTopology,
+  type Broker,
+  type ChannelWrapper,
+  conversionJobSchema,
+  decode,
+  QueueConsumer,
+  type TopologyNames,
+} from '@markwright/contracts';
+
+export interface JobHandlers {
+  onJob: (conversionId: string) => Promise<void>;
+  onDeadJob: (conversionId: string) => Promise<void>;
+}
+
+/**
+ * The converter's queue entry point: the jobs queue (prefetch = concurrency) and its dead-letter
+ * queue. A job is acked only after its result is committed and announced; an infrastructure error
+ * requeues it (the quorum queue's delivery limit dead-letters a job that keeps failing), and a
+ * crash leaves it unacked for redelivery.
+ */
+export async function consumeJobs(
+  broker: Broker,
+  names: TopologyNames,
+  logger: Logger,
+  options: { concurrency: number; deliveryLimit: number },
+  handlers: JobHandlers,
+): Promise<{ stop(): Promise<void> }> {
+  const consumer = new QueueConsumer(logger);
+  const parse = (body: Buffer) => decode(conversionJobSchema, body);
+  const channel: ChannelWrapper = await broker.channel(async (ch) => {
+    await assertConversionTopology(ch, names, options.deliveryLimit);
+    await ch.prefetch(options.concurrency);
+    await consumer.consume(ch, names.jobsQueue, parse, (job) => handlers.onJob(job.conversionId));
+    await consumer.consume(ch, names.deadJobsQueue, parse, (job) => handlers.onDeadJob(job.conversionId));
+  });
+  return {
+    /** Stops taking jobs and waits for the ones in flight to finish. */
+    async stop() {
+      await channel.cancelAll();
+      await consumer.drain();
+      await channel.close();
+    },
+  };
+}

@@ -1,0 +1,34 @@
+import type { Db } from '@markwright/db';
+import { AppError } from './app-error';
+import { renderConversionDetail, renderConversionListItem } from './conversion-view';
+import type { ListRequest } from './list-request';
+import { renderPaginator } from './paginator';
+import { findConversionForWorkspace, listConversions } from '../data-access/conversion-repository';
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/** GET /conversions/{id}: only the caller's workspace's conversions exist; a malformed id is not found. */
+export async function getConversion(db: Db, workspaceId: string, id: string): Promise<Record<string, unknown>> {
+  if (!UUID.test(id)) throw AppError.notFound();
+  const row = await findConversionForWorkspace(db, workspaceId, id.toLowerCase());
+  if (!row) throw AppError.notFound();
+  return renderConversionDetail(row);
+}
+
+/** GET /conversions: one page of the workspace's conversions, newest first, as the paginator. */
+export async function listWorkspaceConversions(
+  db: Db,
+  workspaceId: string,
+  query: ListRequest,
+  page: { path: string; echoed: Record<string, string> },
+): Promise<Record<string, unknown>> {
+  const { rows, total } = await listConversions(db, workspaceId, query);
+  return renderPaginator({
+    items: rows.map(renderConversionListItem),
+    total,
+    page: query.page,
+    perPage: query.perPage,
+    path: page.path,
+    query: page.echoed,
+  });
+}
