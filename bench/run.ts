@@ -58,7 +58,7 @@ function measure(file: string, ext: string): Measured {
 }
 
 /** Sections that are not conversion cases: `pnpm bench <name>` runs one alone. */
-const SECTIONS = ['quality', 'startup', 'hardening', 'webhooks', 'native', 'scaling'];
+const SECTIONS = ['quality', 'pdf-pages', 'startup', 'hardening', 'webhooks', 'native', 'scaling'];
 
 async function main(): Promise<void> {
   const filter = process.argv[2];
@@ -103,6 +103,13 @@ async function main(): Promise<void> {
     fs.writeFileSync(path.join(__dirname, 'out', 'quality.md'), quality);
     sections.quality = quality;
     process.stdout.write(`\n${quality}`);
+  }
+  if (!filter || filter === 'pdf-pages') {
+    const { runPdfPagesBench } = await import('./pdf-pages');
+    const pdfPages = await runPdfPagesBench();
+    fs.writeFileSync(path.join(__dirname, 'out', 'pdf-pages.md'), pdfPages);
+    sections['pdf-pages'] = pdfPages;
+    process.stdout.write(`\n${pdfPages}`);
   }
   if (!filter || filter === 'startup') {
     const { runStartupBench } = await import('./startup');

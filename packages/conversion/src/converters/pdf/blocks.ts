@@ -1,8 +1,9 @@
 import type { Block } from '../../markdown/model';
 import { escapeText } from '../../markdown/inline';
-import { bodySize, boilerplateKey, type Line } from './layout';
+import { bodyFont, bodySize, boilerplateKey, type Line } from './layout';
 
-const BULLET = /^([•◦▪▫●○■□‣⁃∙·*\-–—])\s+/;
+// Bullets, checkboxes, and symbol-font glyphs (Wingdings, Symbol) that map to C1 controls or the private use area.
+const BULLET = /^(?:[•◦▪▫●○■□‣⁃∙·*\-–—]\s+|[☐☑☒❑❒✓✔➢➤►▶◆◇\u0080-\u009f\uf000-\uf0ff]\s*(?=\S))/u;
 const NUMBERED = /^((?:\d{1,3}|[a-z]|[ivx]{1,5})[.)])\s+/i;
 const HEADING_RATIO = 1.15;
 const MAX_HEADING_CHARS = 150;
@@ -20,7 +21,7 @@ export function removeRunningLines(pages: Line[][]): Line[][] {
   const threshold = Math.max(3, Math.ceil(pages.length * 0.5));
   return pages.map((page) =>
     page.filter((l) => {
-      if (!inEdgeBand(l)) return true;
+      if (l.table || !inEdgeBand(l)) return true;
       if (/^(page\s*)?\d+(\s*(of|\/)\s*\d+)?$/i.test(l.text)) return false;
       return (counts.get(`${Math.round(l.y / 4)}|${boilerplateKey(l.text)}`) ?? 0) < threshold;
     }),
@@ -36,27 +37,36 @@ function inEdgeBand(line: Line): boolean {
 /** Lines of the whole document to blocks: headings by size rank, lists, tables, re-joined paragraphs. */
 export function linesToBlocks(lines: Line[]): Block[] {
   const body = bodySize(lines);
-  const headingSizes = [...new Set(lines.filter((l) => isHeadingLine(l, body)).map((l) => l.size))].sort(
-    (a, b) => b - a,
-  );
+  const font = bodyFont(lines, body);
+  const heading = lines.map((l, i) => isHeadingLine(l, body) || isStyledHeading(lines, i, body, font));
+  const headingSizes = [...new Set(lines.filter((_, i) => heading[i]).map((l) => l.size))].sort((a, b) => b - a);
   const levelOf = (l: Line): number => {
     if (l.size >= body * HEADING_RATIO) return Math.min(headingSizes.indexOf(l.size) + 1, 4);
-    return Math.min(headingSizes.filter((s) => s >= body * HEADING_RATIO).length + 1, 4);
+    const base = headingSizes.filter((s) => s >= body * HEADING_RATIO).length + 1;
+    // Numbered sections nest by their number's depth: 2 is above 2.1, which is above 2.1.3.
+    const depth = SECTION_NUMBER.exec(l.text)?.[1]?.split('.').filter(Boolean).length ?? 1;
+    return Math.min(base + depth - 1, 6);
   };
   const blocks: Block[] = [];
   let paragraph: Line[] = [];
-  let list: { ordered: boolean; items: { text: string }[]; x: number } | undefined;
+  let list: { ordered: boolean; items: { text: string }[]; x: number; start?: number } | undefined;
   const flushParagraph = (): void => {
     if (paragraph.length) blocks.push({ type: 'paragraph', text: escapeText(joinLines(paragraph.map((l) => l.text))) });
     paragraph = [];
   };
   const flushList = (): void => {
-    if (list) blocks.push({ type: 'list', ordered: list.ordered, items: list.items });
+    if (list) blocks.push({ type: 'list', ordered: list.ordered, start: list.start, items: list.items });
     list = undefined;
   };
   for (let i = 0; i < lines.length; i++) {
     const line = lines[i]!;
     const prev = lines[i - 1];
+    if (line.table) {
+      flushParagraph();
+      flushList();
+      blocks.push({ type: 'table', rows: line.table.map((r) => r.map(escapeText)) });
+      continue;
+    }
     const table = tableAt(lines, i);
     if (table) {
       flushParagraph();
@@ -65,14 +75,14 @@ export function linesToBlocks(lines: Line[]): Block[] {
       i = table.end - 1;
       continue;
     }
-    if (isHeadingLine(line, body)) {
+    if (heading[i]) {
       flushParagraph();
       flushList();
       const last = blocks[blocks.length - 1];
       const continues =
         last?.type === 'heading' &&
         prev &&
-        isHeadingLine(prev, body) &&
+        heading[i - 1] &&
         prev.size === line.size &&
         prev.page === line.page &&
         gapBetween(prev, line) < line.size * 1.8;
@@ -87,7 +97,8 @@ export function linesToBlocks(lines: Line[]): Block[] {
       const ordered = !!numbered;
       if (!list || list.ordered !== ordered) {
         flushList();
-        list = { ordered, items: [], x: line.x };
+        const first = numbered ? Number.parseInt(numbered[1]!, 10) : NaN;
+        list = { ordered, items: [], x: line.x, start: Number.isFinite(first) ? first : undefined };
       }
       list.items.push({ text: line.text.slice((bullet ?? numbered)![0].length) });
       continue;
@@ -112,7 +123,29 @@ export function linesToBlocks(lines: Line[]): Block[] {
 function isHeadingLine(line: Line, body: number): boolean {
   if (line.text.length > MAX_HEADING_CHARS || !/\p{L}/u.test(line.text) || /[.,;:]$/.test(line.text)) return false;
   if (line.size >= body * HEADING_RATIO) return true;
-  return line.bold && line.size >= body * 0.98 && line.text.length <= 80 && !/^[•\-*]/.test(line.text);
+  return line.bold && line.size >= body * 0.98 && line.text.length <= 80 && !BULLET.test(line.text);
+}
+
+/** "2", "2.1", "2.1.3", "(1)", "IV." or "A." before a heading's words. */
+const SECTION_NUMBER = /^(?:(\d{1,2}(?:\.\d{1,2}){0,4})\.?|\(\d{1,2}\)|[IVX]{1,5}\.|[A-Z]\.)\s+\S/;
+const MAX_STYLED_HEADING_CHARS = 90;
+
+/**
+ * A heading at the body's size: a short line on its own, set in another font or style than the
+ * body (bold, italic, another family or weight), with body text after it; or a numbered section title.
+ */
+function isStyledHeading(lines: Line[], i: number, body: number, font: string): boolean {
+  const line = lines[i]!;
+  const next = lines[i + 1];
+  const prev = lines[i - 1];
+  if (line.table || line.text.length > MAX_STYLED_HEADING_CHARS || line.size < body * 0.95) return false;
+  if (!/\p{L}/u.test(line.text) || /[.,;:]$/.test(line.text) || BULLET.test(line.text)) return false;
+  const apart = line.font !== font && line.font !== '';
+  if (!apart || !next || next.table || next.page !== line.page) return false;
+  // Followed by body text, and not the tail of a paragraph in the same style.
+  const followedByBody = next.font !== line.font || next.size !== line.size;
+  const standsAlone = !prev || prev.page !== line.page || prev.font !== line.font || /[.!?:]$/.test(prev.text);
+  return followedByBody && standsAlone && /^[\p{Lu}\p{Lo}\d(]/u.test(line.text);
 }
 
 function gapBetween(a: Line, b: Line): number {

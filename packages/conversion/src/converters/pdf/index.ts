@@ -1,7 +1,16 @@
+import fs from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
 import type { Converter, ConversionOutput } from '../../types';
 import { ConversionError } from '../../types';
 import { renderMarkdown } from '../../markdown/writer';
 import { buildLines, type Line, type TextItem } from './layout';
+import { readInfo, readPages } from './poppler';
+import { openPdf, type PdfJsDocument } from './pdfjs';
+import { pageRules } from './rulings';
+import { ruledTables, type RuledTable } from './ruled-tables';
+import { withFormValues } from './form-fields';
+import { readsAsGarbage } from './text-quality';
 import { linesToBlocks, removeRunningLines } from './blocks';
 import type { Block } from '../../markdown/model';
 import { ocrPdfPages } from '../../ocr/scanned-pdf';
@@ -11,16 +20,9 @@ import { pdfPictureText, picturePlaceholder } from '../../ocr/pictures';
 /** Pages read at most; a longer PDF fails with a message saying so. */
 export const MAX_PDF_PAGES = 2000;
 
-type PdfJs = typeof import('pdfjs-dist/legacy/build/pdf.mjs');
-let pdfjs: Promise<PdfJs> | undefined;
-/** pdf.js ships as ES modules only; loaded once per worker thread. */
-function loadPdfJs(): Promise<PdfJs> {
-  pdfjs ??= import('pdfjs-dist/legacy/build/pdf.mjs');
-  return pdfjs;
-}
-
 /**
- * PDF text layer: pdf.js gives positioned text; lines are rebuilt, running headers and footers
+ * PDF text layer: poppler gives positioned text with font sizes and weights (pdf.js only names what is
+ * wrong with a file poppler refuses); lines are rebuilt, running headers and footers
  * dropped, headings found by font size, lists by markers, tables by aligned columns, and
  * paragraphs re-joined across line breaks and hyphenation.
  */
@@ -28,80 +30,111 @@ export const pdfConverter: Converter = {
   name: 'pdf',
   extensions: ['pdf'],
   async convert(input, options): Promise<ConversionOutput> {
-    const lib = await loadPdfJs();
-    let doc: Awaited<ReturnType<PdfJs['getDocument']>['promise']>;
+    const dir = await fs.mkdtemp(path.join(os.tmpdir(), 'mw-pdf-'));
     try {
-      doc = await lib.getDocument({
-        data: new Uint8Array(input),
-        isEvalSupported: false,
-        disableFontFace: true,
-        useSystemFonts: false,
-        stopAtErrors: false,
-        verbosity: 0,
-      }).promise;
-    } catch (err) {
-      const e = err as Error;
-      if (e.name === 'PasswordException') {
-        throw new ConversionError(
-          'encrypted_file',
-          'The PDF is password-protected; remove the password and try again.',
-        );
-      }
-      throw new ConversionError('corrupt_file', `The PDF could not be read: ${e.message}`);
-    }
-    try {
-      if (doc.numPages > MAX_PDF_PAGES) {
+      const file = path.join(dir, 'in.pdf');
+      await fs.writeFile(file, input);
+      const [info, poppler] = await Promise.all([
+        readInfo(file).catch(() => undefined),
+        readPages(file, MAX_PDF_PAGES).catch(() => undefined),
+      ]);
+      // poppler refused the file: pdf.js says why (password, damage) in the words users get.
+      if (!info || !poppler) return await failWithReason(input);
+      if (info.pages > MAX_PDF_PAGES) {
         throw new ConversionError(
           'too_large',
-          `The PDF has ${doc.numPages} pages; at most ${MAX_PDF_PAGES} can be converted.`,
+          `The PDF has ${info.pages} pages; at most ${MAX_PDF_PAGES} can be converted.`,
         );
       }
       const pages: Line[][] = [];
-      for (let n = 1; n <= doc.numPages; n++) {
-        const page = await doc.getPage(n);
-        const content = await page.getTextContent();
-        const fonts = await fontNames(page, content.items);
-        const items: TextItem[] = [];
-        for (const raw of content.items) {
-          if (!('str' in raw)) continue;
-          const [a, b, , d, e, f] = raw.transform as number[];
-          const size = Math.hypot(a!, b!) || Math.abs(d!) || raw.height;
-          const fontName = fonts.get(raw.fontName) ?? '';
-          items.push({
-            text: raw.str,
-            x: e!,
-            y: f!,
-            width: raw.width,
-            size,
-            bold: /bold|black|heavy|semibold/i.test(fontName),
-            rtl: (raw as { dir?: string }).dir === 'rtl',
-          });
+      // pdf.js is opened only for pages that need what poppler's text output lacks: drawn rules, form fields.
+      let pdf: Promise<PdfJsDocument> | undefined;
+      const pdfjsDoc = (): Promise<PdfJsDocument> => (pdf ??= openPdf(input));
+      try {
+        for (const page of poppler) {
+          let items = page.items;
+          if (info.form) items = await withFormValues(await pdfjsDoc(), page.number, items, typicalSize(items));
+          // Enhanced mode: pages set in columns are read column by column, whatever order the file draws them in.
+          const read = (list: TextItem[]): Line[] =>
+            buildLines(options.enhanced ? columnOrder(list, page.height) : list, page.number, page.height);
+          let lines = read(items);
+          if (lines.filter((l) => l.gaps > 0).length >= MIN_TABULAR_LINES) {
+            const { tables, rest } = ruledTables(await pageRules(await pdfjsDoc(), page.number), items);
+            if (tables.length) lines = withTables(read(rest), tables, page.number, page.height);
+          }
+          pages.push(lines);
         }
-        const height = page.view[3]! - page.view[1]!;
-        // Enhanced mode: pages set in columns are read column by column, whatever order the file draws them in.
-        pages.push(buildLines(options.enhanced ? columnOrder(items, height) : items, n, height));
-        page.cleanup();
+      } finally {
+        if (pdf) await (await pdf.catch(() => undefined))?.destroy();
       }
       const cleaned = removeRunningLines(pages);
-      const scanned = pages.map((lines, i) => (lines.length === 0 ? i + 1 : 0)).filter((n) => n > 0);
+      // Pages without text, and pages whose text layer reads as garbage, are read from their image.
+      const scanned = pages
+        .map((lines, i) => (lines.length === 0 || readsAsGarbage(lines) ? i + 1 : 0))
+        .filter((n) => n > 0);
       const ocr = scanned.length ? await ocrPdfPages(input, scanned, options.enhanced) : new Map<number, Block[]>();
       // Enhanced mode also reads the text inside pictures on pages that have a text layer.
-      const textPages = pages.map((lines, i) => (lines.length ? i + 1 : 0)).filter((n) => n > 0);
+      const textPages = pages.map((_, i) => (scanned.includes(i + 1) ? 0 : i + 1)).filter((n) => n > 0);
       const pictures = options.enhanced ? await pdfPictureText(input, textPages) : new Map<number, string[]>();
-      const { info } = (await doc.getMetadata().catch(() => ({ info: {} }))) as { info: Record<string, unknown> };
       return {
         markdown: renderMarkdown(pageBlocks(cleaned, ocr, pictures)),
-        metadata: {
-          title: typeof info.Title === 'string' ? info.Title : '',
-          author: typeof info.Author === 'string' ? info.Author : '',
-          page_count: doc.numPages,
-        },
+        metadata: { title: info.title, author: info.author, page_count: info.pages || poppler.length },
       };
     } finally {
-      await doc.destroy();
+      await fs.rm(dir, { recursive: true, force: true });
     }
   },
 };
+
+/** Pages with fewer lines split by gaps wider than a word space are not looked at for drawn tables (their rules cost pdf.js a page parse). */
+const MIN_TABULAR_LINES = 2;
+
+/** The most common text size on a page, for form values placed among its text. */
+function typicalSize(items: TextItem[]): number {
+  const weight = new Map<number, number>();
+  for (const i of items) weight.set(i.size, (weight.get(i.size) ?? 0) + i.text.length);
+  return [...weight].sort((a, b) => b[1] - a[1])[0]?.[0] ?? 10;
+}
+
+/** The page's lines with each ruled table standing before the first line below its top edge. */
+function withTables(lines: Line[], tables: RuledTable[], page: number, pageHeight: number): Line[] {
+  const out = [...lines];
+  for (const t of tables) {
+    const at = out.findIndex((l) => !l.table && l.y < t.top);
+    const line: Line = {
+      text: '',
+      x: 0,
+      y: t.top,
+      right: 0,
+      size: 0,
+      bold: false,
+      font: '',
+      cells: [],
+      gaps: 0,
+      page,
+      pageHeight,
+      table: t.rows,
+    };
+    out.splice(at < 0 ? out.length : at, 0, line);
+  }
+  return out;
+}
+
+/** Opens the file with pdf.js to name what is wrong with it (poppler's messages are not for users). */
+async function failWithReason(input: Buffer): Promise<never> {
+  let doc: PdfJsDocument;
+  try {
+    doc = await openPdf(input);
+  } catch (err) {
+    const e = err as Error;
+    if (e.name === 'PasswordException') {
+      throw new ConversionError('encrypted_file', 'The PDF is password-protected; remove the password and try again.');
+    }
+    throw new ConversionError('corrupt_file', `The PDF could not be read: ${e.message}`);
+  }
+  await doc.destroy();
+  throw new ConversionError('corrupt_file', 'The PDF could not be read: its pages could not be parsed.');
+}
 
 /** The page's text items in reading order when they are set in 2+ columns; as drawn otherwise. */
 function columnOrder(items: TextItem[], pageHeight: number): TextItem[] {
@@ -117,31 +150,6 @@ function columnOrder(items: TextItem[], pageHeight: number): TextItem[] {
     }));
   const sections = columnSections(boxes);
   return sections ? sections.flatMap((lines) => lines.flatMap((line) => line.map((b) => b.item))) : items;
-}
-
-/** Real font names (e.g. "Arial-BoldMT") for the text's fonts, which pdf.js resolves while building the operator list. */
-async function fontNames(
-  page: { getOperatorList(): Promise<unknown>; commonObjs: { get(id: string): unknown } },
-  items: ReadonlyArray<object>,
-): Promise<Map<string, string>> {
-  const ids = new Set(items.map((i) => (i as { fontName?: string }).fontName).filter((n): n is string => !!n));
-  const names = new Map<string, string>();
-  // The operator list decodes the page's images too: a scanned page (no text) doesn't need it.
-  if (!ids.size) return names;
-  try {
-    await page.getOperatorList();
-  } catch {
-    return names;
-  }
-  for (const id of ids) {
-    try {
-      const font = page.commonObjs.get(id) as { name?: string; bold?: boolean; black?: boolean } | undefined;
-      names.set(id, `${font?.name ?? ''}${font?.bold || font?.black ? ' bold' : ''}`);
-    } catch {
-      names.set(id, '');
-    }
-  }
-  return names;
 }
 
 /**

@@ -6,7 +6,9 @@ export interface TextItem {
   width: number;
   size: number;
   bold: boolean;
-  /** pdf.js found right-to-left text in the item (its string is in logical order). */
+  /** The run's font and style (family, bold, italic): a line set apart from the body's font may be a heading. */
+  font?: string;
+  /** The run is right-to-left text in the item (its string is in logical order). */
   rtl?: boolean;
 }
 
@@ -17,11 +19,17 @@ export interface Line {
   right: number;
   size: number;
   bold: boolean;
+  /** The font of most of the line's letters. */
+  font: string;
   /** x positions where a wide gap separates cells, for table detection. */
   cells: Array<{ x: number; text: string }>;
+  /** Gaps wider than a word space between the line's runs: a hint of cells too close for `cells`. */
+  gaps: number;
   page: number;
   /** Page height in PDF units (y grows upwards), to tell headers and footers by position. */
   pageHeight: number;
+  /** A table drawn with ruling lines, read from the grid, standing in the flow where it sits. */
+  table?: string[][];
 }
 
 /** Groups a page's items (in content-stream order) into lines: a new line starts when the baseline moves. */
@@ -37,7 +45,8 @@ export function buildLines(items: TextItem[], page: number, pageHeight: number):
     const last = current[current.length - 1];
     if (last) {
       const sameBaseline = Math.abs(item.y - last.y) <= Math.max(2, 0.45 * Math.min(item.size, last.size));
-      const wrapsBack = item.x < last.x - 1 && item.x + item.width < last.x;
+      // Right-to-left runs go leftwards; only a left-to-right run going back left starts a new line.
+      const wrapsBack = !item.rtl && !last.rtl && item.x < last.x - 1 && item.x + item.width < last.x;
       if (!sameBaseline || (wrapsBack && Math.abs(item.y - last.y) > 0.5)) flush();
     }
     current.push(item);
@@ -58,9 +67,12 @@ function toLine(items: TextItem[], page: number, pageHeight: number): Line {
   let text = '';
   const cells: Array<{ x: number; text: string }> = [];
   let prevEnd = -Infinity;
+  let gaps = 0;
   let size = 0;
   let boldChars = 0;
   let chars = 0;
+  const fontChars = new Map<string, number>();
+  const sizeChars = new Map<number, number>();
   for (const item of sorted) {
     // pdf.js inserts space items spanning gaps; they must not hide the gap between cells.
     if (item.text.trim() === '') {
@@ -73,6 +85,7 @@ function toLine(items: TextItem[], page: number, pageHeight: number): Line {
     const gap = rtl ? Math.max(prevStart - (item.x + item.width), turn ? item.size : 0) : item.x - prevEnd;
     if (wordLike) previousRtl = item.rtl ?? false;
     const wide = gap > Math.max(item.size * 1.2, 8);
+    if (text && gap > item.size * 0.5) gaps++;
     if (!cells.length || wide) cells.push({ x: item.x, text: item.text.trim() });
     else cells[cells.length - 1]!.text += (gap > item.size * 0.15 && !/\s$/.test(text) ? ' ' : '') + item.text.trim();
     if (text && gap > item.size * 0.15 && !/\s$/.test(text) && !/^\s/.test(item.text)) text += ' ';
@@ -80,18 +93,24 @@ function toLine(items: TextItem[], page: number, pageHeight: number): Line {
     prevEnd = Math.max(prevEnd, item.x + item.width);
     prevStart = Math.min(prevStart, item.x);
     size = Math.max(size, item.size);
+    // The line's size is its letters' size: a large bullet or checkbox glyph doesn't make it a heading.
+    const letters = item.text.replace(/[^\p{L}\p{N}]/gu, '').length;
+    if (letters) sizeChars.set(item.size, (sizeChars.get(item.size) ?? 0) + letters);
     const n = item.text.trim().length;
     chars += n;
     if (item.bold) boldChars += n;
+    fontChars.set(item.font ?? '', (fontChars.get(item.font ?? '') ?? 0) + n);
   }
   return {
     text: text.replace(/\s+/g, ' ').trim(),
     x: Math.min(...sorted.map((i) => i.x)),
     y: items[0]!.y,
     right: prevEnd,
-    size: Math.round(size * 10) / 10,
+    size: Math.round(([...sizeChars].sort((a, b) => b[1] - a[1] || b[0] - a[0])[0]?.[0] ?? size) * 10) / 10,
     bold: chars > 0 && boldChars / chars > 0.6,
+    font: [...fontChars].sort((a, b) => b[1] - a[1])[0]?.[0] ?? '',
     cells: cells.filter((c) => c.text !== ''),
+    gaps,
     page,
     pageHeight,
   };
@@ -110,6 +129,13 @@ export function bodySize(lines: Line[]): number {
     }
   }
   return best;
+}
+
+/** The font of most body text (by letters, among lines at the body size). */
+export function bodyFont(lines: Line[], body: number): string {
+  const weight = new Map<string, number>();
+  for (const l of lines) if (l.size === body) weight.set(l.font, (weight.get(l.font) ?? 0) + l.text.length);
+  return [...weight].sort((a, b) => b[1] - a[1])[0]?.[0] ?? '';
 }
 
 /** Normalised text of a line for header/footer comparison: digits (page numbers) folded. */

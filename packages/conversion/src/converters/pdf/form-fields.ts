@@ -1,0 +1,89 @@
+import type { TextItem } from './layout';
+import type { PdfJsDocument } from './pdfjs';
+
+interface WidgetData {
+  subtype?: string;
+  fieldType?: string;
+  fieldValue?: unknown;
+  checkBox?: boolean;
+  radioButton?: boolean;
+  pushButton?: boolean;
+  exportValue?: string;
+  buttonValue?: string;
+  hidden?: boolean;
+  rect?: number[];
+}
+
+const CHECKED = '☒';
+const UNCHECKED = '☐';
+
+/** What a filled field shows: its text or choices, or a ticked or empty box; '' for buttons and empty fields. */
+function shownValue(w: WidgetData): string {
+  if (w.pushButton) return '';
+  if (w.checkBox)
+    return w.fieldValue && w.fieldValue !== 'Off' && (!w.exportValue || w.fieldValue === w.exportValue)
+      ? CHECKED
+      : UNCHECKED;
+  if (w.radioButton) return w.fieldValue !== undefined && w.fieldValue === w.buttonValue ? CHECKED : UNCHECKED;
+  const value = Array.isArray(w.fieldValue)
+    ? w.fieldValue.join(', ')
+    : typeof w.fieldValue === 'string'
+      ? w.fieldValue
+      : '';
+  return value.replace(/\s+/g, ' ').trim();
+}
+
+/**
+ * A page's text items with its form fields' values (AcroForm, and XFA data pdf.js maps onto them)
+ * where the fields sit, each on the line of the label beside it. A value the page already draws (the
+ * field's appearance) is kept once, at the page's text size, since auto-sized field text is no heading.
+ */
+export async function withFormValues(
+  doc: PdfJsDocument,
+  pageNumber: number,
+  drawn: TextItem[],
+  size: number,
+): Promise<TextItem[]> {
+  const page = await doc.getPage(pageNumber);
+  const [vx, vy] = page.view as [number, number, number, number];
+  const annotations = (await page.getAnnotations({ intent: 'display' })) as WidgetData[];
+  page.cleanup();
+  // Each field's value goes right after its label: lines are built from consecutive items.
+  const after = new Map<TextItem | undefined, TextItem[]>();
+  const moved = new Set<TextItem>();
+  for (const w of annotations) {
+    if (w.subtype !== 'Widget' || w.hidden || !w.rect || w.rect.length < 4) continue;
+    const [x0, y0, x1, y1] = w.rect as [number, number, number, number];
+    const box = {
+      left: Math.min(x0, x1) - vx,
+      right: Math.max(x0, x1) - vx,
+      bottom: Math.min(y0, y1) - vy,
+      top: Math.max(y0, y1) - vy,
+    };
+    const inside = (d: TextItem): boolean =>
+      d.x < box.right && d.x + d.width > box.left && d.y < box.top && d.y + d.size > box.bottom;
+    const middle = (box.top + box.bottom) / 2;
+    // The label on the field's row: a drawn item outside the field whose height spans the field's middle.
+    const label = drawn.find((d) => !inside(d) && d.y <= middle && d.y + d.size >= middle);
+    const y = label?.y ?? box.bottom + Math.max(0, (box.top - box.bottom - size) / 2);
+    const shown = drawn.filter((d) => inside(d) && !moved.has(d));
+    const text = shownValue(w);
+    const values =
+      text && !shown.some((d) => d.text.includes(text))
+        ? [...shown, { text, x: box.left + 2, y, width: Math.max(1, box.right - box.left - 4), size, bold: false }]
+        : shown;
+    for (const d of values) {
+      moved.add(d);
+      d.size = Math.min(d.size, size);
+      d.y = y;
+    }
+    after.set(label, [...(after.get(label) ?? []), ...values]);
+  }
+  const items: TextItem[] = [];
+  for (const d of drawn) {
+    if (moved.has(d)) continue;
+    items.push(d, ...(after.get(d) ?? []));
+  }
+  items.push(...(after.get(undefined) ?? []));
+  return items;
+}

@@ -1,0 +1,22 @@
+export type PdfJs = typeof import('pdfjs-dist/legacy/build/pdf.mjs');
+export type PdfJsDocument = Awaited<ReturnType<PdfJs['getDocument']>['promise']>;
+
+let pdfjs: Promise<PdfJs> | undefined;
+/** pdf.js ships as ES modules only; loaded once per worker thread, and only for files that need it. */
+export function loadPdfJs(): Promise<PdfJs> {
+  pdfjs ??= import('pdfjs-dist/legacy/build/pdf.mjs');
+  return pdfjs;
+}
+
+/** Opens a PDF with pdf.js (no fonts rendered, no eval); throws pdf.js's own error. */
+export async function openPdf(input: Buffer): Promise<PdfJsDocument> {
+  const lib = await loadPdfJs();
+  return lib.getDocument({
+    data: new Uint8Array(input),
+    isEvalSupported: false,
+    disableFontFace: true,
+    useSystemFonts: false,
+    stopAtErrors: false,
+    verbosity: 0,
+  }).promise;
+}

@@ -1,0 +1,124 @@
+import { execFile } from 'node:child_process';
+import { promisify } from 'node:util';
+import type { TextItem } from './layout';
+
+const run = promisify(execFile);
+
+/** A child tool that runs longer than this is stuck on a hostile file; the worker's own deadline is the real limit. */
+const TOOL_TIMEOUT_MS = 300_000;
+/** pdftohtml's XML for the largest accepted PDF (2000 dense pages) stays well under this. */
+const MAX_XML_BYTES = 512 * 1024 * 1024;
+
+export interface PdfInfo {
+  title: string;
+  author: string;
+  pages: number;
+  /** The file has an AcroForm or XFA form whose field values may not be drawn on the page. */
+  form: boolean;
+}
+
+export interface PopplerPage {
+  number: number;
+  width: number;
+  height: number;
+  items: TextItem[];
+}
+
+/** The document's info dictionary and page count (poppler's pdfinfo): no page is parsed. */
+export async function readInfo(file: string): Promise<PdfInfo> {
+  const { stdout } = await run('pdfinfo', ['-enc', 'UTF-8', file], { timeout: TOOL_TIMEOUT_MS, encoding: 'utf8' });
+  const field = (name: string): string => new RegExp(`^${name}:[ \\t]*(.*)$`, 'm').exec(stdout)?.[1]?.trim() ?? '';
+  const form = field('Form');
+  return {
+    title: field('Title'),
+    author: field('Author'),
+    pages: Number(field('Pages')) || 0,
+    form: form !== '' && form !== 'none',
+  };
+}
+
+/**
+ * Positioned text of the first `lastPage` pages from poppler's pdftohtml (XML, 1 unit = 1 pt, invisible
+ * text included so OCR'd text layers are read): about as fast as pdftotext, with each run's font size and weight.
+ */
+export async function readPages(file: string, lastPage: number): Promise<PopplerPage[]> {
+  const { stdout } = await run(
+    'pdftohtml',
+    ['-xml', '-i', '-hidden', '-q', '-stdout', '-zoom', '1', '-l', String(lastPage), file],
+    { timeout: TOOL_TIMEOUT_MS, maxBuffer: MAX_XML_BYTES, encoding: 'utf8' },
+  );
+  return parsePdf2Xml(stdout);
+}
+
+const PAGE = /<page number="(\d+)"[^>]*? height="([\d.]+)" width="([\d.]+)">([\s\S]*?)<\/page>/g;
+const FONTSPEC = /<fontspec id="(\d+)" size="([\d.-]+)" family="([^"]*)"/g;
+const TEXT =
+  /<text top="(-?[\d.]+)" left="(-?[\d.]+)" width="(-?[\d.]+)" height="(-?[\d.]+)" font="(\d+)">(.*?)<\/text>/g;
+
+/**
+ * Reads pdftohtml's pdf2xml output. Its shape is fixed by poppler (one element per line, attributes in
+ * one order), so three expressions read it in a fraction of the time an XML tree costs on a large PDF.
+ */
+export function parsePdf2Xml(xml: string): PopplerPage[] {
+  const fonts = new Map<string, { size: number; bold: boolean; italic: boolean; family: string }>();
+  const pages: PopplerPage[] = [];
+  for (const page of xml.matchAll(PAGE)) {
+    const [, number, h, w, body] = page as unknown as [string, string, string, string, string];
+    for (const f of body.matchAll(FONTSPEC)) {
+      // Subset prefixes ("ABCDEF+") differ between embeddings of one font.
+      const family = f[3]!.replace(/^[A-Z]{6}\+/, '');
+      fonts.set(f[1]!, { size: Number(f[2]), bold: BOLD_FONT.test(family), italic: ITALIC_FONT.test(family), family });
+    }
+    const height = Number(h);
+    const items: TextItem[] = [];
+    for (const t of body.matchAll(TEXT)) {
+      const [, top, left, width, boxHeight, fontId, raw] = t as unknown as string[];
+      const text = normalise(decodeEntities(raw!.replace(/<[^>]*>/g, '')));
+      if (!text) continue;
+      const font = fonts.get(fontId!) ?? { size: Number(boxHeight), bold: false, italic: false, family: '' };
+      const bold = font.bold || raw!.startsWith('<b>');
+      const italic = font.italic || /^(<b>)?<i>/.test(raw!);
+      const rtl = RTL_LETTER.test(text);
+      items.push({
+        text: rtl ? visualToLogical(text) : text,
+        x: Number(left),
+        // pdf.js convention: y grows upwards from the page bottom; the box's bottom is the steadiest baseline.
+        y: height - Number(top) - Number(boxHeight),
+        width: Number(width),
+        size: font.size,
+        bold,
+        font: `${font.family}${bold ? ' bold' : ''}${italic ? ' italic' : ''}`,
+        rtl,
+      });
+    }
+    pages.push({ number: Number(number), width: Number(w), height, items });
+  }
+  return pages;
+}
+
+const BOLD_FONT = /bold|black|heavy|semibold|demi|[-,]bd\b|\+?[a-z]*bx\d/i;
+const ITALIC_FONT = /italic|oblique|[-,]it\b|\+?[a-z]*ti\d/i;
+const RTL_LETTER = /[\u0590-\u08ff\ufb1d-\ufdff\ufe70-\ufeff]/;
+const LTR_RUN = /[\p{Script=Latin}\p{Nd}][\p{Script=Latin}\p{Nd}.,:%/\-+]*/gu;
+
+/** pdftohtml writes right-to-left text in visual order: reversed, with Latin words and numbers kept as read. */
+export function visualToLogical(text: string): string {
+  const reversed = [...text].reverse().join('');
+  return reversed.replace(LTR_RUN, (run) => [...run].reverse().join(''));
+}
+
+const ENTITIES: Record<string, string> = { amp: '&', lt: '<', gt: '>', quot: '"', apos: "'", nbsp: '\u00a0' };
+function decodeEntities(text: string): string {
+  return text.replace(/&(#x?[0-9a-f]+|[a-z]+);/gi, (m, e: string) => {
+    if (e[0] === '#') {
+      const code = e[1] === 'x' || e[1] === 'X' ? parseInt(e.slice(2), 16) : parseInt(e.slice(1), 10);
+      return Number.isFinite(code) && code > 0 && code <= 0x10ffff ? String.fromCodePoint(code) : '';
+    }
+    return ENTITIES[e.toLowerCase()] ?? m;
+  });
+}
+
+/** Typographic ligatures (ﬁ, ﬀ, ﬃ) and non-breaking spaces read as plain letters and spaces. */
+function normalise(text: string): string {
+  return text.replace(/[\ufb00-\ufb06]/g, (c) => c.normalize('NFKC')).replace(/\u00a0/g, ' ');
+}

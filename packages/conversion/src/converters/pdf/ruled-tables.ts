@@ -1,0 +1,207 @@
+import type { TextItem } from './layout';
+import type { Rule } from './rulings';
+
+/** Rules whose ends are this close (points) meet; two positions this close are one grid line. */
+const TOLERANCE = 3;
+
+export interface RuledTable {
+  /** y of the table's top and bottom edges (points, upwards). */
+  top: number;
+  bottom: number;
+  /** Cell texts; a merged cell's text is repeated in every grid cell it spans. */
+  rows: string[][];
+}
+
+/**
+ * Tables drawn with ruling lines: rules that touch form a grid; each text item goes to the grid cell
+ * under it; where the rule between two grid cells is missing the cells are one merged cell.
+ * Returns the tables and the items left for the page's running text.
+ */
+export function ruledTables(rules: Rule[], items: TextItem[]): { tables: RuledTable[]; rest: TextItem[] } {
+  const tables: RuledTable[] = [];
+  let rest = items;
+  for (const group of connectedGroups(rules)) {
+    const table = gridTable(group, rest);
+    if (!table) continue;
+    tables.push(table.table);
+    rest = rest.filter((item) => !table.used.has(item));
+  }
+  return { tables: tables.sort((a, b) => b.top - a.top), rest };
+}
+
+function touches(a: Rule, b: Rule): boolean {
+  if (a.horizontal === b.horizontal) {
+    return Math.abs(a.at - b.at) <= TOLERANCE && a.from <= b.to + TOLERANCE && b.from <= a.to + TOLERANCE;
+  }
+  const [h, v] = a.horizontal ? [a, b] : [b, a];
+  return (
+    v.at >= h.from - TOLERANCE && v.at <= h.to + TOLERANCE && h.at >= v.from - TOLERANCE && h.at <= v.to + TOLERANCE
+  );
+}
+
+/** Rules grouped by touching (union-find): each group is one drawn grid. */
+function connectedGroups(rules: Rule[]): Rule[][] {
+  const parent = rules.map((_, i) => i);
+  const find = (i: number): number => (parent[i] === i ? i : (parent[i] = find(parent[i]!)));
+  for (let i = 0; i < rules.length; i++) {
+    for (let j = i + 1; j < rules.length; j++) {
+      if (touches(rules[i]!, rules[j]!)) parent[find(i)] = find(j);
+    }
+  }
+  const groups = new Map<number, Rule[]>();
+  rules.forEach((r, i) => {
+    const root = find(i);
+    groups.set(root, [...(groups.get(root) ?? []), r]);
+  });
+  return [...groups.values()];
+}
+
+/** Sorted positions with near-equal ones merged. */
+function positions(values: number[]): number[] {
+  const sorted = [...values].sort((a, b) => a - b);
+  const out: number[] = [];
+  for (const v of sorted) if (!out.length || v - out[out.length - 1]! > TOLERANCE) out.push(v);
+  return out;
+}
+
+function covered(rules: Rule[], horizontal: boolean, at: number, point: number): boolean {
+  return rules.some(
+    (r) =>
+      r.horizontal === horizontal &&
+      Math.abs(r.at - at) <= TOLERANCE &&
+      r.from - TOLERANCE <= point &&
+      point <= r.to + TOLERANCE,
+  );
+}
+
+function gridTable(group: Rule[], items: TextItem[]): { table: RuledTable; used: Set<TextItem> } | undefined {
+  const horizontal = group.filter((r) => r.horizontal);
+  const vertical = group.filter((r) => !r.horizontal);
+  if (horizontal.length < 2 || vertical.length < 2) return undefined;
+  const left = Math.min(...horizontal.map((r) => r.from));
+  const right = Math.max(...horizontal.map((r) => r.to));
+  const bottom = Math.min(...vertical.map((r) => r.from));
+  const top = Math.max(...vertical.map((r) => r.to));
+  const xs = positions([left, right, ...vertical.map((r) => r.at)]);
+  // Top first: rows are read downwards.
+  const ys = positions([bottom, top, ...horizontal.map((r) => r.at)]).reverse();
+  const cols = xs.length - 1;
+  const rows = ys.length - 1;
+  if (cols < 2 || rows < 2) return undefined;
+  // Merged cells: grid cells joined where the rule between them is missing.
+  const parent = Array.from({ length: rows * cols }, (_, i) => i);
+  const find = (i: number): number => (parent[i] === i ? i : (parent[i] = find(parent[i]!)));
+  for (let r = 0; r < rows; r++) {
+    const midY = (ys[r]! + ys[r + 1]!) / 2;
+    for (let c = 0; c < cols; c++) {
+      const midX = (xs[c]! + xs[c + 1]!) / 2;
+      if (c + 1 < cols && !covered(vertical, false, xs[c + 1]!, midY))
+        parent[find(r * cols + c)] = find(r * cols + c + 1);
+      if (r + 1 < rows && !covered(horizontal, true, ys[r + 1]!, midX))
+        parent[find(r * cols + c)] = find((r + 1) * cols + c);
+    }
+  }
+  const texts = new Map<number, TextItem[]>();
+  const used = new Set<TextItem>();
+  for (const original of items) {
+    const pieces = splitAtRules(original, xs.slice(1, -1), vertical);
+    for (const item of pieces) {
+      // The item's start and its vertical middle place it: a long run merged across cells belongs where it starts.
+      const x = item.x + Math.min(item.width / 2, 2);
+      const y = item.y + item.size / 3;
+      if (x < xs[0]! || x > xs[cols]! || y > ys[0]! || y < ys[rows]!) continue;
+      const c = xs.findIndex((v, k) => k < cols && x >= v && x <= xs[k + 1]!);
+      const r = ys.findIndex((v, k) => k < rows && y <= v && y >= ys[k + 1]!);
+      if (c < 0 || r < 0) continue;
+      const root = find(r * cols + c);
+      texts.set(root, [...(texts.get(root) ?? []), item]);
+      used.add(original);
+    }
+  }
+  if (used.size === 0 || [...texts.values()].some(holdsLayout)) return undefined;
+  const cellText = new Map<number, string>();
+  for (const [root, list] of texts) cellText.set(root, readCell(list));
+  let grid = Array.from({ length: rows }, (_, r) =>
+    Array.from({ length: cols }, (_, c) => cellText.get(find(r * cols + c)) ?? ''),
+  );
+  grid = grid.filter((row) => row.some(Boolean));
+  const keep = Array.from({ length: cols }, (_, c) => grid.some((row) => row[c]));
+  grid = grid.map((row) => row.filter((_, c) => keep[c]));
+  // A merged cell spread over columns it alone fills becomes one column again.
+  grid = dropRepeatedColumns(grid);
+  if (!grid.length || grid[0]!.length < 2) return undefined;
+  return { table: { top: ys[0]!, bottom: ys[rows]!, rows: grid }, used };
+}
+
+/**
+ * A run of text crossing a drawn column rule (poppler joins words closer than about a letter's
+ * width, even across a rule) is cut at the space nearest each rule, letters placed by their share of its width.
+ */
+function splitAtRules(item: TextItem, edges: number[], vertical: Rule[]): TextItem[] {
+  const midY = item.y + item.size / 3;
+  const crossing = edges.filter(
+    (x) => x > item.x + 2 && x < item.x + item.width - 2 && covered(vertical, false, x, midY),
+  );
+  if (!crossing.length || item.text.length < 2) return [item];
+  const perChar = item.width / item.text.length;
+  const cuts: number[] = [];
+  for (const x of crossing) {
+    const ideal = (x - item.x) / perChar;
+    let best = -1;
+    for (let i = 1; i < item.text.length; i++) {
+      if (item.text[i] === ' ' && (best < 0 || Math.abs(i - ideal) < Math.abs(best - ideal))) best = i;
+    }
+    if (best > 0 && !cuts.includes(best)) cuts.push(best);
+  }
+  cuts.sort((a, b) => a - b);
+  const bounds = [0, ...cuts, item.text.length];
+  return bounds.slice(0, -1).map((start, k) => {
+    const end = bounds[k + 1]!;
+    return {
+      ...item,
+      text: item.text.slice(start, end).trim(),
+      x: item.x + start * perChar,
+      width: (end - start) * perChar,
+    };
+  });
+}
+
+/** Lines of text one table cell holds at most; a box around more is a frame around page content. */
+const MAX_CELL_LINES = 8;
+
+/** A box holding many lines or text set in columns frames a part of the page; it is no table cell. */
+function holdsLayout(items: TextItem[]): boolean {
+  const baselines: TextItem[][] = [];
+  for (const item of [...items].sort((a, b) => b.y - a.y || a.x - b.x)) {
+    const line = baselines.find((l) => Math.abs(l[0]!.y - item.y) <= item.size / 2);
+    if (line) line.push(item);
+    else baselines.push([item]);
+  }
+  if (baselines.length > MAX_CELL_LINES) return true;
+  return baselines.some((line) =>
+    line.some((item, k) => k > 0 && item.x - (line[k - 1]!.x + line[k - 1]!.width) > Math.max(item.size * 1.2, 8)),
+  );
+}
+
+/** Columns identical to their left neighbour in every row add nothing. */
+function dropRepeatedColumns(grid: string[][]): string[][] {
+  const width = grid[0]?.length ?? 0;
+  const keep = Array.from({ length: width }, (_, c) => c === 0 || grid.some((row) => row[c] !== row[c - 1]));
+  return grid.map((row) => row.filter((_, c) => keep[c]));
+}
+
+/** A cell's items in reading order: lines top-down, each left to right, wrapped words re-joined. */
+function readCell(items: TextItem[]): string {
+  const sorted = [...items].sort((a, b) =>
+    Math.abs(a.y - b.y) > Math.min(a.size, b.size) / 2 ? b.y - a.y : a.x - b.x,
+  );
+  let out = '';
+  for (const item of sorted) {
+    const text = item.text.trim();
+    if (!text) continue;
+    if (!out) out = text;
+    else if (/\p{Ll}-$/u.test(out) && /^\p{Ll}/u.test(text)) out = out.slice(0, -1) + text;
+    else out += ` ${text}`;
+  }
+  return out;
+}

@@ -1,0 +1,154 @@
+import PDFDocument from 'pdfkit';
+import sharp from 'sharp';
+import { closeConversionWorkers, convertIsolated } from '../../src';
+
+afterAll(() => closeConversionWorkers());
+const limits = { timeoutMs: 60_000, maxMemoryMb: 512 };
+const std = { enhanced: false };
+
+function pdf(draw: (doc: PDFKit.PDFDocument) => void): Promise<Buffer> {
+  return new Promise((resolve) => {
+    const doc = new PDFDocument({ size: 'A4', margin: 72 });
+    const chunks: Buffer[] = [];
+    doc.on('data', (c: Buffer) => chunks.push(c));
+    doc.on('end', () => resolve(Buffer.concat(chunks)));
+    draw(doc);
+    doc.end();
+  });
+}
+
+/** Draws a ruled grid: `rows` of cell texts over column edges `xs` and row edges `ys`; `open` lists rules left out. */
+function ruledGrid(
+  doc: PDFKit.PDFDocument,
+  xs: number[],
+  ys: number[],
+  rows: string[][],
+  open: { vertical?: Array<[number, number]>; horizontal?: Array<[number, number]> } = {},
+): void {
+  doc.lineWidth(0.8);
+  ys.forEach((y, r) =>
+    xs.slice(0, -1).forEach((x, c) => {
+      if (!open.horizontal?.some(([rr, cc]) => rr === r && cc === c))
+        doc
+          .moveTo(x, y)
+          .lineTo(xs[c + 1]!, y)
+          .stroke();
+    }),
+  );
+  xs.forEach((x, c) =>
+    ys.slice(0, -1).forEach((y, r) => {
+      if (!open.vertical?.some(([rr, cc]) => rr === r && cc === c))
+        doc
+          .moveTo(x, y)
+          .lineTo(x, ys[r + 1]!)
+          .stroke();
+    }),
+  );
+  rows.forEach((row, r) =>
+    row.forEach((text, c) => text && doc.text(text, xs[c]! + 4, ys[r]! + 7, { lineBreak: false })),
+  );
+}
+
+describe('PDF structure', () => {
+  it('When a table is drawn with ruling lines and a header cell spans two columns, then it is a table with the merged cell repeated', async () => {
+    const input = await pdf((doc) => {
+      doc.font('Helvetica').fontSize(11).text('Sales by region', 72, 72);
+      ruledGrid(
+        doc,
+        [72, 192, 312, 432],
+        [100, 124, 148, 172, 196],
+        [
+          ['Region', 'Sales', ''],
+          ['', '2023', '2024'],
+          ['North', '120', '140'],
+          ['South', '90', '95'],
+        ],
+        // No rule between the two Sales columns in the first row, none under Region.
+        { vertical: [[0, 2]], horizontal: [[1, 0]] },
+      );
+      doc.text('The table ends here.', 72, 230);
+    });
+    const { markdown } = await convertIsolated(input, 'pdf', std, limits);
+    expect(markdown).toBe(
+      'Sales by region\n\n| Region | Sales | Sales |\n| --- | --- | --- |\n| Region | 2023 | 2024 |\n| North | 120 | 140 |\n| South | 90 | 95 |\n\nThe table ends here.\n',
+    );
+  });
+
+  it('When a ruled table has cells only one word apart, then each cell is read from its own box', async () => {
+    const input = await pdf((doc) => {
+      doc.font('Helvetica').fontSize(10);
+      ruledGrid(
+        doc,
+        [72, 100, 140],
+        [100, 120, 140, 160],
+        [
+          ['Code', 'Name'],
+          ['A1', 'Alpha'],
+          ['B2', 'Beta'],
+        ],
+      );
+    });
+    const { markdown } = await convertIsolated(input, 'pdf', std, limits);
+    expect(markdown).toBe('| Code | Name |\n| --- | --- |\n| A1 | Alpha |\n| B2 | Beta |\n');
+  });
+
+  it('When a PDF form has filled fields, then each value is read after its label', async () => {
+    const input = await pdf((doc) => {
+      doc.font('Helvetica').fontSize(11);
+      doc.initForm();
+      doc.text('Full name:', 72, 100, { lineBreak: false });
+      doc.formText('name', 160, 96, 200, 18, { value: 'Ada Lovelace' });
+      doc.text('Subscribed:', 72, 130, { lineBreak: false });
+      doc.formCheckbox('subscribed', 160, 126, 14, 14, { value: 'Yes' });
+    });
+    const { markdown } = await convertIsolated(input, 'pdf', std, limits);
+    expect(markdown).toBe('Full name: Ada Lovelace\n\nSubscribed: ☒\n');
+  });
+
+  it('When section titles are numbered and set in bold or italic at the body size, then they are headings nested by their numbers', async () => {
+    const input = await pdf((doc) => {
+      const body = 'The body text of this section runs over a full line so that it reads as a paragraph of prose.';
+      doc.font('Helvetica-Bold').fontSize(11).text('1 Introduction');
+      doc.font('Helvetica').text(body).moveDown();
+      doc.font('Helvetica-Bold').text('1.1 Scope of the review');
+      doc.font('Helvetica').text(body).moveDown();
+      doc.font('Helvetica-Oblique').text('Background');
+      doc.font('Helvetica').text(body);
+    });
+    const { markdown } = await convertIsolated(input, 'pdf', std, limits);
+    const body = 'The body text of this section runs over a full line so that it reads as a paragraph of prose.';
+    expect(markdown).toBe(
+      `# 1 Introduction\n\n${body}\n\n## 1.1 Scope of the review\n\n${body}\n\n# Background\n\n${body}\n`,
+    );
+  });
+
+  it('When list items are marked by a large symbol glyph or numbered from 3, then they are list items and the numbering is kept', async () => {
+    const input = await pdf((doc) => {
+      doc.font('Helvetica').fontSize(11).text('Steps to follow:');
+      doc.text('3. Open the valve', 72, 120);
+      doc.text('4. Read the gauge', 72, 136);
+      doc.moveDown();
+      doc.font('/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf').fontSize(16).text('➢', 72, 177, { lineBreak: false });
+      doc.font('Helvetica').fontSize(11).text('Pressure within range', 90, 182);
+      doc.font('/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf').fontSize(16).text('➢', 72, 195, { lineBreak: false });
+      doc.font('Helvetica').fontSize(11).text('Valve closed again', 90, 200);
+    });
+    const { markdown } = await convertIsolated(input, 'pdf', std, limits);
+    expect(markdown).toBe(
+      'Steps to follow:\n\n3. Open the valve\n4. Read the gauge\n\n- Pressure within range\n- Valve closed again\n',
+    );
+  });
+
+  it('When a page carries a text layer of garbage over a picture of its text, then the page is read by OCR instead', async () => {
+    const svg = `<svg xmlns="http://www.w3.org/2000/svg" width="1200" height="200"><rect width="100%" height="100%" fill="white"/><text x="40" y="120" font-size="64" font-family="DejaVu Sans">Payment is due within thirty days</text></svg>`;
+    const picture = await sharp(Buffer.from(svg)).png().toBuffer();
+    const garbage = '#@% ~^ ¤¤ ¦§ ÷× ¬¬ }{ |~ ^^ ¤# @@ %% ~~ ¦¦ §§ ×÷ ¬} {| ~^ ¤¦ §× ÷¬ }{ |~ ^¤ ¦§ ×÷ ¬} {|';
+    const input = await pdf((doc) => {
+      doc.image(picture, 72, 100, { width: 450 });
+      // The broken text layer is drawn in white, as an invisible OCR layer would be.
+      doc.fillColor('white').font('Helvetica').fontSize(11).text(`${garbage} ${garbage}`, 72, 110, { width: 450 });
+    });
+    const { markdown } = await convertIsolated(input, 'pdf', std, { ...limits, timeoutMs: 120_000 });
+    expect(markdown).toBe('Payment is due within thirty days\n');
+  }, 150_000);
+});
