@@ -2,31 +2,12 @@ import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import PDFDocument from 'pdfkit';
 import { closeConversionWorkers, convertIsolated } from '../packages/conversion/src';
+import { pdf as makePdf } from '../packages/conversion/bench/native';
 
 const PAGE_COUNTS = [1, 10, 100];
 /** Files per batch, as `pnpm convert` gets them: one process, one file after another. */
 const FILES = Number(process.env.BENCH_PDF_FILES ?? 16);
-const LOREM =
-  'Markwright converts documents into Markdown that keeps their structure, so people and language models lose nothing important. ';
-
-function makePdf(pages: number): Promise<Buffer> {
-  return new Promise((resolve) => {
-    const doc = new PDFDocument({ size: 'A4' });
-    const chunks: Buffer[] = [];
-    doc.on('data', (c: Buffer) => chunks.push(c));
-    doc.on('end', () => resolve(Buffer.concat(chunks)));
-    for (let p = 0; p < pages; p++) {
-      if (p) doc.addPage();
-      doc.fontSize(18).text(`Chapter ${p + 1}`);
-      doc.fontSize(11).text(LOREM.repeat(12));
-      doc.text('• first point');
-      doc.text('• second point');
-    }
-    doc.end();
-  });
-}
 
 /**
  * PDF per-page cost in a batch (one process, FILES conversions through the worker pool after one

@@ -10,11 +10,11 @@ import { benchCases as mediaCases } from './media';
 
 /**
  * The converters against the native tools people would otherwise run, on the same generated inputs
- * in the same run: PDF against pdftotext, OCR against the tesseract CLI, DOCX and HTML against pandoc,
+ * in the same run: OCR against the tesseract CLI, DOCX and HTML against pandoc,
  * XLSX against SheetJS's own sheet_to_csv. Ours run as a batch in one warm process (the way a
  * converter works: engines loaded once), each figure the median of a few runs; a native tool runs
  * as its usual process per file. A tool that is not installed leaves its row without a ratio
- * (`scripts/setup-bench.sh` installs them).
+ * (`scripts/setup-bench.sh` installs them). PDF against pdftotext is `bench/pdf-pages.ts`, in batches.
  */
 export interface NativeRow {
   path: string;
@@ -121,20 +121,6 @@ export async function runNativeBench(): Promise<{ rows: NativeRow[]; markdown: s
     process.stderr.write(`${row.path}: done\n`);
   };
   try {
-    for (const pages of [1, 10, 100]) {
-      const bytes = await pdf(pages);
-      const file = write(`p${pages}.pdf`, bytes);
-      await add(
-        {
-          path: `PDF ${pages} page${pages > 1 ? 's' : ''}`,
-          unit: 'ms/page',
-          ours: await ours(bytes, 'pdf'),
-          baselineTool: 'pdftotext',
-        },
-        installed('pdftotext') ? () => tool('pdftotext', [file, '-']) : undefined,
-        pages,
-      );
-    }
     const page = mediaCases.find((c) => c.ext === 'png');
     if (page) {
       const bytes = await page.make();
