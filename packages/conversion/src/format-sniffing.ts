@@ -241,7 +241,7 @@ function textFormat(input: Buffer, declared: string): SniffedFormat {
   throw refused(declared, 'its content is plain text');
 }
 
-/** Whether the bytes read as text: a BOM, or few control characters (UTF-16 without BOM by its zero bytes). */
+/** Whether the bytes read as text: a BOM, or few control characters, NUL included (UTF-16 without BOM by its zero bytes). */
 function isText(input: Buffer): boolean {
   if (input.length === 0) return true;
   if (startsWith(input, [0xef, 0xbb, 0xbf])) return true;
@@ -264,7 +264,8 @@ function isText(input: Buffer): boolean {
   }
   const half = sample.length / 2;
   if (Math.max(zerosEven, zerosOdd) > 0.3 * half && Math.min(zerosEven, zerosOdd) < 0.02 * half) return true;
-  return zerosEven + zerosOdd === 0 && controls <= MAX_CONTROL_SHARE * sample.length;
+  // A stray NUL is a control like any other (text with one still converts, NUL removed); only many make it binary.
+  return zerosEven + zerosOdd + controls <= Math.max(1, MAX_CONTROL_SHARE * sample.length);
 }
 
 /** The file is not what its name says and nothing else we read: unreadable (corrupt) or a format we don't convert. */

@@ -43,7 +43,8 @@ describe('content, not extension', () => {
   });
 
   it('When a PNG is named .pdf, then it is read as an image', async () => {
-    const { markdown } = await convertDocument(samples.png!, 'pdf', std);
+    // In a worker too: OCR's engine lives in the thread that converts, and the pool closes it.
+    const { markdown } = await convertIsolated(samples.png!, 'pdf', std, limits);
     expect(markdown).toContain(PHRASE);
   }, 60_000);
 
