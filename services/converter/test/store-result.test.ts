@@ -9,14 +9,6 @@ beforeAll(async () => {
 });
 afterAll(() => stack.stop());
 
-async function ledger(workspaceId: string) {
-  const rows = await stack.gateway.db.creditTransaction.findMany({
-    where: { workspaceId },
-    orderBy: { createdAt: 'asc' },
-  });
-  return rows.map((r) => r.type);
-}
-
 describe('storing a result', () => {
   it('When a text file contains NUL characters, then it converts and the stored Markdown has them removed', async () => {
     const { token } = await stack.workspace('starter', 10);
@@ -60,7 +52,7 @@ describe('storing a result', () => {
       const row = await stack.gateway.db.conversion.findFirstOrThrow({ where: { workspaceId } });
       // A redelivered job would have ended as "stopped its worker repeatedly".
       expect({ status: row.status, error: row.error }).toEqual({ status: 'failed', error: RESULT_NOT_STORED });
-      expect(await ledger(workspaceId)).toEqual(['grant', 'charge', 'refund']);
+      expect((await stack.ledger(workspaceId)).map((r) => r.type)).toEqual(['grant', 'charge', 'refund']);
     } finally {
       await admin.query('ALTER TABLE conversions DROP CONSTRAINT test_refuses_marker');
       await admin.end();

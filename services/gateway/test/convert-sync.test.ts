@@ -8,14 +8,6 @@ beforeAll(async () => {
 });
 afterAll(() => stack.stop());
 
-async function ledger(workspaceId: string) {
-  const rows = await stack.gateway.db.creditTransaction.findMany({
-    where: { workspaceId },
-    orderBy: { createdAt: 'asc' },
-  });
-  return rows.map((r) => ({ type: r.type, amount: r.amount }));
-}
-
 describe('POST /convert, synchronous', () => {
   it('When the markdown is longer than the finished event carries, then the answer still holds all of it', async () => {
     const { token } = await stack.workspace('starter', 10);
@@ -93,7 +85,7 @@ describe('POST /convert, synchronous', () => {
     expect(Object.keys(res.body)).toEqual(['error', 'message']);
     const ws = await stack.gateway.db.workspace.findUniqueOrThrow({ where: { id: workspaceId } });
     expect(ws.creditBalance).toBe(10);
-    expect(await ledger(workspaceId)).toEqual([
+    expect(await stack.ledger(workspaceId)).toEqual([
       { type: 'grant', amount: 10 },
       { type: 'charge', amount: -1 },
       { type: 'refund', amount: 1 },

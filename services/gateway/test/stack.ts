@@ -13,6 +13,8 @@ export interface Stack {
   startConverter(): Promise<ConverterService>;
   stopConverter(): Promise<void>;
   stop(): Promise<void>;
+  /** The workspace's credit transactions, oldest first. */
+  ledger(workspaceId: string): Promise<Array<{ type: string; amount: number }>>;
 }
 
 export async function startStack(options: { converter?: boolean; env?: Record<string, string> } = {}): Promise<Stack> {
@@ -30,6 +32,13 @@ export async function startStack(options: { converter?: boolean; env?: Record<st
     async stopConverter() {
       await stack.converter?.stop();
       stack.converter = undefined;
+    },
+    async ledger(workspaceId) {
+      const rows = await gateway.db.creditTransaction.findMany({
+        where: { workspaceId },
+        orderBy: { createdAt: 'asc' },
+      });
+      return rows.map((r) => ({ type: r.type, amount: r.amount }));
     },
     async stop() {
       await stack.stopConverter();
