@@ -57,8 +57,17 @@ function measure(file: string, ext: string): Measured {
   return best!;
 }
 
-/** Sections that are not conversion cases: `pnpm bench <name>` runs one alone. */
-const SECTIONS = ['quality', 'pdf-pages', 'startup', 'hardening', 'webhooks', 'native', 'scaling'];
+/** Sections that print one Markdown table each: `pnpm bench <name>` runs one alone. */
+const TABLE_SECTIONS: Record<string, () => Promise<() => Promise<string>>> = {
+  quality: async () => (await import('./quality')).runQualityBench,
+  'pdf-pages': async () => (await import('./pdf-pages')).runPdfPagesBench,
+  startup: async () => (await import('./startup')).runStartupBench,
+  hardening: async () => (await import('./hardening')).runHardeningBench,
+  webhooks: async () => (await import('./webhooks')).runWebhookBench,
+  scaling: async () => (await import('./scaling')).runScalingBench,
+};
+/** Sections that are not conversion cases. */
+const SECTIONS = ['native', ...Object.keys(TABLE_SECTIONS)];
 
 async function main(): Promise<void> {
   const filter = process.argv[2];
@@ -97,46 +106,12 @@ async function main(): Promise<void> {
     sections.nativeTable = native.markdown;
     process.stdout.write(`\n${native.markdown}`);
   }
-  if (!filter || filter === 'quality') {
-    const { runQualityBench } = await import('./quality');
-    const quality = await runQualityBench();
-    fs.writeFileSync(path.join(__dirname, 'out', 'quality.md'), quality);
-    sections.quality = quality;
-    process.stdout.write(`\n${quality}`);
-  }
-  if (!filter || filter === 'pdf-pages') {
-    const { runPdfPagesBench } = await import('./pdf-pages');
-    const pdfPages = await runPdfPagesBench();
-    fs.writeFileSync(path.join(__dirname, 'out', 'pdf-pages.md'), pdfPages);
-    sections['pdf-pages'] = pdfPages;
-    process.stdout.write(`\n${pdfPages}`);
-  }
-  if (!filter || filter === 'startup') {
-    const { runStartupBench } = await import('./startup');
-    const startup = await runStartupBench();
-    fs.writeFileSync(path.join(__dirname, 'out', 'startup.md'), startup);
-    sections.startup = startup;
-    process.stdout.write(`\n${startup}`);
-  }
-  if (!filter || filter === 'hardening') {
-    const { runHardeningBench } = await import('./hardening');
-    const hardening = await runHardeningBench();
-    fs.writeFileSync(path.join(__dirname, 'out', 'hardening.md'), hardening);
-    sections.hardening = hardening;
-    process.stdout.write(`\n${hardening}`);
-  }
-  if (!filter || filter === 'webhooks') {
-    const { runWebhookBench } = await import('./webhooks');
-    const webhooks = await runWebhookBench();
-    fs.writeFileSync(path.join(__dirname, 'out', 'webhooks.md'), webhooks);
-    sections.webhooks = webhooks;
-    process.stdout.write(`\n${webhooks}`);
-  }
-  if (!filter || filter === 'scaling') {
-    const { runScalingBench } = await import('./scaling');
-    const scaling = await runScalingBench();
-    sections.scaling = scaling;
-    process.stdout.write(`\n${scaling}`);
+  for (const [name, load] of Object.entries(TABLE_SECTIONS)) {
+    if (filter && filter !== name) continue;
+    const table = await (await load())();
+    fs.writeFileSync(path.join(__dirname, 'out', `${name}.md`), table);
+    sections[name] = table;
+    process.stdout.write(`\n${table}`);
   }
   writeResults(sections);
 }
