@@ -20,6 +20,17 @@ describe('Markdown writer', () => {
     expect(md).toBe('*a **b*** **c d*e*** ~~f~~\n');
   });
 
+  it('When the text of a link starts or ends with white space, then the space stays beside the link instead of being lost', () => {
+    const md = renderMarkdown([
+      paragraph(t('See'), { type: 'link', url: '/a', children: [t(' the link ')] }, t('now'), {
+        type: 'link',
+        url: '/b',
+        children: [t('b'), { type: 'break' }],
+      }),
+    ]);
+    expect(md).toBe('See [the link](/a) now[b](/b)\n');
+  });
+
   it('When text holds Markdown syntax, then it is escaped and line starts cannot become blocks', () => {
     const md = renderMarkdown([paragraph(t('1*2 [x] snake_case _y_'), { type: 'break' }, t('- not a list'))]);
     expect(md).toBe('1\\*2 \\[x\\] snake_case \\_y\\_\\\n\\- not a list\n');
