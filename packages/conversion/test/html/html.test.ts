@@ -81,3 +81,51 @@ describe('HTML structure', () => {
     expect(markdown).toBe('3. c\n   1. c1\n4. d\n');
   });
 });
+
+describe('HTML page chrome', () => {
+  it('When a page is only a header, then its heading is kept and the logo nested in the header is still left out', async () => {
+    const { markdown } = await html(
+      '<body><div class="nav-header"><span class="nav-logo"><img src="l.svg" alt="Company logo"></span>' +
+        '<h2><a href="/home">Home</a></h2></div></body>',
+    );
+    expect(markdown).toBe('## [Home](/home)\n');
+  });
+
+  it('When a page is only chrome nested in chrome, then everything it has is kept rather than nothing', async () => {
+    const { markdown } = await html('<nav><div class="menu"><a href="/a">Only link</a></div></nav>');
+    expect(markdown).toBe('[Only link](/a)\n');
+  });
+
+  it('When a tab strip has a menu class, then its tab names are kept as a list beside the panel', async () => {
+    const { markdown } = await html(
+      '<main><div class="tab-menu"><ul id="tabs_menu" role="tablist"><li role="tab">Overview</li><li role="tab">History</li></ul></div>' +
+        '<div role="tabpanel"><p>Panel text</p></div></main>',
+    );
+    expect(markdown).toBe('- Overview\n- History\n\nPanel text\n');
+  });
+
+  it('When footer and banner roles sit inside the main content, then they are content; outside it they are chrome', async () => {
+    const { markdown } = await html(
+      '<body><header role="banner">Site name</header><main><div role="banner"><p>Result title</p></div>' +
+        '<div role="contentinfo"><p>Result text</p></div></main><div role="contentinfo">© Site</div></body>',
+    );
+    expect(markdown).toBe('Result title\n\nResult text\n');
+  });
+
+  it('When articles nest inside articles, then each is read once, in order', async () => {
+    const { markdown } = await html(
+      '<body><p>Chrome</p><article><p>A</p><article><p>B</p></article></article><article><p>C</p></article></body>',
+    );
+    expect(markdown).toBe('A\n\nB\n\nC\n');
+  });
+});
+
+describe('HTML size', () => {
+  it('When one element holds 200,000 paragraphs and a paragraph 200,000 spans, then the page converts whole', async () => {
+    const n = 200_000;
+    const { markdown } = await html(`<div>${'<p>x</p>'.repeat(n)}</div><p>${'<span>y </span>'.repeat(n)}</p>`);
+    const lines = markdown.split('\n\n');
+    expect(lines).toHaveLength(n + 1);
+    expect(lines[n]).toBe(`${'y '.repeat(n).trim()}\n`);
+  });
+});
