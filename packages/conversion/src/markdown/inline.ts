@@ -6,10 +6,10 @@ const ALWAYS = /[\\`*[\]]/g;
 
 /** Escapes plain text so it renders as itself, without escaping harmless characters. */
 export function escapeText(text: string): string {
-  return text
-    .replace(ALWAYS, (c) => `\\${c}`)
-    .replace(/(^|[^\p{L}\p{N}])_|_(?=$|[^\p{L}\p{N}])/gu, (m) => m.replace('_', '\\_'))
-    .replace(/<(?=[A-Za-z/!?])/g, '&lt;');
+  let md = text.replace(ALWAYS, (c) => `\\${c}`);
+  // The Unicode-aware underscore rule is the costly one: most text has no underscore to test.
+  if (md.includes('_')) md = md.replace(/(^|[^\p{L}\p{N}])_|_(?=$|[^\p{L}\p{N}])/gu, (m) => m.replace('_', '\\_'));
+  return md.includes('<') ? md.replace(/<(?=[A-Za-z/!?])/g, '&lt;') : md;
 }
 
 /** Escapes what only matters at the start of a line (headings, quotes, list markers). */

@@ -81,21 +81,25 @@ export function readHtml(root: HtmlElement): Block[] {
 /** The <main> element, else the outermost articles, else the whole document. */
 function mainContent(root: HtmlElement): HtmlNode[] {
   const articles: HtmlElement[] = [];
-  // Each element with whether an article holds it (one walk: articles inside articles are not collected again).
-  const stack: Array<[HtmlElement, boolean]> = [];
-  const pushChildren = (el: HtmlElement, inArticle: boolean): void => {
+  // One walk; beside each element on the stack, whether an article holds it (articles in articles are part of them).
+  const stack: HtmlElement[] = [];
+  const inArticle: boolean[] = [];
+  const pushChildren = (el: HtmlElement, held: boolean): void => {
     for (let i = el.children.length - 1; i >= 0; i--) {
       const child = el.children[i]!;
-      if (typeof child !== 'string') stack.push([child, inArticle]);
+      if (typeof child === 'string') continue;
+      stack.push(child);
+      inArticle.push(held);
     }
   };
   pushChildren(root, false);
   while (stack.length) {
-    const [el, inArticle] = stack.pop()!;
+    const el = stack.pop()!;
+    const held = inArticle.pop()!;
     if (el.tag === 'main') return [el];
     const article = el.tag === 'article';
-    if (article && !inArticle) articles.push(el);
-    pushChildren(el, inArticle || article);
+    if (article && !held) articles.push(el);
+    pushChildren(el, held || article);
   }
   return articles.length ? articles : root.children;
 }
