@@ -143,23 +143,65 @@ function append<T>(target: T[], items: T[]): void {
 }
 
 class HtmlReader {
+  /** An element left out while one paragraph is read (the marker Word drew for a list item). */
+  private hidden: HtmlElement | undefined;
+
   constructor(private readonly chrome: ChromeRule) {}
 
   /** Block context: inline runs gather into paragraphs, block elements become their blocks (appended to `out`). */
   blocks(nodes: HtmlNode[], depth: number, out: Block[] = []): Block[] {
     let run: Inline[] = [];
+    // Paragraphs Word saved as list items, gathered until other content shows.
+    let word: WordList | undefined;
+    const endWordList = (): void => {
+      if (word) out.push(word.list);
+      word = undefined;
+    };
+    const flush = (): void => {
+      if (run.length && hasVisible(run)) {
+        endWordList();
+        out.push({ type: 'paragraph', text: tidy(run) });
+      }
+      run = [];
+    };
     for (const node of nodes) {
       if (typeof node === 'string') run.push(textNode(node));
       else if (this.skipped(node)) continue;
       else if (depth >= MAX_HTML_DEPTH) run.push(textNode(` ${textOf(node)} `));
       else if (BLOCK_TAGS.has(node.tag) || node.hasBlock) {
-        if (run.length) paragraph(run, out);
-        run = [];
+        flush();
+        const item = wordListItem(node);
+        if (item) {
+          if (word && word.id !== item.list) endWordList();
+          (word ??= new WordList(item.list)).add(
+            item.level,
+            item.marker,
+            this.wordListText(node, item.markerElement, depth + 1),
+          );
+          continue;
+        }
+        const at = out.length;
         this.block(node, depth + 1, out);
+        // An empty paragraph between Word's list items does not end the list; content does.
+        if (word && out.length > at) {
+          out.splice(at, 0, word.list);
+          word = undefined;
+        }
       } else this.inline(node, depth + 1, run);
     }
-    if (run.length) paragraph(run, out);
+    flush();
+    endWordList();
     return out;
+  }
+
+  /** A Word list paragraph's text without the marker Word drew for it. */
+  private wordListText(p: HtmlElement, marker: HtmlElement | undefined, depth: number): Inline[] {
+    this.hidden = marker;
+    try {
+      return tidy(this.inlines(p.children, depth));
+    } finally {
+      this.hidden = undefined;
+    }
   }
 
   private block(el: HtmlElement, depth: number, out: Block[]): void {
@@ -370,6 +412,20 @@ class HtmlReader {
       case 'br':
         out.push({ type: 'break' });
         return;
+      case 'sup':
+      case 'sub': {
+        // Kept as GFM's <sup>/<sub> (GitHub renders them): "x2" would read as another number.
+        // A note mark that is only a link ([1] to the references) stays a plain link.
+        const inner = this.inlines(el.children, depth);
+        if (!hasVisible(inner) || inner.every((n) => n.type === 'link' || (n.type === 'text' && !/\S/.test(n.text)))) {
+          append(out, inner);
+          return;
+        }
+        out.push({ type: 'raw', markdown: `<${el.tag}>` });
+        append(out, inner);
+        out.push({ type: 'raw', markdown: `</${el.tag}>` });
+        return;
+      }
       case 'math': {
         const tex = el.attrs.alttext ?? '';
         out.push(tex ? { type: 'math', tex, display: el.attrs.display === 'block' } : textNode(textOf(el)));
@@ -402,7 +458,7 @@ class HtmlReader {
   }
 
   private skipped(el: HtmlElement): boolean {
-    if (SKIPPED_TAGS.has(el.tag) || el.attrs.hidden !== undefined) return true;
+    if (SKIPPED_TAGS.has(el.tag) || el.attrs.hidden !== undefined || el === this.hidden) return true;
     if (el.attrs.style !== undefined && /display:\s*none/i.test(el.attrs.style)) return true;
     if (this.chrome === 'none') return false;
     if (this.chrome !== 'all' && this.chrome.has(el)) return false;
@@ -419,9 +475,57 @@ const HEADING_TAGS = new Map([
   ['h6', 6],
 ]);
 
-/** An inline run as a paragraph, when it shows anything. */
-function paragraph(run: Inline[], out: Block[]): void {
-  if (hasVisible(run)) out.push({ type: 'paragraph', text: tidy(run) });
+/**
+ * A paragraph Word saved as a list item ("Save as Web Page": `style="mso-list:l0 level2 lfo1"`),
+ * with the marker Word drew in a `mso-list:Ignore` span (a bullet glyph, "1.", "a)").
+ */
+function wordListItem(
+  el: HtmlElement,
+): { list: string; level: number; marker: string; markerElement?: HtmlElement } | undefined {
+  if (el.tag !== 'p' || el.attrs.style === undefined) return undefined;
+  const [, list, level] = /mso-list:\s*(l\d+)\s+level(\d+)/i.exec(el.attrs.style) ?? [];
+  if (!list || !level) return undefined;
+  // The marker comes first in the paragraph, a few elements down.
+  const stack: HtmlNode[] = el.children.slice(0, 4).reverse();
+  for (let seen = 0; stack.length && seen < 16; seen++) {
+    const node = stack.pop()!;
+    if (typeof node === 'string') continue;
+    if (/mso-list:\s*ignore/i.test(node.attrs.style ?? '')) {
+      const marker = textOf(node).replace(/[\s\u00a0]+/g, '');
+      return { list, level: Math.min(Number(level), 9), marker, markerElement: node };
+    }
+    for (let i = Math.min(node.children.length, 4) - 1; i >= 0; i--) stack.push(node.children[i]!);
+  }
+  return { list, level: Math.min(Number(level), 9), marker: '' };
+}
+
+type ListBlock = Extract<Block, { type: 'list' }>;
+
+/** One Word list's paragraphs (same `l<n>` id) as a list, nested by their levels; numbered when the marker is a number or letter. */
+class WordList {
+  constructor(readonly id: string) {}
+
+  readonly list: ListBlock = { type: 'list', ordered: false, items: [] };
+  private readonly open: Array<{ list: ListBlock; level: number }> = [{ list: this.list, level: 0 }];
+
+  add(level: number, marker: string, text: Inline[]): void {
+    while (this.open.length > 1 && this.open[this.open.length - 1]!.level > level) this.open.pop();
+    let top = this.open[this.open.length - 1]!;
+    const parent = top.list.items[top.list.items.length - 1];
+    if (top.list.items.length === 0) top.level = level;
+    else if (level > top.level && parent) {
+      const nested: ListBlock = { type: 'list', ordered: false, items: [] };
+      (parent.children ??= []).push(nested);
+      top = { list: nested, level };
+      this.open.push(top);
+    }
+    if (top.list.items.length === 0) {
+      const number = /^\(?(\d{1,9}|[a-z]{1,5})[.)]$/i.exec(marker)?.[1];
+      top.list.ordered = number !== undefined;
+      if (number && /^\d+$/.test(number) && number !== '1') top.list.start = Number(number);
+    }
+    top.list.items.push({ text });
+  }
 }
 
 function span(value: string | undefined): number {
