@@ -39,6 +39,14 @@ describe('HTML', () => {
     expect(markdown).toBe('[Microsoft](https://en.wikipedia.org/wiki/Microsoft) Feedback\n');
   });
 
+  it('When a table is marked presentational, then its cells are read as the page blocks they hold, row by row', async () => {
+    const { markdown } = await html(
+      '<table role="presentation"><tr><td><h2>News</h2><ul><li>One</li><li>Two</li></ul></td>' +
+        '<td><p>Side</p><table><tr><th>k</th><th>v</th></tr><tr><td>a</td><td>1</td></tr></table></td></tr></table>',
+    );
+    expect(markdown).toBe('## News\n\n- One\n- Two\n\nSide\n\n| k | v |\n| --- | --- |\n| a | 1 |\n');
+  });
+
   it('When a table cell holds a nested table, then its cells are flattened with spaces between them', async () => {
     const { markdown } = await html(
       '<table><tr><th>A</th><th>B</th></tr><tr><td><table><tr><td>x1</td><td>x2</td></tr></table></td><td>y</td></tr></table>',

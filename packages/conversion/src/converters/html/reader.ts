@@ -296,8 +296,7 @@ class HtmlReader {
 
   /**
    * A table as a plain grid: merged cells repeated into each cell they cover (as a reader sees
-   * them), nested tables flattened to text, the first row as the header. A table of one cell is
-   * a layout box (a frame around a list or another table): its content is read as blocks.
+   * them), nested tables flattened to text, the first row as the header.
    */
   private table(table: HtmlElement, depth: number, out: Block[]): void {
     const rows: HtmlElement[][] = [];
@@ -317,9 +316,12 @@ class HtmlReader {
         for (const tr of child.children) if (typeof tr !== 'string' && tr.tag === 'tr') addRow(tr);
       }
     }
-    if (cellCount <= 1) {
-      const only = rows.find((cells) => cells.length)?.[0];
-      if (only) this.blocks(only.children, depth, out);
+    // A table of one cell (a frame around a list or another table) or one marked presentational
+    // (role="presentation"/"none": columns of a page) is layout: its cells are read as blocks, row by row.
+    const role = table.attrs.role;
+    if (cellCount <= 1 || role === 'presentation' || role === 'none') {
+      for (const el of captions) this.blocks(el.children, depth, out);
+      for (const cells of rows) for (const cell of cells) this.blocks(cell.children, depth, out);
       return;
     }
     const grid: Inline[][][] = [];
