@@ -146,13 +146,13 @@ describe('HTML inline and Word kinds', () => {
     expect(markdown).toBe('H<sub>2</sub>O, x<sup>2</sup> + y<sup>n-1</sup> and a claim[\\[1\\]](#n1).\n');
   });
 
-  it('When Word saved lists as paragraphs with drawn markers, then they become nested lists without the markers', async () => {
+  it('When Word saved lists as paragraphs with drawn markers, then they become nested lists without the markers and the Title style a heading', async () => {
     const item = (list: string, level: number, marker: string, text: string) =>
       `<p class=MsoListParagraph style='text-indent:-18.0pt;mso-list:${list} level${level} lfo1'><![if !supportLists]>` +
       `<span style='font-family:Symbol'><span style='mso-list:Ignore'>${marker}<span style='font:7.0pt "Times New Roman"'>&nbsp;&nbsp; </span></span></span>` +
       `<![endif]>${text}<o:p></o:p></p>\n`;
     const { markdown } = await html(
-      '<html><body><div class=WordSection1><p class=MsoNormal>Intro<o:p></o:p></p>' +
+      '<html><body><div class=WordSection1><p class=MsoTitle>Plan<o:p></o:p></p><p class=MsoNormal>Intro<o:p></o:p></p>' +
         item('l0', 1, '·', 'One') +
         '<p class=MsoNormal><o:p>&nbsp;</o:p></p>' +
         item('l0', 2, 'o', 'One <b>inner</b>') +
@@ -161,6 +161,8 @@ describe('HTML inline and Word kinds', () => {
         item('l1', 1, '4.', 'Fourth step') +
         '<p class=MsoNormal>After<o:p></o:p></p></div></body></html>',
     );
-    expect(markdown).toBe('Intro\n\n- One\n  - One **inner**\n- Two\n\n3. Third step\n4. Fourth step\n\nAfter\n');
+    expect(markdown).toBe(
+      '# Plan\n\nIntro\n\n- One\n  - One **inner**\n- Two\n\n3. Third step\n4. Fourth step\n\nAfter\n',
+    );
   });
 });

@@ -205,7 +205,8 @@ class HtmlReader {
   }
 
   private block(el: HtmlElement, depth: number, out: Block[]): void {
-    const heading = HEADING_TAGS.get(el.tag);
+    // Word's "Save as Web Page" writes its Title style as <p class=MsoTitle>: a level-1 heading, as in DOCX.
+    const heading = HEADING_TAGS.get(el.tag) ?? (el.tag === 'p' && /\bMsoTitle\b/.test(el.attrs.class ?? '') ? 1 : 0);
     if (heading) {
       const text = tidy(this.inlines(el.children, depth));
       if (hasVisible(text)) out.push({ type: 'heading', level: heading, text });
