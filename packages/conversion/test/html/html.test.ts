@@ -165,4 +165,19 @@ describe('HTML inline and Word kinds', () => {
       '# Plan\n\nIntro\n\n- One\n  - One **inner**\n- Two\n\n3. Third step\n4. Fourth step\n\nAfter\n',
     );
   });
+
+  it('When Word saved footnotes and endnotes, then their marks become note references and the notes come last', async () => {
+    const ref = (kind: string, n: number) =>
+      `<a style='mso-${kind}-id:${kind === 'footnote' ? 'ftn' : 'edn'}${n}' href="#_${kind === 'footnote' ? 'ftn' : 'edn'}${n}" name="_${kind === 'footnote' ? 'ftn' : 'edn'}ref${n}"><span class=MsoFootnoteReference>[${n}]</span></a>`;
+    const note = (kind: string, n: number, text: string) => {
+      const id = `${kind === 'footnote' ? 'ftn' : 'edn'}${n}`;
+      return `<div style='mso-element:${kind}' id=${id}><p class=MsoFootnoteText><a style='mso-${kind}-id:${id}' href="#_${id.replace(/\d/, 'ref$&')}" name="_${id}">[${n}]</a> ${text}</p></div>`;
+    };
+    const { markdown } = await html(
+      `<body><div class=WordSection1><p class=MsoNormal>Claim${ref('endnote', 1)} and fact${ref('footnote', 1)}.</p></div>` +
+        `<div style='mso-element:footnote-list'><br clear=all><hr align=left size=1 width="33%">${note('footnote', 1, 'A <i>source</i>.')}</div>` +
+        `<div style='mso-element:endnote-list'><br clear=all><hr align=left size=1 width="33%">${note('endnote', 1, 'Later.')}</div></body>`,
+    );
+    expect(markdown).toBe('Claim[^1] and fact[^2].\n\n[^1]: Later.\n\n[^2]: A *source*.\n');
+  });
 });

@@ -1,4 +1,4 @@
-import type { Block, Inline, ListItem } from '../../markdown/model';
+import type { Block, Inline, ListItem, Note } from '../../markdown/model';
 import { BLOCK_TAGS, parseHtml, textOf, type HtmlElement, type HtmlNode } from './dom';
 
 /** Elements nested deeper than this are read as their plain text (no stack overflow on hostile nesting). */
@@ -70,12 +70,12 @@ export function htmlToBlocks(html: string): Block[] {
 
 export function readHtml(root: HtmlElement): Block[] {
   const content = mainContent(root);
-  const blocks = new HtmlReader('all').blocks(content, 0);
+  const blocks = new HtmlReader('all').document(content);
   if (blocks.length || !textOf(root, (el) => SKIPPED_TAGS.has(el.tag)).trim()) return blocks;
   // A page that is all chrome (a bare header or menu) keeps what is inside its outermost chrome,
   // still without the chrome nested there (the logo, a sub-menu); failing that, everything it has.
-  const outer = new HtmlReader(outermostChrome(content)).blocks(content, 0);
-  return outer.length ? outer : new HtmlReader('none').blocks(content, 0);
+  const outer = new HtmlReader(outermostChrome(content)).document(content);
+  return outer.length ? outer : new HtmlReader('none').document(content);
 }
 
 /** The <main> element, else the outermost articles, else the whole document. */
@@ -146,7 +146,38 @@ class HtmlReader {
   /** An element left out while one paragraph is read (the marker Word drew for a list item). */
   private hidden: HtmlElement | undefined;
 
+  /** Word's footnotes and endnotes by their element id (`ftn1`, `edn1`), labelled in reference order. */
+  private readonly noteLabels = new Map<string, string>();
+  private readonly notes: Note[] = [];
+
   constructor(private readonly chrome: ChromeRule) {}
+
+  /** The page's blocks, then its notes. */
+  document(nodes: HtmlNode[]): Block[] {
+    const out = this.blocks(nodes, 0);
+    // In the order of their marks in the text (footnotes and endnotes share one numbering).
+    const notes = this.notes.filter((n) => n.blocks.length).sort((a, b) => Number(a.id) - Number(b.id));
+    if (notes.length) out.push({ type: 'notes', notes });
+    return out;
+  }
+
+  private noteLabel(key: string): string {
+    let label = this.noteLabels.get(key);
+    if (!label) {
+      label = String(this.noteLabels.size + 1);
+      this.noteLabels.set(key, label);
+    }
+    return label;
+  }
+
+  /** Word's note list (`mso-element:footnote-list`): each note's blocks kept for the end, its back link left out. */
+  private wordNotes(list: HtmlElement, depth: number): void {
+    for (const note of list.children) {
+      if (typeof note === 'string' || !/mso-element:\s*(foot|end)note\b/i.test(note.attrs.style ?? '')) continue;
+      const id = note.attrs.id ?? '';
+      this.notes.push({ id: this.noteLabel(id), blocks: this.blocks(note.children, depth + 1) });
+    }
+  }
 
   /** Block context: inline runs gather into paragraphs, block elements become their blocks (appended to `out`). */
   blocks(nodes: HtmlNode[], depth: number, out: Block[] = []): Block[] {
@@ -211,6 +242,9 @@ class HtmlReader {
       const text = tidy(this.inlines(el.children, depth));
       if (hasVisible(text)) out.push({ type: 'heading', level: heading, text });
       return;
+    }
+    if (el.attrs.style !== undefined && /mso-element:\s*(foot|end)note-list/i.test(el.attrs.style)) {
+      return this.wordNotes(el, depth);
     }
     switch (el.tag) {
       case 'ul':
@@ -401,6 +435,12 @@ class HtmlReader {
         out.push({ type: 'code', text: textOf(el).replace(/\s+/g, ' ') });
         return;
       case 'a': {
+        // Word's note marks: the reference (#_ftn1) becomes a note reference, the note's link back (#_ftnref1) goes.
+        if (el.attrs.style !== undefined && /mso-(foot|end)note-id/i.test(el.attrs.style)) {
+          const note = /^#_((?:ftn|edn)\d+)$/.exec(el.attrs.href ?? '')?.[1];
+          if (note) out.push({ type: 'noteRef', id: this.noteLabel(note) });
+          return;
+        }
         const inner = this.inlines(el.children, depth);
         const url = linkTarget(el.attrs.href);
         if (url && hasVisible(inner)) out.push({ type: 'link', url, children: inner });
