@@ -47,6 +47,15 @@ describe('HTML', () => {
     expect(markdown).toBe('## News\n\n- One\n- Two\n\nSide\n\n| k | v |\n| --- | --- |\n| a | 1 |\n');
   });
 
+  it('When headings carry permalink anchors and notes carry back links, then those symbol-only links are left out', async () => {
+    const { markdown } = await html(
+      '<h2 id="setup">Setup<a class="hash-link" href="#setup">&#8203;</a></h2><h3>API<a href="#api" title="Permalink">¶</a></h3>' +
+        '<p>Fact.<sup><a href="#fn1" id="r1">1</a></sup> <a href="#top">Back to top</a></p>' +
+        '<ol><li id="fn1">Note. <a href="#r1" class="footnote-back">↩︎</a></li></ol>',
+    );
+    expect(markdown).toBe('## Setup\n\n### API\n\nFact.[1](#fn1) [Back to top](#top)\n\n1. Note.\n');
+  });
+
   it('When a table cell holds a nested table, then its cells are flattened with spaces between them', async () => {
     const { markdown } = await html(
       '<table><tr><th>A</th><th>B</th></tr><tr><td><table><tr><td>x1</td><td>x2</td></tr></table></td><td>y</td></tr></table>',

@@ -442,6 +442,9 @@ class HtmlReader {
           return;
         }
         const inner = this.inlines(el.children, depth);
+        // A link within the page showing only a symbol is a permalink or back link (¶ beside a
+        // heading, ↩ or ^ after a note): page furniture, not text.
+        if (el.attrs.href?.startsWith('#') && isOnlySymbols(inner)) return;
         const url = linkTarget(el.attrs.href);
         if (url && hasVisible(inner)) out.push({ type: 'link', url, children: inner });
         else append(out, inner);
@@ -636,6 +639,20 @@ function hasVisible(nodes: Inline[]): boolean {
     }
   }
   return false;
+}
+
+/** Only text, and no letter or digit in it (an empty link, a pilcrow, an arrow). */
+function isOnlySymbols(nodes: Inline[]): boolean {
+  const stack: Inline[][] = [nodes];
+  while (stack.length) {
+    for (const n of stack.pop()!) {
+      if (n.type === 'text') {
+        if (/[\p{L}\p{N}]/u.test(n.text)) return false;
+      } else if (n.type === 'strong' || n.type === 'emphasis' || n.type === 'strike') stack.push(n.children);
+      else if (n.type !== 'break') return false;
+    }
+  }
+  return true;
 }
 
 /** HTML white space: runs collapse to one space, across formatting boundaries too; none after a break. */
