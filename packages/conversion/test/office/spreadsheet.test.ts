@@ -83,6 +83,24 @@ describe('spreadsheets', () => {
     );
   });
 
+  it('When cells hold Markdown characters, pipes and edge spaces, then they are escaped and trimmed in every format', async () => {
+    const ws = XLSX.utils.aoa_to_sheet([
+      ['Name', 'Note'],
+      ['a|b', '*x* and snake_case'],
+      [' padded ', '<b>'],
+    ]);
+    const wb = XLSX.utils.book_new();
+    XLSX.utils.book_append_sheet(wb, ws, 'Data');
+    for (const bookType of ['xlsx', 'xls', 'ods'] as const) {
+      const input = Buffer.from(XLSX.write(wb, { type: 'buffer', bookType }));
+      const { markdown } = await convertDocument(input, bookType, std);
+      expect([bookType, markdown]).toEqual([
+        bookType,
+        '## Data\n\n| Name | Note |\n| --- | --- |\n| a\\|b | \\*x\\* and snake_case |\n| padded | &lt;b> |\n',
+      ]);
+    }
+  });
+
   it('When the spreadsheet is corrupt, then it fails with corrupt_file', async () => {
     await expect(convertDocument(Buffer.from('PK\u0003\u0004garbage'), 'xlsx', std)).rejects.toMatchObject({
       code: 'corrupt_file',
