@@ -2,6 +2,7 @@ import ExcelJS from 'exceljs';
 import { strToU8, unzipSync, zipSync } from 'fflate';
 import * as XLSX from '@e965/xlsx';
 import { convertDocument } from '../../src';
+import { tableRegions } from '../../src/converters/spreadsheet';
 
 const std = { enhanced: false };
 
@@ -99,6 +100,40 @@ describe('spreadsheets', () => {
         '## Data\n\n| Name | Note |\n| --- | --- |\n| a\\|b | \\*x\\* and snake_case |\n| padded | &lt;b> |\n',
       ]);
     }
+  });
+
+  it('When a cell sits in the hole of another table, then it joins that table, and tables apart stay apart', () => {
+    const gap = (n: number): string[] => Array.from({ length: n }, () => '');
+    const rows = [
+      ['a', 'b', 'c', ...gap(7), 'x'],
+      ['1', ...gap(10)],
+      ['2', '', 'm', ...gap(7), 'y'],
+      ['3', '4', ...gap(8), 'z'],
+    ];
+    expect(tableRegions(rows)).toEqual([
+      [
+        ['a', 'b', 'c'],
+        ['1', '', ''],
+        ['2', '', 'm'],
+        ['3', '4', ''],
+      ],
+      [['x']],
+      [['y'], ['z']],
+    ]);
+  });
+
+  it('When a sheet is thousands of one-cell islands, then each is its own table in reading order', () => {
+    const rows = Array.from({ length: 400 }, (_, r) =>
+      Array.from({ length: 50 }, (_, c) => ((r + c) % 2 ? `${r}:${c}` : '')),
+    );
+    const regions = tableRegions(rows);
+    expect(regions).toHaveLength(10_000);
+    expect([regions[0], regions[1], regions[25], regions[9_999]]).toEqual([
+      [['0:1']],
+      [['0:3']],
+      [['1:0']],
+      [['399:48']],
+    ]);
   });
 
   it('When the spreadsheet is corrupt, then it fails with corrupt_file', async () => {

@@ -163,19 +163,7 @@ export function tableRegions(rows: string[][]): string[][][] {
     }
     boxes.push(box);
   }
-  // Boxes that overlap (a table with holes) are merged into one.
-  const merged: Box[] = [];
-  for (const box of boxes) {
-    const hit = merged.find(
-      (m) => box.top <= m.bottom && box.bottom >= m.top && box.left <= m.right && box.right >= m.left,
-    );
-    if (hit) {
-      hit.top = Math.min(hit.top, box.top);
-      hit.bottom = Math.max(hit.bottom, box.bottom);
-      hit.left = Math.min(hit.left, box.left);
-      hit.right = Math.max(hit.right, box.right);
-    } else merged.push({ ...box });
-  }
+  const merged = mergeOverlapping(boxes, height, width);
   merged.sort((a, b) => a.top - b.top || a.left - b.left);
   return merged.flatMap((b) =>
     splitTitleRow(rows.slice(b.top, b.bottom + 1).map((r) => cellsBetween(r, b.left, b.right))),
@@ -187,6 +175,58 @@ interface Box {
   left: number;
   bottom: number;
   right: number;
+}
+
+/** Side of the square tiles that index merged boxes by where they lie. */
+const TILE = 8;
+
+/**
+ * Boxes that overlap (a table with holes) merged into one: each box, in order, grows the first
+ * merged box it overlaps, or starts a new one. Merged boxes are looked up through the tiles they
+ * cover, so a sheet of thousands of small islands is not compared pair by pair.
+ */
+function mergeOverlapping(boxes: Box[], height: number, width: number): Box[] {
+  const across = Math.ceil(width / TILE);
+  const tiles: number[][] = Array.from({ length: Math.ceil(height / TILE) * across }, () => []);
+  const register = (index: number, box: Box, before?: Box): void => {
+    for (let ty = (box.top / TILE) | 0; ty <= ((box.bottom / TILE) | 0); ty++) {
+      for (let tx = (box.left / TILE) | 0; tx <= ((box.right / TILE) | 0); tx++) {
+        const known =
+          before &&
+          ty >= ((before.top / TILE) | 0) &&
+          ty <= ((before.bottom / TILE) | 0) &&
+          tx >= ((before.left / TILE) | 0) &&
+          tx <= ((before.right / TILE) | 0);
+        if (!known) tiles[ty * across + tx]!.push(index);
+      }
+    }
+  };
+  const merged: Box[] = [];
+  for (const box of boxes) {
+    let first = -1;
+    for (let ty = (box.top / TILE) | 0; ty <= ((box.bottom / TILE) | 0); ty++) {
+      for (let tx = (box.left / TILE) | 0; tx <= ((box.right / TILE) | 0); tx++) {
+        for (const index of tiles[ty * across + tx]!) {
+          const m = merged[index]!;
+          const overlaps = box.top <= m.bottom && box.bottom >= m.top && box.left <= m.right && box.right >= m.left;
+          if (overlaps && (first < 0 || index < first)) first = index;
+        }
+      }
+    }
+    if (first < 0) {
+      merged.push({ ...box });
+      register(merged.length - 1, box);
+      continue;
+    }
+    const hit = merged[first]!;
+    const before = { ...hit };
+    hit.top = Math.min(hit.top, box.top);
+    hit.bottom = Math.max(hit.bottom, box.bottom);
+    hit.left = Math.min(hit.left, box.left);
+    hit.right = Math.max(hit.right, box.right);
+    register(first, hit, before);
+  }
+  return merged;
 }
 
 /** `row[left..right]`, a missing cell as ''. */
