@@ -6,6 +6,20 @@ import { tableRegions } from '../../src/converters/spreadsheet';
 
 const std = { enhanced: false };
 
+/** One sheet named Data written as xlsx, xls and ods by SheetJS, each converted: format → Markdown. */
+async function markdownInEachFormat(cells: unknown[][]): Promise<Record<string, string>> {
+  const wb = XLSX.utils.book_new();
+  XLSX.utils.book_append_sheet(wb, XLSX.utils.aoa_to_sheet(cells), 'Data');
+  const out: Record<string, string> = {};
+  for (const bookType of ['xlsx', 'xls', 'ods'] as const) {
+    const input = Buffer.from(XLSX.write(wb, { type: 'buffer', bookType }));
+    out[bookType] = (await convertDocument(input, bookType, std)).markdown;
+  }
+  return out;
+}
+
+const inEachFormat = (markdown: string) => ({ xlsx: markdown, xls: markdown, ods: markdown });
+
 describe('spreadsheets', () => {
   it('When an xlsx has two sheets with number formats, then each is a section with values as shown', async () => {
     const wb = new ExcelJS.Workbook();
@@ -28,17 +42,9 @@ describe('spreadsheets', () => {
   });
 
   it('When a sheet holds two separate tables, then each becomes its own GFM table and empty edges are trimmed', async () => {
-    const ws = XLSX.utils.aoa_to_sheet([[], ['', 'a', 'b', '', '', 'x'], ['', '1', '2', '', '', '9']]);
-    const wb = XLSX.utils.book_new();
-    XLSX.utils.book_append_sheet(wb, ws, 'Data');
-    for (const bookType of ['xlsx', 'xls', 'ods'] as const) {
-      const input = Buffer.from(XLSX.write(wb, { type: 'buffer', bookType }));
-      const { markdown } = await convertDocument(input, bookType, std);
-      expect([bookType, markdown]).toEqual([
-        bookType,
-        '## Data\n\n| a | b |\n| --- | --- |\n| 1 | 2 |\n\n| x |\n| --- |\n| 9 |\n',
-      ]);
-    }
+    expect(await markdownInEachFormat([[], ['', 'a', 'b', '', '', 'x'], ['', '1', '2', '', '', '9']])).toEqual(
+      inEachFormat('## Data\n\n| a | b |\n| --- | --- |\n| 1 | 2 |\n\n| x |\n| --- |\n| 9 |\n'),
+    );
   });
 
   it('When a sheet has a chart, then its title, kind and cached values follow the sheet table', async () => {
@@ -85,21 +91,16 @@ describe('spreadsheets', () => {
   });
 
   it('When cells hold Markdown characters, pipes and edge spaces, then they are escaped and trimmed in every format', async () => {
-    const ws = XLSX.utils.aoa_to_sheet([
+    const cells = [
       ['Name', 'Note'],
       ['a|b', '*x* and snake_case'],
       [' padded ', '<b>'],
-    ]);
-    const wb = XLSX.utils.book_new();
-    XLSX.utils.book_append_sheet(wb, ws, 'Data');
-    for (const bookType of ['xlsx', 'xls', 'ods'] as const) {
-      const input = Buffer.from(XLSX.write(wb, { type: 'buffer', bookType }));
-      const { markdown } = await convertDocument(input, bookType, std);
-      expect([bookType, markdown]).toEqual([
-        bookType,
+    ];
+    expect(await markdownInEachFormat(cells)).toEqual(
+      inEachFormat(
         '## Data\n\n| Name | Note |\n| --- | --- |\n| a\\|b | \\*x\\* and snake_case |\n| padded | &lt;b> |\n',
-      ]);
-    }
+      ),
+    );
   });
 
   it('When a cell sits in the hole of another table, then it joins that table, and tables apart stay apart', () => {
