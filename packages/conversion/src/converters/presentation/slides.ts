@@ -69,6 +69,26 @@ function nestList(run: ParagraphModel[], base: number): Block[] {
   return blocks;
 }
 
+/**
+ * Shapes in reading order: top to bottom in bands of nearly equal tops (within `tolerance`, so
+ * boxes side by side whose tops differ by a hair read left to right), left to right within a band.
+ */
+export function readingOrder<T extends { x: number; y: number }>(items: T[], tolerance: number): T[] {
+  const out: T[] = [];
+  let band: T[] = [];
+  let bandTop = -Infinity;
+  for (const item of [...items].sort((a, b) => a.y - b.y)) {
+    if (item.y - bandTop > tolerance) {
+      out.push(...band.sort((a, b) => a.x - b.x));
+      band = [];
+      bandTop = item.y;
+    }
+    band.push(item);
+  }
+  out.push(...band.sort((a, b) => a.x - b.x));
+  return out;
+}
+
 export function renderSlides(slides: SlideModel[]): Block[] {
   const blocks: Block[] = [];
   slides.forEach((slide, i) => {

@@ -72,7 +72,7 @@ export const spreadsheetConverter: Converter = {
 };
 
 /** The sheet's displayed text as rows, empty rows and columns trimmed at every edge. */
-function sheetRows(sheet: XLSX.WorkSheet): string[][] {
+export function sheetRows(sheet: XLSX.WorkSheet): string[][] {
   const ref = sheet['!ref'];
   if (!ref) return [];
   const range = XLSX.utils.decode_range(ref);
