@@ -20,7 +20,8 @@ export function chartDataBlocks(chart: ChartData): Block[] {
   const count = Math.max(categories.length, ...series.map((s) => s.values.length));
   const cell = (value: string | undefined): Inline[] => (value ? [{ type: 'text', text: value }] : []);
   const rows: Inline[][][] = [[[], ...series.map((s, i) => cell(s.name || `Series ${i + 1}`))]];
-  for (let i = 0; i < count; i++) rows.push([cell(categories[i] ?? String(i + 1)), ...series.map((s) => cell(s.values[i]))]);
+  for (let i = 0; i < count; i++)
+    rows.push([cell(categories[i] ?? String(i + 1)), ...series.map((s) => cell(s.values[i]))]);
   const blocks: Block[] = [];
   const title = chart.title.trim();
   if (title) blocks.push({ type: 'paragraph', text: [{ type: 'strong', children: [{ type: 'text', text: title }] }] });

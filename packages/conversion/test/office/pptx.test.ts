@@ -32,6 +32,17 @@ describe('PPTX', () => {
     expect(metadata).toEqual({ title: 'Deck', author: 'Nora', page_count: 2 });
   });
 
+  it('When text boxes sit side by side with tops a hair apart, then they read left to right before the row below', async () => {
+    const pptx = new PptxGenJS();
+    const slide = pptx.addSlide();
+    slide.addText('Below', { x: 0.5, y: 3, w: 9, h: 0.5 });
+    slide.addText('Right', { x: 5, y: 1, w: 4, h: 1 });
+    slide.addText('Left', { x: 0.5, y: 1.05, w: 4, h: 1 });
+    const input = (await pptx.write({ outputType: 'nodebuffer' })) as Buffer;
+    const { markdown } = await convertDocument(input, 'pptx', std);
+    expect(markdown).toBe('# Slide 1\n\nLeft\n\nRight\n\nBelow\n');
+  });
+
   it('When the file is not a presentation package, then it fails as corrupt', async () => {
     await expect(convertDocument(Buffer.from('nope'), 'pptx', std)).rejects.toMatchObject({ code: 'corrupt_file' });
   });

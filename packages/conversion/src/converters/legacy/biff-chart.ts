@@ -144,7 +144,9 @@ export function readBiffChart(stream: Buffer): BiffChart | undefined {
         const col = stream.readUInt16LE(body + 2);
         if (row >= MAX_POINTS || col >= MAX_SERIES) break;
         const value =
-          type === REC.number && len >= 14 ? formatNumber(stream.readDoubleLE(body + 6)) : longString(stream, body + 6, end);
+          type === REC.number && len >= 14
+            ? formatNumber(stream.readDoubleLE(body + 6))
+            : longString(stream, body + 6, end);
         let bySeries = cached.get(cache);
         if (!bySeries) cached.set(cache, (bySeries = new Map()));
         let points = bySeries.get(col);

@@ -56,7 +56,8 @@ export function embeddedObjectBlocks(object: EmbeddedObject): Block[] {
   const first = sheets?.SheetNames.map((n) => sheets.Sheets[n]!).find((s) => s['!ref']);
   const tables = first ? tableRegions(sheetRows(first)) : [];
   const blocks: Block[] = [];
-  if (chart?.title) blocks.push({ type: 'paragraph', text: [{ type: 'strong', children: [{ type: 'text', text: chart.title }] }] });
+  if (chart?.title)
+    blocks.push({ type: 'paragraph', text: [{ type: 'strong', children: [{ type: 'text', text: chart.title }] }] });
   for (const rows of tables) blocks.push({ type: 'table', rows: rows.map((r) => r.map(escapeText)) });
   return blocks;
 }
@@ -75,7 +76,9 @@ function storageBytes(object: EmbeddedObject): Buffer | undefined {
 
 /** Series whose values the chart did not cache take them from the cells their formulas name. */
 function fillFromSheets(chart: BiffChart, book: () => XLSX.WorkBook | undefined): void {
-  const missing = chart.series.some((s, i) => (!s.values.length && chart.refs[i]?.values) || (!s.name && chart.refs[i]?.name));
+  const missing = chart.series.some(
+    (s, i) => (!s.values.length && chart.refs[i]?.values) || (!s.name && chart.refs[i]?.name),
+  );
   const needCategories = !chart.categories.length && chart.refs.some((r) => r.categories);
   if (!missing && !needCategories) return;
   const wb = book();

@@ -195,7 +195,9 @@ function readDocument(stream: Buffer, currentUser: Buffer | undefined): Document
         .map((o) => header(stream, o, stream.length))
         .filter((h): h is RecordHeader => !!h)
     : top;
-  const document = (persist && header(stream, persist.offsets.get(persist.docId) ?? -1, stream.length)) || top.find((h) => h.type === RT.document);
+  const document =
+    (persist && header(stream, persist.offsets.get(persist.docId) ?? -1, stream.length)) ||
+    top.find((h) => h.type === RT.document);
   const slidePersists: Array<{ persistId: number; slideId: number }> = [];
   if (document?.type === RT.document) {
     for (const h of records(stream, document.body, document.end)) {
@@ -231,11 +233,10 @@ function readDocument(stream: Buffer, currentUser: Buffer | undefined): Document
   return model;
 }
 
+type PersistDirectory = { offsets: Map<number, number>; docId: number };
+
 /** The persist directory of the last edit (persist id → stream offset), following the edit chain back. */
-function persistDirectory(
-  stream: Buffer,
-  currentUser: Buffer | undefined,
-): { offsets: Map<number, number>; docId: number } | undefined {
+function persistDirectory(stream: Buffer, currentUser: Buffer | undefined): PersistDirectory | undefined {
   let edit: number | undefined;
   if (currentUser && currentUser.length >= 24 && currentUser.readUInt16LE(2) === 0x0ff6) {
     edit = currentUser.readUInt32LE(16);
@@ -246,25 +247,41 @@ function persistDirectory(
   while (edit !== undefined && edit > 0 && !seen.has(edit) && seen.size < 1000) {
     seen.add(edit);
     const atom = header(stream, edit, stream.length);
-    if (!atom || atom.type !== RT.userEditAtom || atom.end - atom.body < 20) return undefined;
+    if (!atom || atom.type !== RT.userEditAtom || atom.end - atom.body < 20) return scannedPersistDirectory(stream);
     docId ??= stream.readUInt32LE(atom.body + 16);
     const dir = header(stream, stream.readUInt32LE(atom.body + 12), stream.length);
-    if (!dir || dir.type !== RT.persistDirectory) return undefined;
-    let pos = dir.body;
-    while (pos + 4 <= dir.end) {
-      const entry = stream.readUInt32LE(pos);
-      const first = entry & 0xfffff;
-      const count = entry >>> 20;
-      pos += 4;
-      for (let i = 0; i < count && pos + 4 <= dir.end; i++, pos += 4) {
-        // Newer edits come first in the chain and win.
-        if (!offsets.has(first + i)) offsets.set(first + i, stream.readUInt32LE(pos));
-      }
-    }
-    const previous = stream.readUInt32LE(atom.body + 8);
-    edit = previous || undefined;
+    if (!dir || dir.type !== RT.persistDirectory) return scannedPersistDirectory(stream);
+    // Newer edits come first in the chain and win.
+    directoryEntries(stream, dir, (id, offset) => offsets.has(id) || offsets.set(id, offset));
+    edit = stream.readUInt32LE(atom.body + 8) || undefined;
+  }
+  return docId !== undefined && offsets.size ? { offsets, docId } : scannedPersistDirectory(stream);
+}
+
+/**
+ * Without a usable Current User stream (some writers leave it stale): the persist directories
+ * and user edits found at the top level, in file order, later ones winning.
+ */
+function scannedPersistDirectory(stream: Buffer): PersistDirectory | undefined {
+  const offsets = new Map<number, number>();
+  let docId: number | undefined;
+  for (const h of records(stream, 0, stream.length)) {
+    if (h.type === RT.userEditAtom && h.end - h.body >= 20) docId = stream.readUInt32LE(h.body + 16);
+    else if (h.type === RT.persistDirectory) directoryEntries(stream, h, (id, offset) => offsets.set(id, offset));
   }
   return docId !== undefined && offsets.size ? { offsets, docId } : undefined;
+}
+
+/** A PersistDirectoryAtom's entries: runs of consecutive persist ids (20 bits) with a count (12 bits), then their offsets. */
+function directoryEntries(stream: Buffer, dir: RecordHeader, set: (id: number, offset: number) => void): void {
+  let pos = dir.body;
+  while (pos + 4 <= dir.end) {
+    const entry = stream.readUInt32LE(pos);
+    pos += 4;
+    for (let i = 0; i < entry >>> 20 && pos + 4 <= dir.end; i++, pos += 4) {
+      set((entry & 0xfffff) + i, stream.readUInt32LE(pos));
+    }
+  }
 }
 
 /** SlideListWithText: each SlidePersistAtom starts a slide; the text atoms after it are its outline text. */
@@ -451,7 +468,12 @@ function textbox(buf: Buffer, box: RecordHeader, info: ShapeInfo): void {
   }
 }
 
-function readShape(buf: Buffer, shape: RecordHeader, frame: Frame, context: SlideContext | undefined): Item | undefined {
+function readShape(
+  buf: Buffer,
+  shape: RecordHeader,
+  frame: Frame,
+  context: SlideContext | undefined,
+): Item | undefined {
   const info = shapeInfo(buf, shape);
   const runs = info.runs.flatMap((r) => {
     // An outline reference (stored as a negative type) takes the slide's listed text atom.
@@ -472,11 +494,17 @@ function position(info: ShapeInfo, frame: Frame): { x: number; y: number } {
 }
 
 /** A group: a table when its shape is flagged as one, else its shapes with the group's coordinates mapped onto the slide. */
-function readGroup(buf: Buffer, group: RecordHeader, depth: number, frame: Frame, context: SlideContext | undefined): Item[] {
+function readGroup(
+  buf: Buffer,
+  group: RecordHeader,
+  depth: number,
+  frame: Frame,
+  context: SlideContext | undefined,
+): Item[] {
   const children = [...records(buf, group.body, group.end)];
   const first = children[0]?.type === RT.shapeContainer ? shapeInfo(buf, children[0]) : undefined;
   const members = first ? children.slice(1) : children;
-  if (first && ((first.properties.get(TABLE_PROPERTIES) ?? 0) & 1)) {
+  if (first && (first.properties.get(TABLE_PROPERTIES) ?? 0) & 1) {
     const rows = tableRows(buf, members);
     if (rows.length) return [{ ...position(first, frame), runs: [], blocks: [{ type: 'table', rows }] }];
   }
@@ -493,7 +521,8 @@ function readGroup(buf: Buffer, group: RecordHeader, depth: number, frame: Frame
     if (h.type === RT.shapeContainer) {
       const item = readShape(buf, h, inner, context);
       if (item) items.push(item);
-    } else if (h.type === RT.groupContainer && depth < MAX_DEPTH) items.push(...readGroup(buf, h, depth + 1, inner, context));
+    } else if (h.type === RT.groupContainer && depth < MAX_DEPTH)
+      items.push(...readGroup(buf, h, depth + 1, inner, context));
   }
   return items;
 }

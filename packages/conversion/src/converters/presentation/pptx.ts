@@ -9,7 +9,7 @@ import { renderMarkdown } from '../../markdown/writer';
 import { escapeText } from '../../markdown/inline';
 import { PictureReader, picturePlaceholder } from '../../ocr/pictures';
 import { chartBlocks, relationships } from '../ooxml-parts';
-import { type ParagraphModel, paragraphsToBlocks, renderSlides, type SlideModel } from './slides';
+import { type ParagraphModel, paragraphsToBlocks, readingOrder, renderSlides, type SlideModel } from './slides';
 
 interface Placed {
   y: number;
@@ -33,14 +33,17 @@ export const pptxConverter: Converter = {
       );
     }
     const rels = relationships(zip, 'ppt/presentation.xml');
-    const ids = descendants(parseXml(presentation, 'presentation'), 'sldId').map((el) => relAttr(el) ?? '');
+    const presentationDoc = parseXml(presentation, 'presentation');
+    const ids = descendants(presentationDoc, 'sldId').map((el) => relAttr(el) ?? '');
+    // Shapes whose tops differ by less than a 48th of the slide's height read as one row, left to right.
+    const tolerance = (Number(attr(descendants(presentationDoc, 'sldSz')[0], 'cy')) || 6858000) / 48;
     const slides: SlideModel[] = [];
     // Enhanced mode reads the text inside the slides' pictures (screenshots, scanned handouts).
     const reader = options.enhanced ? new PictureReader() : undefined;
     for (const rid of ids) {
       const target = rels.get(rid);
       const pictures = target && reader ? await slidePictureText(zip, target, reader) : undefined;
-      if (target) slides.push(readSlide(zip, target, pictures));
+      if (target) slides.push(readSlide(zip, target, tolerance, pictures));
     }
     const props = ooxmlProperties(zip);
     return {
@@ -61,7 +64,7 @@ async function slidePictureText(zip: SafeZip, part: string, reader: PictureReade
   return out;
 }
 
-function readSlide(zip: SafeZip, part: string, pictures?: Map<string, string>): SlideModel {
+function readSlide(zip: SafeZip, part: string, tolerance: number, pictures?: Map<string, string>): SlideModel {
   const xml = zip.textOf(part);
   if (!xml) return { title: '', blocks: [], notes: [] };
   const doc = parseXml(xml, 'slide');
@@ -105,7 +108,6 @@ function readSlide(zip: SafeZip, part: string, pictures?: Map<string, string>): 
     }
   };
   visit(tree);
-  placed.sort((a, b) => a.y - b.y || a.x - b.x);
   const notesPart = [...rels.values()].find((t) => /notesSlide\d*\.xml$/.test(t));
   const notes: SlideModel['notes'] = [];
   if (notesPart) {
@@ -118,7 +120,7 @@ function readSlide(zip: SafeZip, part: string, pictures?: Map<string, string>): 
       }
     }
   }
-  return { title, blocks: placed.flatMap((p) => p.blocks), notes };
+  return { title, blocks: readingOrder(placed, tolerance).flatMap((p) => p.blocks), notes };
 }
 
 /** The shape's offset on the slide (group children keep their own offsets, close enough to order them). */
