@@ -12,6 +12,8 @@ export interface SlideModel {
   /** Content in reading order. */
   blocks: Block[];
   notes: SlideText[];
+  /** Reviewers' comments on the slide, in the order the file keeps them (replies after what they answer). */
+  comments?: Array<{ author: string; text: SlideText }>;
 }
 
 export interface ParagraphModel {
@@ -101,6 +103,14 @@ export function renderSlides(slides: SlideModel[]): Block[] {
     if (slide.notes.some((n) => !isBlank(n))) {
       blocks.push({ type: 'heading', level: 3, text: 'Notes' });
       for (const note of slide.notes) if (!isBlank(note)) blocks.push({ type: 'paragraph', text: inlines(note) });
+    }
+    const comments = (slide.comments ?? []).filter((c) => !isBlank(c.text));
+    if (comments.length) {
+      blocks.push({ type: 'heading', level: 3, text: 'Comments' });
+      for (const c of comments) {
+        const by = c.author.trim() ? `Comment by ${c.author.trim()}: ` : 'Comment: ';
+        blocks.push({ type: 'paragraph', text: [{ type: 'text', text: by }, ...inlines(c.text)] });
+      }
     }
   });
   return blocks;
