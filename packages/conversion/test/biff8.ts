@@ -94,3 +94,30 @@ export function appendToWorkbook(xls: Buffer, extra: Buffer): Buffer {
   CFB.utils.cfb_add(out, 'Workbook', Buffer.concat([Buffer.from(entry.content as Uint8Array), extra]));
   return Buffer.from(CFB.write(out, { type: 'buffer' }) as Uint8Array);
 }
+
+/** `xls` with `extra` (a chart substream) inserted at the end of its `sheet`-th sheet substream, as Excel embeds a chart. */
+export function embedInSheet(xls: Buffer, sheet: number, extra: Buffer): Buffer {
+  const cfb = CFB.read(xls, { type: 'buffer' });
+  const stream = Buffer.from(CFB.find(cfb, 'Workbook')!.content as Uint8Array);
+  let pos = 0;
+  let depth = 0;
+  let seen = -1;
+  while (pos + 4 <= stream.length) {
+    const type = stream.readUInt16LE(pos);
+    const next = pos + 4 + stream.readUInt16LE(pos + 2);
+    if (type === 0x0809 && depth++ === 0 && stream.readUInt16LE(pos + 6) !== 0x0005) seen++;
+    if (type === 0x000a && --depth === 0 && seen === sheet) {
+      // BoundSheet records give each sheet's stream offset: those after the insertion move.
+      for (let at = 0; at + 4 <= pos; at += 4 + stream.readUInt16LE(at + 2)) {
+        if (stream.readUInt16LE(at) === 0x0085 && stream.readUInt32LE(at + 4) > pos) {
+          stream.writeUInt32LE(stream.readUInt32LE(at + 4) + extra.length, at + 4);
+        }
+      }
+      const out = CFB.utils.cfb_new();
+      CFB.utils.cfb_add(out, 'Workbook', Buffer.concat([stream.subarray(0, pos), extra, stream.subarray(pos)]));
+      return Buffer.from(CFB.write(out, { type: 'buffer' }) as Uint8Array);
+    }
+    pos = next;
+  }
+  throw new Error(`no sheet ${sheet}`);
+}

@@ -1,3 +1,4 @@
+import * as XLSX from '@e965/xlsx';
 import type { ChartData } from '../charts';
 
 /** A cell range a chart series refers to: `sheet` is an index into the EXTERNSHEET table (or -1: the chart's own sheet). */
@@ -45,25 +46,28 @@ const CHART_SUBSTREAMS = new Set([0x0020, 0x8000]);
 const MAX_SERIES = 255;
 const MAX_POINTS = 32_000;
 
+/** A chart of a workbook stream and the sheet it belongs to (BoundSheet order: a chart sheet, or the worksheet it is drawn on). */
+export interface PlacedChart {
+  sheet: number;
+  chart: BiffChart;
+}
+
+/** Charts read per workbook, so a hostile stream cannot allocate without bound. */
+const MAX_CHARTS = 1_000;
+
 /**
- * The first chart in a BIFF8 workbook stream (an Excel 97 chart, or MS Graph 97's, whose format
- * is the same records): the title (the Text whose ObjectLink names the chart title), each
- * series' name (SeriesText) and its values and category labels from the chart's own data cache
- * (SIIndex then Number/Label records, one column per series), or, when not cached, the cell
- * ranges its BRAI formulas refer to. Undefined when the stream holds no chart.
+ * The charts in a BIFF8 workbook stream (Excel 97 charts, and MS Graph 97's, whose format is the
+ * same records): the title (the Text whose ObjectLink names the chart title), each series' name
+ * (SeriesText) and its values and category labels from the chart's own data cache (SIIndex then
+ * Number/Label records, one column per series), or, when not cached, the cell ranges its BRAI
+ * formulas refer to (see resolveChartCells).
  */
-export function readBiffChart(stream: Buffer): BiffChart | undefined {
-  const chart: BiffChart = { title: '', kinds: [], categories: [], series: [], refs: [], externSheets: [] };
-  const kinds = new Set<string>();
+export function readBiffCharts(stream: Buffer): PlacedChart[] {
+  const out: PlacedChart[] = [];
+  const externSheets: number[] = [];
   const substreams: number[] = [];
-  let inChart = false;
-  let found = false;
-  let depth = 0;
-  let seriesDepth = -1;
-  let textDepth = -1;
-  let text = { value: '', link: 0 };
-  let cache = 0;
-  const cached = new Map<number, Map<number, string[]>>(); // SIIndex → series → points
+  let sheet = -1;
+  let state: ChartState | undefined;
   let pos = 0;
   while (pos + 4 <= stream.length) {
     const type = stream.readUInt16LE(pos);
@@ -74,99 +78,176 @@ export function readBiffChart(stream: Buffer): BiffChart | undefined {
     if (end > stream.length) break;
     if (type === REC.bof && len >= 4) {
       const dt = stream.readUInt16LE(body + 2);
+      if (!substreams.length && dt !== 0x0005) sheet++;
       substreams.push(dt);
-      inChart = !found && CHART_SUBSTREAMS.has(dt);
-      if (inChart) found = true;
+      if (CHART_SUBSTREAMS.has(dt) && !state && out.length < MAX_CHARTS) {
+        state = newChartState(externSheets);
+        out.push({ sheet: Math.max(sheet, 0), chart: state.chart });
+      }
       continue;
     }
     if (type === REC.eof) {
-      if (inChart) break; // one chart per embedded object
+      if (state && CHART_SUBSTREAMS.has(substreams[substreams.length - 1] ?? -1)) {
+        finishChart(state);
+        state = undefined;
+      }
       substreams.pop();
       continue;
     }
     if (type === REC.externSheet && substreams[substreams.length - 1] === 0x0005 && len >= 2) {
       const count = stream.readUInt16LE(body);
       for (let i = 0; i < count && body + 2 + i * 6 + 6 <= end; i++) {
-        chart.externSheets.push(stream.readUInt16LE(body + 2 + i * 6 + 2));
+        externSheets.push(stream.readUInt16LE(body + 2 + i * 6 + 2));
       }
       continue;
     }
-    if (!inChart) continue;
-    switch (type) {
-      case REC.begin:
-        depth++;
-        break;
-      case REC.end:
-        depth--;
-        if (depth === textDepth) {
-          if (text.link === 1 && text.value.trim()) chart.title = text.value.trim();
-          textDepth = -1;
-        }
-        if (depth === seriesDepth) seriesDepth = -1;
-        break;
-      case REC.series:
-        if (chart.series.length < MAX_SERIES) {
-          chart.series.push({ name: '', values: [] });
-          chart.refs.push({});
-          seriesDepth = depth;
-        }
-        break;
-      case REC.text:
-        textDepth = depth;
-        text = { value: '', link: 0 };
-        break;
-      case REC.objectLink:
-        if (len >= 2 && textDepth >= 0) text.link = stream.readUInt16LE(body);
-        break;
-      case REC.seriesText: {
-        const value = shortString(stream, body + 2, end);
-        if (textDepth >= 0 && depth === textDepth + 1) text.value = value;
-        else if (seriesDepth >= 0 && depth === seriesDepth + 1) chart.series[chart.series.length - 1]!.name = value;
-        break;
+    if (state) chartRecord(stream, type, body, end, state);
+  }
+  if (state) finishChart(state);
+  return out;
+}
+
+/** The first chart in a workbook stream (an embedded OLE chart holds one), or undefined. */
+export function readBiffChart(stream: Buffer): BiffChart | undefined {
+  return readBiffCharts(stream)[0]?.chart;
+}
+
+interface ChartState {
+  chart: BiffChart;
+  kinds: Set<string>;
+  depth: number;
+  seriesDepth: number;
+  textDepth: number;
+  text: { value: string; link: number };
+  cache: number;
+  /** SIIndex → series → points. */
+  cached: Map<number, Map<number, string[]>>;
+}
+
+function newChartState(externSheets: number[]): ChartState {
+  return {
+    chart: { title: '', kinds: [], categories: [], series: [], refs: [], externSheets },
+    kinds: new Set(),
+    depth: 0,
+    seriesDepth: -1,
+    textDepth: -1,
+    text: { value: '', link: 0 },
+    cache: 0,
+    cached: new Map(),
+  };
+}
+
+function chartRecord(stream: Buffer, type: number, body: number, end: number, st: ChartState): void {
+  const chart = st.chart;
+  const len = end - body;
+  switch (type) {
+    case REC.begin:
+      st.depth++;
+      break;
+    case REC.end:
+      st.depth--;
+      if (st.depth === st.textDepth) {
+        if (st.text.link === 1 && st.text.value.trim()) chart.title = st.text.value.trim();
+        st.textDepth = -1;
       }
-      case REC.brai:
-        if (seriesDepth >= 0 && depth === seriesDepth + 1 && len >= 8 && stream[body + 1] === 2) {
-          const area = formulaArea(stream, body + 8, Math.min(end, body + 8 + stream.readUInt16LE(body + 6)));
-          const refs = chart.refs[chart.refs.length - 1]!;
-          const id = stream[body]!;
-          if (area && id === 0) refs.name = area;
-          else if (area && id === 1) refs.values = area;
-          else if (area && id === 2) refs.categories = area;
-        }
-        break;
-      case REC.siIndex:
-        cache = len >= 2 ? stream.readUInt16LE(body) : 0;
-        break;
-      case REC.number:
-      case REC.label: {
-        if (!cache || len < 6) break;
-        const row = stream.readUInt16LE(body);
-        const col = stream.readUInt16LE(body + 2);
-        if (row >= MAX_POINTS || col >= MAX_SERIES) break;
-        const value =
-          type === REC.number && len >= 14
-            ? formatNumber(stream.readDoubleLE(body + 6))
-            : longString(stream, body + 6, end);
-        let bySeries = cached.get(cache);
-        if (!bySeries) cached.set(cache, (bySeries = new Map()));
-        let points = bySeries.get(col);
-        if (!points) bySeries.set(col, (points = []));
-        points[row] = value;
-        break;
+      if (st.depth === st.seriesDepth) st.seriesDepth = -1;
+      break;
+    case REC.series:
+      if (chart.series.length < MAX_SERIES) {
+        chart.series.push({ name: '', values: [] });
+        chart.refs.push({});
+        st.seriesDepth = st.depth;
       }
-      default: {
-        const kind = chartKind(stream, type, body, len);
-        if (kind) kinds.add(kind);
+      break;
+    case REC.text:
+      st.textDepth = st.depth;
+      st.text = { value: '', link: 0 };
+      break;
+    case REC.objectLink:
+      if (len >= 2 && st.textDepth >= 0) st.text.link = stream.readUInt16LE(body);
+      break;
+    case REC.seriesText: {
+      const value = shortString(stream, body + 2, end);
+      if (st.textDepth >= 0 && st.depth === st.textDepth + 1) st.text.value = value;
+      else if (st.seriesDepth >= 0 && st.depth === st.seriesDepth + 1)
+        chart.series[chart.series.length - 1]!.name = value;
+      break;
+    }
+    case REC.brai:
+      if (st.seriesDepth >= 0 && st.depth === st.seriesDepth + 1 && len >= 8 && stream[body + 1] === 2) {
+        const area = formulaArea(stream, body + 8, Math.min(end, body + 8 + stream.readUInt16LE(body + 6)));
+        const refs = chart.refs[chart.refs.length - 1]!;
+        const id = stream[body]!;
+        if (area && id === 0) refs.name = area;
+        else if (area && id === 1) refs.values = area;
+        else if (area && id === 2) refs.categories = area;
       }
+      break;
+    case REC.siIndex:
+      st.cache = len >= 2 ? stream.readUInt16LE(body) : 0;
+      break;
+    case REC.number:
+    case REC.label: {
+      if (!st.cache || len < 6) break;
+      const row = stream.readUInt16LE(body);
+      const col = stream.readUInt16LE(body + 2);
+      if (row >= MAX_POINTS || col >= MAX_SERIES) break;
+      const value =
+        type === REC.number && len >= 14
+          ? formatNumber(stream.readDoubleLE(body + 6))
+          : longString(stream, body + 6, end);
+      let bySeries = st.cached.get(st.cache);
+      if (!bySeries) st.cached.set(st.cache, (bySeries = new Map()));
+      let points = bySeries.get(col);
+      if (!points) bySeries.set(col, (points = []));
+      points[row] = value;
+      break;
+    }
+    default: {
+      const kind = chartKind(stream, type, body, len);
+      if (kind) st.kinds.add(kind);
     }
   }
-  if (!found) return undefined;
-  chart.kinds = [...kinds];
+}
+
+function finishChart(st: ChartState): void {
+  const chart = st.chart;
+  chart.kinds = [...st.kinds];
   const dense = (points: string[] | undefined): string[] => Array.from(points ?? [], (v) => v ?? '');
-  chart.series.forEach((s, i) => (s.values = dense(cached.get(1)?.get(i))));
-  const categories = cached.get(2);
+  chart.series.forEach((s, i) => (s.values = dense(st.cached.get(1)?.get(i))));
+  const categories = st.cached.get(2);
   chart.categories = dense(categories?.get(0) ?? [...(categories?.values() ?? [])][0]);
-  return chart;
+}
+
+/**
+ * Series whose values (or names, or categories) the chart did not cache take them from the cells
+ * their formulas name, in `wb` (SheetJS's reading of the same workbook, sheets in BoundSheet order).
+ */
+export function resolveChartCells(chart: BiffChart, wb: XLSX.WorkBook | undefined): void {
+  const needed =
+    chart.series.some((s, i) => (!s.values.length && chart.refs[i]?.values) || (!s.name && chart.refs[i]?.name)) ||
+    (!chart.categories.length && chart.refs.some((r) => r.categories));
+  if (!needed || !wb) return;
+  const cells = (area: CellArea | undefined): string[] => {
+    if (!area) return [];
+    const name = wb.SheetNames[area.sheet >= 0 ? (chart.externSheets[area.sheet] ?? area.sheet) : 0];
+    const sheet = name ? wb.Sheets[name] : undefined;
+    if (!sheet) return [];
+    const out: string[] = [];
+    for (let r = area.firstRow; r <= area.lastRow && out.length < MAX_POINTS; r++) {
+      for (let c = area.firstCol; c <= area.lastCol && out.length < MAX_POINTS; c++) {
+        const cell = sheet[XLSX.utils.encode_cell({ r, c })] as XLSX.CellObject | undefined;
+        out.push(cell?.w ?? (cell?.v === undefined ? '' : String(cell.v)));
+      }
+    }
+    return out;
+  };
+  chart.series.forEach((s, i) => {
+    const refs = chart.refs[i] ?? {};
+    if (!s.values.length) s.values = cells(refs.values);
+    if (!s.name) s.name = cells(refs.name).join(' ').trim();
+  });
+  if (!chart.categories.length) chart.categories = cells(chart.refs.find((r) => r.categories)?.categories);
 }
 
 function chartKind(buf: Buffer, type: number, body: number, len: number): string | undefined {

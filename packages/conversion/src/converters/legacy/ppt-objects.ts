@@ -5,7 +5,7 @@ import type { Block } from '../../markdown/model';
 import { escapeText } from '../../markdown/inline';
 import { chartDataBlocks } from '../charts';
 import { sheetRows, tableRegions } from '../spreadsheet';
-import { readBiffChart, type BiffChart, type CellArea } from './biff-chart';
+import { readBiffChart, resolveChartCells } from './biff-chart';
 import { streamOf } from './ole';
 
 /** An OLE object embedded in a presentation (ExOleObjStg): its program id and its storage's bytes. */
@@ -49,7 +49,7 @@ export function embeddedObjectBlocks(object: EmbeddedObject): Block[] {
     return wb;
   };
   if (chart?.series.length) {
-    fillFromSheets(chart, book);
+    resolveChartCells(chart, book());
     return chartDataBlocks(chart);
   }
   const sheets = book();
@@ -72,35 +72,4 @@ function storageBytes(object: EmbeddedObject): Buffer | undefined {
   } catch {
     return undefined;
   }
-}
-
-/** Series whose values the chart did not cache take them from the cells their formulas name. */
-function fillFromSheets(chart: BiffChart, book: () => XLSX.WorkBook | undefined): void {
-  const missing = chart.series.some(
-    (s, i) => (!s.values.length && chart.refs[i]?.values) || (!s.name && chart.refs[i]?.name),
-  );
-  const needCategories = !chart.categories.length && chart.refs.some((r) => r.categories);
-  if (!missing && !needCategories) return;
-  const wb = book();
-  if (!wb) return;
-  const cells = (area: CellArea | undefined): string[] => {
-    if (!area) return [];
-    const name = wb.SheetNames[area.sheet >= 0 ? (chart.externSheets[area.sheet] ?? area.sheet) : 0];
-    const sheet = name ? wb.Sheets[name] : undefined;
-    if (!sheet) return [];
-    const out: string[] = [];
-    for (let r = area.firstRow; r <= area.lastRow && out.length < 32_000; r++) {
-      for (let c = area.firstCol; c <= area.lastCol && out.length < 32_000; c++) {
-        const cell = sheet[XLSX.utils.encode_cell({ r, c })] as XLSX.CellObject | undefined;
-        out.push(cell?.w ?? (cell?.v === undefined ? '' : String(cell.v)));
-      }
-    }
-    return out;
-  };
-  chart.series.forEach((s, i) => {
-    const refs = chart.refs[i] ?? {};
-    if (!s.values.length) s.values = cells(refs.values);
-    if (!s.name) s.name = cells(refs.name).join(' ').trim();
-  });
-  if (needCategories) chart.categories = cells(chart.refs.find((r) => r.categories)?.categories);
 }
