@@ -556,20 +556,28 @@ function tableRows(buf: Buffer, members: RecordHeader[]): string[][] {
   };
   const xs = edges(cells.flatMap((c) => [c.box[0], c.box[2]]));
   const ys = edges(cells.flatMap((c) => [c.box[1], c.box[3]]));
+  /** The grid line nearest to v (binary search: a table of thousands of cells stays linear-logarithmic). */
   const index = (lines: number[], v: number): number => {
-    let best = 0;
-    for (let i = 1; i < lines.length; i++) if (Math.abs(lines[i]! - v) < Math.abs(lines[best]! - v)) best = i;
-    return best;
+    let lo = 0;
+    let hi = lines.length - 1;
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      if (lines[mid]! < v) lo = mid + 1;
+      else hi = mid;
+    }
+    return lo > 0 && v - lines[lo - 1]! < lines[lo]! - v ? lo - 1 : lo;
   };
   const width = xs.length - 1;
   const height = ys.length - 1;
   if (width < 1 || height < 1 || width * height > 100_000) return [];
   const grid: string[][] = Array.from({ length: height }, () => Array<string>(width).fill(''));
+  // Overlapping hostile cells could each span the whole grid: filling stops at a bounded amount of work.
+  let budget = 1_000_000;
   for (const { box, text } of cells) {
     const [c0, c1] = [index(xs, box[0]), index(xs, box[2])];
     const [r0, r1] = [index(ys, box[1]), index(ys, box[3])];
-    for (let r = r0; r < Math.max(r1, r0 + 1) && r < height; r++) {
-      for (let c = c0; c < Math.max(c1, c0 + 1) && c < width; c++) grid[r]![c] = text;
+    for (let r = r0; r < Math.max(r1, r0 + 1) && r < height && budget > 0; r++) {
+      for (let c = c0; c < Math.max(c1, c0 + 1) && c < width; c++, budget--) grid[r]![c] = text;
     }
   }
   return grid;
