@@ -3,13 +3,17 @@ import type { Inline, InlineContent } from './model';
 /** Inline Markdown: escaping and emphasis, links, images. Inputs are plain text unless named `md`. */
 
 const ALWAYS = /[\\`*[\]]/g;
+/** Every character one of escapeText's rules rewrites. */
+const ESCAPABLE = /[\\`*[\]_<]/;
 
 /** Escapes plain text so it renders as itself, without escaping harmless characters. */
 export function escapeText(text: string): string {
-  let md = text.replace(ALWAYS, (c) => `\\${c}`);
-  // The Unicode-aware underscore rule is the costly one: most text has no underscore to test.
-  if (md.includes('_')) md = md.replace(/(^|[^\p{L}\p{N}])_|_(?=$|[^\p{L}\p{N}])/gu, (m) => m.replace('_', '\\_'));
-  return md.includes('<') ? md.replace(/<(?=[A-Za-z/!?])/g, '&lt;') : md;
+  // Most text (every number in a sheet) has nothing to escape: skip the three passes for it.
+  if (!ESCAPABLE.test(text)) return text;
+  return text
+    .replace(ALWAYS, (c) => `\\${c}`)
+    .replace(/(^|[^\p{L}\p{N}])_|_(?=$|[^\p{L}\p{N}])/gu, (m) => m.replace('_', '\\_'))
+    .replace(/<(?=[A-Za-z/!?])/g, '&lt;');
 }
 
 /** Escapes what only matters at the start of a line (headings, quotes, list markers). */
