@@ -24,6 +24,14 @@ describe('HTML', () => {
     expect(markdown).toBe('```rust\nfn main() {\n    println!("<hi>");\n}\n```\n\nRun `cargo run` with *n*.\n');
   });
 
+  it('When code lines are broken by <br> or wrapped in a block each, then each stays its own line and line numbers are left out', async () => {
+    const { markdown } = await html(
+      '<pre>one<br>two<br/>  three</pre>' +
+        '<pre><code class="language-js"><div class="line"><span class="linenos">1</span>a = 1</div><div class="line"><span class="linenos">2</span>b = 2</div></code></pre>',
+    );
+    expect(markdown).toBe('```\none\ntwo\n  three\n```\n\n```js\na = 1\nb = 2\n```\n');
+  });
+
   it('When a description list is given, then terms become bold items with their descriptions nested', async () => {
     const { markdown } = await html(
       '<dl><dt>Coffee</dt><dd>Black hot drink</dd><dt><b>Milk</b></dt><dd>White</dd><dd>Cold</dd></dl>',

@@ -585,7 +585,35 @@ function codeBlock(pre: HtmlElement): Block {
   const language = [pre, code, pre.parent]
     .flatMap((el) => LANGUAGE_CLASS.map((re) => re.exec(el?.attrs.class ?? '')?.[1]))
     .find((l) => l && !/^(none|plain|text|nohighlight)$/i.test(l));
-  return { type: 'code', text: dedent(textOf(pre)), language: language?.toLowerCase() };
+  return { type: 'code', text: dedent(preText(pre)), language: language?.toLowerCase() };
+}
+
+const LINE_END = Symbol('line end');
+/** Classes of the line-number gutter highlighters put inside code (Pygments `linenos`, Prism `line-numbers-rows`). */
+const LINE_NUMBERS = /(?:^|\s)(?:linenos?|line-?numbers?(?:-rows)?|gutter)(?:\s|$)/i;
+
+/**
+ * The text of a <pre> as it shows: <br> and the end of each block element inside (highlighters
+ * that wrap every line in a <div>) break the line; buttons, scripts and the like are no code.
+ */
+function preText(pre: HtmlElement): string {
+  const parts: string[] = [];
+  const stack: Array<HtmlNode | typeof LINE_END> = pre.children.slice().reverse();
+  const newline = (): void => {
+    const last = parts[parts.length - 1];
+    if (last !== undefined && !last.endsWith('\n')) parts.push('\n');
+  };
+  while (stack.length) {
+    const node = stack.pop()!;
+    if (node === LINE_END) newline();
+    else if (typeof node === 'string') parts.push(node);
+    else if (node.tag === 'br') parts.push('\n');
+    else if (!SKIPPED_TAGS.has(node.tag) && !LINE_NUMBERS.test(node.attrs.class ?? '')) {
+      if (BLOCK_TAGS.has(node.tag)) stack.push(LINE_END);
+      for (let i = node.children.length - 1; i >= 0; i--) stack.push(node.children[i]!);
+    }
+  }
+  return parts.join('');
 }
 
 /** Code text without the blank edge lines and the indentation every line shares (from the HTML source layout). */
