@@ -156,11 +156,11 @@ describe('HTML size', () => {
 });
 
 describe('HTML inline and Word kinds', () => {
-  it('When text has superscripts and subscripts, then they stay <sup>/<sub> and a note mark that is only a link stays a link', async () => {
+  it('When text has superscripts and subscripts, then they stay <sup>/<sub> and a note mark that is only a link stays a link; <q> keeps its quotation marks', async () => {
     const { markdown } = await html(
-      '<p>H<sub>2</sub>O, x<sup>2</sup> + y<sup>n-1</sup> and a claim<sup class="reference"><a href="#n1">[1]</a></sup>.</p>',
+      '<p>H<sub>2</sub>O, x<sup>2</sup> + y<sup>n-1</sup> and a claim<sup class="reference"><a href="#n1">[1]</a></sup>, <q>quoted</q>.</p>',
     );
-    expect(markdown).toBe('H<sub>2</sub>O, x<sup>2</sup> + y<sup>n-1</sup> and a claim[\\[1\\]](#n1).\n');
+    expect(markdown).toBe('H<sub>2</sub>O, x<sup>2</sup> + y<sup>n-1</sup> and a claim[\\[1\\]](#n1), “quoted”.\n');
   });
 
   it('When Word saved lists as paragraphs with drawn markers, then they become nested lists without the markers and the Title style a heading', async () => {

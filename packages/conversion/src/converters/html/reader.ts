@@ -458,6 +458,12 @@ class HtmlReader {
       case 'br':
         out.push({ type: 'break' });
         return;
+      case 'q':
+        // Browsers draw an inline quotation with quotation marks; the text keeps them.
+        out.push(textNode('“'));
+        this.inlines(el.children, depth, out);
+        out.push(textNode('”'));
+        return;
       case 'sup':
       case 'sub': {
         // Kept as GFM's <sup>/<sub> (GitHub renders them): "x2" would read as another number.
