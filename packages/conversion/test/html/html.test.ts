@@ -197,4 +197,15 @@ describe('HTML inline and Word kinds', () => {
     );
     expect(markdown).toBe('Claim[^1] and fact[^2].\n\n[^1]: Later.\n\n[^2]: A *source*.\n');
   });
+
+  it('When notes are marked as EPUB or DPUB-ARIA footnotes and referenced, then they become [^n] notes; unreferenced ones stay in place', async () => {
+    const { markdown } = await html(
+      '<p>Book text<a epub:type="noteref" href="#n1">1</a>, web text<a href="#fn1" role="doc-noteref"><sup>2</sup></a>, elsewhere<a href="#zz">3</a>.</p>' +
+        '<aside epub:type="footnote" id="n1"><p>Aside note.</p></aside><aside epub:type="footnote" id="n9"><p>Never referenced.</p></aside>' +
+        '<section role="doc-endnotes"><ol><li id="fn1"><p>End <em>note</em>.<a href="#r" role="doc-backlink">back</a></p></li></ol></section>',
+    );
+    expect(markdown).toBe(
+      'Book text[^1], web text[^2], elsewhere[3](#zz).\n\nNever referenced.\n\n[^1]: Aside note.\n\n[^2]: End *note*.\n',
+    );
+  });
 });

@@ -70,12 +70,49 @@ export function htmlToBlocks(html: string): Block[] {
 
 export function readHtml(root: HtmlElement): Block[] {
   const content = mainContent(root);
-  const blocks = new HtmlReader('all').document(content);
+  const notes = noteElements(root);
+  const blocks = new HtmlReader('all', notes).document(content);
   if (blocks.length || !textOf(root, (el) => SKIPPED_TAGS.has(el.tag)).trim()) return blocks;
   // A page that is all chrome (a bare header or menu) keeps what is inside its outermost chrome,
   // still without the chrome nested there (the logo, a sub-menu); failing that, everything it has.
-  const outer = new HtmlReader(outermostChrome(content)).document(content);
-  return outer.length ? outer : new HtmlReader('none').document(content);
+  const outer = new HtmlReader(outermostChrome(content), notes).document(content);
+  return outer.length ? outer : new HtmlReader('none', notes).document(content);
+}
+
+/** `epub:type` words and ARIA roles (DPUB-ARIA) of a footnote or endnote, and of a list of them. */
+const NOTE_TYPE = /(?:^|\s)(?:footnote|endnote|rearnote)(?:\s|$)/i;
+const NOTE_ROLES = new Set(['doc-footnote', 'doc-endnote']);
+const NOTES_TYPE = /(?:^|\s)(?:footnotes|endnotes|rearnotes)(?:\s|$)/i;
+
+/**
+ * Footnotes and endnotes marked as such (EPUB `epub:type`, DPUB-ARIA roles, the items of a marked
+ * notes list) that a link in the same page points to, by id.
+ */
+function noteElements(root: HtmlElement): Map<string, HtmlElement> {
+  const candidates = new Map<string, HtmlElement>();
+  const targets = new Set<string>();
+  const stack: HtmlElement[] = [root];
+  const inNotesList: boolean[] = [false];
+  while (stack.length) {
+    const el = stack.pop()!;
+    const listed = inNotesList.pop()!;
+    const { id, href, role } = el.attrs;
+    const type = el.attrs['epub:type'];
+    if (el.tag === 'a' && href?.startsWith('#')) targets.add(href.slice(1));
+    const note =
+      id !== undefined &&
+      ((type !== undefined && NOTE_TYPE.test(type)) || NOTE_ROLES.has(role ?? '') || (listed && el.tag === 'li'));
+    if (note) candidates.set(id, el);
+    const list = !note && (listed || role === 'doc-endnotes' || (type !== undefined && NOTES_TYPE.test(type)));
+    for (let i = el.children.length - 1; i >= 0; i--) {
+      const child = el.children[i]!;
+      if (typeof child === 'string') continue;
+      stack.push(child);
+      inNotesList.push(list);
+    }
+  }
+  for (const id of candidates.keys()) if (!targets.has(id)) candidates.delete(id);
+  return candidates;
 }
 
 /** The <main> element, else the outermost articles, else the whole document. */
@@ -146,11 +183,15 @@ class HtmlReader {
   /** An element left out while one paragraph is read (the marker Word drew for a list item). */
   private hidden: HtmlElement | undefined;
 
-  /** Word's footnotes and endnotes by their element id (`ftn1`, `edn1`), labelled in reference order. */
+  /** Note labels by the note's element id (`fn1`, Word's `ftn1`), numbered in the order met. */
   private readonly noteLabels = new Map<string, string>();
   private readonly notes: Note[] = [];
 
-  constructor(private readonly chrome: ChromeRule) {}
+  constructor(
+    private readonly chrome: ChromeRule,
+    /** The page's footnotes and endnotes by id (see `noteElements`). */
+    private readonly noteTargets: Map<string, HtmlElement>,
+  ) {}
 
   /** The page's blocks, then its notes. */
   document(nodes: HtmlNode[]): Block[] {
@@ -174,9 +215,17 @@ class HtmlReader {
   private wordNotes(list: HtmlElement, depth: number): void {
     for (const note of list.children) {
       if (typeof note === 'string' || !/mso-element:\s*(foot|end)note\b/i.test(note.attrs.style ?? '')) continue;
-      const id = note.attrs.id ?? '';
-      this.notes.push({ id: this.noteLabel(id), blocks: this.blocks(note.children, depth + 1) });
+      this.takeNote(note, depth);
     }
+  }
+
+  private isNote(el: HtmlElement): boolean {
+    return el.attrs.id !== undefined && this.noteTargets.get(el.attrs.id) === el;
+  }
+
+  /** A note's blocks are kept for the notes block at the end, not read where the note stands. */
+  private takeNote(note: HtmlElement, depth: number): void {
+    this.notes.push({ id: this.noteLabel(note.attrs.id ?? ''), blocks: this.blocks(note.children, depth + 1) });
   }
 
   /** Block context: inline runs gather into paragraphs, block elements become their blocks (appended to `out`). */
@@ -246,6 +295,7 @@ class HtmlReader {
     if (el.attrs.style !== undefined && /mso-element:\s*(foot|end)note-list/i.test(el.attrs.style)) {
       return this.wordNotes(el, depth);
     }
+    if (this.isNote(el)) return this.takeNote(el, depth);
     switch (el.tag) {
       case 'ul':
       case 'ol':
@@ -280,6 +330,10 @@ class HtmlReader {
         continue;
       }
       if (this.skipped(child)) continue;
+      if (this.isNote(child)) {
+        this.takeNote(child, depth);
+        continue;
+      }
       const blocks: Block[] = [];
       if (child.tag === 'li') this.blocks(child.children, depth + 1, blocks);
       else this.block(child, depth + 1, blocks);
@@ -441,6 +495,13 @@ class HtmlReader {
           if (note) out.push({ type: 'noteRef', id: this.noteLabel(note) });
           return;
         }
+        // A mark pointing to a footnote or endnote of this page; the note's link back goes.
+        const target = el.attrs.href?.startsWith('#') ? el.attrs.href.slice(1) : undefined;
+        if (target !== undefined && this.noteTargets.has(target)) {
+          out.push({ type: 'noteRef', id: this.noteLabel(target) });
+          return;
+        }
+        if (el.attrs.role === 'doc-backlink') return;
         const inner = this.inlines(el.children, depth);
         // A link within the page showing only a symbol is a permalink or back link (¶ beside a
         // heading, ↩ or ^ after a note): page furniture, not text.
@@ -469,7 +530,9 @@ class HtmlReader {
         // Kept as GFM's <sup>/<sub> (GitHub renders them): "x2" would read as another number.
         // A note mark that is only a link ([1] to the references) stays a plain link.
         const inner = this.inlines(el.children, depth);
-        if (!hasVisible(inner) || inner.every((n) => n.type === 'link' || (n.type === 'text' && !/\S/.test(n.text)))) {
+        const mark = (n: Inline): boolean =>
+          n.type === 'link' || n.type === 'noteRef' || (n.type === 'text' && !/\S/.test(n.text));
+        if (!hasVisible(inner) || inner.every(mark)) {
           append(out, inner);
           return;
         }
