@@ -46,6 +46,8 @@ function feedToMarkdown(xml: string): { markdown: string; title: string } | unde
   const about = text(channel, 'description') || text(channel, 'subtitle');
   if (about) blocks.push({ type: 'paragraph', text: escapeText(about) });
   const entries = root.localName === 'feed' ? children(root, 'entry') : descendants(root, 'item');
+  // One note numbering for the feed, so notes in different entries never share a label.
+  const numbering = { next: 1 };
   for (const entry of entries) {
     const heading = text(entry, 'title');
     const href = text(entry, 'link') || (child(entry, 'link')?.getAttribute('href') ?? '');
@@ -60,7 +62,9 @@ function feedToMarkdown(xml: string): { markdown: string; title: string } | unde
       text(entry, 'encoded') || text(entry, 'description') || text(entry, 'content') || text(entry, 'summary');
     if (body)
       blocks.push(
-        ...(/<[a-z]/i.test(body) ? htmlToBlocks(body) : [{ type: 'paragraph' as const, text: escapeText(body) }]),
+        ...(/<[a-z]/i.test(body)
+          ? htmlToBlocks(body, numbering)
+          : [{ type: 'paragraph' as const, text: escapeText(body) }]),
       );
   }
   return { markdown: renderMarkdown(blocks), title };

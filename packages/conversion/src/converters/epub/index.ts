@@ -48,6 +48,8 @@ export const epubConverter: Converter = {
       ]),
     );
     const chapters: Block[][] = [];
+    // One note numbering for the book: each chapter's notes continue where the last chapter's ended.
+    const numbering = { next: 1 };
     // Enhanced mode reads the text inside the book's pictures (scanned pages, figures with labels).
     const reader = options.enhanced ? new PictureReader() : undefined;
     for (const ref of descendants(opf, 'itemref')) {
@@ -58,7 +60,7 @@ export const epubConverter: Converter = {
       let html = zip.textOf(chapterPath);
       if (!html) continue;
       if (reader) html = await withPictureText(html, chapterPath, zip, reader);
-      const blocks = htmlToBlocks(html);
+      const blocks = htmlToBlocks(html, numbering);
       if (blocks.length) chapters.push(blocks);
     }
     const text = (local: string): string => descendants(opf, local)[0]?.textContent?.trim() ?? '';

@@ -63,20 +63,29 @@ const LANGUAGE_CLASS = [
   /\bbrush:\s*([\w+#-]+)/i,
 ];
 
-/** An HTML document or fragment as document blocks: the main content, page chrome left out. */
-export function htmlToBlocks(html: string): Block[] {
-  return readHtml(parseHtml(html));
+/** Note numbers handed out so far: shared by the pages of one document (EPUB chapters) so their notes never clash. */
+export interface NoteNumbering {
+  next: number;
 }
 
-export function readHtml(root: HtmlElement): Block[] {
+/** An HTML document or fragment as document blocks: the main content, page chrome left out. */
+export function htmlToBlocks(html: string, numbering: NoteNumbering = { next: 1 }): Block[] {
+  return readHtml(parseHtml(html), numbering);
+}
+
+export function readHtml(root: HtmlElement, numbering: NoteNumbering = { next: 1 }): Block[] {
   const content = mainContent(root);
   const notes = noteElements(root);
-  const blocks = new HtmlReader('all', notes).document(content);
+  const first = numbering.next;
+  const blocks = new HtmlReader('all', notes, numbering).document(content);
   if (blocks.length || !textOf(root, (el) => SKIPPED_TAGS.has(el.tag)).trim()) return blocks;
   // A page that is all chrome (a bare header or menu) keeps what is inside its outermost chrome,
   // still without the chrome nested there (the logo, a sub-menu); failing that, everything it has.
-  const outer = new HtmlReader(outermostChrome(content), notes).document(content);
-  return outer.length ? outer : new HtmlReader('none', notes).document(content);
+  numbering.next = first;
+  const outer = new HtmlReader(outermostChrome(content), notes, numbering).document(content);
+  if (outer.length) return outer;
+  numbering.next = first;
+  return new HtmlReader('none', notes, numbering).document(content);
 }
 
 /** `epub:type` words and ARIA roles (DPUB-ARIA) of a footnote or endnote, and of a list of them. */
@@ -191,6 +200,7 @@ class HtmlReader {
     private readonly chrome: ChromeRule,
     /** The page's footnotes and endnotes by id (see `noteElements`). */
     private readonly noteTargets: Map<string, HtmlElement>,
+    private readonly numbering: NoteNumbering,
   ) {}
 
   /** The page's blocks, then its notes. */
@@ -205,7 +215,7 @@ class HtmlReader {
   private noteLabel(key: string): string {
     let label = this.noteLabels.get(key);
     if (!label) {
-      label = String(this.noteLabels.size + 1);
+      label = String(this.numbering.next++);
       this.noteLabels.set(key, label);
     }
     return label;
