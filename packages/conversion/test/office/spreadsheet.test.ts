@@ -22,6 +22,44 @@ async function markdownInEachFormat(cells: unknown[][]): Promise<Record<string, 
 const inEachFormat = (markdown: string) => ({ xlsx: markdown, xls: markdown, ods: markdown });
 
 describe('spreadsheets', () => {
+  it('When an xlsx cell has a threaded comment with a reply, then both are listed in order', async () => {
+    const ws = XLSX.utils.aoa_to_sheet([['Total'], [7]]);
+    ws.A2!.c = [
+      { a: 'Ann Lee', t: 'Too low?', T: true },
+      { a: 'Bo Park', t: 'Agreed', T: true },
+    ];
+    const wb = XLSX.utils.book_new();
+    XLSX.utils.book_append_sheet(wb, ws, 'Sum');
+    const input = Buffer.from(XLSX.write(wb, { type: 'buffer', bookType: 'xlsx' }));
+    expect((await convertDocument(input, 'xlsx', std)).markdown).toBe(
+      '## Sum\n\n| Total |\n| --- |\n| 7 |\n\n### Comments\n\nComment by Ann Lee on A2: Too low?\n\nComment by Bo Park on A2: Agreed\n',
+    );
+  });
+
+  it('When cells carry comments, then they follow the sheet under Comments with author and cell, escaped', async () => {
+    const ws = XLSX.utils.aoa_to_sheet([
+      ['Item', 'Qty'],
+      ['Pens', 3],
+    ]);
+    ws.B2!.c = [{ a: 'Ann Lee', t: 'Check | this *count*' }];
+    ws.A2!.c = [{ a: 'Bo Park', t: 'Counted   twice\nalready' }];
+    ws.A1!.c = [{ a: 'Ann Lee', t: 'Header?' }];
+    const wb = XLSX.utils.book_new();
+    XLSX.utils.book_append_sheet(wb, ws, 'Stock');
+    const table = '## Stock\n\n| Item | Qty |\n| --- | --- |\n| Pens | 3 |\n\n### Comments\n\n';
+    for (const bookType of ['xlsx', 'xls'] as const) {
+      const input = Buffer.from(XLSX.write(wb, { type: 'buffer', bookType }));
+      expect((await convertDocument(input, bookType, std)).markdown).toBe(
+        `${table}Comment by Ann Lee on A1: Header?\n\nComment by Bo Park on A2: Counted twice already\n\nComment by Ann Lee on B2: Check | this \\*count\\*\n`,
+      );
+    }
+    // SheetJS writes ODS annotations without their author; the reader keeps what is there.
+    const ods = Buffer.from(XLSX.write(wb, { type: 'buffer', bookType: 'ods' }));
+    expect((await convertDocument(ods, 'ods', std)).markdown).toContain(
+      '### Comments\n\nComment on A1: Header?\n\nComment on A2: Counted twice already\n\nComment on B2: Check | this \\*count\\*',
+    );
+  });
+
   it('When an xlsx has two sheets with number formats, then each is a section with values as shown', async () => {
     const wb = new ExcelJS.Workbook();
     wb.creator = 'Ana';

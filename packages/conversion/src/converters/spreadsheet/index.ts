@@ -11,6 +11,7 @@ import { chartDataBlocks } from '../charts';
 import { readBiffCharts, resolveChartCells } from '../legacy/biff-chart';
 import { streamOf } from '../legacy/ole';
 import { sheetCell } from './cells';
+import { commentBlocks, type ReviewComment } from '../comments';
 
 /** Rows kept per sheet; more are summarised in a note so one huge sheet can't exhaust memory. */
 export const MAX_ROWS_PER_SHEET = 20_000;
@@ -63,9 +64,10 @@ export const spreadsheetConverter: Converter = {
       blocks.push({ type: 'heading', level: 2, text: escapeText(name) });
       const rows = sheetRows(wb.Sheets[name]!);
       const sheetCharts = chartsOf(name);
+      const comments = commentBlocks(sheetComments(wb.Sheets[name]!));
       if (rows.length === 0) {
-        if (!sheetCharts.length) blocks.push({ type: 'paragraph', text: '*(empty sheet)*' });
-        blocks.push(...sheetCharts);
+        if (!sheetCharts.length && !comments.length) blocks.push({ type: 'paragraph', text: '*(empty sheet)*' });
+        blocks.push(...sheetCharts, ...comments);
         continue;
       }
       const truncated = rows.length > MAX_ROWS_PER_SHEET;
@@ -74,7 +76,7 @@ export const spreadsheetConverter: Converter = {
       }
       if (truncated)
         blocks.push({ type: 'paragraph', text: `*(only the first ${MAX_ROWS_PER_SHEET} rows are shown)*` });
-      blocks.push(...sheetCharts);
+      blocks.push(...sheetCharts, ...comments);
     }
     const props = wb.Props ?? {};
     return {
@@ -137,6 +139,32 @@ export function sheetRows(sheet: XLSX.WorkSheet): string[][] {
   }
   if (rows.length === 0 || (left === firstCol && right === lastCol)) return rows;
   return rows.map((row) => row.slice(left - firstCol, right - firstCol + 1));
+}
+
+/**
+ * The sheet's cell comments (notes, and threaded comments with their replies) in row order, each
+ * with the cell it is on; SheetJS reads them from XLSX, XLS and ODS alike.
+ */
+function sheetComments(sheet: XLSX.WorkSheet): ReviewComment[] {
+  const ref = sheet['!ref'];
+  if (!ref) return [];
+  const range = XLSX.utils.decode_range(ref);
+  const lastCol = Math.min(range.e.c, range.s.c + MAX_COLUMNS - 1);
+  const dense = sheet['!data'];
+  const out: ReviewComment[] = [];
+  for (let r = range.s.r; r <= range.e.r; r++) {
+    if (dense && !dense[r]) continue;
+    for (let c = range.s.c; c <= lastCol; c++) {
+      const notes = sheetCell(sheet, r, c)?.c;
+      if (!notes?.length) continue;
+      const on = XLSX.utils.encode_cell({ r, c });
+      for (const note of notes) {
+        const text = (note.t ?? '').replace(/\s+/g, ' ').trim();
+        if (text) out.push({ author: note.a ?? '', text: [{ type: 'text', text }], on });
+      }
+    }
+  }
+  return out;
 }
 
 function cellText(cell: XLSX.CellObject | undefined): string {
