@@ -8,12 +8,9 @@
  */
 
 // Taken once when this module loads (before any parser runs), so a polluted built-in cannot
-// change how the check itself works.
+// change how the check itself works. Snapshots are only taken while the built-ins are clean.
 const { apply, ownKeys, getOwnPropertyDescriptor, getPrototypeOf, isExtensible } = Reflect;
 const same = Object.is;
-const SnapshotSet = Set;
-const setAdd = Function.prototype.call.bind(Set.prototype.add) as (set: Set<object>, value: object) => void;
-const setHas = Function.prototype.call.bind(Set.prototype.has) as (set: Set<object>, value: object) => boolean;
 
 /** One watched object as it was: its [[Prototype]], extensibility, and each own property. */
 interface WatchedObject {
@@ -37,19 +34,17 @@ const ENUMERABLE = 2;
 const CONFIGURABLE = 4;
 const ACCESSOR = 8;
 
-type Target = object;
-
-function isObjectLike(value: unknown): value is Target {
+function isObjectLike(value: unknown): value is object {
   return (typeof value === 'object' && value !== null) || typeof value === 'function';
 }
 
-function dataValue(target: Target, key: PropertyKey): unknown {
+function dataValue(target: object, key: PropertyKey): unknown {
   const desc = getOwnPropertyDescriptor(target, key);
   return desc && 'value' in desc ? desc.value : undefined;
 }
 
 /** Intrinsics no global names: reachable only through instances of generators, iterators, async functions. */
-function hiddenIntrinsics(): Target[] {
+function hiddenIntrinsics(): object[] {
   const generator = function* () {};
   const asyncGenerator = async function* () {};
   const asyncFunction = async function () {};
@@ -68,12 +63,12 @@ function hiddenIntrinsics(): Target[] {
 }
 
 /** The objects to watch: globalThis, what it holds, constructors' prototypes, and every [[Prototype]] on the way. */
-function collectWatched(): Array<{ target: Target; label: string }> {
-  const seen = new SnapshotSet<Target>();
-  const found: Array<{ target: Target; label: string }> = [];
+function collectWatched(): Array<{ target: object; label: string }> {
+  const seen = new Set<object>();
+  const found: Array<{ target: object; label: string }> = [];
   const add = (value: unknown, label: string): void => {
-    if (!isObjectLike(value) || setHas(seen, value)) return;
-    setAdd(seen, value);
+    if (!isObjectLike(value) || seen.has(value)) return;
+    seen.add(value);
     found[found.length] = { target: value, label };
   };
   const addConstructor = (value: unknown, label: string): void => {
@@ -115,7 +110,7 @@ function attributeBits(desc: PropertyDescriptor, accessor: boolean): number {
   );
 }
 
-function record(target: Target, label: string): WatchedObject {
+function record(target: object, label: string): WatchedObject {
   const keys = ownKeys(target);
   const values: unknown[] = [];
   const setters: unknown[] = [];
@@ -148,7 +143,7 @@ export function snapshotBuiltIns(): BuiltInsSnapshot {
  * Whether a getter replaced itself with the value it returns, as Node's lazily loaded globals
  * (atob, fetch, the web streams) do when first read: asked again, the getter returns that value.
  */
-function resolvedLazily(target: Target, was: WatchedObject, index: number, value: unknown): boolean {
+function resolvedLazily(target: object, was: WatchedObject, index: number, value: unknown): boolean {
   const getter = was.values[index];
   if (!(was.bits[index]! & ACCESSOR) || typeof getter !== 'function') return false;
   return same(apply(getter, target, []), value);
