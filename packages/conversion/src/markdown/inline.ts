@@ -71,7 +71,28 @@ export function renderInline(content: InlineContent, oneLine = false): string {
 
 function renderNodes(nodes: Inline[], open: Set<Marker>): string {
   let out = '';
-  for (const node of nodes) out += renderNode(node, open);
+  for (const node of mergeNeighbours(nodes)) out += renderNode(node, open);
+  return out;
+}
+
+type Formatting = Extract<Inline, { type: 'strong' | 'emphasis' | 'strike' }>;
+
+const isFormatting = (n: Inline | undefined): n is Formatting =>
+  n?.type === 'strong' || n?.type === 'emphasis' || n?.type === 'strike';
+
+/**
+ * Neighbouring nodes of the same formatting as one (`**bold *both* again**`, not
+ * `**bold*****both*****again**`): readers that see a run per formatting change need not merge.
+ */
+function mergeNeighbours(nodes: Inline[]): Inline[] {
+  if (!nodes.some((n, i) => isFormatting(n) && nodes[i + 1]?.type === n.type)) return nodes;
+  const out: Inline[] = [];
+  for (const node of nodes) {
+    const last = out[out.length - 1];
+    if (isFormatting(node) && isFormatting(last) && last.type === node.type) {
+      out[out.length - 1] = { ...last, children: [...last.children, ...node.children] };
+    } else out.push(node);
+  }
   return out;
 }
 

@@ -20,6 +20,20 @@ describe('Markdown writer', () => {
     expect(md).toBe('*a **b*** **c d*e*** ~~f~~\n');
   });
 
+  it('When neighbouring nodes have the same formatting, then they share one pair of markers', () => {
+    const strong = (...children: Inline[]): Inline => ({ type: 'strong', children });
+    const md = renderMarkdown([
+      paragraph(
+        strong(t('bold ')),
+        strong({ type: 'emphasis', children: [t('both')] }),
+        strong(t(' again')),
+        t(' '),
+        strong(t('apart')),
+      ),
+    ]);
+    expect(md).toBe('**bold *both* again** **apart**\n');
+  });
+
   it('When text holds Markdown syntax, then it is escaped and line starts cannot become blocks', () => {
     const md = renderMarkdown([paragraph(t('1*2 [x] snake_case _y_'), { type: 'break' }, t('- not a list'))]);
     expect(md).toBe('1\\*2 \\[x\\] snake_case \\_y\\_\\\n\\- not a list\n');

@@ -4,6 +4,7 @@ import { blocksAsInlineText } from '../../markdown/writer';
 import { hyperlinkTarget } from '../word-fields';
 import { nestListItems } from '../../markdown/lists';
 import { escapeText, renderInline } from '../../markdown/inline';
+import { collapseSpaces, styled } from '../../markdown/nodes';
 import { attr, child, children, descendants, relAttr } from '../../xml-dom';
 import { ListNumbering } from './numbering';
 import type { DocxPackage, StyleInfo } from './parts';
@@ -479,23 +480,6 @@ function toInlines(pieces: Piece[]): Inline[] {
   return collapseSpaces(grouped(pieces));
 }
 
-/** One space where formatting boundaries put two, and none beside a line end. */
-function collapseSpaces(nodes: Inline[]): Inline[] {
-  let last: { text: string } | undefined;
-  const visit = (list: Inline[]): void => {
-    for (const n of list) {
-      if (n.type === 'text') {
-        if (last && /[ \n]$/.test(last.text)) n.text = n.text.replace(/^ +/, '');
-        if (last && n.text.startsWith('\n')) last.text = last.text.replace(/ +$/, '');
-        if (n.text) last = n;
-      } else if ('children' in n) visit(n.children);
-      else last = undefined;
-    }
-  };
-  visit(nodes);
-  return nodes;
-}
-
 function grouped(pieces: Piece[]): Inline[] {
   const out: Inline[] = [];
   let i = 0;
@@ -528,11 +512,7 @@ function formatted(pieces: Piece[]): Inline[] {
       if (!('text' in q) || q.b !== p.b || q.i !== p.i || q.s !== p.s) break;
       text += q.text;
     }
-    let nodes: Inline[] = [{ type: 'text', text: tidy(text) }];
-    if (p.s) nodes = [{ type: 'strike', children: nodes }];
-    if (p.i) nodes = [{ type: 'emphasis', children: nodes }];
-    if (p.b) nodes = [{ type: 'strong', children: nodes }];
-    out.push(...nodes);
+    out.push(...styled([{ type: 'text', text: tidy(text) }], { bold: p.b, italic: p.i, strike: p.s }));
     i = j;
   }
   return out;

@@ -4,6 +4,7 @@ import { ConversionError } from '../../types';
 import type { Block, Inline } from '../../markdown/model';
 import { renderMarkdown } from '../../markdown/writer';
 import { escapeText, renderInline } from '../../markdown/inline';
+import { collapseSpaces, styled } from '../../markdown/nodes';
 import { nestListItems, type FlatListItem } from '../../markdown/lists';
 import { openCompoundFile, streamOf, summaryInformation } from './ole';
 import { readWordDocument, WordFormatError, type WordDocument, type WordRun } from './word97';
@@ -116,9 +117,7 @@ function inlineNodes(runs: WordRun[]): Inline[] {
     else {
       run.text.split('\n').forEach((line, i) => {
         if (i) out.push({ type: 'break' });
-        let nodes: Inline[] = [{ type: 'text', text: line.replace(/[ \t]+/g, ' ') }];
-        if (run.italic) nodes = [{ type: 'emphasis', children: nodes }];
-        if (run.bold) nodes = [{ type: 'strong', children: nodes }];
+        let nodes = styled([{ type: 'text', text: line.replace(/[ \t]+/g, ' ') }], run);
         if (run.link) nodes = [{ type: 'link', url: run.link, children: nodes }];
         out.push(...nodes);
       });
@@ -130,22 +129,6 @@ function inlineNodes(runs: WordRun[]): Inline[] {
 /** Nothing a reader would see. */
 function isEmpty(nodes: Inline[]): boolean {
   return !renderInline(nodes).trim();
-}
-
-/** One space where run boundaries put two. */
-function collapseSpaces(nodes: Inline[]): Inline[] {
-  let last: { text: string } | undefined;
-  const visit = (list: Inline[]): void => {
-    for (const n of list) {
-      if (n.type === 'text') {
-        if (last?.text.endsWith(' ')) n.text = n.text.replace(/^ +/, '');
-        if (n.text) last = n;
-      } else if ('children' in n) visit(n.children);
-      else last = undefined;
-    }
-  };
-  visit(nodes);
-  return nodes;
 }
 
 /** Neighbouring runs with the same formatting as one, so emphasis markers don't meet mid-word. */
