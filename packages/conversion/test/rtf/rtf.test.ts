@@ -47,6 +47,47 @@ describe('RTF', () => {
     expect(metadata).toEqual({ title: '', author: '', page_count: 0 });
   });
 
+  it('When bold, italic, underline and strike runs nest across groups, then each marker opens once around whole words', async () => {
+    const { markdown } = await rtf(
+      '{\\rtf1\\ansi\\pard Plain {\\b bold {\\i both}}{\\b  again} {\\ul under} {\\i\\strike gone} and \\b on\\b0  off.\\par}',
+    );
+    expect(markdown).toBe('Plain **bold *both* again** under *~~gone~~* and **on** off.\n');
+  });
+
+  it('When a HYPERLINK field holds formatted text beside a bookmark link, then the URL field is a link around its nodes and the bookmark is text', async () => {
+    const { markdown } = await rtf(
+      '{\\rtf1\\ansi\\pard Go {\\field{\\*\\fldinst HYPERLINK "https://example.org/x_y"}{\\fldrslt {\\b the} site}} or {\\field{\\*\\fldinst HYPERLINK \\\\l "top"}{\\fldrslt top}}.\\par}',
+    );
+    expect(markdown).toBe('Go [**the** site](https://example.org/x_y) or top.\n');
+  });
+
+  it('When a footnote has two paragraphs and formatting, then it is a note reference and a notes block with both paragraphs', async () => {
+    const { markdown } = await rtf(
+      '{\\rtf1\\ansi\\pard Claim{\\super\\chftn}{\\footnote\\pard\\plain {\\super\\chftn} See {\\i the book}.\\par Second *part*.} and more{\\super\\chftn}{\\footnote\\pard\\plain {\\super\\chftn} Short.}.\\par}',
+    );
+    expect(markdown).toBe(
+      'Claim[^1] and more[^2].\n\n[^1]: See *the book*.\n\n    Second \\*part\\*.\n\n[^2]: Short.\n',
+    );
+  });
+
+  it('When a table has formatted cells, a two-paragraph cell and a pipe, then the table keeps the emphasis and the cell is one line', async () => {
+    const { markdown } = await rtf(
+      '{\\rtf1\\ansi\\trowd\\cellx1000\\cellx2000\\pard\\intbl {\\b Name}\\cell {\\i Value}\\cell\\row' +
+        '\\trowd\\cellx1000\\cellx2000\\pard\\intbl a|b\\cell one\\par two\\cell\\row\\pard After.\\par}',
+    );
+    expect(markdown).toBe('| **Name** | *Value* |\n| --- | --- |\n| a\\|b | one two |\n\nAfter.\n');
+  });
+
+  it('When a paragraph has a \\line break, then it is a hard line break', async () => {
+    const { markdown } = await rtf('{\\rtf1\\ansi\\pard First line\\line second line\\par}');
+    expect(markdown).toBe('First line\\\nsecond line\n');
+  });
+
+  it('When the file ends inside a footnote, then the note keeps the text read so far', async () => {
+    const { markdown } = await rtf('{\\rtf1\\ansi\\pard Text{\\footnote Cut note');
+    expect(markdown).toBe('Text[^1]\n\n[^1]: Cut note\n');
+  });
+
   it('When the file is not RTF, then it fails with corrupt_file', async () => {
     await expect(rtf('hello')).rejects.toMatchObject({ code: 'corrupt_file' });
   });
