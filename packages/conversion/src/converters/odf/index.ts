@@ -5,7 +5,9 @@ import { SafeZip } from '../../archive/safe-zip';
 import { parseXml, type Document } from '../../office-properties';
 import { attr, child, children, descendants } from '../../xml-dom';
 import type { Block, Inline, ListItem, Note } from '../../markdown/model';
-import { blocksAsInlineText, renderMarkdown } from '../../markdown/writer';
+import { renderMarkdown } from '../../markdown/writer';
+import { renderInline } from '../../markdown/inline';
+import { asNodes, blocksAsInline } from '../../markdown/nodes';
 import {
   isBlank,
   paragraphsToBlocks,
@@ -215,37 +217,38 @@ function listBlock(list: Element, pkg: OdfPackage, notes: Note[], styleName: str
 
 /** A table with spanned cells repeated across their span (covered cells take the spanning value). */
 function tableBlocks(table: Element, pkg: OdfPackage, notes: Note[]): Block[] {
-  const rows: string[][] = [];
+  const rows: Inline[][][] = [];
   const rowEls = descendants(table, 'table-row').filter((r) => nearestTable(r) === table);
-  const above: string[] = [];
+  const above: Inline[][] = [];
   for (const tr of rowEls) {
-    const row: string[] = [];
+    const row: Inline[][] = [];
     for (const cell of children(tr).filter(
       (c) => c.localName === 'table-cell' || c.localName === 'covered-table-cell',
     )) {
       const repeat = Math.min(Number(attr(cell, 'number-columns-repeated') ?? 1), 64);
       const covered = cell.localName === 'covered-table-cell';
       const text = covered
-        ? (row[row.length - 1] ?? above[row.length] ?? '')
-        : blocksAsInlineText(textBlocks(cell, pkg, notes));
+        ? (row[row.length - 1] ?? above[row.length] ?? [])
+        : blocksAsInline(textBlocks(cell, pkg, notes));
       for (let k = 0; k < repeat; k++) row.push(text);
     }
-    while (row.length && row[row.length - 1] === '') row.pop();
+    while (row.length && isEmpty(row[row.length - 1]!)) row.pop();
     rows.push(row);
     row.forEach((v, i) => (above[i] = v));
   }
-  const nonEmpty = rows.filter((r) => r.some((c) => c !== ''));
+  const nonEmpty = rows.filter((r) => r.some((c) => !isEmpty(c)));
   return nonEmpty.length ? [{ type: 'table', rows: nonEmpty }] : [];
+}
+
+/** A cell that shows nothing. */
+function isEmpty(cell: Inline[]): boolean {
+  return !renderInline(cell, true);
 }
 
 function nearestTable(el: Element): Element | undefined {
   let p = el.parentNode as Element | null;
   while (p && p.localName !== 'table') p = p.parentNode as Element | null;
   return p ?? undefined;
-}
-
-function asNodes(text: string | Inline[]): Inline[] {
-  return typeof text === 'string' ? [{ type: 'text', text }] : text;
 }
 
 function withNotes(blocks: Block[], notes: Note[]): Block[] {
