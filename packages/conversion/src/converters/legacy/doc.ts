@@ -1,9 +1,9 @@
 import WordExtractor from 'word-extractor';
 import type { Converter } from '../../types';
 import { ConversionError } from '../../types';
-import type { Block, Inline } from '../../markdown/model';
+import { text as plain, type Block, type Inline } from '../../markdown/model';
 import { renderMarkdown } from '../../markdown/writer';
-import { escapeText, renderInline } from '../../markdown/inline';
+import { renderInline } from '../../markdown/inline';
 import { collapseSpaces, styled } from '../../markdown/nodes';
 import { nestListItems, type FlatListItem } from '../../markdown/lists';
 import { openCompoundFile, streamOf, summaryInformation } from './ole';
@@ -178,7 +178,7 @@ async function plainTextBlocks(input: Buffer): Promise<Block[]> {
 /** Paragraph text with Word's cell marks (tab-separated cells, rows ending in a blank cell) to blocks. */
 function textToBlocks(text: string): Block[] {
   const blocks: Block[] = [];
-  let table: string[][] = [];
+  let table: Inline[][][] = [];
   const flushTable = (): void => {
     if (table.length) blocks.push({ type: 'table', rows: table });
     table = [];
@@ -186,14 +186,14 @@ function textToBlocks(text: string): Block[] {
   for (const raw of text.split(/\n+/)) {
     const line = raw.replace(/[\u0000-\u0008\u000b\u000c\u000e-\u001f]/g, '').trim();
     if (raw.includes('\t') && raw.split('\t').length >= 2) {
-      table.push(raw.split('\t').map((c) => escapeText(c.trim())));
+      table.push(raw.split('\t').map((c) => [plain(c.trim())]));
       continue;
     }
     flushTable();
     if (!line) continue;
     const bullet = /^[•·▪◦\-–]\s+(.*)$/.exec(line);
-    if (bullet) blocks.push({ type: 'list', ordered: false, items: [{ text: escapeText(bullet[1]!) }] });
-    else blocks.push({ type: 'paragraph', text: escapeText(line) });
+    if (bullet) blocks.push({ type: 'list', ordered: false, items: [{ text: [plain(bullet[1]!)] }] });
+    else blocks.push({ type: 'paragraph', text: [plain(line)] });
   }
   flushTable();
   return mergeLists(blocks);

@@ -5,7 +5,7 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import type { Converter } from '../../types';
 import { ConversionError } from '../../types';
-import { escapeText } from '../../markdown/inline';
+import { text } from '../../markdown/model';
 import { renderMarkdown } from '../../markdown/writer';
 import { transcribeWithEndpoint, type TranscribedSegment } from '../../enhanced/transcription-endpoint';
 
@@ -88,7 +88,8 @@ export const audioConverter: Converter = {
       }
       const blocks = paragraphs.map((p) => ({
         type: 'paragraph' as const,
-        text: `[${timestamp(p.at)}] ${escapeText(p.words.join(' '))}`,
+        // The bracketed time is the transcript's own notation (docs/decisions.md), not link syntax to escape.
+        text: [{ type: 'raw' as const, markdown: `[${timestamp(p.at)}] ` }, text(p.words.join(' '))],
       }));
       return { markdown: renderMarkdown(blocks), metadata: { title: tags.title, author: tags.artist, page_count: 1 } };
     } finally {

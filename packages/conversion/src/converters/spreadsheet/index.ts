@@ -3,9 +3,8 @@ import type { Converter } from '../../types';
 import { ConversionError } from '../../types';
 import { SafeZip } from '../../archive/safe-zip';
 import { chartBlocks, worksheetCharts } from '../ooxml-parts';
-import type { Block } from '../../markdown/model';
+import { text, type Block } from '../../markdown/model';
 import { renderMarkdown } from '../../markdown/writer';
-import { escapeText } from '../../markdown/inline';
 
 /** Rows kept per sheet; more are summarised in a note so one huge sheet can't exhaust memory. */
 export const MAX_ROWS_PER_SHEET = 20_000;
@@ -47,20 +46,24 @@ export const spreadsheetConverter: Converter = {
     const blocks: Block[] = [];
     const names = wb.SheetNames.filter((n) => !hidden.has(n));
     for (const name of names) {
-      blocks.push({ type: 'heading', level: 2, text: escapeText(name) });
+      blocks.push({ type: 'heading', level: 2, text: [text(name)] });
       const rows = sheetRows(wb.Sheets[name]!);
       const sheetCharts = charts.get(name) ?? [];
       if (rows.length === 0) {
-        if (!sheetCharts.length) blocks.push({ type: 'paragraph', text: '*(empty sheet)*' });
+        if (!sheetCharts.length)
+          blocks.push({ type: 'paragraph', text: [{ type: 'emphasis', children: [text('(empty sheet)')] }] });
         for (const chart of sheetCharts) blocks.push(...chartBlocks(zip!, chart));
         continue;
       }
       const truncated = rows.length > MAX_ROWS_PER_SHEET;
       for (const region of tableRegions(rows.slice(0, MAX_ROWS_PER_SHEET))) {
-        blocks.push({ type: 'table', rows: region.map((r) => r.map(escapeText)) });
+        blocks.push({ type: 'table', rows: region.map((r) => r.map((c) => [text(c)])) });
       }
       if (truncated)
-        blocks.push({ type: 'paragraph', text: `*(only the first ${MAX_ROWS_PER_SHEET} rows are shown)*` });
+        blocks.push({
+          type: 'paragraph',
+          text: [{ type: 'emphasis', children: [text(`(only the first ${MAX_ROWS_PER_SHEET} rows are shown)`)] }],
+        });
       for (const chart of sheetCharts) blocks.push(...chartBlocks(zip!, chart));
     }
     const props = wb.Props ?? {};
