@@ -2,7 +2,7 @@ import { XMLValidator } from 'fast-xml-parser';
 import type { Converter } from '../types';
 import { ConversionError } from '../types';
 import { decodeText, normaliseNewlines } from '../text-decoding';
-import { renderMarkdown } from '../markdown/writer';
+import { documentOutput } from '../markdown/writer';
 import { text as plain, type Block } from '../markdown/model';
 import { parseXml } from '../office-properties';
 import { child, children, descendants } from '../xml-dom';
@@ -22,18 +22,15 @@ export const xmlConverter: Converter = {
         `The XML file is not well-formed: ${valid.err.msg} (line ${valid.err.line}).`,
       );
     }
-    const feed = feedToMarkdown(text);
-    if (feed) return { markdown: feed.markdown, metadata: { title: feed.title, author: '', page_count: 1 } };
+    const feed = feedBlocks(text);
+    if (feed) return documentOutput(feed.blocks, { title: feed.title, author: '', page_count: 1 });
     const title = /<title(?:\s[^>]*)?>([^<]{1,500})<\/title>/i.exec(text)?.[1]?.trim() ?? '';
-    return {
-      markdown: renderMarkdown([{ type: 'code', language: 'xml', text }]),
-      metadata: { title, author: '', page_count: 1 },
-    };
+    return documentOutput([{ type: 'code', language: 'xml', text }], { title, author: '', page_count: 1 });
   },
 };
 
 /** RSS 2.0 and Atom feeds read as what they are: a titled list of entries, not raw XML. */
-function feedToMarkdown(xml: string): { markdown: string; title: string } | undefined {
+function feedBlocks(xml: string): { blocks: Block[]; title: string } | undefined {
   const doc = parseXml(xml, 'XML file');
   const root = doc.documentElement;
   if (!root || (root.localName !== 'rss' && root.localName !== 'feed' && root.localName !== 'RDF')) return undefined;
@@ -62,5 +59,5 @@ function feedToMarkdown(xml: string): { markdown: string; title: string } | unde
         ...(/<[a-z]/i.test(body) ? htmlToBlocks(body) : [{ type: 'paragraph' as const, text: [plain(body)] }]),
       );
   }
-  return { markdown: renderMarkdown(blocks), title };
+  return { blocks, title };
 }

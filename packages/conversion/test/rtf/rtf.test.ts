@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import iconv from 'iconv-lite';
-import { convertDocument } from '../../src';
+import { convertDocument, countTokens } from '../../src';
 
 const std = { enhanced: false };
 const fixtures = path.join(__dirname, '..', 'fixtures', 'rtf');
@@ -86,6 +86,27 @@ describe('RTF', () => {
   it('When the file ends inside a footnote, then the note keeps the text read so far', async () => {
     const { markdown } = await rtf('{\\rtf1\\ansi\\pard Text{\\footnote Cut note');
     expect(markdown).toBe('Text[^1]\n\n[^1]: Cut note\n');
+  });
+
+  it('When optimize_tokens is set, then the writer compacts the table, drops its header bold and a thrice-repeated line, and counts against the plain conversion', async () => {
+    const source = Buffer.from(
+      '{\\rtf1\\ansi\\pard\\outlinelevel0 {\\b Title}\\par\\pard Confidential\\par' +
+        '\\trowd\\cellx1000\\cellx2000\\pard\\intbl {\\b Name}\\cell {\\b Value}\\cell\\row' +
+        '\\trowd\\cellx1000\\cellx2000\\pard\\intbl a\\cell 1\\cell\\row' +
+        '\\pard Confidential\\par\\pard | keep me |\\par\\pard Confidential\\par}',
+      'latin1',
+    );
+    const plain = await convertDocument(source, 'rtf', std);
+    expect(plain.markdown).toBe(
+      '# Title\n\nConfidential\n\n| **Name** | **Value** |\n| --- | --- |\n| a | 1 |\n\nConfidential\n\n| keep me |\n\nConfidential\n',
+    );
+    const optimized = await convertDocument(source, 'rtf', { ...std, optimizeTokens: true });
+    expect(optimized.markdown).toBe('# Title\n\nConfidential\n\n|Name|Value|\n|-|-|\n|a|1|\n\n| keep me |\n');
+    expect(optimized.tokenOptimization).toEqual({
+      original_tokens: countTokens(plain.markdown),
+      optimized_tokens: countTokens(optimized.markdown),
+      reduction_percent: expect.any(Number),
+    });
   });
 
   it('When the file is not RTF, then it fails with corrupt_file', async () => {

@@ -2,7 +2,7 @@ import WordExtractor from 'word-extractor';
 import type { Converter } from '../../types';
 import { ConversionError } from '../../types';
 import { text as plain, type Block, type Inline } from '../../markdown/model';
-import { renderMarkdown } from '../../markdown/writer';
+import { documentOutput } from '../../markdown/writer';
 import { renderInline } from '../../markdown/inline';
 import { collapseSpaces, styled } from '../../markdown/nodes';
 import { nestListItems, type FlatListItem } from '../../markdown/lists';
@@ -27,13 +27,13 @@ export const docConverter: Converter = {
       throw new ConversionError('corrupt_file', 'The file has no WordDocument stream: it is not a Word document.');
     try {
       const doc = readWordDocument(word, { '0Table': streamOf(cfb, '0Table'), '1Table': streamOf(cfb, '1Table') });
-      return { markdown: renderMarkdown(wordBlocks(doc)), metadata };
+      return documentOutput(wordBlocks(doc), metadata);
     } catch (err) {
       if (!(err instanceof WordFormatError)) throw err;
       if (err.message === 'encrypted')
         throw new ConversionError('encrypted_file', 'The DOC file is password-protected.');
     }
-    return { markdown: renderMarkdown(await plainTextBlocks(input)), metadata };
+    return documentOutput(await plainTextBlocks(input), metadata);
   },
 };
 

@@ -1,6 +1,6 @@
 import type { Converter } from '../../types';
 import { ConversionError } from '../../types';
-import { renderMarkdown } from '../../markdown/writer';
+import { documentOutput } from '../../markdown/writer';
 import { paragraphsToBlocks, renderSlides, type ParagraphModel, type SlideModel } from '../presentation/slides';
 import { openCompoundFile, streamOf, summaryInformation } from './ole';
 
@@ -67,10 +67,7 @@ export const pptConverter: Converter = {
       slideIds.length ? (notes.find((n) => n.slideId === slideIds[i])?.runs ?? []) : (notes[i]?.runs ?? []);
     const models: SlideModel[] = source.map((runs, i) => toSlide(runs, notesOf(i)));
     const info = summaryInformation(cfb);
-    return {
-      markdown: renderMarkdown(renderSlides(models)),
-      metadata: { title: info.title, author: info.author, page_count: models.length },
-    };
+    return documentOutput(renderSlides(models), { title: info.title, author: info.author, page_count: models.length });
   },
 };
 

@@ -6,7 +6,7 @@ import { promisify } from 'node:util';
 import type { Converter } from '../../types';
 import { ConversionError } from '../../types';
 import { text } from '../../markdown/model';
-import { renderMarkdown } from '../../markdown/writer';
+import { documentOutput } from '../../markdown/writer';
 import { transcribeWithEndpoint, type TranscribedSegment } from '../../enhanced/transcription-endpoint';
 
 const run = promisify(execFile);
@@ -91,7 +91,7 @@ export const audioConverter: Converter = {
         // The bracketed time is the transcript's own notation (docs/decisions.md), not link syntax to escape.
         text: [{ type: 'raw' as const, markdown: `[${timestamp(p.at)}] ` }, text(p.words.join(' '))],
       }));
-      return { markdown: renderMarkdown(blocks), metadata: { title: tags.title, author: tags.artist, page_count: 1 } };
+      return documentOutput(blocks, { title: tags.title, author: tags.artist, page_count: 1 });
     } finally {
       await fs.rm(dir, { recursive: true, force: true });
     }

@@ -5,7 +5,7 @@ import { SafeZip } from '../../archive/safe-zip';
 import { parseXml, type Document } from '../../office-properties';
 import { attr, child, children, descendants } from '../../xml-dom';
 import type { Block, Inline, ListItem, Note } from '../../markdown/model';
-import { renderMarkdown } from '../../markdown/writer';
+import { documentOutput } from '../../markdown/writer';
 import { renderInline } from '../../markdown/inline';
 import { asNodes, blocksAsInline } from '../../markdown/nodes';
 import {
@@ -265,7 +265,7 @@ export const odtConverter: Converter = {
     const notes: Note[] = [];
     const blocks = textBlocks(body, pkg, notes);
     const pages = Number(attr(descendants(pkg.meta, 'document-statistic')[0], 'page-count') ?? 0);
-    return { markdown: renderMarkdown(withNotes(blocks, notes)), metadata: odfMetadata(pkg, pages) };
+    return documentOutput(withNotes(blocks, notes), odfMetadata(pkg, pages));
   },
 };
 
@@ -308,10 +308,7 @@ export const odpConverter: Converter = {
         : [];
       return { title, name: attr(page, 'name'), blocks, notes: noteText };
     });
-    return {
-      markdown: renderMarkdown(withNotes(renderSlides(slides), notes)),
-      metadata: odfMetadata(pkg, slides.length),
-    };
+    return documentOutput(withNotes(renderSlides(slides), notes), odfMetadata(pkg, slides.length));
   },
 };
 

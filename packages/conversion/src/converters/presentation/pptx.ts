@@ -4,7 +4,7 @@ import { ConversionError } from '../../types';
 import { SafeZip } from '../../archive/safe-zip';
 import { ooxmlProperties, parseXml } from '../../office-properties';
 import { attr, child, children, descendants, relAttr } from '../../xml-dom';
-import { renderMarkdown } from '../../markdown/writer';
+import { documentOutput } from '../../markdown/writer';
 import { text as plain, type Block, type Inline } from '../../markdown/model';
 import { PictureReader, picturePlaceholder } from '../../ocr/pictures';
 import { chartBlocks, relationships } from '../ooxml-parts';
@@ -42,10 +42,11 @@ export const pptxConverter: Converter = {
       if (target) slides.push(readSlide(zip, target, pictures));
     }
     const props = ooxmlProperties(zip);
-    return {
-      markdown: renderMarkdown(renderSlides(slides)),
-      metadata: { title: props.title, author: props.author, page_count: slides.length },
-    };
+    return documentOutput(renderSlides(slides), {
+      title: props.title,
+      author: props.author,
+      page_count: slides.length,
+    });
   },
 };
 

@@ -2,7 +2,7 @@ import iconv from 'iconv-lite';
 import type { Converter } from '../../types';
 import { ConversionError } from '../../types';
 import type { Block, Inline, Note } from '../../markdown/model';
-import { renderMarkdown } from '../../markdown/writer';
+import { documentOutput } from '../../markdown/writer';
 import { renderInline } from '../../markdown/inline';
 import { nestListItems, type FlatListItem } from '../../markdown/lists';
 import { collapseSpaces, styled } from '../../markdown/nodes';
@@ -210,10 +210,11 @@ class RtfReader {
     this.flushTable();
     this.flushList();
     const notes: Block[] = this.notes.length ? [{ type: 'notes', notes: this.notes }] : [];
-    return {
-      markdown: renderMarkdown([...this.blocks, ...notes]),
-      metadata: { title: clean(this.meta.title), author: clean(this.meta.author), page_count: 0 },
-    };
+    return documentOutput([...this.blocks, ...notes], {
+      title: clean(this.meta.title),
+      author: clean(this.meta.author),
+      page_count: 0,
+    });
   }
 
   private closeGroup(): void {

@@ -4,7 +4,7 @@ import { ConversionError } from '../../types';
 import { SafeZip } from '../../archive/safe-zip';
 import { chartBlocks, worksheetCharts } from '../ooxml-parts';
 import { text, type Block } from '../../markdown/model';
-import { renderMarkdown } from '../../markdown/writer';
+import { documentOutput } from '../../markdown/writer';
 
 /** Rows kept per sheet; more are summarised in a note so one huge sheet can't exhaust memory. */
 export const MAX_ROWS_PER_SHEET = 20_000;
@@ -67,10 +67,11 @@ export const spreadsheetConverter: Converter = {
       for (const chart of sheetCharts) blocks.push(...chartBlocks(zip!, chart));
     }
     const props = wb.Props ?? {};
-    return {
-      markdown: renderMarkdown(blocks),
-      metadata: { title: props.Title ?? '', author: props.Author ?? '', page_count: wb.SheetNames.length },
-    };
+    return documentOutput(blocks, {
+      title: props.Title ?? '',
+      author: props.Author ?? '',
+      page_count: wb.SheetNames.length,
+    });
   },
 };
 
