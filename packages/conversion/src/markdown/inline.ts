@@ -82,7 +82,7 @@ export function renderInline(content: InlineContent, oneLine = false, opts: Inli
 
 function renderNodes(nodes: Inline[], ctx: Context): string {
   let out = '';
-  for (const node of mergeNeighbours(nodes)) out += renderNode(node, ctx);
+  for (const node of mergeNeighbours(nodes, ctx.opts.optimizeTokens)) out += renderNode(node, ctx);
   return out;
 }
 
@@ -94,18 +94,29 @@ const isFormatting = (n: Inline | undefined): n is Formatting =>
 /**
  * Neighbouring nodes of the same formatting as one (`**bold *both* again**`, not
  * `**bold*****both*****again**`): readers that see a run per formatting change need not merge.
+ * With `acrossSpace` (token optimisation) a space between them joins too: `**Air India**`.
  */
-function mergeNeighbours(nodes: Inline[]): Inline[] {
-  if (!nodes.some((n, i) => isFormatting(n) && nodes[i + 1]?.type === n.type)) return nodes;
+function mergeNeighbours(nodes: Inline[], acrossSpace = false): Inline[] {
+  const joins = (n: Inline, i: number): boolean =>
+    isFormatting(n) &&
+    (nodes[i + 1]?.type === n.type || (acrossSpace && isSpace(nodes[i + 1]) && nodes[i + 2]?.type === n.type));
+  if (!nodes.some(joins)) return nodes;
   const out: Inline[] = [];
-  for (const node of nodes) {
+  for (let i = 0; i < nodes.length; i++) {
+    const node = nodes[i]!;
     const last = out[out.length - 1];
-    if (isFormatting(node) && isFormatting(last) && last.type === node.type) {
+    const next = nodes[i + 1];
+    if (acrossSpace && isSpace(node) && isFormatting(last) && isFormatting(next) && next.type === last.type) {
+      out[out.length - 1] = { ...last, children: [...last.children, node, ...next.children] };
+      i++;
+    } else if (isFormatting(node) && isFormatting(last) && last.type === node.type) {
       out[out.length - 1] = { ...last, children: [...last.children, ...node.children] };
     } else out.push(node);
   }
   return out;
 }
+
+const isSpace = (n: Inline | undefined): boolean => n?.type === 'text' && n.text !== '' && !n.text.trim();
 
 function renderNode(node: Inline, ctx: Context): string {
   switch (node.type) {
