@@ -93,15 +93,10 @@ function wordBlocks(doc: WordDocument): Block[] {
       type: 'notes',
       notes: notes.map((n) => ({
         id: n.label,
-        blocks: [
-          {
-            type: 'paragraph',
-            text: n.paragraphs
-              .map((p) => inlineNodes(p.runs))
-              .filter((t) => !isEmpty(t))
-              .flatMap((t, i): Inline[] => (i ? [{ type: 'text', text: ' ' }, ...t] : t)),
-          },
-        ],
+        blocks: n.paragraphs
+          .map((p) => inlineNodes(p.runs))
+          .filter((t) => !isEmpty(t))
+          .map((text): Block => ({ type: 'paragraph', text })),
       })),
     });
   }
