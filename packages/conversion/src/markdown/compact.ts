@@ -11,10 +11,13 @@ import { BOILERPLATE_REPEATS, isBoilerplateCandidate, optimizeMarkdownText } fro
  */
 export function compactForTokens(blocks: Block[], opts: InlineOptions): Block[] {
   const counts = new Map<string, number>();
+  const keys = new Map<InlineContent, string | undefined>();
   const keyOf = (text: InlineContent): string | undefined => {
+    if (keys.has(text)) return keys.get(text);
     const md = renderInline(text, false, opts).trim();
-    const key = escapeLineStart(md);
-    return !md.includes('\n') && isBoilerplateCandidate(key) ? key : undefined;
+    const key = !md.includes('\n') && isBoilerplateCandidate(escapeLineStart(md)) ? escapeLineStart(md) : undefined;
+    keys.set(text, key);
+    return key;
   };
   visitParagraphs(blocks, (text) => {
     const key = keyOf(text);
