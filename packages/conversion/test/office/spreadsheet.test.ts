@@ -2,6 +2,7 @@ import ExcelJS from 'exceljs';
 import { strToU8, unzipSync, zipSync } from 'fflate';
 import * as XLSX from '@e965/xlsx';
 import { convertDocument } from '../../src';
+import { chartSubstream, embedInSheet } from '../biff8';
 
 const std = { enhanced: false };
 
@@ -87,5 +88,39 @@ describe('spreadsheets', () => {
     await expect(convertDocument(Buffer.from('PK\u0003\u0004garbage'), 'xlsx', std)).rejects.toMatchObject({
       code: 'corrupt_file',
     });
+  });
+
+  it('When an xls has charts on its sheets, then each follows its sheet as title, kind and table, cached or read from the cells', async () => {
+    const wb = XLSX.utils.book_new();
+    XLSX.utils.book_append_sheet(
+      wb,
+      XLSX.utils.aoa_to_sheet([
+        ['Month', 'Units'],
+        ['Jan', 10],
+        ['Feb', 14],
+      ]),
+      'Data',
+    );
+    XLSX.utils.book_append_sheet(wb, XLSX.utils.aoa_to_sheet([['Notes']]), 'Summary');
+    const xls = XLSX.write(wb, { type: 'buffer', bookType: 'biff8' }) as Buffer;
+    const cached = chartSubstream({
+      title: 'Share',
+      kind: 0x1019,
+      categories: ['A', 'B'],
+      series: [{ name: 'Part', values: [60, 40] }],
+      cache: true,
+    });
+    const fromCells = chartSubstream({
+      title: 'Units by month',
+      categories: [],
+      categoryCells: [1, 2, 0, 0],
+      series: [{ name: '', values: [], cells: { name: [0, 1], values: [1, 2, 1, 1] } }],
+    });
+    const input = embedInSheet(embedInSheet(xls, 0, cached), 1, fromCells);
+    const { markdown } = await convertDocument(input, 'xls', std);
+    expect(markdown).toBe(
+      '## Data\n\n| Month | Units |\n| --- | --- |\n| Jan | 10 |\n| Feb | 14 |\n\n**Share**\n\n*Pie chart*\n\n|  | Part |\n| --- | --- |\n| A | 60 |\n| B | 40 |\n\n' +
+        '## Summary\n\n| Notes |\n| --- |\n\n**Units by month**\n\n*Bar chart*\n\n|  | Units |\n| --- | --- |\n| Jan | 10 |\n| Feb | 14 |\n',
+    );
   });
 });

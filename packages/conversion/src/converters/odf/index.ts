@@ -15,10 +15,13 @@ import {
   type ParagraphModel,
   type SlideModel,
 } from '../presentation/slides';
+import { chartDataBlocks } from '../charts';
+import { odfChart } from './chart';
 
 interface OdfPackage {
   content: Document;
   meta: Document | undefined;
+  zip: SafeZip;
   /** List style name → whether level 1.. is numbered. */
   numberedLists: Map<string, boolean[]>;
   /** Automatic text style name → emphasis. */
@@ -62,7 +65,14 @@ function openOdf(input: Buffer, label: string): OdfPackage {
     }
   }
   const metaXml = zip.textOf('meta.xml');
-  return { content, meta: metaXml ? parseXml(metaXml, label) : undefined, numberedLists, emphasis, parents };
+  return {
+    zip,
+    content,
+    meta: metaXml ? parseXml(metaXml, label) : undefined,
+    numberedLists,
+    emphasis,
+    parents,
+  };
 }
 
 function odfMetadata(pkg: OdfPackage, pages: number): DocumentMetadata {
@@ -283,8 +293,12 @@ export const odpConverter: Converter = {
         const cls = attr(frame, 'class') ?? '';
         const box = child(frame, 'text-box') ?? (frame.localName === 'custom-shape' ? frame : undefined);
         const table = child(frame, 'table');
+        const object = child(frame, 'object');
+        const chart = object ? odfChart(pkg.zip, attr(object, 'href') ?? '') : undefined;
         if (table) {
           blocks.push(...tableBlocks(table, pkg, notes));
+        } else if (chart) {
+          blocks.push(...chartDataBlocks(chart));
         } else if (box) {
           const paragraphs = frameParagraphs(
             box,
@@ -306,7 +320,12 @@ export const odpConverter: Converter = {
             .filter((f) => attr(f, 'class') === 'notes')
             .flatMap((f) => descendants(f, 'p').map((p) => inline(p, pkg, notes)))
         : [];
-      return { title, name: attr(page, 'name'), blocks, notes: noteText };
+      // Reviewers' comments (officeooo:annotation): author, then the comment's paragraphs.
+      const comments = children(page, 'annotation').map((a) => ({
+        author: child(a, 'creator')?.textContent ?? '',
+        text: children(a, 'p').flatMap((p, i) => (i ? [space, ...inline(p, pkg, notes)] : inline(p, pkg, notes))),
+      }));
+      return { title, name: attr(page, 'name'), blocks, notes: noteText, comments };
     });
     return documentOutput(withNotes(renderSlides(slides), notes), odfMetadata(pkg, slides.length));
   },
@@ -323,7 +342,8 @@ function frameParagraphs(
   for (const c of children(box)) {
     if (c.localName === 'p' || c.localName === 'h') out.push({ text: inline(c, pkg, notes), level, bullet });
     else if (c.localName === 'list') {
-      const ordered = pkg.numberedLists.get(attr(c, 'style-name') ?? '')?.[level] ?? false;
+      const style = attr(c, 'style-name') ?? '';
+      const ordered = pkg.numberedLists.get(style)?.[level] ?? false;
       for (const item of children(c))
         out.push(
           ...frameParagraphs(
@@ -331,7 +351,8 @@ function frameParagraphs(
             pkg,
             notes,
             ordered ? 'number' : 'bullet',
-            c === box ? level : level + (out.length && bullet !== 'none' ? 1 : 0),
+            // A list in the frame itself is at the frame's level; one inside a list item a level deeper.
+            box.localName === 'list-item' ? level + 1 : level,
           ),
         );
     } else if (c.localName === 'list-item') out.push(...frameParagraphs(c, pkg, notes, bullet, level));

@@ -11,6 +11,8 @@ export interface SlideModel {
   /** Content in reading order. */
   blocks: Block[];
   notes: SlideText[];
+  /** Reviewers' comments on the slide, in the order the file keeps them (replies after what they answer). */
+  comments?: Array<{ author: string; text: SlideText }>;
 }
 
 export interface ParagraphModel {
@@ -68,6 +70,26 @@ function nestList(run: ParagraphModel[], base: number): Block[] {
   return blocks;
 }
 
+/**
+ * Shapes in reading order: top to bottom in bands of nearly equal tops (within `tolerance`, so
+ * boxes side by side whose tops differ by a hair read left to right), left to right within a band.
+ */
+export function readingOrder<T extends { x: number; y: number }>(items: T[], tolerance: number): T[] {
+  const out: T[] = [];
+  let band: T[] = [];
+  let bandTop = -Infinity;
+  for (const item of [...items].sort((a, b) => a.y - b.y)) {
+    if (item.y - bandTop > tolerance) {
+      out.push(...band.sort((a, b) => a.x - b.x));
+      band = [];
+      bandTop = item.y;
+    }
+    band.push(item);
+  }
+  out.push(...band.sort((a, b) => a.x - b.x));
+  return out;
+}
+
 export function renderSlides(slides: SlideModel[]): Block[] {
   const blocks: Block[] = [];
   slides.forEach((slide, i) => {
@@ -80,6 +102,14 @@ export function renderSlides(slides: SlideModel[]): Block[] {
     if (slide.notes.some((n) => !isBlank(n))) {
       blocks.push({ type: 'heading', level: 3, text: [text('Notes')] });
       for (const note of slide.notes) if (!isBlank(note)) blocks.push({ type: 'paragraph', text: inlines(note) });
+    }
+    const comments = (slide.comments ?? []).filter((c) => !isBlank(c.text));
+    if (comments.length) {
+      blocks.push({ type: 'heading', level: 3, text: 'Comments' });
+      for (const c of comments) {
+        const by = c.author.trim() ? `Comment by ${c.author.trim()}: ` : 'Comment: ';
+        blocks.push({ type: 'paragraph', text: [{ type: 'text', text: by }, ...inlines(c.text)] });
+      }
     }
   });
   return blocks;

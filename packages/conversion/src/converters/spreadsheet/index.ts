@@ -5,6 +5,10 @@ import { SafeZip } from '../../archive/safe-zip';
 import { chartBlocks, worksheetCharts } from '../ooxml-parts';
 import { text, type Block } from '../../markdown/model';
 import { documentOutput } from '../../markdown/writer';
+import CFB from 'cfb';
+import { chartDataBlocks } from '../charts';
+import { readBiffCharts, resolveChartCells } from '../legacy/biff-chart';
+import { streamOf } from '../legacy/ole';
 
 /** Rows kept per sheet; more are summarised in a note so one huge sheet can't exhaust memory. */
 export const MAX_ROWS_PER_SHEET = 20_000;
@@ -42,17 +46,21 @@ export const spreadsheetConverter: Converter = {
       }
       throw new ConversionError('corrupt_file', `The spreadsheet could not be read: ${message}`);
     }
+    // Charts by sheet: DrawingML parts of an XLSX, or the chart substreams of a BIFF8 workbook.
+    const chartsOf = (name: string): Block[] =>
+      zip ? (charts.get(name) ?? []).flatMap((part) => chartBlocks(zip, part)) : (biffCharts.get(name) ?? []);
+    const biffCharts = zip ? new Map<string, Block[]>() : workbookCharts(input, wb);
     const hidden = new Set((wb.Workbook?.Sheets ?? []).filter((s) => s.Hidden).map((s) => s.name));
     const blocks: Block[] = [];
     const names = wb.SheetNames.filter((n) => !hidden.has(n));
     for (const name of names) {
       blocks.push({ type: 'heading', level: 2, text: [text(name)] });
       const rows = sheetRows(wb.Sheets[name]!);
-      const sheetCharts = charts.get(name) ?? [];
+      const sheetCharts = chartsOf(name);
       if (rows.length === 0) {
         if (!sheetCharts.length)
           blocks.push({ type: 'paragraph', text: [{ type: 'emphasis', children: [text('(empty sheet)')] }] });
-        for (const chart of sheetCharts) blocks.push(...chartBlocks(zip!, chart));
+        blocks.push(...sheetCharts);
         continue;
       }
       const truncated = rows.length > MAX_ROWS_PER_SHEET;
@@ -64,7 +72,7 @@ export const spreadsheetConverter: Converter = {
           type: 'paragraph',
           text: [{ type: 'emphasis', children: [text(`(only the first ${MAX_ROWS_PER_SHEET} rows are shown)`)] }],
         });
-      for (const chart of sheetCharts) blocks.push(...chartBlocks(zip!, chart));
+      blocks.push(...sheetCharts);
     }
     const props = wb.Props ?? {};
     return documentOutput(blocks, {
@@ -75,8 +83,28 @@ export const spreadsheetConverter: Converter = {
   },
 };
 
+/** The charts of an XLS (BIFF8) workbook as blocks, by the name of the sheet they are on (or are). */
+function workbookCharts(input: Buffer, wb: XLSX.WorkBook): Map<string, Block[]> {
+  const out = new Map<string, Block[]>();
+  if (input.length < 512 || input.readUInt32LE(0) !== 0xe011cfd0) return out;
+  let stream: Buffer | undefined;
+  try {
+    stream = streamOf(CFB.read(input, { type: 'buffer' }), 'Workbook');
+  } catch {
+    return out; // SheetJS read it; a chart it cannot give is no reason to fail
+  }
+  if (!stream) return out;
+  for (const { sheet, chart } of readBiffCharts(stream)) {
+    const name = wb.SheetNames[sheet];
+    if (!name || !chart.series.length) continue;
+    resolveChartCells(chart, wb);
+    out.set(name, [...(out.get(name) ?? []), ...chartDataBlocks(chart)]);
+  }
+  return out;
+}
+
 /** The sheet's displayed text as rows, empty rows and columns trimmed at every edge. */
-function sheetRows(sheet: XLSX.WorkSheet): string[][] {
+export function sheetRows(sheet: XLSX.WorkSheet): string[][] {
   const ref = sheet['!ref'];
   if (!ref) return [];
   const range = XLSX.utils.decode_range(ref);
