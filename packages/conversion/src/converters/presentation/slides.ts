@@ -105,7 +105,7 @@ export function renderSlides(slides: SlideModel[]): Block[] {
     }
     const comments = (slide.comments ?? []).filter((c) => !isBlank(c.text));
     if (comments.length) {
-      blocks.push({ type: 'heading', level: 3, text: 'Comments' });
+      blocks.push({ type: 'heading', level: 3, text: [text('Comments')] });
       for (const c of comments) {
         const by = c.author.trim() ? `Comment by ${c.author.trim()}: ` : 'Comment: ';
         blocks.push({ type: 'paragraph', text: [{ type: 'text', text: by }, ...inlines(c.text)] });
