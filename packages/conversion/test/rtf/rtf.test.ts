@@ -83,6 +83,11 @@ describe('RTF', () => {
     expect(markdown).toBe('First line\\\nsecond line\n');
   });
 
+  it('When a footnote holds another footnote, then each note keeps its own text', async () => {
+    const { markdown } = await rtf('{\\rtf1\\ansi\\pard A{\\footnote Outer{\\footnote Inner.} end.} B.\\par}');
+    expect(markdown).toBe('A[^1] B.\n\n[^1]: Outer[^2] end.\n\n[^2]: Inner.\n');
+  });
+
   it('When the file ends inside a footnote, then the note keeps the text read so far', async () => {
     const { markdown } = await rtf('{\\rtf1\\ansi\\pard Text{\\footnote Cut note');
     expect(markdown).toBe('Text[^1]\n\n[^1]: Cut note\n');

@@ -117,6 +117,8 @@ interface Sink {
   runStyle: RunStyle;
   /** A footnote's paragraphs read so far. */
   paragraphs: Inline[][];
+  /** The footnote this sink reads. */
+  note?: Note;
 }
 
 /**
@@ -241,8 +243,7 @@ class RtfReader {
   private closeNote(): void {
     this.paragraphBreak();
     const sink = this.sinks.pop();
-    const note = this.notes[this.notes.length - 1];
-    if (sink && note) note.blocks = sink.paragraphs.map((text) => ({ type: 'paragraph', text }));
+    if (sink?.note) sink.note.blocks = sink.paragraphs.map((text) => ({ type: 'paragraph', text }));
   }
 
   private control(i: number): number {
@@ -332,9 +333,10 @@ class RtfReader {
       case 'footnote':
         if (st.dest !== 'text') return;
         this.flushRun();
-        this.notes.push({ id: String(this.notes.length + 1), blocks: [] });
-        this.sink.nodes.push({ type: 'noteRef', id: String(this.notes.length) });
-        this.sinks.push(newSink());
+        const note: Note = { id: String(this.notes.length + 1), blocks: [] };
+        this.notes.push(note);
+        this.sink.nodes.push({ type: 'noteRef', id: note.id });
+        this.sinks.push({ ...newSink(), note });
         st.closes = 'footnote';
         return;
       case 'chftn':
