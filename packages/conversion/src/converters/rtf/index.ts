@@ -239,6 +239,15 @@ class RtfReader {
     this.st = this.stack.pop() ?? this.st;
   }
 
+  /** Starts reading a footnote: a reference where it stands, its text into a sink of its own. */
+  private openNote(): void {
+    this.flushRun();
+    const note: Note = { id: String(this.notes.length + 1), blocks: [] };
+    this.notes.push(note);
+    this.sink.nodes.push({ type: 'noteRef', id: note.id });
+    this.sinks.push({ ...newSink(), note });
+  }
+
   /** Ends the footnote being read: its paragraphs become the note's blocks. */
   private closeNote(): void {
     this.paragraphBreak();
@@ -332,11 +341,7 @@ class RtfReader {
         return;
       case 'footnote':
         if (st.dest !== 'text') return;
-        this.flushRun();
-        const note: Note = { id: String(this.notes.length + 1), blocks: [] };
-        this.notes.push(note);
-        this.sink.nodes.push({ type: 'noteRef', id: note.id });
-        this.sinks.push({ ...newSink(), note });
+        this.openNote();
         st.closes = 'footnote';
         return;
       case 'chftn':
