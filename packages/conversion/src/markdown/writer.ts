@@ -1,6 +1,6 @@
 import type { ConversionOutput, DocumentMetadata } from '../types';
-import type { Block, InlineContent, ListItem, Note } from './model';
-import { escapeLineStart, renderInline, type InlineOptions } from './inline';
+import type { Block, Inline, InlineContent, ListItem, Note } from './model';
+import { ESCAPABLE, escapeLineStart, renderInline, type InlineOptions } from './inline';
 import { compactForTokens } from './compact';
 
 export interface WriterOptions extends InlineOptions {
@@ -98,25 +98,43 @@ function renderList(items: ListItem[], ordered: boolean, start: number, opts: Wr
     .join('\n');
 }
 
+/** What a cell's text needs rewritten: a pipe, a whitespace other than one inner space. */
+const CELL_REWRITE = /\||[^\S ]| \s|^ | $/;
+
 /** A GFM table cell: one line, pipes escaped. */
 export function tableCell(content: InlineContent, opts: WriterOptions = {}): string {
+  // Most cells (numbers, words) come out as they went in: skip the passes below for them.
+  const plain = typeof content === 'string' ? content : plainText(content);
+  if (plain !== undefined && !CELL_REWRITE.test(plain)) return plain;
   const text = renderInline(content, true, opts);
   return text.replace(/\r?\n/g, '<br>').replace(/\|/g, '\\|').replace(/\s+/g, ' ').trim();
 }
 
+/** The text of a cell that is one text node with nothing to escape (as it will be written), or none. */
+function plainText(content: Inline[]): string | undefined {
+  if (!content.length) return '';
+  const only = content.length === 1 ? content[0] : undefined;
+  return only?.type === 'text' && !ESCAPABLE.test(only.text) ? only.text : undefined;
+}
+
 function renderTable(rows: InlineContent[][], headerRows: number, opts: WriterOptions): string {
-  const width = rows.reduce((n, r) => Math.max(n, r.length), 0);
+  let width = 0;
+  for (const r of rows) if (r.length > width) width = r.length;
   if (width === 0 || rows.length === 0) return '';
-  const norm = rows.map((r) => Array.from({ length: width }, (_, i) => tableCell(r[i] ?? [], opts)));
   // Token optimisation drops the padding: `|a|b|` and `|-|-|` are the same table.
-  const line = opts.optimizeTokens
-    ? (cells: string[]): string => `|${cells.join('|')}|`
-    : (cells: string[]): string => `| ${cells.join(' | ')} |`;
-  const rule = opts.optimizeTokens ? '-' : '---';
+  const [open, sep, close, rule] = opts.optimizeTokens ? ['|', '|', '|', '-'] : ['| ', ' | ', ' |', '---'];
+  const line = (cells: readonly InlineContent[]): string => {
+    const out = new Array<string>(width);
+    for (let i = 0; i < width; i++) out[i] = tableCell(cells[i] ?? [], opts);
+    return `${open}${out.join(sep)}${close}`;
+  };
   // GFM has exactly one header row: further header rows become body rows; none gets an empty header.
-  const header = headerRows > 0 ? norm[0]! : Array.from({ length: width }, () => '');
-  const body = headerRows > 0 ? norm.slice(1) : norm;
-  return [line(header), line(Array.from({ length: width }, () => rule)), ...body.map(line)].join('\n');
+  const lines = [
+    line(headerRows > 0 ? rows[0]! : []),
+    `${open}${new Array<string>(width).fill(rule).join(sep)}${close}`,
+  ];
+  for (let r = headerRows > 0 ? 1 : 0; r < rows.length; r++) lines.push(line(rows[r]!));
+  return lines.join('\n');
 }
 
 function renderCode(text: string, language = ''): string {

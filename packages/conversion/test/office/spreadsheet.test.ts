@@ -2,9 +2,24 @@ import ExcelJS from 'exceljs';
 import { strToU8, unzipSync, zipSync } from 'fflate';
 import * as XLSX from '@e965/xlsx';
 import { convertDocument } from '../../src';
+import { tableRegions } from '../../src/converters/spreadsheet';
 import { chartSubstream, embedInSheet } from '../biff8';
 
 const std = { enhanced: false };
+
+/** One sheet named Data written as xlsx, xls and ods by SheetJS, each converted: format → Markdown. */
+async function markdownInEachFormat(cells: unknown[][]): Promise<Record<string, string>> {
+  const wb = XLSX.utils.book_new();
+  XLSX.utils.book_append_sheet(wb, XLSX.utils.aoa_to_sheet(cells), 'Data');
+  const out: Record<string, string> = {};
+  for (const bookType of ['xlsx', 'xls', 'ods'] as const) {
+    const input = Buffer.from(XLSX.write(wb, { type: 'buffer', bookType }));
+    out[bookType] = (await convertDocument(input, bookType, std)).markdown;
+  }
+  return out;
+}
+
+const inEachFormat = (markdown: string) => ({ xlsx: markdown, xls: markdown, ods: markdown });
 
 describe('spreadsheets', () => {
   it('When an xlsx has two sheets with number formats, then each is a section with values as shown', async () => {
@@ -28,17 +43,9 @@ describe('spreadsheets', () => {
   });
 
   it('When a sheet holds two separate tables, then each becomes its own GFM table and empty edges are trimmed', async () => {
-    const ws = XLSX.utils.aoa_to_sheet([[], ['', 'a', 'b', '', '', 'x'], ['', '1', '2', '', '', '9']]);
-    const wb = XLSX.utils.book_new();
-    XLSX.utils.book_append_sheet(wb, ws, 'Data');
-    for (const bookType of ['xlsx', 'xls', 'ods'] as const) {
-      const input = Buffer.from(XLSX.write(wb, { type: 'buffer', bookType }));
-      const { markdown } = await convertDocument(input, bookType, std);
-      expect([bookType, markdown]).toEqual([
-        bookType,
-        '## Data\n\n| a | b |\n| --- | --- |\n| 1 | 2 |\n\n| x |\n| --- |\n| 9 |\n',
-      ]);
-    }
+    expect(await markdownInEachFormat([[], ['', 'a', 'b', '', '', 'x'], ['', '1', '2', '', '', '9']])).toEqual(
+      inEachFormat('## Data\n\n| a | b |\n| --- | --- |\n| 1 | 2 |\n\n| x |\n| --- |\n| 9 |\n'),
+    );
   });
 
   it('When a sheet has a chart, then its title, kind and cached values follow the sheet table', async () => {
@@ -82,6 +89,53 @@ describe('spreadsheets', () => {
     expect(markdown).toBe(
       '## Birds\n\n| Ducks per year |\n| --- |\n\n| Year | Ducks |\n| --- | --- |\n| 2019 | 120 |\n| 2020 | 135 |\n',
     );
+  });
+
+  it('When cells hold Markdown characters, pipes and edge spaces, then they are escaped and trimmed in every format', async () => {
+    const cells = [
+      ['Name', 'Note'],
+      ['a|b', '*x* and snake_case'],
+      [' padded ', '<b>'],
+    ];
+    expect(await markdownInEachFormat(cells)).toEqual(
+      inEachFormat(
+        '## Data\n\n| Name | Note |\n| --- | --- |\n| a\\|b | \\*x\\* and snake_case |\n| padded | &lt;b> |\n',
+      ),
+    );
+  });
+
+  it('When a cell sits in the hole of another table, then it joins that table, and tables apart stay apart', () => {
+    const gap = (n: number): string[] => Array.from({ length: n }, () => '');
+    const rows = [
+      ['a', 'b', 'c', ...gap(7), 'x'],
+      ['1', ...gap(10)],
+      ['2', '', 'm', ...gap(7), 'y'],
+      ['3', '4', ...gap(8), 'z'],
+    ];
+    expect(tableRegions(rows)).toEqual([
+      [
+        ['a', 'b', 'c'],
+        ['1', '', ''],
+        ['2', '', 'm'],
+        ['3', '4', ''],
+      ],
+      [['x']],
+      [['y'], ['z']],
+    ]);
+  });
+
+  it('When a sheet is thousands of one-cell islands, then each is its own table in reading order', () => {
+    const rows = Array.from({ length: 400 }, (_, r) =>
+      Array.from({ length: 50 }, (_, c) => ((r + c) % 2 ? `${r}:${c}` : '')),
+    );
+    const regions = tableRegions(rows);
+    expect(regions).toHaveLength(10_000);
+    expect([regions[0], regions[1], regions[25], regions[9_999]]).toEqual([
+      [['0:1']],
+      [['0:3']],
+      [['1:0']],
+      [['399:48']],
+    ]);
   });
 
   it('When the spreadsheet is corrupt, then it fails with corrupt_file', async () => {
