@@ -1,5 +1,5 @@
-import type { Block, Inline } from '../../markdown/model';
-import { imagePlaceholder } from '../../markdown/inline';
+import { text, type Block, type Inline } from '../../markdown/model';
+import { commentBlocks } from '../comments';
 
 /** Plain text (PPT, PPTX) or inline nodes (ODP, whose runs carry emphasis and links). */
 export type SlideText = string | Inline[];
@@ -101,22 +101,14 @@ export function renderSlides(slides: SlideModel[]): Block[] {
     });
     blocks.push(...slide.blocks);
     if (slide.notes.some((n) => !isBlank(n))) {
-      blocks.push({ type: 'heading', level: 3, text: 'Notes' });
+      blocks.push({ type: 'heading', level: 3, text: [text('Notes')] });
       for (const note of slide.notes) if (!isBlank(note)) blocks.push({ type: 'paragraph', text: inlines(note) });
     }
     const comments = (slide.comments ?? []).filter((c) => !isBlank(c.text));
-    if (comments.length) {
-      blocks.push({ type: 'heading', level: 3, text: 'Comments' });
-      for (const c of comments) {
-        const by = c.author.trim() ? `Comment by ${c.author.trim()}: ` : 'Comment: ';
-        blocks.push({ type: 'paragraph', text: [{ type: 'text', text: by }, ...inlines(c.text)] });
-      }
-    }
+    blocks.push(...commentBlocks(comments.map((c) => ({ author: c.author, text: inlines(c.text) }))));
   });
   return blocks;
 }
-
-export { imagePlaceholder };
 
 function inlines(text: SlideText): Inline[] {
   return typeof text === 'string' ? [{ type: 'text', text: text.trim() }] : text;
