@@ -209,3 +209,19 @@ describe('HTML inline and Word kinds', () => {
     );
   });
 });
+
+describe('HTML with token optimization', () => {
+  it('When tokens are optimized, then the writer works on the page model: no bold whole headings or header cells, joined bold words, compact tables, code kept', async () => {
+    const html =
+      '<h2><b>Intro</b></h2><p><b>Net</b> <b>income</b> rose a lot</p>' +
+      '<table><tr><th><b>Name</b></th><th>Qty</th></tr><tr><td>Pens</td><td>3</td></tr></table><pre>keep   this</pre>';
+    const { markdown, tokenOptimization } = await convertDocument(Buffer.from(html), 'html', {
+      ...std,
+      optimizeTokens: true,
+    });
+    expect(markdown).toBe(
+      '## Intro\n\n**Net income** rose a lot\n\n|Name|Qty|\n|-|-|\n|Pens|3|\n\n```\nkeep   this\n```\n',
+    );
+    expect(tokenOptimization!.optimized_tokens).toBeLessThan(tokenOptimization!.original_tokens);
+  });
+});

@@ -6,7 +6,7 @@ import { parseXml } from '../../office-properties';
 import { attr, descendants } from '../../xml-dom';
 import { htmlToBlocks } from '../html';
 import type { Block, ListItem } from '../../markdown/model';
-import { renderMarkdown } from '../../markdown/writer';
+import { documentOutput } from '../../markdown/writer';
 import { PictureReader } from '../../ocr/pictures';
 
 /** EPUB: container.xml → OPF; spine documents in order through the HTML converter; title and creator from the OPF. */
@@ -92,10 +92,11 @@ export const epubConverter: Converter = {
         ],
       }));
     const blocks: Block[] = [...(facts.length ? [{ type: 'list', ordered: false, items: facts } as const] : [])];
-    return {
-      markdown: renderMarkdown(blocks.concat(...chapters)),
-      metadata: { title: text('title'), author: text('creator'), page_count: chapters.length },
-    };
+    return documentOutput(blocks.concat(...chapters), {
+      title: text('title'),
+      author: text('creator'),
+      page_count: chapters.length,
+    });
   },
 };
 
