@@ -161,7 +161,7 @@ function silence(seconds: number): Int16Array {
  * Three recordings per voice: three sentences with 1.5 s gaps; numbers said one by one with
  * 0.7 s gaps (two lists); two sentences run together, a 3 s gap, a third sentence.
  */
-function makeRecordings(dir: string): Recording[] {
+export function makeRecordings(dir: string): Recording[] {
   const recordings: Recording[] = [];
   VOICES.forEach((voice, v) => {
     const sentence = (k: number) => SENTENCES[(v * 3 + k) % SENTENCES.length]!;
@@ -233,6 +233,8 @@ export interface SpeechVariant {
   continuous?: boolean;
   /** Extra pocketsphinx flags. */
   flags?: string[];
+  /** Shortest silence (seconds) between two stretches; Infinity decodes 30 s pieces whole. */
+  silence?: number;
 }
 
 const BEFORE: SpeechVariant = { label: 'continuous decoder (before)', continuous: true };
@@ -274,7 +276,7 @@ const ROUND1: SpeechVariant[] = [
 const ROUND2: SpeechVariant[] = [
   BEFORE,
   CONVERTER,
-  { label: 'stretches + -remove_silence no', flags: ['-remove_silence', 'no'] },
+  { label: 'stretches + -remove_silence yes', flags: ['-remove_silence', 'yes'] },
   { label: 'stretches + dynaudnorm', filters: 'dynaudnorm' },
   { label: 'stretches + high-pass 100 Hz', filters: 'highpass=f=100' },
   { label: 'stretches + soxr resampler', resampler: 'resampler=soxr:precision=28' },
@@ -284,7 +286,16 @@ const ROUND2: SpeechVariant[] = [
   { label: 'stretches + -wip 0.2', flags: ['-wip', '0.2'] },
 ];
 
-export const ROUNDS: Record<string, SpeechVariant[]> = { round1: ROUND1, round2: ROUND2 };
+/** Round 3: how long a silence must be to end a stretch. */
+const ROUND3: SpeechVariant[] = [
+  BEFORE,
+  CONVERTER,
+  { label: 'stretches end at 0.6 s silences', silence: 0.6 },
+  { label: 'stretches end at 1 s silences', silence: 1 },
+  { label: 'no silence split (30 s pieces)', silence: Infinity },
+];
+
+export const ROUNDS: Record<string, SpeechVariant[]> = { round1: ROUND1, round2: ROUND2, round3: ROUND3 };
 
 function run(cmd: string, args: string[]): string {
   return execFileSync(cmd, args, { encoding: 'utf8', maxBuffer: 64 * 1024 * 1024, stdio: ['ignore', 'pipe', 'pipe'] });
@@ -325,7 +336,7 @@ function wordsOf(output: string): string[] {
 }
 
 async function decode(wav: string, variant: SpeechVariant): Promise<string[]> {
-  if (!variant.continuous) return (await transcribe(wav, variant.flags ?? [])).map((w) => w.word);
+  if (!variant.continuous) return (await transcribe(wav, variant.flags ?? [], variant.silence)).map((w) => w.word);
   return wordsOf(
     run('pocketsphinx_continuous', [
       '-infile',

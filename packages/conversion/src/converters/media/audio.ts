@@ -169,7 +169,10 @@ function wavSamples(wav: Buffer): { offset: number; samples: Int16Array } {
  * their quietest frame. Decoding stretches one by one beat PocketSphinx's own voice detection on
  * the speech bench (docs/performance.md, "Speech (offline)").
  */
-export function speechStretches(samples: Int16Array): Array<[start: number, end: number]> {
+export function speechStretches(
+  samples: Int16Array,
+  silenceSeconds = SILENCE_SECONDS,
+): Array<[start: number, end: number]> {
   const perFrame = SAMPLE_RATE / FRAMES_PER_SECOND;
   const frames = Math.ceil(samples.length / perFrame);
   let peak = 0;
@@ -177,7 +180,7 @@ export function speechStretches(samples: Int16Array): Array<[start: number, end:
   const peakDb = 20 * Math.log10(Math.max(peak, 1) / 32768);
   const [floorMin, floorMax] = SILENCE_FLOOR_DB;
   const threshold = 32768 * 10 ** (Math.min(floorMax, Math.max(floorMin, peakDb - SILENCE_BELOW_PEAK_DB)) / 20);
-  const minSilent = Math.round(SILENCE_SECONDS * SAMPLE_RATE);
+  const minSilent = Math.round(silenceSeconds * SAMPLE_RATE);
   const minSound = Math.round(MIN_SOUND_SECONDS * SAMPLE_RATE);
   const pad = Math.round(STRETCH_PADDING * FRAMES_PER_SECOND);
   const stretches: Array<[number, number]> = [];
@@ -231,9 +234,9 @@ function splitLong(samples: Int16Array, start: number, end: number): Array<[numb
  * utterance of a single pocketsphinx_batch run (a control file of frame ranges, so the model loads
  * once); fillers and silences are dropped and count into the pause before the next word.
  */
-export async function transcribe(wav: string, flags: string[] = []): Promise<Word[]> {
+export async function transcribe(wav: string, flags: string[] = [], silenceSeconds?: number): Promise<Word[]> {
   const { offset, samples } = wavSamples(await fs.readFile(wav));
-  const stretches = speechStretches(samples);
+  const stretches = speechStretches(samples, silenceSeconds);
   if (!stretches.length) return [];
   const ctl = `${wav}.ctl`;
   const hypseg = `${wav}.seg`;
@@ -261,6 +264,10 @@ export async function transcribe(wav: string, flags: string[] = []): Promise<Wor
       hypseg,
       '-logfn',
       '/dev/null',
+      // Its own voice detection would drop silent frames inside a stretch and shift the word times;
+      // with it off the words are the same on the speech bench and the times are the audio's.
+      '-remove_silence',
+      'no',
       ...flags,
     ]);
     return wordsOfHypseg(await fs.readFile(hypseg, 'utf8'), stretches);
