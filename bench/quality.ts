@@ -89,9 +89,12 @@ function scannedPdf(image: Buffer): Promise<Buffer> {
 }
 
 const MODEL = '/usr/share/pocketsphinx/model/en-us';
-/** PocketSphinx settings compared on the same clips; the converter uses the first. */
+/**
+ * pocketsphinx_continuous settings compared on the same clips (the converter now decodes stretches
+ * with pocketsphinx_batch: `pnpm bench speech` compares the two and more variants).
+ */
 const DECODERS: Array<[label: string, flags: string[]]> = [
-  ['default (the converter)', []],
+  ['default flags', []],
   ['wide beams', ['-beam', '1e-80', '-wbeam', '1e-60', '-lw', '6.5']],
   ['narrow beams (faster)', ['-beam', '1e-40', '-wbeam', '1e-30', '-pbeam', '1e-40']],
   ['no noise removal', ['-remove_noise', 'no']],

@@ -4,7 +4,7 @@
 #   its US-English model transcribe offline; Tesseract traineddata for other scripts (Chinese,
 #   Japanese, Korean, with their vertical models, Cyrillic, Arabic, Hebrew, Greek, Devanagari, Thai)
 #   and the script detector (osd) let OCR read them;
-# - tests: flite and espeak-ng synthesise test speech, DejaVu fonts draw test documents (SVG text
+# - tests: flite and espeak-ng synthesise test speech (and the `pnpm bench speech` recordings), DejaVu fonts draw test documents (SVG text
 #   for OCR, Hebrew in PDFs), WenQuanYi Zen Hei draws the CJK test images, chromium renders the
 #   /docs page in its browser test;
 # - infrastructure: PostgreSQL, RabbitMQ and Redis, only when none answers on the address
