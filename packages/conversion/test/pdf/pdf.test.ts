@@ -1,14 +1,19 @@
 import PDFDocument from 'pdfkit';
 import { closeConversionWorkers, convertIsolated } from '../../src';
+import { MAX_PDF_PAGES } from '../../src/converters/pdf';
 
 afterAll(() => closeConversionWorkers());
 const limits = { timeoutMs: 60_000, maxMemoryMb: 512 };
 const std = { enhanced: false };
 
 /** Builds a PDF with pdfkit; `draw` writes the pages. pdf.js is ESM-only, so these tests convert in the worker pool. */
-function pdf(draw: (doc: PDFKit.PDFDocument) => void, info: { Title?: string; Author?: string } = {}): Promise<Buffer> {
+function pdf(
+  draw: (doc: PDFKit.PDFDocument) => void,
+  info: { Title?: string; Author?: string } = {},
+  options: { userPassword?: string } = {},
+): Promise<Buffer> {
   return new Promise((resolve) => {
-    const doc = new PDFDocument({ info, size: 'A4', margin: 72 });
+    const doc = new PDFDocument({ info, size: 'A4', margin: 72, ...options });
     const chunks: Buffer[] = [];
     doc.on('data', (c: Buffer) => chunks.push(c));
     doc.on('end', () => resolve(Buffer.concat(chunks)));
@@ -132,5 +137,29 @@ describe('PDF text layer', () => {
   it('When a page has no text, then the Markdown is empty and page_count still counts it', async () => {
     const result = await convertIsolated(await pdf(() => undefined), 'pdf', std, limits);
     expect(result).toEqual({ markdown: '', metadata: { title: '', author: '', page_count: 1 } });
+  });
+
+  it('When the title and author are outside ASCII, then the metadata reads them as written', async () => {
+    const input = await pdf((doc) => doc.text('Inhalt'), { Title: 'Bericht über Größen', Author: 'Zoë Ångström' });
+    const result = await convertIsolated(input, 'pdf', std, limits);
+    expect(result.metadata).toEqual({ title: 'Bericht über Größen', author: 'Zoë Ångström', page_count: 1 });
+  });
+
+  it('When the PDF needs a password to open, then it fails with encrypted_file and says so', async () => {
+    const input = await pdf((doc) => doc.text('Secret'), {}, { userPassword: 'open sesame' });
+    await expect(convertIsolated(input, 'pdf', std, limits)).rejects.toMatchObject({
+      code: 'encrypted_file',
+      message: 'The PDF is password-protected; remove the password and try again.',
+    });
+  });
+
+  it('When the PDF has more pages than the limit, then it fails with too_large naming the count', async () => {
+    const input = await pdf((doc) => {
+      for (let p = 1; p <= MAX_PDF_PAGES; p++) doc.addPage();
+    });
+    await expect(convertIsolated(input, 'pdf', std, limits)).rejects.toMatchObject({
+      code: 'too_large',
+      message: `The PDF has ${MAX_PDF_PAGES + 1} pages; at most ${MAX_PDF_PAGES} can be converted.`,
+    });
   });
 });

@@ -55,6 +55,9 @@ export function buildLines(items: TextItem[], page: number, pageHeight: number):
   return lines.filter((l) => l.text.trim() !== '');
 }
 
+/** Whitespace other than single inner spaces: most lines have none, and skip the rewrite. */
+const SPACING = /^\s|\s$|\s\s|[^\S ]/;
+
 function toLine(items: TextItem[], page: number, pageHeight: number): Line {
   // A line mostly in a right-to-left script is read from its right edge.
   const letters = (list: TextItem[]): number => list.reduce((n, i) => n + i.text.trim().length, 0);
@@ -73,6 +76,8 @@ function toLine(items: TextItem[], page: number, pageHeight: number): Line {
   let chars = 0;
   const fontChars = new Map<string, number>();
   const sizeChars = new Map<number, number>();
+  // Letters are counted per size only when sizes differ: one size is the line's size whatever its letters.
+  const mixedSizes = items.some((i) => i.size !== items[0]!.size);
   for (const item of sorted) {
     // pdf.js inserts space items spanning gaps; they must not hide the gap between cells.
     if (item.text.trim() === '') {
@@ -94,15 +99,17 @@ function toLine(items: TextItem[], page: number, pageHeight: number): Line {
     prevStart = Math.min(prevStart, item.x);
     size = Math.max(size, item.size);
     // The line's size is its letters' size: a large bullet or checkbox glyph doesn't make it a heading.
-    const letters = item.text.replace(/[^\p{L}\p{N}]/gu, '').length;
-    if (letters) sizeChars.set(item.size, (sizeChars.get(item.size) ?? 0) + letters);
+    if (mixedSizes) {
+      const letters = item.text.replace(/[^\p{L}\p{N}]/gu, '').length;
+      if (letters) sizeChars.set(item.size, (sizeChars.get(item.size) ?? 0) + letters);
+    }
     const n = item.text.trim().length;
     chars += n;
     if (item.bold) boldChars += n;
     fontChars.set(item.font ?? '', (fontChars.get(item.font ?? '') ?? 0) + n);
   }
   return {
-    text: text.replace(/\s+/g, ' ').trim(),
+    text: SPACING.test(text) ? text.replace(/\s+/g, ' ').trim() : text,
     x: Math.min(...sorted.map((i) => i.x)),
     y: items[0]!.y,
     right: prevEnd,
