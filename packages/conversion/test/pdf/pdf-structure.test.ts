@@ -1,21 +1,10 @@
-import PDFDocument from 'pdfkit';
 import sharp from 'sharp';
 import { closeConversionWorkers, convertIsolated } from '../../src';
+import { makePdf as pdf } from './make-pdf';
 
 afterAll(() => closeConversionWorkers());
 const limits = { timeoutMs: 60_000, maxMemoryMb: 512 };
 const std = { enhanced: false };
-
-function pdf(draw: (doc: PDFKit.PDFDocument) => void): Promise<Buffer> {
-  return new Promise((resolve) => {
-    const doc = new PDFDocument({ size: 'A4', margin: 72 });
-    const chunks: Buffer[] = [];
-    doc.on('data', (c: Buffer) => chunks.push(c));
-    doc.on('end', () => resolve(Buffer.concat(chunks)));
-    draw(doc);
-    doc.end();
-  });
-}
 
 /** Draws a ruled grid: `rows` of cell texts over column edges `xs` and row edges `ys`; `open` lists rules left out. */
 function ruledGrid(

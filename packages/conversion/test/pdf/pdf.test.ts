@@ -1,26 +1,10 @@
-import PDFDocument from 'pdfkit';
 import { closeConversionWorkers, convertIsolated } from '../../src';
+import { makePdf as pdf } from './make-pdf';
 import { MAX_PDF_PAGES } from '../../src/converters/pdf';
 
 afterAll(() => closeConversionWorkers());
 const limits = { timeoutMs: 60_000, maxMemoryMb: 512 };
 const std = { enhanced: false };
-
-/** Builds a PDF with pdfkit; `draw` writes the pages. pdf.js is ESM-only, so these tests convert in the worker pool. */
-function pdf(
-  draw: (doc: PDFKit.PDFDocument) => void,
-  info: { Title?: string; Author?: string } = {},
-  options: { userPassword?: string } = {},
-): Promise<Buffer> {
-  return new Promise((resolve) => {
-    const doc = new PDFDocument({ info, size: 'A4', margin: 72, ...options });
-    const chunks: Buffer[] = [];
-    doc.on('data', (c: Buffer) => chunks.push(c));
-    doc.on('end', () => resolve(Buffer.concat(chunks)));
-    draw(doc);
-    doc.end();
-  });
-}
 
 describe('PDF text layer', () => {
   it('When a PDF has a large title, body paragraphs, a hyphenated break and bullets, then structure is rebuilt', async () => {

@@ -12,7 +12,7 @@ import { linesToBlocks, removeRunningLines } from './blocks';
 import type { Block } from '../../markdown/model';
 import { ocrPdfPages } from '../../ocr/scanned-pdf';
 import { columnSections } from '../../ocr/layout';
-import { pdfPictureText, picturePlaceholder } from '../../ocr/pictures';
+import { pdfPictureText } from '../../ocr/pictures';
 
 /** Pages read at most; a longer PDF fails with a message saying so. */
 export const MAX_PDF_PAGES = 2000;
@@ -101,6 +101,7 @@ function withTables(lines: Line[], tables: RuledTable[], page: number, pageHeigh
     const at = out.findIndex((l) => !l.table && l.y < t.top);
     const line: Line = {
       text: '',
+      runs: [],
       x: 0,
       y: t.top,
       right: 0,
@@ -153,7 +154,7 @@ function pageBlocks(pages: Line[][], ocr: Map<number, Block[]>, pictures: Map<nu
   let run: Line[] = [];
   let waiting: string[] = [];
   const waitingBlocks = (): Block[] => {
-    const out = waiting.map((text): Block => ({ type: 'paragraph', text: picturePlaceholder('image', text) }));
+    const out = waiting.map((text): Block => ({ type: 'paragraph', text: [{ type: 'image', alt: `image: ${text}` }] }));
     waiting = [];
     return out;
   };

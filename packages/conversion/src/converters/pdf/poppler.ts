@@ -1,6 +1,7 @@
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import type { TextItem } from './layout';
+import type { StyledRun } from './styled-runs';
 
 const run = promisify(execFile);
 
@@ -63,7 +64,11 @@ export function parsePdf2Xml(xml: string): PopplerPage[] {
       const bold = font.bold || raw!.startsWith('<b>');
       const italic = font.italic || /^(<b>)?<i>/.test(raw!);
       const rtl = RTL_LETTER.test(text);
+      // Right-to-left text is reordered as a whole, so it keeps one style.
+      const runs = !rtl && raw!.includes('<') ? styledRuns(raw!, font) : undefined;
       items.push({
+        ...(runs && runs.length > 1 ? { runs } : {}),
+        italic,
         text: rtl ? visualToLogical(text) : text,
         x: Number(left),
         // pdf.js convention: y grows upwards from the page bottom; the box's bottom is the steadiest baseline.
@@ -78,6 +83,29 @@ export function parsePdf2Xml(xml: string): PopplerPage[] {
     pages.push({ number: Number(number), width: Number(w), height, items });
   }
   return pages;
+}
+
+const STYLE_TAG = /<(\/?)([bi])>|<[^>]*>/g;
+
+/** A text element's parts between pdftohtml's <b> and <i> tags, each with its style (the font's own style included). */
+function styledRuns(raw: string, font: { bold: boolean; italic: boolean }): StyledRun[] {
+  const runs: StyledRun[] = [];
+  let bold = 0;
+  let italic = 0;
+  let at = 0;
+  const push = (end: number): void => {
+    const text = normalise(decodeEntities(raw.slice(at, end)));
+    if (text) runs.push({ text, bold: font.bold || bold > 0, italic: font.italic || italic > 0 });
+  };
+  for (const tag of raw.matchAll(STYLE_TAG)) {
+    push(tag.index);
+    at = tag.index + tag[0].length;
+    const step = tag[1] ? -1 : 1;
+    if (tag[2] === 'b') bold = Math.max(0, bold + step);
+    else if (tag[2] === 'i') italic = Math.max(0, italic + step);
+  }
+  push(raw.length);
+  return runs;
 }
 
 const BOLD_FONT = /bold|black|heavy|semibold|demi|[-,]bd\b|\+?[a-z]*bx\d/i;
