@@ -7,6 +7,7 @@ import { documentInfo, openPdf } from './pdfjs';
 import { pageRules } from './rulings';
 import { ruledTables, type RuledTable } from './ruled-tables';
 import { withFormValues } from './form-fields';
+import { xfaBlocks } from './xfa-form';
 import { readsAsGarbage } from './text-quality';
 import { linesToBlocks, removeRunningLines } from './blocks';
 import type { Block } from '../../markdown/model';
@@ -46,6 +47,9 @@ export const pdfConverter: Converter = {
           `The PDF has ${info?.pages || `more than ${MAX_PDF_PAGES}`} pages; at most ${MAX_PDF_PAGES} can be converted.`,
         );
       }
+      const metadata = { title: info?.title ?? '', author: info?.author ?? '', page_count: pageCount };
+      // An XFA-only form: its pages are a placeholder, the form and its values are in the XFA.
+      if (doc?.isPureXfa) return { markdown: renderMarkdown(xfaBlocks(doc.allXfaHtml)), metadata };
       // poppler refused the file: pdf.js says why (password, damage) in the words users get.
       if (!poppler) return failWithReason(opened.error);
       const pages: Line[][] = [];
@@ -76,7 +80,7 @@ export const pdfConverter: Converter = {
       const pictures = options.enhanced ? await pdfPictureText(input, textPages) : new Map<number, string[]>();
       return {
         markdown: renderMarkdown(pageBlocks(cleaned, ocr, pictures)),
-        metadata: { title: info?.title ?? '', author: info?.author ?? '', page_count: pageCount },
+        metadata,
       };
     } finally {
       await doc?.destroy();

@@ -14,6 +14,8 @@ export async function openPdf(input: Buffer): Promise<PdfJsDocument> {
   return lib.getDocument({
     data: new Uint8Array(input),
     isEvalSupported: false,
+    // Forms that exist only as XFA are laid out with their data (other files are read as without it).
+    enableXfa: true,
     disableFontFace: true,
     useSystemFonts: false,
     stopAtErrors: false,
