@@ -49,6 +49,46 @@ describe('PDF text layer', () => {
     );
   });
 
+  it('When two columns of running text line up line by line, then they are not read as a table', async () => {
+    const left = [
+      'The council met on Monday to discuss',
+      'the new bridge across the northern bank',
+      'and its cost to the farmers of the valley.',
+    ];
+    const right = [
+      'Meanwhile the school orchestra has won',
+      'the regional prize for a third year with',
+      'folk songs arranged by the pupils themselves.',
+    ];
+    const input = await pdf((doc) => {
+      doc.font('Times-Roman').fontSize(10);
+      left.forEach((line, i) => {
+        doc.text(line, 72, 100 + i * 13, { lineBreak: false });
+        doc.text(right[i]!, 310, 100 + i * 13, { lineBreak: false });
+      });
+    });
+    const { markdown } = await convertIsolated(input, 'pdf', std, limits);
+    expect(markdown).toBe(`${left.map((l, i) => `${l} ${right[i]}`).join(' ')}\n`);
+  });
+
+  it('When an aligned table has one column of long descriptions, then it is still a table', async () => {
+    const rows = [
+      ['Code', 'Description of the work to be done', 'Hours'],
+      ['A1', 'Replace the worn seals on the main pump', '3'],
+      ['B7', 'Clean and inspect the cooling water intake', '5'],
+    ];
+    const input = await pdf((doc) => {
+      doc.font('Helvetica').fontSize(10);
+      rows.forEach((row, r) =>
+        row.forEach((cell, c) => doc.text(cell, [72, 130, 420][c]!, 100 + r * 18, { lineBreak: false })),
+      );
+    });
+    const { markdown } = await convertIsolated(input, 'pdf', std, limits);
+    expect(markdown).toBe(
+      '| Code | Description of the work to be done | Hours |\n| --- | --- | --- |\n| A1 | Replace the worn seals on the main pump | 3 |\n| B7 | Clean and inspect the cooling water intake | 5 |\n',
+    );
+  });
+
   it('When every page repeats a header and a page number, then they are removed', async () => {
     const input = await pdf((doc) => {
       for (let p = 1; p <= 4; p++) {

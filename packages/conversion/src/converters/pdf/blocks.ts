@@ -233,5 +233,25 @@ function tableAt(lines: Line[], start: number): { rows: string[][]; end: number 
     }
     return row;
   });
+  if (isColumnsOfProse(rows)) return undefined;
   return { rows, end };
+}
+
+/** A cell of at least this many words reads as running text. */
+const PROSE_CELL_WORDS = 5;
+/** A column is running text when this share of its filled cells is. */
+const PROSE_COLUMN_SHARE = 2 / 3;
+
+/**
+ * Aligned lines whose every column is running text are a page set in columns, not a table:
+ * tables hold at least one column of short entries (names, numbers, dates).
+ */
+function isColumnsOfProse(rows: string[][]): boolean {
+  const width = rows[0]?.length ?? 0;
+  for (let c = 0; c < width; c++) {
+    const filled = rows.map((r) => r[c] ?? '').filter(Boolean);
+    const prose = filled.filter((cell) => cell.split(' ').length >= PROSE_CELL_WORDS).length;
+    if (!filled.length || prose < filled.length * PROSE_COLUMN_SHARE) return false;
+  }
+  return true;
 }
