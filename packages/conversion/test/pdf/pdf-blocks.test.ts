@@ -8,8 +8,11 @@ function page(runs: Array<[x: number, y: number, text: string]>): TextItem[] {
 }
 
 describe('PDF lines to blocks', () => {
-  it('When list markers are glyphs from a supplementary private use area, then the lines are list items', () => {
-    const marker = String.fromCodePoint(0x100080);
+  it.each([
+    ['a supplementary private use area', 0x100080],
+    ['no assigned character', 0x900b0],
+  ])('When list markers are symbol glyphs mapped to %s, then the lines are list items', (_, code) => {
+    const marker = String.fromCodePoint(code);
     const items = page([
       [72, 700, 'The following topics are covered:'],
       [72, 686, marker],

@@ -3,9 +3,10 @@ import { nestListItems, type FlatListItem } from '../../markdown/lists';
 import { dropLeading, joinRunLines, runsToInlines, type StyledRun } from './styled-runs';
 import { bodyFont, bodySize, boilerplateKey, type Line } from './layout';
 
-// Bullets, checkboxes, and symbol-font glyphs (Wingdings, Symbol, IBM's BookMaster) that map to C1 controls or
-// a private use area (the BMP's, or planes 15 and 16).
-const BULLET = /^(?:[•◦▪▫●○■□‣⁃∙·*\-–—]\s+|[☐☑☒❑❒✓✔➢➤►▶◆◇\u0080-\u009f\uf000-\uf0ff\u{f0000}-\u{10fffd}]\s*(?=\S))/u;
+// Bullets, checkboxes, and symbol-font glyphs (Wingdings, Symbol) that map to C1 controls or the BMP's private use
+// area; other fonts' glyphs that map to a private use area or to no assigned character (IBM's BookMaster bullet
+// comes out as U+900B0) count when a space follows them.
+const BULLET = /^(?:[•◦▪▫●○■□‣⁃∙·*\-–—\p{Co}\p{Cn}]\s+|[☐☑☒❑❒✓✔➢➤►▶◆◇\u0080-\u009f\uf000-\uf0ff]\s*(?=\S))/u;
 const NUMBERED = /^((?:\d{1,3}|[a-z]|[ivx]{1,5})[.)])\s+/i;
 const HEADING_RATIO = 1.15;
 const MAX_HEADING_CHARS = 150;
