@@ -1,6 +1,6 @@
 import type { Converter, ConversionOutput } from '../../types';
 import { ConversionError } from '../../types';
-import { renderMarkdown } from '../../markdown/writer';
+import { documentOutput } from '../../markdown/writer';
 import { buildLines, type Line, type TextItem } from './layout';
 import { readPages } from './poppler';
 import { documentInfo, openPdf } from './pdfjs';
@@ -49,7 +49,7 @@ export const pdfConverter: Converter = {
       }
       const metadata = { title: info?.title ?? '', author: info?.author ?? '', page_count: pageCount };
       // An XFA-only form: its pages are a placeholder, the form and its values are in the XFA.
-      if (doc?.isPureXfa) return { markdown: renderMarkdown(xfaBlocks(doc.allXfaHtml)), metadata };
+      if (doc?.isPureXfa) return documentOutput(xfaBlocks(doc.allXfaHtml), metadata);
       // poppler refused the file: pdf.js says why (password, damage) in the words users get.
       if (!poppler) return failWithReason(opened.error);
       const pages: Line[][] = [];
@@ -78,10 +78,7 @@ export const pdfConverter: Converter = {
       // Enhanced mode also reads the text inside pictures on pages that have a text layer.
       const textPages = pages.map((_, i) => (scanned.includes(i + 1) ? 0 : i + 1)).filter((n) => n > 0);
       const pictures = options.enhanced ? await pdfPictureText(input, textPages) : new Map<number, string[]>();
-      return {
-        markdown: renderMarkdown(pageBlocks(cleaned, ocr, pictures)),
-        metadata,
-      };
+      return documentOutput(pageBlocks(cleaned, ocr, pictures), metadata);
     } finally {
       await doc?.destroy();
     }
