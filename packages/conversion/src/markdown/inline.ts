@@ -77,7 +77,6 @@ interface Context {
  * links never nest). `oneLine` is for headings, list items and table cells: breaks become spaces.
  */
 export function renderInline(content: InlineContent, oneLine = false, opts: InlineOptions = {}): string {
-  if (typeof content === 'string') return oneLine ? content.replace(/\s*\n\s*/g, ' ') : content;
   const md = renderNodes(content, { open: new Set(), opts })
     .replace(/^[\s\uE000]+|[\s\uE000]+$/g, '')
     .replace(/ *\uE000 */g, BREAK);

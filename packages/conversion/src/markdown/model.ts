@@ -1,8 +1,8 @@
 /**
  * The one document model every reader produces and the writer renders (pandoc's idea, small).
  * Inline content is nodes (`Inline[]`); only the writer turns them into Markdown syntax.
- * A plain string is still accepted as inline content that is Markdown already, written as it is:
- * no reader gives one any more (PDF was the last to move); every reader gives nodes.
+ Markdown that a
+ * source already holds (a `.md` file, an enhanced model's answer) is a `raw` node or block.
  */
 export type Inline =
   | { type: 'text'; text: string }
@@ -17,8 +17,8 @@ export type Inline =
   | { type: 'break' }
   | { type: 'raw'; markdown: string };
 
-/** Inline nodes, or (legacy, PDF only) inline Markdown text. */
-export type InlineContent = Inline[] | string;
+/** A block's inline content: always nodes; the writer alone turns them into Markdown. */
+export type InlineContent = Inline[];
 
 export type Block =
   | { type: 'heading'; level: number; text: InlineContent }

@@ -44,20 +44,20 @@ function blockAsInline(b: Block): Inline[] {
   switch (b.type) {
     case 'paragraph':
     case 'heading':
-      return asNodes(b.text);
+      return b.text;
     case 'code':
       return b.text.trim() ? [{ type: 'code', text: b.text }] : [];
     case 'list':
       return joined(
         b.items.map((it, i) => [
           { type: 'text', text: `${b.ordered ? `${(b.start ?? 1) + i}.` : '-'} ` },
-          ...asNodes(it.text),
+          ...it.text,
           space,
           ...blocksAsInline(it.children ?? []),
         ]),
       );
     case 'table':
-      return joined(b.rows.flatMap((r) => r.map(asNodes)));
+      return joined(b.rows.flatMap((r) => r));
     case 'quote':
       return blocksAsInline(b.blocks);
     case 'raw':
@@ -71,10 +71,4 @@ function blockAsInline(b: Block): Inline[] {
 
 function joined(parts: Inline[][]): Inline[] {
   return parts.filter((p) => p.length).flatMap((p, i) => (i ? [space, ...p] : p));
-}
-
-/** Inline content as nodes: a (legacy) Markdown string becomes a raw node. */
-export function asNodes(content: InlineContent): Inline[] {
-  if (typeof content !== 'string') return content;
-  return content ? [{ type: 'raw', markdown: content }] : [];
 }

@@ -100,7 +100,7 @@ describe('Markdown writer', () => {
     expect(md).toBe('| A | B |\n| --- | --- |\n| x y | a\\|b |\n');
   });
 
-  it('When string cells hold pipes, line breaks or runs of spaces and rows are ragged, then each cell is one trimmed line', () => {
+  it('When text cells hold pipes, line breaks or runs of spaces and rows are ragged, then each cell is one trimmed line', () => {
     const md = renderMarkdown([
       {
         type: 'table',
@@ -108,7 +108,7 @@ describe('Markdown writer', () => {
           ['a|b', ' lead', 'tail ', 'two  spaces'],
           ['nb\u00a0sp', 'line\nbreak', 'tab\there'],
           ['plain words', '', '|'],
-        ],
+        ].map((row) => row.map((cell) => (cell ? [t(cell)] : []))),
         headerRows: 0,
       },
     ]);
@@ -123,8 +123,10 @@ describe('Markdown writer', () => {
     expect(md).toBe('a\\\\b c\\`d e\\*f g\\[h i\\]j k\\_ \\_l m&lt;n plain 4.5\n');
   });
 
-  it('When a reader still gives inline Markdown as a string, then it is written as it is', () => {
-    expect(renderMarkdown([{ type: 'paragraph', text: 'already **bold**' }])).toBe('already **bold**\n');
+  it('When a source already holds Markdown (a raw node), then it is written as it is', () => {
+    expect(
+      renderMarkdown([{ type: 'paragraph', text: [t('plain '), { type: 'raw', markdown: 'already **bold**' }] }]),
+    ).toBe('plain already **bold**\n');
   });
 });
 

@@ -3,7 +3,7 @@ import { text, type Block, type Inline, type Note } from '../../markdown/model';
 import { hyperlinkTarget } from '../word-fields';
 import { nestListItems } from '../../markdown/lists';
 import { renderInline } from '../../markdown/inline';
-import { asNodes, blocksAsInline, collapseSpaces, styled } from '../../markdown/nodes';
+import { blocksAsInline, collapseSpaces, styled } from '../../markdown/nodes';
 import { attr, child, children, descendants, relAttr } from '../../xml-dom';
 import { ListNumbering } from './numbering';
 import type { DocxPackage, StyleInfo } from './parts';
@@ -379,7 +379,7 @@ export class DocxReader {
         const [first, ...rest] = body;
         entry.blocks =
           first?.type === 'paragraph'
-            ? [{ type: 'paragraph', text: [lead, ...asNodes(first.text)] }, ...rest]
+            ? [{ type: 'paragraph', text: [lead, ...first.text] }, ...rest]
             : [{ type: 'paragraph', text: [lead] }, ...body];
       }
     }

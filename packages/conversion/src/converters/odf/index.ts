@@ -7,8 +7,9 @@ import { attr, child, children, descendants } from '../../xml-dom';
 import type { Block, Inline, ListItem, Note } from '../../markdown/model';
 import { documentOutput } from '../../markdown/writer';
 import { renderInline } from '../../markdown/inline';
-import { asNodes, blocksAsInline } from '../../markdown/nodes';
+import { blocksAsInline } from '../../markdown/nodes';
 import {
+  inlines,
   isBlank,
   paragraphsToBlocks,
   renderSlides,
@@ -308,7 +309,7 @@ export const odpConverter: Converter = {
             0,
           );
           if (cls === 'title' && isBlank(title))
-            title = paragraphs.flatMap((p, i) => (i ? [space, ...asNodes(p.text)] : asNodes(p.text)));
+            title = paragraphs.flatMap((p, i) => (i ? [space, ...inlines(p.text)] : inlines(p.text)));
           else blocks.push(...paragraphsToBlocks(paragraphs));
         } else if (child(frame, 'image')) {
           blocks.push({ type: 'paragraph', text: frameText(frame, pkg, notes) });

@@ -158,7 +158,6 @@ function plainText(value: string): Inline[] {
 
 /** The text of nodes this reader made (headings hold plain text). */
 function inlineText(content: InlineContent): string {
-  if (typeof content === 'string') return content;
   return content.map((n) => (n.type === 'text' ? n.text : 'children' in n ? inlineText(n.children) : '')).join('');
 }
 
