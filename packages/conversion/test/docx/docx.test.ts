@@ -173,4 +173,18 @@ describe('DOCX', () => {
     const { markdown } = await convertDocument(zip, 'docx', std);
     expect(markdown).toBe('# Budget\n\n4. Approve\n5. Publish\n\n```\nSELECT total FROM budget;\n```\n');
   });
+
+  it('When a paragraph has runs of spaces and no-break spaces, then each run is one space, or one no-break space when it holds one', async () => {
+    const ns = 'xmlns:w="http://schemas.openxmlformats.org/wordprocessingml/2006/main"';
+    const text = 'Total:   12\u00a0 \u00a0000 and  more';
+    const zip = Buffer.from(
+      zipSync({
+        'word/document.xml': strToU8(
+          `<w:document ${ns}><w:body><w:p><w:r><w:t xml:space="preserve">${text}</w:t></w:r></w:p></w:body></w:document>`,
+        ),
+      }),
+    );
+    const { markdown } = await convertDocument(zip, 'docx', std);
+    expect(markdown).toBe('Total: 12\u00a0000 and more\n');
+  });
 });
