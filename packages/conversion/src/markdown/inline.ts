@@ -3,9 +3,13 @@ import type { Inline, InlineContent } from './model';
 /** Inline Markdown: escaping and emphasis, links, images. Inputs are plain text unless named `md`. */
 
 const ALWAYS = /[\\`*[\]]/g;
+/** Every character one of escapeText's rules rewrites. */
+const ESCAPABLE = /[\\`*[\]_<]/;
 
 /** Escapes plain text so it renders as itself, without escaping harmless characters. */
 export function escapeText(text: string): string {
+  // Most text (every number in a sheet) has nothing to escape: skip the three passes for it.
+  if (!ESCAPABLE.test(text)) return text;
   return text
     .replace(ALWAYS, (c) => `\\${c}`)
     .replace(/(^|[^\p{L}\p{N}])_|_(?=$|[^\p{L}\p{N}])/gu, (m) => m.replace('_', '\\_'))

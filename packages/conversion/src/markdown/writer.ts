@@ -72,21 +72,30 @@ function renderList(items: ListItem[], ordered: boolean, start: number): string 
     .join('\n');
 }
 
+/** What a cell's text needs rewritten: a pipe, a whitespace other than one inner space. */
+const CELL_REWRITE = /\||[^\S ]| \s|^ | $/;
+
 /** A GFM table cell: one line, pipes escaped. */
 export function tableCell(content: InlineContent): string {
+  // Most cells (numbers, words) come out as they went in: skip the four passes below for them.
+  if (typeof content === 'string' && !CELL_REWRITE.test(content)) return content;
   const text = renderInline(content, true);
   return text.replace(/\r?\n/g, '<br>').replace(/\|/g, '\\|').replace(/\s+/g, ' ').trim();
 }
 
 function renderTable(rows: InlineContent[][], headerRows: number): string {
-  const width = rows.reduce((n, r) => Math.max(n, r.length), 0);
+  let width = 0;
+  for (const r of rows) if (r.length > width) width = r.length;
   if (width === 0 || rows.length === 0) return '';
-  const norm = rows.map((r) => Array.from({ length: width }, (_, i) => tableCell(r[i] ?? '')));
-  const line = (cells: string[]): string => `| ${cells.join(' | ')} |`;
+  const line = (cells: readonly InlineContent[]): string => {
+    const out = new Array<string>(width);
+    for (let i = 0; i < width; i++) out[i] = tableCell(cells[i] ?? '');
+    return `| ${out.join(' | ')} |`;
+  };
   // GFM has exactly one header row: further header rows become body rows; none gets an empty header.
-  const header = headerRows > 0 ? norm[0]! : Array.from({ length: width }, () => '');
-  const body = headerRows > 0 ? norm.slice(1) : norm;
-  return [line(header), line(Array.from({ length: width }, () => '---')), ...body.map(line)].join('\n');
+  const lines = [line(headerRows > 0 ? rows[0]! : []), `| ${new Array<string>(width).fill('---').join(' | ')} |`];
+  for (let r = headerRows > 0 ? 1 : 0; r < rows.length; r++) lines.push(line(rows[r]!));
+  return lines.join('\n');
 }
 
 function renderCode(text: string, language = ''): string {

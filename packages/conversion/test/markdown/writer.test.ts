@@ -75,6 +75,29 @@ describe('Markdown writer', () => {
     expect(md).toBe('| A | B |\n| --- | --- |\n| x y | a\\|b |\n');
   });
 
+  it('When string cells hold pipes, line breaks or runs of spaces and rows are ragged, then each cell is one trimmed line', () => {
+    const md = renderMarkdown([
+      {
+        type: 'table',
+        rows: [
+          ['a|b', ' lead', 'tail ', 'two  spaces'],
+          ['nb\u00a0sp', 'line\nbreak', 'tab\there'],
+          ['plain words', '', '|'],
+        ],
+        headerRows: 0,
+      },
+    ]);
+    expect(md).toBe(
+      '|  |  |  |  |\n| --- | --- | --- | --- |\n| a\\|b | lead | tail | two spaces |\n| nb sp | line break | tab here |  |\n| plain words |  | \\| |  |\n',
+    );
+  });
+
+  it('When each text holds one Markdown character, then each is escaped and plain text is kept', () => {
+    const words = ['a\\b', 'c`d', 'e*f', 'g[h', 'i]j', 'k_', '_l', 'm<n', 'plain 4.5'];
+    const md = renderMarkdown([paragraph(...words.flatMap((w) => [t(w), t(' ')]))]);
+    expect(md).toBe('a\\\\b c\\`d e\\*f g\\[h i\\]j k\\_ \\_l m&lt;n plain 4.5\n');
+  });
+
   it('When a reader still gives inline Markdown as a string, then it is written as it is', () => {
     expect(renderMarkdown([{ type: 'paragraph', text: 'already **bold**' }])).toBe('already **bold**\n');
   });

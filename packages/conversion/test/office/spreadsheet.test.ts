@@ -2,11 +2,64 @@ import ExcelJS from 'exceljs';
 import { strToU8, unzipSync, zipSync } from 'fflate';
 import * as XLSX from '@e965/xlsx';
 import { convertDocument } from '../../src';
+import { tableRegions } from '../../src/converters/spreadsheet';
 import { chartSubstream, embedInSheet } from '../biff8';
 
 const std = { enhanced: false };
 
+/** One sheet named Data written as xlsx, xls and ods by SheetJS, each converted: format → Markdown. */
+async function markdownInEachFormat(cells: unknown[][]): Promise<Record<string, string>> {
+  const wb = XLSX.utils.book_new();
+  XLSX.utils.book_append_sheet(wb, XLSX.utils.aoa_to_sheet(cells), 'Data');
+  const out: Record<string, string> = {};
+  for (const bookType of ['xlsx', 'xls', 'ods'] as const) {
+    const input = Buffer.from(XLSX.write(wb, { type: 'buffer', bookType }));
+    out[bookType] = (await convertDocument(input, bookType, std)).markdown;
+  }
+  return out;
+}
+
+const inEachFormat = (markdown: string) => ({ xlsx: markdown, xls: markdown, ods: markdown });
+
 describe('spreadsheets', () => {
+  it('When an xlsx cell has a threaded comment with a reply, then both are listed in order', async () => {
+    const ws = XLSX.utils.aoa_to_sheet([['Total'], [7]]);
+    ws.A2!.c = [
+      { a: 'Ann Lee', t: 'Too low?', T: true },
+      { a: 'Bo Park', t: 'Agreed', T: true },
+    ];
+    const wb = XLSX.utils.book_new();
+    XLSX.utils.book_append_sheet(wb, ws, 'Sum');
+    const input = Buffer.from(XLSX.write(wb, { type: 'buffer', bookType: 'xlsx' }));
+    expect((await convertDocument(input, 'xlsx', std)).markdown).toBe(
+      '## Sum\n\n| Total |\n| --- |\n| 7 |\n\n### Comments\n\nComment by Ann Lee on A2: Too low?\n\nComment by Bo Park on A2: Agreed\n',
+    );
+  });
+
+  it('When cells carry comments, then they follow the sheet under Comments with author and cell, escaped', async () => {
+    const ws = XLSX.utils.aoa_to_sheet([
+      ['Item', 'Qty'],
+      ['Pens', 3],
+    ]);
+    ws.B2!.c = [{ a: 'Ann Lee', t: 'Check | this *count*' }];
+    ws.A2!.c = [{ a: 'Bo Park', t: 'Counted   twice\nalready' }];
+    ws.A1!.c = [{ a: 'Ann Lee', t: 'Header?' }];
+    const wb = XLSX.utils.book_new();
+    XLSX.utils.book_append_sheet(wb, ws, 'Stock');
+    const table = '## Stock\n\n| Item | Qty |\n| --- | --- |\n| Pens | 3 |\n\n### Comments\n\n';
+    for (const bookType of ['xlsx', 'xls'] as const) {
+      const input = Buffer.from(XLSX.write(wb, { type: 'buffer', bookType }));
+      expect((await convertDocument(input, bookType, std)).markdown).toBe(
+        `${table}Comment by Ann Lee on A1: Header?\n\nComment by Bo Park on A2: Counted twice already\n\nComment by Ann Lee on B2: Check | this \\*count\\*\n`,
+      );
+    }
+    // SheetJS writes ODS annotations without their author; the reader keeps what is there.
+    const ods = Buffer.from(XLSX.write(wb, { type: 'buffer', bookType: 'ods' }));
+    expect((await convertDocument(ods, 'ods', std)).markdown).toContain(
+      '### Comments\n\nComment on A1: Header?\n\nComment on A2: Counted twice already\n\nComment on B2: Check | this \\*count\\*',
+    );
+  });
+
   it('When an xlsx has two sheets with number formats, then each is a section with values as shown', async () => {
     const wb = new ExcelJS.Workbook();
     wb.creator = 'Ana';
@@ -28,17 +81,9 @@ describe('spreadsheets', () => {
   });
 
   it('When a sheet holds two separate tables, then each becomes its own GFM table and empty edges are trimmed', async () => {
-    const ws = XLSX.utils.aoa_to_sheet([[], ['', 'a', 'b', '', '', 'x'], ['', '1', '2', '', '', '9']]);
-    const wb = XLSX.utils.book_new();
-    XLSX.utils.book_append_sheet(wb, ws, 'Data');
-    for (const bookType of ['xlsx', 'xls', 'ods'] as const) {
-      const input = Buffer.from(XLSX.write(wb, { type: 'buffer', bookType }));
-      const { markdown } = await convertDocument(input, bookType, std);
-      expect([bookType, markdown]).toEqual([
-        bookType,
-        '## Data\n\n| a | b |\n| --- | --- |\n| 1 | 2 |\n\n| x |\n| --- |\n| 9 |\n',
-      ]);
-    }
+    expect(await markdownInEachFormat([[], ['', 'a', 'b', '', '', 'x'], ['', '1', '2', '', '', '9']])).toEqual(
+      inEachFormat('## Data\n\n| a | b |\n| --- | --- |\n| 1 | 2 |\n\n| x |\n| --- |\n| 9 |\n'),
+    );
   });
 
   it('When a sheet has a chart, then its title, kind and cached values follow the sheet table', async () => {
@@ -82,6 +127,53 @@ describe('spreadsheets', () => {
     expect(markdown).toBe(
       '## Birds\n\n| Ducks per year |\n| --- |\n\n| Year | Ducks |\n| --- | --- |\n| 2019 | 120 |\n| 2020 | 135 |\n',
     );
+  });
+
+  it('When cells hold Markdown characters, pipes and edge spaces, then they are escaped and trimmed in every format', async () => {
+    const cells = [
+      ['Name', 'Note'],
+      ['a|b', '*x* and snake_case'],
+      [' padded ', '<b>'],
+    ];
+    expect(await markdownInEachFormat(cells)).toEqual(
+      inEachFormat(
+        '## Data\n\n| Name | Note |\n| --- | --- |\n| a\\|b | \\*x\\* and snake_case |\n| padded | &lt;b> |\n',
+      ),
+    );
+  });
+
+  it('When a cell sits in the hole of another table, then it joins that table, and tables apart stay apart', () => {
+    const gap = (n: number): string[] => Array.from({ length: n }, () => '');
+    const rows = [
+      ['a', 'b', 'c', ...gap(7), 'x'],
+      ['1', ...gap(10)],
+      ['2', '', 'm', ...gap(7), 'y'],
+      ['3', '4', ...gap(8), 'z'],
+    ];
+    expect(tableRegions(rows)).toEqual([
+      [
+        ['a', 'b', 'c'],
+        ['1', '', ''],
+        ['2', '', 'm'],
+        ['3', '4', ''],
+      ],
+      [['x']],
+      [['y'], ['z']],
+    ]);
+  });
+
+  it('When a sheet is thousands of one-cell islands, then each is its own table in reading order', () => {
+    const rows = Array.from({ length: 400 }, (_, r) =>
+      Array.from({ length: 50 }, (_, c) => ((r + c) % 2 ? `${r}:${c}` : '')),
+    );
+    const regions = tableRegions(rows);
+    expect(regions).toHaveLength(10_000);
+    expect([regions[0], regions[1], regions[25], regions[9_999]]).toEqual([
+      [['0:1']],
+      [['0:3']],
+      [['1:0']],
+      [['399:48']],
+    ]);
   });
 
   it('When the spreadsheet is corrupt, then it fails with corrupt_file', async () => {

@@ -1,5 +1,6 @@
-import * as XLSX from '@e965/xlsx';
+import type * as XLSX from '@e965/xlsx';
 import type { ChartData } from '../charts';
+import { sheetCell } from '../spreadsheet/cells';
 
 /** A cell range a chart series refers to: `sheet` is an index into the EXTERNSHEET table (or -1: the chart's own sheet). */
 export interface CellArea {
@@ -236,7 +237,7 @@ export function resolveChartCells(chart: BiffChart, wb: XLSX.WorkBook | undefine
     const out: string[] = [];
     for (let r = area.firstRow; r <= area.lastRow && out.length < MAX_POINTS; r++) {
       for (let c = area.firstCol; c <= area.lastCol && out.length < MAX_POINTS; c++) {
-        const cell = sheet[XLSX.utils.encode_cell({ r, c })] as XLSX.CellObject | undefined;
+        const cell = sheetCell(sheet, r, c);
         out.push(cell?.w ?? (cell?.v === undefined ? '' : String(cell.v)));
       }
     }

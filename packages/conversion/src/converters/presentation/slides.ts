@@ -1,5 +1,6 @@
 import type { Block, Inline } from '../../markdown/model';
 import { imagePlaceholder } from '../../markdown/inline';
+import { commentBlocks } from '../comments';
 
 /** Plain text (PPT, PPTX) or inline nodes (ODP, whose runs carry emphasis and links). */
 export type SlideText = string | Inline[];
@@ -105,13 +106,7 @@ export function renderSlides(slides: SlideModel[]): Block[] {
       for (const note of slide.notes) if (!isBlank(note)) blocks.push({ type: 'paragraph', text: inlines(note) });
     }
     const comments = (slide.comments ?? []).filter((c) => !isBlank(c.text));
-    if (comments.length) {
-      blocks.push({ type: 'heading', level: 3, text: 'Comments' });
-      for (const c of comments) {
-        const by = c.author.trim() ? `Comment by ${c.author.trim()}: ` : 'Comment: ';
-        blocks.push({ type: 'paragraph', text: [{ type: 'text', text: by }, ...inlines(c.text)] });
-      }
-    }
+    blocks.push(...commentBlocks(comments.map((c) => ({ author: c.author, text: inlines(c.text) }))));
   });
   return blocks;
 }
