@@ -187,4 +187,20 @@ describe('DOCX', () => {
     const { markdown } = await convertDocument(zip, 'docx', std);
     expect(markdown).toBe('Total: 12\u00a0000 and more\n');
   });
+
+  it('When styles.xml is not well-formed, then the document still converts with the styles that could be read', async () => {
+    const ns = 'xmlns:w="http://schemas.openxmlformats.org/wordprocessingml/2006/main"';
+    const zip = Buffer.from(
+      zipSync({
+        'word/document.xml': strToU8(
+          `<w:document ${ns}><w:body><w:p><w:pPr><w:pStyle w:val="H"/></w:pPr><w:r><w:t>Hi</w:t></w:r></w:p></w:body></w:document>`,
+        ),
+        'word/styles.xml': strToU8(
+          `<w:styles ${ns}><w:style w:styleId="H"><w:name w:val="heading 1"/></w:styl></w:styles>`,
+        ),
+      }),
+    );
+    const { markdown } = await convertDocument(zip, 'docx', std);
+    expect(markdown).toBe('# Hi\n');
+  });
 });
