@@ -1,4 +1,4 @@
-import type { Block, Inline } from '../markdown/model';
+import { text, type Block, type Inline } from '../markdown/model';
 
 /** A reviewer's comment on part of a document (a slide, a cell): who, where, and what it says. */
 export interface ReviewComment {
@@ -16,7 +16,7 @@ export function commentBlocks(comments: ReviewComment[]): Block[] {
   const shown = comments.filter((c) => c.text.some((n) => n.type !== 'text' || n.text.trim()));
   if (!shown.length) return [];
   return [
-    { type: 'heading', level: 3, text: 'Comments' },
+    { type: 'heading', level: 3, text: [text('Comments')] },
     ...shown.map((c): Block => {
       const author = c.author.trim();
       const by = `${author ? `Comment by ${author}` : 'Comment'}${c.on ? ` on ${c.on}` : ''}: `;

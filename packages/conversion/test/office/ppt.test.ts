@@ -10,14 +10,14 @@ const cell = (box: [number, number, number, number], text = ''): Buffer =>
   shape({ box, text: text ? { kind: 4, text } : undefined }, true);
 
 describe('PPT (PowerPoint 97-2003) slides', () => {
-  it('When a slide has a table (a group shape flagged as a table), then its cells become a table, merged cells repeated', async () => {
+  it('When a slide has a table (a group shape flagged as a table), then its cells become a table, merged cells repeated and Markdown characters escaped', async () => {
     // Columns at 1000 | 2000 | 3000 | 4000, rows at 1000 | 1200 | 1400; "Region" spans the two value columns.
     const table = group(
       [1000, 1000, 4000, 1400],
       [
         cell([1000, 1000, 2000, 1200]),
         cell([2000, 1000, 4000, 1200], 'Region'),
-        cell([1000, 1200, 2000, 1400], 'Q1'),
+        cell([1000, 1200, 2000, 1400], 'Q1 *est*'),
         cell([2000, 1200, 3000, 1400], 'North'),
         cell([3000, 1200, 4000, 1400], 'South\rcoast'),
         shape({ box: [1000, 1200, 4000, 1200], shapeType: 20 }, true), // a border line
@@ -27,7 +27,7 @@ describe('PPT (PowerPoint 97-2003) slides', () => {
     const note = shape({ box: [1000, 3000, 4000, 3300], text: { kind: 4, text: 'Source: survey' } });
     const { stream, currentUser: user } = pptDocument({ slides: [slide(note, table, title('Sales'))] });
     expect(await convert(pptFile(stream, user))).toBe(
-      '# Sales\n\n|  | Region | Region |\n| --- | --- | --- |\n| Q1 | North | South coast |\n\nSource: survey\n',
+      '# Sales\n\n|  | Region | Region |\n| --- | --- | --- |\n| Q1 \\*est\\* | North | South coast |\n\nSource: survey\n',
     );
   });
 

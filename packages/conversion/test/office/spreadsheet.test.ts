@@ -22,6 +22,42 @@ async function markdownInEachFormat(cells: unknown[][]): Promise<Record<string, 
 const inEachFormat = (markdown: string) => ({ xlsx: markdown, xls: markdown, ods: markdown });
 
 describe('spreadsheets', () => {
+  it('When an ods sheet holds a chart object, then the chart follows its sheet as title, kind and table', async () => {
+    const wb = XLSX.utils.book_new();
+    XLSX.utils.book_append_sheet(
+      wb,
+      XLSX.utils.aoa_to_sheet([
+        ['Month', 'Visits'],
+        ['May', 5],
+      ]),
+      'Traffic & Co',
+    );
+    XLSX.utils.book_append_sheet(wb, XLSX.utils.aoa_to_sheet([['Other']]), 'Other');
+    const files = unzipSync(Buffer.from(XLSX.write(wb, { type: 'buffer', bookType: 'ods' })));
+    const content = new TextDecoder().decode(files['content.xml']);
+    const start = content.match(/<table:table [^>]*table:name="Traffic &amp; Co"[^>]*>/)![0];
+    files['content.xml'] = strToU8(
+      content.replace(
+        start,
+        `${start}<table:shapes><draw:frame xmlns:draw="urn:oasis:names:tc:opendocument:xmlns:drawing:1.0"><draw:object xmlns:xlink="http://www.w3.org/1999/xlink" xlink:href="./Object 1"/></draw:frame></table:shapes>`,
+      ),
+    );
+    const cell = (v: string) => `<table:table-cell><text:p>${v}</text:p></table:table-cell>`;
+    const row = (...v: string[]) => `<table:table-row>${v.map(cell).join('')}</table:table-row>`;
+    files['Object 1/content.xml'] = strToU8(
+      '<office:document-content xmlns:office="urn:oasis:names:tc:opendocument:xmlns:office:1.0" xmlns:table="urn:oasis:names:tc:opendocument:xmlns:table:1.0" xmlns:text="urn:oasis:names:tc:opendocument:xmlns:text:1.0" xmlns:chart="urn:oasis:names:tc:opendocument:xmlns:chart:1.0">' +
+        '<office:body><office:chart><chart:chart chart:class="chart:bar"><chart:title><text:p>Visits by month</text:p></chart:title>' +
+        '<chart:plot-area><chart:series chart:values-cell-range-address="local-table.$B$2:.$B$3"/></chart:plot-area>' +
+        `<table:table table:name="local-table"><table:table-header-rows>${row('', 'Visits')}</table:table-header-rows>` +
+        `<table:table-rows>${row('May', '5')}${row('June', '8')}</table:table-rows></table:table></chart:chart></office:chart></office:body></office:document-content>`,
+    );
+    const { markdown } = await convertDocument(Buffer.from(zipSync(files)), 'ods', std);
+    expect(markdown).toBe(
+      '## Traffic & Co\n\n| Month | Visits |\n| --- | --- |\n| May | 5 |\n\n**Visits by month**\n\n*Bar chart*\n\n' +
+        '|  | Visits |\n| --- | --- |\n| May | 5 |\n| June | 8 |\n\n## Other\n\n| Other |\n| --- |\n',
+    );
+  });
+
   it('When an xlsx cell has a threaded comment with a reply, then both are listed in order', async () => {
     const ws = XLSX.utils.aoa_to_sheet([['Total'], [7]]);
     ws.A2!.c = [

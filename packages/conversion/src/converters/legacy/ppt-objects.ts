@@ -1,8 +1,7 @@
 import { inflateSync } from 'node:zlib';
 import CFB from 'cfb';
 import * as XLSX from '@e965/xlsx';
-import type { Block } from '../../markdown/model';
-import { escapeText } from '../../markdown/inline';
+import { text, type Block } from '../../markdown/model';
 import { chartDataBlocks } from '../charts';
 import { sheetRows, tableRegions } from '../spreadsheet';
 import { readBiffChart, resolveChartCells } from './biff-chart';
@@ -58,7 +57,7 @@ export function embeddedObjectBlocks(object: EmbeddedObject): Block[] {
   const blocks: Block[] = [];
   if (chart?.title)
     blocks.push({ type: 'paragraph', text: [{ type: 'strong', children: [{ type: 'text', text: chart.title }] }] });
-  for (const rows of tables) blocks.push({ type: 'table', rows: rows.map((r) => r.map(escapeText)) });
+  for (const rows of tables) blocks.push({ type: 'table', rows: rows.map((r) => r.map((c) => [text(c)])) });
   return blocks;
 }
 

@@ -1,7 +1,7 @@
 import type { Converter } from '../../types';
 import { ConversionError } from '../../types';
-import type { Block } from '../../markdown/model';
-import { renderMarkdown } from '../../markdown/writer';
+import { text as plain, type Block, type Inline } from '../../markdown/model';
+import { documentOutput } from '../../markdown/writer';
 import {
   paragraphsToBlocks,
   readingOrder,
@@ -125,10 +125,7 @@ export const pptConverter: Converter = {
     const tolerance = doc.slideHeight / 48;
     const models: SlideModel[] = source.map((items, i) => toSlide(readingOrder(items, tolerance), notesOf(i)));
     const info = summaryInformation(cfb);
-    return {
-      markdown: renderMarkdown(renderSlides(models)),
-      metadata: { title: info.title, author: info.author, page_count: models.length },
-    };
+    return documentOutput(renderSlides(models), { title: info.title, author: info.author, page_count: models.length });
   },
 };
 
@@ -532,7 +529,7 @@ function readGroup(
  * give the columns and rows, and a merged cell spans several of them (its text is repeated in
  * each, as a reader sees the merged value across them). Border lines are skipped.
  */
-function tableRows(buf: Buffer, members: RecordHeader[]): string[][] {
+function tableRows(buf: Buffer, members: RecordHeader[]): Inline[][][] {
   const cells: Array<{ box: [number, number, number, number]; text: string }> = [];
   for (const h of members) {
     if (h.type !== RT.shapeContainer) continue;
@@ -580,7 +577,7 @@ function tableRows(buf: Buffer, members: RecordHeader[]): string[][] {
       for (let c = c0; c < Math.max(c1, c0 + 1) && c < width; c++, budget--) grid[r]![c] = text;
     }
   }
-  return grid;
+  return grid.map((row) => row.map((cell) => [plain(cell)]));
 }
 
 /** The slide id a notes container belongs to (its NotesAtom's slideIdRef); the notes master's has the high bit set or is 0. */

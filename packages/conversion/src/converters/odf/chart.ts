@@ -1,4 +1,5 @@
 import type { Element } from '@xmldom/xmldom';
+import { decodeXML } from 'entities';
 import type { SafeZip } from '../../archive/safe-zip';
 import { parseXml } from '../../office-properties';
 import { attr, child, children, descendants } from '../../xml-dom';
@@ -67,6 +68,27 @@ function rowCells(row: Element): string[] {
       (attr(cell, 'value') ?? '');
     const repeat = Math.min(Number(attr(cell, 'number-columns-repeated') ?? 1) || 1, 64);
     for (let k = 0; k < repeat; k++) out.push(text);
+  }
+  return out;
+}
+
+/**
+ * The chart objects of an ODS spreadsheet by the sheet they are drawn on, in document order:
+ * one linear scan of content.xml for sheet starts and object references, since SheetJS reads
+ * the cells but not the drawings.
+ */
+export function odsSheetCharts(zip: SafeZip): Map<string, ChartData[]> {
+  const out = new Map<string, ChartData[]>();
+  const xml = zip.textOf('content.xml');
+  if (!xml || !xml.includes('<draw:object')) return out;
+  let sheet = '';
+  for (const m of xml.matchAll(/<table:table\s[^>]*?table:name="([^"]*)"|<draw:object\s[^>]*?xlink:href="([^"]*)"/g)) {
+    if (m[1] !== undefined) {
+      sheet = decodeXML(m[1]);
+      continue;
+    }
+    const chart = odfChart(zip, decodeXML(m[2] ?? ''));
+    if (chart) out.set(sheet, [...(out.get(sheet) ?? []), chart]);
   }
   return out;
 }

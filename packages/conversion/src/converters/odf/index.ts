@@ -5,7 +5,9 @@ import { SafeZip } from '../../archive/safe-zip';
 import { parseXml, type Document } from '../../office-properties';
 import { attr, child, children, descendants } from '../../xml-dom';
 import type { Block, Inline, ListItem, Note } from '../../markdown/model';
-import { blocksAsInlineText, renderMarkdown } from '../../markdown/writer';
+import { documentOutput } from '../../markdown/writer';
+import { renderInline } from '../../markdown/inline';
+import { asNodes, blocksAsInline } from '../../markdown/nodes';
 import {
   isBlank,
   paragraphsToBlocks,
@@ -225,37 +227,38 @@ function listBlock(list: Element, pkg: OdfPackage, notes: Note[], styleName: str
 
 /** A table with spanned cells repeated across their span (covered cells take the spanning value). */
 function tableBlocks(table: Element, pkg: OdfPackage, notes: Note[]): Block[] {
-  const rows: string[][] = [];
+  const rows: Inline[][][] = [];
   const rowEls = descendants(table, 'table-row').filter((r) => nearestTable(r) === table);
-  const above: string[] = [];
+  const above: Inline[][] = [];
   for (const tr of rowEls) {
-    const row: string[] = [];
+    const row: Inline[][] = [];
     for (const cell of children(tr).filter(
       (c) => c.localName === 'table-cell' || c.localName === 'covered-table-cell',
     )) {
       const repeat = Math.min(Number(attr(cell, 'number-columns-repeated') ?? 1), 64);
       const covered = cell.localName === 'covered-table-cell';
       const text = covered
-        ? (row[row.length - 1] ?? above[row.length] ?? '')
-        : blocksAsInlineText(textBlocks(cell, pkg, notes));
+        ? (row[row.length - 1] ?? above[row.length] ?? [])
+        : blocksAsInline(textBlocks(cell, pkg, notes));
       for (let k = 0; k < repeat; k++) row.push(text);
     }
-    while (row.length && row[row.length - 1] === '') row.pop();
+    while (row.length && isEmpty(row[row.length - 1]!)) row.pop();
     rows.push(row);
     row.forEach((v, i) => (above[i] = v));
   }
-  const nonEmpty = rows.filter((r) => r.some((c) => c !== ''));
+  const nonEmpty = rows.filter((r) => r.some((c) => !isEmpty(c)));
   return nonEmpty.length ? [{ type: 'table', rows: nonEmpty }] : [];
+}
+
+/** A cell that shows nothing. */
+function isEmpty(cell: Inline[]): boolean {
+  return !renderInline(cell, true);
 }
 
 function nearestTable(el: Element): Element | undefined {
   let p = el.parentNode as Element | null;
   while (p && p.localName !== 'table') p = p.parentNode as Element | null;
   return p ?? undefined;
-}
-
-function asNodes(text: string | Inline[]): Inline[] {
-  return typeof text === 'string' ? [{ type: 'text', text }] : text;
 }
 
 function withNotes(blocks: Block[], notes: Note[]): Block[] {
@@ -272,7 +275,7 @@ export const odtConverter: Converter = {
     const notes: Note[] = [];
     const blocks = textBlocks(body, pkg, notes);
     const pages = Number(attr(descendants(pkg.meta, 'document-statistic')[0], 'page-count') ?? 0);
-    return { markdown: renderMarkdown(withNotes(blocks, notes)), metadata: odfMetadata(pkg, pages) };
+    return documentOutput(withNotes(blocks, notes), odfMetadata(pkg, pages));
   },
 };
 
@@ -324,10 +327,7 @@ export const odpConverter: Converter = {
       }));
       return { title, name: attr(page, 'name'), blocks, notes: noteText, comments };
     });
-    return {
-      markdown: renderMarkdown(withNotes(renderSlides(slides), notes)),
-      metadata: odfMetadata(pkg, slides.length),
-    };
+    return documentOutput(withNotes(renderSlides(slides), notes), odfMetadata(pkg, slides.length));
   },
 };
 

@@ -4,9 +4,8 @@ import { ConversionError } from '../../types';
 import { SafeZip } from '../../archive/safe-zip';
 import { ooxmlProperties, parseXml } from '../../office-properties';
 import { attr, child, children, descendants, relAttr } from '../../xml-dom';
-import type { Block } from '../../markdown/model';
-import { renderMarkdown } from '../../markdown/writer';
-import { escapeText } from '../../markdown/inline';
+import { documentOutput } from '../../markdown/writer';
+import { text as plain, type Block, type Inline } from '../../markdown/model';
 import { PictureReader, picturePlaceholder } from '../../ocr/pictures';
 import { chartBlocks, relationships } from '../ooxml-parts';
 import { type ParagraphModel, paragraphsToBlocks, readingOrder, renderSlides, type SlideModel } from './slides';
@@ -48,10 +47,11 @@ export const pptxConverter: Converter = {
         slides.push({ ...readSlide(zip, target, tolerance, pictures), comments: slideComments(zip, target, authors) });
     }
     const props = ooxmlProperties(zip);
-    return {
-      markdown: renderMarkdown(renderSlides(slides)),
-      metadata: { title: props.title, author: props.author, page_count: slides.length },
-    };
+    return documentOutput(renderSlides(slides), {
+      title: props.title,
+      author: props.author,
+      page_count: slides.length,
+    });
   },
 };
 
@@ -198,15 +198,15 @@ function textParagraphs(body: Element | undefined, bulletsByDefault: boolean): P
 }
 
 /** Table cells with merged areas repeated, as a reader sees the merged value across them. */
-function tableRows(table: Element): string[][] {
-  const rows: string[][] = [];
-  const vmerge: string[] = [];
+function tableRows(table: Element): Inline[][][] {
+  const rows: Inline[][][] = [];
+  const vmerge: Inline[][] = [];
   for (const tr of children(table, 'tr')) {
-    const row: string[] = [];
+    const row: Inline[][] = [];
     let col = 0;
-    let last = '';
+    let last: Inline[] = [];
     for (const tc of children(tr, 'tc')) {
-      const text = escapeText(
+      const text = plain(
         descendants(tc, 'p')
           .map((p) =>
             descendants(p, 't')
@@ -216,9 +216,9 @@ function tableRows(table: Element): string[][] {
           .join(' ')
           .trim(),
       );
-      let value = text;
+      let value = [text];
       if (attr(tc, 'hMerge') === '1') value = last;
-      if (attr(tc, 'vMerge') === '1') value = vmerge[col] ?? '';
+      if (attr(tc, 'vMerge') === '1') value = vmerge[col] ?? [];
       row.push(value);
       vmerge[col] = value;
       last = value;

@@ -1,5 +1,4 @@
-import type { Block, Inline } from '../../markdown/model';
-import { imagePlaceholder } from '../../markdown/inline';
+import { text, type Block, type Inline } from '../../markdown/model';
 import { commentBlocks } from '../comments';
 
 /** Plain text (PPT, PPTX) or inline nodes (ODP, whose runs carry emphasis and links). */
@@ -102,7 +101,7 @@ export function renderSlides(slides: SlideModel[]): Block[] {
     });
     blocks.push(...slide.blocks);
     if (slide.notes.some((n) => !isBlank(n))) {
-      blocks.push({ type: 'heading', level: 3, text: 'Notes' });
+      blocks.push({ type: 'heading', level: 3, text: [text('Notes')] });
       for (const note of slide.notes) if (!isBlank(note)) blocks.push({ type: 'paragraph', text: inlines(note) });
     }
     const comments = (slide.comments ?? []).filter((c) => !isBlank(c.text));
@@ -110,8 +109,6 @@ export function renderSlides(slides: SlideModel[]): Block[] {
   });
   return blocks;
 }
-
-export { imagePlaceholder };
 
 function inlines(text: SlideText): Inline[] {
   return typeof text === 'string' ? [{ type: 'text', text: text.trim() }] : text;

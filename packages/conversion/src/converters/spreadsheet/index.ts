@@ -3,11 +3,12 @@ import type { Converter } from '../../types';
 import { ConversionError } from '../../types';
 import { SafeZip } from '../../archive/safe-zip';
 import { chartBlocks, worksheetCharts } from '../ooxml-parts';
-import type { Block } from '../../markdown/model';
-import { renderMarkdown } from '../../markdown/writer';
-import { escapeText } from '../../markdown/inline';
+import { text, type Block } from '../../markdown/model';
+import { documentOutput } from '../../markdown/writer';
 import CFB from 'cfb';
-import { chartDataBlocks } from '../charts';
+import { decodeXML } from 'entities';
+import { chartDataBlocks, type ChartData } from '../charts';
+import { odsSheetCharts } from '../odf/chart';
 import { readBiffCharts, resolveChartCells } from '../legacy/biff-chart';
 import { streamOf } from '../legacy/ole';
 import { sheetCell } from './cells';
@@ -54,35 +55,49 @@ export const spreadsheetConverter: Converter = {
       throw new ConversionError('corrupt_file', `The spreadsheet could not be read: ${message}`);
     }
     // Charts by sheet: DrawingML parts of an XLSX, or the chart substreams of a BIFF8 workbook.
+    const ods = zip !== undefined && !zip.has('xl/workbook.xml');
+    const odsCharts = ods ? odsSheetCharts(zip) : new Map<string, ChartData[]>();
     const chartsOf = (name: string): Block[] =>
-      zip ? (charts.get(name) ?? []).flatMap((part) => chartBlocks(zip, part)) : (biffCharts.get(name) ?? []);
+      zip
+        ? [
+            ...(charts.get(name) ?? []).flatMap((part) => chartBlocks(zip, part)),
+            ...(odsCharts.get(name) ?? []).flatMap(chartDataBlocks),
+          ]
+        : (biffCharts.get(name) ?? []);
     const biffCharts = zip ? new Map<string, Block[]>() : workbookCharts(input, wb);
     const hidden = new Set((wb.Workbook?.Sheets ?? []).filter((s) => s.Hidden).map((s) => s.name));
     const blocks: Block[] = [];
     const names = wb.SheetNames.filter((n) => !hidden.has(n));
     for (const name of names) {
-      blocks.push({ type: 'heading', level: 2, text: escapeText(name) });
+      // SheetJS leaves entities in ODS sheet names ("A &amp; B"); the sheet is still keyed by them.
+      const shownName = ods ? decodeXML(name) : name;
+      blocks.push({ type: 'heading', level: 2, text: [text(shownName)] });
       const rows = sheetRows(wb.Sheets[name]!);
-      const sheetCharts = chartsOf(name);
+      const sheetCharts = chartsOf(shownName);
       const comments = commentBlocks(sheetComments(wb.Sheets[name]!));
       if (rows.length === 0) {
-        if (!sheetCharts.length && !comments.length) blocks.push({ type: 'paragraph', text: '*(empty sheet)*' });
+        if (!sheetCharts.length && !comments.length)
+          blocks.push({ type: 'paragraph', text: [{ type: 'emphasis', children: [text('(empty sheet)')] }] });
         blocks.push(...sheetCharts, ...comments);
         continue;
       }
       const truncated = rows.length > MAX_ROWS_PER_SHEET;
       for (const region of tableRegions(rows.slice(0, MAX_ROWS_PER_SHEET))) {
-        blocks.push({ type: 'table', rows: region.map((r) => r.map(escapeText)) });
+        blocks.push({ type: 'table', rows: region.map((r) => r.map((c) => [text(c)])) });
       }
       if (truncated)
-        blocks.push({ type: 'paragraph', text: `*(only the first ${MAX_ROWS_PER_SHEET} rows are shown)*` });
+        blocks.push({
+          type: 'paragraph',
+          text: [{ type: 'emphasis', children: [text(`(only the first ${MAX_ROWS_PER_SHEET} rows are shown)`)] }],
+        });
       blocks.push(...sheetCharts, ...comments);
     }
     const props = wb.Props ?? {};
-    return {
-      markdown: renderMarkdown(blocks),
-      metadata: { title: props.Title ?? '', author: props.Author ?? '', page_count: wb.SheetNames.length },
-    };
+    return documentOutput(blocks, {
+      title: props.Title ?? '',
+      author: props.Author ?? '',
+      page_count: wb.SheetNames.length,
+    });
   },
 };
 
