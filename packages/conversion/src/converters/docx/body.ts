@@ -467,10 +467,16 @@ function hasAncestor(el: Element | null, local: string, stop: Element): boolean 
   return false;
 }
 
+/** A run of spaces and tabs that holds a no-break space; other runs of two or more, or a tab. */
+const RUN_WITH_NBSP = /[ \t\u00a0]*\u00a0[ \t\u00a0]*/g;
+const RUN_OF_SPACES = /[ \t]{2,}|\t/g;
+
 /** Word white space: runs of spaces and tabs as one (a no-break space kept), none around a line end. */
 function tidy(text: string): string {
+  // A run with a no-break space keeps one (it was typed to hold words together), any other is one space.
   return text
-    .replace(/[ \t\u00a0]+/g, (m) => (m.includes('\u00a0') ? '\u00a0' : ' '))
+    .replace(RUN_WITH_NBSP, '\u00a0')
+    .replace(RUN_OF_SPACES, ' ')
     .replace(/ *\n */g, '\n')
     .replace(/\n{3,}/g, '\n\n');
 }
