@@ -37,7 +37,7 @@ async function processingConversion(): Promise<string> {
 }
 
 describe('results PostgreSQL could not store as they are', () => {
-  it('When a result holds NUL and lone surrogates in its Markdown and metadata, then it is stored without them', async () => {
+  it('When a result holds NUL and lone surrogates in its Markdown and metadata, then it is stored without them and returned as stored', async () => {
     const id = await processingConversion();
     const stored = await completeConversion(db, id, {
       markdown: '# A\u0000B\n\nx\ud800y\n',
@@ -45,11 +45,17 @@ describe('results PostgreSQL could not store as they are', () => {
       tokenOptimization: null,
     });
     const row = await db.conversion.findUniqueOrThrow({ where: { id } });
-    expect({ stored, markdown: row.markdown, metadata: row.metadata }).toEqual({
-      stored: true,
-      markdown: '# AB\n\nx\ufffdy\n',
-      metadata: { title: 'AB', author: '\ufffd', page_count: 1 },
-    });
+    const expected = { markdown: '# AB\n\nx\ufffdy\n', metadata: { title: 'AB', author: '\ufffd', page_count: 1 } };
+    expect({ markdown: row.markdown, metadata: row.metadata }).toEqual(expected);
+    expect(stored).toEqual({ ...expected, tokenOptimization: null });
+  });
+
+  it('When the conversion has already finished, then the late result is dropped and nothing is returned', async () => {
+    const id = await processingConversion();
+    await failConversion(db, id, 'timed out');
+    const late = await completeConversion(db, id, { markdown: 'late', metadata: null, tokenOptimization: null });
+    const row = await db.conversion.findUniqueOrThrow({ where: { id } });
+    expect({ late, status: row.status, markdown: row.markdown }).toEqual({ late: null, status: 'failed', markdown: null });
   });
 
   it('When a failure message holds NUL, then the conversion is failed with it removed', async () => {
