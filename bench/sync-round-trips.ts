@@ -40,7 +40,8 @@ function instrument(proto: Record<string, unknown>, method: string, label: (args
       };
     }
     const result = original.apply(this, args);
-    if (result && typeof (result as Promise<unknown>).then === 'function') (result as Promise<unknown>).then(done, done);
+    if (result && typeof (result as Promise<unknown>).then === 'function')
+      (result as Promise<unknown>).then(done, done);
     return result;
   };
 }
@@ -52,7 +53,9 @@ instrument(Client.prototype, 'query', ([first]) => {
 });
 // The class is not exported by name; its file sits beside the package's entry.
 const amqpEntry = requireFrom('contracts').resolve('amqp-connection-manager');
-const { default: ChannelWrapper } = requireFrom('contracts')(path.join(path.dirname(amqpEntry), 'ChannelWrapper.js')) as {
+const { default: ChannelWrapper } = requireFrom('contracts')(
+  path.join(path.dirname(amqpEntry), 'ChannelWrapper.js'),
+) as {
   default: { prototype: Record<string, unknown> };
 };
 instrument(ChannelWrapper.prototype, 'publish', ([exchange, key]) => `broker publish ${String(key || exchange)}`);

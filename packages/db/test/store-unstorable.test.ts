@@ -55,7 +55,11 @@ describe('results PostgreSQL could not store as they are', () => {
     await failConversion(db, id, 'timed out');
     const late = await completeConversion(db, id, { markdown: 'late', metadata: null, tokenOptimization: null });
     const row = await db.conversion.findUniqueOrThrow({ where: { id } });
-    expect({ late, status: row.status, markdown: row.markdown }).toEqual({ late: null, status: 'failed', markdown: null });
+    expect({ late, status: row.status, markdown: row.markdown }).toEqual({
+      late: null,
+      status: 'failed',
+      markdown: null,
+    });
   });
 
   it('When a failure message holds NUL, then the conversion is failed with it removed', async () => {
