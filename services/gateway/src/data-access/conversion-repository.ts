@@ -37,6 +37,12 @@ export const UPLOAD_IN_CHARGE_MAX_BYTES = 256 * 1024;
  * a refused charge stores nothing; null when the upload was stored before.
  * The job is published right after, so the row starts as published once (the sweeper
  * republishes it if that publish is lost).
+ *
+ * A sync conversion's charge commits without waiting for the WAL flush: its caller is answered
+ * only after the conversion is completed or failed by a synchronous commit, which flushes this
+ * one with it (the WAL is flushed in order). A PostgreSQL crash before that loses the row, its
+ * charge and its ledger row together, and the request, never answered, fails. An async
+ * conversion's 202 promises the job, so its charge waits for the flush.
  */
 export async function chargeAndCreateConversion(
   db: Db,
@@ -69,7 +75,8 @@ export async function chargeAndCreateConversion(
        INSERT INTO uploads (conversion_id, bytes) SELECT id, $15::bytea FROM created WHERE $15::bytea IS NOT NULL
      )
      SELECT (SELECT credit_balance FROM charged) AS remaining,
-            (SELECT credit_balance FROM workspaces WHERE id = $2::uuid) AS available`,
+            (SELECT credit_balance FROM workspaces WHERE id = $2::uuid) AS available,
+            CASE WHEN $10::text = 'sync' THEN set_config('synchronous_commit', 'off', true) END AS "commitMode"`,
     [
       conversionId,
       workspaceId,
