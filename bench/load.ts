@@ -17,10 +17,12 @@ import { createWorkspace } from '../services/gateway/src/data-access/workspace-r
  *   LOAD_NODE_OPTIONS    extra node flags for the services and the echo server, e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof"
  *   LOAD_BASE_URL        target a running stack instead (its DATABASE_URL must be in the environment)
  *   LOAD_COMPARE_ROOT    another checkout (e.g. main before a change), started and measured in the same run
+ *   LOAD_READS           0 skips the GET runs (e.g. so a --cpu-prof holds the sync path only)
  */
 const ROOT = path.join(__dirname, '..');
 const DURATION_S = Number(process.env.LOAD_DURATION_S ?? 10);
 const CONNECTIONS = (process.env.LOAD_CONNECTIONS ?? '1,16,64').split(',').map(Number);
+const WITH_READS = process.env.LOAD_READS !== '0';
 const RATE_LIMIT_MULTIPLIER = '100000';
 const CREDITS = 100_000_000;
 const BOUNDARY = 'markwrightloadboundary';
@@ -221,8 +223,8 @@ async function main(): Promise<void> {
       }
     }
 
-    process.stdout.write(`\nReads\n`);
-    for (const c of [1, 16]) {
+    if (WITH_READS) process.stdout.write(`\nReads\n`);
+    for (const c of WITH_READS ? [1, 16] : []) {
       for (const t of targets) {
         const get = { method: 'GET' as const, headers: { authorization: `Bearer ${t.token}` } };
         const listed = (await (await fetch(`${t.url}/conversions?per_page=1`, get)).json()) as {
