@@ -116,18 +116,29 @@ async function main(): Promise<void> {
   writeResults(sections);
 }
 
-/** bench/results/<date>.json (figures and tables) and <date>.md (the tables), one pair per day's run. */
-function writeResults(sections: Record<string, unknown>): void {
+/**
+ * bench/results/<date>.json (figures and tables) and <date>.md (the tables), one pair per day. A run
+ * of some sections replaces those sections and keeps the day's others, so `pnpm bench scaling`
+ * after a full run doesn't throw the full run's figures away.
+ */
+function writeResults(measured: Record<string, unknown>): void {
   const date = new Date().toISOString().slice(0, 10);
   const dir = path.join(__dirname, 'results');
   fs.mkdirSync(dir, { recursive: true });
+  const jsonFile = path.join(dir, `${date}.json`);
+  const earlier = fs.existsSync(jsonFile)
+    ? (JSON.parse(fs.readFileSync(jsonFile, 'utf8')) as Record<string, unknown>)
+    : {};
+  delete earlier.date;
+  delete earlier.machine;
+  const sections = { ...earlier, ...measured };
   const machine = {
     cpus: os.cpus().length,
     model: os.cpus()[0]?.model,
     memoryGb: Math.round(os.totalmem() / 2 ** 30),
     node: process.version,
   };
-  fs.writeFileSync(path.join(dir, `${date}.json`), `${JSON.stringify({ date, machine, ...sections }, null, 2)}\n`);
+  fs.writeFileSync(jsonFile, `${JSON.stringify({ date, machine, ...sections }, null, 2)}\n`);
   const tables = Object.values(sections).filter((v): v is string => typeof v === 'string');
   fs.writeFileSync(
     path.join(dir, `${date}.md`),

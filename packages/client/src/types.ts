@@ -21,7 +21,7 @@ export interface TokenOptimization {
 
 /** 200 of POST /convert (no webhook URL): the Markdown in the response. */
 export interface SyncConversionResult {
-  success: boolean;
+  success: true;
   markdown: string;
   credits_used: number;
   credits_remaining: number;

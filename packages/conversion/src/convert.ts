@@ -3,6 +3,8 @@ import { userFacingError } from './user-facing-errors';
 import { converterForContent, isSupportedExtension } from './registry';
 import { isTextExtension } from './format-sniffing';
 import type { TokenOptimization } from './tokens/optimize';
+import { optimizeMarkdownText } from './tokens/markdown-pass';
+import { renderMarkdown } from './markdown/writer';
 import type { ModelEndpoint } from './enhanced/model-pass';
 
 export interface ConvertDocumentOptions extends ConvertOptions {
@@ -36,17 +38,22 @@ export async function convertDocument(
   }
   const metadata = normaliseMetadata(output.metadata);
   let markdown = withoutControlCharacters(output.markdown);
+  let model = output.blocks;
   if (options.enhanced && options.modelEndpoint) {
     // eslint-disable-next-line @typescript-eslint/no-require-imports -- loaded on use, as in registry.ts
     const { refineWithModel } = require('./enhanced/model-pass') as typeof import('./enhanced/model-pass');
     markdown = (await refineWithModel(markdown, options.modelEndpoint)).markdown;
+    model = undefined; // the model's answer is text: the document model no longer describes it
   }
   if (!options.optimizeTokens) return { markdown, metadata };
   // The tokenizer's tables are large: loaded only when a conversion asks for optimisation.
   // eslint-disable-next-line @typescript-eslint/no-require-imports -- loaded on use, as in registry.ts
-  const { optimizeTokens } = require('./tokens/optimize') as typeof import('./tokens/optimize');
-  const optimized = optimizeTokens(markdown);
-  return { markdown: optimized.markdown, metadata, tokenOptimization: optimized.stats };
+  const { tokenOptimization } = require('./tokens/optimize') as typeof import('./tokens/optimize');
+  // The writer optimises what the model knows; text without a model goes through the string pass.
+  const optimized = model
+    ? withoutControlCharacters(renderMarkdown(model, { optimizeTokens: true }))
+    : optimizeMarkdownText(markdown);
+  return { markdown: optimized, metadata, tokenOptimization: tokenOptimization(markdown, optimized) };
 }
 
 function normaliseMetadata(m: Partial<DocumentMetadata> | undefined): DocumentMetadata {

@@ -132,6 +132,11 @@ const TEXT_SAMPLE_BYTES = 64 * 1024;
 /** Share of control bytes above which a file is not text (random bytes have about 12 %). */
 const MAX_CONTROL_SHARE = 0.01;
 
+/** Whether a PDF header is where readers look for one (text that merely quotes it included). */
+export function mayBePdf(input: Buffer): boolean {
+  return input.subarray(0, PDF_HEADER_WINDOW).includes('%PDF-');
+}
+
 /** The format to convert the file as, from its bytes; throws a user-facing ConversionError when it is nothing we read. */
 export async function sniffFormat(input: Buffer, declaredExtension: string): Promise<SniffedFormat> {
   const declared = declaredExtension.toLowerCase();
@@ -139,7 +144,7 @@ export async function sniffFormat(input: Buffer, declaredExtension: string): Pro
   if (startsWith(input, OLE_SIGNATURE)) return oleFormat(input, declared);
   if (input.subarray(0, 5).toString('latin1') === '%PDF-') return 'pdf';
   if (isText(input)) return textFormat(input, declared);
-  if (input.subarray(0, PDF_HEADER_WINDOW).includes('%PDF-')) return 'pdf';
+  if (mayBePdf(input)) return 'pdf';
   const detected = await fileTypeFromBuffer(input).catch(() => undefined);
   if (detected && IMAGE_TYPES.has(detected.ext)) return detected.ext === 'jpg' ? 'jpg' : 'png';
   if (detected && AUDIO_TYPES[detected.ext]) {

@@ -1,3 +1,4 @@
+import type { Block } from './markdown/model';
 import type { TranscriptionEndpoint } from './enhanced/transcription-endpoint';
 
 /** What every converter receives and returns; the one interface of the conversion library. */
@@ -20,6 +21,12 @@ export interface DocumentMetadata {
 export interface ConversionOutput {
   markdown: string;
   metadata: DocumentMetadata;
+  /**
+   * The document model `markdown` was rendered from, when the converter has one (see
+   * `documentOutput`): token optimisation renders it again with the writer's option instead of
+   * rewriting the Markdown text. Converters without it are optimised by the string pass.
+   */
+  blocks?: Block[];
 }
 
 export interface Converter {

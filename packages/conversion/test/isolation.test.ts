@@ -1,13 +1,94 @@
-import { closeConversionWorkers, conversionWorkersAreHardened, convertIsolated, recycledWorkerPools } from '../src';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import {
+  closeConversionWorkers,
+  conversionWorkerProtection,
+  ConversionError,
+  convertIsolated,
+  pollutedConversionWorkers,
+  recycledWorkerPools,
+  runIsolatedTask,
+} from '../src';
 
 const std = { enhanced: false };
 const limits = { timeoutMs: 60_000, maxMemoryMb: 256 };
 
-describe('conversion workers', () => {
-  afterAll(() => closeConversionWorkers());
+/**
+ * A worker task module, written here, with the parser bug prototype pollution comes from: a
+ * recursive merge of a document's JSON into a settings object (SheetJS, lodash and others had
+ * such bugs). It goes through the real guard (guardedTask) and the real pool (runIsolatedTask).
+ */
+const VULNERABLE_TASK = `
+require(${JSON.stringify(require.resolve('tsx/cjs/api'))}).register();
+const { threadId } = require('node:worker_threads');
+const { guardedTask } = require(${JSON.stringify(path.join(__dirname, '..', 'src', 'isolation', 'guarded-task.ts'))});
+function merge(target, source) {
+  for (const key of Object.keys(source)) {
+    const value = source[key];
+    if (value && typeof value === 'object') merge(target[key] ?? (target[key] = {}), value);
+    else target[key] = value;
+  }
+  return target;
+}
+module.exports = guardedTask(async ({ document }) => {
+  merge({}, JSON.parse(document));
+  return { threadId, inherited: ({}).polluted ?? [].polluted ?? null };
+});
+`;
 
-  it('When a worker runs, then the built-ins every parser shares are frozen', async () => {
-    expect(await conversionWorkersAreHardened(limits)).toBe(true);
+interface Reply {
+  threadId: number;
+  inherited: unknown;
+}
+
+describe('conversion workers', () => {
+  let taskFile: string;
+  beforeAll(() => {
+    taskFile = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'mw-isolation-')), 'vulnerable-task.js');
+    fs.writeFileSync(taskFile, VULNERABLE_TASK);
+  });
+  afterAll(async () => {
+    await closeConversionWorkers();
+    fs.rmSync(path.dirname(taskFile), { recursive: true, force: true });
+  });
+
+  const convertJson = (document: string) =>
+    runIsolatedTask<{ document: string }, Reply>(taskFile, { document }, limits);
+
+  it('When a worker runs, then it has no __proto__ accessor and watches the built-ins', async () => {
+    const protection = await conversionWorkerProtection(limits);
+    expect(protection).toMatchObject({ hardening: 'guard', protoAccessor: false });
+    expect(protection.watchedObjects).toBeGreaterThan(100);
+  });
+
+  it('When a document writes through __proto__, then nothing is polluted and the worker is kept', async () => {
+    const before = pollutedConversionWorkers();
+    const hostile = await convertJson('{"__proto__": {"polluted": "yes"}}');
+    expect(hostile.inherited).toBeNull();
+    expect((await convertJson('{"a": 1}')).inherited).toBeNull();
+    expect(pollutedConversionWorkers()).toBe(before);
+  });
+
+  it('When a document pollutes Object.prototype, then that conversion fails, its worker is replaced and later conversions do not see it', async () => {
+    const polluted = pollutedConversionWorkers();
+    const recycled = recycledWorkerPools();
+    const hostile = convertJson('{"constructor": {"prototype": {"polluted": "yes"}}}');
+    await expect(hostile).rejects.toThrow(ConversionError);
+    await expect(hostile).rejects.toMatchObject({
+      code: 'corrupt_file',
+      message: 'The file could not be converted: the conversion stopped unexpectedly.',
+    });
+    expect(pollutedConversionWorkers()).toBe(polluted + 1);
+    expect(recycledWorkerPools()).toBe(recycled + 1);
+    for (let i = 0; i < 4; i++) expect((await convertJson('{"a": 1}')).inherited).toBeNull();
+  });
+
+  it('When conversions wait in the pool of a polluted worker, then they run on fresh workers and none sees the pollution', async () => {
+    const hostile = convertJson('{"constructor": {"prototype": {"polluted": "yes"}}}');
+    const others = Array.from({ length: 6 }, (_, i) => convertJson(`{"n": ${i}}`));
+    await expect(hostile).rejects.toMatchObject({ code: 'corrupt_file' });
+    for (const reply of await Promise.all(others)) expect(reply.inherited).toBeNull();
   });
 
   it('When a worker outgrows the recycle threshold, then it is replaced and the next conversion still succeeds', async () => {
@@ -24,5 +105,14 @@ describe('conversion workers', () => {
     const before = recycledWorkerPools();
     await convertIsolated(Buffer.from('again'), 'txt', std, limits);
     expect(recycledWorkerPools()).toBe(before);
+  });
+
+  it('When a PDF follows other documents in the same pool, then it converts (pdf.js loads outside the check)', async () => {
+    const { makeSamples } = await import('./samples');
+    const samples = await makeSamples();
+    for (const ext of ['docx', 'xlsx', 'html', 'pdf', 'pptx', 'pdf']) {
+      const result = await convertIsolated(samples[ext]!, ext, std, limits);
+      expect(result.markdown).toContain('Hello world');
+    }
   });
 });

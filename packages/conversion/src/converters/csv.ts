@@ -1,8 +1,8 @@
 import Papa from 'papaparse';
 import type { Converter } from '../types';
 import { decodeText, normaliseNewlines } from '../text-decoding';
-import { renderMarkdown } from '../markdown/writer';
-import { escapeText } from '../markdown/inline';
+import { documentOutput } from '../markdown/writer';
+import { text as plain } from '../markdown/model';
 
 const DELIMITERS = [',', ';', '\t', '|'];
 
@@ -14,8 +14,8 @@ export const csvConverter: Converter = {
     const text = normaliseNewlines(decodeText(input)).trim();
     if (!text) return { markdown: '', metadata: { title: '', author: '', page_count: 1 } };
     const parsed = Papa.parse<string[]>(text, { delimiter: sniffDelimiter(text), skipEmptyLines: 'greedy' });
-    const rows = parsed.data.map((row) => row.map((cell) => escapeText(cell.trim())));
-    return { markdown: renderMarkdown([{ type: 'table', rows }]), metadata: { title: '', author: '', page_count: 1 } };
+    const rows = parsed.data.map((row) => row.map((cell) => [plain(cell.trim())]));
+    return documentOutput([{ type: 'table', rows }], { title: '', author: '', page_count: 1 });
   },
 };
 

@@ -1,7 +1,7 @@
 import type { Converter } from '../types';
 import { ConversionError } from '../types';
 import { decodeText } from '../text-decoding';
-import { renderMarkdown } from '../markdown/writer';
+import { documentOutput } from '../markdown/writer';
 import { assertJsonDepth } from '../nesting-limits';
 
 /** JSON: validated and pretty-printed in a fenced block, so nothing is lost or reinterpreted. */
@@ -19,9 +19,10 @@ export const jsonConverter: Converter = {
       throw new ConversionError('corrupt_file', `The JSON file is not valid JSON: ${(err as Error).message}`);
     }
     const title = value && typeof value === 'object' && typeof (value as Record<string, unknown>).title === 'string';
-    return {
-      markdown: renderMarkdown([{ type: 'code', language: 'json', text: JSON.stringify(value, null, 2) }]),
-      metadata: { title: title ? String((value as Record<string, unknown>).title) : '', author: '', page_count: 1 },
-    };
+    return documentOutput([{ type: 'code', language: 'json', text: JSON.stringify(value, null, 2) }], {
+      title: title ? String((value as Record<string, unknown>).title) : '',
+      author: '',
+      page_count: 1,
+    });
   },
 };

@@ -3,7 +3,8 @@ import type { SafeZip } from '../archive/safe-zip';
 import { parseXml } from '../office-properties';
 import type { Element } from '@xmldom/xmldom';
 import { attr, child, descendants, relAttr } from '../xml-dom';
-import type { Block, Inline } from '../markdown/model';
+import type { Block } from '../markdown/model';
+import { chartDataBlocks } from './charts';
 
 /** Points read per chart series, so a hostile cache index cannot allocate without bound. */
 const MAX_CHART_POINTS = 100_000;
@@ -45,11 +46,7 @@ const CHART_KINDS: Record<string, string> = {
   surface3DChart: 'Surface chart',
 };
 
-/**
- * A DrawingML chart part as Markdown: its title in bold, its kind ("Line chart"), and the values
- * cached in the part as a table (categories down, one column per series). Charts carry their data,
- * so nothing is lost by not drawing them.
- */
+/** A DrawingML chart part as Markdown, from the values cached in the part (see chartDataBlocks). */
 export function chartBlocks(zip: SafeZip, part: string): Block[] {
   const xml = zip.textOf(part);
   if (!xml) return [];
@@ -71,23 +68,12 @@ export function chartBlocks(zip: SafeZip, part: string): Block[] {
   // Scatter and bubble charts have x values instead of categories.
   const axis = (s: Element | undefined): Element | undefined => child(s, 'cat') ?? child(s, 'xVal');
   const values = (s: Element | undefined): Element | undefined => child(s, 'val') ?? child(s, 'yVal');
-  const categories = categoryLabels(axis(series.find((s) => axis(s))));
-  const seriesValues = series.map((s) => cachedPoints(values(s)));
-  const count = Math.max(categories.length, ...seriesValues.map((v) => v.length));
-  const cell = (value: string | undefined): Inline[] => (value ? [{ type: 'text', text: value }] : []);
-  const rows: Inline[][][] = [[[], ...series.map((s, i) => cell(seriesName(s) || `Series ${i + 1}`))]];
-  for (let i = 0; i < count; i++)
-    rows.push([cell(categories[i] ?? String(i + 1)), ...seriesValues.map((v) => cell(v[i]))]);
-  const blocks: Block[] = [];
-  if (title) blocks.push({ type: 'paragraph', text: [{ type: 'strong', children: [{ type: 'text', text: title }] }] });
-  if (kinds.length) {
-    blocks.push({
-      type: 'paragraph',
-      text: [{ type: 'emphasis', children: [{ type: 'text', text: kinds.join(', ') }] }],
-    });
-  }
-  if (count && series.length) blocks.push({ type: 'table', rows });
-  return blocks;
+  return chartDataBlocks({
+    title,
+    kinds,
+    categories: categoryLabels(axis(series.find((s) => axis(s)))),
+    series: series.map((s) => ({ name: seriesName(s), values: cachedPoints(values(s)) })),
+  });
 }
 
 /** A series' name: its text, or the cached value of the cell it refers to. */

@@ -2,9 +2,8 @@ import { XMLValidator } from 'fast-xml-parser';
 import type { Converter } from '../types';
 import { ConversionError } from '../types';
 import { decodeText, normaliseNewlines } from '../text-decoding';
-import { renderMarkdown } from '../markdown/writer';
-import type { Block } from '../markdown/model';
-import { escapeText, link } from '../markdown/inline';
+import { documentOutput } from '../markdown/writer';
+import { text as plain, type Block } from '../markdown/model';
 import { parseXml } from '../office-properties';
 import { child, children, descendants } from '../xml-dom';
 import { htmlToBlocks } from './html';
@@ -23,18 +22,15 @@ export const xmlConverter: Converter = {
         `The XML file is not well-formed: ${valid.err.msg} (line ${valid.err.line}).`,
       );
     }
-    const feed = feedToMarkdown(text);
-    if (feed) return { markdown: feed.markdown, metadata: { title: feed.title, author: '', page_count: 1 } };
+    const feed = feedBlocks(text);
+    if (feed) return documentOutput(feed.blocks, { title: feed.title, author: '', page_count: 1 });
     const title = /<title(?:\s[^>]*)?>([^<]{1,500})<\/title>/i.exec(text)?.[1]?.trim() ?? '';
-    return {
-      markdown: renderMarkdown([{ type: 'code', language: 'xml', text }]),
-      metadata: { title, author: '', page_count: 1 },
-    };
+    return documentOutput([{ type: 'code', language: 'xml', text }], { title, author: '', page_count: 1 });
   },
 };
 
 /** RSS 2.0 and Atom feeds read as what they are: a titled list of entries, not raw XML. */
-function feedToMarkdown(xml: string): { markdown: string; title: string } | undefined {
+function feedBlocks(xml: string): { blocks: Block[]; title: string } | undefined {
   const doc = parseXml(xml, 'XML file');
   const root = doc.documentElement;
   if (!root || (root.localName !== 'rss' && root.localName !== 'feed' && root.localName !== 'RDF')) return undefined;
@@ -42,9 +38,9 @@ function feedToMarkdown(xml: string): { markdown: string; title: string } | unde
   const text = (el: unknown, name: string): string => child(el as never, name)?.textContent?.trim() ?? '';
   const title = text(channel, 'title');
   const blocks: Block[] = [];
-  if (title) blocks.push({ type: 'heading', level: 1, text: escapeText(title) });
+  if (title) blocks.push({ type: 'heading', level: 1, text: [plain(title)] });
   const about = text(channel, 'description') || text(channel, 'subtitle');
-  if (about) blocks.push({ type: 'paragraph', text: escapeText(about) });
+  if (about) blocks.push({ type: 'paragraph', text: [plain(about)] });
   const entries = root.localName === 'feed' ? children(root, 'entry') : descendants(root, 'item');
   for (const entry of entries) {
     const heading = text(entry, 'title');
@@ -52,16 +48,16 @@ function feedToMarkdown(xml: string): { markdown: string; title: string } | unde
     blocks.push({
       type: 'heading',
       level: 2,
-      text: href ? link(escapeText(heading || href), href) : escapeText(heading),
+      text: href ? [{ type: 'link', url: href, children: [plain(heading || href)] }] : [plain(heading)],
     });
     const date = text(entry, 'pubDate') || text(entry, 'updated') || text(entry, 'published') || text(entry, 'date');
-    if (date) blocks.push({ type: 'paragraph', text: `*${escapeText(date)}*` });
+    if (date) blocks.push({ type: 'paragraph', text: [{ type: 'emphasis', children: [plain(date)] }] });
     const body =
       text(entry, 'encoded') || text(entry, 'description') || text(entry, 'content') || text(entry, 'summary');
     if (body)
       blocks.push(
-        ...(/<[a-z]/i.test(body) ? htmlToBlocks(body) : [{ type: 'paragraph' as const, text: escapeText(body) }]),
+        ...(/<[a-z]/i.test(body) ? htmlToBlocks(body) : [{ type: 'paragraph' as const, text: [plain(body)] }]),
       );
   }
-  return { markdown: renderMarkdown(blocks), title };
+  return { blocks, title };
 }

@@ -4,4 +4,4 @@
 require('tsx/cjs/api').register();
 const task = require('./conversion-task');
 module.exports = task.default;
-module.exports.intrinsicsFrozen = task.intrinsicsFrozen;
+module.exports.workerProtection = task.workerProtection;

@@ -3,6 +3,9 @@ import path from 'node:path';
 import Piscina from 'piscina';
 import type { ConvertDocumentOptions, ConvertDocumentResult } from '../convert';
 import { ConversionError, type ConversionErrorCode } from '../types';
+import type { GuardedReply, GuardedWorkerData, WorkerHardening, WorkerHealth, workerProtection } from './guarded-task';
+
+export type { WorkerHardening } from './guarded-task';
 
 export interface IsolationLimits {
   /** Wall-clock limit for one conversion. */
@@ -11,8 +14,8 @@ export interface IsolationLimits {
   maxMemoryMb: number;
   /** A worker whose heap is larger than this after a conversion is replaced (default RECYCLE_HEAP_MB). */
   recycleHeapMb?: number;
-  /** Frozen intrinsics in the workers (default true; false only to measure what they cost). */
-  frozenIntrinsics?: boolean;
+  /** How workers are protected from prototype pollution (default 'guard'; the others only to measure it). */
+  hardening?: WorkerHardening;
 }
 
 export const DEFAULT_LIMITS: IsolationLimits = { timeoutMs: 120_000, maxMemoryMb: 1536 };
@@ -27,29 +30,24 @@ export const RECYCLE_HEAP_MB = 384;
 export const RECYCLE_AFTER_CONVERSIONS = 200;
 
 /**
- * Workers run with Node's frozen intrinsics: no document parser can change Object.prototype,
- * Array.prototype and the other built-ins, so a crafted file (SheetJS had CVE-2023-30533)
- * cannot change how the next file, of this or another workspace, is converted. pdf.js's legacy
- * build installs core-js polyfills on the built-ins as it loads, so PDFs run in workers of
- * their own, without the flag: a PDF can only affect other PDF conversions.
+ * Workers guard the built-ins every parser shares (guarded-task.ts): no `__proto__` accessor, and
+ * a snapshot of Object.prototype, Array.prototype and the other built-ins compared after every
+ * conversion. A conversion after which they changed fails, and its worker is replaced before it
+ * converts anything else, so a crafted file (SheetJS had CVE-2023-30533) cannot change how the
+ * next file, of this or another workspace, is converted. Unlike --frozen-intrinsics (1.5-5.5x
+ * slower, and pdf.js cannot load under it) this costs under a millisecond and one pool serves PDFs too.
  */
-const HARDENED_EXEC_ARGV = ['--frozen-intrinsics', '--no-warnings=ExperimentalWarning'];
-/** Where a PDF's header may start (readers accept junk before it). */
-const PDF_HEADER_WINDOW = 1024;
+const EXEC_ARGV: Record<WorkerHardening, string[]> = {
+  guard: [],
+  'delete-proto': [],
+  // pdf.js cannot load under it: the bench measures PDFs as the old separate pool ran them, 'none'.
+  frozen: ['--frozen-intrinsics', '--no-warnings=ExperimentalWarning'],
+  none: [],
+};
 
-/** Whether these bytes go to the workers without frozen intrinsics (PDF, see above). */
-function needsUnfrozenWorker(input: Buffer): boolean {
-  return input.subarray(0, PDF_HEADER_WINDOW).includes('%PDF-');
-}
-
-interface WorkerHealth {
-  heapMb: number;
-  conversions: number;
-}
-
-type WorkerReply =
-  | { ok: true; result: ConvertDocumentResult; health: WorkerHealth }
-  | { ok: false; code: ConversionErrorCode; message: string; health: WorkerHealth };
+/** A worker's reply to a conversion. */
+type ConversionReply =
+  { ok: true; result: ConvertDocumentResult } | { ok: false; code: ConversionErrorCode; message: string };
 
 /** A build (scripts/build.js) bundles the task with plain node; sources go through the tsx shim. */
 const WORKER_ENTRY =
@@ -58,28 +56,39 @@ const WORKER_ENTRY =
     : path.join(__dirname, 'conversion-worker.js');
 /** Idle workers exit after this long; busy ones keep their loaded libraries and OCR engines warm. */
 const IDLE_TIMEOUT_MS = 5 * 60_000;
+/**
+ * Times a task is given to fresh workers when it never ran: it reached a worker polluted before
+ * it started, or was still queued in a pool that was replaced (piscina's close() waits for running
+ * tasks only, then terminates the workers with the queued ones).
+ */
+const RETRIES_ON_FRESH_WORKERS = 2;
 
-/** Pools by heap limit and hardening, e.g. "1536:hardened". */
+/** Pools by task module, heap limit and hardening, e.g. ".../conversion-worker.js:1536:guard". */
 const pools = new Map<string, Piscina>();
 /** Pools replaced after a worker outgrew its limits: they finish what they run, then stop. */
 const retiring = new Set<Piscina>();
 let retiredPools = 0;
+/** Thread ids of workers found with changed built-ins. */
+const pollutedThreads = new Set<number>();
 
 /**
- * A pool of worker threads (piscina) per heap limit. Workers are reused between conversions so
- * parsers and OCR engines load once; a worker that runs out of heap or passes its deadline is
- * terminated and replaced, failing only the conversion it was running.
+ * A pool of worker threads (piscina) per task module and heap limit. Workers are reused between
+ * conversions so parsers and OCR engines load once; a worker that runs out of heap or passes its
+ * deadline is terminated and replaced, failing only the conversion it was running.
  */
-function poolFor(limits: IsolationLimits, hardened: boolean): Piscina {
-  const key = poolKey(limits, hardened);
+function poolFor(taskFile: string, limits: IsolationLimits): Piscina {
+  const key = poolKey(taskFile, limits);
   let pool = pools.get(key);
   if (!pool) {
+    const hardening = limits.hardening ?? 'guard';
+    const workerData: GuardedWorkerData = { hardening };
     pool = new Piscina({
-      filename: WORKER_ENTRY,
+      filename: taskFile,
+      workerData,
       minThreads: 0,
       maxThreads: Math.max(2, os.availableParallelism()),
       idleTimeout: IDLE_TIMEOUT_MS,
-      execArgv: hardened ? HARDENED_EXEC_ARGV : [],
+      execArgv: EXEC_ARGV[hardening],
       // A retired pool waits for its running conversions, which have their own deadline.
       closeTimeout: limits.timeoutMs + 10_000,
       resourceLimits: {
@@ -92,14 +101,15 @@ function poolFor(limits: IsolationLimits, hardened: boolean): Piscina {
   return pool;
 }
 
-function poolKey(limits: IsolationLimits, hardened: boolean): string {
-  return `${limits.maxMemoryMb}:${hardened ? 'hardened' : 'plain'}`;
+function poolKey(taskFile: string, limits: IsolationLimits): string {
+  return `${taskFile}:${limits.maxMemoryMb}:${limits.hardening ?? 'guard'}`;
 }
 
 /**
- * Replaces the pool whose worker outgrew its limits: new conversions go to fresh workers, the
- * old ones finish the conversions they run and exit (piscina has no per-worker recycling, and
- * terminating one worker from outside could hit a conversion just given to it).
+ * Replaces the pool whose worker outgrew its limits or was polluted: new conversions go to fresh
+ * workers, the old ones finish the conversions they run and exit (piscina has no per-worker
+ * recycling, and terminating one worker from outside could hit a conversion just given to it).
+ * A polluted worker runs nothing more: it answers every task it is still given with `ran: false`.
  */
 function retirePool(key: string, pool: Piscina): void {
   if (pools.get(key) !== pool) return;
@@ -117,23 +127,43 @@ function outgrown(health: WorkerHealth | undefined, limits: IsolationLimits): bo
   return health.heapMb > (limits.recycleHeapMb ?? RECYCLE_HEAP_MB) || health.conversions >= RECYCLE_AFTER_CONVERSIONS;
 }
 
-/** Converts in a pooled worker thread with a heap limit and a deadline: a hostile file fails only itself. */
-export async function convertIsolated(
-  input: Buffer,
-  extension: string,
-  options: ConvertDocumentOptions,
-  limits: IsolationLimits = DEFAULT_LIMITS,
-): Promise<ConvertDocumentResult> {
+/** The error of a conversion whose worker failed (not the document's reader): it describes our process, not the file. */
+function stoppedUnexpectedly(): ConversionError {
+  return new ConversionError('corrupt_file', 'The file could not be converted: the conversion stopped unexpectedly.');
+}
+
+/**
+ * Runs one task of a guarded task module (its default export wraps `guardedTask`) in a pooled
+ * worker thread with a heap limit and a deadline: a hostile file fails only itself. A worker
+ * whose built-ins the task changed is replaced and the task fails; a task that never ran (a worker
+ * polluted before it started, a pool replaced while it waited) runs again on a fresh one.
+ */
+export async function runIsolatedTask<T, R>(taskFile: string, task: T, limits: IsolationLimits): Promise<R> {
+  for (let attempt = 0; ; attempt++) {
+    const key = poolKey(taskFile, limits);
+    const pool = poolFor(taskFile, limits);
+    const reply = await runInPool<T, R>(pool, task, limits);
+    if (reply === undefined) {
+      if (attempt >= RETRIES_ON_FRESH_WORKERS) throw stoppedUnexpectedly();
+      continue;
+    }
+    if (!reply.done) {
+      pollutedThreads.add(reply.health.threadId);
+      retirePool(key, pool);
+      if (reply.ran || attempt >= RETRIES_ON_FRESH_WORKERS) throw stoppedUnexpectedly();
+      continue;
+    }
+    if (outgrown(reply.health, limits)) retirePool(key, pool);
+    return reply.value;
+  }
+}
+
+/** The worker's reply, or undefined when the task was lost with a pool being replaced. */
+async function runInPool<T, R>(pool: Piscina, task: T, limits: IsolationLimits): Promise<GuardedReply<R> | undefined> {
   const controller = new AbortController();
   const timer = setTimeout(() => controller.abort(), limits.timeoutMs);
-  const hardened = limits.frozenIntrinsics !== false && !needsUnfrozenWorker(input);
-  const pool = poolFor(limits, hardened);
-  let reply: WorkerReply;
   try {
-    reply = (await pool.run(
-      { input: new Uint8Array(input), extension, options },
-      { signal: controller.signal },
-    )) as WorkerReply;
+    return (await pool.run(task, { signal: controller.signal })) as GuardedReply<R>;
   } catch (err) {
     if (controller.signal.aborted) {
       throw new ConversionError(
@@ -148,24 +178,46 @@ export async function convertIsolated(
         `The document needs more than ${limits.maxMemoryMb} MB of memory to convert.`,
       );
     }
-    // The worker itself failed (not the document's reader): its message describes our process, not the file.
-    throw new ConversionError('corrupt_file', 'The file could not be converted: the conversion stopped unexpectedly.');
+    if (retiring.has(pool)) return undefined;
+    throw stoppedUnexpectedly();
   } finally {
     clearTimeout(timer);
   }
-  if (outgrown(reply.health, limits)) retirePool(poolKey(limits, hardened), pool);
+}
+
+/** Converts in a pooled, guarded worker thread (runIsolatedTask): a hostile file fails only itself. */
+export async function convertIsolated(
+  input: Buffer,
+  extension: string,
+  options: ConvertDocumentOptions,
+  limits: IsolationLimits = DEFAULT_LIMITS,
+): Promise<ConvertDocumentResult> {
+  const reply = await runIsolatedTask<object, ConversionReply>(
+    WORKER_ENTRY,
+    { input: new Uint8Array(input), extension, options },
+    limits,
+  );
   if (reply.ok) return reply.result;
   throw new ConversionError(reply.code, reply.message);
 }
 
-/** How many times conversion workers were replaced for outgrowing their limits (for tests and metrics). */
+/** How many times conversion workers were replaced for outgrowing their limits or a changed built-in (for tests and metrics). */
 export function recycledWorkerPools(): number {
   return retiredPools;
 }
 
-/** Whether conversion workers run with frozen built-ins (asked of a real worker, for tests and health checks). */
-export async function conversionWorkersAreHardened(limits: IsolationLimits = DEFAULT_LIMITS): Promise<boolean> {
-  return (await poolFor(limits, true).run(null, { name: 'intrinsicsFrozen' })) as boolean;
+/** How many workers were found with changed built-ins (prototype pollution) and replaced. */
+export function pollutedConversionWorkers(): number {
+  return pollutedThreads.size;
+}
+
+/** What protects conversion workers' built-ins, asked of a real worker (for tests and health checks). */
+export async function conversionWorkerProtection(
+  limits: IsolationLimits = DEFAULT_LIMITS,
+): Promise<ReturnType<typeof workerProtection>> {
+  return (await poolFor(WORKER_ENTRY, limits).run(null, { name: 'workerProtection' })) as ReturnType<
+    typeof workerProtection
+  >;
 }
 
 /** Stops every conversion worker (service shutdown, end of a CLI run or a test file). */

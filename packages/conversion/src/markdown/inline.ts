@@ -3,9 +3,13 @@ import type { Inline, InlineContent } from './model';
 /** Inline Markdown: escaping and emphasis, links, images. Inputs are plain text unless named `md`. */
 
 const ALWAYS = /[\\`*[\]]/g;
+/** Every character one of escapeText's rules rewrites. */
+export const ESCAPABLE = /[\\`*[\]_<]/;
 
 /** Escapes plain text so it renders as itself, without escaping harmless characters. */
 export function escapeText(text: string): string {
+  // Most text (every number in a sheet) has nothing to escape: skip the three passes for it.
+  if (!ESCAPABLE.test(text)) return text;
   return text
     .replace(ALWAYS, (c) => `\\${c}`)
     .replace(/(^|[^\p{L}\p{N}])_|_(?=$|[^\p{L}\p{N}])/gu, (m) => m.replace('_', '\\_'))
@@ -56,40 +60,83 @@ export function imagePlaceholder(alt: string): string {
 
 type Marker = 'strong' | 'emphasis' | 'strike' | 'link';
 
+export interface InlineOptions {
+  /** Token optimisation: runs of spaces and tabs in text are written as one space. */
+  optimizeTokens?: boolean;
+}
+
+/** What one rendering carries down the node tree. */
+interface Context {
+  open: Set<Marker>;
+  opts: InlineOptions;
+}
+
 /**
  * Inline nodes as Markdown: the one place that escapes text and nests emphasis markers
  * (`**` strong, `*` emphasis, `~~` strike; a marker already open is not opened again, and
  * links never nest). `oneLine` is for headings, list items and table cells: breaks become spaces.
  */
-export function renderInline(content: InlineContent, oneLine = false): string {
+export function renderInline(content: InlineContent, oneLine = false, opts: InlineOptions = {}): string {
   if (typeof content === 'string') return oneLine ? content.replace(/\s*\n\s*/g, ' ') : content;
-  const md = renderNodes(content, new Set())
+  const md = renderNodes(content, { open: new Set(), opts })
     .replace(/^[\s\uE000]+|[\s\uE000]+$/g, '')
     .replace(/ *\uE000 */g, BREAK);
   return oneLine ? md.replace(/\s*\n\s*/g, ' ').replace(/\uE000/g, ' ') : md.replace(/\uE000/g, '\\\n');
 }
 
-function renderNodes(nodes: Inline[], open: Set<Marker>): string {
+function renderNodes(nodes: Inline[], ctx: Context): string {
   let out = '';
-  for (const node of nodes) out += renderNode(node, open);
+  for (const node of mergeNeighbours(nodes, ctx.opts.optimizeTokens)) out += renderNode(node, ctx);
   return out;
 }
 
-function renderNode(node: Inline, open: Set<Marker>): string {
+type Formatting = Extract<Inline, { type: 'strong' | 'emphasis' | 'strike' }>;
+
+const isFormatting = (n: Inline | undefined): n is Formatting =>
+  n?.type === 'strong' || n?.type === 'emphasis' || n?.type === 'strike';
+
+/**
+ * Neighbouring nodes of the same formatting as one (`**bold *both* again**`, not
+ * `**bold*****both*****again**`): readers that see a run per formatting change need not merge.
+ * With `acrossSpace` (token optimisation) a space between them joins too: `**Air India**`.
+ */
+function mergeNeighbours(nodes: Inline[], acrossSpace = false): Inline[] {
+  const joins = (n: Inline, i: number): boolean =>
+    isFormatting(n) &&
+    (nodes[i + 1]?.type === n.type || (acrossSpace && isSpace(nodes[i + 1]) && nodes[i + 2]?.type === n.type));
+  if (!nodes.some(joins)) return nodes;
+  const out: Inline[] = [];
+  for (let i = 0; i < nodes.length; i++) {
+    const node = nodes[i]!;
+    const last = out[out.length - 1];
+    const next = nodes[i + 1];
+    if (acrossSpace && isSpace(node) && isFormatting(last) && isFormatting(next) && next.type === last.type) {
+      out[out.length - 1] = { ...last, children: [...last.children, node, ...next.children] };
+      i++;
+    } else if (isFormatting(node) && isFormatting(last) && last.type === node.type) {
+      out[out.length - 1] = { ...last, children: [...last.children, ...node.children] };
+    } else out.push(node);
+  }
+  return out;
+}
+
+const isSpace = (n: Inline | undefined): boolean => n?.type === 'text' && n.text !== '' && !n.text.trim();
+
+function renderNode(node: Inline, ctx: Context): string {
   switch (node.type) {
     case 'text':
-      return escapeText(node.text);
+      return escapeText(ctx.opts.optimizeTokens ? node.text.replace(/[ \t]{2,}/g, ' ') : node.text);
     case 'strong':
-      return nested(node.children, open, 'strong', bold);
+      return nested(node.children, ctx, 'strong', bold);
     case 'emphasis':
-      return nested(node.children, open, 'emphasis', italic);
+      return nested(node.children, ctx, 'emphasis', italic);
     case 'strike':
-      return nested(node.children, open, 'strike', strike);
+      return nested(node.children, ctx, 'strike', strike);
     case 'code':
       return node.text ? code(node.text.replace(/\s*\n\s*/g, ' ')) : '';
     case 'link': {
-      if (open.has('link') || !node.url) return renderNodes(node.children, open);
-      const inner = renderNodes(node.children, new Set([...open, 'link'])).replace(EDGES, '');
+      if (ctx.open.has('link') || !node.url) return renderNodes(node.children, ctx);
+      const inner = renderNodes(node.children, { ...ctx, open: new Set([...ctx.open, 'link']) }).replace(EDGES, '');
       return link(inner.replace(/\uE000/g, ' '), node.url);
     }
     case 'image':
@@ -108,7 +155,7 @@ function renderNode(node: Inline, open: Set<Marker>): string {
   }
 }
 
-function nested(children: Inline[], open: Set<Marker>, marker: Marker, apply: (md: string) => string): string {
-  if (open.has(marker)) return renderNodes(children, open);
-  return apply(renderNodes(children, new Set([...open, marker])));
+function nested(children: Inline[], ctx: Context, marker: Marker, apply: (md: string) => string): string {
+  if (ctx.open.has(marker)) return renderNodes(children, ctx);
+  return apply(renderNodes(children, { ...ctx, open: new Set([...ctx.open, marker]) }));
 }

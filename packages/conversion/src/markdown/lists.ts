@@ -33,7 +33,7 @@ function listAt(items: FlatListItem[], start: number, level: number): [Block, nu
       const [nested, next] = listAt(items, i, it.level);
       const last = list[list.length - 1];
       if (last) last.children = [...(last.children ?? []), nested];
-      else list.push({ text: '', children: [nested] });
+      else list.push({ text: [], children: [nested] });
       i = next;
       continue;
     }

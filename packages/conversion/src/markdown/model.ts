@@ -1,8 +1,8 @@
 /**
  * The one document model every reader produces and the writer renders (pandoc's idea, small).
  * Inline content is nodes (`Inline[]`); only the writer turns them into Markdown syntax.
- * A plain string is still accepted as inline content that is Markdown already, for readers
- * not yet moved onto the nodes: it is written as it is.
+ * A plain string is still accepted as inline content that is Markdown already, written as it is:
+ * only the PDF reader still gives one (being moved); every other reader gives nodes.
  */
 export type Inline =
   | { type: 'text'; text: string }
@@ -17,7 +17,7 @@ export type Inline =
   | { type: 'break' }
   | { type: 'raw'; markdown: string };
 
-/** Inline nodes, or (legacy) inline Markdown text. */
+/** Inline nodes, or (legacy, PDF only) inline Markdown text. */
 export type InlineContent = Inline[] | string;
 
 export type Block =

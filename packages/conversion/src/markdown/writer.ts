@@ -1,69 +1,95 @@
-import type { Block, InlineContent, ListItem, Note } from './model';
-import { escapeLineStart, renderInline } from './inline';
+import type { ConversionOutput, DocumentMetadata } from '../types';
+import type { Block, Inline, InlineContent, ListItem, Note } from './model';
+import { ESCAPABLE, escapeLineStart, renderInline, type InlineOptions } from './inline';
+import { compactForTokens } from './compact';
+
+export interface WriterOptions extends InlineOptions {
+  /**
+   * Fewer tokens for the same content (the API's `optimize_tokens`): table rows without padding,
+   * bold that only decorates a heading or a header cell dropped, runs of spaces in text as one,
+   * short paragraphs repeated 3 or more times (running headers, footers) kept once, `raw`
+   * Markdown through the string pass. docs/decisions.md says what is decided where.
+   */
+  optimizeTokens?: boolean;
+}
 
 /** Renders the document model as GitHub-flavoured Markdown: the one place that lays out blocks. */
-export function renderMarkdown(blocks: Block[]): string {
-  const out = blocks
-    .map(renderBlock)
-    .filter((s) => s.trim() !== '')
-    .join('\n\n');
+export function renderMarkdown(blocks: Block[], options: WriterOptions = {}): string {
+  const out = renderBlocks(options.optimizeTokens ? compactForTokens(blocks, options) : blocks, options);
   return out ? `${out.replace(/\n{3,}/g, '\n\n').trimEnd()}\n` : '';
 }
 
-function renderBlock(block: Block): string {
+/** A converter's result from its document model: the Markdown, and the model for token optimisation. */
+export function documentOutput(blocks: Block[], metadata: DocumentMetadata): ConversionOutput {
+  return { markdown: renderMarkdown(blocks), blocks, metadata };
+}
+
+function renderBlocks(blocks: Block[], opts: WriterOptions): string {
+  return blocks
+    .map((b) => renderBlock(b, opts))
+    .filter((s) => s.trim() !== '')
+    .join('\n\n');
+}
+
+function renderBlock(block: Block, opts: WriterOptions): string {
   switch (block.type) {
     case 'heading': {
-      const text = renderInline(block.text, true).trim();
+      const text = renderInline(block.text, true, opts).trim();
       if (!text) return '';
       const level = Math.min(6, Math.max(1, Math.round(block.level)));
       return `${'#'.repeat(level)} ${text}`;
     }
     case 'paragraph':
-      return renderInline(block.text)
+      return renderInline(block.text, false, opts)
         .split('\n')
         .map((line) => escapeLineStart(line))
         .join('\n')
         .trim();
     case 'list':
-      return renderList(block.items, block.ordered, block.start ?? 1);
+      return renderList(block.items, block.ordered, block.start ?? 1, opts);
     case 'table':
-      return renderTable(block.rows, block.headerRows ?? 1);
+      return renderTable(block.rows, block.headerRows ?? 1, opts);
     case 'code':
       return renderCode(block.text, block.language);
-    case 'quote':
-      return renderMarkdown(block.blocks)
+    case 'quote': {
+      const inner = renderBlocks(block.blocks, opts)
+        .replace(/\n{3,}/g, '\n\n')
+        .trimEnd();
+      if (!inner) return '';
+      return inner
         .trimEnd()
         .split('\n')
         .map((line) => (line ? `> ${line}` : '>'))
         .join('\n');
+    }
     case 'rule':
       return '---';
     case 'notes':
-      return block.notes.map(renderNote).join('\n\n');
+      return block.notes.map((n) => renderNote(n, opts)).join('\n\n');
     case 'raw':
       return block.markdown.trim();
   }
 }
 
 /** `[^id]: ` and the note's first paragraph; its further blocks indented beneath it. */
-function renderNote(note: Note): string {
+function renderNote(note: Note, opts: WriterOptions): string {
   const [first, ...rest] = note.blocks;
-  const lead = first?.type === 'paragraph' ? renderInline(first.text, true).trim() : '';
+  const lead = first?.type === 'paragraph' ? renderInline(first.text, true, opts).trim() : '';
   const more = (lead ? rest : note.blocks)
-    .map(renderBlock)
+    .map((b) => renderBlock(b, opts))
     .filter((s) => s.trim() !== '')
     .map((s) => s.replace(/^(?=.)/gm, '    '));
   return [`[^${note.id.replace(/[\s\]^]+/g, '-')}]: ${lead}`.trimEnd(), ...more].join('\n\n');
 }
 
-function renderList(items: ListItem[], ordered: boolean, start: number): string {
+function renderList(items: ListItem[], ordered: boolean, start: number, opts: WriterOptions): string {
   return items
     .map((item, i) => {
       const marker = ordered ? `${start + i}.` : '-';
       const indent = ' '.repeat(marker.length + 1);
-      const first = escapeLineStart(renderInline(item.text, true).trim());
+      const first = escapeLineStart(renderInline(item.text, true, opts).trim());
       const children = (item.children ?? [])
-        .map(renderBlock)
+        .map((b) => renderBlock(b, opts))
         .filter((s) => s.trim() !== '')
         .map((s) => s.replace(/^(?=.)/gm, indent));
       const body = [`${marker} ${first}`.trimEnd(), ...children];
@@ -72,66 +98,47 @@ function renderList(items: ListItem[], ordered: boolean, start: number): string 
     .join('\n');
 }
 
+/** What a cell's text needs rewritten: a pipe, a whitespace other than one inner space. */
+const CELL_REWRITE = /\||[^\S ]| \s|^ | $/;
+
 /** A GFM table cell: one line, pipes escaped. */
-export function tableCell(content: InlineContent): string {
-  const text = renderInline(content, true);
+export function tableCell(content: InlineContent, opts: WriterOptions = {}): string {
+  // Most cells (numbers, words) come out as they went in: skip the passes below for them.
+  const plain = typeof content === 'string' ? content : plainText(content);
+  if (plain !== undefined && !CELL_REWRITE.test(plain)) return plain;
+  const text = renderInline(content, true, opts);
   return text.replace(/\r?\n/g, '<br>').replace(/\|/g, '\\|').replace(/\s+/g, ' ').trim();
 }
 
-function renderTable(rows: InlineContent[][], headerRows: number): string {
-  const width = rows.reduce((n, r) => Math.max(n, r.length), 0);
+/** The text of a cell that is one text node with nothing to escape (as it will be written), or none. */
+function plainText(content: Inline[]): string | undefined {
+  if (!content.length) return '';
+  const only = content.length === 1 ? content[0] : undefined;
+  return only?.type === 'text' && !ESCAPABLE.test(only.text) ? only.text : undefined;
+}
+
+function renderTable(rows: InlineContent[][], headerRows: number, opts: WriterOptions): string {
+  let width = 0;
+  for (const r of rows) if (r.length > width) width = r.length;
   if (width === 0 || rows.length === 0) return '';
-  const norm = rows.map((r) => Array.from({ length: width }, (_, i) => tableCell(r[i] ?? '')));
-  const line = (cells: string[]): string => `| ${cells.join(' | ')} |`;
+  // Token optimisation drops the padding: `|a|b|` and `|-|-|` are the same table.
+  const [open, sep, close, rule] = opts.optimizeTokens ? ['|', '|', '|', '-'] : ['| ', ' | ', ' |', '---'];
+  const line = (cells: readonly InlineContent[]): string => {
+    const out = new Array<string>(width);
+    for (let i = 0; i < width; i++) out[i] = tableCell(cells[i] ?? [], opts);
+    return `${open}${out.join(sep)}${close}`;
+  };
   // GFM has exactly one header row: further header rows become body rows; none gets an empty header.
-  const header = headerRows > 0 ? norm[0]! : Array.from({ length: width }, () => '');
-  const body = headerRows > 0 ? norm.slice(1) : norm;
-  return [line(header), line(Array.from({ length: width }, () => '---')), ...body.map(line)].join('\n');
+  const lines = [
+    line(headerRows > 0 ? rows[0]! : []),
+    `${open}${new Array<string>(width).fill(rule).join(sep)}${close}`,
+  ];
+  for (let r = headerRows > 0 ? 1 : 0; r < rows.length; r++) lines.push(line(rows[r]!));
+  return lines.join('\n');
 }
 
 function renderCode(text: string, language = ''): string {
   const longest = (text.match(/`{3,}/g) ?? []).reduce((n, run) => Math.max(n, run.length), 0);
   const fence = '`'.repeat(Math.max(3, longest + 1));
   return `${fence}${language}\n${text.replace(/\n+$/, '')}\n${fence}`;
-}
-
-/** Blocks flattened to one line of inline Markdown (table cells, notes): lists keep their markers. */
-export function blocksAsInlineText(blocks: Block[]): string {
-  return blocks
-    .map((b): string => {
-      switch (b.type) {
-        case 'paragraph':
-        case 'heading':
-          return renderInline(b.text, true);
-        case 'code':
-          return b.text;
-        case 'list':
-          return b.items
-            .map((it, i) =>
-              `${b.ordered ? `${(b.start ?? 1) + i}.` : '-'} ${renderInline(it.text, true)} ${blocksAsInlineText(it.children ?? [])}`.trim(),
-            )
-            .join(' ');
-        case 'table':
-          return b.rows
-            .map((r) =>
-              r
-                .map((c) => renderInline(c, true))
-                .filter(Boolean)
-                .join(' '),
-            )
-            .join(' ');
-        case 'quote':
-          return blocksAsInlineText(b.blocks);
-        case 'raw':
-          return b.markdown;
-        case 'notes':
-          return b.notes.map((n) => blocksAsInlineText(n.blocks)).join(' ');
-        case 'rule':
-          return '';
-      }
-    })
-    .filter((s) => s.trim())
-    .join(' ')
-    .replace(/\s*\n\s*/g, ' ')
-    .trim();
 }

@@ -1,5 +1,5 @@
 import type { Block } from '../markdown/model';
-import { escapeText } from '../markdown/inline';
+import { text as plain } from '../markdown/model';
 import { joinLine, median, PARAGRAPH_GAP, type OcrResult, type OcrWord } from './engine';
 import { ruledTable, type RuledTable } from './ruled-table';
 
@@ -38,7 +38,7 @@ function aroundTable(words: OcrWord[], table: RuledTable): Block[] {
     part.length ? textBlocks(linesToParagraphs(visualLines(part, height))) : [];
   return [
     ...paragraphs(outside.filter((w) => (w.y0 + w.y1) / 2 < middle)),
-    { type: 'table', rows: table.rows.map((r) => r.map(escapeText)) },
+    { type: 'table', rows: table.rows.map((r) => r.map((c) => [plain(c)])) },
     ...paragraphs(outside.filter((w) => (w.y0 + w.y1) / 2 >= middle)),
   ];
 }
@@ -49,11 +49,11 @@ function textBlocks(paragraphs: string[]): Block[] {
   for (const text of paragraphs) {
     const marker = LIST_MARKER.exec(text);
     if (!marker) {
-      blocks.push({ type: 'paragraph', text: escapeText(text) });
+      blocks.push({ type: 'paragraph', text: [plain(text)] });
       continue;
     }
     const ordered = /\d/.test(marker[1]!);
-    const item = { text: escapeText(text.slice(marker[0].length).trim()) };
+    const item = { text: [plain(text.slice(marker[0].length).trim())] };
     const last = blocks[blocks.length - 1];
     if (last?.type === 'list' && last.ordered === ordered) last.items.push(item);
     else
@@ -250,7 +250,7 @@ export function blocksWithTables(words: OcrWord[]): Block[] | undefined {
     const rows = end - i >= 3 ? tableRows(cells.slice(i, end), height) : undefined;
     if (rows) {
       flushProse();
-      blocks.push({ type: 'table', rows: rows.map((r) => r.map(escapeText)) });
+      blocks.push({ type: 'table', rows: rows.map((r) => r.map((c) => [plain(c)])) });
       found = true;
       i = end;
     } else {

@@ -4,7 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import sharp from 'sharp';
-import { imagePlaceholder } from '../markdown/inline';
+import type { Inline } from '../markdown/model';
 import { ocrImage } from './engine';
 
 const run = promisify(execFile);
@@ -50,9 +50,9 @@ async function readPicture(bytes: Buffer): Promise<string> {
   }
 }
 
-/** The Markdown placeholder of a picture: its alt text, and what OCR read in it when there is any. */
-export function picturePlaceholder(alt: string, text: string | undefined): string {
-  return imagePlaceholder(text ? `${alt}: ${text}` : alt);
+/** A picture as an image node: its alt text, and what OCR read in it when there is any. */
+export function picturePlaceholder(alt: string, text: string | undefined): Inline[] {
+  return [{ type: 'image', alt: text ? `${alt}: ${text}` : alt }];
 }
 
 /**

@@ -1,5 +1,5 @@
 import { Tiktoken, type TiktokenBPE } from 'js-tiktoken/lite';
-import { TRAILING_BLANKS } from '../text-decoding';
+import { optimizeMarkdownText } from './markdown-pass';
 
 let encoder: Tiktoken | undefined;
 
@@ -21,89 +21,19 @@ export interface TokenOptimization {
   reduction_percent: number;
 }
 
-/**
- * Shrinks Markdown without changing what it says: trailing spaces, runs of blank lines and spaces,
- * table padding and separator runs, empty emphasis and links, HTML comments, and boilerplate lines
- * repeated many times (page headers and footers). Fenced code is left untouched.
- */
-export function optimizeTokens(markdown: string): { markdown: string; stats: TokenOptimization } {
-  const optimized = mapOutsideCode(markdown, optimizeProse);
-  const finalText = dropRepeatedBoilerplate(optimized)
-    .replace(/\n{3,}/g, '\n\n')
-    .trim();
-  const out = finalText ? `${finalText}\n` : '';
-  const original = countTokens(markdown);
-  const after = countTokens(out);
+/** The contract's counts: o200k tokens before and after, and the reduction in percent to 2 decimals. */
+export function tokenOptimization(original: string, optimized: string): TokenOptimization {
+  const before = countTokens(original);
+  const after = countTokens(optimized);
   return {
-    markdown: out,
-    stats: {
-      original_tokens: original,
-      optimized_tokens: after,
-      reduction_percent: original === 0 ? 0 : Math.round((10000 * (original - after)) / original) / 100,
-    },
+    original_tokens: before,
+    optimized_tokens: after,
+    reduction_percent: before === 0 ? 0 : Math.round((10000 * (before - after)) / before) / 100,
   };
 }
 
-function mapOutsideCode(markdown: string, fn: (prose: string) => string): string {
-  const parts = markdown.split(/(^(`{3,}|~{3,})[^\n]*\n[\s\S]*?^\2[ \t]*$)/m);
-  const out: string[] = [];
-  for (let i = 0; i < parts.length; i++) {
-    const part = parts[i] ?? '';
-    if (i % 3 === 1) out.push(part);
-    else if (i % 3 === 0) out.push(fn(part));
-  }
-  return out.join('');
-}
-
-function optimizeProse(text: string): string {
-  return text
-    .replace(/<!--[\s\S]*?-->/g, '')
-    .replace(TRAILING_BLANKS, '')
-    .replace(/(\S)[ \t]{2,}(?=\S)/g, '$1 ')
-    .replace(/^\|(.*)\|$/gm, (row) => compactTableRow(row))
-    .replace(/(\*\*|__)\s*\1/g, '')
-    .replace(/\[\]\(([^)]*)\)/g, '')
-    .replace(/^(\s*)([-*_])(?:\s*\2){3,}\s*$/gm, '$1---')
-    .replace(/\n{3,}/g, '\n\n');
-}
-
-function compactTableRow(row: string): string {
-  const cells = row
-    .slice(1, -1)
-    .split(/(?<!\\)\|/)
-    .map((c) => c.trim());
-  if (cells.every((c) => /^:?-+:?$/.test(c))) {
-    return `|${cells.map((c) => (c.startsWith(':') ? ':' : '') + '-' + (c.endsWith(':') && c.length > 1 ? ':' : '')).join('|')}|`;
-  }
-  return `|${cells.join('|')}|`;
-}
-
-/** Lines of prose repeated at least 3 times (running headers, footers) are kept once. */
-function dropRepeatedBoilerplate(text: string): string {
-  const lines = text.split('\n');
-  const counts = new Map<string, number>();
-  for (const line of lines) {
-    const key = line.trim();
-    if (isBoilerplateCandidate(key)) counts.set(key, (counts.get(key) ?? 0) + 1);
-  }
-  const seen = new Set<string>();
-  return lines
-    .filter((line) => {
-      const key = line.trim();
-      if ((counts.get(key) ?? 0) < 3) return true;
-      if (seen.has(key)) return false;
-      seen.add(key);
-      return true;
-    })
-    .join('\n');
-}
-
-function isBoilerplateCandidate(line: string): boolean {
-  return (
-    line.length > 0 &&
-    line.length <= 120 &&
-    !line.startsWith('|') &&
-    !/^[-*+]\s|^\d+[.)]\s|^#/.test(line) &&
-    line !== '---'
-  );
+/** Markdown text optimised by the string pass (./markdown-pass.ts), with its counts. */
+export function optimizeTokens(markdown: string): { markdown: string; stats: TokenOptimization } {
+  const out = optimizeMarkdownText(markdown);
+  return { markdown: out, stats: tokenOptimization(markdown, out) };
 }

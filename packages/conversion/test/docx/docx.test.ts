@@ -111,6 +111,64 @@ describe('DOCX', () => {
     expect(markdown).toBe('Mix ***all*** ~~gone~~ **2\\*3**[^1]\n\n[^1]: *Source*\n');
   });
 
+  it('When a footnote has two paragraphs and a table cell holds a list and two paragraphs, then the note keeps both paragraphs and the cell stays one line', async () => {
+    const doc = new Document({
+      footnotes: {
+        1: {
+          children: [
+            new Paragraph('First *note* part.'),
+            new Paragraph({ children: [new TextRun({ text: 'Second', bold: true })] }),
+          ],
+        },
+      },
+      numbering: {
+        config: [
+          {
+            reference: 'numbers',
+            levels: [{ level: 0, format: LevelFormat.DECIMAL, text: '%1.', alignment: AlignmentType.START }],
+          },
+        ],
+      },
+      sections: [
+        {
+          children: [
+            new Paragraph({ children: [new TextRun('Claim'), new FootnoteReferenceRun(1)] }),
+            new Table({
+              rows: [
+                new TableRow({
+                  children: [
+                    new TableCell({ children: [new Paragraph('Head')] }),
+                    new TableCell({ children: [new Paragraph('Other')] }),
+                  ],
+                }),
+                new TableRow({
+                  children: [
+                    new TableCell({
+                      children: [
+                        new Paragraph({ text: 'one', numbering: { reference: 'numbers', level: 0 } }),
+                        new Paragraph({ text: 'two', numbering: { reference: 'numbers', level: 0 } }),
+                      ],
+                    }),
+                    new TableCell({
+                      children: [
+                        new Paragraph({ children: [new TextRun({ text: 'a', italics: true })] }),
+                        new Paragraph('b|c'),
+                      ],
+                    }),
+                  ],
+                }),
+              ],
+            }),
+          ],
+        },
+      ],
+    });
+    const { markdown } = await convertDocument(await Packer.toBuffer(doc), 'docx', std);
+    expect(markdown).toBe(
+      'Claim[^1]\n\n| Head | Other |\n| --- | --- |\n| 1. one 2. two | *a* b\\|c |\n\n[^1]: First \\*note\\* part.\n\n    **Second**\n',
+    );
+  });
+
   it('When the text is Japanese and Arabic, then it comes through unchanged', async () => {
     const input = await docx([new Paragraph('日本語のテキスト'), new Paragraph('مرحبا بالعالم')]);
     const { markdown } = await convertDocument(input, 'docx', std);

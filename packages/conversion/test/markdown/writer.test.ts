@@ -20,6 +20,20 @@ describe('Markdown writer', () => {
     expect(md).toBe('*a **b*** **c d*e*** ~~f~~\n');
   });
 
+  it('When neighbouring nodes have the same formatting, then they share one pair of markers', () => {
+    const strong = (...children: Inline[]): Inline => ({ type: 'strong', children });
+    const md = renderMarkdown([
+      paragraph(
+        strong(t('bold ')),
+        strong({ type: 'emphasis', children: [t('both')] }),
+        strong(t(' again')),
+        t(' '),
+        strong(t('apart')),
+      ),
+    ]);
+    expect(md).toBe('**bold *both* again** **apart**\n');
+  });
+
   it('When text holds Markdown syntax, then it is escaped and line starts cannot become blocks', () => {
     const md = renderMarkdown([paragraph(t('1*2 [x] snake_case _y_'), { type: 'break' }, t('- not a list'))]);
     expect(md).toBe('1\\*2 \\[x\\] snake_case \\_y\\_\\\n\\- not a list\n');
@@ -75,7 +89,108 @@ describe('Markdown writer', () => {
     expect(md).toBe('| A | B |\n| --- | --- |\n| x y | a\\|b |\n');
   });
 
+  it('When string cells hold pipes, line breaks or runs of spaces and rows are ragged, then each cell is one trimmed line', () => {
+    const md = renderMarkdown([
+      {
+        type: 'table',
+        rows: [
+          ['a|b', ' lead', 'tail ', 'two  spaces'],
+          ['nb\u00a0sp', 'line\nbreak', 'tab\there'],
+          ['plain words', '', '|'],
+        ],
+        headerRows: 0,
+      },
+    ]);
+    expect(md).toBe(
+      '|  |  |  |  |\n| --- | --- | --- | --- |\n| a\\|b | lead | tail | two spaces |\n| nb sp | line break | tab here |  |\n| plain words |  | \\| |  |\n',
+    );
+  });
+
+  it('When each text holds one Markdown character, then each is escaped and plain text is kept', () => {
+    const words = ['a\\b', 'c`d', 'e*f', 'g[h', 'i]j', 'k_', '_l', 'm<n', 'plain 4.5'];
+    const md = renderMarkdown([paragraph(...words.flatMap((w) => [t(w), t(' ')]))]);
+    expect(md).toBe('a\\\\b c\\`d e\\*f g\\[h i\\]j k\\_ \\_l m&lt;n plain 4.5\n');
+  });
+
   it('When a reader still gives inline Markdown as a string, then it is written as it is', () => {
     expect(renderMarkdown([{ type: 'paragraph', text: 'already **bold**' }])).toBe('already **bold**\n');
+  });
+});
+
+describe('Markdown writer, optimizeTokens', () => {
+  const strong = (...children: Inline[]): Inline => ({ type: 'strong', children });
+
+  it('When a table has a bold header, padding and an escaped pipe, then rows are compact and the header bold is dropped', () => {
+    const table: Block = {
+      type: 'table',
+      rows: [
+        [[strong(t('Name'))], [t('Value '), strong(t('now'))]],
+        [[t('a|b')], [t('1  2')]],
+      ],
+    };
+    expect(renderMarkdown([table], { optimizeTokens: true })).toBe('|Name|Value **now**|\n|-|-|\n|a\\|b|1 2|\n');
+    expect(renderMarkdown([table])).toBe('| **Name** | Value **now** |\n| --- | --- |\n| a\\|b | 1 2 |\n');
+  });
+
+  it('When a heading is wholly bold, then the bold is dropped; partly bold headings and paragraphs keep it', () => {
+    const md = renderMarkdown(
+      [
+        { type: 'heading', level: 2, text: [t(' '), strong(t('All bold')), t(' ')] },
+        { type: 'heading', level: 2, text: [strong(t('Part')), t(' plain')] },
+        paragraph(strong(t('Bold paragraph'))),
+      ],
+      { optimizeTokens: true },
+    );
+    expect(md).toBe('## All bold\n\n## **Part** plain\n\n**Bold paragraph**\n');
+  });
+
+  it('When text has runs of spaces, then they become one, but not inside code spans or code blocks', () => {
+    const md = renderMarkdown(
+      [
+        paragraph(t('a    b  '), strong(t('c')), t(' '), { type: 'code', text: 'x   y' }),
+        { type: 'code', text: 'k    v' },
+      ],
+      { optimizeTokens: true },
+    );
+    expect(md).toBe('a b **c** `x   y`\n\n```\nk    v\n```\n');
+  });
+
+  it('When a short paragraph repeats 3 times, then it is kept once; repeated code lines, list items and table cells stay', () => {
+    const footer = (): Block => paragraph(t('Company confidential'));
+    const twice = (): Block => paragraph(t('Said twice'));
+    const md = renderMarkdown(
+      [
+        footer(),
+        twice(),
+        { type: 'code', text: 'same\nsame\nsame' },
+        footer(),
+        { type: 'list', ordered: false, items: [{ text: [t('item')] }, { text: [t('item')] }, { text: [t('item')] }] },
+        { type: 'quote', blocks: [footer()] },
+        twice(),
+        { type: 'table', rows: [[[t('h')]], [[t('cell')]], [[t('cell')]], [[t('cell')]]] },
+      ],
+      { optimizeTokens: true },
+    );
+    expect(md).toBe(
+      'Company confidential\n\nSaid twice\n\n```\nsame\nsame\nsame\n```\n\n- item\n- item\n- item\n\nSaid twice\n\n|h|\n|-|\n|cell|\n|cell|\n|cell|\n',
+    );
+  });
+
+  it('When a paragraph starts and ends with a pipe, then it is not taken for a table', () => {
+    expect(renderMarkdown([paragraph(t('| not  a table |'))], { optimizeTokens: true })).toBe('| not a table |\n');
+  });
+
+  it('When bold words are separated by a space only, then they share one pair of markers', () => {
+    const md = renderMarkdown([paragraph(strong(t('Air')), t(' '), strong(t('India')), t(' and '), strong(t('x')))], {
+      optimizeTokens: true,
+    });
+    expect(md).toBe('**Air India** and **x**\n');
+  });
+
+  it('When the model holds raw Markdown, then the string pass optimises it', () => {
+    const md = renderMarkdown([{ type: 'raw', markdown: '| x  |  y |\n| --- | --- |\n\n<!-- note -->' }], {
+      optimizeTokens: true,
+    });
+    expect(md).toBe('|x|y|\n|-|-|\n');
   });
 });

@@ -105,4 +105,66 @@ describe('ODP', () => {
     const { markdown } = await convertDocument(input, 'odp', std);
     expect(markdown).toBe('# One\n\na_b \\[x\\] **bold**\n');
   });
+
+  it('When a slide has a chart object, consecutive lists, nested items and a comment, then each keeps its form', async () => {
+    const ns = `${NS} xmlns:draw="urn:oasis:names:tc:opendocument:xmlns:drawing:1.0" xmlns:presentation="urn:oasis:names:tc:opendocument:xmlns:presentation:1.0" xmlns:xlink="http://www.w3.org/1999/xlink" xmlns:officeooo="http://openoffice.org/2009/office"`;
+    const chartNs = `${NS} xmlns:chart="urn:oasis:names:tc:opendocument:xmlns:chart:1.0"`;
+    const c = (v: string) => `<table:table-cell><text:p>${v}</text:p></table:table-cell>`;
+    const row = (...v: string[]) => `<table:table-row>${v.map(c).join('')}</table:table-row>`;
+    const chart =
+      `<office:document-content ${chartNs}><office:body><office:chart><chart:chart chart:class="chart:bar">` +
+      '<chart:title><text:p>Visitors</text:p></chart:title><chart:plot-area>' +
+      '<chart:series chart:values-cell-range-address="local-table.$B$2:.$B$3"/><chart:series chart:values-cell-range-address="local-table.$C$2:.$C$3"/></chart:plot-area>' +
+      `<table:table table:name="local-table"><table:table-header-rows>${row('', 'Park', 'Museum')}</table:table-header-rows>` +
+      `<table:table-rows>${row('May', '5', '7')}${row('June', '6', '9')}</table:table-rows></table:table></chart:chart></office:chart></office:body></office:document-content>`;
+    const styles =
+      '<text:list-style style:name="Plain"><text:list-level-style-number text:level="1" style:num-format=""/></text:list-style>' +
+      '<text:list-style style:name="Dots"><text:list-level-style-bullet text:level="1" text:bullet-char="•"/><text:list-level-style-bullet text:level="2" text:bullet-char="–"/></text:list-style>';
+    const outline =
+      '<draw:frame presentation:class="outline" svg:y="1cm" xmlns:svg="urn:oasis:names:tc:opendocument:xmlns:svg-compatible:1.0"><draw:text-box>' +
+      '<text:list text:style-name="Plain"><text:list-item><text:p>Agenda</text:p></text:list-item></text:list>' +
+      '<text:list text:style-name="Dots"><text:list-item><text:p>Parks</text:p><text:list><text:list-item><text:p>North</text:p></text:list-item></text:list></text:list-item>' +
+      '<text:list-item><text:p>Museums</text:p></text:list-item></text:list></draw:text-box></draw:frame>';
+    const input = Buffer.from(
+      zipSync({
+        mimetype: strToU8('application/vnd.oasis.opendocument.presentation'),
+        'content.xml': strToU8(
+          `<office:document-content ${ns}><office:automatic-styles>${styles}</office:automatic-styles><office:body><office:presentation>` +
+            `<draw:page draw:name="Stats">${outline}<draw:frame><draw:object xlink:href="./Object 1"/></draw:frame>` +
+            '<officeooo:annotation><dc:creator>Eve</dc:creator><text:p>Update for July</text:p></officeooo:annotation></draw:page>' +
+            '</office:presentation></office:body></office:document-content>',
+        ),
+        'Object 1/content.xml': strToU8(chart),
+      }),
+    );
+    const { markdown } = await convertDocument(input, 'odp', std);
+    expect(markdown).toBe(
+      '# Stats\n\n1. Agenda\n\n- Parks\n  - North\n- Museums\n\n**Visitors**\n\n*Bar chart*\n\n' +
+        '|  | Park | Museum |\n| --- | --- | --- |\n| May | 5 | 7 |\n| June | 6 | 9 |\n\n### Comments\n\nComment by Eve: Update for July\n',
+    );
+  });
+
+  it('When a chart names its series along rows, then the series still become columns', async () => {
+    const ns = `${NS} xmlns:draw="urn:oasis:names:tc:opendocument:xmlns:drawing:1.0" xmlns:xlink="http://www.w3.org/1999/xlink"`;
+    const chartNs = `${NS} xmlns:chart="urn:oasis:names:tc:opendocument:xmlns:chart:1.0"`;
+    const row = (...v: string[]) =>
+      `<table:table-row>${v.map((x) => `<table:table-cell><text:p>${x}</text:p></table:table-cell>`).join('')}</table:table-row>`;
+    const chart =
+      `<office:document-content ${chartNs}><office:body><office:chart><chart:chart chart:class="chart:line"><chart:plot-area>` +
+      '<chart:series chart:values-cell-range-address="local-table.$B$2:.$C$2"/></chart:plot-area>' +
+      `<table:table table:name="local-table"><table:table-rows>${row('', 'Mon', 'Tue')}${row('Rain', '3', '1')}</table:table-rows></table:table>` +
+      '</chart:chart></office:chart></office:body></office:document-content>';
+    const input = Buffer.from(
+      zipSync({
+        mimetype: strToU8('application/vnd.oasis.opendocument.presentation'),
+        'content.xml': strToU8(
+          `<office:document-content ${ns}><office:body><office:presentation><draw:page draw:name="Week">` +
+            '<draw:frame><draw:object xlink:href="./Object 2"/></draw:frame></draw:page></office:presentation></office:body></office:document-content>',
+        ),
+        'Object 2/content.xml': strToU8(chart),
+      }),
+    );
+    const { markdown } = await convertDocument(input, 'odp', std);
+    expect(markdown).toBe('# Week\n\n*Line chart*\n\n|  | Rain |\n| --- | --- |\n| Mon | 3 |\n| Tue | 1 |\n');
+  });
 });

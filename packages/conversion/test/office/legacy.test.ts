@@ -127,6 +127,12 @@ describe('DOC (Word 97-2003)', () => {
     expect(metadata).toEqual({ title: 'Quarterly notes', author: 'José Núñez', page_count: 0 });
   });
 
+  it('When a DOC footnote has two paragraphs, then the note keeps both, the second indented under the first', async () => {
+    const input = buildDoc({ body: [{ runs: [{ text: 'Claim', footnote: 'First part.\rSecond *part*.' }] }] });
+    const { markdown } = await convertDocument(input, 'doc', std);
+    expect(markdown).toBe('Claim[^1]\n\n[^1]: First part.\n\n    Second \\*part\\*.\n');
+  });
+
   it('When the heading styles have localised names, then headings still come from the built-in style ids', async () => {
     const { markdown } = await convertDocument(golden(true), 'doc', std);
     expect(markdown).toBe(GOLDEN);

@@ -32,6 +32,17 @@ describe('PPTX', () => {
     expect(metadata).toEqual({ title: 'Deck', author: 'Nora', page_count: 2 });
   });
 
+  it('When text boxes sit side by side with tops a hair apart, then they read left to right before the row below', async () => {
+    const pptx = new PptxGenJS();
+    const slide = pptx.addSlide();
+    slide.addText('Below', { x: 0.5, y: 3, w: 9, h: 0.5 });
+    slide.addText('Right', { x: 5, y: 1, w: 4, h: 1 });
+    slide.addText('Left', { x: 0.5, y: 1.05, w: 4, h: 1 });
+    const input = (await pptx.write({ outputType: 'nodebuffer' })) as Buffer;
+    const { markdown } = await convertDocument(input, 'pptx', std);
+    expect(markdown).toBe('# Slide 1\n\nLeft\n\nRight\n\nBelow\n');
+  });
+
   it('When the file is not a presentation package, then it fails as corrupt', async () => {
     await expect(convertDocument(Buffer.from('nope'), 'pptx', std)).rejects.toMatchObject({ code: 'corrupt_file' });
   });
@@ -89,6 +100,51 @@ describe('PPTX', () => {
     const { markdown } = await convertDocument(input, 'pptx', std);
     expect(markdown).toContain(
       '|  | Sales |\n| --- | --- |\n| 2025 / Jan | 1 |\n| 2025 / Feb |  |\n| 2026 / Jan | 3 |\n| 2026 / Feb | 4 |',
+    );
+  });
+
+  it('When slides carry classic and threaded comments, then each slide lists them with their authors, replies after', async () => {
+    const pptx = new PptxGenJS();
+    pptx.addSlide().addText('One', { x: 0.5, y: 1, w: 9, h: 1 });
+    pptx.addSlide().addText('Two', { x: 0.5, y: 1, w: 9, h: 1 });
+    const zip = await JSZip.loadAsync((await pptx.write({ outputType: 'nodebuffer' })) as Buffer);
+    const P = 'xmlns:p="http://schemas.openxmlformats.org/presentationml/2006/main"';
+    const M =
+      'xmlns:p188="http://schemas.microsoft.com/office/powerpoint/2018/8/main" xmlns:a="http://schemas.openxmlformats.org/drawingml/2006/main"';
+    zip.file(
+      'ppt/commentAuthors.xml',
+      `<p:cmAuthorLst ${P}><p:cmAuthor id="0" name="Ana Ruiz" initials="AR"/></p:cmAuthorLst>`,
+    );
+    zip.file(
+      'ppt/comments/comment1.xml',
+      `<p:cmLst ${P}><p:cm authorId="0" idx="1"><p:text>Check the figure</p:text></p:cm></p:cmLst>`,
+    );
+    zip.file(
+      'ppt/authors.xml',
+      `<p188:authorLst ${M}><p188:author id="{A1}" name="Bo Lin"/><p188:author id="{B2}" name="Cy Ng"/></p188:authorLst>`,
+    );
+    const body = (t: string) => `<p188:txBody><a:bodyPr/><a:p><a:r><a:t>${t}</a:t></a:r></a:p></p188:txBody>`;
+    zip.file(
+      'ppt/comments/modernComment_2.xml',
+      `<p188:cmLst ${M}><p188:cm id="{C}" authorId="{A1}">${body('Shorter?')}<p188:replyLst><p188:reply id="{R}" authorId="{B2}">${body('Agreed')}</p188:reply></p188:replyLst></p188:cm></p188:cmLst>`,
+    );
+    const link = async (slide: number, target: string): Promise<void> => {
+      const rels = `ppt/slides/_rels/slide${slide}.xml.rels`;
+      const xml = await zip.file(rels)!.async('string');
+      zip.file(
+        rels,
+        xml.replace(
+          '</Relationships>',
+          `<Relationship Id="rIdC9" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/comments" Target="${target}"/></Relationships>`,
+        ),
+      );
+    };
+    await link(1, '../comments/comment1.xml');
+    await link(2, '../comments/modernComment_2.xml');
+    const { markdown } = await convertDocument(await zip.generateAsync({ type: 'nodebuffer' }), 'pptx', std);
+    expect(markdown).toBe(
+      '# Slide 1\n\nOne\n\n### Comments\n\nComment by Ana Ruiz: Check the figure\n\n' +
+        '# Slide 2\n\nTwo\n\n### Comments\n\nComment by Bo Lin: Shorter?\n\nComment by Cy Ng: Agreed\n',
     );
   });
 });

@@ -2,10 +2,100 @@ import ExcelJS from 'exceljs';
 import { strToU8, unzipSync, zipSync } from 'fflate';
 import * as XLSX from '@e965/xlsx';
 import { convertDocument } from '../../src';
+import { tableRegions } from '../../src/converters/spreadsheet';
+import { chartSubstream, embedInSheet } from '../biff8';
 
 const std = { enhanced: false };
 
+/** One sheet named Data written as xlsx, xls and ods by SheetJS, each converted: format → Markdown. */
+async function markdownInEachFormat(cells: unknown[][]): Promise<Record<string, string>> {
+  const wb = XLSX.utils.book_new();
+  XLSX.utils.book_append_sheet(wb, XLSX.utils.aoa_to_sheet(cells), 'Data');
+  const out: Record<string, string> = {};
+  for (const bookType of ['xlsx', 'xls', 'ods'] as const) {
+    const input = Buffer.from(XLSX.write(wb, { type: 'buffer', bookType }));
+    out[bookType] = (await convertDocument(input, bookType, std)).markdown;
+  }
+  return out;
+}
+
+const inEachFormat = (markdown: string) => ({ xlsx: markdown, xls: markdown, ods: markdown });
+
 describe('spreadsheets', () => {
+  it('When an ods sheet holds a chart object, then the chart follows its sheet as title, kind and table', async () => {
+    const wb = XLSX.utils.book_new();
+    XLSX.utils.book_append_sheet(
+      wb,
+      XLSX.utils.aoa_to_sheet([
+        ['Month', 'Visits'],
+        ['May', 5],
+      ]),
+      'Traffic & Co',
+    );
+    XLSX.utils.book_append_sheet(wb, XLSX.utils.aoa_to_sheet([['Other']]), 'Other');
+    const files = unzipSync(Buffer.from(XLSX.write(wb, { type: 'buffer', bookType: 'ods' })));
+    const content = new TextDecoder().decode(files['content.xml']);
+    const start = content.match(/<table:table [^>]*table:name="Traffic &amp; Co"[^>]*>/)![0];
+    files['content.xml'] = strToU8(
+      content.replace(
+        start,
+        `${start}<table:shapes><draw:frame xmlns:draw="urn:oasis:names:tc:opendocument:xmlns:drawing:1.0"><draw:object xmlns:xlink="http://www.w3.org/1999/xlink" xlink:href="./Object 1"/></draw:frame></table:shapes>`,
+      ),
+    );
+    const cell = (v: string) => `<table:table-cell><text:p>${v}</text:p></table:table-cell>`;
+    const row = (...v: string[]) => `<table:table-row>${v.map(cell).join('')}</table:table-row>`;
+    files['Object 1/content.xml'] = strToU8(
+      '<office:document-content xmlns:office="urn:oasis:names:tc:opendocument:xmlns:office:1.0" xmlns:table="urn:oasis:names:tc:opendocument:xmlns:table:1.0" xmlns:text="urn:oasis:names:tc:opendocument:xmlns:text:1.0" xmlns:chart="urn:oasis:names:tc:opendocument:xmlns:chart:1.0">' +
+        '<office:body><office:chart><chart:chart chart:class="chart:bar"><chart:title><text:p>Visits by month</text:p></chart:title>' +
+        '<chart:plot-area><chart:series chart:values-cell-range-address="local-table.$B$2:.$B$3"/></chart:plot-area>' +
+        `<table:table table:name="local-table"><table:table-header-rows>${row('', 'Visits')}</table:table-header-rows>` +
+        `<table:table-rows>${row('May', '5')}${row('June', '8')}</table:table-rows></table:table></chart:chart></office:chart></office:body></office:document-content>`,
+    );
+    const { markdown } = await convertDocument(Buffer.from(zipSync(files)), 'ods', std);
+    expect(markdown).toBe(
+      '## Traffic & Co\n\n| Month | Visits |\n| --- | --- |\n| May | 5 |\n\n**Visits by month**\n\n*Bar chart*\n\n' +
+        '|  | Visits |\n| --- | --- |\n| May | 5 |\n| June | 8 |\n\n## Other\n\n| Other |\n| --- |\n',
+    );
+  });
+
+  it('When an xlsx cell has a threaded comment with a reply, then both are listed in order', async () => {
+    const ws = XLSX.utils.aoa_to_sheet([['Total'], [7]]);
+    ws.A2!.c = [
+      { a: 'Ann Lee', t: 'Too low?', T: true },
+      { a: 'Bo Park', t: 'Agreed', T: true },
+    ];
+    const wb = XLSX.utils.book_new();
+    XLSX.utils.book_append_sheet(wb, ws, 'Sum');
+    const input = Buffer.from(XLSX.write(wb, { type: 'buffer', bookType: 'xlsx' }));
+    expect((await convertDocument(input, 'xlsx', std)).markdown).toBe(
+      '## Sum\n\n| Total |\n| --- |\n| 7 |\n\n### Comments\n\nComment by Ann Lee on A2: Too low?\n\nComment by Bo Park on A2: Agreed\n',
+    );
+  });
+
+  it('When cells carry comments, then they follow the sheet under Comments with author and cell, escaped', async () => {
+    const ws = XLSX.utils.aoa_to_sheet([
+      ['Item', 'Qty'],
+      ['Pens', 3],
+    ]);
+    ws.B2!.c = [{ a: 'Ann Lee', t: 'Check | this *count*' }];
+    ws.A2!.c = [{ a: 'Bo Park', t: 'Counted   twice\nalready' }];
+    ws.A1!.c = [{ a: 'Ann Lee', t: 'Header?' }];
+    const wb = XLSX.utils.book_new();
+    XLSX.utils.book_append_sheet(wb, ws, 'Stock');
+    const table = '## Stock\n\n| Item | Qty |\n| --- | --- |\n| Pens | 3 |\n\n### Comments\n\n';
+    for (const bookType of ['xlsx', 'xls'] as const) {
+      const input = Buffer.from(XLSX.write(wb, { type: 'buffer', bookType }));
+      expect((await convertDocument(input, bookType, std)).markdown).toBe(
+        `${table}Comment by Ann Lee on A1: Header?\n\nComment by Bo Park on A2: Counted twice already\n\nComment by Ann Lee on B2: Check | this \\*count\\*\n`,
+      );
+    }
+    // SheetJS writes ODS annotations without their author; the reader keeps what is there.
+    const ods = Buffer.from(XLSX.write(wb, { type: 'buffer', bookType: 'ods' }));
+    expect((await convertDocument(ods, 'ods', std)).markdown).toContain(
+      '### Comments\n\nComment on A1: Header?\n\nComment on A2: Counted twice already\n\nComment on B2: Check | this \\*count\\*',
+    );
+  });
+
   it('When an xlsx has two sheets with number formats, then each is a section with values as shown', async () => {
     const wb = new ExcelJS.Workbook();
     wb.creator = 'Ana';
@@ -27,17 +117,9 @@ describe('spreadsheets', () => {
   });
 
   it('When a sheet holds two separate tables, then each becomes its own GFM table and empty edges are trimmed', async () => {
-    const ws = XLSX.utils.aoa_to_sheet([[], ['', 'a', 'b', '', '', 'x'], ['', '1', '2', '', '', '9']]);
-    const wb = XLSX.utils.book_new();
-    XLSX.utils.book_append_sheet(wb, ws, 'Data');
-    for (const bookType of ['xlsx', 'xls', 'ods'] as const) {
-      const input = Buffer.from(XLSX.write(wb, { type: 'buffer', bookType }));
-      const { markdown } = await convertDocument(input, bookType, std);
-      expect([bookType, markdown]).toEqual([
-        bookType,
-        '## Data\n\n| a | b |\n| --- | --- |\n| 1 | 2 |\n\n| x |\n| --- |\n| 9 |\n',
-      ]);
-    }
+    expect(await markdownInEachFormat([[], ['', 'a', 'b', '', '', 'x'], ['', '1', '2', '', '', '9']])).toEqual(
+      inEachFormat('## Data\n\n| a | b |\n| --- | --- |\n| 1 | 2 |\n\n| x |\n| --- |\n| 9 |\n'),
+    );
   });
 
   it('When a sheet has a chart, then its title, kind and cached values follow the sheet table', async () => {
@@ -83,9 +165,90 @@ describe('spreadsheets', () => {
     );
   });
 
+  it('When cells hold Markdown characters, pipes and edge spaces, then they are escaped and trimmed in every format', async () => {
+    const cells = [
+      ['Name', 'Note'],
+      ['a|b', '*x* and snake_case'],
+      [' padded ', '<b>'],
+    ];
+    expect(await markdownInEachFormat(cells)).toEqual(
+      inEachFormat(
+        '## Data\n\n| Name | Note |\n| --- | --- |\n| a\\|b | \\*x\\* and snake_case |\n| padded | &lt;b> |\n',
+      ),
+    );
+  });
+
+  it('When a cell sits in the hole of another table, then it joins that table, and tables apart stay apart', () => {
+    const gap = (n: number): string[] => Array.from({ length: n }, () => '');
+    const rows = [
+      ['a', 'b', 'c', ...gap(7), 'x'],
+      ['1', ...gap(10)],
+      ['2', '', 'm', ...gap(7), 'y'],
+      ['3', '4', ...gap(8), 'z'],
+    ];
+    expect(tableRegions(rows)).toEqual([
+      [
+        ['a', 'b', 'c'],
+        ['1', '', ''],
+        ['2', '', 'm'],
+        ['3', '4', ''],
+      ],
+      [['x']],
+      [['y'], ['z']],
+    ]);
+  });
+
+  it('When a sheet is thousands of one-cell islands, then each is its own table in reading order', () => {
+    const rows = Array.from({ length: 400 }, (_, r) =>
+      Array.from({ length: 50 }, (_, c) => ((r + c) % 2 ? `${r}:${c}` : '')),
+    );
+    const regions = tableRegions(rows);
+    expect(regions).toHaveLength(10_000);
+    expect([regions[0], regions[1], regions[25], regions[9_999]]).toEqual([
+      [['0:1']],
+      [['0:3']],
+      [['1:0']],
+      [['399:48']],
+    ]);
+  });
+
   it('When the spreadsheet is corrupt, then it fails with corrupt_file', async () => {
     await expect(convertDocument(Buffer.from('PK\u0003\u0004garbage'), 'xlsx', std)).rejects.toMatchObject({
       code: 'corrupt_file',
     });
+  });
+
+  it('When an xls has charts on its sheets, then each follows its sheet as title, kind and table, cached or read from the cells', async () => {
+    const wb = XLSX.utils.book_new();
+    XLSX.utils.book_append_sheet(
+      wb,
+      XLSX.utils.aoa_to_sheet([
+        ['Month', 'Units'],
+        ['Jan', 10],
+        ['Feb', 14],
+      ]),
+      'Data',
+    );
+    XLSX.utils.book_append_sheet(wb, XLSX.utils.aoa_to_sheet([['Notes']]), 'Summary');
+    const xls = XLSX.write(wb, { type: 'buffer', bookType: 'biff8' }) as Buffer;
+    const cached = chartSubstream({
+      title: 'Share',
+      kind: 0x1019,
+      categories: ['A', 'B'],
+      series: [{ name: 'Part', values: [60, 40] }],
+      cache: true,
+    });
+    const fromCells = chartSubstream({
+      title: 'Units by month',
+      categories: [],
+      categoryCells: [1, 2, 0, 0],
+      series: [{ name: '', values: [], cells: { name: [0, 1], values: [1, 2, 1, 1] } }],
+    });
+    const input = embedInSheet(embedInSheet(xls, 0, cached), 1, fromCells);
+    const { markdown } = await convertDocument(input, 'xls', std);
+    expect(markdown).toBe(
+      '## Data\n\n| Month | Units |\n| --- | --- |\n| Jan | 10 |\n| Feb | 14 |\n\n**Share**\n\n*Pie chart*\n\n|  | Part |\n| --- | --- |\n| A | 60 |\n| B | 40 |\n\n' +
+        '## Summary\n\n| Notes |\n| --- |\n\n**Units by month**\n\n*Bar chart*\n\n|  | Units |\n| --- | --- |\n| Jan | 10 |\n| Feb | 14 |\n',
+    );
   });
 });

@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import iconv from 'iconv-lite';
-import { convertDocument } from '../../src';
+import { convertDocument, countTokens } from '../../src';
 
 const std = { enhanced: false };
 const fixtures = path.join(__dirname, '..', 'fixtures', 'rtf');
@@ -45,6 +45,73 @@ describe('RTF', () => {
     const { markdown, metadata } = await rtf('{\\rtf1\\ansi{\\fonttbl{\\f0 Arial;}}}');
     expect(markdown).toBe('');
     expect(metadata).toEqual({ title: '', author: '', page_count: 0 });
+  });
+
+  it('When bold, italic, underline and strike runs nest across groups, then each marker opens once around whole words', async () => {
+    const { markdown } = await rtf(
+      '{\\rtf1\\ansi\\pard Plain {\\b bold {\\i both}}{\\b  again} {\\ul under} {\\i\\strike gone} and \\b on\\b0  off.\\par}',
+    );
+    expect(markdown).toBe('Plain **bold *both* again** under *~~gone~~* and **on** off.\n');
+  });
+
+  it('When a HYPERLINK field holds formatted text beside a bookmark link, then the URL field is a link around its nodes and the bookmark is text', async () => {
+    const { markdown } = await rtf(
+      '{\\rtf1\\ansi\\pard Go {\\field{\\*\\fldinst HYPERLINK "https://example.org/x_y"}{\\fldrslt {\\b the} site}} or {\\field{\\*\\fldinst HYPERLINK \\\\l "top"}{\\fldrslt top}}.\\par}',
+    );
+    expect(markdown).toBe('Go [**the** site](https://example.org/x_y) or top.\n');
+  });
+
+  it('When a footnote has two paragraphs and formatting, then it is a note reference and a notes block with both paragraphs', async () => {
+    const { markdown } = await rtf(
+      '{\\rtf1\\ansi\\pard Claim{\\super\\chftn}{\\footnote\\pard\\plain {\\super\\chftn} See {\\i the book}.\\par Second *part*.} and more{\\super\\chftn}{\\footnote\\pard\\plain {\\super\\chftn} Short.}.\\par}',
+    );
+    expect(markdown).toBe(
+      'Claim[^1] and more[^2].\n\n[^1]: See *the book*.\n\n    Second \\*part\\*.\n\n[^2]: Short.\n',
+    );
+  });
+
+  it('When a table has formatted cells, a two-paragraph cell and a pipe, then the table keeps the emphasis and the cell is one line', async () => {
+    const { markdown } = await rtf(
+      '{\\rtf1\\ansi\\trowd\\cellx1000\\cellx2000\\pard\\intbl {\\b Name}\\cell {\\i Value}\\cell\\row' +
+        '\\trowd\\cellx1000\\cellx2000\\pard\\intbl a|b\\cell one\\par two\\cell\\row\\pard After.\\par}',
+    );
+    expect(markdown).toBe('| **Name** | *Value* |\n| --- | --- |\n| a\\|b | one two |\n\nAfter.\n');
+  });
+
+  it('When a paragraph has a \\line break, then it is a hard line break', async () => {
+    const { markdown } = await rtf('{\\rtf1\\ansi\\pard First line\\line second line\\par}');
+    expect(markdown).toBe('First line\\\nsecond line\n');
+  });
+
+  it('When a footnote holds another footnote, then each note keeps its own text', async () => {
+    const { markdown } = await rtf('{\\rtf1\\ansi\\pard A{\\footnote Outer{\\footnote Inner.} end.} B.\\par}');
+    expect(markdown).toBe('A[^1] B.\n\n[^1]: Outer[^2] end.\n\n[^2]: Inner.\n');
+  });
+
+  it('When the file ends inside a footnote, then the note keeps the text read so far', async () => {
+    const { markdown } = await rtf('{\\rtf1\\ansi\\pard Text{\\footnote Cut note');
+    expect(markdown).toBe('Text[^1]\n\n[^1]: Cut note\n');
+  });
+
+  it('When optimize_tokens is set, then the writer compacts the table, drops its header bold and a thrice-repeated line, and counts against the plain conversion', async () => {
+    const source = Buffer.from(
+      '{\\rtf1\\ansi\\pard\\outlinelevel0 {\\b Title}\\par\\pard Confidential\\par' +
+        '\\trowd\\cellx1000\\cellx2000\\pard\\intbl {\\b Name}\\cell {\\b Value}\\cell\\row' +
+        '\\trowd\\cellx1000\\cellx2000\\pard\\intbl a\\cell 1\\cell\\row' +
+        '\\pard Confidential\\par\\pard | keep me |\\par\\pard Confidential\\par}',
+      'latin1',
+    );
+    const plain = await convertDocument(source, 'rtf', std);
+    expect(plain.markdown).toBe(
+      '# Title\n\nConfidential\n\n| **Name** | **Value** |\n| --- | --- |\n| a | 1 |\n\nConfidential\n\n| keep me |\n\nConfidential\n',
+    );
+    const optimized = await convertDocument(source, 'rtf', { ...std, optimizeTokens: true });
+    expect(optimized.markdown).toBe('# Title\n\nConfidential\n\n|Name|Value|\n|-|-|\n|a|1|\n\n| keep me |\n');
+    expect(optimized.tokenOptimization).toEqual({
+      original_tokens: countTokens(plain.markdown),
+      optimized_tokens: countTokens(optimized.markdown),
+      reduction_percent: expect.any(Number),
+    });
   });
 
   it('When the file is not RTF, then it fails with corrupt_file', async () => {

@@ -1,9 +1,9 @@
 import type { Element } from '@xmldom/xmldom';
-import type { Block, Inline } from '../../markdown/model';
-import { blocksAsInlineText } from '../../markdown/writer';
+import { text, type Block, type Inline, type Note } from '../../markdown/model';
 import { hyperlinkTarget } from '../word-fields';
 import { nestListItems } from '../../markdown/lists';
-import { escapeText, renderInline } from '../../markdown/inline';
+import { renderInline } from '../../markdown/inline';
+import { asNodes, blocksAsInline, collapseSpaces, styled } from '../../markdown/nodes';
 import { attr, child, children, descendants, relAttr } from '../../xml-dom';
 import { ListNumbering } from './numbering';
 import type { DocxPackage, StyleInfo } from './parts';
@@ -41,7 +41,7 @@ export class DocxReader {
   private readonly numbering: ListNumbering;
   private readonly fields: Field[] = [];
   private readonly noteNumbers = new Map<string, string>();
-  private readonly noteDefinitions: Array<{ label: string; text: string }> = [];
+  private readonly noteDefinitions: Note[] = [];
   private depth = 0;
 
   /** @param pictureText text read from pictures (enhanced mode), by image relationship id. */
@@ -56,11 +56,7 @@ export class DocxReader {
   read(): Block[] {
     const blocks = this.blocks(children(this.pkg.body));
     if (!this.noteDefinitions.length) return blocks;
-    const notes = this.noteDefinitions.map((n) => ({
-      id: n.label,
-      blocks: [{ type: 'paragraph' as const, text: n.text }],
-    }));
-    return [...blocks, { type: 'notes', notes }];
+    return [...blocks, { type: 'notes', notes: this.noteDefinitions }];
   }
 
   blocks(elements: Element[]): Block[] {
@@ -358,12 +354,12 @@ export class DocxReader {
     const key = `${kind}:${id}`;
     let label = this.noteNumbers.get(key);
     if (!label) {
-      label = String(this.noteDefinitions.filter((n) => !n.label.startsWith('c')).length + 1);
+      label = String(this.noteDefinitions.filter((n) => !n.id.startsWith('c')).length + 1);
       this.noteNumbers.set(key, label);
       const note = (kind === 'footnoteReference' ? this.pkg.footnotes : this.pkg.endnotes).get(id);
-      const entry = { label, text: '' };
+      const entry: Note = { id: label, blocks: [] };
       this.noteDefinitions.push(entry);
-      entry.text = note ? blocksAsInlineText(this.blocks(children(note))) : '';
+      entry.blocks = note ? this.blocks(children(note)) : [];
     }
     return label;
   }
@@ -372,14 +368,19 @@ export class DocxReader {
     const key = `comment:${id}`;
     let label = this.noteNumbers.get(key);
     if (!label) {
-      label = `c${this.noteDefinitions.filter((n) => n.label.startsWith('c')).length + 1}`;
+      label = `c${this.noteDefinitions.filter((n) => n.id.startsWith('c')).length + 1}`;
       this.noteNumbers.set(key, label);
       const comment = this.pkg.comments.get(id);
-      const entry = { label, text: '' };
+      const entry: Note = { id: label, blocks: [] };
       this.noteDefinitions.push(entry);
       if (comment) {
-        const body = blocksAsInlineText(this.blocks(children(comment.body)));
-        entry.text = comment.author ? `Comment by ${escapeText(comment.author)}: ${body}` : `Comment: ${body}`;
+        const body = this.blocks(children(comment.body));
+        const lead = text(comment.author ? `Comment by ${comment.author}: ` : 'Comment: ');
+        const [first, ...rest] = body;
+        entry.blocks =
+          first?.type === 'paragraph'
+            ? [{ type: 'paragraph', text: [lead, ...asNodes(first.text)] }, ...rest]
+            : [{ type: 'paragraph', text: [lead] }, ...body];
       }
     }
     return label;
@@ -390,29 +391,29 @@ export class DocxReader {
     const rowEls = rowsOf(tbl);
     const cellEls = rowEls.flatMap(cellsOf);
     if (rowEls.length === 1 && cellEls.length === 1) return this.blocks(children(cellEls[0]));
-    const rows: string[][] = [];
-    let above: string[] = [];
+    const rows: Inline[][][] = [];
+    let above: Inline[][] = [];
     for (const tr of rowEls) {
-      const row: string[] = [];
+      const row: Inline[][] = [];
       const before = Number(attr(child(child(tr, 'trPr'), 'gridBefore'), 'val') ?? 0);
-      for (let k = 0; k < Math.min(before, 64); k++) row.push('');
+      for (let k = 0; k < Math.min(before, 64); k++) row.push([]);
       for (const tc of cellsOf(tr)) {
         const tcPr = child(tc, 'tcPr');
         const span = Math.max(1, Math.min(64, Number(attr(child(tcPr, 'gridSpan'), 'val') ?? 1)));
         const vMerge = child(tcPr, 'vMerge');
         const continued = vMerge !== undefined && attr(vMerge, 'val') !== 'restart';
-        const text = continued ? (above[row.length] ?? '') : this.cellText(tc);
+        const text = continued ? (above[row.length] ?? []) : this.cellText(tc);
         for (let k = 0; k < span; k++) row.push(text);
       }
       rows.push(row);
       above = row;
     }
-    if (!rows.some((r) => r.some((c) => c.trim()))) return [];
+    if (!rows.some((r) => r.some((c) => renderInline(c).trim()))) return [];
     return [{ type: 'table', rows }];
   }
 
-  private cellText(tc: Element): string {
-    return blocksAsInlineText(this.blocks(children(tc)));
+  private cellText(tc: Element): Inline[] {
+    return blocksAsInline(this.blocks(children(tc)));
   }
 }
 
@@ -479,23 +480,6 @@ function toInlines(pieces: Piece[]): Inline[] {
   return collapseSpaces(grouped(pieces));
 }
 
-/** One space where formatting boundaries put two, and none beside a line end. */
-function collapseSpaces(nodes: Inline[]): Inline[] {
-  let last: { text: string } | undefined;
-  const visit = (list: Inline[]): void => {
-    for (const n of list) {
-      if (n.type === 'text') {
-        if (last && /[ \n]$/.test(last.text)) n.text = n.text.replace(/^ +/, '');
-        if (last && n.text.startsWith('\n')) last.text = last.text.replace(/ +$/, '');
-        if (n.text) last = n;
-      } else if ('children' in n) visit(n.children);
-      else last = undefined;
-    }
-  };
-  visit(nodes);
-  return nodes;
-}
-
 function grouped(pieces: Piece[]): Inline[] {
   const out: Inline[] = [];
   let i = 0;
@@ -528,11 +512,7 @@ function formatted(pieces: Piece[]): Inline[] {
       if (!('text' in q) || q.b !== p.b || q.i !== p.i || q.s !== p.s) break;
       text += q.text;
     }
-    let nodes: Inline[] = [{ type: 'text', text: tidy(text) }];
-    if (p.s) nodes = [{ type: 'strike', children: nodes }];
-    if (p.i) nodes = [{ type: 'emphasis', children: nodes }];
-    if (p.b) nodes = [{ type: 'strong', children: nodes }];
-    out.push(...nodes);
+    out.push(...styled([{ type: 'text', text: tidy(text) }], { bold: p.b, italic: p.i, strike: p.s }));
     i = j;
   }
   return out;

@@ -1,7 +1,7 @@
 import path from 'node:path';
 import type { Converter } from '../../types';
 import { ooxmlProperties } from '../../office-properties';
-import { renderMarkdown } from '../../markdown/writer';
+import { documentOutput } from '../../markdown/writer';
 import { PictureReader } from '../../ocr/pictures';
 import { descendants } from '../../xml-dom';
 import type { SafeZip } from '../../archive/safe-zip';
@@ -22,10 +22,7 @@ export const docxConverter: Converter = {
     const pictureText = options.enhanced ? await readPictures(zip, pkg) : undefined;
     const blocks = new DocxReader(pkg, pictureText).read();
     const props = ooxmlProperties(zip);
-    return {
-      markdown: renderMarkdown(blocks),
-      metadata: { title: props.title, author: props.author, page_count: props.pages ?? 0 },
-    };
+    return documentOutput(blocks, { title: props.title, author: props.author, page_count: props.pages ?? 0 });
   },
 };
 

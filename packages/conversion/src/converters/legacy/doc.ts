@@ -1,9 +1,10 @@
 import WordExtractor from 'word-extractor';
 import type { Converter } from '../../types';
 import { ConversionError } from '../../types';
-import type { Block, Inline } from '../../markdown/model';
-import { renderMarkdown } from '../../markdown/writer';
-import { escapeText, renderInline } from '../../markdown/inline';
+import { text as plain, type Block, type Inline } from '../../markdown/model';
+import { documentOutput } from '../../markdown/writer';
+import { renderInline } from '../../markdown/inline';
+import { collapseSpaces, styled } from '../../markdown/nodes';
 import { nestListItems, type FlatListItem } from '../../markdown/lists';
 import { openCompoundFile, streamOf, summaryInformation } from './ole';
 import { readWordDocument, WordFormatError, type WordDocument, type WordRun } from './word97';
@@ -26,13 +27,13 @@ export const docConverter: Converter = {
       throw new ConversionError('corrupt_file', 'The file has no WordDocument stream: it is not a Word document.');
     try {
       const doc = readWordDocument(word, { '0Table': streamOf(cfb, '0Table'), '1Table': streamOf(cfb, '1Table') });
-      return { markdown: renderMarkdown(wordBlocks(doc)), metadata };
+      return documentOutput(wordBlocks(doc), metadata);
     } catch (err) {
       if (!(err instanceof WordFormatError)) throw err;
       if (err.message === 'encrypted')
         throw new ConversionError('encrypted_file', 'The DOC file is password-protected.');
     }
-    return { markdown: renderMarkdown(await plainTextBlocks(input)), metadata };
+    return documentOutput(await plainTextBlocks(input), metadata);
   },
 };
 
@@ -92,15 +93,10 @@ function wordBlocks(doc: WordDocument): Block[] {
       type: 'notes',
       notes: notes.map((n) => ({
         id: n.label,
-        blocks: [
-          {
-            type: 'paragraph',
-            text: n.paragraphs
-              .map((p) => inlineNodes(p.runs))
-              .filter((t) => !isEmpty(t))
-              .flatMap((t, i): Inline[] => (i ? [{ type: 'text', text: ' ' }, ...t] : t)),
-          },
-        ],
+        blocks: n.paragraphs
+          .map((p) => inlineNodes(p.runs))
+          .filter((t) => !isEmpty(t))
+          .map((text): Block => ({ type: 'paragraph', text })),
       })),
     });
   }
@@ -116,9 +112,7 @@ function inlineNodes(runs: WordRun[]): Inline[] {
     else {
       run.text.split('\n').forEach((line, i) => {
         if (i) out.push({ type: 'break' });
-        let nodes: Inline[] = [{ type: 'text', text: line.replace(/[ \t]+/g, ' ') }];
-        if (run.italic) nodes = [{ type: 'emphasis', children: nodes }];
-        if (run.bold) nodes = [{ type: 'strong', children: nodes }];
+        let nodes = styled([{ type: 'text', text: line.replace(/[ \t]+/g, ' ') }], run);
         if (run.link) nodes = [{ type: 'link', url: run.link, children: nodes }];
         out.push(...nodes);
       });
@@ -130,22 +124,6 @@ function inlineNodes(runs: WordRun[]): Inline[] {
 /** Nothing a reader would see. */
 function isEmpty(nodes: Inline[]): boolean {
   return !renderInline(nodes).trim();
-}
-
-/** One space where run boundaries put two. */
-function collapseSpaces(nodes: Inline[]): Inline[] {
-  let last: { text: string } | undefined;
-  const visit = (list: Inline[]): void => {
-    for (const n of list) {
-      if (n.type === 'text') {
-        if (last?.text.endsWith(' ')) n.text = n.text.replace(/^ +/, '');
-        if (n.text) last = n;
-      } else if ('children' in n) visit(n.children);
-      else last = undefined;
-    }
-  };
-  visit(nodes);
-  return nodes;
 }
 
 /** Neighbouring runs with the same formatting as one, so emphasis markers don't meet mid-word. */
@@ -195,7 +173,7 @@ async function plainTextBlocks(input: Buffer): Promise<Block[]> {
 /** Paragraph text with Word's cell marks (tab-separated cells, rows ending in a blank cell) to blocks. */
 function textToBlocks(text: string): Block[] {
   const blocks: Block[] = [];
-  let table: string[][] = [];
+  let table: Inline[][][] = [];
   const flushTable = (): void => {
     if (table.length) blocks.push({ type: 'table', rows: table });
     table = [];
@@ -203,14 +181,14 @@ function textToBlocks(text: string): Block[] {
   for (const raw of text.split(/\n+/)) {
     const line = raw.replace(/[\u0000-\u0008\u000b\u000c\u000e-\u001f]/g, '').trim();
     if (raw.includes('\t') && raw.split('\t').length >= 2) {
-      table.push(raw.split('\t').map((c) => escapeText(c.trim())));
+      table.push(raw.split('\t').map((c) => [plain(c.trim())]));
       continue;
     }
     flushTable();
     if (!line) continue;
     const bullet = /^[•·▪◦\-–]\s+(.*)$/.exec(line);
-    if (bullet) blocks.push({ type: 'list', ordered: false, items: [{ text: escapeText(bullet[1]!) }] });
-    else blocks.push({ type: 'paragraph', text: escapeText(line) });
+    if (bullet) blocks.push({ type: 'list', ordered: false, items: [{ text: [plain(bullet[1]!)] }] });
+    else blocks.push({ type: 'paragraph', text: [plain(line)] });
   }
   flushTable();
   return mergeLists(blocks);

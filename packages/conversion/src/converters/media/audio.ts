@@ -5,8 +5,8 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import type { Converter } from '../../types';
 import { ConversionError } from '../../types';
-import { escapeText } from '../../markdown/inline';
-import { renderMarkdown } from '../../markdown/writer';
+import { text } from '../../markdown/model';
+import { documentOutput } from '../../markdown/writer';
 import { transcribeWithEndpoint, type TranscribedSegment } from '../../enhanced/transcription-endpoint';
 
 const run = promisify(execFile);
@@ -88,9 +88,10 @@ export const audioConverter: Converter = {
       }
       const blocks = paragraphs.map((p) => ({
         type: 'paragraph' as const,
-        text: `[${timestamp(p.at)}] ${escapeText(p.words.join(' '))}`,
+        // The bracketed time is the transcript's own notation (docs/decisions.md), not link syntax to escape.
+        text: [{ type: 'raw' as const, markdown: `[${timestamp(p.at)}] ` }, text(p.words.join(' '))],
       }));
-      return { markdown: renderMarkdown(blocks), metadata: { title: tags.title, author: tags.artist, page_count: 1 } };
+      return documentOutput(blocks, { title: tags.title, author: tags.artist, page_count: 1 });
     } finally {
       await fs.rm(dir, { recursive: true, force: true });
     }

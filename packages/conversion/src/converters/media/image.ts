@@ -2,7 +2,7 @@ import exifr from 'exifr';
 import type { Converter } from '../../types';
 import { ocrImage } from '../../ocr/engine';
 import { ocrBlocks } from '../../ocr/layout';
-import { renderMarkdown } from '../../markdown/writer';
+import { documentOutput } from '../../markdown/writer';
 
 /** jpg, jpeg, png: text by OCR (paragraphs), title and author from EXIF/XMP when present. */
 export const imageConverter: Converter = {
@@ -26,13 +26,10 @@ export const imageConverter: Converter = {
       }
       return '';
     };
-    return {
-      markdown: renderMarkdown(blocks),
-      metadata: {
-        title: pick('title', 'XPTitle', 'ImageDescription', 'ObjectName'),
-        author: pick('creator', 'Artist', 'XPAuthor', 'By-line'),
-        page_count: 1,
-      },
-    };
+    return documentOutput(blocks, {
+      title: pick('title', 'XPTitle', 'ImageDescription', 'ObjectName'),
+      author: pick('creator', 'Artist', 'XPAuthor', 'By-line'),
+      page_count: 1,
+    });
   },
 };

@@ -5,7 +5,9 @@ import { SafeZip } from '../../archive/safe-zip';
 import { parseXml, type Document } from '../../office-properties';
 import { attr, child, children, descendants } from '../../xml-dom';
 import type { Block, Inline, ListItem, Note } from '../../markdown/model';
-import { blocksAsInlineText, renderMarkdown } from '../../markdown/writer';
+import { documentOutput } from '../../markdown/writer';
+import { renderInline } from '../../markdown/inline';
+import { asNodes, blocksAsInline } from '../../markdown/nodes';
 import {
   isBlank,
   paragraphsToBlocks,
@@ -13,10 +15,13 @@ import {
   type ParagraphModel,
   type SlideModel,
 } from '../presentation/slides';
+import { chartDataBlocks } from '../charts';
+import { odfChart } from './chart';
 
 interface OdfPackage {
   content: Document;
   meta: Document | undefined;
+  zip: SafeZip;
   /** List style name → whether level 1.. is numbered. */
   numberedLists: Map<string, boolean[]>;
   /** Automatic text style name → emphasis. */
@@ -60,7 +65,14 @@ function openOdf(input: Buffer, label: string): OdfPackage {
     }
   }
   const metaXml = zip.textOf('meta.xml');
-  return { content, meta: metaXml ? parseXml(metaXml, label) : undefined, numberedLists, emphasis, parents };
+  return {
+    zip,
+    content,
+    meta: metaXml ? parseXml(metaXml, label) : undefined,
+    numberedLists,
+    emphasis,
+    parents,
+  };
 }
 
 function odfMetadata(pkg: OdfPackage, pages: number): DocumentMetadata {
@@ -215,37 +227,38 @@ function listBlock(list: Element, pkg: OdfPackage, notes: Note[], styleName: str
 
 /** A table with spanned cells repeated across their span (covered cells take the spanning value). */
 function tableBlocks(table: Element, pkg: OdfPackage, notes: Note[]): Block[] {
-  const rows: string[][] = [];
+  const rows: Inline[][][] = [];
   const rowEls = descendants(table, 'table-row').filter((r) => nearestTable(r) === table);
-  const above: string[] = [];
+  const above: Inline[][] = [];
   for (const tr of rowEls) {
-    const row: string[] = [];
+    const row: Inline[][] = [];
     for (const cell of children(tr).filter(
       (c) => c.localName === 'table-cell' || c.localName === 'covered-table-cell',
     )) {
       const repeat = Math.min(Number(attr(cell, 'number-columns-repeated') ?? 1), 64);
       const covered = cell.localName === 'covered-table-cell';
       const text = covered
-        ? (row[row.length - 1] ?? above[row.length] ?? '')
-        : blocksAsInlineText(textBlocks(cell, pkg, notes));
+        ? (row[row.length - 1] ?? above[row.length] ?? [])
+        : blocksAsInline(textBlocks(cell, pkg, notes));
       for (let k = 0; k < repeat; k++) row.push(text);
     }
-    while (row.length && row[row.length - 1] === '') row.pop();
+    while (row.length && isEmpty(row[row.length - 1]!)) row.pop();
     rows.push(row);
     row.forEach((v, i) => (above[i] = v));
   }
-  const nonEmpty = rows.filter((r) => r.some((c) => c !== ''));
+  const nonEmpty = rows.filter((r) => r.some((c) => !isEmpty(c)));
   return nonEmpty.length ? [{ type: 'table', rows: nonEmpty }] : [];
+}
+
+/** A cell that shows nothing. */
+function isEmpty(cell: Inline[]): boolean {
+  return !renderInline(cell, true);
 }
 
 function nearestTable(el: Element): Element | undefined {
   let p = el.parentNode as Element | null;
   while (p && p.localName !== 'table') p = p.parentNode as Element | null;
   return p ?? undefined;
-}
-
-function asNodes(text: string | Inline[]): Inline[] {
-  return typeof text === 'string' ? [{ type: 'text', text }] : text;
 }
 
 function withNotes(blocks: Block[], notes: Note[]): Block[] {
@@ -262,7 +275,7 @@ export const odtConverter: Converter = {
     const notes: Note[] = [];
     const blocks = textBlocks(body, pkg, notes);
     const pages = Number(attr(descendants(pkg.meta, 'document-statistic')[0], 'page-count') ?? 0);
-    return { markdown: renderMarkdown(withNotes(blocks, notes)), metadata: odfMetadata(pkg, pages) };
+    return documentOutput(withNotes(blocks, notes), odfMetadata(pkg, pages));
   },
 };
 
@@ -280,8 +293,12 @@ export const odpConverter: Converter = {
         const cls = attr(frame, 'class') ?? '';
         const box = child(frame, 'text-box') ?? (frame.localName === 'custom-shape' ? frame : undefined);
         const table = child(frame, 'table');
+        const object = child(frame, 'object');
+        const chart = object ? odfChart(pkg.zip, attr(object, 'href') ?? '') : undefined;
         if (table) {
           blocks.push(...tableBlocks(table, pkg, notes));
+        } else if (chart) {
+          blocks.push(...chartDataBlocks(chart));
         } else if (box) {
           const paragraphs = frameParagraphs(
             box,
@@ -303,12 +320,14 @@ export const odpConverter: Converter = {
             .filter((f) => attr(f, 'class') === 'notes')
             .flatMap((f) => descendants(f, 'p').map((p) => inline(p, pkg, notes)))
         : [];
-      return { title, name: attr(page, 'name'), blocks, notes: noteText };
+      // Reviewers' comments (officeooo:annotation): author, then the comment's paragraphs.
+      const comments = children(page, 'annotation').map((a) => ({
+        author: child(a, 'creator')?.textContent ?? '',
+        text: children(a, 'p').flatMap((p, i) => (i ? [space, ...inline(p, pkg, notes)] : inline(p, pkg, notes))),
+      }));
+      return { title, name: attr(page, 'name'), blocks, notes: noteText, comments };
     });
-    return {
-      markdown: renderMarkdown(withNotes(renderSlides(slides), notes)),
-      metadata: odfMetadata(pkg, slides.length),
-    };
+    return documentOutput(withNotes(renderSlides(slides), notes), odfMetadata(pkg, slides.length));
   },
 };
 
@@ -323,7 +342,8 @@ function frameParagraphs(
   for (const c of children(box)) {
     if (c.localName === 'p' || c.localName === 'h') out.push({ text: inline(c, pkg, notes), level, bullet });
     else if (c.localName === 'list') {
-      const ordered = pkg.numberedLists.get(attr(c, 'style-name') ?? '')?.[level] ?? false;
+      const style = attr(c, 'style-name') ?? '';
+      const ordered = pkg.numberedLists.get(style)?.[level] ?? false;
       for (const item of children(c))
         out.push(
           ...frameParagraphs(
@@ -331,7 +351,8 @@ function frameParagraphs(
             pkg,
             notes,
             ordered ? 'number' : 'bullet',
-            c === box ? level : level + (out.length && bullet !== 'none' ? 1 : 0),
+            // A list in the frame itself is at the frame's level; one inside a list item a level deeper.
+            box.localName === 'list-item' ? level + 1 : level,
           ),
         );
     } else if (c.localName === 'list-item') out.push(...frameParagraphs(c, pkg, notes, bullet, level));

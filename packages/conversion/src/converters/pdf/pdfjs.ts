@@ -2,9 +2,13 @@ export type PdfJs = typeof import('pdfjs-dist/legacy/build/pdf.mjs');
 export type PdfJsDocument = Awaited<ReturnType<PdfJs['getDocument']>['promise']>;
 
 let pdfjs: Promise<PdfJs> | undefined;
-/** pdf.js ships as ES modules only; loaded once per worker thread, and only for files that need it. */
+/**
+ * pdf.js ships as ES modules only; loaded once per worker thread, and only for files that need it.
+ * Its worker module is loaded with it (it sets globalThis.pdfjsWorker, which pdf.js's in-thread
+ * "fake worker" uses), so that both install their polyfills in this one step.
+ */
 export function loadPdfJs(): Promise<PdfJs> {
-  pdfjs ??= import('pdfjs-dist/legacy/build/pdf.mjs');
+  pdfjs ??= import('pdfjs-dist/legacy/build/pdf.worker.mjs').then(() => import('pdfjs-dist/legacy/build/pdf.mjs'));
   return pdfjs;
 }
 

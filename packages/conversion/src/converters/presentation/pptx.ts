@@ -4,12 +4,11 @@ import { ConversionError } from '../../types';
 import { SafeZip } from '../../archive/safe-zip';
 import { ooxmlProperties, parseXml } from '../../office-properties';
 import { attr, child, children, descendants, relAttr } from '../../xml-dom';
-import type { Block } from '../../markdown/model';
-import { renderMarkdown } from '../../markdown/writer';
-import { escapeText } from '../../markdown/inline';
+import { documentOutput } from '../../markdown/writer';
+import { text as plain, type Block, type Inline } from '../../markdown/model';
 import { PictureReader, picturePlaceholder } from '../../ocr/pictures';
 import { chartBlocks, relationships } from '../ooxml-parts';
-import { type ParagraphModel, paragraphsToBlocks, renderSlides, type SlideModel } from './slides';
+import { type ParagraphModel, paragraphsToBlocks, readingOrder, renderSlides, type SlideModel } from './slides';
 
 interface Placed {
   y: number;
@@ -33,20 +32,26 @@ export const pptxConverter: Converter = {
       );
     }
     const rels = relationships(zip, 'ppt/presentation.xml');
-    const ids = descendants(parseXml(presentation, 'presentation'), 'sldId').map((el) => relAttr(el) ?? '');
+    const presentationDoc = parseXml(presentation, 'presentation');
+    const ids = descendants(presentationDoc, 'sldId').map((el) => relAttr(el) ?? '');
+    // Shapes whose tops differ by less than a 48th of the slide's height read as one row, left to right.
+    const tolerance = (Number(attr(descendants(presentationDoc, 'sldSz')[0], 'cy')) || 6858000) / 48;
     const slides: SlideModel[] = [];
+    const authors = commentAuthors(zip);
     // Enhanced mode reads the text inside the slides' pictures (screenshots, scanned handouts).
     const reader = options.enhanced ? new PictureReader() : undefined;
     for (const rid of ids) {
       const target = rels.get(rid);
       const pictures = target && reader ? await slidePictureText(zip, target, reader) : undefined;
-      if (target) slides.push(readSlide(zip, target, pictures));
+      if (target)
+        slides.push({ ...readSlide(zip, target, tolerance, pictures), comments: slideComments(zip, target, authors) });
     }
     const props = ooxmlProperties(zip);
-    return {
-      markdown: renderMarkdown(renderSlides(slides)),
-      metadata: { title: props.title, author: props.author, page_count: slides.length },
-    };
+    return documentOutput(renderSlides(slides), {
+      title: props.title,
+      author: props.author,
+      page_count: slides.length,
+    });
   },
 };
 
@@ -61,7 +66,7 @@ async function slidePictureText(zip: SafeZip, part: string, reader: PictureReade
   return out;
 }
 
-function readSlide(zip: SafeZip, part: string, pictures?: Map<string, string>): SlideModel {
+function readSlide(zip: SafeZip, part: string, tolerance: number, pictures?: Map<string, string>): SlideModel {
   const xml = zip.textOf(part);
   if (!xml) return { title: '', blocks: [], notes: [] };
   const doc = parseXml(xml, 'slide');
@@ -105,7 +110,6 @@ function readSlide(zip: SafeZip, part: string, pictures?: Map<string, string>): 
     }
   };
   visit(tree);
-  placed.sort((a, b) => a.y - b.y || a.x - b.x);
   const notesPart = [...rels.values()].find((t) => /notesSlide\d*\.xml$/.test(t));
   const notes: SlideModel['notes'] = [];
   if (notesPart) {
@@ -118,7 +122,49 @@ function readSlide(zip: SafeZip, part: string, pictures?: Map<string, string>): 
       }
     }
   }
-  return { title, blocks: placed.flatMap((p) => p.blocks), notes };
+  return { title, blocks: readingOrder(placed, tolerance).flatMap((p) => p.blocks), notes };
+}
+
+/** Comment authors by id: classic comments' (commentAuthors.xml) and modern threaded comments' (authors.xml). */
+function commentAuthors(zip: SafeZip): Map<string, string> {
+  const out = new Map<string, string>();
+  for (const [part, tag] of [
+    ['ppt/commentAuthors.xml', 'cmAuthor'],
+    ['ppt/authors.xml', 'author'],
+  ] as const) {
+    const xml = zip.textOf(part);
+    if (!xml) continue;
+    for (const a of descendants(parseXml(xml, 'comment authors'), tag))
+      out.set(attr(a, 'id') ?? '', attr(a, 'name') ?? '');
+  }
+  return out;
+}
+
+/** The slide's comments: classic (p:cm with p:text) and modern threaded ones (text body, then its replies). */
+function slideComments(zip: SafeZip, part: string, authors: Map<string, string>): SlideModel['comments'] {
+  const out: NonNullable<SlideModel['comments']> = [];
+  const text = (el: Element | undefined): string =>
+    child(el, 'text')?.textContent?.trim() ??
+    descendants(child(el, 'txBody'), 'p')
+      .map((p) =>
+        descendants(p, 't')
+          .map((t) => t.textContent ?? '')
+          .join(''),
+      )
+      .join(' ')
+      .trim();
+  for (const target of relationships(zip, part).values()) {
+    if (!/\/comments\/[^/]+\.xml$/i.test(target)) continue;
+    const xml = zip.textOf(target);
+    if (!xml) continue;
+    for (const cm of descendants(parseXml(xml, 'comments'), 'cm')) {
+      out.push({ author: authors.get(attr(cm, 'authorId') ?? '') ?? '', text: text(cm) });
+      for (const reply of descendants(child(cm, 'replyLst'), 'reply')) {
+        out.push({ author: authors.get(attr(reply, 'authorId') ?? '') ?? '', text: text(reply) });
+      }
+    }
+  }
+  return out;
 }
 
 /** The shape's offset on the slide (group children keep their own offsets, close enough to order them). */
@@ -152,15 +198,15 @@ function textParagraphs(body: Element | undefined, bulletsByDefault: boolean): P
 }
 
 /** Table cells with merged areas repeated, as a reader sees the merged value across them. */
-function tableRows(table: Element): string[][] {
-  const rows: string[][] = [];
-  const vmerge: string[] = [];
+function tableRows(table: Element): Inline[][][] {
+  const rows: Inline[][][] = [];
+  const vmerge: Inline[][] = [];
   for (const tr of children(table, 'tr')) {
-    const row: string[] = [];
+    const row: Inline[][] = [];
     let col = 0;
-    let last = '';
+    let last: Inline[] = [];
     for (const tc of children(tr, 'tc')) {
-      const text = escapeText(
+      const text = plain(
         descendants(tc, 'p')
           .map((p) =>
             descendants(p, 't')
@@ -170,9 +216,9 @@ function tableRows(table: Element): string[][] {
           .join(' ')
           .trim(),
       );
-      let value = text;
+      let value = [text];
       if (attr(tc, 'hMerge') === '1') value = last;
-      if (attr(tc, 'vMerge') === '1') value = vmerge[col] ?? '';
+      if (attr(tc, 'vMerge') === '1') value = vmerge[col] ?? [];
       row.push(value);
       vmerge[col] = value;
       last = value;

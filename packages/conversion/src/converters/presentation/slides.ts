@@ -1,5 +1,5 @@
-import type { Block, Inline } from '../../markdown/model';
-import { imagePlaceholder } from '../../markdown/inline';
+import { text, type Block, type Inline } from '../../markdown/model';
+import { commentBlocks } from '../comments';
 
 /** Plain text (PPT, PPTX) or inline nodes (ODP, whose runs carry emphasis and links). */
 export type SlideText = string | Inline[];
@@ -12,6 +12,8 @@ export interface SlideModel {
   /** Content in reading order. */
   blocks: Block[];
   notes: SlideText[];
+  /** Reviewers' comments on the slide, in the order the file keeps them (replies after what they answer). */
+  comments?: Array<{ author: string; text: SlideText }>;
 }
 
 export interface ParagraphModel {
@@ -69,6 +71,26 @@ function nestList(run: ParagraphModel[], base: number): Block[] {
   return blocks;
 }
 
+/**
+ * Shapes in reading order: top to bottom in bands of nearly equal tops (within `tolerance`, so
+ * boxes side by side whose tops differ by a hair read left to right), left to right within a band.
+ */
+export function readingOrder<T extends { x: number; y: number }>(items: T[], tolerance: number): T[] {
+  const out: T[] = [];
+  let band: T[] = [];
+  let bandTop = -Infinity;
+  for (const item of [...items].sort((a, b) => a.y - b.y)) {
+    if (item.y - bandTop > tolerance) {
+      out.push(...band.sort((a, b) => a.x - b.x));
+      band = [];
+      bandTop = item.y;
+    }
+    band.push(item);
+  }
+  out.push(...band.sort((a, b) => a.x - b.x));
+  return out;
+}
+
 export function renderSlides(slides: SlideModel[]): Block[] {
   const blocks: Block[] = [];
   slides.forEach((slide, i) => {
@@ -79,14 +101,14 @@ export function renderSlides(slides: SlideModel[]): Block[] {
     });
     blocks.push(...slide.blocks);
     if (slide.notes.some((n) => !isBlank(n))) {
-      blocks.push({ type: 'heading', level: 3, text: 'Notes' });
+      blocks.push({ type: 'heading', level: 3, text: [text('Notes')] });
       for (const note of slide.notes) if (!isBlank(note)) blocks.push({ type: 'paragraph', text: inlines(note) });
     }
+    const comments = (slide.comments ?? []).filter((c) => !isBlank(c.text));
+    blocks.push(...commentBlocks(comments.map((c) => ({ author: c.author, text: inlines(c.text) }))));
   });
   return blocks;
 }
-
-export { imagePlaceholder };
 
 function inlines(text: SlideText): Inline[] {
   return typeof text === 'string' ? [{ type: 'text', text: text.trim() }] : text;

@@ -1,10 +1,12 @@
 import iconv from 'iconv-lite';
 import type { Converter } from '../../types';
 import { ConversionError } from '../../types';
-import type { Block } from '../../markdown/model';
-import { renderMarkdown } from '../../markdown/writer';
-import { bold, escapeText, italic, link, strike } from '../../markdown/inline';
+import type { Block, Inline, Note } from '../../markdown/model';
+import { documentOutput } from '../../markdown/writer';
+import { renderInline } from '../../markdown/inline';
 import { nestListItems, type FlatListItem } from '../../markdown/lists';
+import { collapseSpaces, styled } from '../../markdown/nodes';
+import { hyperlinkTarget } from '../word-fields';
 
 /** Destinations whose content is never document text. */
 const SKIP = new Set([
@@ -100,11 +102,23 @@ interface GroupState {
   styleNumber?: number;
 }
 
+interface RunStyle {
+  bold: boolean;
+  italic: boolean;
+  strike: boolean;
+}
+
 /** One output stream: the body, or a footnote being read. */
 interface Sink {
-  para: string;
+  /** The paragraph being read, as inline nodes. */
+  nodes: Inline[];
+  /** Text of the current run (one formatting), not yet a node. */
   run: string;
-  runStyle: { bold: boolean; italic: boolean; strike: boolean };
+  runStyle: RunStyle;
+  /** A footnote's paragraphs read so far. */
+  paragraphs: Inline[][];
+  /** The footnote this sink reads. */
+  note?: Note;
 }
 
 /**
@@ -129,7 +143,7 @@ export const rtfConverter: Converter = {
 class RtfReader {
   private readonly blocks: Block[] = [];
   private readonly items: FlatListItem[] = [];
-  private readonly footnotes: string[] = [];
+  private readonly notes: Note[] = [];
   private readonly meta: Record<string, string> = {};
   private readonly fontCodepage = new Map<number, string>();
   private readonly styleNames = new Map<number, string>();
@@ -145,9 +159,10 @@ class RtfReader {
   private pp = { inTable: false, outline: -1, style: 0, list: false, level: 0 };
   /** The list marker (\listtext) of the paragraph being read; it may come before or after \pard. */
   private marker: string | undefined;
-  private cells: string[] = [];
-  private cellText = '';
-  private rows: string[][] = [];
+  private cells: Inline[][] = [];
+  /** Paragraphs of the table cell being read, before its current one. */
+  private cell: Inline[] = [];
+  private rows: Inline[][][] = [];
 
   constructor(private readonly src: string) {
     const ansi = /\\ansicpg(\d+)/.exec(src.slice(0, 4096))?.[1];
@@ -173,12 +188,12 @@ class RtfReader {
     while (i < src.length) {
       const ch = src[i]!;
       if (ch === '{') {
-        this.flushRun();
+        if (this.bytes.length) this.flushBytes();
         this.stack.push(this.st);
         this.st = { ...this.st, closes: undefined, styleNumber: undefined, fontNumber: undefined };
         i++;
       } else if (ch === '}') {
-        this.flushRun();
+        if (this.bytes.length) this.flushBytes();
         this.closeGroup();
         i++;
       } else if (ch === '\\') {
@@ -191,22 +206,17 @@ class RtfReader {
         i++;
       }
     }
-    this.flushRun();
+    // A file cut off inside a footnote keeps the note's text.
+    while (this.sinks.length) this.closeNote();
     this.endParagraph();
     this.flushTable();
     this.flushList();
-    const notes: Block[] = this.footnotes.length
-      ? [
-          {
-            type: 'notes',
-            notes: this.footnotes.map((n, k) => ({ id: String(k + 1), blocks: [{ type: 'paragraph', text: n }] })),
-          },
-        ]
-      : [];
-    return {
-      markdown: renderMarkdown([...this.blocks, ...notes]),
-      metadata: { title: clean(this.meta.title), author: clean(this.meta.author), page_count: 0 },
-    };
+    const notes: Block[] = this.notes.length ? [{ type: 'notes', notes: this.notes }] : [];
+    return documentOutput([...this.blocks, ...notes], {
+      title: clean(this.meta.title),
+      author: clean(this.meta.author),
+      page_count: 0,
+    });
   }
 
   private closeGroup(): void {
@@ -215,26 +225,35 @@ class RtfReader {
       this.styleNames.set(closing.styleNumber, this.styleName.replace(/;\s*$/, '').trim());
       this.styleName = '';
     }
-    this.st = this.stack.pop() ?? this.st;
     if (closing.closes === 'footnote') {
-      this.endParagraph();
-      const note = this.sinks.pop();
-      this.footnotes[this.footnotes.length - 1] = [this.pendingNote, note?.para ?? '']
-        .join(' ')
-        .replace(/\s+/g, ' ')
-        .trim();
-      this.pendingNote = '';
+      this.closeNote();
     } else if (closing.closes === 'link' && closing.field) {
+      this.flushRun();
       const href = hyperlinkTarget(closing.field.instr);
-      const start = closing.linkStart ?? 0;
-      const text = this.sink.para.slice(start);
-      if (href && text.trim()) this.sink.para = this.sink.para.slice(0, start) + link(text.trim(), href);
+      const nodes = this.sink.nodes;
+      const start = Math.min(closing.linkStart ?? 0, nodes.length);
+      if (href && renderInline(nodes.slice(start)).trim()) {
+        nodes.push({ type: 'link', url: href, children: nodes.splice(start) });
+      }
     }
-    this.sink.runStyle = { bold: this.st.bold, italic: this.st.italic, strike: this.st.strike };
+    this.st = this.stack.pop() ?? this.st;
   }
 
-  /** Text of footnote paragraphs that ended before the footnote group closed. */
-  private pendingNote = '';
+  /** Starts reading a footnote: a reference where it stands, its text into a sink of its own. */
+  private openNote(): void {
+    this.flushRun();
+    const note: Note = { id: String(this.notes.length + 1), blocks: [] };
+    this.notes.push(note);
+    this.sink.nodes.push({ type: 'noteRef', id: note.id });
+    this.sinks.push({ ...newSink(), note });
+  }
+
+  /** Ends the footnote being read: its paragraphs become the note's blocks. */
+  private closeNote(): void {
+    this.paragraphBreak();
+    const sink = this.sinks.pop();
+    if (sink?.note) sink.note.blocks = sink.paragraphs.map((text) => ({ type: 'paragraph', text }));
+  }
 
   private control(i: number): number {
     const src = this.src;
@@ -317,15 +336,12 @@ class RtfReader {
         if (st.field && hyperlinkTarget(st.field.instr)) {
           this.flushRun();
           st.closes = 'link';
-          st.linkStart = this.sink.para.length;
+          st.linkStart = this.sink.nodes.length;
         }
         return;
       case 'footnote':
         if (st.dest !== 'text') return;
-        this.flushRun();
-        this.footnotes.push('');
-        this.sink.para += `[^${this.footnotes.length}]`;
-        this.sinks.push(newSink());
+        this.openNote();
         st.closes = 'footnote';
         return;
       case 'chftn':
@@ -376,7 +392,9 @@ class RtfReader {
         this.paragraphBreak();
         break;
       case 'line':
-        this.char('\n');
+        if (st.hidden) break;
+        this.flushRun();
+        this.sink.nodes.push({ type: 'break' });
         break;
       case 'sect':
       case 'page':
@@ -404,7 +422,6 @@ class RtfReader {
       case 'i':
       case 'strike':
       case 'striked': {
-        this.flushRun();
         const value = param !== 0;
         if (word === 'b') st.bold = value;
         else if (word === 'i') st.italic = value;
@@ -416,7 +433,6 @@ class RtfReader {
         st.hidden = param !== 0;
         break;
       case 'plain':
-        this.flushRun();
         st.bold = st.italic = st.strike = st.hidden = false;
         break;
       case 'cell':
@@ -439,17 +455,17 @@ class RtfReader {
     const st = this.st;
     if (this.bytes.length) this.flushBytes();
     switch (st.dest) {
-      case 'text':
+      case 'text': {
         if (st.hidden) return;
-        if (
-          this.sink.runStyle.bold !== st.bold ||
-          this.sink.runStyle.italic !== st.italic ||
-          this.sink.runStyle.strike !== st.strike
-        ) {
+        const sink = this.sink;
+        const style = sink.runStyle;
+        if (sink.run && (style.bold !== st.bold || style.italic !== st.italic || style.strike !== st.strike)) {
           this.flushRun();
         }
-        this.sink.run += ch;
+        if (!sink.run) sink.runStyle = { bold: st.bold, italic: st.italic, strike: st.strike };
+        sink.run += ch;
         return;
+      }
       case 'fldinst':
         if (st.field) st.field.instr += ch;
         return;
@@ -477,44 +493,44 @@ class RtfReader {
   private flushRun(): void {
     if (this.bytes.length) this.flushBytes();
     const sink = this.sink;
-    if (sink.run) {
-      let md = escapeText(sink.run);
-      if (sink.run.trim()) {
-        if (sink.runStyle.strike) md = strike(md);
-        if (sink.runStyle.italic) md = italic(md);
-        if (sink.runStyle.bold) md = bold(md);
-      }
-      sink.para += md;
-    }
+    if (!sink.run) return;
+    const text: Inline[] = [{ type: 'text', text: sink.run.replace(/[ \t]+/g, ' ') }];
+    sink.nodes.push(...(sink.run.trim() ? styled(text, sink.runStyle) : text));
     sink.run = '';
-    sink.runStyle = { bold: this.st.bold, italic: this.st.italic, strike: this.st.strike };
   }
 
   private paragraphBreak(): void {
     this.flushRun();
     if (this.sinks.length) {
-      this.pendingNote += ` ${this.sink.para}`;
-      this.sink.para = '';
+      const sink = this.sink;
+      const para = tidy(sink.nodes.splice(0));
+      if (para.length) sink.paragraphs.push(para);
       return;
     }
     if (this.pp.inTable) {
-      this.cellText += `${this.body.para} `;
-      this.body.para = '';
+      this.addToCell(this.body.nodes.splice(0));
       return;
     }
     this.endParagraph();
   }
 
+  /** A paragraph of a table cell: cells are one line, so paragraphs after the first follow a line break. */
+  private addToCell(nodes: Inline[]): void {
+    const para = tidy(nodes);
+    if (!para.length) return;
+    if (this.cell.length) this.cell.push({ type: 'break' });
+    this.cell.push(...para);
+  }
+
   private endParagraph(): void {
     this.flushRun();
     if (this.sinks.length) return;
-    const text = tidy(this.body.para);
+    const text = tidy(this.body.nodes.splice(0));
     const marker = this.marker?.trim();
-    this.body.para = '';
     this.marker = undefined;
-    if (!text) return;
+    if (!text.length) return;
     if (this.pp.inTable) {
-      this.cellText += `${text} `;
+      this.addToCell(text);
       return;
     }
     this.flushTable();
@@ -530,7 +546,8 @@ class RtfReader {
     if (level) {
       this.flushList();
       // Heading styles are usually bold; the emphasis says nothing once it is a heading.
-      this.blocks.push({ type: 'heading', level, text: text.replace(/^\*\*([^*]+)\*\*$/, '$1') });
+      const only = text.length === 1 ? text[0] : undefined;
+      this.blocks.push({ type: 'heading', level, text: only?.type === 'strong' ? only.children : text });
     } else if (this.pp.list || marker !== undefined) {
       const ordered = /^(\d{1,4}|[a-zA-Z]|[ivxlcIVXLC]{1,6})[.)]$/.test(marker ?? '');
       this.items.push({ level: this.pp.level, ordered, value: parseInt(marker ?? '', 10) || 1, text });
@@ -543,9 +560,9 @@ class RtfReader {
   private endCell(): void {
     this.flushRun();
     this.flushList();
-    this.cells.push(tidy(`${this.cellText} ${this.body.para}`).replace(/\n/g, ' '));
-    this.cellText = '';
-    this.body.para = '';
+    this.addToCell(this.body.nodes.splice(0));
+    this.cells.push(this.cell);
+    this.cell = [];
   }
 
   private endRow(): void {
@@ -557,7 +574,7 @@ class RtfReader {
     if (this.cells.length) this.endRow();
     if (this.rows.length) {
       this.flushList();
-      if (this.rows.some((r) => r.some((c) => c))) this.blocks.push({ type: 'table', rows: this.rows });
+      if (this.rows.some((r) => r.some((c) => c.length))) this.blocks.push({ type: 'table', rows: this.rows });
     }
     this.rows = [];
   }
@@ -568,21 +585,12 @@ class RtfReader {
 }
 
 function newSink(): Sink {
-  return { para: '', run: '', runStyle: { bold: false, italic: false, strike: false } };
+  return { nodes: [], run: '', runStyle: { bold: false, italic: false, strike: false }, paragraphs: [] };
 }
 
-function hyperlinkTarget(instr: string): string | undefined {
-  const m = /^\s*HYPERLINK\s+(?:\\l\s+)?"([^"]+)"/i.exec(instr) ?? /^\s*HYPERLINK\s+([^\s"\\]+)/i.exec(instr);
-  return m && !/^\s*HYPERLINK\s+\\l/i.test(instr) ? m[1] : undefined;
-}
-
-function tidy(md: string): string {
-  return md
-    .split('\n')
-    .map((l) => l.replace(/[ \t]+/g, ' ').trim())
-    .join('\n')
-    .replace(/\n{2,}/g, '\n')
-    .trim();
+/** A paragraph's nodes with white space collapsed, or none when nothing in it would show. */
+function tidy(nodes: Inline[]): Inline[] {
+  return renderInline(nodes).trim() ? collapseSpaces(nodes) : [];
 }
 
 function clean(text: string | undefined): string {

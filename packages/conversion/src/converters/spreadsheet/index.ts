@@ -3,9 +3,16 @@ import type { Converter } from '../../types';
 import { ConversionError } from '../../types';
 import { SafeZip } from '../../archive/safe-zip';
 import { chartBlocks, worksheetCharts } from '../ooxml-parts';
-import type { Block } from '../../markdown/model';
-import { renderMarkdown } from '../../markdown/writer';
-import { escapeText } from '../../markdown/inline';
+import { text, type Block } from '../../markdown/model';
+import { documentOutput } from '../../markdown/writer';
+import CFB from 'cfb';
+import { decodeXML } from 'entities';
+import { chartDataBlocks, type ChartData } from '../charts';
+import { odsSheetCharts } from '../odf/chart';
+import { readBiffCharts, resolveChartCells } from '../legacy/biff-chart';
+import { streamOf } from '../legacy/ole';
+import { sheetCell } from './cells';
+import { commentBlocks, type ReviewComment } from '../comments';
 
 /** Rows kept per sheet; more are summarised in a note so one huge sheet can't exhaust memory. */
 export const MAX_ROWS_PER_SHEET = 20_000;
@@ -28,9 +35,13 @@ export const spreadsheetConverter: Converter = {
     try {
       wb = XLSX.read(input, {
         type: 'buffer',
+        // Rows as arrays: no 'A1' key built and hashed per cell, on reading or on looking up.
+        dense: true,
         cellDates: false,
-        cellNF: true,
+        // The displayed text (.w) is all we show; its format string (.z) and HTML (.h) are not read.
         cellText: true,
+        cellNF: false,
+        cellHTML: false,
         sheetRows: MAX_ROWS_PER_SHEET + 1,
       });
     } catch (err) {
@@ -43,50 +54,132 @@ export const spreadsheetConverter: Converter = {
       }
       throw new ConversionError('corrupt_file', `The spreadsheet could not be read: ${message}`);
     }
+    // Charts by sheet: DrawingML parts of an XLSX, or the chart substreams of a BIFF8 workbook.
+    const ods = zip !== undefined && !zip.has('xl/workbook.xml');
+    const odsCharts = ods ? odsSheetCharts(zip) : new Map<string, ChartData[]>();
+    const chartsOf = (name: string): Block[] =>
+      zip
+        ? [
+            ...(charts.get(name) ?? []).flatMap((part) => chartBlocks(zip, part)),
+            ...(odsCharts.get(name) ?? []).flatMap(chartDataBlocks),
+          ]
+        : (biffCharts.get(name) ?? []);
+    const biffCharts = zip ? new Map<string, Block[]>() : workbookCharts(input, wb);
     const hidden = new Set((wb.Workbook?.Sheets ?? []).filter((s) => s.Hidden).map((s) => s.name));
     const blocks: Block[] = [];
     const names = wb.SheetNames.filter((n) => !hidden.has(n));
     for (const name of names) {
-      blocks.push({ type: 'heading', level: 2, text: escapeText(name) });
+      // SheetJS leaves entities in ODS sheet names ("A &amp; B"); the sheet is still keyed by them.
+      const shownName = ods ? decodeXML(name) : name;
+      blocks.push({ type: 'heading', level: 2, text: [text(shownName)] });
       const rows = sheetRows(wb.Sheets[name]!);
-      const sheetCharts = charts.get(name) ?? [];
+      const sheetCharts = chartsOf(shownName);
+      const comments = commentBlocks(sheetComments(wb.Sheets[name]!));
       if (rows.length === 0) {
-        if (!sheetCharts.length) blocks.push({ type: 'paragraph', text: '*(empty sheet)*' });
-        for (const chart of sheetCharts) blocks.push(...chartBlocks(zip!, chart));
+        if (!sheetCharts.length && !comments.length)
+          blocks.push({ type: 'paragraph', text: [{ type: 'emphasis', children: [text('(empty sheet)')] }] });
+        blocks.push(...sheetCharts, ...comments);
         continue;
       }
       const truncated = rows.length > MAX_ROWS_PER_SHEET;
       for (const region of tableRegions(rows.slice(0, MAX_ROWS_PER_SHEET))) {
-        blocks.push({ type: 'table', rows: region.map((r) => r.map(escapeText)) });
+        blocks.push({ type: 'table', rows: region.map((r) => r.map((c) => [text(c)])) });
       }
       if (truncated)
-        blocks.push({ type: 'paragraph', text: `*(only the first ${MAX_ROWS_PER_SHEET} rows are shown)*` });
-      for (const chart of sheetCharts) blocks.push(...chartBlocks(zip!, chart));
+        blocks.push({
+          type: 'paragraph',
+          text: [{ type: 'emphasis', children: [text(`(only the first ${MAX_ROWS_PER_SHEET} rows are shown)`)] }],
+        });
+      blocks.push(...sheetCharts, ...comments);
     }
     const props = wb.Props ?? {};
-    return {
-      markdown: renderMarkdown(blocks),
-      metadata: { title: props.Title ?? '', author: props.Author ?? '', page_count: wb.SheetNames.length },
-    };
+    return documentOutput(blocks, {
+      title: props.Title ?? '',
+      author: props.Author ?? '',
+      page_count: wb.SheetNames.length,
+    });
   },
 };
 
-/** The sheet's displayed text as rows, empty rows and columns trimmed at every edge. */
-function sheetRows(sheet: XLSX.WorkSheet): string[][] {
+/** The charts of an XLS (BIFF8) workbook as blocks, by the name of the sheet they are on (or are). */
+function workbookCharts(input: Buffer, wb: XLSX.WorkBook): Map<string, Block[]> {
+  const out = new Map<string, Block[]>();
+  if (input.length < 512 || input.readUInt32LE(0) !== 0xe011cfd0) return out;
+  let stream: Buffer | undefined;
+  try {
+    stream = streamOf(CFB.read(input, { type: 'buffer' }), 'Workbook');
+  } catch {
+    return out; // SheetJS read it; a chart it cannot give is no reason to fail
+  }
+  if (!stream) return out;
+  for (const { sheet, chart } of readBiffCharts(stream)) {
+    const name = wb.SheetNames[sheet];
+    if (!name || !chart.series.length) continue;
+    resolveChartCells(chart, wb);
+    out.set(name, [...(out.get(name) ?? []), ...chartDataBlocks(chart)]);
+  }
+  return out;
+}
+
+/**
+ * The sheet's displayed text as rows: empty rows dropped, empty columns trimmed at both edges,
+ * in one pass over the cells (an absent row of a dense sheet costs nothing).
+ */
+export function sheetRows(sheet: XLSX.WorkSheet): string[][] {
+  const ref = sheet['!ref'];
+  if (!ref) return [];
+  const range = XLSX.utils.decode_range(ref);
+  const firstCol = range.s.c;
+  const lastCol = Math.min(range.e.c, firstCol + MAX_COLUMNS - 1);
+  const dense = sheet['!data'];
+  const rows: string[][] = [];
+  let left = lastCol + 1;
+  let right = firstCol - 1;
+  for (let r = range.s.r; r <= range.e.r; r++) {
+    if (dense && !dense[r]) continue;
+    const row = new Array<string>(lastCol - firstCol + 1);
+    let first = -1;
+    let last = -1;
+    for (let c = firstCol; c <= lastCol; c++) {
+      const text = cellText(sheetCell(sheet, r, c));
+      row[c - firstCol] = text;
+      if (text === '') continue;
+      if (first < 0) first = c;
+      last = c;
+    }
+    if (first < 0) continue;
+    rows.push(row);
+    if (first < left) left = first;
+    if (last > right) right = last;
+  }
+  if (rows.length === 0 || (left === firstCol && right === lastCol)) return rows;
+  return rows.map((row) => row.slice(left - firstCol, right - firstCol + 1));
+}
+
+/**
+ * The sheet's cell comments (notes, and threaded comments with their replies) in row order, each
+ * with the cell it is on; SheetJS reads them from XLSX, XLS and ODS alike.
+ */
+function sheetComments(sheet: XLSX.WorkSheet): ReviewComment[] {
   const ref = sheet['!ref'];
   if (!ref) return [];
   const range = XLSX.utils.decode_range(ref);
   const lastCol = Math.min(range.e.c, range.s.c + MAX_COLUMNS - 1);
-  const rows: string[][] = [];
+  const dense = sheet['!data'];
+  const out: ReviewComment[] = [];
   for (let r = range.s.r; r <= range.e.r; r++) {
-    const row: string[] = [];
+    if (dense && !dense[r]) continue;
     for (let c = range.s.c; c <= lastCol; c++) {
-      const cell = sheet[XLSX.utils.encode_cell({ r, c })] as XLSX.CellObject | undefined;
-      row.push(cellText(cell));
+      const notes = sheetCell(sheet, r, c)?.c;
+      if (!notes?.length) continue;
+      const on = XLSX.utils.encode_cell({ r, c });
+      for (const note of notes) {
+        const text = (note.t ?? '').replace(/\s+/g, ' ').trim();
+        if (text) out.push({ author: note.a ?? '', text: [{ type: 'text', text }], on });
+      }
     }
-    rows.push(row);
   }
-  return trimEmpty(rows);
+  return out;
 }
 
 function cellText(cell: XLSX.CellObject | undefined): string {
@@ -96,22 +189,6 @@ function cellText(cell: XLSX.CellObject | undefined): string {
   return String(cell.v).trim();
 }
 
-function trimEmpty(rows: string[][]): string[][] {
-  const nonEmpty = (cells: string[]): boolean => cells.some((c) => c !== '');
-  let top = 0;
-  let bottom = rows.length - 1;
-  while (top <= bottom && !nonEmpty(rows[top]!)) top++;
-  while (bottom >= top && !nonEmpty(rows[bottom]!)) bottom--;
-  const kept = rows.slice(top, bottom + 1).filter(nonEmpty);
-  if (kept.length === 0) return [];
-  const width = kept[0]!.length;
-  let left = 0;
-  let right = width - 1;
-  while (left <= right && kept.every((r) => r[left] === '')) left++;
-  while (right >= left && kept.every((r) => r[right] === '')) right--;
-  return kept.map((r) => r.slice(left, right + 1));
-}
-
 /**
  * Splits a sheet into its separate tables: groups of non-empty cells connected horizontally or
  * vertically (a sheet often holds several tables side by side or one under another). Regions
@@ -119,60 +196,113 @@ function trimEmpty(rows: string[][]): string[][] {
  */
 export function tableRegions(rows: string[][]): string[][][] {
   const height = rows.length;
-  const width = rows.reduce((n, r) => Math.max(n, r.length), 0);
+  let width = 0;
+  for (const r of rows) if (r.length > width) width = r.length;
   if (height * width > 2_000_000) return [rows];
-  const seen = new Uint8Array(height * width);
-  const filled = (r: number, c: number): boolean => (rows[r]?.[c] ?? '') !== '';
-  const boxes: Array<{ top: number; left: number; bottom: number; right: number }> = [];
+  // One byte per cell, 1 = filled and not yet reached, 2 = reached; the fill's stack holds cell indexes.
+  const cells = new Uint8Array(height * width);
   for (let r = 0; r < height; r++) {
-    for (let c = 0; c < width; c++) {
-      if (!filled(r, c) || seen[r * width + c]) continue;
-      const box = { top: r, left: c, bottom: r, right: c };
-      const stack = [[r, c]];
-      seen[r * width + c] = 1;
-      while (stack.length) {
-        const [y, x] = stack.pop()!;
-        box.top = Math.min(box.top, y!);
-        box.bottom = Math.max(box.bottom, y!);
-        box.left = Math.min(box.left, x!);
-        box.right = Math.max(box.right, x!);
-        for (const [dy, dx] of [
-          [1, 0],
-          [-1, 0],
-          [0, 1],
-          [0, -1],
-        ] as const) {
-          const ny = y! + dy;
-          const nx = x! + dx;
-          if (ny < 0 || nx < 0 || ny >= height || nx >= width || seen[ny * width + nx] || !filled(ny, nx)) continue;
-          seen[ny * width + nx] = 1;
-          stack.push([ny, nx]);
-        }
-      }
-      boxes.push(box);
+    const row = rows[r]!;
+    for (let c = 0; c < row.length; c++) if ((row[c] ?? '') !== '') cells[r * width + c] = 1;
+  }
+  const stack = new Int32Array(height * width);
+  let size = 0;
+  const reach = (next: number): void => {
+    if (cells[next] !== 1) return;
+    cells[next] = 2;
+    stack[size++] = next;
+  };
+  const boxes: Box[] = [];
+  for (let start = 0; start < cells.length; start++) {
+    if (cells[start] !== 1) continue;
+    const box = { top: height, left: width, bottom: -1, right: -1 };
+    reach(start);
+    while (size) {
+      const at = stack[--size]!;
+      const y = (at / width) | 0;
+      const x = at - y * width;
+      if (y < box.top) box.top = y;
+      if (y > box.bottom) box.bottom = y;
+      if (x < box.left) box.left = x;
+      if (x > box.right) box.right = x;
+      if (y + 1 < height) reach(at + width);
+      if (y > 0) reach(at - width);
+      if (x + 1 < width) reach(at + 1);
+      if (x > 0) reach(at - 1);
     }
+    boxes.push(box);
   }
-  // Boxes that overlap (a table with holes) are merged into one.
-  const merged: typeof boxes = [];
-  for (const box of boxes) {
-    const hit = merged.find(
-      (m) => box.top <= m.bottom && box.bottom >= m.top && box.left <= m.right && box.right >= m.left,
-    );
-    if (hit) {
-      hit.top = Math.min(hit.top, box.top);
-      hit.bottom = Math.max(hit.bottom, box.bottom);
-      hit.left = Math.min(hit.left, box.left);
-      hit.right = Math.max(hit.right, box.right);
-    } else merged.push({ ...box });
-  }
+  const merged = mergeOverlapping(boxes, height, width);
   merged.sort((a, b) => a.top - b.top || a.left - b.left);
   return merged.flatMap((b) =>
-    splitTitleRow(
-      rows
-        .slice(b.top, b.bottom + 1)
-        .map((r) => Array.from({ length: b.right - b.left + 1 }, (_, i) => r[b.left + i] ?? '')),
-    ),
+    splitTitleRow(rows.slice(b.top, b.bottom + 1).map((r) => cellsBetween(r, b.left, b.right))),
   );
+}
+
+interface Box {
+  top: number;
+  left: number;
+  bottom: number;
+  right: number;
+}
+
+/** Side of the square tiles that index merged boxes by where they lie. */
+const TILE = 8;
+
+/**
+ * Boxes that overlap (a table with holes) merged into one: each box, in order, grows the first
+ * merged box it overlaps, or starts a new one. Merged boxes are looked up through the tiles they
+ * cover, so a sheet of thousands of small islands is not compared pair by pair.
+ */
+function mergeOverlapping(boxes: Box[], height: number, width: number): Box[] {
+  const across = Math.ceil(width / TILE);
+  const tiles: number[][] = Array.from({ length: Math.ceil(height / TILE) * across }, () => []);
+  const register = (index: number, box: Box, before?: Box): void => {
+    for (let ty = (box.top / TILE) | 0; ty <= ((box.bottom / TILE) | 0); ty++) {
+      for (let tx = (box.left / TILE) | 0; tx <= ((box.right / TILE) | 0); tx++) {
+        const known =
+          before &&
+          ty >= ((before.top / TILE) | 0) &&
+          ty <= ((before.bottom / TILE) | 0) &&
+          tx >= ((before.left / TILE) | 0) &&
+          tx <= ((before.right / TILE) | 0);
+        if (!known) tiles[ty * across + tx]!.push(index);
+      }
+    }
+  };
+  const merged: Box[] = [];
+  for (const box of boxes) {
+    let first = -1;
+    for (let ty = (box.top / TILE) | 0; ty <= ((box.bottom / TILE) | 0); ty++) {
+      for (let tx = (box.left / TILE) | 0; tx <= ((box.right / TILE) | 0); tx++) {
+        for (const index of tiles[ty * across + tx]!) {
+          const m = merged[index]!;
+          const overlaps = box.top <= m.bottom && box.bottom >= m.top && box.left <= m.right && box.right >= m.left;
+          if (overlaps && (first < 0 || index < first)) first = index;
+        }
+      }
+    }
+    if (first < 0) {
+      merged.push({ ...box });
+      register(merged.length - 1, box);
+      continue;
+    }
+    const hit = merged[first]!;
+    const before = { ...hit };
+    hit.top = Math.min(hit.top, box.top);
+    hit.bottom = Math.max(hit.bottom, box.bottom);
+    hit.left = Math.min(hit.left, box.left);
+    hit.right = Math.max(hit.right, box.right);
+    register(first, hit, before);
+  }
+  return merged;
+}
+
+/** `row[left..right]`, a missing cell as ''. */
+function cellsBetween(row: string[], left: number, right: number): string[] {
+  const out = new Array<string>(right - left + 1);
+  for (let i = left; i <= right; i++) out[i - left] = row[i] ?? '';
+  return out;
 }
 
 /**

@@ -1,0 +1,89 @@
+import v8 from 'node:v8';
+import { isMainThread, threadId, workerData } from 'node:worker_threads';
+import { builtInsChange, snapshotBuiltIns, type BuiltInsSnapshot } from './built-ins-guard';
+
+/**
+ * How a conversion worker is protected from prototype pollution. 'guard' is what runs; the others
+ * exist only so `pnpm bench hardening` can measure what each costs against 'none' in one run.
+ */
+export type WorkerHardening = 'guard' | 'delete-proto' | 'frozen' | 'none';
+
+/** What the pool needs to decide whether this worker should be replaced. */
+export interface WorkerHealth {
+  heapMb: number;
+  conversions: number;
+  threadId: number;
+}
+
+/** A worker's reply: the task's value, or that the built-ins changed and the worker must go. */
+export type GuardedReply<R> =
+  | { done: true; value: R; health: WorkerHealth }
+  /** `ran` false: the worker was polluted before this task started (by an earlier one), so it may run elsewhere. */
+  | { done: false; ran: boolean; change: string; health: WorkerHealth };
+
+/** Options the pool passes every worker as workerData. */
+export interface GuardedWorkerData {
+  hardening: WorkerHardening;
+}
+
+// Only pooled worker threads are hardened; a process that loads this module by mistake is left alone.
+const hardening: WorkerHardening = isMainThread
+  ? 'none'
+  : ((workerData as GuardedWorkerData | undefined)?.hardening ?? 'guard');
+const checks = hardening === 'guard';
+
+// `obj.__proto__[key] = value` is how most prototype pollution reaches Object.prototype (SheetJS's
+// CVE-2023-30533 among them); without the accessor it writes an own property of obj. This is
+// what node --disable-proto=delete does, which a worker thread cannot be given.
+if (hardening === 'guard' || hardening === 'delete-proto') {
+  delete (Object.prototype as { __proto__?: unknown }).__proto__;
+}
+
+let conversions = 0;
+let snapshot: BuiltInsSnapshot | undefined;
+let pollution: string | undefined;
+
+function health(): WorkerHealth {
+  const heap = v8.getHeapStatistics();
+  return { heapMb: (heap.total_heap_size + heap.external_memory) / (1024 * 1024), conversions, threadId };
+}
+
+/**
+ * Wraps a pooled worker task so that the built-ins every parser shares are compared with a
+ * snapshot before and after it runs. A task after which they differ has its reply replaced by
+ * `done: false` (its result may be the pollution's work), and so has every later task this
+ * worker is given, unrun; the pool replaces the worker. `prepare` loads, before the task and
+ * outside the comparison, libraries that install polyfills as they load (pdf.js); it returns
+ * true when it loaded something, and the snapshot is taken again.
+ */
+export function guardedTask<T, R>(
+  run: (task: T) => Promise<R>,
+  prepare?: (task: T) => Promise<boolean>,
+): (task: T) => Promise<GuardedReply<R>> {
+  return async (task) => {
+    if (!checks) {
+      conversions++;
+      if (prepare) await prepare(task);
+      return { done: true, value: await run(task), health: health() };
+    }
+    // The first snapshot: after the worker loaded this module and what it preloads, before any document.
+    snapshot ??= snapshotBuiltIns();
+    pollution ??= builtInsChange(snapshot);
+    if (pollution !== undefined) return { done: false, ran: false, change: pollution, health: health() };
+    conversions++;
+    if (prepare && (await prepare(task))) snapshot = snapshotBuiltIns();
+    const value = await run(task);
+    pollution = builtInsChange(snapshot);
+    if (pollution !== undefined) return { done: false, ran: true, change: pollution, health: health() };
+    return { done: true, value, health: health() };
+  };
+}
+
+/** What protects this worker's built-ins (asked of a real worker by tests and health checks). */
+export function workerProtection(): { hardening: WorkerHardening; protoAccessor: boolean; watchedObjects: number } {
+  return {
+    hardening,
+    protoAccessor: Object.getOwnPropertyDescriptor(Object.prototype, '__proto__') !== undefined,
+    watchedObjects: checks ? (snapshot ??= snapshotBuiltIns()).objects.length : 0,
+  };
+}

@@ -1,0 +1,80 @@
+import type { Block, Inline, InlineContent } from './model';
+
+/**
+ * One space where run or formatting boundaries put two, and none beside a line end: readers that
+ * cut text into runs (DOCX, DOC, RTF) call this on a paragraph's nodes. Edits the text nodes in place.
+ */
+export function collapseSpaces(nodes: Inline[]): Inline[] {
+  let last: { text: string } | undefined;
+  const visit = (list: Inline[]): void => {
+    for (const n of list) {
+      if (n.type === 'text') {
+        if (last && /[ \n]$/.test(last.text)) n.text = n.text.replace(/^ +/, '');
+        if (last && n.text.startsWith('\n')) last.text = last.text.replace(/ +$/, '');
+        if (n.text) last = n;
+      } else if ('children' in n) visit(n.children);
+      else last = undefined;
+    }
+  };
+  visit(nodes);
+  return nodes;
+}
+
+/** `nodes` marked up as bold, italic and struck through as the flags say (strong outermost). */
+export function styled(nodes: Inline[], style: { bold?: boolean; italic?: boolean; strike?: boolean }): Inline[] {
+  let out = nodes;
+  if (style.strike) out = [{ type: 'strike', children: out }];
+  if (style.italic) out = [{ type: 'emphasis', children: out }];
+  if (style.bold) out = [{ type: 'strong', children: out }];
+  return out;
+}
+
+const space: Inline = { type: 'text', text: ' ' };
+
+/**
+ * Blocks as one run of inline nodes, for a table cell: paragraphs follow each other after a line
+ * break (the writer puts a space in a cell), list items keep their markers, code becomes code spans.
+ */
+export function blocksAsInline(blocks: Block[]): Inline[] {
+  const parts = blocks.map(blockAsInline).filter((p) => p.length);
+  return parts.flatMap((p, i) => (i ? [{ type: 'break' } as Inline, ...p] : p));
+}
+
+function blockAsInline(b: Block): Inline[] {
+  switch (b.type) {
+    case 'paragraph':
+    case 'heading':
+      return asNodes(b.text);
+    case 'code':
+      return b.text.trim() ? [{ type: 'code', text: b.text }] : [];
+    case 'list':
+      return joined(
+        b.items.map((it, i) => [
+          { type: 'text', text: `${b.ordered ? `${(b.start ?? 1) + i}.` : '-'} ` },
+          ...asNodes(it.text),
+          space,
+          ...blocksAsInline(it.children ?? []),
+        ]),
+      );
+    case 'table':
+      return joined(b.rows.flatMap((r) => r.map(asNodes)));
+    case 'quote':
+      return blocksAsInline(b.blocks);
+    case 'raw':
+      return b.markdown.trim() ? [{ type: 'raw', markdown: b.markdown }] : [];
+    case 'notes':
+      return joined(b.notes.map((n) => blocksAsInline(n.blocks)));
+    case 'rule':
+      return [];
+  }
+}
+
+function joined(parts: Inline[][]): Inline[] {
+  return parts.filter((p) => p.length).flatMap((p, i) => (i ? [space, ...p] : p));
+}
+
+/** Inline content as nodes: a (legacy) Markdown string becomes a raw node. */
+export function asNodes(content: InlineContent): Inline[] {
+  if (typeof content !== 'string') return content;
+  return content ? [{ type: 'raw', markdown: content }] : [];
+}
