@@ -1,54 +1,24 @@
-import { createTestEnv, type TestEnv } from '@markwright/test-support';
 import { FINISHED_EVENT_INLINE_MAX_CHARS } from '@markwright/contracts';
-import {
-  claimJob,
-  completeConversion,
-  type CompletedResult,
-  createDb,
-  type Db,
-  failConversion,
-  uuidv7,
-} from '@markwright/db';
+import { claimJob, completeConversion, type CompletedResult, failConversion } from '@markwright/db';
+import { createTestDb, insertConversion, type TestDb } from '@markwright/test-support';
 import { finishedFromStored, finishedState } from '../src/data-access/conversion-store';
 
 /**
  * The converter announces what it has just stored without reading the row back; the waiting
  * sync request answers from that announcement, so it must equal what reading the row gives.
  */
-let env: TestEnv;
-let db: Db;
-
-beforeAll(async () => {
-  env = await createTestEnv();
-  db = createDb(env.config.DATABASE_URL, 2);
-});
-afterAll(async () => {
-  await db.$disconnect();
-  await env.cleanup();
-});
+let t: TestDb;
+beforeAll(async () => (t = await createTestDb()));
+afterAll(() => t.cleanup());
 
 async function claimedConversion(mode: 'sync' | 'async'): Promise<{ id: string; mode: 'sync' | 'async' }> {
-  const workspaceId = uuidv7();
-  await db.workspace.create({ data: { id: workspaceId, name: 'w', plan: 'free', creditBalance: 0 } });
-  const id = uuidv7();
-  await db.conversion.create({
-    data: {
-      id,
-      workspaceId,
-      status: 'pending',
-      originalFilename: 'a.md',
-      extension: 'md',
-      fileSizeBytes: 1,
-      useEnhancedAi: false,
-      includeMetadata: true,
-      optimizeTokens: true,
-      mode,
-      creditsCharged: 1,
-      createdAt: new Date(),
-    },
+  const id = await insertConversion(t.db, {
+    mode,
+    originalFilename: 'a.md',
+    includeMetadata: true,
+    optimizeTokens: true,
   });
-  const job = await claimJob(db, id);
-  return { id, mode: job!.mode };
+  return { id, mode: (await claimJob(t.db, id))!.mode };
 }
 
 const result = (markdown: string): CompletedResult => ({
@@ -60,26 +30,26 @@ const result = (markdown: string): CompletedResult => ({
 describe('the finished announcement built from what was stored', () => {
   it('When a sync conversion completes, then the announcement equals the row read back, result included', async () => {
     const { id, mode } = await claimedConversion('sync');
-    const stored = await completeConversion(db, id, result('# T\u0000itle\n\nA \ud83d\ude00 b \udc00\n'));
+    const stored = await completeConversion(t.db, id, result('# T\u0000itle\n\nA \ud83d\ude00 b \udc00\n'));
     const announced = finishedFromStored(mode, { status: 'completed', stored: stored! });
     expect(announced.result?.markdown).toBe('# Title\n\nA \ud83d\ude00 b \ufffd\n');
-    expect(announced).toEqual(await finishedState(db, id));
+    expect(announced).toEqual(await finishedState(t.db, id));
   });
 
   it('When a sync conversion fails, then the announcement equals the row read back, error included', async () => {
     const { id, mode } = await claimedConversion('sync');
-    await failConversion(db, id, 'bad\u0000 file');
+    await failConversion(t.db, id, 'bad\u0000 file');
     const announced = finishedFromStored(mode, { status: 'failed', error: 'bad\u0000 file' });
     expect(announced.result?.error).toBe('bad file');
-    expect(announced).toEqual(await finishedState(db, id));
+    expect(announced).toEqual(await finishedState(t.db, id));
   });
 
   it('When an async conversion completes, then the announcement carries no result, as the row read back', async () => {
     const { id, mode } = await claimedConversion('async');
-    const stored = await completeConversion(db, id, result('text\n'));
+    const stored = await completeConversion(t.db, id, result('text\n'));
     const announced = finishedFromStored(mode, { status: 'completed', stored: stored! });
     expect(announced).toEqual({ status: 'completed', mode: 'async' });
-    expect(await finishedState(db, id)).toEqual({ status: 'completed', mode: 'async' });
+    expect(await finishedState(t.db, id)).toEqual({ status: 'completed', mode: 'async' });
   });
 
   it('When the Markdown is longer than the inline limit in characters, then the result stays in the row, as the row read back', async () => {
@@ -89,9 +59,9 @@ describe('the finished announcement built from what was stored', () => {
       '\ud83d\ude00'.repeat(FINISHED_EVENT_INLINE_MAX_CHARS),
     ]) {
       const { id, mode } = await claimedConversion('sync');
-      const stored = await completeConversion(db, id, result(markdown));
+      const stored = await completeConversion(t.db, id, result(markdown));
       const announced = finishedFromStored(mode, { status: 'completed', stored: stored! });
-      expect(announced).toEqual(await finishedState(db, id));
+      expect(announced).toEqual(await finishedState(t.db, id));
     }
   });
 });
