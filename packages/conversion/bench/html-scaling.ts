@@ -1,4 +1,7 @@
-/** The same kind of page at 100 KB, 1 MB and 4 MB: HTML conversion time must grow linearly with size. */
+/**
+ * The same kind of page at 100 KB, 1 MB and 4 MB, and elements nested as deep as those sizes allow:
+ * HTML conversion time must grow linearly with size, however the elements nest.
+ */
 const SIZES_KB = [100, 1024, 4096];
 
 function page(kb: number): Buffer {
@@ -16,8 +19,15 @@ function page(kb: number): Buffer {
   return Buffer.from(parts.join(''));
 }
 
-export const benchCases = SIZES_KB.map((kb) => ({
-  label: `html scaling ${kb >= 1024 ? `${kb / 1024} MB` : `${kb} KB`}`,
-  ext: 'html',
-  make: async () => page(kb),
-}));
+/** One element inside the next, as deep as the size allows (hostile or generated markup). */
+function nested(kb: number): Buffer {
+  const depth = Math.floor((kb * 1024) / '<div><span></span></div>'.length);
+  return Buffer.from(`<html><body>${'<div><span>'.repeat(depth)}deep${'</span></div>'.repeat(depth)}</body></html>`);
+}
+
+const sizeLabel = (kb: number): string => (kb >= 1024 ? `${kb / 1024} MB` : `${kb} KB`);
+
+export const benchCases = [
+  ...SIZES_KB.map((kb) => ({ label: `html scaling ${sizeLabel(kb)}`, ext: 'html', make: async () => page(kb) })),
+  ...SIZES_KB.map((kb) => ({ label: `html nesting ${sizeLabel(kb)}`, ext: 'html', make: async () => nested(kb) })),
+];

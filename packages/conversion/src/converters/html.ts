@@ -1,6 +1,6 @@
 import type { Converter, DocumentMetadata } from '../types';
 import { decodeText } from '../text-decoding';
-import { renderMarkdown } from '../markdown/writer';
+import { documentOutput, renderMarkdown } from '../markdown/writer';
 import { descendantsOf, parseHtml, textOf, type HtmlElement } from './html/dom';
 import { htmlToBlocks, readHtml } from './html/reader';
 
@@ -12,7 +12,7 @@ export const htmlConverter: Converter = {
   extensions: ['html', 'htm'],
   async convert(input) {
     const root = parseHtml(decodeHtml(input));
-    return { markdown: renderMarkdown(readHtml(root)), metadata: headMetadata(root) };
+    return documentOutput(readHtml(root), headMetadata(root));
   },
 };
 

@@ -42,6 +42,8 @@ function feedBlocks(xml: string): { blocks: Block[]; title: string } | undefined
   const about = text(channel, 'description') || text(channel, 'subtitle');
   if (about) blocks.push({ type: 'paragraph', text: [plain(about)] });
   const entries = root.localName === 'feed' ? children(root, 'entry') : descendants(root, 'item');
+  // One note numbering for the feed, so notes in different entries never share a label.
+  const numbering = { next: 1 };
   for (const entry of entries) {
     const heading = text(entry, 'title');
     const href = text(entry, 'link') || (child(entry, 'link')?.getAttribute('href') ?? '');
@@ -56,7 +58,9 @@ function feedBlocks(xml: string): { blocks: Block[]; title: string } | undefined
       text(entry, 'encoded') || text(entry, 'description') || text(entry, 'content') || text(entry, 'summary');
     if (body)
       blocks.push(
-        ...(/<[a-z]/i.test(body) ? htmlToBlocks(body) : [{ type: 'paragraph' as const, text: [plain(body)] }]),
+        ...(/<[a-z]/i.test(body)
+          ? htmlToBlocks(body, numbering)
+          : [{ type: 'paragraph' as const, text: [plain(body)] }]),
       );
   }
   return { blocks, title };

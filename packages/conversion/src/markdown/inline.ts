@@ -136,8 +136,12 @@ function renderNode(node: Inline, ctx: Context): string {
       return node.text ? code(node.text.replace(/\s*\n\s*/g, ' ')) : '';
     case 'link': {
       if (ctx.open.has('link') || !node.url) return renderNodes(node.children, ctx);
-      const inner = renderNodes(node.children, { ...ctx, open: new Set([...ctx.open, 'link']) }).replace(EDGES, '');
-      return link(inner.replace(/\uE000/g, ' '), node.url);
+      // White space at the link text's edges stays beside the link, as it shows (`a <a>link </a>b`).
+      const md = renderNodes(node.children, { ...ctx, open: new Set([...ctx.open, 'link']) });
+      const inner = md.replace(EDGES, '');
+      if (!inner) return link('', node.url);
+      const start = md.indexOf(inner);
+      return `${md.slice(0, start)}${link(inner.replace(/\uE000/g, ' '), node.url)}${md.slice(start + inner.length)}`;
     }
     case 'image':
       return imagePlaceholder(node.alt);

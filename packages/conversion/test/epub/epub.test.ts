@@ -46,6 +46,21 @@ describe('EPUB', () => {
     expect(metadata).toEqual({ title: 'Buch', author: 'Jörg', page_count: 2 });
   });
 
+  it('When two chapters each have a footnote, then the notes are numbered across the book and never share a label', async () => {
+    const chapter = (text: string, note: string) =>
+      page(
+        text,
+        `<p>${text}<a epub:type="noteref" href="#n1">1</a>.</p><aside epub:type="footnote" id="n1"><p>${note}</p></aside>`,
+      );
+    const input = epub(
+      { 'OPS/a.xhtml': chapter('Alpha', 'Note A.'), 'OPS/b.xhtml': chapter('Beta', 'Note B.') },
+      '<package><metadata/><manifest><item id="a" href="a.xhtml"/><item id="b" href="b.xhtml"/></manifest>' +
+        '<spine><itemref idref="a"/><itemref idref="b"/></spine></package>',
+    );
+    const { markdown } = await convertDocument(input, 'epub', std);
+    expect(markdown).toBe('Alpha[^1].\n\n[^1]: Note A.\n\nBeta[^2].\n\n[^2]: Note B.\n');
+  });
+
   it('When only fonts are obfuscated in encryption.xml, then the book still converts', async () => {
     const input = epub(
       {

@@ -24,6 +24,14 @@ describe('HTML', () => {
     expect(markdown).toBe('```rust\nfn main() {\n    println!("<hi>");\n}\n```\n\nRun `cargo run` with *n*.\n');
   });
 
+  it('When code lines are broken by <br> or wrapped in a block each, then each stays its own line and line numbers are left out', async () => {
+    const { markdown } = await html(
+      '<pre>one<br>two<br/>  three</pre>' +
+        '<pre><code class="language-js"><div class="line"><span class="linenos">1</span>a = 1</div><div class="line"><span class="linenos">2</span>b = 2</div></code></pre>',
+    );
+    expect(markdown).toBe('```\none\ntwo\n  three\n```\n\n```js\na = 1\nb = 2\n```\n');
+  });
+
   it('When a description list is given, then terms become bold items with their descriptions nested', async () => {
     const { markdown } = await html(
       '<dl><dt>Coffee</dt><dd>Black hot drink</dd><dt><b>Milk</b></dt><dd>White</dd><dd>Cold</dd></dl>',
@@ -37,6 +45,23 @@ describe('HTML', () => {
       `<p><a href="https://www.bing.com/ck/a?!&amp;&amp;p=abc&amp;u=a1${target}&amp;ntb=1">Microsoft</a> <a href="javascript:void(0)">Feedback</a></p>`,
     );
     expect(markdown).toBe('[Microsoft](https://en.wikipedia.org/wiki/Microsoft) Feedback\n');
+  });
+
+  it('When a table is marked presentational, then its cells are read as the page blocks they hold, row by row', async () => {
+    const { markdown } = await html(
+      '<table role="presentation"><tr><td><h2>News</h2><ul><li>One</li><li>Two</li></ul></td>' +
+        '<td><p>Side</p><table><tr><th>k</th><th>v</th></tr><tr><td>a</td><td>1</td></tr></table></td></tr></table>',
+    );
+    expect(markdown).toBe('## News\n\n- One\n- Two\n\nSide\n\n| k | v |\n| --- | --- |\n| a | 1 |\n');
+  });
+
+  it('When headings carry permalink anchors and notes carry back links, then those symbol-only links are left out', async () => {
+    const { markdown } = await html(
+      '<h2 id="setup">Setup<a class="hash-link" href="#setup">&#8203;</a></h2><h3>API<a href="#api" title="Permalink">¶</a></h3>' +
+        '<p>Fact.<sup><a href="#fn1" id="r1">1</a></sup> <a href="#top">Back to top</a></p>' +
+        '<ol><li id="fn1">Note. <a href="#r1" class="footnote-back">↩︎</a></li></ol>',
+    );
+    expect(markdown).toBe('## Setup\n\n### API\n\nFact.[1](#fn1) [Back to top](#top)\n\n1. Note.\n');
   });
 
   it('When a table cell holds a nested table, then its cells are flattened with spaces between them', async () => {
@@ -79,5 +104,124 @@ describe('HTML structure', () => {
   it('When a list is written straight inside a list and an ordered list has a start, then nesting and numbering are kept', async () => {
     const { markdown } = await html('<ol start="3"><li>c</li><ol><li>c1</li></ol><li>d</li></ol>');
     expect(markdown).toBe('3. c\n   1. c1\n4. d\n');
+  });
+});
+
+describe('HTML page chrome', () => {
+  it('When a page is only a header, then its heading is kept and the logo nested in the header is still left out', async () => {
+    const { markdown } = await html(
+      '<body><div class="nav-header"><span class="nav-logo"><img src="l.svg" alt="Company logo"></span>' +
+        '<h2><a href="/home">Home</a></h2></div></body>',
+    );
+    expect(markdown).toBe('## [Home](/home)\n');
+  });
+
+  it('When a page is only chrome nested in chrome, then everything it has is kept rather than nothing', async () => {
+    const { markdown } = await html('<nav><div class="menu"><a href="/a">Only link</a></div></nav>');
+    expect(markdown).toBe('[Only link](/a)\n');
+  });
+
+  it('When a tab strip has a menu class, then its tab names are kept as a list beside the panel', async () => {
+    const { markdown } = await html(
+      '<main><div class="tab-menu"><ul id="tabs_menu" role="tablist"><li role="tab">Overview</li><li role="tab">History</li></ul></div>' +
+        '<div role="tabpanel"><p>Panel text</p></div></main>',
+    );
+    expect(markdown).toBe('- Overview\n- History\n\nPanel text\n');
+  });
+
+  it('When footer and banner roles sit inside the main content, then they are content; outside it they are chrome', async () => {
+    const { markdown } = await html(
+      '<body><header role="banner">Site name</header><main><div role="banner"><p>Result title</p></div>' +
+        '<div role="contentinfo"><p>Result text</p></div></main><div role="contentinfo">© Site</div></body>',
+    );
+    expect(markdown).toBe('Result title\n\nResult text\n');
+  });
+
+  it('When articles nest inside articles, then each is read once, in order', async () => {
+    const { markdown } = await html(
+      '<body><p>Chrome</p><article><p>A</p><article><p>B</p></article></article><article><p>C</p></article></body>',
+    );
+    expect(markdown).toBe('A\n\nB\n\nC\n');
+  });
+});
+
+describe('HTML size', () => {
+  it('When one element holds 200,000 paragraphs and a paragraph 200,000 spans, then the page converts whole', async () => {
+    const n = 200_000;
+    const { markdown } = await html(`<div>${'<p>x</p>'.repeat(n)}</div><p>${'<span>y </span>'.repeat(n)}</p>`);
+    const lines = markdown.split('\n\n');
+    expect(lines).toHaveLength(n + 1);
+    expect(lines[n]).toBe(`${'y '.repeat(n).trim()}\n`);
+  });
+});
+
+describe('HTML inline and Word kinds', () => {
+  it('When text has superscripts and subscripts, then they stay <sup>/<sub> and a note mark that is only a link stays a link; <q> keeps its quotation marks', async () => {
+    const { markdown } = await html(
+      '<p>H<sub>2</sub>O, x<sup>2</sup> + y<sup>n-1</sup> and a claim<sup class="reference"><a href="#n1">[1]</a></sup>, <q>quoted</q>.</p>',
+    );
+    expect(markdown).toBe('H<sub>2</sub>O, x<sup>2</sup> + y<sup>n-1</sup> and a claim[\\[1\\]](#n1), “quoted”.\n');
+  });
+
+  it('When Word saved lists as paragraphs with drawn markers, then they become nested lists without the markers and the Title style a heading', async () => {
+    const item = (list: string, level: number, marker: string, text: string) =>
+      `<p class=MsoListParagraph style='text-indent:-18.0pt;mso-list:${list} level${level} lfo1'><![if !supportLists]>` +
+      `<span style='font-family:Symbol'><span style='mso-list:Ignore'>${marker}<span style='font:7.0pt "Times New Roman"'>&nbsp;&nbsp; </span></span></span>` +
+      `<![endif]>${text}<o:p></o:p></p>\n`;
+    const { markdown } = await html(
+      '<html><body><div class=WordSection1><p class=MsoTitle>Plan<o:p></o:p></p><p class=MsoNormal>Intro<o:p></o:p></p>' +
+        item('l0', 1, '·', 'One') +
+        '<p class=MsoNormal><o:p>&nbsp;</o:p></p>' +
+        item('l0', 2, 'o', 'One <b>inner</b>') +
+        item('l0', 1, '·', 'Two') +
+        item('l1', 1, '3.', 'Third step') +
+        item('l1', 1, '4.', 'Fourth step') +
+        '<p class=MsoNormal>After<o:p></o:p></p></div></body></html>',
+    );
+    expect(markdown).toBe(
+      '# Plan\n\nIntro\n\n- One\n  - One **inner**\n- Two\n\n3. Third step\n4. Fourth step\n\nAfter\n',
+    );
+  });
+
+  it('When Word saved footnotes and endnotes, then their marks become note references and the notes come last', async () => {
+    const ref = (kind: string, n: number) =>
+      `<a style='mso-${kind}-id:${kind === 'footnote' ? 'ftn' : 'edn'}${n}' href="#_${kind === 'footnote' ? 'ftn' : 'edn'}${n}" name="_${kind === 'footnote' ? 'ftn' : 'edn'}ref${n}"><span class=MsoFootnoteReference>[${n}]</span></a>`;
+    const note = (kind: string, n: number, text: string) => {
+      const id = `${kind === 'footnote' ? 'ftn' : 'edn'}${n}`;
+      return `<div style='mso-element:${kind}' id=${id}><p class=MsoFootnoteText><a style='mso-${kind}-id:${id}' href="#_${id.replace(/\d/, 'ref$&')}" name="_${id}">[${n}]</a> ${text}</p></div>`;
+    };
+    const { markdown } = await html(
+      `<body><div class=WordSection1><p class=MsoNormal>Claim${ref('endnote', 1)} and fact${ref('footnote', 1)}.</p></div>` +
+        `<div style='mso-element:footnote-list'><br clear=all><hr align=left size=1 width="33%">${note('footnote', 1, 'A <i>source</i>.')}</div>` +
+        `<div style='mso-element:endnote-list'><br clear=all><hr align=left size=1 width="33%">${note('endnote', 1, 'Later.')}</div></body>`,
+    );
+    expect(markdown).toBe('Claim[^1] and fact[^2].\n\n[^1]: Later.\n\n[^2]: A *source*.\n');
+  });
+
+  it('When notes are marked as EPUB or DPUB-ARIA footnotes and referenced, then they become [^n] notes; unreferenced ones stay in place', async () => {
+    const { markdown } = await html(
+      '<p>Book text<a epub:type="noteref" href="#n1">1</a>, web text<a href="#fn1" role="doc-noteref"><sup>2</sup></a>, elsewhere<a href="#zz">3</a>.</p>' +
+        '<aside epub:type="footnote" id="n1"><p>Aside note.</p></aside><aside epub:type="footnote" id="n9"><p>Never referenced.</p></aside>' +
+        '<section role="doc-endnotes"><ol><li id="fn1"><p>End <em>note</em>.<a href="#r" role="doc-backlink">back</a></p></li></ol></section>',
+    );
+    expect(markdown).toBe(
+      'Book text[^1], web text[^2], elsewhere[3](#zz).\n\nNever referenced.\n\n[^1]: Aside note.\n\n[^2]: End *note*.\n',
+    );
+  });
+});
+
+describe('HTML with token optimization', () => {
+  it('When tokens are optimized, then the writer works on the page model: no bold whole headings or header cells, joined bold words, compact tables, code kept', async () => {
+    const html =
+      '<h2><b>Intro</b></h2><p><b>Net</b> <b>income</b> rose a lot</p>' +
+      '<table><tr><th><b>Name</b></th><th>Qty</th></tr><tr><td>Pens</td><td>3</td></tr></table><pre>keep   this</pre>';
+    const { markdown, tokenOptimization } = await convertDocument(Buffer.from(html), 'html', {
+      ...std,
+      optimizeTokens: true,
+    });
+    expect(markdown).toBe(
+      '## Intro\n\n**Net income** rose a lot\n\n|Name|Qty|\n|-|-|\n|Pens|3|\n\n```\nkeep   this\n```\n',
+    );
+    expect(tokenOptimization!.optimized_tokens).toBeLessThan(tokenOptimization!.original_tokens);
   });
 });

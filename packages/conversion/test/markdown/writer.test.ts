@@ -20,6 +20,17 @@ describe('Markdown writer', () => {
     expect(md).toBe('*a **b*** **c d*e*** ~~f~~\n');
   });
 
+  it('When the text of a link starts or ends with white space, then the space stays beside the link instead of being lost', () => {
+    const md = renderMarkdown([
+      paragraph(t('See'), { type: 'link', url: '/a', children: [t(' the link ')] }, t('now'), {
+        type: 'link',
+        url: '/b',
+        children: [t('b'), { type: 'break' }],
+      }),
+    ]);
+    expect(md).toBe('See [the link](/a) now[b](/b)\n');
+  });
+
   it('When neighbouring nodes have the same formatting, then they share one pair of markers', () => {
     const strong = (...children: Inline[]): Inline => ({ type: 'strong', children });
     const md = renderMarkdown([

@@ -6,7 +6,7 @@ import { parseXml } from '../../office-properties';
 import { attr, descendants } from '../../xml-dom';
 import { htmlToBlocks } from '../html';
 import type { Block, ListItem } from '../../markdown/model';
-import { renderMarkdown } from '../../markdown/writer';
+import { documentOutput } from '../../markdown/writer';
 import { PictureReader } from '../../ocr/pictures';
 
 /** EPUB: container.xml → OPF; spine documents in order through the HTML converter; title and creator from the OPF. */
@@ -48,6 +48,8 @@ export const epubConverter: Converter = {
       ]),
     );
     const chapters: Block[][] = [];
+    // One note numbering for the book: each chapter's notes continue where the last chapter's ended.
+    const numbering = { next: 1 };
     // Enhanced mode reads the text inside the book's pictures (scanned pages, figures with labels).
     const reader = options.enhanced ? new PictureReader() : undefined;
     for (const ref of descendants(opf, 'itemref')) {
@@ -58,7 +60,7 @@ export const epubConverter: Converter = {
       let html = zip.textOf(chapterPath);
       if (!html) continue;
       if (reader) html = await withPictureText(html, chapterPath, zip, reader);
-      const blocks = htmlToBlocks(html);
+      const blocks = htmlToBlocks(html, numbering);
       if (blocks.length) chapters.push(blocks);
     }
     const text = (local: string): string => descendants(opf, local)[0]?.textContent?.trim() ?? '';
@@ -90,10 +92,11 @@ export const epubConverter: Converter = {
         ],
       }));
     const blocks: Block[] = [...(facts.length ? [{ type: 'list', ordered: false, items: facts } as const] : [])];
-    return {
-      markdown: renderMarkdown(blocks.concat(...chapters)),
-      metadata: { title: text('title'), author: text('creator'), page_count: chapters.length },
-    };
+    return documentOutput(blocks.concat(...chapters), {
+      title: text('title'),
+      author: text('creator'),
+      page_count: chapters.length,
+    });
   },
 };
 

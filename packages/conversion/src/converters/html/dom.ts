@@ -8,8 +8,10 @@ export interface HtmlElement {
   parent: HtmlElement | undefined;
   /** Holds a block-level element somewhere below it (set by `parseHtml`). */
   hasBlock: boolean;
-  /** Holds a heading 1, an article or a main element below it: never page chrome. */
+  /** Holds a heading 1, an article, a main element or a tab strip below it: never page chrome. */
   hasContent: boolean;
+  /** Sits inside a <main> or <article> element. */
+  inMain: boolean;
 }
 
 /** Text is kept decoded (entities resolved), exactly as written otherwise. */
@@ -67,6 +69,7 @@ export const BLOCK_TAGS = new Set([
 ]);
 
 const CONTENT_TAGS = new Set(['h1', 'article', 'main']);
+// A tab strip (role="tablist") names the panels of content beside it, even when its class calls it a menu.
 
 /**
  * HTML to a tree with htmlparser2, which keeps the open-element stack itself (no recursion, so
@@ -102,13 +105,14 @@ export function parseHtml(html: string): HtmlElement {
     const el = all[i]!;
     const parent = el.parent!;
     parent.hasBlock ||= el.hasBlock || BLOCK_TAGS.has(el.tag);
-    parent.hasContent ||= el.hasContent || CONTENT_TAGS.has(el.tag);
+    parent.hasContent ||= el.hasContent || CONTENT_TAGS.has(el.tag) || el.attrs.role === 'tablist';
   }
   return root;
 }
 
 function element(tag: string, attrs: Record<string, string>, parent: HtmlElement | undefined): HtmlElement {
-  return { tag, attrs, children: [], parent, hasBlock: false, hasContent: false };
+  const inMain = parent !== undefined && (parent.inMain || parent.tag === 'main' || parent.tag === 'article');
+  return { tag, attrs, children: [], parent, hasBlock: false, hasContent: false, inMain };
 }
 
 /** The elements below `root` in document order, visited without recursion. */
