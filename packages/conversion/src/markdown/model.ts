@@ -2,7 +2,7 @@
  * The one document model every reader produces and the writer renders (pandoc's idea, small).
  * Inline content is nodes (`Inline[]`); only the writer turns them into Markdown syntax.
  * A plain string is still accepted as inline content that is Markdown already, written as it is:
- * only the PDF reader still gives one (being moved); every other reader gives nodes.
+ * no reader gives one any more (PDF was the last to move); every reader gives nodes.
  */
 export type Inline =
   | { type: 'text'; text: string }
