@@ -28,16 +28,17 @@ export function escapeLineStart(md: string): string {
 const BREAK = '\uE000';
 const EDGES = /^[\s\uE000]+|[\s\uE000]+$/g;
 
-function wrap(md: string, marker: string): string {
+function wrap(md: string, marker: string, close = marker): string {
   const trimmed = md.replace(EDGES, '');
   if (!trimmed) return md;
   const start = md.indexOf(trimmed);
-  return `${md.slice(0, start)}${marker}${trimmed}${marker}${md.slice(start + trimmed.length)}`;
+  return `${md.slice(0, start)}${marker}${trimmed}${close}${md.slice(start + trimmed.length)}`;
 }
 
 export const bold = (md: string): string => wrap(md, '**');
 export const italic = (md: string): string => wrap(md, '*');
 export const strike = (md: string): string => wrap(md, '~~');
+
 
 export function code(text: string): string {
   const ticks = (text.match(/`+/g) ?? []).reduce((n, run) => Math.max(n, run.length), 0);
@@ -89,10 +90,12 @@ function renderNodes(nodes: Inline[], ctx: Context): string {
   return out;
 }
 
-type Formatting = Extract<Inline, { type: 'strong' | 'emphasis' | 'strike' }>;
+type Formatting = Extract<Inline, { type: 'strong' | 'emphasis' | 'strike' | 'superscript' | 'subscript' }>;
 
-const isFormatting = (n: Inline | undefined): n is Formatting =>
-  n?.type === 'strong' || n?.type === 'emphasis' || n?.type === 'strike';
+const FORMATTING: ReadonlySet<Inline['type']> = new Set(['strong', 'emphasis', 'strike', 'superscript', 'subscript']);
+
+/** Formatting wrapped around inline children (not links: those carry a target). */
+export const isFormatting = (n: Inline | undefined): n is Formatting => n !== undefined && FORMATTING.has(n.type);
 
 /**
  * Neighbouring nodes of the same formatting as one (`**bold *both* again**`, not
@@ -119,6 +122,8 @@ function mergeNeighbours(nodes: Inline[], acrossSpace = false): Inline[] {
   return out;
 }
 
+const isNoteMark = (n: Inline): boolean => n.type === 'noteRef' || (n.type === 'text' && !n.text.trim());
+
 const isSpace = (n: Inline | undefined): boolean => n?.type === 'text' && n.text !== '' && !n.text.trim();
 
 function renderNode(node: Inline, ctx: Context): string {
@@ -131,6 +136,16 @@ function renderNode(node: Inline, ctx: Context): string {
       return nested(node.children, ctx, 'emphasis', italic);
     case 'strike':
       return nested(node.children, ctx, 'strike', strike);
+    case 'superscript':
+    case 'subscript': {
+      // GFM's inline HTML, with token optimisation too: `^2` and `~2~` are not GFM (`~2~` is even
+      // strike-through there). HTML tags nest, so these open again inside themselves.
+      const md = renderNodes(node.children, ctx);
+      // A raised note mark is a note reference already: `[^1]`, not `<sup>[^1]</sup>`.
+      if (node.children.every(isNoteMark)) return md;
+      const tag = node.type === 'superscript' ? 'sup' : 'sub';
+      return wrap(md, `<${tag}>`, `</${tag}>`);
+    }
     case 'code':
       return node.text ? code(node.text.replace(/\s*\n\s*/g, ' ')) : '';
     case 'link': {

@@ -9,6 +9,9 @@ export type Inline =
   | { type: 'strong'; children: Inline[] }
   | { type: 'emphasis'; children: Inline[] }
   | { type: 'strike'; children: Inline[] }
+  /** Raised or lowered text (x², H₂O): written as GFM's `<sup>`/`<sub>`, as GitHub renders them. */
+  | { type: 'superscript'; children: Inline[] }
+  | { type: 'subscript'; children: Inline[] }
   | { type: 'code'; text: string }
   | { type: 'link'; url: string; children: Inline[] }
   | { type: 'image'; alt: string }

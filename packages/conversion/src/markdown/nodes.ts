@@ -20,9 +20,23 @@ export function collapseSpaces(nodes: Inline[]): Inline[] {
   return nodes;
 }
 
-/** `nodes` marked up as bold, italic and struck through as the flags say (strong outermost). */
-export function styled(nodes: Inline[], style: { bold?: boolean; italic?: boolean; strike?: boolean }): Inline[] {
+/** Text raised or lowered from the baseline (a run's vertical alignment). */
+export type Position = 'super' | 'sub';
+
+export interface InlineStyle {
+  bold?: boolean;
+  italic?: boolean;
+  strike?: boolean;
+  position?: Position;
+}
+
+/**
+ * `nodes` marked up as the flags say: strong outermost, superscript or subscript innermost, so a
+ * bold run beside a bold raised one merges into one `**x<sup>2</sup>**`.
+ */
+export function styled(nodes: Inline[], style: InlineStyle): Inline[] {
   let out = nodes;
+  if (style.position) out = [{ type: style.position === 'super' ? 'superscript' : 'subscript', children: out }];
   if (style.strike) out = [{ type: 'strike', children: out }];
   if (style.italic) out = [{ type: 'emphasis', children: out }];
   if (style.bold) out = [{ type: 'strong', children: out }];

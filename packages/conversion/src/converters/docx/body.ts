@@ -3,16 +3,18 @@ import { text, type Block, type Inline, type Note } from '../../markdown/model';
 import { hyperlinkTarget } from '../word-fields';
 import { nestListItems } from '../../markdown/lists';
 import { renderInline } from '../../markdown/inline';
-import { blocksAsInline, collapseSpaces, styled } from '../../markdown/nodes';
+import { blocksAsInline, collapseSpaces, styled, type Position } from '../../markdown/nodes';
 import { attr, child, children, descendants, relAttr } from '../../xml-dom';
 import { ListNumbering } from './numbering';
-import type { DocxPackage, StyleInfo } from './parts';
+import { vertAlign, type DocxPackage, type StyleInfo } from './parts';
 import { ommlToLatex } from './omml';
 
 interface Format {
   b: boolean;
   i: boolean;
   s: boolean;
+  /** Raised or lowered (w:vertAlign). */
+  v?: Position;
   href?: string;
 }
 
@@ -259,11 +261,17 @@ export class DocxReader {
 
   private run(r: Element, base: Format, out: Piece[], extra: Block[]): void {
     const rPr = child(r, 'rPr');
-    const rStyle = this.pkg.styles.get(attr(child(rPr, 'rStyle'), 'val') ?? '');
+    const rStyleId = attr(child(rPr, 'rStyle'), 'val');
+    const rStyle = this.pkg.styles.get(rStyleId ?? '');
+    const position =
+      vertAlign(attr(child(rPr, 'vertAlign'), 'val')) ??
+      (rStyleId ? this.styleChain(rStyleId).find((st) => st.position)?.position : undefined) ??
+      base.v;
     const fmt: Format = {
       b: on(child(rPr, 'b')) ?? rStyle?.bold ?? base.b,
       i: on(child(rPr, 'i')) ?? rStyle?.italic ?? base.i,
       s: on(child(rPr, 'strike')) ?? on(child(rPr, 'dstrike')) ?? base.s,
+      v: position === 'baseline' ? undefined : position,
       href: base.href,
     };
     const field = this.fields[this.fields.length - 1];
@@ -515,10 +523,10 @@ function formatted(pieces: Piece[]): Inline[] {
     let j = i;
     for (; j < pieces.length; j++) {
       const q = pieces[j]!;
-      if (!('text' in q) || q.b !== p.b || q.i !== p.i || q.s !== p.s) break;
+      if (!('text' in q) || q.b !== p.b || q.i !== p.i || q.s !== p.s || q.v !== p.v) break;
       text += q.text;
     }
-    out.push(...styled([{ type: 'text', text: tidy(text) }], { bold: p.b, italic: p.i, strike: p.s }));
+    out.push(...styled([{ type: 'text', text: tidy(text) }], { bold: p.b, italic: p.i, strike: p.s, position: p.v }));
     i = j;
   }
   return out;

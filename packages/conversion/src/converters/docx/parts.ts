@@ -3,6 +3,7 @@ import type { Element } from '@xmldom/xmldom';
 import { SafeZip } from '../../archive/safe-zip';
 import { parseXml, type Document } from '../../office-properties';
 import { ConversionError } from '../../types';
+import type { Position } from '../../markdown/nodes';
 import { attr, descendants } from '../../xml-dom';
 import { recordAttr, recordChild, recordChildren, xmlSubtrees, type XmlRecord } from '../../xml-subtrees';
 
@@ -15,6 +16,8 @@ export interface StyleInfo {
   bold?: boolean;
   italic?: boolean;
   monospace?: boolean;
+  /** w:vertAlign of the style's runs: raised, lowered, or explicitly on the baseline. */
+  position?: Position | 'baseline';
 }
 
 export interface LevelInfo {
@@ -130,6 +133,13 @@ function onOff(el: XmlRecord | undefined): boolean | undefined {
   return v === undefined || !/^(false|0|off|none)$/i.test(v);
 }
 
+/** A w:vertAlign value as a position; anything else is none. */
+export function vertAlign(val: string | undefined): Position | 'baseline' | undefined {
+  if (val === 'superscript') return 'super';
+  if (val === 'subscript') return 'sub';
+  return val === 'baseline' ? 'baseline' : undefined;
+}
+
 function readStyles(records: XmlRecord[]): { styles: Map<string, StyleInfo>; defaultParagraphStyle?: string } {
   const styles = new Map<string, StyleInfo>();
   let defaultParagraphStyle: string | undefined;
@@ -149,6 +159,7 @@ function readStyles(records: XmlRecord[]): { styles: Map<string, StyleInfo>; def
       ilvl: ilvl !== undefined ? Number(ilvl) : undefined,
       bold: onOff(recordChild(rPr, 'b')),
       italic: onOff(recordChild(rPr, 'i')),
+      position: vertAlign(recordAttr(recordChild(rPr, 'vertAlign'), 'val')),
       monospace: fonts ? MONOSPACE.test(recordAttr(fonts, 'ascii') ?? recordAttr(fonts, 'hAnsi') ?? '') : undefined,
     });
     if (recordAttr(st, 'type') === 'paragraph' && /^(1|true|on)$/.test(recordAttr(st, 'default') ?? '')) {
