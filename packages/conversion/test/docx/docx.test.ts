@@ -111,6 +111,56 @@ describe('DOCX', () => {
     expect(markdown).toBe('Mix ***all*** ~~gone~~ **2\\*3**[^1]\n\n[^1]: *Source*\n');
   });
 
+  it('When runs are raised or lowered, directly or by a character style, then <sup>/<sub> are kept, in a cell too, and a note mark stays a reference', async () => {
+    const doc = new Document({
+      styles: {
+        characterStyles: [
+          { id: 'Exponent', name: 'Exponent', run: { superScript: true } },
+          { id: 'RedExponent', name: 'Red exponent', basedOn: 'Exponent', run: { color: 'FF0000' } },
+        ],
+      },
+      footnotes: { 1: { children: [new Paragraph('Source')] } },
+      sections: [
+        {
+          children: [
+            new Paragraph({
+              children: [
+                new TextRun('x'),
+                new TextRun({ text: '2', superScript: true }),
+                new TextRun(' and H'),
+                new TextRun({ text: '2', subScript: true }),
+                new TextRun('O, e'),
+                new TextRun({ text: 'i', style: 'Exponent' }),
+                new TextRun({ text: 'π', style: 'RedExponent' }),
+                new TextRun(', '),
+                new TextRun({ text: 'm', bold: true }),
+                new TextRun({ text: '3', bold: true, superScript: true }),
+                new TextRun(' claim'),
+                new FootnoteReferenceRun(1),
+              ],
+            }),
+            new Table({
+              rows: [
+                new TableRow({ children: [new TableCell({ children: [new Paragraph('Gas')] })] }),
+                new TableRow({
+                  children: [
+                    new TableCell({
+                      children: [new Paragraph({ children: [new TextRun('CO'), new TextRun({ text: '2', subScript: true })] })],
+                    }),
+                  ],
+                }),
+              ],
+            }),
+          ],
+        },
+      ],
+    });
+    const { markdown } = await convertDocument(await Packer.toBuffer(doc), 'docx', std);
+    expect(markdown).toBe(
+      'x<sup>2</sup> and H<sub>2</sub>O, e<sup>iπ</sup>, **m<sup>3</sup>** claim[^1]\n\n| Gas |\n| --- |\n| CO<sub>2</sub> |\n\n[^1]: Source\n',
+    );
+  });
+
   it('When a footnote has two paragraphs and a table cell holds a list and two paragraphs, then the note keeps both paragraphs and the cell stays one line', async () => {
     const doc = new Document({
       footnotes: {
