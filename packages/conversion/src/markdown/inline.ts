@@ -39,7 +39,6 @@ export const bold = (md: string): string => wrap(md, '**');
 export const italic = (md: string): string => wrap(md, '*');
 export const strike = (md: string): string => wrap(md, '~~');
 
-
 export function code(text: string): string {
   const ticks = (text.match(/`+/g) ?? []).reduce((n, run) => Math.max(n, run.length), 0);
   const fence = '`'.repeat(ticks + 1);

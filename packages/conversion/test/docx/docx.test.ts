@@ -145,7 +145,9 @@ describe('DOCX', () => {
                 new TableRow({
                   children: [
                     new TableCell({
-                      children: [new Paragraph({ children: [new TextRun('CO'), new TextRun({ text: '2', subScript: true })] })],
+                      children: [
+                        new Paragraph({ children: [new TextRun('CO'), new TextRun({ text: '2', subScript: true })] }),
+                      ],
                     }),
                   ],
                 }),

@@ -168,7 +168,9 @@ describe('HTML inline and Word kinds', () => {
       '<h2 id="h">Area<a href="#h"><sup>¶</sup></a></h2><p>e<sup> x<sup>2</sup> </sup>and <b>m<sup>3</sup></b></p>' +
         '<table><tr><th>Gas</th></tr><tr><td>CO<sub>2</sub></td></tr></table>',
     );
-    expect(markdown).toBe('## Area\n\ne <sup>x<sup>2</sup></sup> and **m<sup>3</sup>**\n\n| Gas |\n| --- |\n| CO<sub>2</sub> |\n');
+    expect(markdown).toBe(
+      '## Area\n\ne <sup>x<sup>2</sup></sup> and **m<sup>3</sup>**\n\n| Gas |\n| --- |\n| CO<sub>2</sub> |\n',
+    );
   });
 
   it('When Word saved lists as paragraphs with drawn markers, then they become nested lists without the markers and the Title style a heading', async () => {

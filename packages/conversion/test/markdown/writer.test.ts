@@ -237,7 +237,15 @@ describe('Markdown writer, optimizeTokens', () => {
 
   it('When text is raised or lowered, then <sup>/<sub> stay (GFM has no ^ and ~x~ is strike-through there)', () => {
     const md = renderMarkdown(
-      [paragraph(t('x'), { type: 'superscript', children: [t('2')] }, t(' H'), { type: 'subscript', children: [t('2')] }, t('O'))],
+      [
+        paragraph(
+          t('x'),
+          { type: 'superscript', children: [t('2')] },
+          t(' H'),
+          { type: 'subscript', children: [t('2')] },
+          t('O'),
+        ),
+      ],
       { optimizeTokens: true },
     );
     expect(md).toBe('x<sup>2</sup> H<sub>2</sub>O\n');

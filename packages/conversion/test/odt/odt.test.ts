@@ -55,7 +55,10 @@ describe('ODT', () => {
         'e<text:span text:style-name="Pct">iπ</text:span>, C<text:span text:style-name="Neg">n</text:span>, ' +
         'm<text:span text:style-name="BoldUp">3</text:span>, <text:span text:style-name="Zero">flat</text:span>' +
         '<text:span text:style-name="Up"><text:note text:note-class="footnote"><text:note-body><text:p>Note</text:p></text:note-body></text:note></text:span>.</text:p>' +
-        '<table:table>' + row(cell('<text:p>Gas</text:p>')) + row(cell('<text:p>CO<text:span text:style-name="Down">2</text:span></text:p>')) + '</table:table>',
+        '<table:table>' +
+        row(cell('<text:p>Gas</text:p>')) +
+        row(cell('<text:p>CO<text:span text:style-name="Down">2</text:span></text:p>')) +
+        '</table:table>',
       style('Up', 'super 58%') +
         style('Down', 'sub 58%') +
         style('Pct', '33% 58%') +
