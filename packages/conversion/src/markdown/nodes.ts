@@ -1,4 +1,4 @@
-import type { Block, Inline, InlineContent } from './model';
+import type { Block, Inline } from './model';
 
 /**
  * One space where run or formatting boundaries put two, and none beside a line end: readers that
