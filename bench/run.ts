@@ -62,6 +62,7 @@ const TABLE_SECTIONS: Record<string, () => Promise<() => Promise<string>>> = {
   sync: async () => (await import('./sync')).runSyncBench,
   quality: async () => (await import('./quality')).runQualityBench,
   'pdf-pages': async () => (await import('./pdf-pages')).runPdfPagesBench,
+  'ocr-scripts': async () => (await import('./ocr-scripts')).runOcrScriptsBench,
   startup: async () => (await import('./startup')).runStartupBench,
   hardening: async () => (await import('./hardening')).runHardeningBench,
   webhooks: async () => (await import('./webhooks')).runWebhookBench,
