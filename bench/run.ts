@@ -61,6 +61,7 @@ function measure(file: string, ext: string): Measured {
 const TABLE_SECTIONS: Record<string, () => Promise<() => Promise<string>>> = {
   sync: async () => (await import('./sync')).runSyncBench,
   quality: async () => (await import('./quality')).runQualityBench,
+  speech: async () => (await import('../packages/conversion/bench/speech-accuracy')).runSpeechBench,
   'pdf-pages': async () => (await import('./pdf-pages')).runPdfPagesBench,
   'ocr-scripts': async () => (await import('./ocr-scripts')).runOcrScriptsBench,
   startup: async () => (await import('./startup')).runStartupBench,
@@ -68,6 +69,8 @@ const TABLE_SECTIONS: Record<string, () => Promise<() => Promise<string>>> = {
   webhooks: async () => (await import('./webhooks')).runWebhookBench,
   scaling: async () => (await import('./scaling')).runScalingBench,
 };
+/** Sections a full run leaves out: the speech variants take about half an hour on this machine. */
+const ONLY_WHEN_NAMED = ['speech'];
 /** Sections that are not conversion cases. */
 const SECTIONS = ['native', ...Object.keys(TABLE_SECTIONS)];
 
@@ -111,7 +114,7 @@ async function main(): Promise<void> {
     process.stdout.write(`\n${native.markdown}`);
   }
   for (const [name, load] of Object.entries(TABLE_SECTIONS)) {
-    if (filter && filter !== name) continue;
+    if (filter ? filter !== name : ONLY_WHEN_NAMED.includes(name)) continue;
     const table = await (await load())();
     fs.writeFileSync(path.join(__dirname, 'out', `${name}.md`), table);
     sections[name] = table;

@@ -141,6 +141,33 @@ describe('audio by offline transcription', () => {
     expect(markdown.toLowerCase()).toContain('quarterly report');
   });
 
+  it('When numbers are said one by one with pauses over pink noise, then each of them is transcribed', async () => {
+    // Each word alone at 16 kHz, 0.7 s of silence between, speech at -22 dBFS RMS, pink noise about 16 dB under it.
+    const words = ['one', 'two', 'three', 'four', 'five', 'six', 'seven', 'eight'];
+    const pcm = words.map((w) => {
+      const wav = path.join(tmp, 'word.wav');
+      execFileSync('flite', ['-voice', 'slt', '-t', w, '-o', wav]);
+      const raw = execFileSync('ffmpeg', ['-v', 'error', '-i', wav, '-ar', '16000', '-ac', '1', '-f', 's16le', '-']);
+      const samples = new Int16Array(raw.buffer, raw.byteOffset, raw.length / 2);
+      const rms = Math.sqrt(samples.reduce((sum, x) => sum + x * x, 0) / samples.length) / 32768;
+      const scaled = Int16Array.from(samples, (x) => Math.round((x * 10 ** (-22 / 20)) / rms));
+      return Buffer.concat([Buffer.from(scaled.buffer), Buffer.alloc(0.7 * 16000 * 2)]);
+    });
+    const out = path.join(tmp, 'numbers.wav');
+    execFileSync(
+      'ffmpeg',
+      [
+        ...['-v', 'error', '-y', '-f', 's16le', '-ar', '16000', '-ac', '1', '-i', '-'],
+        ...['-f', 'lavfi', '-i', 'anoisesrc=color=pink:amplitude=0.06:sample_rate=16000:seed=7'],
+        ...['-filter_complex', '[0][1]amix=inputs=2:duration=first:normalize=0', out],
+      ],
+      { input: Buffer.concat([Buffer.alloc(0.6 * 16000 * 2), ...pcm]) },
+    );
+    const { markdown } = await convertIsolated(fs.readFileSync(out), 'wav', std, limits);
+    const said = markdown.toLowerCase().split(/[^a-z]+/);
+    expect(words.filter((w) => !said.includes(w))).toEqual([]);
+  });
+
   it('When the audio has title and artist tags, then they are the metadata title and author', async () => {
     const input = speech('Hello world.', 'mp3', ['-metadata', 'title=Greeting', '-metadata', 'artist=Ada']);
     const { metadata } = await convertIsolated(input, 'mp3', std, limits);
