@@ -1,4 +1,5 @@
-import { spawn, type ChildProcess } from 'node:child_process';
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import readline from 'node:readline';
 import autocannon from 'autocannon';
@@ -17,16 +18,49 @@ import { createWorkspace } from '../services/gateway/src/data-access/workspace-r
  *   LOAD_NODE_OPTIONS    extra node flags for the services and the echo server, e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof"
  *   LOAD_BASE_URL        target a running stack instead (its DATABASE_URL must be in the environment)
  *   LOAD_COMPARE_ROOT    another checkout (e.g. main before a change), started and measured in the same run
+ *   LOAD_READS           0 skips the GET runs (e.g. so a --cpu-prof holds the sync path only)
+ *
+ * Beside each run it prints the CPU time each process spent per request (Linux /proc: all
+ * threads, so the converter's worker threads count; PostgreSQL = the backends of the target's
+ * database): on a shared machine that figure moves much less than requests per second.
  */
 const ROOT = path.join(__dirname, '..');
 const DURATION_S = Number(process.env.LOAD_DURATION_S ?? 10);
 const CONNECTIONS = (process.env.LOAD_CONNECTIONS ?? '1,16,64').split(',').map(Number);
+const WITH_READS = process.env.LOAD_READS !== '0';
 const RATE_LIMIT_MULTIPLIER = '100000';
 const CREDITS = 100_000_000;
 const BOUNDARY = 'markwrightloadboundary';
 const SETTLE_TIMEOUT_MS = 120_000;
+const CLOCK_TICKS_PER_S = Number(execFileSync('getconf', ['CLK_TCK']).toString().trim() || 100);
+
+/** User + system CPU of a process and all its threads so far, in ms (0 once it is gone). */
+function cpuMsOf(pid: number | undefined): number {
+  try {
+    // Fields after the command name, which is in parentheses and may hold spaces.
+    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+    return ((Number(fields[11]) + Number(fields[12])) * 1000) / CLOCK_TICKS_PER_S;
+  } catch {
+    return 0;
+  }
+}
+
+/** CPU per process group (gateway, converter, postgres, echo) over `run`, per answered request. */
+async function withCpu(groups: Record<string, () => Promise<number[]>>, run: () => Promise<Figures>): Promise<Figures> {
+  const total = async (pids: () => Promise<number[]>) => (await pids()).reduce((sum, pid) => sum + cpuMsOf(pid), 0);
+  const before: Record<string, number> = {};
+  for (const [name, pids] of Object.entries(groups)) before[name] = await total(pids);
+  const figures = await run();
+  const perRequest: Record<string, number> = {};
+  for (const [name, pids] of Object.entries(groups)) {
+    perRequest[name] = ((await total(pids)) - before[name]!) / Math.max(figures.ok, 1);
+  }
+  return { ...figures, cpuMsPerRequest: perRequest };
+}
 
 interface Figures {
+  /** CPU milliseconds per answered request, by process. */
+  cpuMsPerRequest?: Record<string, number>;
   reqPerSec: number;
   p50: number;
   p99: number;
@@ -137,7 +171,13 @@ async function checkLedger(db: Db, workspaceId: string): Promise<string[]> {
 }
 
 function fmt(f: Figures): string {
-  return `${f.reqPerSec.toFixed(1)} req/s | p50 ${f.p50} ms | p99 ${f.p99} ms | errors ${f.errors}`;
+  const cpu = Object.entries(f.cpuMsPerRequest ?? {})
+    .map(([name, ms]) => `${name} ${ms.toFixed(2)}`)
+    .join(', ');
+  return (
+    `${f.reqPerSec.toFixed(1)} req/s | p50 ${f.p50} ms | p99 ${f.p99} ms | errors ${f.errors}` +
+    (cpu ? ` | CPU ms/request: ${cpu}` : '')
+  );
 }
 
 interface Target {
@@ -147,6 +187,8 @@ interface Target {
   workspaceId: string;
   token: string;
   env?: TestEnv;
+  /** Process groups whose CPU is counted per request (none for LOAD_BASE_URL). */
+  cpu: Record<string, () => Promise<number[]>>;
 }
 
 /** The gateway and a converter of the checkout at `root`, on a database and queue prefix of their own. */
@@ -161,16 +203,28 @@ async function startTarget(name: string, root: string, children: ChildProcess[])
     LOG_LEVEL: 'warn',
     RATE_LIMIT_MULTIPLIER,
   };
-  children.push(spawnService(root, 'services/gateway/src/entry-points/main.ts', vars));
-  children.push(spawnService(root, 'services/converter/src/entry-points/main.ts', vars));
+  const gateway = spawnService(root, 'services/gateway/src/entry-points/main.ts', vars);
+  const converter = spawnService(root, 'services/converter/src/entry-points/main.ts', vars);
+  children.push(gateway, converter);
   await waitReady(`http://127.0.0.1:${port}/readyz`);
-  return { ...(await withWorkspace(name, `http://127.0.0.1:${port}/api/v1`, env.config.DATABASE_URL)), env };
+  const target = await withWorkspace(name, `http://127.0.0.1:${port}/api/v1`, env.config.DATABASE_URL);
+  const backends = async () =>
+    (
+      await target.db.$queryRaw<{ pid: number }[]>`
+        SELECT pid FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid()`
+    ).map((r) => r.pid);
+  const cpu = {
+    gateway: async () => [gateway.pid!],
+    converter: async () => [converter.pid!],
+    postgres: backends,
+  };
+  return { ...target, env, cpu };
 }
 
 async function withWorkspace(name: string, url: string, databaseUrl: string): Promise<Target> {
   const db = createDb(databaseUrl, 2);
   const ws = await createWorkspace(db, { name: `load-${name}`, plan: 'business', credits: CREDITS });
-  return { name, url, db, ...ws };
+  return { name, url, db, ...ws, cpu: {} };
 }
 
 function postOf(target: Target) {
@@ -207,10 +261,10 @@ async function main(): Promise<void> {
     const rows: Record<string, unknown>[] = [];
     process.stdout.write(`\nSync 1 KB .txt, ${DURATION_S} s per run\n`);
     for (const c of CONNECTIONS) {
-      const e = await hit(`${echo.url}/convert`, c, echoPost);
+      const e = await withCpu({ echo: async () => [echo.child.pid!] }, () => hit(`${echo.url}/convert`, c, echoPost));
       process.stdout.write(`  ${String(c).padStart(2)} conn  echo       ${fmt(e)}\n`);
       for (const t of targets) {
-        const m = await hit(`${t.url}/convert`, c, postOf(t));
+        const m = await withCpu(t.cpu, () => hit(`${t.url}/convert`, c, postOf(t)));
         const ratio = m.reqPerSec / e.reqPerSec;
         const p99x = m.p99 / Math.max(e.p99, 1);
         process.stdout.write(
@@ -221,8 +275,8 @@ async function main(): Promise<void> {
       }
     }
 
-    process.stdout.write(`\nReads\n`);
-    for (const c of [1, 16]) {
+    if (WITH_READS) process.stdout.write(`\nReads\n`);
+    for (const c of WITH_READS ? [1, 16] : []) {
       for (const t of targets) {
         const get = { method: 'GET' as const, headers: { authorization: `Bearer ${t.token}` } };
         const listed = (await (await fetch(`${t.url}/conversions?per_page=1`, get)).json()) as {

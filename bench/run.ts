@@ -59,9 +59,11 @@ function measure(file: string, ext: string): Measured {
 
 /** Sections that print one Markdown table each: `pnpm bench <name>` runs one alone. */
 const TABLE_SECTIONS: Record<string, () => Promise<() => Promise<string>>> = {
+  sync: async () => (await import('./sync')).runSyncBench,
   quality: async () => (await import('./quality')).runQualityBench,
   speech: async () => (await import('../packages/conversion/bench/speech-accuracy')).runSpeechBench,
   'pdf-pages': async () => (await import('./pdf-pages')).runPdfPagesBench,
+  'ocr-scripts': async () => (await import('./ocr-scripts')).runOcrScriptsBench,
   startup: async () => (await import('./startup')).runStartupBench,
   hardening: async () => (await import('./hardening')).runHardeningBench,
   webhooks: async () => (await import('./webhooks')).runWebhookBench,
@@ -100,8 +102,10 @@ async function main(): Promise<void> {
   const report = `Baseline: a plain-text file of the same size converted the same way (fresh process, worker thread).\n\n${rows.join('\n')}\n`;
   fs.mkdirSync(path.join(__dirname, 'out'), { recursive: true });
   fs.writeFileSync(path.join(__dirname, 'out', 'conversion.md'), report);
-  process.stdout.write(report);
-  if (cases.length) sections.conversion = report;
+  if (cases.length) {
+    process.stdout.write(report);
+    sections.conversion = report;
+  }
   if (!filter || filter === 'native') {
     const { runNativeBench } = await import('../packages/conversion/bench/native');
     const native = await runNativeBench();

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Debian packages Markwright needs, installed only when missing, with one `apt-get update`:
-# - runtime: poppler-utils reads PDF text (pdftohtml, pdfinfo) and renders scanned pages for OCR, ffmpeg decodes audio, pocketsphinx +
+# - runtime: poppler-utils reads PDF text (pdftohtml) and renders scanned pages for OCR, ffmpeg decodes audio, pocketsphinx +
 #   its US-English model transcribe offline; Tesseract traineddata for other scripts (Chinese,
 #   Japanese, Korean, with their vertical models, Cyrillic, Arabic, Hebrew, Greek, Devanagari, Thai)
 #   and the script detector (osd) let OCR read them;

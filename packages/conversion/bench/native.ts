@@ -30,6 +30,8 @@ export interface NativeRow {
 const TEXT =
   'The committee approved the annual budget on Tuesday morning after a long debate about the costs of the new library building. ';
 const RUNS = Number(process.env.BENCH_NATIVE_RUNS ?? 3);
+/** Extra paragraph styles that make a generated styles part about as large as Word's default one. */
+const WORD_SIZED_STYLES = 150;
 const limits = { timeoutMs: 600_000, maxMemoryMb: 4096 };
 
 function median(values: number[]): number {
@@ -90,8 +92,11 @@ export function pdf(pages: number): Promise<Buffer> {
   });
 }
 
-/** About a page of text each: a heading, four paragraphs and a small table. */
-export async function docx(pages: number): Promise<Buffer> {
+/**
+ * About a page of text each: a heading, four paragraphs and a small table. `styles` extra paragraph
+ * styles make the styles part as large as a real Word document's (Word's own is 40–350 KB).
+ */
+export async function docx(pages: number, styles = 0): Promise<Buffer> {
   const children: Array<Paragraph | Table> = [];
   for (let p = 0; p < pages; p++) {
     children.push(new Paragraph({ text: `Section ${p + 1}`, heading: HeadingLevel.HEADING_2 }));
@@ -107,7 +112,14 @@ export async function docx(pages: number): Promise<Buffer> {
       }),
     );
   }
-  return Packer.toBuffer(new Document({ sections: [{ children }] }));
+  const paragraphStyles = Array.from({ length: styles }, (_, i) => ({
+    id: `Custom${i}`,
+    name: `Custom style ${i}`,
+    basedOn: 'Normal',
+    run: { font: 'Calibri', size: 22, bold: i % 2 === 0 },
+    paragraph: { spacing: { before: 120, after: 120 } },
+  }));
+  return Packer.toBuffer(new Document({ styles: { paragraphStyles }, sections: [{ children }] }));
 }
 
 export function xlsx(rows: number): Buffer {
@@ -158,6 +170,22 @@ export async function runNativeBench(): Promise<{ rows: NativeRow[]; markdown: s
       const file = write(`d${pages}.docx`, bytes);
       await add(
         { path: `DOCX ${pages} pages`, unit: 'ms/page', ours: await ours(bytes, 'docx'), baselineTool: 'pandoc' },
+        installed('pandoc') ? () => tool('pandoc', ['-t', 'gfm', file]) : undefined,
+        pages,
+      );
+    }
+    {
+      // A short document whose styles part is Word-sized: what a per-file cost shows in.
+      const pages = 2;
+      const bytes = await docx(pages, WORD_SIZED_STYLES);
+      const file = write('styled.docx', bytes);
+      await add(
+        {
+          path: `DOCX ${pages} pages, ${WORD_SIZED_STYLES} styles`,
+          unit: 'ms/page',
+          ours: await ours(bytes, 'docx'),
+          baselineTool: 'pandoc',
+        },
         installed('pandoc') ? () => tool('pandoc', ['-t', 'gfm', file]) : undefined,
         pages,
       );

@@ -1,4 +1,6 @@
-import { builtInsChange, snapshotBuiltIns } from '../src/isolation/built-ins-guard';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { builtInsChange, settleLazyGlobals, snapshotBuiltIns } from '../src/isolation/built-ins-guard';
 
 /** Runs `pollute`, reports what the guard saw, and undoes it so later tests see clean built-ins. */
 function changeSeenAfter(pollute: () => void, undo: () => void): string | undefined {
@@ -12,6 +14,20 @@ function changeSeenAfter(pollute: () => void, undo: () => void): string | undefi
 }
 
 describe('the built-ins guard', () => {
+  it('When a conversion calls an endpoint with fetch after the snapshot (enhanced mode), then that is no change', async () => {
+    const server = http.createServer((_req, res) => res.end('ok'));
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    try {
+      await settleLazyGlobals();
+      const snapshot = snapshotBuiltIns();
+      const { port } = server.address() as AddressInfo;
+      expect(await (await fetch(`http://127.0.0.1:${port}/`)).text()).toBe('ok');
+      expect(builtInsChange(snapshot)).toBeUndefined();
+    } finally {
+      await new Promise((resolve) => server.close(resolve));
+    }
+  });
+
   it('When nothing changes the built-ins, then the check finds no change', () => {
     const snapshot = snapshotBuiltIns();
     expect(builtInsChange(snapshot)).toBeUndefined();

@@ -12,6 +12,8 @@ export interface DocRun {
   text: string;
   bold?: boolean;
   italic?: boolean;
+  /** Raised or lowered (sprmCIss). */
+  position?: 'super' | 'sub';
   /** Wraps the run in a HYPERLINK field. */
   link?: string;
   /** A footnote at the end of the run. */
@@ -103,6 +105,7 @@ export function buildDoc(spec: DocSpec): Buffer {
       const toggles: Array<readonly [number, number]> = [];
       if (run.bold) toggles.push([SPRM.cFBold, 1]);
       if (run.italic) toggles.push([SPRM.cFItalic, 1]);
+      if (run.position) toggles.push([SPRM.cIss, run.position === 'super' ? 1 : 2]);
       const format = sprms(...toggles);
       const special = Buffer.concat([sprms([SPRM.cFSpec, 1]), format]);
       if (run.link) {

@@ -1,4 +1,4 @@
-export { connectDb, createDb, type ConnectionErrorListener, type Db } from './client';
+export { connectDb, createDb, preparedQuery, type ConnectionErrorListener, type Db } from './client';
 export { migrate, ensureDatabase } from './migrate';
 export { Prisma } from './generated/prisma/client';
 export type { Conversion, Workspace, ApiToken, CreditTransaction, WebhookAttempt } from './generated/prisma/client';

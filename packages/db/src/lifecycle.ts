@@ -1,4 +1,4 @@
-import type { Db } from './client';
+import { type Db, preparedQuery } from './client';
 import { uuidv7 } from './ids';
 import { storableJson, storableText } from './storable-text';
 
@@ -12,6 +12,7 @@ export interface CompletedResult {
 }
 
 export interface ClaimedJob {
+  mode: 'sync' | 'async';
   extension: string;
   originalFilename: string;
   useEnhancedAi: boolean;
@@ -23,37 +24,64 @@ export interface ClaimedJob {
 /**
  * pending -> processing (keeping the first start time when a job is redelivered) and the job's
  * inputs with its upload, in one statement instead of three. Null when already finished or unknown.
+ *
+ * Its commit does not wait for the WAL flush (`synchronous_commit` off for this transaction
+ * only): "processing" is a progress mark, not a money movement. If PostgreSQL crashed right
+ * after it, the row would read pending again and the unacked job would be claimed again; the
+ * completing or failing statement is a synchronous commit, which flushes this one with it.
  */
 export async function claimJob(db: Db, conversionId: string): Promise<ClaimedJob | null> {
-  const rows = await db.$queryRaw<ClaimedJob[]>`
-    UPDATE conversions SET status = 'processing', started_at = COALESCE(started_at, now())
-    WHERE id = ${conversionId}::uuid AND status IN ('pending', 'processing')
-    RETURNING extension, original_filename AS "originalFilename", use_enhanced_ai AS "useEnhancedAi",
-      optimize_tokens AS "optimizeTokens",
-      (SELECT bytes FROM uploads WHERE conversion_id = ${conversionId}::uuid) AS bytes`;
-  return rows[0] ?? null;
+  const rows = await preparedQuery<ClaimedJob & { asyncCommit: string }>(
+    db,
+    'mw_claim_job',
+    `UPDATE conversions SET status = 'processing', started_at = COALESCE(started_at, now())
+     WHERE id = $1::uuid AND status IN ('pending', 'processing')
+     RETURNING mode, extension, original_filename AS "originalFilename", use_enhanced_ai AS "useEnhancedAi",
+       optimize_tokens AS "optimizeTokens",
+       (SELECT bytes FROM uploads WHERE conversion_id = $1::uuid) AS bytes,
+       set_config('synchronous_commit', 'off', true) AS "asyncCommit"`,
+    [conversionId],
+  );
+  const row = rows[0];
+  if (!row) return null;
+  const { asyncCommit: _, ...job } = row;
+  return job;
 }
 
 /**
- * Stores the result and deletes the upload in one statement (one round trip); false when the
- * conversion had already finished (late result dropped).
+ * Stores the result and deletes the upload in one statement (one round trip). Returns the result
+ * as stored (made storable), so a "finished" announcement can carry it without reading the row
+ * back; null when the conversion had already finished (late result dropped).
  */
-export async function completeConversion(db: Db, conversionId: string, result: CompletedResult): Promise<boolean> {
+export async function completeConversion(
+  db: Db,
+  conversionId: string,
+  result: CompletedResult,
+): Promise<CompletedResult | null> {
   const json = (value: unknown): string | null =>
     value === null || value === undefined ? null : JSON.stringify(value);
-  const metadata = result.metadata ? storableJson(result.metadata) : null;
-  const rows = await db.$queryRaw<{ updated: number }[]>`
-    WITH done AS (
-      UPDATE conversions SET status = 'completed', markdown = ${storableText(result.markdown)}::text,
-        metadata = ${json(metadata)}::jsonb, token_optimization = ${json(result.tokenOptimization)}::jsonb,
-        completed_at = now()
-      WHERE id = ${conversionId}::uuid AND status IN ('pending', 'processing')
-      RETURNING id
-    ), gone AS (
-      DELETE FROM uploads WHERE conversion_id = ${conversionId}::uuid
-    )
-    SELECT count(*)::int AS updated FROM done`;
-  return rows[0]!.updated === 1;
+  const stored: CompletedResult = {
+    markdown: storableText(result.markdown),
+    metadata: result.metadata ? storableJson(result.metadata) : null,
+    tokenOptimization: result.tokenOptimization ?? null,
+  };
+  const rows = await preparedQuery<{ updated: number }>(
+    db,
+    'mw_complete_conversion',
+    `WITH done AS (
+       UPDATE conversions SET status = 'completed', markdown = $2::text, metadata = $3::jsonb,
+         token_optimization = $4::jsonb, completed_at = now(),
+         -- Set already unless a crash lost the claim's asynchronous commit.
+         started_at = COALESCE(started_at, now())
+       WHERE id = $1::uuid AND status IN ('pending', 'processing')
+       RETURNING id
+     ), gone AS (
+       DELETE FROM uploads WHERE conversion_id = $1::uuid
+     )
+     SELECT count(*)::int AS updated FROM done`,
+    [conversionId, stored.markdown, json(stored.metadata), json(stored.tokenOptimization)],
+  );
+  return rows[0]!.updated === 1 ? stored : null;
 }
 
 /**

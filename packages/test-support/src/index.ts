@@ -96,4 +96,5 @@ export async function eventually<T>(
   }
 }
 export * from './metrics';
+export { createTestDb, insertConversion, type TestDb } from './conversion-rows';
 export { startTranscriptionServer, type TranscriptionAnswer } from './transcription-server';

@@ -37,7 +37,7 @@ export async function startConverter(
     db,
     logger,
     limits: { timeoutMs: config.CONVERSION_TIMEOUT_MS, maxMemoryMb: config.CONVERSION_MAX_MEMORY_MB },
-    announce: (id) => announcer.announce(db, id),
+    announce: (id, known) => announcer.announce(db, id, known),
     observe: createConversionMetrics(registry),
     modelEndpoint:
       config.ENHANCED_AI_BASE_URL && config.ENHANCED_AI_MODEL

@@ -1,11 +1,13 @@
 import { Client } from 'pg';
 import request from 'supertest';
 import { bearer, startStack, type Stack } from './stack';
+import { UPLOAD_IN_CHARGE_MAX_BYTES } from '../src/data-access/conversion-repository';
 
 /**
- * Issue 12: the upload is stored on its own, before the short charge statement. A trigger in
- * this file's own database holds big upload writes on an advisory lock the test owns, so "a
- * 50 MB write in progress" is a state the test controls instead of a matter of machine speed.
+ * Issue 12: a large upload is stored on its own, before the short charge statement (issue 14: a
+ * small one is stored by the charge statement itself). A trigger in this file's own database
+ * holds big upload writes on an advisory lock the test owns, so "a 50 MB write in progress" is a
+ * state the test controls instead of a matter of machine speed.
  */
 const HOLD_LOCK = 4242;
 const HOOK_URL = 'https://receiver.example/hook';
@@ -70,38 +72,68 @@ describe('uploads are stored outside the charge transaction', () => {
     expect(res.body.credits_remaining).toBe(8);
   });
 
-  it('When the balance is too low (402), then the stored upload is deleted and nothing is charged', async () => {
-    const { token, workspaceId } = await stack.workspace('free', 0);
-    const before = await count('SELECT count(*) AS n FROM uploads', []);
-    const res = await convert(token, Buffer.from('hello'));
-    expect(res.status).toBe(402);
-    expect(res.body.error).toBe('insufficient_credits');
-    expect(await count('SELECT count(*) AS n FROM uploads', [])).toBe(before);
-    expect(await count('SELECT count(*) AS n FROM credit_transactions WHERE workspace_id = $1', [workspaceId])).toBe(0);
+  it('When the upload is small, then the charge statement stores it (one transaction); when it is larger, then it is stored before, in its own', async () => {
+    const { token, workspaceId } = await stack.workspace('business', 10);
+    const small = await convert(token, Buffer.alloc(UPLOAD_IN_CHARGE_MAX_BYTES, 0x61), 'small.txt');
+    const large = await convert(token, Buffer.alloc(UPLOAD_IN_CHARGE_MAX_BYTES + 1, 0x61), 'large.txt');
+    expect([small.status, large.status]).toEqual([202, 202]);
+    const rows = await pg.query<{ name: string; same: boolean; size: number }>(
+      `SELECT c.original_filename AS name, u.xmin::text = c.xmin::text AS same, length(u.bytes) AS size
+       FROM conversions c JOIN uploads u ON u.conversion_id = c.id WHERE c.workspace_id = $1 ORDER BY name DESC`,
+      [workspaceId],
+    );
+    expect(rows.rows).toEqual([
+      { name: 'small.txt', same: true, size: UPLOAD_IN_CHARGE_MAX_BYTES },
+      { name: 'large.txt', same: false, size: UPLOAD_IN_CHARGE_MAX_BYTES + 1 },
+    ]);
   });
 
-  it('When storing the upload fails, then it answers 500 without internals and charges nothing', async () => {
-    const { token, workspaceId } = await stack.workspace('free', 5);
-    await pg.query(`
+  it.each([
+    ['small, stored by the charge', 5],
+    ['larger, stored before the charge', UPLOAD_IN_CHARGE_MAX_BYTES + 1],
+  ])(
+    'When the balance is too low (402) and the upload is %s, then no upload is left and nothing is charged',
+    async (_, size) => {
+      const { token, workspaceId } = await stack.workspace('free', 0);
+      const before = await count('SELECT count(*) AS n FROM uploads', []);
+      const res = await convert(token, Buffer.alloc(size, 0x61));
+      expect(res.status).toBe(402);
+      expect(res.body.error).toBe('insufficient_credits');
+      expect(await count('SELECT count(*) AS n FROM uploads', [])).toBe(before);
+      expect(await count('SELECT count(*) AS n FROM credit_transactions WHERE workspace_id = $1', [workspaceId])).toBe(
+        0,
+      );
+    },
+  );
+
+  it.each([
+    ['small, stored by the charge', 5],
+    ['larger, stored before the charge', UPLOAD_IN_CHARGE_MAX_BYTES + 1],
+  ])(
+    'When storing an upload that is %s fails, then it answers 500 without internals and charges nothing',
+    async (_, size) => {
+      const { token, workspaceId } = await stack.workspace('free', 5);
+      await pg.query(`
       CREATE FUNCTION refuse_uploads() RETURNS trigger LANGUAGE plpgsql AS $$
       BEGIN RAISE EXCEPTION 'disk full at /var/lib/postgresql'; END $$;
       CREATE TRIGGER refuse_uploads BEFORE INSERT ON uploads FOR EACH ROW EXECUTE FUNCTION refuse_uploads();`);
-    try {
-      const res = await convert(token, Buffer.from('hello'));
-      expect(res.status).toBe(500);
-      expect(res.body).toEqual({ error: 'internal_error', message: 'Something went wrong on our side.' });
-    } finally {
-      await pg.query('DROP TRIGGER refuse_uploads ON uploads; DROP FUNCTION refuse_uploads();');
-    }
-    expect(await count('SELECT credit_balance AS n FROM workspaces WHERE id = $1', [workspaceId])).toBe(5);
-    expect(await count('SELECT count(*) AS n FROM conversions WHERE workspace_id = $1', [workspaceId])).toBe(0);
-    expect(
-      await count('SELECT count(*) AS n FROM credit_transactions WHERE workspace_id = $1 AND type = $2', [
-        workspaceId,
-        'charge',
-      ]),
-    ).toBe(0);
-  });
+      try {
+        const res = await convert(token, Buffer.alloc(size, 0x61));
+        expect(res.status).toBe(500);
+        expect(res.body).toEqual({ error: 'internal_error', message: 'Something went wrong on our side.' });
+      } finally {
+        await pg.query('DROP TRIGGER refuse_uploads ON uploads; DROP FUNCTION refuse_uploads();');
+      }
+      expect(await count('SELECT credit_balance AS n FROM workspaces WHERE id = $1', [workspaceId])).toBe(5);
+      expect(await count('SELECT count(*) AS n FROM conversions WHERE workspace_id = $1', [workspaceId])).toBe(0);
+      expect(
+        await count('SELECT count(*) AS n FROM credit_transactions WHERE workspace_id = $1 AND type = $2', [
+          workspaceId,
+          'charge',
+        ]),
+      ).toBe(0);
+    },
+  );
 
   it('When an upload has had no conversion for ten minutes (its gateway stopped), then the sweeper deletes it', async () => {
     const stale = '00000000-0000-7000-8000-0000000000aa';

@@ -12,6 +12,18 @@
 const { apply, ownKeys, getOwnPropertyDescriptor, getPrototypeOf, isExtensible } = Reflect;
 const same = Object.is;
 
+/** Where Node's fetch (undici) keeps its connection pool, created on the first fetch. */
+const FETCH_DISPATCHER = Symbol.for('undici.globalDispatcher.1');
+
+/**
+ * Creates what Node's built-ins add to globalThis on first use rather than at start-up (fetch's
+ * connection pool), so the snapshot already holds it and a document whose conversion calls an
+ * endpoint (enhanced speech, the text model) is not taken for one that polluted the worker.
+ */
+export async function settleLazyGlobals(): Promise<void> {
+  await (await fetch('data:,')).arrayBuffer();
+}
+
 /** One watched object as it was: its [[Prototype]], extensibility, and each own property. */
 interface WatchedObject {
   target: object;
@@ -79,8 +91,10 @@ function collectWatched(): Array<{ target: object; label: string }> {
   add(globalThis, 'globalThis');
   for (const key of ownKeys(globalThis)) {
     const value = dataValue(globalThis, key);
-    // Host objects whose own properties change by design (process.exitCode, listeners) are not built-ins.
+    // Host objects whose own properties change by design (process.exitCode, listeners; fetch's
+    // connection pool) are not built-ins.
     if (typeof process !== 'undefined' && value === process) continue;
+    if (key === FETCH_DISPATCHER) continue;
     addConstructor(value, String(key));
   }
   // Node defines Buffer on globalThis through a getter, so it is named here.

@@ -28,11 +28,11 @@ export function escapeLineStart(md: string): string {
 const BREAK = '\uE000';
 const EDGES = /^[\s\uE000]+|[\s\uE000]+$/g;
 
-function wrap(md: string, marker: string): string {
+function wrap(md: string, marker: string, close = marker): string {
   const trimmed = md.replace(EDGES, '');
   if (!trimmed) return md;
   const start = md.indexOf(trimmed);
-  return `${md.slice(0, start)}${marker}${trimmed}${marker}${md.slice(start + trimmed.length)}`;
+  return `${md.slice(0, start)}${marker}${trimmed}${close}${md.slice(start + trimmed.length)}`;
 }
 
 export const bold = (md: string): string => wrap(md, '**');
@@ -77,7 +77,6 @@ interface Context {
  * links never nest). `oneLine` is for headings, list items and table cells: breaks become spaces.
  */
 export function renderInline(content: InlineContent, oneLine = false, opts: InlineOptions = {}): string {
-  if (typeof content === 'string') return oneLine ? content.replace(/\s*\n\s*/g, ' ') : content;
   const md = renderNodes(content, { open: new Set(), opts })
     .replace(/^[\s\uE000]+|[\s\uE000]+$/g, '')
     .replace(/ *\uE000 */g, BREAK);
@@ -90,10 +89,12 @@ function renderNodes(nodes: Inline[], ctx: Context): string {
   return out;
 }
 
-type Formatting = Extract<Inline, { type: 'strong' | 'emphasis' | 'strike' }>;
+type Formatting = Extract<Inline, { type: 'strong' | 'emphasis' | 'strike' | 'superscript' | 'subscript' }>;
 
-const isFormatting = (n: Inline | undefined): n is Formatting =>
-  n?.type === 'strong' || n?.type === 'emphasis' || n?.type === 'strike';
+const FORMATTING: ReadonlySet<Inline['type']> = new Set(['strong', 'emphasis', 'strike', 'superscript', 'subscript']);
+
+/** Formatting wrapped around inline children (not links: those carry a target). */
+export const isFormatting = (n: Inline | undefined): n is Formatting => n !== undefined && FORMATTING.has(n.type);
 
 /**
  * Neighbouring nodes of the same formatting as one (`**bold *both* again**`, not
@@ -120,6 +121,8 @@ function mergeNeighbours(nodes: Inline[], acrossSpace = false): Inline[] {
   return out;
 }
 
+const isNoteMark = (n: Inline): boolean => n.type === 'noteRef' || (n.type === 'text' && !n.text.trim());
+
 const isSpace = (n: Inline | undefined): boolean => n?.type === 'text' && n.text !== '' && !n.text.trim();
 
 function renderNode(node: Inline, ctx: Context): string {
@@ -132,6 +135,16 @@ function renderNode(node: Inline, ctx: Context): string {
       return nested(node.children, ctx, 'emphasis', italic);
     case 'strike':
       return nested(node.children, ctx, 'strike', strike);
+    case 'superscript':
+    case 'subscript': {
+      // GFM's inline HTML, with token optimisation too: `^2` and `~2~` are not GFM (`~2~` is even
+      // strike-through there). HTML tags nest, so these open again inside themselves.
+      const md = renderNodes(node.children, ctx);
+      // A raised note mark is a note reference already: `[^1]`, not `<sup>[^1]</sup>`.
+      if (node.children.every(isNoteMark)) return md;
+      const tag = node.type === 'superscript' ? 'sup' : 'sub';
+      return wrap(md, `<${tag}>`, `</${tag}>`);
+    }
     case 'code':
       return node.text ? code(node.text.replace(/\s*\n\s*/g, ' ')) : '';
     case 'link': {

@@ -1,14 +1,17 @@
 /**
  * The one document model every reader produces and the writer renders (pandoc's idea, small).
  * Inline content is nodes (`Inline[]`); only the writer turns them into Markdown syntax.
- * A plain string is still accepted as inline content that is Markdown already, written as it is:
- * only the PDF reader still gives one (being moved); every other reader gives nodes.
+ Markdown that a
+ * source already holds (a `.md` file, an enhanced model's answer) is a `raw` node or block.
  */
 export type Inline =
   | { type: 'text'; text: string }
   | { type: 'strong'; children: Inline[] }
   | { type: 'emphasis'; children: Inline[] }
   | { type: 'strike'; children: Inline[] }
+  /** Raised or lowered text (x², H₂O): written as GFM's `<sup>`/`<sub>`, as GitHub renders them. */
+  | { type: 'superscript'; children: Inline[] }
+  | { type: 'subscript'; children: Inline[] }
   | { type: 'code'; text: string }
   | { type: 'link'; url: string; children: Inline[] }
   | { type: 'image'; alt: string }
@@ -17,8 +20,8 @@ export type Inline =
   | { type: 'break' }
   | { type: 'raw'; markdown: string };
 
-/** Inline nodes, or (legacy, PDF only) inline Markdown text. */
-export type InlineContent = Inline[] | string;
+/** A block's inline content: always nodes; the writer alone turns them into Markdown. */
+export type InlineContent = Inline[];
 
 export type Block =
   | { type: 'heading'; level: number; text: InlineContent }

@@ -1,4 +1,4 @@
-import type { Block, Inline, InlineContent } from './model';
+import type { Block, Inline } from './model';
 
 /**
  * One space where run or formatting boundaries put two, and none beside a line end: readers that
@@ -20,9 +20,23 @@ export function collapseSpaces(nodes: Inline[]): Inline[] {
   return nodes;
 }
 
-/** `nodes` marked up as bold, italic and struck through as the flags say (strong outermost). */
-export function styled(nodes: Inline[], style: { bold?: boolean; italic?: boolean; strike?: boolean }): Inline[] {
+/** Text raised or lowered from the baseline (a run's vertical alignment). */
+export type Position = 'super' | 'sub';
+
+export interface InlineStyle {
+  bold?: boolean;
+  italic?: boolean;
+  strike?: boolean;
+  position?: Position;
+}
+
+/**
+ * `nodes` marked up as the flags say: strong outermost, superscript or subscript innermost, so a
+ * bold run beside a bold raised one merges into one `**x<sup>2</sup>**`.
+ */
+export function styled(nodes: Inline[], style: InlineStyle): Inline[] {
   let out = nodes;
+  if (style.position) out = [{ type: style.position === 'super' ? 'superscript' : 'subscript', children: out }];
   if (style.strike) out = [{ type: 'strike', children: out }];
   if (style.italic) out = [{ type: 'emphasis', children: out }];
   if (style.bold) out = [{ type: 'strong', children: out }];
@@ -44,20 +58,20 @@ function blockAsInline(b: Block): Inline[] {
   switch (b.type) {
     case 'paragraph':
     case 'heading':
-      return asNodes(b.text);
+      return b.text;
     case 'code':
       return b.text.trim() ? [{ type: 'code', text: b.text }] : [];
     case 'list':
       return joined(
         b.items.map((it, i) => [
           { type: 'text', text: `${b.ordered ? `${(b.start ?? 1) + i}.` : '-'} ` },
-          ...asNodes(it.text),
+          ...it.text,
           space,
           ...blocksAsInline(it.children ?? []),
         ]),
       );
     case 'table':
-      return joined(b.rows.flatMap((r) => r.map(asNodes)));
+      return joined(b.rows.flatMap((r) => r));
     case 'quote':
       return blocksAsInline(b.blocks);
     case 'raw':
@@ -71,10 +85,4 @@ function blockAsInline(b: Block): Inline[] {
 
 function joined(parts: Inline[][]): Inline[] {
   return parts.filter((p) => p.length).flatMap((p, i) => (i ? [space, ...p] : p));
-}
-
-/** Inline content as nodes: a (legacy) Markdown string becomes a raw node. */
-export function asNodes(content: InlineContent): Inline[] {
-  if (typeof content !== 'string') return content;
-  return content ? [{ type: 'raw', markdown: content }] : [];
 }

@@ -104,7 +104,7 @@ const CELL_REWRITE = /\||[^\S ]| \s|^ | $/;
 /** A GFM table cell: one line, pipes escaped. */
 export function tableCell(content: InlineContent, opts: WriterOptions = {}): string {
   // Most cells (numbers, words) come out as they went in: skip the passes below for them.
-  const plain = typeof content === 'string' ? content : plainText(content);
+  const plain = plainText(content);
   if (plain !== undefined && !CELL_REWRITE.test(plain)) return plain;
   const text = renderInline(content, true, opts);
   return text.replace(/\r?\n/g, '<br>').replace(/\|/g, '\\|').replace(/\s+/g, ' ').trim();

@@ -111,6 +111,58 @@ describe('DOCX', () => {
     expect(markdown).toBe('Mix ***all*** ~~gone~~ **2\\*3**[^1]\n\n[^1]: *Source*\n');
   });
 
+  it('When runs are raised or lowered, directly or by a character style, then <sup>/<sub> are kept, in a cell too, and a note mark stays a reference', async () => {
+    const doc = new Document({
+      styles: {
+        characterStyles: [
+          { id: 'Exponent', name: 'Exponent', run: { superScript: true } },
+          { id: 'RedExponent', name: 'Red exponent', basedOn: 'Exponent', run: { color: 'FF0000' } },
+        ],
+      },
+      footnotes: { 1: { children: [new Paragraph('Source')] } },
+      sections: [
+        {
+          children: [
+            new Paragraph({
+              children: [
+                new TextRun('x'),
+                new TextRun({ text: '2', superScript: true }),
+                new TextRun(' and H'),
+                new TextRun({ text: '2', subScript: true }),
+                new TextRun('O, e'),
+                new TextRun({ text: 'i', style: 'Exponent' }),
+                new TextRun({ text: 'π', style: 'RedExponent' }),
+                new TextRun(', '),
+                new TextRun({ text: 'm', bold: true }),
+                new TextRun({ text: '3', bold: true, superScript: true }),
+                new TextRun(' claim'),
+                new FootnoteReferenceRun(1),
+              ],
+            }),
+            new Table({
+              rows: [
+                new TableRow({ children: [new TableCell({ children: [new Paragraph('Gas')] })] }),
+                new TableRow({
+                  children: [
+                    new TableCell({
+                      children: [
+                        new Paragraph({ children: [new TextRun('CO'), new TextRun({ text: '2', subScript: true })] }),
+                      ],
+                    }),
+                  ],
+                }),
+              ],
+            }),
+          ],
+        },
+      ],
+    });
+    const { markdown } = await convertDocument(await Packer.toBuffer(doc), 'docx', std);
+    expect(markdown).toBe(
+      'x<sup>2</sup> and H<sub>2</sub>O, e<sup>iπ</sup>, **m<sup>3</sup>** claim[^1]\n\n| Gas |\n| --- |\n| CO<sub>2</sub> |\n\n[^1]: Source\n',
+    );
+  });
+
   it('When a footnote has two paragraphs and a table cell holds a list and two paragraphs, then the note keeps both paragraphs and the cell stays one line', async () => {
     const doc = new Document({
       footnotes: {
@@ -197,5 +249,68 @@ describe('DOCX', () => {
       code: 'corrupt_file',
       message: 'The DOCX file has no document part (word/document.xml).',
     });
+  });
+
+  it('When styles and numbering use another prefix and carry latent styles, then headings, code and list numbers still come from them', async () => {
+    const ns = 'xmlns:x="http://schemas.openxmlformats.org/wordprocessingml/2006/main"';
+    const styles =
+      `<x:styles ${ns}><x:latentStyles><x:lsdException x:name="heading 1" x:uiPriority="9"/></x:latentStyles>` +
+      '<x:style x:type="paragraph" x:default="1" x:styleId="Normal"><x:name x:val="Normal"/></x:style>' +
+      '<x:style x:type="paragraph" x:styleId="Title1"><x:name x:val="Report &amp; Title"/><x:basedOn x:val="Normal"/>' +
+      '<x:pPr><x:outlineLvl x:val="0"/></x:pPr></x:style>' +
+      '<x:style x:type="paragraph" x:styleId="Src"><x:name x:val="Source"/><x:rPr><x:rFonts x:ascii="Courier New"/></x:rPr></x:style>' +
+      '<x:style x:type="paragraph" x:styleId="Steps"><x:name x:val="Steps"/><x:pPr><x:numPr><x:numId x:val="7"/></x:numPr></x:pPr></x:style>' +
+      '</x:styles>';
+    const numbering =
+      `<x:numbering ${ns}><x:abstractNum x:abstractNumId="3"><x:lvl x:ilvl="0"><x:start x:val="1"/>` +
+      '<x:numFmt x:val="decimal"/><x:lvlText x:val="%1."/></x:lvl></x:abstractNum>' +
+      '<x:num x:numId="7"><x:abstractNumId x:val="3"/><x:lvlOverride x:ilvl="0"><x:startOverride x:val="4"/></x:lvlOverride></x:num>' +
+      '</x:numbering>';
+    const para = (style: string, text: string) =>
+      `<x:p><x:pPr><x:pStyle x:val="${style}"/></x:pPr><x:r><x:t xml:space="preserve">${text}</x:t></x:r></x:p>`;
+    const body =
+      para('Title1', 'Budget') +
+      para('Steps', 'Approve') +
+      para('Steps', 'Publish') +
+      para('Src', 'SELECT total FROM budget;');
+    const zip = Buffer.from(
+      zipSync({
+        'word/document.xml': strToU8(`<x:document ${ns}><x:body>${body}</x:body></x:document>`),
+        'word/styles.xml': strToU8(styles),
+        'word/numbering.xml': strToU8(numbering),
+      }),
+    );
+    const { markdown } = await convertDocument(zip, 'docx', std);
+    expect(markdown).toBe('# Budget\n\n4. Approve\n5. Publish\n\n```\nSELECT total FROM budget;\n```\n');
+  });
+
+  it('When a paragraph has runs of spaces and no-break spaces, then each run is one space, or one no-break space when it holds one', async () => {
+    const ns = 'xmlns:w="http://schemas.openxmlformats.org/wordprocessingml/2006/main"';
+    const text = 'Total:   12\u00a0 \u00a0000 and  more';
+    const zip = Buffer.from(
+      zipSync({
+        'word/document.xml': strToU8(
+          `<w:document ${ns}><w:body><w:p><w:r><w:t xml:space="preserve">${text}</w:t></w:r></w:p></w:body></w:document>`,
+        ),
+      }),
+    );
+    const { markdown } = await convertDocument(zip, 'docx', std);
+    expect(markdown).toBe('Total: 12\u00a0000 and more\n');
+  });
+
+  it('When styles.xml is not well-formed, then the document still converts with the styles that could be read', async () => {
+    const ns = 'xmlns:w="http://schemas.openxmlformats.org/wordprocessingml/2006/main"';
+    const zip = Buffer.from(
+      zipSync({
+        'word/document.xml': strToU8(
+          `<w:document ${ns}><w:body><w:p><w:pPr><w:pStyle w:val="H"/></w:pPr><w:r><w:t>Hi</w:t></w:r></w:p></w:body></w:document>`,
+        ),
+        'word/styles.xml': strToU8(
+          `<w:styles ${ns}><w:style w:styleId="H"><w:name w:val="heading 1"/></w:styl></w:styles>`,
+        ),
+      }),
+    );
+    const { markdown } = await convertDocument(zip, 'docx', std);
+    expect(markdown).toBe('# Hi\n');
   });
 });

@@ -163,6 +163,16 @@ describe('HTML inline and Word kinds', () => {
     expect(markdown).toBe('H<sub>2</sub>O, x<sup>2</sup> + y<sup>n-1</sup> and a claim[\\[1\\]](#n1), “quoted”.\n');
   });
 
+  it('When a superscript has spaces at its edges, nests, holds a back link only or sits in a table cell, then spaces stay outside, tags nest, the back link goes and the cell keeps it', async () => {
+    const { markdown } = await html(
+      '<h2 id="h">Area<a href="#h"><sup>¶</sup></a></h2><p>e<sup> x<sup>2</sup> </sup>and <b>m<sup>3</sup></b></p>' +
+        '<table><tr><th>Gas</th></tr><tr><td>CO<sub>2</sub></td></tr></table>',
+    );
+    expect(markdown).toBe(
+      '## Area\n\ne <sup>x<sup>2</sup></sup> and **m<sup>3</sup>**\n\n| Gas |\n| --- |\n| CO<sub>2</sub> |\n',
+    );
+  });
+
   it('When Word saved lists as paragraphs with drawn markers, then they become nested lists without the markers and the Title style a heading', async () => {
     const item = (list: string, level: number, marker: string, text: string) =>
       `<p class=MsoListParagraph style='text-indent:-18.0pt;mso-list:${list} level${level} lfo1'><![if !supportLists]>` +

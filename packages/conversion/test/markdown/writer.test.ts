@@ -100,7 +100,7 @@ describe('Markdown writer', () => {
     expect(md).toBe('| A | B |\n| --- | --- |\n| x y | a\\|b |\n');
   });
 
-  it('When string cells hold pipes, line breaks or runs of spaces and rows are ragged, then each cell is one trimmed line', () => {
+  it('When text cells hold pipes, line breaks or runs of spaces and rows are ragged, then each cell is one trimmed line', () => {
     const md = renderMarkdown([
       {
         type: 'table',
@@ -108,7 +108,7 @@ describe('Markdown writer', () => {
           ['a|b', ' lead', 'tail ', 'two  spaces'],
           ['nb\u00a0sp', 'line\nbreak', 'tab\there'],
           ['plain words', '', '|'],
-        ],
+        ].map((row) => row.map((cell) => (cell ? [t(cell)] : []))),
         headerRows: 0,
       },
     ]);
@@ -123,8 +123,45 @@ describe('Markdown writer', () => {
     expect(md).toBe('a\\\\b c\\`d e\\*f g\\[h i\\]j k\\_ \\_l m&lt;n plain 4.5\n');
   });
 
-  it('When a reader still gives inline Markdown as a string, then it is written as it is', () => {
-    expect(renderMarkdown([{ type: 'paragraph', text: 'already **bold**' }])).toBe('already **bold**\n');
+  it('When text is raised or lowered, then it is written as <sup>/<sub> with escaped content, spaces outside and neighbours merged', () => {
+    const sup = (...children: Inline[]): Inline => ({ type: 'superscript', children });
+    const sub = (...children: Inline[]): Inline => ({ type: 'subscript', children });
+    const md = renderMarkdown([
+      paragraph(
+        t('x'),
+        sup(t('2')),
+        t(' H'),
+        sub(t('2')),
+        t('O e'),
+        sup(t('x'), sup(t('*'))),
+        t(' a'),
+        sup(t('1 ')),
+        sup(t('st')),
+        t('end'),
+        { type: 'strong', children: [t('m')] },
+        { type: 'strong', children: [sup(t('3'))] },
+      ),
+    ]);
+    expect(md).toBe('x<sup>2</sup> H<sub>2</sub>O e<sup>x<sup>\\*</sup></sup> a<sup>1 st</sup>end**m<sup>3</sup>**\n');
+  });
+
+  it('When a raised part holds only a note reference, then the reference is written alone; in a table cell the tags stay', () => {
+    const md = renderMarkdown([
+      paragraph(t('Claim'), { type: 'superscript', children: [{ type: 'noteRef', id: '1' }] }, t('.')),
+      {
+        type: 'table',
+        rows: [[[t('m')]], [[t('m'), { type: 'superscript', children: [t('2')] }]]],
+        headerRows: 1,
+      },
+      { type: 'notes', notes: [{ id: '1', blocks: [paragraph(t('Note'))] }] },
+    ]);
+    expect(md).toBe('Claim[^1].\n\n| m |\n| --- |\n| m<sup>2</sup> |\n\n[^1]: Note\n');
+  });
+
+  it('When a source already holds Markdown (a raw node), then it is written as it is', () => {
+    expect(
+      renderMarkdown([{ type: 'paragraph', text: [t('plain '), { type: 'raw', markdown: 'already **bold**' }] }]),
+    ).toBe('plain already **bold**\n');
   });
 });
 
@@ -196,6 +233,22 @@ describe('Markdown writer, optimizeTokens', () => {
       optimizeTokens: true,
     });
     expect(md).toBe('**Air India** and **x**\n');
+  });
+
+  it('When text is raised or lowered, then <sup>/<sub> stay (GFM has no ^ and ~x~ is strike-through there)', () => {
+    const md = renderMarkdown(
+      [
+        paragraph(
+          t('x'),
+          { type: 'superscript', children: [t('2')] },
+          t(' H'),
+          { type: 'subscript', children: [t('2')] },
+          t('O'),
+        ),
+      ],
+      { optimizeTokens: true },
+    );
+    expect(md).toBe('x<sup>2</sup> H<sub>2</sub>O\n');
   });
 
   it('When the model holds raw Markdown, then the string pass optimises it', () => {

@@ -47,6 +47,31 @@ describe('ODT', () => {
     expect(markdown).toBe('A ~~gone~~ and *slanted* word, ünïcödé.\n');
   });
 
+  it('When spans are raised or lowered by keyword or percentage, then <sup>/<sub> are kept; 0% is the baseline and a note inside a raised span stays a reference', async () => {
+    const style = (name: string, position: string, extra = '') =>
+      `<style:style style:name="${name}" style:family="text"><style:text-properties style:text-position="${position}"${extra}/></style:style>`;
+    const input = odt(
+      '<text:p>x<text:span text:style-name="Up">2</text:span>, H<text:span text:style-name="Down">2</text:span>O, ' +
+        'e<text:span text:style-name="Pct">iπ</text:span>, C<text:span text:style-name="Neg">n</text:span>, ' +
+        'm<text:span text:style-name="BoldUp">3</text:span>, <text:span text:style-name="Zero">flat</text:span>' +
+        '<text:span text:style-name="Up"><text:note text:note-class="footnote"><text:note-body><text:p>Note</text:p></text:note-body></text:note></text:span>.</text:p>' +
+        '<table:table>' +
+        row(cell('<text:p>Gas</text:p>')) +
+        row(cell('<text:p>CO<text:span text:style-name="Down">2</text:span></text:p>')) +
+        '</table:table>',
+      style('Up', 'super 58%') +
+        style('Down', 'sub 58%') +
+        style('Pct', '33% 58%') +
+        style('Neg', '-33% 58%') +
+        style('BoldUp', 'super 58%', ' fo:font-weight="bold"') +
+        style('Zero', '0% 100%'),
+    );
+    const { markdown } = await convertDocument(input, 'odt', std);
+    expect(markdown).toBe(
+      'x<sup>2</sup>, H<sub>2</sub>O, e<sup>iπ</sup>, C<sub>n</sub>, m**<sup>3</sup>**, flat[^1].\n\n| Gas |\n| --- |\n| CO<sub>2</sub> |\n\n[^1]: Note\n',
+    );
+  });
+
   it('When the document has no text, then the Markdown is empty and the page count comes from meta.xml', async () => {
     const input = odt('', '', '<meta:document-statistic meta:page-count="1"/>');
     const { markdown, metadata } = await convertDocument(input, 'odt', std);

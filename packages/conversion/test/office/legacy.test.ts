@@ -127,6 +127,28 @@ describe('DOC (Word 97-2003)', () => {
     expect(metadata).toEqual({ title: 'Quarterly notes', author: 'José Núñez', page_count: 0 });
   });
 
+  it('When DOC runs are raised or lowered (sprmCIss), then <sup>/<sub> are kept and a raised note mark stays a reference', async () => {
+    const input = buildDoc({
+      body: [
+        {
+          runs: [
+            { text: 'x' },
+            { text: '2', position: 'super' },
+            { text: ' and H' },
+            { text: '2', position: 'sub' },
+            { text: 'O, ' },
+            { text: 'm', bold: true },
+            { text: '3', bold: true, position: 'super' },
+            { text: ' claim' },
+            { text: '', position: 'super', footnote: 'Source.' },
+          ],
+        },
+      ],
+    });
+    const { markdown } = await convertDocument(input, 'doc', std);
+    expect(markdown).toBe('x<sup>2</sup> and H<sub>2</sub>O, **m<sup>3</sup>** claim[^1]\n\n[^1]: Source.\n');
+  });
+
   it('When a DOC footnote has two paragraphs, then the note keeps both, the second indented under the first', async () => {
     const input = buildDoc({ body: [{ runs: [{ text: 'Claim', footnote: 'First part.\rSecond *part*.' }] }] });
     const { markdown } = await convertDocument(input, 'doc', std);

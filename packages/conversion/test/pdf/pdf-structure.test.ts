@@ -1,21 +1,10 @@
-import PDFDocument from 'pdfkit';
 import sharp from 'sharp';
 import { closeConversionWorkers, convertIsolated } from '../../src';
+import { makePdf as pdf, xfaOnlyPdf } from './make-pdf';
 
 afterAll(() => closeConversionWorkers());
 const limits = { timeoutMs: 60_000, maxMemoryMb: 512 };
 const std = { enhanced: false };
-
-function pdf(draw: (doc: PDFKit.PDFDocument) => void): Promise<Buffer> {
-  return new Promise((resolve) => {
-    const doc = new PDFDocument({ size: 'A4', margin: 72 });
-    const chunks: Buffer[] = [];
-    doc.on('data', (c: Buffer) => chunks.push(c));
-    doc.on('end', () => resolve(Buffer.concat(chunks)));
-    draw(doc);
-    doc.end();
-  });
-}
 
 /** Draws a ruled grid: `rows` of cell texts over column edges `xs` and row edges `ys`; `open` lists rules left out. */
 function ruledGrid(
@@ -103,6 +92,33 @@ describe('PDF structure', () => {
     });
     const { markdown } = await convertIsolated(input, 'pdf', std, limits);
     expect(markdown).toBe('Full name: Ada Lovelace\n\nSubscribed: ☒\n');
+  });
+
+  it('When a form exists only as XFA, then its texts and field values (text, box, choice, notes) are read from the XFA', async () => {
+    const field = (name: string, caption: string, ui: string, items = ''): string =>
+      `<field name="${name}" w="5in" h="0.3in"><ui>${ui}</ui>${items}<caption reserve="1.5in"><value><text>${caption}</text></value></caption></field>`;
+    const xdp = `<xdp:xdp xmlns:xdp="http://ns.adobe.com/xdp/">
+<template xmlns="http://www.xfa.org/schema/xfa-template/3.3/">
+<subform name="form1" layout="tb" locale="en_US">
+<pageSet><pageArea name="Page1"><contentArea x="0.5in" y="0.5in" w="7.5in" h="10in"/><medium stock="letter" short="8.5in" long="11in"/></pageArea></pageSet>
+<subform name="member" layout="tb" w="7.5in">
+<draw name="Title" w="5in" h="0.4in"><value><text>Membership application</text></value></draw>
+${field('Name', 'Full name', '<textEdit/>')}
+${field('Paid', 'Fee paid', '<checkButton/>', '<items><integer>1</integer><integer>0</integer></items>')}
+${field('Plan', 'Plan', '<choiceList/>', '<items><text>Basic</text><text>Premium</text></items>')}
+${field('Notes', 'Notes', '<textEdit multiLine="1"/>')}
+</subform>
+</subform>
+</template>
+<xfa:datasets xmlns:xfa="http://www.xfa.org/schema/xfa-data/1.0/"><xfa:data><form1><member>
+<Name>Ada Lovelace</Name><Paid>1</Paid><Plan>Premium</Plan><Notes>Prefers evening meetings</Notes>
+</member></form1></xfa:data></xfa:datasets>
+</xdp:xdp>`;
+    const result = await convertIsolated(xfaOnlyPdf(xdp), 'pdf', std, limits);
+    expect(result.markdown).toBe(
+      'Membership application\n\nFull name Ada Lovelace\n\nFee paid ☒\n\nPlan Premium\n\nNotes Prefers evening meetings\n',
+    );
+    expect(result.metadata.page_count).toBe(1);
   });
 
   it('When section titles are numbered and set in bold or italic at the body size, then they are headings nested by their numbers', async () => {

@@ -1,21 +1,10 @@
-import PDFDocument from 'pdfkit';
 import { closeConversionWorkers, convertIsolated } from '../../src';
+import { makePdf as pdf } from './make-pdf';
+import { MAX_PDF_PAGES } from '../../src/converters/pdf';
 
 afterAll(() => closeConversionWorkers());
 const limits = { timeoutMs: 60_000, maxMemoryMb: 512 };
 const std = { enhanced: false };
-
-/** Builds a PDF with pdfkit; `draw` writes the pages. pdf.js is ESM-only, so these tests convert in the worker pool. */
-function pdf(draw: (doc: PDFKit.PDFDocument) => void, info: { Title?: string; Author?: string } = {}): Promise<Buffer> {
-  return new Promise((resolve) => {
-    const doc = new PDFDocument({ info, size: 'A4', margin: 72 });
-    const chunks: Buffer[] = [];
-    doc.on('data', (c: Buffer) => chunks.push(c));
-    doc.on('end', () => resolve(Buffer.concat(chunks)));
-    draw(doc);
-    doc.end();
-  });
-}
 
 describe('PDF text layer', () => {
   it('When a PDF has a large title, body paragraphs, a hyphenated break and bullets, then structure is rebuilt', async () => {
@@ -57,6 +46,46 @@ describe('PDF text layer', () => {
     const { markdown } = await convertIsolated(input, 'pdf', std, limits);
     expect(markdown).toBe(
       '| Item | Qty | Price |\n| --- | --- | --- |\n| Apples | 3 | 1.20 |\n| Pears | 10 | 0.80 |\n| Plums | 7 | 2.10 |\n',
+    );
+  });
+
+  it('When two columns of running text line up line by line, then they are not read as a table', async () => {
+    const left = [
+      'The council met on Monday to discuss',
+      'the new bridge across the northern bank',
+      'and its cost to the farmers of the valley.',
+    ];
+    const right = [
+      'Meanwhile the school orchestra has won',
+      'the regional prize for a third year with',
+      'folk songs arranged by the pupils themselves.',
+    ];
+    const input = await pdf((doc) => {
+      doc.font('Times-Roman').fontSize(10);
+      left.forEach((line, i) => {
+        doc.text(line, 72, 100 + i * 13, { lineBreak: false });
+        doc.text(right[i]!, 310, 100 + i * 13, { lineBreak: false });
+      });
+    });
+    const { markdown } = await convertIsolated(input, 'pdf', std, limits);
+    expect(markdown).toBe(`${left.map((l, i) => `${l} ${right[i]}`).join(' ')}\n`);
+  });
+
+  it('When an aligned table has one column of long descriptions, then it is still a table', async () => {
+    const rows = [
+      ['Code', 'Description of the work to be done', 'Hours'],
+      ['A1', 'Replace the worn seals on the main pump', '3'],
+      ['B7', 'Clean and inspect the cooling water intake', '5'],
+    ];
+    const input = await pdf((doc) => {
+      doc.font('Helvetica').fontSize(10);
+      rows.forEach((row, r) =>
+        row.forEach((cell, c) => doc.text(cell, [72, 130, 420][c]!, 100 + r * 18, { lineBreak: false })),
+      );
+    });
+    const { markdown } = await convertIsolated(input, 'pdf', std, limits);
+    expect(markdown).toBe(
+      '| Code | Description of the work to be done | Hours |\n| --- | --- | --- |\n| A1 | Replace the worn seals on the main pump | 3 |\n| B7 | Clean and inspect the cooling water intake | 5 |\n',
     );
   });
 
@@ -132,5 +161,29 @@ describe('PDF text layer', () => {
   it('When a page has no text, then the Markdown is empty and page_count still counts it', async () => {
     const result = await convertIsolated(await pdf(() => undefined), 'pdf', std, limits);
     expect(result).toEqual({ markdown: '', metadata: { title: '', author: '', page_count: 1 } });
+  });
+
+  it('When the title and author are outside ASCII, then the metadata reads them as written', async () => {
+    const input = await pdf((doc) => doc.text('Inhalt'), { Title: 'Bericht über Größen', Author: 'Zoë Ångström' });
+    const result = await convertIsolated(input, 'pdf', std, limits);
+    expect(result.metadata).toEqual({ title: 'Bericht über Größen', author: 'Zoë Ångström', page_count: 1 });
+  });
+
+  it('When the PDF needs a password to open, then it fails with encrypted_file and says so', async () => {
+    const input = await pdf((doc) => doc.text('Secret'), {}, { userPassword: 'open sesame' });
+    await expect(convertIsolated(input, 'pdf', std, limits)).rejects.toMatchObject({
+      code: 'encrypted_file',
+      message: 'The PDF is password-protected; remove the password and try again.',
+    });
+  });
+
+  it('When the PDF has more pages than the limit, then it fails with too_large naming the count', async () => {
+    const input = await pdf((doc) => {
+      for (let p = 1; p <= MAX_PDF_PAGES; p++) doc.addPage();
+    });
+    await expect(convertIsolated(input, 'pdf', std, limits)).rejects.toMatchObject({
+      code: 'too_large',
+      message: `The PDF has ${MAX_PDF_PAGES + 1} pages; at most ${MAX_PDF_PAGES} can be converted.`,
+    });
   });
 });

@@ -70,6 +70,18 @@ describe('RTF', () => {
     );
   });
 
+  it('When runs are raised or lowered by \\super, \\sub, \\up and \\dn, then <sup>/<sub> are kept until \\nosupersub, \\plain, \\up0 or the group ends; a raised note mark stays a reference', async () => {
+    const { markdown } = await rtf(
+      '{\\rtf1\\ansi\\pard x{\\super 2} H{\\sub 2}O, a\\super b\\nosupersub c, d{\\up6 e}{\\dn4 f}g\\up3 h\\up0 i, ' +
+        'j\\sub k\\plain l, {\\b m{\\super 3}} claim{\\super\\chftn{\\footnote\\pard {\\super\\chftn} Note.}}.\\par' +
+        '\\trowd\\cellx1000\\pard\\intbl Gas\\cell\\row\\trowd\\cellx1000\\pard\\intbl CO{\\sub 2}\\cell\\row}',
+    );
+    expect(markdown).toBe(
+      'x<sup>2</sup> H<sub>2</sub>O, a<sup>b</sup>c, d<sup>e</sup><sub>f</sub>g<sup>h</sup>i, j<sub>k</sub>l, **m<sup>3</sup>** claim[^1].\n\n' +
+        '| Gas |\n| --- |\n| CO<sub>2</sub> |\n\n[^1]: Note.\n',
+    );
+  });
+
   it('When a table has formatted cells, a two-paragraph cell and a pipe, then the table keeps the emphasis and the cell is one line', async () => {
     const { markdown } = await rtf(
       '{\\rtf1\\ansi\\trowd\\cellx1000\\cellx2000\\pard\\intbl {\\b Name}\\cell {\\i Value}\\cell\\row' +

@@ -6,6 +6,7 @@ import {
   type Db,
   failConversion,
   retryOnConnectionLoss,
+  storableText,
 } from '@markwright/db';
 import { FINISHED_EVENT_INLINE_MAX_CHARS, type ConversionFinished } from '@markwright/contracts';
 
@@ -38,8 +39,15 @@ export async function conversionExists(db: Db, conversionId: string): Promise<bo
   return row !== null;
 }
 
-/** Stores the result (made storable by the lifecycle) and retries it over a fresh connection if one drops. */
-export async function storeResult(db: Db, conversionId: string, result: CompletedResult): Promise<boolean> {
+/**
+ * Stores the result (made storable by the lifecycle) and retries it over a fresh connection if
+ * one drops. Returns the result as stored; null when the conversion had already finished.
+ */
+export async function storeResult(
+  db: Db,
+  conversionId: string,
+  result: CompletedResult,
+): Promise<CompletedResult | null> {
   return retryOnConnectionLoss(() => completeConversion(db, conversionId, result));
 }
 
@@ -50,6 +58,36 @@ export async function failAndRefund(
   message: string,
 ): Promise<{ refunded: number } | false> {
   return retryOnConnectionLoss(() => failConversion(db, conversionId, message));
+}
+
+/** What a "finished" announcement carries besides the conversion id. */
+export type FinishedState = Omit<ConversionFinished, 'conversionId'>;
+
+/**
+ * The announcement of a conversion this converter has just finished, built from what it stored
+ * (the same values `finishedState` would read back), so the happy path reads nothing.
+ */
+export function finishedFromStored(
+  mode: ConversionFinished['mode'],
+  outcome: { status: 'completed'; stored: CompletedResult } | { status: 'failed'; error: string },
+): FinishedState {
+  if (mode === 'async') return { status: outcome.status, mode };
+  if (outcome.status === 'failed') {
+    const result = { markdown: null, metadata: null, tokenOptimization: null, error: storableText(outcome.error) };
+    return { status: 'failed', mode, result };
+  }
+  const { markdown, metadata, tokenOptimization } = outcome.stored;
+  // Counted in code points, as PostgreSQL's length() counts them when a finished row is read back.
+  if (!codePointsAtMost(markdown, FINISHED_EVENT_INLINE_MAX_CHARS)) return { status: 'completed', mode };
+  return { status: 'completed', mode, result: { markdown, metadata, tokenOptimization, error: null } };
+}
+
+function codePointsAtMost(text: string, max: number): boolean {
+  if (text.length <= max) return true;
+  if (text.length > 2 * max) return false;
+  let count = 0;
+  for (const _ of text) if (++count > max) return false;
+  return true;
 }
 
 interface FinishedRow {
@@ -66,10 +104,7 @@ interface FinishedRow {
  * What a "finished" announcement carries; null while the conversion is not finished. A sync
  * conversion's result rides along when its markdown is small, so the waiting request need not read the row.
  */
-export async function finishedState(
-  db: Db,
-  conversionId: string,
-): Promise<Omit<ConversionFinished, 'conversionId'> | null> {
+export async function finishedState(db: Db, conversionId: string): Promise<FinishedState | null> {
   const [row] = await retryOnConnectionLoss(
     () => db.$queryRaw<FinishedRow[]>`
       SELECT status, mode, error, metadata, token_optimization AS "tokenOptimization",

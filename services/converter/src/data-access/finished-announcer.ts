@@ -8,7 +8,7 @@ import {
   type TopologyNames,
 } from '@markwright/contracts';
 import type { Db } from '@markwright/db';
-import { finishedState } from './conversion-store';
+import { finishedState, type FinishedState } from './conversion-store';
 
 /** Publishes "finished" (confirmed by the broker) so the gateway (sync) or the dispatcher (async) can act. */
 export class FinishedAnnouncer {
@@ -24,8 +24,9 @@ export class FinishedAnnouncer {
     return new FinishedAnnouncer(channel, names);
   }
 
-  async announce(db: Db, conversionId: string): Promise<void> {
-    const state = await finishedState(db, conversionId);
+  /** `known`: the state this converter just stored; without it the row is read (redelivered or dead jobs). */
+  async announce(db: Db, conversionId: string, known?: FinishedState): Promise<void> {
+    const state = known ?? (await finishedState(db, conversionId));
     if (!state) return;
     const body = encode(conversionFinishedSchema, { conversionId, ...state });
     await publishPersistent(this.channel, this.names.eventsExchange, ROUTING.finished(state.mode), body);

@@ -12,6 +12,8 @@ import {
   conversionExists,
   conversionExtension,
   failAndRefund,
+  finishedFromStored,
+  type FinishedState,
   storeResult,
 } from '../data-access/conversion-store';
 
@@ -23,7 +25,8 @@ export interface RunDeps {
   modelEndpoint?: ModelEndpoint;
   /** Enhanced mode's speech-to-text endpoint, when one is configured. */
   transcriptionEndpoint?: TranscriptionEndpoint;
-  announce: (conversionId: string) => Promise<void>;
+  /** Publishes "finished"; `known` is the state just stored (otherwise the row is read). */
+  announce: (conversionId: string, known?: FinishedState) => Promise<void>;
   observe: ConversionObserver;
 }
 
@@ -40,7 +43,7 @@ export const WORKER_STOPPED = 'The file could not be processed: the conversion s
 
 /**
  * One job: claim → convert in isolation → store the result or fail and refund → announce.
- * Redelivered jobs of finished conversions are only announced again.
+ * Redelivered jobs of finished conversions are only announced again (from the row).
  */
 export async function runConversion(deps: RunDeps, conversionId: string): Promise<void> {
   const job = await claimJob(deps.db, conversionId);
@@ -50,8 +53,9 @@ export async function runConversion(deps: RunDeps, conversionId: string): Promis
   }
   const started = Date.now();
   const seconds = () => (Date.now() - started) / 1000;
+  let finished: FinishedState | undefined;
   if (!job.bytes) {
-    await fail(deps, conversionId, job.extension, UPLOAD_GONE);
+    finished = await fail(deps, conversionId, job, UPLOAD_GONE);
   } else {
     let result;
     try {
@@ -69,26 +73,30 @@ export async function runConversion(deps: RunDeps, conversionId: string): Promis
       );
     } catch (err) {
       if (!(err instanceof ConversionError)) throw err;
-      await fail(deps, conversionId, job.extension, err.message, seconds());
+      finished = await fail(deps, conversionId, job, err.message, seconds());
       deps.logger.info({ conversionId, code: err.code, ms: Date.now() - started }, 'conversion failed');
     }
-    if (result) await keepResult(deps, conversionId, job.extension, result, started);
+    if (result) finished = await keepResult(deps, conversionId, job, result, started);
   }
-  await deps.announce(conversionId);
+  await deps.announce(conversionId, finished);
 }
+
+/** What `fail` and `keepResult` need of the job; without its mode, what to announce is read from the row. */
+type JobFacts = { extension: string; mode?: FinishedState['mode'] };
 
 /**
  * Stores a finished conversion. A result the database refuses (not a lost connection, which is
  * retried as a store) fails the conversion with a refund: converting the same bytes again
  * would give the same result, so redelivering the job could only end as a false "crashed worker".
+ * Returns what to announce, or undefined when the row must be read (it had finished already).
  */
 async function keepResult(
   deps: RunDeps,
   conversionId: string,
-  extension: string,
+  job: JobFacts,
   result: Awaited<ReturnType<typeof convertIsolated>>,
   started: number,
-): Promise<void> {
+): Promise<FinishedState | undefined> {
   const seconds = (Date.now() - started) / 1000;
   try {
     const stored = await storeResult(deps.db, conversionId, {
@@ -96,32 +104,43 @@ async function keepResult(
       metadata: result.metadata,
       tokenOptimization: result.tokenOptimization ?? null,
     });
-    if (stored) deps.observe.finished(extension, 'completed', seconds);
     deps.logger.info({ conversionId, ms: Date.now() - started }, 'conversion completed');
+    if (!stored) return undefined;
+    deps.observe.finished(job.extension, 'completed', seconds);
+    return job.mode && finishedFromStored(job.mode, { status: 'completed', stored });
   } catch (err) {
     if (isConnectionLoss(err)) throw err;
     // The database's message may quote the document, so only its code is logged.
     deps.logger.error({ conversionId, code: (err as { code?: string }).code }, 'result not stored; conversion failed');
-    await fail(deps, conversionId, extension, RESULT_NOT_STORED, seconds);
+    return fail(deps, conversionId, job, RESULT_NOT_STORED, seconds);
   }
 }
 
 /** A job that crashed its workers too often reached the dead-letter queue: fail it for good and refund. */
 export async function failDeadJob(deps: RunDeps, conversionId: string): Promise<void> {
-  await fail(deps, conversionId, (await conversionExtension(deps.db, conversionId)) ?? 'unknown', WORKER_STOPPED);
+  await fail(
+    deps,
+    conversionId,
+    { extension: (await conversionExtension(deps.db, conversionId)) ?? 'unknown' },
+    WORKER_STOPPED,
+  );
   await deps.announce(conversionId);
 }
 
-/** Fails and refunds once, and reports it (a conversion already finished reports nothing). */
+/**
+ * Fails and refunds once, and reports it (a conversion already finished reports nothing).
+ * Returns what to announce, or undefined when the row must be read (it had finished already).
+ */
 async function fail(
   deps: RunDeps,
   conversionId: string,
-  extension: string,
+  job: JobFacts,
   error: string,
   seconds?: number,
-): Promise<void> {
+): Promise<FinishedState | undefined> {
   const outcome = await failAndRefund(deps.db, conversionId, error);
-  if (!outcome) return;
-  deps.observe.finished(extension, 'failed', seconds);
+  if (!outcome) return undefined;
+  deps.observe.finished(job.extension, 'failed', seconds);
   deps.observe.refunded(outcome.refunded);
+  return job.mode && finishedFromStored(job.mode, { status: 'failed', error });
 }

@@ -1,4 +1,4 @@
-import { type Db, Prisma, uuidv7 } from '@markwright/db';
+import { type Db, preparedQuery, Prisma, uuidv7 } from '@markwright/db';
 import type { ConvertRequest } from '../domain/convert-request';
 
 export interface ChargedConversion {
@@ -22,12 +22,27 @@ export async function deleteUpload(db: Db, conversionId: string): Promise<void> 
 }
 
 /**
+ * Uploads up to this size are written by the charge statement itself (one round trip and one
+ * commit fewer); larger ones are stored first, on their own, so that writing up to 50 MB never
+ * holds the workspace's row lock. 256 KB is written in well under a millisecond.
+ */
+export const UPLOAD_IN_CHARGE_MAX_BYTES = 256 * 1024;
+
+/**
  * Charges the credits, creates the conversion and its charge row in ONE statement (one short
  * transaction, one round trip): the workspace's row lock is held for a few index writes only.
  * The conditional UPDATE cannot take the balance below zero, so concurrent requests can never
  * overdraw it; when it matches no row nothing else is inserted and the balance is returned.
+ * `bytes` (a small upload, see UPLOAD_IN_CHARGE_MAX_BYTES) is stored by the same statement, so
+ * a refused charge stores nothing; null when the upload was stored before.
  * The job is published right after, so the row starts as published once (the sweeper
  * republishes it if that publish is lost).
+ *
+ * A sync conversion's charge commits without waiting for the WAL flush: its caller is answered
+ * only after the conversion is completed or failed by a synchronous commit, which flushes this
+ * one with it (the WAL is flushed in order). A PostgreSQL crash before that loses the row, its
+ * charge and its ledger row together, and the request, never answered, fails. An async
+ * conversion's 202 promises the job, so its charge waits for the flush.
  */
 export async function chargeAndCreateConversion(
   db: Db,
@@ -35,30 +50,51 @@ export async function chargeAndCreateConversion(
   conversionId: string,
   request: ConvertRequest,
   cost: number,
+  bytes: Buffer | null,
 ): Promise<ChargedConversion | { insufficient: true; available: number }> {
   const createdAt = new Date();
-  const rows = await db.$queryRaw<{ remaining: number | null; available: number }[]>`
-    WITH charged AS (
-      UPDATE workspaces SET credit_balance = credit_balance - ${cost}::int
-      WHERE id = ${workspaceId}::uuid AND credit_balance >= ${cost}::int
-      RETURNING credit_balance
-    ), created AS (
-      INSERT INTO conversions (id, workspace_id, status, original_filename, extension, file_size_bytes,
-        use_enhanced_ai, include_metadata, optimize_tokens, mode, webhook_url, webhook_secret,
-        credits_charged, created_at, last_published_at, publish_count)
-      SELECT ${conversionId}::uuid, ${workspaceId}::uuid, 'pending', ${request.file.originalname}::text,
-        ${request.extension}::text, ${request.file.size}::int, ${request.useEnhancedAi}::boolean,
-        ${request.includeMetadata}::boolean, ${request.optimizeTokens}::boolean,
-        ${request.webhookUrl ? 'async' : 'sync'}::text, ${request.webhookUrl}::text, ${request.webhookSecret}::text,
-        ${cost}::int, ${createdAt}::timestamptz, ${createdAt}::timestamptz, 1
-      FROM charged
-      RETURNING id
-    ), ledger AS (
-      INSERT INTO credit_transactions (id, workspace_id, conversion_id, type, amount)
-      SELECT ${uuidv7()}::uuid, ${workspaceId}::uuid, id, 'charge', ${-cost}::int FROM created
-    )
-    SELECT (SELECT credit_balance FROM charged) AS remaining,
-           (SELECT credit_balance FROM workspaces WHERE id = ${workspaceId}::uuid) AS available`;
+  const rows = await preparedQuery<{ remaining: number | null; available: number }>(
+    db,
+    'mw_charge_and_create_conversion',
+    `WITH charged AS (
+       UPDATE workspaces SET credit_balance = credit_balance - $3::int
+       WHERE id = $2::uuid AND credit_balance >= $3::int
+       RETURNING credit_balance
+     ), created AS (
+       INSERT INTO conversions (id, workspace_id, status, original_filename, extension, file_size_bytes,
+         use_enhanced_ai, include_metadata, optimize_tokens, mode, webhook_url, webhook_secret,
+         credits_charged, created_at, last_published_at, publish_count)
+       SELECT $1::uuid, $2::uuid, 'pending', $4::text, $5::text, $6::int, $7::boolean, $8::boolean,
+         $9::boolean, $10::text, $11::text, $12::text, $3::int, $13::timestamptz, $13::timestamptz, 1
+       FROM charged
+       RETURNING id
+     ), ledger AS (
+       INSERT INTO credit_transactions (id, workspace_id, conversion_id, type, amount)
+       SELECT $14::uuid, $2::uuid, id, 'charge', -$3::int FROM created
+     ), stored AS (
+       INSERT INTO uploads (conversion_id, bytes) SELECT id, $15::bytea FROM created WHERE $15::bytea IS NOT NULL
+     )
+     SELECT (SELECT credit_balance FROM charged) AS remaining,
+            (SELECT credit_balance FROM workspaces WHERE id = $2::uuid) AS available,
+            CASE WHEN $10::text = 'sync' THEN set_config('synchronous_commit', 'off', true) END AS "commitMode"`,
+    [
+      conversionId,
+      workspaceId,
+      cost,
+      request.file.originalname,
+      request.extension,
+      request.file.size,
+      request.useEnhancedAi,
+      request.includeMetadata,
+      request.optimizeTokens,
+      request.webhookUrl ? 'async' : 'sync',
+      request.webhookUrl ?? null,
+      request.webhookSecret ?? null,
+      createdAt,
+      uuidv7(),
+      bytes,
+    ],
+  );
   const row = rows[0]!;
   if (row.remaining === null) return { insufficient: true, available: row.available };
   return { id: conversionId, createdAt, creditsRemaining: row.remaining };

@@ -1,4 +1,4 @@
-import { type Db, uuidv7 } from '@markwright/db';
+import { type Db, preparedQuery, uuidv7 } from '@markwright/db';
 import type { PlanName } from '../domain/plans';
 import { generateToken, hashToken } from '../domain/tokens';
 
@@ -7,11 +7,18 @@ export interface AuthenticatedWorkspace {
   plan: PlanName;
 }
 
-/** One statement per request (Prisma's nested select would be two): the token's live workspace or null. */
+/**
+ * One prepared statement per request (Prisma's nested select would be two), read on every
+ * request rather than cached: a revoked token answers 401 from the next request on.
+ */
 export async function findWorkspaceByToken(db: Db, token: string): Promise<AuthenticatedWorkspace | null> {
-  const rows = await db.$queryRaw<{ id: string; plan: string }[]>`
-    SELECT w.id::text, w.plan FROM api_tokens t JOIN workspaces w ON w.id = t.workspace_id
-    WHERE t.token_hash = ${hashToken(token)} AND t.revoked_at IS NULL`;
+  const rows = await preparedQuery<{ id: string; plan: string }>(
+    db,
+    'mw_workspace_by_token',
+    `SELECT w.id::text, w.plan FROM api_tokens t JOIN workspaces w ON w.id = t.workspace_id
+     WHERE t.token_hash = $1 AND t.revoked_at IS NULL`,
+    [hashToken(token)],
+  );
   const row = rows[0];
   return row ? { id: row.id, plan: row.plan as PlanName } : null;
 }

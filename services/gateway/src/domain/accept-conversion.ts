@@ -10,6 +10,7 @@ import {
   deleteUpload,
   findConversion,
   storeUpload,
+  UPLOAD_IN_CHARGE_MAX_BYTES,
 } from '../data-access/conversion-repository';
 import type { JobPublisher } from '../data-access/job-publisher';
 import type { FinishedListener, FinishedNotice } from '../data-access/finished-listener';
@@ -40,7 +41,7 @@ export interface Answer {
 
 type Outcome = FinishedResult & { status: 'completed' | 'failed' };
 
-/** POST /convert: store the upload → charge and create the row → publish → answer 202, or wait and answer the result. */
+/** POST /convert: charge and create the row (with the upload) → publish → answer 202, or wait and answer the result. */
 export async function acceptConversion(
   deps: AcceptDeps,
   workspace: AuthenticatedWorkspace,
@@ -88,8 +89,9 @@ export async function acceptConversion(
 }
 
 /**
- * The upload is stored first, on its own; then one short statement charges and creates the row.
- * An upload that fails to store charges nothing; a refused or failed charge deletes its upload.
+ * A small upload is stored by the charge statement itself. A larger one is stored first, on its
+ * own, then one short statement charges and creates the row: an upload that fails to store
+ * charges nothing, and a refused or failed charge deletes it.
  */
 async function storeThenCharge(
   deps: AcceptDeps,
@@ -98,7 +100,9 @@ async function storeThenCharge(
   cost: number,
 ) {
   const conversionId = uuidv7();
-  await storeUpload(deps.db, conversionId, request.file.buffer);
+  const bytes = request.file.buffer;
+  const storedFirst = bytes.length > UPLOAD_IN_CHARGE_MAX_BYTES;
+  if (storedFirst) await storeUpload(deps.db, conversionId, bytes);
   const sealed = request.webhookSecret ? sealWebhookSecret(request.webhookSecret, deps.webhookSecretKey) : null;
   try {
     const created = await chargeAndCreateConversion(
@@ -107,11 +111,12 @@ async function storeThenCharge(
       conversionId,
       { ...request, webhookSecret: sealed },
       cost,
+      storedFirst ? null : bytes,
     );
     if ('insufficient' in created) throw AppError.insufficientCredits(cost, created.available);
     return created;
   } catch (err) {
-    await deleteUpload(deps.db, conversionId).catch(() => undefined);
+    if (storedFirst) await deleteUpload(deps.db, conversionId).catch(() => undefined);
     throw err;
   }
 }

@@ -3,16 +3,18 @@ import { text, type Block, type Inline, type Note } from '../../markdown/model';
 import { hyperlinkTarget } from '../word-fields';
 import { nestListItems } from '../../markdown/lists';
 import { renderInline } from '../../markdown/inline';
-import { asNodes, blocksAsInline, collapseSpaces, styled } from '../../markdown/nodes';
+import { blocksAsInline, collapseSpaces, styled, type Position } from '../../markdown/nodes';
 import { attr, child, children, descendants, relAttr } from '../../xml-dom';
 import { ListNumbering } from './numbering';
-import type { DocxPackage, StyleInfo } from './parts';
+import { vertAlign, type DocxPackage, type StyleInfo } from './parts';
 import { ommlToLatex } from './omml';
 
 interface Format {
   b: boolean;
   i: boolean;
   s: boolean;
+  /** Raised or lowered (w:vertAlign). */
+  v?: Position;
   href?: string;
 }
 
@@ -259,11 +261,17 @@ export class DocxReader {
 
   private run(r: Element, base: Format, out: Piece[], extra: Block[]): void {
     const rPr = child(r, 'rPr');
-    const rStyle = this.pkg.styles.get(attr(child(rPr, 'rStyle'), 'val') ?? '');
+    const rStyleId = attr(child(rPr, 'rStyle'), 'val');
+    const rStyle = this.pkg.styles.get(rStyleId ?? '');
+    const position =
+      vertAlign(attr(child(rPr, 'vertAlign'), 'val')) ??
+      (rStyleId ? this.styleChain(rStyleId).find((st) => st.position)?.position : undefined) ??
+      base.v;
     const fmt: Format = {
       b: on(child(rPr, 'b')) ?? rStyle?.bold ?? base.b,
       i: on(child(rPr, 'i')) ?? rStyle?.italic ?? base.i,
       s: on(child(rPr, 'strike')) ?? on(child(rPr, 'dstrike')) ?? base.s,
+      v: position === 'baseline' ? undefined : position,
       href: base.href,
     };
     const field = this.fields[this.fields.length - 1];
@@ -379,7 +387,7 @@ export class DocxReader {
         const [first, ...rest] = body;
         entry.blocks =
           first?.type === 'paragraph'
-            ? [{ type: 'paragraph', text: [lead, ...asNodes(first.text)] }, ...rest]
+            ? [{ type: 'paragraph', text: [lead, ...first.text] }, ...rest]
             : [{ type: 'paragraph', text: [lead] }, ...body];
       }
     }
@@ -467,10 +475,16 @@ function hasAncestor(el: Element | null, local: string, stop: Element): boolean 
   return false;
 }
 
+/** A run of spaces and tabs that holds a no-break space; other runs of two or more, or a tab. */
+const RUN_WITH_NBSP = /[ \t\u00a0]*\u00a0[ \t\u00a0]*/g;
+const RUN_OF_SPACES = /[ \t]{2,}|\t/g;
+
 /** Word white space: runs of spaces and tabs as one (a no-break space kept), none around a line end. */
 function tidy(text: string): string {
+  // A run with a no-break space keeps one (it was typed to hold words together), any other is one space.
   return text
-    .replace(/[ \t\u00a0]+/g, (m) => (m.includes('\u00a0') ? '\u00a0' : ' '))
+    .replace(RUN_WITH_NBSP, '\u00a0')
+    .replace(RUN_OF_SPACES, ' ')
     .replace(/ *\n */g, '\n')
     .replace(/\n{3,}/g, '\n\n');
 }
@@ -509,10 +523,10 @@ function formatted(pieces: Piece[]): Inline[] {
     let j = i;
     for (; j < pieces.length; j++) {
       const q = pieces[j]!;
-      if (!('text' in q) || q.b !== p.b || q.i !== p.i || q.s !== p.s) break;
+      if (!('text' in q) || q.b !== p.b || q.i !== p.i || q.s !== p.s || q.v !== p.v) break;
       text += q.text;
     }
-    out.push(...styled([{ type: 'text', text: tidy(text) }], { bold: p.b, italic: p.i, strike: p.s }));
+    out.push(...styled([{ type: 'text', text: tidy(text) }], { bold: p.b, italic: p.i, strike: p.s, position: p.v }));
     i = j;
   }
   return out;

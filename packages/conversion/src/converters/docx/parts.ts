@@ -3,7 +3,9 @@ import type { Element } from '@xmldom/xmldom';
 import { SafeZip } from '../../archive/safe-zip';
 import { parseXml, type Document } from '../../office-properties';
 import { ConversionError } from '../../types';
-import { attr, child, children, descendants } from '../../xml-dom';
+import type { Position } from '../../markdown/nodes';
+import { attr, descendants } from '../../xml-dom';
+import { recordAttr, recordChild, recordChildren, xmlSubtrees, type XmlRecord } from '../../xml-subtrees';
 
 export interface StyleInfo {
   name: string;
@@ -14,6 +16,8 @@ export interface StyleInfo {
   bold?: boolean;
   italic?: boolean;
   monospace?: boolean;
+  /** w:vertAlign of the style's runs: raised, lowered, or explicitly on the baseline. */
+  position?: Position | 'baseline';
 }
 
 export interface LevelInfo {
@@ -69,8 +73,13 @@ export function openDocx(input: Buffer): { zip: SafeZip; pkg: DocxPackage } {
     for (const [, rel] of rels) if (rel.target.endsWith(type)) return path.posix.join(dir, rel.target);
     return `${dir}/${fallback}`;
   };
-  const { styles, defaultParagraphStyle } = readStyles(xml(partPath('styles.xml', 'styles.xml')));
-  const { nums, abstracts } = readNumbering(xml(partPath('numbering.xml', 'numbering.xml')));
+  // Styles and numbering are lookup tables: streamed, not built as a DOM (see xmlSubtrees).
+  const table = (name: string, roots: string[]): XmlRecord[] => {
+    const text = zip.textOf(name);
+    return text === undefined ? [] : xmlSubtrees(text, 'DOCX file', new Set(roots));
+  };
+  const { styles, defaultParagraphStyle } = readStyles(table(partPath('styles.xml', 'styles.xml'), ['style']));
+  const { nums, abstracts } = readNumbering(table(partPath('numbering.xml', 'numbering.xml'), ['abstractNum', 'num']));
   const notes = (doc: Document | undefined, local: string): Map<string, Element> =>
     new Map(descendants(doc, local).map((n) => [attr(n, 'id') ?? '', n]));
   const comments = new Map(
@@ -118,58 +127,73 @@ function readRels(doc: Document | undefined): Map<string, Relationship> {
   );
 }
 
-function onOff(el: Element | undefined): boolean | undefined {
+function onOff(el: XmlRecord | undefined): boolean | undefined {
   if (!el) return undefined;
-  const v = attr(el, 'val');
+  const v = recordAttr(el, 'val');
   return v === undefined || !/^(false|0|off|none)$/i.test(v);
 }
 
-function readStyles(doc: Document | undefined): { styles: Map<string, StyleInfo>; defaultParagraphStyle?: string } {
+/** A w:vertAlign value as a position; anything else is none. */
+export function vertAlign(val: string | undefined): Position | 'baseline' | undefined {
+  if (val === 'superscript') return 'super';
+  if (val === 'subscript') return 'sub';
+  return val === 'baseline' ? 'baseline' : undefined;
+}
+
+function readStyles(records: XmlRecord[]): { styles: Map<string, StyleInfo>; defaultParagraphStyle?: string } {
   const styles = new Map<string, StyleInfo>();
   let defaultParagraphStyle: string | undefined;
-  for (const st of descendants(doc, 'style')) {
-    const id = attr(st, 'styleId') ?? '';
-    const pPr = child(st, 'pPr');
-    const rPr = child(st, 'rPr');
-    const numPr = child(pPr, 'numPr');
-    const outline = attr(child(pPr, 'outlineLvl'), 'val');
-    const fonts = child(rPr, 'rFonts');
+  for (const st of records) {
+    const id = recordAttr(st, 'styleId') ?? '';
+    const pPr = recordChild(st, 'pPr');
+    const rPr = recordChild(st, 'rPr');
+    const numPr = recordChild(pPr, 'numPr');
+    const outline = recordAttr(recordChild(pPr, 'outlineLvl'), 'val');
+    const ilvl = recordAttr(recordChild(numPr, 'ilvl'), 'val');
+    const fonts = recordChild(rPr, 'rFonts');
     styles.set(id, {
-      name: attr(child(st, 'name'), 'val') ?? id,
-      basedOn: attr(child(st, 'basedOn'), 'val'),
+      name: recordAttr(recordChild(st, 'name'), 'val') ?? id,
+      basedOn: recordAttr(recordChild(st, 'basedOn'), 'val'),
       outlineLevel: outline !== undefined ? Number(outline) : undefined,
-      numId: attr(child(numPr, 'numId'), 'val'),
-      ilvl: attr(child(numPr, 'ilvl'), 'val') !== undefined ? Number(attr(child(numPr, 'ilvl'), 'val')) : undefined,
-      bold: onOff(child(rPr, 'b')),
-      italic: onOff(child(rPr, 'i')),
-      monospace: fonts ? MONOSPACE.test(attr(fonts, 'ascii') ?? attr(fonts, 'hAnsi') ?? '') : undefined,
+      numId: recordAttr(recordChild(numPr, 'numId'), 'val'),
+      ilvl: ilvl !== undefined ? Number(ilvl) : undefined,
+      bold: onOff(recordChild(rPr, 'b')),
+      italic: onOff(recordChild(rPr, 'i')),
+      position: vertAlign(recordAttr(recordChild(rPr, 'vertAlign'), 'val')),
+      monospace: fonts ? MONOSPACE.test(recordAttr(fonts, 'ascii') ?? recordAttr(fonts, 'hAnsi') ?? '') : undefined,
     });
-    if (attr(st, 'type') === 'paragraph' && /^(1|true|on)$/.test(attr(st, 'default') ?? '')) defaultParagraphStyle = id;
+    if (recordAttr(st, 'type') === 'paragraph' && /^(1|true|on)$/.test(recordAttr(st, 'default') ?? '')) {
+      defaultParagraphStyle = id;
+    }
   }
   return { styles, defaultParagraphStyle };
 }
 
-function readNumbering(doc: Document | undefined): Pick<DocxPackage, 'nums' | 'abstracts'> {
+function readNumbering(records: XmlRecord[]): Pick<DocxPackage, 'nums' | 'abstracts'> {
   const abstracts = new Map<string, LevelInfo[]>();
-  for (const an of descendants(doc, 'abstractNum')) {
-    const levels: LevelInfo[] = [];
-    for (const lvl of children(an, 'lvl')) {
-      levels[Number(attr(lvl, 'ilvl') ?? 0)] = {
-        format: attr(child(lvl, 'numFmt'), 'val') ?? 'decimal',
-        text: attr(child(lvl, 'lvlText'), 'val') ?? '',
-        start: Number(attr(child(lvl, 'start'), 'val') ?? 1),
-      };
-    }
-    abstracts.set(attr(an, 'abstractNumId') ?? '', levels);
-  }
   const nums = new Map<string, { abstractId: string; startOverrides: Map<number, number> }>();
-  for (const num of descendants(doc, 'num')) {
-    const startOverrides = new Map<number, number>();
-    for (const o of children(num, 'lvlOverride')) {
-      const start = attr(child(o, 'startOverride'), 'val');
-      if (start !== undefined) startOverrides.set(Number(attr(o, 'ilvl') ?? 0), Number(start));
+  for (const record of records) {
+    if (record.local === 'abstractNum') {
+      const levels: LevelInfo[] = [];
+      for (const lvl of recordChildren(record, 'lvl')) {
+        levels[Number(recordAttr(lvl, 'ilvl') ?? 0)] = {
+          format: recordAttr(recordChild(lvl, 'numFmt'), 'val') ?? 'decimal',
+          text: recordAttr(recordChild(lvl, 'lvlText'), 'val') ?? '',
+          start: Number(recordAttr(recordChild(lvl, 'start'), 'val') ?? 1),
+        };
+      }
+      abstracts.set(recordAttr(record, 'abstractNumId') ?? '', levels);
+      continue;
     }
-    nums.set(attr(num, 'numId') ?? '', { abstractId: attr(child(num, 'abstractNumId'), 'val') ?? '', startOverrides });
+    const startOverrides = new Map<number, number>();
+    for (const o of recordChildren(record, 'lvlOverride')) {
+      const start = recordAttr(recordChild(o, 'startOverride'), 'val');
+      if (start !== undefined) startOverrides.set(Number(recordAttr(o, 'ilvl') ?? 0), Number(start));
+    }
+    nums.set(recordAttr(record, 'numId') ?? '', {
+      abstractId: recordAttr(recordChild(record, 'abstractNumId'), 'val') ?? '',
+      startOverrides,
+    });
   }
   return { nums, abstracts };
 }

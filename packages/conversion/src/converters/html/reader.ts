@@ -1,5 +1,6 @@
 import type { Block, Inline, ListItem, Note } from '../../markdown/model';
 import { BLOCK_TAGS, parseHtml, textOf, type HtmlElement, type HtmlNode } from './dom';
+import { isFormatting } from '../../markdown/inline';
 
 /** Elements nested deeper than this are read as their plain text (no stack overflow on hostile nesting). */
 export const MAX_HTML_DEPTH = 200;
@@ -537,18 +538,13 @@ class HtmlReader {
         return;
       case 'sup':
       case 'sub': {
-        // Kept as GFM's <sup>/<sub> (GitHub renders them): "x2" would read as another number.
+        // Kept raised or lowered (the writer's <sup>/<sub>): "x2" would read as another number.
         // A note mark that is only a link ([1] to the references) stays a plain link.
         const inner = this.inlines(el.children, depth);
         const mark = (n: Inline): boolean =>
           n.type === 'link' || n.type === 'noteRef' || (n.type === 'text' && !/\S/.test(n.text));
-        if (!hasVisible(inner) || inner.every(mark)) {
-          append(out, inner);
-          return;
-        }
-        out.push({ type: 'raw', markdown: `<${el.tag}>` });
-        append(out, inner);
-        out.push({ type: 'raw', markdown: `</${el.tag}>` });
+        if (!hasVisible(inner) || inner.every(mark)) append(out, inner);
+        else out.push({ type: el.tag === 'sup' ? 'superscript' : 'subscript', children: inner });
         return;
       }
       case 'math': {
@@ -755,7 +751,7 @@ function isOnlySymbols(nodes: Inline[]): boolean {
     for (const n of stack.pop()!) {
       if (n.type === 'text') {
         if (/[\p{L}\p{N}]/u.test(n.text)) return false;
-      } else if (n.type === 'strong' || n.type === 'emphasis' || n.type === 'strike') stack.push(n.children);
+      } else if (isFormatting(n)) stack.push(n.children);
       else if (n.type !== 'break') return false;
     }
   }
@@ -788,6 +784,8 @@ function tidyInto(list: Inline[], state: { spaced: boolean }, out: Inline[]): In
       case 'strong':
       case 'emphasis':
       case 'strike':
+      case 'superscript':
+      case 'subscript':
       case 'link':
         out.push({ ...n, children: tidyInto(n.children, state, []) });
         break;

@@ -137,6 +137,7 @@ function mergeRuns(runs: WordRun[]): WordRun[] {
       !run.special &&
       last.bold === run.bold &&
       last.italic === run.italic &&
+      last.position === run.position &&
       last.link === run.link;
     if (same) last.text += run.text;
     else out.push({ ...run });

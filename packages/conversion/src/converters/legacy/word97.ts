@@ -1,5 +1,6 @@
 import iconv from 'iconv-lite';
 import { hyperlinkTarget } from '../word-fields';
+import type { Position } from '../../markdown/nodes';
 
 /**
  * A reader of the Word 97-2003 binary format ([MS-DOC]) for what Markdown needs: the text of the
@@ -53,6 +54,8 @@ export const SPRM = {
   cFBold: 0x0835,
   cFItalic: 0x0836,
   cFSpec: 0x0855,
+  /** sprmCIss: 1 superscript, 2 subscript. */
+  cIss: 0x2a48,
   tDefTable: 0xd608,
 } as const;
 
@@ -69,6 +72,7 @@ export interface WordRun {
   text: string;
   bold: boolean;
   italic: boolean;
+  position?: Position;
   link?: string;
   /** A picture or a note reference, not text. */
   special?: { kind: 'picture' } | { kind: 'note'; label: string };
@@ -119,6 +123,7 @@ interface ParagraphProps {
 interface CharProps {
   bold?: boolean;
   italic?: boolean;
+  position?: Position;
   special: boolean;
 }
 
@@ -283,6 +288,7 @@ function readChpxPage(page: Buffer): FcRun<CharProps>[] {
         if (sprm === SPRM.cFBold) props.bold = toggle(operand[0]);
         else if (sprm === SPRM.cFItalic) props.italic = toggle(operand[0]);
         else if (sprm === SPRM.cFSpec) props.special = operand[0] === 1;
+        else if (sprm === SPRM.cIss) props.position = operand[0] === 1 ? 'super' : operand[0] === 2 ? 'sub' : undefined;
       }
     }
     runs.push({ fcStart: fc(i), fcEnd: fc(i + 1), props });
@@ -474,11 +480,12 @@ class TextReader {
     const push = (text: string, props: CharProps, extra?: Partial<WordRun>): void => {
       const bold = props.bold ?? false;
       const italic = props.italic ?? false;
+      const { position } = props;
       const last = runs[runs.length - 1];
       const joinable = last && !last.special && !extra && !last.link && runs.length > fieldStart;
-      if (joinable && last.bold === bold && last.italic === italic) {
+      if (joinable && last.bold === bold && last.italic === italic && last.position === position) {
         last.text += text;
-      } else runs.push({ text, bold, italic, ...extra });
+      } else runs.push({ text, bold, italic, position, ...extra });
     };
     for (const piece of this.pieces) {
       const start = Math.max(from, piece.cpStart);

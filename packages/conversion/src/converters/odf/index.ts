@@ -7,8 +7,9 @@ import { attr, child, children, descendants } from '../../xml-dom';
 import type { Block, Inline, ListItem, Note } from '../../markdown/model';
 import { documentOutput } from '../../markdown/writer';
 import { renderInline } from '../../markdown/inline';
-import { asNodes, blocksAsInline } from '../../markdown/nodes';
+import { blocksAsInline, styled, type InlineStyle, type Position } from '../../markdown/nodes';
 import {
+  inlines,
   isBlank,
   paragraphsToBlocks,
   renderSlides,
@@ -25,7 +26,7 @@ interface OdfPackage {
   /** List style name → whether level 1.. is numbered. */
   numberedLists: Map<string, boolean[]>;
   /** Automatic text style name → emphasis. */
-  emphasis: Map<string, { bold: boolean; italic: boolean; strike: boolean }>;
+  emphasis: Map<string, InlineStyle>;
   /** Paragraph style name → its parent style, to find Title / Subtitle paragraphs. */
   parents: Map<string, string>;
 }
@@ -41,7 +42,7 @@ function openOdf(input: Buffer, label: string): OdfPackage {
   const stylesXml = zip.textOf('styles.xml');
   const styleDocs = [content, ...(stylesXml ? [parseXml(stylesXml, label)] : [])];
   const numberedLists = new Map<string, boolean[]>();
-  const emphasis = new Map<string, { bold: boolean; italic: boolean; strike: boolean }>();
+  const emphasis = new Map<string, InlineStyle>();
   const parents = new Map<string, string>();
   for (const doc of styleDocs) {
     for (const st of descendants(doc, 'style')) {
@@ -61,6 +62,7 @@ function openOdf(input: Buffer, label: string): OdfPackage {
         bold: /bold|[6-9]00/.test(attr(tp, 'font-weight') ?? ''),
         italic: (attr(tp, 'font-style') ?? '') === 'italic',
         strike: (attr(tp, 'text-line-through-style') ?? 'none') !== 'none',
+        position: textPosition(attr(tp, 'text-position')),
       });
     }
   }
@@ -73,6 +75,18 @@ function openOdf(input: Buffer, label: string): OdfPackage {
     emphasis,
     parents,
   };
+}
+
+/**
+ * style:text-position ("super 58%", "sub", "33% 58%", "-33% 58%"): its first value is the raise,
+ * a keyword or a percentage of the font height; positive is raised, negative lowered, 0% none.
+ */
+function textPosition(value: string | undefined): Position | undefined {
+  const raise = value?.trim().split(/\s+/)[0];
+  if (raise === 'super' || raise === 'sub') return raise;
+  const percent = Number.parseFloat(raise ?? '');
+  if (!Number.isFinite(percent) || percent === 0) return undefined;
+  return percent > 0 ? 'super' : 'sub';
 }
 
 function odfMetadata(pkg: OdfPackage, pages: number): DocumentMetadata {
@@ -104,11 +118,8 @@ function inline(el: Element, pkg: OdfPackage, notes: Note[]): Inline[] {
         break;
       case 'span': {
         const style = pkg.emphasis.get(attr(e, 'style-name') ?? '');
-        let nodes = inline(e, pkg, notes);
-        if (style?.strike) nodes = [{ type: 'strike', children: nodes }];
-        if (style?.italic) nodes = [{ type: 'emphasis', children: nodes }];
-        if (style?.bold) nodes = [{ type: 'strong', children: nodes }];
-        out.push(...nodes);
+        const nodes = inline(e, pkg, notes);
+        out.push(...(style ? styled(nodes, style) : nodes));
         break;
       }
       case 'a': {
@@ -308,7 +319,7 @@ export const odpConverter: Converter = {
             0,
           );
           if (cls === 'title' && isBlank(title))
-            title = paragraphs.flatMap((p, i) => (i ? [space, ...asNodes(p.text)] : asNodes(p.text)));
+            title = paragraphs.flatMap((p, i) => (i ? [space, ...inlines(p.text)] : inlines(p.text)));
           else blocks.push(...paragraphsToBlocks(paragraphs));
         } else if (child(frame, 'image')) {
           blocks.push({ type: 'paragraph', text: frameText(frame, pkg, notes) });

@@ -1,9 +1,12 @@
-import type { Block } from '../../markdown/model';
-import { escapeText } from '../../markdown/inline';
+import type { Block, Inline, InlineContent } from '../../markdown/model';
+import { nestListItems, type FlatListItem } from '../../markdown/lists';
+import { dropLeading, joinRunLines, runsToInlines, type StyledRun } from './styled-runs';
 import { bodyFont, bodySize, boilerplateKey, type Line } from './layout';
 
-// Bullets, checkboxes, and symbol-font glyphs (Wingdings, Symbol) that map to C1 controls or the private use area.
-const BULLET = /^(?:[•◦▪▫●○■□‣⁃∙·*\-–—]\s+|[☐☑☒❑❒✓✔➢➤►▶◆◇\u0080-\u009f\uf000-\uf0ff]\s*(?=\S))/u;
+// Bullets, checkboxes, and symbol-font glyphs (Wingdings, Symbol) that map to C1 controls or the BMP's private use
+// area; other fonts' glyphs that map to a private use area or to no assigned character (IBM's BookMaster bullet
+// comes out as U+900B0) count when a space follows them.
+const BULLET = /^(?:[•◦▪▫●○■□‣⁃∙·*\-–—\p{Co}\p{Cn}]\s+|[☐☑☒❑❒✓✔➢➤►▶◆◇\u0080-\u009f\uf000-\uf0ff]\s*(?=\S))/u;
 const NUMBERED = /^((?:\d{1,3}|[a-z]|[ivx]{1,5})[.)])\s+/i;
 const HEADING_RATIO = 1.15;
 const MAX_HEADING_CHARS = 150;
@@ -38,6 +41,8 @@ function inEdgeBand(line: Line): boolean {
 export function linesToBlocks(lines: Line[]): Block[] {
   const body = bodySize(lines);
   const font = bodyFont(lines, body);
+  // A body set in bold or italic throughout is the document's plain text, not emphasis.
+  const plain = { bold: / bold\b/.test(font), italic: / italic\b/.test(font) };
   const heading = lines.map((l, i) => isHeadingLine(l, body) || isStyledHeading(lines, i, body, font));
   const headingSizes = [...new Set(lines.filter((_, i) => heading[i]).map((l) => l.size))].sort((a, b) => b - a);
   const levelOf = (l: Line): number => {
@@ -49,13 +54,18 @@ export function linesToBlocks(lines: Line[]): Block[] {
   };
   const blocks: Block[] = [];
   let paragraph: Line[] = [];
-  let list: { ordered: boolean; items: { text: string }[]; x: number; start?: number } | undefined;
+  let list: ListRun | undefined;
   const flushParagraph = (): void => {
-    if (paragraph.length) blocks.push({ type: 'paragraph', text: escapeText(joinLines(paragraph.map((l) => l.text))) });
+    if (paragraph.length) {
+      blocks.push({ type: 'paragraph', text: runsToInlines(joinRunLines(paragraph.map((l) => l.runs)), plain) });
+    }
     paragraph = [];
   };
   const flushList = (): void => {
-    if (list) blocks.push({ type: 'list', ordered: list.ordered, start: list.start, items: list.items });
+    if (list) {
+      const items = list.items.map((item) => ({ ...item, text: runsToInlines(joinRunLines(item.lines), plain) }));
+      blocks.push(...nestListItems(items));
+    }
     list = undefined;
   };
   for (let i = 0; i < lines.length; i++) {
@@ -64,14 +74,14 @@ export function linesToBlocks(lines: Line[]): Block[] {
     if (line.table) {
       flushParagraph();
       flushList();
-      blocks.push({ type: 'table', rows: line.table.map((r) => r.map(escapeText)) });
+      blocks.push({ type: 'table', rows: line.table.map((r) => r.map(plainText)) });
       continue;
     }
     const table = tableAt(lines, i);
     if (table) {
       flushParagraph();
       flushList();
-      blocks.push({ type: 'table', rows: table.rows.map((r) => r.map(escapeText)) });
+      blocks.push({ type: 'table', rows: table.rows.map((r) => r.map(plainText)) });
       i = table.end - 1;
       continue;
     }
@@ -86,26 +96,29 @@ export function linesToBlocks(lines: Line[]): Block[] {
         prev.size === line.size &&
         prev.page === line.page &&
         gapBetween(prev, line) < line.size * 1.8;
-      if (continues && last.type === 'heading') last.text = `${last.text} ${escapeText(line.text)}`;
-      else blocks.push({ type: 'heading', level: levelOf(line), text: escapeText(line.text) });
+      // A heading's style is what makes it one: its text is plain.
+      if (continues && last.type === 'heading') last.text = plainText(`${inlineText(last.text)} ${line.text}`);
+      else blocks.push({ type: 'heading', level: levelOf(line), text: plainText(line.text) });
       continue;
     }
     const bullet = BULLET.exec(line.text);
     const numbered = bullet ? null : NUMBERED.exec(line.text);
     if (bullet || numbered) {
       flushParagraph();
-      const ordered = !!numbered;
-      if (!list || list.ordered !== ordered) {
-        flushList();
-        const first = numbered ? Number.parseInt(numbered[1]!, 10) : NaN;
-        list = { ordered, items: [], x: line.x, start: Number.isFinite(first) ? first : undefined };
-      }
-      list.items.push({ text: line.text.slice((bullet ?? numbered)![0].length) });
+      list ??= { items: [], markers: [] };
+      const first = numbered ? Number.parseInt(numbered[1]!, 10) : NaN;
+      list.items.push({
+        level: markerLevel(list.markers, line),
+        ordered: !!numbered,
+        value: Number.isFinite(first) ? first : undefined,
+        lines: [dropLeading(line.runs, (bullet ?? numbered)![0].length)],
+        x: line.x,
+      });
       continue;
     }
-    if (list && prev && line.x > list.x + 2 && gapBetween(prev, line) < line.size * 1.6 && line.page === prev.page) {
-      const item = list.items[list.items.length - 1]!;
-      item.text = joinLines([item.text, line.text]);
+    const item = list?.items[list.items.length - 1];
+    if (item && prev && line.x > item.x + 2 && gapBetween(prev, line) < line.size * 1.6 && line.page === prev.page) {
+      item.lines.push(line.runs);
       continue;
     }
     flushList();
@@ -114,10 +127,38 @@ export function linesToBlocks(lines: Line[]): Block[] {
   }
   flushParagraph();
   flushList();
-  for (const b of blocks)
-    if (b.type === 'list')
-      for (const item of b.items) if (typeof item.text === 'string') item.text = escapeText(item.text);
   return blocks;
+}
+
+/** Consecutive list lines: each item's marker position and its wrapped lines, nested by indent when flushed. */
+interface ListRun {
+  items: Array<Omit<FlatListItem, 'text'> & { lines: StyledRun[][]; x: number }>;
+  /** Marker x positions of the open levels, outermost first. */
+  markers: number[];
+}
+
+/**
+ * The nesting level of a list item from its marker's indent: deeper than the item before it when
+ * its marker stands clearly to the right, back out to the level whose marker it lines up with.
+ */
+function markerLevel(markers: number[], line: Line): number {
+  const tolerance = Math.max(3, line.size * NESTED_INDENT_RATIO);
+  while (markers.length && line.x < markers[markers.length - 1]! - tolerance) markers.pop();
+  const top = markers[markers.length - 1];
+  if (top === undefined || line.x > top + tolerance) markers.push(line.x);
+  return markers.length - 1;
+}
+
+/** A sub-item's marker stands at least this many text sizes right of its parent's. */
+const NESTED_INDENT_RATIO = 0.6;
+
+function plainText(value: string): Inline[] {
+  return [{ type: 'text', text: value }];
+}
+
+/** The text of nodes this reader made (headings hold plain text). */
+function inlineText(content: InlineContent): string {
+  return content.map((n) => (n.type === 'text' ? n.text : 'children' in n ? inlineText(n.children) : '')).join('');
 }
 
 function isHeadingLine(line: Line, body: number): boolean {
@@ -161,17 +202,6 @@ function startsNewParagraph(prev: Line, line: Line): boolean {
   return false;
 }
 
-/** Joins wrapped lines: a hyphen at a line end before a lower-case word is a hyphenation and goes. */
-export function joinLines(parts: string[]): string {
-  let out = '';
-  for (const part of parts) {
-    if (!out) out = part;
-    else if (/\p{Ll}-$/u.test(out) && /^\p{Ll}/u.test(part)) out = out.slice(0, -1) + part;
-    else out += ` ${part}`;
-  }
-  return out;
-}
-
 /** A run of 3+ lines each split into the same 2+ column positions is a table. */
 function tableAt(lines: Line[], start: number): { rows: string[][]; end: number } | undefined {
   const first = lines[start]!;
@@ -204,5 +234,25 @@ function tableAt(lines: Line[], start: number): { rows: string[][]; end: number 
     }
     return row;
   });
+  if (isColumnsOfProse(rows)) return undefined;
   return { rows, end };
+}
+
+/** A cell of at least this many words reads as running text. */
+const PROSE_CELL_WORDS = 5;
+/** A column is running text when this share of its filled cells is. */
+const PROSE_COLUMN_SHARE = 2 / 3;
+
+/**
+ * Aligned lines whose every column is running text are a page set in columns, not a table:
+ * tables hold at least one column of short entries (names, numbers, dates).
+ */
+function isColumnsOfProse(rows: string[][]): boolean {
+  const width = rows[0]?.length ?? 0;
+  for (let c = 0; c < width; c++) {
+    const filled = rows.map((r) => r[c] ?? '').filter(Boolean);
+    const prose = filled.filter((cell) => cell.split(' ').length >= PROSE_CELL_WORDS).length;
+    if (!filled.length || prose < filled.length * PROSE_COLUMN_SHARE) return false;
+  }
+  return true;
 }

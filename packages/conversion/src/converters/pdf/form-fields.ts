@@ -14,8 +14,8 @@ interface WidgetData {
   rect?: number[];
 }
 
-const CHECKED = '☒';
-const UNCHECKED = '☐';
+export const CHECKED = '☒';
+export const UNCHECKED = '☐';
 
 /** What a filled field shows: its text or choices, or a ticked or empty box; '' for buttons and empty fields. */
 function shownValue(w: WidgetData): string {

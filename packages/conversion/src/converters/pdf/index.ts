@@ -1,21 +1,19 @@
-import fs from 'node:fs/promises';
-import os from 'node:os';
-import path from 'node:path';
 import type { Converter, ConversionOutput } from '../../types';
 import { ConversionError } from '../../types';
-import { renderMarkdown } from '../../markdown/writer';
+import { documentOutput } from '../../markdown/writer';
 import { buildLines, type Line, type TextItem } from './layout';
-import { readInfo, readPages } from './poppler';
-import { openPdf, type PdfJsDocument } from './pdfjs';
+import { readPages } from './poppler';
+import { documentInfo, openPdf } from './pdfjs';
 import { pageRules } from './rulings';
 import { ruledTables, type RuledTable } from './ruled-tables';
 import { withFormValues } from './form-fields';
+import { xfaBlocks } from './xfa-form';
 import { readsAsGarbage } from './text-quality';
 import { linesToBlocks, removeRunningLines } from './blocks';
 import type { Block } from '../../markdown/model';
 import { ocrPdfPages } from '../../ocr/scanned-pdf';
 import { columnSections } from '../../ocr/layout';
-import { pdfPictureText, picturePlaceholder } from '../../ocr/pictures';
+import { pdfPictureText } from '../../ocr/pictures';
 
 /** Pages read at most; a longer PDF fails with a message saying so. */
 export const MAX_PDF_PAGES = 2000;
@@ -30,43 +28,47 @@ export const pdfConverter: Converter = {
   name: 'pdf',
   extensions: ['pdf'],
   async convert(input, options): Promise<ConversionOutput> {
-    const dir = await fs.mkdtemp(path.join(os.tmpdir(), 'mw-pdf-'));
+    // pdftohtml reads the pages in its own process while pdf.js reads the trailer here (title, author, page count, form).
+    const stop = new AbortController();
+    const reading = readPages(input, MAX_PDF_PAGES + 1, stop.signal).catch(() => undefined);
+    const opened = await openPdf(input).then(
+      (doc) => ({ doc, error: undefined }),
+      (error: unknown) => ({ doc: undefined, error }),
+    );
+    let doc = opened.doc;
     try {
-      const file = path.join(dir, 'in.pdf');
-      await fs.writeFile(file, input);
-      const [info, poppler] = await Promise.all([
-        readInfo(file).catch(() => undefined),
-        readPages(file, MAX_PDF_PAGES).catch(() => undefined),
-      ]);
-      // poppler refused the file: pdf.js says why (password, damage) in the words users get.
-      if (!info || !poppler) return await failWithReason(input);
-      if (info.pages > MAX_PDF_PAGES) {
+      const info = doc ? await documentInfo(doc).catch(() => undefined) : undefined;
+      if (info && info.pages > MAX_PDF_PAGES) stop.abort();
+      const poppler = await reading;
+      const pageCount = info?.pages || poppler?.length || 0;
+      if (pageCount > MAX_PDF_PAGES) {
         throw new ConversionError(
           'too_large',
-          `The PDF has ${info.pages} pages; at most ${MAX_PDF_PAGES} can be converted.`,
+          `The PDF has ${info?.pages || `more than ${MAX_PDF_PAGES}`} pages; at most ${MAX_PDF_PAGES} can be converted.`,
         );
       }
+      const metadata = { title: info?.title ?? '', author: info?.author ?? '', page_count: pageCount };
+      // An XFA-only form: its pages are a placeholder, the form and its values are in the XFA.
+      if (doc?.isPureXfa) return documentOutput(xfaBlocks(doc.allXfaHtml), metadata);
+      // poppler refused the file: pdf.js says why (password, damage) in the words users get.
+      if (!poppler) return failWithReason(opened.error);
       const pages: Line[][] = [];
-      // pdf.js is opened only for pages that need what poppler's text output lacks: drawn rules, form fields.
-      let pdf: Promise<PdfJsDocument> | undefined;
-      const pdfjsDoc = (): Promise<PdfJsDocument> => (pdf ??= openPdf(input));
-      try {
-        for (const page of poppler) {
-          let items = page.items;
-          if (info.form) items = await withFormValues(await pdfjsDoc(), page.number, items, typicalSize(items));
-          // Enhanced mode: pages set in columns are read column by column, whatever order the file draws them in.
-          const read = (list: TextItem[]): Line[] =>
-            buildLines(options.enhanced ? columnOrder(list, page.height) : list, page.number, page.height);
-          let lines = read(items);
-          if (lines.filter((l) => l.gaps > 0).length >= MIN_TABULAR_LINES) {
-            const { tables, rest } = ruledTables(await pageRules(await pdfjsDoc(), page.number), items);
-            if (tables.length) lines = withTables(read(rest), tables, page.number, page.height);
-          }
-          pages.push(lines);
+      for (const page of poppler) {
+        let items = page.items;
+        // pdf.js adds what poppler's text output lacks: form field values and drawn rules (when it could open the file).
+        if (doc && info?.form) items = await withFormValues(doc, page.number, items, typicalSize(items));
+        // Enhanced mode: pages set in columns are read column by column, whatever order the file draws them in.
+        const read = (list: TextItem[]): Line[] =>
+          buildLines(options.enhanced ? columnOrder(list, page.height) : list, page.number, page.height);
+        let lines = read(items);
+        if (doc && lines.filter((l) => l.gaps > 0).length >= MIN_TABULAR_LINES) {
+          const { tables, rest } = ruledTables(await pageRules(doc, page.number), items);
+          if (tables.length) lines = withTables(read(rest), tables, page.number, page.height);
         }
-      } finally {
-        if (pdf) await (await pdf.catch(() => undefined))?.destroy();
+        pages.push(lines);
       }
+      await doc?.destroy();
+      doc = undefined;
       const cleaned = removeRunningLines(pages);
       // Pages without text, and pages whose text layer reads as garbage, are read from their image.
       const scanned = pages
@@ -76,12 +78,9 @@ export const pdfConverter: Converter = {
       // Enhanced mode also reads the text inside pictures on pages that have a text layer.
       const textPages = pages.map((_, i) => (scanned.includes(i + 1) ? 0 : i + 1)).filter((n) => n > 0);
       const pictures = options.enhanced ? await pdfPictureText(input, textPages) : new Map<number, string[]>();
-      return {
-        markdown: renderMarkdown(pageBlocks(cleaned, ocr, pictures)),
-        metadata: { title: info.title, author: info.author, page_count: info.pages || poppler.length },
-      };
+      return documentOutput(pageBlocks(cleaned, ocr, pictures), metadata);
     } finally {
-      await fs.rm(dir, { recursive: true, force: true });
+      await doc?.destroy();
     }
   },
 };
@@ -103,6 +102,7 @@ function withTables(lines: Line[], tables: RuledTable[], page: number, pageHeigh
     const at = out.findIndex((l) => !l.table && l.y < t.top);
     const line: Line = {
       text: '',
+      runs: [],
       x: 0,
       y: t.top,
       right: 0,
@@ -120,20 +120,14 @@ function withTables(lines: Line[], tables: RuledTable[], page: number, pageHeigh
   return out;
 }
 
-/** Opens the file with pdf.js to name what is wrong with it (poppler's messages are not for users). */
-async function failWithReason(input: Buffer): Promise<never> {
-  let doc: PdfJsDocument;
-  try {
-    doc = await openPdf(input);
-  } catch (err) {
-    const e = err as Error;
-    if (e.name === 'PasswordException') {
-      throw new ConversionError('encrypted_file', 'The PDF is password-protected; remove the password and try again.');
-    }
-    throw new ConversionError('corrupt_file', `The PDF could not be read: ${e.message}`);
+/** Names what is wrong with a file poppler refuses, from pdf.js's own error (poppler's messages are not for users). */
+function failWithReason(error: unknown): never {
+  if (!error) throw new ConversionError('corrupt_file', 'The PDF could not be read: its pages could not be parsed.');
+  const e = error as Error;
+  if (e.name === 'PasswordException') {
+    throw new ConversionError('encrypted_file', 'The PDF is password-protected; remove the password and try again.');
   }
-  await doc.destroy();
-  throw new ConversionError('corrupt_file', 'The PDF could not be read: its pages could not be parsed.');
+  throw new ConversionError('corrupt_file', `The PDF could not be read: ${e.message}`);
 }
 
 /** The page's text items in reading order when they are set in 2+ columns; as drawn otherwise. */
@@ -161,7 +155,7 @@ function pageBlocks(pages: Line[][], ocr: Map<number, Block[]>, pictures: Map<nu
   let run: Line[] = [];
   let waiting: string[] = [];
   const waitingBlocks = (): Block[] => {
-    const out = waiting.map((text): Block => ({ type: 'paragraph', text: picturePlaceholder('image', text) }));
+    const out = waiting.map((text): Block => ({ type: 'paragraph', text: [{ type: 'image', alt: `image: ${text}` }] }));
     waiting = [];
     return out;
   };

@@ -1,3 +1,5 @@
+import { runsText, tidyRuns, type StyledRun } from './styled-runs';
+
 /** Positioned text from a PDF page, and the line/paragraph rules that turn it into blocks. */
 export interface TextItem {
   text: string;
@@ -10,10 +12,15 @@ export interface TextItem {
   font?: string;
   /** The run is right-to-left text in the item (its string is in logical order). */
   rtl?: boolean;
+  italic?: boolean;
+  /** The item's text in parts of different styles, when it mixes them (bold words inside a line). */
+  runs?: StyledRun[];
 }
 
 export interface Line {
   text: string;
+  /** The same text in runs of one style each. */
+  runs: StyledRun[];
   x: number;
   y: number;
   right: number;
@@ -55,6 +62,8 @@ export function buildLines(items: TextItem[], page: number, pageHeight: number):
   return lines.filter((l) => l.text.trim() !== '');
 }
 
+const SPACE_RUN: StyledRun = { text: ' ', bold: false, italic: false };
+
 function toLine(items: TextItem[], page: number, pageHeight: number): Line {
   // A line mostly in a right-to-left script is read from its right edge.
   const letters = (list: TextItem[]): number => list.reduce((n, i) => n + i.text.trim().length, 0);
@@ -65,6 +74,7 @@ function toLine(items: TextItem[], page: number, pageHeight: number): Line {
   let prevStart = Infinity;
   let previousRtl: boolean | undefined;
   let text = '';
+  const runs: StyledRun[] = [];
   const cells: Array<{ x: number; text: string }> = [];
   let prevEnd = -Infinity;
   let gaps = 0;
@@ -73,10 +83,15 @@ function toLine(items: TextItem[], page: number, pageHeight: number): Line {
   let chars = 0;
   const fontChars = new Map<string, number>();
   const sizeChars = new Map<number, number>();
+  // Letters are counted per size only when sizes differ: one size is the line's size whatever its letters.
+  const mixedSizes = items.some((i) => i.size !== items[0]!.size);
   for (const item of sorted) {
     // pdf.js inserts space items spanning gaps; they must not hide the gap between cells.
     if (item.text.trim() === '') {
-      if (text && !/\s$/.test(text)) text += ' ';
+      if (text && !/\s$/.test(text)) {
+        text += ' ';
+        runs.push(SPACE_RUN);
+      }
       continue;
     }
     // In right-to-left lines a change of direction (Arabic to Latin) is a word break even without a gap.
@@ -88,21 +103,30 @@ function toLine(items: TextItem[], page: number, pageHeight: number): Line {
     if (text && gap > item.size * 0.5) gaps++;
     if (!cells.length || wide) cells.push({ x: item.x, text: item.text.trim() });
     else cells[cells.length - 1]!.text += (gap > item.size * 0.15 && !/\s$/.test(text) ? ' ' : '') + item.text.trim();
-    if (text && gap > item.size * 0.15 && !/\s$/.test(text) && !/^\s/.test(item.text)) text += ' ';
+    if (text && gap > item.size * 0.15 && !/\s$/.test(text) && !/^\s/.test(item.text)) {
+      text += ' ';
+      runs.push(SPACE_RUN);
+    }
     text += item.text;
+    runs.push(...(item.runs ?? [{ text: item.text, bold: item.bold, italic: item.italic ?? false }]));
     prevEnd = Math.max(prevEnd, item.x + item.width);
     prevStart = Math.min(prevStart, item.x);
     size = Math.max(size, item.size);
     // The line's size is its letters' size: a large bullet or checkbox glyph doesn't make it a heading.
-    const letters = item.text.replace(/[^\p{L}\p{N}]/gu, '').length;
-    if (letters) sizeChars.set(item.size, (sizeChars.get(item.size) ?? 0) + letters);
+    if (mixedSizes) {
+      const letters = item.text.replace(/[^\p{L}\p{N}]/gu, '').length;
+      if (letters) sizeChars.set(item.size, (sizeChars.get(item.size) ?? 0) + letters);
+    }
     const n = item.text.trim().length;
     chars += n;
-    if (item.bold) boldChars += n;
+    if (item.runs) for (const r of item.runs) boldChars += r.bold ? r.text.trim().length : 0;
+    else if (item.bold) boldChars += n;
     fontChars.set(item.font ?? '', (fontChars.get(item.font ?? '') ?? 0) + n);
   }
+  const tidy = tidyRuns(runs);
   return {
-    text: text.replace(/\s+/g, ' ').trim(),
+    text: runsText(tidy),
+    runs: tidy,
     x: Math.min(...sorted.map((i) => i.x)),
     y: items[0]!.y,
     right: prevEnd,

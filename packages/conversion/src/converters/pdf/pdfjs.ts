@@ -18,9 +18,31 @@ export async function openPdf(input: Buffer): Promise<PdfJsDocument> {
   return lib.getDocument({
     data: new Uint8Array(input),
     isEvalSupported: false,
+    // Forms that exist only as XFA are laid out with their data (other files are read as without it).
+    enableXfa: true,
     disableFontFace: true,
     useSystemFonts: false,
     stopAtErrors: false,
     verbosity: 0,
   }).promise;
+}
+
+export interface PdfInfo {
+  title: string;
+  author: string;
+  pages: number;
+  /** The file has an AcroForm or XFA form whose field values may not be drawn on the page. */
+  form: boolean;
+}
+
+/** The info dictionary, page count and form flags: pdf.js reads them from the trailer and catalog, no page is parsed. */
+export async function documentInfo(doc: PdfJsDocument): Promise<PdfInfo> {
+  const info = (await doc.getMetadata()).info as Record<string, unknown>;
+  const field = (name: string): string => (typeof info[name] === 'string' ? info[name].trim() : '');
+  return {
+    title: field('Title'),
+    author: field('Author'),
+    pages: doc.numPages,
+    form: info.IsAcroFormPresent === true || info.IsXFAPresent === true,
+  };
 }

@@ -1,6 +1,7 @@
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import type { TextItem } from './layout';
+import type { StyledRun } from './styled-runs';
 
 const run = promisify(execFile);
 
@@ -9,14 +10,6 @@ const TOOL_TIMEOUT_MS = 300_000;
 /** pdftohtml's XML for the largest accepted PDF (2000 dense pages) stays well under this. */
 const MAX_XML_BYTES = 512 * 1024 * 1024;
 
-export interface PdfInfo {
-  title: string;
-  author: string;
-  pages: number;
-  /** The file has an AcroForm or XFA form whose field values may not be drawn on the page. */
-  form: boolean;
-}
-
 export interface PopplerPage {
   number: number;
   width: number;
@@ -24,29 +17,21 @@ export interface PopplerPage {
   items: TextItem[];
 }
 
-/** The document's info dictionary and page count (poppler's pdfinfo): no page is parsed. */
-export async function readInfo(file: string): Promise<PdfInfo> {
-  const { stdout } = await run('pdfinfo', ['-enc', 'UTF-8', file], { timeout: TOOL_TIMEOUT_MS, encoding: 'utf8' });
-  const field = (name: string): string => new RegExp(`^${name}:[ \\t]*(.*)$`, 'm').exec(stdout)?.[1]?.trim() ?? '';
-  const form = field('Form');
-  return {
-    title: field('Title'),
-    author: field('Author'),
-    pages: Number(field('Pages')) || 0,
-    form: form !== '' && form !== 'none',
-  };
-}
-
 /**
  * Positioned text of the first `lastPage` pages from poppler's pdftohtml (XML, 1 unit = 1 pt, invisible
  * text included so OCR'd text layers are read): about as fast as pdftotext, with each run's font size and weight.
+ * The file goes in on stdin (`fd://0`), so no temporary file is written; `-stdout` keeps the output name unused.
  */
-export async function readPages(file: string, lastPage: number): Promise<PopplerPage[]> {
-  const { stdout } = await run(
+export async function readPages(input: Buffer, lastPage: number, signal?: AbortSignal): Promise<PopplerPage[]> {
+  const running = run(
     'pdftohtml',
-    ['-xml', '-i', '-hidden', '-q', '-stdout', '-zoom', '1', '-l', String(lastPage), file],
-    { timeout: TOOL_TIMEOUT_MS, maxBuffer: MAX_XML_BYTES, encoding: 'utf8' },
+    ['-xml', '-i', '-hidden', '-q', '-stdout', '-zoom', '1', '-l', String(lastPage), 'fd://0', 'out'],
+    { timeout: TOOL_TIMEOUT_MS, maxBuffer: MAX_XML_BYTES, encoding: 'utf8', signal },
   );
+  // A tool that stops reading early (damaged file) closes the pipe: its exit status is the error that counts.
+  running.child.stdin?.on('error', () => undefined);
+  running.child.stdin?.end(input);
+  const { stdout } = await running;
   return parsePdf2Xml(stdout);
 }
 
@@ -79,7 +64,11 @@ export function parsePdf2Xml(xml: string): PopplerPage[] {
       const bold = font.bold || raw!.startsWith('<b>');
       const italic = font.italic || /^(<b>)?<i>/.test(raw!);
       const rtl = RTL_LETTER.test(text);
+      // Right-to-left text is reordered as a whole, so it keeps one style.
+      const runs = !rtl && raw!.includes('<') ? styledRuns(raw!, font) : undefined;
       items.push({
+        ...(runs && runs.length > 1 ? { runs } : {}),
+        italic,
         text: rtl ? visualToLogical(text) : text,
         x: Number(left),
         // pdf.js convention: y grows upwards from the page bottom; the box's bottom is the steadiest baseline.
@@ -94,6 +83,29 @@ export function parsePdf2Xml(xml: string): PopplerPage[] {
     pages.push({ number: Number(number), width: Number(w), height, items });
   }
   return pages;
+}
+
+const STYLE_TAG = /<(\/?)([bi])>|<[^>]*>/g;
+
+/** A text element's parts between pdftohtml's <b> and <i> tags, each with its style (the font's own style included). */
+function styledRuns(raw: string, font: { bold: boolean; italic: boolean }): StyledRun[] {
+  const runs: StyledRun[] = [];
+  let bold = 0;
+  let italic = 0;
+  let at = 0;
+  const push = (end: number): void => {
+    const text = normalise(decodeEntities(raw.slice(at, end)));
+    if (text) runs.push({ text, bold: font.bold || bold > 0, italic: font.italic || italic > 0 });
+  };
+  for (const tag of raw.matchAll(STYLE_TAG)) {
+    push(tag.index);
+    at = tag.index + tag[0].length;
+    const step = tag[1] ? -1 : 1;
+    if (tag[2] === 'b') bold = Math.max(0, bold + step);
+    else if (tag[2] === 'i') italic = Math.max(0, italic + step);
+  }
+  push(raw.length);
+  return runs;
 }
 
 const BOLD_FONT = /bold|black|heavy|semibold|demi|[-,]bd\b|\+?[a-z]*bx\d/i;
@@ -118,7 +130,10 @@ function decodeEntities(text: string): string {
   });
 }
 
+const LIGATURE_OR_NBSP = /[\ufb00-\ufb06\u00a0]/;
+
 /** Typographic ligatures (ﬁ, ﬀ, ﬃ) and non-breaking spaces read as plain letters and spaces. */
 function normalise(text: string): string {
+  if (!LIGATURE_OR_NBSP.test(text)) return text;
   return text.replace(/[\ufb00-\ufb06]/g, (c) => c.normalize('NFKC')).replace(/\u00a0/g, ' ');
 }

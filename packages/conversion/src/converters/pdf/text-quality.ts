@@ -10,7 +10,13 @@ const MAX_SYMBOL_SHARE = 0.25;
 /** A token that reads as a word or number: one case pattern of letters, or digits with separators. */
 const WORD_SHAPED =
   /^(?:\p{Lu}?\p{Ll}+(?:['’-]\p{Ll}+)*|\p{Lu}+|\p{Lu}\p{Ll}*(?:-\p{Lu}\p{Ll}*)+|[\p{Lo}\p{M}]+|\p{N}+(?:[.,:/-]\p{N}+)*%?)$/u;
-const ORDINARY = /[\p{L}\p{N}\p{M}\s.,;:!?'"’“”()[\]\-–—/%&]/u;
+/** Characters outside letters, digits, spaces and ordinary punctuation, counted in one pass. */
+const UNORDINARY = /[^\p{L}\p{N}\p{M}\s.,;:!?'"’“”()[\]\-–—/%&]/gu;
+/** The same class for text that is all ASCII (no marks there; letters, digits and spaces are the ASCII ones), several times faster. */
+const UNORDINARY_ASCII = /[^A-Za-z0-9\s.,;:!?'"()[\]\-/%&]/g;
+const NON_ASCII = /[^\x00-\x7f]/;
+const EDGE_PUNCTUATION = /^[("'“‘[]+|[)"'”’\].,;:!?]+$/g;
+const HIGH_SURROGATE = /[\ud800-\udbff]/g;
 
 /**
  * Whether a page's text layer reads as garbage, by character classes and word shapes (no
@@ -21,14 +27,26 @@ export function readsAsGarbage(lines: Line[]): boolean {
     .filter((l) => !l.table)
     .map((l) => l.text)
     .join(' ');
-  const chars = [...text.replace(/\s+/g, '')];
-  if (chars.length < MIN_JUDGED_CHARS) return false;
-  const symbols = chars.filter((c) => !ORDINARY.test(c)).length;
-  if (symbols / chars.length > MAX_SYMBOL_SHARE) return true;
-  const tokens = text
-    .split(/\s+/)
-    .map((t) => t.replace(/^[("'“‘[]+|[)"'”’\].,;:!?]+$/g, ''))
-    .filter(Boolean);
-  const words = tokens.filter((t) => WORD_SHAPED.test(t)).length;
-  return words / tokens.length < MIN_WORD_SHARE;
+  // Line texts have their whitespace folded to single spaces, so words split on ' ' and characters are
+  // counted as code points: the length less the spaces, less one per surrogate pair.
+  const tokens = text.split(' ');
+  const chars = text.length - (tokens.length - 1) - count(text, HIGH_SURROGATE);
+  if (chars < MIN_JUDGED_CHARS) return false;
+  const symbols = count(text, NON_ASCII.test(text) ? UNORDINARY : UNORDINARY_ASCII);
+  if (symbols / chars > MAX_SYMBOL_SHARE) return true;
+  // Stops as soon as enough tokens read as words to pass even if every token counted.
+  const enough = tokens.length * MIN_WORD_SHARE;
+  let words = 0;
+  let counted = 0;
+  for (const token of tokens) {
+    const core = token.replace(EDGE_PUNCTUATION, '');
+    if (!core) continue;
+    counted++;
+    if (WORD_SHAPED.test(core) && ++words >= enough) return false;
+  }
+  return counted > 0 && words / counted < MIN_WORD_SHARE;
+}
+
+function count(text: string, pattern: RegExp): number {
+  return text.match(pattern)?.length ?? 0;
 }

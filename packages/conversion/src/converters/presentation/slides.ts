@@ -110,7 +110,8 @@ export function renderSlides(slides: SlideModel[]): Block[] {
   return blocks;
 }
 
-function inlines(text: SlideText): Inline[] {
+/** Slide text as inline nodes (PPT and PPTX give plain text, ODP nodes). */
+export function inlines(text: SlideText): Inline[] {
   return typeof text === 'string' ? [{ type: 'text', text: text.trim() }] : text;
 }
 

@@ -5,7 +5,7 @@ import type { Block, Inline, Note } from '../../markdown/model';
 import { documentOutput } from '../../markdown/writer';
 import { renderInline } from '../../markdown/inline';
 import { nestListItems, type FlatListItem } from '../../markdown/lists';
-import { collapseSpaces, styled } from '../../markdown/nodes';
+import { collapseSpaces, styled, type Position } from '../../markdown/nodes';
 import { hyperlinkTarget } from '../word-fields';
 
 /** Destinations whose content is never document text. */
@@ -90,6 +90,8 @@ interface GroupState {
   bold: boolean;
   italic: boolean;
   strike: boolean;
+  /** Raised or lowered (\super, \sub, \up, \dn). */
+  position?: Position;
   hidden: boolean;
   uc: number;
   codepage: string;
@@ -102,11 +104,7 @@ interface GroupState {
   styleNumber?: number;
 }
 
-interface RunStyle {
-  bold: boolean;
-  italic: boolean;
-  strike: boolean;
-}
+type RunStyle = Pick<GroupState, 'bold' | 'italic' | 'strike' | 'position'>;
 
 /** One output stream: the body, or a footnote being read. */
 interface Sink {
@@ -343,6 +341,8 @@ class RtfReader {
         if (st.dest !== 'text') return;
         this.openNote();
         st.closes = 'footnote';
+        // The note's text is not raised because its mark (`{\super\chftn}`) is.
+        st.position = undefined;
         return;
       case 'chftn':
         return;
@@ -428,12 +428,27 @@ class RtfReader {
         else st.strike = value;
         break;
       }
+      case 'super':
+      case 'sub':
+        st.position = param === 0 ? undefined : word;
+        break;
+      case 'nosupersub':
+        st.position = undefined;
+        break;
+      case 'up':
+      case 'dn': {
+        // Raised or lowered by N half-points (6 when N is left out); 0 is the baseline.
+        const by = param ?? 6;
+        st.position = by === 0 ? undefined : (word === 'up') === by > 0 ? 'super' : 'sub';
+        break;
+      }
       case 'v':
         this.flushRun();
         st.hidden = param !== 0;
         break;
       case 'plain':
         st.bold = st.italic = st.strike = st.hidden = false;
+        st.position = undefined;
         break;
       case 'cell':
       case 'nestcell':
@@ -459,10 +474,13 @@ class RtfReader {
         if (st.hidden) return;
         const sink = this.sink;
         const style = sink.runStyle;
-        if (sink.run && (style.bold !== st.bold || style.italic !== st.italic || style.strike !== st.strike)) {
-          this.flushRun();
-        }
-        if (!sink.run) sink.runStyle = { bold: st.bold, italic: st.italic, strike: st.strike };
+        const changed =
+          style.bold !== st.bold ||
+          style.italic !== st.italic ||
+          style.strike !== st.strike ||
+          style.position !== st.position;
+        if (sink.run && changed) this.flushRun();
+        if (!sink.run) sink.runStyle = { bold: st.bold, italic: st.italic, strike: st.strike, position: st.position };
         sink.run += ch;
         return;
       }

@@ -1,0 +1,28 @@
+import { renderMarkdown } from '../../src/markdown/writer';
+import { buildLines, type TextItem } from '../../src/converters/pdf/layout';
+import { linesToBlocks } from '../../src/converters/pdf/blocks';
+
+/** Lines of a page as poppler gives them: one item per text run, y growing upwards. */
+function page(runs: Array<[x: number, y: number, text: string]>): TextItem[] {
+  return runs.map(([x, y, text]) => ({ text, x, y, width: text.length * 5, size: 10, bold: false, font: 'Serif' }));
+}
+
+describe('PDF lines to blocks', () => {
+  it.each([
+    ['a supplementary private use area', 0x100080],
+    ['no assigned character', 0x900b0],
+  ])('When list markers are symbol glyphs mapped to %s, then the lines are list items', (_, code) => {
+    const marker = String.fromCodePoint(code);
+    const items = page([
+      [72, 700, 'The following topics are covered:'],
+      [72, 686, marker],
+      [86, 686, 'Security fundamentals'],
+      [72, 672, marker],
+      [86, 672, 'Current state of security'],
+    ]);
+    const markdown = renderMarkdown(linesToBlocks(buildLines(items, 1, 842)));
+    expect(markdown).toBe(
+      'The following topics are covered:\n\n- Security fundamentals\n- Current state of security\n',
+    );
+  });
+});

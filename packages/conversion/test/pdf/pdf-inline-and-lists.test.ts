@@ -1,0 +1,127 @@
+import { closeConversionWorkers, convertIsolated } from '../../src';
+import { makePdf as pdf } from './make-pdf';
+
+afterAll(() => closeConversionWorkers());
+const limits = { timeoutMs: 60_000, maxMemoryMb: 512 };
+const std = { enhanced: false };
+
+/** Writes one paragraph from parts, each in its own font, continuing on the same line. */
+function styled(doc: PDFKit.PDFDocument, parts: Array<[font: string, text: string]>, options = {}): void {
+  parts.forEach(([font, text], i) =>
+    doc
+      .font(font)
+      .fontSize(11)
+      .text(text, { ...options, continued: i < parts.length - 1 }),
+  );
+}
+
+describe('PDF inline styles', () => {
+  it('When bold and italic words sit inside a wrapped paragraph, then they become strong and emphasis in one paragraph', async () => {
+    const input = await pdf((doc) =>
+      styled(doc, [
+        ['Helvetica', 'The council '],
+        ['Helvetica-Bold', 'approved the budget'],
+        ['Helvetica', ' on Tuesday and '],
+        ['Helvetica-Oblique', 'thanked the volunteers'],
+        ['Helvetica', ' who had counted the ballots through the night, long after the hall had emptied out.'],
+      ]),
+    );
+    const { markdown } = await convertIsolated(input, 'pdf', std, limits);
+    expect(markdown).toBe(
+      'The council **approved the budget** on Tuesday and *thanked the volunteers* who had counted the ballots through the night, long after the hall had emptied out.\n',
+    );
+  });
+
+  it('When a bold run is also italic, then the emphasis nests inside the strong text', async () => {
+    const input = await pdf((doc) =>
+      styled(doc, [
+        ['Helvetica', 'Read '],
+        ['Helvetica-BoldOblique', 'this notice'],
+        ['Helvetica', ' before the meeting starts.'],
+      ]),
+    );
+    const { markdown } = await convertIsolated(input, 'pdf', std, limits);
+    expect(markdown).toBe('Read ***this notice*** before the meeting starts.\n');
+  });
+
+  it('When plain text holds Markdown characters, then the writer escapes them and no emphasis appears', async () => {
+    const input = await pdf((doc) =>
+      doc.font('Helvetica').fontSize(11).text('Multiply *both* sides by 2 and keep [the] total_sum and _notes_ safe.'),
+    );
+    const { markdown } = await convertIsolated(input, 'pdf', std, limits);
+    expect(markdown).toBe('Multiply \\*both\\* sides by 2 and keep \\[the\\] total_sum and \\_notes\\_ safe.\n');
+  });
+
+  it('When the whole body is set in a bold font, then the body is plain text, not one long strong run', async () => {
+    const input = await pdf((doc) =>
+      doc
+        .font('Helvetica-Bold')
+        .fontSize(11)
+        .text('Every line of this letter is printed in the same heavy type, from the first word to the last.'),
+    );
+    const { markdown } = await convertIsolated(input, 'pdf', std, limits);
+    expect(markdown).toBe(
+      'Every line of this letter is printed in the same heavy type, from the first word to the last.\n',
+    );
+  });
+
+  it('When a list item starts with a bold term, then the item keeps the term strong after its marker', async () => {
+    const input = await pdf((doc) => {
+      styled(doc, [
+        ['Helvetica', '• '],
+        ['Helvetica-Bold', 'Apples:'],
+        ['Helvetica', ' picked in autumn'],
+      ]);
+      styled(doc, [
+        ['Helvetica', '• '],
+        ['Helvetica-Bold', 'Pears:'],
+        ['Helvetica', ' kept in the cellar'],
+      ]);
+    });
+    const { markdown } = await convertIsolated(input, 'pdf', std, limits);
+    expect(markdown).toBe('- **Apples:** picked in autumn\n- **Pears:** kept in the cellar\n');
+  });
+});
+
+describe('PDF nested lists', () => {
+  it('When sub-bullets are indented under a bullet, then they become a nested list under that item', async () => {
+    const input = await pdf((doc) => {
+      doc.font('/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf').fontSize(11);
+      const item = (x: number, text: string): void => {
+        doc.text(text, x, undefined);
+      };
+      item(72, '• Fruit');
+      item(90, '◦ Apples');
+      item(90, '◦ Pears');
+      item(72, '• Vegetables');
+      item(90, '◦ Leeks');
+      item(108, '▪ Winter leeks');
+      item(72, '• Bread');
+    });
+    const { markdown } = await convertIsolated(input, 'pdf', std, limits);
+    expect(markdown).toBe('- Fruit\n  - Apples\n  - Pears\n- Vegetables\n  - Leeks\n    - Winter leeks\n- Bread\n');
+  });
+
+  it('When numbered steps have indented bullets, then the bullets nest under their step and the numbering goes on', async () => {
+    const input = await pdf((doc) => {
+      doc.font('Helvetica').fontSize(11);
+      doc.text('1. Open the valve', 72, 100);
+      doc.text('• slowly', 92, undefined);
+      doc.text('• by hand', 92, undefined);
+      doc.text('2. Read the gauge', 72, undefined);
+    });
+    const { markdown } = await convertIsolated(input, 'pdf', std, limits);
+    expect(markdown).toBe('1. Open the valve\n   - slowly\n   - by hand\n2. Read the gauge\n');
+  });
+
+  it('When a bullet wraps onto a second line, then the wrapped line stays in its item and is not nested', async () => {
+    const input = await pdf((doc) => {
+      doc.font('Helvetica').fontSize(11);
+      doc.text('• The first item is long enough to wrap', 72, 100);
+      doc.text('onto a second line under its text', 80, undefined);
+      doc.text('• Second item', 72, undefined);
+    });
+    const { markdown } = await convertIsolated(input, 'pdf', std, limits);
+    expect(markdown).toBe('- The first item is long enough to wrap onto a second line under its text\n- Second item\n');
+  });
+});

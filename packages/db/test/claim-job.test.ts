@@ -1,0 +1,38 @@
+import { createTestDb, insertConversion, type TestDb } from '@markwright/test-support';
+import { claimJob } from '../src';
+
+let t: TestDb;
+// One connection: the statement after the claim runs on the claim's own session.
+beforeAll(async () => (t = await createTestDb(1)));
+afterAll(() => t.cleanup());
+
+describe('claiming a job', () => {
+  it('When a pending job is claimed, then it is processing with a start time and its inputs, mode and bytes come back', async () => {
+    const id = await insertConversion(t.db, { optimizeTokens: true, upload: Buffer.from('hi') });
+    const job = await claimJob(t.db, id);
+    const row = await t.db.conversion.findUniqueOrThrow({ where: { id } });
+    expect({ ...job, bytes: job?.bytes && Buffer.from(job.bytes).toString() }).toEqual({
+      mode: 'sync',
+      extension: 'txt',
+      originalFilename: 'a.txt',
+      useEnhancedAi: false,
+      optimizeTokens: true,
+      bytes: 'hi',
+    });
+    expect({ status: row.status, started: row.startedAt instanceof Date }).toEqual({
+      status: 'processing',
+      started: true,
+    });
+  });
+
+  it('When the upload is gone, then the job still comes back, without bytes', async () => {
+    const id = await insertConversion(t.db, { mode: 'async' });
+    expect((await claimJob(t.db, id))?.bytes).toBeNull();
+  });
+
+  it('When the claim commits without waiting for the WAL, then later commits on its connection still wait (synchronous_commit stays on)', async () => {
+    const id = await insertConversion(t.db, { optimizeTokens: true, upload: Buffer.from('hi') });
+    await claimJob(t.db, id);
+    expect(await t.db.$queryRaw`SELECT current_setting('synchronous_commit') AS setting`).toEqual([{ setting: 'on' }]);
+  });
+});

@@ -1,0 +1,67 @@
+import { FINISHED_EVENT_INLINE_MAX_CHARS } from '@markwright/contracts';
+import { claimJob, completeConversion, type CompletedResult, failConversion } from '@markwright/db';
+import { createTestDb, insertConversion, type TestDb } from '@markwright/test-support';
+import { finishedFromStored, finishedState } from '../src/data-access/conversion-store';
+
+/**
+ * The converter announces what it has just stored without reading the row back; the waiting
+ * sync request answers from that announcement, so it must equal what reading the row gives.
+ */
+let t: TestDb;
+beforeAll(async () => (t = await createTestDb()));
+afterAll(() => t.cleanup());
+
+async function claimedConversion(mode: 'sync' | 'async'): Promise<{ id: string; mode: 'sync' | 'async' }> {
+  const id = await insertConversion(t.db, {
+    mode,
+    originalFilename: 'a.md',
+    includeMetadata: true,
+    optimizeTokens: true,
+  });
+  return { id, mode: (await claimJob(t.db, id))!.mode };
+}
+
+const result = (markdown: string): CompletedResult => ({
+  markdown,
+  metadata: { title: 'T\u0000itle \ud800', author: 'Ann', page_count: 1 },
+  tokenOptimization: { original_tokens: 10, optimized_tokens: 7, reduction_percent: 30 },
+});
+
+describe('the finished announcement built from what was stored', () => {
+  it('When a sync conversion completes, then the announcement equals the row read back, result included', async () => {
+    const { id, mode } = await claimedConversion('sync');
+    const stored = await completeConversion(t.db, id, result('# T\u0000itle\n\nA \ud83d\ude00 b \udc00\n'));
+    const announced = finishedFromStored(mode, { status: 'completed', stored: stored! });
+    expect(announced.result?.markdown).toBe('# Title\n\nA \ud83d\ude00 b \ufffd\n');
+    expect(announced).toEqual(await finishedState(t.db, id));
+  });
+
+  it('When a sync conversion fails, then the announcement equals the row read back, error included', async () => {
+    const { id, mode } = await claimedConversion('sync');
+    await failConversion(t.db, id, 'bad\u0000 file');
+    const announced = finishedFromStored(mode, { status: 'failed', error: 'bad\u0000 file' });
+    expect(announced.result?.error).toBe('bad file');
+    expect(announced).toEqual(await finishedState(t.db, id));
+  });
+
+  it('When an async conversion completes, then the announcement carries no result, as the row read back', async () => {
+    const { id, mode } = await claimedConversion('async');
+    const stored = await completeConversion(t.db, id, result('text\n'));
+    const announced = finishedFromStored(mode, { status: 'completed', stored: stored! });
+    expect(announced).toEqual({ status: 'completed', mode: 'async' });
+    expect(await finishedState(t.db, id)).toEqual({ status: 'completed', mode: 'async' });
+  });
+
+  it('When the Markdown is longer than the inline limit in characters, then the result stays in the row, as the row read back', async () => {
+    for (const markdown of [
+      'a'.repeat(FINISHED_EVENT_INLINE_MAX_CHARS + 1),
+      // Code points, not UTF-16 units: at the limit in characters though twice as long in units.
+      '\ud83d\ude00'.repeat(FINISHED_EVENT_INLINE_MAX_CHARS),
+    ]) {
+      const { id, mode } = await claimedConversion('sync');
+      const stored = await completeConversion(t.db, id, result(markdown));
+      const announced = finishedFromStored(mode, { status: 'completed', stored: stored! });
+      expect(announced).toEqual(await finishedState(t.db, id));
+    }
+  });
+});
