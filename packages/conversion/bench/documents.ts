@@ -44,16 +44,7 @@ export const benchCases = [
       for (let i = 0; i < 2000; i++) {
         if (i % 20 === 0) {
           children.push(new Paragraph({ text: `Section ${i / 20}`, heading: HeadingLevel.HEADING_2 }));
-          children.push(
-            new Table({
-              rows: [0, 1, 2].map(
-                (r) =>
-                  new TableRow({
-                    children: [0, 1, 2].map((c) => new TableCell({ children: [new Paragraph(`r${r}c${c}`)] })),
-                  }),
-              ),
-            }),
-          );
+          children.push(smallTable());
         }
         children.push(new Paragraph(LOREM));
       }
@@ -208,3 +199,13 @@ export const benchCases = [
     },
   },
 ];
+
+/** The 3×3 table (cells r0c0 … r2c2) the DOCX bench documents repeat. */
+export function smallTable(): Table {
+  return new Table({
+    rows: [0, 1, 2].map(
+      (r) =>
+        new TableRow({ children: [0, 1, 2].map((c) => new TableCell({ children: [new Paragraph(`r${r}c${c}`)] })) }),
+    ),
+  });
+}

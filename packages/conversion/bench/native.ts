@@ -2,11 +2,12 @@ import { execFileSync, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { Document, HeadingLevel, Packer, Paragraph, Table, TableCell, TableRow } from 'docx';
+import { Document, HeadingLevel, Packer, Paragraph, Table } from 'docx';
 import PDFDocument from 'pdfkit';
 import * as XLSX from '@e965/xlsx';
 import { closeConversionWorkers, convertDocument, convertIsolated } from '../src';
 import { benchCases as mediaCases } from './media';
+import { smallTable } from './documents';
 
 /**
  * The converters against the native tools people would otherwise run, on the same generated inputs
@@ -101,16 +102,7 @@ export async function docx(pages: number, styles = 0): Promise<Buffer> {
   for (let p = 0; p < pages; p++) {
     children.push(new Paragraph({ text: `Section ${p + 1}`, heading: HeadingLevel.HEADING_2 }));
     for (let i = 0; i < 4; i++) children.push(new Paragraph(TEXT.repeat(3)));
-    children.push(
-      new Table({
-        rows: [0, 1, 2].map(
-          (r) =>
-            new TableRow({
-              children: [0, 1, 2].map((c) => new TableCell({ children: [new Paragraph(`r${r}c${c}`)] })),
-            }),
-        ),
-      }),
-    );
+    children.push(smallTable());
   }
   const paragraphStyles = Array.from({ length: styles }, (_, i) => ({
     id: `Custom${i}`,
