@@ -1,6 +1,7 @@
 import type { Element } from '@xmldom/xmldom';
 import { text, type Block, type Inline, type Note } from '../../markdown/model';
 import { hyperlinkTarget } from '../word-fields';
+import { imageAltText } from '../alt-text';
 import { nestListItems } from '../../markdown/lists';
 import { renderInline } from '../../markdown/inline';
 import { blocksAsInline, collapseSpaces, styled, type Position } from '../../markdown/nodes';
@@ -352,8 +353,11 @@ export class DocxReader {
     const isPicture =
       descendants(el, 'blip').length > 0 || descendants(el, 'imagedata').length > 0 || descendants(el, 'chart').length;
     if (!isPicture) return;
-    const alt =
-      attr(docPr, 'descr') || attr(docPr, 'title') || attr(descendants(el, 'imagedata')[0], 'title') || 'image';
+    const alt = imageAltText(
+      attr(docPr, 'descr'),
+      attr(docPr, 'title'),
+      attr(descendants(el, 'imagedata')[0], 'title'),
+    );
     const read = this.pictureText.get(imageRelId(el) ?? '');
     out.push({ node: { type: 'image', alt: read ? `${alt}: ${read}` : alt }, ...fmt });
   }

@@ -8,6 +8,7 @@ import { collapseSpaces, styled } from '../../markdown/nodes';
 import { nestListItems, type FlatListItem } from '../../markdown/lists';
 import { openCompoundFile, streamOf, summaryInformation } from './ole';
 import { readWordDocument, WordFormatError, type WordDocument, type WordRun } from './word97';
+import { NO_ALT_TEXT } from '../alt-text';
 
 /**
  * DOC (Word 97-2003): our own reader of the binary format (./word97.ts) gives paragraphs with
@@ -107,7 +108,7 @@ function wordBlocks(doc: WordDocument): Block[] {
 function inlineNodes(runs: WordRun[]): Inline[] {
   const out: Inline[] = [];
   for (const run of mergeRuns(runs)) {
-    if (run.special?.kind === 'picture') out.push({ type: 'image', alt: 'image' });
+    if (run.special?.kind === 'picture') out.push({ type: 'image', alt: NO_ALT_TEXT });
     else if (run.special?.kind === 'note') out.push({ type: 'noteRef', id: run.special.label });
     else {
       run.text.split('\n').forEach((line, i) => {

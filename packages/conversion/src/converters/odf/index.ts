@@ -18,6 +18,7 @@ import {
 } from '../presentation/slides';
 import { chartDataBlocks } from '../charts';
 import { odfChart } from './chart';
+import { imageAltText } from '../alt-text';
 
 interface OdfPackage {
   content: Document;
@@ -155,8 +156,11 @@ function frameText(frame: Element, pkg: OdfPackage, notes: Note[]): Inline[] {
   const box = child(frame, 'text-box');
   if (box) return children(box).flatMap((p) => [space, ...inline(p, pkg, notes), space]);
   if (child(frame, 'image')) {
-    const alt =
-      child(frame, 'desc')?.textContent || child(frame, 'title')?.textContent || attr(frame, 'name') || 'image';
+    const alt = imageAltText(
+      child(frame, 'desc')?.textContent,
+      child(frame, 'title')?.textContent,
+      attr(frame, 'name'),
+    );
     return [{ type: 'image', alt }];
   }
   return [];

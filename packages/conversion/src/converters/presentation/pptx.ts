@@ -7,6 +7,7 @@ import { attr, child, children, descendants, relAttr } from '../../xml-dom';
 import { documentOutput } from '../../markdown/writer';
 import { text as plain, type Block, type Inline } from '../../markdown/model';
 import { PictureReader, picturePlaceholder } from '../../ocr/pictures';
+import { imageAltText } from '../alt-text';
 import { chartBlocks, relationships } from '../ooxml-parts';
 import { type ParagraphModel, paragraphsToBlocks, readingOrder, renderSlides, type SlideModel } from './slides';
 
@@ -102,7 +103,7 @@ function readSlide(zip: SafeZip, part: string, tolerance: number, pictures?: Map
         if (chartPart) placed.push({ ...pos, blocks: chartBlocks(zip, chartPart) });
       } else if (shape.localName === 'pic') {
         const nv = descendants(shape, 'cNvPr')[0];
-        const alt = attr(nv, 'descr') || attr(nv, 'title') || attr(nv, 'name') || 'image';
+        const alt = imageAltText(attr(nv, 'descr'), attr(nv, 'title'), attr(nv, 'name'));
         const embedded = rels.get(relAttr(descendants(shape, 'blip')[0], 'embed') ?? '');
         const text = embedded ? pictures?.get(embedded) : undefined;
         placed.push({ ...pos, blocks: [{ type: 'paragraph', text: picturePlaceholder(alt, text) }] });
