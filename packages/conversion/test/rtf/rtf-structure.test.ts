@@ -19,7 +19,7 @@ const LISTS =
 
 const doc = (body: string, header = '') => `{\\rtf1\\ansi\\ansicpg1252\\deff0${header}\n${body}}`;
 
-describe('RTF headings', () => {
+describe('RTF paragraph styles', () => {
   it('When a paragraph cites a "heading 2" style by \\s2 without an outline level of its own, then it is a level-2 heading', async () => {
     expect(await rtf(doc('\\pard\\s2 Scope\\par', STYLES))).toBe('## Scope\n');
   });
@@ -32,6 +32,11 @@ describe('RTF headings', () => {
     expect(await rtf(doc('\\pard\\s15 Report\\par\\pard\\s16 Draft\\par\\pard Body\\par', STYLES))).toBe(
       '# Report\n\n## Draft\n\nBody\n',
     );
+  });
+
+  it('When a paragraph style is named Quote, then the paragraph is a block quote, as in DOCX', async () => {
+    const styles = '{\\stylesheet{\\s0 Normal;}{\\s5\\sbasedon0 Quote;}}';
+    expect(await rtf(doc('\\pard\\s5 Said.\\par\\pard Plain.\\par', styles))).toBe('> Said.\n\nPlain.\n');
   });
 
   it('When a heading is numbered through \\listtext, then the number leads the heading text', async () => {

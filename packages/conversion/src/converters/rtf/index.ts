@@ -820,8 +820,11 @@ class RtfReader {
         st.hidden = param !== 0;
         break;
       case 'plain':
+        // \plain resets the character formatting, the font back to the default one.
         st.bold = st.italic = st.strike = st.hidden = st.caps = false;
         st.position = undefined;
+        st.codepage = this.fontCodepage.get(this.defaultFont) ?? this.docCodepage;
+        st.mono = MONOSPACE.test(this.fontNames.get(this.defaultFont) ?? '');
         break;
       case 'cell':
         this.endCell(1);
@@ -982,6 +985,9 @@ class RtfReader {
     } else if (ls !== undefined || this.pp.pn || marker !== undefined) {
       const ilvl = this.pp.level ?? chain.find((s) => s.level !== undefined)?.level ?? 0;
       this.listParagraph(text, marker, ls, Math.max(0, Math.min(8, ilvl)));
+    } else if (chain.some((style) => /quote/i.test(style.name))) {
+      this.flushList();
+      this.blocks.push({ type: 'quote', blocks: [{ type: 'paragraph', text }] });
     } else {
       this.flushList();
       this.blocks.push({ type: 'paragraph', text });
