@@ -82,6 +82,17 @@ describe('RTF lists', () => {
     expect(await rtf(doc(body))).toBe('- one\n- two\n\n1. first\n2. second\n');
   });
 
+  it('When typed-marker list paragraphs are indented further (\\li), then they nest under the item before them', async () => {
+    const item = (indent: number, marker: string, text: string) =>
+      `{\\pard \\li${indent}\\fi-360 ${marker}\\tx360\\tab ${text}\\par}`;
+    const body =
+      item(360, '\\bullet ', 'one') +
+      item(720, '\\endash ', 'nested') +
+      item(360, '\\bullet ', 'two') +
+      '{\\pard After.\\par}';
+    expect(await rtf(doc(body))).toBe('- one\n  - nested\n- two\n\nAfter.\n');
+  });
+
   it('When a TextEdit list writes its markers as {\\listtext<tab>\\uc0\\u8226 <tab>} and ends paragraphs with a backslash, then the items are bullets without the glyph', async () => {
     const cocoa =
       '{\\rtf1\\ansi\\ansicpg1252\\cocoartf2761\n{\\fonttbl\\f0\\fswiss\\fcharset0 Helvetica;}\n' +

@@ -174,6 +174,8 @@ interface ParaProps {
   style: number;
   ls?: number;
   level?: number;
+  /** Left indent in twips (\li). */
+  indent?: number;
   /** Legacy paragraph numbering (\pn) in force. */
   pn?: LevelKind;
 }
@@ -279,6 +281,8 @@ class RtfReader {
   private readonly docCodepage: string;
   private readonly defaultFont: number;
   private pp: ParaProps = newParaProps();
+  /** Left indents (\\li) of the open levels of a list without list markup. */
+  private indents: number[] = [];
   /** The last paragraph read was code: a code paragraph after it joins its block. */
   private lastWasCode = false;
   /** The list marker (\listtext) of the paragraph being read; it may come before or after \pard. */
@@ -789,6 +793,9 @@ class RtfReader {
       case 'ilvl':
         this.pp.level = param ?? 0;
         break;
+      case 'li':
+        this.pp.indent = param ?? 0;
+        break;
       case 'b':
       case 'i':
       case 'strike':
@@ -983,7 +990,11 @@ class RtfReader {
         text: [...label, ...(only?.type === 'strong' ? only.children : text)],
       });
     } else if (ls !== undefined || this.pp.pn || marker !== undefined) {
-      const ilvl = this.pp.level ?? chain.find((s) => s.level !== undefined)?.level ?? 0;
+      const listed = ls !== undefined || this.pp.pn !== undefined;
+      // Without list markup, nesting shows only as indentation.
+      const ilvl = listed
+        ? (this.pp.level ?? chain.find((s) => s.level !== undefined)?.level ?? 0)
+        : this.indentLevel(this.pp.indent ?? 0);
       this.listParagraph(text, marker, ls, Math.max(0, Math.min(8, ilvl)));
     } else if (chain.some((style) => /quote/i.test(style.name))) {
       this.flushList();
@@ -1068,6 +1079,15 @@ class RtfReader {
   private flushList(): void {
     if (this.items.length) this.blocks.push(...nestListItems(this.items));
     this.items = [];
+    this.indents = [];
+  }
+
+  /** The nesting level of a list paragraph without list markup: how many smaller indents are open before it. */
+  private indentLevel(indent: number): number {
+    const open = this.indents;
+    while (open.length && open[open.length - 1]! > indent) open.pop();
+    if (!open.length || open[open.length - 1]! < indent) open.push(indent);
+    return open.length - 1;
   }
 
   /** A style and the styles it is based on, nearest first. */
