@@ -11,6 +11,7 @@ import { imageAltText } from '../alt-text';
 import { hyperlinkTarget } from '../word-fields';
 import { ListTables, isLabel, isOneLevelNumber, markerValue, pnWord, type LevelKind } from './lists';
 import { MAX_TABLE_DEPTH, RtfTables } from './tables';
+import { codepageName, documentCodepage, fontCharsetCodepage } from './codepages';
 
 /** Destinations whose content is never document text (headers and footers too, as in the DOCX reader). */
 const SKIP = new Set([
@@ -58,31 +59,6 @@ const STARRED_READ = new Set([
 ]);
 
 const META_FIELDS = new Set(['title', 'author', 'subject', 'keywords', 'company']);
-
-/** Windows font charsets (\fcharsetN) to code pages, for documents that mix scripts by font. */
-const CHARSET_CODEPAGE: Record<number, string> = {
-  77: 'macintosh',
-  128: 'cp932',
-  129: 'cp949',
-  134: 'cp936',
-  136: 'cp950',
-  161: 'cp1253',
-  162: 'cp1254',
-  163: 'cp1258',
-  177: 'cp1255',
-  178: 'cp1256',
-  186: 'cp1257',
-  204: 'cp1251',
-  222: 'cp874',
-  238: 'cp1250',
-  255: 'cp437',
-};
-
-/** The character sets an RTF header may name instead of \ansicpg (\mac, \pc, \pca). */
-const HEADER_CHARSET: Record<string, string> = { mac: 'macintosh', pc: 'cp437', pca: 'cp850' };
-
-/** Code pages iconv-lite knows by another name. */
-const CODEPAGE_ALIAS: Record<number, string> = { 10000: 'macintosh' };
 
 const SYMBOL_WORDS: Record<string, string> = {
   emdash: '—',
@@ -708,7 +684,7 @@ class RtfReader {
     const st = this.st;
     if (word === 'f' && param !== undefined) st.fontNumber = param;
     if (param === undefined || st.fontNumber === undefined) return;
-    const cp = word === 'fcharset' ? CHARSET_CODEPAGE[param] : word === 'cpg' ? codepageName(param) : undefined;
+    const cp = word === 'fcharset' ? fontCharsetCodepage(param) : word === 'cpg' ? codepageName(param) : undefined;
     if (cp) this.fontCodepage.set(st.fontNumber, cp);
   }
 
@@ -1115,20 +1091,6 @@ class RtfReader {
     const outline = this.pp.outline >= 0 ? this.pp.outline : chain.find((s) => s.outline !== undefined)?.outline;
     return outline !== undefined && outline >= 0 && outline < 9 ? outline + 1 : 0;
   }
-}
-
-/** The document's code page: \ansicpgN when iconv-lite knows it, else \mac, \pc or \pca, else Windows-1252. */
-function documentCodepage(header: string): string {
-  const ansi = /\\ansicpg(\d+)/.exec(header)?.[1];
-  const named = ansi ? codepageName(Number(ansi)) : undefined;
-  if (named) return named;
-  const charset = /\\(mac|pca|pc)(?![a-z])/.exec(header)?.[1];
-  return (charset && HEADER_CHARSET[charset]) || 'cp1252';
-}
-
-function codepageName(codepage: number): string | undefined {
-  const name = CODEPAGE_ALIAS[codepage] ?? `cp${codepage}`;
-  return iconv.encodingExists(name) ? name : undefined;
 }
 
 function newSink(): Sink {
