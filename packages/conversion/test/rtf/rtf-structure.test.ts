@@ -197,6 +197,12 @@ describe('RTF text and destinations', () => {
     expect(await rtf(doc(body))).toBe('A![image](#)B\n\nBoxed\n\nC\n');
   });
 
+  it('When TextEdit embeds a picture as a \\NeXTGraphic attachment, then it is one image placeholder without its file name or attachment character', async () => {
+    const body =
+      "\\pard Look: {{\\NeXTGraphic Pasted Graphic.png \\width4000 \\height3000 \\appleattachmentpadding0\n}\\'ac} done.\\par";
+    expect(await rtf(doc(body))).toBe('Look: ![image](#) done.\n');
+  });
+
   it('When a paragraph is all in a monospaced font and reads like code, then consecutive such paragraphs are one code block', async () => {
     const fonts = '{\\fonttbl{\\f0\\fswiss Helvetica;}{\\f1\\fmodern Courier New;}}';
     expect(await rtf(doc('\\pard\\f1 let x = 1;\\par\\pard\\f1 print(x)\\par\\pard\\f0 Prose.\\par', fonts))).toBe(

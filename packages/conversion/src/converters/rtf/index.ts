@@ -81,6 +81,9 @@ const MONOSPACE = /courier|consolas|menlo|monaco|mono|lucida console|source code
 /** What code has and prose rarely does (the DOCX reader's test). */
 const CODE_CHARS = /[{}();=<>[\]]|^\s{2,}\S|\b(def|class|function|return|import|SELECT|FROM)\b/;
 
+/** The characters TextEdit writes where an attachment stands (¬ in its 8-bit text, or U+FFFC). */
+const ATTACHMENT_CHARS = new Set(['\u00ac', '\ufffc']);
+
 /** How far into the file the header's \ansicpg and \deff are looked for. */
 const HEADER_CHARS = 4096;
 
@@ -134,6 +137,8 @@ interface Drawing {
   /** The shape a picture belongs to: the shape's properties describe it, it is placed when the shape ends. */
   shape?: Drawing;
   hasPicture?: boolean;
+  /** A TextEdit attachment (\\NeXTGraphic), followed in the text by a character standing for it. */
+  attachment?: boolean;
 }
 
 interface ShapeProperty {
@@ -257,6 +262,8 @@ class RtfReader {
   private readonly docCodepage: string;
   private readonly defaultFont: number;
   private pp: ParaProps = newParaProps();
+  /** A TextEdit attachment just ended: the character standing for it in the text is not shown. */
+  private afterAttachment = false;
   /** Left indents (\\li) of the open levels of a list without list markup. */
   private indents: number[] = [];
   /** The last paragraph read was code: a code paragraph after it joins its block. */
@@ -397,6 +404,7 @@ class RtfReader {
     if (!picture) return;
     if (picture.shape) picture.shape.hasPicture = true;
     else if (picture.inText) this.image(picture);
+    this.afterAttachment = picture.attachment === true;
   }
 
   /** A shape property (\sp{\sn name}{\sv value}) onto the picture or shape it describes. */
@@ -640,6 +648,12 @@ class RtfReader {
         st.dest = 'picture';
         st.closes = 'picture';
         return true;
+      case 'NeXTGraphic':
+        // A TextEdit attachment: the picture's file name, then the attachment character after the group.
+        st.drawing = { props: {}, inText, attachment: true };
+        st.dest = 'picture';
+        st.closes = 'picture';
+        return true;
       case 'shp':
         st.drawing = { props: {}, inText };
         st.dest = 'shape';
@@ -847,6 +861,10 @@ class RtfReader {
     switch (st.dest) {
       case 'text': {
         if (st.hidden) return;
+        if (this.afterAttachment) {
+          this.afterAttachment = false;
+          if (ATTACHMENT_CHARS.has(ch)) return;
+        }
         const sink = this.sink;
         const style = sink.runStyle;
         const changed =
