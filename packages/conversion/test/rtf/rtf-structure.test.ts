@@ -210,6 +210,12 @@ describe('RTF text and destinations', () => {
     );
   });
 
+  it('When tracked changes delete (\\deleted) and insert (\\revised) text, then the document reads as changed', async () => {
+    expect(await rtf(doc('\\pard Price {\\deleted\\revauthdel1 10}{\\revised\\revauth1 12} EUR.\\par'))).toBe(
+      'Price 12 EUR.\n',
+    );
+  });
+
   it('When text is hidden (\\v), set in capitals (\\caps) or uses \\~, \\emdash and \\tab, then it reads as shown', async () => {
     expect(await rtf(doc('\\pard a{\\v secret}b {\\caps up} x\\~y\\emdash z\\tab w\\par'))).toBe(
       'ab UP x\u00a0y—z w\n',

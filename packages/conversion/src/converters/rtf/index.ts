@@ -813,6 +813,8 @@ class RtfReader {
         break;
       }
       case 'v':
+      case 'deleted':
+        // Hidden text and tracked deletions are not shown (DOCX leaves w:del out too).
         this.flushRun();
         st.hidden = param !== 0;
         break;
