@@ -197,6 +197,11 @@ describe('RTF text and destinations', () => {
     expect(await rtf(doc(body))).toBe('A![image](#)B\n\nBoxed\n\nC\n');
   });
 
+  it('When a paragraph style is named like code (e.g. "HTML Preformatted"), then the paragraph is a code block, as in DOCX', async () => {
+    const styles = '{\\stylesheet{\\s0 Normal;}{\\s7\\sbasedon0 HTML Preformatted;}}';
+    expect(await rtf(doc('\\pard\\s7 ls -la\\par', styles))).toBe('```\nls -la\n```\n');
+  });
+
   it('When TextEdit embeds a picture as a \\NeXTGraphic attachment, then it is one image placeholder without its file name or attachment character', async () => {
     const body =
       "\\pard Look: {{\\NeXTGraphic Pasted Graphic.png \\width4000 \\height3000 \\appleattachmentpadding0\n}\\'ac} done.\\par";

@@ -2,6 +2,7 @@ import type { Element } from '@xmldom/xmldom';
 import { text, type Block, type Inline, type Note } from '../../markdown/model';
 import { hyperlinkTarget } from '../word-fields';
 import { imageAltText } from '../alt-text';
+import { CODE_CHARS, CODE_STYLE, MONOSPACE } from '../code-paragraphs';
 import { nestListItems } from '../../markdown/lists';
 import { renderInline } from '../../markdown/inline';
 import { blocksAsInline, collapseSpaces, styled, type Position } from '../../markdown/nodes';
@@ -22,9 +23,6 @@ interface Format {
 /** A piece of a paragraph: plain text with its formatting, or an inline node (notes, images, math). */
 type Piece = ({ text: string } | { node: Inline } | { display: string }) & Format;
 
-const CODE_STYLE = /(^|\s)code(\s|$)|preformatted|^plain text$|^macro text$/i;
-const CODE_CHARS = /[{}();=<>[\]]|^\s{2,}\S|\b(def|class|function|return|import|SELECT|FROM)\b/;
-const MONOSPACE = /courier|consolas|menlo|monaco|mono|lucida console|source code|fira code/i;
 const MAX_NESTING = 32;
 
 /** One body element after reading: a block, or a list item / code line that groups with its neighbours. */

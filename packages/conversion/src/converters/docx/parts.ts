@@ -6,6 +6,7 @@ import { ConversionError } from '../../types';
 import type { Position } from '../../markdown/nodes';
 import { attr, descendants } from '../../xml-dom';
 import { recordAttr, recordChild, recordChildren, xmlSubtrees, type XmlRecord } from '../../xml-subtrees';
+import { MONOSPACE } from '../code-paragraphs';
 
 export interface StyleInfo {
   name: string;
@@ -47,8 +48,6 @@ export interface DocxPackage {
   endnotes: Map<string, Element>;
   comments: Map<string, { author: string; body: Element }>;
 }
-
-const MONOSPACE = /courier|consolas|menlo|monaco|mono|lucida console|source code|fira code/i;
 
 export function openDocx(input: Buffer): { zip: SafeZip; pkg: DocxPackage } {
   const zip = new SafeZip(input, 'DOCX file');

@@ -8,6 +8,7 @@ import { nestListItems, type FlatListItem } from '../../markdown/lists';
 import { collapseSpaces, styled, type Position } from '../../markdown/nodes';
 import { MAX_NESTING_DEPTH } from '../../nesting-limits';
 import { imageAltText } from '../alt-text';
+import { CODE_CHARS, CODE_STYLE, MONOSPACE } from '../code-paragraphs';
 import { hyperlinkTarget } from '../word-fields';
 import { ListTables, isLabel, isOneLevelNumber, markerValue, pnWord, type LevelKind } from './lists';
 import { MAX_TABLE_DEPTH, RtfTables } from './tables';
@@ -75,11 +76,6 @@ const SYMBOL_WORDS: Record<string, string> = {
 
 /** A list marker typed as text before a tab ("\\bullet\\tab", "1.\\tab"), as pandoc 2 and other generators write lists. */
 const TYPED_MARKER = /^(?:[•·▪◦‣○■□–-]|\d{1,3}[.)]|[a-zA-Z][.)]|\(?[ivxIVX]{1,4}[.)])$/;
-
-/** Monospaced font names, as the DOCX reader knows them: a paragraph all in one of them may be code. */
-const MONOSPACE = /courier|consolas|menlo|monaco|mono|lucida console|source code|fira code/i;
-/** What code has and prose rarely does (the DOCX reader's test). */
-const CODE_CHARS = /[{}();=<>[\]]|^\s{2,}\S|\b(def|class|function|return|import|SELECT|FROM)\b/;
 
 /** The characters TextEdit writes where an attachment stands (¬ in its 8-bit text, or U+FFFC). */
 const ATTACHMENT_CHARS = new Set(['\u00ac', '\ufffc']);
@@ -961,31 +957,33 @@ class RtfReader {
     // A paragraph outside the tables ends them, an empty one too (it is what separates two tables).
     this.flushTables();
     if (!text.length) return;
-    const code = plainText(text);
-    if (fonts.mono && !fonts.prose && marker === undefined && CODE_CHARS.test(code)) {
+    const chain = this.styleChain(this.pp.style);
+    const headingLevel = this.headingLevel(chain);
+    const ls = this.pp.ls ?? chain.find((s) => s.ls !== undefined)?.ls;
+    const inList = ls !== undefined || this.pp.pn !== undefined || marker !== undefined;
+    const wasCode = this.lastWasCode;
+    this.lastWasCode = false;
+    if (!headingLevel && !inList && this.isCode(chain, fonts, text)) {
       this.flushList();
+      const code = plainText(text);
       const last = this.blocks[this.blocks.length - 1];
       // Consecutive code paragraphs are one block, as in the DOCX reader.
-      if (last?.type === 'code' && this.lastWasCode) last.text += `\n${code}`;
+      if (last?.type === 'code' && wasCode) last.text += `\n${code}`;
       else this.blocks.push({ type: 'code', text: code });
       this.lastWasCode = true;
       return;
     }
-    this.lastWasCode = false;
-    const chain = this.styleChain(this.pp.style);
-    const level0 = this.headingLevel(chain);
-    const ls = this.pp.ls ?? chain.find((s) => s.ls !== undefined)?.ls;
-    if (level0) {
+    if (headingLevel) {
       this.flushList();
       // Heading styles are usually bold; the emphasis says nothing once it is a heading.
       const only = text.length === 1 ? text[0] : undefined;
       const label: Inline[] = marker && isLabel(marker) ? [{ type: 'text', text: `${marker} ` }] : [];
       this.blocks.push({
         type: 'heading',
-        level: level0,
+        level: headingLevel,
         text: [...label, ...(only?.type === 'strong' ? only.children : text)],
       });
-    } else if (ls !== undefined || this.pp.pn || marker !== undefined) {
+    } else if (inList) {
       const listed = ls !== undefined || this.pp.pn !== undefined;
       // Without list markup, nesting shows only as indentation.
       const ilvl = listed
@@ -999,6 +997,12 @@ class RtfReader {
       this.flushList();
       this.blocks.push({ type: 'paragraph', text });
     }
+  }
+
+  /** A code paragraph, as the DOCX reader tells one: a code style, or all monospaced and reading like code. */
+  private isCode(chain: StyleDef[], fonts: { mono: boolean; prose: boolean }, text: Inline[]): boolean {
+    if (chain.some((style) => CODE_STYLE.test(style.name))) return true;
+    return fonts.mono && !fonts.prose && CODE_CHARS.test(plainText(text));
   }
 
   /**
