@@ -163,6 +163,12 @@ describe('RTF text and destinations', () => {
     expect(await rtf(doc(body))).toBe('Body\n');
   });
 
+  it('When a writer leaves out the \\* on bookmark, generator and theme destinations, then their text still does not appear', async () => {
+    expect(
+      await rtf(doc('{\\generator Tool 1.0;}{\\themedata 504b}\\pard A{\\bkmkstart here}{\\bkmkend here}B\\par')),
+    ).toBe('AB\n');
+  });
+
   it('When a field is not a hyperlink, then its result text is kept and its instruction is not', async () => {
     expect(await rtf(doc('\\pard Due {\\field{\\*\\fldinst DATE \\\\@ "d MMMM"}{\\fldrslt 1 May}}.\\par'))).toBe(
       'Due 1 May.\n',

@@ -38,6 +38,22 @@ const SKIP = new Set([
   'docvar',
   'template',
   'operator',
+  // Destinations writers should mark with \\* but some do not.
+  'generator',
+  'themedata',
+  'colorschememapping',
+  'datastore',
+  'latentstyles',
+  'bkmkstart',
+  'bkmkend',
+  'mmathPr',
+  'objdata',
+  'objclass',
+  'datafield',
+  'ftnsep',
+  'ftnsepc',
+  'aftnsep',
+  'aftnsepc',
 ]);
 
 /**
