@@ -38,6 +38,19 @@ describe('RTF hostile input', () => {
     ).toBe('| a b |\n| --- |\n');
   });
 
+  it('When one row defines a hundred thousand cells, then the table keeps them all', async () => {
+    const cells = 100_000;
+    const source = `{\\rtf1\\trowd${'\\cellx1'.repeat(cells)}\\pard\\intbl${' x\\cell'.repeat(cells)}\\row\\pard\\par}`;
+    const header = (await rtf(source)).split('\n')[0]!;
+    expect(header.split('|').length - 2).toBe(cells);
+  });
+
+  it('When one list item is continued by a hundred thousand paragraphs, then the item keeps them all', async () => {
+    const paragraphs = 100_000;
+    const source = `{\\rtf1\\pard\\ls1{\\listtext -\\tab}first\\par${'\\pard\\ls1 more\\par'.repeat(paragraphs)}}`;
+    expect((await rtf(source)).match(/more/g)?.length).toBe(paragraphs);
+  });
+
   it('When \\uc asks to skip more fallback characters than follow, then the skip ends at the next control word', async () => {
     expect(await rtf('{\\rtf1\\pard\\uc999999999 \\u945 abc\\par Next\\par}')).toBe('α\n\nNext\n');
   });

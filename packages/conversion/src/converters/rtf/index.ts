@@ -1031,7 +1031,7 @@ class RtfReader {
     const list = this.pp.pn ? 'pn' : ls !== undefined ? `ls${ls}` : undefined;
     const last = this.items[this.items.length - 1];
     if (marker === undefined && !this.pp.pn && last?.marked && last.list === list && last.level === level) {
-      last.more = [...(last.more ?? []), { type: 'paragraph', text }];
+      (last.more ??= []).push({ type: 'paragraph', text });
       return;
     }
     if (kind?.format === 'none' && !marker) {

@@ -68,7 +68,8 @@ export class RtfTables {
     const table = this.at(level);
     this.closeAbove(level);
     if (table.paragraphs.length) this.endCell(level);
-    if (table.cells.length) table.rows.push({ cells: table.cells, defs: table.defs });
+    // The row keeps its own copy: a writer may add cell definitions for the next row without \\trowd.
+    if (table.cells.length) table.rows.push({ cells: table.cells, defs: [...table.defs] });
     table.cells = [];
   }
 
@@ -85,7 +86,7 @@ export class RtfTables {
     if (word === 'clmrg') table.pending.mergedLeft = true;
     else if (word === 'clvmrg') table.pending.mergedUp = true;
     else if (word === 'cellx') {
-      table.defs = [...table.defs, { ...table.pending, right: param }];
+      table.defs.push({ ...table.pending, right: param });
       table.pending = {};
     }
   }
