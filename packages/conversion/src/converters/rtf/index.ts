@@ -96,6 +96,9 @@ const TYPED_MARKER = /^(?:[•·▪◦‣○■□–-]|\d{1,3}[.)]|[a-zA-Z][.)]
 /** The characters TextEdit writes where an attachment stands (¬ in its 8-bit text, or U+FFFC). */
 const ATTACHMENT_CHARS = new Set(['\u00ac', '\ufffc']);
 
+/** The most styles followed through \\sbasedon (real chains are a few long; DOCX follows as many). */
+const MAX_STYLE_CHAIN = 10;
+
 /** How far into the file the header's \ansicpg and \deff are looked for. */
 const HEADER_CHARS = 4096;
 
@@ -1110,7 +1113,7 @@ class RtfReader {
   private styleChain(number: number): StyleDef[] {
     const chain: StyleDef[] = [];
     const seen = new Set<number>();
-    for (let n: number | undefined = number; n !== undefined && !seen.has(n);) {
+    for (let n: number | undefined = number; n !== undefined && !seen.has(n) && chain.length < MAX_STYLE_CHAIN;) {
       seen.add(n);
       const style = this.styles.get(n);
       if (!style) break;
