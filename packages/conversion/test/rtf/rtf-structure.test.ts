@@ -82,6 +82,11 @@ describe('RTF lists', () => {
     expect(await rtf(doc(body))).toBe('- one\n- two\n\n1. first\n2. second\n');
   });
 
+  it('When \\listtext markers are symbol words (\\bullet) and there is no list table, then the items are bullets', async () => {
+    const item = (text: string) => `{\\pard \\li360\\fi-360\\ls1\\ilvl0 {\\listtext\\tab \\bullet\\tab}${text}\\par}`;
+    expect(await rtf(doc(item('one') + item('two')))).toBe('- one\n- two\n');
+  });
+
   it('When typed-marker list paragraphs are indented further (\\li), then they nest under the item before them', async () => {
     const item = (indent: number, marker: string, text: string) =>
       `{\\pard \\li${indent}\\fi-360 ${marker}\\tx360\\tab ${text}\\par}`;

@@ -581,6 +581,8 @@ class RtfReader {
       default:
         break;
     }
+    // A marker may be a symbol word too ({\\listtext\\tab \\bullet\\tab}, as pandoc writes).
+    if (st.dest === 'listtext' && word !== 'tab' && SYMBOL_WORDS[word]) this.char(SYMBOL_WORDS[word]);
     if (st.dest !== 'text') return;
     if (word === 'tab') {
       this.tab();
