@@ -242,4 +242,22 @@ describe('ODP', () => {
     const { markdown } = await convertDocument(input, 'odt', std);
     expect(markdown).toBe('# Scope\n');
   });
+
+  it("When slide paragraphs have a bold paragraph style, then body text is strong and the title's is not", async () => {
+    const ns = `${NS} xmlns:draw="urn:oasis:names:tc:opendocument:xmlns:drawing:1.0" xmlns:presentation="urn:oasis:names:tc:opendocument:xmlns:presentation:1.0"`;
+    const input = Buffer.from(
+      zipSync({
+        mimetype: strToU8('application/vnd.oasis.opendocument.presentation'),
+        'content.xml': strToU8(
+          `<office:document-content ${ns}><office:automatic-styles><style:style style:name="P1" style:family="paragraph"><style:text-properties fo:font-weight="bold"/></style:style></office:automatic-styles>` +
+            '<office:body><office:presentation><draw:page draw:name="One">' +
+            '<draw:frame presentation:class="title"><draw:text-box><text:p text:style-name="P1">Agenda</text:p></draw:text-box></draw:frame>' +
+            '<draw:frame presentation:class="notitle"><draw:text-box><text:p text:style-name="P1">Key point</text:p></draw:text-box></draw:frame>' +
+            '</draw:page></office:presentation></office:body></office:document-content>',
+        ),
+      }),
+    );
+    const { markdown } = await convertDocument(input, 'odp', std);
+    expect(markdown).toBe('# Agenda\n\n**Key point**\n');
+  });
 });

@@ -399,6 +399,8 @@ export const odpConverter: Converter = {
             notes,
             cls === 'outline' || cls === 'subtitle' ? 'bullet' : 'none',
             0,
+            // A title's paragraph style is what makes it look like a title, as for ODT headings.
+            cls === 'title' ? PLAIN : undefined,
           );
           if (cls === 'title' && isBlank(title))
             title = paragraphs.flatMap((p, i) => (i ? [space, ...inlines(p.text)] : inlines(p.text)));
@@ -430,10 +432,11 @@ function frameParagraphs(
   notes: Note[],
   bullet: ParagraphModel['bullet'],
   level: number,
+  fmt?: InlineStyle,
 ): ParagraphModel[] {
   const out: ParagraphModel[] = [];
   for (const c of children(box)) {
-    if (c.localName === 'p' || c.localName === 'h') out.push({ text: inline(c, pkg, notes), level, bullet });
+    if (c.localName === 'p' || c.localName === 'h') out.push({ text: inline(c, pkg, notes, fmt), level, bullet });
     else if (c.localName === 'list') {
       const style = attr(c, 'style-name') ?? '';
       const ordered = pkg.numberedLists.get(style)?.[level] ?? false;
@@ -446,9 +449,10 @@ function frameParagraphs(
             ordered ? 'number' : 'bullet',
             // A list in the frame itself is at the frame's level; one inside a list item a level deeper.
             box.localName === 'list-item' ? level + 1 : level,
+            fmt,
           ),
         );
-    } else if (c.localName === 'list-item') out.push(...frameParagraphs(c, pkg, notes, bullet, level));
+    } else if (c.localName === 'list-item') out.push(...frameParagraphs(c, pkg, notes, bullet, level, fmt));
   }
   return out;
 }
