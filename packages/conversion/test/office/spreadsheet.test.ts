@@ -165,6 +165,57 @@ describe('spreadsheets', () => {
     );
   });
 
+  it('When a blank row separates two tables, then each is its own table in every format', async () => {
+    const cells = [['Item', 'Qty'], ['Pens', 3], [], ['Total', 'Note'], [3, 'ok']];
+    expect(await markdownInEachFormat(cells)).toEqual(
+      inEachFormat(
+        '## Data\n\n| Item | Qty |\n| --- | --- |\n| Pens | 3 |\n\n| Total | Note |\n| --- | --- |\n| 3 | ok |\n',
+      ),
+    );
+  });
+
+  it('When a merged cell spans columns and rows, then its value fills every cell it covers in every format', async () => {
+    const ws = XLSX.utils.aoa_to_sheet([
+      ['Region', 'Sales', ''],
+      ['North', 'Q1', 'Q2'],
+      ['', 5, 7],
+    ]);
+    ws['!merges'] = [XLSX.utils.decode_range('B1:C1'), XLSX.utils.decode_range('A2:A3')];
+    const wb = XLSX.utils.book_new();
+    XLSX.utils.book_append_sheet(wb, ws, 'Data');
+    const expected =
+      '## Data\n\n| Region | Sales | Sales |\n| --- | --- | --- |\n| North | Q1 | Q2 |\n| North | 5 | 7 |\n';
+    for (const bookType of ['xlsx', 'xls', 'ods'] as const) {
+      const input = Buffer.from(XLSX.write(wb, { type: 'buffer', bookType }));
+      expect((await convertDocument(input, bookType, std)).markdown).toBe(expected);
+    }
+  });
+
+  it('When merged cells bridge a blank column, then the cells on both sides stay one table', async () => {
+    const ws = XLSX.utils.aoa_to_sheet([
+      ['Package no.:', '', 'Rev.'],
+      ['1234', '', 'A'],
+    ]);
+    ws['!merges'] = [XLSX.utils.decode_range('A2:B2')];
+    const wb = XLSX.utils.book_new();
+    XLSX.utils.book_append_sheet(wb, ws, 'Data');
+    const input = Buffer.from(XLSX.write(wb, { type: 'buffer', bookType: 'xlsx' }));
+    expect((await convertDocument(input, 'xlsx', std)).markdown).toBe(
+      '## Data\n\n| Package no.: |  | Rev. |\n| --- | --- | --- |\n| 1234 | 1234 | A |\n',
+    );
+  });
+
+  it('When a merged range has no value, then it joins nothing and adds no row', async () => {
+    const ws = XLSX.utils.aoa_to_sheet([['Item', 'Qty'], ['Pens', 3], [], ['', '', '', 'x']]);
+    ws['!merges'] = [XLSX.utils.decode_range('A3:D3')];
+    const wb = XLSX.utils.book_new();
+    XLSX.utils.book_append_sheet(wb, ws, 'Data');
+    const input = Buffer.from(XLSX.write(wb, { type: 'buffer', bookType: 'xlsx' }));
+    expect((await convertDocument(input, 'xlsx', std)).markdown).toBe(
+      '## Data\n\n| Item | Qty |\n| --- | --- |\n| Pens | 3 |\n\n| x |\n| --- |\n',
+    );
+  });
+
   it('When cells hold Markdown characters, pipes and edge spaces, then they are escaped and trimmed in every format', async () => {
     const cells = [
       ['Name', 'Note'],

@@ -18,11 +18,13 @@ import { commentBlocks, type ReviewComment } from '../comments';
 export const MAX_ROWS_PER_SHEET = 20_000;
 /** Cells read per workbook (SheetJS sheetRows bounds parsing, not just rendering). */
 const MAX_COLUMNS = 500;
+/** Sheets larger than this are shown as one table, not split into regions (the fill is O(cells)). */
+const MAX_REGION_CELLS = 2_000_000;
 
 /**
  * xlsx, xls, ods (SheetJS reads all three): one `## Sheet` section per visible sheet with a GFM
- * table of the values as the sheet shows them (number formats applied), empty edge rows and
- * columns trimmed, a merged range's value in its first cell.
+ * table per region of the values as the sheet shows them (number formats applied), empty edge
+ * rows and columns trimmed, a merged range's value in every cell it covers.
  */
 export const spreadsheetConverter: Converter = {
   name: 'spreadsheet',
@@ -122,8 +124,9 @@ function workbookCharts(input: Buffer, wb: XLSX.WorkBook): Map<string, Block[]> 
 }
 
 /**
- * The sheet's displayed text as rows: empty rows dropped, empty columns trimmed at both edges,
- * in one pass over the cells (an absent row of a dense sheet costs nothing).
+ * The sheet's displayed text as rows, trimmed to the filled cells' bounding box. A blank row
+ * inside stays (as `[]`) so tables one under another stay apart, and a merged range shows its
+ * value in every cell it covers (as DOCX and PPTX tables), which also keeps it in one table.
  */
 export function sheetRows(sheet: XLSX.WorkSheet): string[][] {
   const ref = sheet['!ref'];
@@ -131,29 +134,67 @@ export function sheetRows(sheet: XLSX.WorkSheet): string[][] {
   const range = XLSX.utils.decode_range(ref);
   const firstCol = range.s.c;
   const lastCol = Math.min(range.e.c, firstCol + MAX_COLUMNS - 1);
+  const width = lastCol - firstCol + 1;
   const dense = sheet['!data'];
-  const rows: string[][] = [];
-  let left = lastCol + 1;
-  let right = firstCol - 1;
+  // Indexed from the range's first row; an absent or blank row stays undefined.
+  const grid = new Array<string[] | undefined>(range.e.r - range.s.r + 1);
   for (let r = range.s.r; r <= range.e.r; r++) {
     if (dense && !dense[r]) continue;
-    const row = new Array<string>(lastCol - firstCol + 1);
-    let first = -1;
-    let last = -1;
+    const row = new Array<string>(width);
+    let filled = false;
     for (let c = firstCol; c <= lastCol; c++) {
       const text = cellText(sheetCell(sheet, r, c));
       row[c - firstCol] = text;
-      if (text === '') continue;
-      if (first < 0) first = c;
-      last = c;
+      if (text !== '') filled = true;
     }
+    if (filled) grid[r - range.s.r] = row;
+  }
+  spreadMerges(sheet['!merges'] ?? [], grid, { top: range.s.r, left: firstCol, bottom: range.e.r, right: lastCol });
+  let top = grid.length;
+  let bottom = -1;
+  let left = width;
+  let right = -1;
+  for (let r = 0; r < grid.length; r++) {
+    const row = grid[r];
+    if (!row) continue;
+    const first = row.findIndex((c) => c !== '');
     if (first < 0) continue;
-    rows.push(row);
+    let last = row.length - 1;
+    while (row[last] === '') last--;
+    if (r < top) top = r;
+    bottom = r;
     if (first < left) left = first;
     if (last > right) right = last;
   }
-  if (rows.length === 0 || (left === firstCol && right === lastCol)) return rows;
-  return rows.map((row) => row.slice(left - firstCol, right - firstCol + 1));
+  const rows: string[][] = [];
+  for (let r = top; r <= bottom; r++) {
+    const row = grid[r];
+    rows.push(row ? (left === 0 && right === width - 1 ? row : row.slice(left, right + 1)) : []);
+  }
+  return rows;
+}
+
+/**
+ * Writes each merged range's value into every cell it covers, clipped to the rows read; a range
+ * with no value is formatting only. At most one grid's worth of cells is written, so overlapping
+ * ranges in a malformed file cannot multiply the work.
+ */
+function spreadMerges(merges: XLSX.Range[], grid: (string[] | undefined)[], bounds: Box): void {
+  const width = bounds.right - bounds.left + 1;
+  let budget = grid.length * width;
+  for (const m of merges) {
+    const value = grid[m.s.r - bounds.top]?.[m.s.c - bounds.left] ?? '';
+    if (value === '') continue;
+    const top = Math.max(m.s.r, bounds.top) - bounds.top;
+    const bottom = Math.min(m.e.r, bounds.bottom) - bounds.top;
+    const left = Math.max(m.s.c, bounds.left) - bounds.left;
+    const right = Math.min(m.e.c, bounds.right) - bounds.left;
+    for (let r = top; r <= bottom; r++) {
+      const row = (grid[r] ??= new Array<string>(width).fill(''));
+      for (let c = left; c <= right && budget > 0; c++, budget--) row[c] = value;
+    }
+    if (budget <= 0) return;
+  }
 }
 
 /**
@@ -198,7 +239,7 @@ export function tableRegions(rows: string[][]): string[][][] {
   const height = rows.length;
   let width = 0;
   for (const r of rows) if (r.length > width) width = r.length;
-  if (height * width > 2_000_000) return [rows];
+  if (height * width > MAX_REGION_CELLS) return [rows.filter((r) => r.some((c) => c !== ''))];
   // One byte per cell, 1 = filled and not yet reached, 2 = reached; the fill's stack holds cell indexes.
   const cells = new Uint8Array(height * width);
   for (let r = 0; r < height; r++) {
@@ -306,13 +347,13 @@ function cellsBetween(row: string[], left: number, right: number): string[] {
 }
 
 /**
- * A table's title typed in the cell above it (often merged across the columns) is its own
- * one-cell table, not a header row with blank cells that pushes the real header into the body.
+ * A table's title typed in the cell above it (often merged across the columns, so repeated in
+ * each) is its own one-cell table, not a header row that pushes the real header into the body.
  */
 function splitTitleRow(table: string[][]): string[][][] {
-  const filledIn = (row: string[] | undefined): number => (row ?? []).filter((c) => c !== '').length;
+  const distinct = (row: string[] | undefined): number => new Set((row ?? []).filter((c) => c !== '')).size;
   const width = table[0]?.length ?? 0;
-  if (width >= 2 && table.length >= 3 && filledIn(table[0]) === 1 && table[0]![0] !== '' && filledIn(table[1]) >= 2) {
+  if (width >= 2 && table.length >= 3 && distinct(table[0]) === 1 && table[0]![0] !== '' && distinct(table[1]) >= 2) {
     return [[[table[0]![0]!]], table.slice(1)];
   }
   return [table];
