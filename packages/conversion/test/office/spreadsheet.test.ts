@@ -216,6 +216,25 @@ describe('spreadsheets', () => {
     );
   });
 
+  it("When dates carry Excel's built-in locale date and date-time formats, then they are written as ISO dates in xlsx and xls", async () => {
+    const ws = XLSX.utils.aoa_to_sheet(
+      [
+        ['Day', 'At'],
+        [new Date(Date.UTC(2026, 0, 15)), new Date(Date.UTC(2026, 0, 15, 13, 45))],
+      ],
+      { cellDates: true },
+    );
+    ws.B2!.z = XLSX.SSF.get_table()[22];
+    const wb = XLSX.utils.book_new();
+    XLSX.utils.book_append_sheet(wb, ws, 'Log');
+    for (const bookType of ['xlsx', 'xls'] as const) {
+      const input = Buffer.from(XLSX.write(wb, { type: 'buffer', bookType }));
+      expect((await convertDocument(input, bookType, std)).markdown).toBe(
+        '## Log\n\n| Day | At |\n| --- | --- |\n| 2026-01-15 | 2026-01-15 13:45 |\n',
+      );
+    }
+  });
+
   it('When cells hold Markdown characters, pipes and edge spaces, then they are escaped and trimmed in every format', async () => {
     const cells = [
       ['Name', 'Note'],

@@ -40,9 +40,9 @@ export const spreadsheetConverter: Converter = {
         // Rows as arrays: no 'A1' key built and hashed per cell, on reading or on looking up.
         dense: true,
         cellDates: false,
-        // The displayed text (.w) is all we show; its format string (.z) and HTML (.h) are not read.
+        // The displayed text (.w) is what we show; the format string (.z) picks out locale dates.
         cellText: true,
-        cellNF: false,
+        cellNF: true,
         cellHTML: false,
         sheetRows: MAX_ROWS_PER_SHEET + 1,
       });
@@ -74,7 +74,7 @@ export const spreadsheetConverter: Converter = {
       // SheetJS leaves entities in ODS sheet names ("A &amp; B"); the sheet is still keyed by them.
       const shownName = ods ? decodeXML(name) : name;
       blocks.push({ type: 'heading', level: 2, text: [text(shownName)] });
-      const rows = sheetRows(wb.Sheets[name]!);
+      const rows = sheetRows(wb.Sheets[name]!, wb.Workbook?.WBProps?.date1904 ?? false);
       const sheetCharts = chartsOf(shownName);
       const comments = commentBlocks(sheetComments(wb.Sheets[name]!));
       if (rows.length === 0) {
@@ -128,7 +128,7 @@ function workbookCharts(input: Buffer, wb: XLSX.WorkBook): Map<string, Block[]> 
  * inside stays (as `[]`) so tables one under another stay apart, and a merged range shows its
  * value in every cell it covers (as DOCX and PPTX tables), which also keeps it in one table.
  */
-export function sheetRows(sheet: XLSX.WorkSheet): string[][] {
+export function sheetRows(sheet: XLSX.WorkSheet, date1904 = false): string[][] {
   const ref = sheet['!ref'];
   if (!ref) return [];
   const range = XLSX.utils.decode_range(ref);
@@ -143,7 +143,7 @@ export function sheetRows(sheet: XLSX.WorkSheet): string[][] {
     const row = new Array<string>(width);
     let filled = false;
     for (let c = firstCol; c <= lastCol; c++) {
-      const text = cellText(sheetCell(sheet, r, c));
+      const text = cellText(sheetCell(sheet, r, c), date1904);
       row[c - firstCol] = text;
       if (text !== '') filled = true;
     }
@@ -223,8 +223,20 @@ function sheetComments(sheet: XLSX.WorkSheet): ReviewComment[] {
   return out;
 }
 
-function cellText(cell: XLSX.CellObject | undefined): string {
+/**
+ * Excel's built-in short date and date-time (format ids 14 and 22, which SheetJS names by their
+ * US pattern) are drawn in the reader's locale, never with a two-digit year; ISO says the same
+ * date to every reader.
+ */
+const LOCALE_DATE_FORMATS = new Map([
+  ['m/d/yy', 'yyyy-mm-dd'],
+  ['m/d/yy h:mm', 'yyyy-mm-dd hh:mm'],
+]);
+
+function cellText(cell: XLSX.CellObject | undefined, date1904: boolean): string {
   if (!cell || cell.t === 'z') return '';
+  const iso = cell.t === 'n' && typeof cell.z === 'string' ? LOCALE_DATE_FORMATS.get(cell.z) : undefined;
+  if (iso) return XLSX.SSF.format(iso, cell.v as number, { date1904 });
   if (cell.w !== undefined) return cell.w.trim();
   if (cell.v === undefined || cell.v === null) return '';
   return String(cell.v).trim();
