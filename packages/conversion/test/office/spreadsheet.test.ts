@@ -235,6 +235,15 @@ describe('spreadsheets', () => {
     }
   });
 
+  it('When a workbook has a single sheet with a default name, then the sheet still gets its heading in every format', async () => {
+    const wb = XLSX.utils.book_new();
+    XLSX.utils.book_append_sheet(wb, XLSX.utils.aoa_to_sheet([['Item'], ['Pens']]), 'Sheet1');
+    for (const bookType of ['xlsx', 'xls', 'ods'] as const) {
+      const input = Buffer.from(XLSX.write(wb, { type: 'buffer', bookType }));
+      expect((await convertDocument(input, bookType, std)).markdown).toBe('## Sheet1\n\n| Item |\n| --- |\n| Pens |\n');
+    }
+  });
+
   it('When cells hold Markdown characters, pipes and edge spaces, then they are escaped and trimmed in every format', async () => {
     const cells = [
       ['Name', 'Note'],
