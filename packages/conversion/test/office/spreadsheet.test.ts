@@ -153,6 +153,33 @@ describe('spreadsheets', () => {
     );
   });
 
+  it('When a chart is anchored between two tables, then it sits between them in reading order', async () => {
+    const wb = new ExcelJS.Workbook();
+    const ws = wb.addWorksheet('Sales');
+    ws.addRows([['Month', 'Units'], ['Jan', 10], [], [], ['Region', 'Units'], ['North', 4]]);
+    const files = unzipSync(new Uint8Array(await wb.xlsx.writeBuffer()));
+    files['xl/worksheets/_rels/sheet1.xml.rels'] = strToU8(
+      '<Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships"><Relationship Id="rIdD1" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/drawing" Target="../drawings/drawing1.xml"/></Relationships>',
+    );
+    files['xl/drawings/drawing1.xml'] = strToU8(
+      '<xdr:wsDr xmlns:xdr="http://schemas.openxmlformats.org/drawingml/2006/spreadsheetDrawing" xmlns:a="http://schemas.openxmlformats.org/drawingml/2006/main" xmlns:c="http://schemas.openxmlformats.org/drawingml/2006/chart" xmlns:r="http://schemas.openxmlformats.org/officeDocument/2006/relationships"><xdr:twoCellAnchor><xdr:from><xdr:col>3</xdr:col><xdr:row>2</xdr:row></xdr:from><xdr:to><xdr:col>8</xdr:col><xdr:row>3</xdr:row></xdr:to><xdr:graphicFrame><a:graphic><a:graphicData><c:chart r:id="rIdC1"/></a:graphicData></a:graphic></xdr:graphicFrame></xdr:twoCellAnchor></xdr:wsDr>',
+    );
+    files['xl/drawings/_rels/drawing1.xml.rels'] = strToU8(
+      '<Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships"><Relationship Id="rIdC1" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/chart" Target="../charts/chart1.xml"/></Relationships>',
+    );
+    files['xl/charts/chart1.xml'] = strToU8(
+      '<c:chartSpace xmlns:c="http://schemas.openxmlformats.org/drawingml/2006/chart" xmlns:a="http://schemas.openxmlformats.org/drawingml/2006/main"><c:chart>' +
+        '<c:title><c:tx><c:rich><a:p><a:r><a:t>Units</a:t></a:r></a:p></c:rich></c:tx></c:title>' +
+        '<c:plotArea><c:barChart><c:ser><c:cat><c:strRef><c:strCache><c:pt idx="0"><c:v>Jan</c:v></c:pt></c:strCache></c:strRef></c:cat>' +
+        '<c:val><c:numRef><c:numCache><c:pt idx="0"><c:v>10</c:v></c:pt></c:numCache></c:numRef></c:val></c:ser></c:barChart></c:plotArea></c:chart></c:chartSpace>',
+    );
+    const { markdown } = await convertDocument(Buffer.from(zipSync(files)), 'xlsx', std);
+    expect(markdown).toBe(
+      '## Sales\n\n| Month | Units |\n| --- | --- |\n| Jan | 10 |\n\n**Units**\n\n*Bar chart*\n\n|  | Series 1 |\n| --- | --- |\n| Jan | 10 |\n\n' +
+        '| Region | Units |\n| --- | --- |\n| North | 4 |\n',
+    );
+  });
+
   it('When a title is typed in the cell above a table, then it is its own one-cell table and the header stays the header', async () => {
     const ws = XLSX.utils.aoa_to_sheet([['Ducks per year'], ['Year', 'Ducks'], ['2019', '120'], ['2020', '135']]);
     ws['!merges'] = [XLSX.utils.decode_range('A1:B1')];

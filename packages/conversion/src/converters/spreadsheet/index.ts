@@ -2,7 +2,7 @@ import * as XLSX from '@e965/xlsx';
 import type { Converter } from '../../types';
 import { ConversionError } from '../../types';
 import { SafeZip } from '../../archive/safe-zip';
-import { chartBlocks, worksheetCharts } from '../ooxml-parts';
+import { chartBlocks, worksheetCharts, type SheetChart } from '../ooxml-parts';
 import { text, type Block } from '../../markdown/model';
 import { documentOutput } from '../../markdown/writer';
 import CFB from 'cfb';
@@ -32,7 +32,7 @@ export const spreadsheetConverter: Converter = {
   async convert(input) {
     const zip = input[0] === 0x50 && input[1] === 0x4b ? new SafeZip(input, 'spreadsheet') : undefined;
     // Charts carry their own titles and cached values, which SheetJS doesn't read.
-    const charts = zip?.has('xl/workbook.xml') ? worksheetCharts(zip) : new Map<string, string[]>();
+    const charts = zip?.has('xl/workbook.xml') ? worksheetCharts(zip) : new Map<string, SheetChart[]>();
     let wb: XLSX.WorkBook;
     try {
       wb = XLSX.read(input, {
@@ -56,16 +56,14 @@ export const spreadsheetConverter: Converter = {
       }
       throw new ConversionError('corrupt_file', `The spreadsheet could not be read: ${message}`);
     }
-    // Charts by sheet: DrawingML parts of an XLSX, or the chart substreams of a BIFF8 workbook.
+    // Charts by sheet: DrawingML parts of an XLSX (placed at their anchor cells), the chart objects
+    // of an ODS or the chart substreams of a BIFF8 workbook (after the sheet's tables).
     const ods = zip !== undefined && !zip.has('xl/workbook.xml');
     const odsCharts = ods ? odsSheetCharts(zip) : new Map<string, ChartData[]>();
+    const anchoredChartsOf = (name: string): Placed[] =>
+      zip ? (charts.get(name) ?? []).map((c) => ({ top: c.row, left: c.col, blocks: chartBlocks(zip, c.part) })) : [];
     const chartsOf = (name: string): Block[] =>
-      zip
-        ? [
-            ...(charts.get(name) ?? []).flatMap((part) => chartBlocks(zip, part)),
-            ...(odsCharts.get(name) ?? []).flatMap(chartDataBlocks),
-          ]
-        : (biffCharts.get(name) ?? []);
+      zip ? (odsCharts.get(name) ?? []).flatMap(chartDataBlocks) : (biffCharts.get(name) ?? []);
     const biffCharts = zip ? new Map<string, Block[]>() : workbookCharts(input, wb);
     const hidden = new Set((wb.Workbook?.Sheets ?? []).filter((s) => s.Hidden).map((s) => s.name));
     const blocks: Block[] = [];
@@ -74,19 +72,25 @@ export const spreadsheetConverter: Converter = {
       // SheetJS leaves entities in ODS sheet names ("A &amp; B"); the sheet is still keyed by them.
       const shownName = ods ? decodeXML(name) : name;
       blocks.push({ type: 'heading', level: 2, text: [text(shownName)] });
-      const rows = sheetRows(wb.Sheets[name]!, wb.Workbook?.WBProps?.date1904 ?? false);
+      const grid = sheetGrid(wb.Sheets[name]!, wb.Workbook?.WBProps?.date1904 ?? false);
+      const anchored = anchoredChartsOf(shownName);
       const sheetCharts = chartsOf(shownName);
       const comments = commentBlocks(sheetComments(wb.Sheets[name]!));
-      if (rows.length === 0) {
-        if (!sheetCharts.length && !comments.length)
+      if (grid.rows.length === 0) {
+        if (!anchored.length && !sheetCharts.length && !comments.length)
           blocks.push({ type: 'paragraph', text: [{ type: 'emphasis', children: [text('(empty sheet)')] }] });
-        blocks.push(...sheetCharts, ...comments);
+        blocks.push(...anchored.flatMap((c) => c.blocks), ...sheetCharts, ...comments);
         continue;
       }
-      const truncated = rows.length > MAX_ROWS_PER_SHEET;
-      for (const region of tableRegions(rows.slice(0, MAX_ROWS_PER_SHEET))) {
-        blocks.push({ type: 'table', rows: region.map((r) => r.map((c) => [text(c)])) });
-      }
+      const truncated = grid.rows.length > MAX_ROWS_PER_SHEET;
+      const tables: Placed[] = positionedRegions(grid.rows.slice(0, MAX_ROWS_PER_SHEET)).map((region) => ({
+        top: grid.top + region.top,
+        left: grid.left + region.left,
+        blocks: [{ type: 'table', rows: region.rows.map((r) => r.map((c) => [text(c)])) }],
+      }));
+      // Reading order: top to bottom, then left to right; a chart after a table at the same cell.
+      const placed = [...tables, ...anchored].sort((a, b) => a.top - b.top || a.left - b.left);
+      blocks.push(...placed.flatMap((p) => p.blocks));
       if (truncated)
         blocks.push({
           type: 'paragraph',
@@ -123,14 +127,26 @@ function workbookCharts(input: Buffer, wb: XLSX.WorkBook): Map<string, Block[]> 
   return out;
 }
 
+/** Blocks that sit at a cell of the sheet (a table region, an anchored chart), to be put in reading order. */
+interface Placed {
+  top: number;
+  left: number;
+  blocks: Block[];
+}
+
+/** The sheet's displayed text as rows (see `sheetGrid`). */
+export function sheetRows(sheet: XLSX.WorkSheet, date1904 = false): string[][] {
+  return sheetGrid(sheet, date1904).rows;
+}
+
 /**
  * The sheet's displayed text as rows, trimmed to the filled cells' bounding box. A blank row
  * inside stays (as `[]`) so tables one under another stay apart, and a merged range shows its
  * value in every cell it covers (as DOCX and PPTX tables), which also keeps it in one table.
  */
-export function sheetRows(sheet: XLSX.WorkSheet, date1904 = false): string[][] {
+function sheetGrid(sheet: XLSX.WorkSheet, date1904: boolean): { rows: string[][]; top: number; left: number } {
   const ref = sheet['!ref'];
-  if (!ref) return [];
+  if (!ref) return { rows: [], top: 0, left: 0 };
   const range = XLSX.utils.decode_range(ref);
   const firstCol = range.s.c;
   const lastCol = Math.min(range.e.c, firstCol + MAX_COLUMNS - 1);
@@ -171,7 +187,7 @@ export function sheetRows(sheet: XLSX.WorkSheet, date1904 = false): string[][] {
     const row = grid[r];
     rows.push(row ? (left === 0 && right === width - 1 ? row : row.slice(left, right + 1)) : []);
   }
-  return rows;
+  return { rows, top: range.s.r + top, left: firstCol + left };
 }
 
 /**
@@ -248,10 +264,23 @@ function cellText(cell: XLSX.CellObject | undefined, date1904: boolean): string 
  * are read top to bottom, then left to right, each trimmed to its own bounding box.
  */
 export function tableRegions(rows: string[][]): string[][][] {
+  return positionedRegions(rows).map((region) => region.rows);
+}
+
+/** A table region of a sheet and the row and column (in the rows it was cut from) of its top-left cell. */
+interface Region {
+  top: number;
+  left: number;
+  rows: string[][];
+}
+
+/** `tableRegions`, each with where it starts. */
+function positionedRegions(rows: string[][]): Region[] {
   const height = rows.length;
   let width = 0;
   for (const r of rows) if (r.length > width) width = r.length;
-  if (height * width > MAX_REGION_CELLS) return [rows.filter((r) => r.some((c) => c !== ''))];
+  if (height * width > MAX_REGION_CELLS)
+    return [{ top: 0, left: 0, rows: rows.filter((r) => r.some((c) => c !== '')) }];
   // One byte per cell, 1 = filled and not yet reached, 2 = reached; the fill's stack holds cell indexes.
   const cells = new Uint8Array(height * width);
   for (let r = 0; r < height; r++) {
@@ -288,7 +317,11 @@ export function tableRegions(rows: string[][]): string[][][] {
   const merged = mergeOverlapping(boxes, height, width);
   merged.sort((a, b) => a.top - b.top || a.left - b.left);
   return merged.flatMap((b) =>
-    splitTitleRow(rows.slice(b.top, b.bottom + 1).map((r) => cellsBetween(r, b.left, b.right))),
+    splitTitleRow({
+      top: b.top,
+      left: b.left,
+      rows: rows.slice(b.top, b.bottom + 1).map((r) => cellsBetween(r, b.left, b.right)),
+    }),
   );
 }
 
@@ -362,11 +395,15 @@ function cellsBetween(row: string[], left: number, right: number): string[] {
  * A table's title typed in the cell above it (often merged across the columns, so repeated in
  * each) is its own one-cell table, not a header row that pushes the real header into the body.
  */
-function splitTitleRow(table: string[][]): string[][][] {
+function splitTitleRow(region: Region): Region[] {
+  const table = region.rows;
   const distinct = (row: string[] | undefined): number => new Set((row ?? []).filter((c) => c !== '')).size;
   const width = table[0]?.length ?? 0;
   if (width >= 2 && table.length >= 3 && distinct(table[0]) === 1 && table[0]![0] !== '' && distinct(table[1]) >= 2) {
-    return [[[table[0]![0]!]], table.slice(1)];
+    return [
+      { ...region, rows: [[table[0]![0]!]] },
+      { ...region, top: region.top + 1, rows: table.slice(1) },
+    ];
   }
-  return [table];
+  return [region];
 }
