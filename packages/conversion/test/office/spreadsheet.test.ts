@@ -2,7 +2,7 @@ import ExcelJS from 'exceljs';
 import { strToU8, unzipSync, zipSync } from 'fflate';
 import * as XLSX from '@e965/xlsx';
 import { convertDocument } from '../../src';
-import { tableRegions } from '../../src/converters/spreadsheet';
+import { MAX_SPREAD_CHARS, tableRegions } from '../../src/converters/spreadsheet';
 import { chartSubstream, embedInSheet } from '../biff8';
 
 const std = { enhanced: false };
@@ -269,6 +269,29 @@ describe('spreadsheets', () => {
       const input = Buffer.from(XLSX.write(wb, { type: 'buffer', bookType }));
       expect((await convertDocument(input, bookType, std)).markdown).toBe('## Sheet1\n\n| Item |\n| --- |\n| Pens |\n');
     }
+  });
+
+  it('When a merged title reaches past the table below it, then it adds no columns and stays the title', async () => {
+    const ws = XLSX.utils.aoa_to_sheet([['Ducks per year'], ['Year', 'Ducks'], ['2019', '120']]);
+    ws['!merges'] = [XLSX.utils.decode_range('A1:F1')];
+    const wb = XLSX.utils.book_new();
+    XLSX.utils.book_append_sheet(wb, ws, 'Birds');
+    const input = Buffer.from(XLSX.write(wb, { type: 'buffer', bookType: 'xlsx' }));
+    expect((await convertDocument(input, 'xlsx', std)).markdown).toBe(
+      '## Birds\n\n| Ducks per year |\n| --- |\n\n| Year | Ducks |\n| --- | --- |\n| 2019 | 120 |\n',
+    );
+  });
+
+  it('When a long value is merged over a huge range, then it is repeated only up to the spread budget', async () => {
+    const long = 'x'.repeat(1000);
+    const ws = XLSX.utils.aoa_to_sheet([[long]]);
+    XLSX.utils.sheet_add_aoa(ws, [['end']], { origin: 'Z3000' });
+    ws['!merges'] = [XLSX.utils.decode_range('A1:Z3000')];
+    const wb = XLSX.utils.book_new();
+    XLSX.utils.book_append_sheet(wb, ws, 'Big');
+    const input = Buffer.from(XLSX.write(wb, { type: 'buffer', bookType: 'xlsx' }));
+    const { markdown } = await convertDocument(input, 'xlsx', std);
+    expect(markdown.split(long).length - 1).toBe(MAX_SPREAD_CHARS / long.length);
   });
 
   it('When cells hold Markdown characters, pipes and edge spaces, then they are escaped and trimmed in every format', async () => {

@@ -165,11 +165,20 @@ function sheetGrid(sheet: XLSX.WorkSheet, date1904: boolean): { rows: string[][]
     }
     if (filled) grid[r - range.s.r] = row;
   }
-  spreadMerges(sheet['!merges'] ?? [], grid, { top: range.s.r, left: firstCol, bottom: range.e.r, right: lastCol });
-  let top = grid.length;
-  let bottom = -1;
-  let left = width;
-  let right = -1;
+  const box = filledBox(grid, width);
+  if (!box) return { rows: [], top: 0, left: 0 };
+  spreadMerges(sheet['!merges'] ?? [], grid, width, { row: range.s.r, col: firstCol }, box);
+  const rows: string[][] = [];
+  for (let r = box.top; r <= box.bottom; r++) {
+    const row = grid[r];
+    rows.push(row ? (box.left === 0 && box.right === width - 1 ? row : row.slice(box.left, box.right + 1)) : []);
+  }
+  return { rows, top: range.s.r + box.top, left: firstCol + box.left };
+}
+
+/** The bounding box (grid indexes) of the grid's filled cells, or undefined when none is. */
+function filledBox(grid: (string[] | undefined)[], width: number): Box | undefined {
+  const box = { top: grid.length, left: width, bottom: -1, right: -1 };
   for (let r = 0; r < grid.length; r++) {
     const row = grid[r];
     if (!row) continue;
@@ -177,39 +186,44 @@ function sheetGrid(sheet: XLSX.WorkSheet, date1904: boolean): { rows: string[][]
     if (first < 0) continue;
     let last = row.length - 1;
     while (row[last] === '') last--;
-    if (r < top) top = r;
-    bottom = r;
-    if (first < left) left = first;
-    if (last > right) right = last;
+    if (r < box.top) box.top = r;
+    box.bottom = r;
+    if (first < box.left) box.left = first;
+    if (last > box.right) box.right = last;
   }
-  const rows: string[][] = [];
-  for (let r = top; r <= bottom; r++) {
-    const row = grid[r];
-    rows.push(row ? (left === 0 && right === width - 1 ? row : row.slice(left, right + 1)) : []);
-  }
-  return { rows, top: range.s.r + top, left: firstCol + left };
+  return box.bottom < 0 ? undefined : box;
 }
 
+/** Characters written into merged ranges per sheet, so one long value merged over a huge range can't blow up the output. */
+export const MAX_SPREAD_CHARS = 2_000_000;
+
 /**
- * Writes each merged range's value into every cell it covers, clipped to the rows read; a range
- * with no value is formatting only. At most one grid's worth of cells is written, so overlapping
- * ranges in a malformed file cannot multiply the work.
+ * Writes each merged range's value into every cell it covers, clipped to the box of filled cells
+ * (a range reaching past the data adds no rows or columns); a range with no value is formatting.
  */
-function spreadMerges(merges: XLSX.Range[], grid: (string[] | undefined)[], bounds: Box): void {
-  const width = bounds.right - bounds.left + 1;
-  let budget = grid.length * width;
+function spreadMerges(
+  merges: XLSX.Range[],
+  grid: (string[] | undefined)[],
+  width: number,
+  origin: { row: number; col: number },
+  box: Box,
+): void {
+  let budget = MAX_SPREAD_CHARS;
   for (const m of merges) {
-    const value = grid[m.s.r - bounds.top]?.[m.s.c - bounds.left] ?? '';
+    const value = grid[m.s.r - origin.row]?.[m.s.c - origin.col] ?? '';
     if (value === '') continue;
-    const top = Math.max(m.s.r, bounds.top) - bounds.top;
-    const bottom = Math.min(m.e.r, bounds.bottom) - bounds.top;
-    const left = Math.max(m.s.c, bounds.left) - bounds.left;
-    const right = Math.min(m.e.c, bounds.right) - bounds.left;
+    const top = Math.max(m.s.r - origin.row, box.top);
+    const bottom = Math.min(m.e.r - origin.row, box.bottom);
+    const left = Math.max(m.s.c - origin.col, box.left);
+    const right = Math.min(m.e.c - origin.col, box.right);
     for (let r = top; r <= bottom; r++) {
       const row = (grid[r] ??= new Array<string>(width).fill(''));
-      for (let c = left; c <= right && budget > 0; c++, budget--) row[c] = value;
+      for (let c = left; c <= right; c++) {
+        if (budget < value.length) return;
+        row[c] = value;
+        budget -= value.length;
+      }
     }
-    if (budget <= 0) return;
   }
 }
 
