@@ -73,6 +73,7 @@ const STARRED_READ = new Set([
   'atnauthor',
   'annotation',
   'footnote',
+  'cs',
 ]);
 
 const META_FIELDS = new Set(['title', 'author', 'subject', 'keywords', 'company']);
@@ -137,7 +138,10 @@ interface Field {
 interface StyleDef {
   number: number;
   name: string;
-  paragraph: boolean;
+  /** A paragraph style (\\sN), a character style (\\csN), or another kind (section, table). */
+  kind: 'paragraph' | 'character' | 'other';
+  /** A character style's bold/italic/strike/raise. */
+  format: Partial<RunStyle>;
   basedOn?: number;
   outline?: number;
   ls?: number;
@@ -249,6 +253,38 @@ export const rtfConverter: Converter = {
   },
 };
 
+/** Applies a formatting control word (bold, italic, strike, raise) to `target`; others are ignored. */
+function runFormatting(target: Partial<RunStyle>, word: string, param: number | undefined): void {
+  switch (word) {
+    case 'b':
+      target.bold = param !== 0;
+      break;
+    case 'i':
+      target.italic = param !== 0;
+      break;
+    case 'strike':
+    case 'striked':
+      target.strike = param !== 0;
+      break;
+    case 'super':
+    case 'sub':
+      target.position = param === 0 ? undefined : word;
+      break;
+    case 'nosupersub':
+      target.position = undefined;
+      break;
+    case 'up':
+    case 'dn': {
+      // Raised or lowered by N half-points (6 when N is left out); 0 is the baseline.
+      const by = param ?? 6;
+      target.position = by === 0 ? undefined : (word === 'up') === by > 0 ? 'super' : 'sub';
+      break;
+    }
+    default:
+      break;
+  }
+}
+
 function newParaProps(): ParaProps {
   return { inTable: false, outline: -1, style: 0 };
 }
@@ -265,6 +301,8 @@ class RtfReader {
   /** What the paragraph being read shows: text in monospaced fonts, text in others. */
   private paragraphFonts = { mono: false, prose: false };
   private readonly styles = new Map<number, StyleDef>();
+  /** Character styles (\\csN) by number: the formatting each sets. */
+  private readonly charStyles = new Map<number, Partial<RunStyle>>();
   private readonly listTables = new ListTables();
   private readonly tables = new RtfTables();
   private annotation = { id: '', author: '' };
@@ -359,16 +397,20 @@ class RtfReader {
       fontNumber: undefined,
       restorePp: undefined,
       // Each group directly in \stylesheet defines one style.
-      style: parent.dest === 'stylesheet' && !parent.style ? { number: 0, name: '', paragraph: true } : parent.style,
+      style:
+        parent.dest === 'stylesheet' && !parent.style
+          ? { number: 0, name: '', kind: 'paragraph', format: {} }
+          : parent.style,
     };
   }
 
   private closeGroup(): void {
     const closing = this.st;
     const parent = this.stack[this.stack.length - 1];
-    if (closing.dest === 'stylesheet' && closing.style && closing.style !== parent?.style && closing.style.paragraph) {
+    if (closing.dest === 'stylesheet' && closing.style && closing.style !== parent?.style) {
       closing.style.name = closing.style.name.replace(/;\s*$/, '').trim();
-      this.styles.set(closing.style.number, closing.style);
+      if (closing.style.kind === 'paragraph') this.styles.set(closing.style.number, closing.style);
+      if (closing.style.kind === 'character') this.charStyles.set(closing.style.number, closing.style.format);
     }
     // Text before any \f is in the default font (\deffN), whose charset may name the code page.
     const defaultCodepage = this.fontCodepage.get(this.defaultFont);
@@ -727,9 +769,12 @@ class RtfReader {
         style.number = param ?? 0;
         break;
       case 'cs':
+        style.kind = 'character';
+        style.number = param ?? 0;
+        break;
       case 'ds':
       case 'ts':
-        style.paragraph = false;
+        style.kind = 'other';
         break;
       case 'sbasedon':
         style.basedOn = param;
@@ -748,6 +793,7 @@ class RtfReader {
         this.skipChars = this.st.uc;
         break;
       default:
+        if (style.kind === 'character') runFormatting(style.format, word, param);
         break;
     }
   }
@@ -807,28 +853,20 @@ class RtfReader {
       case 'i':
       case 'strike':
       case 'striked':
-      case 'caps': {
-        const value = param !== 0;
-        if (word === 'b') st.bold = value;
-        else if (word === 'i') st.italic = value;
-        else if (word === 'caps') st.caps = value;
-        else st.strike = value;
-        break;
-      }
       case 'super':
       case 'sub':
-        st.position = param === 0 ? undefined : word;
-        break;
       case 'nosupersub':
-        st.position = undefined;
-        break;
       case 'up':
-      case 'dn': {
-        // Raised or lowered by N half-points (6 when N is left out); 0 is the baseline.
-        const by = param ?? 6;
-        st.position = by === 0 ? undefined : (word === 'up') === by > 0 ? 'super' : 'sub';
+      case 'dn':
+        runFormatting(st, word, param);
         break;
-      }
+      case 'caps':
+        st.caps = param !== 0;
+        break;
+      case 'cs':
+        // Word repeats a character style's formatting after \\csN; other writers may not.
+        Object.assign(st, this.charStyles.get(param ?? 0) ?? {});
+        break;
       case 'v':
       case 'deleted':
         // Hidden text and tracked deletions are not shown (DOCX leaves w:del out too).
