@@ -46,16 +46,21 @@ export function code(text: string): string {
   return `${fence}${pad}${text}${pad}${fence}`;
 }
 
+/** A link destination as written between `(` and `)`: in angle brackets when it holds spaces or brackets. */
+function destination(url: string): string {
+  return /[\s()<>]/.test(url) ? `<${url.replace(/[<>]/g, encodeURIComponent)}>` : url;
+}
+
 export function link(md: string, url: string): string {
   if (!url) return md;
-  const safeUrl = /[\s()<>]/.test(url) ? `<${url.replace(/[<>]/g, encodeURIComponent)}>` : url;
+  const safeUrl = destination(url);
   return `[${md || safeUrl}](${safeUrl})`;
 }
 
-/** Images become alt-text placeholders: no data URIs, no binary. */
-export function imagePlaceholder(alt: string): string {
+/** Images become alt-text placeholders (no data URIs, no binary), pointing at their address when the source gave one. */
+export function imagePlaceholder(alt: string, src = ''): string {
   const text = alt.replace(/\s+/g, ' ').trim();
-  return `![${escapeText(text || 'image')}](#)`;
+  return `![${escapeText(text || 'image')}](${src && !/^data:/i.test(src) ? destination(src) : '#'})`;
 }
 
 type Marker = 'strong' | 'emphasis' | 'strike' | 'link';
@@ -157,7 +162,7 @@ function renderNode(node: Inline, ctx: Context): string {
       return `${md.slice(0, start)}${link(inner.replace(/\uE000/g, ' '), node.url)}${md.slice(start + inner.length)}`;
     }
     case 'image':
-      return imagePlaceholder(node.alt);
+      return imagePlaceholder(node.alt, node.src);
     case 'noteRef':
       return `[^${node.id.replace(/[\s\]^]+/g, '-')}]`;
     case 'math': {

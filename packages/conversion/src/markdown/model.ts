@@ -14,7 +14,8 @@ export type Inline =
   | { type: 'subscript'; children: Inline[] }
   | { type: 'code'; text: string }
   | { type: 'link'; url: string; children: Inline[] }
-  | { type: 'image'; alt: string }
+  /** `src` only where the source names a fetchable address (a Markdown image); never a data URI. */
+  | { type: 'image'; alt: string; src?: string }
   | { type: 'noteRef'; id: string }
   | { type: 'math'; tex: string; display?: boolean }
   | { type: 'break' }
@@ -39,6 +40,8 @@ export interface ListItem {
   text: InlineContent;
   /** Nested lists or further paragraphs of this item. */
   children?: Block[];
+  /** A task list item's box: ticked or not (GFM `- [x]`); absent for an ordinary item. */
+  checked?: boolean;
 }
 
 /** A footnote or endnote: referenced from the text by an Inline `noteRef` with the same id. */
