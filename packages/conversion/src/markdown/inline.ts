@@ -18,10 +18,13 @@ export function escapeText(text: string): string {
 
 /** Escapes what only matters at the start of a line (headings, quotes, list markers). */
 export function escapeLineStart(md: string): string {
-  return md
-    .replace(/^(\s*)([#>+-])(?=\s|$)/, '$1\\$2')
-    .replace(/^(\s*)(\d{1,9})([.)])(?=\s|$)/, '$1$2\\$3')
-    .replace(/^(\s*)(={3,}|-{3,})\s*$/, '$1\\$2');
+  return (
+    md
+      // `>` opens a quote with or without a space after it; the others only before one.
+      .replace(/^(\s*)(>|[#+-](?=\s|$))/, '$1\\$2')
+      .replace(/^(\s*)(\d{1,9})([.)])(?=\s|$)/, '$1$2\\$3')
+      .replace(/^(\s*)(={3,}|-{3,})\s*$/, '$1\\$2')
+  );
 }
 
 /** Stands for a hard line break while inline content is rendered (so emphasis never wraps a break). */

@@ -1,7 +1,7 @@
 import type { Block, Inline, InlineContent, ListItem, Note } from '../../markdown/model';
 import { htmlToBlocks, type NoteNumbering } from '../html/reader';
 import { footnoteId, readInline } from './inline';
-import { parseMarkdown } from './parser';
+import { parseMarkdown, TOO_DEEP } from './parser';
 
 /** A Markdown document as the model, and the YAML front matter it opened with (without its fences). */
 export interface MarkdownDocument {
@@ -69,6 +69,9 @@ export function readMarkdown(source: string): MarkdownDocument {
         break;
       case 'fence':
         add({ type: 'code', text: t.content, language: t.info.trim().split(/\s+/)[0] || undefined });
+        break;
+      case TOO_DEEP:
+        if (t.content.trim()) add({ type: 'paragraph', text: [{ type: 'text', text: t.content.trim() }] });
         break;
       case 'code_block':
         add({ type: 'code', text: t.content });
