@@ -1,8 +1,7 @@
 /**
  * The one document model every reader produces and the writer renders (pandoc's idea, small).
- * Inline content is nodes (`Inline[]`); only the writer turns them into Markdown syntax.
- Markdown that a
- * source already holds (a `.md` file, an enhanced model's answer) is a `raw` node or block.
+ * Inline content is nodes (`Inline[]`); only the writer turns them into Markdown syntax. Markdown
+ * that a source holds and the model cannot see into (a `.md` file's front matter) is a `raw` node or block.
  */
 export type Inline =
   | { type: 'text'; text: string }
