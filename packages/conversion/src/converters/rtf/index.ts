@@ -102,6 +102,10 @@ interface GroupState {
   linkStart?: number;
   fontNumber?: number;
   styleNumber?: number;
+  /** In a \cs style definition: its number and the formatting it sets. */
+  charStyle?: { number: number; format: Partial<RunStyle> };
+  /** After \* in the style sheet: a \cs definition follows, or a destination to skip. */
+  starred?: boolean;
 }
 
 type RunStyle = Pick<GroupState, 'bold' | 'italic' | 'strike' | 'position'>;
@@ -138,6 +142,38 @@ export const rtfConverter: Converter = {
   },
 };
 
+/** Applies a formatting control word (bold, italic, strike, raise) to `target`; others are ignored. */
+function runFormatting(target: Partial<RunStyle>, word: string, param: number | undefined): void {
+  switch (word) {
+    case 'b':
+    case 'i':
+    case 'strike':
+    case 'striked': {
+      const value = param !== 0;
+      if (word === 'b') target.bold = value;
+      else if (word === 'i') target.italic = value;
+      else target.strike = value;
+      break;
+    }
+    case 'super':
+    case 'sub':
+      target.position = param === 0 ? undefined : word;
+      break;
+    case 'nosupersub':
+      target.position = undefined;
+      break;
+    case 'up':
+    case 'dn': {
+      // Raised or lowered by N half-points (6 when N is left out); 0 is the baseline.
+      const by = param ?? 6;
+      target.position = by === 0 ? undefined : (word === 'up') === by > 0 ? 'super' : 'sub';
+      break;
+    }
+    default:
+      break;
+  }
+}
+
 class RtfReader {
   private readonly blocks: Block[] = [];
   private readonly items: FlatListItem[] = [];
@@ -145,6 +181,8 @@ class RtfReader {
   private readonly meta: Record<string, string> = {};
   private readonly fontCodepage = new Map<number, string>();
   private readonly styleNames = new Map<number, string>();
+  /** Character styles (\csN) by number: the formatting each sets. */
+  private readonly charStyles = new Map<number, Partial<RunStyle>>();
   private styleName = '';
   private bytes: number[] = [];
   private skipChars = 0;
@@ -188,7 +226,14 @@ class RtfReader {
       if (ch === '{') {
         if (this.bytes.length) this.flushBytes();
         this.stack.push(this.st);
-        this.st = { ...this.st, closes: undefined, styleNumber: undefined, fontNumber: undefined };
+        this.st = {
+          ...this.st,
+          closes: undefined,
+          styleNumber: undefined,
+          fontNumber: undefined,
+          charStyle: undefined,
+          starred: undefined,
+        };
         i++;
       } else if (ch === '}') {
         if (this.bytes.length) this.flushBytes();
@@ -221,6 +266,10 @@ class RtfReader {
     const closing = this.st;
     if (closing.dest === 'stylesheet' && closing.styleNumber !== undefined) {
       this.styleNames.set(closing.styleNumber, this.styleName.replace(/;\s*$/, '').trim());
+      this.styleName = '';
+    }
+    if (closing.dest === 'stylesheet' && closing.charStyle) {
+      this.charStyles.set(closing.charStyle.number, closing.charStyle.format);
       this.styleName = '';
     }
     if (closing.closes === 'footnote') {
@@ -263,7 +312,9 @@ class RtfReader {
       return i + 4;
     }
     if (next === '*') {
-      this.st.dest = this.st.dest === 'fldinst' ? 'fldinst' : 'skip';
+      // In the style sheet \* marks character style definitions ({\*\cs15 …}), to be read.
+      if (this.st.dest === 'stylesheet') this.st.starred = true;
+      else this.st.dest = this.st.dest === 'fldinst' ? 'fldinst' : 'skip';
       return i + 2;
     }
     if (!/[a-zA-Z]/.test(next)) {
@@ -362,7 +413,13 @@ class RtfReader {
       return;
     }
     if (st.dest === 'stylesheet') {
+      if (st.starred) {
+        st.starred = false;
+        if (word !== 'cs') st.dest = 'skip';
+      }
       if (word === 's' && param !== undefined) st.styleNumber = param;
+      else if (word === 'cs') st.charStyle = { number: param ?? 0, format: {} };
+      else if (st.charStyle) runFormatting(st.charStyle.format, word, param);
       return;
     }
     switch (word) {
@@ -421,27 +478,18 @@ class RtfReader {
       case 'b':
       case 'i':
       case 'strike':
-      case 'striked': {
-        const value = param !== 0;
-        if (word === 'b') st.bold = value;
-        else if (word === 'i') st.italic = value;
-        else st.strike = value;
-        break;
-      }
+      case 'striked':
       case 'super':
       case 'sub':
-        st.position = param === 0 ? undefined : word;
-        break;
       case 'nosupersub':
-        st.position = undefined;
-        break;
       case 'up':
-      case 'dn': {
-        // Raised or lowered by N half-points (6 when N is left out); 0 is the baseline.
-        const by = param ?? 6;
-        st.position = by === 0 ? undefined : (word === 'up') === by > 0 ? 'super' : 'sub';
+      case 'dn':
+        runFormatting(st, word, param);
         break;
-      }
+      case 'cs':
+        // Word repeats a character style's formatting after \csN; other writers may not.
+        Object.assign(st, this.charStyles.get(param ?? 0));
+        break;
       case 'v':
         this.flushRun();
         st.hidden = param !== 0;
