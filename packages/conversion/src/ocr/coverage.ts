@@ -1,8 +1,6 @@
 import type { PreparedImage } from './engine';
-import { ruledGridBox } from './rules';
+import { INK_LEVEL, ruledGridBox } from './rules';
 
-/** A grey level below this is ink (the same level ruling lines are found at). */
-const INK = 110;
 /** A pixel row of a strip holds ink when at least this many of its pixels are dark (specks are not text). */
 const MIN_INK_PIXELS = 2;
 /** Strips this many line heights wide: a line tilted by a few degrees still fits one band of rows in a strip. */
@@ -42,7 +40,7 @@ export function unreadInkShare(image: PreparedImage, words: Box[], lineHeight: n
     const inkPerRow = new Uint32Array(height);
     for (let y = 0; y < height; y++) {
       let n = 0;
-      for (let x = left, i = y * width + left; x < right; x++, i++) if (pixels[i]! < INK) n++;
+      for (let x = left, i = y * width + left; x < right; x++, i++) if (pixels[i]! < INK_LEVEL) n++;
       inkPerRow[y] = n;
     }
     for (const band of inkBands(inkPerRow)) {

@@ -4,7 +4,8 @@ import type { PreparedImage } from './engine';
 const MIN_RULE_SHARE = 0.25;
 /** A vertical rule of a grid runs at least this share of the grid's height. */
 const MIN_COLUMN_RULE_SHARE = 0.9;
-const DARK = 110;
+/** A grey level below this is ink: ruling lines and the lines of text the coverage check counts. */
+export const INK_LEVEL = 110;
 /** Cells read at most per table (each is its own OCR pass): a finer grid is a pattern, not a table. */
 const MAX_CELLS = 300;
 
@@ -17,7 +18,7 @@ interface Rule {
 /** The ruling lines of a grid (3+ horizontal, 3+ vertical spanning them), top to bottom and left to right. */
 export function ruledGrid(image: PreparedImage): { horizontal: Rule[]; vertical: Rule[] } | undefined {
   const { pixels, width, height } = image;
-  const dark = (x: number, y: number): boolean => pixels[y * width + x]! < DARK;
+  const dark = (x: number, y: number): boolean => pixels[y * width + x]! < INK_LEVEL;
   const horizontal = mergeRuns(
     Array.from({ length: height }, (_, y) => longestRun(width, (x) => dark(x, y))),
     width * MIN_RULE_SHARE,
