@@ -86,3 +86,18 @@ function blockAsInline(b: Block): Inline[] {
 function joined(parts: Inline[][]): Inline[] {
   return parts.filter((p) => p.length).flatMap((p, i) => (i ? [space, ...p] : p));
 }
+
+/** No visible content: no text but white space, no image, code, math, note reference or raw Markdown. */
+export function isBlankInline(nodes: Inline[]): boolean {
+  return nodes.every((n) =>
+    n.type === 'text'
+      ? !n.text.trim()
+      : n.type === 'break'
+        ? true
+        : n.type === 'raw'
+          ? !n.markdown.trim()
+          : 'children' in n
+            ? isBlankInline(n.children)
+            : false,
+  );
+}

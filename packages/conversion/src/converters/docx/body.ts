@@ -5,7 +5,7 @@ import { imageAltText } from '../alt-text';
 import { CODE_CHARS, CODE_STYLE, MONOSPACE } from '../code-paragraphs';
 import { nestListItems } from '../../markdown/lists';
 import { renderInline } from '../../markdown/inline';
-import { blocksAsInline, collapseSpaces, styled } from '../../markdown/nodes';
+import { blocksAsInline, collapseSpaces, isBlankInline, styled } from '../../markdown/nodes';
 import { attr, child, children, descendants, relAttr } from '../../xml-dom';
 import { ListNumbering } from './numbering';
 import { vertAlign, type DocxPackage, type StyleInfo } from './parts';
@@ -416,7 +416,7 @@ export class DocxReader {
       rows.push(row);
       above = row;
     }
-    if (!rows.some((r) => r.some((c) => renderInline(c).trim()))) return [];
+    if (rows.every((r) => r.every(isBlankInline))) return [];
     return [{ type: 'table', rows }];
   }
 

@@ -3,8 +3,7 @@ import type { Converter } from '../../types';
 import { ConversionError } from '../../types';
 import { text as plain, type Block, type Inline } from '../../markdown/model';
 import { documentOutput } from '../../markdown/writer';
-import { renderInline } from '../../markdown/inline';
-import { collapseSpaces, styled } from '../../markdown/nodes';
+import { collapseSpaces, isBlankInline, styled } from '../../markdown/nodes';
 import { nestListItems, type FlatListItem } from '../../markdown/lists';
 import { openCompoundFile, streamOf, summaryInformation } from './ole';
 import { readWordDocument, WordFormatError, type WordDocument, type WordRun } from './word97';
@@ -124,7 +123,7 @@ function inlineNodes(runs: WordRun[]): Inline[] {
 
 /** Nothing a reader would see. */
 function isEmpty(nodes: Inline[]): boolean {
-  return !renderInline(nodes).trim();
+  return isBlankInline(nodes);
 }
 
 /** Neighbouring runs with the same formatting as one, so emphasis markers don't meet mid-word. */

@@ -6,8 +6,7 @@ import { parseXml, type Document } from '../../office-properties';
 import { attr, child, children, descendants } from '../../xml-dom';
 import type { Block, Inline, ListItem, Note } from '../../markdown/model';
 import { documentOutput } from '../../markdown/writer';
-import { renderInline } from '../../markdown/inline';
-import { blocksAsInline, styled, type InlineStyle, type Position } from '../../markdown/nodes';
+import { blocksAsInline, isBlankInline, styled, type InlineStyle, type Position } from '../../markdown/nodes';
 import {
   inlines,
   isBlank,
@@ -345,7 +344,7 @@ function tableBlocks(table: Element, pkg: OdfPackage, notes: Note[]): Block[] {
 
 /** A cell that shows nothing. */
 function isEmpty(cell: Inline[]): boolean {
-  return !renderInline(cell, true);
+  return isBlankInline(cell);
 }
 
 function nearestTable(el: Element): Element | undefined {

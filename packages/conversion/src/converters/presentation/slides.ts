@@ -1,5 +1,6 @@
 import { text, type Block, type Inline } from '../../markdown/model';
 import { commentBlocks } from '../comments';
+import { isBlankInline } from '../../markdown/nodes';
 
 /** Plain text (PPT, PPTX) or inline nodes (ODP, whose runs carry emphasis and links). */
 export type SlideText = string | Inline[];
@@ -117,8 +118,5 @@ export function inlines(text: SlideText): Inline[] {
 
 /** No visible text: empty, white space only, or nodes holding only that. */
 export function isBlank(text: SlideText): boolean {
-  if (typeof text === 'string') return !text.trim();
-  return text.every((n) =>
-    n.type === 'text' ? !n.text.trim() : n.type === 'break' ? true : 'children' in n ? isBlank(n.children) : false,
-  );
+  return typeof text === 'string' ? !text.trim() : isBlankInline(text);
 }

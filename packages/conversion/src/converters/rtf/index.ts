@@ -3,9 +3,8 @@ import type { Converter } from '../../types';
 import { ConversionError } from '../../types';
 import type { Block, Inline, Note } from '../../markdown/model';
 import { documentOutput } from '../../markdown/writer';
-import { renderInline } from '../../markdown/inline';
 import { nestListItems, type FlatListItem } from '../../markdown/lists';
-import { collapseSpaces, styled, type Position } from '../../markdown/nodes';
+import { collapseSpaces, isBlankInline, styled, type Position } from '../../markdown/nodes';
 import { MAX_NESTING_DEPTH } from '../../nesting-limits';
 import { imageAltText } from '../alt-text';
 import { CODE_CHARS, CODE_STYLE, MONOSPACE } from '../code-paragraphs';
@@ -452,7 +451,7 @@ class RtfReader {
     const href = hyperlinkTarget(closing.field.instr);
     const nodes = this.sink.nodes;
     const start = Math.min(closing.linkStart ?? 0, nodes.length);
-    if (href && renderInline(nodes.slice(start)).trim()) {
+    if (href && !isBlankInline(nodes.slice(start))) {
       nodes.push({ type: 'link', url: href, children: nodes.splice(start) });
     }
   }
@@ -1125,7 +1124,7 @@ class RtfReader {
   private endRow(level: number): void {
     this.flushRun();
     if (this.sinks.length) return;
-    if (renderInline(this.body.nodes).trim()) this.cellParagraph(Math.max(level, this.tableLevel()));
+    if (!isBlankInline(this.body.nodes)) this.cellParagraph(Math.max(level, this.tableLevel()));
     this.tables.endRow(level);
   }
 
@@ -1182,7 +1181,7 @@ function newSink(): Sink {
 
 /** A paragraph's nodes with white space collapsed, or none when nothing in it would show. */
 function tidy(nodes: Inline[]): Inline[] {
-  return renderInline(nodes).trim() ? collapseSpaces(nodes) : [];
+  return isBlankInline(nodes) ? [] : collapseSpaces(nodes);
 }
 
 /** A paragraph's text as written, line breaks as new lines (for code). */

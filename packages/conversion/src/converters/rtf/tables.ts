@@ -1,6 +1,5 @@
 import type { Block, Inline } from '../../markdown/model';
-import { blocksAsInline } from '../../markdown/nodes';
-import { renderInline } from '../../markdown/inline';
+import { blocksAsInline, isBlankInline } from '../../markdown/nodes';
 
 /** Cell edges of different rows closer than this (twips) are one column line: writers round widths. */
 const SAME_EDGE_TWIPS = 20;
@@ -142,7 +141,7 @@ function finishTable(table: OpenTable): Block[] {
   table.paragraphs = [];
   table.cells = [];
   const rows = table.rows;
-  if (!rows.some((r) => r.cells.some((c) => c.some((p) => renderInline(p).trim())))) return [];
+  if (rows.every((r) => r.cells.every((c) => c.every(isBlankInline)))) return [];
   return [{ type: 'table', rows: gridRows(rows) }];
 }
 
