@@ -152,6 +152,21 @@ describe('PDF text layer', () => {
     expect(markdown).toBe(`${words.join(' ')}\n`);
   });
 
+  it('When an Arabic line has lam-alef ligatures and lam after alef, then each word keeps its letters in reading order', async () => {
+    const words = ['تحسين', 'الإنتاجية', 'وحل', 'المشكلات', 'من', 'خلال', 'البرمجة'];
+    const input = await pdf((doc) => {
+      doc.font('/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf').fontSize(14);
+      let x = 500;
+      for (const word of words) {
+        x -= doc.widthOfString(word);
+        doc.text(word, x, 100, { lineBreak: false });
+        x -= doc.widthOfString(' ');
+      }
+    });
+    const { markdown } = await convertIsolated(input, 'pdf', std, limits);
+    expect(markdown).toBe(`${words.join(' ')}\n`);
+  });
+
   it('When the PDF is truncated garbage, then it fails with corrupt_file', async () => {
     await expect(convertIsolated(Buffer.from('%PDF-1.7\n1 0 obj <<'), 'pdf', std, limits)).rejects.toMatchObject({
       code: 'corrupt_file',
