@@ -167,6 +167,29 @@ describe('PDF text layer', () => {
     expect(markdown).toBe(`${words.join(' ')}\n`);
   });
 
+  it('When right-to-left bullets have texts of different lengths, then they are items of one list', async () => {
+    const items = [
+      ['تحليل', 'البيانات', 'الكبيرة'],
+      ['التعلم', 'الآلي'],
+    ];
+    const input = await pdf((doc) => {
+      doc.font('/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf').fontSize(11);
+      items.forEach((words, row) => {
+        const y = 100 + row * 16;
+        let x = 500 - doc.widthOfString('•');
+        doc.text('•', x, y, { lineBreak: false });
+        x -= doc.widthOfString('  ');
+        for (const word of words) {
+          x -= doc.widthOfString(word);
+          doc.text(word, x, y, { lineBreak: false });
+          x -= doc.widthOfString(' ');
+        }
+      });
+    });
+    const { markdown } = await convertIsolated(input, 'pdf', std, limits);
+    expect(markdown).toBe(`- ${items[0]!.join(' ')}\n- ${items[1]!.join(' ')}\n`);
+  });
+
   it('When the PDF is truncated garbage, then it fails with corrupt_file', async () => {
     await expect(convertIsolated(Buffer.from('%PDF-1.7\n1 0 obj <<'), 'pdf', std, limits)).rejects.toMatchObject({
       code: 'corrupt_file',

@@ -9,6 +9,8 @@ import { bodyFont, bodySize, boilerplateKey, type Line } from './layout';
 const BULLET = /^(?:[•◦▪▫●○■□‣⁃∙·*\-–—\p{Co}\p{Cn}]\s+|[☐☑☒❑❒✓✔➢➤►▶◆◇\u0080-\u009f\uf000-\uf0ff]\s*(?=\S))/u;
 const NUMBERED = /^((?:\d{1,3}|[a-z]|[ivx]{1,5})[.)])\s+/i;
 const HEADING_RATIO = 1.15;
+/** A symbol-font bullet read as a letter, and the space after it. */
+const LEADING_GLYPH = /^\S\s*/u;
 const MAX_HEADING_CHARS = 150;
 
 /** Drops lines repeated at the same place on most pages (running headers, footers, page numbers). */
@@ -44,6 +46,7 @@ export function linesToBlocks(lines: Line[]): Block[] {
   // A body set in bold or italic throughout is the document's plain text, not emphasis.
   const plain = { bold: / bold\b/.test(font), italic: / italic\b/.test(font) };
   const heading = lines.map((l, i) => isHeadingLine(l, body) || isStyledHeading(lines, i, body, font));
+  const symbolBullets = symbolBulletLines(lines);
   const headingSizes = [...new Set(lines.filter((_, i) => heading[i]).map((l) => l.size))].sort((a, b) => b - a);
   const levelOf = (l: Line): number => {
     if (l.size >= body * HEADING_RATIO) return Math.min(headingSizes.indexOf(l.size) + 1, 4);
@@ -85,6 +88,15 @@ export function linesToBlocks(lines: Line[]): Block[] {
       i = table.end - 1;
       continue;
     }
+    const item = list?.items[list.items.length - 1];
+    const bullet = BULLET.exec(line.text) ?? (symbolBullets.has(line) ? LEADING_GLYPH.exec(line.text) : null);
+    const numbered = bullet ? null : NUMBERED.exec(line.text);
+    // A list item's wrapped line (a bold question's second line, an italic note after it) is not a heading unless larger.
+    if (heading[i] && item && !bullet && !numbered && continuesItem(item, prev, line) && line.size <= item.last.size) {
+      item.lines.push(line.runs);
+      item.last = line;
+      continue;
+    }
     if (heading[i]) {
       flushParagraph();
       flushList();
@@ -101,8 +113,6 @@ export function linesToBlocks(lines: Line[]): Block[] {
       else blocks.push({ type: 'heading', level: levelOf(line), text: plainText(line.text) });
       continue;
     }
-    const bullet = BULLET.exec(line.text);
-    const numbered = bullet ? null : NUMBERED.exec(line.text);
     if (bullet || numbered) {
       flushParagraph();
       list ??= { items: [], markers: [] };
@@ -112,13 +122,14 @@ export function linesToBlocks(lines: Line[]): Block[] {
         ordered: !!numbered,
         value: Number.isFinite(first) ? first : undefined,
         lines: [dropLeading(line.runs, (bullet ?? numbered)![0].length)],
-        x: line.x,
+        x: indent(line),
+        last: line,
       });
       continue;
     }
-    const item = list?.items[list.items.length - 1];
-    if (item && prev && line.x > item.x + 2 && gapBetween(prev, line) < line.size * 1.6 && line.page === prev.page) {
+    if (item && continuesItem(item, prev, line)) {
       item.lines.push(line.runs);
+      item.last = line;
       continue;
     }
     flushList();
@@ -132,9 +143,22 @@ export function linesToBlocks(lines: Line[]): Block[] {
 
 /** Consecutive list lines: each item's marker position and its wrapped lines, nested by indent when flushed. */
 interface ListRun {
-  items: Array<Omit<FlatListItem, 'text'> & { lines: StyledRun[][]; x: number }>;
+  items: ListItemLines[];
   /** Marker x positions of the open levels, outermost first. */
   markers: number[];
+}
+
+/** A list item being read: its lines' runs, its marker's indent and its last line. */
+type ListItemLines = Omit<FlatListItem, 'text'> & { lines: StyledRun[][]; x: number; last: Line };
+
+/** How far in from its side a line starts: right-to-left lines start at their right edge. */
+function indent(line: Line): number {
+  return line.rtl ? -line.right : line.x;
+}
+
+/** A line right under a list item, indented past its marker, wraps the item's text. */
+function continuesItem(item: ListItemLines, prev: Line | undefined, line: Line): boolean {
+  return !!prev && line.page === prev.page && indent(line) > item.x + 2 && gapBetween(prev, line) < line.size * 1.6;
 }
 
 /**
@@ -142,15 +166,20 @@ interface ListRun {
  * its marker stands clearly to the right, back out to the level whose marker it lines up with.
  */
 function markerLevel(markers: number[], line: Line): number {
+  const x = indent(line);
   const tolerance = Math.max(3, line.size * NESTED_INDENT_RATIO);
-  while (markers.length && line.x < markers[markers.length - 1]! - tolerance) markers.pop();
+  // A marker much further in starts the list again in another column, not a sub-list.
+  if (markers.length && x > markers[markers.length - 1]! + line.size * MAX_NESTED_INDENT_RATIO) markers.length = 0;
+  while (markers.length && x < markers[markers.length - 1]! - tolerance) markers.pop();
   const top = markers[markers.length - 1];
-  if (top === undefined || line.x > top + tolerance) markers.push(line.x);
+  if (top === undefined || x > top + tolerance) markers.push(x);
   return markers.length - 1;
 }
 
 /** A sub-item's marker stands at least this many text sizes right of its parent's. */
 const NESTED_INDENT_RATIO = 0.6;
+/** ...and at most this many: further in, it is a list in the next column. */
+const MAX_NESTED_INDENT_RATIO = 5;
 
 function plainText(value: string): Inline[] {
   return [{ type: 'text', text: value }];
@@ -189,6 +218,18 @@ function isStyledHeading(lines: Line[], i: number, body: number, font: string): 
   return followedByBody && standsAlone && /^[\p{Lu}\p{Lo}\d(]/u.test(line.text);
 }
 
+/**
+ * Lines led by a symbol-font bullet that reads as a letter (Wingdings' "q" box, "l" dot): the same glyph
+ * leads at least two lines at one indent on a page, which a word's first letter in another font does not.
+ */
+function symbolBulletLines(lines: Line[]): Set<Line> {
+  const key = (l: Line): string => `${l.page}|${Math.round(indent(l))}|${l.marker}`;
+  const counts = new Map<string, number>();
+  const led = lines.filter((l) => l.marker && /\p{L}/u.test(l.marker));
+  for (const l of led) counts.set(key(l), (counts.get(key(l)) ?? 0) + 1);
+  return new Set(led.filter((l) => counts.get(key(l))! >= 2));
+}
+
 function gapBetween(a: Line, b: Line): number {
   return a.page === b.page ? Math.abs(a.y - b.y) : 0;
 }
@@ -198,7 +239,7 @@ function startsNewParagraph(prev: Line, line: Line): boolean {
   const gap = gapBetween(prev, line);
   if (gap > line.size * 1.75) return true;
   if (Math.abs(prev.size - line.size) > 0.5) return true;
-  if (line.x > prev.x + line.size * 1.5 && /[.!?:]$/.test(prev.text)) return true;
+  if (indent(line) > indent(prev) + line.size * 1.5 && /[.!?:]$/.test(prev.text)) return true;
   return false;
 }
 

@@ -37,6 +37,10 @@ export interface Line {
   pageHeight: number;
   /** A table drawn with ruling lines, read from the grid, standing in the flow where it sits. */
   table?: string[][];
+  /** The line is mostly right-to-left text: it starts at its right edge. */
+  rtl?: boolean;
+  /** A lone glyph leading the line in another font or size than its text, set apart from it (a symbol-font bullet such as Wingdings' "q"). */
+  marker?: string;
 }
 
 /** Groups a page's items (in content-stream order) into lines: a new line starts when the baseline moves. */
@@ -124,7 +128,10 @@ function toLine(items: TextItem[], page: number, pageHeight: number): Line {
     fontChars.set(item.font ?? '', (fontChars.get(item.font ?? '') ?? 0) + n);
   }
   const tidy = tidyRuns(runs);
+  const marker = leadingGlyph(sorted, rtl);
   return {
+    ...(rtl ? { rtl } : {}),
+    ...(marker ? { marker } : {}),
     text: runsText(tidy),
     runs: tidy,
     x: Math.min(...sorted.map((i) => i.x)),
@@ -138,6 +145,18 @@ function toLine(items: TextItem[], page: number, pageHeight: number): Line {
     page,
     pageHeight,
   };
+}
+
+/** A marker is set apart from the text after it by more than this share of the text's size. */
+const MARKER_GAP_RATIO = 0.15;
+
+/** The line's first glyph when it stands alone in its own font or size, apart from the text that follows. */
+function leadingGlyph(sorted: TextItem[], rtl: boolean): string | undefined {
+  const [first, next] = sorted.filter((i) => i.text.trim() !== '');
+  if (!first || !next || [...first.text.trim()].length !== 1) return undefined;
+  if (first.font === next.font && first.size === next.size) return undefined;
+  const gap = rtl ? first.x - (next.x + next.width) : next.x - (first.x + first.width);
+  return gap > next.size * MARKER_GAP_RATIO ? first.text.trim() : undefined;
 }
 
 /** The most common text size, weighted by characters: the body size that headings are measured against. */
