@@ -9,13 +9,21 @@ import { bodyFont, bodySize, boilerplateKey, type Line } from './layout';
 const BULLET = /^(?:[•◦▪▫●○■□‣⁃∙·*\-–—\p{Co}\p{Cn}]\s+|[☐☑☒❑❒✓✔➢➤►▶◆◇\u0080-\u009f\uf000-\uf0ff]\s*(?=\S))/u;
 const NUMBERED = /^((?:\d{1,3}|[a-z]|[ivx]{1,5})[.)])\s+/i;
 const HEADING_RATIO = 1.15;
+/** Consecutive heading lines this close in size are one heading set over two lines (a title with a smaller second line). */
+const HEADING_CONTINUATION_SIZE_RATIO = 0.9;
 /** A symbol-font bullet read as a letter, and the space after it. */
 const LEADING_GLYPH = /^\S\s*/u;
 const MAX_HEADING_CHARS = 150;
 
+const PAGE_NUMBER = /^(page\s*)?\d+(\s*(of|\/)\s*\d+)?$/i;
+
 /** Drops lines repeated at the same place on most pages (running headers, footers, page numbers). */
 export function removeRunningLines(pages: Line[][]): Line[][] {
-  if (pages.length < 3) return pages.map((p) => p.filter((l) => !/^(page\s*)?\d+(\s*(of|\/)\s*\d+)?$/i.test(l.text)));
+  if (pages.length < 3) {
+    // A number in large type is a chapter number, not the page's.
+    const large = bodySize(pages.flat()) * CHAPTER_NUMBER_RATIO;
+    return pages.map((p) => p.filter((l) => l.size >= large || !PAGE_NUMBER.test(l.text)));
+  }
   const counts = new Map<string, number>();
   for (const page of pages) {
     const edge = page.filter(inEdgeBand);
@@ -27,7 +35,7 @@ export function removeRunningLines(pages: Line[][]): Line[][] {
   return pages.map((page) =>
     page.filter((l) => {
       if (l.table || !inEdgeBand(l)) return true;
-      if (/^(page\s*)?\d+(\s*(of|\/)\s*\d+)?$/i.test(l.text)) return false;
+      if (PAGE_NUMBER.test(l.text)) return false;
       return (counts.get(`${Math.round(l.y / 4)}|${boilerplateKey(l.text)}`) ?? 0) < threshold;
     }),
   );
@@ -45,7 +53,13 @@ export function linesToBlocks(lines: Line[]): Block[] {
   const font = bodyFont(lines, body);
   // A body set in bold or italic throughout is the document's plain text, not emphasis.
   const plain = { bold: / bold\b/.test(font), italic: / italic\b/.test(font) };
-  const heading = lines.map((l, i) => isHeadingLine(l, body) || isStyledHeading(lines, i, body, font));
+  const heading = lines.map(
+    (l, i) =>
+      isHeadingLine(l, body) ||
+      isStyledHeading(lines, i, body, font) ||
+      isSectionNumber(l, body) ||
+      isLocalHeading(lines, i, font),
+  );
   const symbolBullets = symbolBulletLines(lines);
   const headingSizes = [...new Set(lines.filter((_, i) => heading[i]).map((l) => l.size))].sort((a, b) => b - a);
   const levelOf = (l: Line): number => {
@@ -105,9 +119,9 @@ export function linesToBlocks(lines: Line[]): Block[] {
         last?.type === 'heading' &&
         prev &&
         heading[i - 1] &&
-        prev.size === line.size &&
+        Math.min(prev.size, line.size) >= Math.max(prev.size, line.size) * HEADING_CONTINUATION_SIZE_RATIO &&
         prev.page === line.page &&
-        gapBetween(prev, line) < line.size * 1.8;
+        gapBetween(prev, line) < Math.max(prev.size, line.size) * 1.8;
       // A heading's style is what makes it one: its text is plain.
       if (continues && last.type === 'heading') last.text = plainText(`${inlineText(last.text)} ${line.text}`);
       else blocks.push({ type: 'heading', level: levelOf(line), text: plainText(line.text) });
@@ -159,6 +173,10 @@ function indent(line: Line): number {
 /** A line right under a list item, indented past its marker, wraps the item's text. */
 function continuesItem(item: ListItemLines, prev: Line | undefined, line: Line): boolean {
   return !!prev && line.page === prev.page && indent(line) > item.x + 2 && gapBetween(prev, line) < line.size * 1.6;
+}
+
+function sameStyle(a: Line, b: Line): boolean {
+  return a.size === b.size && a.bold === b.bold && a.font === b.font;
 }
 
 /**
@@ -216,6 +234,44 @@ function isStyledHeading(lines: Line[], i: number, body: number, font: string): 
   const followedByBody = next.font !== line.font || next.size !== line.size;
   const standsAlone = !prev || prev.page !== line.page || prev.font !== line.font || /[.!?:]$/.test(prev.text);
   return followedByBody && standsAlone && /^[\p{Lu}\p{Lo}\d(]/u.test(line.text);
+}
+
+/** A chapter or section number set on its own line in heading type: "1", "12.", or a number in a box beside its title. */
+const LONE_SECTION_NUMBER = /^\d{1,2}\.?$/;
+/** A lone number this many times the body size is a chapter number even when not bold. */
+const CHAPTER_NUMBER_RATIO = 2;
+
+function isSectionNumber(line: Line, body: number): boolean {
+  if (line.table || !LONE_SECTION_NUMBER.test(line.text)) return false;
+  return line.size >= body * CHAPTER_NUMBER_RATIO || (line.bold && line.size >= body * HEADING_RATIO);
+}
+
+/**
+ * A heading measured against the text under it rather than the document's body: a short line on its own,
+ * bold or in another family than the next line, and clearly larger than it. Pages set in their own small
+ * type (a brochure page, a sidebar) have headings below the document's body size.
+ */
+function isLocalHeading(lines: Line[], i: number, font: string): boolean {
+  const line = lines[i]!;
+  const next = lines[i + 1];
+  const prev = lines[i - 1];
+  if (line.table || line.cells.length > 1 || line.text.length > MAX_STYLED_HEADING_CHARS) return false;
+  if (!/\p{L}/u.test(line.text) || /[.,;:]$/.test(line.text) || BULLET.test(line.text)) return false;
+  if (!next || next.table || next.page !== line.page || line.size < next.size * HEADING_RATIO) return false;
+  // The text it heads follows right under it (a caption's next line is often a label inside its figure).
+  const below = line.y - next.y;
+  if (below <= 0 || below > line.size * LOCAL_HEADING_MAX_GAP) return false;
+  if (line.font === font || !(line.bold || family(line.font) !== family(next.font))) return false;
+  const standsAlone = !prev || prev.page !== line.page || !sameStyle(prev, line) || /[.!?:]$/.test(prev.text);
+  return standsAlone && /^[\p{Lu}\p{Lo}\d(]/u.test(line.text);
+}
+
+/** A local heading's text starts within this many of the heading's sizes below it. */
+const LOCAL_HEADING_MAX_GAP = 3;
+
+/** A font's family without the style words poppler's reader appends. */
+function family(font: string): string {
+  return font.replace(/ (bold|italic)\b/g, '');
 }
 
 /**
