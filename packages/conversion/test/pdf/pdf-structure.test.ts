@@ -175,6 +175,17 @@ ${field('Notes', 'Notes', '<textEdit multiLine="1"/>')}
     expect(markdown).toBe(`# Access Control for the Database\n\n${body}\n`);
   });
 
+  it('When a numbered section heading is followed right away by a slightly smaller numbered subheading, then they stay two headings', async () => {
+    const body = 'Earlier work on table structure used hand-written rules over ruling lines and aligned words.';
+    const input = await pdf((doc) => {
+      doc.font('Helvetica-Bold').fontSize(13).text('2 Related Work', 72, 80);
+      doc.fontSize(12).text('2.1 Rule-based methods', 72, 100);
+      doc.font('Helvetica').fontSize(10).text(body, 72, 118);
+    });
+    const { markdown } = await convertIsolated(input, 'pdf', std, limits);
+    expect(markdown).toBe(`# 2 Related Work\n\n## 2.1 Rule-based methods\n\n${body}\n`);
+  });
+
   it('When list items are marked by a large symbol glyph or numbered from 3, then they are list items and the numbering is kept', async () => {
     const input = await pdf((doc) => {
       doc.font('Helvetica').fontSize(11).text('Steps to follow:');

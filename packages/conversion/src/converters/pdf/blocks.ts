@@ -119,8 +119,9 @@ export function linesToBlocks(lines: Line[]): Block[] {
         last?.type === 'heading' &&
         prev &&
         heading[i - 1] &&
-        Math.min(prev.size, line.size) >= Math.max(prev.size, line.size) * HEADING_CONTINUATION_SIZE_RATIO &&
         prev.page === line.page &&
+        !SECTION_NUMBER.test(line.text) &&
+        (prev.size === line.size || wrapsSmaller(prev, line)) &&
         gapBetween(prev, line) < Math.max(prev.size, line.size) * 1.8;
       // A heading's style is what makes it one: its text is plain.
       if (continues && last.type === 'heading') last.text = plainText(`${inlineText(last.text)} ${line.text}`);
@@ -235,6 +236,18 @@ function isStyledHeading(lines: Line[], i: number, body: number, font: string): 
   const standsAlone = !prev || prev.page !== line.page || prev.font !== line.font || /[.!?:]$/.test(prev.text);
   return followedByBody && standsAlone && /^[\p{Lu}\p{Lo}\d(]/u.test(line.text);
 }
+
+/** A heading's second line set a little smaller, at the heading's own line spacing (a subheading stands further off). */
+function wrapsSmaller(first: Line, second: Line): boolean {
+  const larger = Math.max(first.size, second.size);
+  return (
+    Math.min(first.size, second.size) >= larger * HEADING_CONTINUATION_SIZE_RATIO &&
+    gapBetween(first, second) <= larger * WRAPPED_HEADING_PITCH
+  );
+}
+
+/** A wrapped heading's lines are at most this many of its sizes apart. */
+const WRAPPED_HEADING_PITCH = 1.35;
 
 /** A chapter or section number set on its own line in heading type: "1", "12.", or a number in a box beside its title. */
 const LONE_SECTION_NUMBER = /^\d{1,2}\.?$/;
