@@ -190,6 +190,31 @@ describe('PDF text layer', () => {
     expect(markdown).toBe(`- ${items[0]!.join(' ')}\n- ${items[1]!.join(' ')}\n`);
   });
 
+  it('When right-to-left lines are numbered with the stop drawn left of the number, then they are a numbered list', async () => {
+    const steps = [
+      ['الخطوة', 'الأولى'],
+      ['الخطوة', 'الثانية'],
+    ];
+    const input = await pdf((doc) => {
+      doc.font('/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf').fontSize(11);
+      steps.forEach((words, row) => {
+        const y = 100 + row * 16;
+        // "1." in a right-to-left paragraph shows its stop on the left: ".1".
+        const marker = `.${row + 1}`;
+        let x = 500 - doc.widthOfString(marker);
+        doc.text(marker, x, y, { lineBreak: false });
+        x -= doc.widthOfString('  ');
+        for (const word of words) {
+          x -= doc.widthOfString(word);
+          doc.text(word, x, y, { lineBreak: false });
+          x -= doc.widthOfString(' ');
+        }
+      });
+    });
+    const { markdown } = await convertIsolated(input, 'pdf', std, limits);
+    expect(markdown).toBe(`1. ${steps[0]!.join(' ')}\n2. ${steps[1]!.join(' ')}\n`);
+  });
+
   it('When the PDF is truncated garbage, then it fails with corrupt_file', async () => {
     await expect(convertIsolated(Buffer.from('%PDF-1.7\n1 0 obj <<'), 'pdf', std, limits)).rejects.toMatchObject({
       code: 'corrupt_file',

@@ -8,6 +8,8 @@ import { bodyFont, bodySize, boilerplateKey, type Line } from './layout';
 // comes out as U+900B0) count when a space follows them.
 const BULLET = /^(?:[•◦▪▫●○■□‣⁃∙·*\-–—\p{Co}\p{Cn}]\s+|[☐☑☒❑❒✓✔➢➤►▶◆◇\u0080-\u009f\uf000-\uf0ff]\s*(?=\S))/u;
 const NUMBERED = /^((?:\d{1,3}|[a-z]|[ivx]{1,5})[.)])\s+/i;
+/** A number marker in a right-to-left line: "1." as drawn (".1", the stop on its left), or in Arabic-Indic digits. */
+const RTL_NUMBERED = /^(?:[.)]([0-9\u0660-\u0669\u06f0-\u06f9]{1,3})|([\u0660-\u0669\u06f0-\u06f9]{1,3})[.)])\s+/u;
 const HEADING_RATIO = 1.15;
 /** Consecutive heading lines this close in size are one heading set over two lines (a title with a smaller second line). */
 const HEADING_CONTINUATION_SIZE_RATIO = 0.9;
@@ -104,7 +106,7 @@ export function linesToBlocks(lines: Line[]): Block[] {
     }
     const item = list?.items[list.items.length - 1];
     const bullet = BULLET.exec(line.text) ?? (symbolBullets.has(line) ? LEADING_GLYPH.exec(line.text) : null);
-    const numbered = bullet ? null : NUMBERED.exec(line.text);
+    const numbered = bullet ? null : (NUMBERED.exec(line.text) ?? (line.rtl ? RTL_NUMBERED.exec(line.text) : null));
     // A list item's wrapped line (a bold question's second line, an italic note after it) is not a heading unless larger.
     if (heading[i] && item && !bullet && !numbered && continuesItem(item, prev, line) && line.size <= item.last.size) {
       item.lines.push(line.runs);
@@ -131,7 +133,7 @@ export function linesToBlocks(lines: Line[]): Block[] {
     if (bullet || numbered) {
       flushParagraph();
       list ??= { items: [], markers: [] };
-      const first = numbered ? Number.parseInt(numbered[1]!, 10) : NaN;
+      const first = numbered ? markerNumber(numbered[1] ?? numbered[2]!) : NaN;
       list.items.push({
         level: markerLevel(list.markers, line),
         ordered: !!numbered,
@@ -154,6 +156,13 @@ export function linesToBlocks(lines: Line[]): Block[] {
   flushParagraph();
   flushList();
   return blocks;
+}
+
+/** The number a list marker starts with, in ASCII or Arabic-Indic digits (NaN for letters and roman numerals). */
+function markerNumber(marker: string): number {
+  // Both Arabic-Indic digit ranges start at a code point ending in 0, so the low four bits are the digit.
+  const digits = marker.replace(/[\u0660-\u0669\u06f0-\u06f9]/gu, (d) => String(d.charCodeAt(0) & 0xf));
+  return Number.parseInt(digits, 10);
 }
 
 /** Consecutive list lines: each item's marker position and its wrapped lines, nested by indent when flushed. */
