@@ -215,6 +215,21 @@ describe('PDF text layer', () => {
     expect(markdown).toBe(`1. ${steps[0]!.join(' ')}\n2. ${steps[1]!.join(' ')}\n`);
   });
 
+  it('When a right-to-left line holds a word in brackets drawn mirrored, then the brackets open and close around it in reading order', async () => {
+    const input = await pdf((doc) => {
+      doc.font('/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf').fontSize(12);
+      // As drawn from the right: the opening bracket shows as ")" and the closing one as "(".
+      const drawn = ['يوجد', ' ', 'هنا', ' ', ')', 'أقواس', '(', ' ', 'في', ' ', 'النص'];
+      let x = 500;
+      for (const part of drawn) {
+        x -= doc.widthOfString(part);
+        if (part.trim()) doc.text(part, x, 100, { lineBreak: false });
+      }
+    });
+    const { markdown } = await convertIsolated(input, 'pdf', std, limits);
+    expect(markdown).toBe('يوجد هنا (أقواس) في النص\n');
+  });
+
   it('When the PDF is truncated garbage, then it fails with corrupt_file', async () => {
     await expect(convertIsolated(Buffer.from('%PDF-1.7\n1 0 obj <<'), 'pdf', std, limits)).rejects.toMatchObject({
       code: 'corrupt_file',

@@ -1,4 +1,5 @@
 import { runsText, tidyRuns, type StyledRun } from './styled-runs';
+import { visualToLogical } from './poppler';
 
 /** Positioned text from a PDF page, and the line/paragraph rules that turn it into blocks. */
 export interface TextItem {
@@ -67,6 +68,8 @@ export function buildLines(items: TextItem[], page: number, pageHeight: number):
 }
 
 const SPACE_RUN: StyledRun = { text: ' ', bold: false, italic: false };
+/** Text with no letter or digit: punctuation and symbols, which take the direction of the line around them. */
+const NEUTRAL = /^[^\p{L}\p{N}]+$/u;
 
 function toLine(items: TextItem[], page: number, pageHeight: number): Line {
   // A line mostly in a right-to-left script is read from its right edge.
@@ -89,7 +92,12 @@ function toLine(items: TextItem[], page: number, pageHeight: number): Line {
   const sizeChars = new Map<number, number>();
   // Letters are counted per size only when sizes differ: one size is the line's size whatever its letters.
   const mixedSizes = items.some((i) => i.size !== items[0]!.size);
-  for (const item of sorted) {
+  for (const drawn of sorted) {
+    // Punctuation drawn on its own in a right-to-left line is in visual order too (a bracket shows mirrored).
+    const item =
+      rtl && !drawn.rtl && NEUTRAL.test(drawn.text)
+        ? { ...drawn, text: visualToLogical(drawn.text), runs: undefined }
+        : drawn;
     // pdf.js inserts space items spanning gaps; they must not hide the gap between cells.
     if (item.text.trim() === '') {
       if (text && !/\s$/.test(text)) {
