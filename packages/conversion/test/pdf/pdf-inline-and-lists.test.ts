@@ -124,4 +124,68 @@ describe('PDF nested lists', () => {
     const { markdown } = await convertIsolated(input, 'pdf', std, limits);
     expect(markdown).toBe('- The first item is long enough to wrap onto a second line under its text\n- Second item\n');
   });
+
+  it('When a bold numbered question wraps onto a second line, then the wrapped line stays in its item and is no heading', async () => {
+    const intro =
+      'Answer each question below for your own district, using the figures of the last full year, and leave a question blank when no figure is kept.';
+    const input = await pdf((doc) => {
+      doc.font('Helvetica').fontSize(10).text(intro, 72, 60, { width: 450 });
+      doc
+        .font('Helvetica-Bold')
+        .text('23.  If your district runs a public defender office with salaried staff lawyers, what is', 72, 110, {
+          lineBreak: false,
+        });
+      doc.text('the largest caseload per lawyer at one time?', 90, 122);
+      doc.font('Helvetica').text('\u2022 Forty cases or fewer', 90, 140);
+      doc.text('\u2022 More than forty cases', 90, 154);
+    });
+    const { markdown } = await convertIsolated(input, 'pdf', std, limits);
+    expect(markdown).toBe(
+      `${intro}\n\n23. **If your district runs a public defender office with salaried staff lawyers, what is the largest caseload per lawyer at one time?**\n    - Forty cases or fewer\n    - More than forty cases\n`,
+    );
+  });
+
+  it("When a list goes on at the top of the next column, then its items are not nested under the first column's last item", async () => {
+    const input = await pdf((doc) => {
+      doc.font('Helvetica').fontSize(10);
+      doc.text('\u2022 Apples', 72, 100);
+      doc.text('\u2022 Pears', 72, 114);
+      doc.text('\u2022 Plums', 320, 100);
+      doc.text('\u2022 Cherries', 320, 114);
+    });
+    const { markdown } = await convertIsolated(input, 'pdf', std, limits);
+    expect(markdown).toBe('- Apples\n- Pears\n- Plums\n- Cherries\n');
+  });
+});
+
+describe('PDF symbol-font bullets', () => {
+  /** A bullet drawn as a letter in its own small font (how Wingdings or ZapfDingbats boxes read without a Unicode map), then the item. */
+  function glyphItem(doc: PDFKit.PDFDocument, glyph: string, text: string, y: number): void {
+    doc
+      .font('Times-Roman')
+      .fontSize(7)
+      .text(glyph, 72, y + 2, { lineBreak: false });
+    doc.font('Helvetica').fontSize(10).text(text, 82, y);
+  }
+
+  it('When the same letter in its own font leads several lines at one indent, then it is a bullet and the lines are list items', async () => {
+    const input = await pdf((doc) => {
+      doc.font('Helvetica').fontSize(10).text('Our engagements cover:', 72, 80);
+      glyphItem(doc, 'r', 'Database performance and scalability', 100);
+      glyphItem(doc, 'r', 'Query modernization for better reporting', 114);
+      glyphItem(doc, 'r', 'Education and enablement', 128);
+    });
+    const { markdown } = await convertIsolated(input, 'pdf', std, limits);
+    expect(markdown).toBe(
+      'Our engagements cover:\n\n- Database performance and scalability\n- Query modernization for better reporting\n- Education and enablement\n',
+    );
+  });
+
+  it('When a letter in its own font leads a single line, then it stays part of the text', async () => {
+    const input = await pdf((doc) => {
+      glyphItem(doc, 'A', 'note on the results follows in the next section.', 100);
+    });
+    const { markdown } = await convertIsolated(input, 'pdf', std, limits);
+    expect(markdown).toBe('A note on the results follows in the next section.\n');
+  });
 });

@@ -138,6 +138,54 @@ ${field('Notes', 'Notes', '<textEdit multiLine="1"/>')}
     );
   });
 
+  it('When a page is set in smaller type than the document, then a bold line larger than the text under it is a heading', async () => {
+    const body =
+      'The annual report covers every branch of the cooperative and the figures of the past year in full detail.';
+    const brief = 'Our consultants help members plan their storage and keep their records in order.';
+    const input = await pdf((doc) => {
+      doc.font('Helvetica').fontSize(11);
+      for (let i = 0; i < 4; i++) doc.text(body).moveDown();
+      doc.addPage();
+      doc.font('Helvetica-Bold').fontSize(9).text('Who we are', 72, 100);
+      doc.font('Helvetica').fontSize(7).text(brief, 72, 114);
+    });
+    const { markdown } = await convertIsolated(input, 'pdf', std, limits);
+    expect(markdown).toBe(`${`${body}\n\n`.repeat(4)}# Who we are\n\n${brief}\n`);
+  });
+
+  it('When a chapter number stands alone in large type above its title, then the number is a heading too', async () => {
+    const body = 'This chapter describes how the data is secured and who may read which rows of each table.';
+    const input = await pdf((doc) => {
+      doc.font('Helvetica-Bold').fontSize(40).text('1', 500, 80);
+      doc.fontSize(24).text('Securing the data', 72, 150);
+      doc.font('Helvetica').fontSize(10).text(body, 72, 190);
+    });
+    const { markdown } = await convertIsolated(input, 'pdf', std, limits);
+    expect(markdown).toBe(`# 1\n\n## Securing the data\n\n${body}\n`);
+  });
+
+  it('When a title is set over two lines in slightly different sizes, then it is one heading', async () => {
+    const body = 'This paper describes the row and column access controls of the database and how to set them up.';
+    const input = await pdf((doc) => {
+      doc.font('Helvetica-Bold').fontSize(33).text('Access Control', 72, 80);
+      doc.fontSize(30).text('for the Database', 72, 120);
+      doc.font('Helvetica').fontSize(10).text(body, 72, 180);
+    });
+    const { markdown } = await convertIsolated(input, 'pdf', std, limits);
+    expect(markdown).toBe(`# Access Control for the Database\n\n${body}\n`);
+  });
+
+  it('When a numbered section heading is followed right away by a slightly smaller numbered subheading, then they stay two headings', async () => {
+    const body = 'Earlier work on table structure used hand-written rules over ruling lines and aligned words.';
+    const input = await pdf((doc) => {
+      doc.font('Helvetica-Bold').fontSize(13).text('2 Related Work', 72, 80);
+      doc.fontSize(12).text('2.1 Rule-based methods', 72, 100);
+      doc.font('Helvetica').fontSize(10).text(body, 72, 118);
+    });
+    const { markdown } = await convertIsolated(input, 'pdf', std, limits);
+    expect(markdown).toBe(`# 2 Related Work\n\n## 2.1 Rule-based methods\n\n${body}\n`);
+  });
+
   it('When list items are marked by a large symbol glyph or numbered from 3, then they are list items and the numbering is kept', async () => {
     const input = await pdf((doc) => {
       doc.font('Helvetica').fontSize(11).text('Steps to follow:');

@@ -152,6 +152,84 @@ describe('PDF text layer', () => {
     expect(markdown).toBe(`${words.join(' ')}\n`);
   });
 
+  it('When an Arabic line has lam-alef ligatures and lam after alef, then each word keeps its letters in reading order', async () => {
+    const words = ['تحسين', 'الإنتاجية', 'وحل', 'المشكلات', 'من', 'خلال', 'البرمجة'];
+    const input = await pdf((doc) => {
+      doc.font('/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf').fontSize(14);
+      let x = 500;
+      for (const word of words) {
+        x -= doc.widthOfString(word);
+        doc.text(word, x, 100, { lineBreak: false });
+        x -= doc.widthOfString(' ');
+      }
+    });
+    const { markdown } = await convertIsolated(input, 'pdf', std, limits);
+    expect(markdown).toBe(`${words.join(' ')}\n`);
+  });
+
+  it('When right-to-left bullets have texts of different lengths, then they are items of one list', async () => {
+    const items = [
+      ['تحليل', 'البيانات', 'الكبيرة'],
+      ['التعلم', 'الآلي'],
+    ];
+    const input = await pdf((doc) => {
+      doc.font('/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf').fontSize(11);
+      items.forEach((words, row) => {
+        const y = 100 + row * 16;
+        let x = 500 - doc.widthOfString('•');
+        doc.text('•', x, y, { lineBreak: false });
+        x -= doc.widthOfString('  ');
+        for (const word of words) {
+          x -= doc.widthOfString(word);
+          doc.text(word, x, y, { lineBreak: false });
+          x -= doc.widthOfString(' ');
+        }
+      });
+    });
+    const { markdown } = await convertIsolated(input, 'pdf', std, limits);
+    expect(markdown).toBe(`- ${items[0]!.join(' ')}\n- ${items[1]!.join(' ')}\n`);
+  });
+
+  it('When right-to-left lines are numbered with the stop drawn left of the number, then they are a numbered list', async () => {
+    const steps = [
+      ['الخطوة', 'الأولى'],
+      ['الخطوة', 'الثانية'],
+    ];
+    const input = await pdf((doc) => {
+      doc.font('/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf').fontSize(11);
+      steps.forEach((words, row) => {
+        const y = 100 + row * 16;
+        // "1." in a right-to-left paragraph shows its stop on the left: ".1".
+        const marker = `.${row + 1}`;
+        let x = 500 - doc.widthOfString(marker);
+        doc.text(marker, x, y, { lineBreak: false });
+        x -= doc.widthOfString('  ');
+        for (const word of words) {
+          x -= doc.widthOfString(word);
+          doc.text(word, x, y, { lineBreak: false });
+          x -= doc.widthOfString(' ');
+        }
+      });
+    });
+    const { markdown } = await convertIsolated(input, 'pdf', std, limits);
+    expect(markdown).toBe(`1. ${steps[0]!.join(' ')}\n2. ${steps[1]!.join(' ')}\n`);
+  });
+
+  it('When a right-to-left line holds a word in brackets drawn mirrored, then the brackets open and close around it in reading order', async () => {
+    const input = await pdf((doc) => {
+      doc.font('/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf').fontSize(12);
+      // As drawn from the right: the opening bracket shows as ")" and the closing one as "(".
+      const drawn = ['يوجد', ' ', 'هنا', ' ', ')', 'أقواس', '(', ' ', 'في', ' ', 'النص'];
+      let x = 500;
+      for (const part of drawn) {
+        x -= doc.widthOfString(part);
+        if (part.trim()) doc.text(part, x, 100, { lineBreak: false });
+      }
+    });
+    const { markdown } = await convertIsolated(input, 'pdf', std, limits);
+    expect(markdown).toBe('يوجد هنا (أقواس) في النص\n');
+  });
+
   it('When the PDF is truncated garbage, then it fails with corrupt_file', async () => {
     await expect(convertIsolated(Buffer.from('%PDF-1.7\n1 0 obj <<'), 'pdf', std, limits)).rejects.toMatchObject({
       code: 'corrupt_file',

@@ -7,6 +7,7 @@ import { documentInfo, openPdf } from './pdfjs';
 import { pageRules } from './rulings';
 import { ruledTables, type RuledTable } from './ruled-tables';
 import { withFormValues } from './form-fields';
+import { ligatureSpellings, withLigaturesInOrder } from './rtl-ligatures';
 import { xfaBlocks } from './xfa-form';
 import { readsAsGarbage } from './text-quality';
 import { linesToBlocks, removeRunningLines } from './blocks';
@@ -57,6 +58,11 @@ export const pdfConverter: Converter = {
         let items = page.items;
         // pdf.js adds what poppler's text output lacks: form field values and drawn rules (when it could open the file).
         if (doc && info?.form) items = await withFormValues(doc, page.number, items, typicalSize(items));
+        // Right-to-left ligatures are told from letter pairs by pdf.js's glyphs; a page pdf.js can't parse keeps poppler's spelling.
+        if (doc && items.some((i) => i.rtl)) {
+          const spellings = await ligatureSpellings(doc, page.number).catch(() => new Map<string, string>());
+          items = withLigaturesInOrder(items, spellings);
+        }
         // Enhanced mode: pages set in columns are read column by column, whatever order the file draws them in.
         const read = (list: TextItem[]): Line[] =>
           buildLines(options.enhanced ? columnOrder(list, page.height) : list, page.number, page.height);

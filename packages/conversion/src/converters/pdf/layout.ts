@@ -1,4 +1,5 @@
 import { runsText, tidyRuns, type StyledRun } from './styled-runs';
+import { visualToLogical } from './poppler';
 
 /** Positioned text from a PDF page, and the line/paragraph rules that turn it into blocks. */
 export interface TextItem {
@@ -37,6 +38,10 @@ export interface Line {
   pageHeight: number;
   /** A table drawn with ruling lines, read from the grid, standing in the flow where it sits. */
   table?: string[][];
+  /** The line is mostly right-to-left text: it starts at its right edge. */
+  rtl?: boolean;
+  /** A lone glyph leading the line in another font or size than its text, set apart from it (a symbol-font bullet such as Wingdings' "q"). */
+  marker?: string;
 }
 
 /** Groups a page's items (in content-stream order) into lines: a new line starts when the baseline moves. */
@@ -63,6 +68,8 @@ export function buildLines(items: TextItem[], page: number, pageHeight: number):
 }
 
 const SPACE_RUN: StyledRun = { text: ' ', bold: false, italic: false };
+/** Text with no letter or digit: punctuation and symbols, which take the direction of the line around them. */
+const NEUTRAL = /^[^\p{L}\p{N}]+$/u;
 
 function toLine(items: TextItem[], page: number, pageHeight: number): Line {
   // A line mostly in a right-to-left script is read from its right edge.
@@ -85,7 +92,12 @@ function toLine(items: TextItem[], page: number, pageHeight: number): Line {
   const sizeChars = new Map<number, number>();
   // Letters are counted per size only when sizes differ: one size is the line's size whatever its letters.
   const mixedSizes = items.some((i) => i.size !== items[0]!.size);
-  for (const item of sorted) {
+  for (const drawn of sorted) {
+    // Punctuation drawn on its own in a right-to-left line is in visual order too (a bracket shows mirrored).
+    const item =
+      rtl && !drawn.rtl && NEUTRAL.test(drawn.text)
+        ? { ...drawn, text: visualToLogical(drawn.text), runs: undefined }
+        : drawn;
     // pdf.js inserts space items spanning gaps; they must not hide the gap between cells.
     if (item.text.trim() === '') {
       if (text && !/\s$/.test(text)) {
@@ -124,7 +136,10 @@ function toLine(items: TextItem[], page: number, pageHeight: number): Line {
     fontChars.set(item.font ?? '', (fontChars.get(item.font ?? '') ?? 0) + n);
   }
   const tidy = tidyRuns(runs);
+  const marker = leadingGlyph(sorted, rtl);
   return {
+    ...(rtl ? { rtl } : {}),
+    ...(marker ? { marker } : {}),
     text: runsText(tidy),
     runs: tidy,
     x: Math.min(...sorted.map((i) => i.x)),
@@ -138,6 +153,18 @@ function toLine(items: TextItem[], page: number, pageHeight: number): Line {
     page,
     pageHeight,
   };
+}
+
+/** A marker is set apart from the text after it by more than this share of the text's size. */
+const MARKER_GAP_RATIO = 0.15;
+
+/** The line's first glyph when it stands alone in its own font or size, apart from the text that follows. */
+function leadingGlyph(sorted: TextItem[], rtl: boolean): string | undefined {
+  const [first, next] = sorted.filter((i) => i.text.trim() !== '');
+  if (!first || !next || [...first.text.trim()].length !== 1) return undefined;
+  if (first.font === next.font && first.size === next.size) return undefined;
+  const gap = rtl ? first.x - (next.x + next.width) : next.x - (first.x + first.width);
+  return gap > next.size * MARKER_GAP_RATIO ? first.text.trim() : undefined;
 }
 
 /** The most common text size, weighted by characters: the body size that headings are measured against. */

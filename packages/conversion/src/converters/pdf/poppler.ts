@@ -110,12 +110,30 @@ function styledRuns(raw: string, font: { bold: boolean; italic: boolean }): Styl
 
 const BOLD_FONT = /bold|black|heavy|semibold|demi|[-,]bd\b|\+?[a-z]*bx\d/i;
 const ITALIC_FONT = /italic|oblique|[-,]it\b|\+?[a-z]*ti\d/i;
-const RTL_LETTER = /[\u0590-\u08ff\ufb1d-\ufdff\ufe70-\ufeff]/;
+export const RTL_LETTER = /[\u0590-\u08ff\ufb1d-\ufdff\ufe70-\ufeff]/;
 const LTR_RUN = /[\p{Script=Latin}\p{Nd}][\p{Script=Latin}\p{Nd}.,:%/\-+]*/gu;
 
-/** pdftohtml writes right-to-left text in visual order: reversed, with Latin words and numbers kept as read. */
+/** Brackets drawn mirrored in right-to-left text: the glyph on the text's right is the opening one. */
+const MIRRORED: Record<string, string> = {
+  '(': ')',
+  ')': '(',
+  '[': ']',
+  ']': '[',
+  '{': '}',
+  '}': '{',
+  '«': '»',
+  '»': '«',
+};
+
+/**
+ * pdftohtml writes right-to-left text in visual order: reversed, with Latin words and numbers kept as read,
+ * and brackets as their mirrored shapes show them.
+ */
 export function visualToLogical(text: string): string {
-  const reversed = [...text].reverse().join('');
+  const reversed = [...text]
+    .reverse()
+    .map((c) => MIRRORED[c] ?? c)
+    .join('');
   return reversed.replace(LTR_RUN, (run) => [...run].reverse().join(''));
 }
 
