@@ -1,5 +1,5 @@
 import { closeConversionWorkers, convertIsolated } from '../../src';
-import { makePdf as pdf } from './make-pdf';
+import { makePdf as pdf, ruledGrid } from './make-pdf';
 
 afterAll(() => closeConversionWorkers());
 const limits = { timeoutMs: 60_000, maxMemoryMb: 512 };
@@ -146,5 +146,70 @@ describe('PDF tables set without rules', () => {
     expect(markdown).toBe(
       '| Ln | Title | Total |\n| --- | --- | --- |\n| 1 | Winter Wonderland | $300 |\n|  | (Runtime: 98 min) |  |\n| 2 | New Year Mystery | $225 |\n',
     );
+  });
+});
+
+describe('PDF tables drawn with rules', () => {
+  it('When a header has no rule under it but the long column rules break there, then it is a row apart', async () => {
+    const input = await pdf((doc) => {
+      doc.font('Helvetica').fontSize(10).lineWidth(0.8);
+      const rule = (x0: number, y0: number, x1: number, y1: number): void => {
+        doc.moveTo(x0, y0).lineTo(x1, y1).stroke();
+      };
+      // No rule under the header; each column rule is one stroke beside the header and one down the body.
+      for (const y of [100, 148, 172]) rule(72, y, 312, y);
+      for (const x of [72, 192, 312]) {
+        rule(x, 100, x, 124);
+        rule(x, 124, x, 172);
+      }
+      [
+        ['Region', 'Sales'],
+        ['North', '120'],
+        ['South', '90'],
+      ].forEach((row, r) => row.forEach((text, c) => doc.text(text, 76 + c * 120, 107 + r * 24, { lineBreak: false })));
+    });
+    const { markdown } = await convertIsolated(input, 'pdf', std, limits);
+    expect(markdown).toBe('| Region | Sales |\n| --- | --- |\n| North | 120 |\n| South | 90 |\n');
+  });
+
+  it('When column rules are cut at every text line, then the lines between two row rules stay one row', async () => {
+    const input = await pdf((doc) => {
+      doc.font('Helvetica').fontSize(10).lineWidth(0.8);
+      const rule = (x0: number, y0: number, x1: number, y1: number): void => {
+        doc.moveTo(x0, y0).lineTo(x1, y1).stroke();
+      };
+      // As LaTeX draws a tabular: a column rule segment per text line, row rules only between rows.
+      for (const y of [100, 136, 172]) rule(72, y, 312, y);
+      for (const x of [72, 192, 312]) for (const y of [100, 118, 136, 154]) rule(x, y, x, y + 18);
+      const cell = (text: string, c: number, y: number): void => {
+        doc.text(text, 76 + c * 120, y, { lineBreak: false });
+      };
+      cell('Model', 0, 113);
+      cell('Score', 1, 113);
+      cell('OTSL', 0, 140);
+      cell('0.96', 1, 140);
+      cell('HTML', 0, 158);
+      cell('0.97', 1, 158);
+    });
+    const { markdown } = await convertIsolated(input, 'pdf', std, limits);
+    expect(markdown).toBe('| Model | Score |\n| --- | --- |\n| OTSL HTML | 0.96 0.97 |\n');
+  });
+
+  it('When a run of wide letters and narrow ones crosses a column rule, then the part after the rule is in the next cell', async () => {
+    const input = await pdf((doc) => {
+      doc.font('Helvetica').fontSize(10);
+      ruledGrid(
+        doc,
+        [72, 104, 150, 200],
+        [100, 120, 140, 160],
+        [
+          ['MMM', 'ill', '1'],
+          ['WWW', 'lit', '2'],
+          ['MWM', 'tilt', '3'],
+        ],
+      );
+    });
+    const { markdown } = await convertIsolated(input, 'pdf', std, limits);
+    expect(markdown).toBe('| MMM | ill | 1 |\n| --- | --- | --- |\n| WWW | lit | 2 |\n| MWM | tilt | 3 |\n');
   });
 });
