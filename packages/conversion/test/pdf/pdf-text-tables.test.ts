@@ -213,3 +213,38 @@ describe('PDF tables drawn with rules', () => {
     expect(markdown).toBe('| MMM | ill | 1 |\n| --- | --- | --- |\n| WWW | lit | 2 |\n| MWM | tilt | 3 |\n');
   });
 });
+
+describe('PDF tables with turned headers', () => {
+  it('When a ruled table’s column headers are turned to run upwards, then each header reads in order', async () => {
+    const input = await pdf((doc) => {
+      doc.font('Helvetica').fontSize(9);
+      ruledGrid(
+        doc,
+        [72, 232, 262, 292],
+        [100, 170, 190, 210],
+        [
+          ['User action', '', ''],
+          ['Start monitor', 'X', ''],
+          ['End monitor', 'X', 'X'],
+        ],
+      );
+      // Producers set turned text in pieces (kerning breaks the run), each placed up the column.
+      for (const [pieces, x] of [
+        [['*J', 'OB', 'CTL'], 250],
+        [['QIB', 'M_DB_', 'SQLADM'], 280],
+      ] as const) {
+        doc.save().rotate(-90, { origin: [x, 166] });
+        let along = x;
+        for (const piece of pieces) {
+          doc.text(piece, along, 166, { lineBreak: false });
+          along += doc.widthOfString(piece) + 1;
+        }
+        doc.restore();
+      }
+    });
+    const { markdown } = await convertIsolated(input, 'pdf', std, limits);
+    expect(markdown).toBe(
+      '| User action | \\*JOBCTL | QIBM_DB_SQLADM |\n| --- | --- | --- |\n| Start monitor | X |  |\n| End monitor | X | X |\n',
+    );
+  });
+});

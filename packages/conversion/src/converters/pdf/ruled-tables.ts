@@ -202,7 +202,8 @@ const MAX_CELL_LINES = 8;
 /** A box holding many lines or text set in columns frames a part of the page; it is no table cell. */
 function holdsLayout(items: TextItem[]): boolean {
   const baselines: TextItem[][] = [];
-  for (const item of [...items].sort((a, b) => b.y - a.y || a.x - b.x)) {
+  // A turned run's pieces stand one above the other but are one line of text.
+  for (const item of items.filter((i) => !isTurned(i)).sort((a, b) => b.y - a.y || a.x - b.x)) {
     const line = baselines.find((l) => Math.abs(l[0]!.y - item.y) <= item.size / 2);
     if (line) line.push(item);
     else baselines.push([item]);
@@ -222,6 +223,15 @@ function dropRepeatedColumns(grid: string[][]): string[][] {
 
 /** A cell's items in reading order: lines top-down, each left to right, wrapped words re-joined. */
 function readCell(items: TextItem[]): string {
+  // Text turned to run upwards (a narrow column's header) comes from poppler in zero-width pieces, bottom first.
+  if (items.every(isTurned)) {
+    return [...items]
+      .sort((a, b) => a.x - b.x || a.y - b.y)
+      .map((i) => i.text)
+      .join('')
+      .replace(/\s+/g, ' ')
+      .trim();
+  }
   const sorted = [...items].sort((a, b) =>
     Math.abs(a.y - b.y) > Math.min(a.size, b.size) / 2 ? b.y - a.y : a.x - b.x,
   );
@@ -234,4 +244,9 @@ function readCell(items: TextItem[]): string {
     else out += ` ${text}`;
   }
   return out;
+}
+
+/** poppler gives text set at a right angle as pieces of zero width. */
+function isTurned(item: TextItem): boolean {
+  return item.width === 0 && item.text.trim() !== '';
 }
