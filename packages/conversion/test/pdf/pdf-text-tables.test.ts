@@ -147,6 +147,51 @@ describe('PDF tables set without rules', () => {
       '| Ln | Title | Total |\n| --- | --- | --- |\n| 1 | Winter Wonderland | $300 |\n|  | (Runtime: 98 min) |  |\n| 2 | New Year Mystery | $225 |\n',
     );
   });
+
+  it('When header cells stand centred over narrow columns and wrap onto two lines, then they are one header row', async () => {
+    const input = await pdf((doc) => {
+      doc.font('Helvetica').fontSize(9);
+      // Stream order as producers write it: the wrapped header's second line before the next header cell.
+      doc.text('State funded', 300, 100, { lineBreak: false });
+      doc.text('legal aid', 308, 111, { lineBreak: false });
+      doc.text('CSOs', 380, 100, { lineBreak: false });
+      writeRows(
+        doc,
+        [
+          ['Children', '*', '*'],
+          ['Women', '*', ''],
+          ['Migrants', '', '*'],
+        ],
+        [72, 322, 388],
+        16,
+        130,
+      );
+    });
+    const { markdown } = await convertIsolated(input, 'pdf', std, limits);
+    expect(markdown).toBe(
+      '|  | State funded legal aid | CSOs |\n| --- | --- | --- |\n| Children | \\* | \\* |\n| Women | \\* |  |\n| Migrants |  | \\* |\n',
+    );
+  });
+
+  it('When a label stands alone over the label column above a table, then it stays outside the table', async () => {
+    const input = await pdf((doc) => {
+      doc.font('Helvetica').fontSize(10);
+      doc.text('Supplies', 72, 100, { lineBreak: false });
+      writeRows(
+        doc,
+        [
+          ['Paint', '60'],
+          ['Body', '30'],
+          ['Other', '15'],
+        ],
+        [72, 300],
+        16,
+        116,
+      );
+    });
+    const { markdown } = await convertIsolated(input, 'pdf', std, limits);
+    expect(markdown).toBe('Supplies\n\n| Paint | 60 |\n| --- | --- |\n| Body | 30 |\n| Other | 15 |\n');
+  });
 });
 
 describe('PDF tables drawn with rules', () => {

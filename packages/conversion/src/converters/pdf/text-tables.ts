@@ -11,6 +11,8 @@ const MIN_ROWS = 3;
 const MIN_PAIR_CELLS = 3;
 /** Wrapped lines of one table sit this close (points) to the same distance below their row. */
 const WRAP_GAP_TOLERANCE = 1;
+/** Header lines of one cell each looked for above a table's first row. */
+const MAX_HEADER_LINES = 3;
 /** A cell of at least this many words reads as running text. */
 const PROSE_CELL_WORDS = 5;
 /** A column is running text when this share of its filled cells is. */
@@ -30,8 +32,31 @@ interface Column {
  * rows above left empty (a header over the data columns only) when another of its cells lines up.
  */
 export function tableAt(lines: Line[], start: number): { rows: string[][]; end: number } | undefined {
+  if (lines[start]!.cells.length >= 2) return finished(alignedTable(lines, start), []);
+  // Header lines of one cell each (centred over their columns, maybe wrapped) may stand above the first row.
+  for (let k = start + 1; k <= start + MAX_HEADER_LINES && k < lines.length; k++) {
+    if (lines[k]!.cells.length < 2) continue;
+    const table = alignedTable(lines, k);
+    if (!table || table.rows.length < MIN_ROWS) return undefined;
+    const header = headerRows(lines.slice(start, k), lines[k]!, table.columns);
+    return header ? finished(table, header) : undefined;
+  }
+  return undefined;
+}
+
+/** The table with its header rows on top and stray columns merged, unless it reads as columns of prose. */
+function finished(
+  table: { rows: string[][]; columns: Column[]; end: number } | undefined,
+  header: string[][],
+): { rows: string[][]; end: number } | undefined {
+  if (!table) return undefined;
+  const rows = mergeStrayColumns([...header, ...table.rows], table.columns);
+  return isColumnsOfProse(rows) ? undefined : { rows, end: table.end };
+}
+
+/** The aligned rows from `start` (a line of 2+ cells) and their columns, before stray columns are merged. */
+function alignedTable(lines: Line[], start: number): { rows: string[][]; columns: Column[]; end: number } | undefined {
   const first = lines[start]!;
-  if (first.cells.length < 2) return undefined;
   const { columns, members } = alignedRun(lines, start);
   const rowCount = members.filter((m) => !m.continues).length;
   if (rowCount < 2 || (rowCount < MIN_ROWS && !isHeaderAndRow(first, lines[start + 1]!, columns))) return undefined;
@@ -48,9 +73,47 @@ export function tableAt(lines: Line[], start: number): { rows: string[][]; end: 
     if (!wraps) rows.push(row);
     if (!continues) rowSize = line.size;
   }
-  const table = mergeStrayColumns(rows, columns);
-  if (isColumnsOfProse(table)) return undefined;
-  return { rows: table, end: start + members.length };
+  return { rows, columns, end: start + members.length };
+}
+
+/**
+ * Lines just above a table's first row, in no larger type, whose every cell spans exactly one of
+ * its columns are its header: one row per baseline, a line under filled header cells only being
+ * their wrapped text.
+ */
+function headerRows(header: Line[], firstRow: Line, columns: Column[]): string[][] | undefined {
+  const reach = firstRow.size * MAX_ROW_GAP;
+  const byHeight = [...header].sort((a, b) => b.y - a.y);
+  const closeEnough = byHeight.every(
+    (l, k) =>
+      l.page === firstRow.page &&
+      l.size <= firstRow.size &&
+      l.y > firstRow.y &&
+      l.y - (byHeight[k + 1]?.y ?? firstRow.y) < reach,
+  );
+  if (!closeEnough) return undefined;
+  const rows: Array<{ y: number; cells: string[] }> = [];
+  let last: { y: number; cells: string[] } | undefined;
+  for (const line of byHeight) {
+    const placed = line.cells.map((cell) => {
+      const over = columns.filter((c) => cell.x <= c.right && cell.right >= c.x);
+      return over.length === 1 ? columns.indexOf(over[0]!) : -1;
+    });
+    if (placed.includes(-1)) return undefined;
+    const sameBaseline = last && Math.abs(last.y - line.y) <= line.size / 2;
+    const wrapped = last && !sameBaseline && placed.every((at) => last!.cells[at]);
+    const row = sameBaseline || wrapped ? last! : { y: line.y, cells: columns.map(() => '') };
+    line.cells.forEach((cell, i) => {
+      const at = placed[i]!;
+      row.cells[at] = row.cells[at] ? `${row.cells[at]} ${cell.text}` : cell.text;
+    });
+    if (row !== last) rows.push(row);
+    last = row;
+    if (!sameBaseline) last.y = line.y;
+  }
+  // A line over the label column alone is a section label or a heading, not a header.
+  if (rows.every((r) => r.cells.every((cell, c) => !cell || c === 0))) return undefined;
+  return rows.map((r) => r.cells);
 }
 
 /** A line of the run: the column of each of its cells; `continues` when it holds the wrapped end of the row above's cell. */
