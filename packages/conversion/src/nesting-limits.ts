@@ -1,8 +1,9 @@
 import { ConversionError } from './types';
 
 /**
- * The deepest JSON nesting we convert: deeper files are refused with this limit stated, instead of
- * ending on the JavaScript stack. (HTML has its own cap, MAX_HTML_DEPTH in converters/html/reader.ts.)
+ * The deepest JSON nesting (and RTF group nesting) we convert: deeper files are refused with this
+ * limit stated, instead of ending on the JavaScript stack or in memory. (HTML has its own cap,
+ * MAX_HTML_DEPTH in converters/html/reader.ts.)
  */
 export const MAX_NESTING_DEPTH = 512;
 

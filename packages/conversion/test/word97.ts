@@ -14,6 +14,8 @@ export interface DocRun {
   italic?: boolean;
   /** Raised or lowered (sprmCIss). */
   position?: 'super' | 'sub';
+  /** A character style of `DocSpec.styles`, by name (sprmCIstd). */
+  style?: string;
   /** Wraps the run in a HYPERLINK field. */
   link?: string;
   /** A footnote at the end of the run. */
@@ -22,7 +24,8 @@ export interface DocRun {
 
 export interface DocParagraph {
   runs: DocRun[];
-  style?: 'Normal' | 'heading 1' | 'heading 2' | 'heading 3' | 'Title';
+  /** A built-in style, or a paragraph style of `DocSpec.styles` by name. */
+  style?: string;
   list?: { ordered: boolean; level: number };
 }
 
@@ -34,7 +37,23 @@ export interface DocSpec {
   localisedStyleNames?: boolean;
   /** Sets the FIB's fEncrypted flag (the content is not actually encrypted). */
   encryptedFlag?: boolean;
+  /** Styles after the built-in ones, with the character properties they set. */
+  styles?: DocStyle[];
 }
+
+export interface DocStyle {
+  name: string;
+  kind: 'paragraph' | 'character';
+  /** Name of the style it is based on. */
+  basedOn?: string;
+  bold?: boolean;
+  italic?: boolean;
+  position?: 'super' | 'sub';
+}
+
+/** Style sprms are stored after the fixed styles and Title. */
+const FIRST_CUSTOM_ISTD = 16;
+const STI_USER = 0x0ffe;
 
 /** A paragraph of plain text. */
 export const para = (text: string, style?: DocParagraph['style']): DocParagraph => ({ runs: [{ text }], style });
@@ -102,10 +121,8 @@ export function buildDoc(spec: DocSpec): Buffer {
       continue;
     }
     for (const run of block.runs) {
-      const toggles: Array<readonly [number, number]> = [];
-      if (run.bold) toggles.push([SPRM.cFBold, 1]);
-      if (run.italic) toggles.push([SPRM.cFItalic, 1]);
-      if (run.position) toggles.push([SPRM.cIss, run.position === 'super' ? 1 : 2]);
+      const toggles = charSprms(run);
+      if (run.style) toggles.push([SPRM.cIstd, istdOf(spec, run.style)]);
       const format = sprms(...toggles);
       const special = Buffer.concat([sprms([SPRM.cFSpec, 1]), format]);
       if (run.link) {
@@ -124,13 +141,7 @@ export function buildDoc(spec: DocSpec): Buffer {
         emit('\u0002', special);
       }
     }
-    const istd =
-      block.style === 'Title'
-        ? ISTD_TITLE
-        : Math.max(
-            0,
-            STYLES.findIndex((s) => s.name === block.style),
-          );
+    const istd = block.style ? istdOf(spec, block.style) : 0;
     const listSprms = block.list
       ? sprms([SPRM.pIlvl, block.list.level], [SPRM.pIlfo, listFor(block.list.ordered)]) // LibreOffice wants the level first
       : Buffer.alloc(0);
@@ -179,7 +190,7 @@ export function buildDoc(spec: DocSpec): Buffer {
     return [tableLength - b.length, b.length];
   };
   const fc: Record<number, [number, number]> = {};
-  fc[1] = put(styleSheet(spec.localisedStyleNames ?? false));
+  fc[1] = put(styleSheet(spec.localisedStyleNames ?? false, spec.styles ?? []));
   fc[13] = put(binTable(papxPn));
   fc[12] = put(binTable(chpxPn));
   if (notes.length) {
@@ -309,16 +320,42 @@ function binTable(pages: Array<{ fcFirst: number; fcLast: number; pn: number }>)
   ]);
 }
 
-function styleSheet(german: boolean): Buffer {
-  const std = (sti: number, name: string): Buffer => {
+/** Sprms for bold, italic (set on or off) and raise, as a run or a style sets them. */
+function charSprms(f: { bold?: boolean; italic?: boolean; position?: 'super' | 'sub' }): Array<[number, number]> {
+  const out: Array<[number, number]> = [];
+  if (f.bold !== undefined) out.push([SPRM.cFBold, f.bold ? 1 : 0]);
+  if (f.italic !== undefined) out.push([SPRM.cFItalic, f.italic ? 1 : 0]);
+  if (f.position) out.push([SPRM.cIss, f.position === 'super' ? 1 : 2]);
+  return out;
+}
+
+/** A built-in style's istd, or a custom style's by its place in `spec.styles`. */
+function istdOf(spec: DocSpec, name: string): number {
+  if (name === 'Title') return ISTD_TITLE;
+  const custom = (spec.styles ?? []).findIndex((s) => s.name === name);
+  if (custom >= 0) return FIRST_CUSTOM_ISTD + custom;
+  return Math.max(
+    0,
+    STYLES.findIndex((s) => s.name === name),
+  );
+}
+
+/** A UPX: its length, its bytes, padded to an even length. */
+function upx(bytes: Buffer): Buffer {
+  return Buffer.concat([u16(bytes.length), bytes, Buffer.alloc(bytes.length & 1)]);
+}
+
+function styleSheet(german: boolean, custom: DocStyle[]): Buffer {
+  const std = (sti: number, name: string, style?: DocStyle, baseIstd = 0x0fff): Buffer => {
+    const character = style?.kind === 'character';
     const base = Buffer.alloc(10);
     base.writeUInt16LE(sti, 0);
-    base.writeUInt16LE(1 | (0x0fff << 4), 2); // paragraph style, no base
-    base.writeUInt16LE(2 | (0 << 4), 4); // two UPXs, next style Normal
+    base.writeUInt16LE((character ? 2 : 1) | (baseIstd << 4), 2);
+    base.writeUInt16LE((character ? 1 : 2) | (0 << 4), 4); // UPX count, next style Normal
     const xstz = Buffer.concat([u16(name.length), Buffer.from(name, 'utf16le'), u16(0)]);
-    const upxPapx = Buffer.concat([u16(2), u16(0)]);
-    const upxChpx = u16(0);
-    const body = Buffer.concat([base, xstz, upxPapx, upxChpx]);
+    const chpx = upx(sprms(...(style ? charSprms(style) : [])));
+    const upxs = character ? [chpx] : [upx(u16(0)), chpx];
+    const body = Buffer.concat([base, xstz, ...upxs]);
     return Buffer.concat([u16(body.length), body]);
   };
   const stds: Buffer[] = [];
@@ -327,6 +364,10 @@ function styleSheet(german: boolean): Buffer {
     if (style) stds.push(std(style.sti, german ? style.german : style.name));
     else if (istd === ISTD_TITLE) stds.push(std(STI_TITLE, german ? 'Titel' : 'Title'));
     else stds.push(u16(0));
+  }
+  for (const style of custom) {
+    const base = style.basedOn ? custom.findIndex((s) => s.name === style.basedOn) : -1;
+    stds.push(std(STI_USER, style.name, style, base >= 0 ? FIRST_CUSTOM_ISTD + base : 0x0fff));
   }
   const stshi = Buffer.alloc(18);
   stshi.writeUInt16LE(stds.length, 0);

@@ -301,6 +301,9 @@ describe('hostile inputs through the API', () => {
       if (label.startsWith('json')) {
         expect(res.body.message).toBe('The JSON file nests deeper than 512 levels, the most we convert.');
       }
+      if (label.startsWith('rtf')) {
+        expect(res.body.message).toBe('The RTF file nests groups deeper than 512 levels, the most we convert.');
+      }
       if (label.startsWith('html nested')) expect(res.body.markdown).toContain(PHRASE);
     }
   }, 300_000);

@@ -1,7 +1,7 @@
 import path from 'node:path';
 import type { SafeZip } from '../archive/safe-zip';
 import { parseXml } from '../office-properties';
-import type { Element } from '@xmldom/xmldom';
+import type { Element, Node } from '@xmldom/xmldom';
 import { attr, child, descendants, relAttr } from '../xml-dom';
 import type { Block } from '../markdown/model';
 import { chartDataBlocks } from './charts';
@@ -115,16 +115,26 @@ function categoryLabels(axis: Element | undefined): string[] {
   );
 }
 
-/** XLSX: the chart parts drawn on each worksheet, by sheet name, in drawing order. */
-export function worksheetCharts(zip: SafeZip): Map<string, string[]> {
-  const out = new Map<string, string[]>();
+/** A chart drawn on a worksheet: its part and the cell its top-left corner is anchored to (from 0). */
+export interface SheetChart {
+  part: string;
+  row: number;
+  col: number;
+}
+
+/** Where a chart with no cell anchor (an absolute anchor) goes: after everything on its sheet. */
+const UNANCHORED = Number.MAX_SAFE_INTEGER;
+
+/** XLSX: the charts drawn on each worksheet, by sheet name, in drawing order, with their anchor cells. */
+export function worksheetCharts(zip: SafeZip): Map<string, SheetChart[]> {
+  const out = new Map<string, SheetChart[]>();
   const workbook = zip.textOf('xl/workbook.xml');
   if (!workbook) return out;
   const sheetParts = relationships(zip, 'xl/workbook.xml');
   for (const sheet of descendants(parseXml(workbook, 'workbook'), 'sheet')) {
     const part = sheetParts.get(relAttr(sheet) ?? '');
     if (!part) continue;
-    const charts: string[] = [];
+    const charts: SheetChart[] = [];
     for (const drawing of relationships(zip, part).values()) {
       if (!/\/drawings\/[^/]+\.xml$/.test(drawing)) continue;
       const xml = zip.textOf(drawing);
@@ -132,10 +142,22 @@ export function worksheetCharts(zip: SafeZip): Map<string, string[]> {
       const drawingRels = relationships(zip, drawing);
       for (const ref of descendants(parseXml(xml, 'drawing'), 'chart')) {
         const chartPart = drawingRels.get(relAttr(ref) ?? '');
-        if (chartPart) charts.push(chartPart);
+        if (chartPart) charts.push({ part: chartPart, ...anchorCell(ref) });
       }
     }
     if (charts.length) out.set(attr(sheet, 'name') ?? '', charts);
   }
   return out;
+}
+
+/** The cell a drawing object's anchor (two-cell or one-cell) starts at. */
+function anchorCell(el: Element): { row: number; col: number } {
+  let anchor: Node | null = el.parentNode;
+  while (anchor && !/Anchor$/.test((anchor as Element).localName ?? '')) anchor = anchor.parentNode;
+  const from = child(anchor, 'from');
+  const index = (local: string): number => {
+    const n = Number.parseInt(child(from, local)?.textContent ?? '', 10);
+    return Number.isFinite(n) && n >= 0 ? n : UNANCHORED;
+  };
+  return { row: index('row'), col: index('col') };
 }

@@ -9,6 +9,8 @@ export interface FlatListItem {
   text: InlineContent;
   /** Which numbered list the item belongs to (DOCX numId): a different one starts a new list. */
   list?: string;
+  /** Further paragraphs of the item (RTF list paragraphs without a marker of their own). */
+  more?: Block[];
 }
 
 /** Consecutive list paragraphs as nested Markdown lists (a deeper level nests under the item before it). */
@@ -38,7 +40,7 @@ function listAt(items: FlatListItem[], start: number, level: number): [Block, nu
       continue;
     }
     if (list.length && (it.ordered !== first.ordered || (it.ordered && it.list !== first.list))) break;
-    list.push({ text: it.text });
+    list.push(it.more?.length ? { text: it.text, children: [...it.more] } : { text: it.text });
     i++;
   }
   return [{ type: 'list', ordered: first.ordered, start: first.ordered ? first.value : undefined, items: list }, i];

@@ -313,4 +313,114 @@ describe('DOCX', () => {
     const { markdown } = await convertDocument(zip, 'docx', std);
     expect(markdown).toBe('# Hi\n');
   });
+
+  it('When a paragraph style is bold through the style it is based on, then its runs are strong and a run with bold turned off directly is plain', async () => {
+    const doc = new Document({
+      styles: {
+        paragraphStyles: [
+          { id: 'Loud', name: 'Loud', run: { bold: true } },
+          { id: 'Louder', name: 'Louder', basedOn: 'Loud', run: { color: 'FF0000' } },
+        ],
+      },
+      sections: [
+        {
+          children: [
+            new Paragraph({
+              style: 'Louder',
+              children: [new TextRun('Warning: '), new TextRun({ text: 'read this', bold: false })],
+            }),
+          ],
+        },
+      ],
+    });
+    const { markdown } = await convertDocument(await Packer.toBuffer(doc), 'docx', std);
+    expect(markdown).toBe('**Warning:** read this\n');
+  });
+
+  it('When a character style is based on an italic one and a paragraph style is superscript, then the runs are emphasised and raised', async () => {
+    const doc = new Document({
+      styles: {
+        paragraphStyles: [{ id: 'Raised', name: 'Raised', run: { superScript: true } }],
+        characterStyles: [
+          { id: 'Slant', name: 'Slant', run: { italics: true } },
+          { id: 'Term', name: 'Term', basedOn: 'Slant', run: { color: '0000FF' } },
+        ],
+      },
+      sections: [
+        {
+          children: [
+            new Paragraph({
+              children: [new TextRun('A '), new TextRun({ text: 'term', style: 'Term' }), new TextRun('.')],
+            }),
+            new Paragraph({ style: 'Raised', children: [new TextRun('up')] }),
+          ],
+        },
+      ],
+    });
+    const { markdown } = await convertDocument(await Packer.toBuffer(doc), 'docx', std);
+    expect(markdown).toBe('A *term*.\n\n<sup>up</sup>\n');
+  });
+
+  it('When a bold character style is used in a bold paragraph style, then the toggle rule leaves that run plain', async () => {
+    const doc = new Document({
+      styles: {
+        paragraphStyles: [{ id: 'Loud', name: 'Loud', run: { bold: true } }],
+        characterStyles: [{ id: 'Stress', name: 'Stress', run: { bold: true } }],
+      },
+      sections: [
+        {
+          children: [
+            new Paragraph({
+              style: 'Loud',
+              children: [new TextRun('Bold '), new TextRun({ text: 'not', style: 'Stress' })],
+            }),
+          ],
+        },
+      ],
+    });
+    const { markdown } = await convertDocument(await Packer.toBuffer(doc), 'docx', std);
+    expect(markdown).toBe('**Bold** not\n');
+  });
+
+  it('When the document defaults are italic, then body runs are emphasised unless a run turns italic off', async () => {
+    const doc = new Document({
+      styles: { default: { document: { run: { italics: true } } } },
+      sections: [
+        {
+          children: [
+            new Paragraph({ children: [new TextRun('Quiet '), new TextRun({ text: 'upright', italics: false })] }),
+          ],
+        },
+      ],
+    });
+    const { markdown } = await convertDocument(await Packer.toBuffer(doc), 'docx', std);
+    expect(markdown).toBe('*Quiet* upright\n');
+  });
+
+  it('When a heading style is bold, then the heading has no strong markers and only a run bold of its own is strong', async () => {
+    const doc = new Document({
+      styles: { default: { heading1: { run: { bold: true } } } },
+      sections: [
+        {
+          children: [
+            new Paragraph({
+              heading: HeadingLevel.HEADING_1,
+              children: [new TextRun('Results '), new TextRun({ text: 'now', bold: true })],
+            }),
+          ],
+        },
+      ],
+    });
+    const { markdown } = await convertDocument(await Packer.toBuffer(doc), 'docx', std);
+    expect(markdown).toBe('# Results **now**\n');
+  });
+
+  it('When a quote style is italic, then the quote has no emphasis markers', async () => {
+    const doc = new Document({
+      styles: { paragraphStyles: [{ id: 'Quote', name: 'Quote', run: { italics: true } }] },
+      sections: [{ children: [new Paragraph({ style: 'Quote', children: [new TextRun('Less is more.')] })] }],
+    });
+    const { markdown } = await convertDocument(await Packer.toBuffer(doc), 'docx', std);
+    expect(markdown).toBe('> Less is more.\n');
+  });
 });

@@ -5,10 +5,14 @@ const std = { enhanced: false };
 const NS =
   'xmlns:office="urn:oasis:names:tc:opendocument:xmlns:office:1.0" xmlns:text="urn:oasis:names:tc:opendocument:xmlns:text:1.0" xmlns:table="urn:oasis:names:tc:opendocument:xmlns:table:1.0" xmlns:style="urn:oasis:names:tc:opendocument:xmlns:style:1.0" xmlns:fo="urn:oasis:names:tc:opendocument:xmlns:xsl-fo-compatible:1.0" xmlns:dc="http://purl.org/dc/elements/1.1/" xmlns:meta="urn:oasis:names:tc:opendocument:xmlns:meta:1.0"';
 
-function odt(body: string, styles = '', meta = ''): Buffer {
+/** `common` is styles.xml's office:styles, `stylesAutomatic` its own automatic styles (for headers and footers). */
+function odt(body: string, styles = '', meta = '', common = '', stylesAutomatic = ''): Buffer {
   return Buffer.from(
     zipSync({
       mimetype: strToU8('application/vnd.oasis.opendocument.text'),
+      'styles.xml': strToU8(
+        `<office:document-styles ${NS}><office:styles>${common}</office:styles><office:automatic-styles>${stylesAutomatic}</office:automatic-styles></office:document-styles>`,
+      ),
       'content.xml': strToU8(
         `<office:document-content ${NS}><office:automatic-styles>${styles}</office:automatic-styles><office:body><office:text>${body}</office:text></office:body></office:document-content>`,
       ),
@@ -191,5 +195,69 @@ describe('ODP', () => {
     );
     const { markdown } = await convertDocument(input, 'odp', std);
     expect(markdown).toBe('# Week\n\n*Line chart*\n\n|  | Rain |\n| --- | --- |\n| Mon | 3 |\n| Tue | 1 |\n');
+  });
+
+  it('When a span style inherits bold and lowering from a common parent style, then its text is strong and subscript', async () => {
+    const input = odt(
+      '<text:p>CO<text:span text:style-name="T1">2</text:span> level</text:p>',
+      '<style:style style:name="T1" style:family="text" style:parent-style-name="Index"><style:text-properties fo:color="#ff0000"/></style:style>',
+      '',
+      '<style:style style:name="Index" style:family="text"><style:text-properties fo:font-weight="bold" style:text-position="sub 58%"/></style:style>',
+    );
+    const { markdown } = await convertDocument(input, 'odt', std);
+    expect(markdown).toBe('CO**<sub>2</sub>** level\n');
+  });
+
+  it('When a paragraph style is italic through its parent, then its text is emphasised and a span set upright is not', async () => {
+    const input = odt(
+      '<text:p text:style-name="P1">Said <text:span text:style-name="T1">plainly</text:span> here</text:p>',
+      '<style:style style:name="P1" style:family="paragraph" style:parent-style-name="Aside"/>' +
+        '<style:style style:name="T1" style:family="text"><style:text-properties fo:font-style="normal"/></style:style>',
+      '',
+      '<style:style style:name="Aside" style:family="paragraph"><style:text-properties fo:font-style="italic"/></style:style>',
+    );
+    const { markdown } = await convertDocument(input, 'odt', std);
+    expect(markdown).toBe('*Said* plainly *here*\n');
+  });
+
+  it("When styles.xml has its own automatic style of the same name, then content's automatic style is the one used", async () => {
+    const input = odt(
+      '<text:p>A <text:span text:style-name="T1">struck</text:span> word</text:p>',
+      '<style:style style:name="T1" style:family="text"><style:text-properties style:text-line-through-style="solid"/></style:style>',
+      '',
+      '',
+      '<style:style style:name="T1" style:family="text"><style:text-properties fo:font-weight="bold"/></style:style>',
+    );
+    const { markdown } = await convertDocument(input, 'odt', std);
+    expect(markdown).toBe('A ~~struck~~ word\n');
+  });
+
+  it('When a heading style is bold, then the heading has no strong markers', async () => {
+    const input = odt(
+      '<text:h text:style-name="Heading_20_1" text:outline-level="1">Scope</text:h>',
+      '',
+      '',
+      '<style:style style:name="Heading_20_1" style:family="paragraph"><style:text-properties fo:font-weight="bold"/></style:style>',
+    );
+    const { markdown } = await convertDocument(input, 'odt', std);
+    expect(markdown).toBe('# Scope\n');
+  });
+
+  it("When slide paragraphs have a bold paragraph style, then body text is strong and the title's is not", async () => {
+    const ns = `${NS} xmlns:draw="urn:oasis:names:tc:opendocument:xmlns:drawing:1.0" xmlns:presentation="urn:oasis:names:tc:opendocument:xmlns:presentation:1.0"`;
+    const input = Buffer.from(
+      zipSync({
+        mimetype: strToU8('application/vnd.oasis.opendocument.presentation'),
+        'content.xml': strToU8(
+          `<office:document-content ${ns}><office:automatic-styles><style:style style:name="P1" style:family="paragraph"><style:text-properties fo:font-weight="bold"/></style:style></office:automatic-styles>` +
+            '<office:body><office:presentation><draw:page draw:name="One">' +
+            '<draw:frame presentation:class="title"><draw:text-box><text:p text:style-name="P1">Agenda</text:p></draw:text-box></draw:frame>' +
+            '<draw:frame presentation:class="notitle"><draw:text-box><text:p text:style-name="P1">Key point</text:p></draw:text-box></draw:frame>' +
+            '</draw:page></office:presentation></office:body></office:document-content>',
+        ),
+      }),
+    );
+    const { markdown } = await convertDocument(input, 'odp', std);
+    expect(markdown).toBe('# Agenda\n\n**Key point**\n');
   });
 });

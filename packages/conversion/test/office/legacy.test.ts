@@ -176,4 +176,43 @@ describe('DOC (Word 97-2003)', () => {
     const input = Buffer.from(CFB.write(cfb, { type: 'buffer' }) as Uint8Array);
     await expect(convertDocument(input, 'doc', std)).rejects.toMatchObject({ code: 'corrupt_file' });
   });
+
+  it('When a DOC paragraph style is bold through its base style, then its runs are strong and a run with bold turned off is plain', async () => {
+    const input = buildDoc({
+      styles: [
+        { name: 'Loud', kind: 'paragraph', bold: true },
+        { name: 'Louder', kind: 'paragraph', basedOn: 'Loud' },
+      ],
+      body: [{ runs: [{ text: 'Warning: ' }, { text: 'read this', bold: false }], style: 'Louder' }],
+    });
+    const { markdown } = await convertDocument(input, 'doc', std);
+    expect(markdown).toBe('**Warning:** read this\n');
+  });
+
+  it('When DOC runs use character styles that are italic (through a base style) or superscript, then they are emphasised or raised', async () => {
+    const input = buildDoc({
+      styles: [
+        { name: 'Slant', kind: 'character', italic: true },
+        { name: 'Term', kind: 'character', basedOn: 'Slant' },
+        { name: 'Exponent', kind: 'character', position: 'super' },
+      ],
+      body: [
+        { runs: [{ text: 'A ' }, { text: 'term', style: 'Term' }, { text: ', e' }, { text: 'x', style: 'Exponent' }] },
+      ],
+    });
+    const { markdown } = await convertDocument(input, 'doc', std);
+    expect(markdown).toBe('A *term*, e<sup>x</sup>\n');
+  });
+
+  it('When a DOC bold character style is used in a bold paragraph style, then the toggle rule leaves that run plain', async () => {
+    const input = buildDoc({
+      styles: [
+        { name: 'Loud', kind: 'paragraph', bold: true },
+        { name: 'Stress', kind: 'character', bold: true },
+      ],
+      body: [{ runs: [{ text: 'Bold ' }, { text: 'not', style: 'Stress' }], style: 'Loud' }],
+    });
+    const { markdown } = await convertDocument(input, 'doc', std);
+    expect(markdown).toBe('**Bold** not\n');
+  });
 });

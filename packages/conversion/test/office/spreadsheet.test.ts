@@ -2,7 +2,7 @@ import ExcelJS from 'exceljs';
 import { strToU8, unzipSync, zipSync } from 'fflate';
 import * as XLSX from '@e965/xlsx';
 import { convertDocument } from '../../src';
-import { tableRegions } from '../../src/converters/spreadsheet';
+import { MAX_SPREAD_CHARS, tableRegions } from '../../src/converters/spreadsheet';
 import { chartSubstream, embedInSheet } from '../biff8';
 
 const std = { enhanced: false };
@@ -153,6 +153,33 @@ describe('spreadsheets', () => {
     );
   });
 
+  it('When a chart is anchored between two tables, then it sits between them in reading order', async () => {
+    const wb = new ExcelJS.Workbook();
+    const ws = wb.addWorksheet('Sales');
+    ws.addRows([['Month', 'Units'], ['Jan', 10], [], [], ['Region', 'Units'], ['North', 4]]);
+    const files = unzipSync(new Uint8Array(await wb.xlsx.writeBuffer()));
+    files['xl/worksheets/_rels/sheet1.xml.rels'] = strToU8(
+      '<Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships"><Relationship Id="rIdD1" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/drawing" Target="../drawings/drawing1.xml"/></Relationships>',
+    );
+    files['xl/drawings/drawing1.xml'] = strToU8(
+      '<xdr:wsDr xmlns:xdr="http://schemas.openxmlformats.org/drawingml/2006/spreadsheetDrawing" xmlns:a="http://schemas.openxmlformats.org/drawingml/2006/main" xmlns:c="http://schemas.openxmlformats.org/drawingml/2006/chart" xmlns:r="http://schemas.openxmlformats.org/officeDocument/2006/relationships"><xdr:twoCellAnchor><xdr:from><xdr:col>3</xdr:col><xdr:row>2</xdr:row></xdr:from><xdr:to><xdr:col>8</xdr:col><xdr:row>3</xdr:row></xdr:to><xdr:graphicFrame><a:graphic><a:graphicData><c:chart r:id="rIdC1"/></a:graphicData></a:graphic></xdr:graphicFrame></xdr:twoCellAnchor></xdr:wsDr>',
+    );
+    files['xl/drawings/_rels/drawing1.xml.rels'] = strToU8(
+      '<Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships"><Relationship Id="rIdC1" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/chart" Target="../charts/chart1.xml"/></Relationships>',
+    );
+    files['xl/charts/chart1.xml'] = strToU8(
+      '<c:chartSpace xmlns:c="http://schemas.openxmlformats.org/drawingml/2006/chart" xmlns:a="http://schemas.openxmlformats.org/drawingml/2006/main"><c:chart>' +
+        '<c:title><c:tx><c:rich><a:p><a:r><a:t>Units</a:t></a:r></a:p></c:rich></c:tx></c:title>' +
+        '<c:plotArea><c:barChart><c:ser><c:cat><c:strRef><c:strCache><c:pt idx="0"><c:v>Jan</c:v></c:pt></c:strCache></c:strRef></c:cat>' +
+        '<c:val><c:numRef><c:numCache><c:pt idx="0"><c:v>10</c:v></c:pt></c:numCache></c:numRef></c:val></c:ser></c:barChart></c:plotArea></c:chart></c:chartSpace>',
+    );
+    const { markdown } = await convertDocument(Buffer.from(zipSync(files)), 'xlsx', std);
+    expect(markdown).toBe(
+      '## Sales\n\n| Month | Units |\n| --- | --- |\n| Jan | 10 |\n\n**Units**\n\n*Bar chart*\n\n|  | Series 1 |\n| --- | --- |\n| Jan | 10 |\n\n' +
+        '| Region | Units |\n| --- | --- |\n| North | 4 |\n',
+    );
+  });
+
   it('When a title is typed in the cell above a table, then it is its own one-cell table and the header stays the header', async () => {
     const ws = XLSX.utils.aoa_to_sheet([['Ducks per year'], ['Year', 'Ducks'], ['2019', '120'], ['2020', '135']]);
     ws['!merges'] = [XLSX.utils.decode_range('A1:B1')];
@@ -163,6 +190,108 @@ describe('spreadsheets', () => {
     expect(markdown).toBe(
       '## Birds\n\n| Ducks per year |\n| --- |\n\n| Year | Ducks |\n| --- | --- |\n| 2019 | 120 |\n| 2020 | 135 |\n',
     );
+  });
+
+  it('When a blank row separates two tables, then each is its own table in every format', async () => {
+    const cells = [['Item', 'Qty'], ['Pens', 3], [], ['Total', 'Note'], [3, 'ok']];
+    expect(await markdownInEachFormat(cells)).toEqual(
+      inEachFormat(
+        '## Data\n\n| Item | Qty |\n| --- | --- |\n| Pens | 3 |\n\n| Total | Note |\n| --- | --- |\n| 3 | ok |\n',
+      ),
+    );
+  });
+
+  it('When a merged cell spans columns and rows, then its value fills every cell it covers in every format', async () => {
+    const ws = XLSX.utils.aoa_to_sheet([
+      ['Region', 'Sales', ''],
+      ['North', 'Q1', 'Q2'],
+      ['', 5, 7],
+    ]);
+    ws['!merges'] = [XLSX.utils.decode_range('B1:C1'), XLSX.utils.decode_range('A2:A3')];
+    const wb = XLSX.utils.book_new();
+    XLSX.utils.book_append_sheet(wb, ws, 'Data');
+    const expected =
+      '## Data\n\n| Region | Sales | Sales |\n| --- | --- | --- |\n| North | Q1 | Q2 |\n| North | 5 | 7 |\n';
+    for (const bookType of ['xlsx', 'xls', 'ods'] as const) {
+      const input = Buffer.from(XLSX.write(wb, { type: 'buffer', bookType }));
+      expect((await convertDocument(input, bookType, std)).markdown).toBe(expected);
+    }
+  });
+
+  it('When merged cells bridge a blank column, then the cells on both sides stay one table', async () => {
+    const ws = XLSX.utils.aoa_to_sheet([
+      ['Package no.:', '', 'Rev.'],
+      ['1234', '', 'A'],
+    ]);
+    ws['!merges'] = [XLSX.utils.decode_range('A2:B2')];
+    const wb = XLSX.utils.book_new();
+    XLSX.utils.book_append_sheet(wb, ws, 'Data');
+    const input = Buffer.from(XLSX.write(wb, { type: 'buffer', bookType: 'xlsx' }));
+    expect((await convertDocument(input, 'xlsx', std)).markdown).toBe(
+      '## Data\n\n| Package no.: |  | Rev. |\n| --- | --- | --- |\n| 1234 | 1234 | A |\n',
+    );
+  });
+
+  it('When a merged range has no value, then it joins nothing and adds no row', async () => {
+    const ws = XLSX.utils.aoa_to_sheet([['Item', 'Qty'], ['Pens', 3], [], ['', '', '', 'x']]);
+    ws['!merges'] = [XLSX.utils.decode_range('A3:D3')];
+    const wb = XLSX.utils.book_new();
+    XLSX.utils.book_append_sheet(wb, ws, 'Data');
+    const input = Buffer.from(XLSX.write(wb, { type: 'buffer', bookType: 'xlsx' }));
+    expect((await convertDocument(input, 'xlsx', std)).markdown).toBe(
+      '## Data\n\n| Item | Qty |\n| --- | --- |\n| Pens | 3 |\n\n| x |\n| --- |\n',
+    );
+  });
+
+  it("When dates carry Excel's built-in locale date and date-time formats, then they are written as ISO dates in xlsx and xls", async () => {
+    const ws = XLSX.utils.aoa_to_sheet(
+      [
+        ['Day', 'At'],
+        [new Date(Date.UTC(2026, 0, 15)), new Date(Date.UTC(2026, 0, 15, 13, 45))],
+      ],
+      { cellDates: true },
+    );
+    ws.B2!.z = XLSX.SSF.get_table()[22];
+    const wb = XLSX.utils.book_new();
+    XLSX.utils.book_append_sheet(wb, ws, 'Log');
+    for (const bookType of ['xlsx', 'xls'] as const) {
+      const input = Buffer.from(XLSX.write(wb, { type: 'buffer', bookType }));
+      expect((await convertDocument(input, bookType, std)).markdown).toBe(
+        '## Log\n\n| Day | At |\n| --- | --- |\n| 2026-01-15 | 2026-01-15 13:45 |\n',
+      );
+    }
+  });
+
+  it('When a workbook has a single sheet with a default name, then the sheet still gets its heading in every format', async () => {
+    const wb = XLSX.utils.book_new();
+    XLSX.utils.book_append_sheet(wb, XLSX.utils.aoa_to_sheet([['Item'], ['Pens']]), 'Sheet1');
+    for (const bookType of ['xlsx', 'xls', 'ods'] as const) {
+      const input = Buffer.from(XLSX.write(wb, { type: 'buffer', bookType }));
+      expect((await convertDocument(input, bookType, std)).markdown).toBe('## Sheet1\n\n| Item |\n| --- |\n| Pens |\n');
+    }
+  });
+
+  it('When a merged title reaches past the table below it, then it adds no columns and stays the title', async () => {
+    const ws = XLSX.utils.aoa_to_sheet([['Ducks per year'], ['Year', 'Ducks'], ['2019', '120']]);
+    ws['!merges'] = [XLSX.utils.decode_range('A1:F1')];
+    const wb = XLSX.utils.book_new();
+    XLSX.utils.book_append_sheet(wb, ws, 'Birds');
+    const input = Buffer.from(XLSX.write(wb, { type: 'buffer', bookType: 'xlsx' }));
+    expect((await convertDocument(input, 'xlsx', std)).markdown).toBe(
+      '## Birds\n\n| Ducks per year |\n| --- |\n\n| Year | Ducks |\n| --- | --- |\n| 2019 | 120 |\n',
+    );
+  });
+
+  it('When a long value is merged over a huge range, then it is repeated only up to the spread budget', async () => {
+    const long = 'x'.repeat(1000);
+    const ws = XLSX.utils.aoa_to_sheet([[long]]);
+    XLSX.utils.sheet_add_aoa(ws, [['end']], { origin: 'Z3000' });
+    ws['!merges'] = [XLSX.utils.decode_range('A1:Z3000')];
+    const wb = XLSX.utils.book_new();
+    XLSX.utils.book_append_sheet(wb, ws, 'Big');
+    const input = Buffer.from(XLSX.write(wb, { type: 'buffer', bookType: 'xlsx' }));
+    const { markdown } = await convertDocument(input, 'xlsx', std);
+    expect(markdown.split(long).length - 1).toBe(MAX_SPREAD_CHARS / long.length);
   });
 
   it('When cells hold Markdown characters, pipes and edge spaces, then they are escaped and trimmed in every format', async () => {

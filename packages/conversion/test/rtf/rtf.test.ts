@@ -134,4 +134,14 @@ describe('RTF', () => {
     const { markdown } = await rtf('{\\rtf1\\ansi\\pard Complete.\\par\\pard {\\b Cut');
     expect(markdown).toBe('Complete.\n\n**Cut**\n');
   });
+
+  it('When runs cite character styles that are bold or raised only in the style sheet, then they are strong or superscript', async () => {
+    const input = Buffer.from(
+      '{\\rtf1\\ansi{\\stylesheet{\\s0 Normal;}{\\*\\cs15 \\additive\\b Strong;}{\\*\\cs16 \\additive\\super Exponent;}' +
+        '{\\s1\\sbasedon0 {\\*\\keycode \\shift n}Body;}}\\pard\\plain\\s1 A {\\cs15 key} word, e{\\cs16 x}.\\par}',
+      'latin1',
+    );
+    const { markdown } = await convertDocument(input, 'rtf', std);
+    expect(markdown).toBe('A **key** word, e<sup>x</sup>.\n');
+  });
 });

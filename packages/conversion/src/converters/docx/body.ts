@@ -2,29 +2,24 @@ import type { Element } from '@xmldom/xmldom';
 import { text, type Block, type Inline, type Note } from '../../markdown/model';
 import { hyperlinkTarget } from '../word-fields';
 import { imageAltText } from '../alt-text';
+import { CODE_CHARS, CODE_STYLE, MONOSPACE } from '../code-paragraphs';
 import { nestListItems } from '../../markdown/lists';
 import { renderInline } from '../../markdown/inline';
-import { blocksAsInline, collapseSpaces, styled, type Position } from '../../markdown/nodes';
+import { blocksAsInline, collapseSpaces, styled } from '../../markdown/nodes';
 import { attr, child, children, descendants, relAttr } from '../../xml-dom';
 import { ListNumbering } from './numbering';
 import { vertAlign, type DocxPackage, type StyleInfo } from './parts';
 import { ommlToLatex } from './omml';
+import { applyStyleLevel, defaultFormat, PLAIN, type RunFormat } from './run-format';
 
-interface Format {
-  b: boolean;
-  i: boolean;
-  s: boolean;
-  /** Raised or lowered (w:vertAlign). */
-  v?: Position;
+interface Format extends RunFormat {
   href?: string;
 }
 
 /** A piece of a paragraph: plain text with its formatting, or an inline node (notes, images, math). */
 type Piece = ({ text: string } | { node: Inline } | { display: string }) & Format;
 
-const CODE_STYLE = /(^|\s)code(\s|$)|preformatted|^plain text$|^macro text$/i;
-const CODE_CHARS = /[{}();=<>[\]]|^\s{2,}\S|\b(def|class|function|return|import|SELECT|FROM)\b/;
-const MONOSPACE = /courier|consolas|menlo|monaco|mono|lucida console|source code|fira code/i;
+const QUOTE_STYLE = /quote/i;
 const MAX_NESTING = 32;
 
 /** One body element after reading: a block, or a list item / code line that groups with its neighbours. */
@@ -101,17 +96,20 @@ export class DocxReader {
   private paragraph(p: Element, out: Flat[]): void {
     const pPr = child(p, 'pPr');
     const chain = this.styleChain(attr(child(pPr, 'pStyle'), 'val') ?? this.pkg.defaultParagraphStyle);
+    const headingLevel = this.headingLevel(pPr, chain);
+    const styleNames = chain.map((s) => s.name);
+    const quoted = styleNames.some((n) => QUOTE_STYLE.test(n));
+    // A heading's or quote's style formatting is what makes it look like one, not emphasis (docs/decisions.md).
+    const base = headingLevel || quoted ? PLAIN : applyStyleLevel(defaultFormat(this.pkg.runDefaults), chain);
     const extra: Block[] = [];
     const pieces: Piece[] = [];
-    this.inline(children(p), { b: false, i: false, s: false }, pieces, extra);
+    this.inline(children(p), base, pieces, extra);
     // Nodes count as what they show (an image alone still makes a paragraph; code keeps note marks).
     const plain = pieces
       .map((x) => ('text' in x ? x.text : 'node' in x ? renderInline([x.node]) : `$$${x.display}$$`))
       .join('');
 
-    const headingLevel = this.headingLevel(pPr, chain);
     const numbered = this.listNumber(pPr, chain);
-    const styleNames = chain.map((s) => s.name);
 
     if (pieces.some((x) => 'display' in x)) {
       // Display math splits the paragraph: text before, the equation block, text after.
@@ -150,7 +148,7 @@ export class DocxReader {
         });
       } else if (styleNames.some((n) => CODE_STYLE.test(n)) || this.isMonospaceCode(p, chain, plain)) {
         out.push({ kind: 'code', text: plain.replace(/\s+$/, '') });
-      } else if (styleNames.some((n) => /quote/i.test(n))) {
+      } else if (quoted) {
         out.push({ kind: 'block', block: { type: 'quote', blocks: [{ type: 'paragraph', text }] } });
       } else {
         out.push({ kind: 'block', block: { type: 'paragraph', text } });
@@ -263,16 +261,14 @@ export class DocxReader {
   private run(r: Element, base: Format, out: Piece[], extra: Block[]): void {
     const rPr = child(r, 'rPr');
     const rStyleId = attr(child(rPr, 'rStyle'), 'val');
-    const rStyle = this.pkg.styles.get(rStyleId ?? '');
-    const position =
-      vertAlign(attr(child(rPr, 'vertAlign'), 'val')) ??
-      (rStyleId ? this.styleChain(rStyleId).find((st) => st.position)?.position : undefined) ??
-      base.v;
+    const styledRun = applyStyleLevel(base, rStyleId ? this.styleChain(rStyleId) : []);
+    // Direct formatting is absolute: w:b w:val="0" turns off bold a style turned on.
+    const position = vertAlign(attr(child(rPr, 'vertAlign'), 'val'));
     const fmt: Format = {
-      b: on(child(rPr, 'b')) ?? rStyle?.bold ?? base.b,
-      i: on(child(rPr, 'i')) ?? rStyle?.italic ?? base.i,
-      s: on(child(rPr, 'strike')) ?? on(child(rPr, 'dstrike')) ?? base.s,
-      v: position === 'baseline' ? undefined : position,
+      b: on(child(rPr, 'b')) ?? styledRun.b,
+      i: on(child(rPr, 'i')) ?? styledRun.i,
+      s: on(child(rPr, 'strike')) ?? on(child(rPr, 'dstrike')) ?? styledRun.s,
+      v: position ? (position === 'baseline' ? undefined : position) : styledRun.v,
       href: base.href,
     };
     const field = this.fields[this.fields.length - 1];

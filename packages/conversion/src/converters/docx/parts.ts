@@ -6,18 +6,26 @@ import { ConversionError } from '../../types';
 import type { Position } from '../../markdown/nodes';
 import { attr, descendants } from '../../xml-dom';
 import { recordAttr, recordChild, recordChildren, xmlSubtrees, type XmlRecord } from '../../xml-subtrees';
+import { MONOSPACE } from '../code-paragraphs';
 
-export interface StyleInfo {
+/** Run properties as one level of the style hierarchy sets them; undefined where it says nothing. */
+export interface RunProperties {
+  bold?: boolean;
+  italic?: boolean;
+  strike?: boolean;
+  /** w:vertAlign: raised, lowered, or explicitly on the baseline. */
+  position?: Position | 'baseline';
+}
+
+export interface StyleInfo extends RunProperties {
   name: string;
+  /** w:type: paragraph, character, table or numbering. */
+  type?: string;
   basedOn?: string;
   outlineLevel?: number;
   numId?: string;
   ilvl?: number;
-  bold?: boolean;
-  italic?: boolean;
   monospace?: boolean;
-  /** w:vertAlign of the style's runs: raised, lowered, or explicitly on the baseline. */
-  position?: Position | 'baseline';
 }
 
 export interface LevelInfo {
@@ -39,6 +47,8 @@ export interface DocxPackage {
   rels: Map<string, Relationship>;
   styles: Map<string, StyleInfo>;
   defaultParagraphStyle?: string;
+  /** w:docDefaults' run properties, the start of every run's style hierarchy. */
+  runDefaults: RunProperties;
   /** numId → abstract numbering id and per-level start overrides. */
   nums: Map<string, { abstractId: string; startOverrides: Map<number, number> }>;
   /** abstractNumId → levels. */
@@ -47,8 +57,6 @@ export interface DocxPackage {
   endnotes: Map<string, Element>;
   comments: Map<string, { author: string; body: Element }>;
 }
-
-const MONOSPACE = /courier|consolas|menlo|monaco|mono|lucida console|source code|fira code/i;
 
 export function openDocx(input: Buffer): { zip: SafeZip; pkg: DocxPackage } {
   const zip = new SafeZip(input, 'DOCX file');
@@ -78,7 +86,9 @@ export function openDocx(input: Buffer): { zip: SafeZip; pkg: DocxPackage } {
     const text = zip.textOf(name);
     return text === undefined ? [] : xmlSubtrees(text, 'DOCX file', new Set(roots));
   };
-  const { styles, defaultParagraphStyle } = readStyles(table(partPath('styles.xml', 'styles.xml'), ['style']));
+  const { styles, defaultParagraphStyle, runDefaults } = readStyles(
+    table(partPath('styles.xml', 'styles.xml'), ['style', 'docDefaults']),
+  );
   const { nums, abstracts } = readNumbering(table(partPath('numbering.xml', 'numbering.xml'), ['abstractNum', 'num']));
   const notes = (doc: Document | undefined, local: string): Map<string, Element> =>
     new Map(descendants(doc, local).map((n) => [attr(n, 'id') ?? '', n]));
@@ -96,6 +106,7 @@ export function openDocx(input: Buffer): { zip: SafeZip; pkg: DocxPackage } {
       rels,
       styles,
       defaultParagraphStyle,
+      runDefaults,
       nums,
       abstracts,
       footnotes: notes(xml(partPath('footnotes.xml', 'footnotes.xml')), 'footnote'),
@@ -140,10 +151,25 @@ export function vertAlign(val: string | undefined): Position | 'baseline' | unde
   return val === 'baseline' ? 'baseline' : undefined;
 }
 
-function readStyles(records: XmlRecord[]): { styles: Map<string, StyleInfo>; defaultParagraphStyle?: string } {
+/** The run properties an rPr sets (a style's, or the document defaults'). */
+function runProperties(rPr: XmlRecord | undefined): RunProperties {
+  return {
+    bold: onOff(recordChild(rPr, 'b')),
+    italic: onOff(recordChild(rPr, 'i')),
+    strike: onOff(recordChild(rPr, 'strike')) ?? onOff(recordChild(rPr, 'dstrike')),
+    position: vertAlign(recordAttr(recordChild(rPr, 'vertAlign'), 'val')),
+  };
+}
+
+function readStyles(records: XmlRecord[]): Pick<DocxPackage, 'styles' | 'defaultParagraphStyle' | 'runDefaults'> {
   const styles = new Map<string, StyleInfo>();
   let defaultParagraphStyle: string | undefined;
+  let runDefaults: RunProperties = {};
   for (const st of records) {
+    if (st.local === 'docDefaults') {
+      runDefaults = runProperties(recordChild(recordChild(st, 'rPrDefault'), 'rPr'));
+      continue;
+    }
     const id = recordAttr(st, 'styleId') ?? '';
     const pPr = recordChild(st, 'pPr');
     const rPr = recordChild(st, 'rPr');
@@ -152,21 +178,20 @@ function readStyles(records: XmlRecord[]): { styles: Map<string, StyleInfo>; def
     const ilvl = recordAttr(recordChild(numPr, 'ilvl'), 'val');
     const fonts = recordChild(rPr, 'rFonts');
     styles.set(id, {
+      ...runProperties(rPr),
       name: recordAttr(recordChild(st, 'name'), 'val') ?? id,
+      type: recordAttr(st, 'type'),
       basedOn: recordAttr(recordChild(st, 'basedOn'), 'val'),
       outlineLevel: outline !== undefined ? Number(outline) : undefined,
       numId: recordAttr(recordChild(numPr, 'numId'), 'val'),
       ilvl: ilvl !== undefined ? Number(ilvl) : undefined,
-      bold: onOff(recordChild(rPr, 'b')),
-      italic: onOff(recordChild(rPr, 'i')),
-      position: vertAlign(recordAttr(recordChild(rPr, 'vertAlign'), 'val')),
       monospace: fonts ? MONOSPACE.test(recordAttr(fonts, 'ascii') ?? recordAttr(fonts, 'hAnsi') ?? '') : undefined,
     });
     if (recordAttr(st, 'type') === 'paragraph' && /^(1|true|on)$/.test(recordAttr(st, 'default') ?? '')) {
       defaultParagraphStyle = id;
     }
   }
-  return { styles, defaultParagraphStyle };
+  return { styles, defaultParagraphStyle, runDefaults };
 }
 
 function readNumbering(records: XmlRecord[]): Pick<DocxPackage, 'nums' | 'abstracts'> {

@@ -53,7 +53,7 @@ export function embeddedObjectBlocks(object: EmbeddedObject): Block[] {
   }
   const sheets = book();
   const first = sheets?.SheetNames.map((n) => sheets.Sheets[n]!).find((s) => s['!ref']);
-  const tables = first ? tableRegions(sheetRows(first)) : [];
+  const tables = first ? tableRegions(sheetRows(first, sheets?.Workbook?.WBProps?.date1904 ?? false)) : [];
   const blocks: Block[] = [];
   if (chart?.title)
     blocks.push({ type: 'paragraph', text: [{ type: 'strong', children: [{ type: 'text', text: chart.title }] }] });

@@ -56,6 +56,8 @@ export const SPRM = {
   cFSpec: 0x0855,
   /** sprmCIss: 1 superscript, 2 subscript. */
   cIss: 0x2a48,
+  /** sprmCIstd: the run's character style. */
+  cIstd: 0x4a30,
   tDefTable: 0xd608,
 } as const;
 
@@ -127,6 +129,33 @@ interface CharProps {
   special: boolean;
 }
 
+/** Character sprms as stored (a run's CHPX or a style's UPX): toggle operands unresolved. */
+interface RawCharProps {
+  /** ToggleOperand: 0 off, 1 on, 0x80 as the style, 0x81 the opposite of the style. */
+  bold?: number;
+  italic?: number;
+  position?: Position | 'baseline';
+  /** Character style (sprmCIstd). */
+  istd?: number;
+  special: boolean;
+}
+
+/** Resolved bold, italic and raise of a style or a run. */
+interface CharState {
+  bold: boolean;
+  italic: boolean;
+  position?: Position;
+}
+
+const PLAIN_CHARS: CharState = { bold: false, italic: false };
+/** ToggleOperand values ([MS-DOC] 2.9.321). */
+const TOGGLE_AS_STYLE = 0x80;
+const TOGGLE_OPPOSITE = 0x81;
+/** istd of "Default Paragraph Font", the character style that adds nothing. */
+const ISTD_DEFAULT_FONT = 10;
+/** Style-chain hops followed at most (a cycle stops there). */
+const MAX_STYLE_HOPS = 10;
+
 interface FcRun<T> {
   fcStart: number;
   fcEnd: number;
@@ -138,6 +167,10 @@ interface Style {
   name: string;
   base: number;
   outline?: number;
+  /** 1 paragraph style, 2 character style. */
+  stk?: number;
+  /** The character properties the style sets (its CHPX UPX). */
+  chars?: RawCharProps;
 }
 
 /** Reads the main document and its footnotes and endnotes. Throws WordFormatError for what it can't read. */
@@ -276,31 +309,47 @@ function readPapxPage(page: Buffer): FcRun<ParagraphProps>[] {
   return runs;
 }
 
-function readChpxPage(page: Buffer): FcRun<CharProps>[] {
+function readChpxPage(page: Buffer): FcRun<RawCharProps>[] {
   const { crun, fc } = fkpBounds(page);
-  const runs: FcRun<CharProps>[] = [];
+  const runs: FcRun<RawCharProps>[] = [];
   for (let i = 0; i < crun; i++) {
     const offset = page[(crun + 1) * 4 + i]! * 2;
-    const props: CharProps = { special: false };
-    if (offset) {
-      const cb = page[offset]!;
-      for (const [sprm, operand] of sprms(page.subarray(offset + 1, offset + 1 + cb))) {
-        if (sprm === SPRM.cFBold) props.bold = toggle(operand[0]);
-        else if (sprm === SPRM.cFItalic) props.italic = toggle(operand[0]);
-        else if (sprm === SPRM.cFSpec) props.special = operand[0] === 1;
-        else if (sprm === SPRM.cIss) props.position = operand[0] === 1 ? 'super' : operand[0] === 2 ? 'sub' : undefined;
-      }
-    }
+    const cb = offset ? page[offset]! : 0;
+    const props = offset ? readCharSprms(page.subarray(offset + 1, offset + 1 + cb)) : { special: false };
     runs.push({ fcStart: fc(i), fcEnd: fc(i + 1), props });
   }
   return runs;
 }
 
-/** A ToggleOperand: 0 off, 1 on, 0x80 as the style, 0x81 the opposite of the style (read as on). */
-function toggle(value: number | undefined): boolean | undefined {
-  if (value === 0) return false;
-  if (value === 1 || value === 0x81) return true;
-  return undefined;
+/** The character sprms this reader uses, from a CHPX's or a style's grpprl. */
+function readCharSprms(grpprl: Buffer): RawCharProps {
+  const props: RawCharProps = { special: false };
+  for (const [sprm, operand] of sprms(grpprl)) {
+    if (sprm === SPRM.cFBold) props.bold = operand[0];
+    else if (sprm === SPRM.cFItalic) props.italic = operand[0];
+    else if (sprm === SPRM.cFSpec) props.special = operand[0] === 1;
+    else if (sprm === SPRM.cIss) props.position = operand[0] === 1 ? 'super' : operand[0] === 2 ? 'sub' : 'baseline';
+    else if (sprm === SPRM.cIstd && operand.length >= 2) props.istd = operand.readUInt16LE(0);
+  }
+  return props;
+}
+
+/** One toggle over `current` (what the levels below resolved to): 0 and 1 are absolute, 0x81 flips, 0x80 keeps. */
+function applyToggle(current: boolean, operand: number | undefined): boolean {
+  if (operand === undefined || operand === TOGGLE_AS_STYLE) return current;
+  if (operand === TOGGLE_OPPOSITE) return !current;
+  return operand === 1;
+}
+
+/** `base` with a level's character properties applied. */
+function applyChars(base: CharState, raw: RawCharProps | undefined): CharState {
+  if (!raw) return base;
+  const position = raw.position ?? base.position;
+  return {
+    bold: applyToggle(base.bold, raw.bold),
+    italic: applyToggle(base.italic, raw.italic),
+    position: position === 'baseline' ? undefined : position,
+  };
 }
 
 function defaultParagraphProps(): ParagraphProps {
@@ -405,7 +454,7 @@ function readStyles(stsh: Buffer | undefined): Style[] {
       name = std.subarray(p + 2, p + 2 + cch * 2).toString('utf16le');
       p += 2 + (cch + 1) * 2;
     }
-    const style: Style = { sti, name, base };
+    const style: Style = { sti, name, base, stk };
     if (stk === 1 && p + 2 <= std.length) {
       // The first UPX of a paragraph style holds its paragraph properties: istd, then sprms.
       const cbUpx = std.readUInt16LE(p);
@@ -415,6 +464,12 @@ function readStyles(stsh: Buffer | undefined): Style[] {
         applyParagraphSprms(props, upx.subarray(2));
         style.outline = props.outline;
       }
+      // UPXs are padded to an even length; the second holds the character properties.
+      p += 2 + cbUpx + (cbUpx & 1);
+    }
+    if ((stk === 1 || stk === 2) && p + 2 <= std.length) {
+      const cbUpx = std.readUInt16LE(p);
+      style.chars = readCharSprms(std.subarray(p + 2, p + 2 + cbUpx));
     }
     styles.push(style);
   }
@@ -464,7 +519,7 @@ class TextReader {
     private readonly word: Buffer,
     private readonly pieces: Piece[],
     private readonly papx: FcRun<ParagraphProps>[],
-    private readonly chpx: FcRun<CharProps>[],
+    private readonly chpx: FcRun<RawCharProps>[],
     private readonly styles: Style[],
     private readonly lists: Map<number, boolean[]>,
   ) {}
@@ -607,8 +662,46 @@ class TextReader {
     return 0;
   }
 
+  private readonly styleChars = new Map<number, CharState>();
+  private readonly paragraphChars = new Map<ParagraphProps, CharState>();
+
+  /** A character's formatting: its paragraph style's, then its character style's, then its own sprms. */
   private charAt(fc: number): CharProps {
-    return findRun(this.chpx, fc)?.props ?? { special: false };
+    const raw = findRun(this.chpx, fc)?.props ?? { special: false };
+    const paragraph = findRun(this.papx, fc)?.props ?? defaultParagraphProps();
+    let state = this.paragraphChars.get(paragraph);
+    if (!state) {
+      // A heading's style formatting is what makes it look like one, not emphasis (docs/decisions.md).
+      state = this.headingLevel(paragraph) ? PLAIN_CHARS : this.styleState(paragraph.istd);
+      this.paragraphChars.set(paragraph, state);
+    }
+    if (raw.istd !== undefined && raw.istd !== ISTD_DEFAULT_FONT && this.styles[raw.istd]?.stk === 2) {
+      const chars = this.styleState(raw.istd);
+      // Toggle rule across style levels: a character style that is bold flips its paragraph's bold.
+      state = {
+        bold: state.bold !== chars.bold,
+        italic: state.italic !== chars.italic,
+        position: chars.position ?? state.position,
+      };
+    }
+    return { ...applyChars(state, raw), special: raw.special };
+  }
+
+  /** What a style's chain of base styles resolves to, the root applied first. */
+  private styleState(istd: number): CharState {
+    const cached = this.styleChars.get(istd);
+    if (cached) return cached;
+    const chain: Style[] = [];
+    for (let at = istd, hop = 0; hop < MAX_STYLE_HOPS; hop++) {
+      const style = this.styles[at];
+      if (!style) break;
+      chain.unshift(style);
+      if (style.base >= 0x0ffe || style.base === at) break;
+      at = style.base;
+    }
+    const state = chain.reduce((s, st) => applyChars(s, st.chars), PLAIN_CHARS);
+    this.styleChars.set(istd, state);
+    return state;
   }
 }
 

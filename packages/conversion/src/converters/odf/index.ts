@@ -20,14 +20,32 @@ import { chartDataBlocks } from '../charts';
 import { odfChart } from './chart';
 import { imageAltText } from '../alt-text';
 
+/** Text properties as one style sets them; undefined where it says nothing. */
+interface TextProperties {
+  bold?: boolean;
+  italic?: boolean;
+  strike?: boolean;
+  position?: Position | 'baseline';
+}
+
+interface OdfStyle {
+  parent?: string;
+  text: TextProperties;
+}
+
+/** Parent hops followed at most (a cycle or a hostile chain stops there). */
+const MAX_STYLE_DEPTH = 16;
+
 interface OdfPackage {
   content: Document;
   meta: Document | undefined;
   zip: SafeZip;
   /** List style name → whether level 1.. is numbered. */
   numberedLists: Map<string, boolean[]>;
-  /** Automatic text style name → emphasis. */
-  emphasis: Map<string, InlineStyle>;
+  /** `family:name` → the style's parent and own text properties (content's automatic styles first, then common ones). */
+  styles: Map<string, OdfStyle>;
+  /** Family → text properties of its default style. */
+  defaults: Map<string, TextProperties>;
   /** Paragraph style name → its parent style, to find Title / Subtitle paragraphs. */
   parents: Map<string, string>;
 }
@@ -41,30 +59,32 @@ function openOdf(input: Buffer, label: string): OdfPackage {
     throw new ConversionError('encrypted_file', `The ${label} is password-protected.`);
   const content = parseXml(contentXml, label);
   const stylesXml = zip.textOf('styles.xml');
-  const styleDocs = [content, ...(stylesXml ? [parseXml(stylesXml, label)] : [])];
+  const stylesDoc = stylesXml ? parseXml(stylesXml, label) : undefined;
+  // styles.xml's own automatic styles serve its headers and footers and reuse content's names (P1, T1).
+  const styleElements = [
+    ...descendants(content, 'style'),
+    ...descendants(stylesDoc, 'style').filter((st) => (st.parentNode as Element | null)?.localName === 'styles'),
+  ];
   const numberedLists = new Map<string, boolean[]>();
-  const emphasis = new Map<string, InlineStyle>();
+  const styles = new Map<string, OdfStyle>();
   const parents = new Map<string, string>();
-  for (const doc of styleDocs) {
-    for (const st of descendants(doc, 'style')) {
-      const parent = attr(st, 'parent-style-name');
-      if (parent) parents.set(attr(st, 'name') ?? '', parent);
-    }
+  for (const st of styleElements) {
+    const name = attr(st, 'name') ?? '';
+    const key = `${attr(st, 'family') ?? ''}:${name}`;
+    if (styles.has(key)) continue;
+    const parent = attr(st, 'parent-style-name');
+    if (parent && !parents.has(name)) parents.set(name, parent);
+    styles.set(key, { parent, text: textProperties(child(st, 'text-properties')) });
+  }
+  const defaults = new Map<string, TextProperties>();
+  for (const st of descendants(stylesDoc, 'default-style'))
+    defaults.set(attr(st, 'family') ?? '', textProperties(child(st, 'text-properties')));
+  for (const doc of [content, stylesDoc]) {
     for (const ls of descendants(doc, 'list-style')) {
       const levels: boolean[] = [];
       for (const lvl of children(ls))
         levels[Number(attr(lvl, 'level') ?? 1) - 1] = lvl.localName === 'list-level-style-number';
       numberedLists.set(attr(ls, 'name') ?? '', levels);
-    }
-    for (const st of descendants(doc, 'style')) {
-      const tp = child(st, 'text-properties');
-      if (!tp) continue;
-      emphasis.set(attr(st, 'name') ?? '', {
-        bold: /bold|[6-9]00/.test(attr(tp, 'font-weight') ?? ''),
-        italic: (attr(tp, 'font-style') ?? '') === 'italic',
-        strike: (attr(tp, 'text-line-through-style') ?? 'none') !== 'none',
-        position: textPosition(attr(tp, 'text-position')),
-      });
     }
   }
   const metaXml = zip.textOf('meta.xml');
@@ -73,10 +93,64 @@ function openOdf(input: Buffer, label: string): OdfPackage {
     content,
     meta: metaXml ? parseXml(metaXml, label) : undefined,
     numberedLists,
-    emphasis,
+    styles,
+    defaults,
     parents,
   };
 }
+
+/** What a style:text-properties element sets: weight, slant, line-through, raise or lower. */
+function textProperties(tp: Element | undefined): TextProperties {
+  const weight = attr(tp, 'font-weight');
+  const slant = attr(tp, 'font-style');
+  const through = attr(tp, 'text-line-through-style');
+  const position = attr(tp, 'text-position');
+  return {
+    bold: weight === undefined ? undefined : /bold|[6-9]00/.test(weight),
+    italic: slant === undefined ? undefined : slant === 'italic' || slant === 'oblique',
+    strike: through === undefined ? undefined : through !== 'none',
+    position: position === undefined ? undefined : (textPosition(position) ?? 'baseline'),
+  };
+}
+
+/**
+ * `base` with a style applied: each property from the style, else the nearest parent that sets it,
+ * else (with `withDefault`) the family's default style; what none of them sets stays as in `base`.
+ */
+function applyStyle(
+  base: InlineStyle,
+  pkg: OdfPackage,
+  family: string,
+  name: string,
+  withDefault: boolean,
+): InlineStyle {
+  const levels: TextProperties[] = [];
+  for (let n: string | undefined = name, hops = 0; n && hops < MAX_STYLE_DEPTH; hops++) {
+    const st = pkg.styles.get(`${family}:${n}`);
+    if (!st) break;
+    levels.push(st.text);
+    n = st.parent;
+  }
+  if (withDefault) levels.push(pkg.defaults.get(family) ?? {});
+  const first = <K extends keyof TextProperties>(key: K): TextProperties[K] =>
+    levels.find((l) => l[key] !== undefined)?.[key];
+  const position = first('position') ?? base.position;
+  return {
+    bold: first('bold') ?? base.bold,
+    italic: first('italic') ?? base.italic,
+    strike: first('strike') ?? base.strike,
+    position: position === 'baseline' ? undefined : position,
+  };
+}
+
+/** Formatting a paragraph's text starts from: its paragraph style's; none for headings (docs/decisions.md). */
+function paragraphStyle(el: Element, pkg: OdfPackage): InlineStyle {
+  const style = attr(el, 'style-name') ?? '';
+  if (el.localName !== 'p' || titleRole(style, pkg)) return PLAIN;
+  return applyStyle(PLAIN, pkg, 'paragraph', style, true);
+}
+
+const PLAIN: InlineStyle = {};
 
 /**
  * style:text-position ("super 58%", "sub", "33% 58%", "-33% 58%"): its first value is the raise,
@@ -99,33 +173,37 @@ const space: Inline = { type: 'text', text: ' ' };
 /** Spaces one <text:s c="…"/> may stand for (a hostile count cannot allocate without bound). */
 const MAX_SPACES = 64;
 
-/** Inline nodes of a paragraph-like element: spans with emphasis, links, spaces, tabs, notes. */
-function inline(el: Element, pkg: OdfPackage, notes: Note[]): Inline[] {
+/**
+ * Inline nodes of a paragraph-like element: spans with emphasis, links, spaces, tabs, notes. Text
+ * carries the formatting its paragraph and enclosing spans resolve to (`fmt`), so a span can also
+ * turn off what its paragraph sets; the writer joins neighbours formatted alike.
+ */
+function inline(el: Element, pkg: OdfPackage, notes: Note[], fmt: InlineStyle = paragraphStyle(el, pkg)): Inline[] {
   const out: Inline[] = [];
+  const text = (t: string): void => {
+    out.push(...styled([{ type: 'text', text: t }], fmt));
+  };
   for (let n = el.firstChild; n; n = n.nextSibling) {
     if (n.nodeType === 3) {
-      out.push({ type: 'text', text: (n.nodeValue ?? '').replace(/\s+/g, ' ') });
+      text((n.nodeValue ?? '').replace(/\s+/g, ' '));
       continue;
     }
     if (n.nodeType !== 1) continue;
     const e = n as Element;
     switch (e.localName) {
       case 's':
-        out.push({ type: 'text', text: ' '.repeat(Math.min(Number(attr(e, 'c') ?? 1) || 1, MAX_SPACES)) });
+        text(' '.repeat(Math.min(Number(attr(e, 'c') ?? 1) || 1, MAX_SPACES)));
         break;
       case 'tab':
       case 'line-break':
-        out.push(space);
+        text(' ');
         break;
-      case 'span': {
-        const style = pkg.emphasis.get(attr(e, 'style-name') ?? '');
-        const nodes = inline(e, pkg, notes);
-        out.push(...(style ? styled(nodes, style) : nodes));
+      case 'span':
+        out.push(...inline(e, pkg, notes, applyStyle(fmt, pkg, 'text', attr(e, 'style-name') ?? '', false)));
         break;
-      }
       case 'a': {
         const url = attr(e, 'href') ?? '';
-        const inner = inline(e, pkg, notes);
+        const inner = inline(e, pkg, notes, fmt);
         out.push(...(url ? [{ type: 'link' as const, url, children: inner }] : inner));
         break;
       }
@@ -146,7 +224,7 @@ function inline(el: Element, pkg: OdfPackage, notes: Note[]): Inline[] {
       case 'soft-page-break':
         break;
       default:
-        out.push(...inline(e, pkg, notes));
+        out.push(...inline(e, pkg, notes, fmt));
     }
   }
   return out;
@@ -321,6 +399,8 @@ export const odpConverter: Converter = {
             notes,
             cls === 'outline' || cls === 'subtitle' ? 'bullet' : 'none',
             0,
+            // A title's paragraph style is what makes it look like a title, as for ODT headings.
+            cls === 'title' ? PLAIN : undefined,
           );
           if (cls === 'title' && isBlank(title))
             title = paragraphs.flatMap((p, i) => (i ? [space, ...inlines(p.text)] : inlines(p.text)));
@@ -352,10 +432,11 @@ function frameParagraphs(
   notes: Note[],
   bullet: ParagraphModel['bullet'],
   level: number,
+  fmt?: InlineStyle,
 ): ParagraphModel[] {
   const out: ParagraphModel[] = [];
   for (const c of children(box)) {
-    if (c.localName === 'p' || c.localName === 'h') out.push({ text: inline(c, pkg, notes), level, bullet });
+    if (c.localName === 'p' || c.localName === 'h') out.push({ text: inline(c, pkg, notes, fmt), level, bullet });
     else if (c.localName === 'list') {
       const style = attr(c, 'style-name') ?? '';
       const ordered = pkg.numberedLists.get(style)?.[level] ?? false;
@@ -368,9 +449,10 @@ function frameParagraphs(
             ordered ? 'number' : 'bullet',
             // A list in the frame itself is at the frame's level; one inside a list item a level deeper.
             box.localName === 'list-item' ? level + 1 : level,
+            fmt,
           ),
         );
-    } else if (c.localName === 'list-item') out.push(...frameParagraphs(c, pkg, notes, bullet, level));
+    } else if (c.localName === 'list-item') out.push(...frameParagraphs(c, pkg, notes, bullet, level, fmt));
   }
   return out;
 }

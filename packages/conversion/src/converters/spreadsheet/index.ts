@@ -2,7 +2,7 @@ import * as XLSX from '@e965/xlsx';
 import type { Converter } from '../../types';
 import { ConversionError } from '../../types';
 import { SafeZip } from '../../archive/safe-zip';
-import { chartBlocks, worksheetCharts } from '../ooxml-parts';
+import { chartBlocks, worksheetCharts, type SheetChart } from '../ooxml-parts';
 import { text, type Block } from '../../markdown/model';
 import { documentOutput } from '../../markdown/writer';
 import CFB from 'cfb';
@@ -18,11 +18,13 @@ import { commentBlocks, type ReviewComment } from '../comments';
 export const MAX_ROWS_PER_SHEET = 20_000;
 /** Cells read per workbook (SheetJS sheetRows bounds parsing, not just rendering). */
 const MAX_COLUMNS = 500;
+/** Sheets larger than this are shown as one table, not split into regions (the fill is O(cells)). */
+const MAX_REGION_CELLS = 2_000_000;
 
 /**
  * xlsx, xls, ods (SheetJS reads all three): one `## Sheet` section per visible sheet with a GFM
- * table of the values as the sheet shows them (number formats applied), empty edge rows and
- * columns trimmed, a merged range's value in its first cell.
+ * table per region of the values as the sheet shows them (number formats applied), empty edge
+ * rows and columns trimmed, a merged range's value in every cell it covers.
  */
 export const spreadsheetConverter: Converter = {
   name: 'spreadsheet',
@@ -30,7 +32,7 @@ export const spreadsheetConverter: Converter = {
   async convert(input) {
     const zip = input[0] === 0x50 && input[1] === 0x4b ? new SafeZip(input, 'spreadsheet') : undefined;
     // Charts carry their own titles and cached values, which SheetJS doesn't read.
-    const charts = zip?.has('xl/workbook.xml') ? worksheetCharts(zip) : new Map<string, string[]>();
+    const charts = zip?.has('xl/workbook.xml') ? worksheetCharts(zip) : new Map<string, SheetChart[]>();
     let wb: XLSX.WorkBook;
     try {
       wb = XLSX.read(input, {
@@ -38,9 +40,9 @@ export const spreadsheetConverter: Converter = {
         // Rows as arrays: no 'A1' key built and hashed per cell, on reading or on looking up.
         dense: true,
         cellDates: false,
-        // The displayed text (.w) is all we show; its format string (.z) and HTML (.h) are not read.
+        // The displayed text (.w) is what we show; the format string (.z) picks out locale dates.
         cellText: true,
-        cellNF: false,
+        cellNF: true,
         cellHTML: false,
         sheetRows: MAX_ROWS_PER_SHEET + 1,
       });
@@ -54,16 +56,14 @@ export const spreadsheetConverter: Converter = {
       }
       throw new ConversionError('corrupt_file', `The spreadsheet could not be read: ${message}`);
     }
-    // Charts by sheet: DrawingML parts of an XLSX, or the chart substreams of a BIFF8 workbook.
+    // Charts by sheet: DrawingML parts of an XLSX (placed at their anchor cells), the chart objects
+    // of an ODS or the chart substreams of a BIFF8 workbook (after the sheet's tables).
     const ods = zip !== undefined && !zip.has('xl/workbook.xml');
     const odsCharts = ods ? odsSheetCharts(zip) : new Map<string, ChartData[]>();
+    const anchoredChartsOf = (name: string): Placed[] =>
+      zip ? (charts.get(name) ?? []).map((c) => ({ top: c.row, left: c.col, blocks: chartBlocks(zip, c.part) })) : [];
     const chartsOf = (name: string): Block[] =>
-      zip
-        ? [
-            ...(charts.get(name) ?? []).flatMap((part) => chartBlocks(zip, part)),
-            ...(odsCharts.get(name) ?? []).flatMap(chartDataBlocks),
-          ]
-        : (biffCharts.get(name) ?? []);
+      zip ? (odsCharts.get(name) ?? []).flatMap(chartDataBlocks) : (biffCharts.get(name) ?? []);
     const biffCharts = zip ? new Map<string, Block[]>() : workbookCharts(input, wb);
     const hidden = new Set((wb.Workbook?.Sheets ?? []).filter((s) => s.Hidden).map((s) => s.name));
     const blocks: Block[] = [];
@@ -72,19 +72,25 @@ export const spreadsheetConverter: Converter = {
       // SheetJS leaves entities in ODS sheet names ("A &amp; B"); the sheet is still keyed by them.
       const shownName = ods ? decodeXML(name) : name;
       blocks.push({ type: 'heading', level: 2, text: [text(shownName)] });
-      const rows = sheetRows(wb.Sheets[name]!);
+      const grid = sheetGrid(wb.Sheets[name]!, wb.Workbook?.WBProps?.date1904 ?? false);
+      const anchored = anchoredChartsOf(shownName);
       const sheetCharts = chartsOf(shownName);
       const comments = commentBlocks(sheetComments(wb.Sheets[name]!));
-      if (rows.length === 0) {
-        if (!sheetCharts.length && !comments.length)
+      if (grid.rows.length === 0) {
+        if (!anchored.length && !sheetCharts.length && !comments.length)
           blocks.push({ type: 'paragraph', text: [{ type: 'emphasis', children: [text('(empty sheet)')] }] });
-        blocks.push(...sheetCharts, ...comments);
+        blocks.push(...anchored.flatMap((c) => c.blocks), ...sheetCharts, ...comments);
         continue;
       }
-      const truncated = rows.length > MAX_ROWS_PER_SHEET;
-      for (const region of tableRegions(rows.slice(0, MAX_ROWS_PER_SHEET))) {
-        blocks.push({ type: 'table', rows: region.map((r) => r.map((c) => [text(c)])) });
-      }
+      const truncated = grid.rows.length > MAX_ROWS_PER_SHEET;
+      const tables: Placed[] = positionedRegions(grid.rows.slice(0, MAX_ROWS_PER_SHEET)).map((region) => ({
+        top: grid.top + region.top,
+        left: grid.left + region.left,
+        blocks: [{ type: 'table', rows: region.rows.map((r) => r.map((c) => [text(c)])) }],
+      }));
+      // Reading order: top to bottom, then left to right; a chart after a table at the same cell.
+      const placed = [...tables, ...anchored].sort((a, b) => a.top - b.top || a.left - b.left);
+      blocks.push(...placed.flatMap((p) => p.blocks));
       if (truncated)
         blocks.push({
           type: 'paragraph',
@@ -121,39 +127,104 @@ function workbookCharts(input: Buffer, wb: XLSX.WorkBook): Map<string, Block[]> 
   return out;
 }
 
+/** Blocks that sit at a cell of the sheet (a table region, an anchored chart), to be put in reading order. */
+interface Placed {
+  top: number;
+  left: number;
+  blocks: Block[];
+}
+
+/** The sheet's displayed text as rows (see `sheetGrid`). */
+export function sheetRows(sheet: XLSX.WorkSheet, date1904 = false): string[][] {
+  return sheetGrid(sheet, date1904).rows;
+}
+
 /**
- * The sheet's displayed text as rows: empty rows dropped, empty columns trimmed at both edges,
- * in one pass over the cells (an absent row of a dense sheet costs nothing).
+ * The sheet's displayed text as rows, trimmed to the filled cells' bounding box. A blank row
+ * inside stays (as `[]`) so tables one under another stay apart, and a merged range shows its
+ * value in every cell it covers (as DOCX and PPTX tables), which also keeps it in one table.
  */
-export function sheetRows(sheet: XLSX.WorkSheet): string[][] {
+function sheetGrid(sheet: XLSX.WorkSheet, date1904: boolean): { rows: string[][]; top: number; left: number } {
   const ref = sheet['!ref'];
-  if (!ref) return [];
+  if (!ref) return { rows: [], top: 0, left: 0 };
   const range = XLSX.utils.decode_range(ref);
   const firstCol = range.s.c;
   const lastCol = Math.min(range.e.c, firstCol + MAX_COLUMNS - 1);
+  const width = lastCol - firstCol + 1;
   const dense = sheet['!data'];
-  const rows: string[][] = [];
-  let left = lastCol + 1;
-  let right = firstCol - 1;
+  // Indexed from the range's first row; an absent or blank row stays undefined.
+  const grid = new Array<string[] | undefined>(range.e.r - range.s.r + 1);
   for (let r = range.s.r; r <= range.e.r; r++) {
     if (dense && !dense[r]) continue;
-    const row = new Array<string>(lastCol - firstCol + 1);
-    let first = -1;
-    let last = -1;
+    const row = new Array<string>(width);
+    let filled = false;
     for (let c = firstCol; c <= lastCol; c++) {
-      const text = cellText(sheetCell(sheet, r, c));
+      const text = cellText(sheetCell(sheet, r, c), date1904);
       row[c - firstCol] = text;
-      if (text === '') continue;
-      if (first < 0) first = c;
-      last = c;
+      if (text !== '') filled = true;
     }
-    if (first < 0) continue;
-    rows.push(row);
-    if (first < left) left = first;
-    if (last > right) right = last;
+    if (filled) grid[r - range.s.r] = row;
   }
-  if (rows.length === 0 || (left === firstCol && right === lastCol)) return rows;
-  return rows.map((row) => row.slice(left - firstCol, right - firstCol + 1));
+  const box = filledBox(grid, width);
+  if (!box) return { rows: [], top: 0, left: 0 };
+  spreadMerges(sheet['!merges'] ?? [], grid, width, { row: range.s.r, col: firstCol }, box);
+  const rows: string[][] = [];
+  for (let r = box.top; r <= box.bottom; r++) {
+    const row = grid[r];
+    rows.push(row ? (box.left === 0 && box.right === width - 1 ? row : row.slice(box.left, box.right + 1)) : []);
+  }
+  return { rows, top: range.s.r + box.top, left: firstCol + box.left };
+}
+
+/** The bounding box (grid indexes) of the grid's filled cells, or undefined when none is. */
+function filledBox(grid: (string[] | undefined)[], width: number): Box | undefined {
+  const box = { top: grid.length, left: width, bottom: -1, right: -1 };
+  for (let r = 0; r < grid.length; r++) {
+    const row = grid[r];
+    if (!row) continue;
+    const first = row.findIndex((c) => c !== '');
+    if (first < 0) continue;
+    let last = row.length - 1;
+    while (row[last] === '') last--;
+    if (r < box.top) box.top = r;
+    box.bottom = r;
+    if (first < box.left) box.left = first;
+    if (last > box.right) box.right = last;
+  }
+  return box.bottom < 0 ? undefined : box;
+}
+
+/** Characters written into merged ranges per sheet, so one long value merged over a huge range can't blow up the output. */
+export const MAX_SPREAD_CHARS = 2_000_000;
+
+/**
+ * Writes each merged range's value into every cell it covers, clipped to the box of filled cells
+ * (a range reaching past the data adds no rows or columns); a range with no value is formatting.
+ */
+function spreadMerges(
+  merges: XLSX.Range[],
+  grid: (string[] | undefined)[],
+  width: number,
+  origin: { row: number; col: number },
+  box: Box,
+): void {
+  let budget = MAX_SPREAD_CHARS;
+  for (const m of merges) {
+    const value = grid[m.s.r - origin.row]?.[m.s.c - origin.col] ?? '';
+    if (value === '') continue;
+    const top = Math.max(m.s.r - origin.row, box.top);
+    const bottom = Math.min(m.e.r - origin.row, box.bottom);
+    const left = Math.max(m.s.c - origin.col, box.left);
+    const right = Math.min(m.e.c - origin.col, box.right);
+    for (let r = top; r <= bottom; r++) {
+      const row = (grid[r] ??= new Array<string>(width).fill(''));
+      for (let c = left; c <= right; c++) {
+        if (budget < value.length) return;
+        row[c] = value;
+        budget -= value.length;
+      }
+    }
+  }
 }
 
 /**
@@ -182,8 +253,20 @@ function sheetComments(sheet: XLSX.WorkSheet): ReviewComment[] {
   return out;
 }
 
-function cellText(cell: XLSX.CellObject | undefined): string {
+/**
+ * Excel's built-in short date and date-time (format ids 14 and 22, which SheetJS names by their
+ * US pattern) are drawn in the reader's locale, never with a two-digit year; ISO says the same
+ * date to every reader.
+ */
+const LOCALE_DATE_FORMATS = new Map([
+  ['m/d/yy', 'yyyy-mm-dd'],
+  ['m/d/yy h:mm', 'yyyy-mm-dd hh:mm'],
+]);
+
+function cellText(cell: XLSX.CellObject | undefined, date1904: boolean): string {
   if (!cell || cell.t === 'z') return '';
+  const iso = cell.t === 'n' && typeof cell.z === 'string' ? LOCALE_DATE_FORMATS.get(cell.z) : undefined;
+  if (iso) return XLSX.SSF.format(iso, cell.v as number, { date1904 });
   if (cell.w !== undefined) return cell.w.trim();
   if (cell.v === undefined || cell.v === null) return '';
   return String(cell.v).trim();
@@ -195,10 +278,23 @@ function cellText(cell: XLSX.CellObject | undefined): string {
  * are read top to bottom, then left to right, each trimmed to its own bounding box.
  */
 export function tableRegions(rows: string[][]): string[][][] {
+  return positionedRegions(rows).map((region) => region.rows);
+}
+
+/** A table region of a sheet and the row and column (in the rows it was cut from) of its top-left cell. */
+interface Region {
+  top: number;
+  left: number;
+  rows: string[][];
+}
+
+/** `tableRegions`, each with where it starts. */
+function positionedRegions(rows: string[][]): Region[] {
   const height = rows.length;
   let width = 0;
   for (const r of rows) if (r.length > width) width = r.length;
-  if (height * width > 2_000_000) return [rows];
+  if (height * width > MAX_REGION_CELLS)
+    return [{ top: 0, left: 0, rows: rows.filter((r) => r.some((c) => c !== '')) }];
   // One byte per cell, 1 = filled and not yet reached, 2 = reached; the fill's stack holds cell indexes.
   const cells = new Uint8Array(height * width);
   for (let r = 0; r < height; r++) {
@@ -235,7 +331,11 @@ export function tableRegions(rows: string[][]): string[][][] {
   const merged = mergeOverlapping(boxes, height, width);
   merged.sort((a, b) => a.top - b.top || a.left - b.left);
   return merged.flatMap((b) =>
-    splitTitleRow(rows.slice(b.top, b.bottom + 1).map((r) => cellsBetween(r, b.left, b.right))),
+    splitTitleRow({
+      top: b.top,
+      left: b.left,
+      rows: rows.slice(b.top, b.bottom + 1).map((r) => cellsBetween(r, b.left, b.right)),
+    }),
   );
 }
 
@@ -306,14 +406,18 @@ function cellsBetween(row: string[], left: number, right: number): string[] {
 }
 
 /**
- * A table's title typed in the cell above it (often merged across the columns) is its own
- * one-cell table, not a header row with blank cells that pushes the real header into the body.
+ * A table's title typed in the cell above it (often merged across the columns, so repeated in
+ * each) is its own one-cell table, not a header row that pushes the real header into the body.
  */
-function splitTitleRow(table: string[][]): string[][][] {
-  const filledIn = (row: string[] | undefined): number => (row ?? []).filter((c) => c !== '').length;
+function splitTitleRow(region: Region): Region[] {
+  const table = region.rows;
+  const distinct = (row: string[] | undefined): number => new Set((row ?? []).filter((c) => c !== '')).size;
   const width = table[0]?.length ?? 0;
-  if (width >= 2 && table.length >= 3 && filledIn(table[0]) === 1 && table[0]![0] !== '' && filledIn(table[1]) >= 2) {
-    return [[[table[0]![0]!]], table.slice(1)];
+  if (width >= 2 && table.length >= 3 && distinct(table[0]) === 1 && table[0]![0] !== '' && distinct(table[1]) >= 2) {
+    return [
+      { ...region, rows: [[table[0]![0]!]] },
+      { ...region, top: region.top + 1, rows: table.slice(1) },
+    ];
   }
-  return [table];
+  return [region];
 }
