@@ -192,6 +192,29 @@ describe('PDF tables set without rules', () => {
     const { markdown } = await convertIsolated(input, 'pdf', std, limits);
     expect(markdown).toBe('Supplies\n\n| Paint | 60 |\n| --- | --- |\n| Body | 30 |\n| Other | 15 |\n');
   });
+
+  it('When a label at the first column’s edge stands between rows, then it is not taken for wrapped text', async () => {
+    const input = await pdf((doc) => {
+      doc.font('Helvetica').fontSize(9);
+      // The label ends where the second column's entries end, flush right.
+      const edge = 72 + doc.widthOfString('Alias list entries:');
+      const row = (y: number, size: string, type: string, name: string): void => {
+        doc.text(size, 72, y, { lineBreak: false });
+        doc.text(type, edge - doc.widthOfString(type), y, { lineBreak: false });
+        doc.text(name, 200, y, { lineBreak: false });
+      };
+      row(100, '4', 'CARD32', 'MAJOR_VERSION');
+      row(112, '4', 'CARD32', 'MINOR_VERSION');
+      row(124, '4', 'CARD32', 'ALIAS_LIST_OFFSET');
+      doc.text('Alias list entries:', 72, 136, { lineBreak: false });
+      row(148, '4', 'CARD32', 'N_ALIASES');
+      row(160, '8', 'CARD64', 'ALIASES');
+    });
+    const { markdown } = await convertIsolated(input, 'pdf', std, limits);
+    expect(markdown).toBe(
+      '| 4 | CARD32 | MAJOR_VERSION |\n| --- | --- | --- |\n| 4 | CARD32 | MINOR_VERSION |\n| 4 | CARD32 | ALIAS_LIST_OFFSET |\n\nAlias list entries:\n\n| 4 | CARD32 | N_ALIASES |\n| --- | --- | --- |\n| 8 | CARD64 | ALIASES |\n',
+    );
+  });
 });
 
 describe('PDF tables drawn with rules', () => {

@@ -134,9 +134,11 @@ function alignedRun(lines: Line[], start: number): { columns: Column[]; members:
     const prev = lines[end - 1]!;
     if (line.page !== first.page || Math.abs(prev.y - line.y) >= first.size * MAX_ROW_GAP) break;
     if (line.cells.length === 1) {
-      // One cell under a column right of the first is a cell's text wrapped onto a second line.
-      const column = alignedColumn(columns.slice(1), line.cells[0]!, tolerance);
-      if (!column) break;
+      // One cell under a column right of the first is a cell's text wrapped onto a second line;
+      // wrapped text never starts left of its column, and a line at the first column's edge is a label.
+      const cell = line.cells[0]!;
+      const column = alignedColumn(columns.slice(1), cell, tolerance);
+      if (!column || cell.x < column.x - tolerance || Math.abs(cell.x - columns[0]!.x) <= tolerance) break;
       members.push({ line, placed: [column], continues: true });
       continue;
     }
