@@ -3,7 +3,7 @@ export * from './registry';
 export * from './convert';
 export { isTextExtension } from './format-sniffing';
 export * from './isolation/isolated-convert';
-export { countTokens, optimizeTokens, type TokenOptimization } from './tokens/optimize';
+export { countTokens, type TokenOptimization } from './tokens/optimize';
 export type { Block, Inline, InlineContent, ListItem, Note } from './markdown/model';
 export { documentOutput, renderMarkdown, type WriterOptions } from './markdown/writer';
 export { refineWithModel, type ModelEndpoint } from './enhanced/model-pass';

@@ -7,6 +7,13 @@ import { ConversionError } from './types';
  */
 export const MAX_NESTING_DEPTH = 512;
 
+/**
+ * The deepest Markdown nesting (quotes, lists, emphasis, links) the Markdown reader follows; what
+ * is nested deeper is left out. Lower than JSON's: markdown-it's work on unclosed brackets grows
+ * with this limit times the length, so it bounds the time a hostile file takes as well as the stack.
+ */
+export const MAX_MARKDOWN_NESTING = 100;
+
 /** Refuses JSON that nests arrays and objects deeper than the limit (scanned without recursion). */
 export function assertJsonDepth(text: string): void {
   let depth = 0;

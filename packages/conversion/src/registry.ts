@@ -15,8 +15,12 @@ interface RegistryLine {
 /** Every converter, one line each. A new format is one file plus one line here. */
 export const REGISTRY: readonly RegistryLine[] = [
   {
-    extensions: ['txt', 'md', 'markdown'],
+    extensions: ['txt'],
     load: () => (require('./converters/text') as typeof import('./converters/text')).plainTextConverter,
+  },
+  {
+    extensions: ['md', 'markdown'],
+    load: () => (require('./converters/markdown') as typeof import('./converters/markdown')).markdownConverter,
   },
   { extensions: ['csv'], load: () => (require('./converters/csv') as typeof import('./converters/csv')).csvConverter },
   {

@@ -180,3 +180,57 @@ export const CJK_SAMPLES = {
     phrases: ['委員会', '火曜日', '朝に', '予算', '承認しました', '教育', 'について', '会議は', '三時'],
   },
 };
+
+/** SVG text in DejaVu Sans (bold and colour through `style`), escaped for XML. */
+function svgText(x: number, y: number, text: string, px: number, style = ''): string {
+  const escaped = text.replace(/&/g, '&amp;').replace(/</g, '&lt;');
+  return `<text x="${x}" y="${y}" font-family="DejaVu Sans" font-size="${px}" ${style}>${escaped}</text>`;
+}
+
+function page(width: number, height: number, body: string): Promise<Buffer> {
+  const svg = `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}"><rect width="100%" height="100%" fill="white"/>${body}</svg>`;
+  return sharp(Buffer.from(svg)).png().toBuffer();
+}
+
+export const REPORT = {
+  title: 'NORTHWIND REGIONAL CLINIC',
+  heading: 'Overview of the Year',
+  body: 'The clinic opened a second wing in March to serve more patients from the northern districts.',
+};
+
+/** A report page as letterheads set it: a large bold title in light blue over a heading and body text. */
+export function reportPage(): Promise<Buffer> {
+  return page(
+    1240,
+    330,
+    svgText(620, 90, REPORT.title, 52, 'text-anchor="middle" fill="#5b9bd5" font-weight="bold"') +
+      svgText(60, 200, REPORT.heading, 26, 'fill="#1f4e79" font-weight="bold"') +
+      svgText(60, 250, REPORT.body, 20),
+  );
+}
+
+export const FORM = [
+  ['Customer Name:', 'Margaret Ellen Porter', 'Account Number:', 'ACC-5521-0937'],
+  ['Date of Birth:', 'June 4, 1969', 'Branch:', 'Harbour Street'],
+  ['Customer ID:', 'CUS-2210-7781', 'Advisor:', 'Thomas Reid'],
+];
+
+/** A form of labels and values in two pairs of columns (label, value, label, value) under a heading. */
+export function formImage(): Promise<Buffer> {
+  const xs = [40, 230, 640, 830];
+  const rows = FORM.flatMap((row, r) => row.map((cell, c) => svgText(xs[c]!, 120 + r * 44, cell, 18))).join('');
+  return page(1240, 120 + FORM.length * 44, svgText(40, 60, 'CUSTOMER DETAILS', 26, 'font-weight="bold"') + rows);
+}
+
+export const BANDED = { band: 'PATIENT INFORMATION', body: 'The patient was seen in the outpatient clinic on Friday.' };
+
+/** A heading in white letters on a dark blue band, above a line of dark text. */
+export function bandedPage(): Promise<Buffer> {
+  return page(
+    1240,
+    170,
+    '<rect x="0" y="20" width="1240" height="60" fill="#1f3a5f"/>' +
+      svgText(40, 62, BANDED.band, 28, 'fill="white" font-weight="bold"') +
+      svgText(40, 130, BANDED.body, 20),
+  );
+}

@@ -1,10 +1,10 @@
 import type { Converter } from '../types';
 import { decodeText, normaliseNewlines, TRAILING_BLANKS } from '../text-decoding';
 
-/** txt, md, markdown: already Markdown (or plain text, which is valid Markdown); decoded and tidied only. */
+/** txt: plain text, which is valid Markdown as it stands; decoded and tidied only (Markdown files: ./markdown.ts). */
 export const plainTextConverter: Converter = {
   name: 'text',
-  extensions: ['txt', 'md', 'markdown'],
+  extensions: ['txt'],
   async convert(input) {
     const text = normaliseNewlines(decodeText(input)).replace(TRAILING_BLANKS, '');
     const markdown = text.trim() ? `${text.trim()}\n` : '';

@@ -18,10 +18,13 @@ export function escapeText(text: string): string {
 
 /** Escapes what only matters at the start of a line (headings, quotes, list markers). */
 export function escapeLineStart(md: string): string {
-  return md
-    .replace(/^(\s*)([#>+-])(?=\s|$)/, '$1\\$2')
-    .replace(/^(\s*)(\d{1,9})([.)])(?=\s|$)/, '$1$2\\$3')
-    .replace(/^(\s*)(={3,}|-{3,})\s*$/, '$1\\$2');
+  return (
+    md
+      // `>` opens a quote with or without a space after it; the others only before one.
+      .replace(/^(\s*)(>|[#+-](?=\s|$))/, '$1\\$2')
+      .replace(/^(\s*)(\d{1,9})([.)])(?=\s|$)/, '$1$2\\$3')
+      .replace(/^(\s*)(={3,}|-{3,})\s*$/, '$1\\$2')
+  );
 }
 
 /** Stands for a hard line break while inline content is rendered (so emphasis never wraps a break). */
@@ -46,16 +49,21 @@ export function code(text: string): string {
   return `${fence}${pad}${text}${pad}${fence}`;
 }
 
+/** A link destination as written between `(` and `)`: in angle brackets when it holds spaces or brackets. */
+function destination(url: string): string {
+  return /[\s()<>]/.test(url) ? `<${url.replace(/[<>]/g, encodeURIComponent)}>` : url;
+}
+
 export function link(md: string, url: string): string {
   if (!url) return md;
-  const safeUrl = /[\s()<>]/.test(url) ? `<${url.replace(/[<>]/g, encodeURIComponent)}>` : url;
+  const safeUrl = destination(url);
   return `[${md || safeUrl}](${safeUrl})`;
 }
 
-/** Images become alt-text placeholders: no data URIs, no binary. */
-export function imagePlaceholder(alt: string): string {
+/** Images become alt-text placeholders (no data URIs, no binary), pointing at their address when the source gave one. */
+export function imagePlaceholder(alt: string, src = ''): string {
   const text = alt.replace(/\s+/g, ' ').trim();
-  return `![${escapeText(text || 'image')}](#)`;
+  return `![${escapeText(text || 'image')}](${src && !/^data:/i.test(src) ? destination(src) : '#'})`;
 }
 
 type Marker = 'strong' | 'emphasis' | 'strike' | 'link';
@@ -157,7 +165,7 @@ function renderNode(node: Inline, ctx: Context): string {
       return `${md.slice(0, start)}${link(inner.replace(/\uE000/g, ' '), node.url)}${md.slice(start + inner.length)}`;
     }
     case 'image':
-      return imagePlaceholder(node.alt);
+      return imagePlaceholder(node.alt, node.src);
     case 'noteRef':
       return `[^${node.id.replace(/[\s\]^]+/g, '-')}]`;
     case 'math': {

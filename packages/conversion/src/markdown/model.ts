@@ -1,8 +1,7 @@
 /**
  * The one document model every reader produces and the writer renders (pandoc's idea, small).
- * Inline content is nodes (`Inline[]`); only the writer turns them into Markdown syntax.
- Markdown that a
- * source already holds (a `.md` file, an enhanced model's answer) is a `raw` node or block.
+ * Inline content is nodes (`Inline[]`); only the writer turns them into Markdown syntax. Markdown
+ * that a source holds and the model cannot see into (a `.md` file's front matter) is a `raw` node or block.
  */
 export type Inline =
   | { type: 'text'; text: string }
@@ -14,7 +13,8 @@ export type Inline =
   | { type: 'subscript'; children: Inline[] }
   | { type: 'code'; text: string }
   | { type: 'link'; url: string; children: Inline[] }
-  | { type: 'image'; alt: string }
+  /** `src` only where the source names a fetchable address (a Markdown image); never a data URI. */
+  | { type: 'image'; alt: string; src?: string }
   | { type: 'noteRef'; id: string }
   | { type: 'math'; tex: string; display?: boolean }
   | { type: 'break' }
@@ -39,6 +39,8 @@ export interface ListItem {
   text: InlineContent;
   /** Nested lists or further paragraphs of this item. */
   children?: Block[];
+  /** A task list item's box: ticked or not (GFM `- [x]`); absent for an ordinary item. */
+  checked?: boolean;
 }
 
 /** A footnote or endnote: referenced from the text by an Inline `noteRef` with the same id. */

@@ -87,7 +87,8 @@ function renderList(items: ListItem[], ordered: boolean, start: number, opts: Wr
     .map((item, i) => {
       const marker = ordered ? `${start + i}.` : '-';
       const indent = ' '.repeat(marker.length + 1);
-      const first = escapeLineStart(renderInline(item.text, true, opts).trim());
+      const box = item.checked === undefined ? '' : item.checked ? '[x] ' : '[ ] ';
+      const first = box + escapeLineStart(renderInline(item.text, true, opts).trim());
       const children = (item.children ?? [])
         .map((b) => renderBlock(b, opts))
         .filter((s) => s.trim() !== '')

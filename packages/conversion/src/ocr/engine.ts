@@ -16,6 +16,8 @@ import {
   SCRIPT_DETECTOR,
 } from './scripts';
 import { ConversionError } from '../types';
+import { unreadInkShare } from './coverage';
+import { joinSideBySide } from './side-by-side';
 
 /** Largest image accepted, in pixels (a decompression bomb fails here, before decoding). */
 export const MAX_IMAGE_PIXELS = 60_000_000;
@@ -25,6 +27,12 @@ const MIN_WORD_CONFIDENCE = 35;
 export const PARAGRAPH_GAP = 0.6;
 /** OCR works best with text about 30 px high; small images are upscaled towards this width. */
 const TARGET_MIN_WIDTH = 1800;
+/** The resolution a prepared image is said to have: text upscaled to about 30 px high is 10 pt at 216 dpi. */
+const UPSCALED_DPI = 216;
+/** zlib level for a PNG made only to be read again at once. */
+const FAST_PNG = 1;
+/** A page whose layout analysis leaves more than this share of its lines of ink unread is read again as one block. */
+const MAX_UNREAD_INK = 0.2;
 
 /** Tesseract's own variable names the folder of system traineddata (Debian's tesseract-ocr-* packages). */
 const SYSTEM_TESSDATA = process.env.TESSDATA_PREFIX ?? '/usr/share/tesseract-ocr/5/tessdata';
@@ -122,6 +130,17 @@ function asPgm(image: PreparedImage): Buffer {
   return Buffer.concat([Buffer.from(`P5\n${image.width} ${image.height}\n255\n`, 'ascii'), image.pixels]);
 }
 
+/**
+ * The image as a PNG that states a resolution, for the script detector: it reads the resolution
+ * from the file alone and prints "Invalid resolution 0 dpi" on stderr for a PGM, which has none.
+ */
+function asPngWithResolution(image: PreparedImage): Promise<Buffer> {
+  return sharp(image.pixels, { raw: { width: image.width, height: image.height, channels: 1 } })
+    .withMetadata({ density: UPSCALED_DPI })
+    .png({ compressionLevel: FAST_PNG })
+    .toBuffer();
+}
+
 export interface OcrResult {
   paragraphs: string[];
   confidence: number;
@@ -143,46 +162,73 @@ export interface OcrWord {
 }
 
 /**
+ * How the text of an image is laid out: a whole page (Tesseract's page layout analysis finds
+ * blocks of any size, a large title, text on dark bands, columns), or one block (a table cell cut out).
+ */
+export type TextLayout = 'page' | 'block';
+
+/**
  * Recognises a prepared image in the language its script needs: English first (most documents);
  * when that reads poorly, the script detector picks another installed language (vertical CJK
  * included) and the better-read result wins. `language` skips detection (cells of a page already read).
  */
-export async function recognise(image: PreparedImage, language?: string): Promise<OcrResult> {
-  if (language) return readWith(image, language);
-  const english = await readWith(image, ENGLISH);
+export async function recognise(
+  image: PreparedImage,
+  language?: string,
+  layout: TextLayout = 'page',
+): Promise<OcrResult> {
+  if (language) return readText(image, language, layout);
+  const english = await readText(image, ENGLISH, layout);
   if (readsAsLatinText(english)) return english;
   const other = await detectLanguage(image);
   if (!other) return english;
-  let result = await readWith(image, other);
+  let result = await readText(image, other, layout);
   // The detector sees the same upright characters in rows and in columns: a poor reading may be vertical text.
   const vertical = result.confidence < CONFIDENT_READING ? verticalVariant(other, SYSTEM_TESSDATA) : undefined;
   if (vertical) {
-    const columns = await readWith(image, vertical);
+    const columns = await readText(image, vertical, layout);
     if (columns.confidence > result.confidence) result = columns;
   }
   return result.confidence > english.confidence ? result : english;
+}
+
+/**
+ * A page is read with Tesseract's page layout analysis, which keeps a large or light title, text
+ * on dark bands and columns that one uniform block loses; when that analysis leaves lines of ink
+ * unread (it took a noisy region for a picture), the page is read again as one block and the
+ * reading with more words wins. Other scripts, vertical text and cut-out cells are read as one block.
+ */
+async function readText(image: PreparedImage, language: string, layout: TextLayout): Promise<OcrResult> {
+  if (isVertical(language)) return readWith(image, language, PSM.SINGLE_BLOCK_VERT_TEXT);
+  // Other scripts keep one block: the layout analysis takes rows of Korean syllables for vertical columns.
+  if (layout === 'block' || language !== ENGLISH) return readWith(image, language, PSM.SINGLE_BLOCK);
+  const page = await readWith(image, language, PSM.AUTO);
+  const lineHeight = median(page.words.map((w) => w.y1 - w.y0));
+  if (unreadInkShare(image, page.words, lineHeight) <= MAX_UNREAD_INK) return page;
+  const block = await readWith(image, language, PSM.SINGLE_BLOCK);
+  return block.words.length > page.words.length ? block : page;
 }
 
 /** The installed language for the image's script, or undefined when the detector finds none or it is not installed. */
 async function detectLanguage(image: PreparedImage): Promise<string | undefined> {
   if (!isScriptDetectorInstalled(SYSTEM_TESSDATA)) return undefined;
   const detector = await ocrEngine(SCRIPT_DETECTOR);
-  const { data } = await detector.detect(asPgm(image)).catch(() => ({ data: undefined }));
+  const { data } = await detector.detect(await asPngWithResolution(image)).catch(() => ({ data: undefined }));
   if (!data?.script || (data.script_confidence ?? 0) < MIN_SCRIPT_CONFIDENCE) return undefined;
   return languageForScript(data.script, SYSTEM_TESSDATA);
 }
 
 /** One pass of one language's engine; paragraphs are rebuilt from Tesseract's blocks and lines, noise dropped. */
-async function readWith(image: PreparedImage, language: string): Promise<OcrResult> {
+async function readWith(image: PreparedImage, language: string, segmentation: PSM): Promise<OcrResult> {
   const worker = await ocrEngine(language);
-  await worker.setParameters({
-    tessedit_pageseg_mode: isVertical(language) ? PSM.SINGLE_BLOCK_VERT_TEXT : PSM.SINGLE_BLOCK,
-  });
-  const { data } = await worker.recognize(asPgm(image), {}, { blocks: true, text: false });
+  await worker.setParameters({ tessedit_pageseg_mode: segmentation });
+  // `debug` collects Tesseract's own messages ("Estimating resolution as …" for an image without DPI) instead of printing them.
+  const { data } = await worker.recognize(asPgm(image), {}, { blocks: true, text: false, debug: true });
+  const blocks = joinSideBySide(data.blocks ?? []);
   const paragraphs: string[] = [];
   const words: OcrWord[] = [];
   let lineNo = 0;
-  for (const block of data.blocks ?? []) {
+  for (const block of blocks) {
     for (const paragraph of block.paragraphs) {
       for (const line of paragraph.lines) {
         lineNo++;
@@ -192,7 +238,7 @@ async function readWith(image: PreparedImage, language: string): Promise<OcrResu
       }
     }
   }
-  for (const block of data.blocks ?? []) {
+  for (const block of blocks) {
     for (const paragraph of block.paragraphs) {
       // Tesseract often keeps paragraphs separated only by a blank line in one paragraph: split at such gaps.
       const lineHeight = median(paragraph.lines.map((l) => l.bbox.y1 - l.bbox.y0));

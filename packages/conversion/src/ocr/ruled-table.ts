@@ -1,8 +1,5 @@
 import { cropImage, type PreparedImage, recognise } from './engine';
-
-/** A ruling line is dark pixels running at least this share of the image's width (or of the grid's height). */
-const MIN_RULE_SHARE = 0.25;
-const DARK = 110;
+import { ruledGrid } from './rules';
 
 export interface RuledTable {
   /** The grid's outer box, in image pixels. */
@@ -15,8 +12,6 @@ export interface RuledTable {
 
 /** White pixels around a cell cut out for reading. */
 const CELL_MARGIN = 16;
-/** Cells read at most per table (each is its own OCR pass). */
-const MAX_CELLS = 300;
 
 /**
  * A table drawn with ruling lines: 3+ horizontal rules and 3+ vertical rules that span them make
@@ -25,22 +20,11 @@ const MAX_CELLS = 300;
  * lines is left to enhanced mode).
  */
 export async function ruledTable(image: PreparedImage, language?: string): Promise<RuledTable | undefined> {
-  const { pixels, width, height } = image;
-  const dark = (x: number, y: number): boolean => pixels[y * width + x]! < DARK;
-
-  const horizontal = mergeRuns(
-    Array.from({ length: height }, (_, y) => longestRun(width, (x) => dark(x, y))),
-    width * MIN_RULE_SHARE,
-  );
-  if (horizontal.length < 3) return undefined;
+  const grid = ruledGrid(image);
+  if (!grid) return undefined;
+  const { horizontal, vertical } = grid;
   const top = horizontal[0]!.at;
   const bottom = horizontal[horizontal.length - 1]!.at;
-  const vertical = mergeRuns(
-    Array.from({ length: width }, (_, x) => longestRun(bottom - top + 1, (i) => dark(x, top + i))),
-    (bottom - top) * 0.9,
-  );
-  if (vertical.length < 3) return undefined;
-  if ((horizontal.length - 1) * (vertical.length - 1) > MAX_CELLS) return undefined;
   const rows: string[][] = [];
   for (let r = 0; r + 1 < horizontal.length; r++) {
     const row: string[] = [];
@@ -66,29 +50,6 @@ async function readCell(
   box: { left: number; top: number; width: number; height: number },
   language: string | undefined,
 ): Promise<string> {
-  const { paragraphs } = await recognise(await cropImage(image, box, CELL_MARGIN), language);
+  const { paragraphs } = await recognise(await cropImage(image, box, CELL_MARGIN), language, 'block');
   return paragraphs.join(' ').replace(/[|]/g, ' ').replace(/\s+/g, ' ').trim();
-}
-
-/** The longest run of consecutive true positions in [0, length). */
-function longestRun(length: number, on: (i: number) => boolean): number {
-  let best = 0;
-  let run = 0;
-  for (let i = 0; i < length; i++) {
-    run = on(i) ? run + 1 : 0;
-    if (run > best) best = run;
-  }
-  return best;
-}
-
-/** Positions whose run reaches `min`, neighbours (a thick rule) merged into one at their middle. */
-function mergeRuns(runs: number[], min: number): Array<{ at: number; from: number; to: number }> {
-  const out: Array<{ from: number; to: number }> = [];
-  runs.forEach((run, i) => {
-    if (run < min) return;
-    const last = out[out.length - 1];
-    if (last && i - last.to <= 2) last.to = i;
-    else out.push({ from: i, to: i });
-  });
-  return out.map((r) => ({ ...r, at: Math.round((r.from + r.to) / 2) }));
 }

@@ -2,8 +2,7 @@ import { TRAILING_BLANKS } from '../text-decoding';
 
 /**
  * Token optimisation as a pass over Markdown text, for Markdown that does not come from the
- * document model: `.md` files, readers that still return only a string, the enhanced model pass's
- * answer, and `raw` blocks inside the model. Markdown rendered from the model is optimised by the
+ * document model: `.txt` files, the enhanced model pass's answer, and `raw` blocks inside the model. Markdown rendered from the model is optimised by the
  * writer instead (`renderMarkdown(blocks, { optimizeTokens: true })`, docs/decisions.md).
  *
  * Shrinks without changing what the text says: trailing spaces, runs of blank lines and spaces,

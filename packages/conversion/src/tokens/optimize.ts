@@ -1,5 +1,4 @@
 import { Tiktoken, type TiktokenBPE } from 'js-tiktoken/lite';
-import { optimizeMarkdownText } from './markdown-pass';
 
 let encoder: Tiktoken | undefined;
 
@@ -30,10 +29,4 @@ export function tokenOptimization(original: string, optimized: string): TokenOpt
     optimized_tokens: after,
     reduction_percent: before === 0 ? 0 : Math.round((10000 * (before - after)) / before) / 100,
   };
-}
-
-/** Markdown text optimised by the string pass (./markdown-pass.ts), with its counts. */
-export function optimizeTokens(markdown: string): { markdown: string; stats: TokenOptimization } {
-  const out = optimizeMarkdownText(markdown);
-  return { markdown: out, stats: tokenOptimization(markdown, out) };
 }

@@ -217,14 +217,9 @@ describe('enhanced mode on images', () => {
 });
 
 describe('enhanced mode on a two-column scanned page', () => {
-  it('When a scanned image has two columns, then enhanced mode reads them one after the other (sentence recall) and beats standard', async () => {
-    const input = await twoColumnPage();
-    const standard = await convertIsolated(input, 'png', std, limits);
-    const enhanced = await convertIsolated(input, 'png', { enhanced: true }, limits);
-    const figures = { standard: sentenceRecall(standard.markdown), enhanced: sentenceRecall(enhanced.markdown) };
-    expect(figures.enhanced).toBeGreaterThanOrEqual(0.75);
-    expect(figures.enhanced).toBeGreaterThan(figures.standard);
-    expect(enhanced.markdown).not.toContain('|');
+  it('When a scanned image has two columns, then enhanced mode reads them one after the other without making a table', async () => {
+    const enhanced = await convertIsolated(await twoColumnPage(), 'png', { enhanced: true }, limits);
+    expect([sentenceRecall(enhanced.markdown), enhanced.markdown.includes('|')]).toEqual([1, false]);
   });
 
   it('When a scanned PDF page has two columns, then enhanced mode reads them in order too', async () => {
@@ -237,10 +232,8 @@ describe('enhanced mode on a two-column scanned page', () => {
       doc.image(image, 30, 30, { width: 780 });
       doc.end();
     });
-    const standard = await convertIsolated(input, 'pdf', std, limits);
     const enhanced = await convertIsolated(input, 'pdf', { enhanced: true }, limits);
-    expect(sentenceRecall(enhanced.markdown)).toBeGreaterThanOrEqual(0.75);
-    expect(sentenceRecall(enhanced.markdown)).toBeGreaterThan(sentenceRecall(standard.markdown));
+    expect(sentenceRecall(enhanced.markdown)).toBe(1);
   });
 });
 

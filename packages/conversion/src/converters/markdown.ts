@@ -1,0 +1,33 @@
+import type { Converter } from '../types';
+import type { Block, Inline } from '../markdown/model';
+import { decodeText, normaliseNewlines } from '../text-decoding';
+import { documentOutput } from '../markdown/writer';
+import { readMarkdown } from './markdown/reader';
+
+/** md, markdown: read into the document model like every other format, so the one writer renders it. */
+export const markdownConverter: Converter = {
+  name: 'markdown',
+  extensions: ['md', 'markdown'],
+  async convert(input) {
+    const { blocks, frontMatter } = readMarkdown(normaliseNewlines(decodeText(input)));
+    const title = (frontMatter && frontMatterTitle(frontMatter)) || firstTopHeading(blocks);
+    return documentOutput(blocks, { title: title ?? '', author: '', page_count: 1 });
+  },
+};
+
+/** The `title:` of YAML front matter, unquoted. */
+function frontMatterTitle(yaml: string): string | undefined {
+  return /^title:\s*["']?(.+?)["']?\s*$/m.exec(yaml)?.[1];
+}
+
+/** The text of the first level-1 heading, ATX or setext. */
+function firstTopHeading(blocks: Block[]): string | undefined {
+  const heading = blocks.find((b) => b.type === 'heading' && b.level === 1);
+  return heading?.type === 'heading' ? plainText(heading.text).trim() || undefined : undefined;
+}
+
+function plainText(nodes: Inline[]): string {
+  return nodes
+    .map((n) => (n.type === 'text' || n.type === 'code' ? n.text : 'children' in n ? plainText(n.children) : ''))
+    .join('');
+}

@@ -1,0 +1,100 @@
+import { execFile } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import sharp from 'sharp';
+import { closeConversionWorkers, convertIsolated } from '../../src';
+import { closeOcrEngine, median, prepareImage, recognise } from '../../src/ocr/engine';
+import { unreadInkShare } from '../../src/ocr/coverage';
+import {
+  BANDED,
+  bandedPage,
+  FORM,
+  formImage,
+  REPORT,
+  reportPage,
+  sentenceRecall,
+  SENTENCE,
+  textImage,
+  twoColumnPage,
+} from '../media-fixtures';
+
+const run = promisify(execFile);
+const ROOT = path.join(__dirname, '..', '..', '..', '..');
+const TSX = path.join(ROOT, 'node_modules', '.bin', 'tsx');
+const CLI = path.join(ROOT, 'packages', 'conversion', 'src', 'cli', 'convert.ts');
+
+afterAll(() => closeConversionWorkers());
+afterAll(() => closeOcrEngine());
+const limits = { timeoutMs: 120_000, maxMemoryMb: 1536 };
+const std = { enhanced: false };
+const paragraphsOf = (markdown: string): string[] => markdown.trim().split('\n\n');
+
+describe('page layout analysis of scanned pages (standard mode)', () => {
+  it('When a page has a large light-blue title above a heading and body text, then all three are read in order', async () => {
+    const { markdown } = await convertIsolated(await reportPage(), 'png', std, limits);
+    expect(paragraphsOf(markdown)).toEqual([REPORT.title, REPORT.heading, REPORT.body]);
+  });
+
+  it('When a heading is set in white letters on a dark band, then it is read before the text below it', async () => {
+    const { markdown } = await convertIsolated(await bandedPage(), 'png', std, limits);
+    expect(paragraphsOf(markdown)).toEqual([BANDED.band, BANDED.body]);
+  });
+
+  it('When a form sets labels and values in two pairs of columns, then each row is read across, label before value', async () => {
+    const { markdown } = await convertIsolated(await formImage(), 'png', std, limits);
+    expect(paragraphsOf(markdown)).toEqual(['CUSTOMER DETAILS', ...FORM.map((row) => row.join(' '))]);
+  });
+
+  it('When a scanned image has two columns of running text, then standard mode reads them one after the other', async () => {
+    const { markdown } = await convertIsolated(await twoColumnPage(), 'png', std, limits);
+    expect(sentenceRecall(markdown)).toBe(1);
+  });
+
+  it('When an image without a resolution is read as a page, then nothing is printed on stderr', async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'mw-ocr-layout-'));
+    try {
+      const file = path.join(dir, 'report.png');
+      fs.writeFileSync(file, await reportPage());
+      const { stdout, stderr } = await run(TSX, [CLI, file], { timeout: 120_000 });
+      expect([stdout.split('\n')[0], stderr]).toEqual([REPORT.title, '']);
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
+
+describe('lines of ink the layout analysis left unread', () => {
+  it('When every line of an image has its words recognised, then no ink is unread', async () => {
+    const image = await prepareImage(await textImage([SENTENCE, 'and asked for a second review in March'], 16));
+    const { words } = await recognise(image);
+    expect(unreadInkShare(image, words, median(words.map((w) => w.y1 - w.y0)))).toBe(0);
+  });
+
+  it('When the words of one of two lines are missing, then half of the lines of ink are unread', async () => {
+    // One strip wide enough for the whole short line: each line of text is one band of ink.
+    const image = await prepareImage(await textImage(['Budget approved', 'Review in March'], 16));
+    const { words } = await recognise(image);
+    const firstLine = Math.min(...words.map((w) => w.line));
+    const kept = words.filter((w) => w.line !== firstLine);
+    const share = unreadInkShare(image, kept, median(words.map((w) => w.y1 - w.y0)));
+    expect(share).toBe(0.5);
+  });
+
+  it('When the unread text sits inside a table drawn with ruling lines, then it is not counted (its cells are read one by one)', async () => {
+    const rules = [60, 120, 180]
+      .map((y) => `<rect x="20" y="${y}" width="760" height="3" fill="black"/>`)
+      .concat([20, 400, 777].map((x) => `<rect x="${x}" y="60" width="3" height="123" fill="black"/>`))
+      .join('');
+    const cells = ['North', '120', 'South', '95']
+      .map(
+        (t, i) =>
+          `<text x="${i % 2 ? 420 : 40}" y="${i < 2 ? 102 : 162}" font-size="28" font-family="DejaVu Sans">${t}</text>`,
+      )
+      .join('');
+    const svg = `<svg xmlns="http://www.w3.org/2000/svg" width="800" height="220"><rect width="100%" height="100%" fill="white"/>${rules}${cells}</svg>`;
+    const image = await prepareImage(await sharp(Buffer.from(svg)).png().toBuffer());
+    expect(unreadInkShare(image, [], 40)).toBe(0);
+  });
+});
