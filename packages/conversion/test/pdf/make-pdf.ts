@@ -39,3 +39,35 @@ export function xfaOnlyPdf(xdp: string): Buffer {
   out += `trailer\n<< /Size ${objects.length + 1} /Root 1 0 R >>\nstartxref\n${xref}\n%%EOF\n`;
   return Buffer.from(out);
 }
+
+/** Draws a ruled grid: `rows` of cell texts over column edges `xs` and row edges `ys`; `open` lists rules left out. */
+export function ruledGrid(
+  doc: PDFKit.PDFDocument,
+  xs: number[],
+  ys: number[],
+  rows: string[][],
+  open: { vertical?: Array<[number, number]>; horizontal?: Array<[number, number]> } = {},
+): void {
+  doc.lineWidth(0.8);
+  ys.forEach((y, r) =>
+    xs.slice(0, -1).forEach((x, c) => {
+      if (!open.horizontal?.some(([rr, cc]) => rr === r && cc === c))
+        doc
+          .moveTo(x, y)
+          .lineTo(xs[c + 1]!, y)
+          .stroke();
+    }),
+  );
+  xs.forEach((x, c) =>
+    ys.slice(0, -1).forEach((y, r) => {
+      if (!open.vertical?.some(([rr, cc]) => rr === r && cc === c))
+        doc
+          .moveTo(x, y)
+          .lineTo(x, ys[r + 1]!)
+          .stroke();
+    }),
+  );
+  rows.forEach((row, r) =>
+    row.forEach((text, c) => text && doc.text(text, xs[c]! + 4, ys[r]! + 7, { lineBreak: false })),
+  );
+}

@@ -1,42 +1,10 @@
 import sharp from 'sharp';
 import { closeConversionWorkers, convertIsolated } from '../../src';
-import { makePdf as pdf, xfaOnlyPdf } from './make-pdf';
+import { makePdf as pdf, ruledGrid, xfaOnlyPdf } from './make-pdf';
 
 afterAll(() => closeConversionWorkers());
 const limits = { timeoutMs: 60_000, maxMemoryMb: 512 };
 const std = { enhanced: false };
-
-/** Draws a ruled grid: `rows` of cell texts over column edges `xs` and row edges `ys`; `open` lists rules left out. */
-function ruledGrid(
-  doc: PDFKit.PDFDocument,
-  xs: number[],
-  ys: number[],
-  rows: string[][],
-  open: { vertical?: Array<[number, number]>; horizontal?: Array<[number, number]> } = {},
-): void {
-  doc.lineWidth(0.8);
-  ys.forEach((y, r) =>
-    xs.slice(0, -1).forEach((x, c) => {
-      if (!open.horizontal?.some(([rr, cc]) => rr === r && cc === c))
-        doc
-          .moveTo(x, y)
-          .lineTo(xs[c + 1]!, y)
-          .stroke();
-    }),
-  );
-  xs.forEach((x, c) =>
-    ys.slice(0, -1).forEach((y, r) => {
-      if (!open.vertical?.some(([rr, cc]) => rr === r && cc === c))
-        doc
-          .moveTo(x, y)
-          .lineTo(x, ys[r + 1]!)
-          .stroke();
-    }),
-  );
-  rows.forEach((row, r) =>
-    row.forEach((text, c) => text && doc.text(text, xs[c]! + 4, ys[r]! + 7, { lineBreak: false })),
-  );
-}
 
 describe('PDF structure', () => {
   it('When a table is drawn with ruling lines and a header cell spans two columns, then it is a table with the merged cell repeated', async () => {

@@ -2,6 +2,7 @@ import type { Block, Inline, InlineContent } from '../../markdown/model';
 import { nestListItems, type FlatListItem } from '../../markdown/lists';
 import { dropLeading, joinRunLines, runsToInlines, type StyledRun } from './styled-runs';
 import { bodyFont, bodySize, boilerplateKey, type Line } from './layout';
+import { tableAt } from './text-tables';
 
 // Bullets, checkboxes, and symbol-font glyphs (Wingdings, Symbol) that map to C1 controls or the BMP's private use
 // area; other fonts' glyphs that map to a private use area or to no assigned character (IBM's BookMaster bullet
@@ -319,59 +320,4 @@ function startsNewParagraph(prev: Line, line: Line): boolean {
   if (Math.abs(prev.size - line.size) > 0.5) return true;
   if (indent(line) > indent(prev) + line.size * 1.5 && /[.!?:]$/.test(prev.text)) return true;
   return false;
-}
-
-/** A run of 3+ lines each split into the same 2+ column positions is a table. */
-function tableAt(lines: Line[], start: number): { rows: string[][]; end: number } | undefined {
-  const first = lines[start]!;
-  if (first.cells.length < 2) return undefined;
-  const columns = first.cells.map((c) => c.x);
-  const tolerance = Math.max(4, first.size * 0.8);
-  const fits = (l: Line): boolean =>
-    l.page === first.page &&
-    l.cells.length >= 2 &&
-    l.cells.length <= columns.length + 1 &&
-    l.cells.every(
-      (c) => columns.some((x) => Math.abs(x - c.x) <= tolerance) || c.x > columns[columns.length - 1]! + tolerance,
-    );
-  let end = start + 1;
-  while (end < lines.length && fits(lines[end]!) && gapBetween(lines[end - 1]!, lines[end]!) < first.size * 3) end++;
-  if (end - start < 3) return undefined;
-  const rows = lines.slice(start, end).map((l) => {
-    const row = columns.map(() => '');
-    for (const c of l.cells) {
-      let idx = 0;
-      let best = Infinity;
-      columns.forEach((x, k) => {
-        const d = Math.abs(x - c.x);
-        if (d < best) {
-          best = d;
-          idx = k;
-        }
-      });
-      row[idx] = row[idx] ? `${row[idx]} ${c.text}` : c.text;
-    }
-    return row;
-  });
-  if (isColumnsOfProse(rows)) return undefined;
-  return { rows, end };
-}
-
-/** A cell of at least this many words reads as running text. */
-const PROSE_CELL_WORDS = 5;
-/** A column is running text when this share of its filled cells is. */
-const PROSE_COLUMN_SHARE = 2 / 3;
-
-/**
- * Aligned lines whose every column is running text are a page set in columns, not a table:
- * tables hold at least one column of short entries (names, numbers, dates).
- */
-function isColumnsOfProse(rows: string[][]): boolean {
-  const width = rows[0]?.length ?? 0;
-  for (let c = 0; c < width; c++) {
-    const filled = rows.map((r) => r[c] ?? '').filter(Boolean);
-    const prose = filled.filter((cell) => cell.split(' ').length >= PROSE_CELL_WORDS).length;
-    if (!filled.length || prose < filled.length * PROSE_COLUMN_SHARE) return false;
-  }
-  return true;
 }

@@ -18,6 +18,13 @@ export interface TextItem {
   runs?: StyledRun[];
 }
 
+/** A stretch of a line set apart by wide gaps: a table cell candidate. */
+export interface Cell {
+  x: number;
+  right: number;
+  text: string;
+}
+
 export interface Line {
   text: string;
   /** The same text in runs of one style each. */
@@ -29,8 +36,8 @@ export interface Line {
   bold: boolean;
   /** The font of most of the line's letters. */
   font: string;
-  /** x positions where a wide gap separates cells, for table detection. */
-  cells: Array<{ x: number; text: string }>;
+  /** Where a wide gap separates cells (left and right edges), for table detection. */
+  cells: Cell[];
   /** Gaps wider than a word space between the line's runs: a hint of cells too close for `cells`. */
   gaps: number;
   page: number;
@@ -82,7 +89,7 @@ function toLine(items: TextItem[], page: number, pageHeight: number): Line {
   let previousRtl: boolean | undefined;
   let text = '';
   const runs: StyledRun[] = [];
-  const cells: Array<{ x: number; text: string }> = [];
+  const cells: Cell[] = [];
   let prevEnd = -Infinity;
   let gaps = 0;
   let size = 0;
@@ -113,8 +120,12 @@ function toLine(items: TextItem[], page: number, pageHeight: number): Line {
     if (wordLike) previousRtl = item.rtl ?? false;
     const wide = gap > Math.max(item.size * 1.2, 8);
     if (text && gap > item.size * 0.5) gaps++;
-    if (!cells.length || wide) cells.push({ x: item.x, text: item.text.trim() });
-    else cells[cells.length - 1]!.text += (gap > item.size * 0.15 && !/\s$/.test(text) ? ' ' : '') + item.text.trim();
+    if (!cells.length || wide) cells.push({ x: item.x, right: item.x + item.width, text: item.text.trim() });
+    else {
+      const cell = cells[cells.length - 1]!;
+      cell.text += (gap > item.size * 0.15 && !/\s$/.test(text) ? ' ' : '') + item.text.trim();
+      cell.right = Math.max(cell.right, item.x + item.width);
+    }
     if (text && gap > item.size * 0.15 && !/\s$/.test(text) && !/^\s/.test(item.text)) {
       text += ' ';
       runs.push(SPACE_RUN);

@@ -83,8 +83,9 @@ function gridTable(group: Rule[], items: TextItem[]): { table: RuledTable; used:
   const bottom = Math.min(...vertical.map((r) => r.from));
   const top = Math.max(...vertical.map((r) => r.to));
   const xs = positions([left, right, ...vertical.map((r) => r.at)]);
+  const breaks = rowBreaks(vertical, horizontal, bottom, top);
   // Top first: rows are read downwards.
-  const ys = positions([bottom, top, ...horizontal.map((r) => r.at)]).reverse();
+  const ys = positions([bottom, top, ...horizontal.map((r) => r.at), ...breaks]).reverse();
   const cols = xs.length - 1;
   const rows = ys.length - 1;
   if (cols < 2 || rows < 2) return undefined;
@@ -97,8 +98,9 @@ function gridTable(group: Rule[], items: TextItem[]): { table: RuledTable; used:
       const midX = (xs[c]! + xs[c + 1]!) / 2;
       if (c + 1 < cols && !covered(vertical, false, xs[c + 1]!, midY))
         parent[find(r * cols + c)] = find(r * cols + c + 1);
-      if (r + 1 < rows && !covered(horizontal, true, ys[r + 1]!, midX))
-        parent[find(r * cols + c)] = find((r + 1) * cols + c);
+      const ruled = (y: number): boolean =>
+        covered(horizontal, true, y, midX) || breaks.some((b) => Math.abs(b - y) <= TOLERANCE);
+      if (r + 1 < rows && !ruled(ys[r + 1]!)) parent[find(r * cols + c)] = find((r + 1) * cols + c);
     }
   }
   const texts = new Map<number, TextItem[]>();
@@ -134,6 +136,33 @@ function gridTable(group: Rule[], items: TextItem[]): { table: RuledTable; used:
 }
 
 /**
+ * Row edges drawn only as breaks in the column rules: heights where every column rule crossing
+ * them ends and starts again (producers that draw borders cell by cell and leave a row's own rule
+ * out, under a shaded header for instance), among rules that elsewhere run through row rules.
+ * A column rule running through the break marks a merged cell.
+ */
+function rowBreaks(vertical: Rule[], horizontal: Rule[], bottom: number, top: number): number[] {
+  // Column rules cut at every row (LaTeX draws them line by line) say nothing: only a cut in rules that run through row rules does.
+  const runThrough = vertical.some((v) =>
+    horizontal.some(
+      (h) =>
+        h.at > v.from + TOLERANCE && h.at < v.to - TOLERANCE && h.from - TOLERANCE <= v.at && v.at <= h.to + TOLERANCE,
+    ),
+  );
+  if (!runThrough) return [];
+  const columns = positions(vertical.map((r) => r.at));
+  const ends = positions(vertical.flatMap((r) => [r.from, r.to])).filter(
+    (y) => y > bottom + TOLERANCE && y < top - TOLERANCE,
+  );
+  const at = (x: number, end: 'from' | 'to', y: number): boolean =>
+    vertical.some((r) => Math.abs(r.at - x) <= TOLERANCE && Math.abs(r[end] - y) <= TOLERANCE);
+  return ends.filter((y) => {
+    const crossing = columns.filter((x) => covered(vertical, false, x, y));
+    return crossing.length >= 2 && crossing.every((x) => at(x, 'to', y) && at(x, 'from', y));
+  });
+}
+
+/**
  * A run of text crossing a drawn column rule (poppler joins words closer than about a letter's
  * width, even across a rule) is cut at the space nearest each rule, letters placed by their share of its width.
  */
@@ -145,24 +174,25 @@ function splitAtRules(item: TextItem, edges: number[], vertical: Rule[]): TextIt
   if (!crossing.length || item.text.length < 2) return [item];
   const perChar = item.width / item.text.length;
   const cuts: number[] = [];
+  // The rule each cut was made for: the text after the cut starts right of it, whatever the letters' widths.
+  const ruleAt = new Map<number, number>();
   for (const x of crossing) {
     const ideal = (x - item.x) / perChar;
     let best = -1;
     for (let i = 1; i < item.text.length; i++) {
       if (item.text[i] === ' ' && (best < 0 || Math.abs(i - ideal) < Math.abs(best - ideal))) best = i;
     }
-    if (best > 0 && !cuts.includes(best)) cuts.push(best);
+    if (best > 0 && !cuts.includes(best)) {
+      cuts.push(best);
+      ruleAt.set(best, x);
+    }
   }
   cuts.sort((a, b) => a - b);
   const bounds = [0, ...cuts, item.text.length];
   return bounds.slice(0, -1).map((start, k) => {
     const end = bounds[k + 1]!;
-    return {
-      ...item,
-      text: item.text.slice(start, end).trim(),
-      x: item.x + start * perChar,
-      width: (end - start) * perChar,
-    };
+    const x = Math.max(item.x + start * perChar, ruleAt.get(start) ?? -Infinity);
+    return { ...item, text: item.text.slice(start, end).trim(), x, width: Math.max(item.x + end * perChar, x + 1) - x };
   });
 }
 
@@ -172,7 +202,8 @@ const MAX_CELL_LINES = 8;
 /** A box holding many lines or text set in columns frames a part of the page; it is no table cell. */
 function holdsLayout(items: TextItem[]): boolean {
   const baselines: TextItem[][] = [];
-  for (const item of [...items].sort((a, b) => b.y - a.y || a.x - b.x)) {
+  // A turned run's pieces stand one above the other but are one line of text.
+  for (const item of items.filter((i) => !isTurned(i)).sort((a, b) => b.y - a.y || a.x - b.x)) {
     const line = baselines.find((l) => Math.abs(l[0]!.y - item.y) <= item.size / 2);
     if (line) line.push(item);
     else baselines.push([item]);
@@ -192,6 +223,15 @@ function dropRepeatedColumns(grid: string[][]): string[][] {
 
 /** A cell's items in reading order: lines top-down, each left to right, wrapped words re-joined. */
 function readCell(items: TextItem[]): string {
+  // Text turned to run upwards (a narrow column's header) comes from poppler in zero-width pieces, bottom first.
+  if (items.every(isTurned)) {
+    return [...items]
+      .sort((a, b) => a.x - b.x || a.y - b.y)
+      .map((i) => i.text)
+      .join('')
+      .replace(/\s+/g, ' ')
+      .trim();
+  }
   const sorted = [...items].sort((a, b) =>
     Math.abs(a.y - b.y) > Math.min(a.size, b.size) / 2 ? b.y - a.y : a.x - b.x,
   );
@@ -204,4 +244,9 @@ function readCell(items: TextItem[]): string {
     else out += ` ${text}`;
   }
   return out;
+}
+
+/** poppler gives text set at a right angle as pieces of zero width. */
+function isTurned(item: TextItem): boolean {
+  return item.width === 0 && item.text.trim() !== '';
 }

@@ -1,0 +1,255 @@
+import type { Cell, Line } from './layout';
+
+/** Cell edges this close (points, at least, or text sizes) line up. */
+const MIN_ALIGN_TOLERANCE = 4;
+const ALIGN_TOLERANCE_RATIO = 0.8;
+/** Consecutive lines further apart than this many text sizes are not rows of one table. */
+const MAX_ROW_GAP = 3;
+/** A table without drawn rules has at least this many rows... */
+const MIN_ROWS = 3;
+/** ...or is a header and one row, each split into at least this many matching cells. */
+const MIN_PAIR_CELLS = 3;
+/** Wrapped lines of one table sit this close (points) to the same distance below their row. */
+const WRAP_GAP_TOLERANCE = 1;
+/** Header lines of one cell each looked for above a table's first row. */
+const MAX_HEADER_LINES = 3;
+/** A cell of at least this many words reads as running text. */
+const PROSE_CELL_WORDS = 5;
+/** A column is running text when this share of its filled cells is. */
+const PROSE_COLUMN_SHARE = 2 / 3;
+
+/** A column of an aligned-text table: the span its cells cover, and how many rows have a cell in it. */
+interface Column {
+  x: number;
+  right: number;
+  rows: number;
+}
+
+/**
+ * A run of lines split by wide gaps into cells that line up in columns, starting at `start`: a
+ * table set without rules. Cells line up by their left edge, their right edge (figures set
+ * flush right) or by sitting inside a column's span (centred); a row may open a column the
+ * rows above left empty (a header over the data columns only) when another of its cells lines up.
+ */
+export function tableAt(lines: Line[], start: number): { rows: string[][]; end: number } | undefined {
+  if (lines[start]!.cells.length >= 2) return finished(alignedTable(lines, start), []);
+  // Header lines of one cell each (centred over their columns, maybe wrapped) may stand above the first row.
+  for (let k = start + 1; k <= start + MAX_HEADER_LINES && k < lines.length; k++) {
+    if (lines[k]!.cells.length < 2) continue;
+    const table = alignedTable(lines, k);
+    if (!table || table.rows.length < MIN_ROWS) return undefined;
+    const header = headerRows(lines.slice(start, k), lines[k]!, table.columns);
+    return header ? finished(table, header) : undefined;
+  }
+  return undefined;
+}
+
+/** The table with its header rows on top and stray columns merged, unless it reads as columns of prose. */
+function finished(
+  table: { rows: string[][]; columns: Column[]; end: number } | undefined,
+  header: string[][],
+): { rows: string[][]; end: number } | undefined {
+  if (!table) return undefined;
+  const rows = mergeStrayColumns([...header, ...table.rows], table.columns);
+  return isColumnsOfProse(rows) ? undefined : { rows, end: table.end };
+}
+
+/** The aligned rows from `start` (a line of 2+ cells) and their columns, before stray columns are merged. */
+function alignedTable(lines: Line[], start: number): { rows: string[][]; columns: Column[]; end: number } | undefined {
+  const first = lines[start]!;
+  const { columns, members } = alignedRun(lines, start);
+  const rowCount = members.filter((m) => !m.continues).length;
+  if (rowCount < 2 || (rowCount < MIN_ROWS && !isHeaderAndRow(first, lines[start + 1]!, columns))) return undefined;
+  const rows: string[][] = [];
+  let rowSize = first.size;
+  for (const { line, placed, continues } of members) {
+    // Wrapped text goes on in its row's type; a line in another size under a cell is a note of its own.
+    const wraps = continues && line.size === rowSize;
+    const row = wraps ? rows[rows.length - 1]! : columns.map(() => '');
+    line.cells.forEach((c, i) => {
+      const at = columns.indexOf(placed[i]!);
+      row[at] = row[at] ? `${row[at]} ${c.text}` : c.text;
+    });
+    if (!wraps) rows.push(row);
+    if (!continues) rowSize = line.size;
+  }
+  return { rows, columns, end: start + members.length };
+}
+
+/**
+ * Lines just above a table's first row, in no larger type, whose every cell spans exactly one of
+ * its columns are its header: one row per baseline, a line under filled header cells only being
+ * their wrapped text.
+ */
+function headerRows(header: Line[], firstRow: Line, columns: Column[]): string[][] | undefined {
+  const reach = firstRow.size * MAX_ROW_GAP;
+  const byHeight = [...header].sort((a, b) => b.y - a.y);
+  const closeEnough = byHeight.every(
+    (l, k) =>
+      l.page === firstRow.page &&
+      l.size <= firstRow.size &&
+      l.y > firstRow.y &&
+      l.y - (byHeight[k + 1]?.y ?? firstRow.y) < reach,
+  );
+  if (!closeEnough) return undefined;
+  const rows: Array<{ y: number; cells: string[] }> = [];
+  let last: { y: number; cells: string[] } | undefined;
+  for (const line of byHeight) {
+    const placed = line.cells.map((cell) => {
+      const over = columns.filter((c) => cell.x <= c.right && cell.right >= c.x);
+      return over.length === 1 ? columns.indexOf(over[0]!) : -1;
+    });
+    if (placed.includes(-1)) return undefined;
+    const sameBaseline = last && Math.abs(last.y - line.y) <= line.size / 2;
+    const wrapped = last && !sameBaseline && placed.every((at) => last!.cells[at]);
+    const row = sameBaseline || wrapped ? last! : { y: line.y, cells: columns.map(() => '') };
+    line.cells.forEach((cell, i) => {
+      const at = placed[i]!;
+      row.cells[at] = row.cells[at] ? `${row.cells[at]} ${cell.text}` : cell.text;
+    });
+    if (row !== last) rows.push(row);
+    last = row;
+    if (!sameBaseline) last.y = line.y;
+  }
+  // A line over the label column alone is a section label or a heading, not a header.
+  if (rows.every((r) => r.cells.every((cell, c) => !cell || c === 0))) return undefined;
+  return rows.map((r) => r.cells);
+}
+
+/** A line of the run: the column of each of its cells; `continues` when it holds the wrapped end of the row above's cell. */
+interface Member {
+  line: Line;
+  placed: Column[];
+  continues: boolean;
+}
+
+/** The longest run of lines from `start` whose cells all fall into shared columns. */
+function alignedRun(lines: Line[], start: number): { columns: Column[]; members: Member[] } {
+  const first = lines[start]!;
+  const tolerance = Math.max(MIN_ALIGN_TOLERANCE, first.size * ALIGN_TOLERANCE_RATIO);
+  const columns: Column[] = first.cells.map((c) => ({ x: c.x, right: c.right, rows: 1 }));
+  const members: Member[] = [{ line: first, placed: [...columns], continues: false }];
+  for (let end = start + 1; end < lines.length; end++) {
+    const line = lines[end]!;
+    const prev = lines[end - 1]!;
+    if (line.page !== first.page || Math.abs(prev.y - line.y) >= first.size * MAX_ROW_GAP) break;
+    if (line.cells.length === 1) {
+      // One cell under a column right of the first is a cell's text wrapped onto a second line;
+      // wrapped text never starts left of its column, and a line at the first column's edge is a label.
+      const cell = line.cells[0]!;
+      const column = alignedColumn(columns.slice(1), cell, tolerance);
+      if (!column || cell.x < column.x - tolerance || Math.abs(cell.x - columns[0]!.x) <= tolerance) break;
+      members.push({ line, placed: [column], continues: true });
+      continue;
+    }
+    const placed = placeRow(columns, line.cells, tolerance);
+    if (!placed) break;
+    members.push({ line, placed, continues: false });
+  }
+  // A run ends on a row, or on wrapped text spaced like the wrapped text inside it.
+  const wrapGaps = members.flatMap((m, k) => (m.continues && k < members.length - 1 ? [gapAbove(members, k)] : []));
+  while (members[members.length - 1]!.continues) {
+    const gap = gapAbove(members, members.length - 1);
+    if (wrapGaps.some((g) => Math.abs(g - gap) <= WRAP_GAP_TOLERANCE)) break;
+    members.pop();
+  }
+  return { columns, members };
+}
+
+/** The distance from the line above to member `k`. */
+function gapAbove(members: Member[], k: number): number {
+  return Math.abs(members[k - 1]!.line.y - members[k]!.line.y);
+}
+
+/** The first column the cell lines up with: by its left or right edge, else by sitting inside its span. */
+function alignedColumn(columns: Column[], cell: Cell, tolerance: number): Column | undefined {
+  const edge = columns.find((c) => Math.abs(c.x - cell.x) <= tolerance || Math.abs(c.right - cell.right) <= tolerance);
+  return edge ?? columns.find((c) => cell.x >= c.x - tolerance && cell.right <= c.right + tolerance);
+}
+
+/**
+ * The column of each cell, left to right, each in a column right of the previous cell's; the
+ * columns the row opens are added and the ones it fills widened. Undefined (columns untouched)
+ * when fewer than half its cells line up with a column or a cell overlaps a column it is not in.
+ */
+function placeRow(columns: Column[], cells: Cell[], tolerance: number): Column[] | undefined {
+  const plan: Array<{ cell: Cell; column: Column; before?: Column; opened: boolean }> = [];
+  let from = 0;
+  for (const cell of cells) {
+    const candidates = columns.slice(from);
+    const column = alignedColumn(candidates, cell, tolerance);
+    if (column) {
+      plan.push({ cell, column, opened: false });
+      from = columns.indexOf(column) + 1;
+      continue;
+    }
+    // The cell stands where no column is: it opens one, unless it runs into the next column.
+    const next = candidates.find((c) => c.x > cell.x);
+    if (next && cell.right > next.x - tolerance) return undefined;
+    plan.push({ cell, column: { x: cell.x, right: cell.right, rows: 0 }, before: next, opened: true });
+    from = next ? columns.indexOf(next) : columns.length;
+  }
+  if (plan.filter((p) => !p.opened).length * 2 < cells.length) return undefined;
+  for (const { cell, column, before, opened } of plan) {
+    if (opened) columns.splice(before ? columns.indexOf(before) : columns.length, 0, column);
+    column.x = Math.min(column.x, cell.x);
+    column.right = Math.max(column.right, cell.right);
+    column.rows++;
+  }
+  return plan.map((p) => p.column);
+}
+
+/**
+ * A column one row alone fills, lying inside its neighbour's span and never beside a filled cell of
+ * it, is that neighbour's cell set off-centre (a short figure under a wide column): the two are one.
+ */
+function mergeStrayColumns(rows: string[][], columns: Column[]): string[][] {
+  let table = rows;
+  let cols = [...columns];
+  for (let c = 0; c < cols.length; c++) {
+    const column = cols[c]!;
+    if (column.rows !== 1) continue;
+    const into = [c - 1, c + 1].find((n) => {
+      const other = cols[n];
+      return (
+        other !== undefined &&
+        column.x >= other.x &&
+        column.right <= other.right &&
+        table.every((row) => !(row[c] && row[n]))
+      );
+    });
+    if (into === undefined) continue;
+    table = table.map((row) => {
+      const merged = [...row];
+      merged[into] = row[into] || row[c]!;
+      merged.splice(c, 1);
+      return merged;
+    });
+    cols = cols.filter((_, k) => k !== c);
+    c--;
+  }
+  return table;
+}
+
+/** Two lines make a table when both split into the same 3+ columns at the same places. */
+function isHeaderAndRow(header: Line, row: Line, columns: Column[]): boolean {
+  return (
+    header.cells.length >= MIN_PAIR_CELLS &&
+    row.cells.length === header.cells.length &&
+    columns.length === header.cells.length
+  );
+}
+
+/**
+ * Aligned lines whose every column is running text are a page set in columns, not a table:
+ * tables hold at least one column of short entries (names, numbers, dates).
+ */
+function isColumnsOfProse(rows: string[][]): boolean {
+  const width = rows[0]?.length ?? 0;
+  for (let c = 0; c < width; c++) {
+    const filled = rows.map((r) => r[c] ?? '').filter(Boolean);
+    const prose = filled.filter((cell) => cell.split(' ').length >= PROSE_CELL_WORDS).length;
+    if (!filled.length || prose < filled.length * PROSE_COLUMN_SHARE) return false;
+  }
+  return true;
+}

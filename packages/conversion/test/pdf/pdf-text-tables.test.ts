@@ -1,0 +1,318 @@
+import { closeConversionWorkers, convertIsolated } from '../../src';
+import { makePdf as pdf, ruledGrid } from './make-pdf';
+
+afterAll(() => closeConversionWorkers());
+const limits = { timeoutMs: 60_000, maxMemoryMb: 512 };
+const std = { enhanced: false };
+
+/** Writes each row's cells at the given x positions, one row every `pitch` points from `top`. */
+function writeRows(doc: PDFKit.PDFDocument, rows: string[][], xs: number[], pitch = 18, top = 100): void {
+  rows.forEach((row, r) =>
+    row.forEach((cell, c) => {
+      if (cell) doc.text(cell, xs[c]!, top + r * pitch, { lineBreak: false });
+    }),
+  );
+}
+
+describe('PDF tables set without rules', () => {
+  it('When the header row leaves the row-label column empty, then the labels keep a column of their own', async () => {
+    const input = await pdf((doc) => {
+      doc.font('Helvetica').fontSize(10);
+      writeRows(
+        doc,
+        [
+          ['', 'Hours', 'Rate', 'Cost'],
+          ['Parts', '', '', '2,100'],
+          ['Body labour', '2', '150', '300'],
+          ['Paint labour', '1.5', '150', '225'],
+        ],
+        [72, 250, 310, 370],
+      );
+    });
+    const { markdown } = await convertIsolated(input, 'pdf', std, limits);
+    expect(markdown).toBe(
+      '|  | Hours | Rate | Cost |\n| --- | --- | --- | --- |\n| Parts |  |  | 2,100 |\n| Body labour | 2 | 150 | 300 |\n| Paint labour | 1.5 | 150 | 225 |\n',
+    );
+  });
+
+  it('When figures are set flush right under their header, then each stays in its column', async () => {
+    const rows = [
+      ['Item', 'Amount', 'Paid'],
+      ['Rent', '1,250.00', 'yes'],
+      ['Water', '42.10', 'no'],
+      ['Power', '7.00', 'yes'],
+    ];
+    const input = await pdf((doc) => {
+      doc.font('Helvetica').fontSize(10);
+      rows.forEach((row, r) => {
+        doc.text(row[0]!, 72, 100 + r * 18, { lineBreak: false });
+        doc.text(row[1]!, 200, 100 + r * 18, { width: 100, align: 'right', lineBreak: false });
+        doc.text(row[2]!, 340, 100 + r * 18, { lineBreak: false });
+      });
+    });
+    const { markdown } = await convertIsolated(input, 'pdf', std, limits);
+    expect(markdown).toBe(
+      '| Item | Amount | Paid |\n| --- | --- | --- |\n| Rent | 1,250.00 | yes |\n| Water | 42.10 | no |\n| Power | 7.00 | yes |\n',
+    );
+  });
+
+  it('When a value sits off-centre under a wide column of labelled values, then it joins that column', async () => {
+    const input = await pdf((doc) => {
+      doc.font('Helvetica').fontSize(10);
+      const xs = [72, 150, 330, 390];
+      writeRows(doc, [['Name', 'Gabriel Diaz', 'Year', '2022']], xs);
+      // The claim number stands right of where the column's other values start.
+      writeRows(doc, [['Claim #', '999', 'Make', 'Jeep']], [72, 250, 330, 390], 18, 118);
+      writeRows(doc, [['Email', 'gabriel.diaz@example.com', 'Model', 'Cherokee']], xs, 18, 136);
+    });
+    const { markdown } = await convertIsolated(input, 'pdf', std, limits);
+    expect(markdown).toBe(
+      '| Name | Gabriel Diaz | Year | 2022 |\n| --- | --- | --- | --- |\n| Claim # | 999 | Make | Jeep |\n| Email | gabriel.diaz@example.com | Model | Cherokee |\n',
+    );
+  });
+
+  it('When a header and a single row split into the same three or more columns, then they are a table', async () => {
+    const input = await pdf((doc) => {
+      doc.font('Helvetica').fontSize(10);
+      writeRows(
+        doc,
+        [
+          ['Start date', 'End date', 'Shows', 'Amount'],
+          ['12/20/24', '12/31/24', '48', '$12,500.00'],
+        ],
+        [72, 160, 250, 330],
+      );
+    });
+    const { markdown } = await convertIsolated(input, 'pdf', std, limits);
+    expect(markdown).toBe(
+      '| Start date | End date | Shows | Amount |\n| --- | --- | --- | --- |\n| 12/20/24 | 12/31/24 | 48 | $12,500.00 |\n',
+    );
+  });
+
+  it('When two lines of running text split into two columns each, then they stay prose', async () => {
+    const input = await pdf((doc) => {
+      doc.font('Times-Roman').fontSize(10);
+      writeRows(
+        doc,
+        [
+          ['The council met on Monday to discuss', 'Meanwhile the school orchestra has won'],
+          ['the new bridge across the northern bank.', 'the regional prize for a third year.'],
+        ],
+        [72, 310],
+        13,
+      );
+    });
+    const { markdown } = await convertIsolated(input, 'pdf', std, limits);
+    expect(markdown).toBe(
+      'The council met on Monday to discuss Meanwhile the school orchestra has won the new bridge across the northern bank. the regional prize for a third year.\n',
+    );
+  });
+
+  it('When a cell of a row wraps onto a second line, then the wrapped text stays in its cell', async () => {
+    const input = await pdf((doc) => {
+      doc.font('Helvetica').fontSize(10);
+      const xs = [72, 110, 300];
+      const line = (y: number, cells: string[]): void =>
+        cells.forEach((cell, c) => {
+          if (cell) doc.text(cell, xs[c]!, y, { lineBreak: false });
+        });
+      line(100, ['Ln', 'Description', 'Total']);
+      line(118, ['1', 'Replacement of the front', '$300']);
+      line(130, ['', 'bumper and grille', '']);
+      line(148, ['2', 'Paint', '$225']);
+    });
+    const { markdown } = await convertIsolated(input, 'pdf', std, limits);
+    expect(markdown).toBe(
+      '| Ln | Description | Total |\n| --- | --- | --- |\n| 1 | Replacement of the front bumper and grille | $300 |\n| 2 | Paint | $225 |\n',
+    );
+  });
+
+  it('When a line in a smaller size sits under a row’s cell, then it is a row of its own', async () => {
+    const input = await pdf((doc) => {
+      const xs = [72, 110, 300];
+      const line = (y: number, cells: string[]): void =>
+        cells.forEach((cell, c) => {
+          if (cell) doc.text(cell, xs[c]!, y, { lineBreak: false });
+        });
+      doc.font('Helvetica').fontSize(10);
+      line(100, ['Ln', 'Title', 'Total']);
+      line(118, ['1', 'Winter Wonderland', '$300']);
+      doc.fontSize(8);
+      line(130, ['', '(Runtime: 98 min)', '']);
+      doc.fontSize(10);
+      line(148, ['2', 'New Year Mystery', '$225']);
+    });
+    const { markdown } = await convertIsolated(input, 'pdf', std, limits);
+    expect(markdown).toBe(
+      '| Ln | Title | Total |\n| --- | --- | --- |\n| 1 | Winter Wonderland | $300 |\n|  | (Runtime: 98 min) |  |\n| 2 | New Year Mystery | $225 |\n',
+    );
+  });
+
+  it('When header cells stand centred over narrow columns and wrap onto two lines, then they are one header row', async () => {
+    const input = await pdf((doc) => {
+      doc.font('Helvetica').fontSize(9);
+      // Stream order as producers write it: the wrapped header's second line before the next header cell.
+      doc.text('State funded', 300, 100, { lineBreak: false });
+      doc.text('legal aid', 308, 111, { lineBreak: false });
+      doc.text('CSOs', 380, 100, { lineBreak: false });
+      writeRows(
+        doc,
+        [
+          ['Children', '*', '*'],
+          ['Women', '*', ''],
+          ['Migrants', '', '*'],
+        ],
+        [72, 322, 388],
+        16,
+        130,
+      );
+    });
+    const { markdown } = await convertIsolated(input, 'pdf', std, limits);
+    expect(markdown).toBe(
+      '|  | State funded legal aid | CSOs |\n| --- | --- | --- |\n| Children | \\* | \\* |\n| Women | \\* |  |\n| Migrants |  | \\* |\n',
+    );
+  });
+
+  it('When a label stands alone over the label column above a table, then it stays outside the table', async () => {
+    const input = await pdf((doc) => {
+      doc.font('Helvetica').fontSize(10);
+      doc.text('Supplies', 72, 100, { lineBreak: false });
+      writeRows(
+        doc,
+        [
+          ['Paint', '60'],
+          ['Body', '30'],
+          ['Other', '15'],
+        ],
+        [72, 300],
+        16,
+        116,
+      );
+    });
+    const { markdown } = await convertIsolated(input, 'pdf', std, limits);
+    expect(markdown).toBe('Supplies\n\n| Paint | 60 |\n| --- | --- |\n| Body | 30 |\n| Other | 15 |\n');
+  });
+
+  it('When a label at the first column’s edge stands between rows, then it is not taken for wrapped text', async () => {
+    const input = await pdf((doc) => {
+      doc.font('Helvetica').fontSize(9);
+      // The label ends where the second column's entries end, flush right.
+      const edge = 72 + doc.widthOfString('Alias list entries:');
+      const row = (y: number, size: string, type: string, name: string): void => {
+        doc.text(size, 72, y, { lineBreak: false });
+        doc.text(type, edge - doc.widthOfString(type), y, { lineBreak: false });
+        doc.text(name, 200, y, { lineBreak: false });
+      };
+      row(100, '4', 'CARD32', 'MAJOR_VERSION');
+      row(112, '4', 'CARD32', 'MINOR_VERSION');
+      row(124, '4', 'CARD32', 'ALIAS_LIST_OFFSET');
+      doc.text('Alias list entries:', 72, 136, { lineBreak: false });
+      row(148, '4', 'CARD32', 'N_ALIASES');
+      row(160, '8', 'CARD64', 'ALIASES');
+    });
+    const { markdown } = await convertIsolated(input, 'pdf', std, limits);
+    expect(markdown).toBe(
+      '| 4 | CARD32 | MAJOR_VERSION |\n| --- | --- | --- |\n| 4 | CARD32 | MINOR_VERSION |\n| 4 | CARD32 | ALIAS_LIST_OFFSET |\n\nAlias list entries:\n\n| 4 | CARD32 | N_ALIASES |\n| --- | --- | --- |\n| 8 | CARD64 | ALIASES |\n',
+    );
+  });
+});
+
+describe('PDF tables drawn with rules', () => {
+  it('When a header has no rule under it but the long column rules break there, then it is a row apart', async () => {
+    const input = await pdf((doc) => {
+      doc.font('Helvetica').fontSize(10).lineWidth(0.8);
+      const rule = (x0: number, y0: number, x1: number, y1: number): void => {
+        doc.moveTo(x0, y0).lineTo(x1, y1).stroke();
+      };
+      // No rule under the header; each column rule is one stroke beside the header and one down the body.
+      for (const y of [100, 148, 172]) rule(72, y, 312, y);
+      for (const x of [72, 192, 312]) {
+        rule(x, 100, x, 124);
+        rule(x, 124, x, 172);
+      }
+      [
+        ['Region', 'Sales'],
+        ['North', '120'],
+        ['South', '90'],
+      ].forEach((row, r) => row.forEach((text, c) => doc.text(text, 76 + c * 120, 107 + r * 24, { lineBreak: false })));
+    });
+    const { markdown } = await convertIsolated(input, 'pdf', std, limits);
+    expect(markdown).toBe('| Region | Sales |\n| --- | --- |\n| North | 120 |\n| South | 90 |\n');
+  });
+
+  it('When column rules are cut at every text line, then the lines between two row rules stay one row', async () => {
+    const input = await pdf((doc) => {
+      doc.font('Helvetica').fontSize(10).lineWidth(0.8);
+      const rule = (x0: number, y0: number, x1: number, y1: number): void => {
+        doc.moveTo(x0, y0).lineTo(x1, y1).stroke();
+      };
+      // As LaTeX draws a tabular: a column rule segment per text line, row rules only between rows.
+      for (const y of [100, 136, 172]) rule(72, y, 312, y);
+      for (const x of [72, 192, 312]) for (const y of [100, 118, 136, 154]) rule(x, y, x, y + 18);
+      const cell = (text: string, c: number, y: number): void => {
+        doc.text(text, 76 + c * 120, y, { lineBreak: false });
+      };
+      cell('Model', 0, 113);
+      cell('Score', 1, 113);
+      cell('OTSL', 0, 140);
+      cell('0.96', 1, 140);
+      cell('HTML', 0, 158);
+      cell('0.97', 1, 158);
+    });
+    const { markdown } = await convertIsolated(input, 'pdf', std, limits);
+    expect(markdown).toBe('| Model | Score |\n| --- | --- |\n| OTSL HTML | 0.96 0.97 |\n');
+  });
+
+  it('When a run of wide letters and narrow ones crosses a column rule, then the part after the rule is in the next cell', async () => {
+    const input = await pdf((doc) => {
+      doc.font('Helvetica').fontSize(10);
+      ruledGrid(
+        doc,
+        [72, 104, 150, 200],
+        [100, 120, 140, 160],
+        [
+          ['MMM', 'ill', '1'],
+          ['WWW', 'lit', '2'],
+          ['MWM', 'tilt', '3'],
+        ],
+      );
+    });
+    const { markdown } = await convertIsolated(input, 'pdf', std, limits);
+    expect(markdown).toBe('| MMM | ill | 1 |\n| --- | --- | --- |\n| WWW | lit | 2 |\n| MWM | tilt | 3 |\n');
+  });
+});
+
+describe('PDF tables with turned headers', () => {
+  it('When a ruled table’s column headers are turned to run upwards, then each header reads in order', async () => {
+    const input = await pdf((doc) => {
+      doc.font('Helvetica').fontSize(9);
+      ruledGrid(
+        doc,
+        [72, 232, 262, 292],
+        [100, 170, 190, 210],
+        [
+          ['User action', '', ''],
+          ['Start monitor', 'X', ''],
+          ['End monitor', 'X', 'X'],
+        ],
+      );
+      // Producers set turned text in pieces (kerning breaks the run), each placed up the column.
+      for (const [pieces, x] of [
+        [['*J', 'OB', 'CTL'], 250],
+        [['QIB', 'M_DB_', 'SQLADM'], 280],
+      ] as const) {
+        doc.save().rotate(-90, { origin: [x, 166] });
+        let along = x;
+        for (const piece of pieces) {
+          doc.text(piece, along, 166, { lineBreak: false });
+          along += doc.widthOfString(piece) + 1;
+        }
+        doc.restore();
+      }
+    });
+    const { markdown } = await convertIsolated(input, 'pdf', std, limits);
+    expect(markdown).toBe(
+      '| User action | \\*JOBCTL | QIBM_DB_SQLADM |\n| --- | --- | --- |\n| Start monitor | X |  |\n| End monitor | X | X |\n',
+    );
+  });
+});
