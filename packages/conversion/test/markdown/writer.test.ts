@@ -117,6 +117,25 @@ describe('Markdown writer', () => {
     );
   });
 
+  it('When text holds a bracketed citation that opens no link, then it is written without backslashes', () => {
+    expect(renderMarkdown([paragraph(t('Ducks swim.[11] Geese [a note], too.'))])).toBe(
+      'Ducks swim.[11] Geese [a note], too.\n',
+    );
+  });
+
+  it('When bracketed text could be read as a link, reference, definition, footnote or task box, then it is escaped', () => {
+    const cases: Array<[string, string]> = [
+      ['[a](b) c', '\\[a\\](b) c\n'],
+      ['[a][b] c', '\\[a\\][b] c\n'],
+      ['[a]: http://x c', '\\[a\\]: http://x c\n'],
+      ['[^1] c', '\\[^1\\] c\n'],
+      ['[x] done', '\\[x\\] done\n'],
+      ['ends with [a]', 'ends with \\[a\\]\n'],
+      ['[[a] b', '\\[[a] b\n'],
+    ];
+    for (const [text, md] of cases) expect(renderMarkdown([paragraph(t(text))])).toBe(md);
+  });
+
   it('When each text holds one Markdown character, then each is escaped and plain text is kept', () => {
     const words = ['a\\b', 'c`d', 'e*f', 'g[h', 'i]j', 'k_', '_l', 'm<n', 'plain 4.5'];
     const md = renderMarkdown([paragraph(...words.flatMap((w) => [t(w), t(' ')]))]);

@@ -49,7 +49,7 @@ describe('PDF inline styles', () => {
       doc.font('Helvetica').fontSize(11).text('Multiply *both* sides by 2 and keep [the] total_sum and _notes_ safe.'),
     );
     const { markdown } = await convertIsolated(input, 'pdf', std, limits);
-    expect(markdown).toBe('Multiply \\*both\\* sides by 2 and keep \\[the\\] total_sum and \\_notes\\_ safe.\n');
+    expect(markdown).toBe('Multiply \\*both\\* sides by 2 and keep [the] total_sum and \\_notes\\_ safe.\n');
   });
 
   it('When the whole body is set in a bold font, then the body is plain text, not one long strong run', async () => {

@@ -1,0 +1,40 @@
+import MarkdownIt from 'markdown-it';
+import { escapeText } from '../../src/markdown/inline';
+
+/** Characters that make or break inline Markdown, mixed with letters and digits. */
+const ALPHABET = ['[', ']', '(', ')', ':', '^', 'x', ' ', 'a', '!', '1', '.', '*', '_', '\\', '`', '<'];
+const CASES = 20_000;
+
+/** A fixed pseudo-random sequence (mulberry32), so a failure reproduces. */
+function seeded(seed: number): () => number {
+  let state = seed >>> 0;
+  return () => {
+    state = (state + 0x6d2b79f5) >>> 0;
+    let t = state;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+describe('escaping', () => {
+  it('When text mixing brackets and Markdown characters is escaped, then CommonMark reads it back as the same text', () => {
+    const commonMark = new MarkdownIt('commonmark');
+    const random = seeded(7);
+    const misread: string[] = [];
+    for (let i = 0; i < CASES; i++) {
+      let text = 'z';
+      const length = 1 + Math.floor(random() * 10);
+      for (let j = 0; j < length; j++) text += ALPHABET[Math.floor(random() * ALPHABET.length)];
+      text += 'z';
+      const html = commonMark.renderInline(escapeText(text));
+      const read = html
+        .replace(/&lt;/g, '<')
+        .replace(/&gt;/g, '>')
+        .replace(/&quot;/g, '"')
+        .replace(/&amp;/g, '&');
+      if (read !== text) misread.push(text);
+    }
+    expect(misread).toEqual([]);
+  });
+});
