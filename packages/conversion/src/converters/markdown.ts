@@ -1,5 +1,6 @@
 import type { Converter } from '../types';
-import type { Block, Inline } from '../markdown/model';
+import type { Block } from '../markdown/model';
+import { inlineText } from '../markdown/nodes';
 import { decodeText, normaliseNewlines } from '../text-decoding';
 import { documentOutput } from '../markdown/writer';
 import { readMarkdown } from './markdown/reader';
@@ -23,11 +24,5 @@ function frontMatterTitle(yaml: string): string | undefined {
 /** The text of the first level-1 heading, ATX or setext. */
 function firstTopHeading(blocks: Block[]): string | undefined {
   const heading = blocks.find((b) => b.type === 'heading' && b.level === 1);
-  return heading?.type === 'heading' ? plainText(heading.text).trim() || undefined : undefined;
-}
-
-function plainText(nodes: Inline[]): string {
-  return nodes
-    .map((n) => (n.type === 'text' || n.type === 'code' ? n.text : 'children' in n ? plainText(n.children) : ''))
-    .join('');
+  return heading?.type === 'heading' ? inlineText(heading.text, '').trim() || undefined : undefined;
 }

@@ -1,4 +1,5 @@
 import type { PreparedImage } from './engine';
+import type { Box } from './boxes';
 import { INK_LEVEL, ruledGridBox } from './rules';
 
 /** A pixel row of a strip holds ink when at least this many of its pixels are dark (specks are not text). */
@@ -10,13 +11,6 @@ const MIN_BAND_LINE_HEIGHTS = 0.4;
 const MAX_BAND_LINE_HEIGHTS = 2;
 /** A band this dark is a solid bar (a coloured heading band, a rule), not a line of dark text. */
 const SOLID_INK_SHARE = 0.6;
-
-interface Box {
-  x0: number;
-  y0: number;
-  x1: number;
-  y1: number;
-}
 
 /**
  * The share of line-shaped bands of ink that no recognised word lies on: Tesseract's page layout

@@ -16,6 +16,7 @@ import {
   SCRIPT_DETECTOR,
 } from './scripts';
 import { ConversionError } from '../types';
+import { median } from './boxes';
 import { unreadInkShare } from './coverage';
 import { joinSideBySide } from './side-by-side';
 
@@ -294,9 +295,4 @@ export function joinWords(words: Array<{ text: string; x0: number; x1: number }>
     previous = word;
   }
   return text;
-}
-
-export function median(values: number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.floor(sorted.length / 2)] ?? 0;
 }

@@ -1,6 +1,7 @@
 import type { Block } from '../markdown/model';
 import { text as plain } from '../markdown/model';
-import { joinLine, median, PARAGRAPH_GAP, type OcrResult, type OcrWord } from './engine';
+import { median } from './boxes';
+import { joinLine, PARAGRAPH_GAP, type OcrResult, type OcrWord } from './engine';
 import { ruledTable, type RuledTable } from './ruled-table';
 
 /**

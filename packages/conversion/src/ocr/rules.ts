@@ -1,3 +1,4 @@
+import type { Box } from './boxes';
 import type { PreparedImage } from './engine';
 
 /** A ruling line is dark pixels running at least this share of the image's width (or of the grid's height). */
@@ -15,8 +16,25 @@ interface Rule {
   to: number;
 }
 
+interface Grid {
+  horizontal: Rule[];
+  vertical: Rule[];
+}
+
+/** Each image's grid, found once: the unread-ink check and the ruled-table reader both ask for it. */
+const grids = new WeakMap<PreparedImage, Grid | null>();
+
 /** The ruling lines of a grid (3+ horizontal, 3+ vertical spanning them), top to bottom and left to right. */
-export function ruledGrid(image: PreparedImage): { horizontal: Rule[]; vertical: Rule[] } | undefined {
+export function ruledGrid(image: PreparedImage): Grid | undefined {
+  let grid = grids.get(image);
+  if (grid === undefined) {
+    grid = findGrid(image) ?? null;
+    grids.set(image, grid);
+  }
+  return grid ?? undefined;
+}
+
+function findGrid(image: PreparedImage): Grid | undefined {
   const { pixels, width, height } = image;
   const dark = (x: number, y: number): boolean => pixels[y * width + x]! < INK_LEVEL;
   const horizontal = mergeRuns(
@@ -36,7 +54,7 @@ export function ruledGrid(image: PreparedImage): { horizontal: Rule[]; vertical:
 }
 
 /** The outer box of a ruled grid, when the image has one (its cells are read one by one). */
-export function ruledGridBox(image: PreparedImage): { x0: number; y0: number; x1: number; y1: number } | undefined {
+export function ruledGridBox(image: PreparedImage): Box | undefined {
   const grid = ruledGrid(image);
   if (!grid) return undefined;
   return {

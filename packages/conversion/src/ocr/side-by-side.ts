@@ -1,9 +1,4 @@
-interface Box {
-  x0: number;
-  y0: number;
-  x1: number;
-  y1: number;
-}
+import { median, unionBox, type Box } from './boxes';
 
 interface Word {
   text: string;
@@ -49,19 +44,9 @@ export function joinSideBySide<W extends Word>(blocks: Array<PageBlock<W>>): Arr
         continue;
       }
       row.words = [...row.words, ...line.words].sort((a, b) => a.bbox.x0 - b.bbox.x0);
-      row.bbox = {
-        x0: Math.min(row.bbox.x0, line.bbox.x0),
-        y0: Math.min(row.bbox.y0, line.bbox.y0),
-        x1: Math.max(row.bbox.x1, line.bbox.x1),
-        y1: Math.max(row.bbox.y1, line.bbox.y1),
-      };
+      row.bbox = unionBox(row.bbox, line.bbox);
     }
-    target.bbox = {
-      x0: Math.min(target.bbox.x0, block.bbox.x0),
-      y0: Math.min(target.bbox.y0, block.bbox.y0),
-      x1: Math.max(target.bbox.x1, block.bbox.x1),
-      y1: Math.max(target.bbox.y1, block.bbox.y1),
-    };
+    target.bbox = unionBox(target.bbox, block.bbox);
   }
   return out;
 }
@@ -69,7 +54,7 @@ export function joinSideBySide<W extends Word>(blocks: Array<PageBlock<W>>): Arr
 /** Whether `right` is a block of short lines whose lines fall on `left`'s rows, beside their words. */
 function readsAcross<W extends Word>(left: PageBlock<W>, right: PageBlock<W>): boolean {
   const lines = right.paragraphs.flatMap((p) => p.lines);
-  if (!lines.length || middle(lines.map((l) => l.words.length)) >= RUNNING_TEXT_WORDS) return false;
+  if (!lines.length || median(lines.map((l) => l.words.length)) >= RUNNING_TEXT_WORDS) return false;
   const rows = left.paragraphs.flatMap((p) => p.lines);
   return lines.filter((l) => rowOf(rows, l)).length >= lines.length * MIN_ROWS_SHARED;
 }
@@ -79,9 +64,4 @@ function rowOf<W extends Word>(rows: Array<PageLine<W>>, line: PageLine<W>): Pag
   const height = line.bbox.y1 - line.bbox.y0;
   const apart = (r: PageLine<W>): boolean => !r.words.some((w) => w.bbox.x1 > line.bbox.x0 && w.bbox.x0 < line.bbox.x1);
   return rows.find((r) => Math.abs(centre(r.bbox) - centre(line.bbox)) < height * SAME_ROW && apart(r));
-}
-
-function middle(values: number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.floor(sorted.length / 2)] ?? 0;
 }

@@ -5,7 +5,8 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import sharp from 'sharp';
 import { closeConversionWorkers, convertIsolated } from '../../src';
-import { closeOcrEngine, median, prepareImage, recognise } from '../../src/ocr/engine';
+import { median } from '../../src/ocr/boxes';
+import { closeOcrEngine, prepareImage, recognise } from '../../src/ocr/engine';
 import { unreadInkShare } from '../../src/ocr/coverage';
 import {
   BANDED,

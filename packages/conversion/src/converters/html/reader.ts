@@ -1,4 +1,5 @@
 import type { Block, Inline, ListItem, Note } from '../../markdown/model';
+import { isBlankInline } from '../../markdown/nodes';
 import { BLOCK_TAGS, parseHtml, textOf, type HtmlElement, type HtmlNode } from './dom';
 import { isFormatting } from '../../markdown/inline';
 
@@ -249,7 +250,7 @@ class HtmlReader {
       word = undefined;
     };
     const flush = (): void => {
-      if (run.length && hasVisible(run)) {
+      if (run.length && !isBlankInline(run)) {
         endWordList();
         out.push({ type: 'paragraph', text: tidy(run) });
       }
@@ -300,7 +301,7 @@ class HtmlReader {
     const heading = HEADING_TAGS.get(el.tag) ?? (el.tag === 'p' && /\bMsoTitle\b/.test(el.attrs.class ?? '') ? 1 : 0);
     if (heading) {
       const text = tidy(this.inlines(el.children, depth));
-      if (hasVisible(text)) out.push({ type: 'heading', level: heading, text });
+      if (!isBlankInline(text)) out.push({ type: 'heading', level: heading, text });
       return;
     }
     if (el.attrs.style !== undefined && /mso-element:\s*(foot|end)note-list/i.test(el.attrs.style)) {
@@ -455,7 +456,7 @@ class HtmlReader {
     }
     for (const el of captions) {
       const text = tidy(this.inlines(el.children, depth));
-      if (hasVisible(text)) out.push({ type: 'paragraph', text });
+      if (!isBlankInline(text)) out.push({ type: 'paragraph', text });
     }
     out.push({
       type: 'table',
@@ -518,7 +519,7 @@ class HtmlReader {
         // heading, ↩ or ^ after a note): page furniture, not text.
         if (el.attrs.href?.startsWith('#') && isOnlySymbols(inner)) return;
         const url = linkTarget(el.attrs.href);
-        if (url && hasVisible(inner)) out.push({ type: 'link', url, children: inner });
+        if (url && !isBlankInline(inner)) out.push({ type: 'link', url, children: inner });
         else append(out, inner);
         return;
       }
@@ -543,7 +544,7 @@ class HtmlReader {
         const inner = this.inlines(el.children, depth);
         const mark = (n: Inline): boolean =>
           n.type === 'link' || n.type === 'noteRef' || (n.type === 'text' && !/\S/.test(n.text));
-        if (!hasVisible(inner) || inner.every(mark)) append(out, inner);
+        if (isBlankInline(inner) || inner.every(mark)) append(out, inner);
         else out.push({ type: el.tag === 'sup' ? 'superscript' : 'subscript', children: inner });
         return;
       }
@@ -561,7 +562,7 @@ class HtmlReader {
         for (const li of el.children) {
           if (typeof li === 'string' || li.tag !== 'li' || this.skipped(li)) continue;
           const nodes = this.inlines(li.children, depth);
-          if (!hasVisible(nodes)) continue;
+          if (isBlankInline(nodes)) continue;
           if (!first) out.push(textNode(' - '));
           first = false;
           append(out, nodes);
@@ -728,20 +729,6 @@ function unwrapRedirect(href: string): string | undefined {
     url.searchParams.get('uddg') ??
     (url.pathname === '/url' ? (url.searchParams.get('q') ?? url.searchParams.get('url')) : null);
   return target && /^https?:\/\//.test(target) ? target : undefined;
-}
-
-/** Content a reader sees: text other than white space, pictures, code, formulas, note marks. */
-function hasVisible(nodes: Inline[]): boolean {
-  const stack: Inline[][] = [nodes];
-  while (stack.length) {
-    for (const n of stack.pop()!) {
-      if (n.type === 'text') {
-        if (/\S/.test(n.text)) return true;
-      } else if ('children' in n) stack.push(n.children);
-      else if (n.type !== 'break') return true;
-    }
-  }
-  return false;
 }
 
 /** Only text, and no letter or digit in it (an empty link, a pilcrow, an arrow). */

@@ -1,4 +1,5 @@
 import type { Inline } from '../../markdown/model';
+import { inlineText } from '../../markdown/nodes';
 import { parseHtml, type HtmlElement } from '../html/dom';
 import type { Token } from './parser';
 
@@ -107,7 +108,7 @@ function htmlTag(
     const el = firstElement(html);
     nodes.push(image(el?.attrs.alt ?? '', el?.attrs.src ?? ''));
   } else if (formatting) open(name, (children) => [{ type: formatting, children }]);
-  else if (HTML_CODE.has(name)) open(name, (children) => [{ type: 'code', text: plainText(children) }]);
+  else if (HTML_CODE.has(name)) open(name, (children) => [{ type: 'code', text: inlineText(children) }]);
   else if (name === 'a') {
     const url = firstElement(html)?.attrs.href ?? '';
     open(name, (children) => [{ type: 'link', url, children }]);
@@ -117,17 +118,4 @@ function htmlTag(
 function firstElement(html: string): HtmlElement | undefined {
   const el = parseHtml(html).children[0];
   return typeof el === 'string' ? undefined : el;
-}
-
-/** The text of nodes, markup left out (for code written as HTML inside Markdown). */
-function plainText(nodes: Inline[]): string {
-  let out = '';
-  const stack = [...nodes].reverse();
-  while (stack.length) {
-    const n = stack.pop()!;
-    if (n.type === 'text' || n.type === 'code') out += n.text;
-    else if (n.type === 'break') out += ' ';
-    else if ('children' in n) for (let i = n.children.length - 1; i >= 0; i--) stack.push(n.children[i]!);
-  }
-  return out;
 }

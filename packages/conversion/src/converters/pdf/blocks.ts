@@ -1,4 +1,5 @@
-import type { Block, Inline, InlineContent } from '../../markdown/model';
+import type { Block, Inline } from '../../markdown/model';
+import { inlineText } from '../../markdown/nodes';
 import { nestListItems, type FlatListItem } from '../../markdown/lists';
 import { dropLeading, joinRunLines, runsToInlines, type StyledRun } from './styled-runs';
 import { bodyFont, bodySize, boilerplateKey, type Line } from './layout';
@@ -127,7 +128,7 @@ export function linesToBlocks(lines: Line[]): Block[] {
         (prev.size === line.size || wrapsSmaller(prev, line)) &&
         gapBetween(prev, line) < Math.max(prev.size, line.size) * 1.8;
       // A heading's style is what makes it one: its text is plain.
-      if (continues && last.type === 'heading') last.text = plainText(`${inlineText(last.text)} ${line.text}`);
+      if (continues && last.type === 'heading') last.text = plainText(`${inlineText(last.text, '')} ${line.text}`);
       else blocks.push({ type: 'heading', level: levelOf(line), text: plainText(line.text) });
       continue;
     }
@@ -212,11 +213,6 @@ const MAX_NESTED_INDENT_RATIO = 5;
 
 function plainText(value: string): Inline[] {
   return [{ type: 'text', text: value }];
-}
-
-/** The text of nodes this reader made (headings hold plain text). */
-function inlineText(content: InlineContent): string {
-  return content.map((n) => (n.type === 'text' ? n.text : 'children' in n ? inlineText(n.children) : '')).join('');
 }
 
 function isHeadingLine(line: Line, body: number): boolean {

@@ -4,7 +4,7 @@ import { ConversionError } from '../../types';
 import type { Block, Inline, Note } from '../../markdown/model';
 import { documentOutput } from '../../markdown/writer';
 import { nestListItems, type FlatListItem } from '../../markdown/lists';
-import { collapseSpaces, isBlankInline, styled, type Position } from '../../markdown/nodes';
+import { collapseSpaces, inlineText, isBlankInline, styled, type Position } from '../../markdown/nodes';
 import { MAX_NESTING_DEPTH } from '../../nesting-limits';
 import { imageAltText } from '../alt-text';
 import { CODE_CHARS, CODE_STYLE, MONOSPACE } from '../code-paragraphs';
@@ -126,6 +126,16 @@ type Dest =
   | 'tableprops'
   | 'object'
   | 'annotationInfo';
+
+/** Words that open a table of definitions (fonts, styles, lists, document info, nested-table properties) read as such. */
+const TABLE_DESTINATIONS = new Map<string, Dest>([
+  ['fonttbl', 'fonttbl'],
+  ['stylesheet', 'stylesheet'],
+  ['listtable', 'listtable'],
+  ['listoverridetable', 'listoverridetable'],
+  ['info', 'meta'],
+  ['nesttableprops', 'tableprops'],
+]);
 
 interface Field {
   instr: string;
@@ -640,30 +650,17 @@ class RtfReader {
   /** Words that open a destination or a structure (fields, notes, pictures, shapes); true when handled. */
   private destinationWord(word: string): boolean {
     const st = this.st;
+    const table = TABLE_DESTINATIONS.get(word);
+    if (table) {
+      st.dest = table;
+      return true;
+    }
     const inText = st.dest === 'text';
     switch (word) {
-      case 'fonttbl':
-        st.dest = 'fonttbl';
-        return true;
-      case 'stylesheet':
-        st.dest = 'stylesheet';
-        return true;
-      case 'listtable':
-        st.dest = 'listtable';
-        return true;
-      case 'listoverridetable':
-        st.dest = 'listoverridetable';
-        return true;
-      case 'info':
-        st.dest = 'meta';
-        return true;
       case 'pn':
         st.dest = 'pn';
         st.pn = { format: 'decimal', start: 1 };
         st.closes = 'pn';
-        return true;
-      case 'nesttableprops':
-        st.dest = 'tableprops';
         return true;
       case 'field':
         st.field = { instr: '', outer: st.dest };
@@ -1023,7 +1020,7 @@ class RtfReader {
     this.lastWasCode = false;
     if (!headingLevel && !inList && this.isCode(chain, fonts, text)) {
       this.flushList();
-      const code = plainText(text);
+      const code = inlineText(text, '\n');
       const last = this.blocks[this.blocks.length - 1];
       // Consecutive code paragraphs are one block, as in the DOCX reader.
       if (last?.type === 'code' && wasCode) last.text += `\n${code}`;
@@ -1060,7 +1057,7 @@ class RtfReader {
   /** A code paragraph, as the DOCX reader tells one: a code style, or all monospaced and reading like code. */
   private isCode(chain: StyleDef[], fonts: { mono: boolean; prose: boolean }, text: Inline[]): boolean {
     if (chain.some((style) => CODE_STYLE.test(style.name))) return true;
-    return fonts.mono && !fonts.prose && CODE_CHARS.test(plainText(text));
+    return fonts.mono && !fonts.prose && CODE_CHARS.test(inlineText(text, '\n'));
   }
 
   /**
@@ -1182,17 +1179,6 @@ function newSink(): Sink {
 /** A paragraph's nodes with white space collapsed, or none when nothing in it would show. */
 function tidy(nodes: Inline[]): Inline[] {
   return isBlankInline(nodes) ? [] : collapseSpaces(nodes);
-}
-
-/** A paragraph's text as written, line breaks as new lines (for code). */
-function plainText(nodes: Inline[]): string {
-  return nodes
-    .map((n): string => {
-      if (n.type === 'text' || n.type === 'code') return n.text;
-      if (n.type === 'break') return '\n';
-      return 'children' in n ? plainText(n.children) : '';
-    })
-    .join('');
 }
 
 function clean(text: string | undefined): string {
