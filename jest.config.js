@@ -7,7 +7,7 @@ module.exports = {
       paths: [require('node:path').join(__dirname, 'packages/conversion')],
     }),
   },
-  roots: ['<rootDir>/packages', '<rootDir>/services', '<rootDir>/deploy', '<rootDir>/scripts'],
+  roots: ['<rootDir>/packages', '<rootDir>/services', '<rootDir>/deploy', '<rootDir>/scripts', '<rootDir>/bench'],
   testMatch: ['**/test/**/*.test.ts'],
   transform: { '^.+\\.(t|j|mj)sx?$': ['@swc/jest', { jsc: { target: 'es2022' }, module: { type: 'commonjs' } }] },
   transformIgnorePatterns: [

@@ -2,12 +2,14 @@ import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { loadLine, withLoadAverage, type LoadRecord } from './quiet-machine';
 
 /**
  * `pnpm bench`: converts one large generated document per format, each in a fresh process
  * (so peak RSS is that conversion's), and reports time and memory as ratios against a baseline
  * measured in the same run: a plain-text document of the same size through the same path.
- * Other benches (bench/*.ts exporting `run()`) follow.
+ * Other benches (bench/*.ts exporting `run()`) follow. Every section records the load average at
+ * its start and end, and is marked as not counting when it ran on a busy machine (quiet-machine.ts).
  */
 interface BenchCase {
   label: string;
@@ -78,6 +80,40 @@ async function main(): Promise<void> {
   const filter = process.argv[2];
   const sections: Record<string, unknown> = {};
   const cases = filter && SECTIONS.includes(filter) ? [] : await loadCases(filter);
+  const loads: Record<string, LoadRecord> = {};
+  const { result: rows, load: conversionLoad } = await withLoadAverage(() => measureCases(cases));
+  loads.conversion = conversionLoad;
+  const report = `Baseline: a plain-text file of the same size converted the same way (fresh process, worker thread).\n\n${loadLine(conversionLoad)}\n\n${rows.join('\n')}\n`;
+  fs.mkdirSync(path.join(__dirname, 'out'), { recursive: true });
+  fs.writeFileSync(path.join(__dirname, 'out', 'conversion.md'), report);
+  if (cases.length) {
+    process.stdout.write(report);
+    sections.conversion = report;
+  }
+  if (!filter || filter === 'native') {
+    const { runNativeBench } = await import('../packages/conversion/bench/native');
+    const { result: native, load } = await withLoadAverage(runNativeBench);
+    loads.native = load;
+    sections.native = native.rows;
+    sections.nativeTable = `${loadLine(load)}\n\n${native.markdown}`;
+    process.stdout.write(`\n${sections.nativeTable as string}`);
+  }
+  for (const [name, load] of Object.entries(TABLE_SECTIONS)) {
+    if (filter ? filter !== name : ONLY_WHEN_NAMED.includes(name)) continue;
+    const section = await load();
+    const measured = await withLoadAverage(section);
+    loads[name] = measured.load;
+    const table = `${loadLine(measured.load)}\n\n${measured.result}`;
+    fs.writeFileSync(path.join(__dirname, 'out', `${name}.md`), table);
+    sections[name] = table;
+    process.stdout.write(`\n${table}`);
+  }
+  sections.loadAverage = loads;
+  writeResults(sections);
+}
+
+/** Each conversion case beside its plain-text baseline of the same size: one table row each. */
+async function measureCases(cases: BenchCase[]): Promise<string[]> {
   const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'mw-bench-'));
   const rows: string[] = [];
   rows.push('| case | size MB | time s | per unit | peak RSS MB | time ÷ baseline | RSS ÷ baseline |');
@@ -99,28 +135,7 @@ async function main(): Promise<void> {
     process.stderr.write(`${c.label}: done\n`);
   }
   fs.rmSync(tmp, { recursive: true, force: true });
-  const report = `Baseline: a plain-text file of the same size converted the same way (fresh process, worker thread).\n\n${rows.join('\n')}\n`;
-  fs.mkdirSync(path.join(__dirname, 'out'), { recursive: true });
-  fs.writeFileSync(path.join(__dirname, 'out', 'conversion.md'), report);
-  if (cases.length) {
-    process.stdout.write(report);
-    sections.conversion = report;
-  }
-  if (!filter || filter === 'native') {
-    const { runNativeBench } = await import('../packages/conversion/bench/native');
-    const native = await runNativeBench();
-    sections.native = native.rows;
-    sections.nativeTable = native.markdown;
-    process.stdout.write(`\n${native.markdown}`);
-  }
-  for (const [name, load] of Object.entries(TABLE_SECTIONS)) {
-    if (filter ? filter !== name : ONLY_WHEN_NAMED.includes(name)) continue;
-    const table = await (await load())();
-    fs.writeFileSync(path.join(__dirname, 'out', `${name}.md`), table);
-    sections[name] = table;
-    process.stdout.write(`\n${table}`);
-  }
-  writeResults(sections);
+  return rows;
 }
 
 /**
@@ -139,6 +154,8 @@ function writeResults(measured: Record<string, unknown>): void {
   delete earlier.date;
   delete earlier.machine;
   const sections = { ...earlier, ...measured };
+  // Each section's load reading stays beside that section's figures.
+  sections.loadAverage = { ...(earlier.loadAverage as object | undefined), ...(measured.loadAverage as object) };
   const machine = {
     cpus: os.cpus().length,
     model: os.cpus()[0]?.model,
