@@ -50,6 +50,13 @@ export const envSchema = z.object({
   WEBHOOK_ALLOW_PRIVATE_NETWORKS: bool.default('false'),
   WEBHOOK_CONCURRENCY: positiveInt.default(32),
   CONVERTER_CONCURRENCY: positiveInt.default(2),
+  /**
+   * Jobs a converter takes from the queue at once (the broker's prefetch): their I/O overlaps
+   * while at most CONVERTER_CONCURRENCY convert; unset, 8 per conversion slot.
+   */
+  CONVERTER_PREFETCH: positiveInt.optional(),
+  /** Upload bytes a converter holds in memory at once, across the jobs it has taken. */
+  CONVERTER_MAX_BYTES_IN_FLIGHT_MB: positiveInt.default(256),
   CONVERSION_TIMEOUT_MS: positiveInt.default(110_000),
   CONVERSION_MAX_MEMORY_MB: positiveInt.default(1536),
   /** A pending conversion not picked up for this long is published again. */

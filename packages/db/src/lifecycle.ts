@@ -17,8 +17,13 @@ export interface ClaimedJob {
   originalFilename: string;
   useEnhancedAi: boolean;
   optimizeTokens: boolean;
-  /** Null when the upload is gone (the conversion then fails with a clear error). */
+  /**
+   * The upload when it is at most the claim's `inlineBytes`, so a small document costs one
+   * statement; null when it is larger (read it with `readUpload` once there is room for it) or gone.
+   */
   bytes: Uint8Array | null;
+  /** The upload's size in bytes; null when the upload is gone (the conversion then fails with a clear error). */
+  size: number | null;
 }
 
 /**
@@ -30,7 +35,7 @@ export interface ClaimedJob {
  * after it, the row would read pending again and the unacked job would be claimed again; the
  * completing or failing statement is a synchronous commit, which flushes this one with it.
  */
-export async function claimJob(db: Db, conversionId: string): Promise<ClaimedJob | null> {
+export async function claimJob(db: Db, conversionId: string, inlineBytes: number): Promise<ClaimedJob | null> {
   const rows = await preparedQuery<ClaimedJob & { asyncCommit: string }>(
     db,
     'mw_claim_job',
@@ -38,14 +43,26 @@ export async function claimJob(db: Db, conversionId: string): Promise<ClaimedJob
      WHERE id = $1::uuid AND status IN ('pending', 'processing')
      RETURNING mode, extension, original_filename AS "originalFilename", use_enhanced_ai AS "useEnhancedAi",
        optimize_tokens AS "optimizeTokens",
-       (SELECT bytes FROM uploads WHERE conversion_id = $1::uuid) AS bytes,
+       (SELECT CASE WHEN octet_length(bytes) <= $2::int THEN bytes END FROM uploads WHERE conversion_id = $1::uuid) AS bytes,
+       (SELECT octet_length(bytes) FROM uploads WHERE conversion_id = $1::uuid) AS size,
        set_config('synchronous_commit', 'off', true) AS "asyncCommit"`,
-    [conversionId],
+    [conversionId, inlineBytes],
   );
   const row = rows[0];
   if (!row) return null;
   const { asyncCommit: _, ...job } = row;
   return job;
+}
+
+/** A claimed job's upload that was too large to come with the claim; null when it is gone. */
+export async function readUpload(db: Db, conversionId: string): Promise<Uint8Array | null> {
+  const rows = await preparedQuery<{ bytes: Uint8Array }>(
+    db,
+    'mw_read_upload',
+    'SELECT bytes FROM uploads WHERE conversion_id = $1::uuid',
+    [conversionId],
+  );
+  return rows[0]?.bytes ?? null;
 }
 
 /**

@@ -7,6 +7,10 @@ import { failDeadJob, runConversion, type RunDeps } from './domain/run-conversio
 import { FinishedAnnouncer } from './data-access/finished-announcer';
 import { consumeJobs } from './entry-points/job-consumer';
 import { createConversionMetrics } from './conversion-metrics';
+import { WorkSlots } from './domain/work-slots';
+
+/** Database connections of a converter beyond its conversions: claims, stores and announcements of the jobs waiting. */
+const SPARE_CONNECTIONS = 4;
 
 export interface ConverterService {
   db: Db;
@@ -20,7 +24,8 @@ export async function startConverter(
   config: Config,
   logger: Logger = createLogger('converter'),
 ): Promise<ConverterService> {
-  const db = await connectDb(config.DATABASE_URL, config.CONVERTER_CONCURRENCY + 2, (err) =>
+  const prefetch = config.CONVERTER_PREFETCH ?? config.CONVERTER_CONCURRENCY * 8;
+  const db = await connectDb(config.DATABASE_URL, config.CONVERTER_CONCURRENCY + SPARE_CONNECTIONS, (err) =>
     logger.warn({ err: err.message }, 'PostgreSQL connection lost; the pool reconnects'),
   );
   const broker = await Broker.connect(config.AMQP_URL);
@@ -37,6 +42,7 @@ export async function startConverter(
     db,
     logger,
     limits: { timeoutMs: config.CONVERSION_TIMEOUT_MS, maxMemoryMb: config.CONVERSION_MAX_MEMORY_MB },
+    slots: new WorkSlots(config.CONVERTER_CONCURRENCY, config.CONVERTER_MAX_BYTES_IN_FLIGHT_MB * 1024 * 1024),
     announce: (id, known) => announcer.announce(db, id, known),
     observe: createConversionMetrics(registry),
     modelEndpoint:
@@ -61,7 +67,7 @@ export async function startConverter(
     broker,
     names,
     logger,
-    { concurrency: config.CONVERTER_CONCURRENCY, deliveryLimit: config.JOB_DELIVERY_LIMIT },
+    { prefetch, deliveryLimit: config.JOB_DELIVERY_LIMIT },
     {
       onJob: async (id) => {
         jobs.inc({ queue: 'jobs' });
@@ -71,6 +77,7 @@ export async function startConverter(
         jobs.inc({ queue: 'dead' });
         await failDeadJob(deps, id);
       },
+      onStopping: () => deps.slots.stopWaiting(),
     },
   );
   const health =
@@ -84,7 +91,7 @@ export async function startConverter(
           registry,
         )
       : undefined;
-  logger.info({ concurrency: config.CONVERTER_CONCURRENCY }, 'converter consuming');
+  logger.info({ concurrency: config.CONVERTER_CONCURRENCY, prefetch }, 'converter consuming');
   return {
     db,
     healthPort: health?.port,

@@ -18,7 +18,7 @@ async function claimedConversion(mode: 'sync' | 'async'): Promise<{ id: string; 
     includeMetadata: true,
     optimizeTokens: true,
   });
-  return { id, mode: (await claimJob(t.db, id))!.mode };
+  return { id, mode: (await claimJob(t.db, id, 1024))!.mode };
 }
 
 const result = (markdown: string): CompletedResult => ({

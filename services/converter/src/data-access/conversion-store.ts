@@ -5,24 +5,34 @@ import {
   type CompletedResult,
   type Db,
   failConversion,
+  readUpload as readUploadRow,
   retryOnConnectionLoss,
   storableText,
 } from '@markwright/db';
 import { FINISHED_EVENT_INLINE_MAX_CHARS, type ConversionFinished } from '@markwright/contracts';
 
-/** pending/processing → processing, returning the job's inputs in one statement; null when already finished. Idempotent, so retried over a fresh connection. */
+/**
+ * pending/processing → processing, returning the job's inputs in one statement, with the upload
+ * when it is at most `inlineBytes`; null when already finished. Idempotent, so retried over a fresh connection.
+ */
 export async function claimJob(
   db: Db,
   conversionId: string,
+  inlineBytes: number,
 ): Promise<(Omit<ClaimedJob, 'bytes'> & { bytes: Buffer | null }) | null> {
-  const job = await retryOnConnectionLoss(() => claimJobRow(db, conversionId));
-  // The bytes are wrapped, not copied.
-  return (
-    job && {
-      ...job,
-      bytes: job.bytes ? Buffer.from(job.bytes.buffer, job.bytes.byteOffset, job.bytes.byteLength) : null,
-    }
-  );
+  const job = await retryOnConnectionLoss(() => claimJobRow(db, conversionId, inlineBytes));
+  return job && { ...job, bytes: job.bytes && wrap(job.bytes) };
+}
+
+/** A claimed job's upload that did not come with the claim; null when it is gone. */
+export async function readUpload(db: Db, conversionId: string): Promise<Buffer | null> {
+  const bytes = await retryOnConnectionLoss(() => readUploadRow(db, conversionId));
+  return bytes && wrap(bytes);
+}
+
+/** The bytes are wrapped, not copied. */
+function wrap(bytes: Uint8Array): Buffer {
+  return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
 }
 
 export async function conversionExtension(db: Db, conversionId: string): Promise<string | undefined> {

@@ -14,13 +14,17 @@ import {
   failAndRefund,
   finishedFromStored,
   type FinishedState,
+  readUpload,
   storeResult,
 } from '../data-access/conversion-store';
+import { INLINE_UPLOAD_BYTES, type WorkSlots } from './work-slots';
 
 export interface RunDeps {
   db: Db;
   logger: Logger;
   limits: IsolationLimits;
+  /** Worker threads and upload bytes this converter holds at once, whatever its prefetch. */
+  slots: WorkSlots;
   /** Enhanced mode's model pass, when an endpoint is configured. */
   modelEndpoint?: ModelEndpoint;
   /** Enhanced mode's speech-to-text endpoint, when one is configured. */
@@ -43,23 +47,36 @@ export const WORKER_STOPPED = 'The file could not be processed: the conversion s
 
 /**
  * One job: claim → convert in isolation → store the result or fail and refund → announce.
- * Redelivered jobs of finished conversions are only announced again (from the row).
+ * Redelivered jobs of finished conversions are only announced again (from the row). The upload
+ * is held only within the byte budget, and the conversion waits for a free worker thread.
  */
 export async function runConversion(deps: RunDeps, conversionId: string): Promise<void> {
-  const job = await claimJob(deps.db, conversionId);
+  const job = await claimJob(deps.db, conversionId, INLINE_UPLOAD_BYTES);
   if (!job) {
     if (await conversionExists(deps.db, conversionId)) await deps.announce(conversionId);
     return;
   }
-  const started = Date.now();
-  const seconds = () => (Date.now() - started) / 1000;
-  let finished: FinishedState | undefined;
-  if (!job.bytes) {
-    finished = await fail(deps, conversionId, job, UPLOAD_GONE);
-  } else {
-    let result;
-    try {
-      result = await convertIsolated(
+  const finished = await deps.slots.holdingBytes(job.size ?? 0, async () => {
+    const bytes = job.bytes ?? (job.size === null ? null : await readUpload(deps.db, conversionId));
+    return bytes ? convertAndKeep(deps, conversionId, { ...job, bytes }) : fail(deps, conversionId, job, UPLOAD_GONE);
+  });
+  await deps.announce(conversionId, finished);
+}
+
+type ClaimedJob = NonNullable<Awaited<ReturnType<typeof claimJob>>> & { bytes: Buffer };
+
+/** Converts the job's bytes and keeps the result, or fails it with the document's error and a refund. */
+async function convertAndKeep(
+  deps: RunDeps,
+  conversionId: string,
+  job: ClaimedJob,
+): Promise<FinishedState | undefined> {
+  let started = Date.now();
+  let result;
+  try {
+    result = await deps.slots.converting(() => {
+      started = Date.now();
+      return convertIsolated(
         job.bytes,
         job.extension,
         {
@@ -71,14 +88,13 @@ export async function runConversion(deps: RunDeps, conversionId: string): Promis
         },
         deps.limits,
       );
-    } catch (err) {
-      if (!(err instanceof ConversionError)) throw err;
-      finished = await fail(deps, conversionId, job, err.message, seconds());
-      deps.logger.info({ conversionId, code: err.code, ms: Date.now() - started }, 'conversion failed');
-    }
-    if (result) finished = await keepResult(deps, conversionId, job, result, started);
+    });
+  } catch (err) {
+    if (!(err instanceof ConversionError)) throw err;
+    deps.logger.info({ conversionId, code: err.code, ms: Date.now() - started }, 'conversion failed');
+    return fail(deps, conversionId, job, err.message, (Date.now() - started) / 1000);
   }
-  await deps.announce(conversionId, finished);
+  return keepResult(deps, conversionId, job, result, started);
 }
 
 /** What `fail` and `keepResult` need of the job; without its mode, what to announce is read from the row. */

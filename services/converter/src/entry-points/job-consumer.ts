@@ -12,10 +12,12 @@ import {
 export interface JobHandlers {
   onJob: (conversionId: string) => Promise<void>;
   onDeadJob: (conversionId: string) => Promise<void>;
+  /** Stopping: no more jobs arrive; jobs taken but not started should give up so they are requeued. */
+  onStopping?: () => void;
 }
 
 /**
- * The converter's queue entry point: the jobs queue (prefetch = concurrency) and its dead-letter
+ * The converter's queue entry point: the jobs queue (prefetch: jobs in flight, more than convert at once) and its dead-letter
  * queue. A job is acked only after its result is committed and announced; an infrastructure error
  * requeues it (the quorum queue's delivery limit dead-letters a job that keeps failing), and a
  * crash leaves it unacked for redelivery.
@@ -24,14 +26,14 @@ export async function consumeJobs(
   broker: Broker,
   names: TopologyNames,
   logger: Logger,
-  options: { concurrency: number; deliveryLimit: number },
+  options: { prefetch: number; deliveryLimit: number },
   handlers: JobHandlers,
 ): Promise<{ stop(): Promise<void> }> {
   const consumer = new QueueConsumer(logger);
   const parse = (body: Buffer) => decode(conversionJobSchema, body);
   const channel: ChannelWrapper = await broker.channel(async (ch) => {
     await assertConversionTopology(ch, names, options.deliveryLimit);
-    await ch.prefetch(options.concurrency);
+    await ch.prefetch(options.prefetch);
     await consumer.consume(ch, names.jobsQueue, parse, (job) => handlers.onJob(job.conversionId));
     await consumer.consume(ch, names.deadJobsQueue, parse, (job) => handlers.onDeadJob(job.conversionId));
   });
@@ -39,6 +41,7 @@ export async function consumeJobs(
     /** Stops taking jobs and waits for the ones in flight to finish. */
     async stop() {
       await channel.cancelAll();
+      handlers.onStopping?.();
       await consumer.drain();
       await channel.close();
     },

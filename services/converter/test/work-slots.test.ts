@@ -1,0 +1,82 @@
+import { WorkSlots } from '../src/domain/work-slots';
+
+/** A job that records how many like it run at once, and finishes when released. */
+function gate() {
+  let running = 0;
+  let most = 0;
+  const releases: Array<() => void> = [];
+  const job = () => {
+    running++;
+    most = Math.max(most, running);
+    return new Promise<void>((resolve) =>
+      releases.push(() => {
+        running--;
+        resolve();
+      }),
+    );
+  };
+  const settle = () => new Promise((r) => setImmediate(r));
+  return { job, releases, running: () => running, most: () => most, settle };
+}
+
+describe('A converter holds many jobs and bounds what they use', () => {
+  it('When more jobs are taken than there are worker threads, then at most that many convert at once', async () => {
+    const slots = new WorkSlots(2, 1024 * 1024);
+    const g = gate();
+    const all = Array.from({ length: 6 }, () => slots.converting(g.job));
+    await g.settle();
+    expect(g.running()).toBe(2);
+    while (g.releases.length) {
+      g.releases.shift()!();
+      await g.settle();
+    }
+    await Promise.all(all);
+    expect(g.most()).toBe(2);
+  });
+
+  it('When the uploads in flight would pass the byte budget, then the next job waits until one gives its bytes back', async () => {
+    const slots = new WorkSlots(8, 100 * 1024);
+    const g = gate();
+    const first = slots.holdingBytes(60 * 1024, g.job);
+    const second = slots.holdingBytes(60 * 1024, g.job);
+    await g.settle();
+    expect(g.running()).toBe(1);
+    g.releases.shift()!();
+    await first;
+    await g.settle();
+    expect(g.running()).toBe(1);
+    g.releases.shift()!();
+    await second;
+  });
+
+  it('When one upload is larger than the whole budget, then it still runs, alone', async () => {
+    const slots = new WorkSlots(8, 100 * 1024);
+    const g = gate();
+    const small = slots.holdingBytes(1024, g.job);
+    const huge = slots.holdingBytes(10 * 1024 * 1024, g.job);
+    await g.settle();
+    expect(g.running()).toBe(1);
+    g.releases.shift()!();
+    await small;
+    await g.settle();
+    expect(g.running()).toBe(1);
+    g.releases.shift()!();
+    await huge;
+    expect(g.most()).toBe(1);
+  });
+});
+
+describe('A converter that stops', () => {
+  it('When it stops, then jobs waiting for a worker thread give up (to be requeued) and the running one finishes', async () => {
+    const slots = new WorkSlots(1, 1024 * 1024);
+    const g = gate();
+    const running = slots.converting(g.job);
+    const waiting = slots.converting(g.job);
+    await g.settle();
+    slots.stopWaiting();
+    await expect(waiting).rejects.toThrow();
+    expect(g.running()).toBe(1);
+    g.releases.shift()!();
+    await expect(running).resolves.toBeUndefined();
+  });
+});
