@@ -39,7 +39,7 @@ async function main(): Promise<number> {
       const result = await convertIsolated(bytes, ext, { ...options, filename: path.basename(file) }, DEFAULT_LIMITS);
       let text = result.markdown;
       if (values.metadata) text = `${frontMatter(result.metadata)}${text}`;
-      if (toStdout) process.stdout.write(text);
+      if (toStdout) await writeStdout(text);
       else await fs.writeFile(path.join(values.out!, `${path.basename(file)}.md`), text);
       if (result.tokenOptimization) process.stderr.write(`${file}: ${JSON.stringify(result.tokenOptimization)}\n`);
     } catch (err) {
@@ -52,6 +52,14 @@ async function main(): Promise<number> {
   bar?.stop();
   await closeConversionWorkers();
   return failures > 0 ? 1 : 0;
+}
+
+/**
+ * Writes to stdout and waits until the bytes are handed to the system: a pipe whose reader is
+ * slower than us takes them in parts, and exiting before the last part would cut the Markdown short.
+ */
+function writeStdout(text: string): Promise<void> {
+  return new Promise((resolve, reject) => process.stdout.write(text, (err) => (err ? reject(err) : resolve())));
 }
 
 function frontMatter(metadata: { title: string; author: string; page_count: number }): string {

@@ -1,4 +1,4 @@
-import { execFile } from 'node:child_process';
+import { execFile, spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -51,4 +51,20 @@ describe('pnpm convert (the library without a server)', () => {
     expect(result.stderr).toContain(`${bad}: `);
     expect(fs.existsSync(path.join(out, 'sample.txt.md'))).toBe(true);
   });
+
+  it('When the Markdown is larger than a pipe holds and its reader is slow, then all of it arrives before the command exits', async () => {
+    const big = path.join(dir, 'big.txt');
+    const line = 'A line of text that the reader will take its time over.\n';
+    fs.writeFileSync(big, line.repeat(40_000));
+    const child = spawn(TSX, [CLI, big], { stdio: ['ignore', 'pipe', 'ignore'] });
+    child.stdout.pause();
+    // The reader starts only after the command has had time to write everything and exit.
+    await new Promise((r) => setTimeout(r, 3000));
+    const chunks: Buffer[] = [];
+    child.stdout.on('data', (c: Buffer) => chunks.push(c));
+    child.stdout.resume();
+    const code = await new Promise((r) => child.on('close', r));
+    expect(code).toBe(0);
+    expect(Buffer.concat(chunks).length).toBe(line.length * 40_000);
+  }, 60_000);
 });
