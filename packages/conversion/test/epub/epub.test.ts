@@ -87,4 +87,40 @@ describe('EPUB', () => {
     );
     await expect(convertDocument(input, 'epub', std)).rejects.toMatchObject({ code: 'encrypted_file' });
   });
+
+  it('When a chapter links to another file of the book, then the link keeps its text only, and links out of the book stay', async () => {
+    const input = epub(
+      {
+        'OPS/a.xhtml': page(
+          'A',
+          '<p>See <a href="b.xhtml#s2">section 2</a>, <a href="#top">the top</a> and <a href="https://example.org/x">the site</a>.</p>',
+        ),
+      },
+      '<package><metadata/><manifest><item id="a" href="a.xhtml"/></manifest><spine><itemref idref="a"/></spine></package>',
+    );
+    const { markdown } = await convertDocument(input, 'epub', std);
+    expect(markdown).toBe('See section 2, the top and [the site](https://example.org/x).\n');
+  });
+
+  it('When a fixed-layout book draws each page as SVG text, then the text is read in page order', async () => {
+    const svgPage = (lines: string[]) =>
+      page(
+        'p',
+        `<div class="page"><svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 300 500"><text>${lines
+          .map((l, i) => `<tspan x="0" y="${i * 12}">${l}</tspan>`)
+          .join('')}</text></svg></div>`,
+      );
+    const input = epub(
+      {
+        'OPS/p1.xhtml': svgPage(['Il en avait souvent rêvé, au moins', 'depuis la communale.']),
+        'OPS/p2.xhtml': svgPage(['Dans la petite école de Bothoa,', 'quand le maître accrochait les cartes.']),
+      },
+      '<package><metadata/><manifest><item id="p1" href="p1.xhtml" properties="svg"/><item id="p2" href="p2.xhtml" properties="svg"/></manifest>' +
+        '<spine><itemref idref="p1"/><itemref idref="p2"/></spine></package>',
+    );
+    const { markdown } = await convertDocument(input, 'epub', std);
+    expect(markdown).toBe(
+      'Il en avait souvent rêvé, au moins depuis la communale.\n\nDans la petite école de Bothoa, quand le maître accrochait les cartes.\n',
+    );
+  });
 });

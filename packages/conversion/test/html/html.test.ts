@@ -234,4 +234,24 @@ describe('HTML with token optimization', () => {
     );
     expect(tokenOptimization!.optimized_tokens).toBeLessThan(tokenOptimization!.original_tokens);
   });
+
+  it('When a page sets its prose as SVG text (a fixed-layout e-book page), then each text element is a paragraph, its lines joined by spaces', async () => {
+    const { markdown } = await html(
+      '<body><div class="page"><svg viewBox="0 0 300 500"><title>Page 4</title>' +
+        '<text transform="matrix(1 0 0 1 40 60)"><tspan x="0" y="0">Il en avait souvent rêvé,</tspan>' +
+        '<tspan x="0" y="12">au moins depuis la communale.</tspan></text>' +
+        '<text><tspan y="0">Sirop de Liège</tspan><tspan y="0">, éditions Estuaire, 2005.</tspan></text></svg></div></body>',
+    );
+    expect(markdown).toBe(
+      'Il en avait souvent rêvé, au moins depuis la communale.\n\nSirop de Liège, éditions Estuaire, 2005.\n',
+    );
+  });
+
+  it("When an SVG drawing holds only labels (a chart's axis), then none of its text is read", async () => {
+    const { markdown } = await html(
+      '<p>Sales by year.</p><svg><text x="0" y="10">2023</text><text x="40" y="10">2024</text>' +
+        '<text x="0" y="30">Revenue</text><text x="0" y="50">10 M</text></svg>',
+    );
+    expect(markdown).toBe('Sales by year.\n');
+  });
 });

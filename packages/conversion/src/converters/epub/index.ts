@@ -60,7 +60,7 @@ export const epubConverter: Converter = {
       let html = zip.textOf(chapterPath);
       if (!html) continue;
       if (reader) html = await withPictureText(html, chapterPath, zip, reader);
-      const blocks = htmlToBlocks(html, numbering);
+      const blocks = htmlToBlocks(html, numbering, { dropRelativeLinks: true });
       if (blocks.length) chapters.push(blocks);
     }
     const text = (local: string): string => descendants(opf, local)[0]?.textContent?.trim() ?? '';

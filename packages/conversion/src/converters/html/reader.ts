@@ -70,24 +70,40 @@ export interface NoteNumbering {
   next: number;
 }
 
-/** An HTML document or fragment as document blocks: the main content, page chrome left out. */
-export function htmlToBlocks(html: string, numbering: NoteNumbering = { next: 1 }): Block[] {
-  return readHtml(parseHtml(html), numbering);
+export interface HtmlReadOptions {
+  /**
+   * Links to a relative address keep only their text: in an e-book they point at another file
+   * of the book, which the Markdown doesn't have.
+   */
+  dropRelativeLinks?: boolean;
 }
 
-export function readHtml(root: HtmlElement, numbering: NoteNumbering = { next: 1 }): Block[] {
+/** An HTML document or fragment as document blocks: the main content, page chrome left out. */
+export function htmlToBlocks(
+  html: string,
+  numbering: NoteNumbering = { next: 1 },
+  options: HtmlReadOptions = {},
+): Block[] {
+  return readHtml(parseHtml(html), numbering, options);
+}
+
+export function readHtml(
+  root: HtmlElement,
+  numbering: NoteNumbering = { next: 1 },
+  options: HtmlReadOptions = {},
+): Block[] {
   const content = mainContent(root);
   const notes = noteElements(root);
   const first = numbering.next;
-  const blocks = new HtmlReader('all', notes, numbering).document(content);
+  const blocks = new HtmlReader('all', notes, numbering, options).document(content);
   if (blocks.length || !textOf(root, (el) => SKIPPED_TAGS.has(el.tag)).trim()) return blocks;
   // A page that is all chrome (a bare header or menu) keeps what is inside its outermost chrome,
   // still without the chrome nested there (the logo, a sub-menu); failing that, everything it has.
   numbering.next = first;
-  const outer = new HtmlReader(outermostChrome(content), notes, numbering).document(content);
+  const outer = new HtmlReader(outermostChrome(content), notes, numbering, options).document(content);
   if (outer.length) return outer;
   numbering.next = first;
-  return new HtmlReader('none', notes, numbering).document(content);
+  return new HtmlReader('none', notes, numbering, options).document(content);
 }
 
 /** `epub:type` words and ARIA roles (DPUB-ARIA) of a footnote or endnote, and of a list of them. */
@@ -203,6 +219,7 @@ class HtmlReader {
     /** The page's footnotes and endnotes by id (see `noteElements`). */
     private readonly noteTargets: Map<string, HtmlElement>,
     private readonly numbering: NoteNumbering,
+    private readonly options: HtmlReadOptions,
   ) {}
 
   /** The page's blocks, then its notes. */
@@ -258,7 +275,10 @@ class HtmlReader {
     };
     for (const node of nodes) {
       if (typeof node === 'string') run.push(textNode(node));
-      else if (this.skipped(node)) continue;
+      else if (node.tag === 'svg' && node.attrs.hidden === undefined && node !== this.hidden) {
+        flush();
+        out.push(...svgText(node));
+      } else if (this.skipped(node)) continue;
       else if (depth >= MAX_HTML_DEPTH) run.push(textNode(` ${textOf(node)} `));
       else if (BLOCK_TAGS.has(node.tag) || node.hasBlock) {
         flush();
@@ -519,7 +539,8 @@ class HtmlReader {
         // heading, ↩ or ^ after a note): page furniture, not text.
         if (el.attrs.href?.startsWith('#') && isOnlySymbols(inner)) return;
         const url = linkTarget(el.attrs.href);
-        if (url && !isBlankInline(inner)) out.push({ type: 'link', url, children: inner });
+        const kept = url && !(this.options.dropRelativeLinks && !HAS_SCHEME.test(url));
+        if (kept && !isBlankInline(inner)) out.push({ type: 'link', url, children: inner });
         else append(out, inner);
         return;
       }
@@ -703,6 +724,9 @@ function dedent(text: string): string {
 }
 
 /** Where a link leads: search engines' tracking redirects unwrapped, script pseudo-links dropped. */
+/** An absolute address: a scheme (`https:`, `mailto:`) or a network path (`//host/...`). */
+const HAS_SCHEME = /^(?:[a-z][a-z0-9+.-]*:|\/\/)/i;
+
 function linkTarget(href: string | undefined): string | undefined {
   const raw = href?.trim();
   if (!raw) return undefined;
@@ -729,6 +753,49 @@ function unwrapRedirect(href: string): string | undefined {
     url.searchParams.get('uddg') ??
     (url.pathname === '/url' ? (url.searchParams.get('q') ?? url.searchParams.get('url')) : null);
   return target && /^https?:\/\//.test(target) ? target : undefined;
+}
+
+/** Words a drawing's text elements hold on average, at least, to be read as text: prose set as SVG, not a chart's labels. */
+const SVG_PROSE_WORDS = 3;
+
+/**
+ * The text an SVG drawing sets as prose, a paragraph per `<text>` element (its spans are the lines
+ * of that paragraph): fixed-layout e-book pages and pages converted from PDF draw their text so.
+ * A chart's or an icon's labels (a word or two each) stay out, as the drawing itself does.
+ */
+function svgText(svg: HtmlElement): Block[] {
+  const texts: string[] = [];
+  const stack: HtmlNode[] = [...svg.children];
+  while (stack.length) {
+    const n = stack.pop()!;
+    if (typeof n === 'string') continue;
+    if (n.tag === 'text') {
+      const value = svgLines(n).replace(/\s+/g, ' ').trim();
+      if (value) texts.push(value);
+    } else stack.push(...n.children);
+  }
+  texts.reverse();
+  const words = texts.reduce((sum, t) => sum + t.split(' ').length, 0);
+  if (!texts.length || words / texts.length < SVG_PROSE_WORDS) return [];
+  return texts.map((value): Block => ({ type: 'paragraph', text: [textNode(value)] }));
+}
+
+/** A `<text>` element's text: its spans in order, a space where a span starts a new line (another `y`). */
+function svgLines(text: HtmlElement): string {
+  let out = '';
+  let lineY: string | undefined;
+  const stack: HtmlNode[] = [...text.children].reverse();
+  while (stack.length) {
+    const n = stack.pop()!;
+    if (typeof n === 'string') out += n;
+    else if (n.tag !== 'title' && n.tag !== 'desc') {
+      const y = n.attrs.y;
+      if (y !== undefined && lineY !== undefined && y !== lineY) out += ' ';
+      if (y !== undefined) lineY = y;
+      for (let i = n.children.length - 1; i >= 0; i--) stack.push(n.children[i]!);
+    }
+  }
+  return out;
 }
 
 /** Only text, and no letter or digit in it (an empty link, a pilcrow, an arrow). */
