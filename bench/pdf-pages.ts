@@ -4,7 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { closeConversionWorkers, convertIsolated, type Converter } from '../packages/conversion/src';
-import { pdfConverter } from '../packages/conversion/src/converters/pdf';
+import { pdfConverter } from '../packages/conversion/src/readers/pdf';
 import { pdf as makePdf } from '../packages/conversion/bench/native';
 
 const run = promisify(execFile);
@@ -63,7 +63,7 @@ export async function runPdfPagesBench(): Promise<string> {
 }
 
 async function loadReader(root: string): Promise<Converter> {
-  const mod = (await import(path.join(root, 'packages/conversion/src/converters/pdf/index.ts'))) as {
+  const mod = (await import(path.join(root, 'packages/conversion/src/readers/pdf/index.ts'))) as {
     pdfConverter: Converter;
   };
   return mod.pdfConverter;

@@ -1,10 +1,10 @@
 import type { ConversionOutput, ConvertOptions, DocumentMetadata } from './types';
 import { userFacingError } from './user-facing-errors';
-import { converterForContent, isSupportedExtension } from './registry';
-import { isTextExtension } from './format-sniffing';
-import type { TokenOptimization } from './tokens/optimize';
-import { optimizeMarkdownText } from './tokens/markdown-pass';
-import { renderMarkdown } from './markdown/writer';
+import { converterForContent, isSupportedExtension } from './formats/table';
+import { isTextExtension } from './formats/sniff';
+import type { TokenOptimization } from './tokens/count';
+import { optimizeMarkdownText } from './filters/optimize-tokens-text';
+import { renderMarkdown } from './writers/markdown';
 import type { ModelEndpoint } from './enhanced/model-pass';
 
 export interface ConvertDocumentOptions extends ConvertOptions {
@@ -48,7 +48,7 @@ export async function convertDocument(
   if (!options.optimizeTokens) return { markdown, metadata };
   // The tokenizer's tables are large: loaded only when a conversion asks for optimisation.
   // eslint-disable-next-line @typescript-eslint/no-require-imports -- loaded on use, as in registry.ts
-  const { tokenOptimization } = require('./tokens/optimize') as typeof import('./tokens/optimize');
+  const { tokenOptimization } = require('./tokens/count') as typeof import('./tokens/count');
   // The writer optimises what the model knows; text without a model goes through the string pass.
   const optimized = model
     ? withoutControlCharacters(renderMarkdown(model, { optimizeTokens: true }))

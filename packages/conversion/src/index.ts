@@ -1,10 +1,10 @@
 export * from './types';
-export * from './registry';
+export * from './formats/table';
 export * from './convert';
-export { isTextExtension } from './format-sniffing';
+export { isTextExtension } from './formats/sniff';
 export * from './isolation/isolated-convert';
-export { countTokens, type TokenOptimization } from './tokens/optimize';
-export type { Block, Inline, InlineContent, ListItem, Note } from './markdown/model';
-export { documentOutput, renderMarkdown, type WriterOptions } from './markdown/writer';
+export { countTokens, type TokenOptimization } from './tokens/count';
+export type { Block, Inline, InlineContent, ListItem, Note } from './document/model';
+export { documentOutput, renderMarkdown, type WriterOptions } from './writers/markdown';
 export { refineWithModel, type ModelEndpoint } from './enhanced/model-pass';
 export { transcribeWithEndpoint, type TranscriptionEndpoint } from './enhanced/transcription-endpoint';

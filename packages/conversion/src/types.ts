@@ -1,4 +1,4 @@
-import type { Block } from './markdown/model';
+import type { Block } from './document/model';
 import type { TranscriptionEndpoint } from './enhanced/transcription-endpoint';
 
 /** What every converter receives and returns; the one interface of the conversion library. */

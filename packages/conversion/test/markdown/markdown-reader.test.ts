@@ -1,5 +1,5 @@
 import { closeConversionWorkers, convertDocument } from '../../src';
-import { MAX_MARKDOWN_NESTING } from '../../src/nesting-limits';
+import { MAX_MARKDOWN_NESTING } from '../../src/readers/shared/nesting-limits';
 
 afterAll(() => closeConversionWorkers());
 

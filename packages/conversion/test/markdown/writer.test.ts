@@ -1,5 +1,5 @@
-import type { Block, Inline } from '../../src/markdown/model';
-import { renderMarkdown } from '../../src/markdown/writer';
+import type { Block, Inline } from '../../src/document/model';
+import { renderMarkdown } from '../../src/writers/markdown';
 
 const t = (text: string): Inline => ({ type: 'text', text });
 const paragraph = (...text: Inline[]): Block => ({ type: 'paragraph', text });

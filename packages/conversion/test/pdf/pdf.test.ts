@@ -1,6 +1,6 @@
 import { closeConversionWorkers, convertIsolated } from '../../src';
 import { makePdf as pdf } from './make-pdf';
-import { MAX_PDF_PAGES } from '../../src/converters/pdf';
+import { MAX_PDF_PAGES } from '../../src/readers/pdf';
 
 afterAll(() => closeConversionWorkers());
 const limits = { timeoutMs: 60_000, maxMemoryMb: 512 };
