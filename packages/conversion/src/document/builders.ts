@@ -1,4 +1,5 @@
 import type { Block, Inline } from './model';
+import { isFormatting } from './predicates';
 
 /**
  * One space where run or formatting boundaries put two, and none beside a line end: readers that
@@ -88,33 +89,28 @@ function joined(parts: Inline[][]): Inline[] {
 }
 
 /**
- * No visible content: no text but white space, no image, code, math, note reference or raw Markdown.
- * Walked with a stack, as nodes nest as deep as the source's elements.
+ * Neighbouring nodes of the same formatting as one (`**bold *both* again**`, not
+ * `**bold*****both*****again**`): readers that see a run per formatting change need not merge.
+ * With `acrossSpace` (token optimisation) a space between them joins too: `**Air India**`.
  */
-export function isBlankInline(nodes: Inline[]): boolean {
-  const stack: Inline[][] = [nodes];
-  while (stack.length) {
-    for (const n of stack.pop()!) {
-      if (n.type === 'text') {
-        if (/\S/.test(n.text)) return false;
-      } else if (n.type === 'raw') {
-        if (/\S/.test(n.markdown)) return false;
-      } else if ('children' in n) stack.push(n.children);
-      else if (n.type !== 'break') return false;
-    }
-  }
-  return true;
-}
-
-/** The text of nodes with their markup left out (text and code as written), a line break as `lineBreak`. */
-export function inlineText(nodes: Inline[], lineBreak = ' '): string {
-  let out = '';
-  const stack = [...nodes].reverse();
-  while (stack.length) {
-    const n = stack.pop()!;
-    if (n.type === 'text' || n.type === 'code') out += n.text;
-    else if (n.type === 'break') out += lineBreak;
-    else if ('children' in n) for (let i = n.children.length - 1; i >= 0; i--) stack.push(n.children[i]!);
+export function mergeNeighbours(nodes: Inline[], acrossSpace = false): Inline[] {
+  const joins = (n: Inline, i: number): boolean =>
+    isFormatting(n) &&
+    (nodes[i + 1]?.type === n.type || (acrossSpace && isSpace(nodes[i + 1]) && nodes[i + 2]?.type === n.type));
+  if (!nodes.some(joins)) return nodes;
+  const out: Inline[] = [];
+  for (let i = 0; i < nodes.length; i++) {
+    const node = nodes[i]!;
+    const last = out[out.length - 1];
+    const next = nodes[i + 1];
+    if (acrossSpace && isSpace(node) && isFormatting(last) && isFormatting(next) && next.type === last.type) {
+      out[out.length - 1] = { ...last, children: [...last.children, node, ...next.children] };
+      i++;
+    } else if (isFormatting(node) && isFormatting(last) && last.type === node.type) {
+      out[out.length - 1] = { ...last, children: [...last.children, ...node.children] };
+    } else out.push(node);
   }
   return out;
 }
+
+const isSpace = (n: Inline | undefined): boolean => n?.type === 'text' && n.text !== '' && !n.text.trim();

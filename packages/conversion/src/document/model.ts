@@ -23,7 +23,15 @@ export type Inline =
 /** A block's inline content: always nodes; the writer alone turns them into Markdown. */
 export type InlineContent = Inline[];
 
-export type Block =
+/** Where a block comes from in the source, recorded where the format has pages (Docling's provenance). */
+export interface Provenance {
+  /** The page it is on, from 1: a PDF page, a slide, a sheet, an EPUB spine document. */
+  page?: number;
+  /** Its box on that page, `[x0, y0, x1, y1]`: PDF points or image pixels, origin top-left. */
+  bbox?: [number, number, number, number];
+}
+
+export type Block = (
   | { type: 'heading'; level: number; text: InlineContent }
   | { type: 'paragraph'; text: InlineContent }
   | { type: 'list'; ordered: boolean; start?: number; items: ListItem[] }
@@ -32,7 +40,9 @@ export type Block =
   | { type: 'quote'; blocks: Block[] }
   | { type: 'rule' }
   | { type: 'notes'; notes: Note[] }
-  | { type: 'raw'; markdown: string };
+  | { type: 'raw'; markdown: string }
+) &
+  Provenance;
 
 export interface ListItem {
   /** The item's first paragraph. */

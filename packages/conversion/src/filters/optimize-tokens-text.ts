@@ -1,9 +1,9 @@
 import { TRAILING_BLANKS } from '../readers/shared/text-decoding';
 
 /**
- * Token optimisation as a pass over Markdown text, for Markdown that does not come from the
- * document model: `.txt` files, the enhanced model pass's answer, and `raw` blocks inside the model. Markdown rendered from the model is optimised by the
- * writer instead (`renderMarkdown(blocks, { optimizeTokens: true })`, docs/decisions.md).
+ * Token optimisation of Markdown text the model cannot see into: the optimize-tokens filter's
+ * handling of `raw` blocks (a `.txt` file, the enhanced model pass's answer, a `.md` front matter).
+ * Everything else is optimised on the model (./optimize-tokens.ts, docs/decisions.md).
  *
  * Shrinks without changing what the text says: trailing spaces, runs of blank lines and spaces,
  * table padding and separator runs, empty emphasis and links, HTML comments, and boilerplate lines

@@ -2,118 +2,77 @@ import CFB from 'cfb';
 import { fileTypeFromBuffer } from 'file-type';
 import { SafeZip } from '../archive/safe-zip';
 import { ConversionError, type ConversionErrorCode } from '../types';
+import type { FormatLine, FormatName, Sniff } from './table';
 
 /**
- * What a file is, read from its bytes: the extension of the converter that reads it. The name's
- * extension only breaks ties the bytes leave open (which text format a text file is), so a .ppt
- * that is really a PPTX converts as PPTX and random bytes named .xlsx are refused.
+ * What a file is, read from its bytes: the format whose reader reads it (formats/table.ts). The
+ * name's extension only breaks ties the bytes leave open (which text format a text file is), so a
+ * .ppt that is really a PPTX converts as PPTX and random bytes named .xlsx are refused.
  */
-export type SniffedFormat =
-  | 'pdf'
-  | 'docx'
-  | 'xlsx'
-  | 'pptx'
-  | 'odt'
-  | 'ods'
-  | 'odp'
-  | 'epub'
-  | 'doc'
-  | 'xls'
-  | 'ppt'
-  | 'rtf'
-  | 'html'
-  | 'xml'
-  | 'json'
-  | 'csv'
-  | 'txt'
-  | 'md'
-  | 'png'
-  | 'jpg'
-  | 'wav'
-  | 'mp3'
-  | 'm4a';
+export type SniffedFormat = FormatName;
 
-/** Extensions whose files are text; which text format it is comes from the name. */
-const TEXT_EXTENSIONS: Record<string, SniffedFormat> = {
-  txt: 'txt',
-  md: 'md',
-  markdown: 'md',
-  csv: 'csv',
-  json: 'json',
-  xml: 'xml',
-  html: 'html',
-  htm: 'html',
-};
-export function isTextExtension(ext: string): boolean {
-  return ext.toLowerCase() in TEXT_EXTENSIONS;
+const named = (line: FormatLine): SniffedFormat => line.format as SniffedFormat;
+
+/** What the sniffer looks up, derived once from the format table's lines. */
+interface Known {
+  byExtension: Map<string, FormatLine>;
+  /** Extensions whose files are text; which text format it is comes from the name. */
+  textExtensions: Map<string, SniffedFormat>;
+  /** Formats stored as a zip package, and as an OLE compound file: a damaged one goes to its own reader for a precise message. */
+  zipFormats: Set<SniffedFormat>;
+  oleFormats: Set<SniffedFormat>;
+  /** Audio formats: a file named as one of them keeps its name's format whatever container it holds. */
+  audioFormats: Set<SniffedFormat>;
+  /** An ODF or EPUB package's `mimetype` member (or manifest root entry), to the format it names. */
+  packageMimeTypes: Map<string, SniffedFormat>;
+  /** OOXML packages by the folder their parts live under, in the table's order. */
+  packageFolders: (readonly [string, SniffedFormat])[];
+  /** Packages by a member they always have (EPUB's container.xml). */
+  packageMembers: (readonly [string, SniffedFormat])[];
+  /** ODF packages by the body element of their content.xml. */
+  odfBodies: Map<string, SniffedFormat>;
+  /** Formats, in the table's order, by the OLE stream that holds the document. */
+  oleStreams: (readonly [string, SniffedFormat])[];
+  /** What file-type calls images and audio containers, to the format whose reader reads them. */
+  fileTypes: Map<string, SniffedFormat>;
 }
 
-const SPREADSHEET_EXTENSIONS = new Set(['xlsx', 'xls', 'ods']);
-/** Formats stored as a zip package, and as an OLE compound file: a damaged one goes to its own reader for a precise message. */
-const ZIP_FORMATS = new Set(['docx', 'xlsx', 'pptx', 'odt', 'ods', 'odp', 'epub']);
-const OLE_FORMATS = new Set(['doc', 'xls', 'ppt']);
-const AUDIO_EXTENSIONS = new Set(['wav', 'mp3', 'm4a']);
+const knownByTable = new WeakMap<readonly FormatLine[], Known>();
 
-/** What the user was told the file would be, for messages ("named .xlsx but ..."). */
-const KIND_BY_EXTENSION: Record<string, string> = {
-  pdf: 'a PDF document',
-  docx: 'a Word document',
-  doc: 'a Word document',
-  odt: 'an OpenDocument text',
-  rtf: 'an RTF document',
-  xlsx: 'a spreadsheet',
-  xls: 'a spreadsheet',
-  ods: 'a spreadsheet',
-  pptx: 'a presentation',
-  ppt: 'a presentation',
-  odp: 'a presentation',
-  epub: 'an EPUB book',
-  jpg: 'an image',
-  jpeg: 'an image',
-  png: 'an image',
-  wav: 'an audio file',
-  mp3: 'an audio file',
-  m4a: 'an audio file',
-  txt: 'a text file',
-  md: 'a Markdown file',
-  markdown: 'a Markdown file',
-  csv: 'a CSV file',
-  json: 'a JSON file',
-  xml: 'an XML file',
-  html: 'an HTML page',
-  htm: 'an HTML page',
-};
-
-const ODF_MIME_TYPES: Record<string, SniffedFormat> = {
-  'application/vnd.oasis.opendocument.text': 'odt',
-  'application/vnd.oasis.opendocument.text-template': 'odt',
-  'application/vnd.oasis.opendocument.spreadsheet': 'ods',
-  'application/vnd.oasis.opendocument.spreadsheet-template': 'ods',
-  'application/vnd.oasis.opendocument.presentation': 'odp',
-  'application/vnd.oasis.opendocument.presentation-template': 'odp',
-  'application/epub+zip': 'epub',
-};
-
-/** Image formats sharp decodes for OCR; the image converter reads all of them. */
-const IMAGE_TYPES = new Set(['png', 'jpg', 'gif', 'webp', 'tif']);
-/** Containers ffmpeg decodes for transcription; the audio converter reads all of them. */
-const AUDIO_TYPES: Record<string, SniffedFormat> = {
-  wav: 'wav',
-  mp3: 'mp3',
-  m4a: 'm4a',
-  mp4: 'm4a',
-  aac: 'm4a',
-  flac: 'm4a',
-  ogg: 'm4a',
-  oga: 'm4a',
-  opus: 'm4a',
-  webm: 'm4a',
-  mov: 'm4a',
-  '3gp': 'm4a',
-  aif: 'm4a',
-  amr: 'm4a',
-  wma: 'm4a',
-};
+function knownFormats(lines: readonly FormatLine[]): Known {
+  const cached = knownByTable.get(lines);
+  if (cached) return cached;
+  const sniffOf = <C extends Sniff['container']>(container: C) =>
+    lines.flatMap((l) =>
+      l.sniff.container === container ? [{ line: l, sniff: l.sniff as Extract<Sniff, { container: C }> }] : [],
+    );
+  const zip = sniffOf('zip');
+  const known: Known = {
+    byExtension: new Map(lines.flatMap((l) => l.extensions.map((ext) => [ext, l] as const))),
+    textExtensions: new Map(
+      sniffOf('text').flatMap(({ line }) => line.extensions.map((ext) => [ext, named(line)] as const)),
+    ),
+    zipFormats: new Set(zip.map(({ line }) => named(line))),
+    oleFormats: new Set(sniffOf('ole').map(({ line }) => named(line))),
+    audioFormats: new Set(lines.filter((l) => l.kind === 'an audio file').map(named)),
+    packageMimeTypes: new Map(
+      zip.flatMap(({ line, sniff }) =>
+        sniff.odfBody || sniff.member ? line.mimeTypes.map((m) => [m, named(line)] as const) : [],
+      ),
+    ),
+    packageFolders: zip.flatMap(({ line, sniff }) => (sniff.folder ? [[sniff.folder, named(line)] as const] : [])),
+    packageMembers: zip.flatMap(({ line, sniff }) => (sniff.member ? [[sniff.member, named(line)] as const] : [])),
+    odfBodies: new Map(
+      zip.flatMap(({ line, sniff }) => (sniff.odfBody ? [[sniff.odfBody, named(line)] as const] : [])),
+    ),
+    oleStreams: sniffOf('ole').flatMap(({ line, sniff }) => sniff.streams.map((s) => [s, named(line)] as const)),
+    fileTypes: new Map(
+      sniffOf('binary').flatMap(({ line, sniff }) => (sniff.fileTypes ?? []).map((ft) => [ft, named(line)] as const)),
+    ),
+  };
+  knownByTable.set(lines, known);
+  return known;
+}
 
 /** Local file header, or the end record of an empty archive. */
 const ZIP_SIGNATURES = [
@@ -137,53 +96,60 @@ export function mayBePdf(input: Buffer): boolean {
   return input.subarray(0, PDF_HEADER_WINDOW).includes('%PDF-');
 }
 
-/** The format to convert the file as, from its bytes; throws a user-facing ConversionError when it is nothing we read. */
-export async function sniffFormat(input: Buffer, declaredExtension: string): Promise<SniffedFormat> {
+/** The format (a line of `table`, formats/table.ts) to convert the file as, from its bytes; throws a user-facing ConversionError when it is nothing we read. */
+export async function sniffFormat(
+  input: Buffer,
+  declaredExtension: string,
+  table: readonly FormatLine[],
+): Promise<SniffedFormat> {
   const declared = declaredExtension.toLowerCase();
-  if (ZIP_SIGNATURES.some((signature) => startsWith(input, signature))) return zipFormat(input, declared);
-  if (startsWith(input, OLE_SIGNATURE)) return oleFormat(input, declared);
+  const k = knownFormats(table);
+  if (ZIP_SIGNATURES.some((signature) => startsWith(input, signature))) return zipFormat(input, declared, k);
+  if (startsWith(input, OLE_SIGNATURE)) return oleFormat(input, declared, k);
   if (input.subarray(0, 5).toString('latin1') === '%PDF-') return 'pdf';
-  if (isText(input)) return textFormat(input, declared);
+  if (isText(input)) return textFormat(input, declared, k);
   if (mayBePdf(input)) return 'pdf';
   const detected = await fileTypeFromBuffer(input).catch(() => undefined);
-  if (detected && IMAGE_TYPES.has(detected.ext)) return detected.ext === 'jpg' ? 'jpg' : 'png';
-  if (detected && AUDIO_TYPES[detected.ext]) {
-    return AUDIO_EXTENSIONS.has(declared) ? (declared as SniffedFormat) : AUDIO_TYPES[detected.ext]!;
+  const fileType = detected && k.fileTypes.get(detected.ext);
+  if (fileType && k.audioFormats.has(fileType)) {
+    return k.audioFormats.has(declared as SniffedFormat) ? (declared as SniffedFormat) : fileType;
   }
+  if (fileType) return fileType;
   if (detected?.ext === 'rtf') return 'rtf';
   if (detected) {
     throw refused(
+      k,
       declared,
       `it is ${article(detected.ext.toUpperCase())} file (${detected.mime}), which is not a format we convert`,
       'unsupported_format',
     );
   }
-  throw refused(declared, 'its content is not a document, image or audio file in any format we convert');
+  throw refused(k, declared, 'its content is not a document, image or audio file in any format we convert');
 }
 
-function zipFormat(input: Buffer, declared: string): SniffedFormat {
+function zipFormat(input: Buffer, declared: string, k: Known): SniffedFormat {
   let zip: SafeZip;
   try {
     zip = new SafeZip(input, 'file');
   } catch (err) {
     if (err instanceof ConversionError && err.code === 'too_large') throw err;
-    throw refused(declared, 'it is a damaged or truncated zip package that cannot be opened');
+    throw refused(k, declared, 'it is a damaged or truncated zip package that cannot be opened');
   }
   const mimetypeSize = zip.info('mimetype')?.size ?? Infinity;
   const mimetype = mimetypeSize <= MAX_SNIFFED_MEMBER_BYTES ? zip.textOf('mimetype')?.trim() : undefined;
-  if (mimetype && ODF_MIME_TYPES[mimetype]) return ODF_MIME_TYPES[mimetype]!;
+  const byMimetype = mimetype && k.packageMimeTypes.get(mimetype);
+  if (byMimetype) return byMimetype;
   const names = zip.list();
   const under = (folder: string) => names.some((n) => n.startsWith(folder));
-  if (under('word/')) return 'docx';
-  if (under('xl/')) return 'xlsx';
-  if (under('ppt/')) return 'pptx';
-  if (zip.has('META-INF/container.xml')) return 'epub';
+  for (const [folder, format] of k.packageFolders) if (under(folder)) return format;
+  for (const [member, format] of k.packageMembers) if (zip.has(member)) return format;
   const manifestType = odfManifestType(zip);
-  if (manifestType && ODF_MIME_TYPES[manifestType]) return ODF_MIME_TYPES[manifestType]!;
-  const odfBody = odfBodyFormat(zip);
+  const byManifest = manifestType && k.packageMimeTypes.get(manifestType);
+  if (byManifest) return byManifest;
+  const odfBody = odfBodyFormat(zip, k);
   if (odfBody) return odfBody;
-  if (ZIP_FORMATS.has(declared)) return declared as SniffedFormat;
-  throw refused(declared, 'it is a zip archive, not a document in any format we convert', 'unsupported_format');
+  if (k.zipFormats.has(declared as SniffedFormat)) return declared as SniffedFormat;
+  throw refused(k, declared, 'it is a zip archive, not a document in any format we convert', 'unsupported_format');
 }
 
 /** The media type an ODF manifest gives its root entry (packages written without a mimetype member). */
@@ -196,32 +162,30 @@ function odfManifestType(zip: SafeZip): string | undefined {
 }
 
 /** An ODF package without mimetype or manifest, by the body element of its content.xml. */
-function odfBodyFormat(zip: SafeZip): SniffedFormat | undefined {
+function odfBodyFormat(zip: SafeZip, k: Known): SniffedFormat | undefined {
   const info = zip.info('content.xml');
   if (!info || info.size > MAX_SNIFFED_CONTENT_BYTES) return undefined;
   const body = /<office:(text|spreadsheet|presentation)\b/.exec(zip.textOf('content.xml') ?? '')?.[1];
-  return body === 'text' ? 'odt' : body === 'spreadsheet' ? 'ods' : body === 'presentation' ? 'odp' : undefined;
+  return body ? k.odfBodies.get(body) : undefined;
 }
 
-function oleFormat(input: Buffer, declared: string): SniffedFormat {
+function oleFormat(input: Buffer, declared: string, k: Known): SniffedFormat {
   let cfb: CFB.CFB$Container;
   try {
     cfb = CFB.read(input, { type: 'buffer' });
   } catch {
-    throw refused(declared, 'it is a damaged or truncated Office 97-2003 file that cannot be opened');
+    throw refused(k, declared, 'it is a damaged or truncated Office 97-2003 file that cannot be opened');
   }
   const has = (name: string) => CFB.find(cfb, name) !== null && CFB.find(cfb, name) !== undefined;
-  if (has('WordDocument')) return 'doc';
-  if (has('Workbook') || has('Book')) return 'xls';
-  if (has('PowerPoint Document')) return 'ppt';
+  for (const [stream, format] of k.oleStreams) if (has(stream)) return format;
   if (has('EncryptedPackage')) {
     throw new ConversionError(
       'encrypted_file',
       'The document is password-protected; remove the password and try again.',
     );
   }
-  if (OLE_FORMATS.has(declared)) return declared as SniffedFormat;
-  throw refused(declared, 'it is an Office 97-2003 file that is not a Word, Excel or PowerPoint document');
+  if (k.oleFormats.has(declared as SniffedFormat)) return declared as SniffedFormat;
+  throw refused(k, declared, 'it is an Office 97-2003 file that is not a Word, Excel or PowerPoint document');
 }
 
 /**
@@ -229,21 +193,22 @@ function oleFormat(input: Buffer, declared: string): SniffedFormat {
  * formats that office applications themselves save with those names are read: RTF and HTML
  * (Word and Excel "save as" with a .doc or .xls name) and delimited or XML text for spreadsheets.
  */
-function textFormat(input: Buffer, declared: string): SniffedFormat {
-  const named = TEXT_EXTENSIONS[declared];
+function textFormat(input: Buffer, declared: string, k: Known): SniffedFormat {
+  const byName = k.textExtensions.get(declared);
   const head = input
     .subarray(0, 4096)
     .toString('latin1')
     .replace(/^(\xef\xbb\xbf|\xff\xfe|\xfe\xff)/, '')
     .replace(/\0/g, '');
   if (/^\s*\{\\rtf/.test(head)) return 'rtf';
-  if (named) return named;
+  if (byName) return byName;
   if (declared === 'rtf') return 'rtf';
   if (/^\s*(<!--[\s\S]*?-->\s*)*(<!doctype\s+html|<html[\s>]|<head[\s>]|<body[\s>]|<table[\s>])/i.test(head)) {
     return 'html';
   }
-  if (SPREADSHEET_EXTENSIONS.has(declared)) return declared as SniffedFormat;
-  throw refused(declared, 'its content is plain text');
+  const line = k.byExtension.get(declared);
+  if (line?.readsText) return named(line);
+  throw refused(k, declared, 'its content is plain text');
 }
 
 /** Whether the bytes read as text: a BOM, or few control characters, NUL included (UTF-16 without BOM by its zero bytes). */
@@ -274,8 +239,8 @@ function isText(input: Buffer): boolean {
 }
 
 /** The file is not what its name says and nothing else we read: unreadable (corrupt) or a format we don't convert. */
-function refused(declared: string, why: string, code: ConversionErrorCode = 'corrupt_file'): ConversionError {
-  const kind = KIND_BY_EXTENSION[declared] ?? 'a format we convert';
+function refused(k: Known, declared: string, why: string, code: ConversionErrorCode = 'corrupt_file'): ConversionError {
+  const kind = k.byExtension.get(declared)?.kind ?? 'a format we convert';
   return new ConversionError(code, `The file is named .${declared} but is not ${kind}: ${why}.`);
 }
 

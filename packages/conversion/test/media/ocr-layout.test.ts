@@ -7,7 +7,7 @@ import sharp from 'sharp';
 import { closeConversionWorkers, convertIsolated } from '../../src';
 import { median } from '../../src/readers/shared/ocr/boxes';
 import { closeOcrEngine, prepareImage, recognise } from '../../src/readers/shared/ocr/engine';
-import { unreadInkShare } from '../../src/readers/shared/ocr/coverage';
+import { unreadInkShare } from '../../src/readers/shared/ocr/ink';
 import {
   BANDED,
   bandedPage,

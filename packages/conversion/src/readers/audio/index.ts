@@ -3,10 +3,9 @@ import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
-import type { Converter } from '../../types';
+import type { Reader } from '../reader';
 import { ConversionError } from '../../types';
 import { text } from '../../document/model';
-import { documentOutput } from '../../writers/markdown';
 import { transcribeWithEndpoint, type TranscribedSegment } from '../../enhanced/transcription-endpoint';
 
 const run = promisify(execFile);
@@ -39,10 +38,9 @@ export interface Word {
  * carry [mm:ss] timestamps. Title and artist come from the file's tags. In enhanced mode with a
  * transcription endpoint configured, each chunk goes there first; a chunk it fails is transcribed offline.
  */
-export const audioConverter: Converter = {
+export const audioReader: Reader = {
   name: 'audio',
-  extensions: ['wav', 'mp3', 'm4a'],
-  async convert(input, options) {
+  async read(input, options) {
     const dir = await fs.mkdtemp(path.join(os.tmpdir(), 'mw-audio-'));
     try {
       const source = path.join(dir, 'in');
@@ -92,7 +90,7 @@ export const audioConverter: Converter = {
         // The bracketed time is the transcript's own notation (docs/decisions.md), not link syntax to escape.
         text: [{ type: 'raw' as const, markdown: `[${timestamp(p.at)}] ` }, text(p.words.join(' '))],
       }));
-      return documentOutput(blocks, { title: tags.title, author: tags.artist, page_count: 1 });
+      return { blocks, metadata: { title: tags.title, author: tags.artist, page_count: 1 } };
     } finally {
       await fs.rm(dir, { recursive: true, force: true });
     }

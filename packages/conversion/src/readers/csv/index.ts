@@ -1,21 +1,19 @@
 import Papa from 'papaparse';
-import type { Converter } from '../../types';
+import type { Reader } from '../reader';
 import { decodeText, normaliseNewlines } from '../shared/text-decoding';
-import { documentOutput } from '../../writers/markdown';
 import { text as plain } from '../../document/model';
 
 const DELIMITERS = [',', ';', '\t', '|'];
 
 /** CSV: one GFM table, delimiter sniffed, quoted fields kept whole, ragged rows padded. */
-export const csvConverter: Converter = {
+export const csvReader: Reader = {
   name: 'csv',
-  extensions: ['csv'],
-  async convert(input) {
+  async read(input) {
     const text = normaliseNewlines(decodeText(input)).trim();
-    if (!text) return { markdown: '', metadata: { title: '', author: '', page_count: 1 } };
+    if (!text) return { blocks: [], metadata: { title: '', author: '', page_count: 1 } };
     const parsed = Papa.parse<string[]>(text, { delimiter: sniffDelimiter(text), skipEmptyLines: 'greedy' });
     const rows = parsed.data.map((row) => row.map((cell) => [plain(cell.trim())]));
-    return documentOutput([{ type: 'table', rows }], { title: '', author: '', page_count: 1 });
+    return { blocks: [{ type: 'table', rows }], metadata: { title: '', author: '', page_count: 1 } };
   },
 };
 

@@ -4,8 +4,8 @@ import { hyperlinkTarget } from '../shared/word-fields';
 import { imageAltText } from '../shared/alt-text';
 import { CODE_CHARS, CODE_STYLE, MONOSPACE } from '../shared/code-paragraphs';
 import { nestListItems } from '../../document/lists';
-import { renderInline } from '../../writers/markdown/inline';
-import { blocksAsInline, collapseSpaces, isBlankInline, styled } from '../../document/builders';
+import { blocksAsInline, collapseSpaces, styled } from '../../document/builders';
+import { inlineText, isBlankInline } from '../../document/predicates';
 import { attr, child, children, descendants, relAttr } from '../shared/xml-dom';
 import { ListNumbering } from './numbering';
 import { vertAlign, type DocxPackage, type StyleInfo } from './parts';
@@ -105,9 +105,7 @@ export class DocxReader {
     const pieces: Piece[] = [];
     this.inline(children(p), base, pieces, extra);
     // Nodes count as what they show (an image alone still makes a paragraph; code keeps note marks).
-    const plain = pieces
-      .map((x) => ('text' in x ? x.text : 'node' in x ? renderInline([x.node]) : `$$${x.display}$$`))
-      .join('');
+    const plain = pieces.map((x) => ('text' in x ? x.text : 'node' in x ? shownInCode(x.node) : x.display)).join('');
 
     const numbered = this.listNumber(pPr, chain);
 
@@ -552,4 +550,21 @@ function group(flat: Flat[]): Block[] {
     }
   }
   return out;
+}
+
+/**
+ * What an inline node shows inside a code block, where nothing is read as Markdown: a note's
+ * mark as `[^id]`, an image by its alt text, math as TeX between dollars (as the source shows them).
+ */
+function shownInCode(node: Inline): string {
+  switch (node.type) {
+    case 'noteRef':
+      return `[^${node.id.replace(/[\s\]^]+/g, '-')}]`;
+    case 'image':
+      return `![${node.alt.replace(/\s+/g, ' ').trim() || 'image'}](#)`;
+    case 'math':
+      return node.tex.trim() ? `$${node.tex.trim()}$` : '';
+    default:
+      return inlineText([node]);
+  }
 }

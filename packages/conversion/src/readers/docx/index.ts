@@ -1,7 +1,6 @@
 import path from 'node:path';
-import type { Converter } from '../../types';
+import type { Reader } from '../reader';
 import { ooxmlProperties } from '../shared/office-properties';
-import { documentOutput } from '../../writers/markdown';
 import { PictureReader } from '../shared/ocr/pictures';
 import { descendants } from '../shared/xml-dom';
 import type { SafeZip } from '../../archive/safe-zip';
@@ -13,16 +12,15 @@ import { DocxReader, imageRelId } from './body';
  * what a faithful Markdown needs: list and heading numbering labels, OMML equations, merged-cell
  * grids and comment text. Styles, numbering.xml, notes and comments are resolved here.
  */
-export const docxConverter: Converter = {
+export const docxReader: Reader = {
   name: 'docx',
-  extensions: ['docx'],
-  async convert(input, options) {
+  async read(input, options) {
     const { zip, pkg } = openDocx(input);
     // Enhanced mode reads the text inside pictures (scanned inserts, screenshots, charts).
     const pictureText = options.enhanced ? await readPictures(zip, pkg) : undefined;
     const blocks = new DocxReader(pkg, pictureText).read();
     const props = ooxmlProperties(zip);
-    return documentOutput(blocks, { title: props.title, author: props.author, page_count: props.pages ?? 0 });
+    return { blocks, metadata: { title: props.title, author: props.author, page_count: props.pages ?? 0 } };
   },
 };
 

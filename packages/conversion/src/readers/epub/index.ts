@@ -1,19 +1,17 @@
 import path from 'node:path';
-import type { Converter } from '../../types';
+import type { Reader } from '../reader';
 import { ConversionError } from '../../types';
 import { SafeZip } from '../../archive/safe-zip';
 import { parseXml } from '../shared/office-properties';
 import { attr, descendants } from '../shared/xml-dom';
-import { htmlToBlocks } from '../html';
+import { htmlToBlocks } from '../shared/html/reader';
 import type { Block, ListItem } from '../../document/model';
-import { documentOutput } from '../../writers/markdown';
 import { PictureReader } from '../shared/ocr/pictures';
 
 /** EPUB: container.xml → OPF; spine documents in order through the HTML converter; title and creator from the OPF. */
-export const epubConverter: Converter = {
+export const epubReader: Reader = {
   name: 'epub',
-  extensions: ['epub'],
-  async convert(input, options) {
+  async read(input, options) {
     const zip = new SafeZip(input, 'EPUB file');
     const container = zip.textOf('META-INF/container.xml');
     const opfPath = container
@@ -61,7 +59,9 @@ export const epubConverter: Converter = {
       if (!html) continue;
       if (reader) html = await withPictureText(html, chapterPath, zip, reader);
       const blocks = htmlToBlocks(html, numbering);
-      if (blocks.length) chapters.push(blocks);
+      // Each spine document is a page.
+      const page = chapters.length + 1;
+      if (blocks.length) chapters.push(blocks.map((block) => ({ ...block, page })));
     }
     const text = (local: string): string => descendants(opf, local)[0]?.textContent?.trim() ?? '';
     // The book's own description of itself leads, as a reader sees it on the cover page.
@@ -91,12 +91,16 @@ export const epubConverter: Converter = {
           { type: 'text', text: ` ${v}` },
         ],
       }));
-    const blocks: Block[] = [...(facts.length ? [{ type: 'list', ordered: false, items: facts } as const] : [])];
-    return documentOutput(blocks.concat(...chapters), {
-      title: text('title'),
-      author: text('creator'),
-      page_count: chapters.length,
-    });
+    // The book's facts open its first page.
+    const blocks: Block[] = facts.length ? [{ type: 'list', ordered: false, items: facts, page: 1 }] : [];
+    return {
+      blocks: blocks.concat(...chapters),
+      metadata: {
+        title: text('title'),
+        author: text('creator'),
+        page_count: chapters.length,
+      },
+    };
   },
 };
 

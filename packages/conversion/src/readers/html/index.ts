@@ -1,25 +1,17 @@
-import type { Converter, DocumentMetadata } from '../../types';
+import type { DocumentMetadata } from '../../types';
+import type { Reader } from '../reader';
 import { decodeText } from '../shared/text-decoding';
-import { documentOutput, renderMarkdown } from '../../writers/markdown';
 import { descendantsOf, parseHtml, textOf, type HtmlElement } from '../shared/html/dom';
-import { htmlToBlocks, readHtml } from '../shared/html/reader';
-
-export { htmlToBlocks };
+import { readHtml } from '../shared/html/reader';
 
 /** html, htm: the main content as document blocks (tables, lists, code, links); title and author from the head. */
-export const htmlConverter: Converter = {
+export const htmlReader: Reader = {
   name: 'html',
-  extensions: ['html', 'htm'],
-  async convert(input) {
+  async read(input) {
     const root = parseHtml(decodeHtml(input));
-    return documentOutput(readHtml(root), headMetadata(root));
+    return { blocks: readHtml(root), metadata: headMetadata(root) };
   },
 };
-
-/** HTML fragment or document as Markdown, for callers that only need the text. */
-export function htmlToMarkdown(html: string): string {
-  return renderMarkdown(htmlToBlocks(html));
-}
 
 function decodeHtml(input: Buffer): string {
   const head = input.subarray(0, 2048).toString('latin1');

@@ -1,14 +1,12 @@
 import exifr from 'exifr';
-import type { Converter } from '../../types';
+import type { Reader } from '../reader';
 import { ocrImage } from '../shared/ocr/engine';
 import { ocrBlocks } from '../shared/ocr/layout';
-import { documentOutput } from '../../writers/markdown';
 
 /** jpg, jpeg, png: text by OCR (paragraphs), title and author from EXIF/XMP when present. */
-export const imageConverter: Converter = {
+export const imageReader: Reader = {
   name: 'image',
-  extensions: ['jpg', 'jpeg', 'png'],
-  async convert(input, options) {
+  async read(input, options) {
     // Enhanced mode: layout analysis reads columns in order and rebuilds a table the image clearly holds.
     const blocks = await ocrBlocks(await ocrImage(input), options.enhanced);
     const tags = (await exifr.parse(input, { xmp: true, iptc: true }).catch(() => undefined)) as
@@ -26,10 +24,13 @@ export const imageConverter: Converter = {
       }
       return '';
     };
-    return documentOutput(blocks, {
-      title: pick('title', 'XPTitle', 'ImageDescription', 'ObjectName'),
-      author: pick('creator', 'Artist', 'XPAuthor', 'By-line'),
-      page_count: 1,
-    });
+    return {
+      blocks,
+      metadata: {
+        title: pick('title', 'XPTitle', 'ImageDescription', 'ObjectName'),
+        author: pick('creator', 'Artist', 'XPAuthor', 'By-line'),
+        page_count: 1,
+      },
+    };
   },
 };

@@ -1,16 +1,14 @@
-import type { Converter } from '../../types';
+import type { Reader } from '../reader';
 import { ConversionError } from '../../types';
 import { decodeText } from '../shared/text-decoding';
-import { documentOutput } from '../../writers/markdown';
 import { assertJsonDepth } from '../shared/nesting-limits';
 
 /** JSON: validated and pretty-printed in a fenced block, so nothing is lost or reinterpreted. */
-export const jsonConverter: Converter = {
+export const jsonReader: Reader = {
   name: 'json',
-  extensions: ['json'],
-  async convert(input) {
+  async read(input) {
     const text = decodeText(input).trim();
-    if (!text) return { markdown: '', metadata: { title: '', author: '', page_count: 1 } };
+    if (!text) return { blocks: [], metadata: { title: '', author: '', page_count: 1 } };
     assertJsonDepth(text);
     let value: unknown;
     try {
@@ -19,10 +17,13 @@ export const jsonConverter: Converter = {
       throw new ConversionError('corrupt_file', `The JSON file is not valid JSON: ${(err as Error).message}`);
     }
     const title = value && typeof value === 'object' && typeof (value as Record<string, unknown>).title === 'string';
-    return documentOutput([{ type: 'code', language: 'json', text: JSON.stringify(value, null, 2) }], {
-      title: title ? String((value as Record<string, unknown>).title) : '',
-      author: '',
-      page_count: 1,
-    });
+    return {
+      blocks: [{ type: 'code', language: 'json', text: JSON.stringify(value, null, 2) }],
+      metadata: {
+        title: title ? String((value as Record<string, unknown>).title) : '',
+        author: '',
+        page_count: 1,
+      },
+    };
   },
 };

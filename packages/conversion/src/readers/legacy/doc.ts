@@ -1,9 +1,9 @@
 import WordExtractor from 'word-extractor';
-import type { Converter } from '../../types';
+import type { Reader } from '../reader';
 import { ConversionError } from '../../types';
 import { text as plain, type Block, type Inline } from '../../document/model';
-import { documentOutput } from '../../writers/markdown';
-import { collapseSpaces, isBlankInline, styled } from '../../document/builders';
+import { collapseSpaces, styled } from '../../document/builders';
+import { isBlankInline } from '../../document/predicates';
 import { nestListItems, type FlatListItem } from '../../document/lists';
 import { openCompoundFile, streamOf, summaryInformation } from '../shared/ole';
 import { readWordDocument, WordFormatError, type WordDocument, type WordRun } from './word97';
@@ -15,10 +15,9 @@ import { NO_ALT_TEXT } from '../shared/alt-text';
  * follow (Word 6/95, a damaged table stream) falls back to word-extractor's plain text, rebuilt
  * into paragraphs and cell-marked table rows.
  */
-export const docConverter: Converter = {
+export const docReader: Reader = {
   name: 'doc',
-  extensions: ['doc'],
-  async convert(input) {
+  async read(input) {
     const cfb = openCompoundFile(input, 'DOC file');
     const info = summaryInformation(cfb);
     const metadata = { title: info.title, author: info.author, page_count: info.pages ?? 0 };
@@ -27,13 +26,13 @@ export const docConverter: Converter = {
       throw new ConversionError('corrupt_file', 'The file has no WordDocument stream: it is not a Word document.');
     try {
       const doc = readWordDocument(word, { '0Table': streamOf(cfb, '0Table'), '1Table': streamOf(cfb, '1Table') });
-      return documentOutput(wordBlocks(doc), metadata);
+      return { blocks: wordBlocks(doc), metadata: metadata };
     } catch (err) {
       if (!(err instanceof WordFormatError)) throw err;
       if (err.message === 'encrypted')
         throw new ConversionError('encrypted_file', 'The DOC file is password-protected.');
     }
-    return documentOutput(await plainTextBlocks(input), metadata);
+    return { blocks: await plainTextBlocks(input), metadata: metadata };
   },
 };
 

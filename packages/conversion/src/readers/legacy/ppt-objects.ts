@@ -3,7 +3,7 @@ import CFB from 'cfb';
 import * as XLSX from '@e965/xlsx';
 import { text, type Block } from '../../document/model';
 import { chartDataBlocks } from '../shared/charts';
-import { sheetRows, tableRegions } from '../spreadsheet';
+import { sheetRows, tableRegions } from '../shared/sheet-grid';
 import { readBiffChart, resolveChartCells } from '../shared/biff-chart';
 import { streamOf } from '../shared/ole';
 

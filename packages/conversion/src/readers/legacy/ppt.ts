@@ -1,11 +1,10 @@
-import type { Converter } from '../../types';
+import type { Reader } from '../reader';
 import { ConversionError } from '../../types';
 import { text as plain, type Block, type Inline } from '../../document/model';
-import { documentOutput } from '../../writers/markdown';
 import {
   paragraphsToBlocks,
   readingOrder,
-  renderSlides,
+  slidesToBlocks,
   type ParagraphModel,
   type SlideModel,
 } from '../shared/slides';
@@ -100,10 +99,9 @@ const PF_FIELDS: Array<[mask: number, size: number]> = [
  * vs body by the TextHeaderAtom), tables (group shapes flagged as tables, rebuilt from the cells'
  * anchors) and embedded charts and worksheets (see ppt-objects). Notes containers give speaker notes.
  */
-export const pptConverter: Converter = {
+export const pptReader: Reader = {
   name: 'ppt',
-  extensions: ['ppt'],
-  async convert(input) {
+  async read(input) {
     const cfb = openCompoundFile(input, 'PPT file');
     const stream = streamOf(cfb, 'PowerPoint Document');
     if (!stream) throw new ConversionError('corrupt_file', 'The PPT file has no PowerPoint Document stream.');
@@ -125,7 +123,10 @@ export const pptConverter: Converter = {
     const tolerance = doc.slideHeight / 48;
     const models: SlideModel[] = source.map((items, i) => toSlide(readingOrder(items, tolerance), notesOf(i)));
     const info = summaryInformation(cfb);
-    return documentOutput(renderSlides(models), { title: info.title, author: info.author, page_count: models.length });
+    return {
+      blocks: slidesToBlocks(models),
+      metadata: { title: info.title, author: info.author, page_count: models.length },
+    };
   },
 };
 

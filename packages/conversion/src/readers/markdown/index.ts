@@ -1,18 +1,16 @@
-import type { Converter } from '../../types';
+import type { Reader } from '../reader';
 import type { Block } from '../../document/model';
-import { inlineText } from '../../document/builders';
+import { inlineText } from '../../document/predicates';
 import { decodeText, normaliseNewlines } from '../shared/text-decoding';
-import { documentOutput } from '../../writers/markdown';
 import { readMarkdown } from './block-tokens';
 
 /** md, markdown: read into the document model like every other format, so the one writer renders it. */
-export const markdownConverter: Converter = {
+export const markdownReader: Reader = {
   name: 'markdown',
-  extensions: ['md', 'markdown'],
-  async convert(input) {
+  async read(input) {
     const { blocks, frontMatter } = readMarkdown(normaliseNewlines(decodeText(input)));
     const title = (frontMatter && frontMatterTitle(frontMatter)) || firstTopHeading(blocks);
-    return documentOutput(blocks, { title: title ?? '', author: '', page_count: 1 });
+    return { blocks, metadata: { title: title ?? '', author: '', page_count: 1 } };
   },
 };
 

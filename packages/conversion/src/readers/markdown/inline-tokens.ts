@@ -1,5 +1,5 @@
 import type { Inline } from '../../document/model';
-import { inlineText } from '../../document/builders';
+import { inlineText } from '../../document/predicates';
 import { parseHtml, type HtmlElement } from '../shared/html/dom';
 import type { Token } from './parser';
 

@@ -1,17 +1,18 @@
 import type { Element } from '@xmldom/xmldom';
-import type { Converter, DocumentMetadata } from '../../types';
+import type { DocumentMetadata } from '../../types';
+import type { Reader } from '../reader';
 import { ConversionError } from '../../types';
 import { SafeZip } from '../../archive/safe-zip';
 import { parseXml, type Document } from '../shared/office-properties';
 import { attr, child, children, descendants } from '../shared/xml-dom';
 import type { Block, Inline, ListItem, Note } from '../../document/model';
-import { documentOutput } from '../../writers/markdown';
-import { blocksAsInline, isBlankInline, styled, type InlineStyle, type Position } from '../../document/builders';
+import { blocksAsInline, styled, type InlineStyle, type Position } from '../../document/builders';
+import { isBlankInline } from '../../document/predicates';
 import {
   inlines,
   isBlank,
   paragraphsToBlocks,
-  renderSlides,
+  slidesToBlocks,
   type ParagraphModel,
   type SlideModel,
 } from '../shared/slides';
@@ -358,24 +359,22 @@ function withNotes(blocks: Block[], notes: Note[]): Block[] {
 }
 
 /** ODT: headings, nested lists (numbered from their list styles), tables, emphasis, links, notes, frames. */
-export const odtConverter: Converter = {
+export const odtReader: Reader = {
   name: 'odt',
-  extensions: ['odt'],
-  async convert(input) {
+  async read(input) {
     const pkg = openOdf(input, 'ODT file');
     const body = descendants(pkg.content, 'text')[0] ?? descendants(pkg.content, 'body')[0];
     const notes: Note[] = [];
     const blocks = textBlocks(body, pkg, notes);
     const pages = Number(attr(descendants(pkg.meta, 'document-statistic')[0], 'page-count') ?? 0);
-    return documentOutput(withNotes(blocks, notes), odfMetadata(pkg, pages));
+    return { blocks: withNotes(blocks, notes), metadata: odfMetadata(pkg, pages) };
   },
 };
 
 /** ODP: one section per page (slide): title frame as heading, outline frames as lists, tables, notes. */
-export const odpConverter: Converter = {
+export const odpReader: Reader = {
   name: 'odp',
-  extensions: ['odp'],
-  async convert(input) {
+  async read(input) {
     const pkg = openOdf(input, 'ODP file');
     const notes: Note[] = [];
     const slides: SlideModel[] = descendants(pkg.content, 'page').map((page) => {
@@ -421,7 +420,7 @@ export const odpConverter: Converter = {
       }));
       return { title, name: attr(page, 'name'), blocks, notes: noteText, comments };
     });
-    return documentOutput(withNotes(renderSlides(slides), notes), odfMetadata(pkg, slides.length));
+    return { blocks: withNotes(slidesToBlocks(slides), notes), metadata: odfMetadata(pkg, slides.length) };
   },
 };
 

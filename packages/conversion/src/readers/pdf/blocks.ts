@@ -1,5 +1,5 @@
 import type { Block, Inline } from '../../document/model';
-import { inlineText } from '../../document/builders';
+import { inlineText } from '../../document/predicates';
 import { nestListItems, type FlatListItem } from '../../document/lists';
 import { dropLeading, joinRunLines, runsToInlines, type StyledRun } from './styled-runs';
 import { bodyFont, bodySize, boilerplateKey, type Line } from './layout';
@@ -78,14 +78,18 @@ export function linesToBlocks(lines: Line[]): Block[] {
   let list: ListRun | undefined;
   const flushParagraph = (): void => {
     if (paragraph.length) {
-      blocks.push({ type: 'paragraph', text: runsToInlines(joinRunLines(paragraph.map((l) => l.runs)), plain) });
+      blocks.push({
+        type: 'paragraph',
+        text: runsToInlines(joinRunLines(paragraph.map((l) => l.runs)), plain),
+        page: paragraph[0]!.page,
+      });
     }
     paragraph = [];
   };
   const flushList = (): void => {
     if (list) {
       const items = list.items.map((item) => ({ ...item, text: runsToInlines(joinRunLines(item.lines), plain) }));
-      blocks.push(...nestListItems(items));
+      for (const block of nestListItems(items)) blocks.push({ ...block, page: list.page });
     }
     list = undefined;
   };
@@ -95,14 +99,14 @@ export function linesToBlocks(lines: Line[]): Block[] {
     if (line.table) {
       flushParagraph();
       flushList();
-      blocks.push({ type: 'table', rows: line.table.map((r) => r.map(plainText)) });
+      blocks.push({ type: 'table', rows: line.table.map((r) => r.map(plainText)), page: line.page });
       continue;
     }
     const table = tableAt(lines, i);
     if (table) {
       flushParagraph();
       flushList();
-      blocks.push({ type: 'table', rows: table.rows.map((r) => r.map(plainText)) });
+      blocks.push({ type: 'table', rows: table.rows.map((r) => r.map(plainText)), page: line.page });
       i = table.end - 1;
       continue;
     }
@@ -129,12 +133,12 @@ export function linesToBlocks(lines: Line[]): Block[] {
         gapBetween(prev, line) < Math.max(prev.size, line.size) * 1.8;
       // A heading's style is what makes it one: its text is plain.
       if (continues && last.type === 'heading') last.text = plainText(`${inlineText(last.text, '')} ${line.text}`);
-      else blocks.push({ type: 'heading', level: levelOf(line), text: plainText(line.text) });
+      else blocks.push({ type: 'heading', level: levelOf(line), text: plainText(line.text), page: line.page });
       continue;
     }
     if (bullet || numbered) {
       flushParagraph();
-      list ??= { items: [], markers: [] };
+      list ??= { items: [], markers: [], page: line.page };
       const first = numbered ? markerNumber(numbered[1] ?? numbered[2]!) : NaN;
       list.items.push({
         level: markerLevel(list.markers, line),
@@ -172,6 +176,8 @@ interface ListRun {
   items: ListItemLines[];
   /** Marker x positions of the open levels, outermost first. */
   markers: number[];
+  /** The page its first item is on. */
+  page: number;
 }
 
 /** A list item being read: its lines' runs, its marker's indent and its last line. */

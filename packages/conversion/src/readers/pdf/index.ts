@@ -1,6 +1,5 @@
-import type { Converter, ConversionOutput } from '../../types';
+import type { Reader, ReadResult } from '../reader';
 import { ConversionError } from '../../types';
-import { documentOutput } from '../../writers/markdown';
 import { buildLines, type Line, type TextItem } from './layout';
 import { readPages } from './poppler';
 import { documentInfo, openPdf } from './pdfjs';
@@ -25,10 +24,9 @@ export const MAX_PDF_PAGES = 2000;
  * dropped, headings found by font size, lists by markers, tables by aligned columns, and
  * paragraphs re-joined across line breaks and hyphenation.
  */
-export const pdfConverter: Converter = {
+export const pdfReader: Reader = {
   name: 'pdf',
-  extensions: ['pdf'],
-  async convert(input, options): Promise<ConversionOutput> {
+  async read(input, options): Promise<ReadResult> {
     // pdftohtml reads the pages in its own process while pdf.js reads the trailer here (title, author, page count, form).
     const stop = new AbortController();
     const reading = readPages(input, MAX_PDF_PAGES + 1, stop.signal).catch(() => undefined);
@@ -50,7 +48,7 @@ export const pdfConverter: Converter = {
       }
       const metadata = { title: info?.title ?? '', author: info?.author ?? '', page_count: pageCount };
       // An XFA-only form: its pages are a placeholder, the form and its values are in the XFA.
-      if (doc?.isPureXfa) return documentOutput(xfaBlocks(doc.allXfaHtml), metadata);
+      if (doc?.isPureXfa) return { blocks: xfaBlocks(doc.allXfaHtml), metadata };
       // poppler refused the file: pdf.js says why (password, damage) in the words users get.
       if (!poppler) return failWithReason(opened.error);
       const pages: Line[][] = [];
@@ -84,7 +82,7 @@ export const pdfConverter: Converter = {
       // Enhanced mode also reads the text inside pictures on pages that have a text layer.
       const textPages = pages.map((_, i) => (scanned.includes(i + 1) ? 0 : i + 1)).filter((n) => n > 0);
       const pictures = options.enhanced ? await pdfPictureText(input, textPages) : new Map<number, string[]>();
-      return documentOutput(pageBlocks(cleaned, ocr, pictures), metadata);
+      return { blocks: pageBlocks(cleaned, ocr, pictures), metadata };
     } finally {
       await doc?.destroy();
     }
@@ -159,9 +157,13 @@ function columnOrder(items: TextItem[], pageHeight: number): TextItem[] {
 function pageBlocks(pages: Line[][], ocr: Map<number, Block[]>, pictures: Map<number, string[]>): Block[] {
   const blocks: Block[] = [];
   let run: Line[] = [];
-  let waiting: string[] = [];
+  let waiting: { text: string; page: number }[] = [];
   const waitingBlocks = (): Block[] => {
-    const out = waiting.map((text): Block => ({ type: 'paragraph', text: [{ type: 'image', alt: `image: ${text}` }] }));
+    const out = waiting.map((text): Block => ({
+      type: 'paragraph',
+      text: [{ type: 'image', alt: `image: ${text.text}` }],
+      page: text.page,
+    }));
     waiting = [];
     return out;
   };
@@ -169,7 +171,7 @@ function pageBlocks(pages: Line[][], ocr: Map<number, Block[]>, pictures: Map<nu
     const recognised = ocr.get(i + 1);
     if (!recognised) {
       run.push(...lines);
-      waiting.push(...(pictures.get(i + 1) ?? []));
+      waiting.push(...(pictures.get(i + 1) ?? []).map((text) => ({ text, page: i + 1 })));
       // Pictures follow the paragraph in progress at their page's end, not cut it in two.
       const last = lines[lines.length - 1];
       if (waiting.length && (!last || /[.!?:;)]$/.test(last.text))) {
@@ -180,7 +182,7 @@ function pageBlocks(pages: Line[][], ocr: Map<number, Block[]>, pictures: Map<nu
     }
     blocks.push(...linesToBlocks(run), ...waitingBlocks());
     run = [];
-    blocks.push(...recognised);
+    for (const block of recognised) blocks.push({ ...block, page: i + 1 });
   });
   blocks.push(...linesToBlocks(run), ...waitingBlocks());
   return blocks;

@@ -1,15 +1,20 @@
 import type { Element } from '@xmldom/xmldom';
-import type { Converter } from '../../types';
+import type { Reader } from '../reader';
 import { ConversionError } from '../../types';
 import { SafeZip } from '../../archive/safe-zip';
 import { ooxmlProperties, parseXml } from '../shared/office-properties';
 import { attr, child, children, descendants, relAttr } from '../shared/xml-dom';
-import { documentOutput } from '../../writers/markdown';
 import { text as plain, type Block, type Inline } from '../../document/model';
 import { PictureReader, picturePlaceholder } from '../shared/ocr/pictures';
 import { imageAltText } from '../shared/alt-text';
 import { chartBlocks, relationships } from '../shared/ooxml-parts';
-import { type ParagraphModel, paragraphsToBlocks, readingOrder, renderSlides, type SlideModel } from '../shared/slides';
+import {
+  type ParagraphModel,
+  paragraphsToBlocks,
+  readingOrder,
+  slidesToBlocks,
+  type SlideModel,
+} from '../shared/slides';
 
 interface Placed {
   y: number;
@@ -18,10 +23,9 @@ interface Placed {
 }
 
 /** PPTX: slides in presentation order, shapes by position, placeholders' bullets, tables, images' alt text, charts' titles, notes. */
-export const pptxConverter: Converter = {
+export const pptxReader: Reader = {
   name: 'pptx',
-  extensions: ['pptx'],
-  async convert(input, options) {
+  async read(input, options) {
     const zip = new SafeZip(input, 'PPTX file');
     const presentation = zip.textOf('ppt/presentation.xml');
     if (!presentation) {
@@ -48,11 +52,14 @@ export const pptxConverter: Converter = {
         slides.push({ ...readSlide(zip, target, tolerance, pictures), comments: slideComments(zip, target, authors) });
     }
     const props = ooxmlProperties(zip);
-    return documentOutput(renderSlides(slides), {
-      title: props.title,
-      author: props.author,
-      page_count: slides.length,
-    });
+    return {
+      blocks: slidesToBlocks(slides),
+      metadata: {
+        title: props.title,
+        author: props.author,
+        page_count: slides.length,
+      },
+    };
   },
 };
 

@@ -1,10 +1,10 @@
 import iconv from 'iconv-lite';
-import type { Converter } from '../../types';
+import type { Reader, ReadResult } from '../reader';
 import { ConversionError } from '../../types';
 import type { Block, Inline, Note } from '../../document/model';
-import { documentOutput } from '../../writers/markdown';
 import { nestListItems, type FlatListItem } from '../../document/lists';
-import { collapseSpaces, inlineText, isBlankInline, styled, type Position } from '../../document/builders';
+import { collapseSpaces, styled, type Position } from '../../document/builders';
+import { inlineText, isBlankInline } from '../../document/predicates';
 import { MAX_NESTING_DEPTH } from '../shared/nesting-limits';
 import { imageAltText } from '../shared/alt-text';
 import { CODE_CHARS, CODE_STYLE, MONOSPACE } from '../shared/code-paragraphs';
@@ -12,6 +12,7 @@ import { hyperlinkTarget } from '../shared/word-fields';
 import { ListTables, isLabel, isOneLevelNumber, markerValue, pnWord, type LevelKind } from './lists';
 import { MAX_TABLE_DEPTH, RtfTables } from './tables';
 import { codepageName, documentCodepage, fontCharsetCodepage } from './codepages';
+import { tokenizeRtf } from './tokenizer';
 
 /** Destinations whose content is never document text (headers and footers too, as in the DOCX reader). */
 const SKIP = new Set([
@@ -242,7 +243,7 @@ interface Sink {
 type ListParagraph = FlatListItem & { marked: boolean };
 
 /**
- * RTF through a small tokenizer over groups and control words: paragraphs with bold/italic/strike
+ * RTF: ./tokenizer.ts lexes groups and control words, RtfBuilder below gives them meaning: paragraphs with bold/italic/strike
  * runs, headings from "heading N"/Title styles and outline levels (direct or through the style),
  * lists typed by Word's list tables or legacy \\pn numbering, tables with nesting and merged cells,
  * HYPERLINK fields, footnotes, comments, pictures as placeholders, \\'hh bytes decoded through the
@@ -250,15 +251,14 @@ type ListParagraph = FlatListItem & { marked: boolean };
  * \\info title and author. npm's RTF packages are HTML renderers or tokenizers alone (rtf-parser,
  * rtf-stream-parser, rtf.js); the tokenizing is the smallest part here, so this is ours.
  */
-export const rtfConverter: Converter = {
+export const rtfReader: Reader = {
   name: 'rtf',
-  extensions: ['rtf'],
-  async convert(input) {
+  async read(input) {
     const src = input.toString('latin1');
     if (!/^\s*\{\\rtf/.test(src)) {
       throw new ConversionError('corrupt_file', 'The file is not RTF (it does not start with {\\rtf).');
     }
-    return new RtfReader(src).read();
+    return new RtfBuilder(src).read();
   },
 };
 
@@ -298,7 +298,8 @@ function newParaProps(): ParaProps {
   return { inTable: false, outline: -1, style: 0 };
 }
 
-class RtfReader {
+/** The RTF reader's state machine: what the tokenizer's words and text mean, built into blocks. */
+class RtfBuilder {
   private readonly blocks: Block[] = [];
   private items: ListParagraph[] = [];
   private readonly notes: Note[] = [];
@@ -353,40 +354,49 @@ class RtfReader {
     return this.sinks[this.sinks.length - 1] ?? this.body;
   }
 
-  read(): { markdown: string; metadata: { title: string; author: string; page_count: number } } {
-    const src = this.src;
-    let i = 0;
-    while (i < src.length) {
-      const ch = src[i]!;
-      if (ch === '{') {
-        this.openGroup();
-        i++;
-      } else if (ch === '}') {
+  read(): ReadResult {
+    tokenizeRtf(this.src, {
+      openGroup: () => this.openGroup(),
+      closeGroup: () => {
         if (this.bytes.length) this.flushBytes();
         this.closeGroup();
-        i++;
-      } else if (ch === '\\') {
-        i = this.control(i);
-      } else if (ch === '\r' || ch === '\n') {
-        i++;
-      } else {
+      },
+      hexByte: (byte) => {
+        if (this.skipChars > 0) this.skipChars--;
+        else if (Number.isFinite(byte)) this.bytes.push(byte);
+      },
+      starred: () => {
+        if (this.st.dest !== 'skip') {
+          this.st.starredFrom = this.st.dest;
+          this.st.dest = 'skip';
+        }
+      },
+      controlSymbol: (ch) => this.symbol(ch),
+      controlWord: (word, param) => {
+        // \ucN's replacement characters are skipped only right after a \u.
+        if (this.skipChars > 0 && word !== 'u') this.skipChars = 0;
+        this.word(word, param);
+      },
+      text: (ch) => {
         if (this.skipChars > 0) this.skipChars--;
         else if (ch === '\t') this.tab();
         else this.char(ch);
-        i++;
-      }
-    }
+      },
+    });
     // A file cut off inside a note keeps the note's text.
     while (this.sinks.length) this.closeNote();
     this.endParagraph();
     this.flushTables();
     this.flushList();
     const notes: Block[] = this.notes.length ? [{ type: 'notes', notes: this.notes }] : [];
-    return documentOutput([...this.blocks, ...notes], {
-      title: clean(this.meta.title),
-      author: clean(this.meta.author),
-      page_count: 0,
-    });
+    return {
+      blocks: [...this.blocks, ...notes],
+      metadata: {
+        title: clean(this.meta.title),
+        author: clean(this.meta.author),
+        page_count: 0,
+      },
+    };
   }
 
   private openGroup(): void {
@@ -518,37 +528,6 @@ class RtfReader {
       paragraphs[0] = [{ type: 'text', text: sink.lead }, ...first];
     }
     sink.note.blocks = paragraphs.map((text) => ({ type: 'paragraph', text }));
-  }
-
-  private control(i: number): number {
-    const src = this.src;
-    const next = src[i + 1] ?? '';
-    if (next === "'") {
-      const byte = parseInt(src.slice(i + 2, i + 4), 16);
-      if (this.skipChars > 0) this.skipChars--;
-      else if (Number.isFinite(byte)) this.bytes.push(byte);
-      return i + 4;
-    }
-    if (next === '*') {
-      if (this.st.dest !== 'skip') {
-        this.st.starredFrom = this.st.dest;
-        this.st.dest = 'skip';
-      }
-      return i + 2;
-    }
-    if (!/[a-zA-Z]/.test(next)) {
-      this.symbol(next);
-      return i + 2;
-    }
-    const m = /^\\([a-zA-Z]{1,32})(-?\d{1,10})? ?/.exec(src.slice(i, i + 48))!;
-    const word = m[1]!;
-    const param = m[2] !== undefined ? Number(m[2]) : undefined;
-    const end = i + m[0].length;
-    // Binary data: skipped whole, never read as text (a negative or missing length skips nothing).
-    if (word === 'bin') return param !== undefined && param > 0 ? Math.min(src.length, end + param) : end;
-    if (this.skipChars > 0 && word !== 'u') this.skipChars = 0;
-    this.word(word, param);
-    return end;
   }
 
   private symbol(next: string): void {

@@ -1,5 +1,6 @@
 import type { Block, Inline } from '../../document/model';
-import { blocksAsInline, isBlankInline } from '../../document/builders';
+import { blocksAsInline } from '../../document/builders';
+import { isBlankInline } from '../../document/predicates';
 
 /** Cell edges of different rows closer than this (twips) are one column line: writers round widths. */
 const SAME_EDGE_TWIPS = 20;

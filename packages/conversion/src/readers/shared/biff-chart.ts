@@ -1,6 +1,6 @@
 import type * as XLSX from '@e965/xlsx';
 import type { ChartData } from './charts';
-import { sheetCell } from './sheet-cells';
+import { sheetCell } from './sheet-grid';
 
 /** A cell range a chart series refers to: `sheet` is an index into the EXTERNSHEET table (or -1: the chart's own sheet). */
 export interface CellArea {

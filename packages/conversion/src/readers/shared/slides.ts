@@ -1,6 +1,6 @@
 import { text, type Block, type Inline } from '../../document/model';
 import { commentBlocks } from './comments';
-import { isBlankInline } from '../../document/builders';
+import { isBlankInline } from '../../document/predicates';
 
 /** Plain text (PPT, PPTX) or inline nodes (ODP, whose runs carry emphasis and links). */
 export type SlideText = string | Inline[];
@@ -92,21 +92,26 @@ export function readingOrder<T extends { x: number; y: number }>(items: T[], tol
   return out;
 }
 
-export function renderSlides(slides: SlideModel[]): Block[] {
+/** The slides in order, each opened by its title as a heading, every block marked with its slide's number as its page. */
+export function slidesToBlocks(slides: SlideModel[]): Block[] {
   const blocks: Block[] = [];
   slides.forEach((slide, i) => {
-    blocks.push({
+    const page = i + 1;
+    const add = (block: Block): void => {
+      blocks.push({ ...block, page });
+    };
+    add({
       type: 'heading',
       level: 1,
-      text: !isBlank(slide.title) ? inlines(slide.title) : inlines(slide.name?.trim() || `Slide ${i + 1}`),
+      text: !isBlank(slide.title) ? inlines(slide.title) : inlines(slide.name?.trim() || `Slide ${page}`),
     });
-    blocks.push(...slide.blocks);
+    slide.blocks.forEach(add);
     if (slide.notes.some((n) => !isBlank(n))) {
-      blocks.push({ type: 'heading', level: 3, text: [text('Notes')] });
-      for (const note of slide.notes) if (!isBlank(note)) blocks.push({ type: 'paragraph', text: inlines(note) });
+      add({ type: 'heading', level: 3, text: [text('Notes')] });
+      for (const note of slide.notes) if (!isBlank(note)) add({ type: 'paragraph', text: inlines(note) });
     }
     const comments = (slide.comments ?? []).filter((c) => !isBlank(c.text));
-    blocks.push(...commentBlocks(comments.map((c) => ({ author: c.author, text: inlines(c.text) }))));
+    commentBlocks(comments.map((c) => ({ author: c.author, text: inlines(c.text) }))).forEach(add);
   });
   return blocks;
 }

@@ -1,16 +1,17 @@
-import type { Converter } from '../../types';
+import type { Reader } from '../reader';
 import { decodeText, normaliseNewlines, TRAILING_BLANKS } from '../shared/text-decoding';
 
-/** txt: plain text, which is valid Markdown as it stands; decoded and tidied only (Markdown files: ./markdown.ts). */
-export const plainTextConverter: Converter = {
+/**
+ * txt: plain text, which is valid Markdown as it stands: decoded and tidied, then passed through
+ * as one `raw` block (Markdown files are read into the model: ../markdown).
+ */
+export const plainTextReader: Reader = {
   name: 'text',
-  extensions: ['txt'],
-  async convert(input) {
-    const text = normaliseNewlines(decodeText(input)).replace(TRAILING_BLANKS, '');
-    const markdown = text.trim() ? `${text.trim()}\n` : '';
+  async read(input) {
+    const text = normaliseNewlines(decodeText(input)).replace(TRAILING_BLANKS, '').trim();
     return {
-      markdown,
-      metadata: { title: firstHeading(markdown) ?? '', author: '', page_count: 1 },
+      blocks: text ? [{ type: 'raw', markdown: text }] : [],
+      metadata: { title: firstHeading(text) ?? '', author: '', page_count: 1 },
     };
   },
 };

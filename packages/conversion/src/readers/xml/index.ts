@@ -1,20 +1,18 @@
 import { XMLValidator } from 'fast-xml-parser';
-import type { Converter } from '../../types';
+import type { Reader } from '../reader';
 import { ConversionError } from '../../types';
 import { decodeText, normaliseNewlines } from '../shared/text-decoding';
-import { documentOutput } from '../../writers/markdown';
 import { text as plain, type Block } from '../../document/model';
 import { parseXml } from '../shared/office-properties';
 import { child, children, descendants } from '../shared/xml-dom';
-import { htmlToBlocks } from '../html';
+import { htmlToBlocks } from '../shared/html/reader';
 
 /** XML: checked for well-formedness (no entity expansion: entities are never resolved) and fenced as-is. */
-export const xmlConverter: Converter = {
+export const xmlReader: Reader = {
   name: 'xml',
-  extensions: ['xml'],
-  async convert(input) {
+  async read(input) {
     const text = normaliseNewlines(decodeText(input)).trim();
-    if (!text) return { markdown: '', metadata: { title: '', author: '', page_count: 1 } };
+    if (!text) return { blocks: [], metadata: { title: '', author: '', page_count: 1 } };
     const valid = XMLValidator.validate(text, { allowBooleanAttributes: true });
     if (valid !== true) {
       throw new ConversionError(
@@ -23,9 +21,9 @@ export const xmlConverter: Converter = {
       );
     }
     const feed = feedBlocks(text);
-    if (feed) return documentOutput(feed.blocks, { title: feed.title, author: '', page_count: 1 });
+    if (feed) return { blocks: feed.blocks, metadata: { title: feed.title, author: '', page_count: 1 } };
     const title = /<title(?:\s[^>]*)?>([^<]{1,500})<\/title>/i.exec(text)?.[1]?.trim() ?? '';
-    return documentOutput([{ type: 'code', language: 'xml', text }], { title, author: '', page_count: 1 });
+    return { blocks: [{ type: 'code', language: 'xml', text }], metadata: { title, author: '', page_count: 1 } };
   },
 };
 

@@ -1,7 +1,7 @@
 import type { Block, Inline, ListItem, Note } from '../../../document/model';
-import { isBlankInline } from '../../../document/builders';
+import { isBlankInline } from '../../../document/predicates';
 import { BLOCK_TAGS, parseHtml, textOf, type HtmlElement, type HtmlNode } from './dom';
-import { isFormatting } from '../../../writers/markdown/inline';
+import { isFormatting } from '../../../document/predicates';
 
 /** Elements nested deeper than this are read as their plain text (no stack overflow on hostile nesting). */
 export const MAX_HTML_DEPTH = 200;

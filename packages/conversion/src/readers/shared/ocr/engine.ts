@@ -17,7 +17,7 @@ import {
 } from './scripts';
 import { ConversionError } from '../../../types';
 import { median } from './boxes';
-import { unreadInkShare } from './coverage';
+import { unreadInkShare } from './ink';
 import { joinSideBySide } from './side-by-side';
 
 /** Largest image accepted, in pixels (a decompression bomb fails here, before decoding). */

@@ -1,5 +1,5 @@
 import { cropImage, type PreparedImage, recognise } from './engine';
-import { ruledGrid } from './rules';
+import { ruledGrid } from './ink';
 
 export interface RuledTable {
   /** The grid's outer box, in image pixels. */
