@@ -3,8 +3,8 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
-import { closeConversionWorkers, convertIsolated, type Converter } from '../packages/conversion/src';
-import { pdfConverter } from '../packages/conversion/src/converters/pdf';
+import { closeConversionWorkers, convertIsolated } from '../packages/conversion/src';
+import { pdfReader } from '../packages/conversion/src/readers/pdf';
 import { pdf as makePdf } from '../packages/conversion/bench/native';
 
 const run = promisify(execFile);
@@ -62,22 +62,31 @@ export async function runPdfPagesBench(): Promise<string> {
   );
 }
 
-async function loadReader(root: string): Promise<Converter> {
-  const mod = (await import(path.join(root, 'packages/conversion/src/converters/pdf/index.ts'))) as {
-    pdfConverter: Converter;
-  };
-  return mod.pdfConverter;
+/** Reads one PDF in this thread, without writing it: the reader alone. */
+type ReadPdf = (input: Buffer, options: { enhanced: boolean }) => Promise<unknown>;
+
+/** The PDF reader of another tree: readers/pdf (read) since the pandoc layout, converters/pdf (convert) before it. */
+async function loadReader(root: string): Promise<ReadPdf> {
+  const now = path.join(root, 'packages/conversion/src/readers/pdf/index.ts');
+  if (fs.existsSync(now)) {
+    const mod = (await import(now)) as { pdfReader: { read: ReadPdf } };
+    return (input, options) => mod.pdfReader.read(input, options);
+  }
+  const before = path.join(root, 'packages/conversion/src/converters/pdf/index.ts');
+  const mod = (await import(before)) as { pdfConverter: { convert: ReadPdf } };
+  return (input, options) => mod.pdfConverter.convert(input, options);
 }
 
-async function warmRow(pages: number, input: Buffer, file: string, compare?: Converter): Promise<string> {
-  const readers = compare ? [compare, pdfConverter] : [pdfConverter];
+async function warmRow(pages: number, input: Buffer, file: string, compare?: ReadPdf): Promise<string> {
+  const ours: ReadPdf = (input, options) => pdfReader.read(input, options);
+  const readers = compare ? [compare, ours] : [ours];
   const times = readers.map((): number[] => []);
   const baseline: number[] = [];
-  for (const reader of readers) await reader.convert(input, { enhanced: false });
+  for (const reader of readers) await reader(input, { enhanced: false });
   for (let i = 0; i < REPEATS; i++) {
     for (const [k, reader] of readers.entries()) {
       const started = performance.now();
-      await reader.convert(input, { enhanced: false });
+      await reader(input, { enhanced: false });
       times[k]!.push(performance.now() - started);
     }
     const started = performance.now();

@@ -2,7 +2,7 @@ import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { transcribe } from '../src/converters/media/audio';
+import { transcribe } from '../src/readers/audio';
 
 /**
  * `pnpm bench speech` (round 2), or `npx tsx packages/conversion/bench/speech-accuracy.ts round1|round2

@@ -1,10 +1,9 @@
-import type { ConversionOutput, ConvertOptions, DocumentMetadata } from './types';
+import type { ConvertOptions, DocumentMetadata } from './types';
+import type { Block } from './document/model';
 import { userFacingError } from './user-facing-errors';
-import { converterForContent, isSupportedExtension } from './registry';
-import { isTextExtension } from './format-sniffing';
-import type { TokenOptimization } from './tokens/optimize';
-import { optimizeMarkdownText } from './tokens/markdown-pass';
-import { renderMarkdown } from './markdown/writer';
+import { isSupportedExtension, isTextExtension, readerForContent } from './formats/table';
+import type { TokenOptimization } from './tokens/count';
+import { renderMarkdown } from './writers/markdown';
 import type { ModelEndpoint } from './enhanced/model-pass';
 
 export interface ConvertDocumentOptions extends ConvertOptions {
@@ -17,9 +16,18 @@ export interface ConvertDocumentResult {
   markdown: string;
   metadata: DocumentMetadata;
   tokenOptimization?: TokenOptimization;
+  /**
+   * The document model `markdown` was written from (after the optimize-tokens filter when asked):
+   * for writers of other shapes (pages, chunks, JSON). After the enhanced model pass it is one
+   * `raw` block holding the model's answer.
+   */
+  blocks: Block[];
 }
 
-/** One document to Markdown, in this thread: pick the converter, convert, optionally optimise. */
+/**
+ * One document to Markdown, in this thread: pick the reader by what the bytes are, read, run the
+ * filters, write. The one caller of the writers.
+ */
 export async function convertDocument(
   input: Buffer,
   extension: string,
@@ -27,33 +35,39 @@ export async function convertDocument(
 ): Promise<ConvertDocumentResult> {
   // An empty file of a binary type is a valid, empty document (docs/decisions.md); text types read it themselves.
   if (input.length === 0 && isSupportedExtension(extension) && !isTextExtension(extension)) {
-    return { markdown: '', metadata: { title: '', author: '', page_count: 0 } };
+    return { markdown: '', metadata: { title: '', author: '', page_count: 0 }, blocks: [] };
   }
-  let output: ConversionOutput;
+  let read: { blocks: Block[]; metadata: DocumentMetadata };
   try {
-    const converter = await converterForContent(input, extension);
-    output = await converter.convert(input, options);
+    const reader = await readerForContent(input, extension);
+    read = await reader.read(input, options);
   } catch (err) {
     throw userFacingError(err, extension);
   }
-  const metadata = normaliseMetadata(output.metadata);
-  let markdown = withoutControlCharacters(output.markdown);
-  let model = output.blocks;
+  const metadata = normaliseMetadata(read.metadata);
+  let blocks = read.blocks;
+  let markdown = withoutControlCharacters(renderMarkdown(blocks));
   if (options.enhanced && options.modelEndpoint) {
-    // eslint-disable-next-line @typescript-eslint/no-require-imports -- loaded on use, as in registry.ts
+    // eslint-disable-next-line @typescript-eslint/no-require-imports -- loaded on use, as in formats/table.ts
     const { refineWithModel } = require('./enhanced/model-pass') as typeof import('./enhanced/model-pass');
     markdown = (await refineWithModel(markdown, options.modelEndpoint)).markdown;
-    model = undefined; // the model's answer is text: the document model no longer describes it
+    // The model's answer is text: the document model no longer describes it.
+    blocks = [{ type: 'raw', markdown }];
   }
-  if (!options.optimizeTokens) return { markdown, metadata };
+  if (!options.optimizeTokens) return { markdown, metadata, blocks };
   // The tokenizer's tables are large: loaded only when a conversion asks for optimisation.
-  // eslint-disable-next-line @typescript-eslint/no-require-imports -- loaded on use, as in registry.ts
-  const { tokenOptimization } = require('./tokens/optimize') as typeof import('./tokens/optimize');
-  // The writer optimises what the model knows; text without a model goes through the string pass.
-  const optimized = model
-    ? withoutControlCharacters(renderMarkdown(model, { optimizeTokens: true }))
-    : optimizeMarkdownText(markdown);
-  return { markdown: optimized, metadata, tokenOptimization: tokenOptimization(markdown, optimized) };
+  // eslint-disable-next-line @typescript-eslint/no-require-imports -- loaded on use, as in formats/table.ts
+  const { tokenOptimization } = require('./tokens/count') as typeof import('./tokens/count');
+  // eslint-disable-next-line @typescript-eslint/no-require-imports -- loaded on use, as in formats/table.ts
+  const { optimizeTokens } = require('./filters/optimize-tokens') as typeof import('./filters/optimize-tokens');
+  const optimizedBlocks = optimizeTokens(blocks);
+  const optimized = withoutControlCharacters(renderMarkdown(optimizedBlocks, { compactTables: true }));
+  return {
+    markdown: optimized,
+    metadata,
+    tokenOptimization: tokenOptimization(markdown, optimized),
+    blocks: optimizedBlocks,
+  };
 }
 
 function normaliseMetadata(m: Partial<DocumentMetadata> | undefined): DocumentMetadata {

@@ -1,10 +1,22 @@
 export * from './types';
-export * from './registry';
+export type { Reader, ReadResult } from './readers/reader';
+export {
+  FORMATS,
+  SUPPORTED_EXTENSIONS,
+  isSupportedExtension,
+  isTextExtension,
+  formatOf,
+  readerFor,
+  readerForContent,
+  type FormatLine,
+  type FormatName,
+  type SupportedExtension,
+} from './formats/table';
 export * from './convert';
-export { isTextExtension } from './format-sniffing';
 export * from './isolation/isolated-convert';
-export { countTokens, type TokenOptimization } from './tokens/optimize';
-export type { Block, Inline, InlineContent, ListItem, Note } from './markdown/model';
-export { documentOutput, renderMarkdown, type WriterOptions } from './markdown/writer';
+export { countTokens, type TokenOptimization } from './tokens/count';
+export type { Block, Inline, InlineContent, ListItem, Note } from './document/model';
+export { renderMarkdown, type WriterOptions } from './writers/markdown';
+export { optimizeTokens } from './filters/optimize-tokens';
 export { refineWithModel, type ModelEndpoint } from './enhanced/model-pass';
 export { transcribeWithEndpoint, type TranscriptionEndpoint } from './enhanced/transcription-endpoint';

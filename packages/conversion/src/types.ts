@@ -1,7 +1,4 @@
-import type { Block } from './markdown/model';
-import type { TranscriptionEndpoint } from './enhanced/transcription-endpoint';
-
-/** What every converter receives and returns; the one interface of the conversion library. */
+/** What every reader receives; `Reader` below is the one interface of the conversion library. */
 export interface ConvertOptions {
   /** Enhanced mode: the deeper local pipeline (OCR of embedded images, layout analysis). */
   enhanced: boolean;
@@ -16,25 +13,6 @@ export interface DocumentMetadata {
   title: string;
   author: string;
   page_count: number;
-}
-
-export interface ConversionOutput {
-  markdown: string;
-  metadata: DocumentMetadata;
-  /**
-   * The document model `markdown` was rendered from, when the converter has one (see
-   * `documentOutput`): token optimisation renders it again with the writer's option instead of
-   * rewriting the Markdown text. Converters without it are optimised by the string pass.
-   */
-  blocks?: Block[];
-}
-
-export interface Converter {
-  /** Short name for logs, e.g. "pdf" or "spreadsheet". */
-  readonly name: string;
-  /** Lower-case extensions without the dot. */
-  readonly extensions: readonly string[];
-  convert(input: Buffer, options: ConvertOptions): Promise<ConversionOutput>;
 }
 
 export type ConversionErrorCode =
@@ -60,4 +38,12 @@ export class ConversionError extends Error {
 
 export function emptyMetadata(): DocumentMetadata {
   return { title: '', author: '', page_count: 0 };
+}
+
+/** An OpenAI-compatible speech-to-text endpoint, for enhanced mode (enhanced/transcription-endpoint.ts calls it). */
+export interface TranscriptionEndpoint {
+  baseUrl: string;
+  model: string;
+  apiKey?: string;
+  timeoutMs: number;
 }

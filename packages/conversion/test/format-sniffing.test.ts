@@ -103,6 +103,7 @@ describe('content, not extension', () => {
     expect(await convertDocument(Buffer.alloc(0), 'docx', std)).toEqual({
       markdown: '',
       metadata: { title: '', author: '', page_count: 0 },
+      blocks: [],
     });
   });
 });

@@ -69,7 +69,7 @@ describe('text family', () => {
 
   it('When a text file is empty, then the Markdown is empty and metadata still has every key', async () => {
     const result = await convertDocument(Buffer.alloc(0), 'md', std);
-    expect(result).toEqual({ markdown: '', metadata: { title: '', author: '', page_count: 1 } });
+    expect(result).toEqual({ markdown: '', metadata: { title: '', author: '', page_count: 1 }, blocks: [] });
   });
 
   it('When the extension has no converter, then the error names the extension', async () => {

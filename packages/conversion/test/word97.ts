@@ -1,6 +1,6 @@
 import CFB from 'cfb';
 import iconv from 'iconv-lite';
-import { NFC_BULLET, SPRM } from '../src/converters/legacy/word97';
+import { NFC_BULLET, SPRM } from '../src/readers/legacy/word97';
 
 /**
  * A small writer of Word 97-2003 binary documents ([MS-DOC]) for tests and benches: nothing on

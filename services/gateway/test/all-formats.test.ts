@@ -1,6 +1,6 @@
 import request from 'supertest';
 import { eventually } from '@markwright/test-support';
-import { SUPPORTED_EXTENSIONS } from '@markwright/conversion';
+import { SUPPORTED_EXTENSIONS } from '@markwright/contracts';
 import { makeSamples, PHRASE } from '../../../packages/conversion/test/samples';
 import { bearer, startStack, type Stack } from './stack';
 

@@ -1,15 +1,6 @@
-/**
- * Enhanced mode's optional speech pass: audio goes to an OpenAI-compatible transcription endpoint
- * (`POST {base}/audio/transcriptions`, as whisper.cpp's server, faster-whisper servers, vLLM and
- * LocalAI serve it). Any failure, timeout or empty answer returns undefined: the caller keeps the
- * offline transcription.
- */
-export interface TranscriptionEndpoint {
-  baseUrl: string;
-  model: string;
-  apiKey?: string;
-  timeoutMs: number;
-}
+import type { TranscriptionEndpoint } from '../types';
+
+export type { TranscriptionEndpoint };
 
 export interface TranscribedSegment {
   /** Seconds from the start of the audio sent. */
@@ -18,6 +9,12 @@ export interface TranscribedSegment {
   text: string;
 }
 
+/**
+ * Enhanced mode's optional speech pass: audio goes to an OpenAI-compatible transcription endpoint
+ * (`POST {base}/audio/transcriptions`, as whisper.cpp's server, faster-whisper servers, vLLM and
+ * LocalAI serve it). Any failure, timeout or empty answer returns undefined: the caller keeps the
+ * offline transcription.
+ */
 export async function transcribeWithEndpoint(
   wav: Buffer,
   endpoint: TranscriptionEndpoint,

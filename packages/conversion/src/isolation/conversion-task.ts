@@ -2,8 +2,8 @@
 // worker's snapshot of its built-ins, so that loading it during a conversion is no change.
 import 'tesseract.js';
 import { convertDocument, type ConvertDocumentOptions } from '../convert';
-import { mayBePdf } from '../format-sniffing';
-import { loadPdfJs } from '../converters/pdf/pdfjs';
+import { mayBePdf } from '../formats/sniff';
+import { loadPdfJs } from '../readers/pdf/pdfjs';
 import { userFacingError } from '../user-facing-errors';
 import { guardedTask } from './guarded-task';
 

@@ -1,5 +1,5 @@
 import MarkdownIt from 'markdown-it';
-import { escapeText } from '../../src/markdown/inline';
+import { escapeText } from '../../src/writers/markdown/escaping';
 
 /** Characters that make or break inline Markdown, mixed with letters and digits. */
 const ALPHABET = ['[', ']', '(', ')', ':', '^', 'x', ' ', 'a', '!', '1', '.', '*', '_', '\\', '`', '<'];

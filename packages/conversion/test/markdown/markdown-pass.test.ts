@@ -1,4 +1,4 @@
-import { optimizeMarkdownText } from '../../src/tokens/markdown-pass';
+import { optimizeMarkdownText } from '../../src/filters/optimize-tokens-text';
 
 /** The string pass: Markdown that does not come from the document model (.md files, the enhanced model's answer). */
 describe('Token optimisation of Markdown text', () => {

@@ -1,5 +1,9 @@
-import type { Block, Inline } from '../../src/markdown/model';
-import { renderMarkdown } from '../../src/markdown/writer';
+import type { Block, Inline } from '../../src/document/model';
+import { renderMarkdown } from '../../src/writers/markdown';
+import { optimizeTokens } from '../../src/filters/optimize-tokens';
+
+/** What convert.ts writes for `optimize_tokens`: the model through the filter, tables compact. */
+const optimized = (blocks: Block[]): string => renderMarkdown(optimizeTokens(blocks), { compactTables: true });
 
 const t = (text: string): Inline => ({ type: 'text', text });
 const paragraph = (...text: Inline[]): Block => ({ type: 'paragraph', text });
@@ -195,85 +199,69 @@ describe('Markdown writer, optimizeTokens', () => {
         [[t('a|b')], [t('1  2')]],
       ],
     };
-    expect(renderMarkdown([table], { optimizeTokens: true })).toBe('|Name|Value **now**|\n|-|-|\n|a\\|b|1 2|\n');
+    expect(optimized([table])).toBe('|Name|Value **now**|\n|-|-|\n|a\\|b|1 2|\n');
     expect(renderMarkdown([table])).toBe('| **Name** | Value **now** |\n| --- | --- |\n| a\\|b | 1 2 |\n');
   });
 
   it('When a heading is wholly bold, then the bold is dropped; partly bold headings and paragraphs keep it', () => {
-    const md = renderMarkdown(
-      [
-        { type: 'heading', level: 2, text: [t(' '), strong(t('All bold')), t(' ')] },
-        { type: 'heading', level: 2, text: [strong(t('Part')), t(' plain')] },
-        paragraph(strong(t('Bold paragraph'))),
-      ],
-      { optimizeTokens: true },
-    );
+    const md = optimized([
+      { type: 'heading', level: 2, text: [t(' '), strong(t('All bold')), t(' ')] },
+      { type: 'heading', level: 2, text: [strong(t('Part')), t(' plain')] },
+      paragraph(strong(t('Bold paragraph'))),
+    ]);
     expect(md).toBe('## All bold\n\n## **Part** plain\n\n**Bold paragraph**\n');
   });
 
   it('When text has runs of spaces, then they become one, but not inside code spans or code blocks', () => {
-    const md = renderMarkdown(
-      [
-        paragraph(t('a    b  '), strong(t('c')), t(' '), { type: 'code', text: 'x   y' }),
-        { type: 'code', text: 'k    v' },
-      ],
-      { optimizeTokens: true },
-    );
+    const md = optimized([
+      paragraph(t('a    b  '), strong(t('c')), t(' '), { type: 'code', text: 'x   y' }),
+      { type: 'code', text: 'k    v' },
+    ]);
     expect(md).toBe('a b **c** `x   y`\n\n```\nk    v\n```\n');
   });
 
   it('When a short paragraph repeats 3 times, then it is kept once; repeated code lines, list items and table cells stay', () => {
     const footer = (): Block => paragraph(t('Company confidential'));
     const twice = (): Block => paragraph(t('Said twice'));
-    const md = renderMarkdown(
-      [
-        footer(),
-        twice(),
-        { type: 'code', text: 'same\nsame\nsame' },
-        footer(),
-        { type: 'list', ordered: false, items: [{ text: [t('item')] }, { text: [t('item')] }, { text: [t('item')] }] },
-        { type: 'quote', blocks: [footer()] },
-        twice(),
-        { type: 'table', rows: [[[t('h')]], [[t('cell')]], [[t('cell')]], [[t('cell')]]] },
-      ],
-      { optimizeTokens: true },
-    );
+    const md = optimized([
+      footer(),
+      twice(),
+      { type: 'code', text: 'same\nsame\nsame' },
+      footer(),
+      { type: 'list', ordered: false, items: [{ text: [t('item')] }, { text: [t('item')] }, { text: [t('item')] }] },
+      { type: 'quote', blocks: [footer()] },
+      twice(),
+      { type: 'table', rows: [[[t('h')]], [[t('cell')]], [[t('cell')]], [[t('cell')]]] },
+    ]);
     expect(md).toBe(
       'Company confidential\n\nSaid twice\n\n```\nsame\nsame\nsame\n```\n\n- item\n- item\n- item\n\nSaid twice\n\n|h|\n|-|\n|cell|\n|cell|\n|cell|\n',
     );
   });
 
   it('When a paragraph starts and ends with a pipe, then it is not taken for a table', () => {
-    expect(renderMarkdown([paragraph(t('| not  a table |'))], { optimizeTokens: true })).toBe('| not a table |\n');
+    expect(optimized([paragraph(t('| not  a table |'))])).toBe('| not a table |\n');
   });
 
   it('When bold words are separated by a space only, then they share one pair of markers', () => {
-    const md = renderMarkdown([paragraph(strong(t('Air')), t(' '), strong(t('India')), t(' and '), strong(t('x')))], {
-      optimizeTokens: true,
-    });
+    const md = optimized([paragraph(strong(t('Air')), t(' '), strong(t('India')), t(' and '), strong(t('x')))]);
     expect(md).toBe('**Air India** and **x**\n');
   });
 
   it('When text is raised or lowered, then <sup>/<sub> stay (GFM has no ^ and ~x~ is strike-through there)', () => {
-    const md = renderMarkdown(
-      [
-        paragraph(
-          t('x'),
-          { type: 'superscript', children: [t('2')] },
-          t(' H'),
-          { type: 'subscript', children: [t('2')] },
-          t('O'),
-        ),
-      ],
-      { optimizeTokens: true },
-    );
+    const md = optimized([
+      paragraph(
+        t('x'),
+        { type: 'superscript', children: [t('2')] },
+        t(' H'),
+        { type: 'subscript', children: [t('2')] },
+        t('O'),
+      ),
+    ]);
     expect(md).toBe('x<sup>2</sup> H<sub>2</sub>O\n');
   });
 
   it('When the model holds raw Markdown, then the string pass optimises it', () => {
-    const md = renderMarkdown([{ type: 'raw', markdown: '| x  |  y |\n| --- | --- |\n\n<!-- note -->' }], {
-      optimizeTokens: true,
-    });
+    const md = optimized([{ type: 'raw', markdown: '| x  |  y |\n| --- | --- |\n\n<!-- note -->' }]);
     expect(md).toBe('|x|y|\n|-|-|\n');
   });
 });

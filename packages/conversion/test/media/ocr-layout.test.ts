@@ -5,9 +5,9 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import sharp from 'sharp';
 import { closeConversionWorkers, convertIsolated } from '../../src';
-import { median } from '../../src/ocr/boxes';
-import { closeOcrEngine, prepareImage, recognise } from '../../src/ocr/engine';
-import { unreadInkShare } from '../../src/ocr/coverage';
+import { median } from '../../src/readers/shared/ocr/boxes';
+import { closeOcrEngine, prepareImage, recognise } from '../../src/readers/shared/ocr/engine';
+import { unreadInkShare } from '../../src/readers/shared/ocr/ink';
 import {
   BANDED,
   bandedPage,

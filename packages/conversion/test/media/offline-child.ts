@@ -1,7 +1,7 @@
 import net from 'node:net';
 import fs from 'node:fs';
 import { convertDocument } from '../../src';
-import { closeOcrEngine } from '../../src/ocr/engine';
+import { closeOcrEngine } from '../../src/readers/shared/ocr/engine';
 
 /** Runs OCR and transcription in this process (network refused by the preloaded guard) and reports. */
 async function main(): Promise<void> {

@@ -1,4 +1,4 @@
-import { speechStretches, wordsOfHypseg } from '../../src/converters/media/audio';
+import { speechStretches, wordsOfHypseg } from '../../src/readers/audio';
 
 const RATE = 16_000;
 

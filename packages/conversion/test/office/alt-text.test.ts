@@ -1,6 +1,6 @@
 import sharp from 'sharp';
 import { convertDocument } from '../../src';
-import { imageAltText } from '../../src/converters/alt-text';
+import { imageAltText } from '../../src/readers/shared/alt-text';
 
 const std = { enhanced: false };
 const blankPng = () =>

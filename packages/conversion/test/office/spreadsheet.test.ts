@@ -2,7 +2,7 @@ import ExcelJS from 'exceljs';
 import { strToU8, unzipSync, zipSync } from 'fflate';
 import * as XLSX from '@e965/xlsx';
 import { convertDocument } from '../../src';
-import { MAX_SPREAD_CHARS, tableRegions } from '../../src/converters/spreadsheet';
+import { MAX_SPREAD_CHARS, tableRegions } from '../../src/readers/shared/sheet-grid';
 import { chartSubstream, embedInSheet } from '../biff8';
 
 const std = { enhanced: false };

@@ -1,6 +1,6 @@
-import { renderMarkdown } from '../../src/markdown/writer';
-import { buildLines, type TextItem } from '../../src/converters/pdf/layout';
-import { linesToBlocks } from '../../src/converters/pdf/blocks';
+import { renderMarkdown } from '../../src/writers/markdown';
+import { buildLines, type TextItem } from '../../src/readers/pdf/layout';
+import { linesToBlocks } from '../../src/readers/pdf/blocks';
 
 /** Lines of a page as poppler gives them: one item per text run, y growing upwards. */
 function page(runs: Array<[x: number, y: number, text: string]>): TextItem[] {

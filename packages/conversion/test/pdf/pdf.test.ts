@@ -1,6 +1,6 @@
 import { closeConversionWorkers, convertIsolated } from '../../src';
 import { makePdf as pdf } from './make-pdf';
-import { MAX_PDF_PAGES } from '../../src/converters/pdf';
+import { MAX_PDF_PAGES } from '../../src/readers/pdf';
 
 afterAll(() => closeConversionWorkers());
 const limits = { timeoutMs: 60_000, maxMemoryMb: 512 };
@@ -238,7 +238,7 @@ describe('PDF text layer', () => {
 
   it('When a page has no text, then the Markdown is empty and page_count still counts it', async () => {
     const result = await convertIsolated(await pdf(() => undefined), 'pdf', std, limits);
-    expect(result).toEqual({ markdown: '', metadata: { title: '', author: '', page_count: 1 } });
+    expect(result).toEqual({ markdown: '', metadata: { title: '', author: '', page_count: 1 }, blocks: [] });
   });
 
   it('When the title and author are outside ASCII, then the metadata reads them as written', async () => {

@@ -1,5 +1,5 @@
 import { convertDocument } from '../../src';
-import { MAX_NESTING_DEPTH } from '../../src/nesting-limits';
+import { MAX_NESTING_DEPTH } from '../../src/readers/shared/nesting-limits';
 
 const rtf = async (source: string) =>
   (await convertDocument(Buffer.from(source, 'latin1'), 'rtf', { enhanced: false })).markdown;

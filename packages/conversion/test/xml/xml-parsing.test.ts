@@ -1,5 +1,5 @@
-import { parseXml } from '../../src/office-properties';
-import { recordAttr, recordChild, xmlSubtrees } from '../../src/xml-subtrees';
+import { parseXml } from '../../src/readers/shared/office-properties';
+import { recordAttr, recordChild, xmlSubtrees } from '../../src/readers/shared/xml-subtrees';
 
 /** How many regular expressions `fn` constructs (literals are not counted, `new RegExp` is). */
 function regExpsBuilt(fn: () => void): number {

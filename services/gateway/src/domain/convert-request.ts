@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { isSupportedExtension, SUPPORTED_EXTENSIONS } from '@markwright/conversion';
+import { isSupportedExtension, SUPPORTED_EXTENSIONS } from '@markwright/contracts';
 import { PLAN_NAMES, PLANS, type PlanName } from './plans';
 import { validationError } from './validation-errors';
 

@@ -1,0 +1,253 @@
+import CFB from 'cfb';
+import { fileTypeFromBuffer } from 'file-type';
+import { SafeZip } from '../archive/safe-zip';
+import { ConversionError, type ConversionErrorCode } from '../types';
+import type { FormatLine, FormatName, Sniff } from './table';
+
+/**
+ * What a file is, read from its bytes: the format whose reader reads it (formats/table.ts). The
+ * name's extension only breaks ties the bytes leave open (which text format a text file is), so a
+ * .ppt that is really a PPTX converts as PPTX and random bytes named .xlsx are refused.
+ */
+export type SniffedFormat = FormatName;
+
+const named = (line: FormatLine): SniffedFormat => line.format as SniffedFormat;
+
+/** What the sniffer looks up, derived once from the format table's lines. */
+interface Known {
+  byExtension: Map<string, FormatLine>;
+  /** Extensions whose files are text; which text format it is comes from the name. */
+  textExtensions: Map<string, SniffedFormat>;
+  /** Formats stored as a zip package, and as an OLE compound file: a damaged one goes to its own reader for a precise message. */
+  zipFormats: Set<SniffedFormat>;
+  oleFormats: Set<SniffedFormat>;
+  /** Audio formats: a file named as one of them keeps its name's format whatever container it holds. */
+  audioFormats: Set<SniffedFormat>;
+  /** An ODF or EPUB package's `mimetype` member (or manifest root entry), to the format it names. */
+  packageMimeTypes: Map<string, SniffedFormat>;
+  /** OOXML packages by the folder their parts live under, in the table's order. */
+  packageFolders: (readonly [string, SniffedFormat])[];
+  /** Packages by a member they always have (EPUB's container.xml). */
+  packageMembers: (readonly [string, SniffedFormat])[];
+  /** ODF packages by the body element of their content.xml. */
+  odfBodies: Map<string, SniffedFormat>;
+  /** Formats, in the table's order, by the OLE stream that holds the document. */
+  oleStreams: (readonly [string, SniffedFormat])[];
+  /** What file-type calls images and audio containers, to the format whose reader reads them. */
+  fileTypes: Map<string, SniffedFormat>;
+}
+
+const knownByTable = new WeakMap<readonly FormatLine[], Known>();
+
+function knownFormats(lines: readonly FormatLine[]): Known {
+  const cached = knownByTable.get(lines);
+  if (cached) return cached;
+  const sniffOf = <C extends Sniff['container']>(container: C) =>
+    lines.flatMap((l) =>
+      l.sniff.container === container ? [{ line: l, sniff: l.sniff as Extract<Sniff, { container: C }> }] : [],
+    );
+  const zip = sniffOf('zip');
+  const known: Known = {
+    byExtension: new Map(lines.flatMap((l) => l.extensions.map((ext) => [ext, l] as const))),
+    textExtensions: new Map(
+      sniffOf('text').flatMap(({ line }) => line.extensions.map((ext) => [ext, named(line)] as const)),
+    ),
+    zipFormats: new Set(zip.map(({ line }) => named(line))),
+    oleFormats: new Set(sniffOf('ole').map(({ line }) => named(line))),
+    audioFormats: new Set(lines.filter((l) => l.kind === 'an audio file').map(named)),
+    packageMimeTypes: new Map(
+      zip.flatMap(({ line, sniff }) =>
+        sniff.odfBody || sniff.member ? line.mimeTypes.map((m) => [m, named(line)] as const) : [],
+      ),
+    ),
+    packageFolders: zip.flatMap(({ line, sniff }) => (sniff.folder ? [[sniff.folder, named(line)] as const] : [])),
+    packageMembers: zip.flatMap(({ line, sniff }) => (sniff.member ? [[sniff.member, named(line)] as const] : [])),
+    odfBodies: new Map(
+      zip.flatMap(({ line, sniff }) => (sniff.odfBody ? [[sniff.odfBody, named(line)] as const] : [])),
+    ),
+    oleStreams: sniffOf('ole').flatMap(({ line, sniff }) => sniff.streams.map((s) => [s, named(line)] as const)),
+    fileTypes: new Map(
+      sniffOf('binary').flatMap(({ line, sniff }) => (sniff.fileTypes ?? []).map((ft) => [ft, named(line)] as const)),
+    ),
+  };
+  knownByTable.set(lines, known);
+  return known;
+}
+
+/** Local file header, or the end record of an empty archive. */
+const ZIP_SIGNATURES = [
+  [0x50, 0x4b, 0x03, 0x04],
+  [0x50, 0x4b, 0x05, 0x06],
+];
+const OLE_SIGNATURE = [0xd0, 0xcf, 0x11, 0xe0, 0xa1, 0xb1, 0x1a, 0xe1];
+/** The PDF header may follow a few hundred bytes of junk (readers accept up to 1024). */
+const PDF_HEADER_WINDOW = 1024;
+/** Zip members read while sniffing (mimetype, manifest) are at most this large. */
+const MAX_SNIFFED_MEMBER_BYTES = 1024 * 1024;
+/** An ODF content.xml read to find its body kind is at most this large. */
+const MAX_SNIFFED_CONTENT_BYTES = 16 * 1024 * 1024;
+/** Bytes examined to decide whether a file is text. */
+const TEXT_SAMPLE_BYTES = 64 * 1024;
+/** Share of control bytes above which a file is not text (random bytes have about 12 %). */
+const MAX_CONTROL_SHARE = 0.01;
+
+/** Whether a PDF header is where readers look for one (text that merely quotes it included). */
+export function mayBePdf(input: Buffer): boolean {
+  return input.subarray(0, PDF_HEADER_WINDOW).includes('%PDF-');
+}
+
+/** The format (a line of `table`, formats/table.ts) to convert the file as, from its bytes; throws a user-facing ConversionError when it is nothing we read. */
+export async function sniffFormat(
+  input: Buffer,
+  declaredExtension: string,
+  table: readonly FormatLine[],
+): Promise<SniffedFormat> {
+  const declared = declaredExtension.toLowerCase();
+  const k = knownFormats(table);
+  if (ZIP_SIGNATURES.some((signature) => startsWith(input, signature))) return zipFormat(input, declared, k);
+  if (startsWith(input, OLE_SIGNATURE)) return oleFormat(input, declared, k);
+  if (input.subarray(0, 5).toString('latin1') === '%PDF-') return 'pdf';
+  if (isText(input)) return textFormat(input, declared, k);
+  if (mayBePdf(input)) return 'pdf';
+  const detected = await fileTypeFromBuffer(input).catch(() => undefined);
+  const fileType = detected && k.fileTypes.get(detected.ext);
+  if (fileType && k.audioFormats.has(fileType)) {
+    return k.audioFormats.has(declared as SniffedFormat) ? (declared as SniffedFormat) : fileType;
+  }
+  if (fileType) return fileType;
+  if (detected?.ext === 'rtf') return 'rtf';
+  if (detected) {
+    throw refused(
+      k,
+      declared,
+      `it is ${article(detected.ext.toUpperCase())} file (${detected.mime}), which is not a format we convert`,
+      'unsupported_format',
+    );
+  }
+  throw refused(k, declared, 'its content is not a document, image or audio file in any format we convert');
+}
+
+function zipFormat(input: Buffer, declared: string, k: Known): SniffedFormat {
+  let zip: SafeZip;
+  try {
+    zip = new SafeZip(input, 'file');
+  } catch (err) {
+    if (err instanceof ConversionError && err.code === 'too_large') throw err;
+    throw refused(k, declared, 'it is a damaged or truncated zip package that cannot be opened');
+  }
+  const mimetypeSize = zip.info('mimetype')?.size ?? Infinity;
+  const mimetype = mimetypeSize <= MAX_SNIFFED_MEMBER_BYTES ? zip.textOf('mimetype')?.trim() : undefined;
+  const byMimetype = mimetype && k.packageMimeTypes.get(mimetype);
+  if (byMimetype) return byMimetype;
+  const names = zip.list();
+  const under = (folder: string) => names.some((n) => n.startsWith(folder));
+  for (const [folder, format] of k.packageFolders) if (under(folder)) return format;
+  for (const [member, format] of k.packageMembers) if (zip.has(member)) return format;
+  const manifestType = odfManifestType(zip);
+  const byManifest = manifestType && k.packageMimeTypes.get(manifestType);
+  if (byManifest) return byManifest;
+  const odfBody = odfBodyFormat(zip, k);
+  if (odfBody) return odfBody;
+  if (k.zipFormats.has(declared as SniffedFormat)) return declared as SniffedFormat;
+  throw refused(k, declared, 'it is a zip archive, not a document in any format we convert', 'unsupported_format');
+}
+
+/** The media type an ODF manifest gives its root entry (packages written without a mimetype member). */
+function odfManifestType(zip: SafeZip): string | undefined {
+  const info = zip.info('META-INF/manifest.xml');
+  if (!info || info.size > MAX_SNIFFED_MEMBER_BYTES) return undefined;
+  const xml = zip.textOf('META-INF/manifest.xml') ?? '';
+  const root = /<manifest:file-entry\b[^>]*manifest:full-path="\/"[^>]*>/.exec(xml)?.[0] ?? '';
+  return /manifest:media-type="([^"]+)"/.exec(root)?.[1];
+}
+
+/** An ODF package without mimetype or manifest, by the body element of its content.xml. */
+function odfBodyFormat(zip: SafeZip, k: Known): SniffedFormat | undefined {
+  const info = zip.info('content.xml');
+  if (!info || info.size > MAX_SNIFFED_CONTENT_BYTES) return undefined;
+  const body = /<office:(text|spreadsheet|presentation)\b/.exec(zip.textOf('content.xml') ?? '')?.[1];
+  return body ? k.odfBodies.get(body) : undefined;
+}
+
+function oleFormat(input: Buffer, declared: string, k: Known): SniffedFormat {
+  let cfb: CFB.CFB$Container;
+  try {
+    cfb = CFB.read(input, { type: 'buffer' });
+  } catch {
+    throw refused(k, declared, 'it is a damaged or truncated Office 97-2003 file that cannot be opened');
+  }
+  const has = (name: string) => CFB.find(cfb, name) !== null && CFB.find(cfb, name) !== undefined;
+  for (const [stream, format] of k.oleStreams) if (has(stream)) return format;
+  if (has('EncryptedPackage')) {
+    throw new ConversionError(
+      'encrypted_file',
+      'The document is password-protected; remove the password and try again.',
+    );
+  }
+  if (k.oleFormats.has(declared as SniffedFormat)) return declared as SniffedFormat;
+  throw refused(k, declared, 'it is an Office 97-2003 file that is not a Word, Excel or PowerPoint document');
+}
+
+/**
+ * A text file converts as the text format its name says. Under another name, only the text
+ * formats that office applications themselves save with those names are read: RTF and HTML
+ * (Word and Excel "save as" with a .doc or .xls name) and delimited or XML text for spreadsheets.
+ */
+function textFormat(input: Buffer, declared: string, k: Known): SniffedFormat {
+  const byName = k.textExtensions.get(declared);
+  const head = input
+    .subarray(0, 4096)
+    .toString('latin1')
+    .replace(/^(\xef\xbb\xbf|\xff\xfe|\xfe\xff)/, '')
+    .replace(/\0/g, '');
+  if (/^\s*\{\\rtf/.test(head)) return 'rtf';
+  if (byName) return byName;
+  if (declared === 'rtf') return 'rtf';
+  if (/^\s*(<!--[\s\S]*?-->\s*)*(<!doctype\s+html|<html[\s>]|<head[\s>]|<body[\s>]|<table[\s>])/i.test(head)) {
+    return 'html';
+  }
+  const line = k.byExtension.get(declared);
+  if (line?.readsText) return named(line);
+  throw refused(k, declared, 'its content is plain text');
+}
+
+/** Whether the bytes read as text: a BOM, or few control characters, NUL included (UTF-16 without BOM by its zero bytes). */
+function isText(input: Buffer): boolean {
+  if (input.length === 0) return true;
+  if (startsWith(input, [0xef, 0xbb, 0xbf])) return true;
+  if (startsWith(input, [0xff, 0xfe]) || startsWith(input, [0xfe, 0xff])) return true;
+  const sample = input.subarray(0, TEXT_SAMPLE_BYTES);
+  let zerosEven = 0;
+  let zerosOdd = 0;
+  let controls = 0;
+  for (let i = 0; i < sample.length; i++) {
+    const b = sample[i]!;
+    if (b === 0) {
+      if (i % 2 === 0) zerosEven++;
+      else zerosOdd++;
+    } else if (
+      (b < 0x20 && b !== 0x09 && b !== 0x0a && b !== 0x0d && b !== 0x0c && b !== 0x1a && b !== 0x1b) ||
+      b === 0x7f
+    ) {
+      controls++;
+    }
+  }
+  const half = sample.length / 2;
+  if (Math.max(zerosEven, zerosOdd) > 0.3 * half && Math.min(zerosEven, zerosOdd) < 0.02 * half) return true;
+  // A stray NUL is a control like any other (text with one still converts, NUL removed); only many make it binary.
+  return zerosEven + zerosOdd + controls <= Math.max(1, MAX_CONTROL_SHARE * sample.length);
+}
+
+/** The file is not what its name says and nothing else we read: unreadable (corrupt) or a format we don't convert. */
+function refused(k: Known, declared: string, why: string, code: ConversionErrorCode = 'corrupt_file'): ConversionError {
+  const kind = k.byExtension.get(declared)?.kind ?? 'a format we convert';
+  return new ConversionError(code, `The file is named .${declared} but is not ${kind}: ${why}.`);
+}
+
+function article(word: string): string {
+  return /^[AEFHILMNORSX]/.test(word) ? `an ${word}` : `a ${word}`;
+}
+
+function startsWith(input: Buffer, signature: number[]): boolean {
+  return input.length >= signature.length && signature.every((b, i) => input[i] === b);
+}

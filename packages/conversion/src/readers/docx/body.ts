@@ -1,0 +1,570 @@
+import type { Element } from '@xmldom/xmldom';
+import { text, type Block, type Inline, type Note } from '../../document/model';
+import { hyperlinkTarget } from '../shared/word-fields';
+import { imageAltText } from '../shared/alt-text';
+import { CODE_CHARS, CODE_STYLE, MONOSPACE } from '../shared/code-paragraphs';
+import { nestListItems } from '../../document/lists';
+import { blocksAsInline, collapseSpaces, styled } from '../../document/builders';
+import { inlineText, isBlankInline } from '../../document/predicates';
+import { attr, child, children, descendants, relAttr } from '../shared/xml-dom';
+import { ListNumbering } from './numbering';
+import { vertAlign, type DocxPackage, type StyleInfo } from './parts';
+import { ommlToLatex } from './omml';
+import { applyStyleLevel, defaultFormat, PLAIN, type RunFormat } from './run-format';
+
+interface Format extends RunFormat {
+  href?: string;
+}
+
+/** A piece of a paragraph: plain text with its formatting, or an inline node (notes, images, math). */
+type Piece = ({ text: string } | { node: Inline } | { display: string }) & Format;
+
+const QUOTE_STYLE = /quote/i;
+const MAX_NESTING = 32;
+
+/** One body element after reading: a block, or a list item / code line that groups with its neighbours. */
+type Flat =
+  | { kind: 'block'; block: Block }
+  | { kind: 'item'; level: number; ordered: boolean; value: number; numId: string; text: Inline[] }
+  | { kind: 'code'; text: string };
+
+interface Field {
+  instr: string;
+  inResult: boolean;
+  href?: string;
+}
+
+/** Reads a DOCX body (or a cell, a text box, a note) into the document model. */
+export class DocxReader {
+  private readonly numbering: ListNumbering;
+  private readonly fields: Field[] = [];
+  private readonly noteNumbers = new Map<string, string>();
+  private readonly noteDefinitions: Note[] = [];
+  private depth = 0;
+
+  /** @param pictureText text read from pictures (enhanced mode), by image relationship id. */
+  constructor(
+    private readonly pkg: DocxPackage,
+    private readonly pictureText: ReadonlyMap<string, string> = new Map(),
+  ) {
+    this.numbering = new ListNumbering(pkg);
+  }
+
+  /** The whole document: body blocks, then footnotes, endnotes and comments as note definitions. */
+  read(): Block[] {
+    const blocks = this.blocks(children(this.pkg.body));
+    if (!this.noteDefinitions.length) return blocks;
+    return [...blocks, { type: 'notes', notes: this.noteDefinitions }];
+  }
+
+  blocks(elements: Element[]): Block[] {
+    if (++this.depth > MAX_NESTING) {
+      this.depth--;
+      return [];
+    }
+    const flat: Flat[] = [];
+    for (const el of elements) this.element(el, flat);
+    this.depth--;
+    return group(flat);
+  }
+
+  private element(el: Element, out: Flat[]): void {
+    switch (el.localName) {
+      case 'p':
+        this.paragraph(el, out);
+        break;
+      case 'tbl':
+        out.push(...this.table(el).map((block): Flat => ({ kind: 'block', block })));
+        break;
+      case 'sdt':
+        for (const c of children(child(el, 'sdtContent'))) this.element(c, out);
+        break;
+      case 'customXml':
+      case 'ins':
+      case 'moveTo':
+      case 'txbxContent':
+        for (const c of children(el)) this.element(c, out);
+        break;
+      case 'AlternateContent':
+        for (const c of children(children(el, 'Choice')[0] ?? child(el, 'Fallback'))) this.element(c, out);
+        break;
+      default:
+        break;
+    }
+  }
+
+  private paragraph(p: Element, out: Flat[]): void {
+    const pPr = child(p, 'pPr');
+    const chain = this.styleChain(attr(child(pPr, 'pStyle'), 'val') ?? this.pkg.defaultParagraphStyle);
+    const headingLevel = this.headingLevel(pPr, chain);
+    const styleNames = chain.map((s) => s.name);
+    const quoted = styleNames.some((n) => QUOTE_STYLE.test(n));
+    // A heading's or quote's style formatting is what makes it look like one, not emphasis (docs/decisions.md).
+    const base = headingLevel || quoted ? PLAIN : applyStyleLevel(defaultFormat(this.pkg.runDefaults), chain);
+    const extra: Block[] = [];
+    const pieces: Piece[] = [];
+    this.inline(children(p), base, pieces, extra);
+    // Nodes count as what they show (an image alone still makes a paragraph; code keeps note marks).
+    const plain = pieces.map((x) => ('text' in x ? x.text : 'node' in x ? shownInCode(x.node) : x.display)).join('');
+
+    const numbered = this.listNumber(pPr, chain);
+
+    if (pieces.some((x) => 'display' in x)) {
+      // Display math splits the paragraph: text before, the equation block, text after.
+      let run: Piece[] = [];
+      const flush = (): void => {
+        const text = toInlines(run);
+        if (run.some((x) => !('text' in x) || x.text.trim()))
+          out.push({ kind: 'block', block: { type: 'paragraph', text } });
+        run = [];
+      };
+      for (const x of pieces) {
+        if (!('display' in x)) run.push(x);
+        else {
+          flush();
+          const tex = x.display.trim();
+          if (tex)
+            out.push({ kind: 'block', block: { type: 'paragraph', text: [{ type: 'math', tex, display: true }] } });
+        }
+      }
+      flush();
+    } else if (plain.trim() || numbered?.label) {
+      const text = toInlines(pieces);
+      if (headingLevel) {
+        const label: Inline[] = numbered?.label ? [{ type: 'text', text: `${numbered.label} ` }] : [];
+        out.push({ kind: 'block', block: { type: 'heading', level: headingLevel, text: [...label, ...text] } });
+      } else if (numbered && numbered.level.format !== 'none' && plain.trim()) {
+        const ordered = numbered.level.format !== 'bullet' && !numbered.multiLevel;
+        const prefix: Inline[] = !ordered && numbered.label ? [{ type: 'text', text: `${numbered.label} ` }] : [];
+        out.push({
+          kind: 'item',
+          level: numbered.ilvl,
+          ordered,
+          value: numbered.value,
+          numId: numbered.numId,
+          text: [...prefix, ...text],
+        });
+      } else if (styleNames.some((n) => CODE_STYLE.test(n)) || this.isMonospaceCode(p, chain, plain)) {
+        out.push({ kind: 'code', text: plain.replace(/\s+$/, '') });
+      } else if (quoted) {
+        out.push({ kind: 'block', block: { type: 'quote', blocks: [{ type: 'paragraph', text }] } });
+      } else {
+        out.push({ kind: 'block', block: { type: 'paragraph', text } });
+      }
+    }
+    for (const block of extra) out.push({ kind: 'block', block });
+  }
+
+  private styleChain(styleId: string | undefined): StyleInfo[] {
+    const chain: StyleInfo[] = [];
+    for (let id = styleId, hops = 0; id && hops < 10; hops++) {
+      const st = this.pkg.styles.get(id);
+      if (!st) break;
+      chain.push(st);
+      id = st.basedOn;
+    }
+    return chain;
+  }
+
+  private headingLevel(pPr: Element | undefined, chain: StyleInfo[]): number {
+    for (const st of chain) {
+      if (/^title$/i.test(st.name)) return 1;
+      if (/^subtitle$/i.test(st.name)) return 2;
+      const m = /^heading\s*(\d)/i.exec(st.name);
+      if (m) return Number(m[1]);
+    }
+    const direct = attr(child(pPr, 'outlineLvl'), 'val');
+    const outline =
+      direct !== undefined ? Number(direct) : chain.find((s) => s.outlineLevel !== undefined)?.outlineLevel;
+    return outline !== undefined && outline >= 0 && outline < 9 ? outline + 1 : 0;
+  }
+
+  private listNumber(
+    pPr: Element | undefined,
+    chain: StyleInfo[],
+  ): (ReturnType<ListNumbering['next']> & { ilvl: number; numId: string }) | undefined {
+    const numPr = child(pPr, 'numPr');
+    let numId = attr(child(numPr, 'numId'), 'val');
+    let ilvl = attr(child(numPr, 'ilvl'), 'val') !== undefined ? Number(attr(child(numPr, 'ilvl'), 'val')) : undefined;
+    if (numId === undefined) {
+      const st = chain.find((s) => s.numId !== undefined);
+      numId = st?.numId;
+      ilvl ??= st?.ilvl;
+    }
+    if (!numId || numId === '0') return undefined;
+    const lvl = Math.max(0, Math.min(8, ilvl ?? 0));
+    const next = this.numbering.next(numId, lvl);
+    return next ? { ...next, ilvl: lvl, numId } : undefined;
+  }
+
+  private isMonospaceCode(p: Element, chain: StyleInfo[], plain: string): boolean {
+    if (!CODE_CHARS.test(plain)) return false;
+    const styleMono = chain.find((s) => s.monospace !== undefined)?.monospace ?? false;
+    const runs = descendants(p, 'r').filter((r) => (r.textContent ?? '').trim());
+    return (
+      runs.length > 0 &&
+      runs.every((r) => {
+        const fonts = child(child(r, 'rPr'), 'rFonts');
+        const rStyle = this.pkg.styles.get(attr(child(child(r, 'rPr'), 'rStyle'), 'val') ?? '');
+        if (fonts) return MONOSPACE.test(attr(fonts, 'ascii') ?? attr(fonts, 'hAnsi') ?? '');
+        return rStyle?.monospace ?? styleMono;
+      })
+    );
+  }
+
+  /** Paragraph content: runs, links, fields, notes, images, text boxes, equations. */
+  private inline(nodes: Element[], fmt: Format, out: Piece[], extra: Block[]): void {
+    for (const el of nodes) {
+      switch (el.localName) {
+        case 'r':
+          this.run(el, fmt, out, extra);
+          break;
+        case 'hyperlink': {
+          const rel = this.pkg.rels.get(relAttr(el) ?? '');
+          const href = rel?.target || undefined;
+          this.inline(children(el), { ...fmt, href: href ?? fmt.href }, out, extra);
+          break;
+        }
+        case 'fldSimple': {
+          const href = hyperlinkTarget(attr(el, 'instr') ?? '');
+          this.inline(children(el), { ...fmt, href: href ?? fmt.href }, out, extra);
+          break;
+        }
+        case 'ins':
+        case 'moveTo':
+        case 'smartTag':
+        case 'customXml':
+        case 'bdo':
+        case 'dir':
+          this.inline(children(el), fmt, out, extra);
+          break;
+        case 'sdt':
+          this.inline(children(child(el, 'sdtContent')), fmt, out, extra);
+          break;
+        case 'oMath':
+          out.push({ node: { type: 'math', tex: ommlToLatex(el) }, ...fmt });
+          break;
+        case 'oMathPara':
+          out.push({ display: ommlToLatex(el), ...fmt });
+          break;
+        case 'AlternateContent':
+          this.inline(children(children(el, 'Choice')[0] ?? child(el, 'Fallback')), fmt, out, extra);
+          break;
+        default:
+          break;
+      }
+    }
+  }
+
+  private run(r: Element, base: Format, out: Piece[], extra: Block[]): void {
+    const rPr = child(r, 'rPr');
+    const rStyleId = attr(child(rPr, 'rStyle'), 'val');
+    const styledRun = applyStyleLevel(base, rStyleId ? this.styleChain(rStyleId) : []);
+    // Direct formatting is absolute: w:b w:val="0" turns off bold a style turned on.
+    const position = vertAlign(attr(child(rPr, 'vertAlign'), 'val'));
+    const fmt: Format = {
+      b: on(child(rPr, 'b')) ?? styledRun.b,
+      i: on(child(rPr, 'i')) ?? styledRun.i,
+      s: on(child(rPr, 'strike')) ?? on(child(rPr, 'dstrike')) ?? styledRun.s,
+      v: position ? (position === 'baseline' ? undefined : position) : styledRun.v,
+      href: base.href,
+    };
+    const field = this.fields[this.fields.length - 1];
+    if (field?.inResult && field.href && !fmt.href) fmt.href = field.href;
+    const text = (t: string): void => {
+      if (this.fields.some((f) => !f.inResult)) return;
+      out.push({ text: t, ...fmt });
+    };
+    for (const c of children(r)) {
+      switch (c.localName) {
+        case 't':
+          text(c.textContent ?? '');
+          break;
+        case 'tab':
+        case 'ptab':
+          text(' ');
+          break;
+        case 'br':
+          text(attr(c, 'type') === 'page' || attr(c, 'type') === 'column' ? ' ' : '\n');
+          break;
+        case 'cr':
+          text('\n');
+          break;
+        case 'noBreakHyphen':
+          text('-');
+          break;
+        case 'sym': {
+          const code = parseInt(attr(c, 'char') ?? '', 16);
+          // Symbol-font characters live in the private use area and have no faithful Unicode form.
+          if (Number.isFinite(code) && (code < 0xe000 || code > 0xf8ff)) text(String.fromCodePoint(code));
+          break;
+        }
+        case 'fldChar': {
+          const type = attr(c, 'fldCharType');
+          if (type === 'begin') this.fields.push({ instr: '', inResult: false });
+          else if (type === 'separate' && field) {
+            field.inResult = true;
+            field.href = hyperlinkTarget(field.instr);
+          } else if (type === 'end') this.fields.pop();
+          return this.run(restAfter(r, c), base, out, extra);
+        }
+        case 'instrText':
+          if (field && !field.inResult) field.instr += c.textContent ?? '';
+          break;
+        case 'footnoteReference':
+        case 'endnoteReference':
+          out.push({ node: { type: 'noteRef', id: this.noteReference(c.localName, attr(c, 'id') ?? '') }, ...fmt });
+          break;
+        case 'commentReference':
+          out.push({ node: { type: 'noteRef', id: this.commentReference(attr(c, 'id') ?? '') }, ...fmt });
+          break;
+        case 'drawing':
+        case 'pict':
+        case 'object':
+          this.graphic(c, fmt, out, extra);
+          break;
+        case 'AlternateContent': {
+          const choice = children(c, 'Choice')[0] ?? child(c, 'Fallback');
+          for (const g of children(choice)) this.graphic(g, fmt, out, extra);
+          break;
+        }
+        default:
+          break;
+      }
+    }
+  }
+
+  /** An image becomes its alt-text placeholder; a text box contributes its paragraphs after this one. */
+  private graphic(el: Element, fmt: Format, out: Piece[], extra: Block[]): void {
+    const boxes = descendants(el, 'txbxContent').filter(
+      (b) => !hasAncestor(b, 'Fallback', el) && !hasAncestor(b.parentNode as Element, 'txbxContent', el),
+    );
+    if (boxes.length) {
+      for (const box of boxes) extra.push(...this.blocks(children(box)));
+      return;
+    }
+    const docPr = descendants(el, 'docPr')[0];
+    const isPicture =
+      descendants(el, 'blip').length > 0 || descendants(el, 'imagedata').length > 0 || descendants(el, 'chart').length;
+    if (!isPicture) return;
+    const alt = imageAltText(
+      attr(docPr, 'descr'),
+      attr(docPr, 'title'),
+      attr(descendants(el, 'imagedata')[0], 'title'),
+    );
+    const read = this.pictureText.get(imageRelId(el) ?? '');
+    out.push({ node: { type: 'image', alt: read ? `${alt}: ${read}` : alt }, ...fmt });
+  }
+
+  private noteReference(kind: string, id: string): string {
+    const key = `${kind}:${id}`;
+    let label = this.noteNumbers.get(key);
+    if (!label) {
+      label = String(this.noteDefinitions.filter((n) => !n.id.startsWith('c')).length + 1);
+      this.noteNumbers.set(key, label);
+      const note = (kind === 'footnoteReference' ? this.pkg.footnotes : this.pkg.endnotes).get(id);
+      const entry: Note = { id: label, blocks: [] };
+      this.noteDefinitions.push(entry);
+      entry.blocks = note ? this.blocks(children(note)) : [];
+    }
+    return label;
+  }
+
+  private commentReference(id: string): string {
+    const key = `comment:${id}`;
+    let label = this.noteNumbers.get(key);
+    if (!label) {
+      label = `c${this.noteDefinitions.filter((n) => n.id.startsWith('c')).length + 1}`;
+      this.noteNumbers.set(key, label);
+      const comment = this.pkg.comments.get(id);
+      const entry: Note = { id: label, blocks: [] };
+      this.noteDefinitions.push(entry);
+      if (comment) {
+        const body = this.blocks(children(comment.body));
+        const lead = text(comment.author ? `Comment by ${comment.author}: ` : 'Comment: ');
+        const [first, ...rest] = body;
+        entry.blocks =
+          first?.type === 'paragraph'
+            ? [{ type: 'paragraph', text: [lead, ...first.text] }, ...rest]
+            : [{ type: 'paragraph', text: [lead] }, ...body];
+      }
+    }
+    return label;
+  }
+
+  /** A table as a grid: spanned cells repeated across their columns and rows; a one-cell table is a frame. */
+  private table(tbl: Element): Block[] {
+    const rowEls = rowsOf(tbl);
+    const cellEls = rowEls.flatMap(cellsOf);
+    if (rowEls.length === 1 && cellEls.length === 1) return this.blocks(children(cellEls[0]));
+    const rows: Inline[][][] = [];
+    let above: Inline[][] = [];
+    for (const tr of rowEls) {
+      const row: Inline[][] = [];
+      const before = Number(attr(child(child(tr, 'trPr'), 'gridBefore'), 'val') ?? 0);
+      for (let k = 0; k < Math.min(before, 64); k++) row.push([]);
+      for (const tc of cellsOf(tr)) {
+        const tcPr = child(tc, 'tcPr');
+        const span = Math.max(1, Math.min(64, Number(attr(child(tcPr, 'gridSpan'), 'val') ?? 1)));
+        const vMerge = child(tcPr, 'vMerge');
+        const continued = vMerge !== undefined && attr(vMerge, 'val') !== 'restart';
+        const text = continued ? (above[row.length] ?? []) : this.cellText(tc);
+        for (let k = 0; k < span; k++) row.push(text);
+      }
+      rows.push(row);
+      above = row;
+    }
+    if (rows.every((r) => r.every(isBlankInline))) return [];
+    return [{ type: 'table', rows }];
+  }
+
+  private cellText(tc: Element): Inline[] {
+    return blocksAsInline(this.blocks(children(tc)));
+  }
+}
+
+/** The relationship id of a drawing's picture (DrawingML blip or VML image data). */
+export function imageRelId(el: Element): string | undefined {
+  return relAttr(descendants(el, 'blip')[0], 'embed') ?? relAttr(descendants(el, 'imagedata')[0], 'id');
+}
+
+function rowsOf(tbl: Element): Element[] {
+  return children(tbl).flatMap((c) =>
+    c.localName === 'tr' ? [c] : c.localName === 'sdt' || c.localName === 'customXml' ? descendantRows(c) : [],
+  );
+}
+
+function descendantRows(el: Element): Element[] {
+  return children(child(el, 'sdtContent') ?? el).flatMap((c) => (c.localName === 'tr' ? [c] : []));
+}
+
+function cellsOf(tr: Element): Element[] {
+  return children(tr).flatMap((c) =>
+    c.localName === 'tc'
+      ? [c]
+      : c.localName === 'sdt' || c.localName === 'customXml'
+        ? children(child(c, 'sdtContent') ?? c, 'tc')
+        : [],
+  );
+}
+
+function on(el: Element | undefined): boolean | undefined {
+  if (!el) return undefined;
+  const v = attr(el, 'val');
+  return v === undefined || !/^(false|0|off|none)$/i.test(v);
+}
+
+/** The run with everything up to and including `marker` removed, so a field char splits a run cleanly. */
+function restAfter(r: Element, marker: Element): Element {
+  const copy = r.cloneNode(false) as Element;
+  let seen = false;
+  for (let n = r.firstChild; n; n = n.nextSibling) {
+    if (n.nodeType === 1 && (n as Element).localName === 'rPr') copy.appendChild(n.cloneNode(true));
+    else if (seen) copy.appendChild(n.cloneNode(true));
+    if (n === marker) seen = true;
+  }
+  return copy;
+}
+
+function hasAncestor(el: Element | null, local: string, stop: Element): boolean {
+  for (let p = el?.parentNode as Element | null; p && p !== stop; p = p.parentNode as Element | null) {
+    if (p.localName === local) return true;
+  }
+  return false;
+}
+
+/** A run of spaces and tabs that holds a no-break space; other runs of two or more, or a tab. */
+const RUN_WITH_NBSP = /[ \t\u00a0]*\u00a0[ \t\u00a0]*/g;
+const RUN_OF_SPACES = /[ \t]{2,}|\t/g;
+
+/** Word white space: runs of spaces and tabs as one (a no-break space kept), none around a line end. */
+function tidy(text: string): string {
+  // A run with a no-break space keeps one (it was typed to hold words together), any other is one space.
+  return text
+    .replace(RUN_WITH_NBSP, '\u00a0')
+    .replace(RUN_OF_SPACES, ' ')
+    .replace(/ *\n */g, '\n')
+    .replace(/\n{3,}/g, '\n\n');
+}
+
+/** Inline nodes from pieces: neighbours with the same formatting and link share one node. */
+function toInlines(pieces: Piece[]): Inline[] {
+  return collapseSpaces(grouped(pieces));
+}
+
+function grouped(pieces: Piece[]): Inline[] {
+  const out: Inline[] = [];
+  let i = 0;
+  while (i < pieces.length) {
+    const href = pieces[i]!.href;
+    let j = i;
+    while (j < pieces.length && pieces[j]!.href === href) j++;
+    const inner = formatted(pieces.slice(i, j));
+    const visible = pieces.slice(i, j).some((x) => !('text' in x) || x.text.trim());
+    out.push(...(href && visible ? [{ type: 'link' as const, url: href, children: inner }] : inner));
+    i = j;
+  }
+  return out;
+}
+
+function formatted(pieces: Piece[]): Inline[] {
+  const out: Inline[] = [];
+  let i = 0;
+  while (i < pieces.length) {
+    const p = pieces[i]!;
+    if (!('text' in p)) {
+      if ('node' in p) out.push(p.node);
+      i++;
+      continue;
+    }
+    let text = '';
+    let j = i;
+    for (; j < pieces.length; j++) {
+      const q = pieces[j]!;
+      if (!('text' in q) || q.b !== p.b || q.i !== p.i || q.s !== p.s || q.v !== p.v) break;
+      text += q.text;
+    }
+    out.push(...styled([{ type: 'text', text: tidy(text) }], { bold: p.b, italic: p.i, strike: p.s, position: p.v }));
+    i = j;
+  }
+  return out;
+}
+
+/** Groups list items into nested lists and code lines into code blocks. */
+function group(flat: Flat[]): Block[] {
+  const out: Block[] = [];
+  let i = 0;
+  while (i < flat.length) {
+    const f = flat[i]!;
+    if (f.kind === 'block') {
+      out.push(f.block);
+      i++;
+    } else if (f.kind === 'code') {
+      const lines: string[] = [];
+      while (i < flat.length && flat[i]!.kind === 'code') lines.push((flat[i++] as { text: string }).text);
+      out.push({ type: 'code', text: lines.join('\n') });
+    } else {
+      const items: Array<Extract<Flat, { kind: 'item' }>> = [];
+      while (i < flat.length && flat[i]!.kind === 'item') items.push(flat[i++] as Extract<Flat, { kind: 'item' }>);
+      out.push(...nestListItems(items.map((it) => ({ ...it, list: it.numId }))));
+    }
+  }
+  return out;
+}
+
+/**
+ * What an inline node shows inside a code block, where nothing is read as Markdown: a note's
+ * mark as `[^id]`, an image by its alt text, math as TeX between dollars (as the source shows them).
+ */
+function shownInCode(node: Inline): string {
+  switch (node.type) {
+    case 'noteRef':
+      return `[^${node.id.replace(/[\s\]^]+/g, '-')}]`;
+    case 'image':
+      return `![${node.alt.replace(/\s+/g, ' ').trim() || 'image'}](#)`;
+    case 'math':
+      return node.tex.trim() ? `$${node.tex.trim()}$` : '';
+    default:
+      return inlineText([node]);
+  }
+}

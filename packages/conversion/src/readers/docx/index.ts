@@ -1,0 +1,38 @@
+import path from 'node:path';
+import type { Reader } from '../reader';
+import { ooxmlProperties } from '../shared/office-properties';
+import { PictureReader } from '../shared/ocr/pictures';
+import { descendants } from '../shared/xml-dom';
+import type { SafeZip } from '../../archive/safe-zip';
+import { openDocx, type DocxPackage } from './parts';
+import { DocxReader, imageRelId } from './body';
+
+/**
+ * DOCX: WordprocessingML read directly (xmldom) rather than through mammoth, because mammoth drops
+ * what a faithful Markdown needs: list and heading numbering labels, OMML equations, merged-cell
+ * grids and comment text. Styles, numbering.xml, notes and comments are resolved here.
+ */
+export const docxReader: Reader = {
+  name: 'docx',
+  async read(input, options) {
+    const { zip, pkg } = openDocx(input);
+    // Enhanced mode reads the text inside pictures (scanned inserts, screenshots, charts).
+    const pictureText = options.enhanced ? await readPictures(zip, pkg) : undefined;
+    const blocks = new DocxReader(pkg, pictureText).read();
+    const props = ooxmlProperties(zip);
+    return { blocks, metadata: { title: props.title, author: props.author, page_count: props.pages ?? 0 } };
+  },
+};
+
+async function readPictures(zip: SafeZip, pkg: DocxPackage): Promise<Map<string, string>> {
+  const out = new Map<string, string>();
+  const reader = new PictureReader();
+  for (const drawing of [...descendants(pkg.body, 'drawing'), ...descendants(pkg.body, 'pict')]) {
+    const id = imageRelId(drawing);
+    const rel = id ? pkg.rels.get(id) : undefined;
+    if (!id || !rel || rel.external || out.has(id)) continue;
+    const part = path.posix.normalize(path.posix.join(pkg.dir, rel.target)).replace(/^\//, '');
+    out.set(id, await reader.text(part, () => zip.bytesOf(part)));
+  }
+  return out;
+}

@@ -1,0 +1,142 @@
+import path from 'node:path';
+import type { Reader } from '../reader';
+import { ConversionError } from '../../types';
+import { SafeZip } from '../../archive/safe-zip';
+import { parseXml } from '../shared/office-properties';
+import { attr, descendants } from '../shared/xml-dom';
+import { htmlToBlocks } from '../shared/html/reader';
+import type { Block, ListItem } from '../../document/model';
+import { PictureReader } from '../shared/ocr/pictures';
+
+/** EPUB: container.xml → OPF; spine documents in order through the HTML converter; title and creator from the OPF. */
+export const epubReader: Reader = {
+  name: 'epub',
+  async read(input, options) {
+    const zip = new SafeZip(input, 'EPUB file');
+    const container = zip.textOf('META-INF/container.xml');
+    const opfPath = container
+      ? attr(descendants(parseXml(container, 'EPUB container'), 'rootfile')[0], 'full-path')
+      : undefined;
+    const opfXml = opfPath ? zip.textOf(opfPath) : undefined;
+    if (!opfPath || !opfXml) throw new ConversionError('corrupt_file', 'The EPUB file has no package document (OPF).');
+    const opf = parseXml(opfXml, 'EPUB package');
+    const base = path.posix.dirname(opfPath);
+    const resolve = (href: string): string => {
+      let decoded = href;
+      try {
+        decoded = decodeURIComponent(href);
+      } catch {
+        // A malformed escape is used as written.
+      }
+      return path.posix.normalize(path.posix.join(base, decoded.replace(/#.*$/, '')));
+    };
+    if (encryptedContent(zip)) {
+      throw new ConversionError('encrypted_file', 'The EPUB file is DRM-protected (its chapters are encrypted).');
+    }
+    // EPUB 2 names its table of contents page in the guide; like the EPUB 3 nav document it repeats the headings.
+    const tocPages = new Set(
+      descendants(opf, 'reference')
+        .filter((r) => /^toc$/i.test(attr(r, 'type') ?? ''))
+        .map((r) => resolve(attr(r, 'href') ?? '')),
+    );
+    const manifest = new Map(
+      descendants(opf, 'item').map((item) => [
+        attr(item, 'id') ?? '',
+        { href: attr(item, 'href') ?? '', props: attr(item, 'properties') ?? '' },
+      ]),
+    );
+    const chapters: Block[][] = [];
+    // One note numbering for the book: each chapter's notes continue where the last chapter's ended.
+    const numbering = { next: 1 };
+    // Enhanced mode reads the text inside the book's pictures (scanned pages, figures with labels).
+    const reader = options.enhanced ? new PictureReader() : undefined;
+    for (const ref of descendants(opf, 'itemref')) {
+      if (attr(ref, 'linear') === 'no') continue;
+      const item = manifest.get(attr(ref, 'idref') ?? '');
+      if (!item || item.props.includes('nav') || tocPages.has(resolve(item.href))) continue;
+      const chapterPath = resolve(item.href);
+      let html = zip.textOf(chapterPath);
+      if (!html) continue;
+      if (reader) html = await withPictureText(html, chapterPath, zip, reader);
+      const blocks = htmlToBlocks(html, numbering, { dropRelativeLinks: true });
+      // Each spine document is a page.
+      const page = chapters.length + 1;
+      if (blocks.length) chapters.push(blocks.map((block) => ({ ...block, page })));
+    }
+    const text = (local: string): string => descendants(opf, local)[0]?.textContent?.trim() ?? '';
+    // The book's own description of itself leads, as a reader sees it on the cover page.
+    const facts = [
+      ['Title', text('title')],
+      [
+        'Authors',
+        descendants(opf, 'creator')
+          .map((c) => c.textContent?.trim())
+          .filter(Boolean)
+          .join(', '),
+      ],
+      ['Publisher', text('publisher')],
+      ['Language', text('language')],
+      [
+        'Description',
+        text('description')
+          .replace(/<[^>]+>/g, ' ')
+          .replace(/\s+/g, ' ')
+          .trim(),
+      ],
+    ]
+      .filter(([, v]) => v)
+      .map(([k, v]): ListItem => ({
+        text: [
+          { type: 'strong', children: [{ type: 'text', text: `${k}:` }] },
+          { type: 'text', text: ` ${v}` },
+        ],
+      }));
+    // The book's facts open its first page.
+    const blocks: Block[] = facts.length ? [{ type: 'list', ordered: false, items: facts, page: 1 }] : [];
+    return {
+      blocks: blocks.concat(...chapters),
+      metadata: {
+        title: text('title'),
+        author: text('creator'),
+        page_count: chapters.length,
+      },
+    };
+  },
+};
+
+/** The chapter with each local picture's alt text extended by the text OCR reads in it. */
+async function withPictureText(
+  html: string,
+  chapterPath: string,
+  zip: SafeZip,
+  reader: PictureReader,
+): Promise<string> {
+  const tags = [...new Set(html.match(/<img\b[^>]*>/gi) ?? [])];
+  for (const tag of tags) {
+    const src = /\bsrc\s*=\s*("([^"]*)"|'([^']*)')/i.exec(tag);
+    const href = src?.[2] ?? src?.[3];
+    if (!href || /^[a-z]+:/i.test(href)) continue;
+    let part: string;
+    try {
+      part = path.posix.normalize(path.posix.join(path.posix.dirname(chapterPath), decodeURIComponent(href)));
+    } catch {
+      continue;
+    }
+    const text = await reader.text(part, () => zip.bytesOf(part));
+    if (!text) continue;
+    const alt = /\balt\s*=\s*("([^"]*)"|'([^']*)')/i.exec(tag);
+    const label = `${alt?.[2] ?? alt?.[3] ?? ''}`.trim() || 'image';
+    const escaped = `${label}: ${text}`.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;');
+    html = html.split(tag).join(`<img src="#" alt="${escaped}">`);
+  }
+  return html;
+}
+
+/** Font obfuscation also lists fonts in encryption.xml; only encrypted chapters make the book unreadable. */
+function encryptedContent(zip: SafeZip): boolean {
+  const xml = zip.textOf('META-INF/encryption.xml');
+  if (!xml) return false;
+  return descendants(parseXml(xml, 'EPUB encryption'), 'CipherReference').some((ref) =>
+    /\.(x?html?|xml)$/i.test(attr(ref, 'URI') ?? ''),
+  );
+}

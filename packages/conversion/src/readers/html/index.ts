@@ -1,0 +1,39 @@
+import type { DocumentMetadata } from '../../types';
+import type { Reader } from '../reader';
+import { decodeText } from '../shared/text-decoding';
+import { descendantsOf, parseHtml, textOf, type HtmlElement } from '../shared/html/dom';
+import { readHtml } from '../shared/html/reader';
+
+/** html, htm: the main content as document blocks (tables, lists, code, links); title and author from the head. */
+export const htmlReader: Reader = {
+  name: 'html',
+  async read(input) {
+    const root = parseHtml(decodeHtml(input));
+    return { blocks: readHtml(root), metadata: headMetadata(root) };
+  },
+};
+
+function decodeHtml(input: Buffer): string {
+  const head = input.subarray(0, 2048).toString('latin1');
+  const declared = /<meta[^>]+charset=["']?([\w-]+)/i.exec(head)?.[1]?.toLowerCase();
+  if (declared && declared !== 'utf-8' && declared !== 'utf8') {
+    try {
+      return new TextDecoder(declared).decode(input);
+    } catch {
+      // An unknown label falls through to detection.
+    }
+  }
+  return decodeText(input);
+}
+
+/** The first <title> and the author <meta>. */
+function headMetadata(root: HtmlElement): DocumentMetadata {
+  let title: string | undefined;
+  let author: string | undefined;
+  for (const el of descendantsOf(root)) {
+    if (el.tag === 'title') title ??= textOf(el).replace(/\s+/g, ' ').trim();
+    else if (el.tag === 'meta' && el.attrs.name?.toLowerCase() === 'author') author ??= el.attrs.content?.trim();
+    else if (el.tag === 'body') break;
+  }
+  return { title: title ?? '', author: author ?? '', page_count: 1 };
+}

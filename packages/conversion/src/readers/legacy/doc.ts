@@ -1,0 +1,205 @@
+import WordExtractor from 'word-extractor';
+import type { Reader } from '../reader';
+import { ConversionError } from '../../types';
+import { text as plain, type Block, type Inline } from '../../document/model';
+import { collapseSpaces, styled } from '../../document/builders';
+import { isBlankInline } from '../../document/predicates';
+import { nestListItems, type FlatListItem } from '../../document/lists';
+import { openCompoundFile, streamOf, summaryInformation } from '../shared/ole';
+import { readWordDocument, WordFormatError, type WordDocument, type WordRun } from './word97';
+import { NO_ALT_TEXT } from '../shared/alt-text';
+
+/**
+ * DOC (Word 97-2003): our own reader of the binary format (./word97.ts) gives paragraphs with
+ * their styles, so headings, lists, tables, emphasis, links and notes come through. A file it can't
+ * follow (Word 6/95, a damaged table stream) falls back to word-extractor's plain text, rebuilt
+ * into paragraphs and cell-marked table rows.
+ */
+export const docReader: Reader = {
+  name: 'doc',
+  async read(input) {
+    const cfb = openCompoundFile(input, 'DOC file');
+    const info = summaryInformation(cfb);
+    const metadata = { title: info.title, author: info.author, page_count: info.pages ?? 0 };
+    const word = streamOf(cfb, 'WordDocument');
+    if (!word)
+      throw new ConversionError('corrupt_file', 'The file has no WordDocument stream: it is not a Word document.');
+    try {
+      const doc = readWordDocument(word, { '0Table': streamOf(cfb, '0Table'), '1Table': streamOf(cfb, '1Table') });
+      return { blocks: wordBlocks(doc), metadata: metadata };
+    } catch (err) {
+      if (!(err instanceof WordFormatError)) throw err;
+      if (err.message === 'encrypted')
+        throw new ConversionError('encrypted_file', 'The DOC file is password-protected.');
+    }
+    return { blocks: await plainTextBlocks(input), metadata: metadata };
+  },
+};
+
+/** The document as blocks: headings, list runs nested by level, table rows, notes at the end. */
+function wordBlocks(doc: WordDocument): Block[] {
+  const blocks: Block[] = [];
+  let listRun: FlatListItem[] = [];
+  let rows: Inline[][][] = [];
+  let row: Inline[][] = [];
+  let cell: Inline[][] = [];
+  const cellText = (): Inline[] => cell.flatMap((t, i): Inline[] => (i ? [{ type: 'break' }, ...t] : t));
+  const flushList = (): void => {
+    if (listRun.length) blocks.push(...nestListItems(listRun));
+    listRun = [];
+  };
+  const flushTable = (): void => {
+    if (cell.length) row.push(cellText());
+    if (row.length) rows.push(row);
+    if (rows.length) blocks.push({ type: 'table', rows: dropEmptyTrailingColumns(rows) });
+    rows = [];
+    row = [];
+    cell = [];
+  };
+  for (const p of doc.body) {
+    const text = inlineNodes(p.runs);
+    const empty = isEmpty(text);
+    if (p.tableDepth > 0) {
+      flushList();
+      if (p.rowEnd) {
+        if (cell.length) row.push(cellText());
+        rows.push(row);
+        row = [];
+        cell = [];
+        continue;
+      }
+      if (!empty) cell.push(text);
+      if (p.cellEnd && p.tableDepth === 1) {
+        row.push(cellText());
+        cell = [];
+      }
+      continue;
+    }
+    flushTable();
+    if (p.list && !empty) {
+      listRun.push({ level: p.list.level, ordered: p.list.ordered, text });
+      continue;
+    }
+    flushList();
+    if (empty) continue;
+    blocks.push(p.heading ? { type: 'heading', level: p.heading, text } : { type: 'paragraph', text });
+  }
+  flushTable();
+  flushList();
+  const notes = doc.notes.filter((n) => n.paragraphs.some((p) => !isEmpty(inlineNodes(p.runs))));
+  if (notes.length) {
+    blocks.push({
+      type: 'notes',
+      notes: notes.map((n) => ({
+        id: n.label,
+        blocks: n.paragraphs
+          .map((p) => inlineNodes(p.runs))
+          .filter((t) => !isEmpty(t))
+          .map((text): Block => ({ type: 'paragraph', text })),
+      })),
+    });
+  }
+  return blocks;
+}
+
+/** A paragraph's runs as inline nodes: emphasis and links kept, pictures as placeholders, note marks as references. */
+function inlineNodes(runs: WordRun[]): Inline[] {
+  const out: Inline[] = [];
+  for (const run of mergeRuns(runs)) {
+    if (run.special?.kind === 'picture') out.push({ type: 'image', alt: NO_ALT_TEXT });
+    else if (run.special?.kind === 'note') out.push({ type: 'noteRef', id: run.special.label });
+    else {
+      run.text.split('\n').forEach((line, i) => {
+        if (i) out.push({ type: 'break' });
+        let nodes = styled([{ type: 'text', text: line.replace(/[ \t]+/g, ' ') }], run);
+        if (run.link) nodes = [{ type: 'link', url: run.link, children: nodes }];
+        out.push(...nodes);
+      });
+    }
+  }
+  return collapseSpaces(out);
+}
+
+/** Nothing a reader would see. */
+function isEmpty(nodes: Inline[]): boolean {
+  return isBlankInline(nodes);
+}
+
+/** Neighbouring runs with the same formatting as one, so emphasis markers don't meet mid-word. */
+function mergeRuns(runs: WordRun[]): WordRun[] {
+  const out: WordRun[] = [];
+  for (const run of runs) {
+    const last = out[out.length - 1];
+    const same =
+      last &&
+      !last.special &&
+      !run.special &&
+      last.bold === run.bold &&
+      last.italic === run.italic &&
+      last.position === run.position &&
+      last.link === run.link;
+    if (same) last.text += run.text;
+    else out.push({ ...run });
+  }
+  return out;
+}
+
+/** Rows without the trailing columns that are empty in every row (the writer pads short rows). */
+function dropEmptyTrailingColumns(rows: Inline[][][]): Inline[][][] {
+  let width = Math.max(...rows.map((r) => r.length));
+  while (width > 1 && rows.every((r) => isEmpty(r[width - 1] ?? []))) width--;
+  return rows.map((r) => r.slice(0, width));
+}
+
+/** word-extractor's text of a document our reader can't follow. */
+async function plainTextBlocks(input: Buffer): Promise<Block[]> {
+  let doc: Awaited<ReturnType<WordExtractor['extract']>>;
+  try {
+    doc = await new WordExtractor().extract(input);
+  } catch (err) {
+    const message = (err as Error).message;
+    if (/encrypt/i.test(message)) throw new ConversionError('encrypted_file', 'The DOC file is password-protected.');
+    throw new ConversionError('corrupt_file', `The DOC file could not be read: ${message}`);
+  }
+  const blocks = textToBlocks(doc.getBody());
+  const notes = [doc.getFootnotes(), doc.getEndnotes()].join('\n').trim();
+  if (notes) {
+    blocks.push({ type: 'rule' });
+    blocks.push(...textToBlocks(notes));
+  }
+  return blocks;
+}
+
+/** Paragraph text with Word's cell marks (tab-separated cells, rows ending in a blank cell) to blocks. */
+function textToBlocks(text: string): Block[] {
+  const blocks: Block[] = [];
+  let table: Inline[][][] = [];
+  const flushTable = (): void => {
+    if (table.length) blocks.push({ type: 'table', rows: table });
+    table = [];
+  };
+  for (const raw of text.split(/\n+/)) {
+    const line = raw.replace(/[\u0000-\u0008\u000b\u000c\u000e-\u001f]/g, '').trim();
+    if (raw.includes('\t') && raw.split('\t').length >= 2) {
+      table.push(raw.split('\t').map((c) => [plain(c.trim())]));
+      continue;
+    }
+    flushTable();
+    if (!line) continue;
+    const bullet = /^[•·▪◦\-–]\s+(.*)$/.exec(line);
+    if (bullet) blocks.push({ type: 'list', ordered: false, items: [{ text: [plain(bullet[1]!)] }] });
+    else blocks.push({ type: 'paragraph', text: [plain(line)] });
+  }
+  flushTable();
+  return mergeLists(blocks);
+}
+
+function mergeLists(blocks: Block[]): Block[] {
+  const out: Block[] = [];
+  for (const b of blocks) {
+    const prev = out[out.length - 1];
+    if (b.type === 'list' && prev?.type === 'list' && prev.ordered === b.ordered) prev.items.push(...b.items);
+    else out.push(b);
+  }
+  return out;
+}

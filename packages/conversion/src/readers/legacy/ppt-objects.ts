@@ -1,0 +1,74 @@
+import { inflateSync } from 'node:zlib';
+import CFB from 'cfb';
+import * as XLSX from '@e965/xlsx';
+import { text, type Block } from '../../document/model';
+import { chartDataBlocks } from '../shared/charts';
+import { sheetRows, tableRegions } from '../shared/sheet-grid';
+import { readBiffChart, resolveChartCells } from '../shared/biff-chart';
+import { streamOf } from '../shared/ole';
+
+/** An OLE object embedded in a presentation (ExOleObjStg): its program id and its storage's bytes. */
+export interface EmbeddedObject {
+  progId: string;
+  storage: Buffer;
+  /** ExOleObjStg instance 1: a 4-byte decompressed size, then zlib data. */
+  compressed: boolean;
+}
+
+/** Embedded storages larger than this are not charts or small tables: they are skipped unread. */
+const MAX_OBJECT_BYTES = 32 * 1024 * 1024;
+/** Rows read from an embedded worksheet (a slide shows a small table). */
+const MAX_OBJECT_ROWS = 2_000;
+
+/**
+ * The content of an embedded chart or worksheet (MS Graph 97, Excel 97 chart or sheet), as
+ * blocks: a chart as its title, kind and data table (see chartDataBlocks), a worksheet as the
+ * tables of its first sheet. Other objects (Word documents, equations, media) give nothing.
+ */
+export function embeddedObjectBlocks(object: EmbeddedObject): Block[] {
+  const bytes = storageBytes(object);
+  if (!bytes) return [];
+  let cfb: CFB.CFB$Container;
+  try {
+    cfb = CFB.read(bytes, { type: 'buffer' });
+  } catch {
+    return [];
+  }
+  const workbook = streamOf(cfb, 'Workbook') ?? streamOf(cfb, 'Book');
+  if (!workbook) return [];
+  const chart = readBiffChart(workbook);
+  let wb: XLSX.WorkBook | undefined;
+  const book = (): XLSX.WorkBook | undefined => {
+    if (wb) return wb;
+    try {
+      wb = XLSX.read(bytes, { type: 'buffer', cellNF: true, cellText: true, sheetRows: MAX_OBJECT_ROWS });
+    } catch {
+      return undefined;
+    }
+    return wb;
+  };
+  if (chart?.series.length) {
+    resolveChartCells(chart, book());
+    return chartDataBlocks(chart);
+  }
+  const sheets = book();
+  const first = sheets?.SheetNames.map((n) => sheets.Sheets[n]!).find((s) => s['!ref']);
+  const tables = first ? tableRegions(sheetRows(first, sheets?.Workbook?.WBProps?.date1904 ?? false)) : [];
+  const blocks: Block[] = [];
+  if (chart?.title)
+    blocks.push({ type: 'paragraph', text: [{ type: 'strong', children: [{ type: 'text', text: chart.title }] }] });
+  for (const rows of tables) blocks.push({ type: 'table', rows: rows.map((r) => r.map((c) => [text(c)])) });
+  return blocks;
+}
+
+function storageBytes(object: EmbeddedObject): Buffer | undefined {
+  if (!object.compressed) return object.storage.length <= MAX_OBJECT_BYTES ? object.storage : undefined;
+  if (object.storage.length < 4) return undefined;
+  const size = object.storage.readUInt32LE(0);
+  if (size > MAX_OBJECT_BYTES) return undefined;
+  try {
+    return inflateSync(object.storage.subarray(4), { maxOutputLength: Math.max(size, 512) });
+  } catch {
+    return undefined;
+  }
+}

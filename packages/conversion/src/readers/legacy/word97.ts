@@ -1,0 +1,724 @@
+import iconv from 'iconv-lite';
+import { hyperlinkTarget } from '../shared/word-fields';
+import type { Position } from '../../document/builders';
+
+/**
+ * A reader of the Word 97-2003 binary format ([MS-DOC]) for what Markdown needs: the text of the
+ * main document and its notes through the piece table, and for each paragraph its style (built-in
+ * style id, so localised "Überschrift 1" or "Επικεφαλίδα 1" are still headings), outline level,
+ * list membership and table position; bold, italic, hyperlinks and pictures within the text.
+ * Everything else (page layout, fonts, drawings) is skipped.
+ */
+
+/** Offsets in the File Information Block. */
+const FIB = {
+  wIdent: 0x00,
+  flags: 0x0a,
+  fibRgLw: 64,
+  cbRgFcLcb: 152,
+  fibRgFcLcb: 154,
+} as const;
+const FIB_FLAG_ENCRYPTED = 0x0100;
+const FIB_FLAG_TABLE_1 = 0x0200;
+const FIB_FLAG_OBFUSCATED = 0x8000;
+const WORD_IDENT = 0xa5ec;
+
+/** Index of each (fc, lcb) pair in FibRgFcLcb97. */
+const FC = {
+  stshf: 1,
+  plcffndRef: 2,
+  plcffndTxt: 3,
+  plcfBteChpx: 12,
+  plcfBtePapx: 13,
+  clx: 33,
+  plcfendRef: 46,
+  plcfendTxt: 47,
+  plfLst: 73,
+  plfLfo: 74,
+} as const;
+
+/** Offsets of the character counts of each sub-document in FibRgLw97. */
+const CCP = { text: 12, ftn: 16, hdd: 20, mcr: 24, atn: 28, edn: 32 } as const;
+
+/** The single property modifiers this reader (and the test writer) use. */
+export const SPRM = {
+  pIstd: 0x4600,
+  pIlvl: 0x260a,
+  pIlfo: 0x460b,
+  pFInTable: 0x2416,
+  pFTtp: 0x2417,
+  pOutLvl: 0x2640,
+  pItap: 0x6649,
+  pFInnerTableCell: 0x244b,
+  pFInnerTtp: 0x244c,
+  cFBold: 0x0835,
+  cFItalic: 0x0836,
+  cFSpec: 0x0855,
+  /** sprmCIss: 1 superscript, 2 subscript. */
+  cIss: 0x2a48,
+  /** sprmCIstd: the run's character style. */
+  cIstd: 0x4a30,
+  tDefTable: 0xd608,
+} as const;
+
+/** Built-in style identifiers (sti) that mean headings. */
+const STI_TITLE = 62;
+const STI_SUBTITLE = 74;
+/** nfc of a bulleted list level; 0xff is "no number". */
+export const NFC_BULLET = 0x17;
+const NFC_NONE = 0xff;
+
+export class WordFormatError extends Error {}
+
+export interface WordRun {
+  text: string;
+  bold: boolean;
+  italic: boolean;
+  position?: Position;
+  link?: string;
+  /** A picture or a note reference, not text. */
+  special?: { kind: 'picture' } | { kind: 'note'; label: string };
+}
+
+export interface WordParagraph {
+  runs: WordRun[];
+  /** Heading level 1-9, 0 for body text. */
+  heading: number;
+  list?: { ordered: boolean; level: number };
+  /** Table nesting depth (0 outside tables). */
+  tableDepth: number;
+  /** This paragraph ends a table cell (its mark is a cell mark). */
+  cellEnd: boolean;
+  /** This paragraph is the end-of-row mark of a table row. */
+  rowEnd: boolean;
+}
+
+export interface WordNote {
+  label: string;
+  paragraphs: WordParagraph[];
+}
+
+export interface WordDocument {
+  body: WordParagraph[];
+  notes: WordNote[];
+}
+
+interface Piece {
+  cpStart: number;
+  cpEnd: number;
+  fc: number;
+  compressed: boolean;
+}
+
+interface ParagraphProps {
+  istd: number;
+  ilfo: number;
+  ilvl: number;
+  outline?: number;
+  inTable: boolean;
+  ttp: boolean;
+  itap: number;
+  innerCell: boolean;
+  innerTtp: boolean;
+}
+
+interface CharProps {
+  bold?: boolean;
+  italic?: boolean;
+  position?: Position;
+  special: boolean;
+}
+
+/** Character sprms as stored (a run's CHPX or a style's UPX): toggle operands unresolved. */
+interface RawCharProps {
+  /** ToggleOperand: 0 off, 1 on, 0x80 as the style, 0x81 the opposite of the style. */
+  bold?: number;
+  italic?: number;
+  position?: Position | 'baseline';
+  /** Character style (sprmCIstd). */
+  istd?: number;
+  special: boolean;
+}
+
+/** Resolved bold, italic and raise of a style or a run. */
+interface CharState {
+  bold: boolean;
+  italic: boolean;
+  position?: Position;
+}
+
+const PLAIN_CHARS: CharState = { bold: false, italic: false };
+/** ToggleOperand values ([MS-DOC] 2.9.321). */
+const TOGGLE_AS_STYLE = 0x80;
+const TOGGLE_OPPOSITE = 0x81;
+/** istd of "Default Paragraph Font", the character style that adds nothing. */
+const ISTD_DEFAULT_FONT = 10;
+/** Style-chain hops followed at most (a cycle stops there). */
+const MAX_STYLE_HOPS = 10;
+
+interface FcRun<T> {
+  fcStart: number;
+  fcEnd: number;
+  props: T;
+}
+
+interface Style {
+  sti: number;
+  name: string;
+  base: number;
+  outline?: number;
+  /** 1 paragraph style, 2 character style. */
+  stk?: number;
+  /** The character properties the style sets (its CHPX UPX). */
+  chars?: RawCharProps;
+}
+
+/** Reads the main document and its footnotes and endnotes. Throws WordFormatError for what it can't read. */
+export function readWordDocument(
+  wordStream: Buffer,
+  tableStreams: { '0Table'?: Buffer; '1Table'?: Buffer },
+): WordDocument {
+  if (wordStream.length < 0x200 || wordStream.readUInt16LE(FIB.wIdent) !== WORD_IDENT) {
+    throw new WordFormatError('not a Word 97 document');
+  }
+  const flags = wordStream.readUInt16LE(FIB.flags);
+  if (flags & (FIB_FLAG_ENCRYPTED | FIB_FLAG_OBFUSCATED)) throw new WordFormatError('encrypted');
+  const table = tableStreams[flags & FIB_FLAG_TABLE_1 ? '1Table' : '0Table'];
+  if (!table) throw new WordFormatError('table stream missing');
+  const fibFcCount = wordStream.readUInt16LE(FIB.cbRgFcLcb);
+  const fcLcb = (index: number): [number, number] => {
+    if (index >= fibFcCount) return [0, 0];
+    const at = FIB.fibRgFcLcb + index * 8;
+    return [wordStream.readUInt32LE(at), wordStream.readUInt32LE(at + 4)];
+  };
+  const slice = (index: number): Buffer | undefined => {
+    const [fc, lcb] = fcLcb(index);
+    return lcb > 0 && fc + lcb <= table.length ? table.subarray(fc, fc + lcb) : undefined;
+  };
+  const ccp = (offset: number): number => wordStream.readInt32LE(FIB.fibRgLw + offset);
+
+  const clx = slice(FC.clx);
+  if (!clx) throw new WordFormatError('no piece table');
+  const pieces = readPieces(clx);
+  const styles = readStyles(slice(FC.stshf));
+  // The LVLs of each list follow the PlfLst in the table stream, outside its counted length.
+  const [fcLst, lcbLst] = fcLcb(FC.plfLst);
+  const lists = readListFormats(lcbLst ? table.subarray(fcLst) : undefined, slice(FC.plfLfo));
+  const papx = readBinTable(wordStream, slice(FC.plcfBtePapx), readPapxPage);
+  const chpx = readBinTable(wordStream, slice(FC.plcfBteChpx), readChpxPage);
+
+  const reader = new TextReader(wordStream, pieces, papx, chpx, styles, lists);
+  const ccpText = ccp(CCP.text);
+  const ccpFtn = ccp(CCP.ftn);
+  const ednStart = ccpText + ccpFtn + ccp(CCP.hdd) + ccp(CCP.mcr) + ccp(CCP.atn);
+
+  // Note references in the main text are numbered in order, footnotes first, then endnotes.
+  const footRefs = plcCps(slice(FC.plcffndRef), 2);
+  const endRefs = plcCps(slice(FC.plcfendRef), 2);
+  const labels = new Map<number, string>();
+  footRefs.forEach((cp, i) => labels.set(cp, String(i + 1)));
+  endRefs.forEach((cp, i) => labels.set(cp, String(footRefs.length + i + 1)));
+
+  const body = reader.paragraphs(0, ccpText, labels);
+  const notes: WordNote[] = [];
+  const noteRange = (txt: Buffer | undefined, start: number, count: number, first: number): void => {
+    const cps = plcCps(txt, 0, true);
+    for (let i = 0; i + 1 < cps.length && i < count; i++) {
+      const paragraphs = reader.paragraphs(start + cps[i]!, start + cps[i + 1]!, new Map());
+      notes.push({ label: String(first + i), paragraphs });
+    }
+  };
+  noteRange(slice(FC.plcffndTxt), ccpText, footRefs.length, 1);
+  noteRange(slice(FC.plcfendTxt), ednStart, endRefs.length, footRefs.length + 1);
+  return { body, notes };
+}
+
+/** The piece table: which bytes of the WordDocument stream hold each range of characters. */
+function readPieces(clx: Buffer): Piece[] {
+  let at = 0;
+  while (at < clx.length && clx[at] === 0x01) at += 3 + clx.readUInt16LE(at + 1); // Prc: skip property modifiers
+  if (clx[at] !== 0x02) throw new WordFormatError('bad piece table');
+  const lcb = clx.readUInt32LE(at + 1);
+  const plc = clx.subarray(at + 5, at + 5 + lcb);
+  const n = Math.floor((plc.length - 4) / 12);
+  const pieces: Piece[] = [];
+  for (let i = 0; i < n; i++) {
+    const fcRaw = plc.readUInt32LE((n + 1) * 4 + i * 8 + 2);
+    const compressed = (fcRaw & 0x40000000) !== 0;
+    const fc = fcRaw & 0x3fffffff;
+    pieces.push({
+      cpStart: plc.readUInt32LE(i * 4),
+      cpEnd: plc.readUInt32LE((i + 1) * 4),
+      fc: compressed ? fc / 2 : fc,
+      compressed,
+    });
+  }
+  return pieces;
+}
+
+/** The CPs of a PLC whose data elements are `dataSize` bytes (0 for a bare CP array). */
+function plcCps(plc: Buffer | undefined, dataSize: number, keepLast = false): number[] {
+  if (!plc) return [];
+  const n = dataSize ? Math.floor((plc.length - 4) / (4 + dataSize)) : plc.length / 4 - 1;
+  const cps: number[] = [];
+  for (let i = 0; i < n + (keepLast ? 1 : 0); i++) cps.push(plc.readUInt32LE(i * 4));
+  return cps;
+}
+
+/** A PlcBtePapx / PlcBteChpx: the 512-byte formatted-disk pages that hold property runs by file offset. */
+function readBinTable<T>(word: Buffer, plc: Buffer | undefined, readPage: (page: Buffer) => FcRun<T>[]): FcRun<T>[] {
+  if (!plc) return [];
+  const n = Math.floor((plc.length - 4) / 8);
+  const runs: FcRun<T>[] = [];
+  for (let i = 0; i < n; i++) {
+    const pn = plc.readUInt32LE((n + 1) * 4 + i * 4) & 0x3fffff;
+    const page = word.subarray(pn * 512, pn * 512 + 512);
+    if (page.length === 512) runs.push(...readPage(page));
+  }
+  return runs.sort((a, b) => a.fcStart - b.fcStart);
+}
+
+function fkpBounds(page: Buffer): { crun: number; fc: (i: number) => number } {
+  const crun = page[511]!;
+  return { crun, fc: (i) => page.readUInt32LE(i * 4) };
+}
+
+function readPapxPage(page: Buffer): FcRun<ParagraphProps>[] {
+  const { crun, fc } = fkpBounds(page);
+  const runs: FcRun<ParagraphProps>[] = [];
+  for (let i = 0; i < crun; i++) {
+    const bOffset = page[(crun + 1) * 4 + i * 13]! * 2;
+    const props: ParagraphProps = defaultParagraphProps();
+    if (bOffset) {
+      let cb = page[bOffset]!;
+      let start = bOffset + 1;
+      let size: number;
+      if (cb === 0) {
+        cb = page[bOffset + 1]!;
+        start = bOffset + 2;
+        size = cb * 2;
+      } else size = cb * 2 - 1;
+      const grp = page.subarray(start, Math.min(512, start + size));
+      if (grp.length >= 2) {
+        props.istd = grp.readUInt16LE(0);
+        applyParagraphSprms(props, grp.subarray(2));
+      }
+    }
+    runs.push({ fcStart: fc(i), fcEnd: fc(i + 1), props });
+  }
+  return runs;
+}
+
+function readChpxPage(page: Buffer): FcRun<RawCharProps>[] {
+  const { crun, fc } = fkpBounds(page);
+  const runs: FcRun<RawCharProps>[] = [];
+  for (let i = 0; i < crun; i++) {
+    const offset = page[(crun + 1) * 4 + i]! * 2;
+    const cb = offset ? page[offset]! : 0;
+    const props = offset ? readCharSprms(page.subarray(offset + 1, offset + 1 + cb)) : { special: false };
+    runs.push({ fcStart: fc(i), fcEnd: fc(i + 1), props });
+  }
+  return runs;
+}
+
+/** The character sprms this reader uses, from a CHPX's or a style's grpprl. */
+function readCharSprms(grpprl: Buffer): RawCharProps {
+  const props: RawCharProps = { special: false };
+  for (const [sprm, operand] of sprms(grpprl)) {
+    if (sprm === SPRM.cFBold) props.bold = operand[0];
+    else if (sprm === SPRM.cFItalic) props.italic = operand[0];
+    else if (sprm === SPRM.cFSpec) props.special = operand[0] === 1;
+    else if (sprm === SPRM.cIss) props.position = operand[0] === 1 ? 'super' : operand[0] === 2 ? 'sub' : 'baseline';
+    else if (sprm === SPRM.cIstd && operand.length >= 2) props.istd = operand.readUInt16LE(0);
+  }
+  return props;
+}
+
+/** One toggle over `current` (what the levels below resolved to): 0 and 1 are absolute, 0x81 flips, 0x80 keeps. */
+function applyToggle(current: boolean, operand: number | undefined): boolean {
+  if (operand === undefined || operand === TOGGLE_AS_STYLE) return current;
+  if (operand === TOGGLE_OPPOSITE) return !current;
+  return operand === 1;
+}
+
+/** `base` with a level's character properties applied. */
+function applyChars(base: CharState, raw: RawCharProps | undefined): CharState {
+  if (!raw) return base;
+  const position = raw.position ?? base.position;
+  return {
+    bold: applyToggle(base.bold, raw.bold),
+    italic: applyToggle(base.italic, raw.italic),
+    position: position === 'baseline' ? undefined : position,
+  };
+}
+
+function defaultParagraphProps(): ParagraphProps {
+  return { istd: 0, ilfo: 0, ilvl: 0, inTable: false, ttp: false, itap: 0, innerCell: false, innerTtp: false };
+}
+
+function applyParagraphSprms(props: ParagraphProps, grpprl: Buffer): void {
+  for (const [sprm, op] of sprms(grpprl)) {
+    switch (sprm) {
+      case SPRM.pIstd:
+        if (op.length >= 2) props.istd = op.readUInt16LE(0);
+        break;
+      case SPRM.pIlfo:
+        if (op.length >= 2) props.ilfo = op.readInt16LE(0);
+        break;
+      case SPRM.pIlvl:
+        props.ilvl = op[0] ?? 0;
+        break;
+      case SPRM.pOutLvl:
+        props.outline = op[0];
+        break;
+      case SPRM.pFInTable:
+        props.inTable = op[0] === 1;
+        break;
+      case SPRM.pFTtp:
+        props.ttp = op[0] === 1;
+        break;
+      case SPRM.pItap:
+        if (op.length >= 4) props.itap = op.readInt32LE(0);
+        break;
+      case SPRM.pFInnerTableCell:
+        props.innerCell = op[0] === 1;
+        break;
+      case SPRM.pFInnerTtp:
+        props.innerTtp = op[0] === 1;
+        break;
+    }
+  }
+}
+
+/** The single property modifiers of a grpprl, with their operands (size from the sprm's spra bits). */
+function* sprms(grpprl: Buffer): Generator<[number, Buffer]> {
+  let at = 0;
+  while (at + 2 <= grpprl.length) {
+    const sprm = grpprl.readUInt16LE(at);
+    at += 2;
+    let size: number;
+    switch (sprm >> 13) {
+      case 0:
+      case 1:
+        size = 1;
+        break;
+      case 2:
+      case 4:
+      case 5:
+        size = 2;
+        break;
+      case 3:
+        size = 4;
+        break;
+      case 7:
+        size = 3;
+        break;
+      default:
+        // Variable length: sprmTDefTable counts with two bytes, everything else with one.
+        if (sprm === SPRM.tDefTable || sprm === 0xd606) {
+          size = at + 2 <= grpprl.length ? grpprl.readUInt16LE(at) + 1 : 0;
+        } else {
+          size = (grpprl[at] ?? 0) + 1;
+        }
+        if (sprm === 0xc615 && grpprl[at] === 255) size = grpprl.length; // sprmPChgTabs long form: stop here
+    }
+    const operandStart = sprm >> 13 === 6 ? at + (sprm === SPRM.tDefTable || sprm === 0xd606 ? 2 : 1) : at;
+    yield [sprm, grpprl.subarray(operandStart, at + size)];
+    at += size;
+  }
+}
+
+/** The style sheet: each style's built-in id, name, base style and outline level. */
+function readStyles(stsh: Buffer | undefined): Style[] {
+  if (!stsh || stsh.length < 4) return [];
+  const cbStshi = stsh.readUInt16LE(0);
+  const cstd = stsh.readUInt16LE(2);
+  const cbStdBase = stsh.readUInt16LE(4);
+  const styles: Style[] = [];
+  let at = 2 + cbStshi;
+  for (let i = 0; i < cstd && at + 2 <= stsh.length; i++) {
+    const cbStd = stsh.readUInt16LE(at);
+    const std = stsh.subarray(at + 2, at + 2 + cbStd);
+    at += 2 + cbStd;
+    if (cbStd < cbStdBase || std.length < 10) {
+      styles.push({ sti: 0x0ffe, name: '', base: 0x0fff });
+      continue;
+    }
+    const sti = std.readUInt16LE(0) & 0x0fff;
+    const stk = std.readUInt16LE(2) & 0x000f;
+    const base = std.readUInt16LE(2) >> 4;
+    let name = '';
+    let p = cbStdBase;
+    if (p + 2 <= std.length) {
+      const cch = std.readUInt16LE(p);
+      name = std.subarray(p + 2, p + 2 + cch * 2).toString('utf16le');
+      p += 2 + (cch + 1) * 2;
+    }
+    const style: Style = { sti, name, base, stk };
+    if (stk === 1 && p + 2 <= std.length) {
+      // The first UPX of a paragraph style holds its paragraph properties: istd, then sprms.
+      const cbUpx = std.readUInt16LE(p);
+      const upx = std.subarray(p + 2, p + 2 + cbUpx);
+      if (upx.length >= 2) {
+        const props = defaultParagraphProps();
+        applyParagraphSprms(props, upx.subarray(2));
+        style.outline = props.outline;
+      }
+      // UPXs are padded to an even length; the second holds the character properties.
+      p += 2 + cbUpx + (cbUpx & 1);
+    }
+    if ((stk === 1 || stk === 2) && p + 2 <= std.length) {
+      const cbUpx = std.readUInt16LE(p);
+      style.chars = readCharSprms(std.subarray(p + 2, p + 2 + cbUpx));
+    }
+    styles.push(style);
+  }
+  return styles;
+}
+
+/** For each list (LFO index, 1-based) the number format of each level: ordered or bulleted. */
+function readListFormats(plfLst: Buffer | undefined, plfLfo: Buffer | undefined): Map<number, boolean[]> {
+  const out = new Map<number, boolean[]>();
+  if (!plfLst || !plfLfo || plfLst.length < 2) return out;
+  try {
+    const cLst = plfLst.readInt16LE(0);
+    const byLsid = new Map<number, boolean[]>();
+    const lstfs: Array<{ lsid: number; simple: boolean }> = [];
+    for (let i = 0; i < cLst; i++) {
+      const at = 2 + i * 28;
+      lstfs.push({ lsid: plfLst.readInt32LE(at), simple: (plfLst[at + 26]! & 1) === 1 });
+    }
+    let at = 2 + cLst * 28;
+    for (const lstf of lstfs) {
+      const ordered: boolean[] = [];
+      for (let l = 0; l < (lstf.simple ? 1 : 9); l++) {
+        const nfc = plfLst[at + 4]!;
+        const cbChpx = plfLst[at + 24]!;
+        const cbPapx = plfLst[at + 25]!;
+        at += 28 + cbPapx + cbChpx;
+        const cch = plfLst.readUInt16LE(at);
+        at += 2 + cch * 2;
+        ordered.push(nfc !== NFC_BULLET && nfc !== NFC_NONE);
+      }
+      byLsid.set(lstf.lsid, ordered);
+    }
+    const lfoMac = plfLfo.readInt32LE(0);
+    for (let i = 0; i < lfoMac; i++) {
+      const levels = byLsid.get(plfLfo.readInt32LE(4 + i * 16));
+      if (levels) out.set(i + 1, levels);
+    }
+  } catch {
+    // A damaged list table leaves list paragraphs as bullets.
+  }
+  return out;
+}
+
+/** Walks characters by CP through the piece table, with their paragraph and character properties. */
+class TextReader {
+  constructor(
+    private readonly word: Buffer,
+    private readonly pieces: Piece[],
+    private readonly papx: FcRun<ParagraphProps>[],
+    private readonly chpx: FcRun<RawCharProps>[],
+    private readonly styles: Style[],
+    private readonly lists: Map<number, boolean[]>,
+  ) {}
+
+  /** The paragraphs of the CP range [from, to), fields resolved to their results. */
+  paragraphs(from: number, to: number, noteLabels: Map<number, string>): WordParagraph[] {
+    const out: WordParagraph[] = [];
+    let runs: WordRun[] = [];
+    // Field stack: while any open field is in its instruction part, characters are instruction text.
+    const fields: Array<{ instruction: string; inResult: boolean; resultStart: number; paragraph: number }> = [];
+    // A field result starts a new run, so a hyperlink's text can be marked on its own.
+    let fieldStart = -1;
+    const push = (text: string, props: CharProps, extra?: Partial<WordRun>): void => {
+      const bold = props.bold ?? false;
+      const italic = props.italic ?? false;
+      const { position } = props;
+      const last = runs[runs.length - 1];
+      const joinable = last && !last.special && !extra && !last.link && runs.length > fieldStart;
+      if (joinable && last.bold === bold && last.italic === italic && last.position === position) {
+        last.text += text;
+      } else runs.push({ text, bold, italic, position, ...extra });
+    };
+    for (const piece of this.pieces) {
+      const start = Math.max(from, piece.cpStart);
+      const end = Math.min(to, piece.cpEnd);
+      if (start >= end) continue;
+      const width = piece.compressed ? 1 : 2;
+      const firstFc = piece.fc + (start - piece.cpStart) * width;
+      const bytes = this.word.subarray(firstFc, firstFc + (end - start) * width);
+      const text = piece.compressed ? decodeCompressed(bytes) : bytes.toString('utf16le');
+      for (let i = 0; i < text.length; i++) {
+        const ch = text[i]!;
+        const fc = firstFc + i * width;
+        const inInstruction = fields.some((f) => !f.inResult);
+        switch (ch) {
+          case '\u0013':
+            fields.push({ instruction: '', inResult: false, resultStart: -1, paragraph: out.length });
+            continue;
+          case '\u0014': {
+            const field = fields[fields.length - 1];
+            if (field) {
+              field.inResult = true;
+              field.resultStart = runs.length;
+              field.paragraph = out.length;
+              fieldStart = runs.length;
+            }
+            continue;
+          }
+          case '\u0015': {
+            const field = fields.pop();
+            const url = field && hyperlinkTarget(field.instruction);
+            if (field && url && field.paragraph === out.length) {
+              for (const run of runs.slice(field.resultStart)) if (!run.special) run.link = url;
+            }
+            continue;
+          }
+        }
+        if (inInstruction) {
+          const field = fields.find((f) => !f.inResult)!;
+          if (ch !== '\r' && ch !== '\u0007') {
+            field.instruction += ch;
+            continue;
+          }
+        }
+        const cp = piece.cpStart + (start - piece.cpStart) + i;
+        switch (ch) {
+          case '\r':
+          case '\u0007':
+          case '\u000c': {
+            const paragraph = this.paragraphAt(fc, runs, ch === '\u0007');
+            runs = [];
+            fieldStart = -1;
+            if (paragraph) out.push(paragraph);
+            continue;
+          }
+          case '\u000b':
+            push('\n', this.charAt(fc));
+            continue;
+          case '\u0001':
+          case '\u0008': {
+            const props = this.charAt(fc);
+            if (props.special) push('', props, { special: { kind: 'picture' } });
+            continue;
+          }
+          case '\u0002': {
+            const label = noteLabels.get(cp);
+            if (label) push('', this.charAt(fc), { special: { kind: 'note', label } });
+            continue;
+          }
+          case '\u001e':
+            push('-', this.charAt(fc));
+            continue;
+          case '\u001f':
+            continue;
+          case '\u00a0':
+            push(' ', this.charAt(fc));
+            continue;
+        }
+        if (ch < ' ' && ch !== '\t') continue;
+        push(ch, this.charAt(fc));
+      }
+    }
+    if (runs.some((r) => r.text.trim() || r.special)) {
+      out.push({ runs, heading: 0, tableDepth: 0, cellEnd: false, rowEnd: false });
+    }
+    return out;
+  }
+
+  private paragraphAt(fc: number, runs: WordRun[], cellMark: boolean): WordParagraph | undefined {
+    const props = findRun(this.papx, fc)?.props ?? defaultParagraphProps();
+    const depth = props.itap > 0 ? props.itap : props.inTable ? 1 : 0;
+    const rowEnd = depth > 1 ? props.innerTtp : props.ttp;
+    const cellEnd = depth > 1 ? props.innerCell : cellMark && !rowEnd;
+    const paragraph: WordParagraph = { runs, heading: 0, tableDepth: depth, cellEnd, rowEnd };
+    if (!depth) {
+      paragraph.heading = this.headingLevel(props);
+      if (props.ilfo > 0 && !paragraph.heading) {
+        const levels = this.lists.get(props.ilfo);
+        paragraph.list = { ordered: levels?.[props.ilvl] ?? false, level: Math.min(props.ilvl, 8) };
+      }
+    }
+    return paragraph;
+  }
+
+  private headingLevel(props: ParagraphProps): number {
+    if (props.outline !== undefined && props.outline < 9) return props.outline + 1;
+    let istd = props.istd;
+    for (let hop = 0; hop < 10; hop++) {
+      const style = this.styles[istd];
+      if (!style) return 0;
+      if (style.sti >= 1 && style.sti <= 9) return style.sti;
+      if (style.sti === STI_TITLE) return 1;
+      if (style.sti === STI_SUBTITLE) return 2;
+      const named = /^heading\s*(\d)$/i.exec(style.name);
+      if (named) return Number(named[1]);
+      if (style.outline !== undefined && style.outline < 9) return style.outline + 1;
+      if (style.base >= 0x0ffe || style.base === istd) return 0;
+      istd = style.base;
+    }
+    return 0;
+  }
+
+  private readonly styleChars = new Map<number, CharState>();
+  private readonly paragraphChars = new Map<ParagraphProps, CharState>();
+
+  /** A character's formatting: its paragraph style's, then its character style's, then its own sprms. */
+  private charAt(fc: number): CharProps {
+    const raw = findRun(this.chpx, fc)?.props ?? { special: false };
+    const paragraph = findRun(this.papx, fc)?.props ?? defaultParagraphProps();
+    let state = this.paragraphChars.get(paragraph);
+    if (!state) {
+      // A heading's style formatting is what makes it look like one, not emphasis (docs/decisions.md).
+      state = this.headingLevel(paragraph) ? PLAIN_CHARS : this.styleState(paragraph.istd);
+      this.paragraphChars.set(paragraph, state);
+    }
+    if (raw.istd !== undefined && raw.istd !== ISTD_DEFAULT_FONT && this.styles[raw.istd]?.stk === 2) {
+      const chars = this.styleState(raw.istd);
+      // Toggle rule across style levels: a character style that is bold flips its paragraph's bold.
+      state = {
+        bold: state.bold !== chars.bold,
+        italic: state.italic !== chars.italic,
+        position: chars.position ?? state.position,
+      };
+    }
+    return { ...applyChars(state, raw), special: raw.special };
+  }
+
+  /** What a style's chain of base styles resolves to, the root applied first. */
+  private styleState(istd: number): CharState {
+    const cached = this.styleChars.get(istd);
+    if (cached) return cached;
+    const chain: Style[] = [];
+    for (let at = istd, hop = 0; hop < MAX_STYLE_HOPS; hop++) {
+      const style = this.styles[at];
+      if (!style) break;
+      chain.unshift(style);
+      if (style.base >= 0x0ffe || style.base === at) break;
+      at = style.base;
+    }
+    const state = chain.reduce((s, st) => applyChars(s, st.chars), PLAIN_CHARS);
+    this.styleChars.set(istd, state);
+    return state;
+  }
+}
+
+function findRun<T>(runs: FcRun<T>[], fc: number): FcRun<T> | undefined {
+  let lo = 0;
+  let hi = runs.length - 1;
+  while (lo <= hi) {
+    const mid = (lo + hi) >> 1;
+    const run = runs[mid]!;
+    if (fc < run.fcStart) hi = mid - 1;
+    else if (fc >= run.fcEnd) lo = mid + 1;
+    else return run;
+  }
+  return undefined;
+}
+
+/** 8-bit pieces are Windows-1252 ([MS-DOC] 2.4.1). */
+function decodeCompressed(bytes: Buffer): string {
+  return iconv.decode(bytes, 'cp1252');
+}

@@ -1,0 +1,456 @@
+import type { Element } from '@xmldom/xmldom';
+import type { DocumentMetadata } from '../../types';
+import type { Reader } from '../reader';
+import { ConversionError } from '../../types';
+import { SafeZip } from '../../archive/safe-zip';
+import { parseXml, type Document } from '../shared/office-properties';
+import { attr, child, children, descendants } from '../shared/xml-dom';
+import type { Block, Inline, ListItem, Note } from '../../document/model';
+import { blocksAsInline, styled, type InlineStyle, type Position } from '../../document/builders';
+import { isBlankInline } from '../../document/predicates';
+import {
+  inlines,
+  isBlank,
+  paragraphsToBlocks,
+  slidesToBlocks,
+  type ParagraphModel,
+  type SlideModel,
+} from '../shared/slides';
+import { chartDataBlocks } from '../shared/charts';
+import { odfChart } from '../shared/odf-chart';
+import { imageAltText } from '../shared/alt-text';
+
+/** Text properties as one style sets them; undefined where it says nothing. */
+interface TextProperties {
+  bold?: boolean;
+  italic?: boolean;
+  strike?: boolean;
+  position?: Position | 'baseline';
+}
+
+interface OdfStyle {
+  parent?: string;
+  text: TextProperties;
+}
+
+/** Parent hops followed at most (a cycle or a hostile chain stops there). */
+const MAX_STYLE_DEPTH = 16;
+
+interface OdfPackage {
+  content: Document;
+  meta: Document | undefined;
+  zip: SafeZip;
+  /** List style name → whether level 1.. is numbered. */
+  numberedLists: Map<string, boolean[]>;
+  /** `family:name` → the style's parent and own text properties (content's automatic styles first, then common ones). */
+  styles: Map<string, OdfStyle>;
+  /** Family → text properties of its default style. */
+  defaults: Map<string, TextProperties>;
+  /** Paragraph style name → its parent style, to find Title / Subtitle paragraphs. */
+  parents: Map<string, string>;
+}
+
+function openOdf(input: Buffer, label: string): OdfPackage {
+  const zip = new SafeZip(input, label);
+  const contentXml = zip.textOf('content.xml');
+  if (!contentXml) throw new ConversionError('corrupt_file', `The ${label} has no content.xml.`);
+  const manifest = zip.textOf('META-INF/manifest.xml') ?? '';
+  if (/encryption-data/.test(manifest))
+    throw new ConversionError('encrypted_file', `The ${label} is password-protected.`);
+  const content = parseXml(contentXml, label);
+  const stylesXml = zip.textOf('styles.xml');
+  const stylesDoc = stylesXml ? parseXml(stylesXml, label) : undefined;
+  // styles.xml's own automatic styles serve its headers and footers and reuse content's names (P1, T1).
+  const styleElements = [
+    ...descendants(content, 'style'),
+    ...descendants(stylesDoc, 'style').filter((st) => (st.parentNode as Element | null)?.localName === 'styles'),
+  ];
+  const numberedLists = new Map<string, boolean[]>();
+  const styles = new Map<string, OdfStyle>();
+  const parents = new Map<string, string>();
+  for (const st of styleElements) {
+    const name = attr(st, 'name') ?? '';
+    const key = `${attr(st, 'family') ?? ''}:${name}`;
+    if (styles.has(key)) continue;
+    const parent = attr(st, 'parent-style-name');
+    if (parent && !parents.has(name)) parents.set(name, parent);
+    styles.set(key, { parent, text: textProperties(child(st, 'text-properties')) });
+  }
+  const defaults = new Map<string, TextProperties>();
+  for (const st of descendants(stylesDoc, 'default-style'))
+    defaults.set(attr(st, 'family') ?? '', textProperties(child(st, 'text-properties')));
+  for (const doc of [content, stylesDoc]) {
+    for (const ls of descendants(doc, 'list-style')) {
+      const levels: boolean[] = [];
+      for (const lvl of children(ls))
+        levels[Number(attr(lvl, 'level') ?? 1) - 1] = lvl.localName === 'list-level-style-number';
+      numberedLists.set(attr(ls, 'name') ?? '', levels);
+    }
+  }
+  const metaXml = zip.textOf('meta.xml');
+  return {
+    zip,
+    content,
+    meta: metaXml ? parseXml(metaXml, label) : undefined,
+    numberedLists,
+    styles,
+    defaults,
+    parents,
+  };
+}
+
+/** What a style:text-properties element sets: weight, slant, line-through, raise or lower. */
+function textProperties(tp: Element | undefined): TextProperties {
+  const weight = attr(tp, 'font-weight');
+  const slant = attr(tp, 'font-style');
+  const through = attr(tp, 'text-line-through-style');
+  const position = attr(tp, 'text-position');
+  return {
+    bold: weight === undefined ? undefined : /bold|[6-9]00/.test(weight),
+    italic: slant === undefined ? undefined : slant === 'italic' || slant === 'oblique',
+    strike: through === undefined ? undefined : through !== 'none',
+    position: position === undefined ? undefined : (textPosition(position) ?? 'baseline'),
+  };
+}
+
+/**
+ * `base` with a style applied: each property from the style, else the nearest parent that sets it,
+ * else (with `withDefault`) the family's default style; what none of them sets stays as in `base`.
+ */
+function applyStyle(
+  base: InlineStyle,
+  pkg: OdfPackage,
+  family: string,
+  name: string,
+  withDefault: boolean,
+): InlineStyle {
+  const levels: TextProperties[] = [];
+  for (let n: string | undefined = name, hops = 0; n && hops < MAX_STYLE_DEPTH; hops++) {
+    const st = pkg.styles.get(`${family}:${n}`);
+    if (!st) break;
+    levels.push(st.text);
+    n = st.parent;
+  }
+  if (withDefault) levels.push(pkg.defaults.get(family) ?? {});
+  const first = <K extends keyof TextProperties>(key: K): TextProperties[K] =>
+    levels.find((l) => l[key] !== undefined)?.[key];
+  const position = first('position') ?? base.position;
+  return {
+    bold: first('bold') ?? base.bold,
+    italic: first('italic') ?? base.italic,
+    strike: first('strike') ?? base.strike,
+    position: position === 'baseline' ? undefined : position,
+  };
+}
+
+/** Formatting a paragraph's text starts from: its paragraph style's; none for headings (docs/decisions.md). */
+function paragraphStyle(el: Element, pkg: OdfPackage): InlineStyle {
+  const style = attr(el, 'style-name') ?? '';
+  if (el.localName !== 'p' || titleRole(style, pkg)) return PLAIN;
+  return applyStyle(PLAIN, pkg, 'paragraph', style, true);
+}
+
+const PLAIN: InlineStyle = {};
+
+/**
+ * style:text-position ("super 58%", "sub", "33% 58%", "-33% 58%"): its first value is the raise,
+ * a keyword or a percentage of the font height; positive is raised, negative lowered, 0% none.
+ */
+function textPosition(value: string | undefined): Position | undefined {
+  const raise = value?.trim().split(/\s+/)[0];
+  if (raise === 'super' || raise === 'sub') return raise;
+  const percent = Number.parseFloat(raise ?? '');
+  if (!Number.isFinite(percent) || percent === 0) return undefined;
+  return percent > 0 ? 'super' : 'sub';
+}
+
+function odfMetadata(pkg: OdfPackage, pages: number): DocumentMetadata {
+  const text = (local: string): string => descendants(pkg.meta, local)[0]?.textContent?.trim() ?? '';
+  return { title: text('title'), author: text('creator') || text('initial-creator'), page_count: pages };
+}
+
+const space: Inline = { type: 'text', text: ' ' };
+/** Spaces one <text:s c="…"/> may stand for (a hostile count cannot allocate without bound). */
+const MAX_SPACES = 64;
+
+/**
+ * Inline nodes of a paragraph-like element: spans with emphasis, links, spaces, tabs, notes. Text
+ * carries the formatting its paragraph and enclosing spans resolve to (`fmt`), so a span can also
+ * turn off what its paragraph sets; the writer joins neighbours formatted alike.
+ */
+function inline(el: Element, pkg: OdfPackage, notes: Note[], fmt: InlineStyle = paragraphStyle(el, pkg)): Inline[] {
+  const out: Inline[] = [];
+  const text = (t: string): void => {
+    out.push(...styled([{ type: 'text', text: t }], fmt));
+  };
+  for (let n = el.firstChild; n; n = n.nextSibling) {
+    if (n.nodeType === 3) {
+      text((n.nodeValue ?? '').replace(/\s+/g, ' '));
+      continue;
+    }
+    if (n.nodeType !== 1) continue;
+    const e = n as Element;
+    switch (e.localName) {
+      case 's':
+        text(' '.repeat(Math.min(Number(attr(e, 'c') ?? 1) || 1, MAX_SPACES)));
+        break;
+      case 'tab':
+      case 'line-break':
+        text(' ');
+        break;
+      case 'span':
+        out.push(...inline(e, pkg, notes, applyStyle(fmt, pkg, 'text', attr(e, 'style-name') ?? '', false)));
+        break;
+      case 'a': {
+        const url = attr(e, 'href') ?? '';
+        const inner = inline(e, pkg, notes, fmt);
+        out.push(...(url ? [{ type: 'link' as const, url, children: inner }] : inner));
+        break;
+      }
+      case 'note': {
+        const id = String(notes.length + 1);
+        const note: Note = { id, blocks: [] };
+        notes.push(note);
+        note.blocks = textBlocks(child(e, 'note-body'), pkg, notes);
+        out.push({ type: 'noteRef', id });
+        break;
+      }
+      case 'frame':
+        out.push(...frameText(e, pkg, notes));
+        break;
+      case 'bookmark':
+      case 'bookmark-start':
+      case 'bookmark-end':
+      case 'soft-page-break':
+        break;
+      default:
+        out.push(...inline(e, pkg, notes, fmt));
+    }
+  }
+  return out;
+}
+
+function frameText(frame: Element, pkg: OdfPackage, notes: Note[]): Inline[] {
+  const box = child(frame, 'text-box');
+  if (box) return children(box).flatMap((p) => [space, ...inline(p, pkg, notes), space]);
+  if (child(frame, 'image')) {
+    const alt = imageAltText(
+      child(frame, 'desc')?.textContent,
+      child(frame, 'title')?.textContent,
+      attr(frame, 'name'),
+    );
+    return [{ type: 'image', alt }];
+  }
+  return [];
+}
+
+/** Body elements of a text document (or a cell, a section, a list item) to blocks. */
+function textBlocks(container: Element | undefined, pkg: OdfPackage, notes: Note[]): Block[] {
+  return elementBlocks(children(container), pkg, notes);
+}
+
+function elementBlocks(elements: Element[], pkg: OdfPackage, notes: Note[]): Block[] {
+  const blocks: Block[] = [];
+  for (const el of elements) {
+    switch (el.localName) {
+      case 'h':
+        blocks.push({
+          type: 'heading',
+          level: Number(attr(el, 'outline-level') ?? 1),
+          text: inline(el, pkg, notes),
+        });
+        break;
+      case 'p': {
+        const text = inline(el, pkg, notes);
+        const role = titleRole(attr(el, 'style-name') ?? '', pkg);
+        if (isBlank(text)) break;
+        blocks.push(role ? { type: 'heading', level: role, text } : { type: 'paragraph', text });
+        break;
+      }
+      case 'list':
+        blocks.push(listBlock(el, pkg, notes, attr(el, 'style-name') ?? '', 0));
+        break;
+      case 'table':
+        blocks.push(...tableBlocks(el, pkg, notes));
+        break;
+      case 'section':
+      case 'text-content':
+        blocks.push(...textBlocks(el, pkg, notes));
+        break;
+      default:
+        break;
+    }
+  }
+  return blocks;
+}
+
+/** 1 for a Title paragraph, 2 for a Subtitle (directly or through parent styles), else 0. */
+function titleRole(style: string, pkg: OdfPackage): number {
+  for (let name = style, hops = 0; name && hops < 8; name = pkg.parents.get(name) ?? '', hops++) {
+    if (name === 'Title') return 1;
+    if (name === 'Subtitle') return 2;
+  }
+  return 0;
+}
+
+function listBlock(list: Element, pkg: OdfPackage, notes: Note[], styleName: string, depth: number): Block {
+  const name = attr(list, 'style-name') ?? styleName;
+  const ordered = pkg.numberedLists.get(name)?.[depth] ?? false;
+  const items: ListItem[] = [];
+  for (const item of children(list).filter((c) => c.localName === 'list-item' || c.localName === 'list-header')) {
+    const parts: Inline[][] = [];
+    const nested: Block[] = [];
+    for (const c of children(item)) {
+      if (c.localName === 'list') nested.push(listBlock(c, pkg, notes, name, depth + 1));
+      else if (c.localName === 'p' || c.localName === 'h') parts.push(inline(c, pkg, notes));
+      else nested.push(...elementBlocks([c], pkg, notes));
+    }
+    if (parts.length === 0 && nested.length === 1 && nested[0]!.type === 'list' && items.length) {
+      const prev = items[items.length - 1]!;
+      prev.children = [...(prev.children ?? []), ...nested];
+      continue;
+    }
+    items.push({
+      text: parts.flatMap((p, i) => (i ? [space, ...p] : p)),
+      children: nested.length ? nested : undefined,
+    });
+  }
+  return { type: 'list', ordered, items };
+}
+
+/** A table with spanned cells repeated across their span (covered cells take the spanning value). */
+function tableBlocks(table: Element, pkg: OdfPackage, notes: Note[]): Block[] {
+  const rows: Inline[][][] = [];
+  const rowEls = descendants(table, 'table-row').filter((r) => nearestTable(r) === table);
+  const above: Inline[][] = [];
+  for (const tr of rowEls) {
+    const row: Inline[][] = [];
+    for (const cell of children(tr).filter(
+      (c) => c.localName === 'table-cell' || c.localName === 'covered-table-cell',
+    )) {
+      const repeat = Math.min(Number(attr(cell, 'number-columns-repeated') ?? 1), 64);
+      const covered = cell.localName === 'covered-table-cell';
+      const text = covered
+        ? (row[row.length - 1] ?? above[row.length] ?? [])
+        : blocksAsInline(textBlocks(cell, pkg, notes));
+      for (let k = 0; k < repeat; k++) row.push(text);
+    }
+    while (row.length && isEmpty(row[row.length - 1]!)) row.pop();
+    rows.push(row);
+    row.forEach((v, i) => (above[i] = v));
+  }
+  const nonEmpty = rows.filter((r) => r.some((c) => !isEmpty(c)));
+  return nonEmpty.length ? [{ type: 'table', rows: nonEmpty }] : [];
+}
+
+/** A cell that shows nothing. */
+function isEmpty(cell: Inline[]): boolean {
+  return isBlankInline(cell);
+}
+
+function nearestTable(el: Element): Element | undefined {
+  let p = el.parentNode as Element | null;
+  while (p && p.localName !== 'table') p = p.parentNode as Element | null;
+  return p ?? undefined;
+}
+
+function withNotes(blocks: Block[], notes: Note[]): Block[] {
+  return notes.length ? [...blocks, { type: 'notes', notes }] : blocks;
+}
+
+/** ODT: headings, nested lists (numbered from their list styles), tables, emphasis, links, notes, frames. */
+export const odtReader: Reader = {
+  name: 'odt',
+  async read(input) {
+    const pkg = openOdf(input, 'ODT file');
+    const body = descendants(pkg.content, 'text')[0] ?? descendants(pkg.content, 'body')[0];
+    const notes: Note[] = [];
+    const blocks = textBlocks(body, pkg, notes);
+    const pages = Number(attr(descendants(pkg.meta, 'document-statistic')[0], 'page-count') ?? 0);
+    return { blocks: withNotes(blocks, notes), metadata: odfMetadata(pkg, pages) };
+  },
+};
+
+/** ODP: one section per page (slide): title frame as heading, outline frames as lists, tables, notes. */
+export const odpReader: Reader = {
+  name: 'odp',
+  async read(input) {
+    const pkg = openOdf(input, 'ODP file');
+    const notes: Note[] = [];
+    const slides: SlideModel[] = descendants(pkg.content, 'page').map((page) => {
+      let title: Inline[] = [];
+      const blocks: Block[] = [];
+      for (const frame of children(page).flatMap((c) => (c.localName === 'g' ? children(c) : [c]))) {
+        const cls = attr(frame, 'class') ?? '';
+        const box = child(frame, 'text-box') ?? (frame.localName === 'custom-shape' ? frame : undefined);
+        const table = child(frame, 'table');
+        const object = child(frame, 'object');
+        const chart = object ? odfChart(pkg.zip, attr(object, 'href') ?? '') : undefined;
+        if (table) {
+          blocks.push(...tableBlocks(table, pkg, notes));
+        } else if (chart) {
+          blocks.push(...chartDataBlocks(chart));
+        } else if (box) {
+          const paragraphs = frameParagraphs(
+            box,
+            pkg,
+            notes,
+            cls === 'outline' || cls === 'subtitle' ? 'bullet' : 'none',
+            0,
+            // A title's paragraph style is what makes it look like a title, as for ODT headings.
+            cls === 'title' ? PLAIN : undefined,
+          );
+          if (cls === 'title' && isBlank(title))
+            title = paragraphs.flatMap((p, i) => (i ? [space, ...inlines(p.text)] : inlines(p.text)));
+          else blocks.push(...paragraphsToBlocks(paragraphs));
+        } else if (child(frame, 'image')) {
+          blocks.push({ type: 'paragraph', text: frameText(frame, pkg, notes) });
+        }
+      }
+      const notesEl = child(page, 'notes');
+      const noteText = notesEl
+        ? descendants(notesEl, 'frame')
+            .filter((f) => attr(f, 'class') === 'notes')
+            .flatMap((f) => descendants(f, 'p').map((p) => inline(p, pkg, notes)))
+        : [];
+      // Reviewers' comments (officeooo:annotation): author, then the comment's paragraphs.
+      const comments = children(page, 'annotation').map((a) => ({
+        author: child(a, 'creator')?.textContent ?? '',
+        text: children(a, 'p').flatMap((p, i) => (i ? [space, ...inline(p, pkg, notes)] : inline(p, pkg, notes))),
+      }));
+      return { title, name: attr(page, 'name'), blocks, notes: noteText, comments };
+    });
+    return { blocks: withNotes(slidesToBlocks(slides), notes), metadata: odfMetadata(pkg, slides.length) };
+  },
+};
+
+function frameParagraphs(
+  box: Element,
+  pkg: OdfPackage,
+  notes: Note[],
+  bullet: ParagraphModel['bullet'],
+  level: number,
+  fmt?: InlineStyle,
+): ParagraphModel[] {
+  const out: ParagraphModel[] = [];
+  for (const c of children(box)) {
+    if (c.localName === 'p' || c.localName === 'h') out.push({ text: inline(c, pkg, notes, fmt), level, bullet });
+    else if (c.localName === 'list') {
+      const style = attr(c, 'style-name') ?? '';
+      const ordered = pkg.numberedLists.get(style)?.[level] ?? false;
+      for (const item of children(c))
+        out.push(
+          ...frameParagraphs(
+            item,
+            pkg,
+            notes,
+            ordered ? 'number' : 'bullet',
+            // A list in the frame itself is at the frame's level; one inside a list item a level deeper.
+            box.localName === 'list-item' ? level + 1 : level,
+            fmt,
+          ),
+        );
+    } else if (c.localName === 'list-item') out.push(...frameParagraphs(c, pkg, notes, bullet, level, fmt));
+  }
+  return out;
+}

@@ -1,0 +1,325 @@
+import type { Block, Inline } from '../../document/model';
+import { inlineText } from '../../document/predicates';
+import { nestListItems, type FlatListItem } from '../../document/lists';
+import { dropLeading, joinRunLines, runsToInlines, type StyledRun } from './styled-runs';
+import { bodyFont, bodySize, boilerplateKey, type Line } from './layout';
+import { tableAt } from './text-tables';
+
+// Bullets, checkboxes, and symbol-font glyphs (Wingdings, Symbol) that map to C1 controls or the BMP's private use
+// area; other fonts' glyphs that map to a private use area or to no assigned character (IBM's BookMaster bullet
+// comes out as U+900B0) count when a space follows them.
+const BULLET = /^(?:[•◦▪▫●○■□‣⁃∙·*\-–—\p{Co}\p{Cn}]\s+|[☐☑☒❑❒✓✔➢➤►▶◆◇\u0080-\u009f\uf000-\uf0ff]\s*(?=\S))/u;
+const NUMBERED = /^((?:\d{1,3}|[a-z]|[ivx]{1,5})[.)])\s+/i;
+/** A number marker in a right-to-left line: "1." as drawn (".1", the stop on its left), or in Arabic-Indic digits. */
+const RTL_NUMBERED = /^(?:[.)]([0-9\u0660-\u0669\u06f0-\u06f9]{1,3})|([\u0660-\u0669\u06f0-\u06f9]{1,3})[.)])\s+/u;
+const HEADING_RATIO = 1.15;
+/** Consecutive heading lines this close in size are one heading set over two lines (a title with a smaller second line). */
+const HEADING_CONTINUATION_SIZE_RATIO = 0.9;
+/** A symbol-font bullet read as a letter, and the space after it. */
+const LEADING_GLYPH = /^\S\s*/u;
+const MAX_HEADING_CHARS = 150;
+
+const PAGE_NUMBER = /^(page\s*)?\d+(\s*(of|\/)\s*\d+)?$/i;
+
+/** Drops lines repeated at the same place on most pages (running headers, footers, page numbers). */
+export function removeRunningLines(pages: Line[][]): Line[][] {
+  if (pages.length < 3) {
+    // A number in large type is a chapter number, not the page's.
+    const large = bodySize(pages.flat()) * CHAPTER_NUMBER_RATIO;
+    return pages.map((p) => p.filter((l) => l.size >= large || !PAGE_NUMBER.test(l.text)));
+  }
+  const counts = new Map<string, number>();
+  for (const page of pages) {
+    const edge = page.filter(inEdgeBand);
+    for (const key of new Set(edge.map((l) => `${Math.round(l.y / 4)}|${boilerplateKey(l.text)}`))) {
+      counts.set(key, (counts.get(key) ?? 0) + 1);
+    }
+  }
+  const threshold = Math.max(3, Math.ceil(pages.length * 0.5));
+  return pages.map((page) =>
+    page.filter((l) => {
+      if (l.table || !inEdgeBand(l)) return true;
+      if (PAGE_NUMBER.test(l.text)) return false;
+      return (counts.get(`${Math.round(l.y / 4)}|${boilerplateKey(l.text)}`) ?? 0) < threshold;
+    }),
+  );
+}
+
+/** Running headers and footers live in the top or bottom 10 % of the page. */
+function inEdgeBand(line: Line): boolean {
+  const band = line.pageHeight * 0.1;
+  return line.y > line.pageHeight - band || line.y < band;
+}
+
+/** Lines of the whole document to blocks: headings by size rank, lists, tables, re-joined paragraphs. */
+export function linesToBlocks(lines: Line[]): Block[] {
+  const body = bodySize(lines);
+  const font = bodyFont(lines, body);
+  // A body set in bold or italic throughout is the document's plain text, not emphasis.
+  const plain = { bold: / bold\b/.test(font), italic: / italic\b/.test(font) };
+  const heading = lines.map(
+    (l, i) =>
+      isHeadingLine(l, body) ||
+      isStyledHeading(lines, i, body, font) ||
+      isSectionNumber(l, body) ||
+      isLocalHeading(lines, i, font),
+  );
+  const symbolBullets = symbolBulletLines(lines);
+  const headingSizes = [...new Set(lines.filter((_, i) => heading[i]).map((l) => l.size))].sort((a, b) => b - a);
+  const levelOf = (l: Line): number => {
+    if (l.size >= body * HEADING_RATIO) return Math.min(headingSizes.indexOf(l.size) + 1, 4);
+    const base = headingSizes.filter((s) => s >= body * HEADING_RATIO).length + 1;
+    // Numbered sections nest by their number's depth: 2 is above 2.1, which is above 2.1.3.
+    const depth = SECTION_NUMBER.exec(l.text)?.[1]?.split('.').filter(Boolean).length ?? 1;
+    return Math.min(base + depth - 1, 6);
+  };
+  const blocks: Block[] = [];
+  let paragraph: Line[] = [];
+  let list: ListRun | undefined;
+  const flushParagraph = (): void => {
+    if (paragraph.length) {
+      blocks.push({
+        type: 'paragraph',
+        text: runsToInlines(joinRunLines(paragraph.map((l) => l.runs)), plain),
+        page: paragraph[0]!.page,
+      });
+    }
+    paragraph = [];
+  };
+  const flushList = (): void => {
+    if (list) {
+      const items = list.items.map((item) => ({ ...item, text: runsToInlines(joinRunLines(item.lines), plain) }));
+      for (const block of nestListItems(items)) blocks.push({ ...block, page: list.page });
+    }
+    list = undefined;
+  };
+  for (let i = 0; i < lines.length; i++) {
+    const line = lines[i]!;
+    const prev = lines[i - 1];
+    if (line.table) {
+      flushParagraph();
+      flushList();
+      blocks.push({ type: 'table', rows: line.table.map((r) => r.map(plainText)), page: line.page });
+      continue;
+    }
+    const table = tableAt(lines, i);
+    if (table) {
+      flushParagraph();
+      flushList();
+      blocks.push({ type: 'table', rows: table.rows.map((r) => r.map(plainText)), page: line.page });
+      i = table.end - 1;
+      continue;
+    }
+    const item = list?.items[list.items.length - 1];
+    const bullet = BULLET.exec(line.text) ?? (symbolBullets.has(line) ? LEADING_GLYPH.exec(line.text) : null);
+    const numbered = bullet ? null : (NUMBERED.exec(line.text) ?? (line.rtl ? RTL_NUMBERED.exec(line.text) : null));
+    // A list item's wrapped line (a bold question's second line, an italic note after it) is not a heading unless larger.
+    if (heading[i] && item && !bullet && !numbered && continuesItem(item, prev, line) && line.size <= item.last.size) {
+      item.lines.push(line.runs);
+      item.last = line;
+      continue;
+    }
+    if (heading[i]) {
+      flushParagraph();
+      flushList();
+      const last = blocks[blocks.length - 1];
+      const continues =
+        last?.type === 'heading' &&
+        prev &&
+        heading[i - 1] &&
+        prev.page === line.page &&
+        !SECTION_NUMBER.test(line.text) &&
+        (prev.size === line.size || wrapsSmaller(prev, line)) &&
+        gapBetween(prev, line) < Math.max(prev.size, line.size) * 1.8;
+      // A heading's style is what makes it one: its text is plain.
+      if (continues && last.type === 'heading') last.text = plainText(`${inlineText(last.text, '')} ${line.text}`);
+      else blocks.push({ type: 'heading', level: levelOf(line), text: plainText(line.text), page: line.page });
+      continue;
+    }
+    if (bullet || numbered) {
+      flushParagraph();
+      list ??= { items: [], markers: [], page: line.page };
+      const first = numbered ? markerNumber(numbered[1] ?? numbered[2]!) : NaN;
+      list.items.push({
+        level: markerLevel(list.markers, line),
+        ordered: !!numbered,
+        value: Number.isFinite(first) ? first : undefined,
+        lines: [dropLeading(line.runs, (bullet ?? numbered)![0].length)],
+        x: indent(line),
+        last: line,
+      });
+      continue;
+    }
+    if (item && continuesItem(item, prev, line)) {
+      item.lines.push(line.runs);
+      item.last = line;
+      continue;
+    }
+    flushList();
+    if (paragraph.length && prev && startsNewParagraph(prev, line)) flushParagraph();
+    paragraph.push(line);
+  }
+  flushParagraph();
+  flushList();
+  return blocks;
+}
+
+/** The number a list marker starts with, in ASCII or Arabic-Indic digits (NaN for letters and roman numerals). */
+function markerNumber(marker: string): number {
+  // Both Arabic-Indic digit ranges start at a code point ending in 0, so the low four bits are the digit.
+  const digits = marker.replace(/[\u0660-\u0669\u06f0-\u06f9]/gu, (d) => String(d.charCodeAt(0) & 0xf));
+  return Number.parseInt(digits, 10);
+}
+
+/** Consecutive list lines: each item's marker position and its wrapped lines, nested by indent when flushed. */
+interface ListRun {
+  items: ListItemLines[];
+  /** Marker x positions of the open levels, outermost first. */
+  markers: number[];
+  /** The page its first item is on. */
+  page: number;
+}
+
+/** A list item being read: its lines' runs, its marker's indent and its last line. */
+type ListItemLines = Omit<FlatListItem, 'text'> & { lines: StyledRun[][]; x: number; last: Line };
+
+/** How far in from its side a line starts: right-to-left lines start at their right edge. */
+function indent(line: Line): number {
+  return line.rtl ? -line.right : line.x;
+}
+
+/** A line right under a list item, indented past its marker, wraps the item's text. */
+function continuesItem(item: ListItemLines, prev: Line | undefined, line: Line): boolean {
+  return !!prev && line.page === prev.page && indent(line) > item.x + 2 && gapBetween(prev, line) < line.size * 1.6;
+}
+
+function sameStyle(a: Line, b: Line): boolean {
+  return a.size === b.size && a.bold === b.bold && a.font === b.font;
+}
+
+/**
+ * The nesting level of a list item from its marker's indent: deeper than the item before it when
+ * its marker stands clearly to the right, back out to the level whose marker it lines up with.
+ */
+function markerLevel(markers: number[], line: Line): number {
+  const x = indent(line);
+  const tolerance = Math.max(3, line.size * NESTED_INDENT_RATIO);
+  // A marker much further in starts the list again in another column, not a sub-list.
+  if (markers.length && x > markers[markers.length - 1]! + line.size * MAX_NESTED_INDENT_RATIO) markers.length = 0;
+  while (markers.length && x < markers[markers.length - 1]! - tolerance) markers.pop();
+  const top = markers[markers.length - 1];
+  if (top === undefined || x > top + tolerance) markers.push(x);
+  return markers.length - 1;
+}
+
+/** A sub-item's marker stands at least this many text sizes right of its parent's. */
+const NESTED_INDENT_RATIO = 0.6;
+/** ...and at most this many: further in, it is a list in the next column. */
+const MAX_NESTED_INDENT_RATIO = 5;
+
+function plainText(value: string): Inline[] {
+  return [{ type: 'text', text: value }];
+}
+
+function isHeadingLine(line: Line, body: number): boolean {
+  if (line.text.length > MAX_HEADING_CHARS || !/\p{L}/u.test(line.text) || /[.,;:]$/.test(line.text)) return false;
+  if (line.size >= body * HEADING_RATIO) return true;
+  return line.bold && line.size >= body * 0.98 && line.text.length <= 80 && !BULLET.test(line.text);
+}
+
+/** "2", "2.1", "2.1.3", "(1)", "IV." or "A." before a heading's words. */
+const SECTION_NUMBER = /^(?:(\d{1,2}(?:\.\d{1,2}){0,4})\.?|\(\d{1,2}\)|[IVX]{1,5}\.|[A-Z]\.)\s+\S/;
+const MAX_STYLED_HEADING_CHARS = 90;
+
+/**
+ * A heading at the body's size: a short line on its own, set in another font or style than the
+ * body (bold, italic, another family or weight), with body text after it; or a numbered section title.
+ */
+function isStyledHeading(lines: Line[], i: number, body: number, font: string): boolean {
+  const line = lines[i]!;
+  const next = lines[i + 1];
+  const prev = lines[i - 1];
+  if (line.table || line.text.length > MAX_STYLED_HEADING_CHARS || line.size < body * 0.95) return false;
+  if (!/\p{L}/u.test(line.text) || /[.,;:]$/.test(line.text) || BULLET.test(line.text)) return false;
+  const apart = line.font !== font && line.font !== '';
+  if (!apart || !next || next.table || next.page !== line.page) return false;
+  // Followed by body text, and not the tail of a paragraph in the same style.
+  const followedByBody = next.font !== line.font || next.size !== line.size;
+  const standsAlone = !prev || prev.page !== line.page || prev.font !== line.font || /[.!?:]$/.test(prev.text);
+  return followedByBody && standsAlone && /^[\p{Lu}\p{Lo}\d(]/u.test(line.text);
+}
+
+/** A heading's second line set a little smaller, at the heading's own line spacing (a subheading stands further off). */
+function wrapsSmaller(first: Line, second: Line): boolean {
+  const larger = Math.max(first.size, second.size);
+  return (
+    Math.min(first.size, second.size) >= larger * HEADING_CONTINUATION_SIZE_RATIO &&
+    gapBetween(first, second) <= larger * WRAPPED_HEADING_PITCH
+  );
+}
+
+/** A wrapped heading's lines are at most this many of its sizes apart. */
+const WRAPPED_HEADING_PITCH = 1.35;
+
+/** A chapter or section number set on its own line in heading type: "1", "12.", or a number in a box beside its title. */
+const LONE_SECTION_NUMBER = /^\d{1,2}\.?$/;
+/** A lone number this many times the body size is a chapter number even when not bold. */
+const CHAPTER_NUMBER_RATIO = 2;
+
+function isSectionNumber(line: Line, body: number): boolean {
+  if (line.table || !LONE_SECTION_NUMBER.test(line.text)) return false;
+  return line.size >= body * CHAPTER_NUMBER_RATIO || (line.bold && line.size >= body * HEADING_RATIO);
+}
+
+/**
+ * A heading measured against the text under it rather than the document's body: a short line on its own,
+ * bold or in another family than the next line, and clearly larger than it. Pages set in their own small
+ * type (a brochure page, a sidebar) have headings below the document's body size.
+ */
+function isLocalHeading(lines: Line[], i: number, font: string): boolean {
+  const line = lines[i]!;
+  const next = lines[i + 1];
+  const prev = lines[i - 1];
+  if (line.table || line.cells.length > 1 || line.text.length > MAX_STYLED_HEADING_CHARS) return false;
+  if (!/\p{L}/u.test(line.text) || /[.,;:]$/.test(line.text) || BULLET.test(line.text)) return false;
+  if (!next || next.table || next.page !== line.page || line.size < next.size * HEADING_RATIO) return false;
+  // The text it heads follows right under it (a caption's next line is often a label inside its figure).
+  const below = line.y - next.y;
+  if (below <= 0 || below > line.size * LOCAL_HEADING_MAX_GAP) return false;
+  if (line.font === font || !(line.bold || family(line.font) !== family(next.font))) return false;
+  const standsAlone = !prev || prev.page !== line.page || !sameStyle(prev, line) || /[.!?:]$/.test(prev.text);
+  return standsAlone && /^[\p{Lu}\p{Lo}\d(]/u.test(line.text);
+}
+
+/** A local heading's text starts within this many of the heading's sizes below it. */
+const LOCAL_HEADING_MAX_GAP = 3;
+
+/** A font's family without the style words poppler's reader appends. */
+function family(font: string): string {
+  return font.replace(/ (bold|italic)\b/g, '');
+}
+
+/**
+ * Lines led by a symbol-font bullet that reads as a letter (Wingdings' "q" box, "l" dot): the same glyph
+ * leads at least two lines at one indent on a page, which a word's first letter in another font does not.
+ */
+function symbolBulletLines(lines: Line[]): Set<Line> {
+  const key = (l: Line): string => `${l.page}|${Math.round(indent(l))}|${l.marker}`;
+  const counts = new Map<string, number>();
+  const led = lines.filter((l) => l.marker && /\p{L}/u.test(l.marker));
+  for (const l of led) counts.set(key(l), (counts.get(key(l)) ?? 0) + 1);
+  return new Set(led.filter((l) => counts.get(key(l))! >= 2));
+}
+
+function gapBetween(a: Line, b: Line): number {
+  return a.page === b.page ? Math.abs(a.y - b.y) : 0;
+}
+
+function startsNewParagraph(prev: Line, line: Line): boolean {
+  if (prev.page !== line.page) return /[.!?:"”)]$/.test(prev.text);
+  const gap = gapBetween(prev, line);
+  if (gap > line.size * 1.75) return true;
+  if (Math.abs(prev.size - line.size) > 0.5) return true;
+  if (indent(line) > indent(prev) + line.size * 1.5 && /[.!?:]$/.test(prev.text)) return true;
+  return false;
+}

@@ -1,0 +1,189 @@
+import type { Reader, ReadResult } from '../reader';
+import { ConversionError } from '../../types';
+import { buildLines, type Line, type TextItem } from './layout';
+import { readPages } from './poppler';
+import { documentInfo, openPdf } from './pdfjs';
+import { pageRules } from './rulings';
+import { ruledTables, type RuledTable } from './ruled-tables';
+import { withFormValues } from './form-fields';
+import { ligatureSpellings, withLigaturesInOrder } from './rtl-ligatures';
+import { xfaBlocks } from './xfa-form';
+import { readsAsGarbage } from './text-quality';
+import { linesToBlocks, removeRunningLines } from './blocks';
+import type { Block } from '../../document/model';
+import { ocrPdfPages } from '../shared/ocr/scanned-pdf';
+import { columnSections } from '../shared/ocr/layout';
+import { pdfPictureText } from '../shared/ocr/pictures';
+
+/** Pages read at most; a longer PDF fails with a message saying so. */
+export const MAX_PDF_PAGES = 2000;
+
+/**
+ * PDF text layer: poppler gives positioned text with font sizes and weights (pdf.js only names what is
+ * wrong with a file poppler refuses); lines are rebuilt, running headers and footers
+ * dropped, headings found by font size, lists by markers, tables by aligned columns, and
+ * paragraphs re-joined across line breaks and hyphenation.
+ */
+export const pdfReader: Reader = {
+  name: 'pdf',
+  async read(input, options): Promise<ReadResult> {
+    // pdftohtml reads the pages in its own process while pdf.js reads the trailer here (title, author, page count, form).
+    const stop = new AbortController();
+    const reading = readPages(input, MAX_PDF_PAGES + 1, stop.signal).catch(() => undefined);
+    const opened = await openPdf(input).then(
+      (doc) => ({ doc, error: undefined }),
+      (error: unknown) => ({ doc: undefined, error }),
+    );
+    let doc = opened.doc;
+    try {
+      const info = doc ? await documentInfo(doc).catch(() => undefined) : undefined;
+      if (info && info.pages > MAX_PDF_PAGES) stop.abort();
+      const poppler = await reading;
+      const pageCount = info?.pages || poppler?.length || 0;
+      if (pageCount > MAX_PDF_PAGES) {
+        throw new ConversionError(
+          'too_large',
+          `The PDF has ${info?.pages || `more than ${MAX_PDF_PAGES}`} pages; at most ${MAX_PDF_PAGES} can be converted.`,
+        );
+      }
+      const metadata = { title: info?.title ?? '', author: info?.author ?? '', page_count: pageCount };
+      // An XFA-only form: its pages are a placeholder, the form and its values are in the XFA.
+      if (doc?.isPureXfa) return { blocks: xfaBlocks(doc.allXfaHtml), metadata };
+      // poppler refused the file: pdf.js says why (password, damage) in the words users get.
+      if (!poppler) return failWithReason(opened.error);
+      const pages: Line[][] = [];
+      for (const page of poppler) {
+        let items = page.items;
+        // pdf.js adds what poppler's text output lacks: form field values and drawn rules (when it could open the file).
+        if (doc && info?.form) items = await withFormValues(doc, page.number, items, typicalSize(items));
+        // Right-to-left ligatures are told from letter pairs by pdf.js's glyphs; a page pdf.js can't parse keeps poppler's spelling.
+        if (doc && items.some((i) => i.rtl)) {
+          const spellings = await ligatureSpellings(doc, page.number).catch(() => new Map<string, string>());
+          items = withLigaturesInOrder(items, spellings);
+        }
+        // Enhanced mode: pages set in columns are read column by column, whatever order the file draws them in.
+        const read = (list: TextItem[]): Line[] =>
+          buildLines(options.enhanced ? columnOrder(list, page.height) : list, page.number, page.height);
+        let lines = read(items);
+        if (doc && lines.filter((l) => l.gaps > 0).length >= MIN_TABULAR_LINES) {
+          const { tables, rest } = ruledTables(await pageRules(doc, page.number), items);
+          if (tables.length) lines = withTables(read(rest), tables, page.number, page.height);
+        }
+        pages.push(lines);
+      }
+      await doc?.destroy();
+      doc = undefined;
+      const cleaned = removeRunningLines(pages);
+      // Pages without text, and pages whose text layer reads as garbage, are read from their image.
+      const scanned = pages
+        .map((lines, i) => (lines.length === 0 || readsAsGarbage(lines) ? i + 1 : 0))
+        .filter((n) => n > 0);
+      const ocr = scanned.length ? await ocrPdfPages(input, scanned, options.enhanced) : new Map<number, Block[]>();
+      // Enhanced mode also reads the text inside pictures on pages that have a text layer.
+      const textPages = pages.map((_, i) => (scanned.includes(i + 1) ? 0 : i + 1)).filter((n) => n > 0);
+      const pictures = options.enhanced ? await pdfPictureText(input, textPages) : new Map<number, string[]>();
+      return { blocks: pageBlocks(cleaned, ocr, pictures), metadata };
+    } finally {
+      await doc?.destroy();
+    }
+  },
+};
+
+/** Pages with fewer lines split by gaps wider than a word space are not looked at for drawn tables (their rules cost pdf.js a page parse). */
+const MIN_TABULAR_LINES = 2;
+
+/** The most common text size on a page, for form values placed among its text. */
+function typicalSize(items: TextItem[]): number {
+  const weight = new Map<number, number>();
+  for (const i of items) weight.set(i.size, (weight.get(i.size) ?? 0) + i.text.length);
+  return [...weight].sort((a, b) => b[1] - a[1])[0]?.[0] ?? 10;
+}
+
+/** The page's lines with each ruled table standing before the first line below its top edge. */
+function withTables(lines: Line[], tables: RuledTable[], page: number, pageHeight: number): Line[] {
+  const out = [...lines];
+  for (const t of tables) {
+    const at = out.findIndex((l) => !l.table && l.y < t.top);
+    const line: Line = {
+      text: '',
+      runs: [],
+      x: 0,
+      y: t.top,
+      right: 0,
+      size: 0,
+      bold: false,
+      font: '',
+      cells: [],
+      gaps: 0,
+      page,
+      pageHeight,
+      table: t.rows,
+    };
+    out.splice(at < 0 ? out.length : at, 0, line);
+  }
+  return out;
+}
+
+/** Names what is wrong with a file poppler refuses, from pdf.js's own error (poppler's messages are not for users). */
+function failWithReason(error: unknown): never {
+  if (!error) throw new ConversionError('corrupt_file', 'The PDF could not be read: its pages could not be parsed.');
+  const e = error as Error;
+  if (e.name === 'PasswordException') {
+    throw new ConversionError('encrypted_file', 'The PDF is password-protected; remove the password and try again.');
+  }
+  throw new ConversionError('corrupt_file', `The PDF could not be read: ${e.message}`);
+}
+
+/** The page's text items in reading order when they are set in 2+ columns; as drawn otherwise. */
+function columnOrder(items: TextItem[], pageHeight: number): TextItem[] {
+  const boxes = items
+    .filter((item) => item.text.trim())
+    .map((item) => ({
+      text: item.text,
+      x0: item.x,
+      x1: item.x + item.width,
+      y0: pageHeight - item.y - item.size,
+      y1: pageHeight - item.y,
+      item,
+    }));
+  const sections = columnSections(boxes);
+  return sections ? sections.flatMap((lines) => lines.flatMap((line) => line.map((b) => b.item))) : items;
+}
+
+/**
+ * Text-layer pages become blocks together (paragraphs may span pages); scanned pages contribute
+ * their OCR blocks in place, and pictures read in enhanced mode follow their page's text.
+ */
+function pageBlocks(pages: Line[][], ocr: Map<number, Block[]>, pictures: Map<number, string[]>): Block[] {
+  const blocks: Block[] = [];
+  let run: Line[] = [];
+  let waiting: { text: string; page: number }[] = [];
+  const waitingBlocks = (): Block[] => {
+    const out = waiting.map((text): Block => ({
+      type: 'paragraph',
+      text: [{ type: 'image', alt: `image: ${text.text}` }],
+      page: text.page,
+    }));
+    waiting = [];
+    return out;
+  };
+  pages.forEach((lines, i) => {
+    const recognised = ocr.get(i + 1);
+    if (!recognised) {
+      run.push(...lines);
+      waiting.push(...(pictures.get(i + 1) ?? []).map((text) => ({ text, page: i + 1 })));
+      // Pictures follow the paragraph in progress at their page's end, not cut it in two.
+      const last = lines[lines.length - 1];
+      if (waiting.length && (!last || /[.!?:;)]$/.test(last.text))) {
+        blocks.push(...linesToBlocks(run), ...waitingBlocks());
+        run = [];
+      }
+      return;
+    }
+    blocks.push(...linesToBlocks(run), ...waitingBlocks());
+    run = [];
+    for (const block of recognised) blocks.push({ ...block, page: i + 1 });
+  });
+  blocks.push(...linesToBlocks(run), ...waitingBlocks());
+  return blocks;
+}

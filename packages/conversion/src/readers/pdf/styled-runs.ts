@@ -1,0 +1,109 @@
+import type { Inline } from '../../document/model';
+
+/** A stretch of a line's text in one style, as the PDF draws it. */
+export interface StyledRun {
+  text: string;
+  bold: boolean;
+  italic: boolean;
+}
+
+/** Whitespace other than single spaces: most runs have none and skip the rewrite. */
+const SPACING = /\s\s|[^\S ]/;
+
+/** Runs with whitespace folded to single spaces, the ends trimmed, and neighbours in one style merged. */
+export function tidyRuns(runs: StyledRun[]): StyledRun[] {
+  const out: StyledRun[] = [];
+  for (const run of runs) {
+    let text = SPACING.test(run.text) ? run.text.replace(/\s+/g, ' ') : run.text;
+    const last = out[out.length - 1];
+    if (!last) text = text.trimStart();
+    else if (last.text.endsWith(' ') && text.startsWith(' ')) text = text.slice(1);
+    if (!text) continue;
+    // A space alone takes no style of its own: it joins the run before it.
+    if (last && (text === ' ' || (last.bold === run.bold && last.italic === run.italic))) last.text += text;
+    else out.push({ text, bold: run.bold, italic: run.italic });
+  }
+  const last = out[out.length - 1];
+  if (last) {
+    last.text = last.text.trimEnd();
+    if (!last.text) out.pop();
+  }
+  return out;
+}
+
+export function runsText(runs: StyledRun[]): string {
+  return runs.map((r) => r.text).join('');
+}
+
+/** The runs without their first `count` characters (a list marker) and the spaces after them. */
+export function dropLeading(runs: StyledRun[], count: number): StyledRun[] {
+  const out: StyledRun[] = [];
+  let left = count;
+  for (const run of runs) {
+    if (left >= run.text.length) {
+      left -= run.text.length;
+      continue;
+    }
+    out.push({ ...run, text: run.text.slice(left) });
+    left = 0;
+  }
+  if (out[0]) out[0].text = out[0].text.trimStart();
+  return out.filter((r) => r.text);
+}
+
+/** Wrapped lines as one run list: a hyphen at a line end before a lower-case word is a hyphenation and goes. */
+export function joinRunLines(lines: StyledRun[][]): StyledRun[] {
+  const out: StyledRun[] = [];
+  for (const line of lines) {
+    const runs = line.map((r) => ({ ...r }));
+    const last = out[out.length - 1];
+    if (last && runs[0]) {
+      if (/\p{Ll}-$/u.test(last.text) && /^\p{Ll}/u.test(runs[0].text)) last.text = last.text.slice(0, -1);
+      else last.text += ' ';
+    }
+    out.push(...runs);
+  }
+  return tidyRuns(out);
+}
+
+/** Which styles are plain for this document: a body set in bold or italic throughout is not emphasis. */
+export interface PlainStyles {
+  bold: boolean;
+  italic: boolean;
+}
+
+/** Runs as inline nodes: bold runs become strong, italic runs emphasis (the writer owns the markers). */
+export function runsToInlines(runs: StyledRun[], plain: PlainStyles = { bold: false, italic: false }): Inline[] {
+  return grouped(
+    runs,
+    (r) => r.bold && !plain.bold,
+    (group, bold) => {
+      const inner = grouped(
+        group,
+        (r) => r.italic && !plain.italic,
+        (parts, italic): Inline[] => {
+          const node: Inline = { type: 'text', text: runsText(parts) };
+          return italic ? [{ type: 'emphasis', children: [node] }] : [node];
+        },
+      );
+      return bold ? [{ type: 'strong', children: inner }] : inner;
+    },
+  );
+}
+
+/** Consecutive runs with the same value of `key`, each group turned into nodes by `make`. */
+function grouped(
+  runs: StyledRun[],
+  key: (run: StyledRun) => boolean,
+  make: (group: StyledRun[], value: boolean) => Inline[],
+): Inline[] {
+  const out: Inline[] = [];
+  for (let i = 0; i < runs.length;) {
+    const value = key(runs[i]!);
+    let end = i + 1;
+    while (end < runs.length && key(runs[end]!) === value) end++;
+    out.push(...make(runs.slice(i, end), value));
+    i = end;
+  }
+  return out;
+}

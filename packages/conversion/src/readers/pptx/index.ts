@@ -1,0 +1,238 @@
+import type { Element } from '@xmldom/xmldom';
+import type { Reader } from '../reader';
+import { ConversionError } from '../../types';
+import { SafeZip } from '../../archive/safe-zip';
+import { ooxmlProperties, parseXml } from '../shared/office-properties';
+import { attr, child, children, descendants, relAttr } from '../shared/xml-dom';
+import { text as plain, type Block, type Inline } from '../../document/model';
+import { PictureReader, picturePlaceholder } from '../shared/ocr/pictures';
+import { imageAltText } from '../shared/alt-text';
+import { chartBlocks, relationships } from '../shared/ooxml-parts';
+import {
+  type ParagraphModel,
+  paragraphsToBlocks,
+  readingOrder,
+  slidesToBlocks,
+  type SlideModel,
+} from '../shared/slides';
+
+interface Placed {
+  y: number;
+  x: number;
+  blocks: Block[];
+}
+
+/** PPTX: slides in presentation order, shapes by position, placeholders' bullets, tables, images' alt text, charts' titles, notes. */
+export const pptxReader: Reader = {
+  name: 'pptx',
+  async read(input, options) {
+    const zip = new SafeZip(input, 'PPTX file');
+    const presentation = zip.textOf('ppt/presentation.xml');
+    if (!presentation) {
+      throw new ConversionError(
+        zip.has('EncryptedPackage') ? 'encrypted_file' : 'corrupt_file',
+        zip.has('EncryptedPackage')
+          ? 'The PPTX file is password-protected.'
+          : 'The PPTX file has no presentation part.',
+      );
+    }
+    const rels = relationships(zip, 'ppt/presentation.xml');
+    const presentationDoc = parseXml(presentation, 'presentation');
+    const ids = descendants(presentationDoc, 'sldId').map((el) => relAttr(el) ?? '');
+    // Shapes whose tops differ by less than a 48th of the slide's height read as one row, left to right.
+    const tolerance = (Number(attr(descendants(presentationDoc, 'sldSz')[0], 'cy')) || 6858000) / 48;
+    const slides: SlideModel[] = [];
+    const authors = commentAuthors(zip);
+    // Enhanced mode reads the text inside the slides' pictures (screenshots, scanned handouts).
+    const reader = options.enhanced ? new PictureReader() : undefined;
+    for (const rid of ids) {
+      const target = rels.get(rid);
+      const pictures = target && reader ? await slidePictureText(zip, target, reader) : undefined;
+      if (target)
+        slides.push({ ...readSlide(zip, target, tolerance, pictures), comments: slideComments(zip, target, authors) });
+    }
+    const props = ooxmlProperties(zip);
+    return {
+      blocks: slidesToBlocks(slides),
+      metadata: {
+        title: props.title,
+        author: props.author,
+        page_count: slides.length,
+      },
+    };
+  },
+};
+
+/** OCR text of each picture the slide links to, by part name. */
+async function slidePictureText(zip: SafeZip, part: string, reader: PictureReader): Promise<Map<string, string>> {
+  const out = new Map<string, string>();
+  for (const target of relationships(zip, part).values()) {
+    if (/\/media\/[^/]+\.(png|jpe?g|gif|bmp|tiff?|webp)$/i.test(target) && !out.has(target)) {
+      out.set(target, await reader.text(target, () => zip.bytesOf(target)));
+    }
+  }
+  return out;
+}
+
+function readSlide(zip: SafeZip, part: string, tolerance: number, pictures?: Map<string, string>): SlideModel {
+  const xml = zip.textOf(part);
+  if (!xml) return { title: '', blocks: [], notes: [] };
+  const doc = parseXml(xml, 'slide');
+  const rels = relationships(zip, part);
+  const tree = descendants(doc, 'spTree')[0];
+  let title = '';
+  const placed: Placed[] = [];
+  const visit = (container: Element | undefined): void => {
+    for (const shape of children(container)) {
+      const pos = position(shape);
+      if (shape.localName === 'grpSp') visit(shape);
+      else if (shape.localName === 'sp') {
+        const ph = descendants(child(shape, 'nvSpPr'), 'ph')[0];
+        const phType = attr(ph, 'type') ?? (ph ? 'body' : '');
+        const paragraphs = textParagraphs(
+          child(shape, 'txBody'),
+          phType === 'body' || phType === 'obj' || (ph !== undefined && !attr(ph, 'type')),
+        );
+        if ((phType === 'title' || phType === 'ctrTitle') && !title) {
+          title = paragraphs
+            .map((p) => p.text)
+            .join(' ')
+            .trim();
+          continue;
+        }
+        if (phType === 'sldNum' || phType === 'dt' || phType === 'ftr') continue;
+        placed.push({ ...pos, blocks: paragraphsToBlocks(paragraphs) });
+      } else if (shape.localName === 'graphicFrame') {
+        const table = descendants(shape, 'tbl')[0];
+        if (table) placed.push({ ...pos, blocks: [{ type: 'table', rows: tableRows(table) }] });
+        const chart = descendants(shape, 'chart')[0];
+        const chartPart = chart && rels.get(relAttr(chart) ?? '');
+        if (chartPart) placed.push({ ...pos, blocks: chartBlocks(zip, chartPart) });
+      } else if (shape.localName === 'pic') {
+        const nv = descendants(shape, 'cNvPr')[0];
+        const alt = imageAltText(attr(nv, 'descr'), attr(nv, 'title'), attr(nv, 'name'));
+        const embedded = rels.get(relAttr(descendants(shape, 'blip')[0], 'embed') ?? '');
+        const text = embedded ? pictures?.get(embedded) : undefined;
+        placed.push({ ...pos, blocks: [{ type: 'paragraph', text: picturePlaceholder(alt, text) }] });
+      }
+    }
+  };
+  visit(tree);
+  const notesPart = [...rels.values()].find((t) => /notesSlide\d*\.xml$/.test(t));
+  const notes: SlideModel['notes'] = [];
+  if (notesPart) {
+    const nx = zip.textOf(notesPart);
+    if (nx) {
+      for (const sp of descendants(parseXml(nx, 'notes'), 'sp')) {
+        const ph = descendants(sp, 'ph')[0];
+        if (attr(ph, 'type') !== 'body') continue;
+        notes.push(...textParagraphs(child(sp, 'txBody'), false).map((p) => p.text));
+      }
+    }
+  }
+  return { title, blocks: readingOrder(placed, tolerance).flatMap((p) => p.blocks), notes };
+}
+
+/** Comment authors by id: classic comments' (commentAuthors.xml) and modern threaded comments' (authors.xml). */
+function commentAuthors(zip: SafeZip): Map<string, string> {
+  const out = new Map<string, string>();
+  for (const [part, tag] of [
+    ['ppt/commentAuthors.xml', 'cmAuthor'],
+    ['ppt/authors.xml', 'author'],
+  ] as const) {
+    const xml = zip.textOf(part);
+    if (!xml) continue;
+    for (const a of descendants(parseXml(xml, 'comment authors'), tag))
+      out.set(attr(a, 'id') ?? '', attr(a, 'name') ?? '');
+  }
+  return out;
+}
+
+/** The slide's comments: classic (p:cm with p:text) and modern threaded ones (text body, then its replies). */
+function slideComments(zip: SafeZip, part: string, authors: Map<string, string>): SlideModel['comments'] {
+  const out: NonNullable<SlideModel['comments']> = [];
+  const text = (el: Element | undefined): string =>
+    child(el, 'text')?.textContent?.trim() ??
+    descendants(child(el, 'txBody'), 'p')
+      .map((p) =>
+        descendants(p, 't')
+          .map((t) => t.textContent ?? '')
+          .join(''),
+      )
+      .join(' ')
+      .trim();
+  for (const target of relationships(zip, part).values()) {
+    if (!/\/comments\/[^/]+\.xml$/i.test(target)) continue;
+    const xml = zip.textOf(target);
+    if (!xml) continue;
+    for (const cm of descendants(parseXml(xml, 'comments'), 'cm')) {
+      out.push({ author: authors.get(attr(cm, 'authorId') ?? '') ?? '', text: text(cm) });
+      for (const reply of descendants(child(cm, 'replyLst'), 'reply')) {
+        out.push({ author: authors.get(attr(reply, 'authorId') ?? '') ?? '', text: text(reply) });
+      }
+    }
+  }
+  return out;
+}
+
+/** The shape's offset on the slide (group children keep their own offsets, close enough to order them). */
+function position(shape: Element): { x: number; y: number } {
+  const off = descendants(shape, 'off')[0];
+  return { x: Number(attr(off, 'x') ?? 0), y: Number(attr(off, 'y') ?? 0) };
+}
+
+/** Paragraphs of a text body; in body placeholders paragraphs are bullets unless marked buNone. */
+function textParagraphs(body: Element | undefined, bulletsByDefault: boolean): ParagraphModel[] {
+  return children(body, 'p').map((p) => {
+    const pPr = child(p, 'pPr');
+    const level = Number(attr(pPr, 'lvl') ?? 0);
+    const text = children(p)
+      .map((r) =>
+        r.localName === 'br'
+          ? '\n'
+          : r.localName === 'r' || r.localName === 'fld'
+            ? descendants(r, 't')
+                .map((t) => t.textContent ?? '')
+                .join('')
+            : '',
+      )
+      .join('');
+    let bullet: ParagraphModel['bullet'] = bulletsByDefault ? 'bullet' : 'none';
+    if (child(pPr, 'buNone')) bullet = 'none';
+    else if (child(pPr, 'buAutoNum')) bullet = 'number';
+    else if (child(pPr, 'buChar') || child(pPr, 'buBlip')) bullet = 'bullet';
+    return { text: text.replace(/\s*\n\s*/g, ' '), level, bullet };
+  });
+}
+
+/** Table cells with merged areas repeated, as a reader sees the merged value across them. */
+function tableRows(table: Element): Inline[][][] {
+  const rows: Inline[][][] = [];
+  const vmerge: Inline[][] = [];
+  for (const tr of children(table, 'tr')) {
+    const row: Inline[][] = [];
+    let col = 0;
+    let last: Inline[] = [];
+    for (const tc of children(tr, 'tc')) {
+      const text = plain(
+        descendants(tc, 'p')
+          .map((p) =>
+            descendants(p, 't')
+              .map((t) => t.textContent ?? '')
+              .join(''),
+          )
+          .join(' ')
+          .trim(),
+      );
+      let value = [text];
+      if (attr(tc, 'hMerge') === '1') value = last;
+      if (attr(tc, 'vMerge') === '1') value = vmerge[col] ?? [];
+      row.push(value);
+      vmerge[col] = value;
+      last = value;
+      col++;
+    }
+    rows.push(row);
+  }
+  return rows;
+}

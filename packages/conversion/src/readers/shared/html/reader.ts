@@ -1,0 +1,852 @@
+import type { Block, Inline, ListItem, Note } from '../../../document/model';
+import { isBlankInline } from '../../../document/predicates';
+import { BLOCK_TAGS, parseHtml, textOf, type HtmlElement, type HtmlNode } from './dom';
+import { isFormatting } from '../../../document/predicates';
+
+/** Elements nested deeper than this are read as their plain text (no stack overflow on hostile nesting). */
+export const MAX_HTML_DEPTH = 200;
+/** Cells kept per table when expanding spans, so a hostile rowspan cannot blow up memory. */
+const MAX_GRID_CELLS = 200_000;
+const MAX_SPAN = 100;
+
+/** Never content: scripts, styles, embedded objects and form controls. */
+const SKIPPED_TAGS = new Set([
+  'head',
+  'title',
+  'meta',
+  'link',
+  'script',
+  'style',
+  'noscript',
+  'template',
+  'iframe',
+  'object',
+  'embed',
+  'svg',
+  'canvas',
+  'button',
+  'select',
+  'textarea',
+  'input',
+]);
+/** Class or id words that mark navigation and page chrome rather than content. */
+const CHROME_WORDS = new Set([
+  'nav',
+  'navbar',
+  'navbox',
+  'navigation',
+  'menu',
+  'sidebar',
+  'breadcrumb',
+  'breadcrumbs',
+  'toc',
+  'cookie',
+  'cookies',
+  'banner',
+  'skip',
+  'jump',
+  'editsection',
+  'catlinks',
+  'dropdown',
+  'languages',
+  'share',
+  'social',
+  'noprint',
+]);
+/** ARIA roles of navigation and search, chrome wherever they are. */
+const CHROME_ROLES = new Set(['navigation', 'search']);
+/** ARIA landmark roles of the page's own header and footer. */
+const PAGE_ROLES = new Set(['banner', 'contentinfo']);
+/** Code languages named in class attributes: `language-py`, `lang-js`, `highlight-source-rust`, `brush: sql`. */
+const LANGUAGE_CLASS = [
+  /\blang(?:uage)?-([\w+#-]+)/i,
+  /\bhighlight-source-([\w+#-]+)/i,
+  /\bhighlight-([\w+#-]+)/i,
+  /\bbrush:\s*([\w+#-]+)/i,
+];
+
+/** Note numbers handed out so far: shared by the pages of one document (EPUB chapters) so their notes never clash. */
+export interface NoteNumbering {
+  next: number;
+}
+
+export interface HtmlReadOptions {
+  /**
+   * Links to a relative address keep only their text: in an e-book they point at another file
+   * of the book, which the Markdown doesn't have.
+   */
+  dropRelativeLinks?: boolean;
+}
+
+/** An HTML document or fragment as document blocks: the main content, page chrome left out. */
+export function htmlToBlocks(
+  html: string,
+  numbering: NoteNumbering = { next: 1 },
+  options: HtmlReadOptions = {},
+): Block[] {
+  return readHtml(parseHtml(html), numbering, options);
+}
+
+export function readHtml(
+  root: HtmlElement,
+  numbering: NoteNumbering = { next: 1 },
+  options: HtmlReadOptions = {},
+): Block[] {
+  const content = mainContent(root);
+  const notes = noteElements(root);
+  const first = numbering.next;
+  const blocks = new HtmlReader('all', notes, numbering, options).document(content);
+  if (blocks.length || !textOf(root, (el) => SKIPPED_TAGS.has(el.tag)).trim()) return blocks;
+  // A page that is all chrome (a bare header or menu) keeps what is inside its outermost chrome,
+  // still without the chrome nested there (the logo, a sub-menu); failing that, everything it has.
+  numbering.next = first;
+  const outer = new HtmlReader(outermostChrome(content), notes, numbering, options).document(content);
+  if (outer.length) return outer;
+  numbering.next = first;
+  return new HtmlReader('none', notes, numbering, options).document(content);
+}
+
+/** `epub:type` words and ARIA roles (DPUB-ARIA) of a footnote or endnote, and of a list of them. */
+const NOTE_TYPE = /(?:^|\s)(?:footnote|endnote|rearnote)(?:\s|$)/i;
+const NOTE_ROLES = new Set(['doc-footnote', 'doc-endnote']);
+const NOTES_TYPE = /(?:^|\s)(?:footnotes|endnotes|rearnotes)(?:\s|$)/i;
+
+/**
+ * Footnotes and endnotes marked as such (EPUB `epub:type`, DPUB-ARIA roles, the items of a marked
+ * notes list) that a link in the same page points to, by id.
+ */
+function noteElements(root: HtmlElement): Map<string, HtmlElement> {
+  const candidates = new Map<string, HtmlElement>();
+  const targets = new Set<string>();
+  const stack: HtmlElement[] = [root];
+  const inNotesList: boolean[] = [false];
+  while (stack.length) {
+    const el = stack.pop()!;
+    const listed = inNotesList.pop()!;
+    const { id, href, role } = el.attrs;
+    const type = el.attrs['epub:type'];
+    if (el.tag === 'a' && href?.startsWith('#')) targets.add(href.slice(1));
+    const note =
+      id !== undefined &&
+      ((type !== undefined && NOTE_TYPE.test(type)) || NOTE_ROLES.has(role ?? '') || (listed && el.tag === 'li'));
+    if (note) candidates.set(id, el);
+    const list = !note && (listed || role === 'doc-endnotes' || (type !== undefined && NOTES_TYPE.test(type)));
+    for (let i = el.children.length - 1; i >= 0; i--) {
+      const child = el.children[i]!;
+      if (typeof child === 'string') continue;
+      stack.push(child);
+      inNotesList.push(list);
+    }
+  }
+  for (const id of candidates.keys()) if (!targets.has(id)) candidates.delete(id);
+  return candidates;
+}
+
+/** The <main> element, else the outermost articles, else the whole document. */
+function mainContent(root: HtmlElement): HtmlNode[] {
+  const articles: HtmlElement[] = [];
+  // One walk; beside each element on the stack, whether an article holds it (articles in articles are part of them).
+  const stack: HtmlElement[] = [];
+  const inArticle: boolean[] = [];
+  const pushChildren = (el: HtmlElement, held: boolean): void => {
+    for (let i = el.children.length - 1; i >= 0; i--) {
+      const child = el.children[i]!;
+      if (typeof child === 'string') continue;
+      stack.push(child);
+      inArticle.push(held);
+    }
+  };
+  pushChildren(root, false);
+  while (stack.length) {
+    const el = stack.pop()!;
+    const held = inArticle.pop()!;
+    if (el.tag === 'main') return [el];
+    const article = el.tag === 'article';
+    if (article && !held) articles.push(el);
+    pushChildren(el, held || article);
+  }
+  return articles.length ? articles : root.children;
+}
+
+/** Chrome elements with no chrome above them (within the content read). */
+function outermostChrome(nodes: HtmlNode[]): Set<HtmlElement> {
+  const found = new Set<HtmlElement>();
+  const stack: HtmlNode[] = nodes.slice().reverse();
+  while (stack.length) {
+    const node = stack.pop()!;
+    if (typeof node === 'string' || SKIPPED_TAGS.has(node.tag)) continue;
+    if (isChrome(node)) found.add(node);
+    else for (let i = node.children.length - 1; i >= 0; i--) stack.push(node.children[i]!);
+  }
+  return found;
+}
+
+/** Navigation and page chrome by tag, ARIA role or class/id words, unless it holds the page's content. */
+function isChrome(el: HtmlElement): boolean {
+  if (el.tag === 'nav' || CHROME_ROLES.has(el.attrs.role ?? '') || el.attrs['aria-hidden'] === 'true') return true;
+  // The page's banner and footer landmarks; inside main content these roles are misused (as for
+  // <header> and <footer>, which are landmarks only outside <main> and <article>).
+  if (PAGE_ROLES.has(el.attrs.role ?? '') && !el.inMain) return true;
+  if (el.attrs.class === undefined && el.attrs.id === undefined) return false;
+  const words = `${el.attrs.class ?? ''} ${el.attrs.id ?? ''}`.toLowerCase().split(/[\s_-]+/);
+  // A tab strip names the panels beside it: content, whatever its class or id says.
+  return words.some((w) => CHROME_WORDS.has(w)) && !el.hasContent && el.attrs.role !== 'tablist';
+}
+
+const textNode = (value: string): Inline => ({ type: 'text', text: value });
+
+/**
+ * Which chrome is left out: all of it, none, or (for a page that is all chrome) all but the
+ * outermost chrome elements given.
+ */
+type ChromeRule = 'all' | 'none' | Set<HtmlElement>;
+
+/** Appends without spreading (a spread of a long array overflows the call stack). */
+function append<T>(target: T[], items: T[]): void {
+  for (const item of items) target.push(item);
+}
+
+class HtmlReader {
+  /** An element left out while one paragraph is read (the marker Word drew for a list item). */
+  private hidden: HtmlElement | undefined;
+
+  /** Note labels by the note's element id (`fn1`, Word's `ftn1`), numbered in the order met. */
+  private readonly noteLabels = new Map<string, string>();
+  private readonly notes: Note[] = [];
+
+  constructor(
+    private readonly chrome: ChromeRule,
+    /** The page's footnotes and endnotes by id (see `noteElements`). */
+    private readonly noteTargets: Map<string, HtmlElement>,
+    private readonly numbering: NoteNumbering,
+    private readonly options: HtmlReadOptions,
+  ) {}
+
+  /** The page's blocks, then its notes. */
+  document(nodes: HtmlNode[]): Block[] {
+    const out = this.blocks(nodes, 0);
+    // In the order of their marks in the text (footnotes and endnotes share one numbering).
+    const notes = this.notes.filter((n) => n.blocks.length).sort((a, b) => Number(a.id) - Number(b.id));
+    if (notes.length) out.push({ type: 'notes', notes });
+    return out;
+  }
+
+  private noteLabel(key: string): string {
+    let label = this.noteLabels.get(key);
+    if (!label) {
+      label = String(this.numbering.next++);
+      this.noteLabels.set(key, label);
+    }
+    return label;
+  }
+
+  /** Word's note list (`mso-element:footnote-list`): each note's blocks kept for the end, its back link left out. */
+  private wordNotes(list: HtmlElement, depth: number): void {
+    for (const note of list.children) {
+      if (typeof note === 'string' || !/mso-element:\s*(foot|end)note\b/i.test(note.attrs.style ?? '')) continue;
+      this.takeNote(note, depth);
+    }
+  }
+
+  private isNote(el: HtmlElement): boolean {
+    return el.attrs.id !== undefined && this.noteTargets.get(el.attrs.id) === el;
+  }
+
+  /** A note's blocks are kept for the notes block at the end, not read where the note stands. */
+  private takeNote(note: HtmlElement, depth: number): void {
+    this.notes.push({ id: this.noteLabel(note.attrs.id ?? ''), blocks: this.blocks(note.children, depth + 1) });
+  }
+
+  /** Block context: inline runs gather into paragraphs, block elements become their blocks (appended to `out`). */
+  blocks(nodes: HtmlNode[], depth: number, out: Block[] = []): Block[] {
+    let run: Inline[] = [];
+    // Paragraphs Word saved as list items, gathered until other content shows.
+    let word: WordList | undefined;
+    const endWordList = (): void => {
+      if (word) out.push(word.list);
+      word = undefined;
+    };
+    const flush = (): void => {
+      if (run.length && !isBlankInline(run)) {
+        endWordList();
+        out.push({ type: 'paragraph', text: tidy(run) });
+      }
+      run = [];
+    };
+    for (const node of nodes) {
+      if (typeof node === 'string') run.push(textNode(node));
+      else if (node.tag === 'svg' && node.attrs.hidden === undefined && node !== this.hidden) {
+        flush();
+        out.push(...svgText(node));
+      } else if (this.skipped(node)) continue;
+      else if (depth >= MAX_HTML_DEPTH) run.push(textNode(` ${textOf(node)} `));
+      else if (BLOCK_TAGS.has(node.tag) || node.hasBlock) {
+        flush();
+        const item = wordListItem(node);
+        if (item) {
+          if (word && word.id !== item.list) endWordList();
+          (word ??= new WordList(item.list)).add(
+            item.level,
+            item.marker,
+            this.wordListText(node, item.markerElement, depth + 1),
+          );
+          continue;
+        }
+        const at = out.length;
+        this.block(node, depth + 1, out);
+        // An empty paragraph between Word's list items does not end the list; content does.
+        if (word && out.length > at) {
+          out.splice(at, 0, word.list);
+          word = undefined;
+        }
+      } else this.inline(node, depth + 1, run);
+    }
+    flush();
+    endWordList();
+    return out;
+  }
+
+  /** A Word list paragraph's text without the marker Word drew for it. */
+  private wordListText(p: HtmlElement, marker: HtmlElement | undefined, depth: number): Inline[] {
+    this.hidden = marker;
+    try {
+      return tidy(this.inlines(p.children, depth));
+    } finally {
+      this.hidden = undefined;
+    }
+  }
+
+  private block(el: HtmlElement, depth: number, out: Block[]): void {
+    // Word's "Save as Web Page" writes its Title style as <p class=MsoTitle>: a level-1 heading, as in DOCX.
+    const heading = HEADING_TAGS.get(el.tag) ?? (el.tag === 'p' && /\bMsoTitle\b/.test(el.attrs.class ?? '') ? 1 : 0);
+    if (heading) {
+      const text = tidy(this.inlines(el.children, depth));
+      if (!isBlankInline(text)) out.push({ type: 'heading', level: heading, text });
+      return;
+    }
+    if (el.attrs.style !== undefined && /mso-element:\s*(foot|end)note-list/i.test(el.attrs.style)) {
+      return this.wordNotes(el, depth);
+    }
+    if (this.isNote(el)) return this.takeNote(el, depth);
+    switch (el.tag) {
+      case 'ul':
+      case 'ol':
+      case 'menu':
+      case 'dir':
+        return this.list(el, depth, out);
+      case 'dl':
+        return this.descriptionList(el, depth, out);
+      case 'pre':
+        out.push(codeBlock(el));
+        return;
+      case 'blockquote': {
+        const blocks = this.blocks(el.children, depth);
+        if (blocks.length) out.push({ type: 'quote', blocks });
+        return;
+      }
+      case 'hr':
+        out.push({ type: 'rule' });
+        return;
+      case 'table':
+        return this.table(el, depth, out);
+      default:
+        this.blocks(el.children, depth, out);
+    }
+  }
+
+  private list(el: HtmlElement, depth: number, out: Block[]): void {
+    const items: ListItem[] = [];
+    for (const child of el.children) {
+      if (typeof child === 'string') {
+        if (child.trim()) items.push({ text: tidy([textNode(child)]) });
+        continue;
+      }
+      if (this.skipped(child)) continue;
+      if (this.isNote(child)) {
+        this.takeNote(child, depth);
+        continue;
+      }
+      const blocks: Block[] = [];
+      if (child.tag === 'li') this.blocks(child.children, depth + 1, blocks);
+      else this.block(child, depth + 1, blocks);
+      if (child.tag !== 'li' && items.length) {
+        // A list written straight inside a list (invalid, common) belongs to the item before it.
+        append((items[items.length - 1]!.children ??= []), blocks);
+        continue;
+      }
+      const first = blocks[0];
+      if (first?.type === 'paragraph') {
+        items.push({ text: first.text, children: blocks.length > 1 ? blocks.slice(1) : undefined });
+      } else if (blocks.length) items.push({ text: [], children: blocks });
+    }
+    if (!items.length) return;
+    const ordered = el.tag === 'ol';
+    const start = Number.parseInt(el.attrs.start ?? '', 10);
+    out.push({ type: 'list', ordered, start: ordered && Number.isFinite(start) ? start : undefined, items });
+  }
+
+  /** <dl>: each term a bold list item, its descriptions nested under it. */
+  private descriptionList(dl: HtmlElement, depth: number, out: Block[]): void {
+    const items: ListItem[] = [];
+    let details: ListItem[] | undefined;
+    const entries: HtmlNode[] = [];
+    for (const c of dl.children) {
+      if (typeof c !== 'string' && c.tag === 'div') append(entries, c.children);
+      else entries.push(c);
+    }
+    for (const el of entries) {
+      if (typeof el === 'string' || this.skipped(el)) continue;
+      if (el.tag === 'dt') {
+        details = [];
+        items.push({ text: [{ type: 'strong', children: tidy(this.inlines(el.children, depth)) }] });
+      } else if (el.tag === 'dd') {
+        if (!details) {
+          details = [];
+          items.push({ text: [] });
+        }
+        const blocks = this.blocks(el.children, depth + 1);
+        const first = blocks[0];
+        if (first?.type === 'paragraph') {
+          details.push({ text: first.text, children: blocks.length > 1 ? blocks.slice(1) : undefined });
+        } else if (blocks.length) details.push({ text: [], children: blocks });
+        items[items.length - 1]!.children = [{ type: 'list', ordered: false, items: details }];
+      }
+    }
+    if (items.length) out.push({ type: 'list', ordered: false, items });
+  }
+
+  /**
+   * A table as a plain grid: merged cells repeated into each cell they cover (as a reader sees
+   * them), nested tables flattened to text, the first row as the header.
+   */
+  private table(table: HtmlElement, depth: number, out: Block[]): void {
+    const rows: HtmlElement[][] = [];
+    const captions: HtmlElement[] = [];
+    let cellCount = 0;
+    const addRow = (tr: HtmlElement): void => {
+      const cells: HtmlElement[] = [];
+      for (const c of tr.children) if (typeof c !== 'string' && (c.tag === 'td' || c.tag === 'th')) cells.push(c);
+      rows.push(cells);
+      cellCount += cells.length;
+    };
+    for (const child of table.children) {
+      if (typeof child === 'string' || this.skipped(child)) continue;
+      if (child.tag === 'tr') addRow(child);
+      else if (child.tag === 'caption') captions.push(child);
+      else if (child.tag === 'thead' || child.tag === 'tbody' || child.tag === 'tfoot') {
+        for (const tr of child.children) if (typeof tr !== 'string' && tr.tag === 'tr') addRow(tr);
+      }
+    }
+    // A table of one cell (a frame around a list or another table) or one marked presentational
+    // (role="presentation"/"none": columns of a page) is layout: its cells are read as blocks, row by row.
+    const role = table.attrs.role;
+    if (cellCount <= 1 || role === 'presentation' || role === 'none') {
+      for (const el of captions) this.blocks(el.children, depth, out);
+      for (const cells of rows) for (const cell of cells) this.blocks(cell.children, depth, out);
+      return;
+    }
+    const grid: Inline[][][] = [];
+    // Rows holding only the start of cells that span down, with gaps beside them, show as no row at all.
+    const collapsed = new Set<number>();
+    let count = 0;
+    rows.forEach((cells, r) => {
+      grid[r] ??= [];
+      let c = 0;
+      let ownRow = false;
+      for (const cell of cells) {
+        while (grid[r]![c] !== undefined) c++;
+        const colspan = span(cell.attrs.colspan);
+        const rowspan = span(cell.attrs.rowspan);
+        ownRow ||= rowspan === 1 || r + 1 >= rows.length;
+        const content = tidy(this.inlines(cell.children, depth + 1));
+        for (let dr = 0; dr < rowspan && r + dr < rows.length; dr++) {
+          grid[r + dr] ??= [];
+          for (let dc = 0; dc < colspan && count < MAX_GRID_CELLS; dc++, count++) grid[r + dr]![c + dc] = content;
+        }
+        c += colspan;
+      }
+      if (!ownRow) collapsed.add(r);
+    });
+    const width = grid.reduce((n, row) => Math.max(n, row.length), 0);
+    for (const r of collapsed) {
+      const row = grid[r]!;
+      let full = true;
+      for (let c = 0; c < width && full; c++) full = row[c] !== undefined;
+      if (full) collapsed.delete(r);
+    }
+    for (const el of captions) {
+      const text = tidy(this.inlines(el.children, depth));
+      if (!isBlankInline(text)) out.push({ type: 'paragraph', text });
+    }
+    out.push({
+      type: 'table',
+      rows: grid.filter((_, r) => !collapsed.has(r)).map((row) => Array.from(row, (cell) => cell ?? [])),
+      headerRows: 1,
+    });
+  }
+
+  /** Inline context: formatting becomes nodes; block elements met here are set apart by spaces. */
+  private inlines(nodes: HtmlNode[], depth: number, out: Inline[] = []): Inline[] {
+    for (const node of nodes) {
+      if (typeof node === 'string') out.push(textNode(node));
+      else if (!this.skipped(node)) {
+        if (depth >= MAX_HTML_DEPTH) out.push(textNode(` ${textOf(node)} `));
+        else this.inline(node, depth + 1, out);
+      }
+    }
+    return out;
+  }
+
+  private inline(el: HtmlElement, depth: number, out: Inline[]): void {
+    switch (el.tag) {
+      case 'strong':
+      case 'b':
+        out.push({ type: 'strong', children: this.inlines(el.children, depth) });
+        return;
+      case 'em':
+      case 'i':
+      case 'var':
+      case 'dfn':
+        out.push({ type: 'emphasis', children: this.inlines(el.children, depth) });
+        return;
+      case 's':
+      case 'strike':
+      case 'del':
+        out.push({ type: 'strike', children: this.inlines(el.children, depth) });
+        return;
+      case 'code':
+      case 'kbd':
+      case 'samp':
+      case 'tt':
+        out.push({ type: 'code', text: textOf(el).replace(/\s+/g, ' ') });
+        return;
+      case 'a': {
+        // Word's note marks: the reference (#_ftn1) becomes a note reference, the note's link back (#_ftnref1) goes.
+        if (el.attrs.style !== undefined && /mso-(foot|end)note-id/i.test(el.attrs.style)) {
+          const note = /^#_((?:ftn|edn)\d+)$/.exec(el.attrs.href ?? '')?.[1];
+          if (note) out.push({ type: 'noteRef', id: this.noteLabel(note) });
+          return;
+        }
+        // A mark pointing to a footnote or endnote of this page; the note's link back goes.
+        const target = el.attrs.href?.startsWith('#') ? el.attrs.href.slice(1) : undefined;
+        if (target !== undefined && this.noteTargets.has(target)) {
+          out.push({ type: 'noteRef', id: this.noteLabel(target) });
+          return;
+        }
+        if (el.attrs.role === 'doc-backlink') return;
+        const inner = this.inlines(el.children, depth);
+        // A link within the page showing only a symbol is a permalink or back link (¶ beside a
+        // heading, ↩ or ^ after a note): page furniture, not text.
+        if (el.attrs.href?.startsWith('#') && isOnlySymbols(inner)) return;
+        const url = linkTarget(el.attrs.href);
+        const kept = url && !(this.options.dropRelativeLinks && !HAS_SCHEME.test(url));
+        if (kept && !isBlankInline(inner)) out.push({ type: 'link', url, children: inner });
+        else append(out, inner);
+        return;
+      }
+      case 'img': {
+        const alt = (el.attrs.alt ?? '').replace(/\s+/g, ' ').trim();
+        if (alt) out.push({ type: 'image', alt });
+        return;
+      }
+      case 'br':
+        out.push({ type: 'break' });
+        return;
+      case 'q':
+        // Browsers draw an inline quotation with quotation marks; the text keeps them.
+        out.push(textNode('“'));
+        this.inlines(el.children, depth, out);
+        out.push(textNode('”'));
+        return;
+      case 'sup':
+      case 'sub': {
+        // Kept raised or lowered (the writer's <sup>/<sub>): "x2" would read as another number.
+        // A note mark that is only a link ([1] to the references) stays a plain link.
+        const inner = this.inlines(el.children, depth);
+        const mark = (n: Inline): boolean =>
+          n.type === 'link' || n.type === 'noteRef' || (n.type === 'text' && !/\S/.test(n.text));
+        if (isBlankInline(inner) || inner.every(mark)) append(out, inner);
+        else out.push({ type: el.tag === 'sup' ? 'superscript' : 'subscript', children: inner });
+        return;
+      }
+      case 'math': {
+        const tex = el.attrs.alttext ?? '';
+        out.push(tex ? { type: 'math', tex, display: el.attrs.display === 'block' } : textNode(textOf(el)));
+        return;
+      }
+      case 'ul':
+      case 'ol':
+      case 'menu': {
+        // A list inside a table cell stays on the cell's line, its items set apart by dashes.
+        out.push(textNode(' '));
+        let first = true;
+        for (const li of el.children) {
+          if (typeof li === 'string' || li.tag !== 'li' || this.skipped(li)) continue;
+          const nodes = this.inlines(li.children, depth);
+          if (isBlankInline(nodes)) continue;
+          if (!first) out.push(textNode(' - '));
+          first = false;
+          append(out, nodes);
+        }
+        out.push(textNode(' '));
+        return;
+      }
+      default: {
+        const apart = BLOCK_TAGS.has(el.tag) || el.tag === 'td' || el.tag === 'th';
+        if (apart) out.push(textNode(' '));
+        this.inlines(el.children, depth, out);
+        if (apart) out.push(textNode(' '));
+      }
+    }
+  }
+
+  private skipped(el: HtmlElement): boolean {
+    if (SKIPPED_TAGS.has(el.tag) || el.attrs.hidden !== undefined || el === this.hidden) return true;
+    if (el.attrs.style !== undefined && /display:\s*none/i.test(el.attrs.style)) return true;
+    if (this.chrome === 'none') return false;
+    if (this.chrome !== 'all' && this.chrome.has(el)) return false;
+    return isChrome(el);
+  }
+}
+
+const HEADING_TAGS = new Map([
+  ['h1', 1],
+  ['h2', 2],
+  ['h3', 3],
+  ['h4', 4],
+  ['h5', 5],
+  ['h6', 6],
+]);
+
+/**
+ * A paragraph Word saved as a list item ("Save as Web Page": `style="mso-list:l0 level2 lfo1"`),
+ * with the marker Word drew in a `mso-list:Ignore` span (a bullet glyph, "1.", "a)").
+ */
+function wordListItem(
+  el: HtmlElement,
+): { list: string; level: number; marker: string; markerElement?: HtmlElement } | undefined {
+  if (el.tag !== 'p' || el.attrs.style === undefined) return undefined;
+  const [, list, level] = /mso-list:\s*(l\d+)\s+level(\d+)/i.exec(el.attrs.style) ?? [];
+  if (!list || !level) return undefined;
+  // The marker comes first in the paragraph, a few elements down.
+  const stack: HtmlNode[] = el.children.slice(0, 4).reverse();
+  for (let seen = 0; stack.length && seen < 16; seen++) {
+    const node = stack.pop()!;
+    if (typeof node === 'string') continue;
+    if (/mso-list:\s*ignore/i.test(node.attrs.style ?? '')) {
+      const marker = textOf(node).replace(/[\s\u00a0]+/g, '');
+      return { list, level: Math.min(Number(level), 9), marker, markerElement: node };
+    }
+    for (let i = Math.min(node.children.length, 4) - 1; i >= 0; i--) stack.push(node.children[i]!);
+  }
+  return { list, level: Math.min(Number(level), 9), marker: '' };
+}
+
+type ListBlock = Extract<Block, { type: 'list' }>;
+
+/** One Word list's paragraphs (same `l<n>` id) as a list, nested by their levels; numbered when the marker is a number or letter. */
+class WordList {
+  constructor(readonly id: string) {}
+
+  readonly list: ListBlock = { type: 'list', ordered: false, items: [] };
+  private readonly open: Array<{ list: ListBlock; level: number }> = [{ list: this.list, level: 0 }];
+
+  add(level: number, marker: string, text: Inline[]): void {
+    while (this.open.length > 1 && this.open[this.open.length - 1]!.level > level) this.open.pop();
+    let top = this.open[this.open.length - 1]!;
+    const parent = top.list.items[top.list.items.length - 1];
+    if (top.list.items.length === 0) top.level = level;
+    else if (level > top.level && parent) {
+      const nested: ListBlock = { type: 'list', ordered: false, items: [] };
+      (parent.children ??= []).push(nested);
+      top = { list: nested, level };
+      this.open.push(top);
+    }
+    if (top.list.items.length === 0) {
+      const number = /^\(?(\d{1,9}|[a-z]{1,5})[.)]$/i.exec(marker)?.[1];
+      top.list.ordered = number !== undefined;
+      if (number && /^\d+$/.test(number) && number !== '1') top.list.start = Number(number);
+    }
+    top.list.items.push({ text });
+  }
+}
+
+function span(value: string | undefined): number {
+  const n = Number(value ?? 1);
+  return Number.isFinite(n) && n >= 1 ? Math.min(Math.floor(n), MAX_SPAN) : 1;
+}
+
+/** <pre>: a fenced block in the language its classes name, indentation shared by every line removed. */
+function codeBlock(pre: HtmlElement): Block {
+  const code = pre.children.find((c): c is HtmlElement => typeof c !== 'string' && c.tag === 'code');
+  const language = [pre, code, pre.parent]
+    .flatMap((el) => LANGUAGE_CLASS.map((re) => re.exec(el?.attrs.class ?? '')?.[1]))
+    .find((l) => l && !/^(none|plain|text|nohighlight)$/i.test(l));
+  return { type: 'code', text: dedent(preText(pre)), language: language?.toLowerCase() };
+}
+
+const LINE_END = Symbol('line end');
+/** Classes of the line-number gutter highlighters put inside code (Pygments `linenos`, Prism `line-numbers-rows`). */
+const LINE_NUMBERS = /(?:^|\s)(?:linenos?|line-?numbers?(?:-rows)?|gutter)(?:\s|$)/i;
+
+/**
+ * The text of a <pre> as it shows: <br> and the end of each block element inside (highlighters
+ * that wrap every line in a <div>) break the line; buttons, scripts and the like are no code.
+ */
+function preText(pre: HtmlElement): string {
+  const parts: string[] = [];
+  const stack: Array<HtmlNode | typeof LINE_END> = pre.children.slice().reverse();
+  const newline = (): void => {
+    const last = parts[parts.length - 1];
+    if (last !== undefined && !last.endsWith('\n')) parts.push('\n');
+  };
+  while (stack.length) {
+    const node = stack.pop()!;
+    if (node === LINE_END) newline();
+    else if (typeof node === 'string') parts.push(node);
+    else if (node.tag === 'br') parts.push('\n');
+    else if (!SKIPPED_TAGS.has(node.tag) && !LINE_NUMBERS.test(node.attrs.class ?? '')) {
+      if (BLOCK_TAGS.has(node.tag)) stack.push(LINE_END);
+      for (let i = node.children.length - 1; i >= 0; i--) stack.push(node.children[i]!);
+    }
+  }
+  return parts.join('');
+}
+
+/** Code text without the blank edge lines and the indentation every line shares (from the HTML source layout). */
+function dedent(text: string): string {
+  const lines = text
+    .replace(/^\s*\n/, '')
+    .replace(/\s+$/, '')
+    .split('\n');
+  const indent = Math.min(...lines.filter((l) => l.trim()).map((l) => /^[ \t]*/.exec(l)![0].length));
+  return Number.isFinite(indent) && indent > 0 ? lines.map((l) => l.slice(indent)).join('\n') : lines.join('\n');
+}
+
+/** Where a link leads: search engines' tracking redirects unwrapped, script pseudo-links dropped. */
+/** An absolute address: a scheme (`https:`, `mailto:`) or a network path (`//host/...`). */
+const HAS_SCHEME = /^(?:[a-z][a-z0-9+.-]*:|\/\/)/i;
+
+function linkTarget(href: string | undefined): string | undefined {
+  const raw = href?.trim();
+  if (!raw) return undefined;
+  const target = unwrapRedirect(raw) ?? raw;
+  return /^javascript:/i.test(target) ? undefined : target;
+}
+
+/** The destination of a search engine's click-tracking link (Bing ck/a, Google /url, DuckDuckGo /l/), if it is one. */
+function unwrapRedirect(href: string): string | undefined {
+  if (!/^https?:\/\/[^/]*(bing|google|duckduckgo)\./i.test(href)) return undefined;
+  let url: URL;
+  try {
+    url = new URL(href);
+  } catch {
+    return undefined;
+  }
+  const u = url.searchParams.get('u');
+  if (url.pathname.startsWith('/ck/') && u?.startsWith('a1')) {
+    const decoded = Buffer.from(u.slice(2).replace(/-/g, '+').replace(/_/g, '/'), 'base64').toString('utf8');
+    if (/^javascript:/i.test(decoded)) return decoded;
+    return /^(https?:\/\/|\/[^/])/.test(decoded) ? new URL(decoded, url.origin).href : undefined;
+  }
+  const target =
+    url.searchParams.get('uddg') ??
+    (url.pathname === '/url' ? (url.searchParams.get('q') ?? url.searchParams.get('url')) : null);
+  return target && /^https?:\/\//.test(target) ? target : undefined;
+}
+
+/** Words a drawing's text elements hold on average, at least, to be read as text: prose set as SVG, not a chart's labels. */
+const SVG_PROSE_WORDS = 3;
+
+/**
+ * The text an SVG drawing sets as prose, a paragraph per `<text>` element (its spans are the lines
+ * of that paragraph): fixed-layout e-book pages and pages converted from PDF draw their text so.
+ * A chart's or an icon's labels (a word or two each) stay out, as the drawing itself does.
+ */
+function svgText(svg: HtmlElement): Block[] {
+  const texts: string[] = [];
+  const stack: HtmlNode[] = [...svg.children];
+  while (stack.length) {
+    const n = stack.pop()!;
+    if (typeof n === 'string') continue;
+    if (n.tag === 'text') {
+      const value = svgLines(n).replace(/\s+/g, ' ').trim();
+      if (value) texts.push(value);
+    } else stack.push(...n.children);
+  }
+  texts.reverse();
+  const words = texts.reduce((sum, t) => sum + t.split(' ').length, 0);
+  if (!texts.length || words / texts.length < SVG_PROSE_WORDS) return [];
+  return texts.map((value): Block => ({ type: 'paragraph', text: [textNode(value)] }));
+}
+
+/** A `<text>` element's text: its spans in order, a space where a span starts a new line (another `y`). */
+function svgLines(text: HtmlElement): string {
+  let out = '';
+  let lineY: string | undefined;
+  const stack: HtmlNode[] = [...text.children].reverse();
+  while (stack.length) {
+    const n = stack.pop()!;
+    if (typeof n === 'string') out += n;
+    else if (n.tag !== 'title' && n.tag !== 'desc') {
+      const y = n.attrs.y;
+      if (y !== undefined && lineY !== undefined && y !== lineY) out += ' ';
+      if (y !== undefined) lineY = y;
+      for (let i = n.children.length - 1; i >= 0; i--) stack.push(n.children[i]!);
+    }
+  }
+  return out;
+}
+
+/** Only text, and no letter or digit in it (an empty link, a pilcrow, an arrow). */
+function isOnlySymbols(nodes: Inline[]): boolean {
+  const stack: Inline[][] = [nodes];
+  while (stack.length) {
+    for (const n of stack.pop()!) {
+      if (n.type === 'text') {
+        if (/[\p{L}\p{N}]/u.test(n.text)) return false;
+      } else if (isFormatting(n)) stack.push(n.children);
+      else if (n.type !== 'break') return false;
+    }
+  }
+  return true;
+}
+
+/** HTML white space: runs collapse to one space, across formatting boundaries too; none after a break. */
+function tidy(nodes: Inline[]): Inline[] {
+  const state = { spaced: true };
+  return tidyInto(nodes, state, []);
+}
+
+const HTML_SPACE = /[ \t\n\r\f]+/g;
+
+function tidyInto(list: Inline[], state: { spaced: boolean }, out: Inline[]): Inline[] {
+  for (const n of list) {
+    switch (n.type) {
+      case 'text': {
+        let t = n.text.replace(HTML_SPACE, ' ');
+        if (state.spaced && t.charCodeAt(0) === 32) t = t.slice(1);
+        if (!t) continue;
+        state.spaced = t.charCodeAt(t.length - 1) === 32;
+        out.push(t === n.text ? n : { type: 'text', text: t });
+        break;
+      }
+      case 'break':
+        state.spaced = true;
+        out.push(n);
+        break;
+      case 'strong':
+      case 'emphasis':
+      case 'strike':
+      case 'superscript':
+      case 'subscript':
+      case 'link':
+        out.push({ ...n, children: tidyInto(n.children, state, []) });
+        break;
+      default:
+        state.spaced = false;
+        out.push(n);
+    }
+  }
+  return out;
+}

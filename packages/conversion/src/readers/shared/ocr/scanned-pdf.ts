@@ -1,0 +1,56 @@
+import { execFile } from 'node:child_process';
+import fs from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import { ConversionError } from '../../../types';
+import type { Block } from '../../../document/model';
+import { recognise, prepareImage } from './engine';
+import { ocrBlocks } from './layout';
+
+const run = promisify(execFile);
+/** Pages without a text layer OCR'd per document at most. */
+export const MAX_OCR_PAGES = 50;
+const RENDER_DPI = 200;
+
+/** Renders the given pages with poppler's pdftoppm and OCRs them (layout analysis in enhanced mode): page number → blocks. */
+export async function ocrPdfPages(
+  pdf: Buffer,
+  pageNumbers: number[],
+  enhanced: boolean,
+): Promise<Map<number, Block[]>> {
+  if (pageNumbers.length > MAX_OCR_PAGES) {
+    throw new ConversionError(
+      'too_large',
+      `The PDF has ${pageNumbers.length} scanned pages without a text layer; at most ${MAX_OCR_PAGES} are read by OCR.`,
+    );
+  }
+  const dir = await fs.mkdtemp(path.join(os.tmpdir(), 'mw-ocr-'));
+  try {
+    const file = path.join(dir, 'in.pdf');
+    await fs.writeFile(file, pdf);
+    const out = new Map<number, Block[]>();
+    for (const page of pageNumbers) {
+      const prefix = path.join(dir, `p${page}`);
+      try {
+        await run(
+          'pdftoppm',
+          ['-r', String(RENDER_DPI), '-f', String(page), '-l', String(page), '-png', '-singlefile', file, prefix],
+          { timeout: 60_000 },
+        );
+      } catch (err) {
+        const e = err as NodeJS.ErrnoException;
+        if (e.code === 'ENOENT')
+          throw new ConversionError(
+            'not_implemented',
+            'OCR of scanned PDF pages needs poppler-utils (pdftoppm), which is not installed.',
+          );
+        throw new ConversionError('corrupt_file', `Page ${page} of the PDF could not be rendered for OCR.`);
+      }
+      out.set(page, await ocrBlocks(await recognise(await prepareImage(await fs.readFile(`${prefix}.png`))), enhanced));
+    }
+    return out;
+  } finally {
+    await fs.rm(dir, { recursive: true, force: true });
+  }
+}

@@ -1,0 +1,163 @@
+import path from 'node:path';
+import type { SafeZip } from '../../archive/safe-zip';
+import { parseXml } from './office-properties';
+import type { Element, Node } from '@xmldom/xmldom';
+import { attr, child, descendants, relAttr } from './xml-dom';
+import type { Block } from '../../document/model';
+import { chartDataBlocks } from './charts';
+
+/** Points read per chart series, so a hostile cache index cannot allocate without bound. */
+const MAX_CHART_POINTS = 100_000;
+
+/** A part's relationships: id → target part path (resolved against the part), or the URL of an external target. */
+export function relationships(zip: SafeZip, part: string): Map<string, string> {
+  const relsPath = path.posix.join(path.posix.dirname(part), '_rels', `${path.posix.basename(part)}.rels`);
+  const xml = zip.textOf(relsPath);
+  const map = new Map<string, string>();
+  if (!xml) return map;
+  for (const rel of descendants(parseXml(xml, 'relationships'), 'Relationship')) {
+    const target = attr(rel, 'Target') ?? '';
+    const resolved =
+      attr(rel, 'TargetMode') === 'External'
+        ? target
+        : target.startsWith('/')
+          ? target.slice(1)
+          : path.posix.normalize(path.posix.join(path.posix.dirname(part), target));
+    map.set(attr(rel, 'Id') ?? '', resolved);
+  }
+  return map;
+}
+
+const CHART_KINDS: Record<string, string> = {
+  barChart: 'Bar chart',
+  bar3DChart: 'Bar chart',
+  lineChart: 'Line chart',
+  line3DChart: 'Line chart',
+  pieChart: 'Pie chart',
+  pie3DChart: 'Pie chart',
+  doughnutChart: 'Doughnut chart',
+  areaChart: 'Area chart',
+  area3DChart: 'Area chart',
+  scatterChart: 'Scatter chart',
+  bubbleChart: 'Bubble chart',
+  radarChart: 'Radar chart',
+  stockChart: 'Stock chart',
+  surfaceChart: 'Surface chart',
+  surface3DChart: 'Surface chart',
+};
+
+/** A DrawingML chart part as Markdown, from the values cached in the part (see chartDataBlocks). */
+export function chartBlocks(zip: SafeZip, part: string): Block[] {
+  const xml = zip.textOf(part);
+  if (!xml) return [];
+  const doc = parseXml(xml, 'chart');
+  const chart = descendants(doc, 'chart')[0];
+  const title = descendants(child(chart, 'title'), 't')
+    .map((t) => t.textContent ?? '')
+    .join('')
+    .trim();
+  const plot = child(chart, 'plotArea');
+  const kinds = [
+    ...new Set(
+      descendants(plot, '*')
+        .map((el) => CHART_KINDS[el.localName ?? ''])
+        .filter(Boolean),
+    ),
+  ];
+  const series = descendants(doc, 'ser');
+  // Scatter and bubble charts have x values instead of categories.
+  const axis = (s: Element | undefined): Element | undefined => child(s, 'cat') ?? child(s, 'xVal');
+  const values = (s: Element | undefined): Element | undefined => child(s, 'val') ?? child(s, 'yVal');
+  return chartDataBlocks({
+    title,
+    kinds,
+    categories: categoryLabels(axis(series.find((s) => axis(s)))),
+    series: series.map((s) => ({ name: seriesName(s), values: cachedPoints(values(s)) })),
+  });
+}
+
+/** A series' name: its text, or the cached value of the cell it refers to. */
+function seriesName(series: Element): string {
+  return descendants(child(series, 'tx'), 'v')
+    .map((v) => v.textContent ?? '')
+    .join(' ')
+    .trim();
+}
+
+/** Cached points by their index (a blank cell leaves a gap rather than shifting the values after it). */
+function cachedPoints(container: Element | undefined): string[] {
+  const out: string[] = [];
+  const cache = descendants(container, 'pt');
+  cache.forEach((pt, i) => {
+    const idx = Number(attr(pt, 'idx') ?? i);
+    if (Number.isInteger(idx) && idx >= 0 && idx < MAX_CHART_POINTS) out[idx] = child(pt, 'v')?.textContent ?? '';
+  });
+  return Array.from(out, (v) => v ?? '');
+}
+
+/** Category labels; a multi-level axis (region, then quarter) joins its levels, outermost first. */
+function categoryLabels(axis: Element | undefined): string[] {
+  const levels = descendants(axis, 'lvl');
+  if (!levels.length) return cachedPoints(axis);
+  // Outer levels name only the first category of the group they span: carry each forward.
+  const spread = levels.map((lvl) => {
+    const points = cachedPoints(lvl);
+    let last = '';
+    return Array.from(points, (p) => (last = p || last));
+  });
+  const count = Math.max(...spread.map((l) => l.length));
+  return Array.from({ length: count }, (_, i) =>
+    spread
+      .map((l) => l[i] ?? '')
+      .reverse()
+      .filter(Boolean)
+      .join(' / '),
+  );
+}
+
+/** A chart drawn on a worksheet: its part and the cell its top-left corner is anchored to (from 0). */
+export interface SheetChart {
+  part: string;
+  row: number;
+  col: number;
+}
+
+/** Where a chart with no cell anchor (an absolute anchor) goes: after everything on its sheet. */
+const UNANCHORED = Number.MAX_SAFE_INTEGER;
+
+/** XLSX: the charts drawn on each worksheet, by sheet name, in drawing order, with their anchor cells. */
+export function worksheetCharts(zip: SafeZip): Map<string, SheetChart[]> {
+  const out = new Map<string, SheetChart[]>();
+  const workbook = zip.textOf('xl/workbook.xml');
+  if (!workbook) return out;
+  const sheetParts = relationships(zip, 'xl/workbook.xml');
+  for (const sheet of descendants(parseXml(workbook, 'workbook'), 'sheet')) {
+    const part = sheetParts.get(relAttr(sheet) ?? '');
+    if (!part) continue;
+    const charts: SheetChart[] = [];
+    for (const drawing of relationships(zip, part).values()) {
+      if (!/\/drawings\/[^/]+\.xml$/.test(drawing)) continue;
+      const xml = zip.textOf(drawing);
+      if (!xml) continue;
+      const drawingRels = relationships(zip, drawing);
+      for (const ref of descendants(parseXml(xml, 'drawing'), 'chart')) {
+        const chartPart = drawingRels.get(relAttr(ref) ?? '');
+        if (chartPart) charts.push({ part: chartPart, ...anchorCell(ref) });
+      }
+    }
+    if (charts.length) out.set(attr(sheet, 'name') ?? '', charts);
+  }
+  return out;
+}
+
+/** The cell a drawing object's anchor (two-cell or one-cell) starts at. */
+function anchorCell(el: Element): { row: number; col: number } {
+  let anchor: Node | null = el.parentNode;
+  while (anchor && !/Anchor$/.test((anchor as Element).localName ?? '')) anchor = anchor.parentNode;
+  const from = child(anchor, 'from');
+  const index = (local: string): number => {
+    const n = Number.parseInt(child(from, local)?.textContent ?? '', 10);
+    return Number.isFinite(n) && n >= 0 ? n : UNANCHORED;
+  };
+  return { row: index('row'), col: index('col') };
+}

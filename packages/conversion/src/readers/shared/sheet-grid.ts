@@ -1,0 +1,274 @@
+import * as XLSX from '@e965/xlsx';
+
+/** Cells read per workbook (SheetJS sheetRows bounds parsing, not just rendering). */
+export const MAX_COLUMNS = 500;
+/** Sheets larger than this are shown as one table, not split into regions (the fill is O(cells)). */
+const MAX_REGION_CELLS = 2_000_000;
+
+/** The cell at row `r`, column `c` (from 0) of a sheet read dense (rows as arrays) or keyed by address. */
+export function sheetCell(sheet: XLSX.WorkSheet, r: number, c: number): XLSX.CellObject | undefined {
+  const dense = sheet['!data'];
+  return dense ? dense[r]?.[c] : (sheet[XLSX.utils.encode_cell({ r, c })] as XLSX.CellObject | undefined);
+}
+
+/** The sheet's displayed text as rows (see `sheetGrid`). */
+export function sheetRows(sheet: XLSX.WorkSheet, date1904 = false): string[][] {
+  return sheetGrid(sheet, date1904).rows;
+}
+
+/**
+ * The sheet's displayed text as rows, trimmed to the filled cells' bounding box. A blank row
+ * inside stays (as `[]`) so tables one under another stay apart, and a merged range shows its
+ * value in every cell it covers (as DOCX and PPTX tables), which also keeps it in one table.
+ */
+export function sheetGrid(sheet: XLSX.WorkSheet, date1904: boolean): { rows: string[][]; top: number; left: number } {
+  const ref = sheet['!ref'];
+  if (!ref) return { rows: [], top: 0, left: 0 };
+  const range = XLSX.utils.decode_range(ref);
+  const firstCol = range.s.c;
+  const lastCol = Math.min(range.e.c, firstCol + MAX_COLUMNS - 1);
+  const width = lastCol - firstCol + 1;
+  const dense = sheet['!data'];
+  // Indexed from the range's first row; an absent or blank row stays undefined.
+  const grid = new Array<string[] | undefined>(range.e.r - range.s.r + 1);
+  for (let r = range.s.r; r <= range.e.r; r++) {
+    if (dense && !dense[r]) continue;
+    const row = new Array<string>(width);
+    let filled = false;
+    for (let c = firstCol; c <= lastCol; c++) {
+      const text = cellText(sheetCell(sheet, r, c), date1904);
+      row[c - firstCol] = text;
+      if (text !== '') filled = true;
+    }
+    if (filled) grid[r - range.s.r] = row;
+  }
+  const box = filledBox(grid, width);
+  if (!box) return { rows: [], top: 0, left: 0 };
+  spreadMerges(sheet['!merges'] ?? [], grid, width, { row: range.s.r, col: firstCol }, box);
+  const rows: string[][] = [];
+  for (let r = box.top; r <= box.bottom; r++) {
+    const row = grid[r];
+    rows.push(row ? (box.left === 0 && box.right === width - 1 ? row : row.slice(box.left, box.right + 1)) : []);
+  }
+  return { rows, top: range.s.r + box.top, left: firstCol + box.left };
+}
+
+/** The bounding box (grid indexes) of the grid's filled cells, or undefined when none is. */
+function filledBox(grid: (string[] | undefined)[], width: number): Box | undefined {
+  const box = { top: grid.length, left: width, bottom: -1, right: -1 };
+  for (let r = 0; r < grid.length; r++) {
+    const row = grid[r];
+    if (!row) continue;
+    const first = row.findIndex((c) => c !== '');
+    if (first < 0) continue;
+    let last = row.length - 1;
+    while (row[last] === '') last--;
+    if (r < box.top) box.top = r;
+    box.bottom = r;
+    if (first < box.left) box.left = first;
+    if (last > box.right) box.right = last;
+  }
+  return box.bottom < 0 ? undefined : box;
+}
+
+/** Characters written into merged ranges per sheet, so one long value merged over a huge range can't blow up the output. */
+export const MAX_SPREAD_CHARS = 2_000_000;
+
+/**
+ * Writes each merged range's value into every cell it covers, clipped to the box of filled cells
+ * (a range reaching past the data adds no rows or columns); a range with no value is formatting.
+ */
+function spreadMerges(
+  merges: XLSX.Range[],
+  grid: (string[] | undefined)[],
+  width: number,
+  origin: { row: number; col: number },
+  box: Box,
+): void {
+  let budget = MAX_SPREAD_CHARS;
+  for (const m of merges) {
+    const value = grid[m.s.r - origin.row]?.[m.s.c - origin.col] ?? '';
+    if (value === '') continue;
+    const top = Math.max(m.s.r - origin.row, box.top);
+    const bottom = Math.min(m.e.r - origin.row, box.bottom);
+    const left = Math.max(m.s.c - origin.col, box.left);
+    const right = Math.min(m.e.c - origin.col, box.right);
+    for (let r = top; r <= bottom; r++) {
+      const row = (grid[r] ??= new Array<string>(width).fill(''));
+      for (let c = left; c <= right; c++) {
+        if (budget < value.length) return;
+        row[c] = value;
+        budget -= value.length;
+      }
+    }
+  }
+}
+
+/**
+ * Excel's built-in short date and date-time (format ids 14 and 22, which SheetJS names by their
+ * US pattern) are drawn in the reader's locale, never with a two-digit year; ISO says the same
+ * date to every reader.
+ */
+const LOCALE_DATE_FORMATS = new Map([
+  ['m/d/yy', 'yyyy-mm-dd'],
+  ['m/d/yy h:mm', 'yyyy-mm-dd hh:mm'],
+]);
+
+function cellText(cell: XLSX.CellObject | undefined, date1904: boolean): string {
+  if (!cell || cell.t === 'z') return '';
+  const iso = cell.t === 'n' && typeof cell.z === 'string' ? LOCALE_DATE_FORMATS.get(cell.z) : undefined;
+  if (iso) return XLSX.SSF.format(iso, cell.v as number, { date1904 });
+  if (cell.w !== undefined) return cell.w.trim();
+  if (cell.v === undefined || cell.v === null) return '';
+  return String(cell.v).trim();
+}
+
+/**
+ * Splits a sheet into its separate tables: groups of non-empty cells connected horizontally or
+ * vertically (a sheet often holds several tables side by side or one under another). Regions
+ * are read top to bottom, then left to right, each trimmed to its own bounding box.
+ */
+export function tableRegions(rows: string[][]): string[][][] {
+  return positionedRegions(rows).map((region) => region.rows);
+}
+
+/** A table region of a sheet and the row and column (in the rows it was cut from) of its top-left cell. */
+interface Region {
+  top: number;
+  left: number;
+  rows: string[][];
+}
+
+/** `tableRegions`, each with where it starts. */
+export function positionedRegions(rows: string[][]): Region[] {
+  const height = rows.length;
+  let width = 0;
+  for (const r of rows) if (r.length > width) width = r.length;
+  if (height * width > MAX_REGION_CELLS)
+    return [{ top: 0, left: 0, rows: rows.filter((r) => r.some((c) => c !== '')) }];
+  // One byte per cell, 1 = filled and not yet reached, 2 = reached; the fill's stack holds cell indexes.
+  const cells = new Uint8Array(height * width);
+  for (let r = 0; r < height; r++) {
+    const row = rows[r]!;
+    for (let c = 0; c < row.length; c++) if ((row[c] ?? '') !== '') cells[r * width + c] = 1;
+  }
+  const stack = new Int32Array(height * width);
+  let size = 0;
+  const reach = (next: number): void => {
+    if (cells[next] !== 1) return;
+    cells[next] = 2;
+    stack[size++] = next;
+  };
+  const boxes: Box[] = [];
+  for (let start = 0; start < cells.length; start++) {
+    if (cells[start] !== 1) continue;
+    const box = { top: height, left: width, bottom: -1, right: -1 };
+    reach(start);
+    while (size) {
+      const at = stack[--size]!;
+      const y = (at / width) | 0;
+      const x = at - y * width;
+      if (y < box.top) box.top = y;
+      if (y > box.bottom) box.bottom = y;
+      if (x < box.left) box.left = x;
+      if (x > box.right) box.right = x;
+      if (y + 1 < height) reach(at + width);
+      if (y > 0) reach(at - width);
+      if (x + 1 < width) reach(at + 1);
+      if (x > 0) reach(at - 1);
+    }
+    boxes.push(box);
+  }
+  const merged = mergeOverlapping(boxes, height, width);
+  merged.sort((a, b) => a.top - b.top || a.left - b.left);
+  return merged.flatMap((b) =>
+    splitTitleRow({
+      top: b.top,
+      left: b.left,
+      rows: rows.slice(b.top, b.bottom + 1).map((r) => cellsBetween(r, b.left, b.right)),
+    }),
+  );
+}
+
+interface Box {
+  top: number;
+  left: number;
+  bottom: number;
+  right: number;
+}
+
+/** Side of the square tiles that index merged boxes by where they lie. */
+const TILE = 8;
+
+/**
+ * Boxes that overlap (a table with holes) merged into one: each box, in order, grows the first
+ * merged box it overlaps, or starts a new one. Merged boxes are looked up through the tiles they
+ * cover, so a sheet of thousands of small islands is not compared pair by pair.
+ */
+function mergeOverlapping(boxes: Box[], height: number, width: number): Box[] {
+  const across = Math.ceil(width / TILE);
+  const tiles: number[][] = Array.from({ length: Math.ceil(height / TILE) * across }, () => []);
+  const register = (index: number, box: Box, before?: Box): void => {
+    for (let ty = (box.top / TILE) | 0; ty <= ((box.bottom / TILE) | 0); ty++) {
+      for (let tx = (box.left / TILE) | 0; tx <= ((box.right / TILE) | 0); tx++) {
+        const known =
+          before &&
+          ty >= ((before.top / TILE) | 0) &&
+          ty <= ((before.bottom / TILE) | 0) &&
+          tx >= ((before.left / TILE) | 0) &&
+          tx <= ((before.right / TILE) | 0);
+        if (!known) tiles[ty * across + tx]!.push(index);
+      }
+    }
+  };
+  const merged: Box[] = [];
+  for (const box of boxes) {
+    let first = -1;
+    for (let ty = (box.top / TILE) | 0; ty <= ((box.bottom / TILE) | 0); ty++) {
+      for (let tx = (box.left / TILE) | 0; tx <= ((box.right / TILE) | 0); tx++) {
+        for (const index of tiles[ty * across + tx]!) {
+          const m = merged[index]!;
+          const overlaps = box.top <= m.bottom && box.bottom >= m.top && box.left <= m.right && box.right >= m.left;
+          if (overlaps && (first < 0 || index < first)) first = index;
+        }
+      }
+    }
+    if (first < 0) {
+      merged.push({ ...box });
+      register(merged.length - 1, box);
+      continue;
+    }
+    const hit = merged[first]!;
+    const before = { ...hit };
+    hit.top = Math.min(hit.top, box.top);
+    hit.bottom = Math.max(hit.bottom, box.bottom);
+    hit.left = Math.min(hit.left, box.left);
+    hit.right = Math.max(hit.right, box.right);
+    register(first, hit, before);
+  }
+  return merged;
+}
+
+/** `row[left..right]`, a missing cell as ''. */
+function cellsBetween(row: string[], left: number, right: number): string[] {
+  const out = new Array<string>(right - left + 1);
+  for (let i = left; i <= right; i++) out[i - left] = row[i] ?? '';
+  return out;
+}
+
+/**
+ * A table's title typed in the cell above it (often merged across the columns, so repeated in
+ * each) is its own one-cell table, not a header row that pushes the real header into the body.
+ */
+function splitTitleRow(region: Region): Region[] {
+  const table = region.rows;
+  const distinct = (row: string[] | undefined): number => new Set((row ?? []).filter((c) => c !== '')).size;
+  const width = table[0]?.length ?? 0;
+  if (width >= 2 && table.length >= 3 && distinct(table[0]) === 1 && table[0]![0] !== '' && distinct(table[1]) >= 2) {
+    return [
+      { ...region, rows: [[table[0]![0]!]] },
+      { ...region, top: region.top + 1, rows: table.slice(1) },
+    ];
+  }
+  return [region];
+}

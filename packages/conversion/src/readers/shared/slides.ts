@@ -1,0 +1,127 @@
+import { text, type Block, type Inline } from '../../document/model';
+import { commentBlocks } from './comments';
+import { isBlankInline } from '../../document/predicates';
+
+/** Plain text (PPT, PPTX) or inline nodes (ODP, whose runs carry emphasis and links). */
+export type SlideText = string | Inline[];
+
+/** A slide as every presentation reader (pptx, odp, ppt) describes it, rendered the same way. */
+export interface SlideModel {
+  title: SlideText;
+  /** The slide's own name where the format keeps one (ODP `draw:name`), shown when it has no title. */
+  name?: string;
+  /** Content in reading order. */
+  blocks: Block[];
+  notes: SlideText[];
+  /** Reviewers' comments on the slide, in the order the file keeps them (replies after what they answer). */
+  comments?: Array<{ author: string; text: SlideText }>;
+}
+
+export interface ParagraphModel {
+  text: SlideText;
+  level: number;
+  bullet: 'none' | 'bullet' | 'number';
+}
+
+/** Paragraphs of one text frame to blocks: runs of bullet paragraphs become (nested) lists. */
+export function paragraphsToBlocks(paragraphs: ParagraphModel[]): Block[] {
+  const blocks: Block[] = [];
+  let i = 0;
+  while (i < paragraphs.length) {
+    const p = paragraphs[i]!;
+    if (isBlank(p.text)) {
+      i++;
+      continue;
+    }
+    if (p.bullet === 'none') {
+      blocks.push({ type: 'paragraph', text: inlines(p.text) });
+      i++;
+      continue;
+    }
+    const run: ParagraphModel[] = [];
+    while (i < paragraphs.length && paragraphs[i]!.bullet !== 'none') {
+      if (!isBlank(paragraphs[i]!.text)) run.push(paragraphs[i]!);
+      i++;
+    }
+    blocks.push(...nestList(run, 0));
+  }
+  return blocks;
+}
+
+function nestList(run: ParagraphModel[], base: number): Block[] {
+  const blocks: Block[] = [];
+  let current: Extract<Block, { type: 'list' }> | undefined;
+  let k = 0;
+  while (k < run.length) {
+    const p = run[k]!;
+    if (p.level > base && current && current.items.length) {
+      const nested: ParagraphModel[] = [];
+      while (k < run.length && run[k]!.level > base) nested.push(run[k++]!);
+      const last = current.items[current.items.length - 1]!;
+      last.children = [...(last.children ?? []), ...nestList(nested, base + 1)];
+      continue;
+    }
+    const ordered = p.bullet === 'number';
+    if (!current || current.ordered !== ordered) {
+      current = { type: 'list', ordered, items: [] };
+      blocks.push(current);
+    }
+    current.items.push({ text: inlines(p.text) });
+    k++;
+  }
+  return blocks;
+}
+
+/**
+ * Shapes in reading order: top to bottom in bands of nearly equal tops (within `tolerance`, so
+ * boxes side by side whose tops differ by a hair read left to right), left to right within a band.
+ */
+export function readingOrder<T extends { x: number; y: number }>(items: T[], tolerance: number): T[] {
+  const out: T[] = [];
+  let band: T[] = [];
+  let bandTop = -Infinity;
+  for (const item of [...items].sort((a, b) => a.y - b.y)) {
+    if (item.y - bandTop > tolerance) {
+      out.push(...band.sort((a, b) => a.x - b.x));
+      band = [];
+      bandTop = item.y;
+    }
+    band.push(item);
+  }
+  out.push(...band.sort((a, b) => a.x - b.x));
+  return out;
+}
+
+/** The slides in order, each opened by its title as a heading, every block marked with its slide's number as its page. */
+export function slidesToBlocks(slides: SlideModel[]): Block[] {
+  const blocks: Block[] = [];
+  slides.forEach((slide, i) => {
+    const page = i + 1;
+    const add = (block: Block): void => {
+      blocks.push({ ...block, page });
+    };
+    add({
+      type: 'heading',
+      level: 1,
+      text: !isBlank(slide.title) ? inlines(slide.title) : inlines(slide.name?.trim() || `Slide ${page}`),
+    });
+    slide.blocks.forEach(add);
+    if (slide.notes.some((n) => !isBlank(n))) {
+      add({ type: 'heading', level: 3, text: [text('Notes')] });
+      for (const note of slide.notes) if (!isBlank(note)) add({ type: 'paragraph', text: inlines(note) });
+    }
+    const comments = (slide.comments ?? []).filter((c) => !isBlank(c.text));
+    commentBlocks(comments.map((c) => ({ author: c.author, text: inlines(c.text) }))).forEach(add);
+  });
+  return blocks;
+}
+
+/** Slide text as inline nodes (PPT and PPTX give plain text, ODP nodes). */
+export function inlines(text: SlideText): Inline[] {
+  return typeof text === 'string' ? [{ type: 'text', text: text.trim() }] : text;
+}
+
+/** No visible text: empty, white space only, or nodes holding only that. */
+export function isBlank(text: SlideText): boolean {
+  return typeof text === 'string' ? !text.trim() : isBlankInline(text);
+}

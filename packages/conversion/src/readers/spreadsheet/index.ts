@@ -1,0 +1,164 @@
+import * as XLSX from '@e965/xlsx';
+import type { Reader } from '../reader';
+import { ConversionError } from '../../types';
+import { SafeZip } from '../../archive/safe-zip';
+import { chartBlocks, worksheetCharts, type SheetChart } from '../shared/ooxml-parts';
+import { text, type Block } from '../../document/model';
+import CFB from 'cfb';
+import { decodeXML } from 'entities';
+import { chartDataBlocks, type ChartData } from '../shared/charts';
+import { odsSheetCharts } from '../shared/odf-chart';
+import { readBiffCharts, resolveChartCells } from '../shared/biff-chart';
+import { streamOf } from '../shared/ole';
+import { MAX_COLUMNS, positionedRegions, sheetCell, sheetGrid } from '../shared/sheet-grid';
+import { commentBlocks, type ReviewComment } from '../shared/comments';
+
+/** Rows kept per sheet; more are summarised in a note so one huge sheet can't exhaust memory. */
+export const MAX_ROWS_PER_SHEET = 20_000;
+
+/**
+ * xlsx, xls, ods (SheetJS reads all three): one `## Sheet` section per visible sheet with a GFM
+ * table per region of the values as the sheet shows them (number formats applied), empty edge
+ * rows and columns trimmed, a merged range's value in every cell it covers.
+ */
+export const spreadsheetReader: Reader = {
+  name: 'spreadsheet',
+  async read(input) {
+    const zip = input[0] === 0x50 && input[1] === 0x4b ? new SafeZip(input, 'spreadsheet') : undefined;
+    // Charts carry their own titles and cached values, which SheetJS doesn't read.
+    const charts = zip?.has('xl/workbook.xml') ? worksheetCharts(zip) : new Map<string, SheetChart[]>();
+    let wb: XLSX.WorkBook;
+    try {
+      wb = XLSX.read(input, {
+        type: 'buffer',
+        // Rows as arrays: no 'A1' key built and hashed per cell, on reading or on looking up.
+        dense: true,
+        cellDates: false,
+        // The displayed text (.w) is what we show; the format string (.z) picks out locale dates.
+        cellText: true,
+        cellNF: true,
+        cellHTML: false,
+        sheetRows: MAX_ROWS_PER_SHEET + 1,
+      });
+    } catch (err) {
+      const message = (err as Error).message;
+      if (/password|encrypt/i.test(message)) {
+        throw new ConversionError(
+          'encrypted_file',
+          'The spreadsheet is password-protected; remove the password and try again.',
+        );
+      }
+      throw new ConversionError('corrupt_file', `The spreadsheet could not be read: ${message}`);
+    }
+    // Charts by sheet: DrawingML parts of an XLSX (placed at their anchor cells), the chart objects
+    // of an ODS or the chart substreams of a BIFF8 workbook (after the sheet's tables).
+    const ods = zip !== undefined && !zip.has('xl/workbook.xml');
+    const odsCharts = ods ? odsSheetCharts(zip) : new Map<string, ChartData[]>();
+    const anchoredChartsOf = (name: string): Placed[] =>
+      zip ? (charts.get(name) ?? []).map((c) => ({ top: c.row, left: c.col, blocks: chartBlocks(zip, c.part) })) : [];
+    const chartsOf = (name: string): Block[] =>
+      zip ? (odsCharts.get(name) ?? []).flatMap(chartDataBlocks) : (biffCharts.get(name) ?? []);
+    const biffCharts = zip ? new Map<string, Block[]>() : workbookCharts(input, wb);
+    const hidden = new Set((wb.Workbook?.Sheets ?? []).filter((s) => s.Hidden).map((s) => s.name));
+    const blocks: Block[] = [];
+    const names = wb.SheetNames.filter((n) => !hidden.has(n));
+    // Each sheet is a page (its number among all the workbook's sheets): marked once all are read.
+    const starts: { at: number; page: number }[] = [];
+    for (const name of names) {
+      starts.push({ at: blocks.length, page: wb.SheetNames.indexOf(name) + 1 });
+      // SheetJS leaves entities in ODS sheet names ("A &amp; B"); the sheet is still keyed by them.
+      const shownName = ods ? decodeXML(name) : name;
+      blocks.push({ type: 'heading', level: 2, text: [text(shownName)] });
+      const grid = sheetGrid(wb.Sheets[name]!, wb.Workbook?.WBProps?.date1904 ?? false);
+      const anchored = anchoredChartsOf(shownName);
+      const sheetCharts = chartsOf(shownName);
+      const comments = commentBlocks(sheetComments(wb.Sheets[name]!));
+      if (grid.rows.length === 0) {
+        if (!anchored.length && !sheetCharts.length && !comments.length)
+          blocks.push({ type: 'paragraph', text: [{ type: 'emphasis', children: [text('(empty sheet)')] }] });
+        blocks.push(...anchored.flatMap((c) => c.blocks), ...sheetCharts, ...comments);
+        continue;
+      }
+      const truncated = grid.rows.length > MAX_ROWS_PER_SHEET;
+      const tables: Placed[] = positionedRegions(grid.rows.slice(0, MAX_ROWS_PER_SHEET)).map((region) => ({
+        top: grid.top + region.top,
+        left: grid.left + region.left,
+        blocks: [{ type: 'table', rows: region.rows.map((r) => r.map((c) => [text(c)])) }],
+      }));
+      // Reading order: top to bottom, then left to right; a chart after a table at the same cell.
+      const placed = [...tables, ...anchored].sort((a, b) => a.top - b.top || a.left - b.left);
+      blocks.push(...placed.flatMap((p) => p.blocks));
+      if (truncated)
+        blocks.push({
+          type: 'paragraph',
+          text: [{ type: 'emphasis', children: [text(`(only the first ${MAX_ROWS_PER_SHEET} rows are shown)`)] }],
+        });
+      blocks.push(...sheetCharts, ...comments);
+    }
+    starts.forEach(({ at, page }, i) => {
+      for (let b = at; b < (starts[i + 1]?.at ?? blocks.length); b++) blocks[b]!.page = page;
+    });
+    const props = wb.Props ?? {};
+    return {
+      blocks,
+      metadata: {
+        title: props.Title ?? '',
+        author: props.Author ?? '',
+        page_count: wb.SheetNames.length,
+      },
+    };
+  },
+};
+
+/** The charts of an XLS (BIFF8) workbook as blocks, by the name of the sheet they are on (or are). */
+function workbookCharts(input: Buffer, wb: XLSX.WorkBook): Map<string, Block[]> {
+  const out = new Map<string, Block[]>();
+  if (input.length < 512 || input.readUInt32LE(0) !== 0xe011cfd0) return out;
+  let stream: Buffer | undefined;
+  try {
+    stream = streamOf(CFB.read(input, { type: 'buffer' }), 'Workbook');
+  } catch {
+    return out; // SheetJS read it; a chart it cannot give is no reason to fail
+  }
+  if (!stream) return out;
+  for (const { sheet, chart } of readBiffCharts(stream)) {
+    const name = wb.SheetNames[sheet];
+    if (!name || !chart.series.length) continue;
+    resolveChartCells(chart, wb);
+    out.set(name, [...(out.get(name) ?? []), ...chartDataBlocks(chart)]);
+  }
+  return out;
+}
+
+/** Blocks that sit at a cell of the sheet (a table region, an anchored chart), to be put in reading order. */
+interface Placed {
+  top: number;
+  left: number;
+  blocks: Block[];
+}
+
+/**
+ * The sheet's cell comments (notes, and threaded comments with their replies) in row order, each
+ * with the cell it is on; SheetJS reads them from XLSX, XLS and ODS alike.
+ */
+function sheetComments(sheet: XLSX.WorkSheet): ReviewComment[] {
+  const ref = sheet['!ref'];
+  if (!ref) return [];
+  const range = XLSX.utils.decode_range(ref);
+  const lastCol = Math.min(range.e.c, range.s.c + MAX_COLUMNS - 1);
+  const dense = sheet['!data'];
+  const out: ReviewComment[] = [];
+  for (let r = range.s.r; r <= range.e.r; r++) {
+    if (dense && !dense[r]) continue;
+    for (let c = range.s.c; c <= lastCol; c++) {
+      const notes = sheetCell(sheet, r, c)?.c;
+      if (!notes?.length) continue;
+      const on = XLSX.utils.encode_cell({ r, c });
+      for (const note of notes) {
+        const text = (note.t ?? '').replace(/\s+/g, ' ').trim();
+        if (text) out.push({ author: note.a ?? '', text: [{ type: 'text', text }], on });
+      }
+    }
+  }
+  return out;
+}

@@ -1,0 +1,24 @@
+import type { Reader } from '../reader';
+import { decodeText, normaliseNewlines, TRAILING_BLANKS } from '../shared/text-decoding';
+
+/**
+ * txt: plain text, which is valid Markdown as it stands: decoded and tidied, then passed through
+ * as one `raw` block (Markdown files are read into the model: ../markdown).
+ */
+export const plainTextReader: Reader = {
+  name: 'text',
+  async read(input) {
+    const text = normaliseNewlines(decodeText(input)).replace(TRAILING_BLANKS, '').trim();
+    return {
+      blocks: text ? [{ type: 'raw', markdown: text }] : [],
+      metadata: { title: firstHeading(text) ?? '', author: '', page_count: 1 },
+    };
+  },
+};
+
+function firstHeading(markdown: string): string | undefined {
+  const front = /^---\n([\s\S]*?)\n---/.exec(markdown)?.[1];
+  const fromFront = front && /^title:\s*["']?(.+?)["']?\s*$/m.exec(front)?.[1];
+  if (fromFront) return fromFront;
+  return /^#\s+(.+?)\s*#*\s*$/m.exec(markdown)?.[1];
+}

@@ -1,0 +1,65 @@
+import { XMLValidator } from 'fast-xml-parser';
+import type { Reader } from '../reader';
+import { ConversionError } from '../../types';
+import { decodeText, normaliseNewlines } from '../shared/text-decoding';
+import { text as plain, type Block } from '../../document/model';
+import { parseXml } from '../shared/office-properties';
+import { child, children, descendants } from '../shared/xml-dom';
+import { htmlToBlocks } from '../shared/html/reader';
+
+/** XML: checked for well-formedness (no entity expansion: entities are never resolved) and fenced as-is. */
+export const xmlReader: Reader = {
+  name: 'xml',
+  async read(input) {
+    const text = normaliseNewlines(decodeText(input)).trim();
+    if (!text) return { blocks: [], metadata: { title: '', author: '', page_count: 1 } };
+    const valid = XMLValidator.validate(text, { allowBooleanAttributes: true });
+    if (valid !== true) {
+      throw new ConversionError(
+        'corrupt_file',
+        `The XML file is not well-formed: ${valid.err.msg} (line ${valid.err.line}).`,
+      );
+    }
+    const feed = feedBlocks(text);
+    if (feed) return { blocks: feed.blocks, metadata: { title: feed.title, author: '', page_count: 1 } };
+    const title = /<title(?:\s[^>]*)?>([^<]{1,500})<\/title>/i.exec(text)?.[1]?.trim() ?? '';
+    return { blocks: [{ type: 'code', language: 'xml', text }], metadata: { title, author: '', page_count: 1 } };
+  },
+};
+
+/** RSS 2.0 and Atom feeds read as what they are: a titled list of entries, not raw XML. */
+function feedBlocks(xml: string): { blocks: Block[]; title: string } | undefined {
+  const doc = parseXml(xml, 'XML file');
+  const root = doc.documentElement;
+  if (!root || (root.localName !== 'rss' && root.localName !== 'feed' && root.localName !== 'RDF')) return undefined;
+  const channel = root.localName === 'rss' ? child(root, 'channel') : root;
+  const text = (el: unknown, name: string): string => child(el as never, name)?.textContent?.trim() ?? '';
+  const title = text(channel, 'title');
+  const blocks: Block[] = [];
+  if (title) blocks.push({ type: 'heading', level: 1, text: [plain(title)] });
+  const about = text(channel, 'description') || text(channel, 'subtitle');
+  if (about) blocks.push({ type: 'paragraph', text: [plain(about)] });
+  const entries = root.localName === 'feed' ? children(root, 'entry') : descendants(root, 'item');
+  // One note numbering for the feed, so notes in different entries never share a label.
+  const numbering = { next: 1 };
+  for (const entry of entries) {
+    const heading = text(entry, 'title');
+    const href = text(entry, 'link') || (child(entry, 'link')?.getAttribute('href') ?? '');
+    blocks.push({
+      type: 'heading',
+      level: 2,
+      text: href ? [{ type: 'link', url: href, children: [plain(heading || href)] }] : [plain(heading)],
+    });
+    const date = text(entry, 'pubDate') || text(entry, 'updated') || text(entry, 'published') || text(entry, 'date');
+    if (date) blocks.push({ type: 'paragraph', text: [{ type: 'emphasis', children: [plain(date)] }] });
+    const body =
+      text(entry, 'encoded') || text(entry, 'description') || text(entry, 'content') || text(entry, 'summary');
+    if (body)
+      blocks.push(
+        ...(/<[a-z]/i.test(body)
+          ? htmlToBlocks(body, numbering)
+          : [{ type: 'paragraph' as const, text: [plain(body)] }]),
+      );
+  }
+  return { blocks, title };
+}

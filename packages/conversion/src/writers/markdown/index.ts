@@ -1,0 +1,119 @@
+import type { Block, ListItem, Note } from '../../document/model';
+import { escapeLineStart } from './escaping';
+import { renderInline } from './inline';
+import { renderTable } from './table';
+import type { WriterOptions } from './types';
+
+export type { WriterOptions } from './types';
+
+/**
+ * Renders the document model as GitHub-flavoured Markdown: the one place that lays out blocks
+ * (pandoc's Writers/Markdown.hs; inline content in ./inline.ts, tables in ./table.ts, escaping in
+ * ./escaping.ts). Runs of blank lines are written as one, except inside a top-level `raw` block,
+ * which is text passed through as it is (a .txt file).
+ */
+export function renderMarkdown(blocks: Block[], options: WriterOptions = {}): string {
+  const parts: string[] = [];
+  let run: Block[] = [];
+  const flush = (): void => {
+    const md = renderBlocks(run, options).replace(/\n{3,}/g, '\n\n');
+    if (md.trim() !== '') parts.push(parts.length ? md.replace(/^\n+/, '') : md);
+    run = [];
+  };
+  for (const block of blocks) {
+    if (block.type !== 'raw') {
+      run.push(block);
+      continue;
+    }
+    flush();
+    const raw = block.markdown.trim();
+    if (raw) {
+      if (parts.length) parts[parts.length - 1] = parts[parts.length - 1]!.replace(/\n+$/, '');
+      parts.push(raw);
+    }
+  }
+  flush();
+  const out = parts.join('\n\n');
+  return out ? `${out.trimEnd()}\n` : '';
+}
+
+function renderBlocks(blocks: Block[], opts: WriterOptions): string {
+  return blocks
+    .map((b) => renderBlock(b, opts))
+    .filter((s) => s.trim() !== '')
+    .join('\n\n');
+}
+
+function renderBlock(block: Block, opts: WriterOptions): string {
+  switch (block.type) {
+    case 'heading': {
+      const text = renderInline(block.text, true).trim();
+      if (!text) return '';
+      const level = Math.min(6, Math.max(1, Math.round(block.level)));
+      return `${'#'.repeat(level)} ${text}`;
+    }
+    case 'paragraph':
+      return renderInline(block.text, false)
+        .split('\n')
+        .map((line) => escapeLineStart(line))
+        .join('\n')
+        .trim();
+    case 'list':
+      return renderList(block.items, block.ordered, block.start ?? 1, opts);
+    case 'table':
+      return renderTable(block.rows, block.headerRows ?? 1, opts);
+    case 'code':
+      return renderCode(block.text, block.language);
+    case 'quote': {
+      const inner = renderBlocks(block.blocks, opts)
+        .replace(/\n{3,}/g, '\n\n')
+        .trimEnd();
+      if (!inner) return '';
+      return inner
+        .trimEnd()
+        .split('\n')
+        .map((line) => (line ? `> ${line}` : '>'))
+        .join('\n');
+    }
+    case 'rule':
+      return '---';
+    case 'notes':
+      return block.notes.map((n) => renderNote(n, opts)).join('\n\n');
+    case 'raw':
+      return block.markdown.trim();
+  }
+}
+
+/** `[^id]: ` and the note's first paragraph; its further blocks indented beneath it. */
+function renderNote(note: Note, opts: WriterOptions): string {
+  const [first, ...rest] = note.blocks;
+  const lead = first?.type === 'paragraph' ? renderInline(first.text, true).trim() : '';
+  const more = (lead ? rest : note.blocks)
+    .map((b) => renderBlock(b, opts))
+    .filter((s) => s.trim() !== '')
+    .map((s) => s.replace(/^(?=.)/gm, '    '));
+  return [`[^${note.id.replace(/[\s\]^]+/g, '-')}]: ${lead}`.trimEnd(), ...more].join('\n\n');
+}
+
+function renderList(items: ListItem[], ordered: boolean, start: number, opts: WriterOptions): string {
+  return items
+    .map((item, i) => {
+      const marker = ordered ? `${start + i}.` : '-';
+      const indent = ' '.repeat(marker.length + 1);
+      const box = item.checked === undefined ? '' : item.checked ? '[x] ' : '[ ] ';
+      const first = box + escapeLineStart(renderInline(item.text, true).trim());
+      const children = (item.children ?? [])
+        .map((b) => renderBlock(b, opts))
+        .filter((s) => s.trim() !== '')
+        .map((s) => s.replace(/^(?=.)/gm, indent));
+      const body = [`${marker} ${first}`.trimEnd(), ...children];
+      return children.length && item.children?.some((c) => c.type !== 'list') ? body.join('\n\n') : body.join('\n');
+    })
+    .join('\n');
+}
+
+function renderCode(text: string, language = ''): string {
+  const longest = (text.match(/`{3,}/g) ?? []).reduce((n, run) => Math.max(n, run.length), 0);
+  const fence = '`'.repeat(Math.max(3, longest + 1));
+  return `${fence}${language}\n${text.replace(/\n+$/, '')}\n${fence}`;
+}

@@ -1,0 +1,123 @@
+import type { Inline, InlineContent } from '../../document/model';
+import { mergeNeighbours } from '../../document/builders';
+import { escapeText } from './escaping';
+
+/** Inline Markdown: emphasis, links, images, code, notes (escaping: ./escaping.ts). Inputs are plain text unless named `md`. */
+
+/** Stands for a hard line break while inline content is rendered (so emphasis never wraps a break). */
+const BREAK = '\uE000';
+const EDGES = /^[\s\uE000]+|[\s\uE000]+$/g;
+
+function wrap(md: string, marker: string, close = marker): string {
+  const trimmed = md.replace(EDGES, '');
+  if (!trimmed) return md;
+  const start = md.indexOf(trimmed);
+  return `${md.slice(0, start)}${marker}${trimmed}${close}${md.slice(start + trimmed.length)}`;
+}
+
+export const bold = (md: string): string => wrap(md, '**');
+export const italic = (md: string): string => wrap(md, '*');
+export const strike = (md: string): string => wrap(md, '~~');
+
+export function code(text: string): string {
+  const ticks = (text.match(/`+/g) ?? []).reduce((n, run) => Math.max(n, run.length), 0);
+  const fence = '`'.repeat(ticks + 1);
+  const pad = text.startsWith('`') || text.endsWith('`') ? ' ' : '';
+  return `${fence}${pad}${text}${pad}${fence}`;
+}
+
+/** A link destination as written between `(` and `)`: in angle brackets when it holds spaces or brackets. */
+function destination(url: string): string {
+  return /[\s()<>]/.test(url) ? `<${url.replace(/[<>]/g, encodeURIComponent)}>` : url;
+}
+
+export function link(md: string, url: string): string {
+  if (!url) return md;
+  const safeUrl = destination(url);
+  return `[${md || safeUrl}](${safeUrl})`;
+}
+
+/** Images become alt-text placeholders (no data URIs, no binary), pointing at their address when the source gave one. */
+export function imagePlaceholder(alt: string, src = ''): string {
+  const text = alt.replace(/\s+/g, ' ').trim();
+  return `![${escapeText(text || 'image')}](${src && !/^data:/i.test(src) ? destination(src) : '#'})`;
+}
+
+type Marker = 'strong' | 'emphasis' | 'strike' | 'link';
+
+/** What one rendering carries down the node tree. */
+interface Context {
+  open: Set<Marker>;
+}
+
+/**
+ * Inline nodes as Markdown: the one place that escapes text and nests emphasis markers
+ * (`**` strong, `*` emphasis, `~~` strike; a marker already open is not opened again, and
+ * links never nest). `oneLine` is for headings, list items and table cells: breaks become spaces.
+ */
+export function renderInline(content: InlineContent, oneLine = false): string {
+  const md = renderNodes(content, { open: new Set() })
+    .replace(/^[\s\uE000]+|[\s\uE000]+$/g, '')
+    .replace(/ *\uE000 */g, BREAK);
+  return oneLine ? md.replace(/\s*\n\s*/g, ' ').replace(/\uE000/g, ' ') : md.replace(/\uE000/g, '\\\n');
+}
+
+function renderNodes(nodes: Inline[], ctx: Context): string {
+  let out = '';
+  for (const node of mergeNeighbours(nodes)) out += renderNode(node, ctx);
+  return out;
+}
+
+const isNoteMark = (n: Inline): boolean => n.type === 'noteRef' || (n.type === 'text' && !n.text.trim());
+
+function renderNode(node: Inline, ctx: Context): string {
+  switch (node.type) {
+    case 'text':
+      return escapeText(node.text);
+    case 'strong':
+      return nested(node.children, ctx, 'strong', bold);
+    case 'emphasis':
+      return nested(node.children, ctx, 'emphasis', italic);
+    case 'strike':
+      return nested(node.children, ctx, 'strike', strike);
+    case 'superscript':
+    case 'subscript': {
+      // GFM's inline HTML, with token optimisation too: `^2` and `~2~` are not GFM (`~2~` is even
+      // strike-through there). HTML tags nest, so these open again inside themselves.
+      const md = renderNodes(node.children, ctx);
+      // A raised note mark is a note reference already: `[^1]`, not `<sup>[^1]</sup>`.
+      if (node.children.every(isNoteMark)) return md;
+      const tag = node.type === 'superscript' ? 'sup' : 'sub';
+      return wrap(md, `<${tag}>`, `</${tag}>`);
+    }
+    case 'code':
+      return node.text ? code(node.text.replace(/\s*\n\s*/g, ' ')) : '';
+    case 'link': {
+      if (ctx.open.has('link') || !node.url) return renderNodes(node.children, ctx);
+      // White space at the link text's edges stays beside the link, as it shows (`a <a>link </a>b`).
+      const md = renderNodes(node.children, { ...ctx, open: new Set([...ctx.open, 'link']) });
+      const inner = md.replace(EDGES, '');
+      if (!inner) return link('', node.url);
+      const start = md.indexOf(inner);
+      return `${md.slice(0, start)}${link(inner.replace(/\uE000/g, ' '), node.url)}${md.slice(start + inner.length)}`;
+    }
+    case 'image':
+      return imagePlaceholder(node.alt, node.src);
+    case 'noteRef':
+      return `[^${node.id.replace(/[\s\]^]+/g, '-')}]`;
+    case 'math': {
+      const tex = node.tex.trim();
+      if (!tex) return '';
+      return node.display ? `$$${tex}$$` : `$${tex}$`;
+    }
+    case 'break':
+      return BREAK;
+    case 'raw':
+      return node.markdown;
+  }
+}
+
+function nested(children: Inline[], ctx: Context, marker: Marker, apply: (md: string) => string): string {
+  if (ctx.open.has(marker)) return renderNodes(children, ctx);
+  return apply(renderNodes(children, { ...ctx, open: new Set([...ctx.open, marker]) }));
+}
