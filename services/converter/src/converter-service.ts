@@ -7,6 +7,8 @@ import { failDeadJob, runConversion, type RunDeps } from './domain/run-conversio
 import { FinishedAnnouncer } from './data-access/finished-announcer';
 import { consumeJobs } from './entry-points/job-consumer';
 import { createConversionMetrics } from './conversion-metrics';
+import { RunningConversions } from './domain/running-conversions';
+import { consumeCancels } from './entry-points/cancel-consumer';
 
 export interface ConverterService {
   db: Db;
@@ -39,6 +41,7 @@ export async function startConverter(
     limits: { timeoutMs: config.CONVERSION_TIMEOUT_MS, maxMemoryMb: config.CONVERSION_MAX_MEMORY_MB },
     announce: (id, known) => announcer.announce(db, id, known),
     observe: createConversionMetrics(registry),
+    running: new RunningConversions(),
     modelEndpoint:
       config.ENHANCED_AI_BASE_URL && config.ENHANCED_AI_MODEL
         ? {
@@ -73,6 +76,7 @@ export async function startConverter(
       },
     },
   );
+  const cancels = await consumeCancels(broker, names, logger, (id) => deps.running.cancel(id));
   const health =
     config.HEALTH_PORT !== undefined
       ? await startHealthServer(
@@ -89,6 +93,7 @@ export async function startConverter(
     db,
     healthPort: health?.port,
     async stop() {
+      await cancels.stop();
       await consumer.stop();
       await announcer.close();
       await closeConversionWorkers();

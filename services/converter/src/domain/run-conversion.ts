@@ -16,6 +16,7 @@ import {
   type FinishedState,
   storeResult,
 } from '../data-access/conversion-store';
+import type { RunningConversions } from './running-conversions';
 
 export interface RunDeps {
   db: Db;
@@ -28,6 +29,8 @@ export interface RunDeps {
   /** Publishes "finished"; `known` is the state just stored (otherwise the row is read). */
   announce: (conversionId: string, known?: FinishedState) => Promise<void>;
   observe: ConversionObserver;
+  /** The jobs running here, so a cancel (E7) can abort one. */
+  running: RunningConversions;
 }
 
 /** Where a conversion's outcome is reported (metrics), so the domain stays free of prom-client. */
@@ -46,6 +49,16 @@ export const WORKER_STOPPED = 'The file could not be processed: the conversion s
  * Redelivered jobs of finished conversions are only announced again (from the row).
  */
 export async function runConversion(deps: RunDeps, conversionId: string): Promise<void> {
+  const running = deps.running.begin(conversionId);
+  try {
+    await claimConvertAndStore(deps, conversionId, running.signal);
+  } finally {
+    running.end();
+  }
+}
+
+/** The job's work; `cancel` aborts its worker task when the conversion is cancelled (E7). */
+async function claimConvertAndStore(deps: RunDeps, conversionId: string, cancel: AbortSignal): Promise<void> {
   const job = await claimJob(deps.db, conversionId);
   if (!job) {
     if (await conversionExists(deps.db, conversionId)) await deps.announce(conversionId);
@@ -70,6 +83,7 @@ export async function runConversion(deps: RunDeps, conversionId: string): Promis
           transcriptionEndpoint: job.useEnhancedAi ? deps.transcriptionEndpoint : undefined,
         },
         deps.limits,
+        cancel,
       );
     } catch (err) {
       if (!(err instanceof ConversionError)) throw err;
