@@ -25,7 +25,7 @@ async function admin(...args: string[]) {
   try {
     const { stdout } = await run(TSX, [ADMIN, ...args], {
       env: { ...process.env, LOG_LEVEL: 'silent', DATABASE_URL: stack.env.config.DATABASE_URL },
-      timeout: 60_000,
+      timeout: 170_000,
     });
     return { code: 0, out: JSON.parse(stdout) as Record<string, unknown> };
   } catch (err) {
@@ -128,7 +128,7 @@ describe('RESULT_RETENTION_HOURS (E8)', () => {
 
 // Each admin call starts a process through tsx: seconds on a busy machine.
 describe('admin command line', () => {
-  jest.setTimeout(180_000);
+  jest.setTimeout(400_000);
 
   it('When an operator runs retention with --older-than-hours, then every finished conversion past it is deleted and counted', async () => {
     const { workspaceId } = await stack.workspace('starter', 10);

@@ -1,5 +1,4 @@
 import { type Db, namedStatement, Prisma, uuidv7 } from '@markwright/db';
-import type { ConvertRequest } from '../domain/convert-request';
 
 export interface ChargedConversion {
   id: string;
@@ -28,7 +27,8 @@ export async function deleteUpload(db: Db, conversionId: string): Promise<void> 
  */
 export const UPLOAD_IN_CHARGE_MAX_BYTES = 256 * 1024;
 
-interface ChargeParams extends Record<string, unknown> {
+/** A conversion to charge for and create: its row's inputs, its cost, and a small upload to store with it. */
+export interface NewConversion {
   id: string;
   workspaceId: string;
   cost: number;
@@ -40,10 +40,15 @@ interface ChargeParams extends Record<string, unknown> {
   optimizeTokens: boolean;
   mode: 'sync' | 'async';
   webhookUrl: string | null;
+  /** Sealed (encrypted) already. */
   webhookSecret: string | null;
+  /** A small upload (see UPLOAD_IN_CHARGE_MAX_BYTES); null when it was stored before. */
+  bytes: Buffer | null;
+}
+
+interface ChargeParams extends NewConversion, Record<string, unknown> {
   createdAt: Date;
   chargeId: string;
-  bytes: Buffer | null;
   idempotencyKey: string | null;
   fingerprint: string | null;
   keyExpiredBefore: Date;
@@ -142,37 +147,21 @@ export interface IdempotencyClaim {
  */
 export async function chargeAndCreateConversion(
   db: Db,
-  workspaceId: string,
-  conversionId: string,
-  request: ConvertRequest,
-  cost: number,
-  bytes: Buffer | null,
+  conversion: NewConversion,
   idempotency: IdempotencyClaim | null = null,
 ): Promise<ChargedConversion | { insufficient: true; available: number } | { keyTaken: true }> {
   const createdAt = new Date();
   const [row] = await chargeStatement(db, {
-    id: conversionId,
-    workspaceId,
-    cost,
-    originalFilename: request.file.originalname,
-    extension: request.extension,
-    fileSizeBytes: request.file.size,
-    useEnhancedAi: request.useEnhancedAi,
-    includeMetadata: request.includeMetadata,
-    optimizeTokens: request.optimizeTokens,
-    mode: request.webhookUrl ? 'async' : 'sync',
-    webhookUrl: request.webhookUrl,
-    webhookSecret: request.webhookSecret,
+    ...conversion,
     createdAt,
     chargeId: uuidv7(),
-    bytes,
     idempotencyKey: idempotency?.key ?? null,
     fingerprint: idempotency?.fingerprint ?? null,
     keyExpiredBefore: idempotency?.expiredBefore ?? createdAt,
   });
   if (row!.keyTaken) return { keyTaken: true };
   if (row!.remaining === null) return { insufficient: true, available: row!.available };
-  return { id: conversionId, createdAt, creditsRemaining: row!.remaining };
+  return { id: conversion.id, createdAt, creditsRemaining: row!.remaining };
 }
 
 const detailSelect = {

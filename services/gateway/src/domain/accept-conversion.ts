@@ -97,11 +97,21 @@ async function storeThenCharge(
   try {
     const created = await chargeAndCreateConversion(
       deps.db,
-      workspace.id,
-      conversionId,
-      { ...request, webhookSecret: sealed },
-      cost,
-      storedFirst ? null : bytes,
+      {
+        id: conversionId,
+        workspaceId: workspace.id,
+        cost,
+        originalFilename: request.file.originalname,
+        extension: request.extension,
+        fileSizeBytes: request.file.size,
+        useEnhancedAi: request.useEnhancedAi,
+        includeMetadata: request.includeMetadata,
+        optimizeTokens: request.optimizeTokens,
+        mode: request.webhookUrl ? 'async' : 'sync',
+        webhookUrl: request.webhookUrl,
+        webhookSecret: sealed,
+        bytes: storedFirst ? null : bytes,
+      },
       idempotency && { ...idempotency, expiredBefore: idempotencyExpiredBefore() },
     );
     if ('insufficient' in created) throw AppError.insufficientCredits(cost, created.available);

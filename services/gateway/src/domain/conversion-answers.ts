@@ -1,12 +1,14 @@
 import type { FinishedResult, QueuedConversion, SyncConversionResult } from '@markwright/contracts';
 import type { DocumentMetadata, TokenOptimization } from '@markwright/contracts';
 
-/** What POST /convert answers: a status, the contract's body and any headers (e.g. Idempotent-Replayed). */
-export interface Answer {
-  status: number;
-  body: QueuedConversion | SyncConversionResult | { error: string; message: string };
-  headers?: Record<string, string>;
-}
+/**
+ * What POST /convert gives back when it does not fail: the result of a sync conversion or the
+ * acknowledgement of a queued one, and whether it is the first answer of an Idempotency-Key
+ * given again. The entry point picks the status (200, 202) and headers; a failure is an AppError.
+ */
+export type Answer = { replayed?: boolean } & (
+  { kind: 'converted'; body: SyncConversionResult } | { kind: 'queued'; body: QueuedConversion }
+);
 
 /** The credits a conversion cost and the balance right after its charge. */
 export interface ChargeFacts {
@@ -17,7 +19,7 @@ export interface ChargeFacts {
 /** The 202 of an async conversion; the same body when an Idempotency-Key replays it. */
 export function queuedAnswer(conversionId: string, charge: ChargeFacts): Answer {
   return {
-    status: 202,
+    kind: 'queued',
     body: {
       id: conversionId,
       status: 'pending',
@@ -45,5 +47,5 @@ export function syncAnswer(
   if (flags.optimizeTokens && result.tokenOptimization) {
     body.token_optimization = result.tokenOptimization as TokenOptimization;
   }
-  return { status: 200, body };
+  return { kind: 'converted', body };
 }

@@ -58,7 +58,7 @@ export async function replayIdempotent(db: Db, workspaceId: string, key: Idempot
   const record = await findIdempotencyRecord(db, workspaceId, key.key, idempotencyExpiredBefore());
   if (!record) return null;
   if (record.fingerprint !== key.fingerprint) throw AppError.idempotencyKeyReused();
-  return { ...firstAnswer(record), headers: { [IDEMPOTENT_REPLAYED_HEADER]: 'true' } };
+  return { ...firstAnswer(record), replayed: true };
 }
 
 function firstAnswer(record: IdempotencyRecord): Answer {
@@ -67,10 +67,8 @@ function firstAnswer(record: IdempotencyRecord): Answer {
   if (conversion.mode === 'async') return queuedAnswer(conversion.id, charge);
   if (conversion.status === 'completed') return syncAnswer(conversion, conversion, charge);
   if (conversion.status === 'failed') {
-    return {
-      status: 422,
-      body: AppError.conversionFailed(conversion.error ?? 'The conversion failed.').body as Answer['body'],
-    };
+    const failed = AppError.conversionFailed(conversion.error ?? 'The conversion failed.');
+    throw new AppError(failed.status, failed.body, { [IDEMPOTENT_REPLAYED_HEADER]: 'true' });
   }
   throw AppError.idempotencyConflict(IDEMPOTENCY_RETRY_AFTER_SECONDS);
 }

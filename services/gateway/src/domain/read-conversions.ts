@@ -1,5 +1,5 @@
 import type { Db } from '@markwright/db';
-import type { ConversionDetail } from '@markwright/contracts';
+import type { ConversionDetail, ConversionPage } from '@markwright/contracts';
 import { AppError } from './app-error';
 import { renderConversionDetail, renderConversionListItem } from './conversion-view';
 import type { ListRequest } from './list-request';
@@ -25,7 +25,7 @@ export async function listWorkspaceConversions(
   workspaceId: string,
   query: ListRequest,
   page: { path: string; echoed: Record<string, string> },
-): Promise<Record<string, unknown>> {
+): Promise<ConversionPage> {
   const { rows, total } = await listConversions(db, workspaceId, query);
   return renderPaginator({
     items: rows.map(renderConversionListItem),

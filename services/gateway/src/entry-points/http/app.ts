@@ -8,7 +8,7 @@ import { validateConvertRequest } from '../../domain/convert-request';
 import { validateListRequest } from '../../domain/list-request';
 import { getConversion, listWorkspaceConversions } from '../../domain/read-conversions';
 import { readIdempotencyKey, replayIdempotent } from '../../domain/idempotency';
-import { IDEMPOTENCY_KEY_HEADER } from '@markwright/contracts';
+import { IDEMPOTENCY_KEY_HEADER, IDEMPOTENT_REPLAYED_HEADER } from '@markwright/contracts';
 import { SERVER_UPLOAD_CAP_BYTES } from '../../domain/plans';
 import { authenticate, workspaceOf } from './auth';
 import { createRateLimits } from './rate-limits';
@@ -101,10 +101,8 @@ export function createApp(deps: AppDeps): express.Express {
         validateConvertRequest(workspace.plan, req.file, fields),
         key,
       ));
-    res
-      .status(answer.status)
-      .set(answer.headers ?? {})
-      .json(answer.body);
+    if (answer.replayed) res.set(IDEMPOTENT_REPLAYED_HEADER, 'true');
+    res.status(answer.kind === 'queued' ? 202 : 200).json(answer.body);
   });
 
   api.get('/conversions', limits.other, async (req, res) => {
