@@ -247,6 +247,16 @@ describe('POST /conversions/{id}/cancel (E7)', () => {
       }
     }
     const final = await balance(workspaceId);
+    if (process.env.MW_REPORT_RACE)
+      console.log(
+        JSON.stringify({
+          runs: runs.length,
+          cancelWon: won,
+          ledgerSum: sum,
+          balance: final,
+          refundRows: [...refunds.values()].reduce((a, b) => a + b, 0),
+        }),
+      );
     expect(sum).toBe(final);
     expect(final).toBe(500 - (60 - won));
   }, 120_000);
