@@ -7,6 +7,7 @@ import type {
   ConversionListItem,
   ConversionPage,
   ConversionStatus,
+  FailedConversion,
   FinishedConversion,
   QueuedConversion,
   SyncConversionResult,
@@ -34,6 +35,13 @@ export interface ConvertOptions {
   useEnhancedAi?: boolean;
   optimizeTokens?: boolean;
   includeMetadata?: boolean;
+  /**
+   * Sent as Idempotency-Key (1–255 printable ASCII characters): resending the same file and
+   * options with the same key within 24 h returns the first answer and charges nothing more, so a
+   * retry after a network error is safe. Reusing it for another request throws ValidationError;
+   * while the first request still runs, ConflictError (code idempotency_conflict, retryAfterSeconds).
+   */
+  idempotencyKey?: string;
   signal?: AbortSignal;
 }
 
@@ -71,6 +79,7 @@ const USER_AGENT = `markwright-client/${version}`;
 
 interface RequestInit {
   query?: Record<string, string | number | undefined>;
+  headers?: Record<string, string>;
   body?: FormData;
   signal?: AbortSignal;
 }
@@ -109,7 +118,24 @@ export class MarkwrightClient {
     ];
     for (const [name, value] of fields) if (value !== undefined) form.append(name, String(value));
     form.append('file', toBlob(file.data), file.filename);
-    return this.request('POST', '/convert', { body: form, signal: options.signal });
+    const headers = options.idempotencyKey === undefined ? undefined : { 'Idempotency-Key': options.idempotencyKey };
+    return this.request('POST', '/convert', { body: form, headers, signal: options.signal });
+  }
+
+  /**
+   * POST /conversions/{id}/cancel: a pending or processing conversion fails with "Cancelled by
+   * request." and is refunded; returns it. Already completed or failed: ConflictError (not_cancellable).
+   */
+  cancel(id: string, options: { signal?: AbortSignal } = {}): Promise<FailedConversion> {
+    return this.request('POST', `/conversions/${encodeURIComponent(id)}/cancel`, options);
+  }
+
+  /**
+   * DELETE /conversions/{id}: removes a finished conversion and its result for good (the credit
+   * ledger keeps its rows). Still pending or processing: ConflictError (not_finished).
+   */
+  async delete(id: string, options: { signal?: AbortSignal } = {}): Promise<void> {
+    await this.request('DELETE', `/conversions/${encodeURIComponent(id)}`, options);
   }
 
   /** GET /conversions/{id}; narrow on `status` to reach markdown, error or started_at. */
@@ -168,7 +194,12 @@ export class MarkwrightClient {
       try {
         response = await this.fetch(url, {
           method,
-          headers: { Authorization: `Bearer ${this.token}`, Accept: 'application/json', 'User-Agent': USER_AGENT },
+          headers: {
+            ...init.headers,
+            Authorization: `Bearer ${this.token}`,
+            Accept: 'application/json',
+            'User-Agent': USER_AGENT,
+          },
           body: init.body,
           signal: init.signal,
         });

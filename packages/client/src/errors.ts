@@ -79,6 +79,21 @@ export class RateLimitError extends MarkwrightError {
   }
 }
 
+/**
+ * 409: the request conflicts with the conversion's state. `code` says which: idempotency_conflict
+ * (the first request of this Idempotency-Key still runs; wait `retryAfterSeconds`),
+ * not_cancellable (already finished) or not_finished (delete a pending or processing one).
+ */
+export class ConflictError extends MarkwrightError {
+  override name = 'ConflictError';
+  readonly retryAfterSeconds: number | undefined;
+
+  constructor(status: number, body: unknown, retryAfterSeconds: number | undefined) {
+    super(status, body);
+    this.retryAfterSeconds = retryAfterSeconds;
+  }
+}
+
 /** The service could not be reached (DNS, refused connection, reset): no HTTP answer at all. */
 export class MarkwrightConnectionError extends Error {
   override name = 'MarkwrightConnectionError';
@@ -118,6 +133,8 @@ export function errorFromResponse(
         : new MarkwrightError(status, body);
     case 404:
       return new NotFoundError(status, body);
+    case 409:
+      return new ConflictError(status, body, retryAfterSeconds);
     case 413:
       return new PayloadTooLargeError(status, body);
     case 422:

@@ -8,6 +8,7 @@ export {
 } from './client';
 export {
   AuthenticationError,
+  ConflictError,
   ConversionFailedError,
   ConversionTimeoutError,
   InsufficientCreditsError,

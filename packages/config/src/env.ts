@@ -62,6 +62,8 @@ export const envSchema = z.object({
   /** A pending conversion not picked up for this long is published again. */
   PENDING_REPUBLISH_AFTER_MS: positiveInt.default(30_000),
   SWEEP_INTERVAL_MS: positiveInt.default(10_000),
+  /** Finished conversions older than this many hours are deleted in the background (E8); unset keeps them. */
+  RESULT_RETENTION_HOURS: positiveInt.optional(),
   /** Redeliveries of one job before it goes to the dead-letter queue and the conversion fails. */
   JOB_DELIVERY_LIMIT: positiveInt.default(3),
   /**

@@ -6,3 +6,4 @@ export * from './webhooks';
 export * from './api';
 export * from './consumer';
 export * from './formats';
+export * from './job-control';

@@ -23,7 +23,8 @@ export type ConversionErrorCode =
   | 'too_large'
   | 'timeout'
   | 'out_of_memory'
-  | 'not_implemented';
+  | 'not_implemented'
+  | 'cancelled';
 
 /** A conversion that cannot succeed for this input. `message` is shown to the API user as `error`. */
 export class ConversionError extends Error {

@@ -6,3 +6,4 @@ export * from './lifecycle';
 export { uuidv7 } from './ids';
 export { isConnectionLoss, retryOnConnectionLoss } from './reconnect';
 export { storableJson, storableText } from './storable-text';
+export { namedStatement } from './named-statement';

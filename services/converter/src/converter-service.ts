@@ -11,6 +11,8 @@ import { WorkSlots } from './domain/work-slots';
 
 /** Database connections of a converter beyond its conversions: claims, stores and announcements of the jobs waiting. */
 const SPARE_CONNECTIONS = 4;
+import { RunningConversions } from './domain/running-conversions';
+import { consumeCancels } from './entry-points/cancel-consumer';
 
 export interface ConverterService {
   db: Db;
@@ -45,6 +47,7 @@ export async function startConverter(
     slots: new WorkSlots(config.CONVERTER_CONCURRENCY, config.CONVERTER_MAX_BYTES_IN_FLIGHT_MB * 1024 * 1024),
     announce: (id, known) => announcer.announce(db, id, known),
     observe: createConversionMetrics(registry),
+    running: new RunningConversions(),
     modelEndpoint:
       config.ENHANCED_AI_BASE_URL && config.ENHANCED_AI_MODEL
         ? {
@@ -80,6 +83,7 @@ export async function startConverter(
       onStopping: () => deps.slots.stopWaiting(),
     },
   );
+  const cancels = await consumeCancels(broker, names, logger, (id) => deps.running.cancel(id));
   const health =
     config.HEALTH_PORT !== undefined
       ? await startHealthServer(
@@ -96,6 +100,7 @@ export async function startConverter(
     db,
     healthPort: health?.port,
     async stop() {
+      await cancels.stop();
       await consumer.stop();
       await announcer.close();
       await closeConversionWorkers();

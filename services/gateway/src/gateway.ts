@@ -17,12 +17,16 @@ import { FinishedListener } from './data-access/finished-listener';
 import { PendingSweeper } from './data-access/pending-sweeper';
 import { JobsQueueProbe } from './data-access/jobs-queue-probe';
 import { createGatewayMetrics } from './gateway-metrics';
+import { CancellationPublisher } from './data-access/cancellation-publisher';
+import { createJobControlMetrics } from './job-control-metrics';
+import { RetentionSweeper } from './entry-points/retention-sweeper';
 
 export interface Gateway {
   url: string;
   port: number;
   db: Db;
   sweeper: PendingSweeper;
+  retention: RetentionSweeper;
   stop(): Promise<void>;
 }
 
@@ -51,6 +55,8 @@ export async function startGateway(config: Config, logger: Logger = createLogger
   const registry = createMetricsRegistry('gateway');
   const jobsQueue = await JobsQueueProbe.create(broker, names);
   const metrics = createGatewayMetrics(registry, () => jobsQueue.read());
+  const cancellations = await CancellationPublisher.create(broker, names);
+  const jobControl = createJobControlMetrics(registry);
   const app = createApp({
     db,
     publisher,
@@ -64,6 +70,8 @@ export async function startGateway(config: Config, logger: Logger = createLogger
     rateLimitMultiplier: config.RATE_LIMIT_MULTIPLIER,
     registry,
     credits: metrics.credits,
+    cancellations,
+    jobControl,
     rateLimited: metrics.rateLimited,
     ready: async () => {
       await db.$queryRaw`SELECT 1`;
@@ -72,6 +80,11 @@ export async function startGateway(config: Config, logger: Logger = createLogger
   });
   const sweeper = new PendingSweeper(db, publisher, logger, config.PENDING_REPUBLISH_AFTER_MS);
   sweeper.start(config.SWEEP_INTERVAL_MS);
+  const retention = new RetentionSweeper(
+    { db, logger, cancellations, jobControl, credits: metrics.credits },
+    config.RESULT_RETENTION_HOURS,
+  );
+  retention.start(config.SWEEP_INTERVAL_MS);
   const server = http.createServer(app);
   server.requestTimeout = config.SYNC_TIMEOUT_MS + 30_000;
   await new Promise<void>((resolve) => server.listen(config.PORT, '0.0.0.0', resolve));
@@ -82,12 +95,15 @@ export async function startGateway(config: Config, logger: Logger = createLogger
     port,
     db,
     sweeper,
+    retention,
     async stop() {
       await new Promise<void>((resolve) => {
         server.close(() => resolve());
         server.closeIdleConnections();
       });
       await sweeper.stop();
+      await retention.stop();
+      await cancellations.close();
       await listener.close();
       await jobsQueue.close();
       await publisher.close();

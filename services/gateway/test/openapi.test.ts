@@ -95,7 +95,7 @@ describe('The OpenAPI document', () => {
   it('When the Responses table of POST /convert is read, then each status has its body', () => {
     const op = (status: string) => bodies('/convert', 'post', status);
     expect(Object.keys(doc.paths['/convert'].post.responses).sort()).toEqual(
-      ['200', '202', '401', '402', '413', '422', '429'].sort(),
+      ['200', '202', '401', '402', '409', '413', '422', '429'].sort(),
     );
     expectFields(op('200')[0]!, {
       success: ['boolean', true],
@@ -405,5 +405,52 @@ describe('Served bodies against the document', () => {
     });
     expectValid(validate, JSON.parse(completed));
     expectValid(validate, JSON.parse(failed));
+  });
+
+  it('When a key is replayed, a job is cancelled or deleted (E6-E8), then each answer matches the document', async () => {
+    expect(doc.paths['/convert'].post.parameters).toContainEqual(
+      expect.objectContaining({ in: 'header', name: 'Idempotency-Key', required: false }),
+    );
+    const convert = () =>
+      api()
+        .post('/convert')
+        .set(...bearer(token))
+        .set('Idempotency-Key', 'openapi-replay')
+        .field('webhook_url', 'https://receiver.invalid/hook')
+        .attach('file', Buffer.from('# Key\n'), 'key.md');
+    await convert();
+    const replayed = await convert();
+    expect(replayed.headers['idempotent-replayed']).toBe('true');
+    expectValid(response('/convert', 'post', '202'), replayed.body);
+    const reused = await api()
+      .post('/convert')
+      .set(...bearer(token))
+      .set('Idempotency-Key', 'openapi-replay')
+      .attach('file', Buffer.from('# Other\n'), 'other.md');
+    expectValid(response('/convert', 'post', '422'), reused.body);
+    const cancelled = await api()
+      .post(`/conversions/${replayed.body.id}/cancel`)
+      .set(...bearer(token));
+    expect([200, 409]).toContain(cancelled.status);
+    expectValid(response('/conversions/{id}/cancel', 'post', String(cancelled.status)), cancelled.body);
+    const again = await api()
+      .post(`/conversions/${replayed.body.id}/cancel`)
+      .set(...bearer(token));
+    expect(again.status).toBe(409);
+    expectValid(response('/conversions/{id}/cancel', 'post', '409'), again.body);
+    expect(Object.keys(doc.paths['/conversions/{id}'].delete.responses).sort()).toEqual(
+      ['204', '401', '404', '409', '429'].sort(),
+    );
+    expect(
+      (
+        await api()
+          .delete(`/conversions/${replayed.body.id}`)
+          .set(...bearer(token))
+      ).status,
+    ).toBe(204);
+    const gone = await api()
+      .delete(`/conversions/${replayed.body.id}`)
+      .set(...bearer(token));
+    expectValid(response('/conversions/{id}', 'delete', '404'), gone.body);
   });
 });

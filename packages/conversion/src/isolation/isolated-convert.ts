@@ -132,17 +132,28 @@ function stoppedUnexpectedly(): ConversionError {
   return new ConversionError('corrupt_file', 'The file could not be converted: the conversion stopped unexpectedly.');
 }
 
+/** The error of a conversion whose caller aborted it (a cancel): its worker was terminated and replaced. */
+function cancelled(): ConversionError {
+  return new ConversionError('cancelled', 'The conversion was cancelled.');
+}
+
 /**
  * Runs one task of a guarded task module (its default export wraps `guardedTask`) in a pooled
  * worker thread with a heap limit and a deadline: a hostile file fails only itself. A worker
  * whose built-ins the task changed is replaced and the task fails; a task that never ran (a worker
  * polluted before it started, a pool replaced while it waited) runs again on a fresh one.
  */
-export async function runIsolatedTask<T, R>(taskFile: string, task: T, limits: IsolationLimits): Promise<R> {
+export async function runIsolatedTask<T, R>(
+  taskFile: string,
+  task: T,
+  limits: IsolationLimits,
+  signal?: AbortSignal,
+): Promise<R> {
   for (let attempt = 0; ; attempt++) {
+    if (signal?.aborted) throw cancelled();
     const key = poolKey(taskFile, limits);
     const pool = poolFor(taskFile, limits);
-    const reply = await runInPool<T, R>(pool, task, limits);
+    const reply = await runInPool<T, R>(pool, task, limits, signal);
     if (reply === undefined) {
       if (attempt >= RETRIES_ON_FRESH_WORKERS) throw stoppedUnexpectedly();
       continue;
@@ -158,13 +169,25 @@ export async function runIsolatedTask<T, R>(taskFile: string, task: T, limits: I
   }
 }
 
-/** The worker's reply, or undefined when the task was lost with a pool being replaced. */
-async function runInPool<T, R>(pool: Piscina, task: T, limits: IsolationLimits): Promise<GuardedReply<R> | undefined> {
+/**
+ * The worker's reply, or undefined when the task was lost with a pool being replaced. The
+ * deadline or the caller's `signal` aborts the task: piscina terminates the worker running it
+ * and starts a fresh one, so the work stops at once whatever the parser is doing.
+ */
+async function runInPool<T, R>(
+  pool: Piscina,
+  task: T,
+  limits: IsolationLimits,
+  signal?: AbortSignal,
+): Promise<GuardedReply<R> | undefined> {
   const controller = new AbortController();
   const timer = setTimeout(() => controller.abort(), limits.timeoutMs);
+  const onCancel = (): void => controller.abort();
+  signal?.addEventListener('abort', onCancel, { once: true });
   try {
     return (await pool.run(task, { signal: controller.signal })) as GuardedReply<R>;
   } catch (err) {
+    if (signal?.aborted) throw cancelled();
     if (controller.signal.aborted) {
       throw new ConversionError(
         'timeout',
@@ -182,6 +205,7 @@ async function runInPool<T, R>(pool: Piscina, task: T, limits: IsolationLimits):
     throw stoppedUnexpectedly();
   } finally {
     clearTimeout(timer);
+    signal?.removeEventListener('abort', onCancel);
   }
 }
 
@@ -191,11 +215,13 @@ export async function convertIsolated(
   extension: string,
   options: ConvertDocumentOptions,
   limits: IsolationLimits = DEFAULT_LIMITS,
+  signal?: AbortSignal,
 ): Promise<ConvertDocumentResult> {
   const reply = await runIsolatedTask<object, ConversionReply>(
     WORKER_ENTRY,
     { input: new Uint8Array(input), extension, options },
     limits,
+    signal,
   );
   if (reply.ok) return reply.result;
   throw new ConversionError(reply.code, reply.message);

@@ -17,6 +17,7 @@ import {
   readUpload,
   storeResult,
 } from '../data-access/conversion-store';
+import type { RunningConversions } from './running-conversions';
 import { INLINE_UPLOAD_BYTES, type WorkSlots } from './work-slots';
 
 export interface RunDeps {
@@ -32,6 +33,8 @@ export interface RunDeps {
   /** Publishes "finished"; `known` is the state just stored (otherwise the row is read). */
   announce: (conversionId: string, known?: FinishedState) => Promise<void>;
   observe: ConversionObserver;
+  /** The jobs running here, so a cancel (E7) can abort one. */
+  running: RunningConversions;
 }
 
 /** Where a conversion's outcome is reported (metrics), so the domain stays free of prom-client. */
@@ -51,6 +54,16 @@ export const WORKER_STOPPED = 'The file could not be processed: the conversion s
  * is held only within the byte budget, and the conversion waits for a free worker thread.
  */
 export async function runConversion(deps: RunDeps, conversionId: string): Promise<void> {
+  const running = deps.running.begin(conversionId);
+  try {
+    await claimConvertAndStore(deps, conversionId, running.signal);
+  } finally {
+    running.end();
+  }
+}
+
+/** The job's work; `cancel` aborts its worker task when the conversion is cancelled (E7). */
+async function claimConvertAndStore(deps: RunDeps, conversionId: string, cancel: AbortSignal): Promise<void> {
   const job = await claimJob(deps.db, conversionId, INLINE_UPLOAD_BYTES);
   if (!job) {
     if (await conversionExists(deps.db, conversionId)) await deps.announce(conversionId);
@@ -58,7 +71,9 @@ export async function runConversion(deps: RunDeps, conversionId: string): Promis
   }
   const finished = await deps.slots.holdingBytes(job.size ?? 0, async () => {
     const bytes = job.bytes ?? (job.size === null ? null : await readUpload(deps.db, conversionId));
-    return bytes ? convertAndKeep(deps, conversionId, { ...job, bytes }) : fail(deps, conversionId, job, UPLOAD_GONE);
+    return bytes
+      ? convertAndKeep(deps, conversionId, { ...job, bytes }, cancel)
+      : fail(deps, conversionId, job, UPLOAD_GONE);
   });
   await deps.announce(conversionId, finished);
 }
@@ -70,6 +85,7 @@ async function convertAndKeep(
   deps: RunDeps,
   conversionId: string,
   job: ClaimedJob,
+  cancel: AbortSignal,
 ): Promise<FinishedState | undefined> {
   let started = Date.now();
   let result;
@@ -87,6 +103,7 @@ async function convertAndKeep(
           transcriptionEndpoint: job.useEnhancedAi ? deps.transcriptionEndpoint : undefined,
         },
         deps.limits,
+        cancel,
       );
     });
   } catch (err) {

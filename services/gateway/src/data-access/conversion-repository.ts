@@ -1,5 +1,4 @@
-import { type Db, preparedQuery, Prisma, uuidv7 } from '@markwright/db';
-import type { ConvertRequest } from '../domain/convert-request';
+import { type Db, namedStatement, Prisma, uuidv7 } from '@markwright/db';
 
 export interface ChargedConversion {
   id: string;
@@ -28,11 +27,113 @@ export async function deleteUpload(db: Db, conversionId: string): Promise<void> 
  */
 export const UPLOAD_IN_CHARGE_MAX_BYTES = 256 * 1024;
 
+/** A conversion to charge for and create: its row's inputs, its cost, and a small upload to store with it. */
+export interface NewConversion {
+  id: string;
+  workspaceId: string;
+  cost: number;
+  originalFilename: string;
+  extension: string;
+  fileSizeBytes: number;
+  useEnhancedAi: boolean;
+  includeMetadata: boolean;
+  optimizeTokens: boolean;
+  mode: 'sync' | 'async';
+  webhookUrl: string | null;
+  /** Sealed (encrypted) already. */
+  webhookSecret: string | null;
+  /** A small upload (see UPLOAD_IN_CHARGE_MAX_BYTES); null when it was stored before. */
+  bytes: Buffer | null;
+}
+
+interface ChargeParams extends NewConversion, Record<string, unknown> {
+  createdAt: Date;
+  chargeId: string;
+  idempotencyKey: string | null;
+  fingerprint: string | null;
+  keyExpiredBefore: Date;
+}
+
+const chargeStatement = namedStatement<
+  ChargeParams,
+  { remaining: number | null; available: number; keyTaken: boolean; commitMode: string | null }
+>(
+  'mw_charge_and_create_conversion',
+  `WITH locked AS (
+     SELECT credit_balance FROM workspaces WHERE id = :workspaceId::uuid FOR UPDATE
+   ), keyed AS (
+     INSERT INTO idempotency_keys (workspace_id, key, fingerprint, conversion_id, credits_used, credits_remaining, created_at)
+     SELECT :workspaceId::uuid, :idempotencyKey::text, :fingerprint::text, :id::uuid, :cost::int,
+       credit_balance - :cost::int, :createdAt::timestamptz
+     FROM locked WHERE :idempotencyKey::text IS NOT NULL AND credit_balance >= :cost::int
+     ON CONFLICT (workspace_id, key) DO UPDATE SET fingerprint = EXCLUDED.fingerprint,
+       conversion_id = EXCLUDED.conversion_id, credits_used = EXCLUDED.credits_used,
+       credits_remaining = EXCLUDED.credits_remaining, created_at = EXCLUDED.created_at
+     WHERE idempotency_keys.created_at <= :keyExpiredBefore::timestamptz
+     RETURNING 1
+   ), charged AS (
+     UPDATE workspaces SET credit_balance = credit_balance - :cost::int
+     WHERE id = :workspaceId::uuid AND credit_balance >= :cost::int
+       AND (:idempotencyKey::text IS NULL OR EXISTS (SELECT 1 FROM keyed))
+     RETURNING credit_balance
+   ), created AS (
+     INSERT INTO conversions (id, workspace_id, status, original_filename, extension, file_size_bytes,
+       use_enhanced_ai, include_metadata, optimize_tokens, mode, webhook_url, webhook_secret,
+       credits_charged, created_at, last_published_at, publish_count)
+     SELECT :id::uuid, :workspaceId::uuid, 'pending', :originalFilename::text, :extension::text, :fileSizeBytes::int,
+       :useEnhancedAi::boolean, :includeMetadata::boolean, :optimizeTokens::boolean, :mode::text, :webhookUrl::text,
+       :webhookSecret::text, :cost::int, :createdAt::timestamptz, :createdAt::timestamptz, 1
+     FROM charged
+     RETURNING id
+   ), ledger AS (
+     INSERT INTO credit_transactions (id, workspace_id, conversion_id, type, amount)
+     SELECT :chargeId::uuid, :workspaceId::uuid, id, 'charge', -:cost::int FROM created
+   ), stored AS (
+     INSERT INTO uploads (conversion_id, bytes) SELECT id, :bytes::bytea FROM created WHERE :bytes::bytea IS NOT NULL
+   )
+   SELECT (SELECT credit_balance FROM charged) AS remaining,
+          (SELECT credit_balance FROM locked) AS available,
+          (:idempotencyKey::text IS NOT NULL AND NOT EXISTS (SELECT 1 FROM keyed)
+            AND (SELECT credit_balance FROM locked) >= :cost::int) AS "keyTaken",
+          CASE WHEN :mode::text = 'sync' THEN set_config('synchronous_commit', 'off', true) END AS "commitMode"`,
+  [
+    'id',
+    'workspaceId',
+    'cost',
+    'originalFilename',
+    'extension',
+    'fileSizeBytes',
+    'useEnhancedAi',
+    'includeMetadata',
+    'optimizeTokens',
+    'mode',
+    'webhookUrl',
+    'webhookSecret',
+    'createdAt',
+    'chargeId',
+    'bytes',
+    'idempotencyKey',
+    'fingerprint',
+    'keyExpiredBefore',
+  ],
+);
+
+/** An Idempotency-Key to record with the charge (E6): the key and the request's fingerprint. */
+export interface IdempotencyClaim {
+  key: string;
+  fingerprint: string;
+  /** A record created at or before this is expired and is taken over. */
+  expiredBefore: Date;
+}
+
 /**
  * Charges the credits, creates the conversion and its charge row in ONE statement (one short
  * transaction, one round trip): the workspace's row lock is held for a few index writes only.
- * The conditional UPDATE cannot take the balance below zero, so concurrent requests can never
- * overdraw it; when it matches no row nothing else is inserted and the balance is returned.
+ * The balance is read under that lock, so concurrent requests can never overdraw it; when it is
+ * short nothing is inserted and the balance is returned.
+ * With an Idempotency-Key, the key's row is inserted by the same statement and gates the
+ * charge: of 20 identical requests racing, the first commits its key and its charge together and
+ * the others, serialised on the workspace's row lock, find the key taken and charge nothing.
  * `bytes` (a small upload, see UPLOAD_IN_CHARGE_MAX_BYTES) is stored by the same statement, so
  * a refused charge stores nothing; null when the upload was stored before.
  * The job is published right after, so the row starts as published once (the sweeper
@@ -46,58 +147,21 @@ export const UPLOAD_IN_CHARGE_MAX_BYTES = 256 * 1024;
  */
 export async function chargeAndCreateConversion(
   db: Db,
-  workspaceId: string,
-  conversionId: string,
-  request: ConvertRequest,
-  cost: number,
-  bytes: Buffer | null,
-): Promise<ChargedConversion | { insufficient: true; available: number }> {
+  conversion: NewConversion,
+  idempotency: IdempotencyClaim | null = null,
+): Promise<ChargedConversion | { insufficient: true; available: number } | { keyTaken: true }> {
   const createdAt = new Date();
-  const rows = await preparedQuery<{ remaining: number | null; available: number }>(
-    db,
-    'mw_charge_and_create_conversion',
-    `WITH charged AS (
-       UPDATE workspaces SET credit_balance = credit_balance - $3::int
-       WHERE id = $2::uuid AND credit_balance >= $3::int
-       RETURNING credit_balance
-     ), created AS (
-       INSERT INTO conversions (id, workspace_id, status, original_filename, extension, file_size_bytes,
-         use_enhanced_ai, include_metadata, optimize_tokens, mode, webhook_url, webhook_secret,
-         credits_charged, created_at, last_published_at, publish_count)
-       SELECT $1::uuid, $2::uuid, 'pending', $4::text, $5::text, $6::int, $7::boolean, $8::boolean,
-         $9::boolean, $10::text, $11::text, $12::text, $3::int, $13::timestamptz, $13::timestamptz, 1
-       FROM charged
-       RETURNING id
-     ), ledger AS (
-       INSERT INTO credit_transactions (id, workspace_id, conversion_id, type, amount)
-       SELECT $14::uuid, $2::uuid, id, 'charge', -$3::int FROM created
-     ), stored AS (
-       INSERT INTO uploads (conversion_id, bytes) SELECT id, $15::bytea FROM created WHERE $15::bytea IS NOT NULL
-     )
-     SELECT (SELECT credit_balance FROM charged) AS remaining,
-            (SELECT credit_balance FROM workspaces WHERE id = $2::uuid) AS available,
-            CASE WHEN $10::text = 'sync' THEN set_config('synchronous_commit', 'off', true) END AS "commitMode"`,
-    [
-      conversionId,
-      workspaceId,
-      cost,
-      request.file.originalname,
-      request.extension,
-      request.file.size,
-      request.useEnhancedAi,
-      request.includeMetadata,
-      request.optimizeTokens,
-      request.webhookUrl ? 'async' : 'sync',
-      request.webhookUrl ?? null,
-      request.webhookSecret ?? null,
-      createdAt,
-      uuidv7(),
-      bytes,
-    ],
-  );
-  const row = rows[0]!;
-  if (row.remaining === null) return { insufficient: true, available: row.available };
-  return { id: conversionId, createdAt, creditsRemaining: row.remaining };
+  const [row] = await chargeStatement(db, {
+    ...conversion,
+    createdAt,
+    chargeId: uuidv7(),
+    idempotencyKey: idempotency?.key ?? null,
+    fingerprint: idempotency?.fingerprint ?? null,
+    keyExpiredBefore: idempotency?.expiredBefore ?? createdAt,
+  });
+  if (row!.keyTaken) return { keyTaken: true };
+  if (row!.remaining === null) return { insufficient: true, available: row!.available };
+  return { id: conversion.id, createdAt, creditsRemaining: row!.remaining };
 }
 
 const detailSelect = {

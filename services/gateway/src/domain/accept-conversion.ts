@@ -14,6 +14,13 @@ import {
 } from '../data-access/conversion-repository';
 import type { JobPublisher } from '../data-access/job-publisher';
 import type { FinishedListener, FinishedNotice } from '../data-access/finished-listener';
+import { queuedAnswer, syncAnswer, type Answer } from './conversion-answers';
+import {
+  IDEMPOTENCY_RETRY_AFTER_SECONDS,
+  idempotencyExpiredBefore,
+  replayIdempotent,
+  type IdempotencyKey,
+} from './idempotency';
 
 export interface AcceptDeps {
   db: Db;
@@ -34,10 +41,7 @@ export interface CreditsMeter {
   refunded(credits: number): void;
 }
 
-export interface Answer {
-  status: number;
-  body: Record<string, unknown>;
-}
+export type { Answer } from './conversion-answers';
 
 type Outcome = FinishedResult & { status: 'completed' | 'failed' };
 
@@ -46,25 +50,18 @@ export async function acceptConversion(
   deps: AcceptDeps,
   workspace: AuthenticatedWorkspace,
   request: ConvertRequest,
+  idempotency: IdempotencyKey | null = null,
 ): Promise<Answer> {
   const cost = conversionCost(workspace.plan, request.useEnhancedAi);
-  const created = await storeThenCharge(deps, workspace, request, cost);
+  const created = await storeThenCharge(deps, workspace, request, cost, idempotency);
+  // An identical request with the same key charged first (E6): answer as it was answered.
+  if ('keyTaken' in created) return await keyTakenAnswer(deps, workspace, idempotency!);
   deps.credits.charged(workspace.plan, cost);
   deps.logger.info({ conversionId: created.id, mode: request.webhookUrl ? 'async' : 'sync' }, 'conversion accepted');
 
   if (request.webhookUrl) {
     await publishJob(deps, created.id);
-    return {
-      status: 202,
-      body: {
-        id: created.id,
-        status: 'pending',
-        message: 'The conversion is queued. The result will be sent to the webhook URL when it is ready.',
-        status_url: `/api/v1/conversions/${created.id}`,
-        credits_used: cost,
-        credits_remaining: created.creditsRemaining,
-      },
-    };
+    return queuedAnswer(created.id, { creditsUsed: cost, creditsRemaining: created.creditsRemaining });
   }
 
   const waiting = deps.listener.waitFor(created.id);
@@ -72,15 +69,7 @@ export async function acceptConversion(
     await publishJob(deps, created.id);
     const outcome = await waitUntilFinished(deps, created.id, waiting);
     if (outcome.status === 'completed') {
-      const body: Record<string, unknown> = {
-        success: true,
-        markdown: outcome.markdown ?? '',
-        credits_used: cost,
-        credits_remaining: created.creditsRemaining,
-      };
-      if (request.includeMetadata) body.metadata = outcome.metadata;
-      if (request.optimizeTokens && outcome.tokenOptimization) body.token_optimization = outcome.tokenOptimization;
-      return { status: 200, body };
+      return syncAnswer(outcome, request, { creditsUsed: cost, creditsRemaining: created.creditsRemaining });
     }
     throw AppError.conversionFailed(outcome.error ?? 'The conversion failed.');
   } finally {
@@ -98,6 +87,7 @@ async function storeThenCharge(
   workspace: AuthenticatedWorkspace,
   request: ConvertRequest,
   cost: number,
+  idempotency: IdempotencyKey | null,
 ) {
   const conversionId = uuidv7();
   const bytes = request.file.buffer;
@@ -107,18 +97,41 @@ async function storeThenCharge(
   try {
     const created = await chargeAndCreateConversion(
       deps.db,
-      workspace.id,
-      conversionId,
-      { ...request, webhookSecret: sealed },
-      cost,
-      storedFirst ? null : bytes,
+      {
+        id: conversionId,
+        workspaceId: workspace.id,
+        cost,
+        originalFilename: request.file.originalname,
+        extension: request.extension,
+        fileSizeBytes: request.file.size,
+        useEnhancedAi: request.useEnhancedAi,
+        includeMetadata: request.includeMetadata,
+        optimizeTokens: request.optimizeTokens,
+        mode: request.webhookUrl ? 'async' : 'sync',
+        webhookUrl: request.webhookUrl,
+        webhookSecret: sealed,
+        bytes: storedFirst ? null : bytes,
+      },
+      idempotency && { ...idempotency, expiredBefore: idempotencyExpiredBefore() },
     );
     if ('insufficient' in created) throw AppError.insufficientCredits(cost, created.available);
+    if ('keyTaken' in created && storedFirst) await deleteUpload(deps.db, conversionId);
     return created;
   } catch (err) {
     if (storedFirst) await deleteUpload(deps.db, conversionId).catch(() => undefined);
     throw err;
   }
+}
+
+/** The key's first request committed while this one was being received: replay it (or 409 while it runs). */
+async function keyTakenAnswer(
+  deps: AcceptDeps,
+  workspace: AuthenticatedWorkspace,
+  idempotency: IdempotencyKey,
+): Promise<Answer> {
+  const replayed = await replayIdempotent(deps.db, workspace.id, idempotency);
+  if (replayed) return replayed;
+  throw AppError.idempotencyConflict(IDEMPOTENCY_RETRY_AFTER_SECONDS);
 }
 
 /** A failed publish is not lost: the row stays pending and the sweeper publishes it again. */

@@ -3,6 +3,8 @@ export class AppError extends Error {
   constructor(
     readonly status: number,
     readonly body: Record<string, unknown>,
+    /** Headers the answer carries (e.g. Retry-After). */
+    readonly headers: Record<string, string> = {},
   ) {
     super(typeof body.message === 'string' ? body.message : `HTTP ${status}`);
     this.name = 'AppError';
@@ -55,5 +57,36 @@ export class AppError extends Error {
 
   static tooManyRequests(): AppError {
     return new AppError(429, { message: 'Too many requests. Please wait before retrying.' });
+  }
+
+  static idempotencyConflict(retryAfterSeconds: number): AppError {
+    return new AppError(
+      409,
+      {
+        error: 'idempotency_conflict',
+        message: 'A request with this Idempotency-Key is still being processed. Retry later.',
+      },
+      { 'Retry-After': String(retryAfterSeconds) },
+    );
+  }
+
+  static idempotencyKeyReused(): AppError {
+    return AppError.validation({
+      'Idempotency-Key': ['This Idempotency-Key was already used with a different request.'],
+    });
+  }
+
+  static notCancellable(status: string): AppError {
+    return new AppError(409, {
+      error: 'not_cancellable',
+      message: `The conversion is already ${status} and cannot be cancelled.`,
+    });
+  }
+
+  static notFinished(): AppError {
+    return new AppError(409, {
+      error: 'not_finished',
+      message: 'The conversion is still pending or processing. Cancel it first.',
+    });
   }
 }

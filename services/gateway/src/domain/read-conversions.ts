@@ -1,4 +1,5 @@
 import type { Db } from '@markwright/db';
+import type { ConversionDetail, ConversionPage } from '@markwright/contracts';
 import { AppError } from './app-error';
 import { renderConversionDetail, renderConversionListItem } from './conversion-view';
 import type { ListRequest } from './list-request';
@@ -7,8 +8,11 @@ import { findConversionForWorkspace, listConversions } from '../data-access/conv
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
+/** Ids are UUIDs; anything else names no conversion (404, never 422). */
+export const isConversionId = (id: string): boolean => UUID.test(id);
+
 /** GET /conversions/{id}: only the caller's workspace's conversions exist; a malformed id is not found. */
-export async function getConversion(db: Db, workspaceId: string, id: string): Promise<Record<string, unknown>> {
+export async function getConversion(db: Db, workspaceId: string, id: string): Promise<ConversionDetail> {
   if (!UUID.test(id)) throw AppError.notFound();
   const row = await findConversionForWorkspace(db, workspaceId, id.toLowerCase());
   if (!row) throw AppError.notFound();
@@ -21,7 +25,7 @@ export async function listWorkspaceConversions(
   workspaceId: string,
   query: ListRequest,
   page: { path: string; echoed: Record<string, string> },
-): Promise<Record<string, unknown>> {
+): Promise<ConversionPage> {
   const { rows, total } = await listConversions(db, workspaceId, query);
   return renderPaginator({
     items: rows.map(renderConversionListItem),

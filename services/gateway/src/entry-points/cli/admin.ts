@@ -1,5 +1,5 @@
 import { parseArgs } from 'node:util';
-import { ConfigError, DependencyUnavailableError, loadConfig } from '@markwright/config';
+import { ConfigError, createLogger, DependencyUnavailableError, loadConfig } from '@markwright/config';
 import { createDb, migrate } from '@markwright/db';
 import { isPlanName, PLAN_NAMES } from '../../domain/plans';
 import { formatTimestamp } from '@markwright/contracts';
@@ -10,6 +10,9 @@ import {
   revokeToken,
   showWorkspace,
 } from '../../data-access/workspace-repository';
+import { deleteConversion, sweepExpiredResults } from '../../domain/delete-conversion';
+import type { JobControlDeps } from '../../domain/job-control';
+import { AppError } from '../../domain/app-error';
 
 /** `pnpm --silent admin …`: exactly one JSON object on stdout; errors as JSON on stderr with exit 1. */
 class UsageError extends Error {}
@@ -27,6 +30,8 @@ async function main(argv: string[]): Promise<Record<string, unknown>> {
       workspace: { type: 'string' },
       token: { type: 'string' },
       amount: { type: 'string' },
+      conversion: { type: 'string' },
+      'older-than-hours': { type: 'string' },
     },
   });
   const config = loadConfig();
@@ -73,14 +78,51 @@ async function main(argv: string[]): Promise<Record<string, unknown>> {
           })),
         };
       }
+      case 'conversion delete': {
+        const conversion = required(values.conversion, 'conversion');
+        try {
+          await deleteConversion(jobControlDeps(db), workspaceId(values.workspace), conversion);
+        } catch (err) {
+          if (err instanceof AppError) throw new UsageError(String(err.body.message));
+          throw err;
+        }
+        return { deleted: true };
+      }
+      case 'retention run': {
+        const given = values['older-than-hours'];
+        const hours = given === undefined ? config.RESULT_RETENTION_HOURS : nonNegativeInt(given, 'older-than-hours');
+        if (hours === undefined)
+          throw new UsageError('--older-than-hours is required when RESULT_RETENTION_HOURS is unset');
+        let deleted = 0;
+        // One sweep is bounded; an operator's run goes on until nothing past the limit is left.
+        for (;;) {
+          const swept = await sweepExpiredResults(jobControlDeps(db), hours);
+          deleted += swept;
+          if (swept === 0) break;
+        }
+        return { deleted, older_than_hours: hours };
+      }
       default:
         throw new UsageError(
-          'usage: admin workspace create|show, token create|revoke, credits grant (see docs/operations.md)',
+          'usage: admin workspace create|show, token create|revoke, credits grant, conversion delete, retention run (see docs/operations.md)',
         );
     }
   } finally {
     await db.$disconnect();
   }
+}
+
+/** The job-control use cases as the CLI runs them: no broker, no metrics, no log lines on stdout. */
+function jobControlDeps(db: ReturnType<typeof createDb>): JobControlDeps {
+  return {
+    db,
+    logger: createLogger('admin', 'silent'),
+    cancellations: {
+      announceCancelled: () => Promise.reject(new Error('the admin command line does not cancel')),
+    },
+    jobControl: { cancelled: () => undefined, deleted: () => undefined },
+    credits: { charged: () => undefined, refunded: () => undefined },
+  };
 }
 
 function required(value: string | undefined, name: string): string {

@@ -7,6 +7,8 @@ import { acceptConversion, type AcceptDeps } from '../../domain/accept-conversio
 import { validateConvertRequest } from '../../domain/convert-request';
 import { validateListRequest } from '../../domain/list-request';
 import { getConversion, listWorkspaceConversions } from '../../domain/read-conversions';
+import { readIdempotencyKey, replayIdempotent } from '../../domain/idempotency';
+import { IDEMPOTENCY_KEY_HEADER, IDEMPOTENT_REPLAYED_HEADER } from '@markwright/contracts';
 import { SERVER_UPLOAD_CAP_BYTES } from '../../domain/plans';
 import { authenticate, workspaceOf } from './auth';
 import { createRateLimits } from './rate-limits';
@@ -14,8 +16,10 @@ import { receiveUpload } from './upload';
 import { requestContext } from './request-id';
 import { buildOpenApiDocument, OPENAPI_PATH } from './openapi';
 import { docsRoutes } from './docs';
+import { addJobControlRoutes } from './job-control-routes';
+import type { JobControlDeps } from '../../domain/job-control';
 
-export interface AppDeps extends AcceptDeps {
+export interface AppDeps extends AcceptDeps, Pick<JobControlDeps, 'cancellations' | 'jobControl'> {
   redis?: Redis;
   rateLimitPrefix: string;
   rateLimitMultiplier?: number;
@@ -87,9 +91,18 @@ export function createApp(deps: AppDeps): express.Express {
 
   api.post('/convert', limits.convert, receiveUpload(), async (req, res) => {
     const workspace = workspaceOf(req);
-    const request = validateConvertRequest(workspace.plan, req.file, (req.body ?? {}) as Record<string, unknown>);
-    const answer = await acceptConversion({ ...deps, logger: req.log }, workspace, request);
-    res.status(answer.status).json(answer.body);
+    const fields = (req.body ?? {}) as Record<string, unknown>;
+    const key = readIdempotencyKey(req.get(IDEMPOTENCY_KEY_HEADER), req.file, fields);
+    const answer =
+      (key && (await replayIdempotent(deps.db, workspace.id, key))) ||
+      (await acceptConversion(
+        { ...deps, logger: req.log },
+        workspace,
+        validateConvertRequest(workspace.plan, req.file, fields),
+        key,
+      ));
+    if (answer.replayed) res.set(IDEMPOTENT_REPLAYED_HEADER, 'true');
+    res.status(answer.kind === 'queued' ? 202 : 200).json(answer.body);
   });
 
   api.get('/conversions', limits.other, async (req, res) => {
@@ -105,6 +118,8 @@ export function createApp(deps: AppDeps): express.Express {
   api.get('/conversions/:id', limits.other, async (req, res) => {
     res.json(await getConversion(deps.db, workspaceOf(req).id, String(req.params.id)));
   });
+
+  addJobControlRoutes(api, deps, limits.other);
 
   api.use(limits.other, () => {
     throw AppError.routeNotFound();
@@ -131,7 +146,7 @@ function routeLabel(req: Request): string {
 function errorHandler(): ErrorRequestHandler {
   return (err, req, res, _next) => {
     if (err instanceof AppError) {
-      res.status(err.status).json(err.body);
+      res.status(err.status).set(err.headers).json(err.body);
       return;
     }
     const status = Number(

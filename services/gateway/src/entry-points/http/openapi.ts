@@ -15,6 +15,12 @@ import {
 import { convertFormSchema } from '../../domain/convert-request';
 import { listQuerySchema } from '../../domain/list-request';
 import { OTHER_ENDPOINTS_PER_MINUTE, PLAN_NAMES, PLANS, SERVER_UPLOAD_CAP_BYTES } from '../../domain/plans';
+import {
+  idempotencyConflictResponse,
+  idempotencyRequestHeaders,
+  registerJobControlPaths,
+  replayedHeader,
+} from './openapi-job-control';
 
 export const OPENAPI_PATH = '/api/v1/openapi.json';
 const BEARER = 'bearerAuth';
@@ -70,16 +76,26 @@ export function buildOpenApiDocument(): ReturnType<OpenApiGeneratorV31['generate
       'the result is POSTed to it (see the conversion.finished webhook) and can be polled at status_url. ' +
       'Credits are charged upfront and refunded when the conversion fails.',
     request: {
+      headers: idempotencyRequestHeaders,
       body: {
         required: true,
         content: { 'multipart/form-data': { schema: convertFormSchema(maxPlanBytes) } },
       },
     },
     responses: {
-      200: json(syncConversionResultSchema, 'No webhook_url: the conversion succeeded', rateLimitHeaders),
-      202: json(queuedConversionSchema, 'webhook_url given: the conversion is queued', rateLimitHeaders),
+      200: json(
+        syncConversionResultSchema,
+        'No webhook_url: the conversion succeeded',
+        rateLimitHeaders.extend(replayedHeader),
+      ),
+      202: json(
+        queuedConversionSchema,
+        'webhook_url given: the conversion is queued',
+        rateLimitHeaders.extend(replayedHeader),
+      ),
       401: common[401],
       402: json(insufficientCreditsErrorSchema, 'The balance is below the cost; nothing is charged'),
+      409: idempotencyConflictResponse(json),
       413: json(
         messageOnlyErrorSchema,
         `The upload exceeds the server cap of ${SERVER_UPLOAD_CAP_BYTES / (1024 * 1024)} MB, before any validation`,
@@ -125,6 +141,8 @@ export function buildOpenApiDocument(): ReturnType<OpenApiGeneratorV31['generate
       429: common[429],
     },
   });
+
+  registerJobControlPaths(registry, json, common, rateLimitHeaders);
 
   registry.registerPath({
     method: 'get',

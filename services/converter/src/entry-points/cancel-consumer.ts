@@ -1,0 +1,43 @@
+import type { Logger } from '@markwright/config';
+import {
+  type Broker,
+  CANCEL_ROUTING_KEY,
+  type ChannelWrapper,
+  conversionCancelSchema,
+  decode,
+  type TopologyNames,
+} from '@markwright/contracts';
+
+/**
+ * The converter's cancel entry point (E7): its own exclusive queue bound to the cancel
+ * broadcast, so every converter hears every cancel and the one running the job aborts it. A
+ * cancel is only a hint to stop early: the row is already failed and refunded by the gateway,
+ * so a lost message costs work, never money (the late result is dropped).
+ */
+export async function consumeCancels(
+  broker: Broker,
+  names: TopologyNames,
+  logger: Logger,
+  cancel: (conversionId: string) => boolean,
+): Promise<{ stop(): Promise<void> }> {
+  const channel: ChannelWrapper = await broker.channel(async (ch) => {
+    await ch.assertExchange(names.eventsExchange, 'topic', { durable: true });
+    const { queue } = await ch.assertQueue('', { exclusive: true, autoDelete: true, durable: false });
+    await ch.bindQueue(queue, names.eventsExchange, CANCEL_ROUTING_KEY);
+    await ch.consume(
+      queue,
+      (msg) => {
+        const event = msg && decode(conversionCancelSchema, msg.content);
+        if (event && cancel(event.conversionId)) {
+          logger.info({ conversionId: event.conversionId }, 'conversion cancelled: worker task aborted');
+        }
+      },
+      { noAck: true },
+    );
+  });
+  return {
+    async stop() {
+      await channel.close();
+    },
+  };
+}
