@@ -1,7 +1,7 @@
 import type { Db } from '@markwright/db';
 import type { Logger } from '@markwright/config';
 import { openWebhookSecret, WEBHOOK_MAX_ATTEMPTS as MAX_ATTEMPTS } from '@markwright/contracts';
-import { buildPayload, sign } from './payload';
+import { buildPayload, sign, signStandard } from './payload';
 import type { Send } from '../data-access/sender';
 import {
   claimAttempt,
@@ -55,13 +55,20 @@ export async function deliverAttempt(deps: DeliverDeps, conversionId: string, nu
     return;
   }
   const body = buildPayload(conversion);
+  const timestamp = Math.floor(Date.now() / 1000);
+  // One event per conversion: its id is the Standard Webhooks message id on every attempt and redelivery.
+  const webhookId = conversionId;
   const headers: Record<string, string> = {
     'x-webhook-conversion-id': conversionId,
     'x-webhook-attempt': String(number),
-    'x-webhook-timestamp': String(Math.floor(Date.now() / 1000)),
+    'x-webhook-timestamp': String(timestamp),
+    'webhook-id': webhookId,
+    'webhook-timestamp': String(timestamp),
   };
   if (conversion.webhookSecret) {
-    headers['x-webhook-signature'] = sign(body, openWebhookSecret(conversion.webhookSecret, deps.webhookSecretKey));
+    const secret = openWebhookSecret(conversion.webhookSecret, deps.webhookSecretKey);
+    headers['x-webhook-signature'] = sign(body, secret);
+    headers['webhook-signature'] = signStandard(webhookId, timestamp, body, secret);
   }
   const result = await deps.send(conversion.webhookUrl, body, headers);
   await recordAttempt(deps.db, attemptId, result, (err) =>
