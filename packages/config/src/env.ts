@@ -69,6 +69,8 @@ export const envSchema = z.object({
       'must be 32 bytes, as 64 hex characters or base64',
     )
     .default(DEVELOPMENT_WEBHOOK_SECRET_KEY),
+  /** POST /convert answers 503 at_capacity while the jobs queue holds at least this many ready jobs (E11). */
+  MAX_QUEUED_JOBS: positiveInt.default(10_000),
   /** Multiplies every per-minute rate limit (load tests, trusted internal deployments). */
   RATE_LIMIT_MULTIPLIER: positiveInt.default(1),
   ENHANCED_AI_BASE_URL: z.string().url().optional(),

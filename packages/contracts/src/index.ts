@@ -5,3 +5,4 @@ export * from './timestamps';
 export * from './webhooks';
 export * from './api';
 export * from './consumer';
+export * from './jobs-api';

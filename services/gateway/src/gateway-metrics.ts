@@ -5,6 +5,7 @@ import type { JobsQueueState } from './data-access/jobs-queue-probe';
 export interface GatewayMetrics {
   credits: CreditsMeter;
   rateLimited(limit: 'convert' | 'api'): void;
+  rejectedAtCapacity(): void;
 }
 
 /** What operators watch on a gateway: the jobs queue (read at each scrape), credits moved and rate-limit rejections. */
@@ -52,7 +53,13 @@ export function createGatewayMetrics(registry: Registry, readJobsQueue: () => Pr
     labelNames: ['limit'],
     registers: [registry],
   });
+  const atCapacity = new Counter({
+    name: 'markwright_convert_rejected_at_capacity_total',
+    help: 'POST /convert requests answered 503 at_capacity (jobs queue at MAX_QUEUED_JOBS)',
+    registers: [registry],
+  });
   return {
+    rejectedAtCapacity: () => atCapacity.inc(),
     credits: {
       charged: (plan, credits) => charged.inc({ plan }, credits),
       refunded: (credits) => {

@@ -17,6 +17,7 @@ import { FinishedListener } from './data-access/finished-listener';
 import { PendingSweeper } from './data-access/pending-sweeper';
 import { JobsQueueProbe } from './data-access/jobs-queue-probe';
 import { createGatewayMetrics } from './gateway-metrics';
+import { createJobAdmission } from './domain/job-admission';
 
 export interface Gateway {
   url: string;
@@ -65,6 +66,12 @@ export async function startGateway(config: Config, logger: Logger = createLogger
     registry,
     credits: metrics.credits,
     rateLimited: metrics.rateLimited,
+    admission: createJobAdmission({
+      readWaitingJobs: async () => (await jobsQueue.read()).waiting,
+      maxQueuedJobs: config.MAX_QUEUED_JOBS,
+      logger,
+      onRefused: metrics.rejectedAtCapacity,
+    }),
     ready: async () => {
       await db.$queryRaw`SELECT 1`;
       return broker.isConnected();

@@ -17,7 +17,7 @@ import type { FinishedListener, FinishedNotice } from '../data-access/finished-l
 
 export interface AcceptDeps {
   db: Db;
-  publisher: JobPublisher;
+  publisher: Pick<JobPublisher, 'publish'>;
   listener: FinishedListener;
   logger: Logger;
   syncTimeoutMs: number;

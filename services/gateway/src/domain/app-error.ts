@@ -3,6 +3,8 @@ export class AppError extends Error {
   constructor(
     readonly status: number,
     readonly body: Record<string, unknown>,
+    /** Response headers the answer needs (e.g. Retry-After). */
+    readonly headers: Record<string, string> = {},
   ) {
     super(typeof body.message === 'string' ? body.message : `HTTP ${status}`);
     this.name = 'AppError';
@@ -55,5 +57,17 @@ export class AppError extends Error {
 
   static tooManyRequests(): AppError {
     return new AppError(429, { message: 'Too many requests. Please wait before retrying.' });
+  }
+
+  /** E11: the jobs queue is full; nothing was charged or stored. */
+  static atCapacity(retryAfterSeconds: number): AppError {
+    return new AppError(
+      503,
+      {
+        error: 'at_capacity',
+        message: `The service is at capacity: too many conversions are waiting. Please retry in ${retryAfterSeconds} seconds.`,
+      },
+      { 'Retry-After': String(retryAfterSeconds) },
+    );
   }
 }

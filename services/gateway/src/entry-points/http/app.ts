@@ -11,6 +11,8 @@ import { SERVER_UPLOAD_CAP_BYTES } from '../../domain/plans';
 import { authenticate, workspaceOf } from './auth';
 import { createRateLimits } from './rate-limits';
 import { receiveUpload } from './upload';
+import { publisherHoldingPlace, refuseAtCapacity } from './capacity';
+import type { JobAdmission } from '../../domain/job-admission';
 import { requestContext } from './request-id';
 import { buildOpenApiDocument, OPENAPI_PATH } from './openapi';
 import { docsRoutes } from './docs';
@@ -22,6 +24,7 @@ export interface AppDeps extends AcceptDeps {
   registry: Registry;
   rateLimited: (limit: 'convert' | 'api') => void;
   ready: () => Promise<boolean>;
+  admission: JobAdmission;
 }
 
 /** The public API under /api/v1 plus health and metrics. Routes translate HTTP; the domain decides. */
@@ -85,10 +88,14 @@ export function createApp(deps: AppDeps): express.Express {
   const api = express.Router();
   api.use(authenticate(deps.db));
 
-  api.post('/convert', limits.convert, receiveUpload(), async (req, res) => {
+  api.post('/convert', limits.convert, refuseAtCapacity(deps.admission), receiveUpload(), async (req, res) => {
     const workspace = workspaceOf(req);
     const request = validateConvertRequest(workspace.plan, req.file, (req.body ?? {}) as Record<string, unknown>);
-    const answer = await acceptConversion({ ...deps, logger: req.log }, workspace, request);
+    const answer = await acceptConversion(
+      { ...deps, logger: req.log, publisher: publisherHoldingPlace(res, deps.publisher) },
+      workspace,
+      request,
+    );
     res.status(answer.status).json(answer.body);
   });
 
@@ -131,7 +138,7 @@ function routeLabel(req: Request): string {
 function errorHandler(): ErrorRequestHandler {
   return (err, req, res, _next) => {
     if (err instanceof AppError) {
-      res.status(err.status).json(err.body);
+      res.set(err.headers).status(err.status).json(err.body);
       return;
     }
     const status = Number(
