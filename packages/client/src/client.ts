@@ -10,6 +10,7 @@ import type {
   FinishedConversion,
   QueuedConversion,
   SyncConversionResult,
+  WebhookRedeliveryAccepted,
 } from './types';
 
 export interface MarkwrightClientOptions {
@@ -115,6 +116,15 @@ export class MarkwrightClient {
   /** GET /conversions/{id}; narrow on `status` to reach markdown, error or started_at. */
   getConversion(id: string, options: { signal?: AbortSignal } = {}): Promise<ConversionDetail> {
     return this.request('GET', `/conversions/${encodeURIComponent(id)}`, options);
+  }
+
+  /**
+   * POST /conversions/{id}/webhook/redeliver: sends a finished async conversion's webhook again
+   * (a new series of up to 3 attempts, the same webhook-id). A conversion still running throws
+   * MarkwrightError with code `not_finished`; one without a webhook URL, code `no_webhook`.
+   */
+  redeliverWebhook(id: string, options: { signal?: AbortSignal } = {}): Promise<WebhookRedeliveryAccepted> {
+    return this.request('POST', `/conversions/${encodeURIComponent(id)}/webhook/redeliver`, options);
   }
 
   /** GET /conversions page after page (page numbers, while the API reports a next page). */

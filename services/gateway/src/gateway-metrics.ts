@@ -6,6 +6,7 @@ export interface GatewayMetrics {
   credits: CreditsMeter;
   rateLimited(limit: 'convert' | 'api'): void;
   rejectedAtCapacity(): void;
+  webhookRedelivered(): void;
 }
 
 /** What operators watch on a gateway: the jobs queue (read at each scrape), credits moved and rate-limit rejections. */
@@ -58,8 +59,14 @@ export function createGatewayMetrics(registry: Registry, readJobsQueue: () => Pr
     help: 'POST /convert requests answered 503 at_capacity (jobs queue at MAX_QUEUED_JOBS)',
     registers: [registry],
   });
+  const redelivered = new Counter({
+    name: 'markwright_webhook_redeliveries_total',
+    help: 'Webhook redeliveries requested (POST /conversions/{id}/webhook/redeliver answered 202)',
+    registers: [registry],
+  });
   return {
     rejectedAtCapacity: () => atCapacity.inc(),
+    webhookRedelivered: () => redelivered.inc(),
     credits: {
       charged: (plan, credits) => charged.inc({ plan }, credits),
       refunded: (credits) => {

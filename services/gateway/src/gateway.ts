@@ -18,6 +18,7 @@ import { PendingSweeper } from './data-access/pending-sweeper';
 import { JobsQueueProbe } from './data-access/jobs-queue-probe';
 import { createGatewayMetrics } from './gateway-metrics';
 import { createJobAdmission } from './domain/job-admission';
+import { WebhookAttemptPublisher } from './data-access/webhook-redelivery';
 
 export interface Gateway {
   url: string;
@@ -51,6 +52,7 @@ export async function startGateway(config: Config, logger: Logger = createLogger
   await listener.start(broker, names);
   const registry = createMetricsRegistry('gateway');
   const jobsQueue = await JobsQueueProbe.create(broker, names);
+  const webhookAttempts = await WebhookAttemptPublisher.create(broker, names);
   const metrics = createGatewayMetrics(registry, () => jobsQueue.read());
   const app = createApp({
     db,
@@ -72,6 +74,7 @@ export async function startGateway(config: Config, logger: Logger = createLogger
       logger,
       onRefused: metrics.rejectedAtCapacity,
     }),
+    redelivery: { publisher: webhookAttempts, onRedelivered: metrics.webhookRedelivered },
     ready: async () => {
       await db.$queryRaw`SELECT 1`;
       return broker.isConnected();
@@ -97,6 +100,7 @@ export async function startGateway(config: Config, logger: Logger = createLogger
       await sweeper.stop();
       await listener.close();
       await jobsQueue.close();
+      await webhookAttempts.close();
       await publisher.close();
       await broker.close();
       await redis?.quit().catch(() => undefined);

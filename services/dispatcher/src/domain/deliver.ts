@@ -16,8 +16,8 @@ export interface DeliverDeps {
   logger: Logger;
   send: Send;
   timeoutMs: number;
-  /** Parks attempt `number` to run after `delayMs` (durably, in the broker). */
-  scheduleRetry: (conversionId: string, number: number, delayMs: number) => Promise<void>;
+  /** Parks attempt `number` of a series to run after `delayMs` (durably, in the broker). */
+  scheduleRetry: (conversionId: string, series: number, number: number, delayMs: number) => Promise<void>;
   retryDelaysMs: number[];
   /** Reports each attempt's outcome (metrics), so the domain stays free of prom-client. */
   observeAttempt: (outcome: AttemptOutcome) => void;
@@ -34,23 +34,29 @@ export function staleAttemptAfterMs(timeoutMs: number): number {
 }
 
 /**
- * One webhook attempt: skip if delivered or already made → claim (the row exists before the
+ * One webhook attempt of a series (1, or a redelivery's, E10): skip if the series was superseded
+ * by a redelivery, delivered, or the attempt already made → claim (the row exists before the
  * POST, so an outcome lost to a crash or a dropped connection is found and the attempt redone)
  * → sign the exact bytes → POST → record (retried over a fresh connection) → schedule the next
  * attempt after a failure, or stop after the third.
  */
-export async function deliverAttempt(deps: DeliverDeps, conversionId: string, number: number): Promise<void> {
+export async function deliverAttempt(
+  deps: DeliverDeps,
+  conversionId: string,
+  number: number,
+  series = 1,
+): Promise<void> {
   const conversion = await findDeliverable(deps.db, conversionId);
-  if (!conversion) return;
-  const state = await deliveryState(deps.db, conversionId);
+  if (!conversion || series !== conversion.webhookSeries) return;
+  const state = await deliveryState(deps.db, conversionId, series);
   if (state.delivered || number > MAX_ATTEMPTS) return;
-  const attemptId = await claimAttempt(deps.db, conversionId, number, staleAttemptAfterMs(deps.timeoutMs));
+  const attemptId = await claimAttempt(deps.db, conversionId, series, number, staleAttemptAfterMs(deps.timeoutMs));
   if (!attemptId) {
     // A redelivered message whose attempt was made but whose retry was never scheduled: schedule it now.
     const made = state.attempts.find((a) => a.number === number);
     const nextExists = state.attempts.some((a) => a.number === number + 1);
     if (made && made.error !== IN_PROGRESS && !made.succeeded && !nextExists && number < MAX_ATTEMPTS) {
-      await deps.scheduleRetry(conversionId, number + 1, retryDelay(deps, number));
+      await deps.scheduleRetry(conversionId, series, number + 1, retryDelay(deps, number));
     }
     return;
   }
@@ -75,13 +81,13 @@ export async function deliverAttempt(deps: DeliverDeps, conversionId: string, nu
     deps.logger.warn({ conversionId, attempt: number, err: err.message }, 'recording the attempt again'),
   );
   deps.logger.info(
-    { conversionId, attempt: number, status: result.statusCode, error: result.error, ms: result.durationMs },
+    { conversionId, series, attempt: number, status: result.statusCode, error: result.error, ms: result.durationMs },
     'webhook attempt',
   );
   if (result.succeeded) {
     deps.observeAttempt('delivered');
   } else if (number < MAX_ATTEMPTS) {
-    await deps.scheduleRetry(conversionId, number + 1, retryDelay(deps, number));
+    await deps.scheduleRetry(conversionId, series, number + 1, retryDelay(deps, number));
     deps.observeAttempt('retrying');
   } else {
     deps.observeAttempt('gave_up');

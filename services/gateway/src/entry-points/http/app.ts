@@ -13,6 +13,7 @@ import { createRateLimits } from './rate-limits';
 import { receiveUpload } from './upload';
 import { publisherHoldingPlace, refuseAtCapacity } from './capacity';
 import type { JobAdmission } from '../../domain/job-admission';
+import { redeliverWebhook, type RedeliverDeps } from '../../domain/redeliver-webhook';
 import { requestContext } from './request-id';
 import { buildOpenApiDocument, OPENAPI_PATH } from './openapi';
 import { docsRoutes } from './docs';
@@ -25,6 +26,7 @@ export interface AppDeps extends AcceptDeps {
   rateLimited: (limit: 'convert' | 'api') => void;
   ready: () => Promise<boolean>;
   admission: JobAdmission;
+  redelivery: Omit<RedeliverDeps, 'db' | 'logger'>;
 }
 
 /** The public API under /api/v1 plus health and metrics. Routes translate HTTP; the domain decides. */
@@ -111,6 +113,11 @@ export function createApp(deps: AppDeps): express.Express {
 
   api.get('/conversions/:id', limits.other, async (req, res) => {
     res.json(await getConversion(deps.db, workspaceOf(req).id, String(req.params.id)));
+  });
+
+  api.post('/conversions/:id/webhook/redeliver', limits.other, async (req, res) => {
+    const redelivery = { ...deps.redelivery, db: deps.db, logger: req.log };
+    res.status(202).json(await redeliverWebhook(redelivery, workspaceOf(req).id, String(req.params.id)));
   });
 
   api.use(limits.other, () => {

@@ -12,6 +12,8 @@ import {
   syncConversionResultSchema,
   validationErrorSchema,
   webhookPayloadSchema,
+  webhookRedeliveryAcceptedSchema,
+  webhookRedeliveryConflictSchema,
 } from '@markwright/contracts';
 import { convertFormSchema } from '../../domain/convert-request';
 import { listQuerySchema } from '../../domain/list-request';
@@ -128,6 +130,25 @@ export function buildOpenApiDocument(): ReturnType<OpenApiGeneratorV31['generate
       200: json(conversionDetailSchema, 'The conversion; its fields depend on its status', rateLimitHeaders),
       401: common[401],
       404: json(notFoundErrorSchema, 'Unknown id, malformed id, or a conversion of another workspace'),
+      429: common[429],
+    },
+  });
+
+  registry.registerPath({
+    method: 'post',
+    path: '/conversions/{id}/webhook/redeliver',
+    operationId: 'redeliverWebhook',
+    summary: 'Send a finished conversion’s webhook again',
+    description:
+      'A new series of up to 3 attempts with the retry delays, starting now: the same event (same webhook-id and body). ' +
+      'webhook_delivered and can_retry_webhook of GET /conversions/{id} follow the new series. A retry of an earlier ' +
+      'series still pending is dropped.',
+    request: { params: z.object({ id: z.uuid().meta({ description: 'Identifier of the conversion' }) }) },
+    responses: {
+      202: json(webhookRedeliveryAcceptedSchema, 'The new series is under way', rateLimitHeaders),
+      401: common[401],
+      404: json(notFoundErrorSchema, 'Unknown id, malformed id, or a conversion of another workspace'),
+      409: json(webhookRedeliveryConflictSchema, 'not_finished: pending or processing; no_webhook: a sync conversion'),
       429: common[429],
     },
   });
