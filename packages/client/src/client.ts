@@ -28,6 +28,11 @@ export interface MarkwrightClientOptions {
 
 /** Options of POST /convert. A `webhookUrl` makes it asynchronous (202); without one the Markdown comes back. */
 export interface ConvertOptions {
+  /**
+   * An https URL the service downloads instead of an upload (pass `null` as the file): public
+   * addresses only, within the plan's size limit. A failed download throws ValidationError on `file_url`.
+   */
+  fileUrl?: string;
   /** HTTPS URL that receives the result; selects asynchronous mode. */
   webhookUrl?: string;
   /** 32 to 255 characters; deliveries are then signed (check them with verifyWebhook). */
@@ -94,14 +99,18 @@ export class MarkwrightClient {
     this.fetch = options.fetch ?? globalThis.fetch;
   }
 
-  /** POST /convert with a webhook URL: queued, answered 202. */
-  convert(file: FileInput, options: ConvertOptions & { webhookUrl: string }): Promise<QueuedConversion>;
+  /** POST /convert with a webhook URL: queued, answered 202. `file` is null when `fileUrl` is given. */
+  convert(file: FileInput | null, options: ConvertOptions & { webhookUrl: string }): Promise<QueuedConversion>;
   /** POST /convert without a webhook URL: the Markdown in the answer. */
-  convert(file: FileInput, options?: ConvertOptions & { webhookUrl?: undefined }): Promise<SyncConversionResult>;
-  convert(file: FileInput, options?: ConvertOptions): Promise<QueuedConversion | SyncConversionResult>;
-  convert(file: FileInput, options: ConvertOptions = {}): Promise<QueuedConversion | SyncConversionResult> {
+  convert(
+    file: FileInput | null,
+    options?: ConvertOptions & { webhookUrl?: undefined },
+  ): Promise<SyncConversionResult>;
+  convert(file: FileInput | null, options?: ConvertOptions): Promise<QueuedConversion | SyncConversionResult>;
+  convert(file: FileInput | null, options: ConvertOptions = {}): Promise<QueuedConversion | SyncConversionResult> {
     const form = new FormData();
     const fields: Array<[string, string | boolean | undefined]> = [
+      ['file_url', options.fileUrl],
       ['webhook_url', options.webhookUrl],
       ['webhook_secret', options.webhookSecret],
       ['use_enhanced_ai', options.useEnhancedAi],
@@ -109,7 +118,7 @@ export class MarkwrightClient {
       ['include_metadata', options.includeMetadata],
     ];
     for (const [name, value] of fields) if (value !== undefined) form.append(name, String(value));
-    form.append('file', toBlob(file.data), file.filename);
+    if (file) form.append('file', toBlob(file.data), file.filename);
     return this.request('POST', '/convert', { body: form, signal: options.signal });
   }
 

@@ -48,6 +48,10 @@ export const envSchema = z.object({
   WEBHOOK_RETRY_DELAYS_MS: msList.default('60000,300000'),
   WEBHOOK_TIMEOUT_MS: positiveInt.default(30_000),
   WEBHOOK_ALLOW_PRIVATE_NETWORKS: bool.default('false'),
+  /** Lifts the address guard for file_url downloads and webhooks alike (tests, private deployments). */
+  ALLOW_PRIVATE_NETWORKS: bool.default('false'),
+  /** Deadline of a whole file_url download (E5). */
+  FETCH_TIMEOUT_MS: positiveInt.default(30_000),
   WEBHOOK_CONCURRENCY: positiveInt.default(32),
   CONVERTER_CONCURRENCY: positiveInt.default(2),
   CONVERSION_TIMEOUT_MS: positiveInt.default(110_000),

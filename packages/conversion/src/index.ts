@@ -1,7 +1,7 @@
 export * from './types';
 export * from './registry';
 export * from './convert';
-export { isTextExtension } from './format-sniffing';
+export { isTextExtension, sniffFormat } from './format-sniffing';
 export * from './isolation/isolated-convert';
 export { countTokens, type TokenOptimization } from './tokens/optimize';
 export type { Block, Inline, InlineContent, ListItem, Note } from './markdown/model';

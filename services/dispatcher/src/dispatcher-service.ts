@@ -42,7 +42,7 @@ export async function startDispatcher(
     logger,
     send: createSender({
       timeoutMs: config.WEBHOOK_TIMEOUT_MS,
-      allowPrivateNetworks: config.WEBHOOK_ALLOW_PRIVATE_NETWORKS,
+      allowPrivateNetworks: config.WEBHOOK_ALLOW_PRIVATE_NETWORKS || config.ALLOW_PRIVATE_NETWORKS,
       userAgent: USER_AGENT,
       extraCaFile: process.env.NODE_EXTRA_CA_CERTS,
     }),

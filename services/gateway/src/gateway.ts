@@ -19,6 +19,7 @@ import { JobsQueueProbe } from './data-access/jobs-queue-probe';
 import { createGatewayMetrics } from './gateway-metrics';
 import { createJobAdmission } from './domain/job-admission';
 import { WebhookAttemptPublisher } from './data-access/webhook-redelivery';
+import { createUrlDownloader } from './data-access/url-download';
 
 export interface Gateway {
   url: string;
@@ -74,6 +75,13 @@ export async function startGateway(config: Config, logger: Logger = createLogger
       logger,
       onRefused: metrics.rejectedAtCapacity,
     }),
+    convertInput: {
+      download: createUrlDownloader({
+        timeoutMs: config.FETCH_TIMEOUT_MS,
+        allowPrivateNetworks: config.ALLOW_PRIVATE_NETWORKS,
+        extraCaFile: process.env.NODE_EXTRA_CA_CERTS,
+      }),
+    },
     redelivery: { publisher: webhookAttempts, onRedelivered: metrics.webhookRedelivered },
     ready: async () => {
       await db.$queryRaw`SELECT 1`;

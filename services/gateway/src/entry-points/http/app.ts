@@ -4,7 +4,7 @@ import type Redis from 'ioredis';
 import { Counter, Histogram, type Registry } from 'prom-client';
 import { AppError } from '../../domain/app-error';
 import { acceptConversion, type AcceptDeps } from '../../domain/accept-conversion';
-import { validateConvertRequest } from '../../domain/convert-request';
+import { resolveConvertRequest, type ConvertInputDeps } from '../../domain/resolve-convert-input';
 import { validateListRequest } from '../../domain/list-request';
 import { getConversion, listWorkspaceConversions } from '../../domain/read-conversions';
 import { SERVER_UPLOAD_CAP_BYTES } from '../../domain/plans';
@@ -26,6 +26,7 @@ export interface AppDeps extends AcceptDeps {
   rateLimited: (limit: 'convert' | 'api') => void;
   ready: () => Promise<boolean>;
   admission: JobAdmission;
+  convertInput: ConvertInputDeps;
   redelivery: Omit<RedeliverDeps, 'db' | 'logger'>;
 }
 
@@ -92,7 +93,8 @@ export function createApp(deps: AppDeps): express.Express {
 
   api.post('/convert', limits.convert, refuseAtCapacity(deps.admission), receiveUpload(), async (req, res) => {
     const workspace = workspaceOf(req);
-    const request = validateConvertRequest(workspace.plan, req.file, (req.body ?? {}) as Record<string, unknown>);
+    const fields = (req.body ?? {}) as Record<string, unknown>;
+    const request = await resolveConvertRequest(deps.convertInput, workspace.plan, req.file, fields);
     const answer = await acceptConversion(
       { ...deps, logger: req.log, publisher: publisherHoldingPlace(res, deps.publisher) },
       workspace,
