@@ -3,6 +3,7 @@ import addFormats from 'ajv-formats';
 import { buildOpenApiDocument } from '../src/entry-points/http/openapi';
 import { AppError } from '../src/domain/app-error';
 import { AT_CAPACITY_RETRY_AFTER_SECONDS } from '../src/domain/job-admission';
+import { loadConfig } from '@markwright/config';
 
 type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
 
@@ -51,5 +52,31 @@ describe('The OpenAPI document: jobs extensions (E9, E10, E11)', () => {
         ['webhook-signature', false],
       ]),
     );
+  });
+});
+
+describe('The OpenAPI document: file_url (E5)', () => {
+  it('When the convert form is read, then file_url is an https URI of at most 2048 characters beside file', () => {
+    const form = doc.paths['/convert'].post.requestBody.content['multipart/form-data'].schema as Json;
+    const resolved = form.$ref
+      ? doc.components.schemas[String(form.$ref).split('/').pop()!]
+      : form;
+    expect(Object.keys(resolved.properties).slice(0, 2)).toEqual(['file', 'file_url']);
+    expect(resolved.properties.file_url).toMatchObject({ type: 'string', format: 'uri', maxLength: 2048 });
+    expect(resolved.properties.file_url.description).toMatch(/Instead of file/);
+  });
+});
+
+describe('Configuration of the jobs extensions', () => {
+  it('When nothing is set, then MAX_QUEUED_JOBS is 10000, FETCH_TIMEOUT_MS 30 s and private networks are refused', () => {
+    expect(loadConfig({})).toMatchObject({
+      MAX_QUEUED_JOBS: 10_000,
+      FETCH_TIMEOUT_MS: 30_000,
+      ALLOW_PRIVATE_NETWORKS: false,
+    });
+  });
+
+  it('When FETCH_TIMEOUT_MS is not a positive integer, then the configuration names it', () => {
+    expect(() => loadConfig({ FETCH_TIMEOUT_MS: 'soon' })).toThrow(/FETCH_TIMEOUT_MS/);
   });
 });
