@@ -102,10 +102,7 @@ export class MarkwrightClient {
   /** POST /convert with a webhook URL: queued, answered 202. `file` is null when `fileUrl` is given. */
   convert(file: FileInput | null, options: ConvertOptions & { webhookUrl: string }): Promise<QueuedConversion>;
   /** POST /convert without a webhook URL: the Markdown in the answer. */
-  convert(
-    file: FileInput | null,
-    options?: ConvertOptions & { webhookUrl?: undefined },
-  ): Promise<SyncConversionResult>;
+  convert(file: FileInput | null, options?: ConvertOptions & { webhookUrl?: undefined }): Promise<SyncConversionResult>;
   convert(file: FileInput | null, options?: ConvertOptions): Promise<QueuedConversion | SyncConversionResult>;
   convert(file: FileInput | null, options: ConvertOptions = {}): Promise<QueuedConversion | SyncConversionResult> {
     const form = new FormData();

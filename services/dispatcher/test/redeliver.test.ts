@@ -35,10 +35,23 @@ afterAll(async () => {
 });
 
 const api = () => request(stack.gateway.url);
-const redeliver = (id: string, as = token) => api().post(`/conversions/${id}/webhook/redeliver`).set(...bearer(as));
-const detail = async (id: string) => (await api().get(`/conversions/${id}`).set(...bearer(token))).body;
+const redeliver = (id: string, as = token) =>
+  api()
+    .post(`/conversions/${id}/webhook/redeliver`)
+    .set(...bearer(as));
+const detail = async (id: string) =>
+  (
+    await api()
+      .get(`/conversions/${id}`)
+      .set(...bearer(token))
+  ).body;
 const seriesOf = async (id: string) =>
-  (await stack.gateway.db.webhookAttempt.findMany({ where: { conversionId: id }, orderBy: [{ series: 'asc' }, { number: 'asc' }] }))
+  (
+    await stack.gateway.db.webhookAttempt.findMany({
+      where: { conversionId: id },
+      orderBy: [{ series: 'asc' }, { number: 'asc' }],
+    })
+  )
     .filter((a) => a.error !== 'in progress')
     .map((a) => [a.series, a.number, a.statusCode]);
 
@@ -181,7 +194,10 @@ describe('Redeliver: POST /conversions/{id}/webhook/redeliver (E10)', () => {
     const res = await redeliver(row!.id);
     expect([res.status, res.body]).toEqual([
       409,
-      { error: 'no_webhook', message: 'The conversion was not started with a webhook_url, so there is no webhook to send.' },
+      {
+        error: 'no_webhook',
+        message: 'The conversion was not started with a webhook_url, so there is no webhook to send.',
+      },
     ]);
   });
 

@@ -76,12 +76,21 @@ describe('Backpressure: MAX_QUEUED_JOBS (E11)', () => {
 
 describe('Job admission', () => {
   const make = (read: () => Promise<number>, now: () => number) =>
-    createJobAdmission({ readWaitingJobs: read, maxQueuedJobs: 3, logger: silentLogger, onRefused: () => undefined, now });
+    createJobAdmission({
+      readWaitingJobs: read,
+      maxQueuedJobs: 3,
+      logger: silentLogger,
+      onRefused: () => undefined,
+      now,
+    });
 
   it('When requests arrive within one second, then the broker is read once; after a second it is read again', async () => {
     let clock = 0;
     let reads = 0;
-    const admission = make(async () => (reads++, 0), () => clock);
+    const admission = make(
+      async () => (reads++, 0),
+      () => clock,
+    );
     const admitAndPublish = async () => (await admission.admit()).release();
     await Promise.all([admitAndPublish(), admitAndPublish()]);
     clock = 999;
@@ -93,14 +102,20 @@ describe('Job admission', () => {
   });
 
   it('When the broker cannot be read, then requests are let through', async () => {
-    const admission = make(async () => Promise.reject(new Error('channel closed')), () => 0);
+    const admission = make(
+      async () => Promise.reject(new Error('channel closed')),
+      () => 0,
+    );
     await expect(admission.admit()).resolves.toHaveProperty('release');
   });
 
   it('When held places reach the limit, then the next is refused until one is released and counted by a later read', async () => {
     let clock = 0;
     let waiting = 0;
-    const admission = make(async () => waiting, () => clock);
+    const admission = make(
+      async () => waiting,
+      () => clock,
+    );
     const places = await Promise.all([admission.admit(), admission.admit(), admission.admit()]);
     await expect(admission.admit()).rejects.toMatchObject({ status: 503 });
     places[0]!.release();

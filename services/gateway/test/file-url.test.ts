@@ -41,8 +41,7 @@ const convertUrl = (fileUrl: string, fields: Record<string, string> = {}, gatewa
   return req;
 };
 const conversions = () => stack.gateway.db.conversion.findMany({ where: { workspaceId: workspace.workspaceId } });
-const charges = async () =>
-  (await stack.ledger(workspace.workspaceId)).filter((t) => t.type === 'charge').length;
+const charges = async () => (await stack.ledger(workspace.workspaceId)).filter((t) => t.type === 'charge').length;
 
 /** Asserts a 422 on file_url with exactly this message, and that nothing was charged or stored. */
 async function expectRefused(res: request.Response, message: string): Promise<void> {
@@ -190,7 +189,10 @@ describe('file_url validation', () => {
       .attach('file', Buffer.from('# Hi\n'), 'hi.md');
     expect([res.status, res.body]).toEqual([
       422,
-      { message: 'Send either file or file_url, not both.', errors: { file: ['Send either file or file_url, not both.'] } },
+      {
+        message: 'Send either file or file_url, not both.',
+        errors: { file: ['Send either file or file_url, not both.'] },
+      },
     ]);
   });
 
@@ -208,7 +210,11 @@ describe('file_url validation', () => {
   it.each([
     ['http', 'http://example.com/a.pdf', 'The file url field must start with https://.'],
     ['not a URL', 'not a url', 'The file url field must be a valid URL.'],
-    ['2049 characters', `https://e.com/${'a'.repeat(2035)}`, 'The file url field must not be greater than 2048 characters.'],
+    [
+      '2049 characters',
+      `https://e.com/${'a'.repeat(2035)}`,
+      'The file url field must not be greater than 2048 characters.',
+    ],
   ])('When file_url is %s, then it is a 422 on file_url', async (_label, url, message) => {
     const res = await convertUrl(url);
     expect([res.status, res.body.errors]).toEqual([422, { file_url: [message] }]);

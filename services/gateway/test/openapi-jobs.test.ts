@@ -58,9 +58,7 @@ describe('The OpenAPI document: jobs extensions (E9, E10, E11)', () => {
 describe('The OpenAPI document: file_url (E5)', () => {
   it('When the convert form is read, then file_url is an https URI of at most 2048 characters beside file', () => {
     const form = doc.paths['/convert'].post.requestBody.content['multipart/form-data'].schema as Json;
-    const resolved = form.$ref
-      ? doc.components.schemas[String(form.$ref).split('/').pop()!]
-      : form;
+    const resolved = form.$ref ? doc.components.schemas[String(form.$ref).split('/').pop()!] : form;
     expect(Object.keys(resolved.properties).slice(0, 2)).toEqual(['file', 'file_url']);
     expect(resolved.properties.file_url).toMatchObject({ type: 'string', format: 'uri', maxLength: 2048 });
     expect(resolved.properties.file_url.description).toMatch(/Instead of file/);

@@ -64,7 +64,10 @@ describe('The file_url downloader and the address guard', () => {
 
   it('When Content-Disposition names a path, then only its last segment is the name', async () => {
     const download = downloader(() => true);
-    host.answer('/evil', { body: 'x', headers: { 'Content-Disposition': 'attachment; filename="../../etc/passwd.txt"' } });
+    host.answer('/evil', {
+      body: 'x',
+      headers: { 'Content-Disposition': 'attachment; filename="../../etc/passwd.txt"' },
+    });
     const result = await download(host.url('/evil'), 1024);
     expect(result).toMatchObject({ ok: true, file: { name: 'passwd.txt' } });
   });

@@ -1,10 +1,5 @@
 import got, { RequestError } from 'got';
-import {
-  BlockedAddressError,
-  guardedLookup,
-  literalHostBlocked,
-  trustedCertificateAuthorities,
-} from '@markwright/net';
+import { BlockedAddressError, guardedLookup, literalHostBlocked, trustedCertificateAuthorities } from '@markwright/net';
 
 export interface SendResult {
   statusCode: number | null;

@@ -31,10 +31,7 @@ export class WebhookAttemptPublisher {
   ) {}
 
   static async create(broker: Broker, names: TopologyNames): Promise<WebhookAttemptPublisher> {
-    return new WebhookAttemptPublisher(
-      await broker.channel((ch) => assertWebhookAttemptsQueue(ch, names)),
-      names,
-    );
+    return new WebhookAttemptPublisher(await broker.channel((ch) => assertWebhookAttemptsQueue(ch, names)), names);
   }
 
   async publishFirstAttempt(conversionId: string, series: number): Promise<void> {

@@ -39,7 +39,10 @@ export async function redeliverWebhook(
   try {
     await deps.publisher.publishFirstAttempt(conversionId, series);
   } catch (err) {
-    deps.logger.warn({ conversionId, series, err: (err as Error).message }, 'redelivery publish failed; the sweeper sends it');
+    deps.logger.warn(
+      { conversionId, series, err: (err as Error).message },
+      'redelivery publish failed; the sweeper sends it',
+    );
   }
   deps.logger.info({ conversionId, series }, 'webhook redelivery requested');
   return {

@@ -1,6 +1,12 @@
 import { ConversionError, isSupportedExtension, sniffFormat } from '@markwright/conversion';
 import { AppError } from './app-error';
-import { extensionOf, type ConvertRequest, type UploadedFile, validateConvertFields, validateConvertRequest } from './convert-request';
+import {
+  extensionOf,
+  type ConvertRequest,
+  type UploadedFile,
+  validateConvertFields,
+  validateConvertRequest,
+} from './convert-request';
 import { PLANS, type PlanName } from './plans';
 import { MAX_FETCH_REDIRECTS, type DownloadFailure, type UrlDownloader } from '../data-access/url-download';
 
