@@ -11,6 +11,7 @@ import type {
   FinishedConversion,
   QueuedConversion,
   SyncConversionResult,
+  WebhookRedeliveryAccepted,
 } from './types';
 
 export interface MarkwrightClientOptions {
@@ -28,6 +29,11 @@ export interface MarkwrightClientOptions {
 
 /** Options of POST /convert. A `webhookUrl` makes it asynchronous (202); without one the Markdown comes back. */
 export interface ConvertOptions {
+  /**
+   * An https URL the service downloads instead of an upload (pass `null` as the file): public
+   * addresses only, within the plan's size limit. A failed download throws ValidationError on `file_url`.
+   */
+  fileUrl?: string;
   /** HTTPS URL that receives the result; selects asynchronous mode. */
   webhookUrl?: string;
   /** 32 to 255 characters; deliveries are then signed (check them with verifyWebhook). */
@@ -102,14 +108,15 @@ export class MarkwrightClient {
     this.fetch = options.fetch ?? globalThis.fetch;
   }
 
-  /** POST /convert with a webhook URL: queued, answered 202. */
-  convert(file: FileInput, options: ConvertOptions & { webhookUrl: string }): Promise<QueuedConversion>;
+  /** POST /convert with a webhook URL: queued, answered 202. `file` is null when `fileUrl` is given. */
+  convert(file: FileInput | null, options: ConvertOptions & { webhookUrl: string }): Promise<QueuedConversion>;
   /** POST /convert without a webhook URL: the Markdown in the answer. */
-  convert(file: FileInput, options?: ConvertOptions & { webhookUrl?: undefined }): Promise<SyncConversionResult>;
-  convert(file: FileInput, options?: ConvertOptions): Promise<QueuedConversion | SyncConversionResult>;
-  convert(file: FileInput, options: ConvertOptions = {}): Promise<QueuedConversion | SyncConversionResult> {
+  convert(file: FileInput | null, options?: ConvertOptions & { webhookUrl?: undefined }): Promise<SyncConversionResult>;
+  convert(file: FileInput | null, options?: ConvertOptions): Promise<QueuedConversion | SyncConversionResult>;
+  convert(file: FileInput | null, options: ConvertOptions = {}): Promise<QueuedConversion | SyncConversionResult> {
     const form = new FormData();
     const fields: Array<[string, string | boolean | undefined]> = [
+      ['file_url', options.fileUrl],
       ['webhook_url', options.webhookUrl],
       ['webhook_secret', options.webhookSecret],
       ['use_enhanced_ai', options.useEnhancedAi],
@@ -117,7 +124,7 @@ export class MarkwrightClient {
       ['include_metadata', options.includeMetadata],
     ];
     for (const [name, value] of fields) if (value !== undefined) form.append(name, String(value));
-    form.append('file', toBlob(file.data), file.filename);
+    if (file) form.append('file', toBlob(file.data), file.filename);
     const headers = options.idempotencyKey === undefined ? undefined : { 'Idempotency-Key': options.idempotencyKey };
     return this.request('POST', '/convert', { body: form, headers, signal: options.signal });
   }
@@ -141,6 +148,15 @@ export class MarkwrightClient {
   /** GET /conversions/{id}; narrow on `status` to reach markdown, error or started_at. */
   getConversion(id: string, options: { signal?: AbortSignal } = {}): Promise<ConversionDetail> {
     return this.request('GET', `/conversions/${encodeURIComponent(id)}`, options);
+  }
+
+  /**
+   * POST /conversions/{id}/webhook/redeliver: sends a finished async conversion's webhook again
+   * (a new series of up to 3 attempts, the same webhook-id). A conversion still running throws
+   * MarkwrightError with code `not_finished`; one without a webhook URL, code `no_webhook`.
+   */
+  redeliverWebhook(id: string, options: { signal?: AbortSignal } = {}): Promise<WebhookRedeliveryAccepted> {
+    return this.request('POST', `/conversions/${encodeURIComponent(id)}/webhook/redeliver`, options);
   }
 
   /** GET /conversions page after page (page numbers, while the API reports a next page). */

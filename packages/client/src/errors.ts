@@ -94,6 +94,17 @@ export class ConflictError extends MarkwrightError {
   }
 }
 
+/** 503 at_capacity: the service's jobs queue is full; nothing was charged. Retry after `retryAfterSeconds`. */
+export class AtCapacityError extends MarkwrightError {
+  override name = 'AtCapacityError';
+  readonly retryAfterSeconds: number | undefined;
+
+  constructor(status: number, body: unknown, retryAfterSeconds: number | undefined) {
+    super(status, body);
+    this.retryAfterSeconds = retryAfterSeconds;
+  }
+}
+
 /** The service could not be reached (DNS, refused connection, reset): no HTTP answer at all. */
 export class MarkwrightConnectionError extends Error {
   override name = 'MarkwrightConnectionError';
@@ -142,6 +153,10 @@ export function errorFromResponse(
       return 'errors' in asRecord(body) ? new ValidationError(status, body) : new MarkwrightError(status, body);
     case 429:
       return new RateLimitError(status, body, retryAfterSeconds);
+    case 503:
+      return code === 'at_capacity'
+        ? new AtCapacityError(status, body, retryAfterSeconds)
+        : new MarkwrightError(status, body);
     default:
       return new MarkwrightError(status, body);
   }

@@ -7,6 +7,7 @@ export {
   type WaitOptions,
 } from './client';
 export {
+  AtCapacityError,
   AuthenticationError,
   ConflictError,
   ConversionFailedError,

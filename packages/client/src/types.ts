@@ -122,3 +122,11 @@ export type WebhookPayload =
       metadata?: ConversionMetadata;
     }
   | { id: string; status: 'failed'; created_at: string; error: string; completed_at: string };
+
+/** 202 of POST /conversions/{id}/webhook/redeliver: a new series of up to 3 attempts is under way. */
+export interface WebhookRedeliveryAccepted {
+  id: string;
+  message: string;
+  /** Poll it: `webhook_delivered` follows the new series. */
+  status_url: string;
+}

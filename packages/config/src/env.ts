@@ -48,6 +48,10 @@ export const envSchema = z.object({
   WEBHOOK_RETRY_DELAYS_MS: msList.default('60000,300000'),
   WEBHOOK_TIMEOUT_MS: positiveInt.default(30_000),
   WEBHOOK_ALLOW_PRIVATE_NETWORKS: bool.default('false'),
+  /** Lifts the address guard for file_url downloads and webhooks alike (tests, private deployments). */
+  ALLOW_PRIVATE_NETWORKS: bool.default('false'),
+  /** Deadline of a whole file_url download (E5). */
+  FETCH_TIMEOUT_MS: positiveInt.default(30_000),
   WEBHOOK_CONCURRENCY: positiveInt.default(32),
   CONVERTER_CONCURRENCY: positiveInt.default(2),
   /**
@@ -78,6 +82,8 @@ export const envSchema = z.object({
       'must be 32 bytes, as 64 hex characters or base64',
     )
     .default(DEVELOPMENT_WEBHOOK_SECRET_KEY),
+  /** POST /convert answers 503 at_capacity while the jobs queue holds at least this many ready jobs (E11). */
+  MAX_QUEUED_JOBS: positiveInt.default(10_000),
   /** Multiplies every per-minute rate limit (load tests, trusted internal deployments). */
   RATE_LIMIT_MULTIPLIER: positiveInt.default(1),
   ENHANCED_AI_BASE_URL: z.string().url().optional(),

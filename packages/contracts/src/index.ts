@@ -7,3 +7,4 @@ export * from './api';
 export * from './consumer';
 export * from './formats';
 export * from './job-control';
+export * from './jobs-api';

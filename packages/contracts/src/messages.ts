@@ -34,10 +34,12 @@ export const conversionFinishedSchema = z.object({
 });
 export type ConversionFinished = z.infer<typeof conversionFinishedSchema>;
 
-/** One webhook attempt to make (first or retry). */
+/** One webhook attempt to make (first or retry) of a series (1, then one more per redelivery, E10). */
 export const webhookAttemptSchema = z.object({
   conversionId: z.string().uuid(),
   attempt: z.number().int().min(1),
+  /** Absent in messages published before redelivery existed: the first series. */
+  series: z.number().int().min(1).default(1),
 });
 export type WebhookAttemptMessage = z.infer<typeof webhookAttemptSchema>;
 

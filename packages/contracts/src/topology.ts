@@ -43,6 +43,11 @@ export async function assertConversionTopology(
   await channel.assertExchange(names.eventsExchange, 'topic', { durable: true });
 }
 
+/** The queue of webhook attempts to make now: retries expire into it and redeliveries (E10) are published to it. */
+export async function assertWebhookAttemptsQueue(channel: ConfirmChannel, names: TopologyNames): Promise<void> {
+  await channel.assertQueue(names.webhookQueue, { durable: true, arguments: { 'x-queue-type': 'quorum' } });
+}
+
 /**
  * Webhook delivery topology: finished async conversions arrive on a durable queue (attempt 1);
  * a retry is a persistent message parked in a per-delay queue whose TTL dead-letters it back
@@ -56,7 +61,7 @@ export async function assertWebhookTopology(
   await channel.assertExchange(names.eventsExchange, 'topic', { durable: true });
   await channel.assertQueue(names.webhookEventsQueue, { durable: true, arguments: { 'x-queue-type': 'quorum' } });
   await channel.bindQueue(names.webhookEventsQueue, names.eventsExchange, ROUTING.finished('async'));
-  await channel.assertQueue(names.webhookQueue, { durable: true, arguments: { 'x-queue-type': 'quorum' } });
+  await assertWebhookAttemptsQueue(channel, names);
   for (const delay of new Set(delaysMs)) {
     // Quorum queues dead-letter at-least-once, so an expiring retry is never dropped while
     // the attempts queue is unavailable (e.g. during a broker restart).

@@ -13,6 +13,7 @@ export {
   type SupportedExtension,
 } from './formats/table';
 export * from './convert';
+export { sniffContent as sniffFormat } from './formats/table';
 export * from './isolation/isolated-convert';
 export { countTokens, type TokenOptimization } from './tokens/count';
 export type { Block, Inline, InlineContent, ListItem, Note } from './document/model';

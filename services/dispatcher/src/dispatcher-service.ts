@@ -42,7 +42,7 @@ export async function startDispatcher(
     logger,
     send: createSender({
       timeoutMs: config.WEBHOOK_TIMEOUT_MS,
-      allowPrivateNetworks: config.WEBHOOK_ALLOW_PRIVATE_NETWORKS,
+      allowPrivateNetworks: config.WEBHOOK_ALLOW_PRIVATE_NETWORKS || config.ALLOW_PRIVATE_NETWORKS,
       userAgent: USER_AGENT,
       extraCaFile: process.env.NODE_EXTRA_CA_CERTS,
     }),
@@ -50,16 +50,16 @@ export async function startDispatcher(
     retryDelaysMs: config.WEBHOOK_RETRY_DELAYS_MS,
     observeAttempt: createWebhookMetrics(registry),
     webhookSecretKey: parseSecretKey(config.WEBHOOK_SECRET_KEY),
-    scheduleRetry: (conversionId, attempt, delayMs) => retries.schedule(conversionId, attempt, delayMs),
+    scheduleRetry: (conversionId, series, attempt, delayMs) => retries.schedule(conversionId, series, attempt, delayMs),
   };
   const consumer = await consumeWebhookAttempts(
     broker,
     names,
     logger,
     { concurrency: config.WEBHOOK_CONCURRENCY, retryDelaysMs: config.WEBHOOK_RETRY_DELAYS_MS },
-    async (queue, conversionId, attempt) => {
+    async (queue, conversionId, attempt, series) => {
       attempts.inc({ queue });
-      await deliverAttempt(deps, conversionId, attempt);
+      await deliverAttempt(deps, conversionId, attempt, series);
     },
   );
   const health =

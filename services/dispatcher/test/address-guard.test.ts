@@ -1,4 +1,4 @@
-import { isPublicAddress } from '../src/domain/address-guard';
+import { isPublicAddress } from '@markwright/net';
 import { createSender } from '../src/data-access/sender';
 import { buildPayload, sign } from '../src/domain/payload';
 

@@ -5,6 +5,8 @@ import type { JobsQueueState } from './data-access/jobs-queue-probe';
 export interface GatewayMetrics {
   credits: CreditsMeter;
   rateLimited(limit: 'convert' | 'api'): void;
+  rejectedAtCapacity(): void;
+  webhookRedelivered(): void;
 }
 
 /** What operators watch on a gateway: the jobs queue (read at each scrape), credits moved and rate-limit rejections. */
@@ -52,7 +54,19 @@ export function createGatewayMetrics(registry: Registry, readJobsQueue: () => Pr
     labelNames: ['limit'],
     registers: [registry],
   });
+  const atCapacity = new Counter({
+    name: 'markwright_convert_rejected_at_capacity_total',
+    help: 'POST /convert requests answered 503 at_capacity (jobs queue at MAX_QUEUED_JOBS)',
+    registers: [registry],
+  });
+  const redelivered = new Counter({
+    name: 'markwright_webhook_redeliveries_total',
+    help: 'Webhook redeliveries requested (POST /conversions/{id}/webhook/redeliver answered 202)',
+    registers: [registry],
+  });
   return {
+    rejectedAtCapacity: () => atCapacity.inc(),
+    webhookRedelivered: () => redelivered.inc(),
     credits: {
       charged: (plan, credits) => charged.inc({ plan }, credits),
       refunded: (credits) => {

@@ -20,6 +20,9 @@ import { createGatewayMetrics } from './gateway-metrics';
 import { CancellationPublisher } from './data-access/cancellation-publisher';
 import { createJobControlMetrics } from './job-control-metrics';
 import { RetentionSweeper } from './entry-points/retention-sweeper';
+import { createJobAdmission } from './domain/job-admission';
+import { WebhookAttemptPublisher } from './data-access/webhook-redelivery';
+import { createUrlDownloader } from './data-access/url-download';
 
 export interface Gateway {
   url: string;
@@ -54,6 +57,7 @@ export async function startGateway(config: Config, logger: Logger = createLogger
   await listener.start(broker, names);
   const registry = createMetricsRegistry('gateway');
   const jobsQueue = await JobsQueueProbe.create(broker, names);
+  const webhookAttempts = await WebhookAttemptPublisher.create(broker, names);
   const metrics = createGatewayMetrics(registry, () => jobsQueue.read());
   const cancellations = await CancellationPublisher.create(broker, names);
   const jobControl = createJobControlMetrics(registry);
@@ -73,6 +77,20 @@ export async function startGateway(config: Config, logger: Logger = createLogger
     cancellations,
     jobControl,
     rateLimited: metrics.rateLimited,
+    admission: createJobAdmission({
+      readWaitingJobs: async () => (await jobsQueue.read()).waiting,
+      maxQueuedJobs: config.MAX_QUEUED_JOBS,
+      logger,
+      onRefused: metrics.rejectedAtCapacity,
+    }),
+    convertInput: {
+      download: createUrlDownloader({
+        timeoutMs: config.FETCH_TIMEOUT_MS,
+        allowPrivateNetworks: config.ALLOW_PRIVATE_NETWORKS,
+        extraCaFile: process.env.NODE_EXTRA_CA_CERTS,
+      }),
+    },
+    redelivery: { publisher: webhookAttempts, onRedelivered: metrics.webhookRedelivered },
     ready: async () => {
       await db.$queryRaw`SELECT 1`;
       return broker.isConnected();
@@ -106,6 +124,7 @@ export async function startGateway(config: Config, logger: Logger = createLogger
       await cancellations.close();
       await listener.close();
       await jobsQueue.close();
+      await webhookAttempts.close();
       await publisher.close();
       await broker.close();
       await redis?.quit().catch(() => undefined);

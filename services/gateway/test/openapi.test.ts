@@ -95,7 +95,7 @@ describe('The OpenAPI document', () => {
   it('When the Responses table of POST /convert is read, then each status has its body', () => {
     const op = (status: string) => bodies('/convert', 'post', status);
     expect(Object.keys(doc.paths['/convert'].post.responses).sort()).toEqual(
-      ['200', '202', '401', '402', '409', '413', '422', '429'].sort(),
+      ['200', '202', '401', '402', '409', '413', '422', '429', '503'].sort(),
     );
     expectFields(op('200')[0]!, {
       success: ['boolean', true],

@@ -306,3 +306,8 @@ export function readerFor(ext: string): Reader {
 export function isTextExtension(ext: string): boolean {
   return formatOf(ext)?.sniff.container === 'text';
 }
+
+/** What the bytes are, among every format of the table (the extension only tells text formats apart). */
+export function sniffContent(input: Buffer, declaredExtension: string): ReturnType<typeof sniffFormat> {
+  return sniffFormat(input, declaredExtension, FORMATS);
+}

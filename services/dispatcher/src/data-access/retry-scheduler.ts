@@ -19,8 +19,8 @@ export class RetryScheduler {
     return new RetryScheduler(await broker.channel(async () => undefined), names);
   }
 
-  async schedule(conversionId: string, attempt: number, delayMs: number): Promise<void> {
-    const body = encode(webhookAttemptSchema, { conversionId, attempt });
+  async schedule(conversionId: string, series: number, attempt: number, delayMs: number): Promise<void> {
+    const body = encode(webhookAttemptSchema, { conversionId, series, attempt });
     await publishPersistent(this.channel, '', this.names.webhookRetryQueue(delayMs), body);
   }
 

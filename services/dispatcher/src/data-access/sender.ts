@@ -1,7 +1,5 @@
-import fs from 'node:fs';
-import tls from 'node:tls';
 import got, { RequestError } from 'got';
-import { BlockedAddressError, guardedLookup, literalHostBlocked } from '../domain/address-guard';
+import { BlockedAddressError, guardedLookup, literalHostBlocked, trustedCertificateAuthorities } from '@markwright/net';
 
 export interface SendResult {
   statusCode: number | null;
@@ -20,10 +18,7 @@ export interface SenderOptions {
 
 /** One HTTPS POST of the exact bytes: whole-exchange deadline, no redirects, no retries (ours are scheduled). */
 export function createSender(options: SenderOptions) {
-  const ca =
-    options.extraCaFile && fs.existsSync(options.extraCaFile)
-      ? [...tls.rootCertificates, fs.readFileSync(options.extraCaFile, 'utf8')]
-      : undefined;
+  const ca = trustedCertificateAuthorities(options.extraCaFile);
   const lookup = guardedLookup(options.allowPrivateNetworks);
   return async function send(url: string, body: string, headers: Record<string, string>): Promise<SendResult> {
     const started = Date.now();

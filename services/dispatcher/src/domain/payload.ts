@@ -33,3 +33,12 @@ export function buildPayload(c: FinishedConversion): string {
 export function sign(body: string, secret: string): string {
   return crypto.createHmac('sha256', secret).update(body).digest('hex');
 }
+
+/**
+ * Standard Webhooks' `webhook-signature` (E9): `v1,` + base64 HMAC-SHA256 of `${id}.${timestamp}.${body}`,
+ * keyed with the secret's UTF-8 bytes, so a receiver's library verifies it with those bytes in base64.
+ */
+export function signStandard(webhookId: string, timestamp: number, body: string, secret: string): string {
+  const mac = crypto.createHmac('sha256', Buffer.from(secret, 'utf8')).update(`${webhookId}.${timestamp}.${body}`);
+  return `v1,${mac.digest('base64')}`;
+}

@@ -14,9 +14,9 @@ export async function redeliverOverdue(deps: DeliverDeps, graceMs: number): Prom
     maxAttempts: WEBHOOK_MAX_ATTEMPTS,
     staleAfterMs: staleAttemptAfterMs(deps.timeoutMs),
   });
-  for (const { conversionId, nextAttempt } of overdue) {
-    deps.logger.warn({ conversionId, attempt: nextAttempt }, 'overdue webhook attempt made by the sweeper');
-    await deliverAttempt(deps, conversionId, nextAttempt);
+  for (const { conversionId, nextAttempt, series } of overdue) {
+    deps.logger.warn({ conversionId, series, attempt: nextAttempt }, 'overdue webhook attempt made by the sweeper');
+    await deliverAttempt(deps, conversionId, nextAttempt, series);
   }
   return overdue.length;
 }

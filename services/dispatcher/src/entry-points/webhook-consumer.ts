@@ -9,11 +9,16 @@ import {
   webhookAttemptSchema,
 } from '@markwright/contracts';
 
-export type AttemptHandler = (queue: 'events' | 'retries', conversionId: string, attempt: number) => Promise<void>;
+export type AttemptHandler = (
+  queue: 'events' | 'retries',
+  conversionId: string,
+  attempt: number,
+  series: number,
+) => Promise<void>;
 
 /**
  * The dispatcher's queue entry point: finished async conversions (attempt 1) and scheduled
- * retries, with prefetch WEBHOOK_CONCURRENCY so a slow receiver never holds up the others. A
+ * retries and redeliveries, with prefetch WEBHOOK_CONCURRENCY so a slow receiver never holds up the others. A
  * message is acked only after its attempt is recorded and its retry (if any) is confirmed.
  */
 export async function consumeWebhookAttempts(
@@ -31,13 +36,13 @@ export async function consumeWebhookAttempts(
       ch,
       names.webhookEventsQueue,
       (body) => decode(conversionFinishedSchema, body),
-      (event) => handle('events', event.conversionId, 1),
+      (event) => handle('events', event.conversionId, 1, 1),
     );
     await consumer.consume(
       ch,
       names.webhookQueue,
       (body) => decode(webhookAttemptSchema, body),
-      (job) => handle('retries', job.conversionId, job.attempt),
+      (job) => handle('retries', job.conversionId, job.attempt, job.series),
     );
   });
   return {

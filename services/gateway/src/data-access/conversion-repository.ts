@@ -178,7 +178,8 @@ const detailSelect = {
   includeMetadata: true,
   error: true,
   webhookUrl: true,
-  webhookAttempts: { select: { succeeded: true } },
+  webhookSeries: true,
+  webhookAttempts: { select: { succeeded: true, series: true } },
 } satisfies Prisma.ConversionSelect;
 
 export type ConversionDetailRow = Prisma.ConversionGetPayload<{ select: typeof detailSelect }>;

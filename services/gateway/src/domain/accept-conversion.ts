@@ -24,7 +24,7 @@ import {
 
 export interface AcceptDeps {
   db: Db;
-  publisher: JobPublisher;
+  publisher: Pick<JobPublisher, 'publish'>;
   listener: FinishedListener;
   logger: Logger;
   syncTimeoutMs: number;

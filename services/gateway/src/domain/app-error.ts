@@ -70,6 +70,34 @@ export class AppError extends Error {
     );
   }
 
+  /** E10: a webhook is redelivered only once the conversion has finished. */
+  static webhookNotFinished(): AppError {
+    return new AppError(409, {
+      error: 'not_finished',
+      message: 'The conversion has not finished yet; its webhook is sent when it does.',
+    });
+  }
+
+  /** E10: a conversion started without webhook_url has no webhook to send. */
+  static noWebhook(): AppError {
+    return new AppError(409, {
+      error: 'no_webhook',
+      message: 'The conversion was not started with a webhook_url, so there is no webhook to send.',
+    });
+  }
+
+  /** E11: the jobs queue is full; nothing was charged or stored. */
+  static atCapacity(retryAfterSeconds: number): AppError {
+    return new AppError(
+      503,
+      {
+        error: 'at_capacity',
+        message: `The service is at capacity: too many conversions are waiting. Please retry in ${retryAfterSeconds} seconds.`,
+      },
+      { 'Retry-After': String(retryAfterSeconds) },
+    );
+  }
+
   static idempotencyKeyReused(): AppError {
     return AppError.validation({
       'Idempotency-Key': ['This Idempotency-Key was already used with a different request.'],

@@ -8,10 +8,14 @@ import {
   WEBHOOK_MAX_ATTEMPTS,
 } from '@markwright/contracts';
 
-/** webhook_delivered / can_retry_webhook as decisions.md defines them, from the attempt records. */
-export function webhookState(row: Pick<ConversionDetailRow, 'webhookUrl' | 'webhookAttempts'>) {
-  const delivered = row.webhookAttempts.some((a) => a.succeeded);
-  const canRetry = row.webhookUrl !== null && !delivered && row.webhookAttempts.length < WEBHOOK_MAX_ATTEMPTS;
+/**
+ * webhook_delivered / can_retry_webhook as decisions.md defines them, from the attempt records of
+ * the current series (a redelivery, E10, starts a new one and is judged on its own attempts).
+ */
+export function webhookState(row: Pick<ConversionDetailRow, 'webhookUrl' | 'webhookAttempts' | 'webhookSeries'>) {
+  const attempts = row.webhookAttempts.filter((a) => a.series === row.webhookSeries);
+  const delivered = attempts.some((a) => a.succeeded);
+  const canRetry = row.webhookUrl !== null && !delivered && attempts.length < WEBHOOK_MAX_ATTEMPTS;
   return { webhook_delivered: delivered, can_retry_webhook: canRetry };
 }
 

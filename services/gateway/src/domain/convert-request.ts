@@ -12,6 +12,7 @@ export interface UploadedFile {
 /** C0, DEL and C1: never part of a real file name, and NUL cannot even be stored by PostgreSQL. */
 const CONTROL_CHARACTERS = /[\u0000-\u001f\u007f-\u009f]/;
 export const WEBHOOK_URL_MAX = 2048;
+export const FILE_URL_MAX = 2048;
 export const WEBHOOK_SECRET_MIN = 32;
 export const WEBHOOK_SECRET_MAX = 255;
 const TRUE_WORDS = ['true', '1', 'yes', 'on'] as const;
@@ -62,6 +63,30 @@ const webhookUrlField = z
   })
   .optional();
 
+/** E5: a document to download instead of an upload; exactly one of file and file_url. */
+const fileUrlField = z
+  .preprocess(
+    textOnly,
+    z
+      .string({ error: mustBeString('file_url') })
+      .refine(isValidUrl, { message: 'The file url field must be a valid URL.' })
+      .refine((url) => !isValidUrl(url) || url.toLowerCase().startsWith('https://'), {
+        message: 'The file url field must start with https://.',
+      })
+      .max(FILE_URL_MAX, {
+        message: `The file url field must not be greater than ${FILE_URL_MAX} characters.`,
+      }),
+  )
+  .meta({
+    format: 'uri',
+    pattern: '^[Hh][Tt][Tt][Pp][Ss]://',
+    description:
+      'Instead of file: an https URL the service downloads (public addresses only, at most 3 redirects, within the ' +
+      "plan's size limit and FETCH_TIMEOUT_MS). The name comes from Content-Disposition, else the URL's last path " +
+      'segment; the format is sniffed from the bytes. A failed download is a 422 on file_url; nothing is charged.',
+  })
+  .optional();
+
 const webhookSecretField = z
   .preprocess(
     textOnly,
@@ -96,6 +121,7 @@ function flagField(field: string, description: string) {
 export function convertFormSchema(maxFileBytes: number) {
   return z.object({
     file: fileField(maxFileBytes),
+    file_url: fileUrlField,
     webhook_url: webhookUrlField,
     webhook_secret: webhookSecretField,
     use_enhanced_ai: flagField('use_enhanced_ai', 'Enhanced AI conversion; costs more credits.'),
@@ -107,6 +133,17 @@ export function convertFormSchema(maxFileBytes: number) {
 const FORM_BY_PLAN = Object.fromEntries(
   PLAN_NAMES.map((plan) => [plan, convertFormSchema(PLANS[plan].maxFileBytes)]),
 ) as Record<PlanName, ReturnType<typeof convertFormSchema>>;
+
+const convertFieldsSchema = (maxFileBytes: number) => convertFormSchema(maxFileBytes).omit({ file: true });
+const FIELDS_BY_PLAN = Object.fromEntries(
+  PLAN_NAMES.map((plan) => [plan, convertFieldsSchema(PLANS[plan].maxFileBytes)]),
+) as Record<PlanName, ReturnType<typeof convertFieldsSchema>>;
+
+/** Validates every field but the file (a file_url request, before its download); a 422 lists every failing field. */
+export function validateConvertFields(plan: PlanName, fields: Record<string, unknown>): void {
+  const parsed = FIELDS_BY_PLAN[plan].safeParse(fields);
+  if (!parsed.success) throw validationError(parsed.error);
+}
 
 export interface ConvertRequest {
   file: UploadedFile;

@@ -4,7 +4,7 @@ import type Redis from 'ioredis';
 import { Counter, Histogram, type Registry } from 'prom-client';
 import { AppError } from '../../domain/app-error';
 import { acceptConversion, type AcceptDeps } from '../../domain/accept-conversion';
-import { validateConvertRequest } from '../../domain/convert-request';
+import { resolveConvertRequest, type ConvertInputDeps } from '../../domain/resolve-convert-input';
 import { validateListRequest } from '../../domain/list-request';
 import { getConversion, listWorkspaceConversions } from '../../domain/read-conversions';
 import { readIdempotencyKey, replayIdempotent } from '../../domain/idempotency';
@@ -13,6 +13,9 @@ import { SERVER_UPLOAD_CAP_BYTES } from '../../domain/plans';
 import { authenticate, workspaceOf } from './auth';
 import { createRateLimits } from './rate-limits';
 import { receiveUpload } from './upload';
+import { publisherHoldingPlace, refuseAtCapacity } from './capacity';
+import type { JobAdmission } from '../../domain/job-admission';
+import { redeliverWebhook, type RedeliverDeps } from '../../domain/redeliver-webhook';
 import { requestContext } from './request-id';
 import { buildOpenApiDocument, OPENAPI_PATH } from './openapi';
 import { docsRoutes } from './docs';
@@ -26,6 +29,9 @@ export interface AppDeps extends AcceptDeps, Pick<JobControlDeps, 'cancellations
   registry: Registry;
   rateLimited: (limit: 'convert' | 'api') => void;
   ready: () => Promise<boolean>;
+  admission: JobAdmission;
+  convertInput: ConvertInputDeps;
+  redelivery: Omit<RedeliverDeps, 'db' | 'logger'>;
 }
 
 /** The public API under /api/v1 plus health and metrics. Routes translate HTTP; the domain decides. */
@@ -89,16 +95,16 @@ export function createApp(deps: AppDeps): express.Express {
   const api = express.Router();
   api.use(authenticate(deps.db));
 
-  api.post('/convert', limits.convert, receiveUpload(), async (req, res) => {
+  api.post('/convert', limits.convert, refuseAtCapacity(deps.admission), receiveUpload(), async (req, res) => {
     const workspace = workspaceOf(req);
     const fields = (req.body ?? {}) as Record<string, unknown>;
     const key = readIdempotencyKey(req.get(IDEMPOTENCY_KEY_HEADER), req.file, fields);
     const answer =
       (key && (await replayIdempotent(deps.db, workspace.id, key))) ||
       (await acceptConversion(
-        { ...deps, logger: req.log },
+        { ...deps, logger: req.log, publisher: publisherHoldingPlace(res, deps.publisher) },
         workspace,
-        validateConvertRequest(workspace.plan, req.file, fields),
+        await resolveConvertRequest(deps.convertInput, workspace.plan, req.file, fields),
         key,
       ));
     if (answer.replayed) res.set(IDEMPOTENT_REPLAYED_HEADER, 'true');
@@ -120,6 +126,10 @@ export function createApp(deps: AppDeps): express.Express {
   });
 
   addJobControlRoutes(api, deps, limits.other);
+  api.post('/conversions/:id/webhook/redeliver', limits.other, async (req, res) => {
+    const redelivery = { ...deps.redelivery, db: deps.db, logger: req.log };
+    res.status(202).json(await redeliverWebhook(redelivery, workspaceOf(req).id, String(req.params.id)));
+  });
 
   api.use(limits.other, () => {
     throw AppError.routeNotFound();

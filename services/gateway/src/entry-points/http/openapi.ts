@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { OpenAPIRegistry, OpenApiGeneratorV31, type ResponseConfig } from '@asteasolutions/zod-to-openapi';
 import {
+  atCapacityErrorSchema,
   conversionDetailSchema,
   conversionFailedErrorSchema,
   conversionPageSchema,
@@ -11,6 +12,8 @@ import {
   syncConversionResultSchema,
   validationErrorSchema,
   webhookPayloadSchema,
+  webhookRedeliveryAcceptedSchema,
+  webhookRedeliveryConflictSchema,
 } from '@markwright/contracts';
 import { convertFormSchema } from '../../domain/convert-request';
 import { listQuerySchema } from '../../domain/list-request';
@@ -109,6 +112,11 @@ export function buildOpenApiDocument(): ReturnType<OpenApiGeneratorV31['generate
         },
       },
       429: common[429],
+      503: json(
+        atCapacityErrorSchema,
+        'The jobs queue is full (MAX_QUEUED_JOBS); nothing charged or stored, sync requests too',
+        z.object({ 'Retry-After': z.int().min(0).meta({ description: 'Seconds to wait before retrying' }) }),
+      ),
     },
   });
 
@@ -145,6 +153,25 @@ export function buildOpenApiDocument(): ReturnType<OpenApiGeneratorV31['generate
   registerJobControlPaths(registry, json, common, rateLimitHeaders);
 
   registry.registerPath({
+    method: 'post',
+    path: '/conversions/{id}/webhook/redeliver',
+    operationId: 'redeliverWebhook',
+    summary: 'Send a finished conversion’s webhook again',
+    description:
+      'A new series of up to 3 attempts with the retry delays, starting now: the same event (same webhook-id and body). ' +
+      'webhook_delivered and can_retry_webhook of GET /conversions/{id} follow the new series. A retry of an earlier ' +
+      'series still pending is dropped.',
+    request: { params: z.object({ id: z.uuid().meta({ description: 'Identifier of the conversion' }) }) },
+    responses: {
+      202: json(webhookRedeliveryAcceptedSchema, 'The new series is under way', rateLimitHeaders),
+      401: common[401],
+      404: json(notFoundErrorSchema, 'Unknown id, malformed id, or a conversion of another workspace'),
+      409: json(webhookRedeliveryConflictSchema, 'not_finished: pending or processing; no_webhook: a sync conversion'),
+      429: common[429],
+    },
+  });
+
+  registry.registerPath({
     method: 'get',
     path: '/openapi.json',
     operationId: 'getOpenApiDocument',
@@ -172,6 +199,19 @@ export function buildOpenApiDocument(): ReturnType<OpenApiGeneratorV31['generate
         'X-Webhook-Conversion-Id': z.uuid().meta({ description: 'Identifier of the conversion, for correlation' }),
         'X-Webhook-Timestamp': z.string().meta({ description: 'Unix time of this attempt, in seconds' }),
         'X-Webhook-Attempt': z.string().meta({ description: 'Attempt number: 1, 2 or 3' }),
+        'webhook-id': z.uuid().meta({
+          description: 'Standard Webhooks message id: the conversion id, the same on every attempt and redelivery',
+        }),
+        'webhook-timestamp': z.string().meta({ description: 'Standard Webhooks: Unix seconds of this attempt' }),
+        'webhook-signature': z
+          .string()
+          .regex(/^v1,[A-Za-z0-9+/]+=*$/)
+          .optional()
+          .meta({
+            description:
+              'Standard Webhooks, only with webhook_secret: v1, + base64 HMAC-SHA256 of `${webhook-id}.${webhook-timestamp}.${body}` ' +
+              "keyed with the secret's UTF-8 bytes (give a Standard Webhooks library the secret's bytes in base64)",
+          }),
       }),
       body: { required: true, content: { 'application/json': { schema: webhookPayloadSchema } } },
     },

@@ -11,6 +11,16 @@ export function isPublicAddress(address: string): boolean {
   return parsed.range() === 'unicast';
 }
 
+/**
+ * Which addresses may be connected to: `false` (the default everywhere) allows public ones only,
+ * `true` lifts the guard (ALLOW_PRIVATE_NETWORKS), and a function decides itself (tests).
+ */
+export type AddressPolicy = boolean | ((address: string) => boolean);
+
+function allows(policy: AddressPolicy, address: string): boolean {
+  return typeof policy === 'function' ? policy(address) : policy || isPublicAddress(address);
+}
+
 export class BlockedAddressError extends Error {
   override name = 'BlockedAddressError';
 }
@@ -19,7 +29,7 @@ export class BlockedAddressError extends Error {
  * A dns.lookup replacement for the HTTP agent: the address actually connected to is the one
  * checked here, so a DNS answer that changes between checks (rebinding) cannot slip through.
  */
-export function guardedLookup(allowPrivate: boolean): typeof dns.lookup {
+export function guardedLookup(allowPrivate: AddressPolicy): typeof dns.lookup {
   return ((
     hostname: string,
     options: dns.LookupOptions,
@@ -28,7 +38,7 @@ export function guardedLookup(allowPrivate: boolean): typeof dns.lookup {
     dns.lookup(hostname, { ...options, all: true }, (err, addresses) => {
       if (err) return callback(err, '', 0);
       const list = addresses as dns.LookupAddress[];
-      const blocked = list.find((a) => !allowPrivate && !isPublicAddress(a.address));
+      const blocked = list.find((a) => !allows(allowPrivate, a.address));
       if (blocked)
         return callback(new BlockedAddressError(`refused to deliver to non-public address ${blocked.address}`), '', 0);
       if (options.all) return callback(null, list);
@@ -38,8 +48,8 @@ export function guardedLookup(allowPrivate: boolean): typeof dns.lookup {
 }
 
 /** IP-literal hosts skip DNS, so they are checked before connecting. */
-export function literalHostBlocked(hostname: string, allowPrivate: boolean): string | undefined {
+export function literalHostBlocked(hostname: string, allowPrivate: AddressPolicy): string | undefined {
   const host = hostname.replace(/^\[|\]$/g, '');
-  if (allowPrivate || !net.isIP(host)) return undefined;
-  return isPublicAddress(host) ? undefined : `refused to deliver to non-public address ${host}`;
+  if (!net.isIP(host)) return undefined;
+  return allows(allowPrivate, host) ? undefined : `refused to deliver to non-public address ${host}`;
 }

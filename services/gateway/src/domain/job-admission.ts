@@ -1,0 +1,109 @@
+import type { Logger } from '@markwright/config';
+import { AppError } from './app-error';
+
+/** How long one reading of the jobs queue's depth is trusted (E11: at most 1 s). */
+export const QUEUE_DEPTH_CACHE_MS = 1_000;
+/** A broker that does not answer the depth check within this is treated as unknown (the request is let through). */
+export const QUEUE_DEPTH_READ_TIMEOUT_MS = 1_000;
+/** What a refused client is told to wait: about how long converters need to take a few jobs off a full queue. */
+export const AT_CAPACITY_RETRY_AFTER_SECONDS = 5;
+
+export interface JobAdmissionDeps {
+  /** Ready (not yet delivered) messages in the jobs queue, as the broker reports them. */
+  readWaitingJobs: () => Promise<number>;
+  maxQueuedJobs: number;
+  logger: Logger;
+  /** Reports each refusal (metrics), so the domain stays free of prom-client. */
+  onRefused: () => void;
+  now?: () => number;
+}
+
+interface DepthReading {
+  waiting: number;
+  /** When the read was started. */
+  readAt: number;
+  /** `released` when the read was started: places released after it may be missing from `waiting`. */
+  releasedBefore: number;
+}
+
+/** A place in the queue held by one admitted request until its job is published (or it ends without one). */
+export interface QueuePlace {
+  release(): void;
+}
+
+export interface JobAdmission {
+  /** Throws AppError 503 at_capacity when the jobs queue is full; otherwise holds a place for one job. */
+  admit(): Promise<QueuePlace>;
+}
+
+/**
+ * Backpressure for POST /convert (E11): the jobs queue's ready count from the broker, read at most
+ * once per second and shared by concurrent requests, plus this gateway's jobs the broker may not
+ * count yet (admitted and not yet published, or published after the read began), so a burst
+ * inside one cache period cannot pass the limit. At or over MAX_QUEUED_JOBS the request is
+ * refused before anything is read, charged or stored. A broker that cannot be read lets requests
+ * through: publishing has its own recovery (the sweeper).
+ */
+export function createJobAdmission(deps: JobAdmissionDeps): JobAdmission {
+  const now = deps.now ?? Date.now;
+  let reading: DepthReading | undefined;
+  let failedAt: number | undefined;
+  let inFlight: Promise<void> | undefined;
+  /** Places held: admitted, job not yet published. */
+  let held = 0;
+  /** Places released so far (a running count, compared with a reading's start). */
+  let released = 0;
+
+  async function refresh(): Promise<void> {
+    const readAt = now();
+    const releasedBefore = released;
+    try {
+      const waiting = await withTimeout(deps.readWaitingJobs(), QUEUE_DEPTH_READ_TIMEOUT_MS);
+      reading = { waiting, readAt, releasedBefore };
+      failedAt = undefined;
+    } catch (err) {
+      reading = undefined;
+      failedAt = readAt;
+      deps.logger.warn({ err: (err as Error).message }, 'jobs queue depth unreadable; admitting without backpressure');
+    }
+  }
+
+  async function current(): Promise<DepthReading | undefined> {
+    const fresh = (at: number | undefined) => at !== undefined && now() - at < QUEUE_DEPTH_CACHE_MS;
+    if (fresh(reading?.readAt) || fresh(failedAt)) return reading;
+    inFlight ??= refresh().finally(() => (inFlight = undefined));
+    await inFlight;
+    return reading;
+  }
+
+  return {
+    async admit() {
+      const depth = await current();
+      if (depth && depth.waiting + (released - depth.releasedBefore) + held >= deps.maxQueuedJobs) {
+        deps.onRefused();
+        throw AppError.atCapacity(AT_CAPACITY_RETRY_AFTER_SECONDS);
+      }
+      held += 1;
+      let open = true;
+      return {
+        release() {
+          if (!open) return;
+          open = false;
+          held -= 1;
+          released += 1;
+        },
+      };
+    },
+  };
+}
+
+function withTimeout<T>(promise: Promise<T>, ms: number): Promise<T> {
+  return new Promise<T>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`no answer within ${ms} ms`)), ms);
+    timer.unref();
+    promise.then(
+      (value) => (clearTimeout(timer), resolve(value)),
+      (err: unknown) => (clearTimeout(timer), reject(err as Error)),
+    );
+  });
+}
