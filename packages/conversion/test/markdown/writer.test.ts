@@ -9,6 +9,14 @@ const t = (text: string): Inline => ({ type: 'text', text });
 const paragraph = (...text: Inline[]): Block => ({ type: 'paragraph', text });
 
 describe('Markdown writer', () => {
+  it('When a top-level raw block holds runs of blank lines, then they pass through as written; other blocks keep one', () => {
+    const md = renderMarkdown([
+      { type: 'raw', markdown: 'plain text\n\n\n\nafter four line ends\n' },
+      { type: 'code', text: 'a\n\n\n\nb' },
+    ]);
+    expect(md).toBe('plain text\n\n\n\nafter four line ends\n\n```\na\n\nb\n```\n');
+  });
+
   it('When emphasis nests in either order or repeats itself, then each marker opens once and spaces stay outside', () => {
     const md = renderMarkdown([
       paragraph(

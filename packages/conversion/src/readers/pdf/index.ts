@@ -12,7 +12,7 @@ import { readsAsGarbage } from './text-quality';
 import { linesToBlocks, removeRunningLines } from './blocks';
 import type { Block } from '../../document/model';
 import { ocrPdfPages } from '../shared/ocr/scanned-pdf';
-import { columnSections } from '../shared/ocr/layout';
+import { columnSections, ocrBlocks } from '../shared/ocr/layout';
 import { pdfPictureText } from '../shared/ocr/pictures';
 
 /** Pages read at most; a longer PDF fails with a message saying so. */
@@ -78,7 +78,9 @@ export const pdfReader: Reader = {
       const scanned = pages
         .map((lines, i) => (lines.length === 0 || readsAsGarbage(lines) ? i + 1 : 0))
         .filter((n) => n > 0);
-      const ocr = scanned.length ? await ocrPdfPages(input, scanned, options.enhanced) : new Map<number, Block[]>();
+      const ocr = scanned.length
+        ? await ocrPdfPages(input, scanned, (page) => ocrBlocks(page, options.enhanced))
+        : new Map<number, Block[]>();
       // Enhanced mode also reads the text inside pictures on pages that have a text layer.
       const textPages = pages.map((_, i) => (scanned.includes(i + 1) ? 0 : i + 1)).filter((n) => n > 0);
       const pictures = options.enhanced ? await pdfPictureText(input, textPages) : new Map<number, string[]>();

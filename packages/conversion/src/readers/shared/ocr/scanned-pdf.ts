@@ -5,19 +5,21 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import { ConversionError } from '../../../types';
 import type { Block } from '../../../document/model';
-import { recognise, prepareImage } from './engine';
-import { ocrBlocks } from './layout';
+import { recognise, prepareImage, type OcrResult } from './engine';
 
 const run = promisify(execFile);
 /** Pages without a text layer OCR'd per document at most. */
 export const MAX_OCR_PAGES = 50;
 const RENDER_DPI = 200;
 
-/** Renders the given pages with poppler's pdftoppm and OCRs them (layout analysis in enhanced mode): page number → blocks. */
+/**
+ * Renders the given pages with poppler's pdftoppm and OCRs them, one at a time, each page's
+ * recognised words made into blocks by `toBlocks` (the caller's layout analysis): page number → blocks.
+ */
 export async function ocrPdfPages(
   pdf: Buffer,
   pageNumbers: number[],
-  enhanced: boolean,
+  toBlocks: (page: OcrResult) => Promise<Block[]>,
 ): Promise<Map<number, Block[]>> {
   if (pageNumbers.length > MAX_OCR_PAGES) {
     throw new ConversionError(
@@ -47,7 +49,7 @@ export async function ocrPdfPages(
           );
         throw new ConversionError('corrupt_file', `Page ${page} of the PDF could not be rendered for OCR.`);
       }
-      out.set(page, await ocrBlocks(await recognise(await prepareImage(await fs.readFile(`${prefix}.png`))), enhanced));
+      out.set(page, await toBlocks(await recognise(await prepareImage(await fs.readFile(`${prefix}.png`)))));
     }
     return out;
   } finally {
