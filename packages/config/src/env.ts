@@ -69,6 +69,10 @@ export const envSchema = z.object({
       'must be 32 bytes, as 64 hex characters or base64',
     )
     .default(DEVELOPMENT_WEBHOOK_SECRET_KEY),
+  /** Uploads of one workspace this gateway receives at once; past it, POST /convert answers 429. */
+  UPLOADS_PER_WORKSPACE: positiveInt.default(4),
+  /** Where uploads are streamed while they arrive (unset: the system's temporary directory). */
+  UPLOAD_TMP_DIR: z.string().min(1).optional(),
   /** Multiplies every per-minute rate limit (load tests, trusted internal deployments). */
   RATE_LIMIT_MULTIPLIER: positiveInt.default(1),
   ENHANCED_AI_BASE_URL: z.string().url().optional(),

@@ -17,6 +17,7 @@ import { FinishedListener } from './data-access/finished-listener';
 import { PendingSweeper } from './data-access/pending-sweeper';
 import { JobsQueueProbe } from './data-access/jobs-queue-probe';
 import { createGatewayMetrics } from './gateway-metrics';
+import { UploadSlots } from './domain/upload-slots';
 
 export interface Gateway {
   url: string;
@@ -62,6 +63,7 @@ export async function startGateway(config: Config, logger: Logger = createLogger
     redis,
     rateLimitPrefix: config.QUEUE_PREFIX,
     rateLimitMultiplier: config.RATE_LIMIT_MULTIPLIER,
+    uploads: { slots: new UploadSlots(config.UPLOADS_PER_WORKSPACE), tmpDir: config.UPLOAD_TMP_DIR },
     registry,
     credits: metrics.credits,
     rateLimited: metrics.rateLimited,

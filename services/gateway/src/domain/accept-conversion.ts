@@ -48,7 +48,7 @@ export async function acceptConversion(
   request: ConvertRequest,
 ): Promise<Answer> {
   const cost = conversionCost(workspace.plan, request.useEnhancedAi);
-  const created = await storeThenCharge(deps, workspace, request, cost);
+  const created = await storeThenCharge(deps, workspace, request, cost).finally(() => request.file.release?.());
   deps.credits.charged(workspace.plan, cost);
   deps.logger.info({ conversionId: created.id, mode: request.webhookUrl ? 'async' : 'sync' }, 'conversion accepted');
 

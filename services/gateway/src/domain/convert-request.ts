@@ -7,6 +7,8 @@ export interface UploadedFile {
   originalname: string;
   size: number;
   buffer: Buffer;
+  /** Called once the bytes are stored: frees the workspace's upload slot (see UploadSlots). */
+  release?: () => void;
 }
 
 /** C0, DEL and C1: never part of a real file name, and NUL cannot even be stored by PostgreSQL. */

@@ -10,7 +10,7 @@ import { getConversion, listWorkspaceConversions } from '../../domain/read-conve
 import { SERVER_UPLOAD_CAP_BYTES } from '../../domain/plans';
 import { authenticate, workspaceOf } from './auth';
 import { createRateLimits } from './rate-limits';
-import { receiveUpload } from './upload';
+import { receiveUpload, type UploadOptions } from './upload';
 import { requestContext } from './request-id';
 import { buildOpenApiDocument, OPENAPI_PATH } from './openapi';
 import { docsRoutes } from './docs';
@@ -22,6 +22,8 @@ export interface AppDeps extends AcceptDeps {
   registry: Registry;
   rateLimited: (limit: 'convert' | 'api') => void;
   ready: () => Promise<boolean>;
+  /** Concurrent uploads per workspace and where uploads are spooled (upload.ts). */
+  uploads?: UploadOptions;
 }
 
 /** The public API under /api/v1 plus health and metrics. Routes translate HTTP; the domain decides. */
@@ -85,7 +87,7 @@ export function createApp(deps: AppDeps): express.Express {
   const api = express.Router();
   api.use(authenticate(deps.db));
 
-  api.post('/convert', limits.convert, receiveUpload(), async (req, res) => {
+  api.post('/convert', limits.convert, receiveUpload(deps.uploads), async (req, res) => {
     const workspace = workspaceOf(req);
     const request = validateConvertRequest(workspace.plan, req.file, (req.body ?? {}) as Record<string, unknown>);
     const answer = await acceptConversion({ ...deps, logger: req.log }, workspace, request);
