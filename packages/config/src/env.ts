@@ -73,6 +73,12 @@ export const envSchema = z.object({
   UPLOADS_PER_WORKSPACE: positiveInt.default(4),
   /** Where uploads are streamed while they arrive (unset: the system's temporary directory). */
   UPLOAD_TMP_DIR: z.string().min(1).optional(),
+  /** The public address of the API up to /api/v1 (e.g. https://api.example.com/api/v1), for the links of list pages. */
+  PUBLIC_BASE_URL: z
+    .string()
+    .url()
+    .refine((v) => /^https?:\/\//.test(v), 'must be an http:// or https:// URL')
+    .optional(),
   /** Multiplies every per-minute rate limit (load tests, trusted internal deployments). */
   RATE_LIMIT_MULTIPLIER: positiveInt.default(1),
   ENHANCED_AI_BASE_URL: z.string().url().optional(),

@@ -64,6 +64,7 @@ export async function startGateway(config: Config, logger: Logger = createLogger
     rateLimitPrefix: config.QUEUE_PREFIX,
     rateLimitMultiplier: config.RATE_LIMIT_MULTIPLIER,
     uploads: { slots: new UploadSlots(config.UPLOADS_PER_WORKSPACE), tmpDir: config.UPLOAD_TMP_DIR },
+    publicBaseUrl: config.PUBLIC_BASE_URL,
     registry,
     credits: metrics.credits,
     rateLimited: metrics.rateLimited,

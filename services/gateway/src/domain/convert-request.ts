@@ -52,6 +52,9 @@ const webhookUrlField = z
       .refine((url) => !isValidUrl(url) || url.toLowerCase().startsWith('https://'), {
         message: 'The webhook url field must start with https://.',
       })
+      .refine((url) => !isValidUrl(url) || !hasCredentials(url), {
+        message: 'The webhook url field must not contain a user name or password.',
+      })
       .max(WEBHOOK_URL_MAX, {
         message: `The webhook url field must not be greater than ${WEBHOOK_URL_MAX} characters.`,
       }),
@@ -143,6 +146,12 @@ export function validateConvertRequest(
 export function extensionOf(filename: string): string {
   const dot = filename.lastIndexOf('.');
   return dot > 0 || (dot === 0 && filename.length > 1) ? filename.slice(dot + 1).toLowerCase() : '';
+}
+
+/** `https://user:pass@host/` would be stored in clear and sent as Basic auth: a webhook_secret signs deliveries instead. */
+function hasCredentials(value: string): boolean {
+  const url = new URL(value);
+  return url.username !== '' || url.password !== '';
 }
 
 function isValidUrl(value: string): boolean {

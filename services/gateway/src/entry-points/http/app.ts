@@ -14,6 +14,8 @@ import { receiveUpload, type UploadOptions } from './upload';
 import { requestContext } from './request-id';
 import { buildOpenApiDocument, OPENAPI_PATH } from './openapi';
 import { docsRoutes } from './docs';
+import { publicUrlOf } from './public-url';
+import { redactedUrl } from './redacted-url';
 
 export interface AppDeps extends AcceptDeps {
   redis?: Redis;
@@ -24,6 +26,8 @@ export interface AppDeps extends AcceptDeps {
   ready: () => Promise<boolean>;
   /** Concurrent uploads per workspace and where uploads are spooled (upload.ts). */
   uploads?: UploadOptions;
+  /** PUBLIC_BASE_URL: the API's public address, for the links of list pages. */
+  publicBaseUrl?: string;
 }
 
 /** The public API under /api/v1 plus health and metrics. Routes translate HTTP; the domain decides. */
@@ -100,7 +104,7 @@ export function createApp(deps: AppDeps): express.Express {
     const echoed: Record<string, string> = {};
     if (query.status) echoed.status = query.status;
     if (req.query.per_page !== undefined) echoed.per_page = String(query.perPage);
-    const path = `${req.protocol}://${req.get('host')}${req.baseUrl}/conversions`;
+    const path = publicUrlOf(req, deps.publicBaseUrl, '/conversions');
     res.json(await listWorkspaceConversions(deps.db, workspace.id, query, { path, echoed }));
   });
 
@@ -149,7 +153,7 @@ function errorHandler(): ErrorRequestHandler {
       res.status(bad.status).json(bad.body);
       return;
     }
-    req.log.error({ err, path: req.path }, 'unhandled error');
+    req.log.error({ err, path: redactedUrl(req.path) }, 'unhandled error');
     res.status(500).json({ error: 'internal_error', message: 'Something went wrong on our side.' });
   };
 }

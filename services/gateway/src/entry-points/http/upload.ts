@@ -47,6 +47,7 @@ export interface UploadOptions {
  * - the file is streamed to a temporary file, kept only up to the plan's limit (beyond it the
  *   rest is counted, not kept, and validation answers 422), then read for the hand-off and removed;
  * - file names are decoded as UTF-8 (what browsers and curl send), not latin1;
+ * - empty fields count as absent;
  * - the form limits above answer 422, and a body the multipart parser cannot read answers 422
  *   on file, never 500, never with the parser's own message.
  * The slot is freed when the upload is stored (`release`) or the request ends; the temporary
@@ -86,9 +87,16 @@ export function receiveUpload(
     });
     upload(req, res, (err: unknown) => {
       if (err) return next(uploadError(err));
+      dropEmptyFields(req.body as Record<string, unknown> | undefined);
       handOff(req.file, slot).then(() => next(), next);
     });
   };
+}
+
+/** An HTML form (and the /docs page's "try it") sends unfilled inputs as empty fields: they count as absent. */
+function dropEmptyFields(fields: Record<string, unknown> | undefined): void {
+  if (!fields) return;
+  for (const [name, value] of Object.entries(fields)) if (value === '') delete fields[name];
 }
 
 function spooledPath(file: Express.Multer.File | undefined): string | undefined {
