@@ -63,7 +63,7 @@ const webhookUrlField = z
     format: 'uri',
     pattern: '^[Hh][Tt][Tt][Pp][Ss]://',
     description:
-      'An https URL. Its presence selects asynchronous mode: the answer is 202 and the result is POSTed here.',
+      'An https URL, without a user name or password. Its presence selects asynchronous mode: the answer is 202 and the result is POSTed here.',
   })
   .optional();
 

@@ -92,7 +92,11 @@ export function buildOpenApiDocument(): ReturnType<OpenApiGeneratorV31['generate
           'application/json': { schema: z.union([validationErrorSchema, conversionFailedErrorSchema]) },
         },
       },
-      429: common[429],
+      429: json(
+        messageOnlyErrorSchema,
+        `${common[429].description}, or the workspace already has its uploads in flight (UPLOADS_PER_WORKSPACE, default 4)`,
+        retryAfterHeaders,
+      ),
     },
   });
 
