@@ -23,7 +23,7 @@ beforeAll(async () => {
   tmpDir = fs.mkdtempSync(path.join(os.tmpdir(), 'mw-upload-spool-'));
   stack = await startStack({
     converter: false,
-    env: { UPLOADS_PER_WORKSPACE: String(UPLOADS_PER_WORKSPACE), UPLOAD_TMP_DIR: tmpDir },
+    env: { UPLOADS_PER_WORKSPACE: String(UPLOADS_PER_WORKSPACE), UPLOAD_TMP_DIR: tmpDir, SYNC_TIMEOUT_MS: '10000' },
   });
 });
 afterAll(async () => {
@@ -199,6 +199,28 @@ describe('bounded uploads', () => {
     expect(after.status).toBe(202);
     expect((await held[1]!.finish()).status).toBe(202);
     expect(await charges(busy.workspaceId)).toHaveLength(3);
+  });
+
+  it('When sync conversions wait for their result, then they hold no upload slot: more than the cap wait at once', async () => {
+    const { token, workspaceId } = await stack.workspace('free', 10);
+    const waiting = UPLOADS_PER_WORKSPACE + 2;
+    const pending = () => stack.gateway.db.conversion.count({ where: { workspaceId, status: 'pending' } });
+    const answers: Array<Promise<request.Response>> = [];
+    // No converter runs in this file: each waits SYNC_TIMEOUT_MS (10 s), then fails and is refunded.
+    for (let i = 1; i <= waiting; i++) {
+      answers.push(
+        request(stack.gateway.url)
+          .post('/convert')
+          .set(...bearer(token))
+          .attach('file', Buffer.from('hello'), 'a.txt')
+          .then((r) => r),
+      );
+      for (let tries = 0; tries < 100 && (await pending()) < i; tries++) await new Promise((r) => setTimeout(r, 50));
+    }
+    expect(await pending()).toBe(waiting);
+    expect((await Promise.all(answers)).map((r) => [r.status, r.body.error])).toEqual(
+      Array.from({ length: waiting }, () => [422, 'conversion_failed']),
+    );
   });
 
   it('When uploads end in 422, 402 or a dropped connection, then their slots are freed', async () => {
