@@ -4,6 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import request from 'supertest';
 import { bearer, startStack, type Stack } from './stack';
+import { UNCOUNTED_UPLOAD_MAX_BYTES } from '../src/entry-points/http/upload';
 
 /**
  * Issue 21, point 2: the plan is known before the body is read, the file is spooled to a
@@ -109,6 +110,9 @@ const charges = async (workspaceId: string) => (await stack.ledger(workspaceId))
 
 const spoolEmpty = () => until(() => spooledFiles().length === 0, 'the spool is empty');
 
+/** A body large enough to take an upload slot (smaller declared bodies don't). */
+const COUNTED = Buffer.alloc(UNCOUNTED_UPLOAD_MAX_BYTES + 1, 0x61);
+
 const OVER_FREE_LIMIT = {
   message: 'The file field must not be greater than 5120 kilobytes.',
   errors: { file: ['The file field must not be greater than 5120 kilobytes.'] },
@@ -177,12 +181,23 @@ describe('bounded uploads', () => {
       .post('/convert')
       .set(...bearer(busy.token))
       .field('webhook_url', HOOK_URL)
-      .attach('file', Buffer.from('hello'), 'a.txt');
+      .attach('file', COUNTED, 'a.txt');
     expect([refused.status, refused.body, refused.headers['retry-after']]).toEqual([
       429,
       { message: 'Too many uploads in progress for this workspace. Please wait for one to finish before retrying.' },
       '1',
     ]);
+    // A small declared body takes no slot, so it still goes through; a chunked one (size unknown) counts.
+    const small = await request(stack.gateway.url)
+      .post('/convert')
+      .set(...bearer(busy.token))
+      .field('webhook_url', HOOK_URL)
+      .attach('file', Buffer.from('hello'), 'a.txt');
+    expect(small.status).toBe(202);
+    const chunked = openUpload(busy.token);
+    await chunked.start();
+    await chunked.writeBytes(5);
+    expect((await chunked.finish()).status).toBe(429);
     const elsewhere = await request(stack.gateway.url)
       .post('/convert')
       .set(...bearer(other.token))
@@ -195,10 +210,10 @@ describe('bounded uploads', () => {
       .post('/convert')
       .set(...bearer(busy.token))
       .field('webhook_url', HOOK_URL)
-      .attach('file', Buffer.from('hello'), 'a.txt');
+      .attach('file', COUNTED, 'a.txt');
     expect(after.status).toBe(202);
     expect((await held[1]!.finish()).status).toBe(202);
-    expect(await charges(busy.workspaceId)).toHaveLength(3);
+    expect(await charges(busy.workspaceId)).toHaveLength(4);
   });
 
   it('When sync conversions wait for their result, then they hold no upload slot: more than the cap wait at once', async () => {
@@ -212,7 +227,7 @@ describe('bounded uploads', () => {
         request(stack.gateway.url)
           .post('/convert')
           .set(...bearer(token))
-          .attach('file', Buffer.from('hello'), 'a.txt')
+          .attach('file', COUNTED, 'a.txt')
           .then((r) => r),
       );
       for (let tries = 0; tries < 100 && (await pending()) < i; tries++) await new Promise((r) => setTimeout(r, 50));
@@ -230,12 +245,12 @@ describe('bounded uploads', () => {
         .post('/convert')
         .set(...bearer(token))
         .field('webhook_url', HOOK_URL)
-        .attach('file', Buffer.from('hello'), 'a.txt');
+        .attach('file', COUNTED, 'a.txt');
       expect(poor.status).toBe(402);
       const invalid = await request(stack.gateway.url)
         .post('/convert')
         .set(...bearer(token))
-        .attach('file', Buffer.from('hello'), 'a.exe');
+        .attach('file', COUNTED, 'a.exe');
       expect(invalid.status).toBe(422);
       const dropped = openUpload(token);
       await dropped.start();
@@ -248,7 +263,7 @@ describe('bounded uploads', () => {
       .post('/convert')
       .set(...bearer(token))
       .field('webhook_url', HOOK_URL)
-      .attach('file', Buffer.from('hello'), 'a.txt');
+      .attach('file', COUNTED, 'a.txt');
     expect(poor.status).toBe(402);
   });
 

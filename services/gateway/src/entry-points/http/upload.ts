@@ -1,6 +1,6 @@
 import fs from 'node:fs/promises';
 import os from 'node:os';
-import type { RequestHandler } from 'express';
+import type { Request, RequestHandler } from 'express';
 import multer from 'multer';
 import { AppError } from '../../domain/app-error';
 import { PLANS, SERVER_UPLOAD_CAP_BYTES } from '../../domain/plans';
@@ -30,6 +30,19 @@ const LIMIT_MESSAGES: Partial<Record<multer.ErrorCode, (field: string) => [strin
 
 /** Room for the form around the file (fields, part headers): a body larger than the cap plus this holds a file over the cap. */
 const FORM_OVERHEAD_BYTES = 1024 * 1024;
+/**
+ * A body declared at most this large (the node parser never reads past Content-Length) takes no
+ * upload slot: it costs little memory however many run at once, and bursts of small conversions
+ * (scripts, tests, load) are not refused. Larger or chunked bodies count against the cap.
+ */
+export const UNCOUNTED_UPLOAD_MAX_BYTES = 256 * 1024;
+const UNCOUNTED: UploadSlot = { release: () => undefined };
+
+function mayBeLarge(req: Request): boolean {
+  const declared = req.get('content-length');
+  return declared === undefined || !(Number(declared) <= UNCOUNTED_UPLOAD_MAX_BYTES);
+}
+
 /** Seconds a client is asked to wait when its workspace already has its uploads in flight. */
 const UPLOADS_BUSY_RETRY_AFTER_SECONDS = 1;
 
@@ -43,7 +56,8 @@ export interface UploadOptions {
  * Receives the form of POST /convert after authentication, so the workspace and its plan are
  * known before the first byte of the body is read:
  * - a body declared larger than the server cap answers 413 unread; past the cap while reading, 413;
- * - past the workspace's concurrent uploads (UPLOADS_PER_WORKSPACE), 429 with Retry-After;
+ * - past the workspace's concurrent uploads (UPLOADS_PER_WORKSPACE; small declared bodies don't
+ *   count), 429 with Retry-After;
  * - the file is streamed to a temporary file, kept only up to the plan's limit (beyond it the
  *   rest is counted, not kept, and validation answers 422), then read for the hand-off and removed;
  * - file names are decoded as UTF-8 (what browsers and curl send), not latin1;
@@ -76,7 +90,7 @@ export function receiveUpload(
     if (Number(req.get('content-length') ?? 0) > SERVER_UPLOAD_CAP_BYTES + FORM_OVERHEAD_BYTES) {
       return next(AppError.payloadTooLarge(SERVER_UPLOAD_CAP_BYTES));
     }
-    const slot = options.slots.acquire(workspaceOf(req).id);
+    const slot = mayBeLarge(req) ? options.slots.acquire(workspaceOf(req).id) : UNCOUNTED;
     if (!slot) {
       res.set('Retry-After', String(UPLOADS_BUSY_RETRY_AFTER_SECONDS));
       return next(AppError.uploadsBusy());
