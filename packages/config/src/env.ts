@@ -84,6 +84,16 @@ export const envSchema = z.object({
     .default(DEVELOPMENT_WEBHOOK_SECRET_KEY),
   /** POST /convert answers 503 at_capacity while the jobs queue holds at least this many ready jobs (E11). */
   MAX_QUEUED_JOBS: positiveInt.default(10_000),
+  /** Uploads of one workspace this gateway receives at once; past it, POST /convert answers 429. */
+  UPLOADS_PER_WORKSPACE: positiveInt.default(4),
+  /** Where uploads are streamed while they arrive (unset: the system's temporary directory). */
+  UPLOAD_TMP_DIR: z.string().min(1).optional(),
+  /** The public address of the API up to /api/v1 (e.g. https://api.example.com/api/v1), for the links of list pages. */
+  PUBLIC_BASE_URL: z
+    .string()
+    .url()
+    .refine((v) => /^https?:\/\//.test(v), 'must be an http:// or https:// URL')
+    .optional(),
   /** Multiplies every per-minute rate limit (load tests, trusted internal deployments). */
   RATE_LIMIT_MULTIPLIER: positiveInt.default(1),
   ENHANCED_AI_BASE_URL: z.string().url().optional(),

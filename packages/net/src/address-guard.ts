@@ -2,9 +2,30 @@ import dns from 'node:dns';
 import net from 'node:net';
 import ipaddr from 'ipaddr.js';
 
+/**
+ * IPv6 prefixes that carry an IPv4 address, so a client could reach an IPv4 host (127.0.0.1, the
+ * metadata service) through an IPv6 literal: IPv4-compatible (::a.b.c.d, deprecated), SIIT
+ * translated, NAT64 (well-known and local-use), 6to4 and Teredo. All are refused whatever the
+ * IPv4 inside; only IPv4-mapped (::ffff:a.b.c.d) is judged by the address it maps to. Checked with
+ * node's BlockList, which reads an address as the socket will (ipaddr.js reads `::a.b.c.d` as
+ * mapped), and listed here rather than left to a library's range names.
+ */
+const IPV4_IN_IPV6 = new net.BlockList();
+for (const [prefix, bits] of [
+  ['::', 96],
+  ['::ffff:0:0:0', 96],
+  ['64:ff9b::', 96],
+  ['64:ff9b:1::', 48],
+  ['2002::', 16],
+  ['2001::', 32],
+] as const) {
+  IPV4_IN_IPV6.addSubnet(prefix, bits, 'ipv6');
+}
+
 /** Only globally routable unicast addresses may receive webhooks (no loopback, private, link-local, CGNAT, multicast, metadata). */
 export function isPublicAddress(address: string): boolean {
   if (!ipaddr.isValid(address)) return false;
+  if (net.isIPv6(address) && IPV4_IN_IPV6.check(address, 'ipv6')) return false;
   let parsed = ipaddr.parse(address);
   if (parsed.kind() === 'ipv6' && (parsed as ipaddr.IPv6).isIPv4MappedAddress())
     parsed = (parsed as ipaddr.IPv6).toIPv4Address();

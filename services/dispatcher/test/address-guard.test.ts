@@ -22,7 +22,31 @@ describe('SSRF guard', () => {
     expect(isPublicAddress(address)).toBe(false);
   });
 
-  it.each(['93.184.216.34', '8.8.8.8', '2606:4700:4700::1111', '::ffff:8.8.8.8'])(
+  // Issue 21: every form of an IPv4 address inside IPv6. Compatible, translated, NAT64, 6to4
+  // and Teredo are refused whatever the IPv4 inside; mapped is judged by the IPv4 it maps to.
+  it.each([
+    '::127.0.0.1',
+    '::7f00:1',
+    '::169.254.169.254',
+    '::10.0.0.1',
+    '::8.8.8.8',
+    '::ffff:169.254.169.254',
+    '::ffff:0:127.0.0.1',
+    '::ffff:0:8.8.8.8',
+    '64:ff9b::127.0.0.1',
+    '64:ff9b::a9fe:a9fe',
+    '64:ff9b::8.8.8.8',
+    '64:ff9b:1::a00:1',
+    '2002:7f00:1::1',
+    '2002:a9fe:a9fe::',
+    '2002:808:808::1',
+    '2001:0:4136:e378:8000:63bf:3fff:fdd2',
+    '2001::1',
+  ])('When the address is %s (IPv4 inside IPv6), then it is not a public address', (address) => {
+    expect(isPublicAddress(address)).toBe(false);
+  });
+
+  it.each(['93.184.216.34', '8.8.8.8', '2606:4700:4700::1111', '::ffff:8.8.8.8', '2a00:1450:4001:80b::200e'])(
     'When the address is %s, then it is public',
     (address) => {
       expect(isPublicAddress(address)).toBe(true);
@@ -37,6 +61,15 @@ describe('SSRF guard', () => {
       statusCode: null,
       succeeded: false,
       error: 'refused to deliver to non-public address 169.254.169.254',
+    });
+  });
+
+  it('When the URL is an IPv4-compatible IPv6 literal of loopback, then the delivery is refused before connecting', async () => {
+    const result = await send('https://[::127.0.0.1]:9/hook', '{}', {});
+    expect(result).toMatchObject({
+      statusCode: null,
+      succeeded: false,
+      error: 'refused to deliver to non-public address ::7f00:1',
     });
   });
 

@@ -23,6 +23,7 @@ import { RetentionSweeper } from './entry-points/retention-sweeper';
 import { createJobAdmission } from './domain/job-admission';
 import { WebhookAttemptPublisher } from './data-access/webhook-redelivery';
 import { createUrlDownloader } from './data-access/url-download';
+import { UploadSlots } from './domain/upload-slots';
 
 export interface Gateway {
   url: string;
@@ -72,6 +73,8 @@ export async function startGateway(config: Config, logger: Logger = createLogger
     redis,
     rateLimitPrefix: config.QUEUE_PREFIX,
     rateLimitMultiplier: config.RATE_LIMIT_MULTIPLIER,
+    uploads: { slots: new UploadSlots(config.UPLOADS_PER_WORKSPACE), tmpDir: config.UPLOAD_TMP_DIR },
+    publicBaseUrl: config.PUBLIC_BASE_URL,
     registry,
     credits: metrics.credits,
     cancellations,

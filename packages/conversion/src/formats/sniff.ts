@@ -79,6 +79,11 @@ const ZIP_SIGNATURES = [
   [0x50, 0x4b, 0x03, 0x04],
   [0x50, 0x4b, 0x05, 0x06],
 ];
+/** BOF record types of BIFF2, BIFF3 and BIFF4, their body sizes (4 in BIFF2, 6 later) and the worksheet substream type. */
+const BIFF2_TO_4_BOF_TYPES = new Set([0x0009, 0x0209, 0x0409]);
+const BIFF_BOF_MIN_BODY = 4;
+const BIFF_BOF_MAX_BODY = 16;
+const BIFF_WORKSHEET_SUBSTREAM = 0x0010;
 const OLE_SIGNATURE = [0xd0, 0xcf, 0x11, 0xe0, 0xa1, 0xb1, 0x1a, 0xe1];
 /** The PDF header may follow a few hundred bytes of junk (readers accept up to 1024). */
 const PDF_HEADER_WINDOW = 1024;
@@ -107,6 +112,7 @@ export async function sniffFormat(
   if (ZIP_SIGNATURES.some((signature) => startsWith(input, signature))) return zipFormat(input, declared, k);
   if (startsWith(input, OLE_SIGNATURE)) return oleFormat(input, declared, k);
   if (input.subarray(0, 5).toString('latin1') === '%PDF-') return 'pdf';
+  if (isBiff2To4Worksheet(input)) return 'xls';
   if (isText(input)) return textFormat(input, declared, k);
   if (mayBePdf(input)) return 'pdf';
   const detected = await fileTypeFromBuffer(input).catch(() => undefined);
@@ -209,6 +215,22 @@ function textFormat(input: Buffer, declared: string, k: Known): SniffedFormat {
   const line = k.byExtension.get(declared);
   if (line?.readsText) return named(line);
   throw refused(k, declared, 'its content is plain text');
+}
+
+/**
+ * Excel 2.x, 3.0 and 4.0 saved a worksheet as a bare BIFF record stream, with no OLE container
+ * (`file` says "Microsoft Excel Worksheet"); SheetJS reads them. It opens with a BOF record
+ * (type 0x0009, 0x0209 or 0x0409 by version) whose body gives the substream type, 0x0010 for a worksheet.
+ */
+function isBiff2To4Worksheet(input: Buffer): boolean {
+  if (input.length < 8) return false;
+  const bodyLength = input.readUInt16LE(2);
+  return (
+    BIFF2_TO_4_BOF_TYPES.has(input.readUInt16LE(0)) &&
+    bodyLength >= BIFF_BOF_MIN_BODY &&
+    bodyLength <= BIFF_BOF_MAX_BODY &&
+    input.readUInt16LE(6) === BIFF_WORKSHEET_SUBSTREAM
+  );
 }
 
 /** Whether the bytes read as text: a BOM, or few control characters, NUL included (UTF-16 without BOM by its zero bytes). */

@@ -53,7 +53,9 @@ export async function acceptConversion(
   idempotency: IdempotencyKey | null = null,
 ): Promise<Answer> {
   const cost = conversionCost(workspace.plan, request.useEnhancedAi);
-  const created = await storeThenCharge(deps, workspace, request, cost, idempotency);
+  const created = await storeThenCharge(deps, workspace, request, cost, idempotency).finally(() =>
+    request.file.release?.(),
+  );
   // An identical request with the same key charged first (E6): answer as it was answered.
   if ('keyTaken' in created) return await keyTakenAnswer(deps, workspace, idempotency!);
   deps.credits.charged(workspace.plan, cost);

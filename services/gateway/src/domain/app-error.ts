@@ -55,6 +55,13 @@ export class AppError extends Error {
     return new AppError(400, { error: 'bad_request', message: 'The request could not be read.' });
   }
 
+  /** The workspace already has its concurrent uploads in flight (UPLOADS_PER_WORKSPACE): the rate limit's 429 shape. */
+  static uploadsBusy(): AppError {
+    return new AppError(429, {
+      message: 'Too many uploads in progress for this workspace. Please wait for one to finish before retrying.',
+    });
+  }
+
   static tooManyRequests(): AppError {
     return new AppError(429, { message: 'Too many requests. Please wait before retrying.' });
   }

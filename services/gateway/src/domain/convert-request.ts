@@ -7,6 +7,8 @@ export interface UploadedFile {
   originalname: string;
   size: number;
   buffer: Buffer;
+  /** Called once the bytes are stored: frees the workspace's upload slot (see UploadSlots). */
+  release?: () => void;
 }
 
 /** C0, DEL and C1: never part of a real file name, and NUL cannot even be stored by PostgreSQL. */
@@ -51,6 +53,9 @@ const webhookUrlField = z
       .refine((url) => !isValidUrl(url) || url.toLowerCase().startsWith('https://'), {
         message: 'The webhook url field must start with https://.',
       })
+      .refine((url) => !isValidUrl(url) || !hasCredentials(url), {
+        message: 'The webhook url field must not contain a user name or password.',
+      })
       .max(WEBHOOK_URL_MAX, {
         message: `The webhook url field must not be greater than ${WEBHOOK_URL_MAX} characters.`,
       }),
@@ -59,7 +64,7 @@ const webhookUrlField = z
     format: 'uri',
     pattern: '^[Hh][Tt][Tt][Pp][Ss]://',
     description:
-      'An https URL. Its presence selects asynchronous mode: the answer is 202 and the result is POSTed here.',
+      'An https URL, without a user name or password. Its presence selects asynchronous mode: the answer is 202 and the result is POSTed here.',
   })
   .optional();
 
@@ -178,6 +183,12 @@ export function validateConvertRequest(
 export function extensionOf(filename: string): string {
   const dot = filename.lastIndexOf('.');
   return dot > 0 || (dot === 0 && filename.length > 1) ? filename.slice(dot + 1).toLowerCase() : '';
+}
+
+/** `https://user:pass@host/` would be stored in clear and sent as Basic auth: a webhook_secret signs deliveries instead. */
+function hasCredentials(value: string): boolean {
+  const url = new URL(value);
+  return url.username !== '' || url.password !== '';
 }
 
 function isValidUrl(value: string): boolean {

@@ -12,7 +12,7 @@ import { IDEMPOTENCY_KEY_HEADER, IDEMPOTENT_REPLAYED_HEADER } from '@markwright/
 import { SERVER_UPLOAD_CAP_BYTES } from '../../domain/plans';
 import { authenticate, workspaceOf } from './auth';
 import { createRateLimits } from './rate-limits';
-import { receiveUpload } from './upload';
+import { receiveUpload, type UploadOptions } from './upload';
 import { publisherHoldingPlace, refuseAtCapacity } from './capacity';
 import type { JobAdmission } from '../../domain/job-admission';
 import { redeliverWebhook, type RedeliverDeps } from '../../domain/redeliver-webhook';
@@ -21,6 +21,8 @@ import { buildOpenApiDocument, OPENAPI_PATH } from './openapi';
 import { docsRoutes } from './docs';
 import { addJobControlRoutes } from './job-control-routes';
 import type { JobControlDeps } from '../../domain/job-control';
+import { publicUrlOf } from './public-url';
+import { redactedUrl } from './redacted-url';
 
 export interface AppDeps extends AcceptDeps, Pick<JobControlDeps, 'cancellations' | 'jobControl'> {
   redis?: Redis;
@@ -32,6 +34,10 @@ export interface AppDeps extends AcceptDeps, Pick<JobControlDeps, 'cancellations
   admission: JobAdmission;
   convertInput: ConvertInputDeps;
   redelivery: Omit<RedeliverDeps, 'db' | 'logger'>;
+  /** Concurrent uploads per workspace and where uploads are spooled (upload.ts). */
+  uploads?: UploadOptions;
+  /** PUBLIC_BASE_URL: the API's public address, for the links of list pages. */
+  publicBaseUrl?: string;
 }
 
 /** The public API under /api/v1 plus health and metrics. Routes translate HTTP; the domain decides. */
@@ -95,7 +101,7 @@ export function createApp(deps: AppDeps): express.Express {
   const api = express.Router();
   api.use(authenticate(deps.db));
 
-  api.post('/convert', limits.convert, refuseAtCapacity(deps.admission), receiveUpload(), async (req, res) => {
+  api.post('/convert', limits.convert, refuseAtCapacity(deps.admission), receiveUpload(deps.uploads), async (req, res) => {
     const workspace = workspaceOf(req);
     const fields = (req.body ?? {}) as Record<string, unknown>;
     const key = readIdempotencyKey(req.get(IDEMPOTENCY_KEY_HEADER), req.file, fields);
@@ -117,7 +123,7 @@ export function createApp(deps: AppDeps): express.Express {
     const echoed: Record<string, string> = {};
     if (query.status) echoed.status = query.status;
     if (req.query.per_page !== undefined) echoed.per_page = String(query.perPage);
-    const path = `${req.protocol}://${req.get('host')}${req.baseUrl}/conversions`;
+    const path = publicUrlOf(req, deps.publicBaseUrl, '/conversions');
     res.json(await listWorkspaceConversions(deps.db, workspace.id, query, { path, echoed }));
   });
 
@@ -172,7 +178,7 @@ function errorHandler(): ErrorRequestHandler {
       res.status(bad.status).json(bad.body);
       return;
     }
-    req.log.error({ err, path: req.path }, 'unhandled error');
+    req.log.error({ err, path: redactedUrl(req.path) }, 'unhandled error');
     res.status(500).json({ error: 'internal_error', message: 'Something went wrong on our side.' });
   };
 }

@@ -10,7 +10,8 @@ type WithWorkspace = Request & { [WORKSPACE]?: AuthenticatedWorkspace };
 /** Bearer auth: missing, malformed, unknown and revoked tokens all answer the same 401. */
 export function authenticate(db: Db): RequestHandler {
   return (req: Request, _res: Response, next: NextFunction) => {
-    const match = /^Bearer ([^\s]+)$/.exec(req.get('authorization') ?? '');
+    // The scheme is case-insensitive (RFC 9110 §11.1): `bearer` and `BEARER` are the same.
+    const match = /^Bearer +(\S+)$/i.exec(req.get('authorization') ?? '');
     const token = match?.[1];
     if (!token || !isWellFormedToken(token)) return next(AppError.unauthenticated());
     findWorkspaceByToken(db, token).then((workspace) => {

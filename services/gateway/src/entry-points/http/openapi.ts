@@ -111,7 +111,11 @@ export function buildOpenApiDocument(): ReturnType<OpenApiGeneratorV31['generate
           'application/json': { schema: z.union([validationErrorSchema, conversionFailedErrorSchema]) },
         },
       },
-      429: common[429],
+      429: json(
+        messageOnlyErrorSchema,
+        `${common[429].description}, or the workspace already has its uploads in flight (UPLOADS_PER_WORKSPACE, default 4)`,
+        retryAfterHeaders,
+      ),
       503: json(
         atCapacityErrorSchema,
         'The jobs queue is full (MAX_QUEUED_JOBS); nothing charged or stored, sync requests too',

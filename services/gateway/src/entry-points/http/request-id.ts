@@ -2,6 +2,7 @@ import crypto from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { pinoHttp } from 'pino-http';
 import type { Logger } from '@markwright/config';
+import { redactedUrl } from './redacted-url';
 
 export const REQUEST_ID_HEADER = 'X-Request-Id';
 
@@ -32,7 +33,8 @@ export function requestContext(logger: Logger) {
     },
     // The access line says what was asked and answered; headers (tokens, cookies) stay out.
     serializers: {
-      req: (req: { method: string; url: string }) => ({ method: req.method, url: req.url }),
+      // Tokens sent in the query string (?access_token=, any mwk_ value) are redacted too.
+      req: (req: { method: string; url: string }) => ({ method: req.method, url: redactedUrl(req.url) }),
       res: (res: { statusCode: number }) => ({ statusCode: res.statusCode }),
     },
     autoLogging: { ignore: (req: IncomingMessage) => UNLOGGED_PATHS.has((req.url ?? '').split('?')[0] ?? '') },
