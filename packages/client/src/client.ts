@@ -34,6 +34,16 @@ export interface ConvertOptions {
   useEnhancedAi?: boolean;
   optimizeTokens?: boolean;
   includeMetadata?: boolean;
+  /** E1: add `pages`, the Markdown of each page, slide or sheet. */
+  includePages?: boolean;
+  /** E2: read only these pages, e.g. "1-3,7" (PDF, presentations, spreadsheets). */
+  pageRange?: string;
+  /** E3: add `chunks` of at most this many o200k tokens (64 to 8192). */
+  chunkMaxTokens?: number;
+  /** E4: add `document`, the document model as JSON. */
+  includeDocument?: boolean;
+  /** E5: the service downloads this https URL; pass `null` as the file. */
+  fileUrl?: string;
   signal?: AbortSignal;
 }
 
@@ -94,21 +104,26 @@ export class MarkwrightClient {
   }
 
   /** POST /convert with a webhook URL: queued, answered 202. */
-  convert(file: FileInput, options: ConvertOptions & { webhookUrl: string }): Promise<QueuedConversion>;
+  convert(file: FileInput | null, options: ConvertOptions & { webhookUrl: string }): Promise<QueuedConversion>;
   /** POST /convert without a webhook URL: the Markdown in the answer. */
-  convert(file: FileInput, options?: ConvertOptions & { webhookUrl?: undefined }): Promise<SyncConversionResult>;
-  convert(file: FileInput, options?: ConvertOptions): Promise<QueuedConversion | SyncConversionResult>;
-  convert(file: FileInput, options: ConvertOptions = {}): Promise<QueuedConversion | SyncConversionResult> {
+  convert(file: FileInput | null, options?: ConvertOptions & { webhookUrl?: undefined }): Promise<SyncConversionResult>;
+  convert(file: FileInput | null, options?: ConvertOptions): Promise<QueuedConversion | SyncConversionResult>;
+  convert(file: FileInput | null, options: ConvertOptions = {}): Promise<QueuedConversion | SyncConversionResult> {
     const form = new FormData();
-    const fields: Array<[string, string | boolean | undefined]> = [
+    const fields: Array<[string, string | number | boolean | undefined]> = [
       ['webhook_url', options.webhookUrl],
       ['webhook_secret', options.webhookSecret],
       ['use_enhanced_ai', options.useEnhancedAi],
       ['optimize_tokens', options.optimizeTokens],
       ['include_metadata', options.includeMetadata],
+      ['include_pages', options.includePages],
+      ['page_range', options.pageRange],
+      ['chunk_max_tokens', options.chunkMaxTokens],
+      ['include_document', options.includeDocument],
+      ['file_url', options.fileUrl],
     ];
     for (const [name, value] of fields) if (value !== undefined) form.append(name, String(value));
-    form.append('file', toBlob(file.data), file.filename);
+    if (file !== null) form.append('file', toBlob(file.data), file.filename);
     return this.request('POST', '/convert', { body: form, signal: options.signal });
   }
 
