@@ -35,6 +35,7 @@ async function refusal(requested: string, roots = [root]): Promise<string> {
   return (err as FileAccessError).message;
 }
 
+const RACE_READS = 2000;
 const OUTSIDE = /is outside the folders this server may read \(MARKWRIGHT_MCP_ROOTS\)\.$/;
 
 describe('readAllowedFile', () => {
@@ -99,6 +100,43 @@ describe('readAllowedFile', () => {
   it('When the path has a NUL byte or is blank, then it is refused as invalid', async () => {
     expect(await refusal('hello.md\0.txt')).toBe('The path is empty or invalid.');
     expect(await refusal('  ')).toBe('The path is empty or invalid.');
+  });
+
+  it('When a folder on the path is swapped for a link to outside during reads, then no read returns what is outside', async () => {
+    const inside = path.join(root, 'race');
+    const parked = path.join(root, 'race-parked');
+    const link = path.join(root, 'race-link');
+    fs.mkdirSync(inside);
+    fs.writeFileSync(path.join(inside, 'file.md'), '# Inside\n');
+    fs.writeFileSync(path.join(outside, 'file.md'), '# Secret\n');
+    fs.symlinkSync(outside, link);
+    let swapping = true;
+    // Between the check and the open, race/ is a real folder one moment and a link to outside the next.
+    const swapper = (async () => {
+      for (let linked = false; swapping; linked = !linked) {
+        if (linked) {
+          fs.renameSync(inside, link);
+          fs.renameSync(parked, inside);
+        } else {
+          fs.renameSync(inside, parked);
+          fs.renameSync(link, inside);
+        }
+        await new Promise((r) => setImmediate(r));
+      }
+    })();
+    const read = new Set<string>();
+    try {
+      for (let i = 0; i < RACE_READS; i++) {
+        const file = await readAllowedFile('race/file.md', [root]).catch((err: unknown) => {
+          if (!(err instanceof FileAccessError)) throw err;
+        });
+        if (file) read.add(file.data.toString());
+      }
+    } finally {
+      swapping = false;
+      await swapper;
+    }
+    expect(read.has('# Secret\n')).toBe(false);
   });
 
   it('When the file is over the service’s upload cap, then it is refused before it is read', async () => {
