@@ -1,9 +1,9 @@
 """MarkwrightClient: the Markwright API over urllib (standard library only)."""
 
 import email.utils
+import http.client
 import json
 import os
-import socket
 import time
 import urllib.error
 import urllib.parse
@@ -214,7 +214,7 @@ class MarkwrightClient:
         except urllib.error.HTTPError as answer:
             with answer:
                 return answer.code, dict(answer.headers.items()), answer.read()
-        except (urllib.error.URLError, socket.timeout, ConnectionError, OSError) as err:
+        except (OSError, http.client.HTTPException) as err:  # URLError, timeouts, resets, a cut-off answer
             raise MarkwrightConnectionError(url, getattr(err, "reason", err)) from err
 
 
