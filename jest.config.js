@@ -3,11 +3,13 @@ module.exports = {
   testEnvironment: 'node',
   // file-type (ESM only) exports for require() under Node's `module-sync` condition only, which jest lacks.
   moduleNameMapper: {
+    // Workspace code uses the client's sources; packages/client/test/package.test.ts checks its built dist.
+    '^@markwright/client$': '<rootDir>/packages/client/src/index.ts',
     '^file-type$': require.resolve('file-type', {
       paths: [require('node:path').join(__dirname, 'packages/conversion')],
     }),
   },
-  roots: ['<rootDir>/packages', '<rootDir>/services', '<rootDir>/deploy', '<rootDir>/scripts', '<rootDir>/bench'],
+  roots: ['<rootDir>/packages', '<rootDir>/services', '<rootDir>/deploy', '<rootDir>/scripts', '<rootDir>/bench', '<rootDir>/clients'],
   testMatch: ['**/test/**/*.test.ts'],
   transform: { '^.+\\.(t|j|mj)sx?$': ['@swc/jest', { jsc: { target: 'es2022' }, module: { type: 'commonjs' } }] },
   transformIgnorePatterns: [

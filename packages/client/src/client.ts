@@ -48,6 +48,14 @@ export interface ConvertOptions {
    * while the first request still runs, ConflictError (code idempotency_conflict, retryAfterSeconds).
    */
   idempotencyKey?: string;
+  /** E1: add `pages`, the Markdown of each page, slide or sheet. */
+  includePages?: boolean;
+  /** E2: read only these pages, e.g. "1-3,7" (PDF, presentations, spreadsheets). */
+  pageRange?: string;
+  /** E3: add `chunks` of at most this many o200k tokens (64 to 8192). */
+  chunkMaxTokens?: number;
+  /** E4: add `document`, the document model as JSON. */
+  includeDocument?: boolean;
   signal?: AbortSignal;
 }
 
@@ -115,13 +123,17 @@ export class MarkwrightClient {
   convert(file: FileInput | null, options?: ConvertOptions): Promise<QueuedConversion | SyncConversionResult>;
   convert(file: FileInput | null, options: ConvertOptions = {}): Promise<QueuedConversion | SyncConversionResult> {
     const form = new FormData();
-    const fields: Array<[string, string | boolean | undefined]> = [
+    const fields: Array<[string, string | number | boolean | undefined]> = [
       ['file_url', options.fileUrl],
       ['webhook_url', options.webhookUrl],
       ['webhook_secret', options.webhookSecret],
       ['use_enhanced_ai', options.useEnhancedAi],
       ['optimize_tokens', options.optimizeTokens],
       ['include_metadata', options.includeMetadata],
+      ['include_pages', options.includePages],
+      ['page_range', options.pageRange],
+      ['chunk_max_tokens', options.chunkMaxTokens],
+      ['include_document', options.includeDocument],
     ];
     for (const [name, value] of fields) if (value !== undefined) form.append(name, String(value));
     if (file) form.append('file', toBlob(file.data), file.filename);
