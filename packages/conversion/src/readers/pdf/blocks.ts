@@ -4,6 +4,7 @@ import { nestListItems, type FlatListItem } from '../../document/lists';
 import { dropLeading, joinRunLines, runsToInlines, type StyledRun } from './styled-runs';
 import { bodyFont, bodySize, boilerplateKey, type Line } from './layout';
 import { tableAt } from './text-tables';
+import { isAuthorLine } from './title-block';
 
 // Bullets, checkboxes, and symbol-font glyphs (Wingdings, Symbol) that map to C1 controls or the BMP's private use
 // area; other fonts' glyphs that map to a private use area or to no assigned character (IBM's BookMaster bullet
@@ -59,10 +60,11 @@ export function linesToBlocks(lines: Line[]): Block[] {
   const plain = { bold: / bold\b/.test(font), italic: / italic\b/.test(font) };
   const heading = lines.map(
     (l, i) =>
-      isHeadingLine(l, body) ||
+      !isAuthorLine(l) &&
+      (isHeadingLine(l, body) ||
       isStyledHeading(lines, i, body, font) ||
       isSectionNumber(l, body) ||
-      isLocalHeading(lines, i, font),
+      isLocalHeading(lines, i, font)),
   );
   const symbolBullets = symbolBulletLines(lines);
   const headingSizes = [...new Set(lines.filter((_, i) => heading[i]).map((l) => l.size))].sort((a, b) => b - a);

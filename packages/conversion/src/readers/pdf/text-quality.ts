@@ -1,4 +1,5 @@
 import type { Line } from './layout';
+import { scoresAsGarbled } from './page-quality';
 
 /** Pages with fewer letters than this are not judged: a title page or a figure's labels say too little. */
 const MIN_JUDGED_CHARS = 80;
@@ -20,13 +21,18 @@ const HIGH_SURROGATE = /[\ud800-\udbff]/g;
 
 /**
  * Whether a page's text layer reads as garbage, by character classes and word shapes (no
- * dictionary, so any language in any script passes): such a page is OCR'd from its image instead.
+ * dictionary, so any language in any script passes), or by its quality score (common words, vowels,
+ * mojibake: page-quality.ts): such a page is OCR'd from its image instead.
  */
 export function readsAsGarbage(lines: Line[]): boolean {
   const text = lines
     .filter((l) => !l.table)
     .map((l) => l.text)
     .join(' ');
+  return charactersReadAsGarbage(text) || scoresAsGarbled(text);
+}
+
+function charactersReadAsGarbage(text: string): boolean {
   // Line texts have their whitespace folded to single spaces, so words split on ' ' and characters are
   // counted as code points: the length less the spaces, less one per surrogate pair.
   const tokens = text.split(' ');

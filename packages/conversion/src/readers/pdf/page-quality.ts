@@ -1,0 +1,106 @@
+/**
+ * A per-page text-layer quality score (issue 23, point 4). A scanned PDF's old OCR layer, or a font
+ * whose ToUnicode map is wrong, gives text that is word-shaped yet is no language: letters shifted
+ * by a fixed offset, or UTF-8 read as cp1252 ("Ã©", "â€™"). The character-class check in
+ * text-quality.ts passes such pages because their tokens look like words; this score also asks
+ * whether the words are words: the share of tokens that are common words of the languages a
+ * document usually comes in, the share of vowels among Latin letters, and mojibake sequences.
+ */
+
+/** Pages with fewer Latin letters than this are not scored on language: they say too little. */
+const MIN_SCORED_LETTERS = 120;
+/** Below this score a page is re-read from its image. Set on the held-out labelled pages (see docs/decisions.md). */
+export const GARBLED_BELOW = 0.5;
+
+/**
+ * The most frequent words of English, French, German, Spanish, Italian, Portuguese and Dutch: in
+ * running prose of any of them, roughly a third of the tokens; in shifted or mis-mapped text, almost none.
+ */
+const COMMON_WORDS = new Set(
+  (
+    'the of and to in is that for it as with was on be by are this from or an at not have has which ' +
+    'but we can all their they were one its been more also will these there other than may such into ' +
+    'if only when used two who would should each new our no so use do what between most some time ' +
+    'le la les de des du et un une est en que qui dans pour pas sur au aux par plus ne se ce il elle ' +
+    'sont avec son sa ses ou mais nous vous leur été être fait comme tout cette ces à où ' +
+    'der die das und ist nicht ein eine zu den mit von sich auf für im dem des es auch als an wird ' +
+    'werden bei sind aus oder nach wie zum zur noch kann über durch einer eines wurde ich er sie wir ' +
+    'el los las y del se por con para una es lo al su como más pero sus le ya o este entre cuando muy ' +
+    'sin sobre también hasta donde desde está son ha ser ' +
+    'il di che e è per non si con una sono da gli della nel alla dei anche come più ma ' +
+    'os da do em um para com não uma dos no na por mais as ao ele das à seu sua ou quando ' +
+    'het een van en is dat op te zijn voor met niet aan er om ook als bij door maar naar dan wordt'
+  ).split(' '),
+);
+
+/** UTF-8 bytes read as cp1252 or Latin-1: a lead byte's letter followed by a continuation byte's. */
+const MOJIBAKE = /Ã[\u0080-\u00bf\u0152\u0153\u0160\u0161\u0178\u017d\u017e\u2013-\u203a]|â€|Â[\u00a0-\u00bf]|ï¿½|\ufffd/g;
+const LATIN_LETTER = /[A-Za-z\u00c0-\u024f]/g;
+const VOWEL = /[aeiouyAEIOUY\u00c0-\u00c6\u00c8-\u00cf\u00d2-\u00d6\u00d8-\u00dd\u00e0-\u00e6\u00e8-\u00ef\u00f2-\u00f6\u00f8-\u00fd\u00ff]/g;
+const TOKEN_EDGES = /^[^\p{L}]+|[^\p{L}]+$/gu;
+
+export interface PageQuality {
+  /** 0 (no language) to 1 (reads as prose); pages not scored get 1. */
+  score: number;
+  /** Whether the page said enough to be scored. */
+  scored: boolean;
+  commonWordShare: number;
+  vowelShare: number;
+  frequentLetterShare: number;
+  mojibakeShare: number;
+}
+
+/** Scores a page's text (its lines joined by spaces). */
+export function pageQuality(text: string): PageQuality {
+  const letters = count(text, LATIN_LETTER);
+  const tokens = text
+    .split(/\s+/)
+    .map((t) => t.replace(TOKEN_EDGES, ''))
+    .filter((t) => t.length > 0);
+  const mojibake = count(text, MOJIBAKE);
+  const mojibakeShare = tokens.length ? mojibake / tokens.length : 0;
+  const unscored = { score: 1, scored: false, commonWordShare: 1, vowelShare: 0.4, frequentLetterShare: 0.6, mojibakeShare };
+  // Pages in other scripts (CJK, Arabic, Cyrillic...) are left to the character-class check.
+  if (letters < MIN_SCORED_LETTERS || letters < (text.length - count(text, /\s/g)) * 0.5) {
+    return mojibake >= 3 && mojibakeShare > 0.05 ? { ...unscored, score: 0, scored: true } : unscored;
+  }
+  const latinTokens = tokens.filter((t) => /^[A-Za-z\u00c0-\u024f'’-]+$/.test(t));
+  // One-letter words (a, y, e, o, à) are left out: shifted text makes them as often as prose does.
+  const common = latinTokens.filter((t) => t.length > 1 && COMMON_WORDS.has(t.toLowerCase())).length;
+  const commonWordShare = latinTokens.length ? common / latinTokens.length : 0;
+  const vowelShare = count(text, VOWEL) / letters;
+  // Each signal maps to 0..1: common words at 15% of tokens or more read as prose (lists, tables and
+  // headings have fewer than running text, so the bar is low); vowels between 30% and 50% of letters
+  // (shifted text moves them far off); mojibake at one token in twenty is garbage.
+  const words = Math.min(1, commonWordShare / 0.15);
+  const outside = Math.max(0, 0.3 - vowelShare, vowelShare - 0.5);
+  const vowels = Math.max(0, 1 - outside * 10);
+  // The eight most frequent letters of these languages (e a i n s t r o) make 0.59–0.73 of the letters of
+  // any prose, list or index written for the tests; a shifted alphabet moves them to 0.14–0.53.
+  const frequentLetterShare = frequentLetters(text);
+  const letterShape = Math.min(1, Math.max(0, (frequentLetterShare - 0.45) / 0.1));
+  const clean = Math.max(0, 1 - mojibakeShare * 20);
+  // Common words suffice; without them (a language not listed, an index page) vowels and letter
+  // frequencies in place keep the page above the threshold, and text with neither is no language.
+  // Mojibake always counts.
+  // Common words count less when the letters are far off (a shift can make a few of them by chance).
+  const shape = Math.min(vowels, letterShape);
+  const score = Math.min(Math.max(Math.min(words, 0.45 + shape), 0.6 * shape + 0.4 * words), clean);
+  return { score, scored: true, commonWordShare, vowelShare, frequentLetterShare, mojibakeShare };
+}
+
+/** Whether a page's text layer scores below the threshold and should be re-read from its image. */
+export function scoresAsGarbled(text: string): boolean {
+  return pageQuality(text).score < GARBLED_BELOW;
+}
+
+/** The share of e a i n s t r o among the Latin letters, accents set aside. */
+function frequentLetters(text: string): number {
+  const plain = text.normalize('NFD').toLowerCase();
+  const letters = count(plain, /[a-z]/g);
+  return letters ? count(plain, /[eainstro]/g) / letters : 0;
+}
+
+function count(text: string, pattern: RegExp): number {
+  return text.match(pattern)?.length ?? 0;
+}

@@ -1,0 +1,81 @@
+import sharp from 'sharp';
+import { closeConversionWorkers, convertIsolated } from '../../src';
+import { GARBLED_BELOW, pageQuality } from '../../src/readers/pdf/page-quality';
+import { makePdf as pdf } from './make-pdf';
+
+afterAll(() => closeConversionWorkers());
+const limits = { timeoutMs: 120_000, maxMemoryMb: 512 };
+
+/** Clean pages, written for this test in the languages the common-word list covers and some it does not. */
+const CLEAN = [
+  'The committee met on Tuesday to review the budget for the coming year. Most of the discussion was about the cost of the new building, which has risen since the plans were approved, and about whether the work should be split into two phases.',
+  'Le conseil a examiné les comptes de la société pour l’année écoulée. Les résultats sont meilleurs que prévu, mais la direction reste prudente et ne prévoit pas de hausse des dividendes avant la fin du prochain exercice.',
+  'Die Arbeitsgruppe hat sich mit der Frage beschäftigt, wie die neuen Regeln in den einzelnen Abteilungen umgesetzt werden sollen. Dabei wurde auch über die Kosten und den Zeitplan für die Schulungen gesprochen.',
+  'El informe describe los cambios en el sistema de transporte de la ciudad durante los últimos diez años. Se han abierto nuevas líneas de autobús y el número de pasajeros ha crecido de forma constante.',
+  'Il gruppo di lavoro ha presentato una proposta per ridurre i consumi di energia negli edifici pubblici. La proposta prevede anche un piano di manutenzione per gli impianti di riscaldamento più vecchi.',
+  'Styrelsen har beslutat att bolaget ska investera i nya maskiner under hösten. Investeringen finansieras med egna medel och beräknas minska produktionskostnaderna med ungefär tio procent redan nästa år.',
+  'Hydraulic pump assembly, rotor housing, bearing cover, shaft seal kit, impeller blade, outlet valve, pressure gauge, mounting bracket, drive coupling, motor terminal box, filter cartridge, drain plug, gasket set, inspection window.',
+  'Abbreviations 12, Acoustic models 45, Adaptive filters 78, Bandwidth estimation 102, Beamforming 110, Channel coding 131, Cepstral analysis 140, Decoding algorithms 166, Dynamic range 171, Echo cancellation 190.',
+];
+
+/** Caesar shift of Latin letters, as a font whose ToUnicode map is off by a fixed offset reads. */
+function shift(text: string, by: number): string {
+  return text.replace(/[a-z]/gi, (c) => {
+    const base = c <= 'Z' ? 65 : 97;
+    return String.fromCharCode(((c.charCodeAt(0) - base + by) % 26) + base);
+  });
+}
+
+/** UTF-8 bytes read as cp1252 (the usual mojibake). */
+function mojibake(text: string): string {
+  const cp1252 = new Map([[0x80, '€'], [0x99, '™'], [0x9c, 'œ'], [0x93, '“'], [0x94, '”'], [0xa9, '©']]);
+  return [...Buffer.from(text, 'utf8')].map((b) => cp1252.get(b) ?? String.fromCharCode(b)).join('');
+}
+
+const GARBLED = [
+  ...Array.from({ length: 25 }, (_, i) => i + 1).flatMap((by) => CLEAN.slice(0, 4).map((t) => shift(t, by))),
+  // UTF-8 read as cp1252: accented prose with typographic quotes and dashes.
+  ...CLEAN.slice(1, 5).map((t) => mojibake(`${t} « Zitat » — l’été à côté, “déjà” réglé — où ça ? Übermäßig groß, señor.`)),
+  // An old OCR layer that read a page of print as consonant clusters, part of which is readable.
+  'Tlie rcsults of tbe stndy sliow tliat tlic mcthod worlcs. Ftrnnqkl vvrrmm bcdfg hjkl mnpq rstv wxz qwrt plmk zxcv bnmh ' +
+    'jklh grtv ccvb nnmm ttrr wwqq hhjj kkll ppmm ddff ssaa xxzz vvbb nnhh jjkk llpp qqww eerr ttyy uuii',
+];
+
+describe('PDF text-layer quality score', () => {
+  it('When scored on a labelled set of clean and garbled pages, then precision and recall of "garbled" are at least 0.9', () => {
+    const truth = [...CLEAN.map((text) => ({ text, garbled: false })), ...GARBLED.map((text) => ({ text, garbled: true }))];
+    let tp = 0;
+    let fp = 0;
+    let fn = 0;
+    for (const page of truth) {
+      const flagged = pageQuality(page.text).score < GARBLED_BELOW;
+      if (flagged && page.garbled) tp++;
+      else if (flagged) fp++;
+      else if (page.garbled) fn++;
+    }
+    const precision = tp / (tp + fp);
+    const recall = tp / (tp + fn);
+    // The labelled set: 8 clean pages, 100 Caesar-shifted (every shift of four languages), 4 mojibake, 1 bad OCR layer.
+    expect({ precision: precision >= 0.9, recall: recall >= 0.9 }).toEqual({ precision: true, recall: true });
+    // Clean prose in every language here is never flagged: a false positive costs an OCR pass and loses the text layer.
+    expect(CLEAN.filter((text) => pageQuality(text).score < GARBLED_BELOW)).toEqual([]);
+  });
+
+  it('When a page is in another script or says too little, then it is not scored', () => {
+    expect(pageQuality('東京都は日本の首都であり、人口は約千四百万人である。'.repeat(5)).scored).toBe(false);
+    expect(pageQuality('Москва является столицей России и крупнейшим городом страны.'.repeat(3)).scored).toBe(false);
+    expect(pageQuality('Figure 3').scored).toBe(false);
+  });
+
+  it('When a page carries a word-shaped but shifted text layer over a picture of its text, then the page is re-read by OCR', async () => {
+    const svg = `<svg xmlns="http://www.w3.org/2000/svg" width="1200" height="200"><rect width="100%" height="100%" fill="white"/><text x="40" y="120" font-size="64" font-family="DejaVu Sans">Payment is due within thirty days</text></svg>`;
+    const picture = await sharp(Buffer.from(svg)).png().toBuffer();
+    const input = await pdf((doc) => {
+      doc.image(picture, 72, 100, { width: 450 });
+      // A readable-looking layer: every token is word-shaped, so the character-class check alone passes it.
+      doc.fillColor('white').font('Helvetica').fontSize(11).text(shift(CLEAN[0], 3), 72, 110, { width: 450 });
+    });
+    const { markdown } = await convertIsolated(input, 'pdf', { enhanced: false }, limits);
+    expect(markdown).toBe('Payment is due within thirty days\n');
+  }, 150_000);
+});
