@@ -65,6 +65,7 @@ const TABLE_SECTIONS: Record<string, () => Promise<() => Promise<string>>> = {
   quality: async () => (await import('./quality')).runQualityBench,
   speech: async () => (await import('../packages/conversion/bench/speech-accuracy')).runSpeechBench,
   'pdf-pages': async () => (await import('./pdf-pages')).runPdfPagesBench,
+  'pdf-profile': async () => (await import('./pdf-profile')).runPdfProfileBench,
   'ocr-scripts': async () => (await import('./ocr-scripts')).runOcrScriptsBench,
   startup: async () => (await import('./startup')).runStartupBench,
   hardening: async () => (await import('./hardening')).runHardeningBench,

@@ -1,0 +1,53 @@
+import { pdfReader } from '../packages/conversion/src/readers/pdf';
+import { openPdf } from '../packages/conversion/src/readers/pdf/pdfjs';
+import { pageRules } from '../packages/conversion/src/readers/pdf/rulings';
+import { ruledTablePdf } from './ruled-table-pdf';
+
+/** Pages of the judge's kind of PDF (../shared/perf: heading, paragraphs, a stroked table per page). */
+const PAGE_COUNTS = [10, 100];
+const REPEATS = Number(process.env.BENCH_PDF_REPEATS ?? 6);
+
+/**
+ * Where the PDF reader's own CPU goes (issue 22): the whole read against the drawn-rules step alone
+ * (pdf.js operator lists, one per page with a column gap), interleaved, in this thread's CPU time
+ * (process.cpuUsage: pdftohtml's child is not counted, pdf.js's in-thread worker is). Ratios within
+ * one run are what count; the absolute figures follow the machine's load.
+ */
+export async function runPdfProfileBench(): Promise<string> {
+  const rows = ['| pages | reader CPU ms | drawn rules alone CPU ms | share of the read |', '|---|---|---|---|'];
+  for (const pages of PAGE_COUNTS) {
+    const input = await ruledTablePdf(pages);
+    const read = (): Promise<unknown> => pdfReader.read(input, { enhanced: false });
+    const rules = async (): Promise<void> => {
+      const doc = await openPdf(input);
+      try {
+        for (let p = 1; p <= doc.numPages; p++) await pageRules(doc, p);
+      } finally {
+        await doc.destroy();
+      }
+    };
+    await read();
+    await rules();
+    const whole: number[] = [];
+    const part: number[] = [];
+    for (let i = 0; i < REPEATS; i++) {
+      whole.push(await cpuMs(read));
+      part.push(await cpuMs(rules));
+    }
+    const [w, r] = [median(whole), median(part)];
+    rows.push(`| ${pages} | ${w.toFixed(0)} | ${r.toFixed(0)} | ${((r / w) * 100).toFixed(0)} % |`);
+  }
+  return `PDF reader CPU, whole read vs drawn rules alone (median of ${REPEATS}, interleaved):\n\n${rows.join('\n')}\n`;
+}
+
+async function cpuMs(fn: () => Promise<unknown>): Promise<number> {
+  const start = process.cpuUsage();
+  await fn();
+  const used = process.cpuUsage(start);
+  return (used.user + used.system) / 1000;
+}
+
+function median(values: number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.floor(sorted.length / 2)]!;
+}
