@@ -1,4 +1,4 @@
-import express, { type ErrorRequestHandler, type Request } from 'express';
+import express, { type ErrorRequestHandler } from 'express';
 import helmet from 'helmet';
 import type Redis from 'ioredis';
 import { Counter, Histogram, type Registry } from 'prom-client';
@@ -14,6 +14,7 @@ import { receiveUpload } from './upload';
 import { requestContext } from './request-id';
 import { buildOpenApiDocument, OPENAPI_PATH } from './openapi';
 import { docsRoutes } from './docs';
+import { routeLabel } from './route-label';
 
 export interface AppDeps extends AcceptDeps {
   redis?: Redis;
@@ -56,8 +57,8 @@ export function createApp(deps: AppDeps): express.Express {
   });
   app.use((req, res, next) => {
     const end = latency.startTimer();
+    const route = routeLabel(req.method, req.path);
     res.on('finish', () => {
-      const route = routeLabel(req);
       requests.inc({ route, status: String(res.statusCode) });
       end({ route });
     });
@@ -116,11 +117,6 @@ export function createApp(deps: AppDeps): express.Express {
   });
   app.use(errorHandler());
   return app;
-}
-
-function routeLabel(req: Request): string {
-  const route = (req.route as { path?: string } | undefined)?.path;
-  return route ? `${req.baseUrl}${route}` : 'unmatched';
 }
 
 /**
