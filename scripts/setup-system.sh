@@ -10,23 +10,27 @@
 # - infrastructure: PostgreSQL, RabbitMQ and Redis, only when none answers on the address
 #   DATABASE_URL / AMQP_URL / REDIS_URL name (their defaults otherwise) and that address is this
 #   machine; they are then installed if missing and started. A server that answers is left alone.
-# Options: --runtime-only (runtime packages only: the Docker image), --dry-run (print the plan).
+# Options: --runtime-only (runtime packages only: the Docker image), --dry-run (print the plan),
+# --image-tools (only what CI builds and runs the image with: podman, runc, debootstrap).
 set -euo pipefail
 
 OCR_DATA=(tesseract-ocr-osd tesseract-ocr-chi-sim tesseract-ocr-chi-sim-vert tesseract-ocr-chi-tra tesseract-ocr-chi-tra-vert
   tesseract-ocr-jpn tesseract-ocr-jpn-vert tesseract-ocr-kor tesseract-ocr-kor-vert tesseract-ocr-rus tesseract-ocr-ara
   tesseract-ocr-heb tesseract-ocr-ell tesseract-ocr-hin tesseract-ocr-tha)
 RUNTIME_PACKAGES=(poppler-utils ffmpeg pocketsphinx pocketsphinx-en-us "${OCR_DATA[@]}")
+IMAGE_TOOLS=(podman runc debootstrap)
 TEST_PACKAGES=(flite espeak-ng fonts-dejavu-core fonts-wqy-zenhei chromium)
 READY_TIMEOUT_S=60
 
 RUNTIME_ONLY=false
 DRY_RUN=false
+IMAGE_TOOLS_ONLY=false
 for arg in "$@"; do
   case "$arg" in
     --runtime-only) RUNTIME_ONLY=true ;;
     --dry-run) DRY_RUN=true ;;
-    *) echo "usage: setup-system.sh [--runtime-only] [--dry-run]" >&2; exit 2 ;;
+    --image-tools) IMAGE_TOOLS_ONLY=true ;;
+    *) echo "usage: setup-system.sh [--runtime-only | --image-tools] [--dry-run]" >&2; exit 2 ;;
   esac
 done
 
@@ -97,8 +101,9 @@ SUDO=""
 [ "$(id -u)" -ne 0 ] && SUDO="sudo"
 
 wanted=("${RUNTIME_PACKAGES[@]}")
+[ "$IMAGE_TOOLS_ONLY" = true ] && wanted=("${IMAGE_TOOLS[@]}")
 to_start=()
-if [ "$RUNTIME_ONLY" = false ]; then
+if [ "$RUNTIME_ONLY" = false ] && [ "$IMAGE_TOOLS_ONLY" = false ]; then
   wanted+=("${TEST_PACKAGES[@]}")
   # name | URL | Debian package | start function
   for service in \
