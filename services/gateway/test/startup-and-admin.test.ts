@@ -49,6 +49,17 @@ describe('start-up errors', () => {
     );
   });
 
+  it('When PostgreSQL answers but refuses the login, then one line says it is a login problem and how to fix it, not that it is unreachable', async () => {
+    const url = new URL(env.config.DATABASE_URL);
+    url.username = 'no_such_role';
+    const res = await runProcess(GATEWAY_MAIN, [], { DATABASE_URL: url.toString(), PORT: '0' });
+    expect(res.code).toBe(1);
+    expect(res.stderr.trim().split('\n')).toHaveLength(1);
+    expect(res.stderr).toMatch(
+      /^PostgreSQL at postgresql:\/\/no_such_role@.* refused the login \(.*no_such_role.*\): let local connections in without a password .*pg_hba\.conf/,
+    );
+  });
+
   it('When RabbitMQ is unreachable, then one line says so and how to start it', async () => {
     const res = await runProcess(GATEWAY_MAIN, [], {
       DATABASE_URL: env.config.DATABASE_URL,
