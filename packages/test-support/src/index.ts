@@ -52,17 +52,27 @@ export async function createTestEnv(overrides: Record<string, string> = {}): Pro
     config,
     databaseName,
     prefix,
-    async cleanup() {
-      await deleteQueues(config.AMQP_URL, prefix);
-      const admin = new Client({ connectionString: ADMIN_URL });
-      await admin.connect();
-      try {
-        await admin.query(`DROP DATABASE IF EXISTS "${databaseName}" WITH (FORCE)`);
-      } finally {
-        await admin.end();
-      }
-    },
+    cleanup: () => dropTestResources(databaseName, prefix, config.AMQP_URL),
   };
+}
+
+/** Drops a test's database and its queues and exchanges (by prefix), on the servers the tests use. */
+export async function dropTestResources(databaseName: string, prefix: string, amqpUrl = TEST_AMQP_URL): Promise<void> {
+  await deleteQueues(amqpUrl, prefix);
+  const admin = new Client({ connectionString: ADMIN_URL });
+  await admin.connect();
+  try {
+    await admin.query(`DROP DATABASE IF EXISTS "${databaseName}" WITH (FORCE)`);
+  } finally {
+    await admin.end();
+  }
+}
+
+/** A database URL for `databaseName` on the server the tests use (created by whoever migrates it). */
+export function testDatabaseUrl(databaseName: string): string {
+  const url = new URL(ADMIN_URL);
+  url.pathname = `/${databaseName}`;
+  return url.toString();
 }
 
 /** Deletes the queues and exchanges a test file declared (names all start with its prefix). */

@@ -8,7 +8,7 @@ let stack: Stack;
 beforeAll(async () => {
   stack = await startStack({ converter: false });
 });
-afterAll(() => stack.stop());
+afterAll(() => stack?.stop());
 
 const convert = (url: string, token: string) =>
   request(url)

@@ -13,7 +13,7 @@ let env: TestEnv;
 beforeAll(async () => {
   env = await createTestEnv();
 });
-afterAll(() => env.cleanup());
+afterAll(() => env?.cleanup());
 
 async function runProcess(file: string, args: string[], extraEnv: Record<string, string>) {
   try {
