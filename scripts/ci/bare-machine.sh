@@ -17,7 +17,7 @@ APP=/srv/markwright
 bash scripts/ci/base-image.sh --systemd >&2
 name="mw-ci-bare-$$"
 podman run -d --name "$name" --systemd=always --hostname bare markwright-ci/bookworm-systemd /sbin/init >/dev/null
-trap 'podman rm -f -t 5 "$name" >/dev/null 2>&1 || true' EXIT
+trap 'podman rm -f -t 5 "$name" >/dev/null 2>&1 || true' EXIT INT TERM
 in_machine() { podman exec -i "$name" bash -c "$1"; }
 
 for _ in $(seq 1 60); do
