@@ -101,7 +101,7 @@ describe('admin command line', () => {
 
     const revoked = await admin('token', 'revoke', '--token', ws.token);
     expect(revoked.stdout).toBe('{"revoked":true}\n');
-  });
+  }, 180_000); // five CLI processes; each start takes seconds on busy cores
 
   it('When the plan is unknown, then it prints a JSON error on stderr and exits non-zero', async () => {
     const res = await admin('workspace', 'create', '--name', 'X', '--plan', 'gold', '--credits', '1');
