@@ -9,8 +9,18 @@ module.exports = {
       paths: [require('node:path').join(__dirname, 'packages/conversion')],
     }),
   },
-  roots: ['<rootDir>/packages', '<rootDir>/services', '<rootDir>/deploy', '<rootDir>/scripts', '<rootDir>/bench', '<rootDir>/clients'],
+  roots: [
+    '<rootDir>/packages',
+    '<rootDir>/services',
+    '<rootDir>/deploy',
+    '<rootDir>/scripts',
+    '<rootDir>/bench',
+    '<rootDir>/clients',
+    '<rootDir>/test',
+  ],
   testMatch: ['**/test/**/*.test.ts'],
+  // The full fault suite (private servers, minutes per scenario) is `pnpm test:faults`; its fast subset runs here.
+  testPathIgnorePatterns: ['/node_modules/', '<rootDir>/test/faults/faults\\.test\\.ts$'],
   transform: { '^.+\\.(t|j|mj)sx?$': ['@swc/jest', { jsc: { target: 'es2022' }, module: { type: 'commonjs' } }] },
   transformIgnorePatterns: [
     '/node_modules/\\.pnpm/(?!(uuid|got|p-limit|yocto-queue|postgrator|pptxgenjs|file-type|strtok3|token-types|uint8array-extras|@tokenizer\\+inflate|@tokenizer\\+token|@borewit\\+text-codec)@)',

@@ -4,6 +4,7 @@ const base = require('./jest.config');
 module.exports = {
   ...base,
   roots: ['<rootDir>/test/faults'],
-  testMatch: ['**/*.test.ts'],
+  testMatch: ['**/faults.test.ts'],
+  testPathIgnorePatterns: ['/node_modules/'],
   testTimeout: 900_000,
 };

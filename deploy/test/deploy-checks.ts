@@ -34,6 +34,8 @@ const PNPM_COMMANDS = ['install', 'add', 'deploy', 'prune', 'exec', 'run', 'fetc
 export interface RepoFacts {
   envNames: Set<string>;
   defaultPort: number;
+  /** The longest piece of work a service finishes after SIGTERM with the default settings (ms). */
+  longestWorkMs: number;
   /** `<package>/dist/<name>.js` for every entry a package.json names in buildEntries. */
   buildOutputs: Set<string>;
   rootScripts: Set<string>;
@@ -79,6 +81,11 @@ export function readRepoFacts(root = ROOT): RepoFacts {
   return {
     envNames: new Set(Object.keys(envSchema.shape)),
     defaultPort: envSchema.parse({}).PORT,
+    longestWorkMs: Math.max(
+      envSchema.parse({}).CONVERSION_TIMEOUT_MS,
+      envSchema.parse({}).SYNC_TIMEOUT_MS,
+      envSchema.parse({}).WEBHOOK_TIMEOUT_MS,
+    ),
     buildOutputs,
     rootScripts: new Set(Object.keys(rootManifest.scripts ?? {})),
     runtimeAptPackages: shellArray(setup, 'RUNTIME_PACKAGES'),
@@ -141,6 +148,9 @@ function aptPackagesOf(run: string, facts: RepoFacts): string[] {
 
 export function checkDockerfile(text: string, facts: RepoFacts, root = ROOT): string[] {
   const problems: string[] = [];
+  if (/^#\s*syntax\s*=/m.test(text)) {
+    problems.push('Dockerfile: a # syntax= directive makes the builder pull its frontend image from Docker Hub');
+  }
   const stages = stagesOf(text);
   if (stages.length < 2) return ['Dockerfile: needs a build stage and a runtime stage'];
   const runtime = stages.at(-1)!;
@@ -194,6 +204,11 @@ export function checkDockerfile(text: string, facts: RepoFacts, root = ROOT): st
       if (forbidden.includes(pkg))
         problems.push(`Dockerfile runtime stage: installs ${pkg}, a build or test-only package`);
     }
+    if (aptPackagesOf(content, facts).length > 0 && !/apt-get\s+clean\b/.test(content)) {
+      problems.push(
+        'Dockerfile runtime stage: installs apt packages without apt-get clean, so the .deb files stay in the image',
+      );
+    }
     if (/\b(npm|pnpm|yarn)\s+(install|add|i)\b/.test(content)) {
       problems.push(
         'Dockerfile runtime stage: installs npm packages (they come from the build stage, production only)',
@@ -245,6 +260,7 @@ interface ComposeService {
   deploy?: { replicas?: number };
   container_name?: string;
   restart?: string;
+  stop_grace_period?: string;
   healthcheck?: { test?: string[] | string; disable?: boolean };
 }
 
@@ -253,6 +269,14 @@ function environmentOf(service: ComposeService): Record<string, string> {
   if (Array.isArray(env))
     return Object.fromEntries(env.map((e) => [e.split('=')[0]!, e.split('=').slice(1).join('=')]));
   return Object.fromEntries(Object.entries(env).map(([k, v]) => [k, String(v)]));
+}
+
+/** Seconds of a compose duration (`150s`, `2m30s`, `1h`); compose's default grace period is 10 s. */
+function durationSeconds(value: string | undefined): number {
+  if (value === undefined) return 10;
+  const units: Record<string, number> = { h: 3600, m: 60, s: 1, ms: 0.001, us: 1e-6 };
+  const parts = [...value.matchAll(/(\d+(?:\.\d+)?)(h|ms|us|m|s)/g)];
+  return parts.reduce((sum, [, n, unit]) => sum + Number(n) * units[unit!]!, 0);
 }
 
 function containerPort(port: string | number | { target?: number }): number {
@@ -270,6 +294,13 @@ export function checkCompose(text: string, facts: RepoFacts, root = ROOT): strin
   const services = parseCompose(text);
   const ours = Object.entries(services).filter(([, s]) => s.build !== undefined);
   if (!services.migrate) problems.push('compose: no migrate service');
+  for (const [name, service] of Object.entries(services).filter(([, s]) => s.build === undefined)) {
+    for (const port of service.ports ?? []) {
+      if (typeof port === 'object' || !String(port).startsWith('127.0.0.1:')) {
+        problems.push(`compose ${name}: publishes ${JSON.stringify(port)} on every interface, not on 127.0.0.1 only`);
+      }
+    }
+  }
   for (const [name, service] of ours) {
     const dockerfile = typeof service.build === 'string' ? 'Dockerfile' : (service.build?.dockerfile ?? 'Dockerfile');
     if (!fs.existsSync(path.join(root, dockerfile))) problems.push(`compose ${name}: ${dockerfile} does not exist`);
@@ -301,6 +332,20 @@ export function checkCompose(text: string, facts: RepoFacts, root = ROOT): strin
     const dependsOn = service.depends_on ?? {};
     for (const dep of Array.isArray(dependsOn) ? dependsOn : Object.keys(dependsOn)) {
       if (!services[dep]) problems.push(`compose ${name}: depends on ${dep}, which is not a service`);
+    }
+    // The infrastructure a service's URLs name (by compose service name) must be healthy before it starts.
+    const needs = name === 'migrate' ? ['DATABASE_URL'] : ['AMQP_URL', 'REDIS_URL'];
+    for (const variable of needs) {
+      const host = env[variable] ? URL.parse(env[variable])?.hostname : undefined;
+      if (!host || !services[host]) continue;
+      const condition = Array.isArray(dependsOn) ? undefined : dependsOn[host]?.condition;
+      if (condition !== 'service_healthy')
+        problems.push(`compose ${name}: does not wait for ${host} (${variable}) to be healthy`);
+    }
+    if (name !== 'migrate' && durationSeconds(service.stop_grace_period) <= facts.longestWorkMs / 1000) {
+      problems.push(
+        `compose ${name}: stop_grace_period ${service.stop_grace_period ?? '10s (default)'} is not longer than its longest work (${facts.longestWorkMs / 1000} s)`,
+      );
     }
     if (name !== 'migrate') {
       const onMigrate = Array.isArray(dependsOn) ? undefined : dependsOn.migrate?.condition;

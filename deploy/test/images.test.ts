@@ -28,7 +28,7 @@ describe('deploy/Dockerfile', () => {
   });
 
   it('When the runtime stage installs flite, then the check names it as test-only', () => {
-    const withFlite = DOCKERFILE.replace(/^USER /m, 'RUN apt-get install -y flite\nUSER ');
+    const withFlite = DOCKERFILE.replace(/^USER /m, 'RUN apt-get install -y flite && apt-get clean\nUSER ');
     expect(checkDockerfile(withFlite, facts)).toEqual([
       'Dockerfile runtime stage: installs flite, a build or test-only package',
     ]);
@@ -39,6 +39,14 @@ describe('deploy/Dockerfile', () => {
     expect(checkDockerfile(full, facts)).toEqual(
       facts.testAptPackages.map((p) => `Dockerfile runtime stage: installs ${p}, a build or test-only package`),
     );
+  });
+
+  it('When the Dockerfile starts with a # syntax= line, or the runtime stage installs apt packages without apt-get clean, then the check names both', () => {
+    const broken = `# syntax=docker/dockerfile:1\n${DOCKERFILE.replace(/ && apt-get clean/, '')}`;
+    expect(checkDockerfile(broken, facts)).toEqual([
+      'Dockerfile: a # syntax= directive makes the builder pull its frontend image from Docker Hub',
+      'Dockerfile runtime stage: installs apt packages without apt-get clean, so the .deb files stay in the image',
+    ]);
   });
 
   it('When the runtime stage has no USER, then the check says it runs as root', () => {
@@ -102,11 +110,51 @@ describe('docker-compose.yml', () => {
   it('When a service runs a file no build produces or skips the migrations, then the check names both', () => {
     const compose = composeWith((s) => {
       s.dispatcher!.command = ['node', 'services/dispatcher/src/entry-points/main.js'];
-      s.dispatcher!.depends_on = { rabbitmq: { condition: 'service_healthy' } };
+      s.dispatcher!.depends_on = {
+        rabbitmq: { condition: 'service_healthy' },
+        redis: { condition: 'service_healthy' },
+      };
     });
     expect(checkCompose(compose, facts)).toEqual([
       'compose dispatcher command: services/dispatcher/src/entry-points/main.js is neither a build output (buildEntries) nor a file of the repo',
       'compose dispatcher: does not wait for the migrate one-shot to complete',
+    ]);
+  });
+});
+
+describe('docker-compose.yml: start order, exposure and shutdown', () => {
+  it('When the services do not wait for Redis, then the check names each one that reads REDIS_URL', () => {
+    const compose = composeWith((s) => {
+      for (const name of ['gateway', 'converter', 'dispatcher']) {
+        delete (s[name]!.depends_on as Record<string, unknown>).redis;
+      }
+    });
+    expect(checkCompose(compose, facts)).toEqual(
+      ['gateway', 'converter', 'dispatcher'].map(
+        (n) => `compose ${n}: does not wait for redis (REDIS_URL) to be healthy`,
+      ),
+    );
+  });
+
+  it('When PostgreSQL, RabbitMQ or Redis is published on every interface, then the check names the port', () => {
+    const compose = composeWith((s) => {
+      s.postgres!.ports = ['5432:5432'];
+      s.redis!.ports = ['0.0.0.0:6379:6379'];
+    });
+    expect(checkCompose(compose, facts)).toEqual([
+      'compose postgres: publishes "5432:5432" on every interface, not on 127.0.0.1 only',
+      'compose redis: publishes "0.0.0.0:6379:6379" on every interface, not on 127.0.0.1 only',
+    ]);
+  });
+
+  it('When a service would be killed before a conversion or a sync request can finish, then the check names its grace period', () => {
+    const compose = composeWith((s) => {
+      delete s.converter!.stop_grace_period;
+      s.gateway!.stop_grace_period = '1m50s';
+    });
+    expect(checkCompose(compose, facts)).toEqual([
+      'compose gateway: stop_grace_period 1m50s is not longer than its longest work (120 s)',
+      'compose converter: stop_grace_period 10s (default) is not longer than its longest work (120 s)',
     ]);
   });
 });

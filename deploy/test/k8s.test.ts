@@ -91,7 +91,6 @@ describe.each(OVERLAYS)('Kubernetes overlay %s', (overlay) => {
     expect(new Set(ms.map((m) => m.kind))).toEqual(
       new Set([
         'ConfigMap',
-        'Job',
         'Deployment',
         'Service',
         'HorizontalPodAutoscaler',
@@ -235,18 +234,45 @@ describe.each(OVERLAYS)('Kubernetes overlay %s', (overlay) => {
     }
   });
 
-  it('When a release rolls out, then migrations run as a Job with the database URL, and every command is the one docker-compose.yml runs', () => {
+  it('When a release rolls out, then the pods of each Deployment run the migrations (the migrate command of compose, with the database URL) in an init container before their service, and every command is the one docker-compose.yml runs', () => {
     const compose = YAML.parse(fs.readFileSync(path.join(ROOT, 'docker-compose.yml'), 'utf8'), { merge: true }) as {
       services: Record<string, { command?: string[] }>;
     };
-    const job = find<IJob>(ms, 'Job', 'markwright-migrate');
-    const [migrate] = job.spec!.template.spec!.containers;
-    expect(job.spec!.template.spec!.restartPolicy).toBe('Never');
-    expect(job.spec!.backoffLimit).toBeGreaterThan(0);
-    expect(migrate!.command).toEqual(compose.services.migrate!.command);
-    expect(migrate!.env?.map((e) => e.name)).toContain('DATABASE_URL');
     for (const name of SERVICES) {
-      expect(service(ms, name).container.command).toEqual(compose.services[name]!.command);
+      const { pod, container } = service(ms, name);
+      const inits = pod.initContainers ?? [];
+      expect({ name, inits: inits.map((c) => c.command) }).toEqual({
+        name,
+        inits: [compose.services.migrate!.command],
+      });
+      expect(inits[0]!.image).toBe(container.image);
+      expect(inits[0]!.env?.map((e) => e.name)).toContain('DATABASE_URL');
+      expect(container.command).toEqual(compose.services[name]!.command);
+    }
+  });
+
+  it('When the overlay is applied again with a new image, then nothing Kubernetes keeps immutable changes under the same name (the pod template of a Job, the selector of a Deployment)', () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'mw-upgrade-'));
+    try {
+      const image = containersOf(ms)[0]!.image.replace(/:[^/:]*$/, '');
+      fs.writeFileSync(
+        path.join(dir, 'kustomization.yaml'),
+        YAML.stringify({
+          resources: [path.relative(dir, path.join(K8S, 'overlays', overlay))],
+          images: [{ name: image, newTag: 'next-release' }],
+        }),
+      );
+      const next = renderKustomization(dir);
+      expect(containersOf(next).map((c) => c.image)).toEqual(containersOf(ms).map(() => `${image}:next-release`));
+      const immutable = (m: Manifest) =>
+        m.kind === 'Job' ? m.spec : m.kind === 'Deployment' ? (m.spec as { selector: unknown }).selector : undefined;
+      for (const m of next) {
+        const before = ms.find((x) => idOf(x) === idOf(m));
+        if (before)
+          expect({ id: idOf(m), immutable: immutable(m) }).toEqual({ id: idOf(m), immutable: immutable(before) });
+      }
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
     }
   });
 
@@ -257,7 +283,7 @@ describe.each(OVERLAYS)('Kubernetes overlay %s', (overlay) => {
     ];
     for (const { id, pod } of pods) {
       expect({ id, nonRoot: pod.securityContext?.runAsNonRoot }).toEqual({ id, nonRoot: true });
-      for (const c of pod.containers) {
+      for (const c of [...(pod.initContainers ?? []), ...pod.containers]) {
         expect({ id, escalation: c.securityContext?.allowPrivilegeEscalation }).toEqual({ id, escalation: false });
       }
     }

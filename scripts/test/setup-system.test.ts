@@ -1,4 +1,4 @@
-import { execFile } from 'node:child_process';
+import { execFile, execFileSync } from 'node:child_process';
 import net from 'node:net';
 import path from 'node:path';
 import { promisify } from 'node:util';
@@ -66,4 +66,33 @@ describe('scripts/setup-system.sh: PostgreSQL, RabbitMQ and Redis', () => {
     );
     expect(output).not.toMatch(/PostgreSQL|Would start/);
   });
+
+  it('When the local PostgreSQL answers but refuses the login of DATABASE_URL (whoever started it), then setup would trust local connections in its cluster pg_hba.conf', async () => {
+    const cluster = clusterOn(5432);
+    const output = await plan({ ...RUNNING, DATABASE_URL: 'postgresql://no_such_role@127.0.0.1:5432/markwright' });
+    expect(output.trim().split('\n')).toEqual([
+      `Would let local TCP connections into PostgreSQL without a password (/etc/postgresql/${cluster}/main/pg_hba.conf)`,
+    ]);
+  });
+
+  it('When DATABASE_URL names a local port no cluster listens on, then setup would move the cluster to that port', async () => {
+    const cluster = clusterOn(5432);
+    const port = await closedPort();
+    const output = await plan({ ...RUNNING, DATABASE_URL: `postgresql://postgres@127.0.0.1:${port}/markwright` });
+    expect(output.split('\n').filter((l) => /PostgreSQL/.test(l))).toEqual([
+      `No PostgreSQL answers on 127.0.0.1:${port}: setup will install postgresql if missing and start it.`,
+      `Would start PostgreSQL on 127.0.0.1:${port}`,
+      `Would move PostgreSQL ${cluster}/main to port ${port} (pg_conftool set port)`,
+    ]);
+  });
 });
+
+/** The version of this machine's Debian PostgreSQL cluster `main` on `port` (the shared one the tests use). */
+function clusterOn(port: number): string {
+  const line = execFileSync('pg_lsclusters', ['-h'], { encoding: 'utf8' })
+    .split('\n')
+    .map((l) => l.trim().split(/\s+/))
+    .find((f) => f[1] === 'main' && f[2] === String(port));
+  if (!line) throw new Error(`no Debian cluster main on port ${port}`);
+  return line[0]!;
+}

@@ -36,8 +36,8 @@ beforeAll(async () => {
 }, 60_000);
 afterAll(async () => {
   await dispatcher?.stop();
-  await receiver.close();
-  await stack.stop();
+  await receiver?.close();
+  await stack?.stop();
   cert.cleanup();
 });
 
@@ -185,7 +185,7 @@ describe('waitForConversion while no converter runs', () => {
     queued = await client.convert(hello('later.txt', 'later'), { webhookUrl: receiver.url('/later') });
   });
   afterAll(async () => {
-    if (!stack.converter) await stack.startConverter();
+    if (!stack.converter) await stack?.startConverter();
   });
 
   it('When the conversion stays pending past the deadline, then it throws ConversionTimeoutError with the last status', async () => {

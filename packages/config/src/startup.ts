@@ -14,12 +14,57 @@ const HOW_TO_START: Record<string, string> = {
     'start it with `redis-server --daemonize yes --bind 127.0.0.1 --port 6379 --save "" --appendonly no` or `docker compose up -d redis`',
 };
 
+const HOW_TO_LOG_IN: Record<string, string> = {
+  PostgreSQL:
+    'let local connections in without a password (`bash scripts/setup-system.sh` adds trust rules for 127.0.0.1 and ::1 to pg_hba.conf) or put the user and password in DATABASE_URL',
+  RabbitMQ: 'check the user and password in AMQP_URL (and that the user may use its vhost)',
+  Redis: 'put the password in REDIS_URL (redis://:password@host:port)',
+};
+
+/** The server answered and refused the credentials (wrong or missing password, unknown role, no pg_hba.conf rule). */
+const LOGIN_REFUSED: Record<string, (code: string, message: string) => boolean> = {
+  PostgreSQL: (code, message) =>
+    code === '28P01' ||
+    code === '28000' ||
+    /client password must be a string|password authentication failed/.test(message),
+  RabbitMQ: (_code, message) => /ACCESS[_-]REFUSED|\b403\b/.test(message),
+  Redis: (_code, message) => /NOAUTH|WRONGPASS/.test(message),
+};
+
+/** Code and first line of a start-up error, looking through Prisma's wrapper to the driver's own error. */
+function describe(cause: unknown): { code: string; reason: string } {
+  type Wrapped = {
+    code?: unknown;
+    message?: unknown;
+    cause?: Wrapped;
+    meta?: {
+      driverAdapterError?: { message?: unknown; cause?: { originalCode?: unknown; originalMessage?: unknown } };
+    };
+  };
+  const err = (cause ?? {}) as Wrapped;
+  const driver = err.meta?.driverAdapterError?.cause;
+  const firstLine = (text: unknown) =>
+    String(text ?? '')
+      .split('\n')
+      .find((l) => l.trim() !== '') ?? '';
+  const reason = firstLine(driver?.originalMessage) || firstLine(err.message) || firstLine(err.cause?.message);
+  return {
+    code: String(driver?.originalCode ?? err.code ?? err.cause?.code ?? ''),
+    reason: cause instanceof Error || driver ? reason : String(cause),
+  };
+}
+
 export function unreachable(
   what: 'PostgreSQL' | 'RabbitMQ' | 'Redis',
   url: string,
   cause: unknown,
 ): DependencyUnavailableError {
-  const reason = cause instanceof Error ? (cause.message.split('\n')[0] ?? '') : String(cause);
+  const { code, reason } = describe(cause);
+  if (LOGIN_REFUSED[what]!(code, reason)) {
+    return new DependencyUnavailableError(
+      `${what} at ${redactUrl(url)} refused the login (${reason}): ${HOW_TO_LOG_IN[what]}.`,
+    );
+  }
   return new DependencyUnavailableError(
     `${what} is not reachable at ${redactUrl(url)} (${reason || 'connection failed'}): ${HOW_TO_START[what]}.`,
   );

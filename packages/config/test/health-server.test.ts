@@ -8,7 +8,7 @@ describe('worker health server', () => {
   beforeAll(async () => {
     server = await startHealthServer(0, async () => ready, createMetricsRegistry('probe-test'));
   });
-  afterAll(() => server.close());
+  afterAll(() => server?.close());
 
   it('When the liveness probe asks /livez, then it answers 200 ok even while dependencies are down', async () => {
     ready = false;

@@ -21,7 +21,8 @@ export async function ensureDatabase(databaseUrl: string): Promise<void> {
     const found = await client.query('SELECT 1 FROM pg_database WHERE datname = $1', [name]);
     if (found.rowCount === 0) {
       await client.query(`CREATE DATABASE "${name.replace(/"/g, '""')}"`).catch((err: { code?: string }) => {
-        if (err.code !== '42P04') throw err; // created concurrently by another process
+        // Created concurrently by another process: "already exists", or the catalog's unique index.
+        if (err.code !== '42P04' && err.code !== '23505') throw err;
       });
     }
   } finally {
@@ -29,7 +30,14 @@ export async function ensureDatabase(databaseUrl: string): Promise<void> {
   }
 }
 
-/** Applies the committed SQL migrations in order (postgrator keeps the version table and a lock). */
+/** Key of the session lock that serialises migrators of one database (advisory locks are per database). */
+const MIGRATION_LOCK_KEY = 0x6d770001;
+
+/**
+ * Applies the committed SQL migrations in order (postgrator keeps the version table). Every pod
+ * migrates before it starts, so several may run at once: a session advisory lock makes them take
+ * turns, and the later ones find nothing left to apply.
+ */
 export async function migrate(databaseUrl: string): Promise<{ applied: string[] }> {
   await ensureDatabase(databaseUrl);
   const client = new Client({ connectionString: databaseUrl });
@@ -42,6 +50,7 @@ export async function migrate(databaseUrl: string): Promise<{ applied: string[] 
       schemaTable: 'schema_migrations',
       execQuery: (query) => client.query(query),
     });
+    await client.query('SELECT pg_advisory_lock($1)', [MIGRATION_LOCK_KEY]);
     const applied = await postgrator.migrate();
     return { applied: applied.map((m) => m.filename) };
   } finally {

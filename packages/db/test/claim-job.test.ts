@@ -6,7 +6,7 @@ const INLINE = 1024;
 let t: TestDb;
 // One connection: the statement after the claim runs on the claim's own session.
 beforeAll(async () => (t = await createTestDb(1)));
-afterAll(() => t.cleanup());
+afterAll(() => t?.cleanup());
 
 describe('claiming a job', () => {
   it('When a pending job is claimed, then it is processing with a start time and its inputs, mode and bytes come back', async () => {

@@ -15,8 +15,8 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   await db.$disconnect();
-  await admin.end();
-  await env.cleanup();
+  await admin?.end();
+  await env?.cleanup();
 });
 
 /** Ends every connection of this file's own database but the admin one, as an administrator or a failover would. */

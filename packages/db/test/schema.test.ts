@@ -34,8 +34,8 @@ beforeAll(async () => {
   await client.connect();
 });
 afterAll(async () => {
-  await client.end();
-  await env.cleanup();
+  await client?.end();
+  await env?.cleanup();
 });
 
 const PRISMA_TO_PG: Record<string, string[]> = {

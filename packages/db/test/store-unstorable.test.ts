@@ -3,7 +3,7 @@ import { completeConversion, failConversion } from '../src';
 
 let t: TestDb;
 beforeAll(async () => (t = await createTestDb()));
-afterAll(() => t.cleanup());
+afterAll(() => t?.cleanup());
 
 const processingConversion = () => insertConversion(t.db, { status: 'processing', includeMetadata: true });
 

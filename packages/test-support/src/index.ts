@@ -14,7 +14,23 @@ export interface TestEnv {
   cleanup(): Promise<void>;
 }
 
-const ADMIN_URL = process.env.TEST_DATABASE_ADMIN_URL ?? 'postgresql://postgres@127.0.0.1:5432/postgres';
+/** The servers tests use: the TEST_* variable, else the one the services read, else its default. */
+function serverUrl(testVariable: string, variable: string, fallback: string): string {
+  return process.env[testVariable] || process.env[variable] || fallback;
+}
+
+/** The `postgres` database of the server DATABASE_URL names: test databases are created from it. */
+function adminUrl(): string {
+  const url = new URL(
+    serverUrl('TEST_DATABASE_ADMIN_URL', 'DATABASE_URL', 'postgresql://postgres@127.0.0.1:5432/postgres'),
+  );
+  if (!process.env.TEST_DATABASE_ADMIN_URL) url.pathname = '/postgres';
+  return url.toString();
+}
+
+const ADMIN_URL = adminUrl();
+export const TEST_AMQP_URL = serverUrl('TEST_AMQP_URL', 'AMQP_URL', 'amqp://guest:guest@127.0.0.1:5672');
+export const TEST_REDIS_URL = serverUrl('TEST_REDIS_URL', 'REDIS_URL', 'redis://127.0.0.1:6379');
 
 export async function createTestEnv(overrides: Record<string, string> = {}): Promise<TestEnv> {
   const id = crypto.randomBytes(5).toString('hex');
@@ -24,7 +40,7 @@ export async function createTestEnv(overrides: Record<string, string> = {}): Pro
   dbUrl.pathname = `/${databaseName}`;
   const config = loadConfig({
     DATABASE_URL: dbUrl.toString(),
-    AMQP_URL: process.env.TEST_AMQP_URL ?? 'amqp://guest:guest@127.0.0.1:5672',
+    AMQP_URL: TEST_AMQP_URL,
     QUEUE_PREFIX: prefix,
     PORT: '0',
     LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent',
@@ -36,17 +52,27 @@ export async function createTestEnv(overrides: Record<string, string> = {}): Pro
     config,
     databaseName,
     prefix,
-    async cleanup() {
-      await deleteQueues(config.AMQP_URL, prefix);
-      const admin = new Client({ connectionString: ADMIN_URL });
-      await admin.connect();
-      try {
-        await admin.query(`DROP DATABASE IF EXISTS "${databaseName}" WITH (FORCE)`);
-      } finally {
-        await admin.end();
-      }
-    },
+    cleanup: () => dropTestResources(databaseName, prefix, config.AMQP_URL),
   };
+}
+
+/** Drops a test's database and its queues and exchanges (by prefix), on the servers the tests use. */
+export async function dropTestResources(databaseName: string, prefix: string, amqpUrl = TEST_AMQP_URL): Promise<void> {
+  await deleteQueues(amqpUrl, prefix);
+  const admin = new Client({ connectionString: ADMIN_URL });
+  await admin.connect();
+  try {
+    await admin.query(`DROP DATABASE IF EXISTS "${databaseName}" WITH (FORCE)`);
+  } finally {
+    await admin.end();
+  }
+}
+
+/** A database URL for `databaseName` on the server the tests use (created by whoever migrates it). */
+export function testDatabaseUrl(databaseName: string): string {
+  const url = new URL(ADMIN_URL);
+  url.pathname = `/${databaseName}`;
+  return url.toString();
 }
 
 /** Deletes the queues and exchanges a test file declared (names all start with its prefix). */

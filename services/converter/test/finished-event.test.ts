@@ -9,7 +9,7 @@ import { finishedFromStored, finishedState } from '../src/data-access/conversion
  */
 let t: TestDb;
 beforeAll(async () => (t = await createTestDb()));
-afterAll(() => t.cleanup());
+afterAll(() => t?.cleanup());
 
 async function claimedConversion(mode: 'sync' | 'async'): Promise<{ id: string; mode: 'sync' | 'async' }> {
   const id = await insertConversion(t.db, {

@@ -7,7 +7,7 @@ let stack: Stack;
 beforeAll(async () => {
   stack = await startStack();
 });
-afterAll(() => stack.stop());
+afterAll(() => stack?.stop());
 
 describe('storing a result', () => {
   it('When a text file contains NUL characters, then it converts and the stored Markdown has them removed', async () => {

@@ -28,9 +28,9 @@ beforeAll(async () => {
 }, 60_000);
 afterAll(async () => {
   execFileSync('rabbitmqctl', ['start_app'], { stdio: 'ignore', timeout: 60_000 });
-  await dispatcher.stop();
-  await receiver.close();
-  await stack.stop();
+  await dispatcher?.stop();
+  await receiver?.close();
+  await stack?.stop();
   cert.cleanup();
 }, 120_000);
 

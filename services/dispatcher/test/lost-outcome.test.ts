@@ -24,8 +24,8 @@ beforeAll(async () => {
 }, 60_000);
 afterAll(async () => {
   await dispatcher?.stop();
-  await receiver.close();
-  await stack.stop();
+  await receiver?.close();
+  await stack?.stop();
   cert.cleanup();
 });
 

@@ -42,13 +42,20 @@ export async function startGateway(config: Config, logger: Logger = createLogger
     logger.warn('WEBHOOK_SECRET_KEY is unset: webhook secrets are encrypted with the development key');
   }
   const db = await connectDb(config.DATABASE_URL);
-  const broker = await Broker.connect(config.AMQP_URL);
+  // A failed start closes what it opened, so the caller (a test's setup) is not kept alive by it.
+  const broker = await Broker.connect(config.AMQP_URL).catch(async (err: unknown) => {
+    await db.$disconnect().catch(() => undefined);
+    throw err;
+  });
   let redis: Redis | undefined;
   if (config.REDIS_URL) {
     redis = new Redis(config.REDIS_URL, { lazyConnect: true, maxRetriesPerRequest: 2, enableOfflineQueue: true });
     try {
       await redis.connect();
     } catch (err) {
+      redis.disconnect();
+      await broker.close().catch(() => undefined);
+      await db.$disconnect().catch(() => undefined);
       throw unreachable('Redis', config.REDIS_URL, err);
     }
   }

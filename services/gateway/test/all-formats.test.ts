@@ -12,7 +12,7 @@ beforeAll(async () => {
   ({ token } = await stack.workspace('business', 1000));
   samples = await makeSamples();
 }, 120_000);
-afterAll(() => stack.stop());
+afterAll(() => stack?.stop());
 
 const matches = (markdown: string) => markdown.toLowerCase().includes(PHRASE.toLowerCase());
 

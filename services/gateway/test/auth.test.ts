@@ -7,7 +7,7 @@ let stack: Stack;
 beforeAll(async () => {
   stack = await startStack({ converter: false });
 });
-afterAll(() => stack.stop());
+afterAll(() => stack?.stop());
 
 const UNAUTH = { message: 'Unauthenticated.' };
 

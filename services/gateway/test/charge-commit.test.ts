@@ -26,8 +26,8 @@ beforeAll(async () => {
     CREATE TRIGGER record_commit_mode AFTER INSERT ON conversions FOR EACH ROW EXECUTE FUNCTION record_commit_mode();`);
 });
 afterAll(async () => {
-  await pg.end();
-  await stack.stop();
+  await pg?.end();
+  await stack?.stop();
 });
 
 async function commitModeOf(file: string): Promise<string | undefined> {

@@ -6,7 +6,7 @@ let stack: Stack;
 beforeAll(async () => {
   stack = await startStack({ converter: false });
 });
-afterAll(() => stack.stop());
+afterAll(() => stack?.stop());
 
 const TS = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}\+00:00$/;
 const HOOK = 'https://receiver.invalid/hook';

@@ -6,7 +6,7 @@ let stack: Stack;
 beforeAll(async () => {
   stack = await startStack();
 });
-afterAll(() => stack.stop());
+afterAll(() => stack?.stop());
 
 describe('POST /convert, synchronous', () => {
   it('When the markdown is longer than the finished event carries, then the answer still holds all of it', async () => {

@@ -8,7 +8,7 @@ beforeAll(async () => {
   stack = await startStack({ converter: false });
   ({ token, workspaceId } = await stack.workspace('business', 1000));
 });
-afterAll(() => stack.stop());
+afterAll(() => stack?.stop());
 
 const post = () =>
   request(stack.gateway.url)

@@ -38,7 +38,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await browser?.close();
   fs.rmSync(profile, { recursive: true, force: true });
-  await stack.stop();
+  await stack?.stop();
 });
 
 describe('GET /docs', () => {

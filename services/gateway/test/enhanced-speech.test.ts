@@ -21,8 +21,8 @@ beforeAll(async () => {
   fs.rmSync(dir, { recursive: true, force: true });
 });
 afterAll(async () => {
-  await stack.stop();
-  await speech.close();
+  await stack?.stop();
+  await speech?.close();
 });
 
 describe('enhanced audio with a configured transcription endpoint', () => {

@@ -38,7 +38,7 @@ afterAll(async () => {
       ['| input | answer | seconds | peak RSS MB |', '| --- | --- | --- | --- |', ...rows].join('\n'),
     );
   }
-  await stack.stop();
+  await stack?.stop();
 });
 
 const balance = async () =>

@@ -12,7 +12,7 @@ beforeAll(async () => {
     env: { SYNC_TIMEOUT_MS: '1500', PENDING_REPUBLISH_AFTER_MS: '300', JOB_DELIVERY_LIMIT: '1' },
   });
 });
-afterAll(() => stack.stop());
+afterAll(() => stack?.stop());
 
 async function queueAsync(token: string, name: string, content: string): Promise<string> {
   const res = await request(stack.gateway.url)

@@ -9,7 +9,7 @@ beforeAll(async () => {
   stack = await startStack({ converter: false });
   ({ token, workspaceId } = await stack.workspace('free', 10));
 });
-afterAll(() => stack.stop());
+afterAll(() => stack?.stop());
 
 const BOUNDARY = 'XyZBoundary';
 const MALFORMED = {

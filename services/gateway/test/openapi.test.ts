@@ -16,7 +16,7 @@ beforeAll(async () => {
   ({ token } = await stack.workspace('business', 100));
   doc = (await request(`http://127.0.0.1:${stack.gateway.port}`).get('/api/v1/openapi.json')).body as Json;
 });
-afterAll(() => stack.stop());
+afterAll(() => stack?.stop());
 
 const api = () => request(stack.gateway.url);
 

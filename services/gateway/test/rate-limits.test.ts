@@ -1,5 +1,5 @@
 import request from 'supertest';
-import { silentLogger } from '@markwright/test-support';
+import { silentLogger, TEST_REDIS_URL } from '@markwright/test-support';
 import { bearer, startStack, type Stack } from './stack';
 import { createToken } from '../src/data-access/workspace-repository';
 import { startGateway } from '../src/gateway';
@@ -8,7 +8,7 @@ let stack: Stack;
 beforeAll(async () => {
   stack = await startStack({ converter: false });
 });
-afterAll(() => stack.stop());
+afterAll(() => stack?.stop());
 
 const convert = (url: string, token: string) =>
   request(url)
@@ -69,7 +69,7 @@ describe('rate limits per workspace', () => {
   });
 
   it('When REDIS_URL is set, then two gateway replicas share one budget', async () => {
-    const env = { ...stack.env.config, REDIS_URL: 'redis://127.0.0.1:6379', QUEUE_PREFIX: `${stack.env.prefix}.redis` };
+    const env = { ...stack.env.config, REDIS_URL: TEST_REDIS_URL, QUEUE_PREFIX: `${stack.env.prefix}.redis` };
     const one = await startGateway(env, silentLogger);
     const two = await startGateway(env, silentLogger);
     try {

@@ -56,10 +56,10 @@ beforeAll(async () => {
   dispatcher = await startDispatcher(env.config, createLogger('dispatcher', 'trace', capture));
 }, 60_000);
 afterAll(async () => {
-  await dispatcher.stop();
-  await converter.stop();
-  await gateway.stop();
-  await env.cleanup();
+  await dispatcher?.stop();
+  await converter?.stop();
+  await gateway?.stop();
+  await env?.cleanup();
 });
 
 const api = () => request(gateway.url);

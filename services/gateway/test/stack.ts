@@ -19,7 +19,11 @@ export interface Stack {
 
 export async function startStack(options: { converter?: boolean; env?: Record<string, string> } = {}): Promise<Stack> {
   const env = await createTestEnv(options.env);
-  const gateway = await startGateway(env.config, silentLogger);
+  // A suite whose setup fails must not leave its database behind (afterAll has no stack to stop).
+  const gateway = await startGateway(env.config, silentLogger).catch(async (err: unknown) => {
+    await env.cleanup().catch(() => undefined);
+    throw err;
+  });
   const stack: Stack = {
     env,
     gateway,
@@ -46,7 +50,12 @@ export async function startStack(options: { converter?: boolean; env?: Record<st
       await env.cleanup();
     },
   };
-  if (options.converter !== false) await stack.startConverter();
+  if (options.converter !== false) {
+    await stack.startConverter().catch(async (err: unknown) => {
+      await stack.stop().catch(() => undefined);
+      throw err;
+    });
+  }
   return stack;
 }
 

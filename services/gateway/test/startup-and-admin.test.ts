@@ -13,7 +13,7 @@ let env: TestEnv;
 beforeAll(async () => {
   env = await createTestEnv();
 });
-afterAll(() => env.cleanup());
+afterAll(() => env?.cleanup());
 
 async function runProcess(file: string, args: string[], extraEnv: Record<string, string>) {
   try {
@@ -46,6 +46,17 @@ describe('start-up errors', () => {
     expect(res.stderr.trim().split('\n')).toHaveLength(1);
     expect(res.stderr).toMatch(
       /^PostgreSQL is not reachable at postgresql:\/\/postgres@127\.0\.0\.1:1\/markwright .*docker compose up -d postgres/,
+    );
+  });
+
+  it('When PostgreSQL answers but refuses the login, then one line says it is a login problem and how to fix it, not that it is unreachable', async () => {
+    const url = new URL(env.config.DATABASE_URL);
+    url.username = 'no_such_role';
+    const res = await runProcess(GATEWAY_MAIN, [], { DATABASE_URL: url.toString(), PORT: '0' });
+    expect(res.code).toBe(1);
+    expect(res.stderr.trim().split('\n')).toHaveLength(1);
+    expect(res.stderr).toMatch(
+      /^PostgreSQL at postgresql:\/\/no_such_role@.* refused the login \(.*no_such_role.*\): let local connections in without a password .*pg_hba\.conf/,
     );
   });
 
@@ -90,7 +101,7 @@ describe('admin command line', () => {
 
     const revoked = await admin('token', 'revoke', '--token', ws.token);
     expect(revoked.stdout).toBe('{"revoked":true}\n');
-  });
+  }, 180_000); // five CLI processes; each start takes seconds on busy cores
 
   it('When the plan is unknown, then it prints a JSON error on stderr and exits non-zero', async () => {
     const res = await admin('workspace', 'create', '--name', 'X', '--plan', 'gold', '--credits', '1');

@@ -27,8 +27,8 @@ beforeAll(async () => {
     CREATE TRIGGER hold_big_uploads BEFORE INSERT ON uploads FOR EACH ROW EXECUTE FUNCTION hold_big_uploads();`);
 });
 afterAll(async () => {
-  await pg.end();
-  await stack.stop();
+  await pg?.end();
+  await stack?.stop();
 });
 
 const convert = (token: string, bytes: Buffer, name = 'note.txt') =>

@@ -1,4 +1,4 @@
-import express, { type ErrorRequestHandler, type Request } from 'express';
+import express, { type ErrorRequestHandler } from 'express';
 import helmet from 'helmet';
 import type Redis from 'ioredis';
 import { Counter, Histogram, type Registry } from 'prom-client';
@@ -23,6 +23,7 @@ import { addJobControlRoutes } from './job-control-routes';
 import type { JobControlDeps } from '../../domain/job-control';
 import { publicUrlOf } from './public-url';
 import { redactedUrl } from './redacted-url';
+import { routeLabel } from './route-label';
 
 export interface AppDeps extends AcceptDeps, Pick<JobControlDeps, 'cancellations' | 'jobControl'> {
   redis?: Redis;
@@ -72,8 +73,8 @@ export function createApp(deps: AppDeps): express.Express {
   });
   app.use((req, res, next) => {
     const end = latency.startTimer();
+    const route = routeLabel(req.method, req.path);
     res.on('finish', () => {
-      const route = routeLabel(req);
       requests.inc({ route, status: String(res.statusCode) });
       end({ route });
     });
@@ -147,11 +148,6 @@ export function createApp(deps: AppDeps): express.Express {
   });
   app.use(errorHandler());
   return app;
-}
-
-function routeLabel(req: Request): string {
-  const route = (req.route as { path?: string } | undefined)?.path;
-  return route ? `${req.baseUrl}${route}` : 'unmatched';
 }
 
 /**

@@ -5,6 +5,8 @@ import { OPENAPI_PATH } from './openapi';
 export const DOCS_PATH = '/docs';
 const BUNDLE_PATH = `${DOCS_PATH}/scalar.js`;
 const INIT_PATH = `${DOCS_PATH}/init.js`;
+/** The paths docsRoutes serves (GET). */
+export const DOCS_ENDPOINTS = [DOCS_PATH, INIT_PATH, BUNDLE_PATH] as const;
 
 /** Scalar's standalone browser bundle, served from node_modules: the page loads nothing from another host. */
 const SCALAR_BUNDLE = path.join(
