@@ -1,6 +1,9 @@
 import fs from 'node:fs';
 import path from 'node:path';
 
+/** Tesseract's own variable names the folder of system traineddata (Debian's tesseract-ocr-* packages). */
+export const SYSTEM_TESSDATA = process.env.TESSDATA_PREFIX ?? '/usr/share/tesseract-ocr/5/tessdata';
+
 /** Tesseract language names used by the OCR engine. */
 export const ENGLISH = 'eng';
 export const SCRIPT_DETECTOR = 'osd';
@@ -34,6 +37,19 @@ const SCRIPT_LANGUAGES: Record<string, string[]> = {
 /** The first installed language for a detected script. */
 export function languageForScript(script: string, tessdata: string): string | undefined {
   return (SCRIPT_LANGUAGES[script] ?? []).find((language) => isInstalled(language, tessdata));
+}
+
+/** Other languages a script is also read in: Han is simplified or traditional Chinese, which the detector can't tell apart. */
+const ALTERNATIVES: Record<string, string[]> = { Han: ['chi_sim', 'chi_tra'] };
+
+/** The installed alternatives to `language` for a detected script. */
+export function alternativesFor(script: string, language: string, tessdata: string): string[] {
+  return (ALTERNATIVES[script] ?? []).filter((l) => l !== language && isInstalled(l, tessdata));
+}
+
+/** Whether the traineddata of a language is in the folder. */
+export function isLanguageInstalled(language: string, tessdata: string): boolean {
+  return isInstalled(language, tessdata);
 }
 
 /** The model for the same language written top to bottom (Chinese, Japanese, Korean), when installed. */
