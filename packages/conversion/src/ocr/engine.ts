@@ -7,7 +7,7 @@ import {
   isScriptDetectorInstalled,
   isVertical,
   joinsWithoutSpace,
-  CONFIDENT_READING,
+  MIN_SCRIPT_CONFIDENCE,
   isHangulPair,
   languageForScript,
   SYLLABLE_GAP,
@@ -29,6 +29,7 @@ import {
   mergeReadings,
   preferBetterLines,
   rotateImage,
+  scaleImage,
   unrotateReading,
   wordCount,
 } from './script-regions';
@@ -55,6 +56,10 @@ const MAX_UNREAD_INK = 0.2;
 
 /** The script detector's orientation confidence below which a page is not turned. */
 const MIN_ORIENTATION_CONFIDENCE = 1.5;
+/** An unsure script detection is asked again on the image enlarged this much… */
+const DETECTOR_RETRY_SCALE = 2;
+/** …when the image has at most this many pixels (a full page is large enough already). */
+const MAX_PIXELS_TO_ENLARGE = 4_000_000;
 /** Times a page is turned upright and read again at most (a detector that keeps answering "turned" stops here). */
 const MAX_TURNS = 1;
 /** The line height assumed for finding unread ink when no line was read. */
@@ -272,8 +277,9 @@ async function readOtherScript(image: PreparedImage, language: string, script: s
     const next = await readText(image, candidate, 'block');
     if (next.page.confidence > best.page.confidence) best = next;
   }
+  // Rows read with confidence from columns of CJK now and then: the vertical model is always tried too.
   const vertical = verticalVariant(best.language, SYSTEM_TESSDATA);
-  if (vertical && best.page.confidence < CONFIDENT_READING) {
+  if (vertical) {
     const columns = await readText(image, vertical, 'block');
     if (columns.page.confidence > best.page.confidence) best = columns;
   }
@@ -324,9 +330,22 @@ async function readPage(image: PreparedImage, language: string, segmentation: PS
   return { blocks: data.blocks ?? [], confidence: data.confidence };
 }
 
-/** The script and orientation of the image's text, or undefined when the detector finds too little or is not installed. */
+/**
+ * The script and orientation of the image's text, or undefined when the detector finds too little
+ * or is not installed. The detector misnames large CJK text at its size now and then (Hangul as
+ * Arabic, with no confidence): an unsure answer on a small image is asked again at twice the size.
+ */
 async function detectScript(image: PreparedImage): Promise<ScriptReport | undefined> {
   if (!isScriptDetectorInstalled(SYSTEM_TESSDATA)) return undefined;
+  const report = await detectOnce(image);
+  if ((report?.scriptConfidence ?? 0) >= MIN_SCRIPT_CONFIDENCE || image.width * image.height > MAX_PIXELS_TO_ENLARGE) {
+    return report;
+  }
+  const larger = await detectOnce(await scaleImage(image, DETECTOR_RETRY_SCALE));
+  return larger && larger.scriptConfidence > (report?.scriptConfidence ?? -1) ? larger : report;
+}
+
+async function detectOnce(image: PreparedImage): Promise<ScriptReport | undefined> {
   if (usesNativeEngine(SCRIPT_DETECTOR)) {
     return detectNative(asPgm(image), { tessdata: SYSTEM_TESSDATA, dpi: UPSCALED_DPI });
   }

@@ -79,6 +79,16 @@ export async function rotateImage(image: PreparedImage, clockwise: number): Prom
   return { pixels: data, width: info.width, height: info.height };
 }
 
+/** The image enlarged (or reduced) by a factor. */
+export async function scaleImage(image: PreparedImage, factor: number): Promise<PreparedImage> {
+  const { data, info } = await sharp(image.pixels, { raw: { width: image.width, height: image.height, channels: 1 } })
+    .resize({ width: Math.round(image.width * factor), kernel: 'lanczos3' })
+    .extractChannel(0)
+    .raw()
+    .toBuffer({ resolveWithObject: true });
+  return { pixels: data, width: info.width, height: info.height };
+}
+
 /**
  * A reading of an image turned clockwise by `clockwise` degrees, with its boxes put back into the
  * coordinates of the original image (`width` × `height`), so the regions of one page stay in one frame.

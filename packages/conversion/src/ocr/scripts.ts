@@ -8,11 +8,12 @@ export const SYSTEM_TESSDATA = process.env.TESSDATA_PREFIX ?? '/usr/share/tesser
 export const ENGLISH = 'eng';
 export const SCRIPT_DETECTOR = 'osd';
 
-/** A reading at least this confident (0–100) is taken as it is: no script detection, no vertical pass. */
-export const CONFIDENT_READING = 75;
-/** Hangul boxes closer than this share of the line height are syllables of one word. */
-export const SYLLABLE_GAP = 0.25;
-/** The script detector's confidence below which its answer is not trusted. */
+/**
+ * Hangul boxes closer than this share of the line height are syllables of one word (the native
+ * engine's line boxes hug the glyphs: gaps inside a word measure up to 0.42, between words 0.55+).
+ */
+export const SYLLABLE_GAP = 0.45;
+/** The script detector's confidence below which its answer is asked again on a larger image. */
 export const MIN_SCRIPT_CONFIDENCE = 0.3;
 
 /**
@@ -75,11 +76,6 @@ export function isScriptDetectorInstalled(tessdata: string): boolean {
 
 export function isVertical(language: string): boolean {
   return language.endsWith('_vert');
-}
-
-/** An English pass that reads as confident Latin text needs no other language. */
-export function readsAsLatinText(result: { confidence: number; paragraphs: string[] }): boolean {
-  return result.confidence >= CONFIDENT_READING && /\p{Script=Latin}/u.test(result.paragraphs.join(' '));
 }
 
 const CJK = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\u3000-\u303f\uff00-\uffef]/u;
