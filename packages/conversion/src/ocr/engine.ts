@@ -56,10 +56,12 @@ const MAX_UNREAD_INK = 0.2;
 
 /** The script detector's orientation confidence below which a page is not turned. */
 const MIN_ORIENTATION_CONFIDENCE = 1.5;
+/** The detector's name for the script English reads. */
+const LATIN_SCRIPT = 'Latin';
 /** An unsure script detection is asked again on the image enlarged this much… */
 const DETECTOR_RETRY_SCALE = 2;
 /** …when the image has at most this many pixels (a full page is large enough already). */
-const MAX_PIXELS_TO_ENLARGE = 4_000_000;
+const MAX_PIXELS_TO_ENLARGE = 2_000_000;
 /** Times a page is turned upright and read again at most (a detector that keeps answering "turned" stops here). */
 const MAX_TURNS = 1;
 /** The line height assumed for finding unread ink when no line was read. */
@@ -333,16 +335,18 @@ async function readPage(image: PreparedImage, language: string, segmentation: PS
 /**
  * The script and orientation of the image's text, or undefined when the detector finds too little
  * or is not installed. The detector misnames large CJK text at its size now and then (Hangul as
- * Arabic, with no confidence): an unsure answer on a small image is asked again at twice the size.
+ * Arabic with no confidence, or as Latin, which English just failed to read): such an answer on a
+ * small image is asked again at twice the size, and a non-Latin answer there is taken.
  */
 async function detectScript(image: PreparedImage): Promise<ScriptReport | undefined> {
   if (!isScriptDetectorInstalled(SYSTEM_TESSDATA)) return undefined;
   const report = await detectOnce(image);
-  if ((report?.scriptConfidence ?? 0) >= MIN_SCRIPT_CONFIDENCE || image.width * image.height > MAX_PIXELS_TO_ENLARGE) {
-    return report;
-  }
+  const unsure = !report || report.scriptConfidence < MIN_SCRIPT_CONFIDENCE || report.script === LATIN_SCRIPT;
+  if (!unsure || image.width * image.height > MAX_PIXELS_TO_ENLARGE) return report;
   const larger = await detectOnce(await scaleImage(image, DETECTOR_RETRY_SCALE));
-  return larger && larger.scriptConfidence > (report?.scriptConfidence ?? -1) ? larger : report;
+  if (!larger) return report;
+  if (larger.script !== LATIN_SCRIPT || larger.scriptConfidence > (report?.scriptConfidence ?? -1)) return larger;
+  return report;
 }
 
 async function detectOnce(image: PreparedImage): Promise<ScriptReport | undefined> {

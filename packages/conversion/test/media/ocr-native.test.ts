@@ -10,7 +10,8 @@ import { SYSTEM_TESSDATA } from '../../src/ocr/scripts';
 import { phraseRecall, SENTENCE, textImage, wordAccuracy } from '../media-fixtures';
 
 const ROOT = path.join(__dirname, '..', '..', '..', '..');
-const TSX = path.join(ROOT, 'node_modules', '.bin', 'tsx');
+/** tsx's CLI run by node itself: its shell launcher needs sed and dirname, which the test's PATH leaves out. */
+const TSX_CLI = path.join(ROOT, 'node_modules', 'tsx', 'dist', 'cli.mjs');
 const CJK_FONT = 'WenQuanYi Zen Hei';
 const LATIN_FONT = 'DejaVu Sans';
 
@@ -95,7 +96,7 @@ describe('the native tesseract engine', () => {
       fs.writeFileSync(image, await textImage([SENTENCE], 16));
       // A PATH with node alone: no tesseract program to find.
       fs.symlinkSync(process.execPath, path.join(dir, 'node'));
-      const out = execFileSync(TSX, [path.join(__dirname, 'ocr-fallback-child.ts'), image], {
+      const out = execFileSync(process.execPath, [TSX_CLI, path.join(__dirname, 'ocr-fallback-child.ts'), image], {
         encoding: 'utf8',
         timeout: 150_000,
         env: { ...process.env, PATH: dir },
