@@ -67,6 +67,8 @@ const TABLE_SECTIONS: Record<string, () => Promise<() => Promise<string>>> = {
   'pdf-pages': async () => (await import('./pdf-pages')).runPdfPagesBench,
   'pdf-profile': async () => (await import('./pdf-profile')).runPdfProfileBench,
   'ocr-scripts': async () => (await import('./ocr-scripts')).runOcrScriptsBench,
+  'ocr-engines': async () => (await import('../packages/conversion/bench/ocr-engines')).runOcrEnginesBench,
+  'heldout-scripts': async () => (await import('./heldout/script-scans')).runHeldOutScriptScans,
   startup: async () => (await import('./startup')).runStartupBench,
   hardening: async () => (await import('./hardening')).runHardeningBench,
   webhooks: async () => (await import('./webhooks')).runWebhookBench,

@@ -3,9 +3,11 @@
 # - runtime: poppler-utils reads PDF text (pdftohtml) and renders scanned pages for OCR, ffmpeg decodes audio, pocketsphinx +
 #   its US-English model transcribe offline; Tesseract traineddata for other scripts (Chinese,
 #   Japanese, Korean, with their vertical models, Cyrillic, Arabic, Hebrew, Greek, Devanagari, Thai)
-#   and the script detector (osd) let OCR read them;
+#   and the script detector (osd) let OCR read them; tesseract-ocr is the native engine OCR runs
+#   per page as a child process (about 3x the WebAssembly engine's speed; without it OCR falls back to WebAssembly);
 # - tests: flite and espeak-ng synthesise test speech (and the `pnpm bench speech` recordings), DejaVu fonts draw test documents (SVG text
-#   for OCR, Hebrew in PDFs), WenQuanYi Zen Hei draws the CJK test images, chromium renders the
+#   for OCR, Hebrew in PDFs), WenQuanYi Zen Hei draws the CJK test images, Noto (CJK, Arabic, Devanagari), Nanum
+#   and FreeFont draw the held-out scans in other scripts (test/heldout), chromium renders the
 #   /docs page in its browser test;
 # - infrastructure: PostgreSQL, RabbitMQ and Redis, only when none answers on the address
 #   DATABASE_URL / AMQP_URL / REDIS_URL name (their defaults otherwise) and that address is this
@@ -17,9 +19,10 @@ set -euo pipefail
 OCR_DATA=(tesseract-ocr-osd tesseract-ocr-chi-sim tesseract-ocr-chi-sim-vert tesseract-ocr-chi-tra tesseract-ocr-chi-tra-vert
   tesseract-ocr-jpn tesseract-ocr-jpn-vert tesseract-ocr-kor tesseract-ocr-kor-vert tesseract-ocr-rus tesseract-ocr-ara
   tesseract-ocr-heb tesseract-ocr-ell tesseract-ocr-hin tesseract-ocr-tha)
-RUNTIME_PACKAGES=(poppler-utils ffmpeg pocketsphinx pocketsphinx-en-us "${OCR_DATA[@]}")
+RUNTIME_PACKAGES=(poppler-utils ffmpeg pocketsphinx pocketsphinx-en-us tesseract-ocr tesseract-ocr-eng "${OCR_DATA[@]}")
 IMAGE_TOOLS=(podman runc debootstrap)
-TEST_PACKAGES=(flite espeak-ng fonts-dejavu-core fonts-wqy-zenhei chromium)
+TEST_PACKAGES=(flite espeak-ng fonts-dejavu-core fonts-wqy-zenhei fonts-noto-cjk fonts-noto-core fonts-nanum fonts-freefont-ttf
+  chromium)
 READY_TIMEOUT_S=60
 
 RUNTIME_ONLY=false

@@ -2,6 +2,8 @@ import { closeConversionWorkers, convertIsolated } from '../../src';
 import { CJK_SAMPLES, cjkTextImage, phraseRecall, SENTENCE, textImage, wordAccuracy } from '../media-fixtures';
 
 afterAll(() => closeConversionWorkers());
+// A CJK page is read in several models (simplified, traditional, vertical): minutes on a loaded machine.
+jest.setTimeout(180_000);
 const limits = { timeoutMs: 180_000, maxMemoryMb: 1536 };
 const std = { enhanced: false };
 

@@ -2,23 +2,37 @@ import path from 'node:path';
 import sharp from 'sharp';
 import { createWorker, OEM, PSM, type Worker } from 'tesseract.js';
 import {
+  alternativesFor,
   ENGLISH,
   isScriptDetectorInstalled,
   isVertical,
   joinsWithoutSpace,
-  CONFIDENT_READING,
+  MIN_SCRIPT_CONFIDENCE,
   isHangulPair,
   languageForScript,
-  MIN_SCRIPT_CONFIDENCE,
   SYLLABLE_GAP,
   verticalVariant,
-  readsAsLatinText,
   SCRIPT_DETECTOR,
+  SYSTEM_TESSDATA,
 } from './scripts';
 import { ConversionError } from '../../../types';
 import { median } from './boxes';
 import { unreadInkShare } from './ink';
+import { lineHeightOf } from './text-size';
 import { joinSideBySide } from './side-by-side';
+import { usesNativeEngine } from './engine-choice';
+import { detectNative, pgm, readNative, type PageReading, type ReadWord, type ScriptReport } from './native-tesseract';
+import {
+  confidentLatinLines,
+  eraseBoxes,
+  lineBoxes,
+  mergeReadings,
+  preferBetterLines,
+  rotateImage,
+  scaleImage,
+  unrotateReading,
+  wordCount,
+} from './script-regions';
 
 /** Largest image accepted, in pixels (a decompression bomb fails here, before decoding). */
 export const MAX_IMAGE_PIXELS = 60_000_000;
@@ -26,8 +40,13 @@ export const MAX_IMAGE_PIXELS = 60_000_000;
 const MIN_WORD_CONFIDENCE = 35;
 /** A blank gap between two lines taller than this share of the line height separates paragraphs. */
 export const PARAGRAPH_GAP = 0.6;
-/** OCR works best with text about 30 px high; small images are upscaled towards this width. */
+/** OCR works best with lines of text about this many pixels high; smaller text is upscaled towards it. */
+const TARGET_LINE_PX = 36;
+/** An image in which no line of text is found is upscaled towards this width. */
 const TARGET_MIN_WIDTH = 1800;
+/** Upscaling by at most this factor, and not at all by less than MIN_UPSCALE. */
+const MAX_UPSCALE = 4;
+const MIN_UPSCALE = 1.05;
 /** The resolution a prepared image is said to have: text upscaled to about 30 px high is 10 pt at 216 dpi. */
 const UPSCALED_DPI = 216;
 /** zlib level for a PNG made only to be read again at once. */
@@ -35,8 +54,18 @@ const FAST_PNG = 1;
 /** A page whose layout analysis leaves more than this share of its lines of ink unread is read again as one block. */
 const MAX_UNREAD_INK = 0.2;
 
-/** Tesseract's own variable names the folder of system traineddata (Debian's tesseract-ocr-* packages). */
-const SYSTEM_TESSDATA = process.env.TESSDATA_PREFIX ?? '/usr/share/tesseract-ocr/5/tessdata';
+/** The script detector's orientation confidence below which a page is not turned. */
+const MIN_ORIENTATION_CONFIDENCE = 1.5;
+/** The detector's name for the script English reads. */
+const LATIN_SCRIPT = 'Latin';
+/** An unsure script detection is asked again on the image enlarged this much… */
+const DETECTOR_RETRY_SCALE = 2;
+/** …when the image has at most this many pixels (a full page is large enough already). */
+const MAX_PIXELS_TO_ENLARGE = 2_000_000;
+/** Times a page is turned upright and read again at most (a detector that keeps answering "turned" stops here). */
+const MAX_TURNS = 1;
+/** The line height assumed for finding unread ink when no line was read. */
+const DEFAULT_LINE_HEIGHT = 30;
 
 const engines = new Map<string, Promise<Worker>>();
 
@@ -88,17 +117,25 @@ export interface PreparedImage {
   height: number;
 }
 
-/** Decodes, orients (EXIF), greys, upscales small text and normalises contrast. */
+/** Decodes, orients (EXIF), greys, normalises contrast and upscales small text. */
 export async function prepareImage(input: Buffer): Promise<PreparedImage> {
   try {
     const image = sharp(input, { limitInputPixels: MAX_IMAGE_PIXELS, failOn: 'error' }).rotate();
-    const meta = await image.metadata();
-    const width = meta.autoOrient?.width ?? meta.width ?? 0;
-    const scale = width > 0 && width < TARGET_MIN_WIDTH ? Math.min(4, TARGET_MIN_WIDTH / width) : 1;
-    let pipeline = image.flatten({ background: 'white' }).greyscale();
-    if (scale > 1.05) pipeline = pipeline.resize({ width: Math.round(width * scale), kernel: 'lanczos3' });
-    const { data, info } = await pipeline.normalise().extractChannel(0).raw().toBuffer({ resolveWithObject: true });
-    return { pixels: data, width: info.width, height: info.height };
+    const { data, info } = await image
+      .flatten({ background: 'white' })
+      .greyscale()
+      .normalise()
+      .extractChannel(0)
+      .raw()
+      .toBuffer({ resolveWithObject: true });
+    const scale = upscaleFor(data, info.width, info.height);
+    if (scale <= MIN_UPSCALE) return { pixels: data, width: info.width, height: info.height };
+    const resized = await sharp(data, { raw: { width: info.width, height: info.height, channels: 1 } })
+      .resize({ width: Math.round(info.width * scale), kernel: 'lanczos3' })
+      .extractChannel(0)
+      .raw()
+      .toBuffer({ resolveWithObject: true });
+    return { pixels: resized.data, width: resized.info.width, height: resized.info.height };
   } catch (err) {
     const message = (err as Error).message;
     if (/pixel limit/i.test(message)) {
@@ -106,6 +143,17 @@ export async function prepareImage(input: Buffer): Promise<PreparedImage> {
     }
     throw new ConversionError('corrupt_file', `The image could not be decoded: ${message}`);
   }
+}
+
+/**
+ * How much to enlarge an image so its text is about TARGET_LINE_PX high: decided on the height of
+ * its lines of ink (text set large needs nothing, and enlarging it costs accuracy in CJK), on its
+ * width when no line of ink is found.
+ */
+function upscaleFor(pixels: Buffer, width: number, height: number): number {
+  const line = lineHeightOf(pixels, width, height);
+  const wanted = line ? TARGET_LINE_PX / line : width > 0 && width < TARGET_MIN_WIDTH ? TARGET_MIN_WIDTH / width : 1;
+  return Math.min(MAX_UPSCALE, Math.max(1, wanted));
 }
 
 /** A region of a prepared image with a white margin around it, as an image of its own. */
@@ -128,7 +176,7 @@ export async function cropImage(
  * would be compressed here and inflated again inside the WebAssembly engine.
  */
 function asPgm(image: PreparedImage): Buffer {
-  return Buffer.concat([Buffer.from(`P5\n${image.width} ${image.height}\n255\n`, 'ascii'), image.pixels]);
+  return pgm(image.pixels, image.width, image.height);
 }
 
 /**
@@ -149,7 +197,7 @@ export interface OcrResult {
   image: PreparedImage;
   /** Recognised words with their boxes, for layout analysis. */
   words: OcrWord[];
-  /** The Tesseract language the text was read in (eng, jpn, jpn_vert, …). */
+  /** The Tesseract language the text was read in (eng, jpn, jpn_vert, …); the other script's on a mixed page. */
   language: string;
 }
 
@@ -168,29 +216,76 @@ export interface OcrWord {
  */
 export type TextLayout = 'page' | 'block';
 
+/** One reading of an image in one language. */
+interface Reading {
+  page: PageReading;
+  language: string;
+}
+
 /**
- * Recognises a prepared image in the language its script needs: English first (most documents);
- * when that reads poorly, the script detector picks another installed language (vertical CJK
- * included) and the better-read result wins. `language` skips detection (cells of a page already read).
+ * Recognises a prepared image, finding its scripts and orientation region by region: English
+ * first (most documents); the lines it reads with confidence are kept and painted out, and the
+ * script detector looks at what is left. A page turned a quarter or half turn is turned upright and
+ * read again; the rest of a mixed page is read in its own script's language (vertical CJK
+ * included) and put together with the English lines in page order. `language` skips detection
+ * (cells of a page already read).
  */
 export async function recognise(
   image: PreparedImage,
   language?: string,
   layout: TextLayout = 'page',
 ): Promise<OcrResult> {
-  if (language) return readText(image, language, layout);
+  if (language) return asResult(await readText(image, language, layout), image);
+  return asResult(await readAnyScript(image, layout, MAX_TURNS), image);
+}
+
+async function readAnyScript(image: PreparedImage, layout: TextLayout, turns: number): Promise<Reading> {
   const english = await readText(image, ENGLISH, layout);
-  if (readsAsLatinText(english)) return english;
-  const other = await detectLanguage(image);
-  if (!other) return english;
-  let result = await readText(image, other, layout);
-  // The detector sees the same upright characters in rows and in columns: a poor reading may be vertical text.
-  const vertical = result.confidence < CONFIDENT_READING ? verticalVariant(other, SYSTEM_TESSDATA) : undefined;
-  if (vertical) {
-    const columns = await readText(image, vertical, layout);
-    if (columns.confidence > result.confidence) result = columns;
+  const kept = confidentLatinLines(english.page);
+  const rest = eraseBoxes(image, lineBoxes(kept));
+  const lineHeight = median(
+    kept.blocks.flatMap((b) => b.paragraphs.flatMap((p) => p.lines.map((l) => l.bbox.y1 - l.bbox.y0))),
+  );
+  // Every line of ink read as confident Latin text: an English page, no detector needed.
+  if (wordCount(kept) && unreadInkShare(rest, [], lineHeight || DEFAULT_LINE_HEIGHT) === 0) return english;
+  const report = await detectScript(rest);
+  if (!report) return english;
+  const upright = report.orientationConfidence >= MIN_ORIENTATION_CONFIDENCE ? (360 - report.orientation) % 360 : 0;
+  // A page read upside down or sideways has no confident lines: turn it upright and read it again.
+  if (upright && !wordCount(kept) && turns > 0) {
+    const turned = await readAnyScript(await rotateImage(image, upright), layout, turns - 1);
+    return { ...turned, page: unrotateReading(turned.page, upright, image.width, image.height) };
   }
-  return result.confidence > english.confidence ? result : english;
+  // The detector's script confidence is low for Hangul and Han even on clean pages: any script it
+  // names is tried, and each line keeps whichever reading of it is more confident.
+  const other = languageForScript(report.script, SYSTEM_TESSDATA);
+  if (!other) return english;
+  const region = upright ? await rotateImage(rest, upright) : rest;
+  let read = await readOtherScript(region, other, report.script);
+  if (upright) read = { ...read, page: unrotateReading(read.page, upright, rest.width, rest.height) };
+  const lines = preferBetterLines(read.page, upright ? { blocks: [], confidence: 0 } : english.page, kept);
+  return { page: mergeReadings(kept, lines), language: read.language };
+}
+
+/**
+ * The rest of a page in the language of its script: Han is read as simplified and, when that
+ * reads poorly, as traditional Chinese; a poor reading of CJK may be vertical text (the detector
+ * sees the same upright characters in rows and in columns). The best-read one wins.
+ */
+async function readOtherScript(image: PreparedImage, language: string, script: string): Promise<Reading> {
+  let best = await readText(image, language, 'block');
+  // Simplified and traditional Chinese look alike to the detector: both are read, the more confident wins.
+  for (const candidate of alternativesFor(script, language, SYSTEM_TESSDATA)) {
+    const next = await readText(image, candidate, 'block');
+    if (next.page.confidence > best.page.confidence) best = next;
+  }
+  // Rows read with confidence from columns of CJK now and then: the vertical model is always tried too.
+  const vertical = verticalVariant(best.language, SYSTEM_TESSDATA);
+  if (vertical) {
+    const columns = await readText(image, vertical, 'block');
+    if (columns.page.confidence > best.page.confidence) best = columns;
+  }
+  return best;
 }
 
 /**
@@ -199,33 +294,79 @@ export async function recognise(
  * unread (it took a noisy region for a picture), the page is read again as one block and the
  * reading with more words wins. Other scripts, vertical text and cut-out cells are read as one block.
  */
-async function readText(image: PreparedImage, language: string, layout: TextLayout): Promise<OcrResult> {
-  if (isVertical(language)) return readWith(image, language, PSM.SINGLE_BLOCK_VERT_TEXT);
+async function readText(image: PreparedImage, language: string, layout: TextLayout): Promise<Reading> {
+  if (isVertical(language)) return { page: await readPage(image, language, PSM.SINGLE_BLOCK_VERT_TEXT), language };
   // Other scripts keep one block: the layout analysis takes rows of Korean syllables for vertical columns.
-  if (layout === 'block' || language !== ENGLISH) return readWith(image, language, PSM.SINGLE_BLOCK);
-  const page = await readWith(image, language, PSM.AUTO);
-  const lineHeight = median(page.words.map((w) => w.y1 - w.y0));
-  if (unreadInkShare(image, page.words, lineHeight) <= MAX_UNREAD_INK) return page;
-  const block = await readWith(image, language, PSM.SINGLE_BLOCK);
-  return block.words.length > page.words.length ? block : page;
+  if (layout === 'block' || language !== ENGLISH)
+    return { page: await readPage(image, language, PSM.SINGLE_BLOCK), language };
+  const page = await readPage(image, language, PSM.AUTO);
+  const lineHeight = median(wordsOf(page).map((w) => w.bbox.y1 - w.bbox.y0));
+  if (
+    unreadInkShare(
+      image,
+      wordsOf(page).map((w) => w.bbox),
+      lineHeight,
+    ) <= MAX_UNREAD_INK
+  )
+    return { page, language };
+  const block = await readPage(image, language, PSM.SINGLE_BLOCK);
+  return { page: wordCount(block) > wordCount(page) ? block : page, language };
 }
 
-/** The installed language for the image's script, or undefined when the detector finds none or it is not installed. */
-async function detectLanguage(image: PreparedImage): Promise<string | undefined> {
-  if (!isScriptDetectorInstalled(SYSTEM_TESSDATA)) return undefined;
-  const detector = await ocrEngine(SCRIPT_DETECTOR);
-  const { data } = await detector.detect(await asPngWithResolution(image)).catch(() => ({ data: undefined }));
-  if (!data?.script || (data.script_confidence ?? 0) < MIN_SCRIPT_CONFIDENCE) return undefined;
-  return languageForScript(data.script, SYSTEM_TESSDATA);
+function wordsOf(page: PageReading): ReadWord[] {
+  return page.blocks.flatMap((b) => b.paragraphs.flatMap((p) => p.lines.flatMap((l) => l.words)));
 }
 
-/** One pass of one language's engine; paragraphs are rebuilt from Tesseract's blocks and lines, noise dropped. */
-async function readWith(image: PreparedImage, language: string, segmentation: PSM): Promise<OcrResult> {
+/**
+ * One pass of one language's engine: Debian's tesseract in a child process when it and the
+ * language's traineddata are installed, the WebAssembly engine in this thread otherwise.
+ */
+async function readPage(image: PreparedImage, language: string, segmentation: PSM): Promise<PageReading> {
+  if (usesNativeEngine(language)) {
+    return readNative(asPgm(image), language, Number(segmentation), { tessdata: SYSTEM_TESSDATA });
+  }
   const worker = await ocrEngine(language);
   await worker.setParameters({ tessedit_pageseg_mode: segmentation });
   // `debug` collects Tesseract's own messages ("Estimating resolution as …" for an image without DPI) instead of printing them.
   const { data } = await worker.recognize(asPgm(image), {}, { blocks: true, text: false, debug: true });
-  const blocks = joinSideBySide(data.blocks ?? []);
+  return { blocks: data.blocks ?? [], confidence: data.confidence };
+}
+
+/**
+ * The script and orientation of the image's text, or undefined when the detector finds too little
+ * or is not installed. The detector misnames large CJK text at its size now and then (Hangul as
+ * Arabic with no confidence, or as Latin, which English just failed to read): such an answer on a
+ * small image is asked again at twice the size, and a non-Latin answer there is taken.
+ */
+async function detectScript(image: PreparedImage): Promise<ScriptReport | undefined> {
+  if (!isScriptDetectorInstalled(SYSTEM_TESSDATA)) return undefined;
+  const report = await detectOnce(image);
+  const unsure = !report || report.scriptConfidence < MIN_SCRIPT_CONFIDENCE || report.script === LATIN_SCRIPT;
+  if (!unsure || image.width * image.height > MAX_PIXELS_TO_ENLARGE) return report;
+  const larger = await detectOnce(await scaleImage(image, DETECTOR_RETRY_SCALE));
+  if (!larger) return report;
+  if (larger.script !== LATIN_SCRIPT || larger.scriptConfidence > (report?.scriptConfidence ?? -1)) return larger;
+  return report;
+}
+
+async function detectOnce(image: PreparedImage): Promise<ScriptReport | undefined> {
+  if (usesNativeEngine(SCRIPT_DETECTOR)) {
+    return detectNative(asPgm(image), { tessdata: SYSTEM_TESSDATA, dpi: UPSCALED_DPI });
+  }
+  const detector = await ocrEngine(SCRIPT_DETECTOR);
+  const { data } = await detector.detect(await asPngWithResolution(image)).catch(() => ({ data: undefined }));
+  if (!data?.script) return undefined;
+  return {
+    script: data.script,
+    scriptConfidence: data.script_confidence ?? 0,
+    orientation: data.orientation_degrees ?? 0,
+    orientationConfidence: data.orientation_confidence ?? 0,
+  };
+}
+
+/** A reading as paragraphs rebuilt from Tesseract's blocks and lines, noise dropped, and the words' boxes. */
+function asResult(reading: Reading, image: PreparedImage): OcrResult {
+  const blocks = joinSideBySide(reading.page.blocks);
   const paragraphs: string[] = [];
   const words: OcrWord[] = [];
   let lineNo = 0;
@@ -265,7 +406,7 @@ async function readWith(image: PreparedImage, language: string, segmentation: PS
       if (text) paragraphs.push(text);
     }
   }
-  return { paragraphs, confidence: data.confidence, words, image, language };
+  return { paragraphs, confidence: reading.page.confidence, words, image, language: reading.language };
 }
 
 /** OCR of an image file in any format sharp reads. */

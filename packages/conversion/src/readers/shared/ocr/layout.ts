@@ -196,7 +196,8 @@ function findGutters(lines: TextBox[][], height: number): Array<{ x0: number; x1
   });
 }
 
-const LIST_MARKER = /^([•*▪◦–-]|\d{1,3}[.)])\s/u;
+/** A bullet or a number starting a line; Tesseract's fast English model reads a round bullet as ¢ or «. */
+const LIST_MARKER = /^([•*▪◦–¢«-]|\d{1,3}[.)])\s/u;
 
 /**
  * A column's lines as paragraphs: a step between line centres clearly longer than the column's

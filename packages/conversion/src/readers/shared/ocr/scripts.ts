@@ -1,15 +1,19 @@
 import fs from 'node:fs';
 import path from 'node:path';
 
+/** Tesseract's own variable names the folder of system traineddata (Debian's tesseract-ocr-* packages). */
+export const SYSTEM_TESSDATA = process.env.TESSDATA_PREFIX ?? '/usr/share/tesseract-ocr/5/tessdata';
+
 /** Tesseract language names used by the OCR engine. */
 export const ENGLISH = 'eng';
 export const SCRIPT_DETECTOR = 'osd';
 
-/** A reading at least this confident (0–100) is taken as it is: no script detection, no vertical pass. */
-export const CONFIDENT_READING = 75;
-/** Hangul boxes closer than this share of the line height are syllables of one word. */
-export const SYLLABLE_GAP = 0.25;
-/** The script detector's confidence below which its answer is not trusted. */
+/**
+ * Hangul boxes closer than this share of the line height are syllables of one word (the native
+ * engine's line boxes hug the glyphs: gaps inside a word measure up to 0.42, between words 0.55+).
+ */
+export const SYLLABLE_GAP = 0.45;
+/** The script detector's confidence below which its answer is asked again on a larger image. */
 export const MIN_SCRIPT_CONFIDENCE = 0.3;
 
 /**
@@ -36,6 +40,19 @@ export function languageForScript(script: string, tessdata: string): string | un
   return (SCRIPT_LANGUAGES[script] ?? []).find((language) => isInstalled(language, tessdata));
 }
 
+/** Other languages a script is also read in: Han is simplified or traditional Chinese, which the detector can't tell apart. */
+const ALTERNATIVES: Record<string, string[]> = { Han: ['chi_sim', 'chi_tra'] };
+
+/** The installed alternatives to `language` for a detected script. */
+export function alternativesFor(script: string, language: string, tessdata: string): string[] {
+  return (ALTERNATIVES[script] ?? []).filter((l) => l !== language && isInstalled(l, tessdata));
+}
+
+/** Whether the traineddata of a language is in the folder. */
+export function isLanguageInstalled(language: string, tessdata: string): boolean {
+  return isInstalled(language, tessdata);
+}
+
 /** The model for the same language written top to bottom (Chinese, Japanese, Korean), when installed. */
 export function verticalVariant(language: string, tessdata: string): string | undefined {
   const vertical = `${language}_vert`;
@@ -59,11 +76,6 @@ export function isScriptDetectorInstalled(tessdata: string): boolean {
 
 export function isVertical(language: string): boolean {
   return language.endsWith('_vert');
-}
-
-/** An English pass that reads as confident Latin text needs no other language. */
-export function readsAsLatinText(result: { confidence: number; paragraphs: string[] }): boolean {
-  return result.confidence >= CONFIDENT_READING && /\p{Script=Latin}/u.test(result.paragraphs.join(' '));
 }
 
 const CJK = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\u3000-\u303f\uff00-\uffef]/u;
