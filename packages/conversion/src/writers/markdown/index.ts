@@ -106,8 +106,10 @@ const WORD_JOINER = '\u2060';
  * starts with an address no link may have starts with a word joiner, so that it is none.
  */
 function notLinkDefinition(lead: string): string {
-  const word = /^\S+/.exec(lead)?.[0];
-  return word && !isSafeTarget(word.replace(/^<|>$/g, '')) ? WORD_JOINER + lead : lead;
+  // A definition is the address alone, or followed by a title (`"…"`, `'…'`, `(…)`): other words after it make none.
+  const m = /^(\S+)(?:\s+(\S))?/.exec(lead);
+  const definition = m && (m[2] === undefined || /["'(]/.test(m[2]));
+  return definition && !isSafeTarget(m[1]!.replace(/^<|>$/g, '')) ? WORD_JOINER + lead : lead;
 }
 
 function renderList(items: ListItem[], ordered: boolean, start: number, opts: WriterOptions): string {
