@@ -14,7 +14,7 @@ async function main(): Promise<void> {
   for (const doc of await hostileDocuments()) {
     let findings: string[];
     try {
-      const { markdown, metadata } = await convertDocument(doc.bytes, doc.extension, {});
+      const { markdown, metadata } = await convertDocument(doc.bytes, doc.extension, { enhanced: false });
       findings = [...liveScript(markdown), ...scriptFindings(metadata.title), ...scriptFindings(metadata.author)];
     } catch (err) {
       findings = [`error: ${(err as Error).message.slice(0, 80)}`];
