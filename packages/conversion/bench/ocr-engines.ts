@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import sharp from 'sharp';
-import { closeOcrEngine, ocrImage } from '../src/ocr/engine';
+import { closeOcrEngine, ocrImage } from '../src/readers/shared/ocr/engine';
 import { CJK_SAMPLES, cjkTextImage, phraseRecall, SENTENCE, wordAccuracy } from '../test/media-fixtures';
 
 const RUNS = Number(process.env.BENCH_OCR_RUNS ?? 3);

@@ -4,6 +4,8 @@ import { userFacingError } from './user-facing-errors';
 import { isSupportedExtension, isTextExtension, readerForContent } from './formats/table';
 import type { TokenOptimization } from './tokens/count';
 import { renderMarkdown } from './writers/markdown';
+import { plainMetadataText } from './document/plain-text';
+import { readMarkdown } from './readers/markdown/block-tokens';
 import type { ModelEndpoint } from './enhanced/model-pass';
 
 export interface ConvertDocumentOptions extends ConvertOptions {
@@ -50,9 +52,12 @@ export async function convertDocument(
   if (options.enhanced && options.modelEndpoint) {
     // eslint-disable-next-line @typescript-eslint/no-require-imports -- loaded on use, as in formats/table.ts
     const { refineWithModel } = require('./enhanced/model-pass') as typeof import('./enhanced/model-pass');
-    markdown = (await refineWithModel(markdown, options.modelEndpoint)).markdown;
-    // The model's answer is text: the document model no longer describes it.
-    blocks = [{ type: 'raw', markdown }];
+    const refined = await refineWithModel(markdown, options.modelEndpoint);
+    if (refined.used) {
+      // The model's answer is Markdown from outside: read and written again like a .md file, so it is as safe as any output.
+      blocks = readMarkdown(refined.markdown).blocks;
+      markdown = withoutControlCharacters(renderMarkdown(blocks));
+    }
   }
   if (!options.optimizeTokens) return { markdown, metadata, blocks };
   // The tokenizer's tables are large: loaded only when a conversion asks for optimisation.
@@ -72,8 +77,8 @@ export async function convertDocument(
 
 function normaliseMetadata(m: Partial<DocumentMetadata> | undefined): DocumentMetadata {
   return {
-    title: typeof m?.title === 'string' ? withoutControlCharacters(m.title).trim() : '',
-    author: typeof m?.author === 'string' ? withoutControlCharacters(m.author).trim() : '',
+    title: typeof m?.title === 'string' ? plainMetadataText(withoutControlCharacters(m.title)) : '',
+    author: typeof m?.author === 'string' ? plainMetadataText(withoutControlCharacters(m.author)) : '',
     page_count: Number.isInteger(m?.page_count) && (m?.page_count ?? 0) >= 0 ? (m?.page_count as number) : 0,
   };
 }

@@ -1,6 +1,6 @@
 import fs from 'node:fs';
-import { closeOcrEngine, ocrImage } from '../../src/ocr/engine';
-import { isNativeTesseractInstalled } from '../../src/ocr/native-tesseract';
+import { closeOcrEngine, ocrImage } from '../../src/readers/shared/ocr/engine';
+import { isNativeTesseractInstalled } from '../../src/readers/shared/ocr/native-tesseract';
 
 /** Reads an image in a process whose PATH has no tesseract and reports which engine was there and what it read. */
 async function main(): Promise<void> {

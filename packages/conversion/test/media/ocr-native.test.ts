@@ -3,10 +3,10 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import sharp from 'sharp';
-import { closeOcrEngine, ocrImage, prepareImage } from '../../src/ocr/engine';
-import { ocrEngineSetting } from '../../src/ocr/engine-choice';
-import { isNativeTesseractInstalled, pgm, readNative } from '../../src/ocr/native-tesseract';
-import { SYSTEM_TESSDATA } from '../../src/ocr/scripts';
+import { closeOcrEngine, ocrImage, prepareImage } from '../../src/readers/shared/ocr/engine';
+import { ocrEngineSetting } from '../../src/readers/shared/ocr/engine-choice';
+import { isNativeTesseractInstalled, pgm, readNative } from '../../src/readers/shared/ocr/native-tesseract';
+import { SYSTEM_TESSDATA } from '../../src/readers/shared/ocr/scripts';
 import { phraseRecall, SENTENCE, textImage, wordAccuracy } from '../media-fixtures';
 
 const ROOT = path.join(__dirname, '..', '..', '..', '..');

@@ -1,9 +1,12 @@
 import type { Reader } from '../reader';
+import { inlineText } from '../../document/predicates';
+import { readMarkdown } from '../markdown/block-tokens';
 import { decodeText, normaliseNewlines, TRAILING_BLANKS } from '../shared/text-decoding';
 
 /**
  * txt: plain text, which is valid Markdown as it stands: decoded and tidied, then passed through
- * as one `raw` block (Markdown files are read into the model: ../markdown).
+ * as one `raw` block, which the writer makes inert where it would read as HTML or a link
+ * (Markdown files are read into the model: ../markdown).
  */
 export const plainTextReader: Reader = {
   name: 'text',
@@ -20,5 +23,12 @@ function firstHeading(markdown: string): string | undefined {
   const front = /^---\n([\s\S]*?)\n---/.exec(markdown)?.[1];
   const fromFront = front && /^title:\s*["']?(.+?)["']?\s*$/m.exec(front)?.[1];
   if (fromFront) return fromFront;
-  return /^#\s+(.+?)\s*#*\s*$/m.exec(markdown)?.[1];
+  const heading = /^#\s+(.+?)\s*#*\s*$/m.exec(markdown)?.[1];
+  return heading === undefined ? undefined : headingText(heading);
+}
+
+/** A heading's words without its Markdown (`**`, links, tags): the title is plain text. */
+function headingText(markdown: string): string {
+  const [block] = readMarkdown(`# ${markdown}`).blocks;
+  return block?.type === 'heading' ? inlineText(block.text).trim() : markdown;
 }

@@ -1,6 +1,8 @@
 import type { Block, ListItem, Note } from '../../document/model';
 import { escapeLineStart } from './escaping';
-import { renderInline } from './inline';
+import { inertRawMarkdown } from './inert-markup';
+import { noteLabel, renderInline } from './inline';
+import { isSafeTarget } from './link-targets';
 import { renderTable } from './table';
 import type { WriterOptions } from './types';
 
@@ -10,7 +12,8 @@ export type { WriterOptions } from './types';
  * Renders the document model as GitHub-flavoured Markdown: the one place that lays out blocks
  * (pandoc's Writers/Markdown.hs; inline content in ./inline.ts, tables in ./table.ts, escaping in
  * ./escaping.ts). Runs of blank lines are written as one, except inside a top-level `raw` block,
- * which is text passed through as it is (a .txt file).
+ * which is text passed through as it is (a .txt file) but for what would read as HTML or a link
+ * (./inert-markup.ts): no output of this writer can carry script.
  */
 export function renderMarkdown(blocks: Block[], options: WriterOptions = {}): string {
   const parts: string[] = [];
@@ -26,7 +29,7 @@ export function renderMarkdown(blocks: Block[], options: WriterOptions = {}): st
       continue;
     }
     flush();
-    const raw = block.markdown.trim();
+    const raw = inertRawMarkdown(block.markdown.trim());
     if (raw) {
       if (parts.length) parts[parts.length - 1] = parts[parts.length - 1]!.replace(/\n+$/, '');
       parts.push(raw);
@@ -80,19 +83,33 @@ function renderBlock(block: Block, opts: WriterOptions): string {
     case 'notes':
       return block.notes.map((n) => renderNote(n, opts)).join('\n\n');
     case 'raw':
-      return block.markdown.trim();
+      return inertRawMarkdown(block.markdown.trim());
   }
 }
 
 /** `[^id]: ` and the note's first paragraph; its further blocks indented beneath it. */
 function renderNote(note: Note, opts: WriterOptions): string {
   const [first, ...rest] = note.blocks;
-  const lead = first?.type === 'paragraph' ? renderInline(first.text, true).trim() : '';
+  const lead = first?.type === 'paragraph' ? notLinkDefinition(renderInline(first.text, true).trim()) : '';
   const more = (lead ? rest : note.blocks)
     .map((b) => renderBlock(b, opts))
     .filter((s) => s.trim() !== '')
     .map((s) => s.replace(/^(?=.)/gm, '    '));
-  return [`[^${note.id.replace(/[\s\]^]+/g, '-')}]: ${lead}`.trimEnd(), ...more].join('\n\n');
+  return [`[^${noteLabel(note.id)}]: ${lead}`.trimEnd(), ...more].join('\n\n');
+}
+
+/** A word joiner: invisible, and not a character an address may start with. */
+const WORD_JOINER = '\u2060';
+
+/**
+ * A renderer without footnotes reads `[^1]: word` as a link definition to `word`: a note that
+ * starts with an address no link may have starts with a word joiner, so that it is none.
+ */
+function notLinkDefinition(lead: string): string {
+  // A definition is the address alone, or followed by a title (`"…"`, `'…'`, `(…)`): other words after it make none.
+  const m = /^(\S+)(?:\s+(\S))?/.exec(lead);
+  const definition = m && (m[2] === undefined || /["'(]/.test(m[2]));
+  return definition && !isSafeTarget(m[1]!.replace(/^<|>$/g, '')) ? WORD_JOINER + lead : lead;
 }
 
 function renderList(items: ListItem[], ordered: boolean, start: number, opts: WriterOptions): string {
@@ -112,7 +129,11 @@ function renderList(items: ListItem[], ordered: boolean, start: number, opts: Wr
     .join('\n');
 }
 
+/** A fence's language: a name, never what would end the fence line early (a backtick) or spill into it. */
+const LANGUAGE = /^[\w#+.-]+$/;
+
 function renderCode(text: string, language = ''): string {
+  if (!LANGUAGE.test(language)) language = '';
   const longest = (text.match(/`{3,}/g) ?? []).reduce((n, run) => Math.max(n, run.length), 0);
   const fence = '`'.repeat(Math.max(3, longest + 1));
   return `${fence}${language}\n${text.replace(/\n+$/, '')}\n${fence}`;

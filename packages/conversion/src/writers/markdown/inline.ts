@@ -1,6 +1,8 @@
 import type { Inline, InlineContent } from '../../document/model';
 import { mergeNeighbours } from '../../document/builders';
 import { escapeText } from './escaping';
+import { inertRawMarkdown, inertTex } from './inert-markup';
+import { isSafeTarget } from './link-targets';
 
 /** Inline Markdown: emphasis, links, images, code, notes (escaping: ./escaping.ts). Inputs are plain text unless named `md`. */
 
@@ -26,21 +28,36 @@ export function code(text: string): string {
   return `${fence}${pad}${text}${pad}${fence}`;
 }
 
-/** A link destination as written between `(` and `)`: in angle brackets when it holds spaces or brackets. */
+/**
+ * A link destination as written between `(` and `)`: in angle brackets when it holds spaces or
+ * brackets. Line breaks, controls and angle brackets are percent-encoded and a backslash that
+ * would escape what follows it is escaped, so the destination always closes where it should (an
+ * unclosed `<…` would be read as an HTML tag).
+ */
 function destination(url: string): string {
-  return /[\s()<>]/.test(url) ? `<${url.replace(/[<>]/g, encodeURIComponent)}>` : url;
+  const written = url
+    .replace(/[\u0000-\u001f\u007f-\u009f<>]|[^\S ]/g, encodeURIComponent)
+    .replace(/\\(?=[!-/:-@[-`{-~]|$)/g, '\\\\');
+  return /[\s()]/.test(written) ? `<${written}>` : written;
 }
 
+/** A link, when its target is one the Markdown may keep (./link-targets.ts); otherwise its text alone. */
 export function link(md: string, url: string): string {
-  if (!url) return md;
-  const safeUrl = destination(url);
-  return `[${md || safeUrl}](${safeUrl})`;
+  if (!url || !isSafeTarget(url)) return md;
+  const target = destination(url);
+  return `[${md || escapeText(target)}](${target})`;
 }
 
-/** Images become alt-text placeholders (no data URIs, no binary), pointing at their address when the source gave one. */
+/** Images become alt-text placeholders (no data URIs, no binary), pointing at their address when the source gave one it may keep. */
 export function imagePlaceholder(alt: string, src = ''): string {
   const text = alt.replace(/\s+/g, ' ').trim();
-  return `![${escapeText(text || 'image')}](${src && !/^data:/i.test(src) ? destination(src) : '#'})`;
+  const target = src && !/^data:/i.test(src) && isSafeTarget(src) ? destination(src) : '#';
+  return `![${escapeText(text || 'image')}](${target})`;
+}
+
+/** A note's label as written in `[^label]`: what the source called it, without what would end or break the mark. */
+export function noteLabel(id: string): string {
+  return id.replace(/[\s\]^<>[\\`]+/g, '-');
 }
 
 type Marker = 'strong' | 'emphasis' | 'strike' | 'link';
@@ -64,7 +81,11 @@ export function renderInline(content: InlineContent, oneLine = false): string {
 
 function renderNodes(nodes: Inline[], ctx: Context): string {
   let out = '';
-  for (const node of mergeNeighbours(nodes)) out += renderNode(node, ctx);
+  for (const node of mergeNeighbours(nodes)) {
+    const md = renderNode(node, ctx);
+    // A `<` ending one node and a letter starting the next would make a tag between them.
+    out = out.endsWith('<') && /^[A-Za-z/!?]/.test(md) ? `${out.slice(0, -1)}&lt;${md}` : out + md;
+  }
   return out;
 }
 
@@ -93,7 +114,7 @@ function renderNode(node: Inline, ctx: Context): string {
     case 'code':
       return node.text ? code(node.text.replace(/\s*\n\s*/g, ' ')) : '';
     case 'link': {
-      if (ctx.open.has('link') || !node.url) return renderNodes(node.children, ctx);
+      if (ctx.open.has('link') || !node.url || !isSafeTarget(node.url)) return renderNodes(node.children, ctx);
       // White space at the link text's edges stays beside the link, as it shows (`a <a>link </a>b`).
       const md = renderNodes(node.children, { ...ctx, open: new Set([...ctx.open, 'link']) });
       const inner = md.replace(EDGES, '');
@@ -104,16 +125,16 @@ function renderNode(node: Inline, ctx: Context): string {
     case 'image':
       return imagePlaceholder(node.alt, node.src);
     case 'noteRef':
-      return `[^${node.id.replace(/[\s\]^]+/g, '-')}]`;
+      return `[^${noteLabel(node.id)}]`;
     case 'math': {
-      const tex = node.tex.trim();
+      const tex = inertTex(node.tex.trim());
       if (!tex) return '';
       return node.display ? `$$${tex}$$` : `$${tex}$`;
     }
     case 'break':
       return BREAK;
     case 'raw':
-      return node.markdown;
+      return inertRawMarkdown(node.markdown);
   }
 }
 
