@@ -14,7 +14,7 @@ let client: MarkwrightClient;
 
 beforeAll(async () => {
   process.env.NODE_EXTRA_CA_CERTS = cert.certFile;
-  stack = await startStack({ env: { ALLOW_PRIVATE_NETWORKS: 'true', MAX_QUEUED_JOBS: '2' } });
+  stack = await startStack({ env: { ALLOW_PRIVATE_NETWORKS: 'true' } });
   dispatcher = await startDispatcher(stack.env.config, silentLogger);
   receiver = await startReceiver(cert);
   host = await startFileHost(cert);
@@ -78,12 +78,20 @@ describe('@markwright/client: file_url, redeliver, at capacity', () => {
   });
 
   it('When the jobs queue is full, then convert throws AtCapacityError with Retry-After', async () => {
-    await stack.stopConverter();
-    const file = { data: Buffer.from('# Waiting\n'), filename: 'waiting.md' };
-    const options = { webhookUrl: receiver.url('/later') };
-    await client.convert(file, options);
-    await client.convert(file, options);
-    const err = await failure(client.convert(file, options), AtCapacityError);
-    expect([err.status, err.code, err.retryAfterSeconds]).toEqual([503, 'at_capacity', 5]);
-  });
+    // A stack of its own with a tiny limit and no converter: the other tests' jobs never count.
+    const full = await startStack({ env: { MAX_QUEUED_JOBS: '2' } });
+    try {
+      await full.stopConverter();
+      const { token } = await full.workspace('business', 10);
+      const fullClient = new MarkwrightClient({ baseUrl: full.gateway.url, token });
+      const file = { data: Buffer.from('# Waiting\n'), filename: 'waiting.md' };
+      const options = { webhookUrl: receiver.url('/later') };
+      await fullClient.convert(file, options);
+      await fullClient.convert(file, options);
+      const err = await failure(fullClient.convert(file, options), AtCapacityError);
+      expect([err.status, err.code, err.retryAfterSeconds]).toEqual([503, 'at_capacity', 5]);
+    } finally {
+      await full.stop();
+    }
+  }, 60_000);
 });

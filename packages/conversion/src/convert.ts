@@ -5,7 +5,7 @@ import { isSupportedExtension, isTextExtension, readerForContent } from './forma
 import type { TokenOptimization } from './tokens/count';
 import { renderMarkdown } from './writers/markdown';
 import { plainMetadataText } from './document/plain-text';
-import { readMarkdown } from './readers/markdown/block-tokens';
+import { readMarkdown } from './readers/shared/markdown/block-tokens';
 import type { ModelEndpoint } from './enhanced/model-pass';
 
 export interface ConvertDocumentOptions extends ConvertOptions {

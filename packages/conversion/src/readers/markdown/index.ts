@@ -2,7 +2,7 @@ import type { Reader } from '../reader';
 import type { Block } from '../../document/model';
 import { inlineText } from '../../document/predicates';
 import { decodeText, normaliseNewlines } from '../shared/text-decoding';
-import { readMarkdown } from './block-tokens';
+import { readMarkdown } from '../shared/markdown/block-tokens';
 
 /** md, markdown: read into the document model like every other format, so the one writer renders it. */
 export const markdownReader: Reader = {

@@ -62,9 +62,9 @@ export function linesToBlocks(lines: Line[]): Block[] {
     (l, i) =>
       !isAuthorLine(l) &&
       (isHeadingLine(l, body) ||
-      isStyledHeading(lines, i, body, font) ||
-      isSectionNumber(l, body) ||
-      isLocalHeading(lines, i, font)),
+        isStyledHeading(lines, i, body, font) ||
+        isSectionNumber(l, body) ||
+        isLocalHeading(lines, i, font)),
   );
   const symbolBullets = symbolBulletLines(lines);
   const headingSizes = [...new Set(lines.filter((_, i) => heading[i]).map((l) => l.size))].sort((a, b) => b - a);

@@ -34,9 +34,11 @@ const COMMON_WORDS = new Set(
 );
 
 /** UTF-8 bytes read as cp1252 or Latin-1: a lead byte's letter followed by a continuation byte's. */
-const MOJIBAKE = /Ã[\u0080-\u00bf\u0152\u0153\u0160\u0161\u0178\u017d\u017e\u2013-\u203a]|â€|Â[\u00a0-\u00bf]|ï¿½|\ufffd/g;
+const MOJIBAKE =
+  /Ã[\u0080-\u00bf\u0152\u0153\u0160\u0161\u0178\u017d\u017e\u2013-\u203a]|â€|Â[\u00a0-\u00bf]|ï¿½|\ufffd/g;
 const LATIN_LETTER = /[A-Za-z\u00c0-\u024f]/g;
-const VOWEL = /[aeiouyAEIOUY\u00c0-\u00c6\u00c8-\u00cf\u00d2-\u00d6\u00d8-\u00dd\u00e0-\u00e6\u00e8-\u00ef\u00f2-\u00f6\u00f8-\u00fd\u00ff]/g;
+const VOWEL =
+  /[aeiouyAEIOUY\u00c0-\u00c6\u00c8-\u00cf\u00d2-\u00d6\u00d8-\u00dd\u00e0-\u00e6\u00e8-\u00ef\u00f2-\u00f6\u00f8-\u00fd\u00ff]/g;
 const TOKEN_EDGES = /^[^\p{L}]+|[^\p{L}]+$/gu;
 
 export interface PageQuality {
@@ -59,7 +61,14 @@ export function pageQuality(text: string): PageQuality {
     .filter((t) => t.length > 0);
   const mojibake = count(text, MOJIBAKE);
   const mojibakeShare = tokens.length ? mojibake / tokens.length : 0;
-  const unscored = { score: 1, scored: false, commonWordShare: 1, vowelShare: 0.4, frequentLetterShare: 0.6, mojibakeShare };
+  const unscored = {
+    score: 1,
+    scored: false,
+    commonWordShare: 1,
+    vowelShare: 0.4,
+    frequentLetterShare: 0.6,
+    mojibakeShare,
+  };
   // Pages in other scripts (CJK, Arabic, Cyrillic...) are left to the character-class check.
   if (letters < MIN_SCORED_LETTERS || letters < (text.length - count(text, /\s/g)) * 0.5) {
     return mojibake >= 3 && mojibakeShare > 0.05 ? { ...unscored, score: 0, scored: true } : unscored;

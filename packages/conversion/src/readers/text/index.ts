@@ -1,6 +1,6 @@
 import type { Reader } from '../reader';
 import { inlineText } from '../../document/predicates';
-import { readMarkdown } from '../markdown/block-tokens';
+import { readMarkdown } from '../shared/markdown/block-tokens';
 import { decodeText, normaliseNewlines, TRAILING_BLANKS } from '../shared/text-decoding';
 
 /**

@@ -1,6 +1,6 @@
-import type { Inline } from '../../document/model';
-import { inlineText } from '../../document/predicates';
-import { parseHtml, type HtmlElement } from '../shared/html/dom';
+import type { Inline } from '../../../document/model';
+import { inlineText } from '../../../document/predicates';
+import { parseHtml, type HtmlElement } from '../html/dom';
 import type { Token } from './parser';
 
 /** markdown-it's paired inline tokens and the node each opens. */

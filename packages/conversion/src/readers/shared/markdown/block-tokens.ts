@@ -1,5 +1,5 @@
-import type { Block, Inline, InlineContent, ListItem, Note } from '../../document/model';
-import { htmlToBlocks, type NoteNumbering } from '../shared/html/reader';
+import type { Block, Inline, InlineContent, ListItem, Note } from '../../../document/model';
+import { htmlToBlocks, type NoteNumbering } from '../html/reader';
 import { footnoteId, readInline } from './inline-tokens';
 import { parseMarkdown, TOO_DEEP } from './parser';
 

@@ -2,7 +2,7 @@ import MarkdownIt, { type MarkdownIt as Parser, type StateBlock, type Token } fr
 import footnote from 'markdown-it-footnote';
 import frontMatter from 'markdown-it-front-matter';
 import texmath from 'markdown-it-texmath';
-import { MAX_MARKDOWN_NESTING } from '../shared/nesting-limits';
+import { MAX_MARKDOWN_NESTING } from '../nesting-limits';
 
 export type { Token } from 'markdown-it';
 
