@@ -8,3 +8,4 @@ export * from './consumer';
 export * from './formats';
 export * from './job-control';
 export * from './jobs-api';
+export * from './structure';
