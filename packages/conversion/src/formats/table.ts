@@ -311,3 +311,6 @@ export function isTextExtension(ext: string): boolean {
 export function sniffContent(input: Buffer, declaredExtension: string): ReturnType<typeof sniffFormat> {
   return sniffFormat(input, declaredExtension, FORMATS);
 }
+
+/** The error a sniff throws, for callers that import only this table (`@markwright/conversion/formats`). */
+export { ConversionError };

@@ -1,4 +1,4 @@
-import { ConversionError, isSupportedExtension, sniffFormat } from '@markwright/conversion';
+import { ConversionError, isSupportedExtension, sniffContent as sniffFormat } from '@markwright/conversion/formats';
 import { AppError } from './app-error';
 import {
   extensionOf,
