@@ -72,7 +72,7 @@ async function namedByContent(name: string, bytes: Buffer): Promise<UploadedFile
 
 /** The downloaded file's own faults (type, name) belong to file_url, which the caller sent. */
 function answeredAboutFileUrl(err: unknown): unknown {
-  if (!(err instanceof AppError) || err.status !== 422 || !err.body.errors) return err;
+  if (!(err instanceof AppError) || err.kind !== 'invalid' || !err.body.errors) return err;
   const { file, ...rest } = err.body.errors as Record<string, string[]>;
   if (!file) return err;
   const reworded = file.map((m) =>
