@@ -1,8 +1,8 @@
 import {
   type Broker,
-  type ChannelWrapper,
   conversionFinishedSchema,
   decode,
+  listenToEvents,
   ROUTING,
   type TopologyNames,
 } from '@markwright/contracts';
@@ -14,28 +14,18 @@ import type { FinishedWaiters } from '../domain/finished-waiters';
  * waiting requests (domain/finished-waiters.ts).
  */
 export class FinishedListener {
-  private channel?: ChannelWrapper;
+  private listening?: { close(): Promise<void> };
 
   constructor(private readonly waiters: FinishedWaiters) {}
 
   async start(broker: Broker, names: TopologyNames): Promise<void> {
-    this.channel = await broker.channel(async (ch) => {
-      await ch.assertExchange(names.eventsExchange, 'topic', { durable: true });
-      const { queue } = await ch.assertQueue('', { exclusive: true, autoDelete: true, durable: false });
-      await ch.bindQueue(queue, names.eventsExchange, ROUTING.finished('sync'));
-      await ch.consume(
-        queue,
-        (msg) => {
-          if (!msg) return;
-          const event = decode(conversionFinishedSchema, msg.content);
-          if (event) this.waiters.finished(event);
-        },
-        { noAck: true },
-      );
+    this.listening = await listenToEvents(broker, names, ROUTING.finished('sync'), (content) => {
+      const event = decode(conversionFinishedSchema, content);
+      if (event) this.waiters.finished(event);
     });
   }
 
   async close(): Promise<void> {
-    await this.channel?.close();
+    await this.listening?.close();
   }
 }
