@@ -1,4 +1,4 @@
-import { failConversion, uuidv7, type Db } from '@markwright/db';
+import { failConversion, isFinishedStatus, uuidv7, type Db } from '@markwright/db';
 import { sealWebhookSecret, type FinishedResult } from '@markwright/contracts';
 import type { Logger } from '@markwright/config';
 import { AppError } from './app-error';
@@ -182,7 +182,7 @@ async function waitUntilFinished(
 async function readOutcome(db: Db, conversionId: string): Promise<Outcome | null> {
   const row = await findConversion(db, conversionId);
   if (!row) throw new Error(`conversion ${conversionId} disappeared`);
-  if (row.status !== 'completed' && row.status !== 'failed') return null;
+  if (!isFinishedStatus(row.status)) return null;
   return {
     status: row.status,
     markdown: row.markdown,
