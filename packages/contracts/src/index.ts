@@ -10,3 +10,4 @@ export * from './job-control';
 export * from './jobs-api';
 export * from './structure';
 export * from './events';
+export * from './error-bodies';

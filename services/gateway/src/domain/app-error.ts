@@ -1,3 +1,5 @@
+import type { ErrorBody } from '@markwright/contracts';
+
 /**
  * What kind of refusal an AppError is. The domain says what went wrong, never how HTTP says it:
  * the entry points map a kind to a status (entry-points/http/error-status.ts).
@@ -18,12 +20,17 @@ export type ErrorKind =
 export class AppError extends Error {
   constructor(
     readonly kind: ErrorKind,
-    readonly body: Record<string, unknown>,
+    readonly body: ErrorBody,
     /** Headers the answer carries (e.g. Retry-After). */
     readonly headers: Record<string, string> = {},
   ) {
-    super(typeof body.message === 'string' ? body.message : kind);
+    super(body.message);
     this.name = 'AppError';
+  }
+
+  /** A validation error's messages per field; undefined for any other error. */
+  get fieldErrors(): Record<string, string[]> | undefined {
+    return 'errors' in this.body ? this.body.errors : undefined;
   }
 
   static unauthenticated(): AppError {
