@@ -106,4 +106,19 @@ describe("The services' layering", () => {
     });
     expect(wrong.map((file) => path.relative(SERVICES, file))).toEqual([]);
   });
+
+  it('When a statement takes five or more values, then it is a named, typed statement (namedStatement), never $1..$n', () => {
+    const roots = [SERVICES, path.join(SERVICES, '..', 'packages')];
+    const files = roots.flatMap((root) =>
+      fs
+        .readdirSync(root)
+        .map((name) => path.join(root, name, 'src'))
+        .filter((src) => fs.existsSync(src))
+        .flatMap((src) => sources(src))
+        .filter((file) => !file.includes(`${path.sep}generated${path.sep}`)),
+    );
+    expect(files.length).toBeGreaterThan(50);
+    const wrong = files.filter((file) => /\$(?:[5-9]|[1-9]\d)(?!\d)/.test(withoutComments(file)));
+    expect(wrong.map((file) => path.relative(path.join(SERVICES, '..'), file))).toEqual([]);
+  });
 });
