@@ -5,7 +5,7 @@ import readline from 'node:readline';
 import autocannon from 'autocannon';
 import { createDb, type Db } from '@markwright/db';
 import { createTestEnv, type TestEnv } from '@markwright/test-support';
-import { createWorkspace } from '../services/gateway/src/data-access/workspace-repository';
+import { createWorkspace } from '../services/gateway/src/domain/workspaces';
 
 /**
  * `pnpm load`: autocannon on loopback against the real gateway + converter (separate processes,

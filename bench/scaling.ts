@@ -3,7 +3,7 @@ import path from 'node:path';
 import request from 'supertest';
 import { createTestEnv, silentLogger } from '@markwright/test-support';
 import { startGateway } from '../services/gateway/src/gateway';
-import { createWorkspace } from '../services/gateway/src/data-access/workspace-repository';
+import { createWorkspace } from '../services/gateway/src/domain/workspaces';
 import { benchCases as mediaCases } from '../packages/conversion/bench/media';
 import { docx, html, pdf, xlsx } from '../packages/conversion/bench/native';
 

@@ -4,7 +4,7 @@ import http from 'node:http';
 import path from 'node:path';
 import { createTestEnv, type TestEnv } from '@markwright/test-support';
 import { createDb } from '@markwright/db';
-import { createWorkspace } from '../services/gateway/src/data-access/workspace-repository';
+import { createWorkspace } from '../services/gateway/src/domain/workspaces';
 
 /**
  * `pnpm bench upload-memory` (issue 21): the gateway's resident memory while a free-plan token

@@ -4,7 +4,7 @@ import { createTestEnv, silentLogger } from '@markwright/test-support';
 import { startGateway } from '../services/gateway/src/gateway';
 import { startConverter } from '../services/converter/src/converter-service';
 import { startDispatcher } from '../services/dispatcher/src/dispatcher-service';
-import { createWorkspace } from '../services/gateway/src/data-access/workspace-repository';
+import { createWorkspace } from '../services/gateway/src/domain/workspaces';
 import { makeCertificate, startReceiver } from '../services/dispatcher/test/receiver';
 
 const CONVERSIONS = Number(process.env.BENCH_WEBHOOKS ?? 200);

@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { WEBHOOK_MAX_ATTEMPTS } from '@markwright/contracts';
 import { createDb, type Db, migrate } from '@markwright/db';
-import { createWorkspace } from '../../services/gateway/src/data-access/workspace-repository';
+import { createWorkspace } from '../../services/gateway/src/domain/workspaces';
 import { makeCertificate } from '../../services/dispatcher/test/receiver';
 import { measure, type Outcome, sendBurst, settled } from './burst';
 import { freePort, PrivatePostgres, PrivateRabbit, type ServiceName, ServiceProcess } from './infra';

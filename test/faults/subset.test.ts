@@ -5,7 +5,7 @@ import { createDb, type Db } from '@markwright/db';
 import { createTestEnv, silentLogger, type TestEnv } from '@markwright/test-support';
 import { startDispatcher, type DispatcherService } from '../../services/dispatcher/src/dispatcher-service';
 import { makeCertificate } from '../../services/dispatcher/test/receiver';
-import { createWorkspace } from '../../services/gateway/src/data-access/workspace-repository';
+import { createWorkspace } from '../../services/gateway/src/domain/workspaces';
 import { startGateway, type Gateway } from '../../services/gateway/src/gateway';
 import { measure, type Outcome, sendBurst, settled } from './burst';
 import { freePort, ServiceProcess } from './infra';

@@ -68,15 +68,23 @@ export class ConversionFailedError extends MarkwrightError {
   override name = 'ConversionFailedError';
 }
 
-/** 429: the workspace's per-minute budget is spent; `retryAfterSeconds` is the Retry-After header. */
-export class RateLimitError extends MarkwrightError {
-  override name = 'RateLimitError';
+/**
+ * An error answer that says when to try again: `retryAfterSeconds` is its Retry-After header
+ * (undefined when absent). The one shape of RateLimitError, ConflictError and AtCapacityError.
+ */
+export class RetryAfterError extends MarkwrightError {
+  override name = 'RetryAfterError';
   readonly retryAfterSeconds: number | undefined;
 
   constructor(status: number, body: unknown, retryAfterSeconds: number | undefined) {
     super(status, body);
     this.retryAfterSeconds = retryAfterSeconds;
   }
+}
+
+/** 429: the workspace's per-minute budget is spent; `retryAfterSeconds` is the Retry-After header. */
+export class RateLimitError extends RetryAfterError {
+  override name = 'RateLimitError';
 }
 
 /**
@@ -84,25 +92,13 @@ export class RateLimitError extends MarkwrightError {
  * (the first request of this Idempotency-Key still runs; wait `retryAfterSeconds`),
  * not_cancellable (already finished) or not_finished (delete a pending or processing one).
  */
-export class ConflictError extends MarkwrightError {
+export class ConflictError extends RetryAfterError {
   override name = 'ConflictError';
-  readonly retryAfterSeconds: number | undefined;
-
-  constructor(status: number, body: unknown, retryAfterSeconds: number | undefined) {
-    super(status, body);
-    this.retryAfterSeconds = retryAfterSeconds;
-  }
 }
 
 /** 503 at_capacity: the service's jobs queue is full; nothing was charged. Retry after `retryAfterSeconds`. */
-export class AtCapacityError extends MarkwrightError {
+export class AtCapacityError extends RetryAfterError {
   override name = 'AtCapacityError';
-  readonly retryAfterSeconds: number | undefined;
-
-  constructor(status: number, body: unknown, retryAfterSeconds: number | undefined) {
-    super(status, body);
-    this.retryAfterSeconds = retryAfterSeconds;
-  }
 }
 
 /** The service could not be reached (DNS, refused connection, reset): no HTTP answer at all. */

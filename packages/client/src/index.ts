@@ -18,6 +18,7 @@ export {
   NotFoundError,
   PayloadTooLargeError,
   RateLimitError,
+  RetryAfterError,
   ValidationError,
 } from './errors';
 export { fileFromPath, type FileInput } from './file-input';

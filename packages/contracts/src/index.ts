@@ -9,3 +9,5 @@ export * from './formats';
 export * from './job-control';
 export * from './jobs-api';
 export * from './structure';
+export * from './events';
+export * from './error-bodies';

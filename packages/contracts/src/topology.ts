@@ -1,4 +1,5 @@
 import type { ConfirmChannel } from 'amqplib';
+import { assertEventsExchange } from './events';
 
 /** Every exchange and queue name, derived from one prefix so deployments and test runs can share a broker. */
 export function topologyNames(prefix: string) {
@@ -40,7 +41,7 @@ export async function assertConversionTopology(
       'x-dead-letter-routing-key': ROUTING.deadJob,
     },
   });
-  await channel.assertExchange(names.eventsExchange, 'topic', { durable: true });
+  await assertEventsExchange(channel, names);
 }
 
 /** The queue of webhook attempts to make now: retries expire into it and redeliveries (E10) are published to it. */
@@ -58,7 +59,7 @@ export async function assertWebhookTopology(
   names: TopologyNames,
   delaysMs: number[],
 ): Promise<void> {
-  await channel.assertExchange(names.eventsExchange, 'topic', { durable: true });
+  await assertEventsExchange(channel, names);
   await channel.assertQueue(names.webhookEventsQueue, { durable: true, arguments: { 'x-queue-type': 'quorum' } });
   await channel.bindQueue(names.webhookEventsQueue, names.eventsExchange, ROUTING.finished('async'));
   await assertWebhookAttemptsQueue(channel, names);

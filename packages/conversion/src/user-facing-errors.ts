@@ -27,6 +27,16 @@ export function userFacingError(err: unknown, extension: string): ConversionErro
   );
 }
 
+/**
+ * The error a conversion ends with, for whoever runs it (the isolated worker): an error that is
+ * already a ConversionError was made user-facing where it was raised (convertDocument applies
+ * `userFacingError` to what its reader throws), so it passes as it is; anything else gets
+ * `userFacingError` here. Each error goes through it once.
+ */
+export function conversionFailure(err: unknown, extension: string): ConversionError {
+  return err instanceof ConversionError ? err : userFacingError(err, extension);
+}
+
 /** A message without temporary paths, decoder addresses, stack lines or engine errors, on one line. */
 export function withoutInternals(message: string): string {
   const firstLine = message.split('\n')[0]!;

@@ -4,6 +4,12 @@ import { storableJson, storableText } from './storable-text';
 
 /** The finished states; a finished conversion never changes again (decisions.md, lifecycle). */
 export const FINISHED_STATUSES = ['completed', 'failed'] as const;
+export type FinishedStatus = (typeof FINISHED_STATUSES)[number];
+
+/** Whether a conversion's status is final: the one test of "finished" in code (SQL takes FINISHED_STATUSES as a parameter). */
+export function isFinishedStatus(status: string): status is FinishedStatus {
+  return (FINISHED_STATUSES as readonly string[]).includes(status);
+}
 
 export interface CompletedResult {
   markdown: string;

@@ -64,4 +64,22 @@ describe('the finished announcement built from what was stored', () => {
       expect(announced).toEqual(await finishedState(t.db, id));
     }
   });
+
+  it('When the row is read back before it finished, then there is nothing to announce; once failed without a sync waiter, no result rides along', async () => {
+    const { id } = await claimedConversion('sync');
+    expect(await finishedState(t.db, id)).toBeNull();
+    const pending = await insertConversion(t.db, { mode: 'async', originalFilename: 'b.md' });
+    expect(await finishedState(t.db, pending)).toBeNull();
+    await failConversion(t.db, pending, 'gone');
+    expect(await finishedState(t.db, pending)).toEqual({ status: 'failed', mode: 'async' });
+  });
+
+  it('When the Markdown is exactly at the inline limit in code points, then it rides along both ways (the limit is decided in one place)', async () => {
+    const markdown = '\ud83d\ude00'.repeat(FINISHED_EVENT_INLINE_MAX_CHARS - 1) + 'a';
+    const { id, mode } = await claimedConversion('sync');
+    const stored = await completeConversion(t.db, id, result(markdown));
+    const announced = finishedFromStored(mode, { status: 'completed', stored: stored! });
+    expect(announced.result?.markdown).toBe(markdown);
+    expect(await finishedState(t.db, id)).toEqual(announced);
+  });
 });

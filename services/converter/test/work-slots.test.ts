@@ -1,4 +1,4 @@
-import { WorkSlots } from '../src/domain/work-slots';
+import { LeftTheLine, WorkSlots } from '../src/domain/work-slots';
 
 /** A job that records how many like it run at once, and finishes when released. */
 function gate() {
@@ -78,5 +78,49 @@ describe('A converter that stops', () => {
     expect(g.running()).toBe(1);
     g.releases.shift()!();
     await expect(running).resolves.toBeUndefined();
+  });
+});
+
+describe('A cancelled job waiting for a slot', () => {
+  it('When its cancel comes while it waits for a worker thread, then it leaves the line at once and is never run; the slot goes on to the next', async () => {
+    const slots = new WorkSlots(1, 1024 * 1024);
+    const g = gate();
+    const running = slots.converting(g.job);
+    const cancel = new AbortController();
+    let ran = false;
+    const waiting = slots.converting(async () => {
+      ran = true;
+    }, cancel.signal);
+    const next = slots.converting(g.job);
+    await g.settle();
+    cancel.abort();
+    await expect(waiting).rejects.toBeInstanceOf(LeftTheLine);
+    expect(g.running()).toBe(1); // the first still holds the only slot: the cancelled one did not wait for it
+    g.releases.shift()!();
+    await running;
+    await g.settle();
+    expect({ ran, running: g.running() }).toEqual({ ran: false, running: 1 });
+    g.releases.shift()!();
+    await expect(next).resolves.toBeUndefined();
+  });
+
+  it('When it was cancelled before it asked, or while it waited for upload bytes, then its work never runs', async () => {
+    const slots = new WorkSlots(1, 1024 * 1024);
+    const cancelled = new AbortController();
+    cancelled.abort();
+    let ran = 0;
+    const work = async () => void ran++;
+    await expect(slots.converting(work, cancelled.signal)).rejects.toBeInstanceOf(LeftTheLine);
+    const g = gate();
+    const big = slots.holdingBytes(1024 * 1024, g.job);
+    const cancel = new AbortController();
+    const waiting = slots.holdingBytes(1024, work, cancel.signal);
+    await g.settle();
+    cancel.abort();
+    await expect(waiting).rejects.toBeInstanceOf(LeftTheLine);
+    g.releases.shift()!();
+    await big;
+    await expect(slots.holdingBytes(1024 * 1024, work)).resolves.toBeUndefined(); // the whole budget is back
+    expect(ran).toBe(1);
   });
 });

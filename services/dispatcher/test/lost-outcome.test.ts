@@ -1,45 +1,22 @@
 import request from 'supertest';
-import { eventually, silentLogger } from '@markwright/test-support';
+import { eventually } from '@markwright/test-support';
 import { uuidv7 } from '@markwright/db';
-import { bearer, startStack, type Stack } from '../../gateway/test/stack';
-import { startDispatcher, type DispatcherService } from '../src/dispatcher-service';
-import { makeCertificate, startReceiver } from './receiver';
+import { bearer } from '../../gateway/test/stack';
+import { useWebhookStack } from './webhook-stack';
 
-const cert = makeCertificate();
-let stack: Stack;
-let dispatcher: DispatcherService | undefined;
-let receiver: Awaited<ReturnType<typeof startReceiver>>;
-
-beforeAll(async () => {
-  process.env.NODE_EXTRA_CA_CERTS = cert.certFile;
-  stack = await startStack({
-    env: {
-      WEBHOOK_RETRY_DELAYS_MS: '1000,1500',
-      WEBHOOK_TIMEOUT_MS: '1000',
-      WEBHOOK_ALLOW_PRIVATE_NETWORKS: 'true',
-      PENDING_REPUBLISH_AFTER_MS: '500',
-    },
-  });
-  receiver = await startReceiver(cert);
-}, 60_000);
-afterAll(async () => {
-  await dispatcher?.stop();
-  await receiver?.close();
-  await stack?.stop();
-  cert.cleanup();
-});
+const w = useWebhookStack({ delaysMs: [1000, 1500], timeoutMs: 1000, republishAfterMs: 500, dispatcher: false });
 
 describe('an attempt whose outcome was lost', () => {
   it('When the third attempt was sent but its outcome never recorded, then the sweeper sends it again and webhook_delivered becomes true', async () => {
-    const { token } = await stack.workspace('business', 10);
-    const res = await request(stack.gateway.url)
+    const { token } = await w.stack.workspace('business', 10);
+    const res = await request(w.stack.gateway.url)
       .post('/convert')
       .set(...bearer(token))
-      .field('webhook_url', receiver.url('/lost'))
+      .field('webhook_url', w.receiver.url('/lost'))
       .attach('file', Buffer.from('# Lost\n'), 'lost.md');
     expect(res.status).toBe(202);
     const id = res.body.id as string;
-    const db = stack.gateway.db;
+    const db = w.stack.gateway.db;
     await eventually(async () =>
       (await db.conversion.findUniqueOrThrow({ where: { id } })).status === 'completed' ? true : undefined,
     );
@@ -63,12 +40,12 @@ describe('an attempt whose outcome was lost', () => {
         },
       ],
     });
-    dispatcher = await startDispatcher(stack.env.config, silentLogger);
-    const hits = await eventually(async () => (receiver.for('/lost').length ? receiver.for('/lost') : undefined));
+    await w.startDispatcher();
+    const hits = await eventually(async () => (w.receiver.for('/lost').length ? w.receiver.for('/lost') : undefined));
     expect(hits.map((h) => h.headers['x-webhook-attempt'])).toEqual(['3']);
     const detail = await eventually(async () => {
       const body = (
-        await request(stack.gateway.url)
+        await request(w.stack.gateway.url)
           .get(`/conversions/${id}`)
           .set(...bearer(token))
       ).body;

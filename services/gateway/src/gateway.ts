@@ -13,8 +13,9 @@ import { connectDb, type Db } from '@markwright/db';
 import { Broker, parseSecretKey, topologyNames } from '@markwright/contracts';
 import { createApp } from './entry-points/http/app';
 import { JobPublisher } from './data-access/job-publisher';
-import { FinishedListener } from './data-access/finished-listener';
-import { PendingSweeper } from './data-access/pending-sweeper';
+import { FinishedListener } from './entry-points/finished-listener';
+import { PendingSweeper } from './entry-points/pending-sweeper';
+import { FinishedWaiters } from './domain/finished-waiters';
 import { JobsQueueProbe } from './data-access/jobs-queue-probe';
 import { createGatewayMetrics } from './gateway-metrics';
 import { CancellationPublisher } from './data-access/cancellation-publisher';
@@ -61,7 +62,8 @@ export async function startGateway(config: Config, logger: Logger = createLogger
   }
   const names = topologyNames(config.QUEUE_PREFIX);
   const publisher = await JobPublisher.create(broker, names, config.JOB_DELIVERY_LIMIT);
-  const listener = new FinishedListener();
+  const waiters = new FinishedWaiters();
+  const listener = new FinishedListener(waiters);
   await listener.start(broker, names);
   const registry = createMetricsRegistry('gateway');
   const jobsQueue = await JobsQueueProbe.create(broker, names);
@@ -72,7 +74,7 @@ export async function startGateway(config: Config, logger: Logger = createLogger
   const app = createApp({
     db,
     publisher,
-    listener,
+    listener: waiters,
     logger,
     syncTimeoutMs: config.SYNC_TIMEOUT_MS,
     syncPollMs: SYNC_POLL_MS,
@@ -106,7 +108,7 @@ export async function startGateway(config: Config, logger: Logger = createLogger
       return broker.isConnected();
     },
   });
-  const sweeper = new PendingSweeper(db, publisher, logger, config.PENDING_REPUBLISH_AFTER_MS);
+  const sweeper = new PendingSweeper({ db, publisher, logger, republishAfterMs: config.PENDING_REPUBLISH_AFTER_MS });
   sweeper.start(config.SWEEP_INTERVAL_MS);
   const retention = new RetentionSweeper(
     { db, logger, cancellations, jobControl, credits: metrics.credits },

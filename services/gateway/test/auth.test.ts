@@ -1,7 +1,7 @@
 import crypto from 'node:crypto';
 import request from 'supertest';
 import { bearer, startStack, type Stack } from './stack';
-import { revokeToken, createToken } from '../src/data-access/workspace-repository';
+import { revokeToken, createToken } from '../src/domain/workspaces';
 
 let stack: Stack;
 beforeAll(async () => {

@@ -91,7 +91,7 @@ describe('Job admission', () => {
       async () => (reads++, 0),
       () => clock,
     );
-    const admitAndPublish = async () => (await admission.admit()).release();
+    const admitAndPublish = async () => (await admission.admit()).published();
     await Promise.all([admitAndPublish(), admitAndPublish()]);
     clock = 999;
     await admitAndPublish();
@@ -109,7 +109,7 @@ describe('Job admission', () => {
     await expect(admission.admit()).resolves.toHaveProperty('release');
   });
 
-  it('When held places reach the limit, then the next is refused until one is released and counted by a later read', async () => {
+  it('When held places reach the limit, then the next is refused until one is published and no longer counted by a later read', async () => {
     let clock = 0;
     let waiting = 0;
     const admission = make(
@@ -117,13 +117,55 @@ describe('Job admission', () => {
       () => clock,
     );
     const places = await Promise.all([admission.admit(), admission.admit(), admission.admit()]);
-    await expect(admission.admit()).rejects.toMatchObject({ status: 503 });
-    places[0]!.release();
+    await expect(admission.admit()).rejects.toMatchObject({ kind: 'at_capacity' });
+    places[0]!.published();
+    places[0]!.release(); // the request ends after its job was published: still counted
     // Published after the read: still counted until a read that began after it.
-    await expect(admission.admit()).rejects.toMatchObject({ status: 503 });
+    await expect(admission.admit()).rejects.toMatchObject({ kind: 'at_capacity' });
     clock = 1_000;
     waiting = 0; // a converter took the published job
     await expect(admission.admit()).resolves.toHaveProperty('release');
+  });
+
+  it('When admitted requests end without a job (422, 402, failed publish) within one reading, then their places are free at once', async () => {
+    let reads = 0;
+    const admission = make(
+      async () => (reads++, 1),
+      () => 0,
+    );
+    // One job waits (the reading), limit 3: two places fit; they end without publishing, twice over.
+    for (let round = 0; round < 3; round++) {
+      const places = await Promise.all([admission.admit(), admission.admit()]);
+      await expect(admission.admit()).rejects.toMatchObject({ kind: 'at_capacity' });
+      for (const place of places) {
+        place.release();
+        place.release(); // idempotent
+      }
+    }
+    await expect(admission.admit()).resolves.toHaveProperty('published');
+    expect(reads).toBe(1);
+  });
+
+  it('When jobs are published within one reading, then each is counted once: published after the reading, not also held', async () => {
+    let clock = 0;
+    let waiting = 0;
+    const admission = make(
+      async () => waiting,
+      () => clock,
+    );
+    const first = await admission.admit();
+    first.published();
+    first.published(); // a second call counts nothing more
+    first.release();
+    const second = await admission.admit();
+    second.published();
+    const third = await admission.admit(); // 2 published since the reading + 1 held = 3
+    await expect(admission.admit()).rejects.toMatchObject({ kind: 'at_capacity' });
+    third.release(); // ended without a job
+    await expect(admission.admit()).resolves.toHaveProperty('published');
+    clock = 1_000;
+    waiting = 2; // the broker now counts the two published jobs; the held place is still ours
+    await expect(admission.admit()).rejects.toMatchObject({ kind: 'at_capacity' });
   });
 
   it('When MAX_QUEUED_JOBS is not a positive integer, then the configuration names it', () => {

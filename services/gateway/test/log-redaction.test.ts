@@ -3,7 +3,7 @@ import request from 'supertest';
 import { createLogger } from '@markwright/config';
 import { createTestEnv, type TestEnv } from '@markwright/test-support';
 import { startGateway, type Gateway } from '../src/gateway';
-import { createWorkspace } from '../src/data-access/workspace-repository';
+import { createWorkspace } from '../src/domain/workspaces';
 import { redactedUrl } from '../src/entry-points/http/redacted-url';
 
 /** Issue 21, point 3: a token sent in the query string never reaches the access log. */

@@ -1,7 +1,7 @@
 import request from 'supertest';
 import { silentLogger, TEST_REDIS_URL } from '@markwright/test-support';
 import { bearer, startStack, type Stack } from './stack';
-import { createToken } from '../src/data-access/workspace-repository';
+import { createToken } from '../src/domain/workspaces';
 import { startGateway } from '../src/gateway';
 
 let stack: Stack;

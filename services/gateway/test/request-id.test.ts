@@ -4,7 +4,7 @@ import { createLogger } from '@markwright/config';
 import { createTestEnv, silentLogger, type TestEnv } from '@markwright/test-support';
 import { startConverter, type ConverterService } from '../../converter/src/converter-service';
 import { startGateway, type Gateway } from '../src/gateway';
-import { createWorkspace } from '../src/data-access/workspace-repository';
+import { createWorkspace } from '../src/domain/workspaces';
 import { bearer } from './stack';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;

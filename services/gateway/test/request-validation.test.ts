@@ -1,4 +1,5 @@
 import { AppError } from '../src/domain/app-error';
+import { httpStatusOf } from '../src/entry-points/http/error-status';
 import { validateConvertRequest, type UploadedFile } from '../src/domain/convert-request';
 import { validateListRequest } from '../src/domain/list-request';
 
@@ -7,7 +8,7 @@ function errorsOf(run: () => unknown): unknown {
   try {
     run();
   } catch (err) {
-    if (err instanceof AppError) return { status: err.status, body: err.body };
+    if (err instanceof AppError) return { status: httpStatusOf(err), body: err.body };
     throw err;
   }
   throw new Error('expected a validation error');

@@ -1,7 +1,7 @@
 import { createTestEnv, silentLogger, type TestEnv } from '@markwright/test-support';
 import { startConverter, type ConverterService } from '../../converter/src/converter-service';
 import { startGateway, type Gateway } from '../src/gateway';
-import { createWorkspace } from '../src/data-access/workspace-repository';
+import { createWorkspace } from '../src/domain/workspaces';
 import type { PlanName } from '../src/domain/plans';
 
 /** The real gateway (and optionally a real converter) in-process, on this file's own database and queues. */

@@ -4,7 +4,7 @@ import 'tesseract.js';
 import { convertDocument, type ConvertDocumentOptions } from '../convert';
 import { mayBePdf } from '../formats/sniff';
 import { loadPdfJs } from '../readers/pdf/pdfjs';
-import { userFacingError } from '../user-facing-errors';
+import { conversionFailure } from '../user-facing-errors';
 import { guardedTask } from './guarded-task';
 
 interface Task {
@@ -34,7 +34,7 @@ async function convertInWorker({ input, extension, options }: Task) {
     const result = await convertDocument(Buffer.from(input), extension, options);
     return { ok: true as const, result };
   } catch (err) {
-    const shown = userFacingError(err, extension);
+    const shown = conversionFailure(err, extension);
     return { ok: false as const, code: shown.code, message: shown.message };
   }
 }

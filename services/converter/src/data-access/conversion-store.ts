@@ -8,6 +8,7 @@ import {
   readUpload as readUploadRow,
   retryOnConnectionLoss,
   storableText,
+  isFinishedStatus,
 } from '@markwright/db';
 import { FINISHED_EVENT_INLINE_MAX_CHARS, type ConversionFinished } from '@markwright/contracts';
 
@@ -103,30 +104,28 @@ function codePointsAtMost(text: string, max: number): boolean {
 interface FinishedRow {
   status: string;
   mode: string;
-  markdown: string | null;
-  metadata: unknown;
-  tokenOptimization: unknown;
+  /** A sync conversion's markdown cut to one code point past the inline limit (so a long one is never read whole); null otherwise. */
+  markdownHead: string | null;
+  metadata: CompletedResult['metadata'];
+  tokenOptimization: CompletedResult['tokenOptimization'];
   error: string | null;
-  inline: boolean;
 }
 
 /**
- * What a "finished" announcement carries; null while the conversion is not finished. A sync
- * conversion's result rides along when its markdown is small, so the waiting request need not read the row.
+ * What a "finished" announcement carries; null while the conversion is not finished. Read back
+ * from the row (a redelivered or dead job) and decided by `finishedFromStored`, as for a job just
+ * stored: the SQL only reads, so finished and "small enough to ride along" are computed in one place.
  */
 export async function finishedState(db: Db, conversionId: string): Promise<FinishedState | null> {
   const [row] = await retryOnConnectionLoss(
     () => db.$queryRaw<FinishedRow[]>`
       SELECT status, mode, error, metadata, token_optimization AS "tokenOptimization",
-             length(markdown) <= ${FINISHED_EVENT_INLINE_MAX_CHARS} OR markdown IS NULL AS inline,
-             CASE WHEN mode = 'sync' AND length(markdown) <= ${FINISHED_EVENT_INLINE_MAX_CHARS} THEN markdown END AS markdown
+             CASE WHEN mode = 'sync' THEN left(markdown, ${FINISHED_EVENT_INLINE_MAX_CHARS + 1}) END AS "markdownHead"
       FROM conversions WHERE id = ${conversionId}::uuid`,
   );
-  if (!row || (row.status !== 'completed' && row.status !== 'failed')) return null;
+  if (!row || !isFinishedStatus(row.status)) return null;
   const mode = row.mode === 'async' ? 'async' : 'sync';
-  const result =
-    mode === 'sync' && row.inline
-      ? { markdown: row.markdown, metadata: row.metadata, tokenOptimization: row.tokenOptimization, error: row.error }
-      : undefined;
-  return { status: row.status, mode, result };
+  if (row.status === 'failed') return finishedFromStored(mode, { status: 'failed', error: row.error ?? '' });
+  const stored = { markdown: row.markdownHead ?? '', metadata: row.metadata, tokenOptimization: row.tokenOptimization };
+  return finishedFromStored(mode, { status: 'completed', stored });
 }

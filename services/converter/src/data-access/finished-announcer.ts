@@ -1,9 +1,8 @@
 import {
   type Broker,
-  type ChannelWrapper,
   conversionFinishedSchema,
   encode,
-  publishPersistent,
+  EventsPublisher,
   ROUTING,
   type TopologyNames,
 } from '@markwright/contracts';
@@ -12,16 +11,10 @@ import { finishedState, type FinishedState } from './conversion-store';
 
 /** Publishes "finished" (confirmed by the broker) so the gateway (sync) or the dispatcher (async) can act. */
 export class FinishedAnnouncer {
-  private constructor(
-    private readonly channel: ChannelWrapper,
-    private readonly names: TopologyNames,
-  ) {}
+  private constructor(private readonly events: EventsPublisher) {}
 
   static async create(broker: Broker, names: TopologyNames): Promise<FinishedAnnouncer> {
-    const channel = await broker.channel(async (ch) => {
-      await ch.assertExchange(names.eventsExchange, 'topic', { durable: true });
-    });
-    return new FinishedAnnouncer(channel, names);
+    return new FinishedAnnouncer(await EventsPublisher.open(broker, names));
   }
 
   /** `known`: the state this converter just stored; without it the row is read (redelivered or dead jobs). */
@@ -29,10 +22,10 @@ export class FinishedAnnouncer {
     const state = known ?? (await finishedState(db, conversionId));
     if (!state) return;
     const body = encode(conversionFinishedSchema, { conversionId, ...state });
-    await publishPersistent(this.channel, this.names.eventsExchange, ROUTING.finished(state.mode), body);
+    await this.events.publish(ROUTING.finished(state.mode), body);
   }
 
-  async close(): Promise<void> {
-    await this.channel.close();
+  close(): Promise<void> {
+    return this.events.close();
   }
 }

@@ -7,6 +7,7 @@ import {
   type TranscriptionEndpoint,
 } from '@markwright/conversion';
 import type { Logger } from '@markwright/config';
+import { CANCELLED_BY_REQUEST } from '@markwright/contracts';
 import {
   claimJob,
   conversionExists,
@@ -18,7 +19,7 @@ import {
   storeResult,
 } from '../data-access/conversion-store';
 import type { RunningConversions } from './running-conversions';
-import { INLINE_UPLOAD_BYTES, type WorkSlots } from './work-slots';
+import { INLINE_UPLOAD_BYTES, LeftTheLine, type WorkSlots } from './work-slots';
 
 export interface RunDeps {
   db: Db;
@@ -69,12 +70,18 @@ async function claimConvertAndStore(deps: RunDeps, conversionId: string, cancel:
     if (await conversionExists(deps.db, conversionId)) await deps.announce(conversionId);
     return;
   }
-  const finished = await deps.slots.holdingBytes(job.size ?? 0, async () => {
-    const bytes = job.bytes ?? (job.size === null ? null : await readUpload(deps.db, conversionId));
-    return bytes
-      ? convertAndKeep(deps, conversionId, { ...job, bytes }, cancel)
-      : fail(deps, conversionId, job, UPLOAD_GONE);
-  });
+  const finished = await deps.slots
+    .holdingBytes(
+      job.size ?? 0,
+      async () => {
+        const bytes = job.bytes ?? (job.size === null ? null : await readUpload(deps.db, conversionId));
+        return bytes
+          ? convertAndKeep(deps, conversionId, { ...job, bytes }, cancel)
+          : fail(deps, conversionId, job, UPLOAD_GONE);
+      },
+      cancel,
+    )
+    .catch((err: unknown) => skipCancelled(deps, conversionId, job, err));
   await deps.announce(conversionId, finished);
 }
 
@@ -90,7 +97,7 @@ async function convertAndKeep(
   let started = Date.now();
   let result;
   try {
-    result = await deps.slots.converting(() => {
+    result = await deps.slots.converting(async () => {
       started = Date.now();
       return convertIsolated(
         job.bytes,
@@ -105,13 +112,30 @@ async function convertAndKeep(
         deps.limits,
         cancel,
       );
-    });
+    }, cancel);
   } catch (err) {
+    if (err instanceof LeftTheLine) return skipCancelled(deps, conversionId, job, err);
     if (!(err instanceof ConversionError)) throw err;
     deps.logger.info({ conversionId, code: err.code, ms: Date.now() - started }, 'conversion failed');
     return fail(deps, conversionId, job, err.message, (Date.now() - started) / 1000);
   }
   return keepResult(deps, conversionId, job, result, started);
+}
+
+/**
+ * A job cancelled (E7) while it waited for upload bytes or a worker thread: it is not converted.
+ * The gateway failed and refunded the row before broadcasting the cancel, so failing it here only
+ * makes sure (it reports nothing when the row had finished already).
+ */
+async function skipCancelled(
+  deps: RunDeps,
+  conversionId: string,
+  job: JobFacts,
+  err: unknown,
+): Promise<FinishedState | undefined> {
+  if (!(err instanceof LeftTheLine)) throw err;
+  deps.logger.info({ conversionId }, 'cancelled while waiting for a slot: not converted');
+  return fail(deps, conversionId, job, CANCELLED_BY_REQUEST);
 }
 
 /** What `fail` and `keepResult` need of the job; without its mode, what to announce is read from the row. */

@@ -2,9 +2,9 @@ import type { Logger } from '@markwright/config';
 import {
   type Broker,
   CANCEL_ROUTING_KEY,
-  type ChannelWrapper,
   conversionCancelSchema,
   decode,
+  listenToEvents,
   type TopologyNames,
 } from '@markwright/contracts';
 
@@ -20,24 +20,15 @@ export async function consumeCancels(
   logger: Logger,
   cancel: (conversionId: string) => boolean,
 ): Promise<{ stop(): Promise<void> }> {
-  const channel: ChannelWrapper = await broker.channel(async (ch) => {
-    await ch.assertExchange(names.eventsExchange, 'topic', { durable: true });
-    const { queue } = await ch.assertQueue('', { exclusive: true, autoDelete: true, durable: false });
-    await ch.bindQueue(queue, names.eventsExchange, CANCEL_ROUTING_KEY);
-    await ch.consume(
-      queue,
-      (msg) => {
-        const event = msg && decode(conversionCancelSchema, msg.content);
-        if (event && cancel(event.conversionId)) {
-          logger.info({ conversionId: event.conversionId }, 'conversion cancelled: worker task aborted');
-        }
-      },
-      { noAck: true },
-    );
+  const listening = await listenToEvents(broker, names, CANCEL_ROUTING_KEY, (content) => {
+    const event = decode(conversionCancelSchema, content);
+    if (event && cancel(event.conversionId)) {
+      logger.info({ conversionId: event.conversionId }, 'conversion cancelled: worker task aborted');
+    }
   });
   return {
     async stop() {
-      await channel.close();
+      await listening.close();
     },
   };
 }

@@ -1,4 +1,4 @@
-import { type Db, retryOnConnectionLoss, uuidv7 } from '@markwright/db';
+import { type Db, isFinishedStatus, retryOnConnectionLoss, uuidv7 } from '@markwright/db';
 import type { SendResult } from './sender';
 
 /** The outcome of an attempt not yet recorded (being sent, or its sender or record was lost). */
@@ -65,6 +65,6 @@ export async function deliveryState(db: Db, conversionId: string, series: number
 /** The conversion as a webhook needs it; null unless it is finished and has a webhook URL. */
 export async function findDeliverable(db: Db, conversionId: string) {
   const conversion = await db.conversion.findUnique({ where: { id: conversionId } });
-  if (!conversion?.webhookUrl || (conversion.status !== 'completed' && conversion.status !== 'failed')) return null;
+  if (!conversion?.webhookUrl || !isFinishedStatus(conversion.status)) return null;
   return { ...conversion, webhookUrl: conversion.webhookUrl };
 }

@@ -1,4 +1,4 @@
-import type { Db } from '@markwright/db';
+import { type Db, FINISHED_STATUSES } from '@markwright/db';
 import { IN_PROGRESS } from './attempt-repository';
 
 const SWEEP_LIMIT = 100;
@@ -40,7 +40,7 @@ export async function findOverdueDeliveries(
       coalesce(bool_or(a.error = ${IN_PROGRESS}), false) AS in_progress
     FROM conversions c
       LEFT JOIN webhook_attempts a ON a.conversion_id = c.id AND a.series = c.webhook_series
-    WHERE c.mode = 'async' AND c.webhook_url IS NOT NULL AND c.status IN ('completed', 'failed')
+    WHERE c.mode = 'async' AND c.webhook_url IS NOT NULL AND c.status = ANY (${[...FINISHED_STATUSES]}::text[])
       AND coalesce(c.webhook_series_started_at, c.completed_at) < now() - make_interval(secs => ${graceMs / 1000})
     GROUP BY c.id, c.completed_at, c.webhook_series
     HAVING NOT coalesce(bool_or(a.succeeded), false)

@@ -1,11 +1,10 @@
 import {
   type Broker,
   CANCEL_ROUTING_KEY,
-  type ChannelWrapper,
   conversionCancelSchema,
   conversionFinishedSchema,
   encode,
-  publishPersistent,
+  EventsPublisher,
   ROUTING,
   type TopologyNames,
 } from '@markwright/contracts';
@@ -16,32 +15,20 @@ import {
  * the failure webhook and a sync request waiting for it answers.
  */
 export class CancellationPublisher {
-  private constructor(
-    private readonly channel: ChannelWrapper,
-    private readonly names: TopologyNames,
-  ) {}
+  private constructor(private readonly events: EventsPublisher) {}
 
   static async create(broker: Broker, names: TopologyNames): Promise<CancellationPublisher> {
-    const channel = await broker.channel(async (ch) => {
-      await ch.assertExchange(names.eventsExchange, 'topic', { durable: true });
-    });
-    return new CancellationPublisher(channel, names);
+    return new CancellationPublisher(await EventsPublisher.open(broker, names));
   }
 
   async announceCancelled(conversionId: string, mode: 'sync' | 'async', error: string): Promise<void> {
-    const exchange = this.names.eventsExchange;
-    await publishPersistent(
-      this.channel,
-      exchange,
-      CANCEL_ROUTING_KEY,
-      encode(conversionCancelSchema, { conversionId }),
-    );
+    await this.events.publish(CANCEL_ROUTING_KEY, encode(conversionCancelSchema, { conversionId }));
     const result = mode === 'sync' ? { markdown: null, metadata: null, tokenOptimization: null, error } : undefined;
     const finished = encode(conversionFinishedSchema, { conversionId, status: 'failed', mode, result });
-    await publishPersistent(this.channel, exchange, ROUTING.finished(mode), finished);
+    await this.events.publish(ROUTING.finished(mode), finished);
   }
 
-  async close(): Promise<void> {
-    await this.channel.close();
+  close(): Promise<void> {
+    return this.events.close();
   }
 }

@@ -1,61 +1,60 @@
 import { type Db, preparedQuery, uuidv7 } from '@markwright/db';
-import type { PlanName } from '../domain/plans';
-import { generateToken, hashToken } from '../domain/tokens';
 
-export interface AuthenticatedWorkspace {
+/** A workspace as its token finds it; the plan is the stored name, checked by the domain. */
+export interface WorkspaceRow {
   id: string;
-  plan: PlanName;
+  plan: string;
 }
 
 /**
  * One prepared statement per request (Prisma's nested select would be two), read on every
  * request rather than cached: a revoked token answers 401 from the next request on.
  */
-export async function findWorkspaceByToken(db: Db, token: string): Promise<AuthenticatedWorkspace | null> {
-  const rows = await preparedQuery<{ id: string; plan: string }>(
+export async function findWorkspaceByTokenHash(db: Db, tokenHash: string): Promise<WorkspaceRow | null> {
+  const rows = await preparedQuery<WorkspaceRow>(
     db,
     'mw_workspace_by_token',
     `SELECT w.id::text, w.plan FROM api_tokens t JOIN workspaces w ON w.id = t.workspace_id
      WHERE t.token_hash = $1 AND t.revoked_at IS NULL`,
-    [hashToken(token)],
+    [tokenHash],
   );
-  const row = rows[0];
-  return row ? { id: row.id, plan: row.plan as PlanName } : null;
+  return rows[0] ?? null;
 }
 
-export async function createWorkspace(
+/** The workspace, its first token (hashed by the caller) and its opening grant, in one transaction. */
+export async function insertWorkspace(
   db: Db,
-  input: { name: string; plan: PlanName; credits: number },
-): Promise<{ workspaceId: string; token: string }> {
+  input: { name: string; plan: string; credits: number; tokenHash: string },
+): Promise<string> {
   const workspaceId = uuidv7();
-  const token = generateToken();
   await db.$transaction(async (tx) => {
     await tx.workspace.create({
       data: { id: workspaceId, name: input.name, plan: input.plan, creditBalance: input.credits },
     });
-    await tx.apiToken.create({ data: { id: uuidv7(), workspaceId, tokenHash: hashToken(token) } });
+    await tx.apiToken.create({ data: { id: uuidv7(), workspaceId, tokenHash: input.tokenHash } });
     if (input.credits > 0) {
       await tx.creditTransaction.create({ data: { id: uuidv7(), workspaceId, type: 'grant', amount: input.credits } });
     }
   });
-  return { workspaceId, token };
+  return workspaceId;
 }
 
-export async function createToken(db: Db, workspaceId: string): Promise<string | null> {
+/** False when the workspace does not exist. */
+export async function insertToken(db: Db, workspaceId: string, tokenHash: string): Promise<boolean> {
   const workspace = await db.workspace.findUnique({ where: { id: workspaceId } });
-  if (!workspace) return null;
-  const token = generateToken();
-  await db.apiToken.create({ data: { id: uuidv7(), workspaceId, tokenHash: hashToken(token) } });
-  return token;
+  if (!workspace) return false;
+  await db.apiToken.create({ data: { id: uuidv7(), workspaceId, tokenHash } });
+  return true;
 }
 
-export async function revokeToken(db: Db, token: string): Promise<boolean> {
+/** True when the token exists (revoked now or before). */
+export async function revokeTokenHash(db: Db, tokenHash: string): Promise<boolean> {
   const updated = await db.apiToken.updateMany({
-    where: { tokenHash: hashToken(token), revokedAt: null },
+    where: { tokenHash, revokedAt: null },
     data: { revokedAt: new Date() },
   });
   if (updated.count > 0) return true;
-  return (await db.apiToken.count({ where: { tokenHash: hashToken(token) } })) > 0;
+  return (await db.apiToken.count({ where: { tokenHash } })) > 0;
 }
 
 export async function grantCredits(db: Db, workspaceId: string, amount: number): Promise<number | null> {
@@ -71,7 +70,7 @@ export async function grantCredits(db: Db, workspaceId: string, amount: number):
   });
 }
 
-export async function showWorkspace(db: Db, workspaceId: string) {
+export async function findWorkspaceWithLedger(db: Db, workspaceId: string) {
   return db.workspace.findUnique({
     where: { id: workspaceId },
     include: { transactions: { orderBy: [{ createdAt: 'asc' }, { id: 'asc' }] } },

@@ -1,10 +1,10 @@
-import { failConversion, uuidv7, type Db } from '@markwright/db';
+import { failConversion, isFinishedStatus, uuidv7, type Db } from '@markwright/db';
 import { sealWebhookSecret, type FinishedResult } from '@markwright/contracts';
 import type { Logger } from '@markwright/config';
 import { AppError } from './app-error';
 import { conversionCost } from './plans';
 import type { ConvertRequest } from './convert-request';
-import type { AuthenticatedWorkspace } from '../data-access/workspace-repository';
+import type { AuthenticatedWorkspace } from './workspaces';
 import {
   chargeAndCreateConversion,
   deleteUpload,
@@ -13,7 +13,7 @@ import {
   UPLOAD_IN_CHARGE_MAX_BYTES,
 } from '../data-access/conversion-repository';
 import type { JobPublisher } from '../data-access/job-publisher';
-import type { FinishedListener, FinishedNotice } from '../data-access/finished-listener';
+import type { FinishedNotice, FinishedWaiters } from './finished-waiters';
 import { queuedAnswer, syncAnswer, type Answer } from './conversion-answers';
 import {
   IDEMPOTENCY_RETRY_AFTER_SECONDS,
@@ -25,7 +25,7 @@ import {
 export interface AcceptDeps {
   db: Db;
   publisher: Pick<JobPublisher, 'publish'>;
-  listener: FinishedListener;
+  listener: Pick<FinishedWaiters, 'waitFor'>;
   logger: Logger;
   syncTimeoutMs: number;
   /** How often a sync request re-reads its row, in case an event was missed. */
@@ -182,7 +182,7 @@ async function waitUntilFinished(
 async function readOutcome(db: Db, conversionId: string): Promise<Outcome | null> {
   const row = await findConversion(db, conversionId);
   if (!row) throw new Error(`conversion ${conversionId} disappeared`);
-  if (row.status !== 'completed' && row.status !== 'failed') return null;
+  if (!isFinishedStatus(row.status)) return null;
   return {
     status: row.status,
     markdown: row.markdown,

@@ -68,7 +68,7 @@ function firstAnswer(record: IdempotencyRecord): Answer {
   if (conversion.status === 'completed') return syncAnswer(conversion, conversion, charge);
   if (conversion.status === 'failed') {
     const failed = AppError.conversionFailed(conversion.error ?? 'The conversion failed.');
-    throw new AppError(failed.status, failed.body, { [IDEMPOTENT_REPLAYED_HEADER]: 'true' });
+    throw new AppError(failed.kind, failed.body, { [IDEMPOTENT_REPLAYED_HEADER]: 'true' });
   }
   throw AppError.idempotencyConflict(IDEMPOTENCY_RETRY_AFTER_SECONDS);
 }

@@ -22,25 +22,33 @@ interface DepthReading {
   waiting: number;
   /** When the read was started. */
   readAt: number;
-  /** `released` when the read was started: places released after it may be missing from `waiting`. */
-  releasedBefore: number;
+  /** `published` when the read was started: jobs published after it may be missing from `waiting`. */
+  publishedBefore: number;
 }
 
-/** A place in the queue held by one admitted request until its job is published (or it ends without one). */
+/**
+ * A place in the queue held by one admitted request until its job is published, or until the
+ * request ends without one (a validation error, a 402, a failed publish).
+ */
 export interface QueuePlace {
+  /** The job is in the broker's queue now: counted as this process's until a reading that began after it. */
+  published(): void;
+  /** The request is over; a place never published stops counting at once. Idempotent, and a no-op after published(). */
   release(): void;
 }
 
 export interface JobAdmission {
-  /** Throws AppError 503 at_capacity when the jobs queue is full; otherwise holds a place for one job. */
+  /** Throws AppError at_capacity when the jobs queue is full; otherwise holds a place for one job. */
   admit(): Promise<QueuePlace>;
 }
 
 /**
- * Backpressure for POST /convert (E11): the jobs queue's ready count from the broker, read at most
- * once per second and shared by concurrent requests, plus this gateway's jobs the broker may not
- * count yet (admitted and not yet published, or published after the read began), so a burst
- * inside one cache period cannot pass the limit. At or over MAX_QUEUED_JOBS the request is
+ * Backpressure for POST /convert (E11). Only the broker's reading of the jobs queue's ready count
+ * is cached (read at most once per second and shared by concurrent requests); to it are added
+ * this process's admissions since that reading: places still held (admitted, not yet published)
+ * and jobs published after the reading began, which the broker may not count yet. A place that
+ * ends without a job (a 422, a 402, a failed publish) stops counting at once, so the count is
+ * what the queue holds, not what was once admitted. At or over MAX_QUEUED_JOBS the request is
  * refused before anything is read, charged or stored. A broker that cannot be read lets requests
  * through: publishing has its own recovery (the sweeper).
  */
@@ -49,17 +57,17 @@ export function createJobAdmission(deps: JobAdmissionDeps): JobAdmission {
   let reading: DepthReading | undefined;
   let failedAt: number | undefined;
   let inFlight: Promise<void> | undefined;
-  /** Places held: admitted, job not yet published. */
+  /** Places held: admitted, job not yet published, request not over. */
   let held = 0;
-  /** Places released so far (a running count, compared with a reading's start). */
-  let released = 0;
+  /** Jobs published so far by this process (a running count, compared with a reading's start). */
+  let published = 0;
 
   async function refresh(): Promise<void> {
     const readAt = now();
-    const releasedBefore = released;
+    const publishedBefore = published;
     try {
       const waiting = await withTimeout(deps.readWaitingJobs(), QUEUE_DEPTH_READ_TIMEOUT_MS);
-      reading = { waiting, readAt, releasedBefore };
+      reading = { waiting, readAt, publishedBefore };
       failedAt = undefined;
     } catch (err) {
       reading = undefined;
@@ -79,18 +87,24 @@ export function createJobAdmission(deps: JobAdmissionDeps): JobAdmission {
   return {
     async admit() {
       const depth = await current();
-      if (depth && depth.waiting + (released - depth.releasedBefore) + held >= deps.maxQueuedJobs) {
+      if (depth && depth.waiting + (published - depth.publishedBefore) + held >= deps.maxQueuedJobs) {
         deps.onRefused();
         throw AppError.atCapacity(AT_CAPACITY_RETRY_AFTER_SECONDS);
       }
       held += 1;
       let open = true;
+      const close = (): boolean => {
+        if (!open) return false;
+        open = false;
+        held -= 1;
+        return true;
+      };
       return {
+        published() {
+          if (close()) published += 1;
+        },
         release() {
-          if (!open) return;
-          open = false;
-          held -= 1;
-          released += 1;
+          close();
         },
       };
     },

@@ -3,7 +3,6 @@ import type { Db } from '@markwright/db';
 import type { Logger } from '@markwright/config';
 import type { WebhookRedeliveryAccepted } from '@markwright/contracts';
 import { AppError } from './app-error';
-import { findConversionForWorkspace } from '../data-access/conversion-repository';
 import { startWebhookSeries, type WebhookAttemptPublisher } from '../data-access/webhook-redelivery';
 
 export interface RedeliverDeps {
@@ -13,8 +12,6 @@ export interface RedeliverDeps {
   /** Reports each accepted redelivery (metrics), so the domain stays free of prom-client. */
   onRedelivered: () => void;
 }
-
-const FINISHED = new Set(['completed', 'failed']);
 
 /**
  * POST /conversions/{id}/webhook/redeliver (E10): find the caller's conversion → it must have a
@@ -28,13 +25,11 @@ export async function redeliverWebhook(
 ): Promise<WebhookRedeliveryAccepted> {
   if (!z.uuid().safeParse(id).success) throw AppError.notFound();
   const conversionId = id.toLowerCase();
-  const row = await findConversionForWorkspace(deps.db, workspaceId, conversionId);
-  if (!row) throw AppError.notFound();
-  if (row.webhookUrl === null) throw AppError.noWebhook();
-  if (!FINISHED.has(row.status)) throw AppError.webhookNotFinished();
-  const series = await startWebhookSeries(deps.db, workspaceId, conversionId);
-  // Only a concurrent delete can make the row ineligible between the read and the update.
-  if (series === null) throw AppError.notFound();
+  const started = await startWebhookSeries(deps.db, workspaceId, conversionId);
+  if (started === 'not_found') throw AppError.notFound();
+  if (started === 'no_webhook') throw AppError.noWebhook();
+  if (started === 'not_finished') throw AppError.webhookNotFinished();
+  const { series } = started;
   deps.onRedelivered();
   try {
     await deps.publisher.publishFirstAttempt(conversionId, series);

@@ -47,7 +47,7 @@ function bothGiven(plan: PlanName, file: UploadedFile, fields: Record<string, un
   try {
     validateConvertRequest(plan, file, fields);
   } catch (err) {
-    const others = err instanceof AppError ? (err.body.errors as Record<string, string[]>) : {};
+    const others = err instanceof AppError ? (err.fieldErrors ?? {}) : {};
     for (const [field, messages] of Object.entries(others)) (errors[field] ??= []).push(...messages);
   }
   return AppError.validation(errors);
@@ -72,8 +72,8 @@ async function namedByContent(name: string, bytes: Buffer): Promise<UploadedFile
 
 /** The downloaded file's own faults (type, name) belong to file_url, which the caller sent. */
 function answeredAboutFileUrl(err: unknown): unknown {
-  if (!(err instanceof AppError) || err.status !== 422 || !err.body.errors) return err;
-  const { file, ...rest } = err.body.errors as Record<string, string[]>;
+  if (!(err instanceof AppError) || err.kind !== 'invalid' || !err.fieldErrors) return err;
+  const { file, ...rest } = err.fieldErrors;
   if (!file) return err;
   const reworded = file.map((m) =>
     m.replace(/^The file field/, 'The file at the file url').replace(/^The file name/, "The file url's file name"),

@@ -1,6 +1,5 @@
 import { parseArgs } from 'node:util';
-import { ConfigError, createLogger, DependencyUnavailableError, loadConfig } from '@markwright/config';
-import { createDb, migrate } from '@markwright/db';
+import { ConfigError, DependencyUnavailableError, loadConfig } from '@markwright/config';
 import { isPlanName, PLAN_NAMES } from '../../domain/plans';
 import { formatTimestamp } from '@markwright/contracts';
 import {
@@ -9,10 +8,10 @@ import {
   grantCredits,
   revokeToken,
   showWorkspace,
-} from '../../data-access/workspace-repository';
+} from '../../domain/workspaces';
 import { deleteConversion, sweepExpiredResults } from '../../domain/delete-conversion';
-import type { JobControlDeps } from '../../domain/job-control';
 import { AppError } from '../../domain/app-error';
+import { openAdminContext } from '../../admin-context';
 
 /** `pnpm --silent admin …`: exactly one JSON object on stdout; errors as JSON on stderr with exit 1. */
 class UsageError extends Error {}
@@ -35,8 +34,8 @@ async function main(argv: string[]): Promise<Record<string, unknown>> {
     },
   });
   const config = loadConfig();
-  await migrate(config.DATABASE_URL);
-  const db = createDb(config.DATABASE_URL, 2);
+  const context = await openAdminContext(config);
+  const { db } = context;
   try {
     switch (`${noun} ${verb}`) {
       case 'workspace create': {
@@ -81,7 +80,7 @@ async function main(argv: string[]): Promise<Record<string, unknown>> {
       case 'conversion delete': {
         const conversion = required(values.conversion, 'conversion');
         try {
-          await deleteConversion(jobControlDeps(db), workspaceId(values.workspace), conversion);
+          await deleteConversion(context.jobControl, workspaceId(values.workspace), conversion);
         } catch (err) {
           if (err instanceof AppError) throw new UsageError(String(err.body.message));
           throw err;
@@ -96,7 +95,7 @@ async function main(argv: string[]): Promise<Record<string, unknown>> {
         let deleted = 0;
         // One sweep is bounded; an operator's run goes on until nothing past the limit is left.
         for (;;) {
-          const swept = await sweepExpiredResults(jobControlDeps(db), hours);
+          const swept = await sweepExpiredResults(context.jobControl, hours);
           deleted += swept;
           if (swept === 0) break;
         }
@@ -108,21 +107,8 @@ async function main(argv: string[]): Promise<Record<string, unknown>> {
         );
     }
   } finally {
-    await db.$disconnect();
+    await context.close();
   }
-}
-
-/** The job-control use cases as the CLI runs them: no broker, no metrics, no log lines on stdout. */
-function jobControlDeps(db: ReturnType<typeof createDb>): JobControlDeps {
-  return {
-    db,
-    logger: createLogger('admin', 'silent'),
-    cancellations: {
-      announceCancelled: () => Promise.reject(new Error('the admin command line does not cancel')),
-    },
-    jobControl: { cancelled: () => undefined, deleted: () => undefined },
-    credits: { charged: () => undefined, refunded: () => undefined },
-  };
 }
 
 function required(value: string | undefined, name: string): string {

@@ -24,6 +24,7 @@ import type { JobControlDeps } from '../../domain/job-control';
 import { publicUrlOf } from './public-url';
 import { redactedUrl } from './redacted-url';
 import { routeLabel } from './route-label';
+import { httpStatusOf } from './error-status';
 
 export interface AppDeps extends AcceptDeps, Pick<JobControlDeps, 'cancellations' | 'jobControl'> {
   redis?: Redis;
@@ -158,7 +159,7 @@ export function createApp(deps: AppDeps): express.Express {
 function errorHandler(): ErrorRequestHandler {
   return (err, req, res, _next) => {
     if (err instanceof AppError) {
-      res.status(err.status).set(err.headers).json(err.body);
+      res.status(httpStatusOf(err)).set(err.headers).json(err.body);
       return;
     }
     const status = Number(
@@ -166,12 +167,12 @@ function errorHandler(): ErrorRequestHandler {
     );
     if (status === 413) {
       const tooLarge = AppError.payloadTooLarge(SERVER_UPLOAD_CAP_BYTES);
-      res.status(tooLarge.status).json(tooLarge.body);
+      res.status(httpStatusOf(tooLarge)).json(tooLarge.body);
       return;
     }
     if (status >= 400 && status < 500) {
       const bad = AppError.badRequest();
-      res.status(bad.status).json(bad.body);
+      res.status(httpStatusOf(bad)).json(bad.body);
       return;
     }
     req.log.error({ err, path: redactedUrl(req.path) }, 'unhandled error');

@@ -1,8 +1,7 @@
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import type { Db } from '@markwright/db';
 import { AppError } from '../../domain/app-error';
-import { isWellFormedToken } from '../../domain/tokens';
-import { type AuthenticatedWorkspace, findWorkspaceByToken } from '../../data-access/workspace-repository';
+import { authenticateToken, type AuthenticatedWorkspace } from '../../domain/workspaces';
 
 const WORKSPACE = Symbol('workspace');
 type WithWorkspace = Request & { [WORKSPACE]?: AuthenticatedWorkspace };
@@ -13,8 +12,8 @@ export function authenticate(db: Db): RequestHandler {
     // The scheme is case-insensitive (RFC 9110 §11.1): `bearer` and `BEARER` are the same.
     const match = /^Bearer +(\S+)$/i.exec(req.get('authorization') ?? '');
     const token = match?.[1];
-    if (!token || !isWellFormedToken(token)) return next(AppError.unauthenticated());
-    findWorkspaceByToken(db, token).then((workspace) => {
+    if (!token) return next(AppError.unauthenticated());
+    authenticateToken(db, token).then((workspace) => {
       if (!workspace) return next(AppError.unauthenticated());
       (req as WithWorkspace)[WORKSPACE] = workspace;
       next();

@@ -1,6 +1,6 @@
 import type { RequestHandler, Response } from 'express';
 import type { JobAdmission, QueuePlace } from '../../domain/job-admission';
-import type { JobPublisher } from '../../data-access/job-publisher';
+import type { AcceptDeps } from '../../domain/accept-conversion';
 
 /**
  * E11: refuses POST /convert at capacity before the upload is read, so a refusal costs neither
@@ -17,16 +17,19 @@ export function refuseAtCapacity(admission: JobAdmission): RequestHandler {
   };
 }
 
-/** The publisher for this request: publishing its job gives up its held place (the broker counts the job now). */
-export function publisherHoldingPlace(
-  res: Response,
-  publisher: Pick<JobPublisher, 'publish'>,
-): Pick<JobPublisher, 'publish'> {
+type Publisher = AcceptDeps['publisher'];
+
+/**
+ * The publisher for this request: a published job turns its held place into a published one (the
+ * broker counts it from its next reading); a failed publish gives the place up (nothing is queued).
+ */
+export function publisherHoldingPlace(res: Response, publisher: Publisher): Publisher {
   const place = res.locals.queuePlace as QueuePlace | undefined;
   return {
     async publish(conversionId) {
       try {
         await publisher.publish(conversionId);
+        place?.published();
       } finally {
         place?.release();
       }
