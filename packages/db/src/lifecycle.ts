@@ -9,6 +9,10 @@ export interface CompletedResult {
   markdown: string;
   metadata: { title: string; author: string; page_count: number } | null;
   tokenOptimization: { original_tokens: number; optimized_tokens: number; reduction_percent: number } | null;
+  /** E1, E3, E4: present only when the conversion asked for them (null otherwise, or absent). */
+  pages?: unknown[] | null;
+  chunks?: unknown[] | null;
+  document?: object | null;
 }
 
 export interface ClaimedJob {
@@ -17,6 +21,11 @@ export interface ClaimedJob {
   originalFilename: string;
   useEnhancedAi: boolean;
   optimizeTokens: boolean;
+  /** E1–E4 as asked for; page_range in its canonical text form ("1-3,7"). */
+  includePages: boolean;
+  pageRange: string | null;
+  chunkMaxTokens: number | null;
+  includeDocument: boolean;
   /**
    * The upload when it is at most the claim's `inlineBytes`, so a small document costs one
    * statement; null when it is larger (read it with `readUpload` once there is room for it) or gone.
@@ -42,7 +51,8 @@ export async function claimJob(db: Db, conversionId: string, inlineBytes: number
     `UPDATE conversions SET status = 'processing', started_at = COALESCE(started_at, now())
      WHERE id = $1::uuid AND status IN ('pending', 'processing')
      RETURNING mode, extension, original_filename AS "originalFilename", use_enhanced_ai AS "useEnhancedAi",
-       optimize_tokens AS "optimizeTokens",
+       optimize_tokens AS "optimizeTokens", include_pages AS "includePages", page_range AS "pageRange",
+       chunk_max_tokens AS "chunkMaxTokens", include_document AS "includeDocument",
        (SELECT CASE WHEN octet_length(bytes) <= $2::int THEN bytes END FROM uploads WHERE conversion_id = $1::uuid) AS bytes,
        (SELECT octet_length(bytes) FROM uploads WHERE conversion_id = $1::uuid) AS size,
        set_config('synchronous_commit', 'off', true) AS "asyncCommit"`,
@@ -81,13 +91,17 @@ export async function completeConversion(
     markdown: storableText(result.markdown),
     metadata: result.metadata ? storableJson(result.metadata) : null,
     tokenOptimization: result.tokenOptimization ?? null,
+    pages: result.pages ? storableJson(result.pages) : null,
+    chunks: result.chunks ? storableJson(result.chunks) : null,
+    document: result.document ? storableJson(result.document) : null,
   };
   const rows = await preparedQuery<{ updated: number }>(
     db,
     'mw_complete_conversion',
     `WITH done AS (
        UPDATE conversions SET status = 'completed', markdown = $2::text, metadata = $3::jsonb,
-         token_optimization = $4::jsonb, completed_at = now(),
+         token_optimization = $4::jsonb, pages = $5::jsonb, chunks = $6::jsonb, document = $7::jsonb,
+         completed_at = now(),
          -- Set already unless a crash lost the claim's asynchronous commit.
          started_at = COALESCE(started_at, now())
        WHERE id = $1::uuid AND status IN ('pending', 'processing')
@@ -96,7 +110,15 @@ export async function completeConversion(
        DELETE FROM uploads WHERE conversion_id = $1::uuid
      )
      SELECT count(*)::int AS updated FROM done`,
-    [conversionId, stored.markdown, json(stored.metadata), json(stored.tokenOptimization)],
+    [
+      conversionId,
+      stored.markdown,
+      json(stored.metadata),
+      json(stored.tokenOptimization),
+      json(stored.pages),
+      json(stored.chunks),
+      json(stored.document),
+    ],
   );
   return rows[0]!.updated === 1 ? stored : null;
 }

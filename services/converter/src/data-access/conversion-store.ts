@@ -86,7 +86,9 @@ export function finishedFromStored(
     const result = { markdown: null, metadata: null, tokenOptimization: null, error: storableText(outcome.error) };
     return { status: 'failed', mode, result };
   }
-  const { markdown, metadata, tokenOptimization } = outcome.stored;
+  const { markdown, metadata, tokenOptimization, pages, chunks, document } = outcome.stored;
+  // pages, chunks and document (E1–E4) are read from the row by the waiting request.
+  if (pages || chunks || document) return { status: 'completed', mode };
   // Counted in code points, as PostgreSQL's length() counts them when a finished row is read back.
   if (!codePointsAtMost(markdown, FINISHED_EVENT_INLINE_MAX_CHARS)) return { status: 'completed', mode };
   return { status: 'completed', mode, result: { markdown, metadata, tokenOptimization, error: null } };
@@ -118,7 +120,8 @@ export async function finishedState(db: Db, conversionId: string): Promise<Finis
   const [row] = await retryOnConnectionLoss(
     () => db.$queryRaw<FinishedRow[]>`
       SELECT status, mode, error, metadata, token_optimization AS "tokenOptimization",
-             length(markdown) <= ${FINISHED_EVENT_INLINE_MAX_CHARS} OR markdown IS NULL AS inline,
+             (length(markdown) <= ${FINISHED_EVENT_INLINE_MAX_CHARS} OR markdown IS NULL)
+               AND pages IS NULL AND chunks IS NULL AND document IS NULL AS inline,
              CASE WHEN mode = 'sync' AND length(markdown) <= ${FINISHED_EVENT_INLINE_MAX_CHARS} THEN markdown END AS markdown
       FROM conversions WHERE id = ${conversionId}::uuid`,
   );
