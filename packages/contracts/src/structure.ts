@@ -106,7 +106,7 @@ export const docInlineSchema: z.ZodType<DocInline> = z.lazy(() =>
     z.object({ type: z.literal('math'), tex: z.string(), display: z.boolean().optional() }),
     z.object({ type: z.literal('break') }),
   ]),
-) as z.ZodType<DocInline>;
+).meta({ id: 'DocInline', description: 'Inline content of the document model' }) as z.ZodType<DocInline>;
 
 interface Placed {
   page?: number;
@@ -175,7 +175,7 @@ export const docBlockSchema: z.ZodType<DocBlock> = z.lazy(() =>
       .object({ ...placed, type: z.literal('markdown'), markdown: z.string() })
       .meta({ description: 'Content the model cannot see into (front matter, a model pass answer), as Markdown' }),
   ]),
-) as z.ZodType<DocBlock>;
+).meta({ id: 'DocBlock', description: 'A block of the document model' }) as z.ZodType<DocBlock>;
 
 export const documentSchema = z
   .object({
