@@ -132,23 +132,16 @@ function splitText(text: string, max: number, place: Place, firstJoiner: string,
   }));
 }
 
-/** A word larger than the limit, in the longest runs of characters that fit (code points kept whole). */
+/**
+ * A word larger than the limit, in runs of max/4 code points: a code point is at most 4 bytes, so
+ * at most 4 tokens, and each run fits whatever it holds; packing then fills chunks with them.
+ * (Counting long prefixes to find the longest that fits costs the BPE quadratic time on one word.)
+ */
 function characterPieces(text: string, max: number): string[] {
   const chars = [...text];
+  const size = Math.max(1, Math.floor(max / 4));
   const out: string[] = [];
-  let start = 0;
-  while (start < chars.length) {
-    // The longest prefix that fits, by bisection: token counts grow with the text.
-    let lo = start + 1;
-    let hi = chars.length;
-    while (lo < hi) {
-      const mid = Math.ceil((lo + hi) / 2);
-      if (countTokens(chars.slice(start, mid).join('')) <= max) lo = mid;
-      else hi = mid - 1;
-    }
-    out.push(chars.slice(start, lo).join(''));
-    start = lo;
-  }
+  for (let at = 0; at < chars.length; at += size) out.push(chars.slice(at, at + size).join(''));
   return out;
 }
 

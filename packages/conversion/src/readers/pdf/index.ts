@@ -14,6 +14,7 @@ import { linesToBlocks, removeRunningLines } from './blocks';
 import type { Block } from '../../document/model';
 import { ocrPdfPages } from '../shared/ocr/scanned-pdf';
 import { columnSections, ocrBlocks } from '../shared/ocr/layout';
+import { withWordBoxes } from '../shared/ocr/word-boxes';
 import { pdfPictureText } from '../shared/ocr/pictures';
 
 /** Pages read at most; a longer PDF fails with a message saying so. */
@@ -90,7 +91,12 @@ export const pdfReader: Reader = {
         .map((lines, i) => (lines.length === 0 || readsAsGarbage(lines) ? numbers[i]! : 0))
         .filter((n) => n > 0);
       const ocr = scanned.length
-        ? await ocrPdfPages(input, scanned, (page) => ocrBlocks(page, options.enhanced))
+        ? await ocrPdfPages(input, scanned, async (page, number) => {
+            // Word boxes from the rendered page's pixels to the page's points (E4).
+            const size = sizes.find((p) => p.number === number)!;
+            const blocks = await ocrBlocks(page, options.enhanced);
+            return withWordBoxes(blocks, page.words, size.width / page.image.width, size.height / page.image.height);
+          })
         : new Map<number, Block[]>();
       // Enhanced mode also reads the text inside pictures on pages that have a text layer.
       const textPages = numbers.filter((n) => !scanned.includes(n));
