@@ -208,7 +208,15 @@ describe('The OpenAPI document', () => {
     const additional: Record<string, Record<string, [string, boolean]>> = {
       pending: {},
       processing: { started_at: ['string', true] },
-      completed: { markdown: ['string', true], completed_at: ['string', true], metadata: ['object', false] },
+      completed: {
+        markdown: ['string', true],
+        completed_at: ['string', true],
+        metadata: ['object', false],
+        // E1, E3, E4: only when the conversion asked for them.
+        pages: ['array', false],
+        chunks: ['array', false],
+        document: ['object', false],
+      },
       failed: { error: ['string', true], completed_at: ['string', true] },
     };
     const byStatus = new Map(bodies('/conversions/{id}', 'get', '200').map((s) => [constOf(s, 'status'), s]));

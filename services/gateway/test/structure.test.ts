@@ -111,7 +111,7 @@ describe('The fields of E1–E4 are validated like the contract’s own (422, no
       'notes.md',
       'The chunk max tokens field must be between 64 and 8192.',
     ],
-    ...['0', '3-1', '1,1', '2,1', '1-3,2-4', '100001', '1-', 'a', '1;2', ''].map(
+    ...['0', '3-1', '1,1', '2,1', '1-3,2-4', '100001', '1-', 'a', '1;2', ' '].map(
       (range): [string, Fields, string, string] => [
         'page_range',
         { page_range: range },
