@@ -5,6 +5,7 @@ import { eventually, silentLogger } from '@markwright/test-support';
 import { bearer, startStack, type Stack } from './stack';
 import { startDispatcher, type DispatcherService } from '../../dispatcher/src/dispatcher-service';
 import { makeCertificate, startReceiver } from '../../dispatcher/test/receiver';
+import { startFileHost } from './file-host';
 
 /*
  * E1–E4 in the service (extensions.md): the four form fields, their 422s, and pages, chunks and
@@ -17,14 +18,17 @@ const cert = makeCertificate();
 let stack: Stack;
 let dispatcher: DispatcherService;
 let receiver: Awaited<ReturnType<typeof startReceiver>>;
+let host: Awaited<ReturnType<typeof startFileHost>>;
 
 beforeAll(async () => {
   process.env.NODE_EXTRA_CA_CERTS = cert.certFile;
-  stack = await startStack({ env: { WEBHOOK_ALLOW_PRIVATE_NETWORKS: 'true' } });
+  stack = await startStack({ env: { WEBHOOK_ALLOW_PRIVATE_NETWORKS: 'true', ALLOW_PRIVATE_NETWORKS: 'true' } });
   dispatcher = await startDispatcher(stack.env.config, silentLogger);
   receiver = await startReceiver(cert);
+  host = await startFileHost(cert);
 }, 60_000);
 afterAll(async () => {
+  await host?.close();
   await dispatcher?.stop();
   await receiver?.close();
   await stack?.stop();
@@ -346,6 +350,24 @@ describe('The detail and the webhook carry them too; the list never does', () =>
       .set(...bearer(token));
     expect(deleted.status).toBe(204);
     expect(await tablesHolding(marker)).toEqual([]);
+  });
+});
+
+describe('The fields work with file_url (E5)', () => {
+  it('When a downloaded Markdown file asks for pages, then they come back; with page_range, 422 on page_range and nothing charged', async () => {
+    const { token, workspaceId } = await stack.workspace('business', 5);
+    host.answer('/remote/notes.md', { body: '# Remote\n\nFetched text.\n' });
+    const res = await convert(token, { file_url: host.url('/remote/notes.md'), include_pages: 'true' }, null);
+    expect(res.status).toBe(200);
+    expect(res.body.pages).toEqual([{ number: 1, markdown: res.body.markdown.trim() }]);
+    const ranged = await convert(token, { file_url: host.url('/remote/notes.md'), page_range: '1' }, null);
+    const message = 'The page range field applies only to files of type: pdf, pptx, ppt, odp, xlsx, xls, ods.';
+    expect(ranged.status).toBe(422);
+    expect(ranged.body).toEqual({ message, errors: { page_range: [message] } });
+    const badChunks = await convert(token, { file_url: host.url('/remote/notes.md'), chunk_max_tokens: '9' }, null);
+    expect(badChunks.status).toBe(422);
+    expect(Object.keys(badChunks.body.errors)).toEqual(['chunk_max_tokens']);
+    expect(await balance(workspaceId)).toBe(4);
   });
 });
 
