@@ -6,6 +6,7 @@ import { bearer, startStack, type Stack } from './stack';
 import { startDispatcher, type DispatcherService } from '../../dispatcher/src/dispatcher-service';
 import { makeCertificate, startReceiver } from '../../dispatcher/test/receiver';
 import { startFileHost } from './file-host';
+import { sweepExpiredResults } from '../src/domain/delete-conversion';
 
 /*
  * E1–E4 in the service (extensions.md): the four form fields, their 422s, and pages, chunks and
@@ -349,6 +350,36 @@ describe('The detail and the webhook carry them too; the list never does', () =>
       .delete(`/conversions/${row.id}`)
       .set(...bearer(token));
     expect(deleted.status).toBe(204);
+    expect(await tablesHolding(marker)).toEqual([]);
+  });
+});
+
+describe('Retention deletes them as DELETE does (E8)', () => {
+  it('When a conversion with pages, chunks and document is past RESULT_RETENTION_HOURS, then the sweep leaves none of them in any table', async () => {
+    const { token } = await stack.workspace('business', 5);
+    const marker = `retainedmarker${Date.now()}`;
+    const res = await convert(
+      token,
+      { include_pages: 'true', chunk_max_tokens: '64', include_document: 'true' },
+      md(`# ${marker}\n\nBody.\n`),
+    );
+    expect(res.status).toBe(200);
+    const { id } = await stack.gateway.db.conversion.findFirstOrThrow({
+      where: { markdown: { contains: marker } },
+      select: { id: true },
+    });
+    await stack.gateway.db.conversion.update({
+      where: { id },
+      data: { completedAt: new Date(Date.now() - 2 * 3_600_000) },
+    });
+    const deps = {
+      db: stack.gateway.db,
+      logger: silentLogger,
+      cancellations: { announceCancelled: async () => undefined },
+      jobControl: { cancelled: () => undefined, deleted: () => undefined },
+      credits: { charged: () => undefined, refunded: () => undefined },
+    };
+    expect(await sweepExpiredResults(deps, 1)).toBeGreaterThanOrEqual(1);
     expect(await tablesHolding(marker)).toEqual([]);
   });
 });
