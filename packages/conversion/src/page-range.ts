@@ -15,3 +15,5 @@ export function noPageSelected(pageCount: number): ConversionError {
     `The page range selects no page: the file has ${pageCount} page${pageCount === 1 ? '' : 's'}.`,
   );
 }
+
+export { pageSelected, selectedPages } from '@markwright/contracts/src/structure';

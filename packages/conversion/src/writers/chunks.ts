@@ -49,41 +49,47 @@ export function writeChunks(groups: PageBlocks[], maxTokens: number, render: (bl
 
 type Place = Pick<Piece, 'page' | 'headings'>;
 
-/** A block as pieces: whole when it fits, else cut at the boundaries E3 allows. */
+/**
+ * A block as pieces: whole when it fits, else cut at the boundaries E3 allows. A table, list or
+ * code block is counted by its rows, items or lines (the tokenizer is the cost of chunking: each
+ * line is counted once, not once whole and again in parts); near the limit the whole is counted.
+ */
 function blockPieces(block: Block, markdown: string, max: number, place: Place): Piece[] {
-  const tokens = countTokens(markdown);
-  const whole = { ...place, heading: block.type === 'heading' };
-  if (tokens <= max) return [{ ...whole, markdown, joiner: '\n\n', tokens }];
+  const whole = { ...place, heading: block.type === 'heading', markdown, joiner: '\n\n' };
   const lines = markdown.split('\n');
-  if (block.type === 'table' && lines.length > 2) {
-    const header = `${lines[0]}\n${lines[1]}`;
-    const headerTokens = countTokens(header);
-    return lines.slice(2).flatMap((row, i): Piece[] => {
-      // A row larger than the limit with its header is cut in words like any text (E3's last resort).
-      const first = i === 0;
-      const text = first ? `${header}\n${row}` : row;
-      const rowTokens = countTokens(text);
-      const room = first ? max : max - headerTokens - 1;
-      if (room <= 0) return splitText(row, max, place, first ? '\n\n' : '\n');
-      if (rowTokens <= room) {
-        return [
-          {
-            ...place,
-            heading: false,
-            markdown: text,
-            joiner: first ? '\n\n' : '\n',
-            tokens: rowTokens,
-            tableHeader: first ? undefined : header,
-          },
-        ];
-      }
-      return splitText(text, max, place, first ? '\n\n' : '\n');
-    });
+  const units =
+    block.type === 'table' && lines.length > 2
+      ? [`${lines[0]}\n${lines[1]}\n${lines[2]}`, ...lines.slice(3)]
+      : block.type === 'list'
+        ? listItems(lines)
+        : block.type === 'code'
+          ? lines
+          : undefined;
+  if (!units) {
+    const tokens = countTokens(markdown);
+    return tokens <= max ? [{ ...whole, tokens }] : splitText(markdown, max, place, '\n\n');
   }
-  if (block.type === 'list') return unitPieces(listItems(lines), '\n', max, place);
-  if (block.type === 'code') return unitPieces(lines, '\n', max, place);
-  return splitText(markdown, max, place, '\n\n');
+  const counts = units.map(countTokens);
+  const estimate = counts.reduce((a, b) => a + b, 0) + units.length - 1;
+  if (estimate <= max && (estimate <= max * NEAR_LIMIT || countTokens(markdown) <= max))
+    return [{ ...whole, tokens: estimate }];
+  if (block.type !== 'table') return unitPieces(units, counts, '\n', max, place);
+  const header = `${lines[0]}\n${lines[1]}`;
+  const room = max - countTokens(header) - 1;
+  return units.flatMap((row, i): Piece[] => {
+    const joiner = i === 0 ? '\n\n' : '\n';
+    // The first piece holds the header; a continuation row is written after it again when it opens a chunk.
+    if (i === 0)
+      return counts[0]! <= max
+        ? [{ ...place, heading: false, markdown: row, joiner, tokens: counts[0]! }]
+        : splitText(row, max, place, joiner);
+    if (room <= 0 || counts[i]! > room) return splitText(row, max, place, joiner);
+    return [{ ...place, heading: false, markdown: row, joiner, tokens: counts[i]!, tableHeader: header }];
+  });
 }
+
+/** Above this share of the limit a block's summed line counts are checked against a count of the whole. */
+const NEAR_LIMIT = 0.8;
 
 /** A list's Markdown lines grouped into its top-level items (an item's nested lines stay with it). */
 function listItems(lines: string[]): string[] {
@@ -96,11 +102,10 @@ function listItems(lines: string[]): string[] {
 }
 
 /** Units joined by `joiner` in the Markdown; the first joins what is before the block by a blank line. */
-function unitPieces(units: string[], joiner: string, max: number, place: Place): Piece[] {
+function unitPieces(units: string[], counts: number[], joiner: string, max: number, place: Place): Piece[] {
   return units.flatMap((unit, i) => {
-    const tokens = countTokens(unit);
     const join = i === 0 ? '\n\n' : joiner;
-    if (tokens <= max) return [{ ...place, heading: false, markdown: unit, joiner: join, tokens }];
+    if (counts[i]! <= max) return [{ ...place, heading: false, markdown: unit, joiner: join, tokens: counts[i]! }];
     return splitText(unit, max, place, join);
   });
 }

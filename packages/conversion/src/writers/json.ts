@@ -60,7 +60,8 @@ function docBlock(block: Block): DocBlock {
       return {
         ...placed,
         type: 'code',
-        text: clean(block.text),
+        // Trailing line ends dropped, as the Markdown writer drops them before the closing fence.
+        text: clean(block.text).replace(/\n+$/, ''),
         ...(block.language ? { language: block.language } : {}),
       };
     case 'quote':

@@ -96,6 +96,20 @@ describe('E3 chunks', () => {
     expect(joinBack(withoutRepeatedHeaders(chunks, header))).toBe(markdown.replace(/\s+/g, ' ').trim());
   });
 
+  it('When a table fits in a chunk but not in the one being filled, then it moves whole to the next chunk', async () => {
+    const table = [
+      '| Day | Rain |',
+      '| --- | --- |',
+      ...Array.from({ length: 8 }, (_, i) => `| day ${i} | ${i} mm |`),
+    ].join('\n');
+    const { chunks } = await chunksOf(
+      `${sentence(1)} ${sentence(2)} ${sentence(3)}\n\n${table}\n\n${sentence(4)}`,
+      100,
+    );
+    expectCommonRules(chunks, 100);
+    expect(chunks.filter((c) => c.markdown.includes(table))).toHaveLength(1);
+  });
+
   it('When a list and a code block are larger than the limit, then they break between items and between lines', async () => {
     const items = Array.from({ length: 40 }, (_, i) => `- ${sentence(i)}`).join('\n');
     const code = Array.from({ length: 60 }, (_, i) => `let value${i} = compute(${i}, "alpha beta gamma");`).join('\n');
