@@ -74,6 +74,7 @@ const TABLE_SECTIONS: Record<string, () => Promise<() => Promise<string>>> = {
   webhooks: async () => (await import('./webhooks')).runWebhookBench,
   scaling: async () => (await import('./scaling')).runScalingBench,
   'upload-memory': async () => (await import('./upload-memory')).runUploadMemoryBench,
+  structure: async () => (await import('./structure')).runStructureBench,
 };
 /** Sections a full run leaves out: the speech variants take about half an hour on this machine. */
 const ONLY_WHEN_NAMED = ['speech'];

@@ -1,5 +1,6 @@
-"""The extensions of extensions.md (E1–E10). Each test runs once the server's OpenAPI document
-names the extension, and is skipped (saying why) by a server that does not have it yet."""
+"""The extensions of extensions.md (E1–E10). E1–E4 always run; each later one runs once the
+server's OpenAPI document names the extension, and is skipped (saying why) by a server that does
+not have it yet."""
 
 import json
 import unittest
@@ -15,14 +16,12 @@ LONG = "".join("## Part {}\n\n{}\n\n".format(n, "A sentence of several words her
 
 @service.needs_service
 class StructureTest(unittest.TestCase):
-    @service.needs_field("include_pages")
     def test_when_include_pages_is_true_then_pages_join_to_the_markdown(self):
         result = service.client().convert(b"# One\n\nText.\n", filename="one.md", include_pages=True)
         self.assertEqual([p["number"] for p in result["pages"]], [1])
         joined = "\n\n".join(p["markdown"].strip() for p in result["pages"] if p["markdown"].strip())
         self.assertEqual(joined.strip(), result["markdown"].strip())
 
-    @service.needs_field("chunk_max_tokens")
     def test_when_chunk_max_tokens_is_64_then_every_chunk_is_within_it_and_numbered_in_order(self):
         result = service.client().convert(LONG.encode(), filename="long.md", chunk_max_tokens=64)
         chunks = result["chunks"]
@@ -30,13 +29,20 @@ class StructureTest(unittest.TestCase):
         self.assertEqual([c["index"] for c in chunks], list(range(len(chunks))))
         self.assertTrue(all(0 < c["tokens"] <= 64 for c in chunks), [c["tokens"] for c in chunks])
 
-    @service.needs_field("page_range")
     def test_when_page_range_is_sent_for_a_format_without_pages_then_validation_error_names_page_range(self):
         with self.assertRaises(ValidationError) as caught:
             service.client().convert(b"# One\n", filename="one.md", page_range="1-2")
         self.assertIn("page_range", caught.exception.errors)
 
-    @service.needs_field("include_document")
+    def test_when_chunk_max_tokens_is_below_64_then_validation_error_names_chunk_max_tokens(self):
+        with self.assertRaises(ValidationError) as caught:
+            service.client().convert(b"# One\n", filename="one.md", chunk_max_tokens=10)
+        self.assertEqual(list(caught.exception.errors), ["chunk_max_tokens"])
+
+    def test_when_no_structure_is_asked_then_the_result_has_no_pages_chunks_or_document(self):
+        result = service.client().convert(b"# One\n", filename="one.md", include_pages=False)
+        self.assertEqual(sorted(set(result) & {"pages", "chunks", "document"}), [])
+
     def test_when_include_document_is_true_then_the_document_model_comes_back_as_version_1(self):
         result = service.client().convert(b"# Title\n\nBody.\n", filename="doc.md", include_document=True)
         self.assertEqual(result["document"]["version"], 1)

@@ -19,6 +19,74 @@ export interface TokenOptimization {
   reduction_percent: number;
 }
 
+/** E1: one page (PDF page, slide, sheet, e-book spine document or page-break section). */
+export interface Page {
+  /** The page's number in the file (1-based), also when `page_range` selects pages. */
+  number: number;
+  /** "" for an empty page. */
+  markdown: string;
+}
+
+/** E3: a piece of the Markdown of at most `chunk_max_tokens` o200k_base tokens. */
+export interface Chunk {
+  index: number;
+  markdown: string;
+  tokens: number;
+  /** Ascending page numbers the chunk comes from. */
+  pages: number[];
+  /** The enclosing headings' texts at the chunk's start, outermost first. */
+  headings: string[];
+}
+
+/** E4: inline content of the document model. */
+export type DocInline =
+  | { type: 'text'; text: string }
+  | { type: 'strong' | 'emphasis' | 'strike' | 'superscript' | 'subscript'; children: DocInline[] }
+  | { type: 'code'; text: string }
+  | { type: 'link'; href: string; children: DocInline[] }
+  | { type: 'image'; alt: string }
+  | { type: 'note_ref'; id: string }
+  | { type: 'math'; tex: string; display?: boolean }
+  | { type: 'break' };
+
+export interface DocListItem {
+  content: DocInline[];
+  checked?: boolean;
+  blocks?: DocBlock[];
+}
+
+export interface DocTableCell {
+  content: DocInline[];
+  colspan?: number;
+  rowspan?: number;
+}
+
+/** E4: a block of the document model; `page` where the format has pages, `bbox` for PDF pages and OCR'd images. */
+export type DocBlock = {
+  page?: number;
+  /** [x0, y0, x1, y1] in the page's space (PDF points or image pixels), origin top-left. */
+  bbox?: [number, number, number, number];
+} & (
+  | { type: 'heading'; level: number; content: DocInline[] }
+  | { type: 'paragraph'; content: DocInline[] }
+  | { type: 'list'; ordered: boolean; start?: number; items: DocListItem[] }
+  | { type: 'table'; header_rows: number; rows: DocTableCell[][] }
+  | { type: 'code'; text: string; language?: string }
+  | { type: 'quote'; blocks: DocBlock[] }
+  | { type: 'rule' }
+  | { type: 'image'; alt: string }
+  | { type: 'notes'; notes: Array<{ id: string; blocks: DocBlock[] }> }
+  | { type: 'markdown'; markdown: string }
+);
+
+/** E4: the document model the Markdown is written from. */
+export interface DocumentData {
+  version: 1;
+  blocks: DocBlock[];
+  /** Size of each page whose blocks carry bbox. */
+  pages?: Array<{ number: number; width: number; height: number }>;
+}
+
 /** 200 of POST /convert (no webhook URL): the Markdown in the response. */
 export interface SyncConversionResult {
   success: true;
@@ -27,6 +95,12 @@ export interface SyncConversionResult {
   credits_remaining: number;
   metadata?: ConversionMetadata;
   token_optimization?: TokenOptimization;
+  /** Only with `includePages`. */
+  pages?: Page[];
+  /** Only with `chunkMaxTokens`. */
+  chunks?: Chunk[];
+  /** Only with `includeDocument`. */
+  document?: DocumentData;
 }
 
 /** 202 of POST /convert (with a webhook URL): queued; poll `status_url` or wait for the webhook. */
@@ -61,6 +135,9 @@ export interface CompletedConversion extends ConversionDetailBase {
   markdown: string;
   completed_at: string;
   metadata?: ConversionMetadata;
+  pages?: Page[];
+  chunks?: Chunk[];
+  document?: DocumentData;
 }
 
 export interface FailedConversion extends ConversionDetailBase {
@@ -120,6 +197,9 @@ export type WebhookPayload =
       markdown: string;
       completed_at: string;
       metadata?: ConversionMetadata;
+      pages?: Page[];
+      chunks?: Chunk[];
+      document?: DocumentData;
     }
   | { id: string; status: 'failed'; created_at: string; error: string; completed_at: string };
 

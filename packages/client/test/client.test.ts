@@ -17,6 +17,9 @@ import {
   type ConversionDetail,
   type QueuedConversion,
   type SyncConversionResult,
+  type Page,
+  type Chunk,
+  type DocumentData,
   type WebhookPayload,
 } from '../src';
 
@@ -83,6 +86,30 @@ describe('convert', () => {
     });
     const { original_tokens: before, optimized_tokens: after, reduction_percent } = result.token_optimization!;
     expect(reduction_percent).toBe(Math.round((10_000 * (before - after)) / before) / 100);
+  });
+
+  it('When pages, chunks and the document are asked for (E1–E4), then the typed result carries them after the contract’s keys', async () => {
+    const client = await clientFor('business', 10);
+    const result = await client.convert(hello(), { includePages: true, chunkMaxTokens: 64, includeDocument: true });
+    expect(Object.keys(result)).toEqual([
+      'success',
+      'markdown',
+      'credits_used',
+      'credits_remaining',
+      'pages',
+      'chunks',
+      'document',
+    ]);
+    const pages: Page[] = result.pages!;
+    const chunks: Chunk[] = result.chunks!;
+    const document: DocumentData = result.document!;
+    expect(pages).toEqual([{ number: 1, markdown: result.markdown.trim() }]);
+    expect(chunks).toEqual([
+      { index: 0, markdown: expect.stringContaining('# Hello'), tokens: expect.any(Number), pages: [1], headings: [] },
+    ]);
+    expect(chunks[0]!.tokens).toBeLessThanOrEqual(64);
+    expect(document.version).toBe(1);
+    expect(document.blocks[0]).toMatchObject({ type: 'heading', level: 1 });
   });
 
   it('When the options ask for nothing, then the sync body has neither metadata nor token_optimization', async () => {

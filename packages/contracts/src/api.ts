@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { chunkSchema, documentSchema, pageSchema } from './structure';
 
 /**
  * The public API's response bodies (conversion-api.md), as zod schemas. The gateway's OpenAPI
@@ -37,6 +38,19 @@ export const tokenOptimizationSchema = z
   .meta({ id: 'TokenOptimization', description: 'Present only when optimize_tokens was true' });
 export type TokenOptimization = z.infer<typeof tokenOptimizationSchema>;
 
+/** E1, E3, E4: after the contract's keys, each only when its form field asked for it. */
+const structureFields = {
+  pages: z
+    .array(pageSchema)
+    .optional()
+    .meta({ description: 'Only with include_pages=true (E1): one entry per page, slide, sheet or section, in order' }),
+  chunks: z
+    .array(chunkSchema)
+    .optional()
+    .meta({ description: 'Only with chunk_max_tokens (E3): the Markdown in token-bounded pieces, in order' }),
+  document: documentSchema.optional(),
+};
+
 export const syncConversionResultSchema = z
   .object({
     success: z.literal(true),
@@ -45,6 +59,7 @@ export const syncConversionResultSchema = z
     credits_remaining: credits('Workspace balance after the charge'),
     metadata: documentMetadataSchema.optional(),
     token_optimization: tokenOptimizationSchema.optional(),
+    ...structureFields,
   })
   .meta({ id: 'SyncConversionResult', description: 'Answer 200 of POST /convert without webhook_url' });
 export type SyncConversionResult = z.infer<typeof syncConversionResultSchema>;
@@ -85,6 +100,7 @@ export const conversionDetailSchema = z
         markdown: z.string().meta({ description: 'The converted text' }),
         metadata: documentMetadataSchema.optional(),
         completed_at: timestamp('Finish time'),
+        ...structureFields,
       })
       .meta({ id: 'CompletedConversion' }),
     z
@@ -184,6 +200,7 @@ export const webhookPayloadSchema = z
         markdown: z.string(),
         completed_at: timestamp('Finish time'),
         metadata: documentMetadataSchema.optional(),
+        ...structureFields,
       })
       .meta({ id: 'CompletedWebhookPayload' }),
     z

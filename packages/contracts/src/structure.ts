@@ -92,21 +92,23 @@ export type DocInline =
   | { type: 'math'; tex: string; display?: boolean }
   | { type: 'break' };
 
-export const docInlineSchema: z.ZodType<DocInline> = z.lazy(() =>
-  z.discriminatedUnion('type', [
-    z.object({ type: z.literal('text'), text: z.string() }),
-    z.object({
-      type: z.enum(['strong', 'emphasis', 'strike', 'superscript', 'subscript']),
-      children: z.array(docInlineSchema),
-    }),
-    z.object({ type: z.literal('code'), text: z.string() }),
-    z.object({ type: z.literal('link'), href: z.string(), children: z.array(docInlineSchema) }),
-    z.object({ type: z.literal('image'), alt: z.string() }),
-    z.object({ type: z.literal('note_ref'), id: z.string() }),
-    z.object({ type: z.literal('math'), tex: z.string(), display: z.boolean().optional() }),
-    z.object({ type: z.literal('break') }),
-  ]),
-) as z.ZodType<DocInline>;
+export const docInlineSchema: z.ZodType<DocInline> = z
+  .lazy(() =>
+    z.discriminatedUnion('type', [
+      z.object({ type: z.literal('text'), text: z.string() }),
+      z.object({
+        type: z.enum(['strong', 'emphasis', 'strike', 'superscript', 'subscript']),
+        children: z.array(docInlineSchema),
+      }),
+      z.object({ type: z.literal('code'), text: z.string() }),
+      z.object({ type: z.literal('link'), href: z.string(), children: z.array(docInlineSchema) }),
+      z.object({ type: z.literal('image'), alt: z.string() }),
+      z.object({ type: z.literal('note_ref'), id: z.string() }),
+      z.object({ type: z.literal('math'), tex: z.string(), display: z.boolean().optional() }),
+      z.object({ type: z.literal('break') }),
+    ]),
+  )
+  .meta({ id: 'DocInline', description: 'Inline content of the document model' }) as z.ZodType<DocInline>;
 
 interface Placed {
   page?: number;
@@ -139,43 +141,45 @@ export type DocBlock = Placed &
 const placed = { page: z.int().min(1).optional(), bbox: bboxSchema.optional() };
 const inlines = () => z.array(docInlineSchema);
 
-export const docBlockSchema: z.ZodType<DocBlock> = z.lazy(() =>
-  z.discriminatedUnion('type', [
-    z.object({ ...placed, type: z.literal('heading'), level: z.int().min(1).max(6), content: inlines() }),
-    z.object({ ...placed, type: z.literal('paragraph'), content: inlines() }),
-    z.object({
-      ...placed,
-      type: z.literal('list'),
-      ordered: z.boolean(),
-      start: z.int().optional(),
-      items: z.array(
-        z.object({ content: inlines(), checked: z.boolean().optional(), blocks: z.array(docBlockSchema).optional() }),
-      ),
-    }),
-    z.object({
-      ...placed,
-      type: z.literal('table'),
-      header_rows: z.int().min(0),
-      rows: z.array(
-        z.array(
-          z.object({ content: inlines(), colspan: z.int().min(1).optional(), rowspan: z.int().min(1).optional() }),
+export const docBlockSchema: z.ZodType<DocBlock> = z
+  .lazy(() =>
+    z.discriminatedUnion('type', [
+      z.object({ ...placed, type: z.literal('heading'), level: z.int().min(1).max(6), content: inlines() }),
+      z.object({ ...placed, type: z.literal('paragraph'), content: inlines() }),
+      z.object({
+        ...placed,
+        type: z.literal('list'),
+        ordered: z.boolean(),
+        start: z.int().optional(),
+        items: z.array(
+          z.object({ content: inlines(), checked: z.boolean().optional(), blocks: z.array(docBlockSchema).optional() }),
         ),
-      ),
-    }),
-    z.object({ ...placed, type: z.literal('code'), text: z.string(), language: z.string().optional() }),
-    z.object({ ...placed, type: z.literal('quote'), blocks: z.array(docBlockSchema) }),
-    z.object({ ...placed, type: z.literal('rule') }),
-    z.object({ ...placed, type: z.literal('image'), alt: z.string() }),
-    z.object({
-      ...placed,
-      type: z.literal('notes'),
-      notes: z.array(z.object({ id: z.string(), blocks: z.array(docBlockSchema) })),
-    }),
-    z
-      .object({ ...placed, type: z.literal('markdown'), markdown: z.string() })
-      .meta({ description: 'Content the model cannot see into (front matter, a model pass answer), as Markdown' }),
-  ]),
-) as z.ZodType<DocBlock>;
+      }),
+      z.object({
+        ...placed,
+        type: z.literal('table'),
+        header_rows: z.int().min(0),
+        rows: z.array(
+          z.array(
+            z.object({ content: inlines(), colspan: z.int().min(1).optional(), rowspan: z.int().min(1).optional() }),
+          ),
+        ),
+      }),
+      z.object({ ...placed, type: z.literal('code'), text: z.string(), language: z.string().optional() }),
+      z.object({ ...placed, type: z.literal('quote'), blocks: z.array(docBlockSchema) }),
+      z.object({ ...placed, type: z.literal('rule') }),
+      z.object({ ...placed, type: z.literal('image'), alt: z.string() }),
+      z.object({
+        ...placed,
+        type: z.literal('notes'),
+        notes: z.array(z.object({ id: z.string(), blocks: z.array(docBlockSchema) })),
+      }),
+      z
+        .object({ ...placed, type: z.literal('markdown'), markdown: z.string() })
+        .meta({ description: 'Content the model cannot see into (front matter, a model pass answer), as Markdown' }),
+    ]),
+  )
+  .meta({ id: 'DocBlock', description: 'A block of the document model' }) as z.ZodType<DocBlock>;
 
 export const documentSchema = z
   .object({

@@ -12,6 +12,7 @@ const MCP_SERVER = path.join(PACKAGE_DIR, '..', 'mcp', 'dist', 'mcp.js');
 const BUILDER = path.join(PACKAGE_DIR, '..', '..', 'scripts', 'build.js');
 const USAGE =
   'usage: markwright convert <files...> [--out DIR] [--metadata] [--optimize-tokens] [--enhanced]\n' +
+  '                          [--page-range R] [--pages] [--chunk-max-tokens N] [--json]\n' +
   '       markwright mcp   (MCP server on stdio; MARKWRIGHT_BASE_URL, MARKWRIGHT_TOKEN, MARKWRIGHT_MCP_ROOTS)\n';
 const ENTRY_POINTS = { convert: CLI, mcp: MCP_SERVER };
 

@@ -1,3 +1,4 @@
+import { namedStatement } from './named-statement';
 import { type Db, preparedQuery } from './client';
 import { uuidv7 } from './ids';
 import { storableJson, storableText } from './storable-text';
@@ -15,6 +16,10 @@ export interface CompletedResult {
   markdown: string;
   metadata: { title: string; author: string; page_count: number } | null;
   tokenOptimization: { original_tokens: number; optimized_tokens: number; reduction_percent: number } | null;
+  /** E1, E3, E4: present only when the conversion asked for them (null otherwise, or absent). */
+  pages?: unknown[] | null;
+  chunks?: unknown[] | null;
+  document?: object | null;
 }
 
 export interface ClaimedJob {
@@ -23,6 +28,11 @@ export interface ClaimedJob {
   originalFilename: string;
   useEnhancedAi: boolean;
   optimizeTokens: boolean;
+  /** E1–E4 as asked for; page_range in its canonical text form ("1-3,7"). */
+  includePages: boolean;
+  pageRange: string | null;
+  chunkMaxTokens: number | null;
+  includeDocument: boolean;
   /**
    * The upload when it is at most the claim's `inlineBytes`, so a small document costs one
    * statement; null when it is larger (read it with `readUpload` once there is room for it) or gone.
@@ -48,7 +58,8 @@ export async function claimJob(db: Db, conversionId: string, inlineBytes: number
     `UPDATE conversions SET status = 'processing', started_at = COALESCE(started_at, now())
      WHERE id = $1::uuid AND status IN ('pending', 'processing')
      RETURNING mode, extension, original_filename AS "originalFilename", use_enhanced_ai AS "useEnhancedAi",
-       optimize_tokens AS "optimizeTokens",
+       optimize_tokens AS "optimizeTokens", include_pages AS "includePages", page_range AS "pageRange",
+       chunk_max_tokens AS "chunkMaxTokens", include_document AS "includeDocument",
        (SELECT CASE WHEN octet_length(bytes) <= $2::int THEN bytes END FROM uploads WHERE conversion_id = $1::uuid) AS bytes,
        (SELECT octet_length(bytes) FROM uploads WHERE conversion_id = $1::uuid) AS size,
        set_config('synchronous_commit', 'off', true) AS "asyncCommit"`,
@@ -76,6 +87,34 @@ export async function readUpload(db: Db, conversionId: string): Promise<Uint8Arr
  * as stored (made storable), so a "finished" announcement can carry it without reading the row
  * back; null when the conversion had already finished (late result dropped).
  */
+const completeStatement = namedStatement<
+  {
+    conversionId: string;
+    markdown: string;
+    metadata: string | null;
+    tokenOptimization: string | null;
+    pages: string | null;
+    chunks: string | null;
+    document: string | null;
+  },
+  { updated: number }
+>(
+  'mw_complete_conversion',
+  `WITH done AS (
+     UPDATE conversions SET status = 'completed', markdown = :markdown::text, metadata = :metadata::jsonb,
+       token_optimization = :tokenOptimization::jsonb, pages = :pages::jsonb, chunks = :chunks::jsonb,
+       document = :document::jsonb, completed_at = now(),
+       -- Set already unless a crash lost the claim's asynchronous commit.
+       started_at = COALESCE(started_at, now())
+     WHERE id = :conversionId::uuid AND status IN ('pending', 'processing')
+     RETURNING id
+   ), gone AS (
+     DELETE FROM uploads WHERE conversion_id = :conversionId::uuid
+   )
+   SELECT count(*)::int AS updated FROM done`,
+  ['conversionId', 'markdown', 'metadata', 'tokenOptimization', 'pages', 'chunks', 'document'],
+);
+
 export async function completeConversion(
   db: Db,
   conversionId: string,
@@ -87,23 +126,20 @@ export async function completeConversion(
     markdown: storableText(result.markdown),
     metadata: result.metadata ? storableJson(result.metadata) : null,
     tokenOptimization: result.tokenOptimization ?? null,
+    // E1–E4: present only when asked for, as in the bodies.
+    ...(result.pages ? { pages: storableJson(result.pages) } : {}),
+    ...(result.chunks ? { chunks: storableJson(result.chunks) } : {}),
+    ...(result.document ? { document: storableJson(result.document) } : {}),
   };
-  const rows = await preparedQuery<{ updated: number }>(
-    db,
-    'mw_complete_conversion',
-    `WITH done AS (
-       UPDATE conversions SET status = 'completed', markdown = $2::text, metadata = $3::jsonb,
-         token_optimization = $4::jsonb, completed_at = now(),
-         -- Set already unless a crash lost the claim's asynchronous commit.
-         started_at = COALESCE(started_at, now())
-       WHERE id = $1::uuid AND status IN ('pending', 'processing')
-       RETURNING id
-     ), gone AS (
-       DELETE FROM uploads WHERE conversion_id = $1::uuid
-     )
-     SELECT count(*)::int AS updated FROM done`,
-    [conversionId, stored.markdown, json(stored.metadata), json(stored.tokenOptimization)],
-  );
+  const rows = await completeStatement(db, {
+    conversionId,
+    markdown: stored.markdown,
+    metadata: json(stored.metadata),
+    tokenOptimization: json(stored.tokenOptimization),
+    pages: json(stored.pages),
+    chunks: json(stored.chunks),
+    document: json(stored.document),
+  });
   return rows[0]!.updated === 1 ? stored : null;
 }
 

@@ -19,6 +19,10 @@ describe('claiming a job', () => {
       originalFilename: 'a.txt',
       useEnhancedAi: false,
       optimizeTokens: true,
+      includePages: false,
+      pageRange: null,
+      chunkMaxTokens: null,
+      includeDocument: false,
       bytes: 'hi',
       size: 2,
     });

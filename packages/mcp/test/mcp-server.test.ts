@@ -9,7 +9,6 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { startStack, type Stack } from '../../../services/gateway/test/stack';
 import { makeCertificate } from '../../../services/dispatcher/test/receiver';
-import { buildOpenApiDocument } from '../../../services/gateway/src/entry-points/http/openapi';
 
 /*
  * `markwright mcp` as an MCP client runs it: the built CLI spawned over stdio, driven by the SDK's
@@ -20,9 +19,6 @@ const ROOT_DIR = path.resolve(__dirname, '../../..');
 const BIN = path.join(ROOT_DIR, 'packages/conversion/bin/markwright.js');
 const BUILD_DEADLINE_MS = 300_000;
 const run = promisify(execFile);
-const openApi = JSON.stringify(buildOpenApiDocument());
-/** Tests of extensions (E1–E5) run once the gateway's OpenAPI names their form field. */
-const withField = (field: string) => (openApi.includes(`"${field}"`) ? it : it.skip);
 
 type ToolContent = Array<{ type: string; text?: string }>;
 interface ToolAnswer {
@@ -140,18 +136,15 @@ describe('convert_file', () => {
     });
   });
 
-  withField('chunk_max_tokens')(
-    'When chunk_max_tokens is given, then the chunks come as a JSON item, each within the limit',
-    async () => {
-      const answer = await call('convert_file', { path: 'long.md', chunk_max_tokens: 64 });
-      const { chunks } = JSON.parse(answer.content[1]!.text!) as { chunks: Array<{ index: number; tokens: number }> };
-      expect(chunks.length).toBeGreaterThan(1);
-      expect(chunks.map((c) => c.index)).toEqual(chunks.map((_, i) => i));
-      expect(chunks.every((c) => c.tokens <= 64)).toBe(true);
-    },
-  );
+  it('When chunk_max_tokens is given, then the chunks come as a JSON item, each within the limit', async () => {
+    const answer = await call('convert_file', { path: 'long.md', chunk_max_tokens: 64 });
+    const { chunks } = JSON.parse(answer.content[1]!.text!) as { chunks: Array<{ index: number; tokens: number }> };
+    expect(chunks.length).toBeGreaterThan(1);
+    expect(chunks.map((c) => c.index)).toEqual(chunks.map((_, i) => i));
+    expect(chunks.every((c) => c.tokens <= 64)).toBe(true);
+  });
 
-  withField('include_pages')('When include_pages is true, then the pages come as a JSON item', async () => {
+  it('When include_pages is true, then the pages come as a JSON item', async () => {
     const answer = await call('convert_file', { path: 'hello.md', include_pages: true });
     expect(JSON.parse(answer.content[1]!.text!)).toEqual({
       pages: [{ number: 1, markdown: expect.stringContaining('# Hello') }],
@@ -216,19 +209,16 @@ describe('convert_file', () => {
 });
 
 describe('convert_url', () => {
-  withField('file_url')(
-    'When the URL serves a document, then the service fetches it and the Markdown comes back',
-    async () => {
-      const answer = await call('convert_url', { url: `${hostUrl}/remote.md`, include_metadata: true });
-      expect(answer.isError).toBeUndefined();
-      expect(answer.content[0]!.text).toContain('# Remote');
-      expect(JSON.parse(answer.content[1]!.text!)).toEqual({
-        metadata: { title: 'Remote', author: '', page_count: 1 },
-      });
-    },
-  );
+  it('When the URL serves a document, then the service fetches it and the Markdown comes back', async () => {
+    const answer = await call('convert_url', { url: `${hostUrl}/remote.md`, include_metadata: true });
+    expect(answer.isError).toBeUndefined();
+    expect(answer.content[0]!.text).toContain('# Remote');
+    expect(JSON.parse(answer.content[1]!.text!)).toEqual({
+      metadata: { title: 'Remote', author: '', page_count: 1 },
+    });
+  });
 
-  withField('file_url')('When the URL cannot be fetched, then the tool error names file_url', async () => {
+  it('When the URL cannot be fetched, then the tool error names file_url', async () => {
     const answer = await call('convert_url', { url: `${hostUrl}/missing.md` });
     expect(answer.isError).toBe(true);
     expect(texts(answer)[0]).toMatch(/^Invalid request\. file_url: /);

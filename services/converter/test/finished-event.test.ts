@@ -82,4 +82,47 @@ describe('the finished announcement built from what was stored', () => {
     expect(announced.result?.markdown).toBe(markdown);
     expect(await finishedState(t.db, id)).toEqual(announced);
   });
+
+  it('When a sync conversion asked for pages, chunks and document, then the claim reads the options, they are stored cleaned, and the announcement leaves them to the row', async () => {
+    const id = await insertConversion(t.db, { mode: 'sync', originalFilename: 'a.pdf' });
+    await t.db.conversion.update({
+      where: { id },
+      data: { includePages: true, pageRange: '1-2,5', chunkMaxTokens: 128, includeDocument: true },
+    });
+    const job = (await claimJob(t.db, id, 1024))!;
+    expect({
+      includePages: job.includePages,
+      pageRange: job.pageRange,
+      chunkMaxTokens: job.chunkMaxTokens,
+      includeDocument: job.includeDocument,
+    }).toEqual({ includePages: true, pageRange: '1-2,5', chunkMaxTokens: 128, includeDocument: true });
+    const stored = await completeConversion(t.db, id, {
+      ...result('# One\n'),
+      pages: [{ number: 1, markdown: '# O\u0000ne' }],
+      chunks: [{ index: 0, markdown: '# One', tokens: 2, pages: [1], headings: [] }],
+      document: { version: 1, blocks: [{ type: 'heading', level: 1, content: [{ type: 'text', text: 'One' }] }] },
+    });
+    const row = await t.db.conversion.findUniqueOrThrow({ where: { id } });
+    expect(row.pages).toEqual([{ number: 1, markdown: '# One' }]);
+    expect(row.chunks).toEqual(stored!.chunks);
+    expect(row.document).toEqual(stored!.document);
+    const announced = finishedFromStored(job.mode, { status: 'completed', stored: stored! });
+    expect(announced).toEqual({ status: 'completed', mode: 'sync' });
+    expect(await finishedState(t.db, id)).toEqual(announced);
+  });
+
+  it('When a conversion asked for nothing new, then its options read as absent and nothing new is stored', async () => {
+    const { id, mode } = await claimedConversion('sync');
+    const row = await t.db.conversion.findUniqueOrThrow({ where: { id } });
+    expect([row.includePages, row.pageRange, row.chunkMaxTokens, row.includeDocument]).toEqual([
+      false,
+      null,
+      null,
+      false,
+    ]);
+    await completeConversion(t.db, id, result('text\n'));
+    const done = await t.db.conversion.findUniqueOrThrow({ where: { id } });
+    expect([done.pages, done.chunks, done.document]).toEqual([null, null, null]);
+    expect(mode).toBe('sync');
+  });
 });

@@ -92,6 +92,47 @@ describe('The OpenAPI document', () => {
     }
   });
 
+  it('When POST /convert is read, then its form has the E1–E4 fields with their rules', () => {
+    const form = resolve(doc.paths['/convert'].post.requestBody.content['multipart/form-data'].schema);
+    for (const flag of ['include_pages', 'include_document']) {
+      expect(form.properties[flag].type).toBe('string');
+      expect(form.properties[flag].enum).toEqual(expect.arrayContaining(['true', 'false']));
+    }
+    expect(form.properties.chunk_max_tokens).toMatchObject({ type: 'integer', minimum: 64, maximum: 8192 });
+    expect(form.properties.page_range.type).toBe('string');
+    const pattern = new RegExp(form.properties.page_range.pattern as string);
+    expect(['1', '1-3,7', '2-9'].every((r) => pattern.test(r))).toBe(true);
+    expect(['a', '1-', ''].some((r) => pattern.test(r))).toBe(false);
+    expect(form.required).toEqual(['file']);
+  });
+
+  it('When the bodies that carry a result are read, then pages, chunks and document are optional named components, Document with its blocks', () => {
+    for (const name of ['Page', 'Chunk', 'Document']) expect(doc.components.schemas[name]).toBeDefined();
+    const document = resolve(doc.components.schemas.Document);
+    expect(document.required).toEqual(['version', 'blocks']);
+    expectFields(doc.components.schemas.Chunk, {
+      index: ['integer', true],
+      markdown: ['string', true],
+      tokens: ['integer', true],
+      pages: ['array', true],
+      headings: ['array', true],
+    });
+    const completedDetail = bodies('/conversions/{id}', 'get', '200')
+      .flatMap((s) => (s.oneOf ?? s.anyOf ?? [s]).map(resolve))
+      .find((s) => constOf(s, 'status') === 'completed')!;
+    const completedWebhook = resolve(doc.components.schemas.CompletedWebhookPayload);
+    for (const schema of [bodies('/convert', 'post', '200')[0]!, completedDetail, completedWebhook]) {
+      expectFields(schema, { pages: ['array', false], chunks: ['array', false], document: ['object', false] });
+      expect(resolve(schema).properties.document.$ref).toBe('#/components/schemas/Document');
+    }
+    for (const schema of [
+      resolve(doc.components.schemas.ConversionListItem),
+      resolve(doc.components.schemas.FailedWebhookPayload),
+    ]) {
+      for (const key of ['pages', 'chunks', 'document']) expect(schema.properties).not.toHaveProperty(key);
+    }
+  });
+
   it('When the Responses table of POST /convert is read, then each status has its body', () => {
     const op = (status: string) => bodies('/convert', 'post', status);
     expect(Object.keys(doc.paths['/convert'].post.responses).sort()).toEqual(
@@ -167,7 +208,15 @@ describe('The OpenAPI document', () => {
     const additional: Record<string, Record<string, [string, boolean]>> = {
       pending: {},
       processing: { started_at: ['string', true] },
-      completed: { markdown: ['string', true], completed_at: ['string', true], metadata: ['object', false] },
+      completed: {
+        markdown: ['string', true],
+        completed_at: ['string', true],
+        metadata: ['object', false],
+        // E1, E3, E4: only when the conversion asked for them.
+        pages: ['array', false],
+        chunks: ['array', false],
+        document: ['object', false],
+      },
       failed: { error: ['string', true], completed_at: ['string', true] },
     };
     const byStatus = new Map(bodies('/conversions/{id}', 'get', '200').map((s) => [constOf(s, 'status'), s]));
@@ -303,6 +352,23 @@ describe('Served bodies against the document', () => {
     expectValid(response('/convert', 'post', '200'), res.body);
   });
 
+  it('When a sync conversion asks for pages, chunks and the document, then its 200 matches the document', async () => {
+    const res = await api()
+      .post('/convert')
+      .set(...bearer(token))
+      .field('include_pages', 'true')
+      .field('chunk_max_tokens', '64')
+      .field('include_document', 'true')
+      .attach(
+        'file',
+        Buffer.from('# Title\n\nSome *text* with a [link](https://example.com).\n\n- one\n- two\n'),
+        'note.md',
+      );
+    expect(res.status).toBe(200);
+    expect(Object.keys(res.body).slice(-3)).toEqual(['pages', 'chunks', 'document']);
+    expectValid(response('/convert', 'post', '200'), res.body);
+  });
+
   it('When a conversion is queued, then its 202 and its detail match the document', async () => {
     const res = await api()
       .post('/convert')
@@ -405,6 +471,37 @@ describe('Served bodies against the document', () => {
     });
     expectValid(validate, JSON.parse(completed));
     expectValid(validate, JSON.parse(failed));
+    const structured = buildPayload({
+      ...base,
+      status: 'completed',
+      markdown: '# Hi',
+      metadata: null,
+      includeMetadata: false,
+      error: null,
+      includePages: true,
+      chunkMaxTokens: 64,
+      includeDocument: true,
+      pages: [{ number: 1, markdown: '# Hi' }],
+      chunks: [{ index: 0, markdown: '# Hi', tokens: 2, pages: [1], headings: [] }],
+      document: {
+        version: 1,
+        blocks: [
+          { type: 'heading', level: 1, page: 1, bbox: [72, 72, 120, 90], content: [{ type: 'text', text: 'Hi' }] },
+        ],
+        pages: [{ number: 1, width: 595.28, height: 841.89 }],
+      },
+    });
+    expect(Object.keys(JSON.parse(structured))).toEqual([
+      'id',
+      'status',
+      'created_at',
+      'markdown',
+      'completed_at',
+      'pages',
+      'chunks',
+      'document',
+    ]);
+    expectValid(validate, JSON.parse(structured));
   });
 
   it('When a key is replayed, a job is cancelled or deleted (E6-E8), then each answer matches the document', async () => {

@@ -5,6 +5,7 @@
  * drifting. A field added, removed, renamed or retyped on either side fails to compile here.
  */
 import type * as Contract from '../../../contracts/src/api';
+import type * as Structure from '../../../contracts/src/structure';
 import type * as Client from '../../src/types';
 
 /** Each is assignable to the other and both have the same keys: the same shape for a JSON body. */
@@ -35,3 +36,7 @@ yes<Same<Client.ConversionPage, Contract.ConversionPage>>();
 yes<Same<Client.WebhookPayload, Contract.WebhookPayload>>();
 yes<Same<ByStatus<Client.WebhookPayload, 'completed'>, ByStatus<Contract.WebhookPayload, 'completed'>>>();
 yes<Same<ByStatus<Client.WebhookPayload, 'failed'>, ByStatus<Contract.WebhookPayload, 'failed'>>>();
+yes<Same<Client.Page, Structure.Page>>();
+yes<Same<Client.Chunk, Structure.Chunk>>();
+yes<Same<Client.DocumentData, Structure.DocumentData>>();
+yes<Same<Client.DocBlock, Structure.DocBlock>>();

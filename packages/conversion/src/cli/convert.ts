@@ -4,8 +4,19 @@ import { parseArgs } from 'node:util';
 import cliProgress from 'cli-progress';
 import { closeConversionWorkers, convertIsolated, DEFAULT_LIMITS } from '../isolation/isolated-convert';
 import { ConversionError } from '../types';
+import type { ConvertDocumentResult } from '../convert';
+import {
+  CHUNK_MAX_TOKENS_MAX,
+  CHUNK_MAX_TOKENS_MIN,
+  parsePageRange,
+  type StructureOptions,
+} from '@markwright/contracts/src/structure';
 
-const USAGE = 'usage: markwright convert <files...> [--out DIR] [--metadata] [--optimize-tokens] [--enhanced]';
+const USAGE =
+  'usage: markwright convert <files...> [--out DIR] [--metadata] [--optimize-tokens] [--enhanced]\n' +
+  '                          [--page-range R] [--pages] [--chunk-max-tokens N] [--json]\n' +
+  '  --pages, --chunk-max-tokens N, --json print JSON (pages, chunks, the document) instead of Markdown;\n' +
+  '  given together, one object with those keys.';
 
 /** `markwright convert` (`pnpm convert`): the library on its own, no server. One file prints Markdown; --out writes one .md per input. */
 async function main(): Promise<number> {
@@ -16,6 +27,10 @@ async function main(): Promise<number> {
       metadata: { type: 'boolean', default: false },
       'optimize-tokens': { type: 'boolean', default: false },
       enhanced: { type: 'boolean', default: false },
+      pages: { type: 'boolean', default: false },
+      'page-range': { type: 'string' },
+      'chunk-max-tokens': { type: 'string' },
+      json: { type: 'boolean', default: false },
       help: { type: 'boolean', short: 'h', default: false },
     },
   });
@@ -23,7 +38,13 @@ async function main(): Promise<number> {
     process.stderr.write(`${USAGE}\n`);
     return values.help ? 0 : 2;
   }
-  const options = { enhanced: values.enhanced, optimizeTokens: values['optimize-tokens'] };
+  const structure = structureOptions(values);
+  if (typeof structure === 'string') {
+    process.stderr.write(`${structure}\n${USAGE}\n`);
+    return 2;
+  }
+  const options = { enhanced: values.enhanced, optimizeTokens: values['optimize-tokens'], ...structure };
+  const asJson = !!(structure.includePages || structure.chunkMaxTokens || structure.includeDocument);
   const toStdout = !values.out;
   if (values.out) await fs.mkdir(values.out, { recursive: true });
   const bar =
@@ -39,8 +60,9 @@ async function main(): Promise<number> {
       const result = await convertIsolated(bytes, ext, { ...options, filename: path.basename(file) }, DEFAULT_LIMITS);
       let text = result.markdown;
       if (values.metadata) text = `${frontMatter(result.metadata)}${text}`;
+      if (asJson) text = `${JSON.stringify(structureJson(result, values.metadata), null, 2)}\n`;
       if (toStdout) await writeStdout(text);
-      else await fs.writeFile(path.join(values.out!, `${path.basename(file)}.md`), text);
+      else await fs.writeFile(path.join(values.out!, `${path.basename(file)}.${asJson ? 'json' : 'md'}`), text);
       if (result.tokenOptimization) process.stderr.write(`${file}: ${JSON.stringify(result.tokenOptimization)}\n`);
     } catch (err) {
       failures++;
@@ -52,6 +74,42 @@ async function main(): Promise<number> {
   bar?.stop();
   await closeConversionWorkers();
   return failures > 0 ? 1 : 0;
+}
+
+/** The E1–E4 options from the flags, or what is wrong with them. */
+function structureOptions(values: {
+  pages?: boolean;
+  'page-range'?: string;
+  'chunk-max-tokens'?: string;
+  json?: boolean;
+}): StructureOptions | string {
+  const options: StructureOptions = {};
+  if (values.pages) options.includePages = true;
+  if (values.json) options.includeDocument = true;
+  if (values['page-range'] !== undefined) {
+    const range = parsePageRange(values['page-range']);
+    if (!range) return `--page-range: "${values['page-range']}" is not a page range such as 1-3,7`;
+    options.pageRange = range;
+  }
+  if (values['chunk-max-tokens'] !== undefined) {
+    const n = Number(values['chunk-max-tokens']);
+    if (!Number.isInteger(n) || n < CHUNK_MAX_TOKENS_MIN || n > CHUNK_MAX_TOKENS_MAX) {
+      return `--chunk-max-tokens: an integer from ${CHUNK_MAX_TOKENS_MIN} to ${CHUNK_MAX_TOKENS_MAX}`;
+    }
+    options.chunkMaxTokens = n;
+  }
+  return options;
+}
+
+/** What --pages, --chunk-max-tokens and --json print: the one asked for, or an object of those asked for. */
+function structureJson(result: ConvertDocumentResult, withMetadata: boolean): unknown {
+  const parts: Record<string, unknown> = {};
+  if (result.pages) parts.pages = result.pages;
+  if (result.chunks) parts.chunks = result.chunks;
+  if (result.document) parts.document = result.document;
+  if (withMetadata) parts.metadata = result.metadata;
+  const keys = Object.keys(parts);
+  return keys.length === 1 ? parts[keys[0]!] : parts;
 }
 
 /**

@@ -87,7 +87,9 @@ export function finishedFromStored(
     const result = { markdown: null, metadata: null, tokenOptimization: null, error: storableText(outcome.error) };
     return { status: 'failed', mode, result };
   }
-  const { markdown, metadata, tokenOptimization } = outcome.stored;
+  const { markdown, metadata, tokenOptimization, pages, chunks, document } = outcome.stored;
+  // pages, chunks and document (E1–E4) are read from the row by the waiting request.
+  if (pages || chunks || document) return { status: 'completed', mode };
   // Counted in code points, as PostgreSQL's length() counts them when a finished row is read back.
   if (!codePointsAtMost(markdown, FINISHED_EVENT_INLINE_MAX_CHARS)) return { status: 'completed', mode };
   return { status: 'completed', mode, result: { markdown, metadata, tokenOptimization, error: null } };
@@ -109,6 +111,8 @@ interface FinishedRow {
   metadata: CompletedResult['metadata'];
   tokenOptimization: CompletedResult['tokenOptimization'];
   error: string | null;
+  /** pages, chunks or document (E1–E4) were stored: the waiting request reads them from the row. */
+  structured: boolean;
 }
 
 /**
@@ -120,12 +124,19 @@ export async function finishedState(db: Db, conversionId: string): Promise<Finis
   const [row] = await retryOnConnectionLoss(
     () => db.$queryRaw<FinishedRow[]>`
       SELECT status, mode, error, metadata, token_optimization AS "tokenOptimization",
-             CASE WHEN mode = 'sync' THEN left(markdown, ${FINISHED_EVENT_INLINE_MAX_CHARS + 1}) END AS "markdownHead"
+             CASE WHEN mode = 'sync' THEN left(markdown, ${FINISHED_EVENT_INLINE_MAX_CHARS + 1}) END AS "markdownHead",
+             (pages IS NOT NULL OR chunks IS NOT NULL OR document IS NOT NULL) AS structured
       FROM conversions WHERE id = ${conversionId}::uuid`,
   );
   if (!row || !isFinishedStatus(row.status)) return null;
   const mode = row.mode === 'async' ? 'async' : 'sync';
   if (row.status === 'failed') return finishedFromStored(mode, { status: 'failed', error: row.error ?? '' });
-  const stored = { markdown: row.markdownHead ?? '', metadata: row.metadata, tokenOptimization: row.tokenOptimization };
+  const stored: CompletedResult = {
+    markdown: row.markdownHead ?? '',
+    metadata: row.metadata,
+    tokenOptimization: row.tokenOptimization,
+    // Only their presence counts here (finishedFromStored leaves a structured result in the row).
+    ...(row.structured ? { pages: [] } : {}),
+  };
   return finishedFromStored(mode, { status: 'completed', stored });
 }

@@ -7,7 +7,12 @@ import {
   type TranscriptionEndpoint,
 } from '@markwright/conversion';
 import type { Logger } from '@markwright/config';
-import { CANCELLED_BY_REQUEST } from '@markwright/contracts';
+import {
+  CANCELLED_BY_REQUEST,
+  parsePageRange,
+  type StructureOptions,
+  type StructureOutput,
+} from '@markwright/contracts';
 import {
   claimJob,
   conversionExists,
@@ -99,7 +104,7 @@ async function convertAndKeep(
   try {
     result = await deps.slots.converting(async () => {
       started = Date.now();
-      return convertIsolated(
+      const converted = await convertIsolated(
         job.bytes,
         job.extension,
         {
@@ -108,10 +113,12 @@ async function convertAndKeep(
           filename: job.originalFilename,
           modelEndpoint: job.useEnhancedAi ? deps.modelEndpoint : undefined,
           transcriptionEndpoint: job.useEnhancedAi ? deps.transcriptionEndpoint : undefined,
+          ...structureOptions(job),
         },
         deps.limits,
         cancel,
       );
+      return converted as typeof converted & StructureOutput;
     }, cancel);
   } catch (err) {
     if (err instanceof LeftTheLine) return skipCancelled(deps, conversionId, job, err);
@@ -138,6 +145,22 @@ async function skipCancelled(
   return fail(deps, conversionId, job, CANCELLED_BY_REQUEST);
 }
 
+/** E1–E4 as the row asked for them, in the library's terms; nothing when nothing was asked. */
+export function structureOptions(job: {
+  includePages: boolean;
+  pageRange: string | null;
+  chunkMaxTokens: number | null;
+  includeDocument: boolean;
+}): StructureOptions {
+  const options: StructureOptions = {};
+  if (job.includePages) options.includePages = true;
+  const range = job.pageRange === null ? null : parsePageRange(job.pageRange);
+  if (range) options.pageRange = range;
+  if (job.chunkMaxTokens !== null) options.chunkMaxTokens = job.chunkMaxTokens;
+  if (job.includeDocument) options.includeDocument = true;
+  return options;
+}
+
 /** What `fail` and `keepResult` need of the job; without its mode, what to announce is read from the row. */
 type JobFacts = { extension: string; mode?: FinishedState['mode'] };
 
@@ -151,7 +174,7 @@ async function keepResult(
   deps: RunDeps,
   conversionId: string,
   job: JobFacts,
-  result: Awaited<ReturnType<typeof convertIsolated>>,
+  result: Awaited<ReturnType<typeof convertIsolated>> & StructureOutput,
   started: number,
 ): Promise<FinishedState | undefined> {
   const seconds = (Date.now() - started) / 1000;
@@ -160,6 +183,9 @@ async function keepResult(
       markdown: result.markdown,
       metadata: result.metadata,
       tokenOptimization: result.tokenOptimization ?? null,
+      pages: result.pages ?? null,
+      chunks: result.chunks ?? null,
+      document: result.document ?? null,
     });
     deps.logger.info({ conversionId, ms: Date.now() - started }, 'conversion completed');
     if (!stored) return undefined;

@@ -79,7 +79,11 @@ async function inTurn<T>(
   try {
     [, release] = await Promise.race([acquiring, left]);
   } catch (err) {
-    if (err instanceof LeftTheLine) acquiring.then(([, given]) => given(), () => undefined);
+    if (err instanceof LeftTheLine)
+      acquiring.then(
+        ([, given]) => given(),
+        () => undefined,
+      );
     throw err;
   } finally {
     leave.removeEventListener('abort', onAbort);

@@ -10,11 +10,19 @@ export interface FinishedConversion {
   metadata: unknown;
   includeMetadata: boolean;
   error: string | null;
+  /** E1, E3, E4: what was asked for, and what the conversion stored. */
+  includePages?: boolean;
+  chunkMaxTokens?: number | null;
+  includeDocument?: boolean;
+  pages?: unknown;
+  chunks?: unknown;
+  document?: unknown;
 }
 
 /**
  * The webhook body, serialised once: keys in the contract's order (id, status, created_at,
- * markdown | error, completed_at, metadata), compact, so JSON.stringify(JSON.parse(body)) === body.
+ * markdown | error, completed_at, metadata), then pages, chunks and document when asked for
+ * (E1–E4), compact, so JSON.stringify(JSON.parse(body)) === body.
  */
 export function buildPayload(c: FinishedConversion): string {
   const body: Record<string, unknown> = { id: c.id, status: c.status, created_at: formatTimestamp(c.createdAt) };
@@ -22,6 +30,9 @@ export function buildPayload(c: FinishedConversion): string {
     body.markdown = c.markdown ?? '';
     body.completed_at = formatTimestamp(c.completedAt);
     if (c.includeMetadata) body.metadata = c.metadata;
+    if (c.includePages && Array.isArray(c.pages)) body.pages = c.pages;
+    if (c.chunkMaxTokens != null && Array.isArray(c.chunks)) body.chunks = c.chunks;
+    if (c.includeDocument && c.document) body.document = c.document;
   } else {
     body.error = c.error ?? 'The conversion failed.';
     body.completed_at = formatTimestamp(c.completedAt);

@@ -38,6 +38,11 @@ export interface NewConversion {
   useEnhancedAi: boolean;
   includeMetadata: boolean;
   optimizeTokens: boolean;
+  /** E1–E4 as asked for; the converter reads them from the row. */
+  includePages: boolean;
+  pageRange: string | null;
+  chunkMaxTokens: number | null;
+  includeDocument: boolean;
   mode: 'sync' | 'async';
   webhookUrl: string | null;
   /** Sealed (encrypted) already. */
@@ -79,10 +84,12 @@ const chargeStatement = namedStatement<
    ), created AS (
      INSERT INTO conversions (id, workspace_id, status, original_filename, extension, file_size_bytes,
        use_enhanced_ai, include_metadata, optimize_tokens, mode, webhook_url, webhook_secret,
-       credits_charged, created_at, last_published_at, publish_count)
+       credits_charged, created_at, last_published_at, publish_count,
+       include_pages, page_range, chunk_max_tokens, include_document)
      SELECT :id::uuid, :workspaceId::uuid, 'pending', :originalFilename::text, :extension::text, :fileSizeBytes::int,
        :useEnhancedAi::boolean, :includeMetadata::boolean, :optimizeTokens::boolean, :mode::text, :webhookUrl::text,
-       :webhookSecret::text, :cost::int, :createdAt::timestamptz, :createdAt::timestamptz, 1
+       :webhookSecret::text, :cost::int, :createdAt::timestamptz, :createdAt::timestamptz, 1,
+       :includePages::boolean, :pageRange::text, :chunkMaxTokens::int, :includeDocument::boolean
      FROM charged
      RETURNING id
    ), ledger AS (
@@ -106,6 +113,10 @@ const chargeStatement = namedStatement<
     'useEnhancedAi',
     'includeMetadata',
     'optimizeTokens',
+    'includePages',
+    'pageRange',
+    'chunkMaxTokens',
+    'includeDocument',
     'mode',
     'webhookUrl',
     'webhookSecret',
@@ -176,6 +187,12 @@ const detailSelect = {
   metadata: true,
   tokenOptimization: true,
   includeMetadata: true,
+  includePages: true,
+  chunkMaxTokens: true,
+  includeDocument: true,
+  pages: true,
+  chunks: true,
+  document: true,
   error: true,
   webhookUrl: true,
   webhookSeries: true,

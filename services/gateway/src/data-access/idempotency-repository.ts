@@ -15,6 +15,12 @@ const recordSelect = {
       error: true,
       includeMetadata: true,
       optimizeTokens: true,
+      includePages: true,
+      chunkMaxTokens: true,
+      includeDocument: true,
+      pages: true,
+      chunks: true,
+      document: true,
     },
   },
 } satisfies Prisma.IdempotencyKeySelect;

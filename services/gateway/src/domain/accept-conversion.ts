@@ -14,7 +14,7 @@ import {
 } from '../data-access/conversion-repository';
 import type { JobPublisher } from '../data-access/job-publisher';
 import type { FinishedNotice, FinishedWaiters } from './finished-waiters';
-import { queuedAnswer, syncAnswer, type Answer } from './conversion-answers';
+import { asksForStructure, queuedAnswer, syncAnswer, type Answer, type StoredStructure } from './conversion-answers';
 import {
   IDEMPOTENCY_RETRY_AFTER_SECONDS,
   idempotencyExpiredBefore,
@@ -43,7 +43,7 @@ export interface CreditsMeter {
 
 export type { Answer } from './conversion-answers';
 
-type Outcome = FinishedResult & { status: 'completed' | 'failed' };
+type Outcome = FinishedResult & StoredStructure & { status: 'completed' | 'failed' };
 
 /** POST /convert: charge and create the row (with the upload) → publish → answer 202, or wait and answer the result. */
 export async function acceptConversion(
@@ -69,7 +69,8 @@ export async function acceptConversion(
   const waiting = deps.listener.waitFor(created.id);
   try {
     await publishJob(deps, created.id);
-    const outcome = await waitUntilFinished(deps, created.id, waiting);
+    // pages, chunks and document never ride on the event: the row has them.
+    const outcome = await waitUntilFinished(deps, created.id, waiting, !asksForStructure(request));
     if (outcome.status === 'completed') {
       return syncAnswer(outcome, request, { creditsUsed: cost, creditsRemaining: created.creditsRemaining });
     }
@@ -109,6 +110,10 @@ async function storeThenCharge(
         useEnhancedAi: request.useEnhancedAi,
         includeMetadata: request.includeMetadata,
         optimizeTokens: request.optimizeTokens,
+        includePages: request.includePages,
+        pageRange: request.pageRange,
+        chunkMaxTokens: request.chunkMaxTokens,
+        includeDocument: request.includeDocument,
         mode: request.webhookUrl ? 'async' : 'sync',
         webhookUrl: request.webhookUrl,
         webhookSecret: sealed,
@@ -154,6 +159,7 @@ async function waitUntilFinished(
   deps: AcceptDeps,
   conversionId: string,
   waiting: { promise: Promise<FinishedNotice> },
+  eventResultWillDo: boolean,
 ): Promise<Outcome> {
   const deadline = Date.now() + deps.syncTimeoutMs;
   let announced: Promise<FinishedNotice | undefined> = waiting.promise;
@@ -161,7 +167,7 @@ async function waitUntilFinished(
     const left = deadline - Date.now();
     if (left <= 0) break;
     const notice = await Promise.race([announced, delay(Math.min(left, deps.syncPollMs))]);
-    if (notice?.result) return { status: notice.status, ...notice.result };
+    if (notice?.result && eventResultWillDo) return { status: notice.status, ...notice.result };
     // An event without the result was used up: from now on only the poll wakes this loop.
     if (notice) announced = new Promise(() => undefined);
     const row = await readOutcome(deps.db, conversionId);
@@ -188,6 +194,9 @@ async function readOutcome(db: Db, conversionId: string): Promise<Outcome | null
     markdown: row.markdown,
     metadata: row.metadata,
     tokenOptimization: row.tokenOptimization,
+    pages: row.pages,
+    chunks: row.chunks,
+    document: row.document,
     error: row.error,
   };
 }

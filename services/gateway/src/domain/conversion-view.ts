@@ -1,4 +1,5 @@
 import type { ConversionDetailRow, ConversionListRow } from '../data-access/conversion-repository';
+import { structureFields } from './conversion-answers';
 import {
   formatTimestamp,
   type ConversionDetail,
@@ -41,6 +42,7 @@ export function renderConversionDetail(row: ConversionDetailRow): ConversionDeta
         ...(row.includeMetadata ? { metadata: row.metadata as unknown as DocumentMetadata } : {}),
         completed_at: finishedAt(row),
         ...webhook,
+        ...structureFields(row, row),
       };
     case 'failed':
       return {

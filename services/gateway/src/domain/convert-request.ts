@@ -1,7 +1,18 @@
 import { z } from 'zod';
-import { isSupportedExtension, SUPPORTED_EXTENSIONS } from '@markwright/contracts';
+import {
+  CHUNK_MAX_TOKENS_MAX,
+  CHUNK_MAX_TOKENS_MIN,
+  formatPageRange,
+  isSupportedExtension,
+  PAGE_RANGE_MAX_PAGE,
+  parsePageRange,
+  SUPPORTED_EXTENSIONS,
+} from '@markwright/contracts';
 import { PLAN_NAMES, PLANS, type PlanName } from './plans';
+import { AppError } from './app-error';
 import { validationError } from './validation-errors';
+
+const CHUNK_BOUNDS_MESSAGE = `The chunk max tokens field must be between ${CHUNK_MAX_TOKENS_MIN} and ${CHUNK_MAX_TOKENS_MAX}.`;
 
 export interface UploadedFile {
   originalname: string;
@@ -122,6 +133,56 @@ function flagField(field: string, description: string) {
     .optional();
 }
 
+/** E2: the extensions whose pages (PDF pages, slides, sheets) page_range selects. */
+export const PAGE_RANGE_EXTENSIONS: readonly string[] = ['pdf', 'pptx', 'ppt', 'odp', 'xlsx', 'xls', 'ods'];
+
+/** E2: "N", "N-M" or a comma-separated list of those, ascending, not overlapping; kept in canonical form. */
+const pageRangeField = z
+  .preprocess(
+    textOnly,
+    z
+      .string({ error: mustBeString('page_range') })
+      .refine((text) => parsePageRange(text) !== null, {
+        message: `The page range field must be pages like 1-3,7: ascending, not overlapping, from 1 to ${PAGE_RANGE_MAX_PAGE}.`,
+      })
+      .transform((text) => formatPageRange(parsePageRange(text)!)),
+  )
+  .meta({
+    type: 'string',
+    pattern: '^\\s*\\d+\\s*(-\\s*\\d+\\s*)?(,\\s*\\d+\\s*(-\\s*\\d+\\s*)?)*$',
+    description:
+      `Reads only these pages (E2): "N", "N-M" or a comma-separated list ("1-3,7"), 1-based, ascending, not overlapping, ` +
+      `numbers up to ${PAGE_RANGE_MAX_PAGE}. PDF pages, slides (${['pptx', 'ppt', 'odp'].join(', ')}) and sheets ` +
+      `(${['xlsx', 'xls', 'ods'].join(', ')}) only; a 422 on page_range for any other file. A range past the end ` +
+      "selects the pages that exist; one that selects none fails the conversion (refunded). metadata.page_count stays the file's count.",
+  })
+  .optional();
+
+/** E3: the chunks' token limit, an integer within the bounds. */
+const chunkMaxTokensField = z
+  .preprocess(
+    textOnly,
+    z
+      .string({ error: mustBeString('chunk_max_tokens') })
+      .trim()
+      .regex(/^[+]?\d+$/, { message: 'The chunk max tokens field must be an integer.' })
+      .transform(Number)
+      .pipe(
+        z
+          .int()
+          .min(CHUNK_MAX_TOKENS_MIN, { message: CHUNK_BOUNDS_MESSAGE })
+          .max(CHUNK_MAX_TOKENS_MAX, { message: CHUNK_BOUNDS_MESSAGE }),
+      ),
+  )
+  .meta({
+    type: 'integer',
+    minimum: CHUNK_MAX_TOKENS_MIN,
+    maximum: CHUNK_MAX_TOKENS_MAX,
+    description:
+      'Adds chunks (E3): pieces of the Markdown of at most this many o200k_base tokens, with their pages and headings.',
+  })
+  .optional();
+
 /** The multipart form of POST /convert (contract's Validation table plus decisions.md), fields in form order. */
 export function convertFormSchema(maxFileBytes: number) {
   return z.object({
@@ -132,6 +193,10 @@ export function convertFormSchema(maxFileBytes: number) {
     use_enhanced_ai: flagField('use_enhanced_ai', 'Enhanced AI conversion; costs more credits.'),
     optimize_tokens: flagField('optimize_tokens', 'Shrinks the Markdown; the sync answer reports token_optimization.'),
     include_metadata: flagField('include_metadata', 'Adds metadata (title, author, page_count) to the result.'),
+    include_pages: flagField('include_pages', 'Adds pages (E1): the Markdown of each page, slide or sheet.'),
+    page_range: pageRangeField,
+    chunk_max_tokens: chunkMaxTokensField,
+    include_document: flagField('include_document', 'Adds document (E4): the document model as JSON.'),
   });
 }
 
@@ -158,6 +223,11 @@ export interface ConvertRequest {
   useEnhancedAi: boolean;
   optimizeTokens: boolean;
   includeMetadata: boolean;
+  /** E1–E4; pageRange in canonical form ("1-3,7"), null for every page. */
+  includePages: boolean;
+  pageRange: string | null;
+  chunkMaxTokens: number | null;
+  includeDocument: boolean;
 }
 
 /** Validates the upload and the text fields against the plan's form; a 422 lists every failing field. */
@@ -167,7 +237,12 @@ export function validateConvertRequest(
   fields: Record<string, unknown>,
 ): ConvertRequest {
   const parsed = FORM_BY_PLAN[plan].safeParse({ ...fields, file });
-  if (!parsed.success) throw validationError(parsed.error);
+  const rangeRefused = pageRangeRefused(file, fields);
+  if (!parsed.success || rangeRefused) {
+    const errors = { ...(parsed.success ? {} : validationError(parsed.error).fieldErrors) };
+    if (rangeRefused) errors.page_range = [rangeRefused];
+    throw AppError.validation(inFormOrder(errors));
+  }
   const form = parsed.data;
   return {
     file: form.file,
@@ -177,7 +252,27 @@ export function validateConvertRequest(
     useEnhancedAi: form.use_enhanced_ai ?? false,
     optimizeTokens: form.optimize_tokens ?? false,
     includeMetadata: form.include_metadata ?? false,
+    includePages: form.include_pages ?? false,
+    pageRange: form.page_range ?? null,
+    chunkMaxTokens: form.chunk_max_tokens ?? null,
+    includeDocument: form.include_document ?? false,
   };
+}
+
+/** E2: a well-formed page_range on a file without pages to select (a file the form accepts otherwise). */
+function pageRangeRefused(file: UploadedFile | undefined, fields: Record<string, unknown>): string | null {
+  if (typeof fields.page_range !== 'string' || parsePageRange(fields.page_range) === null || !file) return null;
+  const extension = extensionOf(file.originalname);
+  if (!isSupportedExtension(extension) || PAGE_RANGE_EXTENSIONS.includes(extension)) return null;
+  return `The page range field applies only to files of type: ${PAGE_RANGE_EXTENSIONS.join(', ')}.`;
+}
+
+const FORM_ORDER = Object.keys(convertFormSchema(0).shape);
+
+function inFormOrder(errors: Record<string, string[]>): Record<string, string[]> {
+  const known = FORM_ORDER.filter((field) => errors[field]);
+  const others = Object.keys(errors).filter((field) => !FORM_ORDER.includes(field));
+  return Object.fromEntries([...known, ...others].map((field) => [field, errors[field]!]));
 }
 
 export function extensionOf(filename: string): string {

@@ -23,10 +23,11 @@ const QUOTE_STYLE = /quote/i;
 const MAX_NESTING = 32;
 
 /** One body element after reading: a block, or a list item / code line that groups with its neighbours. */
-type Flat =
+type Flat = (
   | { kind: 'block'; block: Block }
   | { kind: 'item'; level: number; ordered: boolean; value: number; numId: string; text: Inline[] }
-  | { kind: 'code'; text: string };
+  | { kind: 'code'; text: string }
+) & { page?: number };
 
 interface Field {
   instr: string;
@@ -50,9 +51,26 @@ export class DocxReader {
     this.numbering = new ListNumbering(pkg);
   }
 
-  /** The whole document: body blocks, then footnotes, endnotes and comments as note definitions. */
+  /** Pages the body's recorded page breaks make (E1), known after `read`. */
+  pageCount = 1;
+
+  /**
+   * The whole document: body blocks, then footnotes, endnotes and comments as note definitions.
+   * Each top-level block records the page it starts on, counted at the page breaks the file records.
+   */
   read(): Block[] {
-    const blocks = this.blocks(children(this.pkg.body));
+    const flat: Flat[] = [];
+    const pages = new PageBreaks();
+    this.depth++;
+    for (const el of children(this.pkg.body)) {
+      const from = flat.length;
+      const page = pages.walk(el);
+      this.element(el, flat);
+      for (let k = from; k < flat.length; k++) flat[k]!.page = page;
+    }
+    this.depth--;
+    this.pageCount = pages.page;
+    const blocks = group(flat);
     if (!this.noteDefinitions.length) return blocks;
     return [...blocks, { type: 'notes', notes: this.noteDefinitions }];
   }
@@ -536,20 +554,87 @@ function group(flat: Flat[]): Block[] {
   let i = 0;
   while (i < flat.length) {
     const f = flat[i]!;
+    // A block (a code block, a list) that runs over a page break is on the page where it starts.
+    const page = f.page === undefined ? {} : { page: f.page };
     if (f.kind === 'block') {
-      out.push(f.block);
+      out.push(f.page === undefined ? f.block : { ...f.block, ...page });
       i++;
     } else if (f.kind === 'code') {
       const lines: string[] = [];
       while (i < flat.length && flat[i]!.kind === 'code') lines.push((flat[i++] as { text: string }).text);
-      out.push({ type: 'code', text: lines.join('\n') });
+      out.push({ type: 'code', text: lines.join('\n'), ...page });
     } else {
       const items: Array<Extract<Flat, { kind: 'item' }>> = [];
       while (i < flat.length && flat[i]!.kind === 'item') items.push(flat[i++] as Extract<Flat, { kind: 'item' }>);
-      out.push(...nestListItems(items.map((it) => ({ ...it, list: it.numId }))));
+      const lists = nestListItems(items.map(({ page: _page, ...it }) => ({ ...it, list: it.numId })));
+      out.push(...lists.map((b) => ({ ...b, ...page })));
     }
   }
   return out;
+}
+
+/**
+ * The page breaks a WordprocessingML body records, in document order: hard page breaks
+ * (`w:br w:type="page"`, `w:pageBreakBefore`), section breaks that start a new page, and Word's
+ * `w:lastRenderedPageBreak` where the page broke when it was last laid out. A rendered break
+ * with no text since the last break is the same break (Word writes one after a hard break).
+ */
+class PageBreaks {
+  page = 1;
+  private textSinceBreak = false;
+
+  /** Walks an element of the body; returns the page its content starts on. */
+  walk(el: Element): number {
+    let start: number | undefined;
+    const stack: Element[] = [el];
+    while (stack.length) {
+      const node = stack.pop()!;
+      switch (node.localName) {
+        case 'br':
+          if (attr(node, 'type') === 'page') this.hard();
+          continue;
+        case 'lastRenderedPageBreak':
+          if (this.textSinceBreak) this.hard();
+          continue;
+        case 'pageBreakBefore':
+          // Before the first text of the document, or right after another break, it starts no further page.
+          if (this.textSinceBreak && !/^(0|false|off)$/.test(attr(node, 'val') ?? '')) this.hard();
+          continue;
+        case 't':
+        case 'drawing':
+        case 'pict':
+          if (node.localName !== 't' || node.textContent?.trim()) {
+            start ??= this.page;
+            this.textSinceBreak = true;
+          }
+          continue;
+        case 'sectPr':
+          // A section that ends in a paragraph starts the next one on a new page unless it is continuous.
+          if (node.parentNode && (node.parentNode as Element).localName === 'pPr') {
+            const type = attr(child(node, 'type'), 'val') ?? 'nextPage';
+            if (type !== 'continuous' && type !== 'nextColumn') this.pendingSection = true;
+          }
+          continue;
+        default:
+          break;
+      }
+      const kids = children(node);
+      for (let k = kids.length - 1; k >= 0; k--) stack.push(kids[k]!);
+    }
+    const page = start ?? this.page;
+    if (this.pendingSection) {
+      this.pendingSection = false;
+      if (this.textSinceBreak) this.hard();
+    }
+    return page;
+  }
+
+  private pendingSection = false;
+
+  private hard(): void {
+    this.page++;
+    this.textSinceBreak = false;
+  }
 }
 
 /**

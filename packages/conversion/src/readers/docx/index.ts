@@ -18,9 +18,15 @@ export const docxReader: Reader = {
     const { zip, pkg } = openDocx(input);
     // Enhanced mode reads the text inside pictures (scanned inserts, screenshots, charts).
     const pictureText = options.enhanced ? await readPictures(zip, pkg) : undefined;
-    const blocks = new DocxReader(pkg, pictureText).read();
+    const body = new DocxReader(pkg, pictureText);
+    const blocks = body.read();
     const props = ooxmlProperties(zip);
-    return { blocks, metadata: { title: props.title, author: props.author, page_count: props.pages ?? 0 } };
+    return {
+      blocks,
+      metadata: { title: props.title, author: props.author, page_count: props.pages ?? 0 },
+      // The pages the recorded breaks make (E1); page_count stays what the file's properties say.
+      pages: Array.from({ length: body.pageCount }, (_, i) => i + 1),
+    };
   },
 };
 

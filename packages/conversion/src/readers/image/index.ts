@@ -2,13 +2,22 @@ import exifr from 'exifr';
 import type { Reader } from '../reader';
 import { ocrImage } from '../shared/ocr/engine';
 import { ocrBlocks } from '../shared/ocr/layout';
+import { withWordBoxes } from '../shared/ocr/word-boxes';
 
 /** jpg, jpeg, png: text by OCR (paragraphs), title and author from EXIF/XMP when present. */
 export const imageReader: Reader = {
   name: 'image',
   async read(input, options) {
     // Enhanced mode: layout analysis reads columns in order and rebuilds a table the image clearly holds.
-    const blocks = await ocrBlocks(await ocrImage(input), options.enhanced);
+    const result = await ocrImage(input);
+    // Boxes in the image's own pixels (E4), page 1: OCR read an upscaled copy.
+    const size = result.image.source ?? { width: result.image.width, height: result.image.height };
+    const blocks = withWordBoxes(
+      await ocrBlocks(result, options.enhanced),
+      result.words,
+      size.width / result.image.width,
+      size.height / result.image.height,
+    ).map((b) => ({ ...b, page: 1 }));
     const tags = (await exifr.parse(input, { xmp: true, iptc: true }).catch(() => undefined)) as
       Record<string, unknown> | undefined;
     const pick = (...keys: string[]): string => {
@@ -31,6 +40,8 @@ export const imageReader: Reader = {
         author: pick('creator', 'Artist', 'XPAuthor', 'By-line'),
         page_count: 1,
       },
+      pages: [1],
+      pageSizes: [{ number: 1, ...size }],
     };
   },
 };

@@ -1,4 +1,5 @@
 import type { Reader } from '../reader';
+import { noPageSelected, selectedPages } from '../../page-range';
 import { ConversionError } from '../../types';
 import { text as plain, type Block, type Inline } from '../../document/model';
 import {
@@ -101,7 +102,7 @@ const PF_FIELDS: Array<[mask: number, size: number]> = [
  */
 export const pptReader: Reader = {
   name: 'ppt',
-  async read(input) {
+  async read(input, options) {
     const cfb = openCompoundFile(input, 'PPT file');
     const stream = streamOf(cfb, 'PowerPoint Document');
     if (!stream) throw new ConversionError('corrupt_file', 'The PPT file has no PowerPoint Document stream.');
@@ -121,11 +122,18 @@ export const pptReader: Reader = {
         ? (doc.notes.find((n) => n.slideId === doc.slideIds[i])?.runs ?? [])
         : (doc.notes[i]?.runs ?? []);
     const tolerance = doc.slideHeight / 48;
-    const models: SlideModel[] = source.map((items, i) => toSlide(readingOrder(items, tolerance), notesOf(i)));
+    // E2: slides outside the page range are left out before they are laid out (the binary stream is read whole).
+    const numbers = selectedPages(options.pageRange, source.length);
+    if (options.pageRange && !numbers.length) throw noPageSelected(source.length);
+    const models: SlideModel[] = numbers.map((number) => ({
+      ...toSlide(readingOrder(source[number - 1]!, tolerance), notesOf(number - 1)),
+      number,
+    }));
     const info = summaryInformation(cfb);
     return {
       blocks: slidesToBlocks(models),
-      metadata: { title: info.title, author: info.author, page_count: models.length },
+      metadata: { title: info.title, author: info.author, page_count: source.length },
+      pages: numbers,
     };
   },
 };

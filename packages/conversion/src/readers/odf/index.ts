@@ -1,6 +1,7 @@
 import type { Element } from '@xmldom/xmldom';
 import type { DocumentMetadata } from '../../types';
 import type { Reader } from '../reader';
+import { noPageSelected, selectedPages } from '../../page-range';
 import { ConversionError } from '../../types';
 import { SafeZip } from '../../archive/safe-zip';
 import { parseXml, type Document } from '../shared/office-properties';
@@ -374,10 +375,15 @@ export const odtReader: Reader = {
 /** ODP: one section per page (slide): title frame as heading, outline frames as lists, tables, notes. */
 export const odpReader: Reader = {
   name: 'odp',
-  async read(input) {
+  async read(input, options) {
     const pkg = openOdf(input, 'ODP file');
     const notes: Note[] = [];
-    const slides: SlideModel[] = descendants(pkg.content, 'page').map((page) => {
+    const all = descendants(pkg.content, 'page');
+    // E2: slides outside the page range are not read.
+    const numbers = selectedPages(options.pageRange, all.length);
+    if (options.pageRange && !numbers.length) throw noPageSelected(all.length);
+    const slides: SlideModel[] = numbers.map((number) => {
+      const page = all[number - 1]!;
       let title: Inline[] = [];
       const blocks: Block[] = [];
       for (const frame of children(page).flatMap((c) => (c.localName === 'g' ? children(c) : [c]))) {
@@ -418,9 +424,13 @@ export const odpReader: Reader = {
         author: child(a, 'creator')?.textContent ?? '',
         text: children(a, 'p').flatMap((p, i) => (i ? [space, ...inline(p, pkg, notes)] : inline(p, pkg, notes))),
       }));
-      return { title, name: attr(page, 'name'), blocks, notes: noteText, comments };
+      return { title, name: attr(page, 'name'), blocks, notes: noteText, comments, number };
     });
-    return { blocks: withNotes(slidesToBlocks(slides), notes), metadata: odfMetadata(pkg, slides.length) };
+    return {
+      blocks: withNotes(slidesToBlocks(slides), notes),
+      metadata: odfMetadata(pkg, all.length),
+      pages: numbers,
+    };
   },
 };
 

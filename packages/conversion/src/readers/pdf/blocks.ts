@@ -84,6 +84,7 @@ export function linesToBlocks(lines: Line[]): Block[] {
         type: 'paragraph',
         text: runsToInlines(joinRunLines(paragraph.map((l) => l.runs)), plain),
         page: paragraph[0]!.page,
+        ...boxOf(paragraph),
       });
     }
     paragraph = [];
@@ -91,7 +92,8 @@ export function linesToBlocks(lines: Line[]): Block[] {
   const flushList = (): void => {
     if (list) {
       const items = list.items.map((item) => ({ ...item, text: runsToInlines(joinRunLines(item.lines), plain) }));
-      for (const block of nestListItems(items)) blocks.push({ ...block, page: list.page });
+      const box = boxOf(list.items.flatMap((item) => item.all));
+      for (const block of nestListItems(items)) blocks.push({ ...block, page: list.page, ...box });
     }
     list = undefined;
   };
@@ -108,7 +110,12 @@ export function linesToBlocks(lines: Line[]): Block[] {
     if (table) {
       flushParagraph();
       flushList();
-      blocks.push({ type: 'table', rows: table.rows.map((r) => r.map(plainText)), page: line.page });
+      blocks.push({
+        type: 'table',
+        rows: table.rows.map((r) => r.map(plainText)),
+        page: line.page,
+        ...boxOf(lines.slice(i, table.end)),
+      });
       i = table.end - 1;
       continue;
     }
@@ -119,6 +126,7 @@ export function linesToBlocks(lines: Line[]): Block[] {
     if (heading[i] && item && !bullet && !numbered && continuesItem(item, prev, line) && line.size <= item.last.size) {
       item.lines.push(line.runs);
       item.last = line;
+      item.all.push(line);
       continue;
     }
     if (heading[i]) {
@@ -135,7 +143,15 @@ export function linesToBlocks(lines: Line[]): Block[] {
         gapBetween(prev, line) < Math.max(prev.size, line.size) * 1.8;
       // A heading's style is what makes it one: its text is plain.
       if (continues && last.type === 'heading') last.text = plainText(`${inlineText(last.text, '')} ${line.text}`);
-      else blocks.push({ type: 'heading', level: levelOf(line), text: plainText(line.text), page: line.page });
+      else
+        blocks.push({
+          type: 'heading',
+          level: levelOf(line),
+          text: plainText(line.text),
+          page: line.page,
+          ...boxOf([line]),
+        });
+      if (continues && last.type === 'heading' && last.bbox) last.bbox = unionBox(last.bbox, boxOf([line]).bbox);
       continue;
     }
     if (bullet || numbered) {
@@ -149,12 +165,14 @@ export function linesToBlocks(lines: Line[]): Block[] {
         lines: [dropLeading(line.runs, (bullet ?? numbered)![0].length)],
         x: indent(line),
         last: line,
+        all: [line],
       });
       continue;
     }
     if (item && continuesItem(item, prev, line)) {
       item.lines.push(line.runs);
       item.last = line;
+      item.all.push(line);
       continue;
     }
     flushList();
@@ -183,7 +201,34 @@ interface ListRun {
 }
 
 /** A list item being read: its lines' runs, its marker's indent and its last line. */
-type ListItemLines = Omit<FlatListItem, 'text'> & { lines: StyledRun[][]; x: number; last: Line };
+type ListItemLines = Omit<FlatListItem, 'text'> & { lines: StyledRun[][]; x: number; last: Line; all: Line[] };
+
+type Box = [number, number, number, number];
+
+/**
+ * The box of a block's lines on the page it starts on (E4's bbox): PDF points, origin top-left
+ * (poppler's y grows upwards from the page's bottom, a line's y is its box's bottom).
+ */
+function boxOf(lines: Line[]): { bbox?: Box } {
+  const page = lines[0]?.page;
+  const on = lines.filter((l) => l.page === page && !l.table);
+  if (!on.length) return {};
+  let box: Box = [Infinity, Infinity, -Infinity, -Infinity];
+  for (const l of on) {
+    box = unionBox(box, [
+      Math.min(l.x, l.right),
+      l.pageHeight - l.y - l.size,
+      Math.max(l.x, l.right),
+      l.pageHeight - l.y,
+    ]);
+  }
+  return { bbox: box };
+}
+
+function unionBox(a: Box, b: Box | undefined): Box {
+  if (!b) return a;
+  return [Math.min(a[0], b[0]), Math.min(a[1], b[1]), Math.max(a[2], b[2]), Math.max(a[3], b[3])];
+}
 
 /** How far in from its side a line starts: right-to-left lines start at their right edge. */
 function indent(line: Line): number {

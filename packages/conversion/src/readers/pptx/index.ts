@@ -1,6 +1,7 @@
 import type { Element } from '@xmldom/xmldom';
 import type { Reader } from '../reader';
 import { ConversionError } from '../../types';
+import { noPageSelected, selectedPages } from '../../page-range';
 import { SafeZip } from '../../archive/safe-zip';
 import { ooxmlProperties, parseXml } from '../shared/office-properties';
 import { attr, child, children, descendants, relAttr } from '../shared/xml-dom';
@@ -45,11 +46,19 @@ export const pptxReader: Reader = {
     const authors = commentAuthors(zip);
     // Enhanced mode reads the text inside the slides' pictures (screenshots, scanned handouts).
     const reader = options.enhanced ? new PictureReader() : undefined;
-    for (const rid of ids) {
-      const target = rels.get(rid);
-      const pictures = target && reader ? await slidePictureText(zip, target, reader) : undefined;
-      if (target)
-        slides.push({ ...readSlide(zip, target, tolerance, pictures), comments: slideComments(zip, target, authors) });
+    const targets = ids.map((rid) => rels.get(rid)).filter((t): t is string => !!t);
+    // E2: slides outside the page range are not parsed.
+    const range = options.pageRange;
+    const numbers = selectedPages(range, targets.length);
+    if (range && !numbers.length) throw noPageSelected(targets.length);
+    for (const number of numbers) {
+      const target = targets[number - 1]!;
+      const pictures = reader ? await slidePictureText(zip, target, reader) : undefined;
+      slides.push({
+        ...readSlide(zip, target, tolerance, pictures),
+        comments: slideComments(zip, target, authors),
+        number,
+      });
     }
     const props = ooxmlProperties(zip);
     return {
@@ -57,8 +66,9 @@ export const pptxReader: Reader = {
       metadata: {
         title: props.title,
         author: props.author,
-        page_count: slides.length,
+        page_count: targets.length,
       },
+      pages: numbers,
     };
   },
 };

@@ -10,6 +10,8 @@ export interface SlideModel {
   title: SlideText;
   /** The slide's own name where the format keeps one (ODP `draw:name`), shown when it has no title. */
   name?: string;
+  /** The slide's number in the file (from 1), when not every slide is read (E2); else its place in the list. */
+  number?: number;
   /** Content in reading order. */
   blocks: Block[];
   notes: SlideText[];
@@ -96,7 +98,7 @@ export function readingOrder<T extends { x: number; y: number }>(items: T[], tol
 export function slidesToBlocks(slides: SlideModel[]): Block[] {
   const blocks: Block[] = [];
   slides.forEach((slide, i) => {
-    const page = i + 1;
+    const page = slide.number ?? i + 1;
     const add = (block: Block): void => {
       blocks.push({ ...block, page });
     };

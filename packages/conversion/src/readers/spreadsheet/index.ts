@@ -1,6 +1,8 @@
 import * as XLSX from '@e965/xlsx';
 import type { Reader } from '../reader';
 import { ConversionError } from '../../types';
+import { noPageSelected, pageSelected, selectedPages } from '../../page-range';
+import type { PageRange } from '@markwright/contracts/src/structure';
 import { SafeZip } from '../../archive/safe-zip';
 import { chartBlocks, worksheetCharts, type SheetChart } from '../shared/ooxml-parts';
 import { text, type Block } from '../../document/model';
@@ -23,7 +25,10 @@ export const MAX_ROWS_PER_SHEET = 20_000;
  */
 export const spreadsheetReader: Reader = {
   name: 'spreadsheet',
-  async read(input) {
+  async read(input, options) {
+    const range = options.pageRange;
+    // E2: the sheets outside the page range are not parsed (SheetJS's `sheets`), once their count is known.
+    const selected = range ? selectedSheets(input, range) : undefined;
     const zip = input[0] === 0x50 && input[1] === 0x4b ? new SafeZip(input, 'spreadsheet') : undefined;
     // Charts carry their own titles and cached values, which SheetJS doesn't read.
     const charts = zip?.has('xl/workbook.xml') ? worksheetCharts(zip) : new Map<string, SheetChart[]>();
@@ -39,6 +44,7 @@ export const spreadsheetReader: Reader = {
         cellNF: true,
         cellHTML: false,
         sheetRows: MAX_ROWS_PER_SHEET + 1,
+        ...(selected ? { sheets: selected.map((n) => n - 1) } : {}),
       });
     } catch (err) {
       const message = (err as Error).message;
@@ -61,7 +67,9 @@ export const spreadsheetReader: Reader = {
     const biffCharts = zip ? new Map<string, Block[]>() : workbookCharts(input, wb);
     const hidden = new Set((wb.Workbook?.Sheets ?? []).filter((s) => s.Hidden).map((s) => s.name));
     const blocks: Block[] = [];
-    const names = wb.SheetNames.filter((n) => !hidden.has(n));
+    if (range && !selectedPages(range, wb.SheetNames.length).length) throw noPageSelected(wb.SheetNames.length);
+    const numbers = selectedPages(range, wb.SheetNames.length);
+    const names = wb.SheetNames.filter((n, i) => !hidden.has(n) && pageSelected(range, i + 1));
     // Each sheet is a page (its number among all the workbook's sheets): marked once all are read.
     const starts: { at: number; page: number }[] = [];
     for (const name of names) {
@@ -106,9 +114,23 @@ export const spreadsheetReader: Reader = {
         author: props.Author ?? '',
         page_count: wb.SheetNames.length,
       },
+      // Every sheet is a page, a hidden one too (an empty page): page_count is the sheet count.
+      pages: numbers,
     };
   },
 };
+
+/** The selected sheets' numbers: the workbook's sheet list is read first (names only, no cells); none when it cannot be. */
+function selectedSheets(input: Buffer, range: PageRange): number[] | undefined {
+  let count: number;
+  try {
+    count = XLSX.read(input, { type: 'buffer', bookSheets: true }).SheetNames.length;
+  } catch {
+    return undefined; // the full read below says what is wrong with the file
+  }
+  if (!selectedPages(range, count).length) throw noPageSelected(count);
+  return selectedPages(range, count);
+}
 
 /** The charts of an XLS (BIFF8) workbook as blocks, by the name of the sheet they are on (or are). */
 function workbookCharts(input: Buffer, wb: XLSX.WorkBook): Map<string, Block[]> {

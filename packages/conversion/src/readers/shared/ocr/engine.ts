@@ -115,6 +115,8 @@ export interface PreparedImage {
   pixels: Buffer;
   width: number;
   height: number;
+  /** The decoded image's size (after EXIF orientation), before any upscaling: what "image pixels" are to a user. */
+  source?: { width: number; height: number };
 }
 
 /** Decodes, orients (EXIF), greys, normalises contrast and upscales small text. */
@@ -129,13 +131,14 @@ export async function prepareImage(input: Buffer): Promise<PreparedImage> {
       .raw()
       .toBuffer({ resolveWithObject: true });
     const scale = upscaleFor(data, info.width, info.height);
-    if (scale <= MIN_UPSCALE) return { pixels: data, width: info.width, height: info.height };
+    const source = { width: info.width, height: info.height };
+    if (scale <= MIN_UPSCALE) return { pixels: data, width: info.width, height: info.height, source };
     const resized = await sharp(data, { raw: { width: info.width, height: info.height, channels: 1 } })
       .resize({ width: Math.round(info.width * scale), kernel: 'lanczos3' })
       .extractChannel(0)
       .raw()
       .toBuffer({ resolveWithObject: true });
-    return { pixels: resized.data, width: resized.info.width, height: resized.info.height };
+    return { pixels: resized.data, width: resized.info.width, height: resized.info.height, source };
   } catch (err) {
     const message = (err as Error).message;
     if (/pixel limit/i.test(message)) {

@@ -19,7 +19,7 @@ const RENDER_DPI = 200;
 export async function ocrPdfPages(
   pdf: Buffer,
   pageNumbers: number[],
-  toBlocks: (page: OcrResult) => Promise<Block[]>,
+  toBlocks: (page: OcrResult, pageNumber: number) => Promise<Block[]>,
 ): Promise<Map<number, Block[]>> {
   if (pageNumbers.length > MAX_OCR_PAGES) {
     throw new ConversionError(
@@ -49,7 +49,7 @@ export async function ocrPdfPages(
           );
         throw new ConversionError('corrupt_file', `Page ${page} of the PDF could not be rendered for OCR.`);
       }
-      out.set(page, await toBlocks(await recognise(await prepareImage(await fs.readFile(`${prefix}.png`)))));
+      out.set(page, await toBlocks(await recognise(await prepareImage(await fs.readFile(`${prefix}.png`))), page));
     }
     return out;
   } finally {

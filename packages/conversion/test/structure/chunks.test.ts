@@ -1,0 +1,154 @@
+import { chunkSchema, type Chunk } from '@markwright/contracts/src/structure';
+import { convertDocument, countTokens } from '../../src';
+
+const md = (text: string) => Buffer.from(text);
+
+async function chunksOf(text: string, max: number, extra: { optimizeTokens?: boolean } = {}) {
+  const result = await convertDocument(md(text), 'md', { enhanced: false, chunkMaxTokens: max, ...extra });
+  return { markdown: result.markdown, chunks: result.chunks! };
+}
+
+/** The chunks joined in order without the header rows repeated at the start of table continuations. */
+function joinBack(chunks: Chunk[]): string {
+  return chunks
+    .map((c) => c.markdown)
+    .join('\n\n')
+    .replace(/\s+/g, ' ')
+    .trim();
+}
+
+function withoutRepeatedHeaders(chunks: Chunk[], header: string): Chunk[] {
+  return chunks.map((c, i) =>
+    i > 0 && c.markdown.startsWith(`${header}\n`) && !chunks[i - 1]!.markdown.endsWith(header)
+      ? { ...c, markdown: c.markdown.slice(header.length + 1) }
+      : c,
+  );
+}
+
+const sentence = (i: number) => `Sentence number ${i} tells of the river, the mill and the bridge over the water.`;
+
+function expectCommonRules(chunks: Chunk[], max: number): void {
+  chunks.forEach((c, i) => {
+    expect(chunkSchema.parse(c)).toEqual(c);
+    expect(c.index).toBe(i);
+    expect(c.tokens).toBe(countTokens(c.markdown));
+    expect(c.tokens).toBeLessThanOrEqual(max);
+  });
+}
+
+/** E3's packing rule: two neighbours together pass the limit unless the second starts with a heading. */
+function expectPacked(chunks: Chunk[], max: number): void {
+  for (let i = 1; i < chunks.length; i++) {
+    if (/^#{1,6} /.test(chunks[i]!.markdown)) continue;
+    expect(countTokens(`${chunks[i - 1]!.markdown}\n\n${chunks[i]!.markdown}`)).toBeGreaterThan(max);
+  }
+}
+
+describe('E3 chunks', () => {
+  it('When a document has sections, then chunks are packed, within the limit, break before headings, carry the enclosing headings and join back', async () => {
+    const parts: string[] = ['# Guide'];
+    for (let s = 1; s <= 4; s++) {
+      parts.push(`## Part ${s}`);
+      for (let p = 0; p < 4; p++) parts.push([0, 1, 2].map((k) => sentence(s * 100 + p * 10 + k)).join(' '));
+      parts.push(`### Details of part ${s}`, sentence(s * 1000));
+    }
+    const { markdown, chunks } = await chunksOf(parts.join('\n\n'), 100);
+    expectCommonRules(chunks, 100);
+    expectPacked(chunks, 100);
+    expect(joinBack(chunks)).toBe(markdown.replace(/\s+/g, ' ').trim());
+    // Each chunk's headings are the headings enclosing its first line, a heading that opens it not among them.
+    let stack: Array<{ level: number; text: string }> = [];
+    let next = 0;
+    for (const line of markdown.split('\n')) {
+      const heading = /^(#{1,6}) (.*)$/.exec(line);
+      if (heading) stack = stack.filter((h) => h.level < heading[1]!.length);
+      const chunk = chunks[next];
+      if (chunk && line !== '' && chunk.markdown.startsWith(line)) {
+        expect({ index: next, headings: chunk.headings }).toEqual({ index: next, headings: stack.map((h) => h.text) });
+        next++;
+      }
+      if (heading) stack.push({ level: heading[1]!.length, text: heading[2]! });
+    }
+    expect(next).toBe(chunks.length);
+    expect(chunks.some((c) => c.headings.length === 2 && !c.markdown.startsWith('#'))).toBe(true);
+    expect(chunks.filter((c) => c.markdown.startsWith('## Part')).length).toBeGreaterThanOrEqual(3);
+    expect(chunks.every((c) => c.pages.length === 1 && c.pages[0] === 1)).toBe(true);
+  });
+
+  it('When a table is larger than the limit, then no row is broken and each continuation repeats the header and delimiter rows', async () => {
+    const rows = Array.from({ length: 60 }, (_, i) => `| item ${i} | ${i * 7} kg | stored in hall ${i % 5} |`);
+    const header = '| Item | Weight | Place |\n| --- | --- | --- |';
+    const { markdown, chunks } = await chunksOf(
+      `Inventory list.\n\n${header}\n${rows.join('\n')}\n\nEnd of list.`,
+      120,
+    );
+    expectCommonRules(chunks, 120);
+    expect(chunks.length).toBeGreaterThan(3);
+    const rowLines = new Set(rows);
+    for (const c of chunks) {
+      const lines = c.markdown.split('\n').filter((l) => l.startsWith('|'));
+      for (const line of lines) {
+        if (line.startsWith('| Item') || line.startsWith('| ---')) continue;
+        expect(rowLines.has(line)).toBe(true);
+      }
+      if (lines.length && !c.markdown.startsWith('Inventory')) expect(c.markdown.startsWith(header)).toBe(true);
+    }
+    expect(joinBack(withoutRepeatedHeaders(chunks, header))).toBe(markdown.replace(/\s+/g, ' ').trim());
+  });
+
+  it('When a table fits in a chunk but not in the one being filled, then it moves whole to the next chunk', async () => {
+    const table = [
+      '| Day | Rain |',
+      '| --- | --- |',
+      ...Array.from({ length: 8 }, (_, i) => `| day ${i} | ${i} mm |`),
+    ].join('\n');
+    const { chunks } = await chunksOf(
+      `${sentence(1)} ${sentence(2)} ${sentence(3)}\n\n${table}\n\n${sentence(4)}`,
+      100,
+    );
+    expectCommonRules(chunks, 100);
+    expect(chunks.filter((c) => c.markdown.includes(table))).toHaveLength(1);
+  });
+
+  it('When a list and a code block are larger than the limit, then they break between items and between lines', async () => {
+    const items = Array.from({ length: 40 }, (_, i) => `- ${sentence(i)}`).join('\n');
+    const code = Array.from({ length: 60 }, (_, i) => `let value${i} = compute(${i}, "alpha beta gamma");`).join('\n');
+    const { markdown, chunks } = await chunksOf(`${items}\n\n\`\`\`js\n${code}\n\`\`\``, 90);
+    expectCommonRules(chunks, 90);
+    const itemLines = new Set(items.split('\n'));
+    const codeLines = new Set(code.split('\n'));
+    for (const c of chunks) {
+      for (const line of c.markdown.split('\n')) {
+        if (line.startsWith('- ')) expect(itemLines.has(line)).toBe(true);
+        else if (line.startsWith('let ')) expect(codeLines.has(line)).toBe(true);
+      }
+    }
+    expect(joinBack(chunks)).toBe(markdown.replace(/\s+/g, ' ').trim());
+  });
+
+  it('When one paragraph is larger than the limit, then it breaks between sentences, and a word larger than the limit between characters', async () => {
+    const paragraph = Array.from({ length: 30 }, (_, i) => sentence(i)).join(' ');
+    const { markdown, chunks } = await chunksOf(paragraph, 64);
+    expectCommonRules(chunks, 64);
+    expectPacked(chunks, 64);
+    for (const c of chunks) expect(c.markdown).toMatch(/^Sentence number \d+ .*water\.$/);
+    expect(joinBack(chunks)).toBe(markdown.replace(/\s+/g, ' ').trim());
+
+    const word = 'x'.repeat(800);
+    const long = await chunksOf(`Before. ${word} After.`, 64);
+    expectCommonRules(long.chunks, 64);
+    expect(
+      long.chunks
+        .map((c) => c.markdown)
+        .join('')
+        .replace(/\s+/g, ''),
+    ).toBe(`Before.${word}After.`);
+  });
+
+  it('When tokens are optimised, then chunks are cut from the optimised Markdown', async () => {
+    const table = '| **Name** | **Qty** |\n| --- | --- |\n| apples | 3 |\n| pears | 4 |';
+    const { markdown, chunks } = await chunksOf(`# Fruit\n\n${table}`, 64, { optimizeTokens: true });
+    expect(markdown).toContain('|Name|Qty|');
+    expect(joinBack(chunks)).toBe(markdown.replace(/\s+/g, ' ').trim());
+  });
+});
