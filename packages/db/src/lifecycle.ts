@@ -161,6 +161,10 @@ export async function failConversion(
     await tx.upload.deleteMany({ where: { conversionId } });
     if (updated.count === 0) return false;
     const conversion = await tx.conversion.findUniqueOrThrow({ where: { id: conversionId } });
+    // The workspace's row is locked before the ledger row is inserted, as the charge statement
+    // locks it first: inserting the ledger row takes a key-share lock on the workspace, and a
+    // charge waiting for its FOR UPDATE between that insert and the balance update deadlocked.
+    await tx.$queryRaw`SELECT 1 FROM workspaces WHERE id = ${conversion.workspaceId}::uuid FOR UPDATE`;
     const inserted = await tx.$executeRaw`
       INSERT INTO credit_transactions (id, workspace_id, conversion_id, type, amount)
       VALUES (${uuidv7()}::uuid, ${conversion.workspaceId}::uuid, ${conversionId}::uuid, 'refund', ${conversion.creditsCharged})

@@ -223,6 +223,10 @@ describe('POST /conversions/{id}/cancel (E7)', () => {
     const runs = await Promise.all(
       Array.from({ length: 60 }, async (_, i) => {
         const res = await convert(token, { webhookPath: `/race-${i}`, content: `# Race ${i}\n`, name: `race-${i}.md` });
+        expect({ status: res.status, body: res.status === 202 ? 'accepted' : res.body }).toEqual({
+          status: 202,
+          body: 'accepted',
+        });
         await new Promise((r) => setTimeout(r, Math.floor(Math.random() * 40)));
         const answer = await cancel(token, res.body.id);
         return { id: res.body.id as string, cancel: answer.status };
