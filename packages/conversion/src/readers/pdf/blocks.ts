@@ -16,8 +16,6 @@ const RTL_NUMBERED = /^(?:[.)]([0-9\u0660-\u0669\u06f0-\u06f9]{1,3})|([\u0660-\u
 const HEADING_RATIO = 1.15;
 /** Consecutive heading lines this close in size are one heading set over two lines (a title with a smaller second line). */
 const HEADING_CONTINUATION_SIZE_RATIO = 0.9;
-/** A symbol-font bullet read as a letter, and the space after it. */
-const LEADING_GLYPH = /^\S\s*/u;
 const MAX_HEADING_CHARS = 150;
 
 const PAGE_NUMBER = /^(page\s*)?\d+(\s*(of|\/)\s*\d+)?$/i;
@@ -113,7 +111,7 @@ export function linesToBlocks(lines: Line[]): Block[] {
       continue;
     }
     const item = list?.items[list.items.length - 1];
-    const bullet = BULLET.exec(line.text) ?? (symbolBullets.has(line) ? LEADING_GLYPH.exec(line.text) : null);
+    const bullet = BULLET.exec(line.text) ?? (symbolBullets.has(line) ? leadingMarker(line) : null);
     const numbered = bullet ? null : (NUMBERED.exec(line.text) ?? (line.rtl ? RTL_NUMBERED.exec(line.text) : null));
     // A list item's wrapped line (a bold question's second line, an italic note after it) is not a heading unless larger.
     if (heading[i] && item && !bullet && !numbered && continuesItem(item, prev, line) && line.size <= item.last.size) {
@@ -152,7 +150,7 @@ export function linesToBlocks(lines: Line[]): Block[] {
       });
       continue;
     }
-    if (item && continuesItem(item, prev, line)) {
+    if (item && (continuesItem(item, prev, line) || wrapsUnindented(lines, i, item))) {
       item.lines.push(line.runs);
       item.last = line;
       continue;
@@ -193,6 +191,37 @@ function indent(line: Line): number {
 /** A line right under a list item, indented past its marker, wraps the item's text. */
 function continuesItem(item: ListItemLines, prev: Line | undefined, line: Line): boolean {
   return !!prev && line.page === prev.page && indent(line) > item.x + 2 && gapBetween(prev, line) < line.size * 1.6;
+}
+
+/**
+ * An item's text wrapped back to the column's edge (left of the item's text, even of its marker): the item's
+ * last line runs to the column's right edge without ending its sentence, and the next line follows at the
+ * item's own line spacing and size.
+ */
+function wrapsUnindented(lines: Line[], i: number, item: ListItemLines): boolean {
+  const line = lines[i]!;
+  const prev = item.last;
+  if (lines[i - 1] !== prev || line.page !== prev.page || line.rtl || prev.rtl) return false;
+  if (Math.abs(line.size - prev.size) > 0.5 || gapBetween(prev, line) >= line.size * 1.6 || line.y >= prev.y) return false;
+  if (/[.!?:;]["”')]?$/.test(prev.text) || line.cells.length > 1) return false;
+  // The wrapped line starts at most a few sizes left of the marker (a column's edge, not the next column's).
+  if (line.x < item.x - line.size * 4 || line.x > item.x + 2) return false;
+  return wrappedBefore(lines, i - 1, line);
+}
+
+/**
+ * A line that ends where the next line's first word would not have fitted before the right edge of the text
+ * around it: it was wrapped, not ended.
+ */
+function wrappedBefore(lines: Line[], i: number, next: Line): boolean {
+  const line = lines[i]!;
+  const near = lines
+    .slice(Math.max(0, i - 6), i + 7)
+    .filter((l) => l.page === line.page && !l.table && Math.abs(l.x - line.x) < line.size * 6);
+  const right = Math.max(...near.map((l) => l.right));
+  const perChar = (next.right - next.x) / Math.max(1, next.text.length);
+  const firstWord = (/^\S+/u.exec(next.text)?.[0].length ?? 0) + 1;
+  return line.right + perChar * firstWord >= right - line.size * 0.5;
 }
 
 function sameStyle(a: Line, b: Line): boolean {
@@ -302,15 +331,34 @@ function family(font: string): string {
 }
 
 /**
- * Lines led by a symbol-font bullet that reads as a letter (Wingdings' "q" box, "l" dot): the same glyph
- * leads at least two lines at one indent on a page, which a word's first letter in another font does not.
+ * Lines led by a symbol-font bullet that reads as a letter or a symbol (Wingdings' "q" box, "l" dot, a box read
+ * as "¢"): the same glyph leads at least two lines at one indent on a page, which a word's first letter in
+ * another font does not. A symbol in the text's own font followed by a space (a bullet whose code reads as "¥"
+ * in the font's encoding) counts when it leads at least three.
  */
 function symbolBulletLines(lines: Line[]): Set<Line> {
-  const key = (l: Line): string => `${l.page}|${Math.round(indent(l))}|${l.marker}`;
+  const key = (l: Line): string => `${l.page}|${Math.round(indent(l))}|${lineMarker(l)}`;
   const counts = new Map<string, number>();
-  const led = lines.filter((l) => l.marker && /\p{L}/u.test(l.marker));
+  const led = lines.filter((l) => lineMarker(l) !== undefined);
   for (const l of led) counts.set(key(l), (counts.get(key(l)) ?? 0) + 1);
-  return new Set(led.filter((l) => counts.get(key(l))! >= 2));
+  return new Set(led.filter((l) => counts.get(key(l))! >= (l.marker ? 2 : 3)));
+}
+
+/** A symbol (currency, modifier, other symbols, arrows) before a space and a word. */
+const SYMBOL_BEFORE_WORD = /^([\p{Sc}\p{Sk}\p{So}\u2190-\u21ff])\s+(?=\p{L})/u;
+
+/** The glyph that may be the line's bullet: a lone glyph set apart in another font, or a symbol before a word. */
+function lineMarker(line: Line): string | undefined {
+  // Letters (Wingdings' "l"), symbols and private-use glyphs; not numbers or punctuation.
+  if (line.marker) return /[\p{L}\p{S}\p{Co}]/u.test(line.marker) ? line.marker : undefined;
+  return SYMBOL_BEFORE_WORD.exec(line.text)?.[1];
+}
+
+/** A line's bullet glyph (one glyph, or one drawn twice) and the space after it. */
+function leadingMarker(line: Line): [string] | null {
+  const marker = lineMarker(line);
+  if (!marker || !line.text.startsWith(marker)) return null;
+  return [marker + /^\s*/u.exec(line.text.slice(marker.length))![0]];
 }
 
 function gapBetween(a: Line, b: Line): number {

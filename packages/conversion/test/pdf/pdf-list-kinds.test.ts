@@ -1,0 +1,144 @@
+import { closeConversionWorkers, convertIsolated } from '../../src';
+import { makePdf as pdf } from './make-pdf';
+
+// Kinds of lists that real-world reports, forms and papers set and that held-out PDFs lost (issue 23, point 3).
+afterAll(() => closeConversionWorkers());
+const std = { enhanced: false };
+const limits = { timeoutMs: 60_000, maxMemoryMb: 512 };
+const DEJAVU = '/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf';
+
+describe('PDF bullets in a symbol font on their own baseline', () => {
+  /** A bullet glyph set smaller in its own font, lower than the text, and a tab's width left of the item. */
+  function item(doc: PDFKit.PDFDocument, glyph: string, text: string, y: number): void {
+    doc.font(DEJAVU).fontSize(7).text(glyph, 72, y + 3, { lineBreak: false });
+    doc.font('Helvetica').fontSize(10).text(text, 96, y, { lineBreak: false });
+  }
+
+  it('When a symbol-font bullet reads as a symbol and sits off the text baseline, then the lines are list items, not a table', async () => {
+    const input = await pdf((doc) => {
+      doc.font('Helvetica').fontSize(10).text('Measuring the blood gases:', 72, 80, { lineBreak: false });
+      item(doc, '¢', 'Blood drawn into a heparin syringe', 100);
+      item(doc, '¢', 'From an artery rather than a vein', 116);
+      item(doc, '¢', 'Partial pressures of oxygen and carbon dioxide', 132);
+    });
+    const { markdown } = await convertIsolated(input, 'pdf', std, limits);
+    expect(markdown).toBe(
+      'Measuring the blood gases:\n\n- Blood drawn into a heparin syringe\n- From an artery rather than a vein\n- Partial pressures of oxygen and carbon dioxide\n',
+    );
+  });
+
+  it('When the bullet glyph is drawn twice (a fake-bold bullet), then it is one marker', async () => {
+    const input = await pdf((doc) => {
+      item(doc, '¢¢', 'On an arterial sample', 100);
+      item(doc, '¢¢', 'On a venous sample', 116);
+    });
+    const { markdown } = await convertIsolated(input, 'pdf', std, limits);
+    expect(markdown).toBe('- On an arterial sample\n- On a venous sample\n');
+  });
+
+  it('When a symbol leads a single line in its own font, then it stays part of the text', async () => {
+    const input = await pdf((doc) => {
+      item(doc, '¢', 'is the cent sign, shown here once.', 100);
+    });
+    const { markdown } = await convertIsolated(input, 'pdf', std, limits);
+    expect(markdown).toBe('¢ is the cent sign, shown here once.\n');
+  });
+});
+
+describe('PDF bullets whose code reads as another symbol in the text font', () => {
+  it('When the same symbol and a space lead three lines at one indent, then they are list items', async () => {
+    const input = await pdf((doc) => {
+      doc.font(DEJAVU).fontSize(10);
+      doc.text('Details', 72, 80, { lineBreak: false });
+      doc.text('¥ Limit one voucher per person.', 72, 100, { lineBreak: false });
+      doc.text('¥ Location must be selected at checkout.', 72, 114, { lineBreak: false });
+      doc.text('¥ Cannot be combined with other offers.', 72, 128, { lineBreak: false });
+    });
+    const { markdown } = await convertIsolated(input, 'pdf', std, limits);
+    expect(markdown).toBe(
+      'Details\n\n- Limit one voucher per person.\n- Location must be selected at checkout.\n- Cannot be combined with other offers.\n',
+    );
+  });
+
+  it('When a currency sign leads only two lines, then they stay text', async () => {
+    const input = await pdf((doc) => {
+      doc.font(DEJAVU).fontSize(10);
+      doc.text('¥ Prices are in yen.', 72, 100, { lineBreak: false });
+      doc.text('¥ Tax is included.', 72, 114, { lineBreak: false });
+    });
+    const { markdown } = await convertIsolated(input, 'pdf', std, limits);
+    expect(markdown).not.toMatch(/^- /m);
+    expect(markdown).toContain('¥ Prices are in yen.');
+  });
+});
+
+describe('PDF list items that wrap back to the column edge', () => {
+  /** One item wrapped to a 200 pt column: its first line indented after the bullet, the others flush with the column's edge. */
+  function unindentedItem(doc: PDFKit.PDFDocument, text: string, y: number): number {
+    doc.font('Helvetica').fontSize(10);
+    doc.text('•', 82, y, { lineBreak: false });
+    doc.text(text, 72, y, { width: 200, indent: 20, lineGap: 2 });
+    return doc.y;
+  }
+
+  it('When an item wraps to the left of its bullet, then the wrapped lines stay in the item', async () => {
+    const input = await pdf((doc) => {
+      doc.font('Helvetica').fontSize(10).text('Send comments by any of these:', 72, 80, { lineBreak: false });
+      let y = unindentedItem(doc, 'Fax: 202-493-2251.', 100);
+      y = unindentedItem(doc, 'Mail: U.S. Department of Transportation, Docket Operations, West Building Ground Floor, Room W12-140.', y);
+      unindentedItem(doc, 'Hand delivery: to the mail address above between 9 a.m. and 5 p.m., Monday through Friday.', y);
+    });
+    const { markdown } = await convertIsolated(input, 'pdf', std, limits);
+    expect(markdown).toBe(
+      'Send comments by any of these:\n\n' +
+        '- Fax: 202-493-2251.\n' +
+        '- Mail: U.S. Department of Transportation, Docket Operations, West Building Ground Floor, Room W12-140.\n' +
+        '- Hand delivery: to the mail address above between 9 a.m. and 5 p.m., Monday through Friday.\n',
+    );
+  });
+
+  it('When a short item is followed by a line at the column edge, then that line starts a paragraph', async () => {
+    const input = await pdf((doc) => {
+      doc.font('Helvetica').fontSize(10);
+      doc.text('•', 82, 100, { lineBreak: false });
+      doc.text('Design considerations', 92, 100, { lineBreak: false });
+      doc.text('•', 82, 112, { lineBreak: false });
+      doc.text('Case study', 92, 112, { lineBreak: false });
+      doc.text('The module then turns to budgets and the planning of resources.', 72, 124, { lineBreak: false });
+    });
+    const { markdown } = await convertIsolated(input, 'pdf', std, limits);
+    expect(markdown).toBe(
+      '- Design considerations\n- Case study\n\nThe module then turns to budgets and the planning of resources.\n',
+    );
+  });
+});
+
+describe('PDF paper title block with raised affiliation marks', () => {
+  const BODY =
+    'We describe a method for reading the structure of printed documents and measure it on reports that were not used to build it.';
+
+  it('When each author name carries a smaller raised mark, then the marks stay on the names line and no name is a heading', async () => {
+    const input = await pdf((doc) => {
+      doc.font('Helvetica-Bold').fontSize(18).text('Reading Structure from Printed Reports', 72, 72, { lineBreak: false });
+      // Names at 11 pt (larger than the 9 pt body), each followed by a 7 pt mark raised above the baseline.
+      let x = 90;
+      for (const [name, mark] of [
+        ['Alice Martin', '∗+'],
+        [', Bob Chen', '∗'],
+        [', Carol Diaz', '#'],
+      ] as const) {
+        doc.font('Helvetica').fontSize(11).text(name, x, 110, { lineBreak: false });
+        x += doc.widthOfString(name);
+        doc.font(DEJAVU).fontSize(7).text(mark, x, 107, { lineBreak: false });
+        x += doc.widthOfString(mark) + 1;
+      }
+      doc.font('Helvetica-Bold').fontSize(11).text('Abstract', 72, 150, { lineBreak: false });
+      doc.font('Helvetica').fontSize(9).text(BODY, 72, 168, { width: 450 });
+      doc.text(BODY, 72, 200, { width: 450 });
+    });
+    const { markdown } = await convertIsolated(input, 'pdf', std, limits);
+    const headings = markdown.split('\n').filter((l) => l.startsWith('#'));
+    expect(headings).toEqual(['# Reading Structure from Printed Reports', '## Abstract']);
+    expect(markdown).toContain('Alice Martin∗+, Bob Chen∗, Carol Diaz#');
+  });
+});
