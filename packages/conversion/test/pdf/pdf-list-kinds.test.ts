@@ -142,3 +142,62 @@ describe('PDF paper title block with raised affiliation marks', () => {
     expect(markdown).toContain('Alice Martin∗+, Bob Chen∗, Carol Diaz#');
   });
 });
+
+describe('PDF items numbered in parentheses', () => {
+  it('When lines start with (1), (2), (3), then they are an ordered list', async () => {
+    const input = await pdf((doc) => {
+      doc.font('Helvetica').fontSize(10);
+      doc.text('I certify that the proposed regulation:', 72, 80, { lineBreak: false });
+      doc.text('(1) Is not a significant regulatory action,', 72, 94, { lineBreak: false });
+      doc.text('(2) Will not affect intrastate aviation, and', 72, 108, { lineBreak: false });
+      doc.text('(3) Will not have a significant economic impact.', 72, 122, { lineBreak: false });
+    });
+    const { markdown } = await convertIsolated(input, 'pdf', std, limits);
+    expect(markdown).toBe(
+      'I certify that the proposed regulation:\n\n1. Is not a significant regulatory action,\n2. Will not affect intrastate aviation, and\n3. Will not have a significant economic impact.\n',
+    );
+  });
+
+  it('When a number in parentheses that starts no sequence opens a line of running text, then it stays text', async () => {
+    const input = await pdf((doc) => {
+      doc.font('Helvetica').fontSize(10);
+      doc.text('The two results of the last section, equations', 72, 80, { lineBreak: false });
+      doc.text('(3) and (4), are the same when the load is zero.', 72, 94, { lineBreak: false });
+    });
+    const { markdown } = await convertIsolated(input, 'pdf', std, limits);
+    expect(markdown).toBe(
+      'The two results of the last section, equations (3) and (4), are the same when the load is zero.\n',
+    );
+  });
+});
+
+describe('PDF list items set large or widely spaced', () => {
+  it('When a bullet line is set larger than the body, then it is a list item, not a heading', async () => {
+    const input = await pdf((doc) => {
+      doc.font('Helvetica').fontSize(10).text('Text size examples follow in the list below, from small to large.', 72, 80, { lineBreak: false });
+      doc.text('• This text is normal size.', 72, 100, { lineBreak: false });
+      doc.fontSize(18).text('• This text is larger.', 72, 116, { lineBreak: false });
+    });
+    const { markdown } = await convertIsolated(input, 'pdf', std, limits);
+    expect(markdown).not.toMatch(/^#/m);
+    expect(markdown).toContain('- This text is larger.');
+  });
+
+  it('When a double-spaced item wraps under its text, then the wrapped line stays in the item', async () => {
+    const input = await pdf((doc) => {
+      doc.font('Helvetica').fontSize(11);
+      doc.text('•', 43, 100, { lineBreak: false });
+      // The wrapped line stands 22 pt under the first, as far as the next item stands under it.
+      doc.text('(rp): trobopan: Loads a test page and pans to the bottom and back to the top. This measures the lag', 57, 100, {
+        lineBreak: false,
+      });
+      doc.text('time in rendering the page.', 71, 122, { lineBreak: false });
+      doc.text('•', 43, 145, { lineBreak: false });
+      doc.text('(pr): tprovider: Fills the awesomebar database with thousands of entries.', 57, 145, { lineBreak: false });
+    });
+    const { markdown } = await convertIsolated(input, 'pdf', std, limits);
+    expect(markdown).toBe(
+      '- (rp): trobopan: Loads a test page and pans to the bottom and back to the top. This measures the lag time in rendering the page.\n- (pr): tprovider: Fills the awesomebar database with thousands of entries.\n',
+    );
+  });
+});

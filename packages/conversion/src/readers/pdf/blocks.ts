@@ -112,7 +112,9 @@ export function linesToBlocks(lines: Line[]): Block[] {
     }
     const item = list?.items[list.items.length - 1];
     const bullet = BULLET.exec(line.text) ?? (symbolBullets.has(line) ? leadingMarker(line) : null);
-    const numbered = bullet ? null : (NUMBERED.exec(line.text) ?? (line.rtl ? RTL_NUMBERED.exec(line.text) : null));
+    const numbered = bullet
+      ? null
+      : (NUMBERED.exec(line.text) ?? (line.rtl ? RTL_NUMBERED.exec(line.text) : null) ?? enclosedNumber(line, item));
     // A list item's wrapped line (a bold question's second line, an italic note after it) is not a heading unless larger.
     if (heading[i] && item && !bullet && !numbered && continuesItem(item, prev, line) && line.size <= item.last.size) {
       item.lines.push(line.runs);
@@ -144,6 +146,7 @@ export function linesToBlocks(lines: Line[]): Block[] {
         level: markerLevel(list.markers, line),
         ordered: !!numbered,
         value: Number.isFinite(first) ? first : undefined,
+        enclosed: !!numbered && numbered[0].startsWith('('),
         lines: [dropLeading(line.runs, (bullet ?? numbered)![0].length)],
         x: indent(line),
         last: line,
@@ -181,7 +184,21 @@ interface ListRun {
 }
 
 /** A list item being read: its lines' runs, its marker's indent and its last line. */
-type ListItemLines = Omit<FlatListItem, 'text'> & { lines: StyledRun[][]; x: number; last: Line };
+type ListItemLines = Omit<FlatListItem, 'text'> & { lines: StyledRun[][]; x: number; last: Line; enclosed?: boolean };
+
+/** "(1)", "(a)", "(iv)" before an item's words. */
+const ENCLOSED_NUMBER = /^\((\d{1,2}|[a-z]|[ivx]{2,4})\)\s+(?=\S)/;
+
+/**
+ * A number or letter in parentheses leading a line (regulations, legal text, papers): an item when it
+ * starts a sequence ("(1)", "(a)", "(i)") or follows an item marked the same way, since "(3)" or "(e)"
+ * also wrap to the start of a line inside running text.
+ */
+function enclosedNumber(line: Line, item: ListItemLines | undefined): RegExpExecArray | null {
+  const match = ENCLOSED_NUMBER.exec(line.text);
+  if (!match) return null;
+  return /^(?:1|a|i)$/i.test(match[1]!) || item?.enclosed ? match : null;
+}
 
 /** How far in from its side a line starts: right-to-left lines start at their right edge. */
 function indent(line: Line): number {
@@ -194,18 +211,19 @@ function continuesItem(item: ListItemLines, prev: Line | undefined, line: Line):
 }
 
 /**
- * An item's text wrapped back to the column's edge (left of the item's text, even of its marker): the item's
- * last line runs to the column's right edge without ending its sentence, and the next line follows at the
- * item's own line spacing and size.
+ * An item's text wrapped to a line that `continuesItem` does not take: back at the column's edge (left of the
+ * item's text, even of its marker), or further below than a paragraph's lines (a list set with wide spacing).
+ * The item's last line runs to the column's right edge without ending its sentence, and the next line
+ * follows in the item's size.
  */
 function wrapsUnindented(lines: Line[], i: number, item: ListItemLines): boolean {
   const line = lines[i]!;
   const prev = item.last;
   if (lines[i - 1] !== prev || line.page !== prev.page || line.rtl || prev.rtl) return false;
-  if (Math.abs(line.size - prev.size) > 0.5 || gapBetween(prev, line) >= line.size * 1.6 || line.y >= prev.y) return false;
+  if (Math.abs(line.size - prev.size) > 0.5 || gapBetween(prev, line) >= line.size * 2.6 || line.y >= prev.y) return false;
   if (/[.!?:;]["”')]?$/.test(prev.text) || line.cells.length > 1) return false;
   // The wrapped line starts at most a few sizes left of the marker (a column's edge, not the next column's).
-  if (line.x < item.x - line.size * 4 || line.x > item.x + 2) return false;
+  if (line.x < item.x - line.size * 4 || line.x > item.x + line.size * 4) return false;
   return wrappedBefore(lines, i - 1, line);
 }
 
@@ -254,7 +272,8 @@ function plainText(value: string): Inline[] {
 
 function isHeadingLine(line: Line, body: number): boolean {
   if (line.text.length > MAX_HEADING_CHARS || !/\p{L}/u.test(line.text) || /[.,;:]$/.test(line.text)) return false;
-  if (line.size >= body * HEADING_RATIO) return true;
+  // A line led by a bullet is a list item set large, not a heading.
+  if (line.size >= body * HEADING_RATIO) return !BULLET.test(line.text);
   return line.bold && line.size >= body * 0.98 && line.text.length <= 80 && !BULLET.test(line.text);
 }
 
