@@ -201,3 +201,38 @@ describe('PDF list items set large or widely spaced', () => {
     );
   });
 });
+
+describe('PDF look-alikes of lists that stay as they are', () => {
+  it('When a table of several columns has the same glyph in every row of its first column, then it stays a table', async () => {
+    const input = await pdf((doc) => {
+      doc.font('Helvetica').fontSize(10);
+      doc.text('State funded legal aid', 260, 80, { lineBreak: false });
+      doc.text('CSOs', 400, 80, { lineBreak: false });
+      ['Persons with disabilities', 'Children', 'Women'].forEach((group, r) => {
+        const y = 98 + r * 16;
+        doc.text('y', 72, y, { lineBreak: false });
+        doc.text(group, 100, y, { lineBreak: false });
+        doc.text('*', 300, y, { lineBreak: false });
+        doc.text('*', 410, y, { lineBreak: false });
+      });
+    });
+    const { markdown } = await convertIsolated(input, 'pdf', std, limits);
+    expect(markdown).toContain('| y | Persons with disabilities |');
+    expect(markdown).not.toMatch(/^- /m);
+  });
+
+  it('When numbered points run into one paragraph, then its wrapped line is not joined into the first point', async () => {
+    const input = await pdf((doc) => {
+      doc.font('Helvetica').fontSize(10);
+      doc.text('Recommendations:', 72, 80, { lineBreak: false });
+      doc.text('1. Immediate review of the handling procedures. 2. Implement additional verification for critical', 72, 94, {
+        lineBreak: false,
+      });
+      doc.text('items. 3. Schedule a follow-up audit for high-value products.', 72, 106, { lineBreak: false });
+    });
+    const { markdown } = await convertIsolated(input, 'pdf', std, limits);
+    expect(markdown).toContain(
+      '1. Immediate review of the handling procedures. 2. Implement additional verification for critical\n\nitems.',
+    );
+  });
+});

@@ -221,10 +221,19 @@ function wrapsUnindented(lines: Line[], i: number, item: ListItemLines): boolean
   const prev = item.last;
   if (lines[i - 1] !== prev || line.page !== prev.page || line.rtl || prev.rtl) return false;
   if (Math.abs(line.size - prev.size) > 0.5 || gapBetween(prev, line) >= line.size * 2.6 || line.y >= prev.y) return false;
-  if (/[.!?:;]["”')]?$/.test(prev.text) || line.cells.length > 1) return false;
+  if (/[.!?:;]["”')]?$/.test(prev.text) || line.cells.length > 1 || runsInNextNumber(item, prev)) return false;
   // The wrapped line starts at most a few sizes left of the marker (a column's edge, not the next column's).
   if (line.x < item.x - line.size * 4 || line.x > item.x + line.size * 4) return false;
   return wrappedBefore(lines, i - 1, line);
+}
+
+/**
+ * A numbered item whose line carries the next number after a sentence ("1. Review the handling. 2. Add a
+ * check for"): points run into one paragraph, which is left as its lines show it rather than made one item.
+ */
+function runsInNextNumber(item: ListItemLines, line: Line): boolean {
+  if (!item.ordered || item.value === undefined) return false;
+  return new RegExp(`[.;]\\s+${item.value + 1}[.)]\\s`).test(line.text);
 }
 
 /**

@@ -55,10 +55,11 @@ function finished(
 }
 
 /**
- * A first column holding one and the same glyph in every row it fills (a bullet set apart from its text by
- * a tab) makes a list, not a table.
+ * Two columns, the first holding one and the same glyph in every row it fills (a bullet set apart from its
+ * text by a tab), make a list, not a table. A wider table keeps such a column (a check mark per row).
  */
 function isBulletColumn(rows: string[][]): boolean {
+  if (rows.some((r) => r.length !== 2)) return false;
   const firsts = rows.map((r) => r[0]!.trim()).filter(Boolean);
   const glyph = firsts[0];
   return (
