@@ -236,3 +236,28 @@ describe('PDF look-alikes of lists that stay as they are', () => {
     );
   });
 });
+
+describe('PDF math and figure labels that look like markers', () => {
+  it('When steps of a proof each start with an implication arrow, then they are not list items', async () => {
+    const input = await pdf((doc) => {
+      doc.font(DEJAVU).fontSize(10);
+      doc.text('Suppose A meets neither part.', 72, 80, { lineBreak: false });
+      doc.text('⇒ A lies in the second part', 72, 94, { lineBreak: false });
+      doc.text('⇒ First part is empty', 72, 108, { lineBreak: false });
+      doc.text('⇒ Contradiction with the assumption', 72, 122, { lineBreak: false });
+    });
+    const { markdown } = await convertIsolated(input, 'pdf', std, limits);
+    expect(markdown).not.toMatch(/^- /m);
+  });
+
+  it('When sub-figure labels (a) and (b) stand on one line, then the line is not an item', async () => {
+    const input = await pdf((doc) => {
+      doc.font('Helvetica').fontSize(10);
+      doc.text('(a) Cube', 120, 100, { lineBreak: false });
+      doc.text('(b) Pyramid', 320, 100, { lineBreak: false });
+      doc.text('Figure 2. Two solids drawn from the same net of faces.', 72, 120, { lineBreak: false });
+    });
+    const { markdown } = await convertIsolated(input, 'pdf', std, limits);
+    expect(markdown).not.toMatch(/^1\. /m);
+  });
+});

@@ -197,7 +197,11 @@ const ENCLOSED_NUMBER = /^\((\d{1,2}|[a-z]|[ivx]{2,4})\)\s+(?=\S)/;
 function enclosedNumber(line: Line, item: ListItemLines | undefined): RegExpExecArray | null {
   const match = ENCLOSED_NUMBER.exec(line.text);
   if (!match) return null;
-  return /^(?:1|a|i)$/i.test(match[1]!) || item?.enclosed ? match : null;
+  // "(a) Cube (b) Pyramid": sub-figure labels in a row, not an item.
+  const mark = match[1]!;
+  const next = /^\d+$/.test(mark) ? String(Number(mark) + 1) : mark.length === 1 ? String.fromCharCode(mark.charCodeAt(0) + 1) : '';
+  if (next && line.text.includes(`(${next})`)) return null;
+  return /^(?:1|a|i)$/i.test(mark) || item?.enclosed ? match : null;
 }
 
 /** How far in from its side a line starts: right-to-left lines start at their right edge. */
@@ -372,13 +376,13 @@ function symbolBulletLines(lines: Line[]): Set<Line> {
   return new Set(led.filter((l) => counts.get(key(l))! >= (l.marker ? 2 : 3)));
 }
 
-/** A symbol (currency, modifier, other symbols, arrows) before a space and a word. */
-const SYMBOL_BEFORE_WORD = /^([\p{Sc}\p{Sk}\p{So}\u2190-\u21ff])\s+(?=\p{L})/u;
+/** A symbol before a space and a word: currency or other symbols, not math (a chain of "⇒" steps is no list). */
+const SYMBOL_BEFORE_WORD = /^([\p{Sc}\p{So}])\s+(?=\p{L})/u;
 
 /** The glyph that may be the line's bullet: a lone glyph set apart in another font, or a symbol before a word. */
 function lineMarker(line: Line): string | undefined {
-  // Letters (Wingdings' "l"), symbols and private-use glyphs; not numbers or punctuation.
-  if (line.marker) return /[\p{L}\p{S}\p{Co}]/u.test(line.marker) ? line.marker : undefined;
+  // Letters (Wingdings' "l"), symbols and private-use glyphs; not numbers, punctuation or math (a "⇒" in its own font).
+  if (line.marker) return /[\p{L}\p{Sc}\p{So}\p{Co}]/u.test(line.marker) ? line.marker : undefined;
   return SYMBOL_BEFORE_WORD.exec(line.text)?.[1];
 }
 
