@@ -261,3 +261,29 @@ describe('PDF math and figure labels that look like markers', () => {
     expect(markdown).not.toMatch(/^1\. /m);
   });
 });
+
+describe('PDF headings wrapped after a colon', () => {
+  const BODY = 'This module considers immediate actions following a product idea, including market research and planning.';
+
+  it('When a bold heading wraps after a colon, then both lines are one heading', async () => {
+    const input = await pdf((doc) => {
+      doc.font('Helvetica-Bold').fontSize(11).text('Module Two: Initial Planning and Step 1:', 72, 80, { lineBreak: false });
+      doc.text('Concept Development', 72, 93, { lineBreak: false });
+      doc.font('Helvetica').fontSize(10).text(BODY, 72, 110, { width: 450 });
+      doc.text(BODY, 72, 150, { width: 450 });
+    });
+    const { markdown } = await convertIsolated(input, 'pdf', std, limits);
+    expect(markdown.split('\n').filter((l) => l.startsWith('#'))).toEqual([
+      '# Module Two: Initial Planning and Step 1: Concept Development',
+    ]);
+  });
+
+  it('When a bold label ending with a colon stands over body text, then it stays a paragraph', async () => {
+    const input = await pdf((doc) => {
+      doc.font('Helvetica-Bold').fontSize(10).text('Recommendations:', 72, 80, { lineBreak: false });
+      doc.font('Helvetica').fontSize(10).text(BODY, 72, 93, { width: 450 });
+    });
+    const { markdown } = await convertIsolated(input, 'pdf', std, limits);
+    expect(markdown).not.toMatch(/^#/m);
+  });
+});

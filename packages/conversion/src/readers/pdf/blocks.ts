@@ -122,6 +122,14 @@ export function linesToBlocks(lines: Line[]): Block[] {
       continue;
     }
     if (heading[i]) {
+      // A heading wrapped after a colon ("Module Two: Planning and Step 1:" over "Concept Development"): its
+      // first line, left as a paragraph for the colon, joins it.
+      const opening = paragraph.length === 1 && paragraph[0] === prev ? prev : undefined;
+      if (opening && !list && wrapsAfterColon(opening, line)) {
+        paragraph = [];
+        blocks.push({ type: 'heading', level: levelOf(line), text: plainText(`${opening.text} ${line.text}`), page: line.page });
+        continue;
+      }
       flushParagraph();
       flushList();
       const last = blocks[blocks.length - 1];
@@ -253,6 +261,17 @@ function wrappedBefore(lines: Line[], i: number, next: Line): boolean {
   const perChar = (next.right - next.x) / Math.max(1, next.text.length);
   const firstWord = (/^\S+/u.exec(next.text)?.[0].length ?? 0) + 1;
   return line.right + perChar * firstWord >= right - line.size * 0.5;
+}
+
+/** A heading's first line that ends with a colon, right above its second line in the same type. */
+function wrapsAfterColon(first: Line, second: Line): boolean {
+  return (
+    /:$/.test(first.text) &&
+    sameStyle(first, second) &&
+    first.page === second.page &&
+    gapBetween(first, second) <= second.size * WRAPPED_HEADING_PITCH &&
+    first.text.length + second.text.length < MAX_HEADING_CHARS
+  );
 }
 
 function sameStyle(a: Line, b: Line): boolean {
