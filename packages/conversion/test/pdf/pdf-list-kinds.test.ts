@@ -287,3 +287,18 @@ describe('PDF headings wrapped after a colon', () => {
     expect(markdown).not.toMatch(/^#/m);
   });
 });
+
+describe('PDF subscripts set close to their letter', () => {
+  it('When a smaller letter is set lowered right after a letter, then no space comes between them', async () => {
+    const input = await pdf((doc) => {
+      doc.font('Times-Roman').fontSize(9).text('If the loop', 72, 100, { lineBreak: false });
+      doc.font('Times-Italic').fontSize(9).text('L', 113, 100, { lineBreak: false });
+      const after = 113 + doc.widthOfString('L') + 1;
+      // The subscript 1 pt after the L, lower, at 6 pt: wider than a 6 pt word space, narrower than a 9 pt one.
+      doc.font('Helvetica-Oblique').fontSize(6).text('O', after, 104, { lineBreak: false });
+      doc.font('Times-Roman').fontSize(9).text('has a compiled trace tree, we call it.', 128, 100, { lineBreak: false });
+    });
+    const { markdown } = await convertIsolated(input, 'pdf', std, limits);
+    expect(markdown).toContain('*LO* has a compiled trace tree');
+  });
+});

@@ -143,6 +143,7 @@ function toLine(items: TextItem[], page: number, pageHeight: number): Line {
   const sizeChars = new Map<number, number>();
   // Letters are counted per size only when sizes differ: one size is the line's size whatever its letters.
   const mixedSizes = items.some((i) => i.size !== items[0]!.size);
+  let last: TextItem | undefined;
   for (const drawn of sorted) {
     // Punctuation drawn on its own in a right-to-left line is in visual order too (a bracket shows mirrored).
     const item =
@@ -170,7 +171,11 @@ function toLine(items: TextItem[], page: number, pageHeight: number): Line {
       cell.text += (gap > item.size * 0.15 && !/\s$/.test(text) ? ' ' : '') + item.text.trim();
       cell.right = Math.max(cell.right, item.x + item.width);
     }
-    if (text && gap > item.size * 0.15 && !/\s$/.test(text) && !/^\s/.test(item.text)) {
+    // A sub- or superscript (smaller, off the baseline) is set closer to its letter than a word space of its own size.
+    const script = !!last && item.size < last.size * 0.8 && Math.abs(item.y - last.y) > 0.5;
+    const wordSpace = (script ? last!.size : item.size) * 0.15;
+    last = item;
+    if (text && gap > wordSpace && !/\s$/.test(text) && !/^\s/.test(item.text)) {
       text += ' ';
       runs.push(SPACE_RUN);
     }
