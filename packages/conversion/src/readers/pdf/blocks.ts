@@ -16,8 +16,6 @@ const RTL_NUMBERED = /^(?:[.)]([0-9\u0660-\u0669\u06f0-\u06f9]{1,3})|([\u0660-\u
 const HEADING_RATIO = 1.15;
 /** Consecutive heading lines this close in size are one heading set over two lines (a title with a smaller second line). */
 const HEADING_CONTINUATION_SIZE_RATIO = 0.9;
-/** A symbol-font bullet read as a letter, and the space after it. */
-const LEADING_GLYPH = /^\S\s*/u;
 const MAX_HEADING_CHARS = 150;
 
 const PAGE_NUMBER = /^(page\s*)?\d+(\s*(of|\/)\s*\d+)?$/i;
@@ -120,8 +118,10 @@ export function linesToBlocks(lines: Line[]): Block[] {
       continue;
     }
     const item = list?.items[list.items.length - 1];
-    const bullet = BULLET.exec(line.text) ?? (symbolBullets.has(line) ? LEADING_GLYPH.exec(line.text) : null);
-    const numbered = bullet ? null : (NUMBERED.exec(line.text) ?? (line.rtl ? RTL_NUMBERED.exec(line.text) : null));
+    const bullet = BULLET.exec(line.text) ?? (symbolBullets.has(line) ? leadingMarker(line) : null);
+    const numbered = bullet
+      ? null
+      : (NUMBERED.exec(line.text) ?? (line.rtl ? RTL_NUMBERED.exec(line.text) : null) ?? enclosedNumber(line, item));
     // A list item's wrapped line (a bold question's second line, an italic note after it) is not a heading unless larger.
     if (heading[i] && item && !bullet && !numbered && continuesItem(item, prev, line) && line.size <= item.last.size) {
       item.lines.push(line.runs);
@@ -130,6 +130,19 @@ export function linesToBlocks(lines: Line[]): Block[] {
       continue;
     }
     if (heading[i]) {
+      // A heading wrapped after a colon ("Module Two: Planning and Step 1:" over "Concept Development"): its
+      // first line, left as a paragraph for the colon, joins it.
+      const opening = paragraph.length === 1 && paragraph[0] === prev ? prev : undefined;
+      if (opening && !list && wrapsAfterColon(opening, line)) {
+        paragraph = [];
+        blocks.push({
+          type: 'heading',
+          level: levelOf(line),
+          text: plainText(`${opening.text} ${line.text}`),
+          page: line.page,
+        });
+        continue;
+      }
       flushParagraph();
       flushList();
       const last = blocks[blocks.length - 1];
@@ -162,6 +175,7 @@ export function linesToBlocks(lines: Line[]): Block[] {
         level: markerLevel(list.markers, line),
         ordered: !!numbered,
         value: Number.isFinite(first) ? first : undefined,
+        enclosed: !!numbered && numbered[0].startsWith('('),
         lines: [dropLeading(line.runs, (bullet ?? numbered)![0].length)],
         x: indent(line),
         last: line,
@@ -169,7 +183,7 @@ export function linesToBlocks(lines: Line[]): Block[] {
       });
       continue;
     }
-    if (item && continuesItem(item, prev, line)) {
+    if (item && (continuesItem(item, prev, line) || wrapsUnindented(lines, i, item))) {
       item.lines.push(line.runs);
       item.last = line;
       item.all.push(line);
@@ -201,7 +215,13 @@ interface ListRun {
 }
 
 /** A list item being read: its lines' runs, its marker's indent and its last line. */
-type ListItemLines = Omit<FlatListItem, 'text'> & { lines: StyledRun[][]; x: number; last: Line; all: Line[] };
+type ListItemLines = Omit<FlatListItem, 'text'> & {
+  lines: StyledRun[][];
+  x: number;
+  last: Line;
+  all: Line[];
+  enclosed?: boolean;
+};
 
 type Box = [number, number, number, number];
 
@@ -230,6 +250,28 @@ function unionBox(a: Box, b: Box | undefined): Box {
   return [Math.min(a[0], b[0]), Math.min(a[1], b[1]), Math.max(a[2], b[2]), Math.max(a[3], b[3])];
 }
 
+/** "(1)", "(a)", "(iv)" before an item's words. */
+const ENCLOSED_NUMBER = /^\((\d{1,2}|[a-z]|[ivx]{2,4})\)\s+(?=\S)/;
+
+/**
+ * A number or letter in parentheses leading a line (regulations, legal text, papers): an item when it
+ * starts a sequence ("(1)", "(a)", "(i)") or follows an item marked the same way, since "(3)" or "(e)"
+ * also wrap to the start of a line inside running text.
+ */
+function enclosedNumber(line: Line, item: ListItemLines | undefined): RegExpExecArray | null {
+  const match = ENCLOSED_NUMBER.exec(line.text);
+  if (!match) return null;
+  // "(a) Cube (b) Pyramid": sub-figure labels in a row, not an item.
+  const mark = match[1]!;
+  const next = /^\d+$/.test(mark)
+    ? String(Number(mark) + 1)
+    : mark.length === 1
+      ? String.fromCharCode(mark.charCodeAt(0) + 1)
+      : '';
+  if (next && line.text.includes(`(${next})`)) return null;
+  return /^(?:1|a|i)$/i.test(mark) || item?.enclosed ? match : null;
+}
+
 /** How far in from its side a line starts: right-to-left lines start at their right edge. */
 function indent(line: Line): number {
   return line.rtl ? -line.right : line.x;
@@ -238,6 +280,59 @@ function indent(line: Line): number {
 /** A line right under a list item, indented past its marker, wraps the item's text. */
 function continuesItem(item: ListItemLines, prev: Line | undefined, line: Line): boolean {
   return !!prev && line.page === prev.page && indent(line) > item.x + 2 && gapBetween(prev, line) < line.size * 1.6;
+}
+
+/**
+ * An item's text wrapped to a line that `continuesItem` does not take: back at the column's edge (left of the
+ * item's text, even of its marker), or further below than a paragraph's lines (a list set with wide spacing).
+ * The item's last line runs to the column's right edge without ending its sentence, and the next line
+ * follows in the item's size.
+ */
+function wrapsUnindented(lines: Line[], i: number, item: ListItemLines): boolean {
+  const line = lines[i]!;
+  const prev = item.last;
+  if (lines[i - 1] !== prev || line.page !== prev.page || line.rtl || prev.rtl) return false;
+  if (Math.abs(line.size - prev.size) > 0.5 || gapBetween(prev, line) >= line.size * 2.6 || line.y >= prev.y)
+    return false;
+  if (/[.!?:;]["”')]?$/.test(prev.text) || line.cells.length > 1 || runsInNextNumber(item, prev)) return false;
+  // The wrapped line starts at most a few sizes left of the marker (a column's edge, not the next column's).
+  if (line.x < item.x - line.size * 4 || line.x > item.x + line.size * 4) return false;
+  return wrappedBefore(lines, i - 1, line);
+}
+
+/**
+ * A numbered item whose line carries the next number after a sentence ("1. Review the handling. 2. Add a
+ * check for"): points run into one paragraph, which is left as its lines show it rather than made one item.
+ */
+function runsInNextNumber(item: ListItemLines, line: Line): boolean {
+  if (!item.ordered || item.value === undefined) return false;
+  return new RegExp(`[.;]\\s+${item.value + 1}[.)]\\s`).test(line.text);
+}
+
+/**
+ * A line that ends where the next line's first word would not have fitted before the right edge of the text
+ * around it: it was wrapped, not ended.
+ */
+function wrappedBefore(lines: Line[], i: number, next: Line): boolean {
+  const line = lines[i]!;
+  const near = lines
+    .slice(Math.max(0, i - 6), i + 7)
+    .filter((l) => l.page === line.page && !l.table && Math.abs(l.x - line.x) < line.size * 6);
+  const right = Math.max(...near.map((l) => l.right));
+  const perChar = (next.right - next.x) / Math.max(1, next.text.length);
+  const firstWord = (/^\S+/u.exec(next.text)?.[0].length ?? 0) + 1;
+  return line.right + perChar * firstWord >= right - line.size * 0.5;
+}
+
+/** A heading's first line that ends with a colon, right above its second line in the same type. */
+function wrapsAfterColon(first: Line, second: Line): boolean {
+  return (
+    /:$/.test(first.text) &&
+    sameStyle(first, second) &&
+    first.page === second.page &&
+    gapBetween(first, second) <= second.size * WRAPPED_HEADING_PITCH &&
+    first.text.length + second.text.length < MAX_HEADING_CHARS
+  );
 }
 
 function sameStyle(a: Line, b: Line): boolean {
@@ -270,7 +365,8 @@ function plainText(value: string): Inline[] {
 
 function isHeadingLine(line: Line, body: number): boolean {
   if (line.text.length > MAX_HEADING_CHARS || !/\p{L}/u.test(line.text) || /[.,;:]$/.test(line.text)) return false;
-  if (line.size >= body * HEADING_RATIO) return true;
+  // A line led by a bullet is a list item set large, not a heading.
+  if (line.size >= body * HEADING_RATIO) return !BULLET.test(line.text);
   return line.bold && line.size >= body * 0.98 && line.text.length <= 80 && !BULLET.test(line.text);
 }
 
@@ -347,15 +443,34 @@ function family(font: string): string {
 }
 
 /**
- * Lines led by a symbol-font bullet that reads as a letter (Wingdings' "q" box, "l" dot): the same glyph
- * leads at least two lines at one indent on a page, which a word's first letter in another font does not.
+ * Lines led by a symbol-font bullet that reads as a letter or a symbol (Wingdings' "q" box, "l" dot, a box read
+ * as "¢"): the same glyph leads at least two lines at one indent on a page, which a word's first letter in
+ * another font does not. A symbol in the text's own font followed by a space (a bullet whose code reads as "¥"
+ * in the font's encoding) counts when it leads at least three.
  */
 function symbolBulletLines(lines: Line[]): Set<Line> {
-  const key = (l: Line): string => `${l.page}|${Math.round(indent(l))}|${l.marker}`;
+  const key = (l: Line): string => `${l.page}|${Math.round(indent(l))}|${lineMarker(l)}`;
   const counts = new Map<string, number>();
-  const led = lines.filter((l) => l.marker && /\p{L}/u.test(l.marker));
+  const led = lines.filter((l) => lineMarker(l) !== undefined);
   for (const l of led) counts.set(key(l), (counts.get(key(l)) ?? 0) + 1);
-  return new Set(led.filter((l) => counts.get(key(l))! >= 2));
+  return new Set(led.filter((l) => counts.get(key(l))! >= (l.marker ? 2 : 3)));
+}
+
+/** A symbol before a space and a word: currency or other symbols, not math (a chain of "⇒" steps is no list). */
+const SYMBOL_BEFORE_WORD = /^([\p{Sc}\p{So}])\s+(?=\p{L})/u;
+
+/** The glyph that may be the line's bullet: a lone glyph set apart in another font, or a symbol before a word. */
+function lineMarker(line: Line): string | undefined {
+  // Letters (Wingdings' "l"), symbols and private-use glyphs; not numbers, punctuation or math (a "⇒" in its own font).
+  if (line.marker) return /[\p{L}\p{Sc}\p{So}\p{Co}]/u.test(line.marker) ? line.marker : undefined;
+  return SYMBOL_BEFORE_WORD.exec(line.text)?.[1];
+}
+
+/** A line's bullet glyph (one glyph, or one drawn twice) and the space after it. */
+function leadingMarker(line: Line): [string] | null {
+  const marker = lineMarker(line);
+  if (!marker || !line.text.startsWith(marker)) return null;
+  return [marker + /^\s*/u.exec(line.text.slice(marker.length))![0]];
 }
 
 function gapBetween(a: Line, b: Line): number {

@@ -55,24 +55,68 @@ export interface Line {
 export function buildLines(items: TextItem[], page: number, pageHeight: number): Line[] {
   const lines: Line[] = [];
   let current: TextItem[] = [];
+  // The line's text baseline: its last item that is not a raised mark set after a word.
+  let base: TextItem | undefined;
   const flush = (): void => {
     if (current.length) lines.push(toLine(current, page, pageHeight));
     current = [];
+    base = undefined;
   };
   for (const item of items) {
     if (!item.text) continue;
     const last = current[current.length - 1];
-    if (last) {
-      const sameBaseline = Math.abs(item.y - last.y) <= Math.max(2, 0.45 * Math.min(item.size, last.size));
+    let mark = false;
+    if (last && base) {
+      mark = raisedMark(last, base, item);
+      const level = (a: TextItem): boolean => Math.abs(item.y - a.y) <= Math.max(2, 0.45 * Math.min(item.size, a.size));
+      const sameBaseline = level(last) || level(base) || mark || markerBefore(last, item);
       // Right-to-left runs go leftwards; only a left-to-right run going back left starts a new line.
       const wrapsBack = !item.rtl && !last.rtl && item.x < last.x - 1 && item.x + item.width < last.x;
-      if (!sameBaseline || (wrapsBack && Math.abs(item.y - last.y) > 0.5)) flush();
+      if (!sameBaseline || (wrapsBack && Math.abs(item.y - last.y) > 0.5)) {
+        flush();
+        mark = false;
+      }
     }
     current.push(item);
+    if (!mark) base = item;
   }
   flush();
   return lines.filter((l) => l.text.trim() !== '');
 }
+
+/** One glyph, or one glyph drawn twice (a fake-bold bullet): what a list marker in a symbol font reads as. */
+const LONE_GLYPH = /^(\S)\1?$/u;
+
+/**
+ * A bullet glyph set smaller or raised in its own font sits on another baseline than its text: it leads the
+ * text's line when it stands just left of the text and their middles are level.
+ */
+function markerBefore(marker: TextItem, item: TextItem): boolean {
+  const glyph = marker.text.trim();
+  if (!LONE_GLYPH.test(glyph) || /\p{N}/u.test(glyph) || !/[\p{L}\p{N}]/u.test(item.text)) return false;
+  const gap = item.x - (marker.x + marker.width);
+  if (gap < -1 || gap > item.size * MARKER_MAX_GAP) return false;
+  const middle = (i: TextItem): number => i.y + i.size / 2;
+  return Math.abs(middle(item) - middle(marker)) <= Math.max(item.size, marker.size) * 0.5;
+}
+
+/** Affiliation and footnote marks, and the numbers and commas set with them. */
+const MARK_TEXT = /^[∗*†‡§¶#+⋆✝$\d,]{1,4}$/u;
+
+/**
+ * Affiliation or footnote marks set smaller and raised right after a word ("Gal∗+"): part of the word's
+ * line, though their baseline is higher than its.
+ */
+function raisedMark(last: TextItem, base: TextItem, item: TextItem): boolean {
+  if (!MARK_TEXT.test(item.text.trim()) || item.size >= base.size) return false;
+  const gap = item.x - (last.x + last.width);
+  if (gap < -1 || gap > base.size * 0.5) return false;
+  // Raised: above the text's baseline and below the top of its letters.
+  return item.y > base.y && item.y < base.y + base.size * 0.75;
+}
+
+/** A bullet stands at most this many text sizes left of its text. */
+const MARKER_MAX_GAP = 4;
 
 const SPACE_RUN: StyledRun = { text: ' ', bold: false, italic: false };
 /** Text with no letter or digit: punctuation and symbols, which take the direction of the line around them. */
@@ -99,6 +143,7 @@ function toLine(items: TextItem[], page: number, pageHeight: number): Line {
   const sizeChars = new Map<number, number>();
   // Letters are counted per size only when sizes differ: one size is the line's size whatever its letters.
   const mixedSizes = items.some((i) => i.size !== items[0]!.size);
+  let last: TextItem | undefined;
   for (const drawn of sorted) {
     // Punctuation drawn on its own in a right-to-left line is in visual order too (a bracket shows mirrored).
     const item =
@@ -126,7 +171,11 @@ function toLine(items: TextItem[], page: number, pageHeight: number): Line {
       cell.text += (gap > item.size * 0.15 && !/\s$/.test(text) ? ' ' : '') + item.text.trim();
       cell.right = Math.max(cell.right, item.x + item.width);
     }
-    if (text && gap > item.size * 0.15 && !/\s$/.test(text) && !/^\s/.test(item.text)) {
+    // A sub- or superscript (smaller, off the baseline) is set closer to its letter than a word space of its own size.
+    const script = !!last && item.size < last.size * 0.8 && Math.abs(item.y - last.y) > 0.5;
+    const wordSpace = (script ? last!.size : item.size) * 0.15;
+    last = item;
+    if (text && gap > wordSpace && !/\s$/.test(text) && !/^\s/.test(item.text)) {
       text += ' ';
       runs.push(SPACE_RUN);
     }
@@ -172,7 +221,7 @@ const MARKER_GAP_RATIO = 0.15;
 /** The line's first glyph when it stands alone in its own font or size, apart from the text that follows. */
 function leadingGlyph(sorted: TextItem[], rtl: boolean): string | undefined {
   const [first, next] = sorted.filter((i) => i.text.trim() !== '');
-  if (!first || !next || [...first.text.trim()].length !== 1) return undefined;
+  if (!first || !next || !LONE_GLYPH.test(first.text.trim())) return undefined;
   if (first.font === next.font && first.size === next.size) return undefined;
   const gap = rtl ? first.x - (next.x + next.width) : next.x - (first.x + first.width);
   return gap > next.size * MARKER_GAP_RATIO ? first.text.trim() : undefined;

@@ -51,7 +51,20 @@ function finished(
 ): { rows: string[][]; end: number } | undefined {
   if (!table) return undefined;
   const rows = mergeStrayColumns([...header, ...table.rows], table.columns);
-  return isColumnsOfProse(rows) ? undefined : { rows, end: table.end };
+  return isColumnsOfProse(rows) || isBulletColumn(rows) ? undefined : { rows, end: table.end };
+}
+
+/**
+ * Two columns, the first holding one and the same glyph in every row it fills (a bullet set apart from its
+ * text by a tab), make a list, not a table. A wider table keeps such a column (a check mark per row).
+ */
+function isBulletColumn(rows: string[][]): boolean {
+  if (rows.some((r) => r.length !== 2)) return false;
+  const firsts = rows.map((r) => r[0]!.trim()).filter(Boolean);
+  const glyph = firsts[0];
+  return (
+    firsts.length >= 2 && !!glyph && /^(\S)\1?$/u.test(glyph) && !/\p{N}/u.test(glyph) && firsts.every((f) => f === glyph)
+  );
 }
 
 /** The aligned rows from `start` (a line of 2+ cells) and their columns, before stray columns are merged. */

@@ -1,0 +1,304 @@
+import { closeConversionWorkers, convertIsolated } from '../../src';
+import { makePdf as pdf } from './make-pdf';
+
+// Kinds of lists that real-world reports, forms and papers set and that held-out PDFs lost (issue 23, point 3).
+afterAll(() => closeConversionWorkers());
+const std = { enhanced: false };
+const limits = { timeoutMs: 60_000, maxMemoryMb: 512 };
+const DEJAVU = '/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf';
+
+describe('PDF bullets in a symbol font on their own baseline', () => {
+  /** A bullet glyph set smaller in its own font, lower than the text, and a tab's width left of the item. */
+  function item(doc: PDFKit.PDFDocument, glyph: string, text: string, y: number): void {
+    doc.font(DEJAVU).fontSize(7).text(glyph, 72, y + 3, { lineBreak: false });
+    doc.font('Helvetica').fontSize(10).text(text, 96, y, { lineBreak: false });
+  }
+
+  it('When a symbol-font bullet reads as a symbol and sits off the text baseline, then the lines are list items, not a table', async () => {
+    const input = await pdf((doc) => {
+      doc.font('Helvetica').fontSize(10).text('Measuring the blood gases:', 72, 80, { lineBreak: false });
+      item(doc, '¢', 'Blood drawn into a heparin syringe', 100);
+      item(doc, '¢', 'From an artery rather than a vein', 116);
+      item(doc, '¢', 'Partial pressures of oxygen and carbon dioxide', 132);
+    });
+    const { markdown } = await convertIsolated(input, 'pdf', std, limits);
+    expect(markdown).toBe(
+      'Measuring the blood gases:\n\n- Blood drawn into a heparin syringe\n- From an artery rather than a vein\n- Partial pressures of oxygen and carbon dioxide\n',
+    );
+  });
+
+  it('When the bullet glyph is drawn twice (a fake-bold bullet), then it is one marker', async () => {
+    const input = await pdf((doc) => {
+      item(doc, '¢¢', 'On an arterial sample', 100);
+      item(doc, '¢¢', 'On a venous sample', 116);
+    });
+    const { markdown } = await convertIsolated(input, 'pdf', std, limits);
+    expect(markdown).toBe('- On an arterial sample\n- On a venous sample\n');
+  });
+
+  it('When a symbol leads a single line in its own font, then it stays part of the text', async () => {
+    const input = await pdf((doc) => {
+      item(doc, '¢', 'is the cent sign, shown here once.', 100);
+    });
+    const { markdown } = await convertIsolated(input, 'pdf', std, limits);
+    expect(markdown).toBe('¢ is the cent sign, shown here once.\n');
+  });
+});
+
+describe('PDF bullets whose code reads as another symbol in the text font', () => {
+  it('When the same symbol and a space lead three lines at one indent, then they are list items', async () => {
+    const input = await pdf((doc) => {
+      doc.font(DEJAVU).fontSize(10);
+      doc.text('Details', 72, 80, { lineBreak: false });
+      doc.text('¥ Limit one voucher per person.', 72, 100, { lineBreak: false });
+      doc.text('¥ Location must be selected at checkout.', 72, 114, { lineBreak: false });
+      doc.text('¥ Cannot be combined with other offers.', 72, 128, { lineBreak: false });
+    });
+    const { markdown } = await convertIsolated(input, 'pdf', std, limits);
+    expect(markdown).toBe(
+      'Details\n\n- Limit one voucher per person.\n- Location must be selected at checkout.\n- Cannot be combined with other offers.\n',
+    );
+  });
+
+  it('When a currency sign leads only two lines, then they stay text', async () => {
+    const input = await pdf((doc) => {
+      doc.font(DEJAVU).fontSize(10);
+      doc.text('¥ Prices are in yen.', 72, 100, { lineBreak: false });
+      doc.text('¥ Tax is included.', 72, 114, { lineBreak: false });
+    });
+    const { markdown } = await convertIsolated(input, 'pdf', std, limits);
+    expect(markdown).not.toMatch(/^- /m);
+    expect(markdown).toContain('¥ Prices are in yen.');
+  });
+});
+
+describe('PDF list items that wrap back to the column edge', () => {
+  /** One item wrapped to a 200 pt column: its first line indented after the bullet, the others flush with the column's edge. */
+  function unindentedItem(doc: PDFKit.PDFDocument, text: string, y: number): number {
+    doc.font('Helvetica').fontSize(10);
+    doc.text('•', 82, y, { lineBreak: false });
+    doc.text(text, 72, y, { width: 200, indent: 20, lineGap: 2 });
+    return doc.y;
+  }
+
+  it('When an item wraps to the left of its bullet, then the wrapped lines stay in the item', async () => {
+    const input = await pdf((doc) => {
+      doc.font('Helvetica').fontSize(10).text('Send comments by any of these:', 72, 80, { lineBreak: false });
+      let y = unindentedItem(doc, 'Fax: 202-493-2251.', 100);
+      y = unindentedItem(doc, 'Mail: U.S. Department of Transportation, Docket Operations, West Building Ground Floor, Room W12-140.', y);
+      unindentedItem(doc, 'Hand delivery: to the mail address above between 9 a.m. and 5 p.m., Monday through Friday.', y);
+    });
+    const { markdown } = await convertIsolated(input, 'pdf', std, limits);
+    expect(markdown).toBe(
+      'Send comments by any of these:\n\n' +
+        '- Fax: 202-493-2251.\n' +
+        '- Mail: U.S. Department of Transportation, Docket Operations, West Building Ground Floor, Room W12-140.\n' +
+        '- Hand delivery: to the mail address above between 9 a.m. and 5 p.m., Monday through Friday.\n',
+    );
+  });
+
+  it('When a short item is followed by a line at the column edge, then that line starts a paragraph', async () => {
+    const input = await pdf((doc) => {
+      doc.font('Helvetica').fontSize(10);
+      doc.text('•', 82, 100, { lineBreak: false });
+      doc.text('Design considerations', 92, 100, { lineBreak: false });
+      doc.text('•', 82, 112, { lineBreak: false });
+      doc.text('Case study', 92, 112, { lineBreak: false });
+      doc.text('The module then turns to budgets and the planning of resources.', 72, 124, { lineBreak: false });
+    });
+    const { markdown } = await convertIsolated(input, 'pdf', std, limits);
+    expect(markdown).toBe(
+      '- Design considerations\n- Case study\n\nThe module then turns to budgets and the planning of resources.\n',
+    );
+  });
+});
+
+describe('PDF paper title block with raised affiliation marks', () => {
+  const BODY =
+    'We describe a method for reading the structure of printed documents and measure it on reports that were not used to build it.';
+
+  it('When each author name carries a smaller raised mark, then the marks stay on the names line and no name is a heading', async () => {
+    const input = await pdf((doc) => {
+      doc.font('Helvetica-Bold').fontSize(18).text('Reading Structure from Printed Reports', 72, 72, { lineBreak: false });
+      // Names at 11 pt (larger than the 9 pt body), each followed by a 7 pt mark raised above the baseline.
+      let x = 90;
+      for (const [name, mark] of [
+        ['Alice Martin', '∗+'],
+        [', Bob Chen', '∗'],
+        [', Carol Diaz', '#'],
+      ] as const) {
+        doc.font('Helvetica').fontSize(11).text(name, x, 110, { lineBreak: false });
+        x += doc.widthOfString(name);
+        doc.font(DEJAVU).fontSize(7).text(mark, x, 107, { lineBreak: false });
+        x += doc.widthOfString(mark) + 1;
+      }
+      doc.font('Helvetica-Bold').fontSize(11).text('Abstract', 72, 150, { lineBreak: false });
+      doc.font('Helvetica').fontSize(9).text(BODY, 72, 168, { width: 450 });
+      doc.text(BODY, 72, 200, { width: 450 });
+    });
+    const { markdown } = await convertIsolated(input, 'pdf', std, limits);
+    const headings = markdown.split('\n').filter((l) => l.startsWith('#'));
+    expect(headings).toEqual(['# Reading Structure from Printed Reports', '## Abstract']);
+    expect(markdown).toContain('Alice Martin∗+, Bob Chen∗, Carol Diaz#');
+  });
+});
+
+describe('PDF items numbered in parentheses', () => {
+  it('When lines start with (1), (2), (3), then they are an ordered list', async () => {
+    const input = await pdf((doc) => {
+      doc.font('Helvetica').fontSize(10);
+      doc.text('I certify that the proposed regulation:', 72, 80, { lineBreak: false });
+      doc.text('(1) Is not a significant regulatory action,', 72, 94, { lineBreak: false });
+      doc.text('(2) Will not affect intrastate aviation, and', 72, 108, { lineBreak: false });
+      doc.text('(3) Will not have a significant economic impact.', 72, 122, { lineBreak: false });
+    });
+    const { markdown } = await convertIsolated(input, 'pdf', std, limits);
+    expect(markdown).toBe(
+      'I certify that the proposed regulation:\n\n1. Is not a significant regulatory action,\n2. Will not affect intrastate aviation, and\n3. Will not have a significant economic impact.\n',
+    );
+  });
+
+  it('When a number in parentheses that starts no sequence opens a line of running text, then it stays text', async () => {
+    const input = await pdf((doc) => {
+      doc.font('Helvetica').fontSize(10);
+      doc.text('The two results of the last section, equations', 72, 80, { lineBreak: false });
+      doc.text('(3) and (4), are the same when the load is zero.', 72, 94, { lineBreak: false });
+    });
+    const { markdown } = await convertIsolated(input, 'pdf', std, limits);
+    expect(markdown).toBe(
+      'The two results of the last section, equations (3) and (4), are the same when the load is zero.\n',
+    );
+  });
+});
+
+describe('PDF list items set large or widely spaced', () => {
+  it('When a bullet line is set larger than the body, then it is a list item, not a heading', async () => {
+    const input = await pdf((doc) => {
+      doc.font('Helvetica').fontSize(10).text('Text size examples follow in the list below, from small to large.', 72, 80, { lineBreak: false });
+      doc.text('• This text is normal size.', 72, 100, { lineBreak: false });
+      doc.fontSize(18).text('• This text is larger.', 72, 116, { lineBreak: false });
+    });
+    const { markdown } = await convertIsolated(input, 'pdf', std, limits);
+    expect(markdown).not.toMatch(/^#/m);
+    expect(markdown).toContain('- This text is larger.');
+  });
+
+  it('When a double-spaced item wraps under its text, then the wrapped line stays in the item', async () => {
+    const input = await pdf((doc) => {
+      doc.font('Helvetica').fontSize(11);
+      doc.text('•', 43, 100, { lineBreak: false });
+      // The wrapped line stands 22 pt under the first, as far as the next item stands under it.
+      doc.text('(rp): trobopan: Loads a test page and pans to the bottom and back to the top. This measures the lag', 57, 100, {
+        lineBreak: false,
+      });
+      doc.text('time in rendering the page.', 71, 122, { lineBreak: false });
+      doc.text('•', 43, 145, { lineBreak: false });
+      doc.text('(pr): tprovider: Fills the awesomebar database with thousands of entries.', 57, 145, { lineBreak: false });
+    });
+    const { markdown } = await convertIsolated(input, 'pdf', std, limits);
+    expect(markdown).toBe(
+      '- (rp): trobopan: Loads a test page and pans to the bottom and back to the top. This measures the lag time in rendering the page.\n- (pr): tprovider: Fills the awesomebar database with thousands of entries.\n',
+    );
+  });
+});
+
+describe('PDF look-alikes of lists that stay as they are', () => {
+  it('When a table of several columns has the same glyph in every row of its first column, then it stays a table', async () => {
+    const input = await pdf((doc) => {
+      doc.font('Helvetica').fontSize(10);
+      doc.text('State funded legal aid', 260, 80, { lineBreak: false });
+      doc.text('CSOs', 400, 80, { lineBreak: false });
+      ['Persons with disabilities', 'Children', 'Women'].forEach((group, r) => {
+        const y = 98 + r * 16;
+        doc.text('y', 72, y, { lineBreak: false });
+        doc.text(group, 100, y, { lineBreak: false });
+        doc.text('*', 300, y, { lineBreak: false });
+        doc.text('*', 410, y, { lineBreak: false });
+      });
+    });
+    const { markdown } = await convertIsolated(input, 'pdf', std, limits);
+    expect(markdown).toContain('| y | Persons with disabilities |');
+    expect(markdown).not.toMatch(/^- /m);
+  });
+
+  it('When numbered points run into one paragraph, then its wrapped line is not joined into the first point', async () => {
+    const input = await pdf((doc) => {
+      doc.font('Helvetica').fontSize(10);
+      doc.text('Recommendations:', 72, 80, { lineBreak: false });
+      doc.text('1. Immediate review of the handling procedures. 2. Implement additional verification for critical', 72, 94, {
+        lineBreak: false,
+      });
+      doc.text('items. 3. Schedule a follow-up audit for high-value products.', 72, 106, { lineBreak: false });
+    });
+    const { markdown } = await convertIsolated(input, 'pdf', std, limits);
+    expect(markdown).toContain(
+      '1. Immediate review of the handling procedures. 2. Implement additional verification for critical\n\nitems.',
+    );
+  });
+});
+
+describe('PDF math and figure labels that look like markers', () => {
+  it('When steps of a proof each start with an implication arrow, then they are not list items', async () => {
+    const input = await pdf((doc) => {
+      doc.font(DEJAVU).fontSize(10);
+      doc.text('Suppose A meets neither part.', 72, 80, { lineBreak: false });
+      doc.text('⇒ A lies in the second part', 72, 94, { lineBreak: false });
+      doc.text('⇒ First part is empty', 72, 108, { lineBreak: false });
+      doc.text('⇒ Contradiction with the assumption', 72, 122, { lineBreak: false });
+    });
+    const { markdown } = await convertIsolated(input, 'pdf', std, limits);
+    expect(markdown).not.toMatch(/^- /m);
+  });
+
+  it('When sub-figure labels (a) and (b) stand on one line, then the line is not an item', async () => {
+    const input = await pdf((doc) => {
+      doc.font('Helvetica').fontSize(10);
+      doc.text('(a) Cube', 120, 100, { lineBreak: false });
+      doc.text('(b) Pyramid', 320, 100, { lineBreak: false });
+      doc.text('Figure 2. Two solids drawn from the same net of faces.', 72, 120, { lineBreak: false });
+    });
+    const { markdown } = await convertIsolated(input, 'pdf', std, limits);
+    expect(markdown).not.toMatch(/^1\. /m);
+  });
+});
+
+describe('PDF headings wrapped after a colon', () => {
+  const BODY = 'This module considers immediate actions following a product idea, including market research and planning.';
+
+  it('When a bold heading wraps after a colon, then both lines are one heading', async () => {
+    const input = await pdf((doc) => {
+      doc.font('Helvetica-Bold').fontSize(11).text('Module Two: Initial Planning and Step 1:', 72, 80, { lineBreak: false });
+      doc.text('Concept Development', 72, 93, { lineBreak: false });
+      doc.font('Helvetica').fontSize(10).text(BODY, 72, 110, { width: 450 });
+      doc.text(BODY, 72, 150, { width: 450 });
+    });
+    const { markdown } = await convertIsolated(input, 'pdf', std, limits);
+    expect(markdown.split('\n').filter((l) => l.startsWith('#'))).toEqual([
+      '# Module Two: Initial Planning and Step 1: Concept Development',
+    ]);
+  });
+
+  it('When a bold label ending with a colon stands over body text, then it stays a paragraph', async () => {
+    const input = await pdf((doc) => {
+      doc.font('Helvetica-Bold').fontSize(10).text('Recommendations:', 72, 80, { lineBreak: false });
+      doc.font('Helvetica').fontSize(10).text(BODY, 72, 93, { width: 450 });
+    });
+    const { markdown } = await convertIsolated(input, 'pdf', std, limits);
+    expect(markdown).not.toMatch(/^#/m);
+  });
+});
+
+describe('PDF subscripts set close to their letter', () => {
+  it('When a smaller letter is set lowered right after a letter, then no space comes between them', async () => {
+    const input = await pdf((doc) => {
+      doc.font('Times-Roman').fontSize(9).text('If the loop', 72, 100, { lineBreak: false });
+      doc.font('Times-Italic').fontSize(9).text('L', 113, 100, { lineBreak: false });
+      const after = 113 + doc.widthOfString('L') + 1;
+      // The subscript 1 pt after the L, lower, at 6 pt: wider than a 6 pt word space, narrower than a 9 pt one.
+      doc.font('Helvetica-Oblique').fontSize(6).text('O', after, 104, { lineBreak: false });
+      doc.font('Times-Roman').fontSize(9).text('has a compiled trace tree, we call it.', 128, 100, { lineBreak: false });
+    });
+    const { markdown } = await convertIsolated(input, 'pdf', std, limits);
+    expect(markdown).toContain('*LO* has a compiled trace tree');
+  });
+});
