@@ -4,6 +4,7 @@ import { buildLines, type Line, type TextItem } from './layout';
 import { readPages } from './poppler';
 import { documentInfo, openPdf } from './pdfjs';
 import { pageRules } from './rulings';
+import { openContentRules, type ContentRules } from './content-rules';
 import { ruledTables, type RuledTable } from './ruled-tables';
 import { withFormValues } from './form-fields';
 import { ligatureSpellings, withLigaturesInOrder } from './rtl-ligatures';
@@ -52,6 +53,8 @@ export const pdfReader: Reader = {
       // poppler refused the file: pdf.js says why (password, damage) in the words users get.
       if (!poppler) return failWithReason(opened.error);
       const pages: Line[][] = [];
+      // The content scanner reads most files' rules; pdf.js's operator list serves the pages it leaves.
+      let contentRules: Promise<ContentRules | undefined> | undefined;
       for (const page of poppler) {
         let items = page.items;
         // pdf.js adds what poppler's text output lacks: form field values and drawn rules (when it could open the file).
@@ -66,7 +69,12 @@ export const pdfReader: Reader = {
           buildLines(options.enhanced ? columnOrder(list, page.height) : list, page.number, page.height);
         let lines = read(items);
         if (doc && lines.filter((l) => l.gaps > 0).length >= MIN_TABULAR_LINES) {
-          const { tables, rest } = ruledTables(await pageRules(doc, page.number), items);
+          contentRules ??= openContentRules(input);
+          const scanned = await contentRules;
+          const rules =
+            (scanned?.pageCount === doc.numPages ? scanned.pageRules(page.number) : undefined) ??
+            (await pageRules(doc, page.number));
+          const { tables, rest } = ruledTables(rules, items);
           if (tables.length) lines = withTables(read(rest), tables, page.number, page.height);
         }
         pages.push(lines);
