@@ -1,16 +1,5 @@
 import { inflateSync } from 'node:zlib';
-import {
-  PDFArray,
-  PDFDict,
-  PDFDocument,
-  PDFName,
-  PDFNumber,
-  PDFRawStream,
-  decodePDFRawStream,
-  ParseSpeeds,
-  type PDFContext,
-  type PDFObject,
-} from 'pdf-lib';
+import type { PDFContext, PDFDict, PDFDocument, PDFObject, PDFRawStream } from 'pdf-lib';
 import { RuleCollector, type Matrix, type Rule } from './rulings';
 
 /**
@@ -29,11 +18,36 @@ export interface ContentRules {
   pageRules(pageNumber: number): Rule[] | undefined;
 }
 
+type PdfLib = typeof import('pdf-lib');
+let lib: PdfLib | undefined;
+
+/**
+ * pdf-lib, loaded on first use. Its dependency tslib (CommonJS build) also writes its helpers
+ * (`__extends`, `__awaiter`, …) onto globalThis; nothing reads them there, and a conversion worker's
+ * built-ins guard rightly takes any new global for pollution, so the ones it added are removed.
+ */
+async function loadPdfLib(): Promise<PdfLib> {
+  if (lib) return lib;
+  const before = new Set(Reflect.ownKeys(globalThis));
+  const loaded = await import('pdf-lib');
+  for (const key of Reflect.ownKeys(globalThis)) {
+    if (!before.has(key) && typeof key === 'string' && key.startsWith('__')) Reflect.deleteProperty(globalThis, key);
+  }
+  lib = loaded;
+  return loaded;
+}
+
+/** The loaded pdf-lib (every caller runs after openContentRules loaded it). */
+function pdf(): PdfLib {
+  return lib!;
+}
+
 /** Opens the file's object layer; undefined when pdf-lib can't (encrypted, damaged): every page then goes to pdf.js. */
 export async function openContentRules(input: Uint8Array): Promise<ContentRules | undefined> {
+  const { PDFDocument: Document, ParseSpeeds } = await loadPdfLib();
   let doc: PDFDocument;
   try {
-    doc = await PDFDocument.load(input, {
+    doc = await Document.load(input, {
       updateMetadata: false,
       throwOnInvalidObject: true,
       parseSpeed: ParseSpeeds.Fastest,
@@ -79,42 +93,42 @@ function readPageRules(context: PDFContext, page: PDFDict): Rule[] {
   const rules = new RuleCollector(vx, vy);
   const contents = context.lookup(inherited(context, page, 'Contents', false));
   const streams =
-    contents instanceof PDFArray
+    contents instanceof pdf().PDFArray
       ? contents.asArray().map((s) => context.lookup(s))
       : contents === undefined
         ? []
         : [contents];
   // pdf.js reads an array of content streams as one stream, joined without a separator.
-  const bytes = Buffer.concat(streams.filter((s) => s instanceof PDFRawStream).map((s) => decode(s)));
+  const bytes = Buffer.concat(streams.filter((s) => s instanceof pdf().PDFRawStream).map((s) => decode(s)));
   const resources = context.lookup(inherited(context, page, 'Resources', true));
-  scan(bytes, resources instanceof PDFDict ? resources : undefined, rules, context, 0);
+  scan(bytes, resources instanceof pdf().PDFDict ? resources : undefined, rules, context, 0);
   return rules.rules;
 }
 
 /** A page attribute, looked up the page tree (Resources, MediaBox, CropBox and Rotate are inheritable). */
 function inherited(context: PDFContext, page: PDFDict, key: string, inheritable: boolean): PDFObject | undefined {
-  const name = PDFName.of(key);
+  const name = pdf().PDFName.of(key);
   let node: PDFDict | undefined = page;
   for (let depth = 0; node && depth < 64; depth++) {
     const value = node.get(name);
     if (value !== undefined || !inheritable) return value;
-    const parent: PDFObject | undefined = context.lookup(node.get(PDFName.of('Parent')));
-    node = parent instanceof PDFDict ? parent : undefined;
+    const parent: PDFObject | undefined = context.lookup(node.get(pdf().PDFName.of('Parent')));
+    node = parent instanceof pdf().PDFDict ? parent : undefined;
   }
   return undefined;
 }
 
 /** Annotations that pdf.js adds to the operator list (appearance streams, or ones it draws itself). */
 function drawsAnnotations(context: PDFContext, page: PDFDict): boolean {
-  const annots = context.lookup(page.get(PDFName.of('Annots')));
+  const annots = context.lookup(page.get(pdf().PDFName.of('Annots')));
   if (annots === undefined) return false;
-  if (!(annots instanceof PDFArray)) return true;
+  if (!(annots instanceof pdf().PDFArray)) return true;
   return annots.asArray().some((ref) => {
     const annot = context.lookup(ref);
-    if (!(annot instanceof PDFDict)) return false;
-    const subtype = context.lookup(annot.get(PDFName.of('Subtype')));
-    const inert = subtype === PDFName.of('Link') || subtype === PDFName.of('Popup');
-    return !inert || annot.has(PDFName.of('AP'));
+    if (!(annot instanceof pdf().PDFDict)) return false;
+    const subtype = context.lookup(annot.get(pdf().PDFName.of('Subtype')));
+    const inert = subtype === pdf().PDFName.of('Link') || subtype === pdf().PDFName.of('Popup');
+    return !inert || annot.has(pdf().PDFName.of('AP'));
   });
 }
 
@@ -144,11 +158,11 @@ function pageViewOrigin(context: PDFContext, page: PDFDict): [number, number] {
 
 /** An array of numbers (references resolved), or undefined when it isn't one. */
 function numbers(context: PDFContext, value: PDFObject | undefined): number[] | undefined {
-  if (!(value instanceof PDFArray)) return undefined;
+  if (!(value instanceof pdf().PDFArray)) return undefined;
   const out: number[] = [];
   for (const item of value.asArray()) {
     const n = context.lookup(item);
-    if (!(n instanceof PDFNumber)) return undefined;
+    if (!(n instanceof pdf().PDFNumber)) return undefined;
     out.push(n.asNumber());
   }
   return out;
@@ -161,13 +175,14 @@ function numbers(context: PDFContext, value: PDFObject | undefined): number[] | 
  */
 function decode(stream: PDFRawStream): Uint8Array {
   const context = stream.dict.context;
-  const filter = context.lookup(stream.dict.get(PDFName.of('Filter')));
-  const filters = filter instanceof PDFArray ? filter.asArray().map((f) => context.lookup(f)) : filter ? [filter] : [];
+  const filter = context.lookup(stream.dict.get(pdf().PDFName.of('Filter')));
+  const filters =
+    filter instanceof pdf().PDFArray ? filter.asArray().map((f) => context.lookup(f)) : filter ? [filter] : [];
   if (filters.length === 0) return stream.contents;
-  if (stream.dict.has(PDFName.of('DecodeParms'))) doubt('predictor');
-  if (filters.length === 1 && filters[0] === PDFName.of('FlateDecode')) return inflateSync(stream.contents);
+  if (stream.dict.has(pdf().PDFName.of('DecodeParms'))) doubt('predictor');
+  if (filters.length === 1 && filters[0] === pdf().PDFName.of('FlateDecode')) return inflateSync(stream.contents);
   try {
-    return decodePDFRawStream(stream).decode();
+    return pdf().decodePDFRawStream(stream).decode();
   } catch {
     return doubt('filter');
   }
@@ -375,8 +390,8 @@ function skipString(bytes: Uint8Array, pos: number): number {
 function resource(category: string, operand: Operand, resources: PDFDict | undefined, context: PDFContext) {
   if (!(operand instanceof NameOperand)) doubt('resource name');
   if (operand.name.includes('#')) doubt('escaped name');
-  const dict = context.lookup(resources?.get(PDFName.of(category)));
-  return dict instanceof PDFDict ? context.lookup(dict.get(PDFName.of(operand.name))) : undefined;
+  const dict = context.lookup(resources?.get(pdf().PDFName.of(category)));
+  return dict instanceof pdf().PDFDict ? context.lookup(dict.get(pdf().PDFName.of(operand.name))) : undefined;
 }
 
 /** `Do`: a form XObject is read in place (its /Matrix applied); images and PostScript draw no rules. */
@@ -388,23 +403,23 @@ function paintXObject(
   depth: number,
 ): void {
   const xobject = resource('XObject', operand, resources, context);
-  if (!(xobject instanceof PDFRawStream)) doubt('XObject');
-  const subtype = context.lookup(xobject.dict.get(PDFName.of('Subtype')));
-  if (subtype === PDFName.of('Image') || subtype === PDFName.of('PS')) return;
-  if (subtype !== PDFName.of('Form') || depth >= MAX_FORM_DEPTH) doubt('XObject subtype');
+  if (!(xobject instanceof pdf().PDFRawStream)) doubt('XObject');
+  const subtype = context.lookup(xobject.dict.get(pdf().PDFName.of('Subtype')));
+  if (subtype === pdf().PDFName.of('Image') || subtype === pdf().PDFName.of('PS')) return;
+  if (subtype !== pdf().PDFName.of('Form') || depth >= MAX_FORM_DEPTH) doubt('XObject subtype');
   // Optional content and soft masks add operators to pdf.js's list that this reader doesn't follow.
-  if (xobject.dict.has(PDFName.of('OC'))) doubt('optional content');
-  const matrix = numbers(context, context.lookup(xobject.dict.get(PDFName.of('Matrix'))));
-  const own = context.lookup(xobject.dict.get(PDFName.of('Resources')));
+  if (xobject.dict.has(pdf().PDFName.of('OC'))) doubt('optional content');
+  const matrix = numbers(context, context.lookup(xobject.dict.get(pdf().PDFName.of('Matrix'))));
+  const own = context.lookup(xobject.dict.get(pdf().PDFName.of('Resources')));
   rules.beginForm(matrix?.length === 6 ? (matrix as Matrix) : undefined);
-  scan(decode(xobject), own instanceof PDFDict ? own : resources, rules, context, depth + 1);
+  scan(decode(xobject), own instanceof pdf().PDFDict ? own : resources, rules, context, depth + 1);
   rules.endForm();
 }
 
 /** `gs` with a soft mask: pdf.js draws the mask's form into the list, which this reader doesn't. */
 function checkGraphicsState(operand: Operand, resources: PDFDict | undefined, context: PDFContext): void {
   const state = resource('ExtGState', operand, resources, context);
-  if (!(state instanceof PDFDict)) return;
-  const mask = context.lookup(state.get(PDFName.of('SMask')));
-  if (mask !== undefined && mask !== PDFName.of('None')) doubt('soft mask');
+  if (!(state instanceof pdf().PDFDict)) return;
+  const mask = context.lookup(state.get(pdf().PDFName.of('SMask')));
+  if (mask !== undefined && mask !== pdf().PDFName.of('None')) doubt('soft mask');
 }
