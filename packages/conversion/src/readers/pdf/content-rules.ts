@@ -219,7 +219,6 @@ const WHITESPACE = new Uint8Array(256);
 for (const c of [0, 9, 10, 12, 13, 32]) WHITESPACE[c] = 1;
 const DELIMITER = new Uint8Array(256);
 for (const c of '()<>[]{}/%') DELIMITER[c.charCodeAt(0)] = 1;
-const NUMBER = /^[+-]?(?:\d+\.?\d*|\.\d+)$/;
 
 /**
  * Reads one content stream (a page's or a form XObject's), feeding the path operators to `rules`.
@@ -264,14 +263,14 @@ function scan(
     if (DELIMITER[c]) doubt('stray delimiter');
     const start = pos;
     while (pos < end && !WHITESPACE[bytes[pos]!] && !DELIMITER[bytes[pos]!]) pos++;
-    const token = latin1(bytes, start, pos);
-    const first = token.charCodeAt(0);
     // Numbers start with a digit, a sign or a point; nothing else does.
-    if ((first >= 0x30 && first <= 0x39) || first === 0x2b || first === 0x2d || first === 0x2e) {
-      if (!NUMBER.test(token)) doubt('number');
-      operands.push(Number(token));
+    if ((c >= 0x30 && c <= 0x39) || c === 0x2b || c === 0x2d || c === 0x2e) {
+      const value = parseNumber(bytes, start, pos);
+      if (Number.isNaN(value)) doubt('number');
+      operands.push(value);
       continue;
     }
+    const token = latin1(bytes, start, pos);
     if (token === 'true' || token === 'false') {
       operands.push(OTHER);
       continue;
@@ -339,6 +338,34 @@ function scan(
 function numeric(operands: Operand[]): number[] {
   for (const o of operands) if (typeof o !== 'number') doubt('operand type');
   return operands as number[];
+}
+
+/**
+ * A plain number token (`[+-]digits[.digits]`) valued as pdf.js's lexer values it: all its digits as
+ * one integer, divided by ten per decimal. NaN for anything else (exponents, doubled signs), which
+ * pdf.js reads its own lenient way.
+ */
+function parseNumber(bytes: Uint8Array, start: number, end: number): number {
+  let i = start;
+  let sign = 1;
+  if (bytes[i] === 0x2d) {
+    sign = -1;
+    i++;
+  } else if (bytes[i] === 0x2b) i++;
+  let value = 0;
+  let divideBy = 0;
+  let digits = 0;
+  for (; i < end; i++) {
+    const c = bytes[i]!;
+    if (c >= 0x30 && c <= 0x39) {
+      value = value * 10 + (c - 0x30);
+      digits++;
+      if (divideBy) divideBy *= 10;
+    } else if (c === 0x2e && divideBy === 0) divideBy = 1;
+    else return NaN;
+  }
+  if (digits === 0) return NaN;
+  return sign * (divideBy ? value / divideBy : value);
 }
 
 function latin1(bytes: Uint8Array, start: number, end: number): string {

@@ -51,7 +51,9 @@ function connectedGroups(rules: Rule[]): Rule[][] {
   const groups = new Map<number, Rule[]>();
   rules.forEach((r, i) => {
     const root = find(i);
-    groups.set(root, [...(groups.get(root) ?? []), r]);
+    const group = groups.get(root);
+    if (group) group.push(r);
+    else groups.set(root, [r]);
   });
   return [...groups.values()];
 }
