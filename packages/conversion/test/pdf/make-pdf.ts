@@ -4,7 +4,7 @@ import PDFDocument from 'pdfkit';
 export function makePdf(
   draw: (doc: PDFKit.PDFDocument) => void,
   info: { Title?: string; Author?: string } = {},
-  options: { userPassword?: string } = {},
+  options: Pick<PDFKit.PDFDocumentOptions, 'userPassword' | 'ownerPassword' | 'permissions'> = {},
 ): Promise<Buffer> {
   return new Promise((resolve) => {
     const doc = new PDFDocument({ info, size: 'A4', margin: 72, ...options });

@@ -5,6 +5,7 @@ import { readPages, readPageSpans, type PopplerPage } from './poppler';
 import { noPageSelected, selectedSpans } from '../../page-range';
 import { documentInfo, openPdf } from './pdfjs';
 import { pageRules } from './rulings';
+import { openContentRules, type ContentRules } from './content-rules';
 import { ruledTables, type RuledTable } from './ruled-tables';
 import { withFormValues } from './form-fields';
 import { ligatureSpellings, withLigaturesInOrder } from './rtl-ligatures';
@@ -64,6 +65,8 @@ export const pdfReader: Reader = {
       const pages: Line[][] = [];
       const numbers = poppler.map((p) => p.number);
       const sizes = poppler.map((p) => ({ number: p.number, width: p.width, height: p.height }));
+      // The content scanner reads most files' rules; pdf.js's operator list serves the pages it leaves.
+      let contentRules: Promise<ContentRules | undefined> | undefined;
       for (const page of poppler) {
         let items = page.items;
         // pdf.js adds what poppler's text output lacks: form field values and drawn rules (when it could open the file).
@@ -78,7 +81,12 @@ export const pdfReader: Reader = {
           buildLines(options.enhanced ? columnOrder(list, page.height) : list, page.number, page.height);
         let lines = read(items);
         if (doc && lines.filter((l) => l.gaps > 0).length >= MIN_TABULAR_LINES) {
-          const { tables, rest } = ruledTables(await pageRules(doc, page.number), items);
+          contentRules ??= openContentRules(input);
+          const scanned = await contentRules;
+          const rules =
+            (scanned?.pageCount === doc.numPages ? scanned.pageRules(page.number) : undefined) ??
+            (await pageRules(doc, page.number));
+          const { tables, rest } = ruledTables(rules, items);
           if (tables.length) lines = withTables(read(rest), tables, page.number, page.height);
         }
         pages.push(lines);

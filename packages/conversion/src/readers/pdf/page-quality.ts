@@ -54,7 +54,7 @@ export interface PageQuality {
 
 /** Scores a page's text (its lines joined by spaces). */
 export function pageQuality(text: string): PageQuality {
-  const letters = count(text, LATIN_LETTER);
+  const { letters, vowels: vowelCount, spaces } = letterCounts(text);
   const tokens = text
     .split(/\s+/)
     .map((t) => t.replace(TOKEN_EDGES, ''))
@@ -70,14 +70,14 @@ export function pageQuality(text: string): PageQuality {
     mojibakeShare,
   };
   // Pages in other scripts (CJK, Arabic, Cyrillic...) are left to the character-class check.
-  if (letters < MIN_SCORED_LETTERS || letters < (text.length - count(text, /\s/g)) * 0.5) {
+  if (letters < MIN_SCORED_LETTERS || letters < (text.length - spaces) * 0.5) {
     return mojibake >= 3 && mojibakeShare > 0.05 ? { ...unscored, score: 0, scored: true } : unscored;
   }
   const latinTokens = tokens.filter((t) => /^[A-Za-z\u00c0-\u024f'’-]+$/.test(t));
   // One-letter words (a, y, e, o, à) are left out: shifted text makes them as often as prose does.
   const common = latinTokens.filter((t) => t.length > 1 && COMMON_WORDS.has(t.toLowerCase())).length;
   const commonWordShare = latinTokens.length ? common / latinTokens.length : 0;
-  const vowelShare = count(text, VOWEL) / letters;
+  const vowelShare = vowelCount / letters;
   // Each signal maps to 0..1: common words at 15% of tokens or more read as prose (lists, tables and
   // headings have fewer than running text, so the bar is low); vowels between 30% and 50% of letters
   // (shifted text moves them far off); mojibake at one token in twenty is garbage.
@@ -106,10 +106,52 @@ export function scoresAsGarbled(text: string): boolean {
 /** The share of e a i n s t r o among the Latin letters, accents set aside. */
 function frequentLetters(text: string): number {
   const plain = text.normalize('NFD').toLowerCase();
-  const letters = count(plain, /[a-z]/g);
-  return letters ? count(plain, /[eainstro]/g) / letters : 0;
+  let letters = 0;
+  let frequent = 0;
+  for (let i = 0; i < plain.length; i++) {
+    const c = plain.charCodeAt(i);
+    if (c >= 0x61 && c <= 0x7a) {
+      letters++;
+      if (FREQUENT[c]) frequent++;
+    }
+  }
+  return letters ? frequent / letters : 0;
 }
 
 function count(text: string, pattern: RegExp): number {
   return text.match(pattern)?.length ?? 0;
+}
+
+const LETTER = 1;
+const VOWEL_LETTER = 2;
+/** LATIN_LETTER and VOWEL as a table over U+0000–U+024F, built from the two patterns. */
+const CLASSES = new Uint8Array(0x250);
+for (let c = 0; c < CLASSES.length; c++) {
+  const ch = String.fromCharCode(c);
+  CLASSES[c] =
+    (new RegExp(LATIN_LETTER.source).test(ch) ? LETTER : 0) | (new RegExp(VOWEL.source).test(ch) ? VOWEL_LETTER : 0);
+}
+const FREQUENT = new Uint8Array(0x80);
+for (const ch of 'eainstro') FREQUENT[ch.charCodeAt(0)] = 1;
+const SPACE = /\s/;
+
+/**
+ * Latin letters, vowels among them and whitespace (as /\s/ counts it) in one pass over the page's
+ * text: regular expressions with the g flag built an array of every letter of every page, a tenth
+ * of the PDF reader's CPU.
+ */
+function letterCounts(text: string): { letters: number; vowels: number; spaces: number } {
+  let letters = 0;
+  let vowels = 0;
+  let spaces = 0;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c < 0x250) {
+      const cls = CLASSES[c]!;
+      if (cls & LETTER) letters++;
+      if (cls & VOWEL_LETTER) vowels++;
+      if (cls === 0 && (c === 0x20 || (c <= 0xa0 && SPACE.test(text[i]!)))) spaces++;
+    } else if (SPACE.test(text[i]!)) spaces++;
+  }
+  return { letters, vowels, spaces };
 }

@@ -8,9 +8,31 @@ let pdfjs: Promise<PdfJs> | undefined;
  * "fake worker" uses), so that both install their polyfills in this one step.
  */
 export function loadPdfJs(): Promise<PdfJs> {
-  pdfjs ??= import('pdfjs-dist/legacy/build/pdf.worker.mjs').then(() => import('pdfjs-dist/legacy/build/pdf.mjs'));
+  if (!pdfjs) {
+    const natives = HOT_NATIVES.map(
+      ([target, key]) => [target, key, Reflect.getOwnPropertyDescriptor(target, key)] as const,
+    );
+    pdfjs = import('pdfjs-dist/legacy/build/pdf.worker.mjs')
+      .then(() => import('pdfjs-dist/legacy/build/pdf.mjs'))
+      .finally(() => {
+        for (const [target, key, descriptor] of natives)
+          if (descriptor) Reflect.defineProperty(target, key, descriptor);
+      });
+  }
   return pdfjs;
 }
+
+/**
+ * Built-ins that pdf.js's legacy build replaces with core-js versions on Node 20 (for spec corners
+ * no document reaches: a push past 2^32 - 1 elements, JSON.parse's source-text reviver), and that
+ * every reader calls all the time: the polyfilled push alone was 5 % of a PDF conversion's CPU, in
+ * our code as much as in pdf.js's. They are put back; what pdf.js adds (Promise.withResolvers, the
+ * Set methods…) stays.
+ */
+const HOT_NATIVES: Array<[object, PropertyKey]> = [
+  [Array.prototype, 'push'],
+  [JSON, 'parse'],
+];
 
 /** Opens a PDF with pdf.js (no fonts rendered, no eval); throws pdf.js's own error. */
 export async function openPdf(input: Buffer): Promise<PdfJsDocument> {

@@ -51,7 +51,9 @@ function connectedGroups(rules: Rule[]): Rule[][] {
   const groups = new Map<number, Rule[]>();
   rules.forEach((r, i) => {
     const root = find(i);
-    groups.set(root, [...(groups.get(root) ?? []), r]);
+    const group = groups.get(root);
+    if (group) group.push(r);
+    else groups.set(root, [r]);
   });
   return [...groups.values()];
 }
@@ -105,8 +107,12 @@ function gridTable(group: Rule[], items: TextItem[]): { table: RuledTable; used:
   }
   const texts = new Map<number, TextItem[]>();
   const used = new Set<TextItem>();
+  const inner = xs.slice(1, -1);
   for (const original of items) {
-    const pieces = splitAtRules(original, xs.slice(1, -1), vertical);
+    // Pieces keep their item's height: an item above or below the grid is not split to find that out.
+    const midY = original.y + original.size / 3;
+    if (midY > ys[0]! || midY < ys[rows]!) continue;
+    const pieces = splitAtRules(original, inner, vertical);
     for (const item of pieces) {
       // The item's start and its vertical middle place it: a long run merged across cells belongs where it starts.
       const x = item.x + Math.min(item.width / 2, 2);

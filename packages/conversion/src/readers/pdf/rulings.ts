@@ -14,7 +14,7 @@ const MAX_RULE_THICKNESS = 2.5;
 /** Shorter strokes are glyph parts, underlines of a letter or tick marks, not table rules. */
 const MIN_RULE_LENGTH = 6;
 
-type Matrix = [number, number, number, number, number, number];
+export type Matrix = [number, number, number, number, number, number];
 const IDENTITY: Matrix = [1, 0, 0, 1, 0, 0];
 
 function multiply(m: Matrix, n: Matrix): Matrix {
@@ -33,68 +33,153 @@ function apply(m: Matrix, x: number, y: number): [number, number] {
 }
 
 /**
- * The straight horizontal and vertical rules drawn on the given pages, from pdf.js's operator list
- * (constructPath with rectangle/moveTo/lineTo, then the stroke or fill that paints it).
+ * Turns path operators, in the order a content stream draws them, into rules: rectangles, moves and
+ * lines are kept in page space until a paint operator decides (a stroke keeps every edge, a fill only
+ * boxes thin enough to be rules). Both rules sources (pdf.js's operator list, the content scanner)
+ * feed it, so they agree by construction on what counts as a rule.
+ */
+export class RuleCollector {
+  readonly rules: Rule[] = [];
+  private readonly stack: Matrix[] = [];
+  private ctm: Matrix = IDENTITY;
+  // Segments and filled boxes of the path being built, in page space, until a paint operator decides.
+  private segments: Array<[number, number, number, number]> = [];
+  private boxes: Array<[number, number, number, number]> = [];
+  private cx = 0;
+  private cy = 0;
+
+  /** vx, vy: the page's view origin (rules are measured from its bottom-left corner). */
+  constructor(
+    private readonly vx: number,
+    private readonly vy: number,
+  ) {}
+
+  save(): void {
+    this.stack.push(this.ctm);
+  }
+
+  restore(): void {
+    this.ctm = this.stack.pop() ?? IDENTITY;
+  }
+
+  transform(m: Matrix): void {
+    this.ctm = multiply(this.ctm, m);
+  }
+
+  /** A form XObject starts: the state is saved and its /Matrix (when valid) applies inside it. */
+  beginForm(matrix: Matrix | undefined): void {
+    this.save();
+    if (matrix) this.transform(matrix);
+  }
+
+  endForm(): void {
+    this.restore();
+  }
+
+  /** A run of path operators starts (pdf.js's constructPath): the current point is back at the origin. */
+  beginPath(): void {
+    this.cx = 0;
+    this.cy = 0;
+  }
+
+  rectangle(x: number, y: number, w: number, h: number): void {
+    const [ax, ay] = apply(this.ctm, x, y);
+    const [bx, by] = apply(this.ctm, x + w, y + h);
+    this.boxes.push([Math.min(ax, bx), Math.min(ay, by), Math.max(ax, bx), Math.max(ay, by)]);
+  }
+
+  moveTo(x: number, y: number): void {
+    [this.cx, this.cy] = apply(this.ctm, x, y);
+  }
+
+  lineTo(x: number, y: number): void {
+    const [nx, ny] = apply(this.ctm, x, y);
+    this.segments.push([this.cx, this.cy, nx, ny]);
+    [this.cx, this.cy] = [nx, ny];
+  }
+
+  /** Stroke (alone or with a fill): every segment and every box edge. */
+  stroke(): void {
+    for (const [x0, y0, x1, y1] of this.segments) this.addSegment(x0, y0, x1, y1);
+    for (const [x0, y0, x1, y1] of this.boxes) {
+      this.addSegment(x0, y0, x1, y0);
+      this.addSegment(x0, y1, x1, y1);
+      this.addSegment(x0, y0, x0, y1);
+      this.addSegment(x1, y0, x1, y1);
+    }
+    this.endPath();
+  }
+
+  /** Fill: only boxes thin enough to be a rule. */
+  fill(): void {
+    for (const [x0, y0, x1, y1] of this.boxes) {
+      if (y1 - y0 <= MAX_RULE_THICKNESS) this.addSegment(x0, (y0 + y1) / 2, x1, (y0 + y1) / 2);
+      else if (x1 - x0 <= MAX_RULE_THICKNESS) this.addSegment((x0 + x1) / 2, y0, (x0 + x1) / 2, y1);
+    }
+    this.endPath();
+  }
+
+  endPath(): void {
+    this.segments = [];
+    this.boxes = [];
+  }
+
+  private addSegment(x0: number, y0: number, x1: number, y1: number): void {
+    const { vx, vy } = this;
+    const dx = Math.abs(x1 - x0);
+    const dy = Math.abs(y1 - y0);
+    if (dy < 0.5 && dx >= MIN_RULE_LENGTH)
+      this.rules.push({ horizontal: true, at: y0 - vy, from: Math.min(x0, x1) - vx, to: Math.max(x0, x1) - vx });
+    else if (dx < 0.5 && dy >= MIN_RULE_LENGTH)
+      this.rules.push({ horizontal: false, at: x0 - vx, from: Math.min(y0, y1) - vy, to: Math.max(y0, y1) - vy });
+  }
+}
+
+/**
+ * The straight horizontal and vertical rules drawn on the given page, from pdf.js's operator list
+ * (constructPath with rectangle/moveTo/lineTo, then the stroke or fill that paints it). The general
+ * source: fonts, glyphs and the whole list are built, so the content scanner (content-rules.ts) is
+ * tried first and this serves what it leaves.
  */
 export async function pageRules(doc: PdfJsDocument, pageNumber: number): Promise<Rule[]> {
   const { OPS } = await loadPdfJs();
   const page = await doc.getPage(pageNumber);
   const [vx, vy] = page.view as [number, number, number, number];
   const list = await page.getOperatorList();
-  const rules: Rule[] = [];
-  const stack: Matrix[] = [];
-  let ctm: Matrix = IDENTITY;
-  // Segments and filled boxes of the path being built, in page space, until a paint operator decides.
-  let segments: Array<[number, number, number, number]> = [];
-  let boxes: Array<[number, number, number, number]> = [];
-  const addSegment = (x0: number, y0: number, x1: number, y1: number): void => {
-    const dx = Math.abs(x1 - x0);
-    const dy = Math.abs(y1 - y0);
-    if (dy < 0.5 && dx >= MIN_RULE_LENGTH)
-      rules.push({ horizontal: true, at: y0 - vy, from: Math.min(x0, x1) - vx, to: Math.max(x0, x1) - vx });
-    else if (dx < 0.5 && dy >= MIN_RULE_LENGTH)
-      rules.push({ horizontal: false, at: x0 - vx, from: Math.min(y0, y1) - vy, to: Math.max(y0, y1) - vy });
-  };
+  const rules = new RuleCollector(vx, vy);
   for (let i = 0; i < list.fnArray.length; i++) {
     const fn = list.fnArray[i];
     const args = list.argsArray[i] as unknown[];
     switch (fn) {
       case OPS.save:
-        stack.push(ctm);
+        rules.save();
         break;
       case OPS.restore:
-        ctm = stack.pop() ?? IDENTITY;
+        rules.restore();
         break;
       case OPS.transform:
-        ctm = multiply(ctm, args as Matrix);
+        rules.transform(args as Matrix);
         break;
       case OPS.paintFormXObjectBegin:
-        stack.push(ctm);
-        if (Array.isArray(args[0])) ctm = multiply(ctm, args[0] as Matrix);
+        rules.beginForm(Array.isArray(args[0]) ? (args[0] as Matrix) : undefined);
         break;
       case OPS.paintFormXObjectEnd:
-        ctm = stack.pop() ?? IDENTITY;
+        rules.endForm();
         break;
       case OPS.constructPath: {
         const [ops, coords] = args as [number[], number[]];
         let j = 0;
-        let cx = 0;
-        let cy = 0;
+        rules.beginPath();
         for (const op of ops) {
           if (op === OPS.rectangle) {
-            const [x, y, w, h] = coords.slice(j, j + 4) as [number, number, number, number];
+            rules.rectangle(coords[j]!, coords[j + 1]!, coords[j + 2]!, coords[j + 3]!);
             j += 4;
-            const [ax, ay] = apply(ctm, x, y);
-            const [bx, by] = apply(ctm, x + w, y + h);
-            boxes.push([Math.min(ax, bx), Math.min(ay, by), Math.max(ax, bx), Math.max(ay, by)]);
           } else if (op === OPS.moveTo) {
-            [cx, cy] = apply(ctm, coords[j]!, coords[j + 1]!);
+            rules.moveTo(coords[j]!, coords[j + 1]!);
             j += 2;
           } else if (op === OPS.lineTo) {
-            const [nx, ny] = apply(ctm, coords[j]!, coords[j + 1]!);
+            rules.lineTo(coords[j]!, coords[j + 1]!);
             j += 2;
-            segments.push([cx, cy, nx, ny]);
-            [cx, cy] = [nx, ny];
           } else if (op === OPS.curveTo) j += 6;
           else if (op === OPS.curveTo2 || op === OPS.curveTo3) j += 4;
         }
@@ -106,31 +191,17 @@ export async function pageRules(doc: PdfJsDocument, pageNumber: number): Promise
       case OPS.eoFillStroke:
       case OPS.closeFillStroke:
       case OPS.closeEOFillStroke:
-        for (const [x0, y0, x1, y1] of segments) addSegment(x0, y0, x1, y1);
-        for (const [x0, y0, x1, y1] of boxes) {
-          addSegment(x0, y0, x1, y0);
-          addSegment(x0, y1, x1, y1);
-          addSegment(x0, y0, x0, y1);
-          addSegment(x1, y0, x1, y1);
-        }
-        segments = [];
-        boxes = [];
+        rules.stroke();
         break;
       case OPS.fill:
       case OPS.eoFill:
-        for (const [x0, y0, x1, y1] of boxes) {
-          if (y1 - y0 <= MAX_RULE_THICKNESS) addSegment(x0, (y0 + y1) / 2, x1, (y0 + y1) / 2);
-          else if (x1 - x0 <= MAX_RULE_THICKNESS) addSegment((x0 + x1) / 2, y0, (x0 + x1) / 2, y1);
-        }
-        segments = [];
-        boxes = [];
+        rules.fill();
         break;
       case OPS.endPath:
-        segments = [];
-        boxes = [];
+        rules.endPath();
         break;
     }
   }
   page.cleanup();
-  return rules;
+  return rules.rules;
 }

@@ -1,0 +1,452 @@
+import { inflateSync } from 'node:zlib';
+import type { PDFContext, PDFDict, PDFDocument, PDFObject, PDFRawStream } from 'pdf-lib';
+import { RuleCollector, type Matrix, type Rule } from './rulings';
+
+/**
+ * Drawn rules read straight from the pages' content streams: only the path, paint and transform
+ * operators are looked at, text and strings are skipped by bytes, so no fonts, glyphs or operator
+ * lists are built (pdf.js's operator list, the other source, costs about twice the rest of the reader).
+ *
+ * pdf-lib is the object layer (xref tables, object streams, references); streams are inflated with
+ * zlib. Anything this reader is not sure to read as pdf.js would (encryption, other filters, inline
+ * images, annotations that draw, soft masks, an unknown operator or a wrong operand count) makes it
+ * answer `undefined` for the page, and the caller asks pdf.js.
+ */
+export interface ContentRules {
+  pageCount: number;
+  /** The page's rules (1-based page number), or undefined where pdf.js's operator list must be asked. */
+  pageRules(pageNumber: number): Rule[] | undefined;
+}
+
+type PdfLib = typeof import('pdf-lib');
+let lib: PdfLib | undefined;
+
+/**
+ * pdf-lib, loaded on first use. Its dependency tslib (CommonJS build) also writes its helpers
+ * (`__extends`, `__awaiter`, …) onto globalThis; nothing reads them there, and a conversion worker's
+ * built-ins guard rightly takes any new global for pollution, so the ones it added are removed.
+ */
+async function loadPdfLib(): Promise<PdfLib> {
+  if (lib) return lib;
+  const before = new Set(Reflect.ownKeys(globalThis));
+  const loaded = await import('pdf-lib');
+  for (const key of Reflect.ownKeys(globalThis)) {
+    if (!before.has(key) && typeof key === 'string' && key.startsWith('__')) Reflect.deleteProperty(globalThis, key);
+  }
+  lib = loaded;
+  return loaded;
+}
+
+/** The loaded pdf-lib (every caller runs after openContentRules loaded it). */
+function pdf(): PdfLib {
+  return lib!;
+}
+
+/** Opens the file's object layer; undefined when pdf-lib can't (encrypted, damaged): every page then goes to pdf.js. */
+export async function openContentRules(input: Uint8Array): Promise<ContentRules | undefined> {
+  const { PDFDocument: Document, ParseSpeeds } = await loadPdfLib();
+  let doc: PDFDocument;
+  try {
+    doc = await Document.load(input, {
+      updateMetadata: false,
+      throwOnInvalidObject: true,
+      parseSpeed: ParseSpeeds.Fastest,
+    });
+  } catch {
+    return undefined;
+  }
+  let pages: PDFDict[];
+  try {
+    pages = doc.getPages().map((page) => page.node);
+  } catch {
+    return undefined;
+  }
+  return {
+    pageCount: pages.length,
+    pageRules(pageNumber) {
+      const page = pages[pageNumber - 1];
+      if (!page) return undefined;
+      try {
+        return readPageRules(doc.context, page);
+      } catch (error) {
+        if (error instanceof Unsupported) return undefined;
+        // A bug of ours must not cost the page its tables: pdf.js reads it instead.
+        return undefined;
+      }
+    },
+  };
+}
+
+/** Thrown where this reader can't be sure to read the page as pdf.js does. */
+class Unsupported extends Error {}
+
+function doubt(why: string): never {
+  throw new Unsupported(why);
+}
+
+/** Form XObjects nested deeper than this (or drawing themselves) are left to pdf.js. */
+const MAX_FORM_DEPTH = 12;
+
+function readPageRules(context: PDFContext, page: PDFDict): Rule[] {
+  if (drawsAnnotations(context, page)) doubt('annotations');
+  const [vx, vy] = pageViewOrigin(context, page);
+  const rules = new RuleCollector(vx, vy);
+  const contents = context.lookup(inherited(context, page, 'Contents', false));
+  const streams =
+    contents instanceof pdf().PDFArray
+      ? contents.asArray().map((s) => context.lookup(s))
+      : contents === undefined
+        ? []
+        : [contents];
+  // pdf.js reads an array of content streams as one stream, joined without a separator.
+  const bytes = Buffer.concat(streams.filter((s) => s instanceof pdf().PDFRawStream).map((s) => decode(s)));
+  const resources = context.lookup(inherited(context, page, 'Resources', true));
+  scan(bytes, resources instanceof pdf().PDFDict ? resources : undefined, rules, context, 0);
+  return rules.rules;
+}
+
+/** A page attribute, looked up the page tree (Resources, MediaBox, CropBox and Rotate are inheritable). */
+function inherited(context: PDFContext, page: PDFDict, key: string, inheritable: boolean): PDFObject | undefined {
+  const name = pdf().PDFName.of(key);
+  let node: PDFDict | undefined = page;
+  for (let depth = 0; node && depth < 64; depth++) {
+    const value = node.get(name);
+    if (value !== undefined || !inheritable) return value;
+    const parent: PDFObject | undefined = context.lookup(node.get(pdf().PDFName.of('Parent')));
+    node = parent instanceof pdf().PDFDict ? parent : undefined;
+  }
+  return undefined;
+}
+
+/** Annotations that pdf.js adds to the operator list (appearance streams, or ones it draws itself). */
+function drawsAnnotations(context: PDFContext, page: PDFDict): boolean {
+  const annots = context.lookup(page.get(pdf().PDFName.of('Annots')));
+  if (annots === undefined) return false;
+  if (!(annots instanceof pdf().PDFArray)) return true;
+  return annots.asArray().some((ref) => {
+    const annot = context.lookup(ref);
+    if (!(annot instanceof pdf().PDFDict)) return false;
+    const subtype = context.lookup(annot.get(pdf().PDFName.of('Subtype')));
+    const inert = subtype === pdf().PDFName.of('Link') || subtype === pdf().PDFName.of('Popup');
+    return !inert || annot.has(pdf().PDFName.of('AP'));
+  });
+}
+
+/** The bottom-left corner of pdf.js's page view: the CropBox within the MediaBox (Letter when neither is valid). */
+function pageViewOrigin(context: PDFContext, page: PDFDict): [number, number] {
+  const box = (key: string): [number, number, number, number] | undefined => {
+    const values = numbers(context, context.lookup(inherited(context, page, key, true)));
+    if (values?.length !== 4) return undefined;
+    const [x0, y0, x1, y1] = values as [number, number, number, number];
+    const rect: [number, number, number, number] = [
+      Math.min(x0, x1),
+      Math.min(y0, y1),
+      Math.max(x0, x1),
+      Math.max(y0, y1),
+    ];
+    return rect[2] - rect[0] > 0 && rect[3] - rect[1] > 0 ? rect : undefined;
+  };
+  const media = box('MediaBox') ?? [0, 0, 612, 792];
+  const crop = box('CropBox');
+  if (!crop) return [media[0], media[1]];
+  const x0 = Math.max(crop[0], media[0]);
+  const y0 = Math.max(crop[1], media[1]);
+  const x1 = Math.min(crop[2], media[2]);
+  const y1 = Math.min(crop[3], media[3]);
+  return x1 - x0 > 0 && y1 - y0 > 0 ? [x0, y0] : [media[0], media[1]];
+}
+
+/** An array of numbers (references resolved), or undefined when it isn't one. */
+function numbers(context: PDFContext, value: PDFObject | undefined): number[] | undefined {
+  if (!(value instanceof pdf().PDFArray)) return undefined;
+  const out: number[] = [];
+  for (const item of value.asArray()) {
+    const n = context.lookup(item);
+    if (!(n instanceof pdf().PDFNumber)) return undefined;
+    out.push(n.asNumber());
+  }
+  return out;
+}
+
+/**
+ * A stream's bytes. Flate alone (what most producers write) is inflated by zlib; other chains of the
+ * standard filters (ASCII85 before Flate, as ReportLab writes) by pdf-lib; predictors and image
+ * filters are left to pdf.js.
+ */
+function decode(stream: PDFRawStream): Uint8Array {
+  const context = stream.dict.context;
+  const filter = context.lookup(stream.dict.get(pdf().PDFName.of('Filter')));
+  const filters =
+    filter instanceof pdf().PDFArray ? filter.asArray().map((f) => context.lookup(f)) : filter ? [filter] : [];
+  if (filters.length === 0) return stream.contents;
+  if (stream.dict.has(pdf().PDFName.of('DecodeParms'))) doubt('predictor');
+  if (filters.length === 1 && filters[0] === pdf().PDFName.of('FlateDecode')) return inflateSync(stream.contents);
+  try {
+    return pdf().decodePDFRawStream(stream).decode();
+  } catch {
+    return doubt('filter');
+  }
+}
+
+// ---------------------------------------------------------------- the content stream scanner
+
+/** Operand counts of the content stream operators (PDF 32000-1, annex A); -1: any count (colours). */
+const OPERANDS = new Map<string, number>(
+  Object.entries({
+    0: 'b B b* B* BT BX EMC ET EX f F f* h n q Q s S T* W W*',
+    1: "BMC CS cs Do G g gs i j J M MP ri sh Tc Tj TJ TL Tr Ts Tw Tz w '",
+    2: 'BDC d d0 DP l m Td TD Tf',
+    3: 'RG rg "',
+    4: 'K k re v y',
+    6: 'c cm d1 Tm',
+    [-1]: 'SC sc SCN scn',
+  }).flatMap(([count, names]) => names.split(' ').map((name): [string, number] => [name, Number(count)])),
+);
+/** Operators that build a path (pdf.js gathers a run of them into one constructPath). */
+const PATH_OPERATORS = new Set(['m', 'l', 'c', 'v', 'y', 'h', 're']);
+const STROKES = new Set(['S', 's', 'B', 'B*', 'b', 'b*']);
+const FILLS = new Set(['f', 'F', 'f*']);
+
+/** A name operand (`/Name`), kept as its decoded text; any other non-number operand is OTHER. */
+class NameOperand {
+  constructor(readonly name: string) {}
+}
+const OTHER = Symbol('operand');
+type Operand = number | NameOperand | typeof OTHER;
+
+// Byte classes: whitespace and delimiters end a token.
+const WHITESPACE = new Uint8Array(256);
+for (const c of [0, 9, 10, 12, 13, 32]) WHITESPACE[c] = 1;
+const DELIMITER = new Uint8Array(256);
+for (const c of '()<>[]{}/%') DELIMITER[c.charCodeAt(0)] = 1;
+
+/**
+ * Reads one content stream (a page's or a form XObject's), feeding the path operators to `rules`.
+ * Mirrors how pdf.js builds its operator list where that changes rules: a run of path operators is
+ * one path whose current point starts at the origin, inside text objects every path operator is a
+ * run of its own, and a stream's unclosed `q` are closed at its end.
+ */
+function scan(
+  bytes: Uint8Array,
+  resources: PDFDict | undefined,
+  rules: RuleCollector,
+  context: PDFContext,
+  depth: number,
+): void {
+  const operands: Operand[] = [];
+  let pos = 0;
+  let inText = false;
+  let inPath = false;
+  let saved = 0;
+  const end = bytes.length;
+  while (pos < end) {
+    const c = bytes[pos]!;
+    if (WHITESPACE[c]) {
+      pos++;
+      continue;
+    }
+    if (c === 0x25 /* % */) {
+      while (pos < end && bytes[pos] !== 0x0a && bytes[pos] !== 0x0d) pos++;
+      continue;
+    }
+    if (c === 0x2f /* / */) {
+      const start = ++pos;
+      while (pos < end && !WHITESPACE[bytes[pos]!] && !DELIMITER[bytes[pos]!]) pos++;
+      operands.push(new NameOperand(latin1(bytes, start, pos)));
+      continue;
+    }
+    if (c === 0x28 /* ( */ || c === 0x3c /* < */ || c === 0x5b /* [ */) {
+      pos = skipComposite(bytes, pos);
+      operands.push(OTHER);
+      continue;
+    }
+    if (DELIMITER[c]) doubt('stray delimiter');
+    const start = pos;
+    while (pos < end && !WHITESPACE[bytes[pos]!] && !DELIMITER[bytes[pos]!]) pos++;
+    // Numbers start with a digit, a sign or a point; nothing else does.
+    if ((c >= 0x30 && c <= 0x39) || c === 0x2b || c === 0x2d || c === 0x2e) {
+      const value = parseNumber(bytes, start, pos);
+      if (Number.isNaN(value)) doubt('number');
+      operands.push(value);
+      continue;
+    }
+    const token = latin1(bytes, start, pos);
+    if (token === 'true' || token === 'false') {
+      operands.push(OTHER);
+      continue;
+    }
+    if (token === 'BI' || token === 'ID' || token === 'EI') doubt('inline image');
+    const count = OPERANDS.get(token);
+    if (count === undefined) doubt(`operator ${token}`);
+    if (count >= 0 ? operands.length !== count : operands.length > 33) doubt(`operands of ${token}`);
+
+    const isPath = PATH_OPERATORS.has(token);
+    if (isPath && (!inPath || inText)) rules.beginPath();
+    inPath = isPath;
+    switch (token) {
+      case 'q':
+        saved++;
+        rules.save();
+        break;
+      case 'Q':
+        if (saved > 0) saved--;
+        rules.restore();
+        break;
+      case 'cm':
+        rules.transform(numeric(operands) as Matrix);
+        break;
+      case 'm':
+        rules.moveTo(...(numeric(operands) as [number, number]));
+        break;
+      case 'l':
+        rules.lineTo(...(numeric(operands) as [number, number]));
+        break;
+      case 're':
+        rules.rectangle(...(numeric(operands) as [number, number, number, number]));
+        break;
+      case 'c':
+      case 'v':
+      case 'y':
+        numeric(operands);
+        break;
+      case 'n':
+        rules.endPath();
+        break;
+      case 'BT':
+        inText = true;
+        break;
+      case 'ET':
+        inText = false;
+        break;
+      case 'Do':
+        paintXObject(operands[0]!, resources, rules, context, depth);
+        break;
+      case 'gs':
+        checkGraphicsState(operands[0]!, resources, context);
+        break;
+      default:
+        if (STROKES.has(token)) rules.stroke();
+        else if (FILLS.has(token)) rules.fill();
+    }
+    operands.length = 0;
+  }
+  if (operands.length) doubt('operands at the end');
+  // pdf.js closes a stream's pending saves when the stream ends.
+  for (; saved > 0; saved--) rules.restore();
+}
+
+function numeric(operands: Operand[]): number[] {
+  for (const o of operands) if (typeof o !== 'number') doubt('operand type');
+  return operands as number[];
+}
+
+/**
+ * A plain number token (`[+-]digits[.digits]`) valued as pdf.js's lexer values it: all its digits as
+ * one integer, divided by ten per decimal. NaN for anything else (exponents, doubled signs), which
+ * pdf.js reads its own lenient way.
+ */
+function parseNumber(bytes: Uint8Array, start: number, end: number): number {
+  let i = start;
+  let sign = 1;
+  if (bytes[i] === 0x2d) {
+    sign = -1;
+    i++;
+  } else if (bytes[i] === 0x2b) i++;
+  let value = 0;
+  let divideBy = 0;
+  let digits = 0;
+  for (; i < end; i++) {
+    const c = bytes[i]!;
+    if (c >= 0x30 && c <= 0x39) {
+      value = value * 10 + (c - 0x30);
+      digits++;
+      if (divideBy) divideBy *= 10;
+    } else if (c === 0x2e && divideBy === 0) divideBy = 1;
+    else return NaN;
+  }
+  if (digits === 0) return NaN;
+  return sign * (divideBy ? value / divideBy : value);
+}
+
+function latin1(bytes: Uint8Array, start: number, end: number): string {
+  let s = '';
+  for (let i = start; i < end; i++) s += String.fromCharCode(bytes[i]!);
+  return s;
+}
+
+/** The position after a string, hex string, dictionary or array that starts at `pos` (nesting and escapes followed). */
+function skipComposite(bytes: Uint8Array, pos: number): number {
+  const end = bytes.length;
+  let depth = 0;
+  do {
+    const c = bytes[pos]!;
+    if (c === 0x28 /* ( */) pos = skipString(bytes, pos);
+    else if (c === 0x3c /* < */ && bytes[pos + 1] !== 0x3c) {
+      while (pos < end && bytes[pos] !== 0x3e) pos++;
+      pos++;
+    } else if (c === 0x3c || c === 0x3e) {
+      // << and >> open and close a dictionary; a lone > outside a hex string is damage.
+      if (bytes[pos + 1] !== c) doubt('dictionary');
+      depth += c === 0x3c ? 1 : -1;
+      pos += 2;
+    } else if (c === 0x5b /* [ */ || c === 0x5d /* ] */) {
+      depth += c === 0x5b ? 1 : -1;
+      pos++;
+    } else if (c === 0x25 /* % */) {
+      while (pos < end && bytes[pos] !== 0x0a && bytes[pos] !== 0x0d) pos++;
+    } else pos++;
+    if (depth < 0) doubt('unbalanced');
+  } while (depth > 0 && pos < end);
+  if (depth > 0 || pos > end) doubt('unterminated');
+  return pos;
+}
+
+/** The position after the literal string that starts at `pos`: balanced parentheses, backslash escapes. */
+function skipString(bytes: Uint8Array, pos: number): number {
+  const end = bytes.length;
+  let depth = 0;
+  for (; pos < end; pos++) {
+    const c = bytes[pos]!;
+    if (c === 0x5c /* \ */) pos++;
+    else if (c === 0x28) depth++;
+    else if (c === 0x29 && --depth === 0) return pos + 1;
+  }
+  return doubt('unterminated string');
+}
+
+function resource(category: string, operand: Operand, resources: PDFDict | undefined, context: PDFContext) {
+  if (!(operand instanceof NameOperand)) doubt('resource name');
+  if (operand.name.includes('#')) doubt('escaped name');
+  const dict = context.lookup(resources?.get(pdf().PDFName.of(category)));
+  return dict instanceof pdf().PDFDict ? context.lookup(dict.get(pdf().PDFName.of(operand.name))) : undefined;
+}
+
+/** `Do`: a form XObject is read in place (its /Matrix applied); images and PostScript draw no rules. */
+function paintXObject(
+  operand: Operand,
+  resources: PDFDict | undefined,
+  rules: RuleCollector,
+  context: PDFContext,
+  depth: number,
+): void {
+  const xobject = resource('XObject', operand, resources, context);
+  if (!(xobject instanceof pdf().PDFRawStream)) doubt('XObject');
+  const subtype = context.lookup(xobject.dict.get(pdf().PDFName.of('Subtype')));
+  if (subtype === pdf().PDFName.of('Image') || subtype === pdf().PDFName.of('PS')) return;
+  if (subtype !== pdf().PDFName.of('Form') || depth >= MAX_FORM_DEPTH) doubt('XObject subtype');
+  // Optional content and soft masks add operators to pdf.js's list that this reader doesn't follow.
+  if (xobject.dict.has(pdf().PDFName.of('OC'))) doubt('optional content');
+  const matrix = numbers(context, context.lookup(xobject.dict.get(pdf().PDFName.of('Matrix'))));
+  const own = context.lookup(xobject.dict.get(pdf().PDFName.of('Resources')));
+  rules.beginForm(matrix?.length === 6 ? (matrix as Matrix) : undefined);
+  scan(decode(xobject), own instanceof pdf().PDFDict ? own : resources, rules, context, depth + 1);
+  rules.endForm();
+}
+
+/** `gs` with a soft mask: pdf.js draws the mask's form into the list, which this reader doesn't. */
+function checkGraphicsState(operand: Operand, resources: PDFDict | undefined, context: PDFContext): void {
+  const state = resource('ExtGState', operand, resources, context);
+  if (!(state instanceof pdf().PDFDict)) return;
+  const mask = context.lookup(state.get(pdf().PDFName.of('SMask')));
+  if (mask !== undefined && mask !== pdf().PDFName.of('None')) doubt('soft mask');
+}
