@@ -8,7 +8,10 @@ import { startStack } from '../services/gateway/test/stack';
  * driver under Prisma's adapter and under the hot statements' own pool), every broker publish
  * until its confirm (amqp-connection-manager `ChannelWrapper#publish`) and every hop to a
  * conversion worker thread (piscina `run`), with the time spent in each against the request's
- * own time. `tsx bench/sync-round-trips.ts` (`SYNC_RUNS` requests, default 40).
+ * own time. `tsx bench/sync-round-trips.ts` (`SYNC_RUNS` requests, default 40; `SYNC_CONCURRENCY`
+ * requests at once, default 1: the counts per request at 16 or 64 connections, where the
+ * background statements of the sweepers weigh less). Redis commands are counted too when the
+ * environment sets REDIS_URL (rate limits in Redis).
  */
 const root = path.join(__dirname, '..');
 const requireFrom = (pkg: string) => createRequire(path.join(root, 'packages', pkg, 'package.json'));
@@ -62,18 +65,24 @@ instrument(ChannelWrapper.prototype, 'publish', ([exchange, key]) => `broker pub
 const Piscina = requireFrom('conversion')('piscina') as { prototype: Record<string, unknown> };
 instrument(Piscina.prototype, 'run', () => 'worker thread run');
 
+const Redis = createRequire(path.join(root, 'services', 'gateway', 'package.json'))('ioredis') as { prototype: Record<string, unknown> };
+instrument(Redis.prototype, 'sendCommand', ([command]) => `redis  ${String((command as { name?: string })?.name)}`);
+
 const RUNS = Number(process.env.SYNC_RUNS ?? 40);
+const CONCURRENCY = Number(process.env.SYNC_CONCURRENCY ?? 1);
 
 async function main(): Promise<void> {
   const stack = await startStack();
   try {
-    const { token } = await stack.workspace('business', 1000);
+    // One workspace per concurrent client, so the per-workspace rate limit does not refuse them.
+    const tokens: string[] = [];
+    for (let i = 0; i < CONCURRENCY; i++) tokens.push((await stack.workspace('business', 100_000)).token);
     const form = (): FormData => {
       const f = new FormData();
       f.append('file', new Blob(['x'.repeat(1024)]), 'one.txt');
       return f;
     };
-    const send = () =>
+    const send = (token = tokens[0]!) =>
       fetch(`${stack.gateway.url}/convert`, {
         method: 'POST',
         headers: { authorization: `Bearer ${token}` },
@@ -83,10 +92,15 @@ async function main(): Promise<void> {
     counts.clear();
     phase = 'request';
     const started = performance.now();
-    for (let i = 0; i < RUNS; i++) {
-      const res = await send();
-      if (res.status !== 200) throw new Error(`status ${res.status}`);
-    }
+    let left = RUNS;
+    await Promise.all(
+      tokens.map(async (token) => {
+        while (left-- > 0) {
+          const res = await send(token);
+          if (res.status !== 200) throw new Error(`status ${res.status}`);
+        }
+      }),
+    );
     const wallMs = (performance.now() - started) / RUNS;
     phase = 'done';
     let statements = 0;

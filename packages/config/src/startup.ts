@@ -1,5 +1,5 @@
 import { type Config, ConfigError, loadConfig } from './env';
-import { createLogger, type Logger } from './logger';
+import { createLogger, type Logger, serviceLogDestination } from './logger';
 
 /** Infrastructure the process could not reach at start-up: one clear line, never a stack trace. */
 export class DependencyUnavailableError extends Error {
@@ -102,7 +102,7 @@ export function runService(
 ): void {
   runMain(async () => {
     const config = loadConfig();
-    const logger = createLogger(name, config.LOG_LEVEL);
+    const logger = createLogger(name, config.LOG_LEVEL, serviceLogDestination());
     const service = await start(config, logger);
     const shutdown = (signal: string): void => {
       logger.info({ signal }, 'stopping');

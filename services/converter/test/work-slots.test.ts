@@ -64,6 +64,42 @@ describe('A converter holds many jobs and bounds what they use', () => {
     await huge;
     expect(g.most()).toBe(1);
   });
+  it('When a large upload waits for bytes, then smaller ones taken after it wait behind it (first come, first served)', async () => {
+    const slots = new WorkSlots(8, 100 * 1024);
+    const g = gate();
+    const order: string[] = [];
+    const tagged = (name: string) => () => {
+      order.push(name);
+      return g.job();
+    };
+    const first = slots.holdingBytes(60 * 1024, tagged('first'));
+    const large = slots.holdingBytes(80 * 1024, tagged('large'));
+    const small = slots.holdingBytes(10 * 1024, tagged('small'));
+    await g.settle();
+    // 40 KB are free: enough for the small one, but it came after the large one.
+    expect(order).toEqual(['first']);
+    g.releases.shift()!();
+    await first;
+    await g.settle();
+    expect(order).toEqual(['first', 'large', 'small']);
+    expect(g.running()).toBe(2);
+    while (g.releases.length) g.releases.shift()!();
+    await Promise.all([large, small]);
+  });
+
+  it('When a budget of 256 MB is taken and given back many times, then every job runs and the whole budget is free again', async () => {
+    const slots = new WorkSlots(2, 256 * 1024 * 1024);
+    const done = await Promise.all(
+      Array.from({ length: 2000 }, (_, i) => slots.holdingBytes(1024 * (1 + (i % 7)), async () => i)),
+    );
+    expect(done).toHaveLength(2000);
+    const g = gate();
+    const whole = slots.holdingBytes(256 * 1024 * 1024, g.job);
+    await g.settle();
+    expect(g.running()).toBe(1);
+    g.releases.shift()!();
+    await whole;
+  });
 });
 
 describe('A converter that stops', () => {

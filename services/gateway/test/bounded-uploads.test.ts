@@ -5,6 +5,7 @@ import path from 'node:path';
 import request from 'supertest';
 import { bearer, startStack, type Stack } from './stack';
 import { UNCOUNTED_UPLOAD_MAX_BYTES } from '../src/entry-points/http/upload';
+import { UPLOAD_MEMORY_BYTES } from '../src/entry-points/http/spooled-upload-storage';
 
 /**
  * Issue 21, point 2: the plan is known before the body is read, the file is spooled to a
@@ -149,6 +150,37 @@ describe('bounded uploads', () => {
     expect(await charges(workspaceId)).toEqual([{ type: 'charge', amount: -1 }]);
   });
 
+  it('When a file is at most 64 KB, then it is held in memory (no temporary file is ever made) and stored intact; one byte more goes to a temporary file', async () => {
+    const { token } = await stack.workspace('free', 10);
+    /** Uploads a file of `size` bytes and lists the files created in the spool meanwhile. */
+    const watched = async (size: number) => {
+      const created: string[] = [];
+      const watcher = fs.watch(tmpDir, (_event, name) => name && created.push(name));
+      try {
+        const upload = openUpload(token);
+        await upload.start();
+        await upload.writeBytes(size);
+        const res = await upload.finish();
+        await new Promise((r) => setTimeout(r, 100)); // let the watcher's last events in
+        return { res, created };
+      } finally {
+        watcher.close();
+      }
+    };
+    const small = await watched(UPLOAD_MEMORY_BYTES);
+    const large = await watched(UPLOAD_MEMORY_BYTES + 1);
+    expect(small.created).toEqual([]);
+    expect(large.created.length).toBeGreaterThan(0);
+    for (const [{ res }, size] of [
+      [small, UPLOAD_MEMORY_BYTES],
+      [large, UPLOAD_MEMORY_BYTES + 1],
+    ] as const) {
+      expect(res.status).toBe(202);
+      const stored = await stack.gateway.db.upload.findUniqueOrThrow({ where: { conversionId: String(res.body.id) } });
+      expect(Buffer.from(stored.bytes).equals(Buffer.alloc(size, 0x61))).toBe(true);
+    }
+  });
+
   it('When a free-plan file is over the 60 MB server cap, then it answers 413 with only a message (the cap comes before validation)', async () => {
     const { token } = await stack.workspace('free', 10);
     const upload = openUpload(token);
@@ -173,7 +205,7 @@ describe('bounded uploads', () => {
     const held = Array.from({ length: UPLOADS_PER_WORKSPACE }, () => openUpload(busy.token));
     for (const upload of held) {
       await upload.start();
-      await upload.writeBytes(1024);
+      await upload.writeBytes(UPLOAD_MEMORY_BYTES + 1); // past the memory share, so it shows in the spool
     }
     await until(() => spooledFiles().length === UPLOADS_PER_WORKSPACE, 'both uploads are spooling');
 
@@ -254,7 +286,7 @@ describe('bounded uploads', () => {
       expect(invalid.status).toBe(422);
       const dropped = openUpload(token);
       await dropped.start();
-      await dropped.writeBytes(1024);
+      await dropped.writeBytes(UPLOAD_MEMORY_BYTES + 1); // past the memory share, so it shows in the spool
       await until(() => spooledFiles().length === 1, 'the dropped upload is spooling');
       dropped.abort();
       await spoolEmpty();

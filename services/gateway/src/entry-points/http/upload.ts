@@ -58,8 +58,9 @@ export interface UploadOptions {
  * - a body declared larger than the server cap answers 413 unread; past the cap while reading, 413;
  * - past the workspace's concurrent uploads (UPLOADS_PER_WORKSPACE; small declared bodies don't
  *   count), 429 with Retry-After;
- * - the file is streamed to a temporary file, kept only up to the plan's limit (beyond it the
- *   rest is counted, not kept, and validation answers 422), then read for the hand-off and removed;
+ * - a file up to 64 KB is held in memory; a larger one is streamed to a temporary file, kept only
+ *   up to the plan's limit (beyond it the rest is counted, not kept, and validation answers 422),
+ *   then read for the hand-off and removed;
  * - file names are decoded as UTF-8 (what browsers and curl send), not latin1;
  * - empty fields count as absent;
  * - the form limits above answer 422, and a body the multipart parser cannot read answers 422
@@ -121,8 +122,13 @@ function spooledPath(file: Express.Multer.File | undefined): string | undefined 
 async function handOff(file: Express.Multer.File | undefined, slot: UploadSlot): Promise<void> {
   if (!file) return;
   const spooled = spooledPath(file);
-  file.buffer = spooled ? await fs.readFile(spooled) : Buffer.alloc(0);
-  await removeSpooled(spooled);
+  if (spooled) {
+    file.buffer = await fs.readFile(spooled);
+    await removeSpooled(spooled);
+  } else {
+    // Held in memory (small), or over the plan's limit (nothing kept: the size check answers 422).
+    file.buffer ??= Buffer.alloc(0);
+  }
   (file as { release?: () => void }).release = slot.release;
 }
 

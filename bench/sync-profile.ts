@@ -1,0 +1,183 @@
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import autocannon from 'autocannon';
+import { createDb } from '@markwright/db';
+import { createWorkspace } from '../services/gateway/src/domain/workspaces';
+
+/**
+ * `tsx bench/sync-profile.ts`: the built services started as `pnpm start` starts them (node
+ * dist/main.js, default settings, Redis rate limits on), on a database, a RabbitMQ vhost and
+ * ports of their own, then sync 1 KB `.txt` conversions at each of `PROFILE_CONNECTIONS`
+ * (default 16,64), `PROFILE_REQUESTS` requests each (default 3000) spread over
+ * `PROFILE_WORKSPACES` business workspaces (default 64, as ../shared/perf does). Prints, per
+ * level, the CPU time per answered request of each process (/proc, all threads) and PostgreSQL
+ * commits per request, with the load average. Not a test and not a throughput figure: on a
+ * shared machine CPU per request is what moves least.
+ *
+ *   PROFILE_NODE_OPTIONS  flags for the gateway and converter, e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof"
+ *   PROFILE_PORT          the gateway's port (default 18480; the converter and dispatcher take +1, +2)
+ *   PROFILE_NAME          database and vhost name (default markwright_syncprofile)
+ *   PROFILE_ROOT          another built checkout whose services are measured instead (e.g. main, for a before/after)
+ */
+const ROOT = process.env.PROFILE_ROOT ? path.resolve(process.env.PROFILE_ROOT) : path.join(__dirname, '..');
+const NAME = process.env.PROFILE_NAME ?? 'markwright_syncprofile';
+const PORT = Number(process.env.PROFILE_PORT ?? 18480);
+const LEVELS = (process.env.PROFILE_CONNECTIONS ?? '16,64').split(',').map(Number);
+const REQUESTS = Number(process.env.PROFILE_REQUESTS ?? 3000);
+const WORKSPACES = Number(process.env.PROFILE_WORKSPACES ?? 64);
+const ADMIN_URL = 'postgresql://postgres@127.0.0.1:5432/postgres';
+const DATABASE_URL = `postgresql://postgres@127.0.0.1:5432/${NAME}`;
+const TICKS = Number(execFileSync('getconf', ['CLK_TCK']).toString().trim() || 100);
+const BOUNDARY = 'markwrightprofileboundary';
+
+function cpuMs(pid: number): number {
+  try {
+    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+    return ((Number(fields[11]) + Number(fields[12])) * 1000) / TICKS;
+  } catch {
+    return 0;
+  }
+}
+
+const loadavg = (): string => readFileSync('/proc/loadavg', 'utf8').split(' ').slice(0, 3).join(' ');
+
+function psql(sql: string, url = ADMIN_URL): string {
+  return execFileSync('psql', ['-qAt', url, '-c', sql]).toString().trim();
+}
+
+function rabbit(...args: string[]): void {
+  execFileSync('rabbitmqctl', ['-q', ...args], { stdio: 'ignore', timeout: 30_000 });
+}
+
+async function waitOk(url: string): Promise<void> {
+  const deadline = Date.now() + 120_000;
+  while (Date.now() < deadline) {
+    if (
+      await fetch(url).then(
+        (r) => r.ok,
+        () => false,
+      )
+    )
+      return;
+    await new Promise((r) => setTimeout(r, 250));
+  }
+  throw new Error(`${url} did not answer 200`);
+}
+
+function body(): Buffer {
+  const text = 'The quick brown fox jumps over the lazy dog. '.repeat(23).slice(0, 1024);
+  return Buffer.from(
+    `--${BOUNDARY}\r\nContent-Disposition: form-data; name="file"; filename="bench.txt"\r\n` +
+      `Content-Type: text/plain\r\n\r\n${text}\r\n--${BOUNDARY}--\r\n`,
+  );
+}
+
+/** `amount` POSTs over `connections`, each connection with its own workspace's token in turn. */
+async function cannon(url: string, connections: number, amount: number, tokens: string[]) {
+  let next = 0;
+  const result = await autocannon({
+    url: `${url}/convert`,
+    connections,
+    amount,
+    method: 'POST',
+    body: body(),
+    timeout: 60,
+    headers: { 'content-type': `multipart/form-data; boundary=${BOUNDARY}` },
+    setupClient: (client) => {
+      const token = tokens[next++ % tokens.length]!;
+      client.setHeaders({
+        'content-type': `multipart/form-data; boundary=${BOUNDARY}`,
+        authorization: `Bearer ${token}`,
+      });
+    },
+  });
+  return result;
+}
+
+async function main(): Promise<void> {
+  psql(`DROP DATABASE IF EXISTS ${NAME} WITH (FORCE)`);
+  psql(`CREATE DATABASE ${NAME}`);
+  try {
+    rabbit('delete_vhost', NAME);
+  } catch {
+    /* not there */
+  }
+  rabbit('add_vhost', NAME);
+  rabbit('set_permissions', '-p', NAME, 'guest', '.*', '.*', '.*');
+  const env = {
+    ...process.env,
+    DATABASE_URL,
+    AMQP_URL: `amqp://guest:guest@127.0.0.1:5672/${NAME}`,
+    PORT: String(PORT),
+    SYNC_TIMEOUT_MS: '60000',
+  };
+  execFileSync(process.execPath, [path.join(ROOT, 'packages/db/dist/migrate.js')], { env, stdio: 'ignore' });
+  const flags = (process.env.PROFILE_NODE_OPTIONS ?? '').split(' ').filter(Boolean);
+  const children: Record<string, ChildProcess> = {};
+  for (const [i, name] of ['gateway', 'converter', 'dispatcher'].entries()) {
+    const file = path.join(ROOT, 'services', name, 'dist', 'main.js');
+    const own = name === 'dispatcher' ? [] : flags;
+    children[name] = spawn(process.execPath, [...own, file], {
+      env: { ...env, ...(i ? { HEALTH_PORT: String(PORT + i) } : {}) },
+      stdio: ['ignore', 'ignore', 'inherit'],
+    });
+  }
+  const db = createDb(DATABASE_URL, 2);
+  try {
+    await waitOk(`http://127.0.0.1:${PORT}/readyz`);
+    await waitOk(`http://127.0.0.1:${PORT + 1}/readyz`);
+    const tokens: string[] = [];
+    for (let i = 0; i < WORKSPACES; i++) {
+      const ws = await createWorkspace(db, { name: `profile-${i}`, plan: 'business', credits: 1_000_000 });
+      tokens.push(ws.token);
+    }
+    const url = `http://127.0.0.1:${PORT}/api/v1`;
+    await cannon(url, 8, 200, tokens);
+    const backends = () =>
+      psql(`SELECT pid FROM pg_stat_activity WHERE datname = '${NAME}'`).split('\n').filter(Boolean).map(Number);
+    const commits = () => Number(psql(`SELECT xact_commit FROM pg_stat_database WHERE datname = '${NAME}'`));
+    for (const c of LEVELS) {
+      const groups = {
+        gateway: () => [children.gateway!.pid!],
+        converter: () => [children.converter!.pid!],
+        dispatcher: () => [children.dispatcher!.pid!],
+        postgres: backends,
+      };
+      const before = Object.fromEntries(
+        Object.entries(groups).map(([k, f]) => [k, f().reduce((s, p) => s + cpuMs(p), 0)]),
+      );
+      const commitsBefore = commits();
+      const load0 = loadavg();
+      const r = await cannon(url, c, REQUESTS, tokens);
+      const ok = r['2xx'];
+      const per = Object.entries(groups)
+        .map(([k, f]) => `${k} ${((f().reduce((s, p) => s + cpuMs(p), 0) - before[k]!) / Math.max(ok, 1)).toFixed(2)}`)
+        .join(', ');
+      // The counting statement itself commits once.
+      const perCommit = ((commits() - commitsBefore - 1) / Math.max(ok, 1)).toFixed(2);
+      process.stdout.write(
+        `c${c}: ${ok} ok, ${r.non2xx} non-2xx, ${r.errors} errors; ${r.requests.average.toFixed(0)} req/s, ` +
+          `p50 ${r.latency.p50} ms, p99 ${r.latency.p99} ms (load ${load0} → ${loadavg()})\n` +
+          `     CPU ms/request: ${per}; PostgreSQL commits/request ${perCommit}\n`,
+      );
+    }
+  } finally {
+    await db.$disconnect();
+    for (const child of Object.values(children)) child.kill('SIGTERM');
+    await Promise.all(
+      Object.values(children).map((c) => (c.exitCode !== null ? null : new Promise((r) => c.once('exit', r)))),
+    );
+    try {
+      rabbit('delete_vhost', NAME);
+    } catch {
+      /* best effort */
+    }
+    psql(`DROP DATABASE IF EXISTS ${NAME} WITH (FORCE)`);
+  }
+}
+
+main().catch((err: unknown) => {
+  process.stderr.write(`${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`);
+  process.exit(1);
+});
