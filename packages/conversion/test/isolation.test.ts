@@ -100,6 +100,18 @@ describe('conversion workers', () => {
     expect(next.markdown).toBe('# Two\n');
   });
 
+  it('When tiny documents are converted, then each counts as a twentieth towards the worker replacement, and large ones as a whole', async () => {
+    const every2 = { ...limits, recycleAfterConversions: 2 };
+    await convertIsolated(Buffer.from('warm'), 'txt', std, limits);
+    const before = recycledWorkerPools();
+    for (let i = 0; i < 10; i++) await convertIsolated(Buffer.from(`tiny ${i}`), 'txt', std, every2);
+    expect(recycledWorkerPools()).toBe(before);
+    const large = Buffer.from('word '.repeat(16 * 1024));
+    // Four, so that whichever of the pool's workers take them, one reaches 2.
+    for (let i = 0; i < 4; i++) await convertIsolated(large, 'txt', std, every2);
+    expect(recycledWorkerPools()).toBeGreaterThan(before);
+  });
+
   it('When a worker stays under the threshold, then it is kept', async () => {
     await convertIsolated(Buffer.from('warm'), 'txt', std, limits);
     const before = recycledWorkerPools();

@@ -39,5 +39,21 @@ async function convertInWorker({ input, extension, options }: Task) {
   }
 }
 
-export default guardedTask(convertInWorker, preparePdfJs);
+/** Inputs at least this large count as one whole conversion towards a worker's replacement. */
+const FULL_WEIGHT_BYTES = 64 * 1024;
+/** The least a conversion counts: a worker runs at most 20× RECYCLE_AFTER_CONVERSIONS tiny ones. */
+const MIN_WEIGHT = 0.05;
+
+/**
+ * A worker is replaced after RECYCLE_AFTER_CONVERSIONS conversions so that slow leaks in parsers
+ * stay bounded; a leak grows with the work a parser does, so a small input counts as part of one
+ * (a fresh worker costs 140–180 ms of CPU, which every 200 one-kilobyte conversions was a quarter
+ * to a third of the converter's CPU). Pollution is still checked after every task, and the heap
+ * after every conversion.
+ */
+function conversionWeight({ input }: Task): number {
+  return Math.min(1, Math.max(MIN_WEIGHT, input.byteLength / FULL_WEIGHT_BYTES));
+}
+
+export default guardedTask(convertInWorker, preparePdfJs, conversionWeight);
 export { workerProtection } from './guarded-task';

@@ -11,6 +11,7 @@ export type WorkerHardening = 'guard' | 'delete-proto' | 'frozen' | 'none';
 /** What the pool needs to decide whether this worker should be replaced. */
 export interface WorkerHealth {
   heapMb: number;
+  /** Conversion work done, each task counted by its weight (a tiny document less than one). */
   conversions: number;
   threadId: number;
 }
@@ -59,10 +60,12 @@ function health(): WorkerHealth {
 export function guardedTask<T, R>(
   run: (task: T) => Promise<R>,
   prepare?: (task: T) => Promise<boolean>,
+  /** How much of the worker's life a task uses up (default 1); see isolated-convert.ts's RECYCLE_AFTER_CONVERSIONS. */
+  weigh: (task: T) => number = () => 1,
 ): (task: T) => Promise<GuardedReply<R>> {
   return async (task) => {
     if (!checks) {
-      conversions++;
+      conversions += weigh(task);
       if (prepare) await prepare(task);
       return { done: true, value: await run(task), health: health() };
     }
@@ -73,7 +76,7 @@ export function guardedTask<T, R>(
     }
     pollution ??= builtInsChange(snapshot);
     if (pollution !== undefined) return { done: false, ran: false, change: pollution, health: health() };
-    conversions++;
+    conversions += weigh(task);
     if (prepare && (await prepare(task))) snapshot = snapshotBuiltIns();
     const value = await run(task);
     pollution = builtInsChange(snapshot);

@@ -14,6 +14,8 @@ export interface IsolationLimits {
   maxMemoryMb: number;
   /** A worker whose heap is larger than this after a conversion is replaced (default RECYCLE_HEAP_MB). */
   recycleHeapMb?: number;
+  /** A worker is replaced after this much conversion work (default RECYCLE_AFTER_CONVERSIONS; see `conversionWeight`). */
+  recycleAfterConversions?: number;
   /** How workers are protected from prototype pollution (default 'guard'; the others only to measure it). */
   hardening?: WorkerHardening;
 }
@@ -26,7 +28,10 @@ export const DEFAULT_LIMITS: IsolationLimits = { timeoutMs: 120_000, maxMemoryMb
  * every parser and the OCR engine loaded holds about 150 MB.
  */
 export const RECYCLE_HEAP_MB = 384;
-/** Conversions one worker runs before it is replaced anyway (slow leaks in parsers stay bounded). */
+/**
+ * Conversions one worker runs before it is replaced anyway (slow leaks in parsers stay bounded),
+ * each counted by `conversionWeight`: 200 documents of 64 KB or more, up to 4,000 tiny ones.
+ */
 export const RECYCLE_AFTER_CONVERSIONS = 200;
 
 /**
@@ -124,7 +129,10 @@ function retirePool(key: string, pool: Piscina): void {
 
 function outgrown(health: WorkerHealth | undefined, limits: IsolationLimits): boolean {
   if (!health) return false;
-  return health.heapMb > (limits.recycleHeapMb ?? RECYCLE_HEAP_MB) || health.conversions >= RECYCLE_AFTER_CONVERSIONS;
+  return (
+    health.heapMb > (limits.recycleHeapMb ?? RECYCLE_HEAP_MB) ||
+    health.conversions >= (limits.recycleAfterConversions ?? RECYCLE_AFTER_CONVERSIONS)
+  );
 }
 
 /** The error of a conversion whose worker failed (not the document's reader): it describes our process, not the file. */
