@@ -9,3 +9,4 @@ export * from './formats';
 export * from './job-control';
 export * from './jobs-api';
 export * from './structure';
+export * from './job-publisher';

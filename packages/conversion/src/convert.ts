@@ -1,5 +1,6 @@
 import type { ConvertOptions, DocumentMetadata } from './types';
 import type { Block } from './document/model';
+import type { PageRange } from '@markwright/contracts/src/structure';
 import { userFacingError } from './user-facing-errors';
 import { isSupportedExtension, isTextExtension, readerForContent } from './formats/table';
 import type { TokenOptimization } from './tokens/count';
@@ -12,6 +13,14 @@ export interface ConvertDocumentOptions extends ConvertOptions {
   optimizeTokens?: boolean;
   /** Enhanced mode only: an OpenAI-compatible endpoint for a final repair pass. */
   modelEndpoint?: ModelEndpoint;
+  /**
+   * Read only: return the document model and metadata, and write nothing (`markdown` is ""). For a
+   * page range of a long document split across converters, whose model is written with the other
+   * ranges' by `finishDocument` once all are read.
+   */
+  readOnly?: boolean;
+  /** Only these pages are read (E2), for formats with pages. */
+  pageRange?: PageRange;
 }
 
 export interface ConvertDocumentResult {
@@ -46,8 +55,21 @@ export async function convertDocument(
   } catch (err) {
     throw userFacingError(err, extension);
   }
-  const metadata = normaliseMetadata(read.metadata);
-  let blocks = read.blocks;
+  if (options.readOnly) return { markdown: '', metadata: normaliseMetadata(read.metadata), blocks: read.blocks };
+  return finishDocument(read.blocks, read.metadata, options);
+}
+
+/**
+ * Everything after reading: the filters and the writers. `convertDocument` ends here, and so does
+ * a long document read in page ranges (its ranges' blocks joined in page order).
+ */
+export async function finishDocument(
+  readBlocks: Block[],
+  readMetadata: Partial<DocumentMetadata>,
+  options: ConvertDocumentOptions,
+): Promise<ConvertDocumentResult> {
+  const metadata = normaliseMetadata(readMetadata);
+  let blocks = readBlocks;
   let markdown = withoutControlCharacters(renderMarkdown(blocks));
   if (options.enhanced && options.modelEndpoint) {
     // eslint-disable-next-line @typescript-eslint/no-require-imports -- loaded on use, as in formats/table.ts

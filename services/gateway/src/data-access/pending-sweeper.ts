@@ -1,7 +1,7 @@
 import type { Db } from '@markwright/db';
 import type { Logger } from '@markwright/config';
 import { claimStalePending, deleteOrphanUploads } from './conversion-repository';
-import type { JobPublisher } from './job-publisher';
+import type { JobPublisher } from '@markwright/contracts';
 
 const SWEEP_BATCH = 100;
 /** Far longer than storing an upload and charging for it can take. */

@@ -1,6 +1,6 @@
 import type { RequestHandler, Response } from 'express';
 import type { JobAdmission, QueuePlace } from '../../domain/job-admission';
-import type { JobPublisher } from '../../data-access/job-publisher';
+import type { JobPublisher } from '@markwright/contracts';
 
 /**
  * E11: refuses POST /convert at capacity before the upload is read, so a refusal costs neither
