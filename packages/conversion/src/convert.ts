@@ -1,6 +1,6 @@
 import type { ConvertOptions, DocumentMetadata } from './types';
 import type { Block } from './document/model';
-import type { PageRange } from '@markwright/contracts/src/structure';
+import type { ReadResult } from './readers/reader';
 import { userFacingError } from './user-facing-errors';
 import { isSupportedExtension, isTextExtension, readerForContent } from './formats/table';
 import type { TokenOptimization } from './tokens/count';
@@ -8,22 +8,26 @@ import { renderMarkdown } from './writers/markdown';
 import { plainMetadataText } from './document/plain-text';
 import { readMarkdown } from './readers/shared/markdown/block-tokens';
 import type { ModelEndpoint } from './enhanced/model-pass';
+import type { StructureOptions, StructureOutput } from '@markwright/contracts/src/structure';
+import { ConversionError } from './types';
+import { noPageSelected } from './page-range';
+import { acceptsPageRange } from './formats/table';
+import { groupByPage, writePages } from './writers/pages';
+import type { WriterOptions } from './writers/markdown';
 
-export interface ConvertDocumentOptions extends ConvertOptions {
+export interface ConvertDocumentOptions extends ConvertOptions, StructureOptions {
   optimizeTokens?: boolean;
   /** Enhanced mode only: an OpenAI-compatible endpoint for a final repair pass. */
   modelEndpoint?: ModelEndpoint;
   /**
-   * Read only: return the document model and metadata, and write nothing (`markdown` is ""). For a
-   * page range of a long document split across converters, whose model is written with the other
-   * ranges' by `finishDocument` once all are read.
+   * Read only: return what the reader read (`read`) and write nothing (`markdown` is ""). For a
+   * page range of a long document split across converters, whose reading is written with the
+   * other ranges' by `finishDocument` once all are read.
    */
   readOnly?: boolean;
-  /** Only these pages are read (E2), for formats with pages. */
-  pageRange?: PageRange;
 }
 
-export interface ConvertDocumentResult {
+export interface ConvertDocumentResult extends StructureOutput {
   markdown: string;
   metadata: DocumentMetadata;
   tokenOptimization?: TokenOptimization;
@@ -33,6 +37,8 @@ export interface ConvertDocumentResult {
    * `raw` block holding the model's answer.
    */
   blocks: Block[];
+  /** With `readOnly` only: what the reader returned. */
+  read?: ReadResult;
 }
 
 /**
@@ -44,32 +50,43 @@ export async function convertDocument(
   extension: string,
   options: ConvertDocumentOptions,
 ): Promise<ConvertDocumentResult> {
+  if (options.pageRange && !acceptsPageRange(extension)) {
+    throw new ConversionError(
+      'unsupported_format',
+      'page_range applies to PDF files, presentations and spreadsheets only.',
+    );
+  }
+  // Pages or chunks asked for (E1, E3): readers keep every block on one page.
+  const structured = !!options.includePages || options.chunkMaxTokens !== undefined;
+  const readOptions: ConvertDocumentOptions = structured ? { ...options, pageAnchored: true } : options;
   // An empty file of a binary type is a valid, empty document (docs/decisions.md); text types read it themselves.
   if (input.length === 0 && isSupportedExtension(extension) && !isTextExtension(extension)) {
-    return { markdown: '', metadata: { title: '', author: '', page_count: 0 }, blocks: [] };
+    if (options.pageRange) throw noPageSelected(0);
+    return {
+      markdown: '',
+      metadata: { title: '', author: '', page_count: 0 },
+      blocks: [],
+      ...structure(options, [], [], undefined, {}),
+    };
   }
-  let read: { blocks: Block[]; metadata: DocumentMetadata };
+  let read: ReadResult;
   try {
     const reader = await readerForContent(input, extension);
-    read = await reader.read(input, options);
+    read = await reader.read(input, readOptions);
   } catch (err) {
     throw userFacingError(err, extension);
   }
-  if (options.readOnly) return { markdown: '', metadata: normaliseMetadata(read.metadata), blocks: read.blocks };
-  return finishDocument(read.blocks, read.metadata, options);
+  if (options.readOnly) return { markdown: '', metadata: normaliseMetadata(read.metadata), blocks: read.blocks, read };
+  return finishDocument(read, options);
 }
 
 /**
  * Everything after reading: the filters and the writers. `convertDocument` ends here, and so does
- * a long document read in page ranges (its ranges' blocks joined in page order).
+ * a long document read in page ranges (its ranges' readings joined in page order).
  */
-export async function finishDocument(
-  readBlocks: Block[],
-  readMetadata: Partial<DocumentMetadata>,
-  options: ConvertDocumentOptions,
-): Promise<ConvertDocumentResult> {
-  const metadata = normaliseMetadata(readMetadata);
-  let blocks = readBlocks;
+export async function finishDocument(read: ReadResult, options: ConvertDocumentOptions): Promise<ConvertDocumentResult> {
+  const metadata = normaliseMetadata(read.metadata);
+  let blocks = read.blocks;
   let markdown = withoutControlCharacters(renderMarkdown(blocks));
   if (options.enhanced && options.modelEndpoint) {
     // eslint-disable-next-line @typescript-eslint/no-require-imports -- loaded on use, as in formats/table.ts
@@ -77,24 +94,65 @@ export async function finishDocument(
     const refined = await refineWithModel(markdown, options.modelEndpoint);
     if (refined.used) {
       // The model's answer is Markdown from outside: read and written again like a .md file, so it is as safe as any output.
+      // It is one text for the whole document: its blocks have no page, and lie on the first page (docs/decisions.md).
       blocks = readMarkdown(refined.markdown).blocks;
       markdown = withoutControlCharacters(renderMarkdown(blocks));
     }
   }
-  if (!options.optimizeTokens) return { markdown, metadata, blocks };
+  if (!options.optimizeTokens) {
+    const extra = structure(options, blocks, read.pages, read.pageSizes, {});
+    return { markdown: extra.markdown ?? markdown, metadata, blocks, ...extra.output };
+  }
   // The tokenizer's tables are large: loaded only when a conversion asks for optimisation.
   // eslint-disable-next-line @typescript-eslint/no-require-imports -- loaded on use, as in formats/table.ts
   const { tokenOptimization } = require('./tokens/count') as typeof import('./tokens/count');
   // eslint-disable-next-line @typescript-eslint/no-require-imports -- loaded on use, as in formats/table.ts
   const { optimizeTokens } = require('./filters/optimize-tokens') as typeof import('./filters/optimize-tokens');
   const optimizedBlocks = optimizeTokens(blocks);
-  const optimized = withoutControlCharacters(renderMarkdown(optimizedBlocks, { compactTables: true }));
+  const extra = structure(options, optimizedBlocks, read.pages, read.pageSizes, { compactTables: true });
+  const optimized =
+    extra.markdown ?? withoutControlCharacters(renderMarkdown(optimizedBlocks, { compactTables: true }));
   return {
     markdown: optimized,
     metadata,
     tokenOptimization: tokenOptimization(markdown, optimized),
     blocks: optimizedBlocks,
+    ...extra.output,
   };
+}
+
+/**
+ * E1, E3, E4 from the final model (after the enhanced model pass and the optimize-tokens filter),
+ * written with the writer options of the Markdown. With pages or chunks asked for, the Markdown
+ * returned is the join of the pages (E1's rule, exact by construction); `markdown` is then set.
+ */
+function structure(
+  options: StructureOptions,
+  blocks: Block[],
+  pageNumbers: number[] | undefined,
+  pageSizes: ReadResult['pageSizes'],
+  writer: WriterOptions,
+): { output: StructureOutput; markdown?: string } {
+  const output: StructureOutput = {};
+  let markdown: string | undefined;
+  const render = (list: Block[]): string => withoutControlCharacters(renderMarkdown(list, writer));
+  if (options.includePages || options.chunkMaxTokens !== undefined) {
+    const groups = groupByPage(blocks, pageNumbers);
+    const written = writePages(groups, render);
+    markdown = written.markdown;
+    if (options.includePages) output.pages = written.pages;
+    if (options.chunkMaxTokens !== undefined) {
+      // eslint-disable-next-line @typescript-eslint/no-require-imports -- the tokenizer is loaded on use
+      const { writeChunks } = require('./writers/chunks') as typeof import('./writers/chunks');
+      output.chunks = writeChunks(groups, options.chunkMaxTokens, render);
+    }
+  }
+  if (options.includeDocument) {
+    // eslint-disable-next-line @typescript-eslint/no-require-imports -- loaded on use
+    const { writeDocument } = require('./writers/json') as typeof import('./writers/json');
+    output.document = writeDocument(blocks, pageSizes);
+  }
+  return { output, markdown };
 }
 
 function normaliseMetadata(m: Partial<DocumentMetadata> | undefined): DocumentMetadata {

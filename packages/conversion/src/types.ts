@@ -1,5 +1,17 @@
+import type { PageRange } from '@markwright/contracts/src/structure';
+
 /** What every reader receives; `Reader` below is the one interface of the conversion library. */
 export interface ConvertOptions {
+  /**
+   * E2 `page_range`: readers of paged formats (PDF, presentations, spreadsheets) read only these
+   * pages, slides or sheets; `metadata.page_count` stays the whole file's count.
+   */
+  pageRange?: PageRange;
+  /**
+   * Pages or chunks were asked for (E1, E3): a reader that joins a paragraph across a page break
+   * (PDF) ends it at the break instead, so every block lies on one page.
+   */
+  pageAnchored?: boolean;
   /** Enhanced mode: the deeper local pipeline (OCR of embedded images, layout analysis). */
   enhanced: boolean;
   /** Original file name, when known (some formats use it as a fallback title). */
@@ -24,7 +36,9 @@ export type ConversionErrorCode =
   | 'timeout'
   | 'out_of_memory'
   | 'not_implemented'
-  | 'cancelled';
+  | 'cancelled'
+  /** `page_range` selects no page of the file (E2). */
+  | 'no_pages_selected';
 
 /** A conversion that cannot succeed for this input. `message` is shown to the API user as `error`. */
 export class ConversionError extends Error {

@@ -28,11 +28,11 @@ export async function planParts(db: Db, conversionId: string, ranges: PartRange[
   });
   return db.$queryRaw<PartRange[]>`
     SELECT first_page AS "firstPage", last_page AS "lastPage" FROM conversion_parts
-    WHERE conversion_id = ${conversionId}::uuid AND blocks IS NULL ORDER BY first_page`;
+    WHERE conversion_id = ${conversionId}::uuid AND read IS NULL ORDER BY first_page`;
 }
 
 /**
- * Keeps one range's document model and tells how many ranges are still unread. The conversion's
+ * Keeps what was read of one range and tells how many ranges are still unread. The conversion's
  * row is locked first, so two ranges finishing at once are counted one after the other and exactly
  * one of them sees 0 (each statement of a READ COMMITTED transaction reads what committed before
  * it began). `live` is false when the conversion finished meanwhile (cancelled, failed): the
@@ -42,20 +42,18 @@ export async function storePart(
   db: Db,
   conversionId: string,
   firstPage: number,
-  blocks: unknown,
-  metadata: unknown,
+  read: unknown,
 ): Promise<{ live: boolean; remaining: number }> {
   return db.$transaction(async (tx) => {
     const locked = await tx.$queryRaw<Array<{ id: string }>>`
       SELECT id FROM conversions WHERE id = ${conversionId}::uuid AND status = 'processing' FOR UPDATE`;
     if (locked.length === 0) return { live: false, remaining: 0 };
     await tx.$executeRaw`
-      UPDATE conversion_parts SET blocks = ${JSON.stringify(storableJson(blocks))}::jsonb,
-        metadata = ${JSON.stringify(storableJson(metadata))}::jsonb
+      UPDATE conversion_parts SET read = ${JSON.stringify(storableJson(read))}::jsonb
       WHERE conversion_id = ${conversionId}::uuid AND first_page = ${firstPage}`;
     const [row] = await tx.$queryRaw<Array<{ remaining: number }>>`
       SELECT count(*)::int AS remaining FROM conversion_parts
-      WHERE conversion_id = ${conversionId}::uuid AND blocks IS NULL`;
+      WHERE conversion_id = ${conversionId}::uuid AND read IS NULL`;
     return { live: true, remaining: row!.remaining };
   });
 }
@@ -63,19 +61,16 @@ export async function storePart(
 /** Whether every range of the conversion has been read (and there are ranges). */
 export async function allPartsRead(db: Db, conversionId: string): Promise<boolean> {
   const [row] = await db.$queryRaw<Array<{ total: number; unread: number }>>`
-    SELECT count(*)::int AS total, count(*) FILTER (WHERE blocks IS NULL)::int AS unread
+    SELECT count(*)::int AS total, count(*) FILTER (WHERE read IS NULL)::int AS unread
     FROM conversion_parts WHERE conversion_id = ${conversionId}::uuid`;
   return row!.total > 0 && row!.unread === 0;
 }
 
-/** The ranges' models and metadata in page order, to be written as one document. */
-export async function readParts(
-  db: Db,
-  conversionId: string,
-): Promise<Array<{ firstPage: number; blocks: unknown; metadata: unknown }>> {
+/** What was read of each range, in page order, to be written as one document. */
+export async function readParts(db: Db, conversionId: string): Promise<Array<{ firstPage: number; read: unknown }>> {
   return db.conversionPart.findMany({
     where: { conversionId },
-    select: { firstPage: true, blocks: true, metadata: true },
+    select: { firstPage: true, read: true },
     orderBy: { firstPage: 'asc' },
   });
 }

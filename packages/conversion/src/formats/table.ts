@@ -36,6 +36,8 @@ export interface FormatLine {
   readonly sniff: Sniff;
   /** The reader also reads text saved under this name (Excel saves delimited and XML text as .xls). */
   readonly readsText?: boolean;
+  /** Pages, slides or sheets that `page_range` (E2) can select: the reader reads only the selected ones. */
+  readonly pages?: boolean;
   /** The reader, required on first use: a parser is only loaded for its own format. */
   readonly load: () => Reader;
 }
@@ -69,6 +71,7 @@ const reader = {
 export const FORMATS = [
   {
     format: 'pdf',
+    pages: true,
     extensions: ['pdf'],
     mimeTypes: ['application/pdf'],
     kind: 'a PDF document',
@@ -93,6 +96,7 @@ export const FORMATS = [
   },
   {
     format: 'xlsx',
+    pages: true,
     extensions: ['xlsx'],
     mimeTypes: ['application/vnd.openxmlformats-officedocument.spreadsheetml.sheet'],
     kind: 'a spreadsheet',
@@ -102,6 +106,7 @@ export const FORMATS = [
   },
   {
     format: 'xls',
+    pages: true,
     extensions: ['xls'],
     mimeTypes: ['application/vnd.ms-excel'],
     kind: 'a spreadsheet',
@@ -111,6 +116,7 @@ export const FORMATS = [
   },
   {
     format: 'pptx',
+    pages: true,
     extensions: ['pptx'],
     mimeTypes: ['application/vnd.openxmlformats-officedocument.presentationml.presentation'],
     kind: 'a presentation',
@@ -119,6 +125,7 @@ export const FORMATS = [
   },
   {
     format: 'ppt',
+    pages: true,
     extensions: ['ppt'],
     mimeTypes: ['application/vnd.ms-powerpoint'],
     kind: 'a presentation',
@@ -199,6 +206,7 @@ export const FORMATS = [
   },
   {
     format: 'ods',
+    pages: true,
     extensions: ['ods'],
     mimeTypes: [
       'application/vnd.oasis.opendocument.spreadsheet',
@@ -211,6 +219,7 @@ export const FORMATS = [
   },
   {
     format: 'odp',
+    pages: true,
     extensions: ['odp'],
     mimeTypes: [
       'application/vnd.oasis.opendocument.presentation',
@@ -303,6 +312,11 @@ export function readerFor(ext: string): Reader {
 }
 
 /** Files of these types are text: an empty one is read (and says it is empty) rather than taken for an empty document. */
+/** Whether `page_range` (E2) applies to files of this extension: PDF, presentations, spreadsheets. */
+export function acceptsPageRange(ext: string): boolean {
+  return formatOf(ext)?.pages === true;
+}
+
 export function isTextExtension(ext: string): boolean {
   return formatOf(ext)?.sniff.container === 'text';
 }

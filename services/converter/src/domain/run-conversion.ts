@@ -152,15 +152,15 @@ async function convertRange(
       await deleteParts(deps.db, conversionId);
       return failed;
     }
-    const stored = await storePart(deps.db, conversionId, part.firstPage, range.blocks, range.metadata);
+    const stored = await storePart(deps.db, conversionId, part.firstPage, range.read);
     if (!stored.live) {
       await deleteParts(deps.db, conversionId);
       return undefined;
     }
     if (stored.remaining > 0) return RANGES_PENDING;
   }
-  const { blocks, metadata } = mergeParts(await readParts(deps.db, conversionId));
-  const result = await finishDocument(blocks, metadata, { enhanced: false, optimizeTokens: job.optimizeTokens });
+  const read = mergeParts(await readParts(deps.db, conversionId));
+  const result = await finishDocument(read, { enhanced: false, optimizeTokens: job.optimizeTokens });
   const finished = await keepResult(deps, conversionId, job, result, started);
   await deleteParts(deps.db, conversionId);
   return finished;

@@ -1,5 +1,5 @@
 import type { PartRange } from '@markwright/db';
-import type { Block, DocumentMetadata } from '@markwright/conversion';
+import type { ReadResult } from '@markwright/conversion';
 
 /**
  * Long documents split across converters (issue 22): the plan of page ranges and the merge of
@@ -39,16 +39,19 @@ export function splits(
 }
 
 /**
- * The ranges' models joined in page order, and the document's metadata: title and author as the
- * first range read them, the page count of the whole file (every range reports it).
+ * The ranges' readings joined in page order: their blocks and pages one after the other; title
+ * and author as the first range read them, and the page count of the whole file (every range
+ * reports it, E2).
  */
-export function mergeParts(parts: Array<{ blocks: unknown; metadata: unknown }>): {
-  blocks: Block[];
-  metadata: DocumentMetadata;
-} {
-  const first = (parts[0]?.metadata ?? {}) as Partial<DocumentMetadata>;
+export function mergeParts(parts: Array<{ read: unknown }>): ReadResult {
+  const reads = parts.map((p) => p.read as ReadResult);
+  const first = reads[0]?.metadata;
+  const pages = reads.flatMap((r) => r.pages ?? []);
+  const pageSizes = reads.flatMap((r) => r.pageSizes ?? []);
   return {
-    blocks: parts.flatMap((p) => (Array.isArray(p.blocks) ? (p.blocks as Block[]) : [])),
-    metadata: { title: first.title ?? '', author: first.author ?? '', page_count: first.page_count ?? 0 },
+    blocks: reads.flatMap((r) => r.blocks),
+    metadata: { title: first?.title ?? '', author: first?.author ?? '', page_count: first?.page_count ?? 0 },
+    ...(pages.length ? { pages } : {}),
+    ...(pageSizes.length ? { pageSizes } : {}),
   };
 }

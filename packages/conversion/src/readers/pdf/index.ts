@@ -1,7 +1,8 @@
 import type { Reader, ReadResult } from '../reader';
 import { ConversionError } from '../../types';
 import { buildLines, type Line, type TextItem } from './layout';
-import { readPages } from './poppler';
+import { readPages, readPageSpans, type PopplerPage } from './poppler';
+import { noPageSelected, selectedSpans } from '../../page-range';
 import { documentInfo, openPdf } from './pdfjs';
 import { pageRules } from './rulings';
 import { ruledTables, type RuledTable } from './ruled-tables';
@@ -28,8 +29,10 @@ export const pdfReader: Reader = {
   name: 'pdf',
   async read(input, options): Promise<ReadResult> {
     // pdftohtml reads the pages in its own process while pdf.js reads the trailer here (title, author, page count, form).
+    // With a page range (E2) the page count comes first, so that poppler is asked for the existing selected pages only.
     const stop = new AbortController();
-    const reading = readPages(input, MAX_PDF_PAGES + 1, stop.signal).catch(() => undefined);
+    const range = options.pageRange;
+    const reading = range ? undefined : readPages(input, 1, MAX_PDF_PAGES + 1, stop.signal).catch(() => undefined);
     const opened = await openPdf(input).then(
       (doc) => ({ doc, error: undefined }),
       (error: unknown) => ({ doc: undefined, error }),
@@ -38,8 +41,13 @@ export const pdfReader: Reader = {
     try {
       const info = doc ? await documentInfo(doc).catch(() => undefined) : undefined;
       if (info && info.pages > MAX_PDF_PAGES) stop.abort();
-      const poppler = await reading;
-      const pageCount = info?.pages || poppler?.length || 0;
+      let poppler: PopplerPage[] | undefined;
+      if (range) {
+        const known = info?.pages ? selectedSpans(range, info.pages) : range;
+        if (info?.pages && !known.length) throw noPageSelected(info.pages);
+        poppler = await readPageSpans(input, known, stop.signal).catch(() => undefined);
+      } else poppler = await reading;
+      const pageCount = info?.pages || (range ? 0 : poppler?.length) || 0;
       if (pageCount > MAX_PDF_PAGES) {
         throw new ConversionError(
           'too_large',
@@ -51,7 +59,10 @@ export const pdfReader: Reader = {
       if (doc?.isPureXfa) return { blocks: xfaBlocks(doc.allXfaHtml), metadata };
       // poppler refused the file: pdf.js says why (password, damage) in the words users get.
       if (!poppler) return failWithReason(opened.error);
+      if (range && !poppler.length) throw noPageSelected(pageCount);
       const pages: Line[][] = [];
+      const numbers = poppler.map((p) => p.number);
+      const sizes = poppler.map((p) => ({ number: p.number, width: p.width, height: p.height }));
       for (const page of poppler) {
         let items = page.items;
         // pdf.js adds what poppler's text output lacks: form field values and drawn rules (when it could open the file).
@@ -76,15 +87,16 @@ export const pdfReader: Reader = {
       const cleaned = removeRunningLines(pages);
       // Pages without text, and pages whose text layer reads as garbage, are read from their image.
       const scanned = pages
-        .map((lines, i) => (lines.length === 0 || readsAsGarbage(lines) ? i + 1 : 0))
+        .map((lines, i) => (lines.length === 0 || readsAsGarbage(lines) ? numbers[i]! : 0))
         .filter((n) => n > 0);
       const ocr = scanned.length
         ? await ocrPdfPages(input, scanned, (page) => ocrBlocks(page, options.enhanced))
         : new Map<number, Block[]>();
       // Enhanced mode also reads the text inside pictures on pages that have a text layer.
-      const textPages = pages.map((_, i) => (scanned.includes(i + 1) ? 0 : i + 1)).filter((n) => n > 0);
+      const textPages = numbers.filter((n) => !scanned.includes(n));
       const pictures = options.enhanced ? await pdfPictureText(input, textPages) : new Map<number, string[]>();
-      return { blocks: pageBlocks(cleaned, ocr, pictures), metadata };
+      const blocks = pageBlocks(cleaned, numbers, ocr, pictures, !!options.pageAnchored);
+      return { blocks, metadata, pages: numbers, pageSizes: sizes };
     } finally {
       await doc?.destroy();
     }
@@ -156,7 +168,13 @@ function columnOrder(items: TextItem[], pageHeight: number): TextItem[] {
  * Text-layer pages become blocks together (paragraphs may span pages); scanned pages contribute
  * their OCR blocks in place, and pictures read in enhanced mode follow their page's text.
  */
-function pageBlocks(pages: Line[][], ocr: Map<number, Block[]>, pictures: Map<number, string[]>): Block[] {
+function pageBlocks(
+  pages: Line[][],
+  numbers: number[],
+  ocr: Map<number, Block[]>,
+  pictures: Map<number, string[]>,
+  pageAnchored: boolean,
+): Block[] {
   const blocks: Block[] = [];
   let run: Line[] = [];
   let waiting: { text: string; page: number }[] = [];
@@ -170,10 +188,16 @@ function pageBlocks(pages: Line[][], ocr: Map<number, Block[]>, pictures: Map<nu
     return out;
   };
   pages.forEach((lines, i) => {
-    const recognised = ocr.get(i + 1);
+    const number = numbers[i]!;
+    const recognised = ocr.get(number);
     if (!recognised) {
+      // Pages asked for (E1, E3): every block on one page, a paragraph is not carried over the break.
+      if (pageAnchored && run.length) {
+        blocks.push(...linesToBlocks(run), ...waitingBlocks());
+        run = [];
+      }
       run.push(...lines);
-      waiting.push(...(pictures.get(i + 1) ?? []).map((text) => ({ text, page: i + 1 })));
+      waiting.push(...(pictures.get(number) ?? []).map((text) => ({ text, page: number })));
       // Pictures follow the paragraph in progress at their page's end, not cut it in two.
       const last = lines[lines.length - 1];
       if (waiting.length && (!last || /[.!?:;)]$/.test(last.text))) {
@@ -184,7 +208,7 @@ function pageBlocks(pages: Line[][], ocr: Map<number, Block[]>, pictures: Map<nu
     }
     blocks.push(...linesToBlocks(run), ...waitingBlocks());
     run = [];
-    for (const block of recognised) blocks.push({ ...block, page: i + 1 });
+    for (const block of recognised) blocks.push({ ...block, page: number });
   });
   blocks.push(...linesToBlocks(run), ...waitingBlocks());
   return blocks;

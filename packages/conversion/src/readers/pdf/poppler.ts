@@ -18,14 +18,15 @@ export interface PopplerPage {
 }
 
 /**
- * Positioned text of the first `lastPage` pages from poppler's pdftohtml (XML, 1 unit = 1 pt, invisible
+ * Positioned text of pages `from`..`to` from poppler's pdftohtml (XML, 1 unit = 1 pt, invisible
  * text included so OCR'd text layers are read): about as fast as pdftotext, with each run's font size and weight.
  * The file goes in on stdin (`fd://0`), so no temporary file is written; `-stdout` keeps the output name unused.
+ * Pages keep their number in the file.
  */
-export async function readPages(input: Buffer, lastPage: number, signal?: AbortSignal): Promise<PopplerPage[]> {
+export async function readPages(input: Buffer, from: number, to: number, signal?: AbortSignal): Promise<PopplerPage[]> {
   const running = run(
     'pdftohtml',
-    ['-xml', '-i', '-hidden', '-q', '-stdout', '-zoom', '1', '-l', String(lastPage), 'fd://0', 'out'],
+    ['-xml', '-i', '-hidden', '-q', '-stdout', '-zoom', '1', '-f', String(from), '-l', String(to), 'fd://0', 'out'],
     { timeout: TOOL_TIMEOUT_MS, maxBuffer: MAX_XML_BYTES, encoding: 'utf8', signal },
   );
   // A tool that stops reading early (damaged file) closes the pipe: its exit status is the error that counts.
@@ -33,6 +34,17 @@ export async function readPages(input: Buffer, lastPage: number, signal?: AbortS
   running.child.stdin?.end(input);
   const { stdout } = await running;
   return parsePdf2Xml(stdout);
+}
+
+/** Only the spans of a page range (E2), one pdftohtml run each, so unselected pages cost nothing. */
+export async function readPageSpans(
+  input: Buffer,
+  spans: ReadonlyArray<readonly [number, number]>,
+  signal?: AbortSignal,
+): Promise<PopplerPage[]> {
+  const pages: PopplerPage[] = [];
+  for (const [from, to] of spans) pages.push(...(await readPages(input, from, to, signal)));
+  return pages;
 }
 
 const PAGE = /<page number="(\d+)"[^>]*? height="([\d.]+)" width="([\d.]+)">([\s\S]*?)<\/page>/g;
