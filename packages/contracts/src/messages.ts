@@ -7,9 +7,7 @@ export const conversionJobSchema = z.object({
    * A page range of a long document split across converters (issue 22): convert only these pages
    * and keep their model for the merge. Absent: the whole conversion (the gateway's jobs).
    */
-  part: z
-    .object({ firstPage: z.number().int().min(1), lastPage: z.number().int().min(1) })
-    .optional(),
+  part: z.object({ firstPage: z.number().int().min(1), lastPage: z.number().int().min(1) }).optional(),
 });
 export type ConversionJob = z.infer<typeof conversionJobSchema>;
 

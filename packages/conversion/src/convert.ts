@@ -84,7 +84,10 @@ export async function convertDocument(
  * Everything after reading: the filters and the writers. `convertDocument` ends here, and so does
  * a long document read in page ranges (its ranges' readings joined in page order).
  */
-export async function finishDocument(read: ReadResult, options: ConvertDocumentOptions): Promise<ConvertDocumentResult> {
+export async function finishDocument(
+  read: ReadResult,
+  options: ConvertDocumentOptions,
+): Promise<ConvertDocumentResult> {
   const metadata = normaliseMetadata(read.metadata);
   let blocks = read.blocks;
   let markdown = withoutControlCharacters(renderMarkdown(blocks));

@@ -174,7 +174,12 @@ function normalise(text: string): string {
  * read the file (the conversion itself then reports why).
  */
 export async function pdfPageCount(input: Buffer, signal?: AbortSignal): Promise<number | undefined> {
-  const running = run('pdfinfo', ['fd://0'], { timeout: TOOL_TIMEOUT_MS, maxBuffer: 1024 * 1024, encoding: 'utf8', signal });
+  const running = run('pdfinfo', ['fd://0'], {
+    timeout: TOOL_TIMEOUT_MS,
+    maxBuffer: 1024 * 1024,
+    encoding: 'utf8',
+    signal,
+  });
   running.child.stdin?.on('error', () => undefined);
   running.child.stdin?.end(input);
   try {
