@@ -73,6 +73,7 @@ const TABLE_SECTIONS: Record<string, () => Promise<() => Promise<string>>> = {
   hardening: async () => (await import('./hardening')).runHardeningBench,
   webhooks: async () => (await import('./webhooks')).runWebhookBench,
   scaling: async () => (await import('./scaling')).runScalingBench,
+  split: async () => (await import('./split')).runSplitBench,
   'upload-memory': async () => (await import('./upload-memory')).runUploadMemoryBench,
   structure: async () => (await import('./structure')).runStructureBench,
 };

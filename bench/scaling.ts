@@ -80,7 +80,7 @@ export async function runScalingBench(): Promise<string> {
 }
 
 /** A converter process, resolved once its /readyz answers 200. */
-async function startConverterProcess(config: Record<string, unknown>, healthPort: number): Promise<ChildProcess> {
+export async function startConverterProcess(config: Record<string, unknown>, healthPort: number): Promise<ChildProcess> {
   const env: NodeJS.ProcessEnv = { ...process.env, LOG_LEVEL: 'warn' };
   for (const [key, value] of Object.entries(config)) if (value !== undefined) env[key] = String(value);
   env.HEALTH_PORT = String(healthPort);
@@ -96,7 +96,7 @@ async function startConverterProcess(config: Record<string, unknown>, healthPort
   }
 }
 
-function stop(child: ChildProcess): Promise<void> {
+export function stop(child: ChildProcess): Promise<void> {
   return new Promise((resolve) => {
     if (child.exitCode !== null) return resolve();
     child.once('exit', () => resolve());
@@ -104,7 +104,7 @@ function stop(child: ChildProcess): Promise<void> {
   });
 }
 
-async function waitUntilFinished(db: Awaited<ReturnType<typeof startGateway>>['db'], ids: string[]): Promise<number> {
+export async function waitUntilFinished(db: Awaited<ReturnType<typeof startGateway>>['db'], ids: string[]): Promise<number> {
   for (;;) {
     const rows = await db.conversion.findMany({
       where: { id: { in: ids } },

@@ -61,6 +61,11 @@ export const envSchema = z.object({
   CONVERTER_PREFETCH: positiveInt.optional(),
   /** Upload bytes a converter holds in memory at once, across the jobs it has taken. */
   CONVERTER_MAX_BYTES_IN_FLIGHT_MB: positiveInt.default(256),
+  /**
+   * A PDF of more pages than this is split into page ranges of this many pages, converted by any
+   * free converter and merged in page order (issue 22).
+   */
+  SPLIT_PAGES: positiveInt.default(64),
   CONVERSION_TIMEOUT_MS: positiveInt.default(110_000),
   CONVERSION_MAX_MEMORY_MB: positiveInt.default(1536),
   /** A pending conversion not picked up for this long is published again. */

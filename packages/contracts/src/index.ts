@@ -11,3 +11,4 @@ export * from './jobs-api';
 export * from './structure';
 export * from './events';
 export * from './error-bodies';
+export * from './job-publisher';

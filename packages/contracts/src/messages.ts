@@ -3,6 +3,11 @@ import { z } from 'zod';
 /** A conversion to run. The database row is the source of truth; the message only names it. */
 export const conversionJobSchema = z.object({
   conversionId: z.string().uuid(),
+  /**
+   * A page range of a long document split across converters (issue 22): convert only these pages
+   * and keep their model for the merge. Absent: the whole conversion (the gateway's jobs).
+   */
+  part: z.object({ firstPage: z.number().int().min(1), lastPage: z.number().int().min(1) }).optional(),
 });
 export type ConversionJob = z.infer<typeof conversionJobSchema>;
 

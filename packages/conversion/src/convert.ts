@@ -19,6 +19,12 @@ export interface ConvertDocumentOptions extends ConvertOptions, StructureOptions
   optimizeTokens?: boolean;
   /** Enhanced mode only: an OpenAI-compatible endpoint for a final repair pass. */
   modelEndpoint?: ModelEndpoint;
+  /**
+   * Read only: return what the reader read (`read`) and write nothing (`markdown` is ""). For a
+   * page range of a long document split across converters, whose reading is written with the
+   * other ranges' by `finishDocument` once all are read.
+   */
+  readOnly?: boolean;
 }
 
 export interface ConvertDocumentResult extends StructureOutput {
@@ -31,6 +37,8 @@ export interface ConvertDocumentResult extends StructureOutput {
    * `raw` block holding the model's answer.
    */
   blocks: Block[];
+  /** With `readOnly` only: what the reader returned. */
+  read?: ReadResult;
 }
 
 /**
@@ -68,6 +76,18 @@ export async function convertDocument(
   } catch (err) {
     throw userFacingError(err, extension);
   }
+  if (options.readOnly) return { markdown: '', metadata: normaliseMetadata(read.metadata), blocks: read.blocks, read };
+  return finishDocument(read, options);
+}
+
+/**
+ * Everything after reading: the filters and the writers. `convertDocument` ends here, and so does
+ * a long document read in page ranges (its ranges' readings joined in page order).
+ */
+export async function finishDocument(
+  read: ReadResult,
+  options: ConvertDocumentOptions,
+): Promise<ConvertDocumentResult> {
   const metadata = normaliseMetadata(read.metadata);
   let blocks = read.blocks;
   let markdown = withoutControlCharacters(renderMarkdown(blocks));

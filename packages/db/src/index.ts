@@ -7,3 +7,4 @@ export { uuidv7 } from './ids';
 export { isConnectionLoss, retryOnConnectionLoss } from './reconnect';
 export { storableJson, storableText } from './storable-text';
 export { namedStatement } from './named-statement';
+export * from './parts';

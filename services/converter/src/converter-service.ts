@@ -1,6 +1,6 @@
 import { type Config, createLogger, createMetricsRegistry, type Logger, startHealthServer } from '@markwright/config';
 import { connectDb, type Db } from '@markwright/db';
-import { Broker, topologyNames } from '@markwright/contracts';
+import { Broker, JobPublisher, topologyNames } from '@markwright/contracts';
 import { Counter } from 'prom-client';
 import { closeConversionWorkers } from '@markwright/conversion';
 import { failDeadJob, runConversion, type RunDeps } from './domain/run-conversion';
@@ -33,6 +33,7 @@ export async function startConverter(
   const broker = await Broker.connect(config.AMQP_URL);
   const names = topologyNames(config.QUEUE_PREFIX);
   const announcer = await FinishedAnnouncer.create(broker, names);
+  const rangePublisher = await JobPublisher.create(broker, names, config.JOB_DELIVERY_LIMIT);
   const registry = createMetricsRegistry('converter');
   const jobs = new Counter({
     name: 'markwright_conversion_jobs_total',
@@ -48,6 +49,7 @@ export async function startConverter(
     announce: (id, known) => announcer.announce(db, id, known),
     observe: createConversionMetrics(registry),
     running: new RunningConversions(),
+    split: { pages: config.SPLIT_PAGES, publish: (id, range) => rangePublisher.publish(id, range) },
     modelEndpoint:
       config.ENHANCED_AI_BASE_URL && config.ENHANCED_AI_MODEL
         ? {
@@ -72,9 +74,9 @@ export async function startConverter(
     logger,
     { prefetch, deliveryLimit: config.JOB_DELIVERY_LIMIT },
     {
-      onJob: async (id) => {
+      onJob: async (id, part) => {
         jobs.inc({ queue: 'jobs' });
-        await runConversion(deps, id);
+        await runConversion(deps, id, part);
       },
       onDeadJob: async (id) => {
         jobs.inc({ queue: 'dead' });
@@ -103,6 +105,7 @@ export async function startConverter(
       await cancels.stop();
       await consumer.stop();
       await announcer.close();
+      await rangePublisher.close();
       await closeConversionWorkers();
       await broker.close();
       await health?.close();

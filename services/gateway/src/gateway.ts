@@ -12,7 +12,7 @@ import {
 import { connectDb, type Db } from '@markwright/db';
 import { Broker, parseSecretKey, topologyNames } from '@markwright/contracts';
 import { createApp } from './entry-points/http/app';
-import { JobPublisher } from './data-access/job-publisher';
+import { JobPublisher } from '@markwright/contracts';
 import { FinishedListener } from './entry-points/finished-listener';
 import { PendingSweeper } from './entry-points/pending-sweeper';
 import { FinishedWaiters } from './domain/finished-waiters';

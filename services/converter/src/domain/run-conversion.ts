@@ -2,6 +2,8 @@ import { type Db, isConnectionLoss } from '@markwright/db';
 import {
   ConversionError,
   convertIsolated,
+  countPages,
+  finishDocument,
   type IsolationLimits,
   type ModelEndpoint,
   type TranscriptionEndpoint,
@@ -24,6 +26,8 @@ import {
   storeResult,
 } from '../data-access/conversion-store';
 import type { RunningConversions } from './running-conversions';
+import { mergeParts, pageRanges, splits, type SplitDeps } from './split-conversion';
+import { deleteParts, planParts, readParts, storePart, type PartRange } from '@markwright/db';
 import { INLINE_UPLOAD_BYTES, LeftTheLine, type WorkSlots } from './work-slots';
 
 export interface RunDeps {
@@ -41,6 +45,8 @@ export interface RunDeps {
   observe: ConversionObserver;
   /** The jobs running here, so a cancel (E7) can abort one. */
   running: RunningConversions;
+  /** Long PDFs are split into page ranges on the jobs queue (issue 22); absent, never split. */
+  split?: SplitDeps;
 }
 
 /** Where a conversion's outcome is reported (metrics), so the domain stays free of prom-client. */
@@ -59,19 +65,29 @@ export const WORKER_STOPPED = 'The file could not be processed: the conversion s
  * Redelivered jobs of finished conversions are only announced again (from the row). The upload
  * is held only within the byte budget, and the conversion waits for a free worker thread.
  */
-export async function runConversion(deps: RunDeps, conversionId: string): Promise<void> {
+export async function runConversion(deps: RunDeps, conversionId: string, part?: PartRange): Promise<void> {
   const running = deps.running.begin(conversionId);
   try {
-    await claimConvertAndStore(deps, conversionId, running.signal);
+    await claimConvertAndStore(deps, conversionId, running.signal, part);
   } finally {
     running.end();
   }
 }
 
+/** Not finished yet: other page ranges of the conversion are still to be read. */
+const RANGES_PENDING = Symbol('ranges pending');
+
 /** The job's work; `cancel` aborts its worker task when the conversion is cancelled (E7). */
-async function claimConvertAndStore(deps: RunDeps, conversionId: string, cancel: AbortSignal): Promise<void> {
+async function claimConvertAndStore(
+  deps: RunDeps,
+  conversionId: string,
+  cancel: AbortSignal,
+  part: PartRange | undefined,
+): Promise<void> {
   const job = await claimJob(deps.db, conversionId, INLINE_UPLOAD_BYTES);
   if (!job) {
+    // Finished (completed, failed, cancelled): a range left over holds text nobody will read.
+    if (part) await deleteParts(deps.db, conversionId);
     if (await conversionExists(deps.db, conversionId)) await deps.announce(conversionId);
     return;
   }
@@ -80,14 +96,94 @@ async function claimConvertAndStore(deps: RunDeps, conversionId: string, cancel:
       job.size ?? 0,
       async () => {
         const bytes = job.bytes ?? (job.size === null ? null : await readUpload(deps.db, conversionId));
-        return bytes
-          ? convertAndKeep(deps, conversionId, { ...job, bytes }, cancel)
-          : fail(deps, conversionId, job, UPLOAD_GONE);
+        if (!bytes) return fail(deps, conversionId, job, UPLOAD_GONE);
+        const claimed = { ...job, bytes };
+        if (part) return convertRange(deps, conversionId, claimed, part, cancel);
+        const unread = await splitWhenLong(deps, conversionId, claimed);
+        if (!unread) return convertAndKeep(deps, conversionId, claimed, cancel);
+        // Every range was read already (this job came back after the last one): write the document.
+        return unread.length > 0 ? RANGES_PENDING : convertRange(deps, conversionId, claimed, undefined, cancel);
       },
       cancel,
     )
     .catch((err: unknown) => skipCancelled(deps, conversionId, job, err));
-  await deps.announce(conversionId, finished);
+  if (finished !== RANGES_PENDING) await deps.announce(conversionId, finished);
+}
+
+/**
+ * A long PDF becomes page ranges on the jobs queue, for any converter (issue 22); this job ends
+ * once they are published. Returns the ranges still to read, or undefined when the job is not
+ * split. Planning is idempotent: a redelivered job publishes the ranges not read yet again (a
+ * range converted twice is stored twice, the same).
+ */
+async function splitWhenLong(deps: RunDeps, conversionId: string, job: ClaimedJob): Promise<PartRange[] | undefined> {
+  const split = deps.split;
+  if (!split) return undefined;
+  // A request that gives page_range reads only what it asks for: it is not split.
+  if (job.pageRange !== null) return undefined;
+  const pageCount = await countPages(job.bytes, job.extension);
+  if (!splits(job, pageCount, split)) return undefined;
+  const unread = await planParts(deps.db, conversionId, pageRanges(pageCount!, split.pages));
+  for (const range of unread) await split.publish(conversionId, range);
+  deps.logger.info({ conversionId, pages: pageCount, ranges: unread.length }, 'conversion split into page ranges');
+  return unread;
+}
+
+/**
+ * One page range: read it in isolation and keep its model; the range that completes the set
+ * writes the document from all of them, in page order, and stores it as any conversion's result.
+ * A range that fails fails the conversion (one refund); the other ranges then find it finished.
+ */
+async function convertRange(
+  deps: RunDeps,
+  conversionId: string,
+  job: ClaimedJob,
+  part: PartRange | undefined,
+  cancel: AbortSignal,
+): Promise<FinishedState | undefined | typeof RANGES_PENDING> {
+  const started = Date.now();
+  if (part) {
+    let range;
+    try {
+      range = await deps.slots.converting(() =>
+        convertIsolated(
+          job.bytes,
+          job.extension,
+          {
+            enhanced: false,
+            filename: job.originalFilename,
+            // Pages or chunks asked for: the reader keeps blocks on their pages, as for the whole file.
+            ...structureOptions(job),
+            readOnly: true,
+            pageRange: [[part.firstPage, part.lastPage]],
+          },
+          deps.limits,
+          cancel,
+        ),
+      );
+    } catch (err) {
+      if (!(err instanceof ConversionError)) throw err;
+      deps.logger.info({ conversionId, code: err.code, part }, 'page range failed');
+      const failed = await fail(deps, conversionId, job, err.message, (Date.now() - started) / 1000);
+      await deleteParts(deps.db, conversionId);
+      return failed;
+    }
+    const stored = await storePart(deps.db, conversionId, part.firstPage, range.read);
+    if (!stored.live) {
+      await deleteParts(deps.db, conversionId);
+      return undefined;
+    }
+    if (stored.remaining > 0) return RANGES_PENDING;
+  }
+  const read = mergeParts(await readParts(deps.db, conversionId));
+  const result = await finishDocument(read, {
+    enhanced: false,
+    optimizeTokens: job.optimizeTokens,
+    ...structureOptions(job),
+  });
+  const finished = await keepResult(deps, conversionId, job, result, started);
+  await deleteParts(deps.db, conversionId);
+  return finished;
 }
 
 type ClaimedJob = NonNullable<Awaited<ReturnType<typeof claimJob>>> & { bytes: Buffer };
@@ -207,6 +303,7 @@ export async function failDeadJob(deps: RunDeps, conversionId: string): Promise<
     { extension: (await conversionExtension(deps.db, conversionId)) ?? 'unknown' },
     WORKER_STOPPED,
   );
+  await deleteParts(deps.db, conversionId);
   await deps.announce(conversionId);
 }
 

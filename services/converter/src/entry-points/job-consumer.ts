@@ -1,4 +1,5 @@
 import type { Logger } from '@markwright/config';
+import type { PartRange } from '@markwright/db';
 import {
   assertConversionTopology,
   type Broker,
@@ -10,7 +11,8 @@ import {
 } from '@markwright/contracts';
 
 export interface JobHandlers {
-  onJob: (conversionId: string) => Promise<void>;
+  /** `part`: one page range of a long document split across converters (issue 22). */
+  onJob: (conversionId: string, part?: PartRange) => Promise<void>;
   onDeadJob: (conversionId: string) => Promise<void>;
   /** Stopping: no more jobs arrive; jobs taken but not started should give up so they are requeued. */
   onStopping?: () => void;
@@ -34,7 +36,7 @@ export async function consumeJobs(
   const channel: ChannelWrapper = await broker.channel(async (ch) => {
     await assertConversionTopology(ch, names, options.deliveryLimit);
     await ch.prefetch(options.prefetch);
-    await consumer.consume(ch, names.jobsQueue, parse, (job) => handlers.onJob(job.conversionId));
+    await consumer.consume(ch, names.jobsQueue, parse, (job) => handlers.onJob(job.conversionId, job.part));
     await consumer.consume(ch, names.deadJobsQueue, parse, (job) => handlers.onDeadJob(job.conversionId));
   });
   return {

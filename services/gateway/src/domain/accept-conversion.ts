@@ -12,7 +12,7 @@ import {
   storeUpload,
   UPLOAD_IN_CHARGE_MAX_BYTES,
 } from '../data-access/conversion-repository';
-import type { JobPublisher } from '../data-access/job-publisher';
+import type { JobPublisher } from '@markwright/contracts';
 import type { FinishedNotice, FinishedWaiters } from './finished-waiters';
 import { asksForStructure, queuedAnswer, syncAnswer, type Answer, type StoredStructure } from './conversion-answers';
 import {

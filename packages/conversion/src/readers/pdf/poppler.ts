@@ -167,3 +167,26 @@ function normalise(text: string): string {
   if (!LIGATURE_OR_NBSP.test(text)) return text;
   return text.replace(/[\ufb00-\ufb06]/g, (c) => c.normalize('NFKC')).replace(/\u00a0/g, ' ');
 }
+
+/**
+ * The file's page count from poppler's `pdfinfo` (the trailer and page tree only, a few ms), for
+ * deciding whether a long PDF is split before anything is read; undefined when poppler cannot
+ * read the file (the conversion itself then reports why).
+ */
+export async function pdfPageCount(input: Buffer, signal?: AbortSignal): Promise<number | undefined> {
+  const running = run('pdfinfo', ['fd://0'], {
+    timeout: TOOL_TIMEOUT_MS,
+    maxBuffer: 1024 * 1024,
+    encoding: 'utf8',
+    signal,
+  });
+  running.child.stdin?.on('error', () => undefined);
+  running.child.stdin?.end(input);
+  try {
+    const { stdout } = await running;
+    const m = /^Pages:\s+(\d+)\s*$/m.exec(stdout);
+    return m ? Number(m[1]) : undefined;
+  } catch {
+    return undefined;
+  }
+}

@@ -2,13 +2,7 @@ import { parseArgs } from 'node:util';
 import { ConfigError, DependencyUnavailableError, loadConfig } from '@markwright/config';
 import { isPlanName, PLAN_NAMES } from '../../domain/plans';
 import { formatTimestamp } from '@markwright/contracts';
-import {
-  createToken,
-  createWorkspace,
-  grantCredits,
-  revokeToken,
-  showWorkspace,
-} from '../../domain/workspaces';
+import { createToken, createWorkspace, grantCredits, revokeToken, showWorkspace } from '../../domain/workspaces';
 import { deleteConversion, sweepExpiredResults } from '../../domain/delete-conversion';
 import { AppError } from '../../domain/app-error';
 import { openAdminContext } from '../../admin-context';

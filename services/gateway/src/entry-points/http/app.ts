@@ -103,21 +103,27 @@ export function createApp(deps: AppDeps): express.Express {
   const api = express.Router();
   api.use(authenticate(deps.db));
 
-  api.post('/convert', limits.convert, refuseAtCapacity(deps.admission), receiveUpload(deps.uploads), async (req, res) => {
-    const workspace = workspaceOf(req);
-    const fields = (req.body ?? {}) as Record<string, unknown>;
-    const key = readIdempotencyKey(req.get(IDEMPOTENCY_KEY_HEADER), req.file, fields);
-    const answer =
-      (key && (await replayIdempotent(deps.db, workspace.id, key))) ||
-      (await acceptConversion(
-        { ...deps, logger: req.log, publisher: publisherHoldingPlace(res, deps.publisher) },
-        workspace,
-        await resolveConvertRequest(deps.convertInput, workspace.plan, req.file, fields),
-        key,
-      ));
-    if (answer.replayed) res.set(IDEMPOTENT_REPLAYED_HEADER, 'true');
-    res.status(answer.kind === 'queued' ? 202 : 200).json(answer.body);
-  });
+  api.post(
+    '/convert',
+    limits.convert,
+    refuseAtCapacity(deps.admission),
+    receiveUpload(deps.uploads),
+    async (req, res) => {
+      const workspace = workspaceOf(req);
+      const fields = (req.body ?? {}) as Record<string, unknown>;
+      const key = readIdempotencyKey(req.get(IDEMPOTENCY_KEY_HEADER), req.file, fields);
+      const answer =
+        (key && (await replayIdempotent(deps.db, workspace.id, key))) ||
+        (await acceptConversion(
+          { ...deps, logger: req.log, publisher: publisherHoldingPlace(res, deps.publisher) },
+          workspace,
+          await resolveConvertRequest(deps.convertInput, workspace.plan, req.file, fields),
+          key,
+        ));
+      if (answer.replayed) res.set(IDEMPOTENT_REPLAYED_HEADER, 'true');
+      res.status(answer.kind === 'queued' ? 202 : 200).json(answer.body);
+    },
+  );
 
   api.get('/conversions', limits.other, async (req, res) => {
     const workspace = workspaceOf(req);

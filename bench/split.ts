@@ -1,0 +1,84 @@
+import { execFileSync } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import request from 'supertest';
+import { createTestEnv, silentLogger } from '@markwright/test-support';
+import { startGateway } from '../services/gateway/src/gateway';
+import { createWorkspace } from '../services/gateway/src/domain/workspaces';
+import { pdf } from '../packages/conversion/bench/native';
+import { startConverterProcess, stop, waitUntilFinished } from './scaling';
+
+const ROOT = path.join(__dirname, '..');
+const TSX = path.join(ROOT, 'node_modules', '.bin', 'tsx');
+const RUNNER = path.join(__dirname, 'convert-one.ts');
+const PAGES = Number(process.env.BENCH_SPLIT_PAGES ?? 400);
+const REPS = Number(process.env.BENCH_SPLIT_REPS ?? 3);
+const BASE_HEALTH_PORT = Number(process.env.BENCH_SCALING_HEALTH_PORT ?? 18_181);
+
+const median = (xs: number[]): number => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
+
+/**
+ * Issue 22, point 3: one long PDF (400 pages, a table on every page) through the service, async,
+ * from POST to completed_at, split into SPLIT_PAGES ranges (default 64) across converters; against
+ * the same file converted whole in one process (its conversion time, start-up left out). Rows:
+ * the default settings (one converter, CONVERTER_CONCURRENCY 2), and one against two converter
+ * processes at CONVERTER_CONCURRENCY=1. Median of REPS, the settings interleaved.
+ */
+export async function runSplitBench(): Promise<string> {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'bench-split-'));
+  const file = path.join(dir, 'long.pdf');
+  const bytes = await pdf(PAGES);
+  fs.writeFileSync(file, bytes);
+  const env = await createTestEnv({});
+  const gateway = await startGateway(env.config, silentLogger);
+  const { token } = await createWorkspace(gateway.db, { name: 'split-bench', plan: 'business', credits: 100_000 });
+  const settings: Array<{ label: string; processes: number; concurrency: number }> = [
+    { label: 'one converter, CONVERTER_CONCURRENCY=2 (default)', processes: 1, concurrency: 2 },
+    { label: 'one converter, CONVERTER_CONCURRENCY=1', processes: 1, concurrency: 1 },
+    { label: 'two converters, CONVERTER_CONCURRENCY=1', processes: 2, concurrency: 1 },
+  ];
+  const times = new Map<string, number[]>(settings.map((s) => [s.label, []]));
+  const whole: number[] = [];
+  try {
+    for (let rep = 0; rep < REPS; rep++) {
+      const out = execFileSync(TSX, [RUNNER, file, 'pdf'], { encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 });
+      whole.push((JSON.parse(out.trim().split('\n').pop()!) as { ms: number }).ms);
+      for (const s of rep % 2 === 0 ? settings : [...settings].reverse()) {
+        const config = { ...env.config, CONVERTER_CONCURRENCY: s.concurrency };
+        const children = await Promise.all(
+          Array.from({ length: s.processes }, (_, i) => startConverterProcess(config, BASE_HEALTH_PORT + i)),
+        );
+        try {
+          const started = Date.now();
+          const res = await request(gateway.url)
+            .post('/convert')
+            .set('Authorization', `Bearer ${token}`)
+            .field('webhook_url', 'https://receiver.example/hook')
+            .attach('file', bytes, 'long.pdf');
+          if (res.status !== 202) throw new Error(`accept answered ${res.status}`);
+          const finished = await waitUntilFinished(gateway.db, [res.body.id as string]);
+          times.get(s.label)!.push(finished - started);
+        } finally {
+          await Promise.all(children.map(stop));
+        }
+      }
+    }
+  } finally {
+    await gateway.stop();
+    await env.cleanup();
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+  const base = median(whole);
+  const one = median(times.get(settings[1]!.label)!);
+  const rows = [
+    '| how | ms (median) | ÷ one process | ÷ one converter at concurrency 1 |',
+    '|---|---|---|---|',
+    `| one \`convertIsolated\` process, whole file (baseline) | ${base.toFixed(0)} | 1.00 | |`,
+    ...settings.map((s) => {
+      const ms = median(times.get(s.label)!);
+      return `| ${s.label} | ${ms.toFixed(0)} | ${(ms / base).toFixed(2)} | ${(ms / one).toFixed(2)} |`;
+    }),
+  ];
+  return `One ${PAGES}-page PDF, async, POST to completed_at, split into SPLIT_PAGES ranges (default 64); median of ${REPS}.\n\n${rows.join('\n')}\n`;
+}

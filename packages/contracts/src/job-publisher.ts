@@ -1,0 +1,28 @@
+import { type Broker, type ChannelWrapper, publishPersistent } from './broker';
+import { type ConversionJob, conversionJobSchema, encode } from './messages';
+import { assertConversionTopology, type TopologyNames } from './topology';
+
+/**
+ * Publishes conversion jobs with publisher confirms onto the durable jobs queue: the gateway's
+ * new conversions, and the converter's page ranges of a long document (issue 22).
+ */
+export class JobPublisher {
+  private constructor(
+    private readonly channel: ChannelWrapper,
+    private readonly names: TopologyNames,
+  ) {}
+
+  static async create(broker: Broker, names: TopologyNames, deliveryLimit: number): Promise<JobPublisher> {
+    const channel = await broker.channel((ch) => assertConversionTopology(ch, names, deliveryLimit));
+    return new JobPublisher(channel, names);
+  }
+
+  async publish(conversionId: string, part?: ConversionJob['part']): Promise<void> {
+    const job: ConversionJob = part ? { conversionId, part } : { conversionId };
+    await publishPersistent(this.channel, '', this.names.jobsQueue, encode(conversionJobSchema, job));
+  }
+
+  async close(): Promise<void> {
+    await this.channel.close();
+  }
+}
