@@ -51,8 +51,11 @@ export interface ShapeSpec {
   shapeType?: number;
   /** The shape shows embedded object `objectId` (an ExObjRefAtom in its client data). */
   objectId?: number;
-  /** Per paragraph run: numbered (a PowerPoint 9 StyleTextProp9Atom in a ProgBinaryTag). */
-  numbered?: boolean[];
+  /**
+   * Per paragraph run, its PowerPoint 9 numbering (a StyleTextProp9Atom in a ProgBinaryTag):
+   * true numbered, { start } numbered from that number, false not numbered, null saying nothing.
+   */
+  numbered?: Array<boolean | { start: number } | null>;
   /** An OutlineTextRefAtom: the shape's text is the slide's index-th text in the SlideListWithText. */
   outlineRef?: number;
 }
@@ -68,9 +71,13 @@ export function shape(spec: ShapeSpec, inGroup = false): Buffer {
   const data: Buffer[] = [];
   if (spec.objectId !== undefined) data.push(record(0x0bc1, u32(spec.objectId)));
   if (spec.numbered) {
-    const runs = spec.numbered.map((n) =>
-      Buffer.concat([n ? Buffer.concat([u32(0x02000000), u16(1)]) : u32(0), u32(0), u32(0)]),
-    );
+    const pf9 = (n: boolean | { start: number } | null): Buffer =>
+      n === null
+        ? u32(0)
+        : typeof n === 'object'
+          ? Buffer.concat([u32(0x03000000), u16(1), u16(3), u16(n.start)]) // scheme 3: "1."
+          : Buffer.concat([u32(0x02000000), u16(n ? 1 : 0)]);
+    const runs = spec.numbered.map((n) => Buffer.concat([pf9(n), u32(0), u32(0)]));
     const blob = record(0x138b, record(0x0fac, Buffer.concat(runs)));
     const tag = record(0x138a, Buffer.concat([record(0x0fba, Buffer.from('___PPT9', 'utf16le')), blob]), true);
     data.push(record(0x1388, tag, true));

@@ -58,8 +58,14 @@ interface TextRun {
   /** Per paragraph, from the StyleTextPropAtom after the text: explicit bullet on/off and indent level. */
   paragraphs?: Array<{ chars: number; bullet?: boolean; level: number }>;
   /** Per paragraph run (same order), from the PowerPoint 2000 StyleTextProp9Atom: numbered rather than bulleted. */
-  numbered?: boolean[];
+  numbered?: AutoNumber[];
 }
+
+/**
+ * A paragraph run's automatic numbering (TextPFException9): on with its start number, off, or
+ * undefined when the run does not say (it then inherits, see runParagraphs).
+ */
+type AutoNumber = { start: number } | false | undefined;
 
 /** One thing on a slide at its position: text runs, or blocks already built (a table, a chart). */
 interface Item {
@@ -400,7 +406,7 @@ interface ShapeInfo {
   runs: TextRun[];
   objectId?: number;
   /** Per paragraph run, numbered (from the StyleTextProp9Atom in the shape's PowerPoint 9 tag). */
-  numbered?: boolean[];
+  numbered?: AutoNumber[];
 }
 
 /** The atoms of one shape container. */
@@ -473,17 +479,21 @@ function readShape(
   context: SlideContext | undefined,
 ): Item | undefined {
   const info = shapeInfo(buf, shape);
-  const runs = info.runs.flatMap((r) => {
-    // An outline reference (stored as a negative type) takes the slide's listed text atom.
-    if (r.type >= 0) return [r];
-    const listed = context?.outline[-1 - r.type];
-    return listed ? [listed] : [];
-  });
+  const runs = resolveRuns(info.runs, context);
   if (info.numbered) for (const r of runs) r.numbered ??= info.numbered;
   const pos = position(info, frame);
   const blocks = info.objectId !== undefined ? context?.objects(info.objectId) : undefined;
   if (!runs.length && !blocks?.length) return undefined;
   return { ...pos, runs, blocks: blocks?.length ? blocks : undefined };
+}
+
+/** A shape's text runs, an outline reference (stored as a negative type) replaced by the slide's listed text atom. */
+function resolveRuns(runs: TextRun[], context: SlideContext | undefined): TextRun[] {
+  return runs.flatMap((r) => {
+    if (r.type >= 0) return [r];
+    const listed = context?.outline[-1 - r.type];
+    return listed ? [listed] : [];
+  });
 }
 
 function position(info: ShapeInfo, frame: Frame): { x: number; y: number } {
@@ -503,7 +513,7 @@ function readGroup(
   const first = children[0]?.type === RT.shapeContainer ? shapeInfo(buf, children[0]) : undefined;
   const members = first ? children.slice(1) : children;
   if (first && (first.properties.get(TABLE_PROPERTIES) ?? 0) & 1) {
-    const rows = tableRows(buf, members);
+    const rows = tableRows(buf, members, context);
     if (rows.length) return [{ ...position(first, frame), runs: [], blocks: [{ type: 'table', rows }] }];
   }
   let inner = frame;
@@ -530,14 +540,14 @@ function readGroup(
  * give the columns and rows, and a merged cell spans several of them (its text is repeated in
  * each, as a reader sees the merged value across them). Border lines are skipped.
  */
-function tableRows(buf: Buffer, members: RecordHeader[]): Inline[][][] {
+function tableRows(buf: Buffer, members: RecordHeader[], context: SlideContext | undefined): Inline[][][] {
   const cells: Array<{ box: [number, number, number, number]; text: string }> = [];
   for (const h of members) {
     if (h.type !== RT.shapeContainer) continue;
     const info = shapeInfo(buf, h);
     const box = info.anchor;
     if (info.shapeType === LINE_SHAPE || !box || box[2] <= box[0] || box[3] <= box[1]) continue;
-    const text = info.runs
+    const text = resolveRuns(info.runs, context)
       .map((r) => r.text)
       .join('\r')
       .split(/[\r\v\n]+/)
@@ -620,24 +630,27 @@ function paragraphStyles(buf: Buffer, start: number, end: number, textLength: nu
  * The StyleTextProp9Atom: per paragraph run, a TextPFException9 (whether the bullet is an
  * automatic number), a TextCFException9 and a TextSIException, whose optional fields the masks announce.
  */
-function numbering(buf: Buffer, start: number, end: number): boolean[] {
-  const out: boolean[] = [];
+function numbering(buf: Buffer, start: number, end: number): AutoNumber[] {
+  const out: AutoNumber[] = [];
   let pos = start;
   try {
     while (pos + 12 <= end && out.length < 10_000) {
       const pf = buf.readUInt32LE(pos);
       pos += 4;
       if (pf & 0x00800000) pos += 2; // bulletBlipRef
-      let numbered = false;
+      let numbered: boolean | undefined;
+      let first = 1;
       if (pf & 0x02000000) {
         numbered = buf.readUInt16LE(pos) !== 0; // fBulletHasAutoNumber
         pos += 2;
       }
       if (pf & 0x01000000) {
-        numbered = true; // bulletAutoNumberScheme
+        // bulletAutoNumberScheme: the scheme (1., a), i. …), then the number the list starts at.
+        numbered ??= true;
+        first = buf.readInt16LE(pos + 2);
         pos += 4;
       }
-      out.push(numbered);
+      out.push(numbered === undefined ? undefined : numbered && { start: first >= 0 ? first : 1 });
       const cf = buf.readUInt32LE(pos);
       pos += 4;
       if (cf & 0x00100000) pos += 4; // pp10ext
@@ -680,7 +693,12 @@ function toSlide(items: Item[], noteRuns: TextRun[]): SlideModel {
   return { title, blocks, notes: notes.filter((n) => n && !/^\d+$/.test(n)) };
 }
 
-/** A text run's paragraphs with their bullets: numbered, bulleted (explicitly, or by a body placeholder's master) or plain. */
+/**
+ * A text run's paragraphs with their bullets: numbered, bulleted (explicitly, or by a body
+ * placeholder's master) or plain. A bulleted paragraph run whose PowerPoint 9 numbering says
+ * nothing continues the numbered list right before it at the same level (PowerPoint splits a
+ * list into runs when any other property changes); a numbered list keeps its start number.
+ */
 function runParagraphs(run: TextRun): ParagraphModel[] {
   const paragraphs: ParagraphModel[] = [];
   // Body placeholders are bulleted by their master unless a paragraph turns it off; other boxes only when turned on.
@@ -688,17 +706,22 @@ function runParagraphs(run: TextRun): ParagraphModel[] {
   const styles = run.paragraphs ?? [];
   let styleIndex = 0;
   let styleLeft = styles[0]?.chars ?? Infinity;
+  let previous: ParagraphModel | undefined;
+  let startedRun = -1;
   for (const line of run.text.split(/\r/)) {
     const style = styles[styleIndex];
     const text = line.replace(/\v/g, ' ').trim();
     const bulleted = style?.bullet ?? byDefault;
     if (text && !/^\*$/.test(text)) {
-      const numbered = bulleted && run.numbered?.[styleIndex] === true;
-      paragraphs.push({
-        text,
-        level: bulleted ? (style?.level ?? 0) : 0,
-        bullet: numbered ? 'number' : bulleted ? 'bullet' : 'none',
-      });
+      const level = bulleted ? (style?.level ?? 0) : 0;
+      const auto = run.numbered?.[styleIndex];
+      const continues = previous?.bullet === 'number' && previous.level === level;
+      const numbered = bulleted && (auto === undefined ? continues : auto !== false);
+      const paragraph: ParagraphModel = { text, level, bullet: numbered ? 'number' : bulleted ? 'bullet' : 'none' };
+      if (numbered && auto && startedRun !== styleIndex && !continues) paragraph.start = auto.start;
+      if (numbered) startedRun = styleIndex;
+      paragraphs.push(paragraph);
+      previous = paragraph;
     }
     // Move to the style run that covers the next paragraph.
     styleLeft -= line.length + 1;
