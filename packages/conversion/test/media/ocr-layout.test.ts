@@ -43,9 +43,43 @@ describe('page layout analysis of scanned pages (standard mode)', () => {
     expect(paragraphsOf(markdown)).toEqual([BANDED.band, BANDED.body]);
   });
 
-  it('When a form sets labels and values in two pairs of columns, then each row is read across, label before value', async () => {
+  it('When a form sets labels and values in two pairs of columns, then each row is read across, label before value, as a table', async () => {
     const { markdown } = await convertIsolated(await formImage(), 'png', std, limits);
-    expect(paragraphsOf(markdown)).toEqual(['CUSTOMER DETAILS', ...FORM.map((row) => row.join(' '))]);
+    const table = FORM.map((row) => `| ${row.join(' | ')} |`);
+    expect(paragraphsOf(markdown)).toEqual([
+      'CUSTOMER DETAILS',
+      [table[0], '| --- | --- | --- | --- |', ...table.slice(1)].join('\n'),
+    ]);
+  });
+
+  it('When a table has only rules above and below its header (no vertical lines) and is scanned at low resolution, then standard mode keeps its rows and cells', async () => {
+    const rows = [
+      ['Station', 'Rainfall', 'Days'],
+      ['Harbor Point', '82 mm', '11'],
+      ['Lake Ridge', '47 mm', '6'],
+      ['Mill Valley', '120 mm', '15'],
+    ];
+    const text = (x: number, y: number, value: string, bold = false): string =>
+      `<text x="${x}" y="${y}" font-size="30" font-family="DejaVu Sans"${bold ? ' font-weight="bold"' : ''}>${value}</text>`;
+    const rule = (y: number): string => `<rect x="40" y="${y}" width="1000" height="3" fill="black"/>`;
+    const svg =
+      '<svg xmlns="http://www.w3.org/2000/svg" width="1100" height="560"><rect width="100%" height="100%" fill="white"/>' +
+      text(40, 60, 'Rainfall in March by station') +
+      rule(100) +
+      rows.map((row, r) => row.map((cell, c) => text(50 + c * 380, 145 + r * 60, cell, r === 0)).join('')).join('') +
+      rule(165) +
+      rule(350) +
+      text(40, 420, 'Readings are taken at noon every day.') +
+      '</svg>';
+    // Drawn large, then shrunk to about 120 dpi, as a low-resolution scan.
+    const input = await sharp(Buffer.from(svg)).resize({ width: 660 }).png().toBuffer();
+    const { markdown } = await convertIsolated(input, 'png', std, limits);
+    const table = rows.map((row) => `| ${row.join(' | ')} |`);
+    expect(paragraphsOf(markdown)).toEqual([
+      'Rainfall in March by station',
+      [table[0], '| --- | --- | --- |', ...table.slice(1)].join('\n'),
+      'Readings are taken at noon every day.',
+    ]);
   });
 
   it('When a scanned image has two columns of running text, then standard mode reads them one after the other', async () => {

@@ -17,7 +17,7 @@ import {
 } from './scripts';
 import { ConversionError } from '../../../types';
 import { median } from './boxes';
-import { unreadInkShare } from './ink';
+import { ruledGrid, unreadInkShare, withoutHorizontalRules } from './ink';
 import { lineHeightOf } from './text-size';
 import { joinSideBySide } from './side-by-side';
 import { usesNativeEngine } from './engine-choice';
@@ -411,7 +411,12 @@ function asResult(reading: Reading, image: PreparedImage): OcrResult {
 
 /** OCR of an image file in any format sharp reads. */
 export async function ocrImage(input: Buffer): Promise<OcrResult> {
-  return recognise(await prepareImage(input));
+  const image = await prepareImage(input);
+  // Horizontal rules outside a ruled grid (whose cells are cut out and read inside their rules) are
+  // painted out before reading; the result keeps the image as it was, rules and all.
+  const plain = ruledGrid(image) ? undefined : withoutHorizontalRules(image);
+  if (!plain) return recognise(image);
+  return { ...(await recognise(plain)), image };
 }
 
 /** Appends a line to a paragraph, re-joining a word hyphenated across the break; CJK runs on without spaces. */

@@ -54,6 +54,49 @@ function findGrid(image: PreparedImage): Grid | undefined {
   return { horizontal, vertical };
 }
 
+/** A horizontal rule is at most this many pixel rows thick; a thicker dark band is a bar (a heading band with white text). */
+const MAX_RULE_THICKNESS = 10;
+
+/**
+ * The image with its horizontal rules painted white (thin dark runs of at least MIN_RULE_SHARE of
+ * the width: a table's rules above and below its header, a rule under a heading), or undefined
+ * when it has none. Tesseract drops words set close to such a rule and reads rules as dashes.
+ */
+export function withoutHorizontalRules(image: PreparedImage): PreparedImage | undefined {
+  const { pixels, width, height } = image;
+  const min = width * MIN_RULE_SHARE;
+  /** Per pixel row, its dark runs long enough to be a rule. */
+  const runs: Array<Array<[number, number]>> = [];
+  for (let y = 0; y < height; y++) {
+    const row: Array<[number, number]> = [];
+    let start = -1;
+    for (let x = 0; x <= width; x++) {
+      const dark = x < width && pixels[y * width + x]! < INK_LEVEL;
+      if (dark && start < 0) start = x;
+      if (!dark && start >= 0) {
+        if (x - start >= min) row.push([start, x]);
+        start = -1;
+      }
+    }
+    runs.push(row);
+  }
+  let out: Buffer | undefined;
+  for (let y = 0; y < height;) {
+    if (!runs[y]!.length) {
+      y++;
+      continue;
+    }
+    let end = y;
+    while (end < height && runs[end]!.length) end++;
+    if (end - y <= MAX_RULE_THICKNESS) {
+      out ??= Buffer.from(pixels);
+      for (let r = y; r < end; r++) for (const [a, b] of runs[r]!) out.fill(255, r * width + a, r * width + b);
+    }
+    y = end;
+  }
+  return out && { pixels: out, width, height };
+}
+
 /** The outer box of a ruled grid, when the image has one (its cells are read one by one). */
 export function ruledGridBox(image: PreparedImage): Box | undefined {
   const grid = ruledGrid(image);

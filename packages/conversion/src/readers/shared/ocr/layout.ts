@@ -5,24 +5,23 @@ import { joinLine, PARAGRAPH_GAP, type OcrResult, type OcrWord } from './engine'
 import { ruledTable, type RuledTable } from './ruled-table';
 
 /**
- * Layout analysis of OCR output. Both modes keep a table drawn with ruling lines. Enhanced mode
- * also reads the recognised words' boxes:
- * - columns: a vertical gutter that most lines leave blank splits the page into columns, read
- *   one after the other (lines that cross the gutter, such as a title, are read in place);
- * - tables: runs of 3+ consecutive lines whose cells start at the same 2+ positions; the lines
- *   around them stay paragraphs.
- * Standard mode keeps Tesseract's own paragraphs.
+ * Layout analysis of OCR output. Both modes keep a table drawn with ruling lines, and a table
+ * shown by alignment: runs of 3+ consecutive lines whose cells start at the same 2+ positions
+ * (the lines around them stay paragraphs). Enhanced mode also reads columns: a vertical gutter
+ * that most lines leave blank splits the page into columns, read one after the other (lines that
+ * cross the gutter, such as a title, are read in place); standard mode keeps Tesseract's own
+ * paragraphs for such a page and for a page without a table.
  */
 export async function ocrBlocks(result: OcrResult, enhanced: boolean): Promise<Block[]> {
   // A table drawn with ruling lines is clear in either mode; the text above and below it stays text.
   const ruled = await ruledTable(result.image, result.language).catch(() => undefined);
   if (ruled) return aroundTable(result.words, ruled);
-  if (enhanced) {
-    const columns = columnParagraphs(result.words);
-    if (columns) return textBlocks(columns);
-    const withTables = blocksWithTables(result.words);
-    if (withTables) return withTables;
-  }
+  const columns = columnParagraphs(result.words);
+  if (columns) return enhanced ? textBlocks(columns) : textBlocks(result.paragraphs);
+  // Cells aligned in columns over 3+ lines are a table in either mode (a page of running text set
+  // in columns, above, is not); standard mode keeps Tesseract's paragraphs around it.
+  const withTables = blocksWithTables(result.words);
+  if (withTables) return withTables;
   return textBlocks(result.paragraphs);
 }
 
