@@ -214,6 +214,18 @@ describe('spreadsheets', () => {
     );
   });
 
+  it('When a column of labels stands one empty column left of a block of values, then they stay two tables', async () => {
+    const cells = [
+      ['Voltage', '', 'kV', '130'],
+      ['Frequency', '', 'Hz', '50'],
+    ];
+    expect(await markdownInEachFormat(cells)).toEqual(
+      inEachFormat(
+        '## Data\n\n| Voltage |\n| --- |\n| Frequency |\n\n| kV | 130 |\n| --- | --- |\n| Hz | 50 |\n',
+      ),
+    );
+  });
+
   it('When two multi-column tables of the same height stand one empty column apart, then they stay two tables', async () => {
     const cells = [
       ['Item', 'Qty', '', 'Region', 'Sales'],

@@ -205,9 +205,10 @@ const MAX_JOIN_BOXES = 300;
 
 /**
  * Regions that are one table laid out with an empty spacer column or row between its parts:
- * - side by side across one empty column, with the same top and bottom rows, when one part is a
- *   single column or already joined across a spacer (an index whose columns are kept apart by
- *   narrow empty columns); two multi-column tables of the same height stay two tables;
+ * - side by side across one empty column, with the same top and bottom rows, when both parts are
+ *   single columns (or single columns already joined across spacers): an index whose columns are
+ *   kept apart by narrow empty columns. A part of several columns beside another stays its own
+ *   table (a block of labels beside a table of values may or may not be one table);
  * - one above the other across one empty row, over the same columns (at least two), unless the
  *   lower part opens with a header of its own (a row of text labels above numbers).
  * Nothing else may lie in the spacer. Other gaps still separate tables.
@@ -220,6 +221,8 @@ function joinSpacers(boxes: Box[], rows: string[][]): JoinedTable[] {
       (t) => except.includes(t) || t.box.top > bottom || t.box.bottom < top || t.box.left > right || t.box.right < left,
     );
   const columns = (t: JoinedTable): number => t.box.right - t.box.left + 1 - t.spacerCols.size;
+  /** A single column, or single columns already joined across spacers (and no spacer row). */
+  const columnsOnly = (t: JoinedTable): boolean => t.spacerRows.size === 0 && columns(t) === t.spacerCols.size + 1;
   let joined = true;
   while (joined) {
     joined = false;
@@ -232,7 +235,8 @@ function joinSpacers(boxes: Box[], rows: string[][]): JoinedTable[] {
           a.box.top === b.box.top &&
           a.box.bottom === b.box.bottom &&
           b.box.left - a.box.right === 2 &&
-          (columns(a) === 1 || columns(b) === 1 || a.spacerCols.size > 0 || b.spacerCols.size > 0) &&
+          columnsOnly(a) &&
+          columnsOnly(b) &&
           clear(a.box.top, a.box.right + 1, a.box.bottom, b.box.left - 1, [a, b]);
         const stacked =
           !sideBySide &&

@@ -90,7 +90,13 @@ export function withoutHorizontalRules(image: PreparedImage): PreparedImage | un
     while (end < height && runs[end]!.length) end++;
     if (end - y <= MAX_RULE_THICKNESS) {
       out ??= Buffer.from(pixels);
-      for (let r = y; r < end; r++) for (const [a, b] of runs[r]!) out.fill(255, r * width + a, r * width + b);
+      // The rule's rows, and a pixel around them (its anti-aliased edges and end caps).
+      for (let r = y; r < end; r++) {
+        for (const [a, b] of runs[r]!) {
+          for (let k = Math.max(0, r - 1); k <= Math.min(height - 1, r + 1); k++)
+            out.fill(255, k * width + Math.max(0, a - 2), k * width + Math.min(width, b + 2));
+        }
+      }
     }
     y = end;
   }
