@@ -77,6 +77,17 @@ describe('PPT (PowerPoint 97-2003) slides', () => {
     );
   });
 
+  it('When PowerPoint 97 outline text is numbered by the presentation-wide PowerPoint 9 tag, then its list is numbered', async () => {
+    const doc = pptDocument({
+      slides: [slide(title('Intro')), slide(title('Plan'), shape({ box: [500, 1000, 5000, 2000], outlineRef: 0 }))],
+      outline: [[], [{ kind: 1, text: 'Gather data\rAnalyse it' }]],
+      outlineNumbered: [{ slide: 1, kind: 1, numbered: [{ start: 1 }] }],
+    });
+    expect(await convert(pptFile(doc.stream, doc.currentUser))).toBe(
+      '# Intro\n\n# Plan\n\n1. Gather data\n2. Analyse it\n',
+    );
+  });
+
   it("When a table cell's text is PowerPoint 97 outline text (an OutlineTextRefAtom), then the cell shows it", async () => {
     const table = group(
       [1000, 1000, 3000, 1400],

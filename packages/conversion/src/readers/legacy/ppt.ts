@@ -32,6 +32,11 @@ const RT = {
   exObjRef: 0x0bc1,
   cString: 0x0fba,
   userEditAtom: 0x0ff5,
+  docInfoList: 0x07d0,
+  progTags: 0x1388,
+  binaryTagData: 0x138b,
+  outlineTextProps9: 0x0fae,
+  outlineTextPropsHeader: 0x0faf,
   persistDirectory: 0x1772,
   // OfficeArt (drawing) records
   groupContainer: 0xf003,
@@ -203,6 +208,7 @@ function readDocument(stream: Buffer, currentUser: Buffer | undefined): Document
     (persist && header(stream, persist.offsets.get(persist.docId) ?? -1, stream.length)) ||
     top.find((h) => h.type === RT.document);
   const slidePersists: Array<{ persistId: number; slideId: number }> = [];
+  const outlineNumbers = new Map<string, AutoNumber[][]>();
   if (document?.type === RT.document) {
     for (const h of records(stream, document.body, document.end)) {
       if (h.type === RT.documentAtom && h.end - h.body >= 8) {
@@ -212,9 +218,12 @@ function readDocument(stream: Buffer, currentUser: Buffer | undefined): Document
         slideList(stream, h, model, slidePersists);
       } else if (h.type === RT.exObjList) {
         objectList(stream, h, model, persist?.offsets);
+      } else if (h.type === RT.docInfoList || h.type === RT.progTags) {
+        outlineNumbering(stream, h, outlineNumbers);
       }
     }
   }
+  numberOutline(model, outlineNumbers);
   const persisted = slidePersists
     .map((p) => persist?.offsets.get(p.persistId))
     .filter((o): o is number => o !== undefined && header(stream, o, stream.length)?.type === RT.slide);
@@ -312,6 +321,40 @@ function slideList(
       run.paragraphs ??= paragraphStyles(buf, h.body, h.end, run.text.length + 1);
     }
   }
+}
+
+/**
+ * The PowerPoint 9 numbering of outline text (PowerPoint 97 placeholders' text kept in the
+ * SlideListWithText): the Document's ___PPT9 tag (in its DocInfoList) holds, per text, an OutlineTextPropsHeaderExAtom
+ * (slide id and text type) followed by that text's StyleTextProp9Atom. Keyed "slideId:type", in order.
+ */
+function outlineNumbering(buf: Buffer, container: RecordHeader, out: Map<string, AutoNumber[][]>, depth = 0): void {
+  let key: string | undefined;
+  for (const h of records(buf, container.body, container.end)) {
+    if (h.type === RT.outlineTextPropsHeader && h.end - h.body >= 8) {
+      key = `${buf.readUInt32LE(h.body)}:${buf.readUInt32LE(h.body + 4)}`;
+    } else if (h.type === RT.styleTextProp9 && key !== undefined) {
+      out.set(key, [...(out.get(key) ?? []), numbering(buf, h.body, h.end)]);
+      key = undefined;
+    } else if ((h.container || h.type === RT.binaryTagData) && depth < 4) {
+      outlineNumbering(buf, h, out, depth + 1);
+    }
+  }
+}
+
+/** Gives each slide's outline text runs their numbering, the k-th text of a type on a slide the k-th entry for it. */
+function numberOutline(model: DocumentModel, numbers: Map<string, AutoNumber[][]>): void {
+  if (!numbers.size) return;
+  model.listed.forEach((runs, i) => {
+    const slideId = model.slideIds[i];
+    if (slideId === undefined) return;
+    const seen = new Map<number, number>();
+    for (const run of runs) {
+      const k = seen.get(run.type) ?? 0;
+      seen.set(run.type, k + 1);
+      run.numbered ??= numbers.get(`${slideId}:${run.type}`)?.[k];
+    }
+  });
 }
 
 /** ExObjList: the embedded objects (ExEmbed) with their program id and the persist id of their storage. */
