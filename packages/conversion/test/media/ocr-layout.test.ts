@@ -82,6 +82,42 @@ describe('page layout analysis of scanned pages (standard mode)', () => {
     ]);
   });
 
+  it('When a scan of a table is covered in specks, then the specks are filtered out and its rows and cells are read', async () => {
+    const rows = [
+      ['Batch', 'Weight', 'Grade'],
+      ['North Farm', '410 kg', 'A'],
+      ['River Bend', '385 kg', 'B'],
+      ['Oak Hill', '502 kg', 'A'],
+    ];
+    const svg =
+      '<svg xmlns="http://www.w3.org/2000/svg" width="1400" height="420"><rect width="100%" height="100%" fill="white"/>' +
+      rows
+        .map((row, r) =>
+          row
+            .map((cell, c) => `<text x="${60 + c * 460}" y="${80 + r * 90}" font-size="40" font-family="DejaVu Sans">${cell}</text>`)
+            .join(''),
+        )
+        .join('') +
+      '</svg>';
+    const { data, info } = await sharp(Buffer.from(svg))
+      .greyscale()
+      .blur(0.8)
+      .raw()
+      .toBuffer({ resolveWithObject: true });
+    // Pepper noise: 3 % of the pixels (a fixed pseudo-random sequence) turned dark grey, then saved as JPEG.
+    let seed = 11;
+    for (let i = 0; i < data.length; i++) {
+      seed = (seed * 1103515245 + 12345) & 0x7fffffff;
+      if (seed % 100 < 3) data[i] = Math.min(data[i]!, 90);
+    }
+    const input = await sharp(data, { raw: { width: info.width, height: info.height, channels: 1 } })
+      .jpeg({ quality: 60 })
+      .toBuffer();
+    const { markdown } = await convertIsolated(input, 'jpg', std, limits);
+    const table = rows.map((row) => `| ${row.join(' | ')} |`);
+    expect(markdown.trim()).toBe([table[0], '| --- | --- | --- |', ...table.slice(1)].join('\n'));
+  });
+
   it('When a scanned image has two columns of running text, then standard mode reads them one after the other', async () => {
     const { markdown } = await convertIsolated(await twoColumnPage(), 'png', std, limits);
     expect(sentenceRecall(markdown)).toBe(1);

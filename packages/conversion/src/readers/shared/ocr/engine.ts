@@ -17,7 +17,7 @@ import {
 } from './scripts';
 import { ConversionError } from '../../../types';
 import { median } from './boxes';
-import { ruledGrid, unreadInkShare, withoutHorizontalRules } from './ink';
+import { isSpeckled, ruledGrid, unreadInkShare, withoutHorizontalRules } from './ink';
 import { lineHeightOf } from './text-size';
 import { joinSideBySide } from './side-by-side';
 import { usesNativeEngine } from './engine-choice';
@@ -129,13 +129,13 @@ export async function prepareImage(input: Buffer): Promise<PreparedImage> {
       .raw()
       .toBuffer({ resolveWithObject: true });
     const scale = upscaleFor(data, info.width, info.height);
-    if (scale <= MIN_UPSCALE) return { pixels: data, width: info.width, height: info.height };
+    if (scale <= MIN_UPSCALE) return despeckled({ pixels: data, width: info.width, height: info.height });
     const resized = await sharp(data, { raw: { width: info.width, height: info.height, channels: 1 } })
       .resize({ width: Math.round(info.width * scale), kernel: 'lanczos3' })
       .extractChannel(0)
       .raw()
       .toBuffer({ resolveWithObject: true });
-    return { pixels: resized.data, width: resized.info.width, height: resized.info.height };
+    return despeckled({ pixels: resized.data, width: resized.info.width, height: resized.info.height });
   } catch (err) {
     const message = (err as Error).message;
     if (/pixel limit/i.test(message)) {
@@ -143,6 +143,20 @@ export async function prepareImage(input: Buffer): Promise<PreparedImage> {
     }
     throw new ConversionError('corrupt_file', `The image could not be decoded: ${message}`);
   }
+}
+
+/** Window of the median filter that clears a speckled page (text at reading size keeps its strokes). */
+const DESPECKLE_WINDOW = 5;
+
+/** The image, median-filtered when it is covered in specks (see isSpeckled). */
+async function despeckled(image: PreparedImage): Promise<PreparedImage> {
+  if (!isSpeckled(image)) return image;
+  const { data, info } = await sharp(image.pixels, { raw: { width: image.width, height: image.height, channels: 1 } })
+    .median(DESPECKLE_WINDOW)
+    .extractChannel(0)
+    .raw()
+    .toBuffer({ resolveWithObject: true });
+  return { pixels: data, width: info.width, height: info.height };
 }
 
 /**

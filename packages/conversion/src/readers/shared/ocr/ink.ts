@@ -90,12 +90,9 @@ export function withoutHorizontalRules(image: PreparedImage): PreparedImage | un
     while (end < height && runs[end]!.length) end++;
     if (end - y <= MAX_RULE_THICKNESS) {
       out ??= Buffer.from(pixels);
-      // The rule's rows, and a pixel around them (its anti-aliased edges and end caps).
+      // The rule's rows, two pixels longer at each end (its anti-aliased end caps).
       for (let r = y; r < end; r++) {
-        for (const [a, b] of runs[r]!) {
-          for (let k = Math.max(0, r - 1); k <= Math.min(height - 1, r + 1); k++)
-            out.fill(255, k * width + Math.max(0, a - 2), k * width + Math.min(width, b + 2));
-        }
+        for (const [a, b] of runs[r]!) out.fill(255, r * width + Math.max(0, a - 2), r * width + Math.min(width, b + 2));
       }
     }
     y = end;
@@ -203,4 +200,49 @@ function inkBands(inkPerRow: Uint32Array): Array<{ from: number; to: number; ink
   });
   if (current) out.push(current);
   return out;
+}
+
+/** A speck is a blob of ink of at most this many pixels (a dot of an i at reading size is larger). */
+const SPECK_PIXELS = 12;
+/** Speckled: specks make at least this share of the blobs of ink… */
+const MIN_SPECK_SHARE = 0.8;
+/** …and there are at least this many per pixel (a photo's few specks are not noise to filter). */
+const MIN_SPECK_DENSITY = 0.005;
+
+/**
+ * Whether a page is covered in specks (salt-and-pepper noise of a bad scan or fax): most blobs of
+ * ink are a few pixels, and they are dense. Tesseract reads almost nothing of such a page and
+ * takes minutes over it; a median filter clears it.
+ */
+export function isSpeckled(image: PreparedImage): boolean {
+  const { pixels, width, height } = image;
+  const seen = new Uint8Array(width * height);
+  const stack = new Int32Array(width * height);
+  let blobs = 0;
+  let specks = 0;
+  for (let start = 0; start < pixels.length; start++) {
+    if (seen[start] || pixels[start]! >= INK_LEVEL) continue;
+    blobs++;
+    let area = 0;
+    let size = 0;
+    stack[size++] = start;
+    seen[start] = 1;
+    while (size) {
+      const p = stack[--size]!;
+      area++;
+      const x = p % width;
+      const visit = (q: number): void => {
+        if (!seen[q] && pixels[q]! < INK_LEVEL) {
+          seen[q] = 1;
+          stack[size++] = q;
+        }
+      };
+      if (x > 0) visit(p - 1);
+      if (x + 1 < width) visit(p + 1);
+      if (p >= width) visit(p - width);
+      if (p + width < pixels.length) visit(p + width);
+    }
+    if (area <= SPECK_PIXELS) specks++;
+  }
+  return blobs > 0 && specks / blobs >= MIN_SPECK_SHARE && specks / pixels.length >= MIN_SPECK_DENSITY;
 }
