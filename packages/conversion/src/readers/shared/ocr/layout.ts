@@ -3,6 +3,7 @@ import { text as plain } from '../../../document/model';
 import { median } from './boxes';
 import { joinLine, PARAGRAPH_GAP, type OcrResult, type OcrWord } from './engine';
 import { ruledTable, type RuledTable } from './ruled-table';
+import { isVertical } from './scripts';
 
 /**
  * Layout analysis of OCR output. Both modes keep a table drawn with ruling lines, and a table
@@ -19,8 +20,9 @@ export async function ocrBlocks(result: OcrResult, enhanced: boolean): Promise<B
   const columns = columnParagraphs(result.words);
   if (columns) return enhanced ? textBlocks(columns) : textBlocks(result.paragraphs);
   // Cells aligned in columns over 3+ lines are a table in either mode (a page of running text set
-  // in columns, above, is not); standard mode keeps Tesseract's paragraphs around it.
-  const withTables = blocksWithTables(result.words);
+  // in columns, above, is not; nor are vertical lines of CJK side by side); standard mode keeps
+  // Tesseract's paragraphs around it.
+  const withTables = result.language && isVertical(result.language) ? undefined : blocksWithTables(result.words);
   if (withTables) return withTables;
   return textBlocks(result.paragraphs);
 }
