@@ -51,10 +51,33 @@ export interface ShapeSpec {
   shapeType?: number;
   /** The shape shows embedded object `objectId` (an ExObjRefAtom in its client data). */
   objectId?: number;
-  /** Per paragraph run: numbered (a PowerPoint 9 StyleTextProp9Atom in a ProgBinaryTag). */
-  numbered?: boolean[];
+  /**
+   * Per paragraph run, its PowerPoint 9 numbering (a StyleTextProp9Atom in a ProgBinaryTag):
+   * true numbered, { start } numbered from that number, false not numbered, null saying nothing.
+   */
+  numbered?: Array<boolean | { start: number } | null>;
   /** An OutlineTextRefAtom: the shape's text is the slide's index-th text in the SlideListWithText. */
   outlineRef?: number;
+}
+
+type Numbering = boolean | { start: number } | null;
+
+/** A StyleTextProp9Atom: per paragraph run, its numbering (see ShapeSpec.numbered), then empty character and spelling parts. */
+function styleTextProp9(numbered: Numbering[]): Buffer {
+  const pf9 = (n: Numbering): Buffer =>
+    n === null
+      ? u32(0)
+      : typeof n === 'object'
+        ? Buffer.concat([u32(0x03000000), u16(1), u16(3), u16(n.start)]) // scheme 3: "1."
+        : Buffer.concat([u32(0x02000000), u16(n ? 1 : 0)]);
+  return record(0x0fac, Buffer.concat(numbered.map((n) => Buffer.concat([pf9(n), u32(0), u32(0)]))));
+}
+
+/** ProgTags holding one ___PPT9 ProgBinaryTag whose data blob holds `records`. */
+function pp9Tags(records: Buffer): Buffer {
+  const blob = record(0x138b, records);
+  const tag = record(0x138a, Buffer.concat([record(0x0fba, Buffer.from('___PPT9', 'utf16le')), blob]), true);
+  return record(0x1388, tag, true);
 }
 
 /** A shape container (OfficeArtSpContainer) as PowerPoint writes one. */
@@ -68,12 +91,7 @@ export function shape(spec: ShapeSpec, inGroup = false): Buffer {
   const data: Buffer[] = [];
   if (spec.objectId !== undefined) data.push(record(0x0bc1, u32(spec.objectId)));
   if (spec.numbered) {
-    const runs = spec.numbered.map((n) =>
-      Buffer.concat([n ? Buffer.concat([u32(0x02000000), u16(1)]) : u32(0), u32(0), u32(0)]),
-    );
-    const blob = record(0x138b, record(0x0fac, Buffer.concat(runs)));
-    const tag = record(0x138a, Buffer.concat([record(0x0fba, Buffer.from('___PPT9', 'utf16le')), blob]), true);
-    data.push(record(0x1388, tag, true));
+    data.push(pp9Tags(styleTextProp9(spec.numbered)));
   }
   if (data.length) parts.push(record(0xf011, Buffer.concat(data), true));
   if (spec.text) {
@@ -117,6 +135,8 @@ export interface PptDocumentSpec {
   objects?: Array<{ id: number; progId: string; storage: Buffer; compress?: boolean }>;
   /** Slides written to the stream in this order (indexes into `slides`); the presentation order stays `slides`'. */
   fileOrder?: number[];
+  /** Numbering of outline text (the Document's ___PPT9 OutlineTextProps9): slide index, text kind, per paragraph run. */
+  outlineNumbered?: Array<{ slide: number; kind: number; numbered: Numbering[] }>;
 }
 
 /**
@@ -148,6 +168,25 @@ export function pptDocument(spec: PptDocumentSpec): { stream: Buffer; currentUse
       record(0x03e9, i32s(5760, 4320, 0, 0, 0, 0, 0, 0, 0, 0)),
       record(0x0ff0, Buffer.concat(list), true, 0),
       ...(objects.length ? [record(0x0409, Buffer.concat(objects), true)] : []),
+      ...(spec.outlineNumbered
+        ? [
+            record(
+              0x07d0,
+              pp9Tags(
+                Buffer.concat(
+                  spec.outlineNumbered.map((o) =>
+                    record(
+                      0x0fae,
+                      Buffer.concat([record(0x0faf, i32s(slideId(o.slide), o.kind)), styleTextProp9(o.numbered)]),
+                      true,
+                    ),
+                  ),
+                ),
+              ),
+              true,
+            ),
+          ]
+        : []),
     ]),
     true,
   );

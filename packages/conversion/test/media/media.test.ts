@@ -182,14 +182,13 @@ describe('audio by offline transcription', () => {
 });
 
 describe('enhanced mode on images', () => {
-  it('When an image holds a table, then enhanced mode rebuilds it (table cell F1) and beats standard', async () => {
+  it('When an image holds a table without ruling lines, then both modes rebuild it from the alignment (table cell F1)', async () => {
     const input = await tableImage();
-    const standard = await convertIsolated(input, 'png', std, limits);
-    const enhanced = await convertIsolated(input, 'png', { enhanced: true }, limits);
-    const figures = { standard: tableCellF1(standard.markdown), enhanced: tableCellF1(enhanced.markdown) };
-    expect(figures.enhanced).toBeGreaterThanOrEqual(0.9);
-    expect(figures.enhanced).toBeGreaterThan(figures.standard);
-    expect(enhanced.markdown.split('\n')[0]).toBe('| Region | Units | Revenue |');
+    for (const options of [std, { enhanced: true }]) {
+      const { markdown } = await convertIsolated(input, 'png', options, limits);
+      expect(tableCellF1(markdown)).toBeGreaterThanOrEqual(0.9);
+      expect(markdown.split('\n')[0]).toBe('| Region | Units | Revenue |');
+    }
   });
 
   it('When a table sits between lines of text, then enhanced mode keeps the text around it and lists stay lists', async () => {

@@ -43,9 +43,79 @@ describe('page layout analysis of scanned pages (standard mode)', () => {
     expect(paragraphsOf(markdown)).toEqual([BANDED.band, BANDED.body]);
   });
 
-  it('When a form sets labels and values in two pairs of columns, then each row is read across, label before value', async () => {
+  it('When a form sets labels and values in two pairs of columns, then each row is read across, label before value, as a table', async () => {
     const { markdown } = await convertIsolated(await formImage(), 'png', std, limits);
-    expect(paragraphsOf(markdown)).toEqual(['CUSTOMER DETAILS', ...FORM.map((row) => row.join(' '))]);
+    const table = FORM.map((row) => `| ${row.join(' | ')} |`);
+    expect(paragraphsOf(markdown)).toEqual([
+      'CUSTOMER DETAILS',
+      [table[0], '| --- | --- | --- | --- |', ...table.slice(1)].join('\n'),
+    ]);
+  });
+
+  it('When a table has only rules above and below its header (no vertical lines) and is scanned at low resolution, then standard mode keeps its rows and cells', async () => {
+    const rows = [
+      ['Station', 'Rainfall', 'Days'],
+      ['Harbor Point', '82 mm', '11'],
+      ['Lake Ridge', '47 mm', '6'],
+      ['Mill Valley', '120 mm', '15'],
+    ];
+    const text = (x: number, y: number, value: string, bold = false): string =>
+      `<text x="${x}" y="${y}" font-size="30" font-family="DejaVu Sans"${bold ? ' font-weight="bold"' : ''}>${value}</text>`;
+    const rule = (y: number): string => `<rect x="40" y="${y}" width="1000" height="3" fill="black"/>`;
+    const svg =
+      '<svg xmlns="http://www.w3.org/2000/svg" width="1100" height="560"><rect width="100%" height="100%" fill="white"/>' +
+      text(40, 60, 'Rainfall in March by station') +
+      rule(100) +
+      rows.map((row, r) => row.map((cell, c) => text(50 + c * 380, 145 + r * 60, cell, r === 0)).join('')).join('') +
+      rule(165) +
+      rule(350) +
+      text(40, 420, 'Readings are taken at noon every day.') +
+      '</svg>';
+    // Drawn large, then shrunk to about 120 dpi, as a low-resolution scan.
+    const input = await sharp(Buffer.from(svg)).resize({ width: 660 }).png().toBuffer();
+    const { markdown } = await convertIsolated(input, 'png', std, limits);
+    const table = rows.map((row) => `| ${row.join(' | ')} |`);
+    expect(paragraphsOf(markdown)).toEqual([
+      'Rainfall in March by station',
+      [table[0], '| --- | --- | --- |', ...table.slice(1)].join('\n'),
+      'Readings are taken at noon every day.',
+    ]);
+  });
+
+  it('When a scan of a table is covered in specks, then the specks are filtered out and its rows and cells are read', async () => {
+    const rows = [
+      ['Batch', 'Weight', 'Grade'],
+      ['North Farm', '410 kg', 'A'],
+      ['River Bend', '385 kg', 'B'],
+      ['Oak Hill', '502 kg', 'A'],
+    ];
+    const svg =
+      '<svg xmlns="http://www.w3.org/2000/svg" width="1400" height="420"><rect width="100%" height="100%" fill="white"/>' +
+      rows
+        .map((row, r) =>
+          row
+            .map((cell, c) => `<text x="${60 + c * 460}" y="${80 + r * 90}" font-size="40" font-family="DejaVu Sans">${cell}</text>`)
+            .join(''),
+        )
+        .join('') +
+      '</svg>';
+    const { data, info } = await sharp(Buffer.from(svg))
+      .greyscale()
+      .blur(0.8)
+      .raw()
+      .toBuffer({ resolveWithObject: true });
+    // Pepper noise: 3 % of the pixels (a fixed pseudo-random sequence) turned dark grey, then saved as JPEG.
+    let seed = 11;
+    for (let i = 0; i < data.length; i++) {
+      seed = (seed * 1103515245 + 12345) & 0x7fffffff;
+      if (seed % 100 < 3) data[i] = Math.min(data[i]!, 90);
+    }
+    const input = await sharp(data, { raw: { width: info.width, height: info.height, channels: 1 } })
+      .jpeg({ quality: 60 })
+      .toBuffer();
+    const { markdown } = await convertIsolated(input, 'jpg', std, limits);
+    const table = rows.map((row) => `| ${row.join(' | ')} |`);
+    expect(markdown.trim()).toBe([table[0], '| --- | --- | --- |', ...table.slice(1)].join('\n'));
   });
 
   it('When a scanned image has two columns of running text, then standard mode reads them one after the other', async () => {

@@ -51,6 +51,63 @@ describe('PPT (PowerPoint 97-2003) slides', () => {
     expect(await convert(pptFile(stream, user))).toBe('# Cake\n\n- Flour\n- Eggs\n\n1. Mix\n2. Bake\n\nEnjoy.\n');
   });
 
+  it('When a numbered list starts at a number or is split into paragraph runs, then it keeps its start and stays one numbered list', async () => {
+    /** StyleTextPropAtom paragraph runs of [chars, bullet on] at level 0. */
+    const runs = (...spec: Array<[number, boolean]>): Buffer =>
+      Buffer.concat(
+        spec.map(([chars, on]) => {
+          const run = Buffer.alloc(12);
+          run.writeUInt32LE(chars, 0);
+          run.writeUInt32LE(0x0001, 6);
+          run.writeUInt16LE(on ? 1 : 0, 10);
+          return run;
+        }),
+      );
+    // "Fourth\rFifth\r" numbered from 4; "Note\r" plain; "Again\r" numbered from 2, then "More\r", a run
+    // whose numbering says nothing, which continues it; "Dot" explicitly not numbered: a bullet.
+    const text = 'Fourth\rFifth\rNote\rAgain\rMore\rDot';
+    const body = shape({
+      box: [500, 1000, 5000, 3000],
+      text: { kind: 4, text, style: runs([13, true], [5, false], [6, true], [5, true], [4, true]) },
+      numbered: [{ start: 4 }, null, { start: 2 }, null, false],
+    });
+    const { stream, currentUser: user } = pptDocument({ slides: [slide(title('Steps'), body)] });
+    expect(await convert(pptFile(stream, user))).toBe(
+      '# Steps\n\n4. Fourth\n5. Fifth\n\nNote\n\n2. Again\n3. More\n\n- Dot\n',
+    );
+  });
+
+  it('When PowerPoint 97 outline text is numbered by the presentation-wide PowerPoint 9 tag, then its list is numbered', async () => {
+    const doc = pptDocument({
+      slides: [slide(title('Intro')), slide(title('Plan'), shape({ box: [500, 1000, 5000, 2000], outlineRef: 0 }))],
+      outline: [[], [{ kind: 1, text: 'Gather data\rAnalyse it' }]],
+      outlineNumbered: [{ slide: 1, kind: 1, numbered: [{ start: 1 }] }],
+    });
+    expect(await convert(pptFile(doc.stream, doc.currentUser))).toBe(
+      '# Intro\n\n# Plan\n\n1. Gather data\n2. Analyse it\n',
+    );
+  });
+
+  it("When a table cell's text is PowerPoint 97 outline text (an OutlineTextRefAtom), then the cell shows it", async () => {
+    const table = group(
+      [1000, 1000, 3000, 1400],
+      [
+        shape({ box: [1000, 1000, 2000, 1200], outlineRef: 0 }, true),
+        shape({ box: [2000, 1000, 3000, 1200], outlineRef: 1 }, true),
+        cell([1000, 1200, 2000, 1400], 'North'),
+        cell([2000, 1200, 3000, 1400], '12'),
+      ],
+      true,
+    );
+    const { stream, currentUser: user } = pptDocument({
+      slides: [slide(title('Sales'), table)],
+      outline: [[{ kind: 4, text: 'Region' }, { kind: 4, text: 'Units' }]],
+    });
+    expect(await convert(pptFile(stream, user))).toBe(
+      '# Sales\n\n| Region | Units |\n| --- | --- |\n| North | 12 |\n',
+    );
+  });
+
   it('When a file was saved incrementally, then the persist directory (found from Current User, or scanned) gives the live slides in presentation order', async () => {
     const one = slide(title('First'));
     const two = slide(title('Second'), shape({ box: [500, 1000, 5000, 2000], outlineRef: 0 }));

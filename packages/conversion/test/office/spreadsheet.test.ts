@@ -201,6 +201,60 @@ describe('spreadsheets', () => {
     );
   });
 
+  it('When an index table keeps its columns apart with empty spacer columns, then it is one table without them', async () => {
+    const cells = [
+      ['No.', '', 'Title', '', 'Page'],
+      ['1', '', 'Introduction', '', '3'],
+      ['2', '', 'Methods', '', '7'],
+    ];
+    expect(await markdownInEachFormat(cells)).toEqual(
+      inEachFormat(
+        '## Data\n\n| No. | Title | Page |\n| --- | --- | --- |\n| 1 | Introduction | 3 |\n| 2 | Methods | 7 |\n',
+      ),
+    );
+  });
+
+  it('When a column of labels stands one empty column left of a block of values, then they stay two tables', async () => {
+    const cells = [
+      ['Voltage', '', 'kV', '130'],
+      ['Frequency', '', 'Hz', '50'],
+    ];
+    expect(await markdownInEachFormat(cells)).toEqual(
+      inEachFormat(
+        '## Data\n\n| Voltage |\n| --- |\n| Frequency |\n\n| kV | 130 |\n| --- | --- |\n| Hz | 50 |\n',
+      ),
+    );
+  });
+
+  it('When two multi-column tables of the same height stand one empty column apart, then they stay two tables', async () => {
+    const cells = [
+      ['Item', 'Qty', '', 'Region', 'Sales'],
+      ['Pens', '3', '', 'North', '5'],
+    ];
+    expect(await markdownInEachFormat(cells)).toEqual(
+      inEachFormat(
+        '## Data\n\n| Item | Qty |\n| --- | --- |\n| Pens | 3 |\n\n| Region | Sales |\n| --- | --- |\n| North | 5 |\n',
+      ),
+    );
+  });
+
+  it('When a table has an empty spacer row between its header and its rows, or between groups of rows, then it is one table without it', async () => {
+    const cells = [['Item', 'Qty'], [], ['Pens', '3'], ['Ink', '2'], [], ['Paper', '9']];
+    expect(await markdownInEachFormat(cells)).toEqual(
+      inEachFormat('## Data\n\n| Item | Qty |\n| --- | --- |\n| Pens | 3 |\n| Ink | 2 |\n| Paper | 9 |\n'),
+    );
+  });
+
+  it('When the part below an empty row repeats the header or opens with a lone label, then it is a table of its own', async () => {
+    const cells = [['Index', 'Value'], ['a', 'x'], [], ['Index', 'Value'], ['b', 'y'], [], ['Totals', ''], ['all', 'z']];
+    expect(await markdownInEachFormat(cells)).toEqual(
+      inEachFormat(
+        '## Data\n\n| Index | Value |\n| --- | --- |\n| a | x |\n\n| Index | Value |\n| --- | --- |\n| b | y |\n\n' +
+          '| Totals |  |\n| --- | --- |\n| all | z |\n',
+      ),
+    );
+  });
+
   it('When a merged cell spans columns and rows, then its value fills every cell it covers in every format', async () => {
     const ws = XLSX.utils.aoa_to_sheet([
       ['Region', 'Sales', ''],

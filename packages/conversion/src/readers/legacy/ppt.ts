@@ -33,6 +33,11 @@ const RT = {
   exObjRef: 0x0bc1,
   cString: 0x0fba,
   userEditAtom: 0x0ff5,
+  docInfoList: 0x07d0,
+  progTags: 0x1388,
+  binaryTagData: 0x138b,
+  outlineTextProps9: 0x0fae,
+  outlineTextPropsHeader: 0x0faf,
   persistDirectory: 0x1772,
   // OfficeArt (drawing) records
   groupContainer: 0xf003,
@@ -59,8 +64,14 @@ interface TextRun {
   /** Per paragraph, from the StyleTextPropAtom after the text: explicit bullet on/off and indent level. */
   paragraphs?: Array<{ chars: number; bullet?: boolean; level: number }>;
   /** Per paragraph run (same order), from the PowerPoint 2000 StyleTextProp9Atom: numbered rather than bulleted. */
-  numbered?: boolean[];
+  numbered?: AutoNumber[];
 }
+
+/**
+ * A paragraph run's automatic numbering (TextPFException9): on with its start number, off, or
+ * undefined when the run does not say (it then inherits, see runParagraphs).
+ */
+type AutoNumber = { start: number } | false | undefined;
 
 /** One thing on a slide at its position: text runs, or blocks already built (a table, a chart). */
 interface Item {
@@ -205,6 +216,7 @@ function readDocument(stream: Buffer, currentUser: Buffer | undefined): Document
     (persist && header(stream, persist.offsets.get(persist.docId) ?? -1, stream.length)) ||
     top.find((h) => h.type === RT.document);
   const slidePersists: Array<{ persistId: number; slideId: number }> = [];
+  const outlineNumbers = new Map<string, AutoNumber[][]>();
   if (document?.type === RT.document) {
     for (const h of records(stream, document.body, document.end)) {
       if (h.type === RT.documentAtom && h.end - h.body >= 8) {
@@ -214,9 +226,12 @@ function readDocument(stream: Buffer, currentUser: Buffer | undefined): Document
         slideList(stream, h, model, slidePersists);
       } else if (h.type === RT.exObjList) {
         objectList(stream, h, model, persist?.offsets);
+      } else if (h.type === RT.docInfoList || h.type === RT.progTags) {
+        outlineNumbering(stream, h, outlineNumbers);
       }
     }
   }
+  numberOutline(model, outlineNumbers);
   const persisted = slidePersists
     .map((p) => persist?.offsets.get(p.persistId))
     .filter((o): o is number => o !== undefined && header(stream, o, stream.length)?.type === RT.slide);
@@ -316,6 +331,40 @@ function slideList(
   }
 }
 
+/**
+ * The PowerPoint 9 numbering of outline text (PowerPoint 97 placeholders' text kept in the
+ * SlideListWithText): the Document's ___PPT9 tag (in its DocInfoList) holds, per text, an OutlineTextPropsHeaderExAtom
+ * (slide id and text type) followed by that text's StyleTextProp9Atom. Keyed "slideId:type", in order.
+ */
+function outlineNumbering(buf: Buffer, container: RecordHeader, out: Map<string, AutoNumber[][]>, depth = 0): void {
+  let key: string | undefined;
+  for (const h of records(buf, container.body, container.end)) {
+    if (h.type === RT.outlineTextPropsHeader && h.end - h.body >= 8) {
+      key = `${buf.readUInt32LE(h.body)}:${buf.readUInt32LE(h.body + 4)}`;
+    } else if (h.type === RT.styleTextProp9 && key !== undefined) {
+      out.set(key, [...(out.get(key) ?? []), numbering(buf, h.body, h.end)]);
+      key = undefined;
+    } else if ((h.container || h.type === RT.binaryTagData) && depth < 4) {
+      outlineNumbering(buf, h, out, depth + 1);
+    }
+  }
+}
+
+/** Gives each slide's outline text runs their numbering, the k-th text of a type on a slide the k-th entry for it. */
+function numberOutline(model: DocumentModel, numbers: Map<string, AutoNumber[][]>): void {
+  if (!numbers.size) return;
+  model.listed.forEach((runs, i) => {
+    const slideId = model.slideIds[i];
+    if (slideId === undefined) return;
+    const seen = new Map<number, number>();
+    for (const run of runs) {
+      const k = seen.get(run.type) ?? 0;
+      seen.set(run.type, k + 1);
+      run.numbered ??= numbers.get(`${slideId}:${run.type}`)?.[k];
+    }
+  });
+}
+
 /** ExObjList: the embedded objects (ExEmbed) with their program id and the persist id of their storage. */
 function objectList(buf: Buffer, list: RecordHeader, model: DocumentModel, offsets?: Map<number, number>): void {
   for (const embed of records(buf, list.body, list.end)) {
@@ -408,7 +457,7 @@ interface ShapeInfo {
   runs: TextRun[];
   objectId?: number;
   /** Per paragraph run, numbered (from the StyleTextProp9Atom in the shape's PowerPoint 9 tag). */
-  numbered?: boolean[];
+  numbered?: AutoNumber[];
 }
 
 /** The atoms of one shape container. */
@@ -481,17 +530,21 @@ function readShape(
   context: SlideContext | undefined,
 ): Item | undefined {
   const info = shapeInfo(buf, shape);
-  const runs = info.runs.flatMap((r) => {
-    // An outline reference (stored as a negative type) takes the slide's listed text atom.
-    if (r.type >= 0) return [r];
-    const listed = context?.outline[-1 - r.type];
-    return listed ? [listed] : [];
-  });
+  const runs = resolveRuns(info.runs, context);
   if (info.numbered) for (const r of runs) r.numbered ??= info.numbered;
   const pos = position(info, frame);
   const blocks = info.objectId !== undefined ? context?.objects(info.objectId) : undefined;
   if (!runs.length && !blocks?.length) return undefined;
   return { ...pos, runs, blocks: blocks?.length ? blocks : undefined };
+}
+
+/** A shape's text runs, an outline reference (stored as a negative type) replaced by the slide's listed text atom. */
+function resolveRuns(runs: TextRun[], context: SlideContext | undefined): TextRun[] {
+  return runs.flatMap((r) => {
+    if (r.type >= 0) return [r];
+    const listed = context?.outline[-1 - r.type];
+    return listed ? [listed] : [];
+  });
 }
 
 function position(info: ShapeInfo, frame: Frame): { x: number; y: number } {
@@ -511,7 +564,7 @@ function readGroup(
   const first = children[0]?.type === RT.shapeContainer ? shapeInfo(buf, children[0]) : undefined;
   const members = first ? children.slice(1) : children;
   if (first && (first.properties.get(TABLE_PROPERTIES) ?? 0) & 1) {
-    const rows = tableRows(buf, members);
+    const rows = tableRows(buf, members, context);
     if (rows.length) return [{ ...position(first, frame), runs: [], blocks: [{ type: 'table', rows }] }];
   }
   let inner = frame;
@@ -538,14 +591,14 @@ function readGroup(
  * give the columns and rows, and a merged cell spans several of them (its text is repeated in
  * each, as a reader sees the merged value across them). Border lines are skipped.
  */
-function tableRows(buf: Buffer, members: RecordHeader[]): Inline[][][] {
+function tableRows(buf: Buffer, members: RecordHeader[], context: SlideContext | undefined): Inline[][][] {
   const cells: Array<{ box: [number, number, number, number]; text: string }> = [];
   for (const h of members) {
     if (h.type !== RT.shapeContainer) continue;
     const info = shapeInfo(buf, h);
     const box = info.anchor;
     if (info.shapeType === LINE_SHAPE || !box || box[2] <= box[0] || box[3] <= box[1]) continue;
-    const text = info.runs
+    const text = resolveRuns(info.runs, context)
       .map((r) => r.text)
       .join('\r')
       .split(/[\r\v\n]+/)
@@ -628,24 +681,27 @@ function paragraphStyles(buf: Buffer, start: number, end: number, textLength: nu
  * The StyleTextProp9Atom: per paragraph run, a TextPFException9 (whether the bullet is an
  * automatic number), a TextCFException9 and a TextSIException, whose optional fields the masks announce.
  */
-function numbering(buf: Buffer, start: number, end: number): boolean[] {
-  const out: boolean[] = [];
+function numbering(buf: Buffer, start: number, end: number): AutoNumber[] {
+  const out: AutoNumber[] = [];
   let pos = start;
   try {
     while (pos + 12 <= end && out.length < 10_000) {
       const pf = buf.readUInt32LE(pos);
       pos += 4;
       if (pf & 0x00800000) pos += 2; // bulletBlipRef
-      let numbered = false;
+      let numbered: boolean | undefined;
+      let first = 1;
       if (pf & 0x02000000) {
         numbered = buf.readUInt16LE(pos) !== 0; // fBulletHasAutoNumber
         pos += 2;
       }
       if (pf & 0x01000000) {
-        numbered = true; // bulletAutoNumberScheme
+        // bulletAutoNumberScheme: the scheme (1., a), i. …), then the number the list starts at.
+        numbered ??= true;
+        first = buf.readInt16LE(pos + 2);
         pos += 4;
       }
-      out.push(numbered);
+      out.push(numbered === undefined ? undefined : numbered && { start: first >= 0 ? first : 1 });
       const cf = buf.readUInt32LE(pos);
       pos += 4;
       if (cf & 0x00100000) pos += 4; // pp10ext
@@ -688,7 +744,12 @@ function toSlide(items: Item[], noteRuns: TextRun[]): SlideModel {
   return { title, blocks, notes: notes.filter((n) => n && !/^\d+$/.test(n)) };
 }
 
-/** A text run's paragraphs with their bullets: numbered, bulleted (explicitly, or by a body placeholder's master) or plain. */
+/**
+ * A text run's paragraphs with their bullets: numbered, bulleted (explicitly, or by a body
+ * placeholder's master) or plain. A bulleted paragraph run whose PowerPoint 9 numbering says
+ * nothing continues the numbered list right before it at the same level (PowerPoint splits a
+ * list into runs when any other property changes); a numbered list keeps its start number.
+ */
 function runParagraphs(run: TextRun): ParagraphModel[] {
   const paragraphs: ParagraphModel[] = [];
   // Body placeholders are bulleted by their master unless a paragraph turns it off; other boxes only when turned on.
@@ -696,17 +757,22 @@ function runParagraphs(run: TextRun): ParagraphModel[] {
   const styles = run.paragraphs ?? [];
   let styleIndex = 0;
   let styleLeft = styles[0]?.chars ?? Infinity;
+  let previous: ParagraphModel | undefined;
+  let startedRun = -1;
   for (const line of run.text.split(/\r/)) {
     const style = styles[styleIndex];
     const text = line.replace(/\v/g, ' ').trim();
     const bulleted = style?.bullet ?? byDefault;
     if (text && !/^\*$/.test(text)) {
-      const numbered = bulleted && run.numbered?.[styleIndex] === true;
-      paragraphs.push({
-        text,
-        level: bulleted ? (style?.level ?? 0) : 0,
-        bullet: numbered ? 'number' : bulleted ? 'bullet' : 'none',
-      });
+      const level = bulleted ? (style?.level ?? 0) : 0;
+      const auto = run.numbered?.[styleIndex];
+      const continues = previous?.bullet === 'number' && previous.level === level;
+      const numbered = bulleted && (auto === undefined ? continues : auto !== false);
+      const paragraph: ParagraphModel = { text, level, bullet: numbered ? 'number' : bulleted ? 'bullet' : 'none' };
+      if (numbered && auto && startedRun !== styleIndex && !continues) paragraph.start = auto.start;
+      if (numbered) startedRun = styleIndex;
+      paragraphs.push(paragraph);
+      previous = paragraph;
     }
     // Move to the style run that covers the next paragraph.
     styleLeft -= line.length + 1;

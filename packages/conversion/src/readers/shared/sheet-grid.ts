@@ -181,13 +181,102 @@ export function positionedRegions(rows: string[][]): Region[] {
   }
   const merged = mergeOverlapping(boxes, height, width);
   merged.sort((a, b) => a.top - b.top || a.left - b.left);
-  return merged.flatMap((b) =>
+  return joinSpacers(merged, rows).flatMap((t) =>
     splitTitleRow({
-      top: b.top,
-      left: b.left,
-      rows: rows.slice(b.top, b.bottom + 1).map((r) => cellsBetween(r, b.left, b.right)),
+      top: t.box.top,
+      left: t.box.left,
+      rows: rows
+        .slice(t.box.top, t.box.bottom + 1)
+        .filter((_, i) => !t.spacerRows.has(t.box.top + i))
+        .map((r) => cellsBetween(r, t.box.left, t.box.right).filter((_, i) => !t.spacerCols.has(t.box.left + i))),
     }),
   );
+}
+
+/** A table: its box on the sheet and the empty spacer columns and rows inside it, left out of the output. */
+interface JoinedTable {
+  box: Box;
+  spacerCols: Set<number>;
+  spacerRows: Set<number>;
+}
+
+/** Sheets of at most this many regions are tried for spacer joins (pairs are compared after each join); others keep their regions. */
+const MAX_JOIN_BOXES = 300;
+
+/**
+ * Regions that are one table laid out with an empty spacer column or row between its parts:
+ * - side by side across one empty column, with the same top and bottom rows, when both parts are
+ *   single columns (or single columns already joined across spacers): an index whose columns are
+ *   kept apart by narrow empty columns. A part of several columns beside another stays its own
+ *   table (a block of labels beside a table of values may or may not be one table);
+ * - one above the other across one empty row, over the same columns (at least two), unless the
+ *   lower part opens with a header of its own (a row of text labels above numbers).
+ * Nothing else may lie in the spacer. Other gaps still separate tables.
+ */
+function joinSpacers(boxes: Box[], rows: string[][]): JoinedTable[] {
+  const tables: JoinedTable[] = boxes.map((box) => ({ box: { ...box }, spacerCols: new Set(), spacerRows: new Set() }));
+  if (tables.length < 2 || tables.length > MAX_JOIN_BOXES) return tables;
+  const clear = (top: number, left: number, bottom: number, right: number, except: JoinedTable[]): boolean =>
+    tables.every(
+      (t) => except.includes(t) || t.box.top > bottom || t.box.bottom < top || t.box.left > right || t.box.right < left,
+    );
+  const columns = (t: JoinedTable): number => t.box.right - t.box.left + 1 - t.spacerCols.size;
+  /** A single column, or single columns already joined across spacers (and no spacer row). */
+  const columnsOnly = (t: JoinedTable): boolean => t.spacerRows.size === 0 && columns(t) === t.spacerCols.size + 1;
+  let joined = true;
+  while (joined) {
+    joined = false;
+    for (let i = 0; i < tables.length && !joined; i++) {
+      for (let j = 0; j < tables.length && !joined; j++) {
+        const a = tables[i]!;
+        const b = tables[j]!;
+        if (i === j) continue;
+        const sideBySide =
+          a.box.top === b.box.top &&
+          a.box.bottom === b.box.bottom &&
+          b.box.left - a.box.right === 2 &&
+          columnsOnly(a) &&
+          columnsOnly(b) &&
+          clear(a.box.top, a.box.right + 1, a.box.bottom, b.box.left - 1, [a, b]);
+        const stacked =
+          !sideBySide &&
+          a.box.left === b.box.left &&
+          a.box.right === b.box.right &&
+          b.box.top - a.box.bottom === 2 &&
+          columns(a) >= 2 &&
+          !opensSection(rows, a, b) &&
+          clear(a.box.bottom + 1, a.box.left, b.box.top - 1, a.box.right, [a, b]);
+        if (!sideBySide && !stacked) continue;
+        if (sideBySide) a.spacerCols.add(a.box.right + 1);
+        else a.spacerRows.add(a.box.bottom + 1);
+        for (const c of b.spacerCols) a.spacerCols.add(c);
+        for (const r of b.spacerRows) a.spacerRows.add(r);
+        a.box.right = Math.max(a.box.right, b.box.right);
+        a.box.bottom = Math.max(a.box.bottom, b.box.bottom);
+        tables.splice(j, 1);
+        joined = true;
+      }
+    }
+  }
+  return tables;
+}
+
+/**
+ * Whether the lower of two stacked regions opens a section of its own: its first row repeats the
+ * upper one's first row, is a lone label (one text cell over several columns), or is a header
+ * (every cell a text label) over numbers further down.
+ */
+function opensSection(rows: string[][], upper: JoinedTable, lower: JoinedTable): boolean {
+  const cells = (r: number): string[] =>
+    cellsBetween(rows[r] ?? [], lower.box.left, lower.box.right).filter((_, i) => !lower.spacerCols.has(lower.box.left + i));
+  const numeric = (v: string): boolean => /^[-+(]?[$€£¥]?\d[\d,. ]*%?\)?$/.test(v);
+  const first = cells(lower.box.top);
+  if (first.join('\t') === cells(upper.box.top).join('\t')) return true;
+  const filled = first.filter((v) => v !== '');
+  if (filled.length === 1 && !numeric(filled[0]!)) return true;
+  if (!first.every((v) => v !== '' && !numeric(v))) return false;
+  for (let r = lower.box.top + 1; r <= lower.box.bottom; r++) if (cells(r).some(numeric)) return true;
+  return false;
 }
 
 interface Box {

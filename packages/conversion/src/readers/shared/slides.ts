@@ -23,6 +23,8 @@ export interface ParagraphModel {
   text: SlideText;
   level: number;
   bullet: 'none' | 'bullet' | 'number';
+  /** The number a numbered list starting at this paragraph begins with (1 when absent). */
+  start?: number;
 }
 
 /** Paragraphs of one text frame to blocks: runs of bullet paragraphs become (nested) lists. */
@@ -66,6 +68,7 @@ function nestList(run: ParagraphModel[], base: number): Block[] {
     const ordered = p.bullet === 'number';
     if (!current || current.ordered !== ordered) {
       current = { type: 'list', ordered, items: [] };
+      if (ordered && p.start !== undefined && p.start !== 1) current.start = p.start;
       blocks.push(current);
     }
     current.items.push({ text: inlines(p.text) });

@@ -17,7 +17,7 @@ import {
 } from './scripts';
 import { ConversionError } from '../../../types';
 import { median } from './boxes';
-import { unreadInkShare } from './ink';
+import { isSpeckled, ruledGrid, unreadInkShare, withoutHorizontalRules } from './ink';
 import { lineHeightOf } from './text-size';
 import { joinSideBySide } from './side-by-side';
 import { usesNativeEngine } from './engine-choice';
@@ -132,13 +132,13 @@ export async function prepareImage(input: Buffer): Promise<PreparedImage> {
       .toBuffer({ resolveWithObject: true });
     const scale = upscaleFor(data, info.width, info.height);
     const source = { width: info.width, height: info.height };
-    if (scale <= MIN_UPSCALE) return { pixels: data, width: info.width, height: info.height, source };
+    if (scale <= MIN_UPSCALE) return despeckled({ pixels: data, width: info.width, height: info.height, source });
     const resized = await sharp(data, { raw: { width: info.width, height: info.height, channels: 1 } })
       .resize({ width: Math.round(info.width * scale), kernel: 'lanczos3' })
       .extractChannel(0)
       .raw()
       .toBuffer({ resolveWithObject: true });
-    return { pixels: resized.data, width: resized.info.width, height: resized.info.height, source };
+    return despeckled({ pixels: resized.data, width: resized.info.width, height: resized.info.height, source });
   } catch (err) {
     const message = (err as Error).message;
     if (/pixel limit/i.test(message)) {
@@ -146,6 +146,20 @@ export async function prepareImage(input: Buffer): Promise<PreparedImage> {
     }
     throw new ConversionError('corrupt_file', `The image could not be decoded: ${message}`);
   }
+}
+
+/** Window of the median filter that clears a speckled page (text at reading size keeps its strokes). */
+const DESPECKLE_WINDOW = 5;
+
+/** The image, median-filtered when it is covered in specks (see isSpeckled). */
+async function despeckled(image: PreparedImage): Promise<PreparedImage> {
+  if (!isSpeckled(image)) return image;
+  const { data, info } = await sharp(image.pixels, { raw: { width: image.width, height: image.height, channels: 1 } })
+    .median(DESPECKLE_WINDOW)
+    .extractChannel(0)
+    .raw()
+    .toBuffer({ resolveWithObject: true });
+  return { pixels: data, width: info.width, height: info.height, source: image.source };
 }
 
 /**
@@ -414,7 +428,12 @@ function asResult(reading: Reading, image: PreparedImage): OcrResult {
 
 /** OCR of an image file in any format sharp reads. */
 export async function ocrImage(input: Buffer): Promise<OcrResult> {
-  return recognise(await prepareImage(input));
+  const image = await prepareImage(input);
+  // Horizontal rules outside a ruled grid (whose cells are cut out and read inside their rules) are
+  // painted out before reading; the result keeps the image as it was, rules and all.
+  const plain = ruledGrid(image) ? undefined : withoutHorizontalRules(image);
+  if (!plain) return recognise(image);
+  return { ...(await recognise(plain)), image };
 }
 
 /** Appends a line to a paragraph, re-joining a word hyphenated across the break; CJK runs on without spaces. */

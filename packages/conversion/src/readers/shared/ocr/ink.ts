@@ -54,6 +54,52 @@ function findGrid(image: PreparedImage): Grid | undefined {
   return { horizontal, vertical };
 }
 
+/** A horizontal rule is at most this many pixel rows thick; a thicker dark band is a bar (a heading band with white text). */
+const MAX_RULE_THICKNESS = 10;
+
+/**
+ * The image with its horizontal rules painted white (thin dark runs of at least MIN_RULE_SHARE of
+ * the width: a table's rules above and below its header, a rule under a heading), or undefined
+ * when it has none. Tesseract drops words set close to such a rule and reads rules as dashes.
+ */
+export function withoutHorizontalRules(image: PreparedImage): PreparedImage | undefined {
+  const { pixels, width, height } = image;
+  const min = width * MIN_RULE_SHARE;
+  /** Per pixel row, its dark runs long enough to be a rule. */
+  const runs: Array<Array<[number, number]>> = [];
+  for (let y = 0; y < height; y++) {
+    const row: Array<[number, number]> = [];
+    let start = -1;
+    for (let x = 0; x <= width; x++) {
+      const dark = x < width && pixels[y * width + x]! < INK_LEVEL;
+      if (dark && start < 0) start = x;
+      if (!dark && start >= 0) {
+        if (x - start >= min) row.push([start, x]);
+        start = -1;
+      }
+    }
+    runs.push(row);
+  }
+  let out: Buffer | undefined;
+  for (let y = 0; y < height;) {
+    if (!runs[y]!.length) {
+      y++;
+      continue;
+    }
+    let end = y;
+    while (end < height && runs[end]!.length) end++;
+    if (end - y <= MAX_RULE_THICKNESS) {
+      out ??= Buffer.from(pixels);
+      // The rule's rows, two pixels longer at each end (its anti-aliased end caps).
+      for (let r = y; r < end; r++) {
+        for (const [a, b] of runs[r]!) out.fill(255, r * width + Math.max(0, a - 2), r * width + Math.min(width, b + 2));
+      }
+    }
+    y = end;
+  }
+  return out && { pixels: out, width, height };
+}
+
 /** The outer box of a ruled grid, when the image has one (its cells are read one by one). */
 export function ruledGridBox(image: PreparedImage): Box | undefined {
   const grid = ruledGrid(image);
@@ -154,4 +200,49 @@ function inkBands(inkPerRow: Uint32Array): Array<{ from: number; to: number; ink
   });
   if (current) out.push(current);
   return out;
+}
+
+/** A speck is a blob of ink of at most this many pixels (a dot of an i at reading size is larger). */
+const SPECK_PIXELS = 12;
+/** Speckled: specks make at least this share of the blobs of ink… */
+const MIN_SPECK_SHARE = 0.8;
+/** …and there are at least this many per pixel (a photo's few specks are not noise to filter). */
+const MIN_SPECK_DENSITY = 0.005;
+
+/**
+ * Whether a page is covered in specks (salt-and-pepper noise of a bad scan or fax): most blobs of
+ * ink are a few pixels, and they are dense. Tesseract reads almost nothing of such a page and
+ * takes minutes over it; a median filter clears it.
+ */
+export function isSpeckled(image: PreparedImage): boolean {
+  const { pixels, width, height } = image;
+  const seen = new Uint8Array(width * height);
+  const stack = new Int32Array(width * height);
+  let blobs = 0;
+  let specks = 0;
+  for (let start = 0; start < pixels.length; start++) {
+    if (seen[start] || pixels[start]! >= INK_LEVEL) continue;
+    blobs++;
+    let area = 0;
+    let size = 0;
+    stack[size++] = start;
+    seen[start] = 1;
+    while (size) {
+      const p = stack[--size]!;
+      area++;
+      const x = p % width;
+      const visit = (q: number): void => {
+        if (!seen[q] && pixels[q]! < INK_LEVEL) {
+          seen[q] = 1;
+          stack[size++] = q;
+        }
+      };
+      if (x > 0) visit(p - 1);
+      if (x + 1 < width) visit(p + 1);
+      if (p >= width) visit(p - width);
+      if (p + width < pixels.length) visit(p + width);
+    }
+    if (area <= SPECK_PIXELS) specks++;
+  }
+  return blobs > 0 && specks / blobs >= MIN_SPECK_SHARE && specks / pixels.length >= MIN_SPECK_DENSITY;
 }

@@ -3,26 +3,27 @@ import { text as plain } from '../../../document/model';
 import { median } from './boxes';
 import { joinLine, PARAGRAPH_GAP, type OcrResult, type OcrWord } from './engine';
 import { ruledTable, type RuledTable } from './ruled-table';
+import { isVertical } from './scripts';
 
 /**
- * Layout analysis of OCR output. Both modes keep a table drawn with ruling lines. Enhanced mode
- * also reads the recognised words' boxes:
- * - columns: a vertical gutter that most lines leave blank splits the page into columns, read
- *   one after the other (lines that cross the gutter, such as a title, are read in place);
- * - tables: runs of 3+ consecutive lines whose cells start at the same 2+ positions; the lines
- *   around them stay paragraphs.
- * Standard mode keeps Tesseract's own paragraphs.
+ * Layout analysis of OCR output. Both modes keep a table drawn with ruling lines, and a table
+ * shown by alignment: runs of 3+ consecutive lines whose cells start at the same 2+ positions
+ * (the lines around them stay paragraphs). Enhanced mode also reads columns: a vertical gutter
+ * that most lines leave blank splits the page into columns, read one after the other (lines that
+ * cross the gutter, such as a title, are read in place); standard mode keeps Tesseract's own
+ * paragraphs for such a page and for a page without a table.
  */
 export async function ocrBlocks(result: OcrResult, enhanced: boolean): Promise<Block[]> {
   // A table drawn with ruling lines is clear in either mode; the text above and below it stays text.
   const ruled = await ruledTable(result.image, result.language).catch(() => undefined);
   if (ruled) return aroundTable(result.words, ruled);
-  if (enhanced) {
-    const columns = columnParagraphs(result.words);
-    if (columns) return textBlocks(columns);
-    const withTables = blocksWithTables(result.words);
-    if (withTables) return withTables;
-  }
+  const columns = columnParagraphs(result.words);
+  if (columns) return enhanced ? textBlocks(columns) : textBlocks(result.paragraphs);
+  // Cells aligned in columns over 3+ lines are a table in either mode (a page of running text set
+  // in columns, above, is not; nor are vertical lines of CJK side by side); standard mode keeps
+  // Tesseract's paragraphs around it.
+  const withTables = result.language && isVertical(result.language) ? undefined : blocksWithTables(result.words);
+  if (withTables) return withTables;
   return textBlocks(result.paragraphs);
 }
 
@@ -234,9 +235,11 @@ function linesToParagraphs(lines: TextBox[][]): string[] {
  * The page as paragraphs and tables when some run of 3+ consecutive lines splits into cells (at
  * gaps wider than a character) that start at the same 2+ positions; undefined when none does.
  */
-export function blocksWithTables(words: OcrWord[]): Block[] | undefined {
-  if (words.length < 6) return undefined;
-  const height = median(words.map((w) => w.y1 - w.y0)) || 10;
+export function blocksWithTables(all: OcrWord[]): Block[] | undefined {
+  if (all.length < 6) return undefined;
+  const height = median(all.map((w) => w.y1 - w.y0)) || 10;
+  // A speck read as a mark (the end of a rule read as "|") would make a line of its own between two rows.
+  const words = all.filter((w) => w.y1 - w.y0 >= height * 0.3 || /[\p{L}\p{N}]/u.test(w.text));
   const lines = visualLines(words, height);
   const cells = lines.map((line) => segments(line, height * 1.2));
   const blocks: Block[] = [];
