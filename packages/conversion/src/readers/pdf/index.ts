@@ -138,6 +138,9 @@ function withTables(lines: Line[], tables: RuledTable[], page: number, pageHeigh
       page,
       pageHeight,
       table: t.rows,
+      ...(t.left !== undefined && t.right !== undefined
+        ? { tableBox: [t.left, pageHeight - t.top, t.right, pageHeight - t.bottom] as [number, number, number, number] }
+        : {}),
     };
     out.splice(at < 0 ? out.length : at, 0, line);
   }
