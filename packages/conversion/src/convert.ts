@@ -58,7 +58,7 @@ export async function convertDocument(
       markdown: '',
       metadata: { title: '', author: '', page_count: 0 },
       blocks: [],
-      ...structure(options, [], [], undefined, {}),
+      ...structure(options, [], [], undefined, {}).output,
     };
   }
   let read: ReadResult;

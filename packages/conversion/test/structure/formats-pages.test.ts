@@ -293,6 +293,15 @@ describe('E1 pages of flow documents', () => {
     ]);
   });
 
+  it('When an empty binary file is converted with pages, then there is one empty page and no other field', async () => {
+    const result = await convertDocument(Buffer.alloc(0), 'docx', { enhanced: false, includePages: true });
+    expect(Object.keys(result).sort()).toEqual(['blocks', 'markdown', 'metadata', 'pages']);
+    expect(result.pages).toEqual([{ number: 1, markdown: '' }]);
+    await expect(convertDocument(Buffer.alloc(0), 'pdf', { enhanced: false, pageRange: [[1, 1]] })).rejects.toThrow(
+      'The page range selects no page: the file has 0 pages.',
+    );
+  });
+
   it('When a text format is converted with pages, then it is one page', async () => {
     const result = await convertIsolated(
       Buffer.from('# A\n\nText.\n'),
