@@ -66,7 +66,7 @@ export async function convertDocument(
       markdown: '',
       metadata: { title: '', author: '', page_count: 0 },
       blocks: [],
-      ...structure(options, [], [], undefined, {}),
+      ...structure(options, [], [], undefined, {}).output,
     };
   }
   let read: ReadResult;
@@ -90,21 +90,23 @@ export async function finishDocument(
 ): Promise<ConvertDocumentResult> {
   const metadata = normaliseMetadata(read.metadata);
   let blocks = read.blocks;
-  let markdown = withoutControlCharacters(renderMarkdown(blocks));
+  // Written when needed: with pages or chunks asked, the Markdown returned is the pages' join instead.
+  let written: string | undefined;
+  const markdownOf = (): string => (written ??= withoutControlCharacters(renderMarkdown(blocks)));
   if (options.enhanced && options.modelEndpoint) {
     // eslint-disable-next-line @typescript-eslint/no-require-imports -- loaded on use, as in formats/table.ts
     const { refineWithModel } = require('./enhanced/model-pass') as typeof import('./enhanced/model-pass');
-    const refined = await refineWithModel(markdown, options.modelEndpoint);
+    const refined = await refineWithModel(markdownOf(), options.modelEndpoint);
     if (refined.used) {
       // The model's answer is Markdown from outside: read and written again like a .md file, so it is as safe as any output.
       // It is one text for the whole document: its blocks have no page, and lie on the first page (docs/decisions.md).
       blocks = readMarkdown(refined.markdown).blocks;
-      markdown = withoutControlCharacters(renderMarkdown(blocks));
+      written = undefined;
     }
   }
   if (!options.optimizeTokens) {
     const extra = structure(options, blocks, read.pages, read.pageSizes, {});
-    return { markdown: extra.markdown ?? markdown, metadata, blocks, ...extra.output };
+    return { markdown: extra.markdown ?? markdownOf(), metadata, blocks, ...extra.output };
   }
   // The tokenizer's tables are large: loaded only when a conversion asks for optimisation.
   // eslint-disable-next-line @typescript-eslint/no-require-imports -- loaded on use, as in formats/table.ts
@@ -118,7 +120,7 @@ export async function finishDocument(
   return {
     markdown: optimized,
     metadata,
-    tokenOptimization: tokenOptimization(markdown, optimized),
+    tokenOptimization: tokenOptimization(markdownOf(), optimized),
     blocks: optimizedBlocks,
     ...extra.output,
   };

@@ -5,6 +5,7 @@ export {
   SUPPORTED_EXTENSIONS,
   isSupportedExtension,
   isTextExtension,
+  acceptsPageRange,
   formatOf,
   readerFor,
   readerForContent,

@@ -152,67 +152,67 @@ function characterPieces(text: string, max: number): string[] {
 
 /**
  * Pieces packed greedily into chunks. A piece that does not fit ends the chunk, before the last
- * heading in it when there is one after its start (the heading and what follows it move to the
- * next chunk). Token counts of joined text are not additive, so a chunk is counted again when it
- * is closed and its last pieces are carried over while it exceeds the limit.
+ * heading in it when there is one after its start (the heading and what follows it open the
+ * next chunk). Token counts of joined text are not additive, so a chunk is counted exactly when
+ * it is closed, and its last pieces move to the next chunk while it exceeds the limit.
  */
 function pack(pieces: Piece[], max: number): Chunk[] {
   const chunks: Chunk[] = [];
-  let current: Piece[] = [];
-  let estimate = 0;
-  const textOf = (list: Piece[]): string => {
-    let out = list[0]!.tableHeader ? `${list[0]!.tableHeader}\n` : '';
-    list.forEach((p, i) => (out += (i === 0 ? '' : p.joiner) + p.markdown));
+  const headerTokens = new Map<string, number>();
+  const textOf = (from: number, to: number): string => {
+    const first = pieces[from]!;
+    let out = first.tableHeader ? `${first.tableHeader}\n${first.markdown}` : first.markdown;
+    for (let k = from + 1; k < to; k++) out += pieces[k]!.joiner + pieces[k]!.markdown;
     return out;
   };
-  const close = (list: Piece[]): Piece[] => {
-    // Returns the pieces that did not fit after counting exactly.
-    let keep = list;
-    let text = textOf(keep);
+  const costOf = (p: Piece, first: boolean): number => {
+    if (!first) return p.tokens + 1;
+    if (!p.tableHeader) return p.tokens;
+    let header = headerTokens.get(p.tableHeader);
+    if (header === undefined) headerTokens.set(p.tableHeader, (header = countTokens(p.tableHeader)));
+    return p.tokens + header + 1;
+  };
+  let start = 0;
+  while (start < pieces.length) {
+    let end = start;
+    let estimate = 0;
+    while (end < pieces.length) {
+      const cost = costOf(pieces[end]!, end === start);
+      // Summed counts are an estimate of the joined text (BPE merges across a join): checked exactly
+      // before stopping, and the estimate set to the exact count when the piece fits after all.
+      if (end > start && estimate + cost > max) {
+        const exact = countTokens(textOf(start, end + 1));
+        if (exact > max) break;
+        estimate = exact;
+      } else estimate += cost;
+      end++;
+    }
+    let stop = end;
+    if (end < pieces.length) {
+      for (let k = end - 1; k > start; k--) {
+        if (pieces[k]!.heading) {
+          stop = k;
+          break;
+        }
+      }
+    }
+    let text = textOf(start, stop);
     let tokens = countTokens(text);
-    const carried: Piece[] = [];
-    while (tokens > max && keep.length > 1) {
-      carried.unshift(keep[keep.length - 1]!);
-      keep = keep.slice(0, -1);
-      text = textOf(keep);
+    while (tokens > max && stop - start > 1) {
+      stop--;
+      text = textOf(start, stop);
       tokens = countTokens(text);
     }
+    const pages = new Set<number>();
+    for (let k = start; k < stop; k++) pages.add(pieces[k]!.page);
     chunks.push({
       index: chunks.length,
       markdown: text,
       tokens,
-      pages: [...new Set(keep.map((p) => p.page))].sort((a, b) => a - b),
-      headings: keep[0]!.headings,
+      pages: [...pages].sort((a, b) => a - b),
+      headings: pieces[start]!.headings,
     });
-    return carried;
-  };
-  const costOf = (p: Piece, first: boolean): number =>
-    first ? p.tokens + (p.tableHeader ? countTokens(p.tableHeader) + 1 : 0) : p.tokens + 1;
-  const queue = [...pieces];
-  while (queue.length) {
-    const piece = queue.shift()!;
-    const cost = costOf(piece, current.length === 0);
-    // Counted pieces are an estimate of the joined text (BPE merges across a join): checked exactly before closing.
-    if (current.length && estimate + cost > max && countTokens(textOf([...current, piece])) > max) {
-      let cut = current.length;
-      for (let i = current.length - 1; i > 0; i--) {
-        if (current[i]!.heading) {
-          cut = i;
-          break;
-        }
-      }
-      const carried = [...close(current.slice(0, cut)), ...current.slice(cut)];
-      queue.unshift(...carried, piece);
-      current = [];
-      estimate = 0;
-      continue;
-    }
-    current.push(piece);
-    estimate += cost;
-  }
-  if (current.length) {
-    let rest = close(current);
-    while (rest.length) rest = close(rest);
+    start = stop;
   }
   return chunks;
 }

@@ -44,6 +44,33 @@ const broken = Buffer.from('Name Score\nAna 3\nBo 4\n');
 const repaired = '| Name | Score |\n| --- | --- |\n| Ana | 3 |\n| Bo | 4 |';
 
 describe('enhanced mode model pass', () => {
+  it('When pages and chunks are asked for, then they are cut from the model’s Markdown: the PDF keeps an entry per page, the answer on the first', async () => {
+    const { makePdf } = await import('../pdf/make-pdf');
+    const input = await makePdf((doc) => {
+      doc.fontSize(12).text('Name Score');
+      doc.addPage();
+      doc.fontSize(12).text('Ana 3');
+    });
+    const server = await modelServer(() => ({ status: 200, content: repaired }));
+    try {
+      const result = await convertDocument(input, 'pdf', {
+        enhanced: true,
+        includePages: true,
+        chunkMaxTokens: 64,
+        modelEndpoint: { baseUrl: server.url, model: 'm', timeoutMs: 5000 },
+      });
+      expect(result.markdown).toBe(`${repaired}\n`);
+      expect(result.pages).toEqual([
+        { number: 1, markdown: repaired },
+        { number: 2, markdown: '' },
+      ]);
+      expect(result.chunks!.map((c) => c.markdown)).toEqual([repaired]);
+      expect(result.chunks![0]!.pages).toEqual([1]);
+    } finally {
+      await server.close();
+    }
+  });
+
   it('When an endpoint is configured, then enhanced output is the model’s repaired Markdown and the request carries model and key', async () => {
     const server = await modelServer(() => ({ status: 200, content: '```markdown\n' + repaired + '\n```' }));
     try {

@@ -44,6 +44,23 @@ function expectPacked(chunks: Chunk[], max: number): void {
   }
 }
 
+describe('token counts', () => {
+  it('When text is counted piece by piece with the cache, then the count is exactly the o200k encoding’s length', () => {
+    // eslint-disable-next-line @typescript-eslint/no-require-imports
+    const { Tiktoken } = require('js-tiktoken/lite') as typeof import('js-tiktoken/lite');
+    // eslint-disable-next-line @typescript-eslint/no-require-imports
+    const encoder = new Tiktoken(require('js-tiktoken/ranks/o200k_base'));
+    const texts = [
+      '| item 1 | 3.5 kg | hall 2 |\n| item 2 | 7.0 kg | hall 3 |',
+      "héllo wörld  \n\n\t 日本語のテキスト 😀👍🏽 it's DON'T 123456789 ١٢٣ مرحبا",
+      `${'x'.repeat(300)} <|endoftext|>   trailing   \n\n\n`,
+      Array.from({ length: 200 }, (_, i) => sentence(i)).join(' '),
+      '',
+    ];
+    for (const text of [...texts, ...texts]) expect(countTokens(text)).toBe(encoder.encode(text, [], []).length);
+  });
+});
+
 describe('E3 chunks', () => {
   it('When a document has sections, then chunks are packed, within the limit, break before headings, carry the enclosing headings and join back', async () => {
     const parts: string[] = ['# Guide'];

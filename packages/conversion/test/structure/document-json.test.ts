@@ -1,7 +1,7 @@
 import { documentSchema } from '@markwright/contracts/src/structure';
 import { closeConversionWorkers, convertDocument, convertIsolated } from '../../src';
 import { textImage, SENTENCE } from '../media-fixtures';
-import { makePdf } from '../pdf/make-pdf';
+import { makePdf, ruledGrid } from '../pdf/make-pdf';
 
 afterAll(() => closeConversionWorkers());
 const limits = { timeoutMs: 120_000, maxMemoryMb: 768 };
@@ -85,6 +85,29 @@ describe('E4 the document as data', () => {
     });
     expect(JSON.stringify(result.document)).not.toContain('javascript');
     expect(JSON.stringify(result.document)).toContain('trap');
+  });
+
+  it('When a PDF table is drawn with rules, then its block’s box is the grid’s outer edges', async () => {
+    const input = await makePdf((doc) => {
+      doc.font('Helvetica').fontSize(11).text('Prices', 72, 72);
+      ruledGrid(
+        doc,
+        [72, 192, 312],
+        [100, 124, 148, 172],
+        [
+          ['Fruit', 'Price'],
+          ['Apple', '3'],
+          ['Pear', '4'],
+        ],
+      );
+      doc.text('After the table.', 72, 220);
+    });
+    const result = await convertIsolated(input, 'pdf', { enhanced: false, includeDocument: true }, limits);
+    const document = documentSchema.parse(result.document);
+    const table = document.blocks.find((b) => b.type === 'table')!;
+    const [x0, y0, x1, y1] = table.bbox!;
+    // Within a point: poppler states the page's height in whole points (A4's 841.89 as 841).
+    [x0, y0, x1, y1].forEach((v, i) => expect(Math.abs(v - [72, 100, 312, 172][i]!)).toBeLessThanOrEqual(1));
   });
 
   it('When a PDF page is scanned, then its OCR blocks carry boxes in the page’s points', async () => {

@@ -236,6 +236,43 @@ describe('E1 pages of flow documents', () => {
     ]);
   });
 
+  it('When an ODT has a paragraph style that breaks the page and soft page breaks, then it is split there', async () => {
+    const ns =
+      'xmlns:office="urn:oasis:names:tc:opendocument:xmlns:office:1.0" xmlns:text="urn:oasis:names:tc:opendocument:xmlns:text:1.0" xmlns:style="urn:oasis:names:tc:opendocument:xmlns:style:1.0" xmlns:fo="urn:oasis:names:tc:opendocument:xmlns:xsl-fo-compatible:1.0"';
+    const content =
+      `<office:document-content ${ns}><office:automatic-styles>` +
+      '<style:style style:name="P1" style:family="paragraph"><style:paragraph-properties fo:break-before="page"/></style:style>' +
+      '</office:automatic-styles><office:body><office:text>' +
+      '<text:p>First page.</text:p><text:soft-page-break/><text:p>Second page.</text:p>' +
+      '<text:p text:style-name="P1">Third page.</text:p><text:soft-page-break/><text:p text:style-name="P1">Fourth page.</text:p>' +
+      '</office:text></office:body></office:document-content>';
+    const odt = Buffer.from(zipSync({ 'content.xml': strToU8(content) }));
+    const result = await convertIsolated(odt, 'odt', { enhanced: false, includePages: true }, limits);
+    expect(result.pages).toEqual([
+      { number: 1, markdown: 'First page.' },
+      { number: 2, markdown: 'Second page.' },
+      { number: 3, markdown: 'Third page.' },
+      { number: 4, markdown: 'Fourth page.' },
+    ]);
+  });
+
+  it('When an RTF has hard page breaks, then it is split there, an empty page kept, and a list over a break stays on its first page', async () => {
+    const rtf = Buffer.from(
+      '{\\rtf1\\ansi First page.\\par Still first.\\page Second page.\\par\\page\\page Fourth page.\\par ' +
+        '{\\pntext - }Item one\\par\\page{\\pntext - }Item two\\par After the list.\\par}',
+    );
+    const result = await convertIsolated(rtf, 'rtf', { enhanced: false, includePages: true }, limits);
+    expect(result.pages!.map((p) => p.number)).toEqual([1, 2, 3, 4, 5]);
+    expect(result.pages!.slice(0, 3)).toEqual([
+      { number: 1, markdown: 'First page.\n\nStill first.' },
+      { number: 2, markdown: 'Second page.' },
+      { number: 3, markdown: '' },
+    ]);
+    expect(result.pages![3]!.markdown).toMatch(/^Fourth page\.\n\n- Item one\n- Item two$/);
+    expect(result.pages![4]).toEqual({ number: 5, markdown: 'After the list.' });
+    expect(joinRuleHolds(result.markdown, result.pages!)).toBe(true);
+  });
+
   it('When an EPUB has two spine documents, then each is a page', async () => {
     const epub = Buffer.from(
       zipSync({
@@ -254,6 +291,15 @@ describe('E1 pages of flow documents', () => {
       { number: 1, markdown: '# Chapter A\n\nAlpha text.' },
       { number: 2, markdown: '# Chapter B\n\nBeta text.' },
     ]);
+  });
+
+  it('When an empty binary file is converted with pages, then there is one empty page and no other field', async () => {
+    const result = await convertDocument(Buffer.alloc(0), 'docx', { enhanced: false, includePages: true });
+    expect(Object.keys(result).sort()).toEqual(['blocks', 'markdown', 'metadata', 'pages']);
+    expect(result.pages).toEqual([{ number: 1, markdown: '' }]);
+    await expect(convertDocument(Buffer.alloc(0), 'pdf', { enhanced: false, pageRange: [[1, 1]] })).rejects.toThrow(
+      'The page range selects no page: the file has 0 pages.',
+    );
   });
 
   it('When a text format is converted with pages, then it is one page', async () => {

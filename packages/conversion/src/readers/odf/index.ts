@@ -359,6 +359,65 @@ function withNotes(blocks: Block[], notes: Note[]): Block[] {
   return notes.length ? [...blocks, { type: 'notes', notes }] : blocks;
 }
 
+/** Automatic paragraph styles that start (`before`) or end (`after`) a page: `fo:break-before/after="page"`. */
+function pageBreakStyles(content: Document): Map<string, { before: boolean; after: boolean }> {
+  const out = new Map<string, { before: boolean; after: boolean }>();
+  for (const st of descendants(content, 'style')) {
+    const props = child(st, 'paragraph-properties');
+    const before = attr(props, 'break-before') === 'page';
+    const after = attr(props, 'break-after') === 'page';
+    if (before || after) out.set(attr(st, 'name') ?? '', { before, after });
+  }
+  return out;
+}
+
+/**
+ * The page breaks an ODT body records, in document order: paragraphs whose style breaks the page
+ * before or after them, and the soft page breaks (`text:soft-page-break`) where LibreOffice last
+ * laid the page out. A break with no text since the last one is the same break.
+ */
+class OdfPageBreaks {
+  page = 1;
+  private textSinceBreak = false;
+
+  constructor(private readonly styles: Map<string, { before: boolean; after: boolean }>) {}
+
+  /** Walks a top-level element; returns the page its content starts on. */
+  walk(el: Element): number {
+    let start: number | undefined;
+    // Walked with a stack (elements nest as deep as the file's); an exit entry applies a break after its paragraph.
+    const stack: Array<{ node: Element; exit?: boolean }> = [{ node: el }];
+    while (stack.length) {
+      const { node, exit } = stack.pop()!;
+      const paragraph = node.localName === 'p' || node.localName === 'h';
+      const style = paragraph ? this.styles.get(attr(node, 'style-name') ?? '') : undefined;
+      if (exit) {
+        if (style?.after) this.break();
+        continue;
+      }
+      if (node.localName === 'soft-page-break') {
+        this.break();
+        continue;
+      }
+      if (style?.before) this.break();
+      if (paragraph && node.textContent?.trim()) {
+        start ??= this.page;
+        this.textSinceBreak = true;
+      }
+      stack.push({ node, exit: true });
+      const kids = children(node);
+      for (let k = kids.length - 1; k >= 0; k--) stack.push({ node: kids[k]! });
+    }
+    return start ?? this.page;
+  }
+
+  private break(): void {
+    if (!this.textSinceBreak) return;
+    this.page++;
+    this.textSinceBreak = false;
+  }
+}
+
 /** ODT: headings, nested lists (numbered from their list styles), tables, emphasis, links, notes, frames. */
 export const odtReader: Reader = {
   name: 'odt',
@@ -366,9 +425,19 @@ export const odtReader: Reader = {
     const pkg = openOdf(input, 'ODT file');
     const body = descendants(pkg.content, 'text')[0] ?? descendants(pkg.content, 'body')[0];
     const notes: Note[] = [];
-    const blocks = textBlocks(body, pkg, notes);
+    // Each top-level element's blocks on the page it starts on (E1), at the page breaks the file records.
+    const breaks = new OdfPageBreaks(pageBreakStyles(pkg.content));
+    const blocks: Block[] = [];
+    for (const el of children(body)) {
+      const page = breaks.walk(el);
+      for (const block of elementBlocks([el], pkg, notes)) blocks.push({ ...block, page });
+    }
     const pages = Number(attr(descendants(pkg.meta, 'document-statistic')[0], 'page-count') ?? 0);
-    return { blocks: withNotes(blocks, notes), metadata: odfMetadata(pkg, pages) };
+    return {
+      blocks: withNotes(blocks, notes),
+      metadata: odfMetadata(pkg, pages),
+      pages: Array.from({ length: breaks.page }, (_, i) => i + 1),
+    };
   },
 };
 

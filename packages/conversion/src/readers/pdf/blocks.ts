@@ -101,7 +101,12 @@ export function linesToBlocks(lines: Line[]): Block[] {
     if (line.table) {
       flushParagraph();
       flushList();
-      blocks.push({ type: 'table', rows: line.table.map((r) => r.map(plainText)), page: line.page });
+      blocks.push({
+        type: 'table',
+        rows: line.table.map((r) => r.map(plainText)),
+        page: line.page,
+        ...(line.tableBox ? { bbox: line.tableBox } : {}),
+      });
       continue;
     }
     const table = tableAt(lines, i);

@@ -31,10 +31,15 @@ export const pdfReader: Reader = {
   name: 'pdf',
   async read(input, options): Promise<ReadResult> {
     // pdftohtml reads the pages in its own process while pdf.js reads the trailer here (title, author, page count, form).
-    // With a page range (E2) the page count comes first, so that poppler is asked for the existing selected pages only.
+    // With a page range (E2) it is asked for the selected spans only; spans past the end are judged once the count is known.
     const stop = new AbortController();
     const range = options.pageRange;
-    const reading = range ? undefined : readPages(input, 1, MAX_PDF_PAGES + 1, stop.signal).catch(() => undefined);
+    const reading = range
+      ? readPageSpans(input, range, stop.signal)
+      : readPages(input, 1, MAX_PDF_PAGES + 1, stop.signal).then(
+          (pages) => ({ pages, failed: [] as number[] }),
+          () => undefined,
+        );
     const opened = await openPdf(input).then(
       (doc) => ({ doc, error: undefined }),
       (error: unknown) => ({ doc: undefined, error }),
@@ -42,15 +47,17 @@ export const pdfReader: Reader = {
     let doc = opened.doc;
     try {
       const info = doc ? await documentInfo(doc).catch(() => undefined) : undefined;
-      if (info && info.pages > MAX_PDF_PAGES) stop.abort();
-      let poppler: PopplerPage[] | undefined;
-      if (range) {
-        const known = info?.pages ? selectedSpans(range, info.pages) : range;
-        if (info?.pages && !known.length) throw noPageSelected(info.pages);
-        poppler = await readPageSpans(input, known, stop.signal).catch(() => undefined);
-      } else poppler = await reading;
+      // The page limit is on pages read: a range may select a few pages of a longer file.
+      if (info && info.pages > MAX_PDF_PAGES && !range) stop.abort();
+      const read = await reading;
+      let poppler: PopplerPage[] | undefined = read?.pages;
+      if (range && info?.pages) {
+        if (!selectedSpans(range, info.pages).length) throw noPageSelected(info.pages);
+        // A span that starts within the file and still failed is poppler refusing the file.
+        if (read!.failed.some((from) => from <= info.pages)) poppler = undefined;
+      } else if (range && read!.failed.length) poppler = undefined;
       const pageCount = info?.pages || (range ? 0 : poppler?.length) || 0;
-      if (pageCount > MAX_PDF_PAGES) {
+      if ((range ? (poppler?.length ?? 0) : pageCount) > MAX_PDF_PAGES) {
         throw new ConversionError(
           'too_large',
           `The PDF has ${info?.pages || `more than ${MAX_PDF_PAGES}`} pages; at most ${MAX_PDF_PAGES} can be converted.`,
@@ -146,6 +153,9 @@ function withTables(lines: Line[], tables: RuledTable[], page: number, pageHeigh
       page,
       pageHeight,
       table: t.rows,
+      ...(t.left !== undefined && t.right !== undefined
+        ? { tableBox: [t.left, pageHeight - t.top, t.right, pageHeight - t.bottom] as [number, number, number, number] }
+        : {}),
     };
     out.splice(at < 0 ? out.length : at, 0, line);
   }

@@ -45,6 +45,8 @@ export interface Line {
   pageHeight: number;
   /** A table drawn with ruling lines, read from the grid, standing in the flow where it sits. */
   table?: string[][];
+  /** That table's box on the page (points, origin top-left), from its outer rules. */
+  tableBox?: [number, number, number, number];
   /** The line is mostly right-to-left text: it starts at its right edge. */
   rtl?: boolean;
   /** A lone glyph leading the line in another font or size than its text, set apart from it (a symbol-font bullet such as Wingdings' "q"). */

@@ -36,15 +36,26 @@ export async function readPages(input: Buffer, from: number, to: number, signal?
   return parsePdf2Xml(stdout);
 }
 
-/** Only the spans of a page range (E2), one pdftohtml run each, so unselected pages cost nothing. */
+/**
+ * Only the spans of a page range (E2), one pdftohtml run each, so unselected pages cost nothing.
+ * A span that poppler refuses is reported by its first page (a span past the file's end fails),
+ * for the caller to judge once the page count is known.
+ */
 export async function readPageSpans(
   input: Buffer,
   spans: ReadonlyArray<readonly [number, number]>,
   signal?: AbortSignal,
-): Promise<PopplerPage[]> {
+): Promise<{ pages: PopplerPage[]; failed: number[] }> {
   const pages: PopplerPage[] = [];
-  for (const [from, to] of spans) pages.push(...(await readPages(input, from, to, signal)));
-  return pages;
+  const failed: number[] = [];
+  for (const [from, to] of spans) {
+    try {
+      pages.push(...(await readPages(input, from, to, signal)));
+    } catch {
+      failed.push(from);
+    }
+  }
+  return { pages, failed };
 }
 
 const PAGE = /<page number="(\d+)"[^>]*? height="([\d.]+)" width="([\d.]+)">([\s\S]*?)<\/page>/g;

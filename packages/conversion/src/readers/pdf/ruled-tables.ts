@@ -8,6 +8,9 @@ export interface RuledTable {
   /** y of the table's top and bottom edges (points, upwards). */
   top: number;
   bottom: number;
+  /** x of the table's left and right edges (points). */
+  left?: number;
+  right?: number;
   /** Cell texts; a merged cell's text is repeated in every grid cell it spans. */
   rows: string[][];
 }
@@ -138,7 +141,7 @@ function gridTable(group: Rule[], items: TextItem[]): { table: RuledTable; used:
   // A merged cell spread over columns it alone fills becomes one column again.
   grid = dropRepeatedColumns(grid);
   if (!grid.length || grid[0]!.length < 2) return undefined;
-  return { table: { top: ys[0]!, bottom: ys[rows]!, rows: grid }, used };
+  return { table: { top: ys[0]!, bottom: ys[rows]!, left: xs[0]!, right: xs[cols]!, rows: grid }, used };
 }
 
 /**

@@ -301,6 +301,8 @@ function newParaProps(): ParaProps {
 /** The RTF reader's state machine: what the tokenizer's words and text mean, built into blocks. */
 class RtfBuilder {
   private readonly blocks: Block[] = [];
+  /** Where each hard page break falls: the index of the first block after it. */
+  private readonly pageMarks: number[] = [];
   private items: ListParagraph[] = [];
   private readonly notes: Note[] = [];
   private footnoteCount = 0;
@@ -389,8 +391,14 @@ class RtfBuilder {
     this.flushTables();
     this.flushList();
     const notes: Block[] = this.notes.length ? [{ type: 'notes', notes: this.notes }] : [];
+    let page = 1;
+    const paged = this.blocks.map((block, i) => {
+      while (page <= this.pageMarks.length && this.pageMarks[page - 1]! <= i) page++;
+      return { ...block, page };
+    });
     return {
-      blocks: [...this.blocks, ...notes],
+      blocks: [...paged, ...notes],
+      pages: Array.from({ length: this.pageMarks.length + 1 }, (_, i) => i + 1),
       metadata: {
         title: clean(this.meta.title),
         author: clean(this.meta.author),
@@ -792,8 +800,11 @@ class RtfBuilder {
     switch (word) {
       case 'par':
       case 'sect':
+        this.paragraphBreak();
+        break;
       case 'page':
         this.paragraphBreak();
+        if (!this.sinks.length) this.pageBreak();
         break;
       case 'line':
         if (st.hidden) break;
@@ -960,6 +971,14 @@ class RtfBuilder {
   private tableLevel(): number {
     const { inTable, itap } = this.pp;
     return inTable ? Math.max(1, itap ?? 1) : (itap ?? 0);
+  }
+
+  /**
+   * A hard page break (`\page`) in the body: blocks pushed from here on are on the next page (E1),
+   * but a list still being read started before it and stays on its page.
+   */
+  private pageBreak(): void {
+    this.pageMarks.push(this.blocks.length + (this.items.length ? 1 : 0));
   }
 
   private paragraphBreak(): void {
