@@ -1,5 +1,12 @@
 import crypto from 'node:crypto';
-import { formatTimestamp } from '@markwright/contracts';
+import {
+  type Chunk,
+  type DocumentData,
+  type DocumentMetadata,
+  formatTimestamp,
+  type Page,
+  type WebhookPayload,
+} from '@markwright/contracts';
 
 export interface FinishedConversion {
   id: string;
@@ -25,17 +32,31 @@ export interface FinishedConversion {
  * (E1–E4), compact, so JSON.stringify(JSON.parse(body)) === body.
  */
 export function buildPayload(c: FinishedConversion): string {
-  const body: Record<string, unknown> = { id: c.id, status: c.status, created_at: formatTimestamp(c.createdAt) };
+  // A finished row always has both times (set by the statements that finish it).
+  const head = { id: c.id, created_at: formatTimestamp(c.createdAt) };
+  const completedAt = formatTimestamp(c.completedAt) as string;
+  let body: WebhookPayload;
   if (c.status === 'completed') {
-    body.markdown = c.markdown ?? '';
-    body.completed_at = formatTimestamp(c.completedAt);
-    if (c.includeMetadata) body.metadata = c.metadata;
-    if (c.includePages && Array.isArray(c.pages)) body.pages = c.pages;
-    if (c.chunkMaxTokens != null && Array.isArray(c.chunks)) body.chunks = c.chunks;
-    if (c.includeDocument && c.document) body.document = c.document;
+    // The row's JSON columns hold what the converter stored from these very types.
+    body = {
+      id: head.id,
+      status: 'completed',
+      created_at: head.created_at,
+      markdown: c.markdown ?? '',
+      completed_at: completedAt,
+      ...(c.includeMetadata ? { metadata: c.metadata as DocumentMetadata } : {}),
+      ...(c.includePages && Array.isArray(c.pages) ? { pages: c.pages as Page[] } : {}),
+      ...(c.chunkMaxTokens != null && Array.isArray(c.chunks) ? { chunks: c.chunks as Chunk[] } : {}),
+      ...(c.includeDocument && c.document ? { document: c.document as DocumentData } : {}),
+    };
   } else {
-    body.error = c.error ?? 'The conversion failed.';
-    body.completed_at = formatTimestamp(c.completedAt);
+    body = {
+      id: head.id,
+      status: 'failed',
+      created_at: head.created_at,
+      error: c.error ?? 'The conversion failed.',
+      completed_at: completedAt,
+    };
   }
   return JSON.stringify(body);
 }
