@@ -6,6 +6,7 @@ import PptxGenJS from 'pptxgenjs';
 import { chunkSchema, documentSchema } from '@markwright/contracts/src/structure';
 import { closeConversionWorkers, convertDocument, convertIsolated, countTokens } from '../../src';
 import { makeSamples } from '../samples';
+import { buildDoc, para } from '../word97';
 import { joinRuleHolds } from './structure-helpers';
 
 afterAll(() => closeConversionWorkers());
@@ -271,6 +272,18 @@ describe('E1 pages of flow documents', () => {
     expect(result.pages![3]!.markdown).toMatch(/^Fourth page\.\n\n- Item one\n- Item two$/);
     expect(result.pages![4]).toEqual({ number: 5, markdown: 'After the list.' });
     expect(joinRuleHolds(result.markdown, result.pages!)).toBe(true);
+  });
+
+  it('When a DOC has page breaks (form feeds), then it is split there, an empty page kept', async () => {
+    const doc = buildDoc({ body: [para('Title', 'heading 1'), para('One.'), para('\fTwo.'), para('\f\fFour.')] });
+    const result = await convertIsolated(doc, 'doc', { enhanced: false, includePages: true }, limits);
+    expect(result.pages).toEqual([
+      { number: 1, markdown: '# Title\n\nOne.' },
+      { number: 2, markdown: 'Two.' },
+      { number: 3, markdown: '' },
+      { number: 4, markdown: 'Four.' },
+    ]);
+    expect(result.markdown).toBe('# Title\n\nOne.\n\nTwo.\n\nFour.\n');
   });
 
   it('When an EPUB has two spine documents, then each is a page', async () => {

@@ -26,7 +26,8 @@ export const docReader: Reader = {
       throw new ConversionError('corrupt_file', 'The file has no WordDocument stream: it is not a Word document.');
     try {
       const doc = readWordDocument(word, { '0Table': streamOf(cfb, '0Table'), '1Table': streamOf(cfb, '1Table') });
-      return { blocks: wordBlocks(doc), metadata: metadata };
+      const { blocks, pageCount } = wordBlocks(doc);
+      return { blocks, metadata: metadata, pages: Array.from({ length: pageCount }, (_, i) => i + 1) };
     } catch (err) {
       if (!(err instanceof WordFormatError)) throw err;
       if (err.message === 'encrypted')
@@ -36,9 +37,15 @@ export const docReader: Reader = {
   },
 };
 
-/** The document as blocks: headings, list runs nested by level, table rows, notes at the end. */
-function wordBlocks(doc: WordDocument): Block[] {
+/**
+ * The document as blocks: headings, list runs nested by level, table rows, notes at the end; each
+ * body block on the page it starts on, counted at the text's page breaks (a list or table being
+ * read when a break comes stays on the page where it started).
+ */
+function wordBlocks(doc: WordDocument): { blocks: Block[]; pageCount: number } {
   const blocks: Block[] = [];
+  const marks: number[] = [];
+  let pendingBreaks = 0;
   let listRun: FlatListItem[] = [];
   let rows: Inline[][][] = [];
   let row: Inline[][] = [];
@@ -56,7 +63,13 @@ function wordBlocks(doc: WordDocument): Block[] {
     row = [];
     cell = [];
   };
+  const markBreaks = (): void => {
+    const open = listRun.length || rows.length || row.length || cell.length ? 1 : 0;
+    for (; pendingBreaks > 0; pendingBreaks--) marks.push(blocks.length + open);
+  };
   for (const p of doc.body) {
+    markBreaks();
+    pendingBreaks = p.pageBreaksAfter ?? 0;
     const text = inlineNodes(p.runs);
     const empty = isEmpty(text);
     if (p.tableDepth > 0) {
@@ -86,6 +99,12 @@ function wordBlocks(doc: WordDocument): Block[] {
   }
   flushTable();
   flushList();
+  markBreaks();
+  let page = 1;
+  for (let i = 0; i < blocks.length; i++) {
+    while (page <= marks.length && marks[page - 1]! <= i) page++;
+    blocks[i] = { ...blocks[i]!, page };
+  }
   const notes = doc.notes.filter((n) => n.paragraphs.some((p) => !isEmpty(inlineNodes(p.runs))));
   if (notes.length) {
     blocks.push({
@@ -99,7 +118,7 @@ function wordBlocks(doc: WordDocument): Block[] {
       })),
     });
   }
-  return blocks;
+  return { blocks, pageCount: marks.length + 1 };
 }
 
 /** A paragraph's runs as inline nodes: emphasis and links kept, pictures as placeholders, note marks as references. */

@@ -91,6 +91,8 @@ export interface WordParagraph {
   cellEnd: boolean;
   /** This paragraph is the end-of-row mark of a table row. */
   rowEnd: boolean;
+  /** Page (or section) breaks right after this paragraph: the text's form feeds (E1). */
+  pageBreaksAfter?: number;
 }
 
 export interface WordNote {
@@ -593,6 +595,9 @@ class TextReader {
             runs = [];
             fieldStart = -1;
             if (paragraph) out.push(paragraph);
+            // A form feed is a page or section break: counted on the paragraph it follows (none before the first).
+            const last = out[out.length - 1];
+            if (ch === '\u000c' && last) last.pageBreaksAfter = (last.pageBreaksAfter ?? 0) + 1;
             continue;
           }
           case '\u000b':
