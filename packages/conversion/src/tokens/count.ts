@@ -26,8 +26,8 @@ export function countTokens(text: string): number {
   const encoder = tokenizer();
   pattern ??= new RegExp((require('js-tiktoken/ranks/o200k_base') as TiktokenBPE).pat_str, 'ug'); // eslint-disable-line @typescript-eslint/no-require-imports
   let total = 0;
-  for (const match of text.matchAll(pattern)) {
-    const piece = match[0];
+  // match() with the g flag gives the pieces as strings: no match object (index, groups) per piece.
+  for (const piece of text.match(pattern) ?? []) {
     let n = counted.get(piece);
     if (n === undefined) {
       n = encoder.encode(piece, [], []).length;
