@@ -1,6 +1,7 @@
 import { execFile } from 'node:child_process';
 import path from 'node:path';
 import { promisify } from 'node:util';
+import { closeConversionWorkers, convertIsolated, pollutedConversionWorkers } from '../../src';
 import { countTokens } from '../../src/tokens/count';
 
 const run = promisify(execFile);
@@ -75,4 +76,25 @@ describe('countTokens (o200k_base)', () => {
     const { stdout } = await run(process.execPath, ['--import', 'tsx', '-e', script], { timeout: 60_000 });
     expect(JSON.parse(stdout)).toEqual({ n: referenceCount('Loaded during the task: 東京 👍🏽'), change: null });
   }, 90_000);
+
+  it('When a guarded conversion worker writes chunks and token counts, then the tokenizer loads there, no worker is taken for polluted, and each chunk’s tokens is its exact count', async () => {
+    const lines = ['# Tokens in a worker', ''];
+    for (let i = 0; i < 40; i++) lines.push(`Paragraph ${i}: 東京 データ 👍🏽 ${words.join(' ')} it's ${i * 37}.`, '');
+    lines.push('| a | b |', '| --- | --- |', ...Array.from({ length: 30 }, (_, i) => `| row ${i} | ${i * 1.5} kg |`));
+    const result = await convertIsolated(
+      Buffer.from(lines.join('\n')),
+      'md',
+      { enhanced: false, chunkMaxTokens: 64, optimizeTokens: true },
+      { timeoutMs: 60_000, maxMemoryMb: 512 },
+    );
+    expect(pollutedConversionWorkers()).toBe(0);
+    expect(result.chunks!.length).toBeGreaterThan(5);
+    for (const chunk of result.chunks!) {
+      expect(chunk.tokens).toBe(referenceCount(chunk.markdown));
+      expect(chunk.tokens).toBeLessThanOrEqual(64);
+    }
+    expect(result.tokenOptimization!.optimized_tokens).toBeGreaterThan(0);
+  }, 90_000);
 });
+
+afterAll(() => closeConversionWorkers());
