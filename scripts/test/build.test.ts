@@ -12,7 +12,7 @@ const STAMP = path.join(ROOT, 'dist', '.build-stamp');
 const { isStale } = require('../build.js') as { isStale: () => boolean };
 
 /** Parsers of other formats, which converting a .txt must not load. */
-const OTHER_FORMAT_PARSERS = ['pdfjs-dist', 'sharp', 'tesseract.js', 'xlsx', 'jszip', 'word-extractor', 'js-tiktoken'];
+const OTHER_FORMAT_PARSERS = ['pdfjs-dist', 'sharp', 'tesseract.js', 'xlsx', 'jszip', 'word-extractor', 'tiktoken', 'js-tiktoken'];
 
 let dir: string;
 let trace: string;

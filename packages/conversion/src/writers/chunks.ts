@@ -176,15 +176,21 @@ function pack(pieces: Piece[], max: number): Chunk[] {
   while (start < pieces.length) {
     let end = start;
     let estimate = 0;
+    /** `estimate` is the exact count of pieces start..end (it was counted whole, not summed). */
+    let exact = false;
     while (end < pieces.length) {
       const cost = costOf(pieces[end]!, end === start);
       // Summed counts are an estimate of the joined text (BPE merges across a join): checked exactly
       // before stopping, and the estimate set to the exact count when the piece fits after all.
       if (end > start && estimate + cost > max) {
-        const exact = countTokens(textOf(start, end + 1));
-        if (exact > max) break;
-        estimate = exact;
-      } else estimate += cost;
+        const count = countTokens(textOf(start, end + 1));
+        if (count > max) break;
+        estimate = count;
+        exact = true;
+      } else {
+        estimate += cost;
+        exact = false;
+      }
       end++;
     }
     let stop = end;
@@ -197,7 +203,8 @@ function pack(pieces: Piece[], max: number): Chunk[] {
       }
     }
     let text = textOf(start, stop);
-    let tokens = countTokens(text);
+    // The chunk as the packing loop last counted it whole is not counted again.
+    let tokens = exact && stop === end ? estimate : countTokens(text);
     while (tokens > max && stop - start > 1) {
       stop--;
       text = textOf(start, stop);
