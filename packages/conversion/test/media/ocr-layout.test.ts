@@ -94,7 +94,10 @@ describe('page layout analysis of scanned pages (standard mode)', () => {
       rows
         .map((row, r) =>
           row
-            .map((cell, c) => `<text x="${60 + c * 460}" y="${80 + r * 90}" font-size="40" font-family="DejaVu Sans">${cell}</text>`)
+            .map(
+              (cell, c) =>
+                `<text x="${60 + c * 460}" y="${80 + r * 90}" font-size="40" font-family="DejaVu Sans">${cell}</text>`,
+            )
             .join(''),
         )
         .join('') +
@@ -116,6 +119,28 @@ describe('page layout analysis of scanned pages (standard mode)', () => {
     const { markdown } = await convertIsolated(input, 'jpg', std, limits);
     const table = rows.map((row) => `| ${row.join(' | ')} |`);
     expect(markdown.trim()).toBe([table[0], '| --- | --- | --- |', ...table.slice(1)].join('\n'));
+  });
+
+  it('When a scanned page holds a table and text with hyphens between words, then the hyphens stay (only speck-like marks are dropped)', async () => {
+    const rows = [
+      ['Test', 'Result', 'Flag'],
+      ['Glucose', '118 mg/dL', 'HIGH'],
+      ['Sodium', '140 mmol/L', 'NORMAL'],
+      ['Potassium', '4.1 mmol/L', 'NORMAL'],
+    ];
+    const text = (x: number, y: number, value: string) =>
+      `<text x="${x}" y="${y}" font-size="40" font-family="DejaVu Sans">${value}</text>`;
+    const svg =
+      '<svg xmlns="http://www.w3.org/2000/svg" width="1500" height="700"><rect width="100%" height="100%" fill="white"/>' +
+      text(60, 70, 'Family history: Father - heart disease; Mother - diabetes') +
+      rows.map((row, r) => row.map((cell, c) => text(60 + c * 480, 200 + r * 90, cell)).join('')).join('') +
+      text(60, 640, 'Hypertension (2019) - controlled with diet') +
+      '</svg>';
+    const input = await sharp(Buffer.from(svg)).png().toBuffer();
+    const { markdown } = await convertIsolated(input, 'png', std, limits);
+    expect(markdown).toContain('| Glucose | 118 mg/dL | HIGH |');
+    expect(markdown).toContain('Father - heart disease; Mother - diabetes');
+    expect(markdown).toContain('(2019) - controlled');
   });
 
   it('When a scanned image has two columns of running text, then standard mode reads them one after the other', async () => {

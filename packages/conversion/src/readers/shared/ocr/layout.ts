@@ -235,11 +235,15 @@ function linesToParagraphs(lines: TextBox[][]): string[] {
  * The page as paragraphs and tables when some run of 3+ consecutive lines splits into cells (at
  * gaps wider than a character) that start at the same 2+ positions; undefined when none does.
  */
+/** What Tesseract makes of a speck or a rule's end: bars, dots and ticks, nothing a word is made of. */
+const SPECK_MARK = /^[|¦!:;.,'`"‘’]+$/u;
+
 export function blocksWithTables(all: OcrWord[]): Block[] | undefined {
   if (all.length < 6) return undefined;
   const height = median(all.map((w) => w.y1 - w.y0)) || 10;
-  // A speck read as a mark (the end of a rule read as "|") would make a line of its own between two rows.
-  const words = all.filter((w) => w.y1 - w.y0 >= height * 0.3 || /[\p{L}\p{N}]/u.test(w.text));
+  // A speck read as a bar-like mark (the end of a rule read as "|") would make a line of its own
+  // between two rows. Only bar-like marks: a hyphen or a dash is short too, and is text.
+  const words = all.filter((w) => w.y1 - w.y0 >= height * 0.3 || !SPECK_MARK.test(w.text));
   const lines = visualLines(words, height);
   const cells = lines.map((line) => segments(line, height * 1.2));
   const blocks: Block[] = [];
