@@ -10,7 +10,10 @@ const DEJAVU = '/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf';
 describe('PDF bullets in a symbol font on their own baseline', () => {
   /** A bullet glyph set smaller in its own font, lower than the text, and a tab's width left of the item. */
   function item(doc: PDFKit.PDFDocument, glyph: string, text: string, y: number): void {
-    doc.font(DEJAVU).fontSize(7).text(glyph, 72, y + 3, { lineBreak: false });
+    doc
+      .font(DEJAVU)
+      .fontSize(7)
+      .text(glyph, 72, y + 3, { lineBreak: false });
     doc.font('Helvetica').fontSize(10).text(text, 96, y, { lineBreak: false });
   }
 
@@ -85,8 +88,16 @@ describe('PDF list items that wrap back to the column edge', () => {
     const input = await pdf((doc) => {
       doc.font('Helvetica').fontSize(10).text('Send comments by any of these:', 72, 80, { lineBreak: false });
       let y = unindentedItem(doc, 'Fax: 202-493-2251.', 100);
-      y = unindentedItem(doc, 'Mail: U.S. Department of Transportation, Docket Operations, West Building Ground Floor, Room W12-140.', y);
-      unindentedItem(doc, 'Hand delivery: to the mail address above between 9 a.m. and 5 p.m., Monday through Friday.', y);
+      y = unindentedItem(
+        doc,
+        'Mail: U.S. Department of Transportation, Docket Operations, West Building Ground Floor, Room W12-140.',
+        y,
+      );
+      unindentedItem(
+        doc,
+        'Hand delivery: to the mail address above between 9 a.m. and 5 p.m., Monday through Friday.',
+        y,
+      );
     });
     const { markdown } = await convertIsolated(input, 'pdf', std, limits);
     expect(markdown).toBe(
@@ -119,7 +130,10 @@ describe('PDF paper title block with raised affiliation marks', () => {
 
   it('When each author name carries a smaller raised mark, then the marks stay on the names line and no name is a heading', async () => {
     const input = await pdf((doc) => {
-      doc.font('Helvetica-Bold').fontSize(18).text('Reading Structure from Printed Reports', 72, 72, { lineBreak: false });
+      doc
+        .font('Helvetica-Bold')
+        .fontSize(18)
+        .text('Reading Structure from Printed Reports', 72, 72, { lineBreak: false });
       // Names at 11 pt (larger than the 9 pt body), each followed by a 7 pt mark raised above the baseline.
       let x = 90;
       for (const [name, mark] of [
@@ -158,6 +172,34 @@ describe('PDF items numbered in parentheses', () => {
     );
   });
 
+  it('When an inline enumeration wraps so that its (1) starts a line and its (2) sits inside one, then it stays running text', async () => {
+    const input = await pdf((doc) => {
+      doc.font('Helvetica').fontSize(10);
+      doc.text('Achieving this requires addressing two critical questions:', 72, 80, { lineBreak: false });
+      doc.text('(1) How can we design agents that are capable and', 72, 94, { lineBreak: false });
+      doc.text('reusable? (2) How can we develop a unified interface for', 72, 108, { lineBreak: false });
+      doc.text('them? In practice, both questions matter to every team.', 72, 122, { lineBreak: false });
+    });
+    const { markdown } = await convertIsolated(input, 'pdf', std, limits);
+    expect(markdown).toBe(
+      'Achieving this requires addressing two critical questions: (1) How can we design agents that are capable and reusable? (2) How can we develop a unified interface for them? In practice, both questions matter to every team.\n',
+    );
+  });
+
+  it('When lines start with (i), (ii), (iii), then they are an ordered list', async () => {
+    const input = await pdf((doc) => {
+      doc.font('Helvetica').fontSize(10);
+      doc.text('The tenant shall:', 72, 80, { lineBreak: false });
+      doc.text('(i) pay the rent on time,', 72, 94, { lineBreak: false });
+      doc.text('(ii) keep the premises clean, and', 72, 108, { lineBreak: false });
+      doc.text('(iii) allow inspections with notice.', 72, 122, { lineBreak: false });
+    });
+    const { markdown } = await convertIsolated(input, 'pdf', std, limits);
+    expect(markdown).toBe(
+      'The tenant shall:\n\n1. pay the rent on time,\n2. keep the premises clean, and\n3. allow inspections with notice.\n',
+    );
+  });
+
   it('When a number in parentheses that starts no sequence opens a line of running text, then it stays text', async () => {
     const input = await pdf((doc) => {
       doc.font('Helvetica').fontSize(10);
@@ -174,7 +216,10 @@ describe('PDF items numbered in parentheses', () => {
 describe('PDF list items set large or widely spaced', () => {
   it('When a bullet line is set larger than the body, then it is a list item, not a heading', async () => {
     const input = await pdf((doc) => {
-      doc.font('Helvetica').fontSize(10).text('Text size examples follow in the list below, from small to large.', 72, 80, { lineBreak: false });
+      doc
+        .font('Helvetica')
+        .fontSize(10)
+        .text('Text size examples follow in the list below, from small to large.', 72, 80, { lineBreak: false });
       doc.text('• This text is normal size.', 72, 100, { lineBreak: false });
       doc.fontSize(18).text('• This text is larger.', 72, 116, { lineBreak: false });
     });
@@ -188,12 +233,19 @@ describe('PDF list items set large or widely spaced', () => {
       doc.font('Helvetica').fontSize(11);
       doc.text('•', 43, 100, { lineBreak: false });
       // The wrapped line stands 22 pt under the first, as far as the next item stands under it.
-      doc.text('(rp): trobopan: Loads a test page and pans to the bottom and back to the top. This measures the lag', 57, 100, {
-        lineBreak: false,
-      });
+      doc.text(
+        '(rp): trobopan: Loads a test page and pans to the bottom and back to the top. This measures the lag',
+        57,
+        100,
+        {
+          lineBreak: false,
+        },
+      );
       doc.text('time in rendering the page.', 71, 122, { lineBreak: false });
       doc.text('•', 43, 145, { lineBreak: false });
-      doc.text('(pr): tprovider: Fills the awesomebar database with thousands of entries.', 57, 145, { lineBreak: false });
+      doc.text('(pr): tprovider: Fills the awesomebar database with thousands of entries.', 57, 145, {
+        lineBreak: false,
+      });
     });
     const { markdown } = await convertIsolated(input, 'pdf', std, limits);
     expect(markdown).toBe(
@@ -225,9 +277,14 @@ describe('PDF look-alikes of lists that stay as they are', () => {
     const input = await pdf((doc) => {
       doc.font('Helvetica').fontSize(10);
       doc.text('Recommendations:', 72, 80, { lineBreak: false });
-      doc.text('1. Immediate review of the handling procedures. 2. Implement additional verification for critical', 72, 94, {
-        lineBreak: false,
-      });
+      doc.text(
+        '1. Immediate review of the handling procedures. 2. Implement additional verification for critical',
+        72,
+        94,
+        {
+          lineBreak: false,
+        },
+      );
       doc.text('items. 3. Schedule a follow-up audit for high-value products.', 72, 106, { lineBreak: false });
     });
     const { markdown } = await convertIsolated(input, 'pdf', std, limits);
@@ -263,11 +320,15 @@ describe('PDF math and figure labels that look like markers', () => {
 });
 
 describe('PDF headings wrapped after a colon', () => {
-  const BODY = 'This module considers immediate actions following a product idea, including market research and planning.';
+  const BODY =
+    'This module considers immediate actions following a product idea, including market research and planning.';
 
   it('When a bold heading wraps after a colon, then both lines are one heading', async () => {
     const input = await pdf((doc) => {
-      doc.font('Helvetica-Bold').fontSize(11).text('Module Two: Initial Planning and Step 1:', 72, 80, { lineBreak: false });
+      doc
+        .font('Helvetica-Bold')
+        .fontSize(11)
+        .text('Module Two: Initial Planning and Step 1:', 72, 80, { lineBreak: false });
       doc.text('Concept Development', 72, 93, { lineBreak: false });
       doc.font('Helvetica').fontSize(10).text(BODY, 72, 110, { width: 450 });
       doc.text(BODY, 72, 150, { width: 450 });
@@ -296,7 +357,10 @@ describe('PDF subscripts set close to their letter', () => {
       const after = 113 + doc.widthOfString('L') + 1;
       // The subscript 1 pt after the L, lower, at 6 pt: wider than a 6 pt word space, narrower than a 9 pt one.
       doc.font('Helvetica-Oblique').fontSize(6).text('O', after, 104, { lineBreak: false });
-      doc.font('Times-Roman').fontSize(9).text('has a compiled trace tree, we call it.', 128, 100, { lineBreak: false });
+      doc
+        .font('Times-Roman')
+        .fontSize(9)
+        .text('has a compiled trace tree, we call it.', 128, 100, { lineBreak: false });
     });
     const { markdown } = await convertIsolated(input, 'pdf', std, limits);
     expect(markdown).toContain('*LO* has a compiled trace tree');

@@ -126,7 +126,9 @@ export function linesToBlocks(lines: Line[]): Block[] {
     const bullet = BULLET.exec(line.text) ?? (symbolBullets.has(line) ? leadingMarker(line) : null);
     const numbered = bullet
       ? null
-      : (NUMBERED.exec(line.text) ?? (line.rtl ? RTL_NUMBERED.exec(line.text) : null) ?? enclosedNumber(line, item));
+      : (NUMBERED.exec(line.text) ??
+        (line.rtl ? RTL_NUMBERED.exec(line.text) : null) ??
+        enclosedNumber(lines, i, item));
     // A list item's wrapped line (a bold question's second line, an italic note after it) is not a heading unless larger.
     if (heading[i] && item && !bullet && !numbered && continuesItem(item, prev, line) && line.size <= item.last.size) {
       item.lines.push(line.runs);
@@ -258,12 +260,17 @@ function unionBox(a: Box, b: Box | undefined): Box {
 /** "(1)", "(a)", "(iv)" before an item's words. */
 const ENCLOSED_NUMBER = /^\((\d{1,2}|[a-z]|[ivx]{2,4})\)\s+(?=\S)/;
 
+/** How many lines after a "(1)" its "(2)" may start, for the "(1)" to open a list. */
+const ENCLOSED_NEXT_WITHIN = 12;
+
 /**
  * A number or letter in parentheses leading a line (regulations, legal text, papers): an item when it
- * starts a sequence ("(1)", "(a)", "(i)") or follows an item marked the same way, since "(3)" or "(e)"
- * also wrap to the start of a line inside running text.
+ * follows an item marked the same way, or starts a sequence ("(1)", "(a)", "(i)") whose next mark
+ * starts a line soon after, since "(3)" or "(e)" also wrap to the start of a line inside running
+ * text, and so does an inline enumeration's "(1)" whose "(2)" then sits inside a line.
  */
-function enclosedNumber(line: Line, item: ListItemLines | undefined): RegExpExecArray | null {
+function enclosedNumber(lines: Line[], i: number, item: ListItemLines | undefined): RegExpExecArray | null {
+  const line = lines[i]!;
   const match = ENCLOSED_NUMBER.exec(line.text);
   if (!match) return null;
   // "(a) Cube (b) Pyramid": sub-figure labels in a row, not an item.
@@ -274,7 +281,21 @@ function enclosedNumber(line: Line, item: ListItemLines | undefined): RegExpExec
       ? String.fromCharCode(mark.charCodeAt(0) + 1)
       : '';
   if (next && line.text.includes(`(${next})`)) return null;
-  return /^(?:1|a|i)$/i.test(mark) || item?.enclosed ? match : null;
+  if (item?.enclosed) return match;
+  if (!/^(?:1|a|i)$/i.test(mark)) return null;
+  // "(i)" opens letters ("(j)") or roman numerals ("(ii)").
+  const nexts = mark.toLowerCase() === 'i' ? [`(${next})`, `(${mark}${mark})`] : [`(${next})`];
+  return nexts.some((m) => nextMarkStartsALine(lines, i, m)) ? match : null;
+}
+
+/** Whether `mark` starts one of the next lines before it appears inside one. */
+function nextMarkStartsALine(lines: Line[], i: number, mark: string): boolean {
+  for (let j = i + 1; j < Math.min(lines.length, i + 1 + ENCLOSED_NEXT_WITHIN); j++) {
+    const text = lines[j]!.text;
+    if (text.startsWith(mark)) return true;
+    if (text.includes(mark)) return false;
+  }
+  return false;
 }
 
 /** How far in from its side a line starts: right-to-left lines start at their right edge. */
