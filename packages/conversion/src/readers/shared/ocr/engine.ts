@@ -44,9 +44,13 @@ export const PARAGRAPH_GAP = 0.6;
 const TARGET_LINE_PX = 36;
 /** An image in which no line of text is found is upscaled towards this width. */
 const TARGET_MIN_WIDTH = 1800;
-/** Upscaling by at most this factor, and not at all by less than MIN_UPSCALE. */
+/**
+ * Upscaling by at most this factor, and not at all by less than MIN_UPSCALE: Tesseract's time
+ * grows with the pixels, and text whose lines are already two thirds of the target (10 pt at
+ * 200 dpi) reads as well unscaled (docs/decisions.md, "OCR upscaling").
+ */
 const MAX_UPSCALE = 4;
-const MIN_UPSCALE = 1.05;
+const MIN_UPSCALE = 1.5;
 /** The resolution a prepared image is said to have: text upscaled to about 30 px high is 10 pt at 216 dpi. */
 const UPSCALED_DPI = 216;
 /** zlib level for a PNG made only to be read again at once. */
