@@ -16,4 +16,4 @@ export function noPageSelected(pageCount: number): ConversionError {
   );
 }
 
-export { pageSelected, selectedPages } from '@markwright/contracts/src/structure';
+export { pageSelected, selectedPages } from '@markwright/contracts/src/page-range';

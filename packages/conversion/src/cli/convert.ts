@@ -5,12 +5,8 @@ import cliProgress from 'cli-progress';
 import { closeConversionWorkers, convertIsolated, DEFAULT_LIMITS } from '../isolation/isolated-convert';
 import { ConversionError } from '../types';
 import type { ConvertDocumentResult } from '../convert';
-import {
-  CHUNK_MAX_TOKENS_MAX,
-  CHUNK_MAX_TOKENS_MIN,
-  parsePageRange,
-  type StructureOptions,
-} from '@markwright/contracts/src/structure';
+import { CHUNK_MAX_TOKENS_MAX, CHUNK_MAX_TOKENS_MIN, parsePageRange } from '@markwright/contracts/src/page-range';
+import type { StructureOptions } from '@markwright/contracts/src/structure';
 
 const USAGE =
   'usage: markwright convert <files...> [--out DIR] [--metadata] [--optimize-tokens] [--enhanced]\n' +
