@@ -58,14 +58,6 @@ export async function storePart(
   });
 }
 
-/** Whether every range of the conversion has been read (and there are ranges). */
-export async function allPartsRead(db: Db, conversionId: string): Promise<boolean> {
-  const [row] = await db.$queryRaw<Array<{ total: number; unread: number }>>`
-    SELECT count(*)::int AS total, count(*) FILTER (WHERE read IS NULL)::int AS unread
-    FROM conversion_parts WHERE conversion_id = ${conversionId}::uuid`;
-  return row!.total > 0 && row!.unread === 0;
-}
-
 /** What was read of each range, in page order, to be written as one document. */
 export async function readParts(db: Db, conversionId: string): Promise<Array<{ firstPage: number; read: unknown }>> {
   return db.conversionPart.findMany({
