@@ -1,0 +1,79 @@
+import { execFileSync } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { PDFDocument } from 'pdf-lib';
+import { countPages, plainPdfPageCount } from '../src/page-count';
+import { makePdf } from './pdf/make-pdf';
+
+/** poppler's own count (what the reader will see), from a file. */
+function pdfinfoPages(pdf: Buffer): number {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'page-count-'));
+  try {
+    const file = path.join(dir, 'f.pdf');
+    fs.writeFileSync(file, pdf);
+    return Number(/^Pages:\s+(\d+)/m.exec(execFileSync('pdfinfo', [file], { encoding: 'utf8' }))![1]);
+  } finally {
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+const pages = (n: number): Promise<Buffer> =>
+  makePdf((doc) => {
+    for (let i = 1; i <= n; i++) {
+      if (i > 1) doc.addPage();
+      doc.text(`Page ${i}`);
+    }
+  });
+
+/**
+ * An incremental update, as an editor saves one: a newer version of the page tree's root that
+ * keeps only the first `keep` pages, with its own cross-reference section and trailer.
+ */
+function withPagesDropped(pdf: Buffer, keep: number): Buffer {
+  const text = pdf.toString('latin1');
+  const root = /\/Root\s+(\d+) 0 R/.exec(text)![1];
+  const catalog = new RegExp(`(?:^|\\s)${root} 0 obj([\\s\\S]*?)endobj`).exec(text)![1]!;
+  const tree = /\/Pages\s+(\d+) 0 R/.exec(catalog)![1]!;
+  const body = new RegExp(`(?:^|\\s)${tree} 0 obj([\\s\\S]*?)endobj`).exec(text)![1]!;
+  const kids = [.../\/Kids\s*\[([^\]]*)\]/.exec(body)![1]!.matchAll(/\d+ 0 R/g)].map((m) => m[0]);
+  const size = /\/Size\s+(\d+)/.exec(text)![1];
+  const prev = /startxref\s+(\d+)/.exec(text)![1];
+  const at = pdf.length + 1;
+  const object = `\n${tree} 0 obj\n<< /Type /Pages /Count ${keep} /Kids [${kids.slice(0, keep).join(' ')}] >>\nendobj\n`;
+  const xrefAt = pdf.length + object.length;
+  const update =
+    object +
+    `xref\n0 1\n0000000000 65535 f \n${tree} 1\n${String(at).padStart(10, '0')} 00000 n \n` +
+    `trailer\n<< /Size ${size} /Root ${root} 0 R /Prev ${prev} >>\nstartxref\n${xrefAt}\n%%EOF\n`;
+  return Buffer.concat([pdf, Buffer.from(update, 'latin1')]);
+}
+
+describe('page count before reading (issue 22: whether and how to split a long PDF)', () => {
+  it('When the page tree is a plain object, then its count is read from the bytes and equals poppler’s', async () => {
+    const pdf = await pages(7);
+    expect(plainPdfPageCount(pdf)).toBe(7);
+    expect(pdfinfoPages(pdf)).toBe(7);
+    expect(await countPages(pdf, 'pdf')).toBe(7);
+  });
+
+  it('When an incremental update replaced the page tree, then the newest version counts, as poppler counts it', async () => {
+    const updated = withPagesDropped(await pages(6), 4);
+    expect(pdfinfoPages(updated)).toBe(4);
+    expect(plainPdfPageCount(updated)).toBe(4);
+  });
+
+  it('When the catalog sits in a compressed object stream, then the bytes say nothing and poppler counts', async () => {
+    const doc = await PDFDocument.create();
+    for (let i = 0; i < 5; i++) doc.addPage();
+    const pdf = Buffer.from(await doc.save({ useObjectStreams: true }));
+    expect(plainPdfPageCount(pdf)).toBeUndefined();
+    expect(await countPages(pdf, 'pdf')).toBe(5);
+  });
+
+  it('When the bytes are not a PDF, or the file is of another format, then no count is claimed', async () => {
+    expect(plainPdfPageCount(Buffer.from('/Root 1 0 R\n1 0 obj << /Type /Catalog >> endobj'))).toBeUndefined();
+    expect(plainPdfPageCount(Buffer.from('not a pdf at all'))).toBeUndefined();
+    expect(await countPages(await pages(3), 'docx')).toBeUndefined();
+  });
+});
