@@ -22,6 +22,11 @@ export class JobPublisher {
     await publishPersistent(this.channel, '', this.names.jobsQueue, encode(conversionJobSchema, job));
   }
 
+  /** How many consumers take jobs now: one per running converter (issue 22 sizes a long document's ranges by them). */
+  async consumers(): Promise<number> {
+    return (await this.channel.checkQueue(this.names.jobsQueue)).consumerCount;
+  }
+
   async close(): Promise<void> {
     await this.channel.close();
   }

@@ -1,6 +1,5 @@
 import type { Db } from './client';
 import { namedStatement } from './named-statement';
-import { storableJson } from './storable-text';
 
 /** One page range of a split conversion (issue 22): `[firstPage, lastPage]`, 1-based, inclusive. */
 export interface PartRange {
@@ -8,19 +7,30 @@ export interface PartRange {
   lastPage: number;
 }
 
+/**
+ * The plan is written once, in one statement: the first range goes in first and the others only
+ * when it did. A second planner (a redelivered or re-swept job) waits on the first one's row until
+ * that commits, then inserts nothing: ranges planned for another number of slots never overlap.
+ */
 const insertParts = namedStatement<{ conversionId: string; firsts: number[]; lasts: number[] }, never>(
   'mw_plan_parts',
-  `INSERT INTO conversion_parts (conversion_id, first_page, last_page)
-   SELECT :conversionId::uuid, f, l FROM unnest(:firsts::int[], :lasts::int[]) AS r(f, l)
-   ON CONFLICT (conversion_id, first_page) DO NOTHING`,
+  `WITH first AS (
+     INSERT INTO conversion_parts (conversion_id, first_page, last_page)
+     SELECT :conversionId::uuid, (:firsts::int[])[1], (:lasts::int[])[1]
+     ON CONFLICT (conversion_id, first_page) DO NOTHING
+     RETURNING conversion_id)
+   INSERT INTO conversion_parts (conversion_id, first_page, last_page)
+   SELECT first.conversion_id, r.f, r.l
+   FROM first, unnest((:firsts::int[])[2:], (:lasts::int[])[2:]) AS r(f, l)`,
   ['conversionId', 'firsts', 'lasts'],
 );
 
 /**
- * Records a conversion's ranges, once: a redelivered or re-swept job plans the same ranges again
- * and keeps the existing rows. Returns the ranges not read yet, to publish.
+ * Records a conversion's ranges, once: a redelivered or re-swept job keeps the ranges planned
+ * first, whatever it would plan now. Returns the ranges not read yet, to publish.
  */
 export async function planParts(db: Db, conversionId: string, ranges: PartRange[]): Promise<PartRange[]> {
+  if (ranges.length === 0) return [];
   await insertParts(db, {
     conversionId,
     firsts: ranges.map((r) => r.firstPage),
@@ -32,34 +42,43 @@ export async function planParts(db: Db, conversionId: string, ranges: PartRange[
 }
 
 /**
- * Keeps what was read of one range and tells how many ranges are still unread. The conversion's
- * row is locked first, so two ranges finishing at once are counted one after the other and exactly
- * one of them sees 0 (each statement of a READ COMMITTED transaction reads what committed before
- * it began). `live` is false when the conversion finished meanwhile (cancelled, failed): the
- * range is dropped.
+ * Keeps what was read of one range (`read` gives its reading as JSON text, written as it is)
+ * unless it is the last one unread: then nothing is written, and its converter merges it from memory with
+ * the others (`last`). The conversion's row is locked first, so two ranges finishing at once are
+ * counted one after the other and exactly one of them is last (each statement of a READ COMMITTED
+ * transaction reads what committed before it began). A converter that dies before the merge is
+ * stored leaves the last range unread, so its job, redelivered, reads it again. `live` is false
+ * when the conversion finished meanwhile (cancelled, failed): the range is dropped.
  */
 export async function storePart(
   db: Db,
   conversionId: string,
   firstPage: number,
-  read: unknown,
-): Promise<{ live: boolean; remaining: number }> {
+  read: () => string,
+): Promise<{ live: boolean; last: boolean }> {
   return db.$transaction(async (tx) => {
     const locked = await tx.$queryRaw<Array<{ id: string }>>`
       SELECT id FROM conversions WHERE id = ${conversionId}::uuid AND status = 'processing' FOR UPDATE`;
-    if (locked.length === 0) return { live: false, remaining: 0 };
+    if (locked.length === 0) return { live: false, last: false };
+    const [row] = await tx.$queryRaw<Array<{ others: number }>>`
+      SELECT count(*)::int AS others FROM conversion_parts
+      WHERE conversion_id = ${conversionId}::uuid AND read IS NULL AND first_page <> ${firstPage}`;
+    if (row!.others === 0) return { live: true, last: true };
     await tx.$executeRaw`
-      UPDATE conversion_parts SET read = ${JSON.stringify(storableJson(read))}::jsonb
+      UPDATE conversion_parts SET read = ${read()}
       WHERE conversion_id = ${conversionId}::uuid AND first_page = ${firstPage}`;
-    const [row] = await tx.$queryRaw<Array<{ remaining: number }>>`
-      SELECT count(*)::int AS remaining FROM conversion_parts
-      WHERE conversion_id = ${conversionId}::uuid AND read IS NULL`;
-    return { live: true, remaining: row!.remaining };
+    return { live: true, last: false };
   });
 }
 
-/** What was read of each range, in page order, to be written as one document. */
-export async function readParts(db: Db, conversionId: string): Promise<Array<{ firstPage: number; read: unknown }>> {
+/**
+ * What was read of each range, as JSON text, in page order, to be written as one document; a
+ * range not stored (the last one, merged from memory) has none.
+ */
+export async function readParts(
+  db: Db,
+  conversionId: string,
+): Promise<Array<{ firstPage: number; read: string | null }>> {
   return db.conversionPart.findMany({
     where: { conversionId },
     select: { firstPage: true, read: true },

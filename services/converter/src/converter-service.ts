@@ -49,7 +49,12 @@ export async function startConverter(
     announce: (id, known) => announcer.announce(db, id, known),
     observe: createConversionMetrics(registry),
     running: new RunningConversions(),
-    split: { pages: config.SPLIT_PAGES, publish: (id, range) => rangePublisher.publish(id, range) },
+    split: {
+      pages: config.SPLIT_PAGES,
+      // Every converter has the same CONVERTER_CONCURRENCY (one configuration), and takes jobs as one consumer.
+      slots: async () => Math.max(1, await rangePublisher.consumers()) * config.CONVERTER_CONCURRENCY,
+      publish: (id, range) => rangePublisher.publish(id, range),
+    },
     modelEndpoint:
       config.ENHANCED_AI_BASE_URL && config.ENHANCED_AI_MODEL
         ? {

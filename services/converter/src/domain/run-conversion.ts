@@ -4,6 +4,7 @@ import {
   convertIsolated,
   countPages,
   finishDocument,
+  maxPdfPages,
   type IsolationLimits,
   type ModelEndpoint,
   type TranscriptionEndpoint,
@@ -26,7 +27,7 @@ import {
   storeResult,
 } from '../data-access/conversion-store';
 import type { RunningConversions } from './running-conversions';
-import { mergeParts, pageRanges, splits, type SplitDeps } from './split-conversion';
+import { mergeParts, planRanges, splits, type SplitDeps } from './split-conversion';
 import { deleteParts, planParts, readParts, storePart, type PartRange } from '@markwright/db';
 import { INLINE_UPLOAD_BYTES, LeftTheLine, type WorkSlots } from './work-slots';
 
@@ -111,10 +112,11 @@ async function claimConvertAndStore(
 }
 
 /**
- * A long PDF becomes page ranges on the jobs queue, for any converter (issue 22); this job ends
- * once they are published. Returns the ranges still to read, or undefined when the job is not
- * split. Planning is idempotent: a redelivered job publishes the ranges not read yet again (a
- * range converted twice is stored twice, the same).
+ * A long PDF becomes page ranges on the jobs queue, for any converter (issue 22), as many as
+ * the converters have slots (`planRanges`); this job ends once they are published. Returns the
+ * ranges still to read, or undefined when the job is not split. Planning is idempotent: a
+ * redelivered job publishes the ranges not read yet again (a range converted twice is stored
+ * twice, the same).
  */
 async function splitWhenLong(deps: RunDeps, conversionId: string, job: ClaimedJob): Promise<PartRange[] | undefined> {
   const split = deps.split;
@@ -122,10 +124,15 @@ async function splitWhenLong(deps: RunDeps, conversionId: string, job: ClaimedJo
   // A request that gives page_range reads only what it asks for: it is not split.
   if (job.pageRange !== null) return undefined;
   const pageCount = await countPages(job.bytes, job.extension);
-  if (!splits(job, pageCount, split)) return undefined;
-  const unread = await planParts(deps.db, conversionId, pageRanges(pageCount!, split.pages));
-  for (const range of unread) await split.publish(conversionId, range);
-  deps.logger.info({ conversionId, pages: pageCount, ranges: unread.length }, 'conversion split into page ranges');
+  if (!splits(job, pageCount, split, maxPdfPages)) return undefined;
+  const slots = await split.slots().catch(() => 1);
+  const unread = await planParts(deps.db, conversionId, planRanges(pageCount!, split.pages, slots));
+  // Published at once: each waits for the broker's confirm, and the first may start converting meanwhile.
+  await Promise.all(unread.map((range) => split.publish(conversionId, range)));
+  deps.logger.info(
+    { conversionId, pages: pageCount, slots, ranges: unread.length },
+    'conversion split into page ranges',
+  );
   return unread;
 }
 
@@ -142,6 +149,7 @@ async function convertRange(
   cancel: AbortSignal,
 ): Promise<FinishedState | undefined | typeof RANGES_PENDING> {
   const started = Date.now();
+  let own: { firstPage: number; read: unknown } | undefined;
   if (part) {
     let range;
     try {
@@ -168,14 +176,19 @@ async function convertRange(
       await deleteParts(deps.db, conversionId);
       return failed;
     }
-    const stored = await storePart(deps.db, conversionId, part.firstPage, range.read);
+    const stored = await storePart(deps.db, conversionId, part.firstPage, () => JSON.stringify(range.read));
     if (!stored.live) {
       await deleteParts(deps.db, conversionId);
       return undefined;
     }
-    if (stored.remaining > 0) return RANGES_PENDING;
+    if (!stored.last) return RANGES_PENDING;
+    own = { firstPage: part.firstPage, read: range.read };
   }
-  const read = mergeParts(await readParts(deps.db, conversionId));
+  // The other ranges' readings, and this one's from memory (the last range is not stored).
+  const parts = await readParts(deps.db, conversionId);
+  const read = mergeParts(
+    parts.map((p) => ({ read: p.firstPage === own?.firstPage ? own.read : (JSON.parse(p.read ?? 'null') as unknown) })),
+  );
   const result = await finishDocument(read, {
     enhanced: false,
     optimizeTokens: job.optimizeTokens,

@@ -8,33 +8,53 @@ import type { ReadResult } from '@markwright/conversion';
 
 /** Where a long document's ranges go: any converter's jobs queue. */
 export interface SplitDeps {
-  /** A PDF of more pages than this is split into ranges of this many pages. */
+  /** A PDF of more pages than this is split (SPLIT_PAGES); no range is much shorter (see `planRanges`). */
   pages: number;
+  /** Conversion slots of every converter taking jobs now (converters × CONVERTER_CONCURRENCY). */
+  slots: () => Promise<number>;
   /** Publishes one range as a job (confirmed by the broker before it resolves). */
   publish: (conversionId: string, part: PartRange) => Promise<void>;
 }
 
-/** Pages 1..pageCount in consecutive ranges of `size` pages (the last one shorter). */
-export function pageRanges(pageCount: number, size: number): PartRange[] {
+/**
+ * The ranges of a long document: as many as there are conversion slots to read them at once,
+ * at least 2 and never more than ceil(pages / SPLIT_PAGES), in near-equal consecutive spans.
+ * Each range pays the file's fixed costs again (every reader parses the whole file to reach its
+ * pages, and its own worker task), so fewer, larger ranges finish sooner as long as every slot
+ * has one; a single slot still gets 2, so a killed converter loses half the work, not all of it,
+ * and a converter started meanwhile can take the second.
+ */
+export function planRanges(pageCount: number, splitPages: number, slots: number): PartRange[] {
+  const most = Math.ceil(pageCount / Math.max(1, splitPages));
+  const count = Math.max(1, Math.min(most, Math.max(2, Math.floor(slots))));
   const ranges: PartRange[] = [];
-  for (let first = 1; first <= pageCount; first += size) {
-    ranges.push({ firstPage: first, lastPage: Math.min(pageCount, first + size - 1) });
+  for (let i = 0, first = 1; i < count; i++) {
+    // The first (pageCount % count) ranges are one page longer.
+    const size = Math.floor(pageCount / count) + (i < pageCount % count ? 1 : 0);
+    ranges.push({ firstPage: first, lastPage: first + size - 1 });
+    first += size;
   }
   return ranges;
 }
 
-/** Whether a claimed job is split: a PDF, read locally (enhanced mode's model pass wants the whole text), over the limit. */
+/**
+ * Whether a claimed job is split: a PDF, read locally (enhanced mode's model pass wants the whole
+ * text), over the limit, and within the pages a PDF may have (`maxPages()`): a longer one is read
+ * whole, which fails it with the limit's own message instead of converting it range by range.
+ */
 export function splits(
   job: { extension: string; useEnhancedAi: boolean },
   pageCount: number | undefined,
   split: SplitDeps | undefined,
+  maxPages: () => number,
 ): split is SplitDeps {
   return (
     split !== undefined &&
     job.extension === 'pdf' &&
     !job.useEnhancedAi &&
     pageCount !== undefined &&
-    pageCount > split.pages
+    pageCount > split.pages &&
+    pageCount <= maxPages()
   );
 }
 
