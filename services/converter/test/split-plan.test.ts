@@ -1,4 +1,4 @@
-import { planRanges, splits, type SplitDeps } from '../src/domain/split-conversion';
+import { MAX_RANGE_PAGES, planRanges, splits, type SplitDeps } from '../src/domain/split-conversion';
 
 /** Every page once, in order: the ranges are consecutive from page 1 to the last. */
 function coversInOrder(ranges: Array<{ firstPage: number; lastPage: number }>, pages: number): boolean {
@@ -30,6 +30,13 @@ describe('planRanges: how a long PDF is cut (issue 22, docs/decisions.md)', () =
     expect(ranges).toHaveLength(7);
     expect(Math.min(...ranges.map((r) => r.lastPage - r.firstPage + 1))).toBe(57);
     expect(coversInOrder(ranges, 400)).toBe(true);
+  });
+
+  it('When 2 slots would make ranges longer than MAX_RANGE_PAGES, then there are more ranges (memory)', () => {
+    const ranges = planRanges(2000, 64, 2);
+    expect(ranges).toHaveLength(4);
+    expect(Math.max(...ranges.map((r) => r.lastPage - r.firstPage + 1))).toBeLessThanOrEqual(MAX_RANGE_PAGES);
+    expect(coversInOrder(ranges, 2000)).toBe(true);
   });
 
   it('When pages do not divide evenly, then the ranges differ by at most one page and cover every page once', () => {
