@@ -66,6 +66,11 @@ export const envSchema = z.object({
    * free converter and merged in page order (issue 22).
    */
   SPLIT_PAGES: positiveInt.default(64),
+  /**
+   * A starting converter converts a one-page PDF on each slot before it reports ready, so the
+   * first real PDF does not pay for loading the reader in every worker thread (issue 22).
+   */
+  CONVERTER_WARM_UP: bool.default('true'),
   CONVERSION_TIMEOUT_MS: positiveInt.default(110_000),
   CONVERSION_MAX_MEMORY_MB: positiveInt.default(1536),
   /** A pending conversion not picked up for this long is published again. */

@@ -45,6 +45,8 @@ export async function createTestEnv(overrides: Record<string, string> = {}): Pro
     PORT: '0',
     LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent',
     SWEEP_INTERVAL_MS: '500',
+    // Tests start many converters: none loads the PDF reader before a test asks for it.
+    CONVERTER_WARM_UP: 'false',
     ...overrides,
   });
   await migrate(config.DATABASE_URL);

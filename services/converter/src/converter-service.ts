@@ -1,13 +1,14 @@
 import { type Config, createLogger, createMetricsRegistry, type Logger, startHealthServer } from '@markwright/config';
 import { connectDb, type Db } from '@markwright/db';
 import { Broker, JobPublisher, topologyNames } from '@markwright/contracts';
-import { Counter } from 'prom-client';
+import { Counter, Gauge } from 'prom-client';
 import { closeConversionWorkers } from '@markwright/conversion';
 import { failDeadJob, runConversion, type RunDeps } from './domain/run-conversion';
 import { FinishedAnnouncer } from './data-access/finished-announcer';
 import { consumeJobs } from './entry-points/job-consumer';
 import { createConversionMetrics } from './conversion-metrics';
 import { WorkSlots } from './domain/work-slots';
+import { warmUpWorkers } from './domain/warm-up';
 
 /** Database connections of a converter beyond its conversions: claims, stores and announcements of the jobs waiting. */
 const SPARE_CONNECTIONS = 4;
@@ -18,6 +19,8 @@ export interface ConverterService {
   db: Db;
   /** The port of /livez, /readyz and /metrics when HEALTH_PORT is set (0 picks a free one). */
   healthPort?: number;
+  /** Resolves once the warm-up conversions ended (at once without CONVERTER_WARM_UP). */
+  warmedUp: Promise<void>;
   stop(): Promise<void>;
 }
 
@@ -39,6 +42,11 @@ export async function startConverter(
     name: 'markwright_conversion_jobs_total',
     help: 'Jobs handled',
     labelNames: ['queue'],
+    registers: [registry],
+  });
+  const warmedWorkers = new Gauge({
+    name: 'markwright_converter_warmed_workers',
+    help: 'Warm-up conversions (a one-page PDF per slot) that succeeded when the converter started',
     registers: [registry],
   });
   const deps: RunDeps = {
@@ -90,6 +98,19 @@ export async function startConverter(
       onStopping: () => deps.slots.stopWaiting(),
     },
   );
+  // Jobs are taken at once (they wait for the workers as any job would); readiness waits for the warm-up.
+  let warm = !config.CONVERTER_WARM_UP;
+  const warmUp = config.CONVERTER_WARM_UP
+    ? warmUpWorkers(config.CONVERTER_CONCURRENCY, deps.limits)
+        .then((warmed) => {
+          warmedWorkers.set(warmed);
+          logger.info({ warmed }, 'conversion workers warmed up');
+        })
+        .catch(() => undefined)
+        .finally(() => {
+          warm = true;
+        })
+    : Promise.resolve();
   const cancels = await consumeCancels(broker, names, logger, (id) => deps.running.cancel(id));
   const health =
     config.HEALTH_PORT !== undefined
@@ -97,7 +118,7 @@ export async function startConverter(
           config.HEALTH_PORT,
           async () => {
             await db.$queryRaw`SELECT 1`;
-            return broker.isConnected();
+            return warm && broker.isConnected();
           },
           registry,
         )
@@ -106,6 +127,7 @@ export async function startConverter(
   return {
     db,
     healthPort: health?.port,
+    warmedUp: warmUp,
     async stop() {
       await cancels.stop();
       await consumer.stop();
