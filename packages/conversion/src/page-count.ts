@@ -1,10 +1,11 @@
 import { pdfPageCount } from './readers/pdf/poppler';
 
-/** The most pages the PDF reader reads (its MAX_PDF_PAGES), loaded with the reader on first use only. */
-export function maxPdfPages(): number {
-  // eslint-disable-next-line @typescript-eslint/no-require-imports -- loaded on use, as in formats/table.ts
-  return (require('./readers/pdf') as typeof import('./readers/pdf')).MAX_PDF_PAGES;
-}
+/**
+ * The most pages the PDF reader reads (readers/pdf's MAX_PDF_PAGES; a test keeps them equal),
+ * here without loading the reader: requiring it took the converter's main thread 140 ms on its
+ * first long PDF, only to read this number.
+ */
+export const PDF_PAGE_LIMIT = 2000;
 
 /**
  * How many pages a file has, where that can be known cheaply before reading it: PDFs only for

@@ -3,7 +3,8 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { PDFDocument } from 'pdf-lib';
-import { countPages, plainPdfPageCount } from '../src/page-count';
+import { countPages, PDF_PAGE_LIMIT, plainPdfPageCount } from '../src/page-count';
+import { MAX_PDF_PAGES } from '../src/readers/pdf';
 import { makePdf } from './pdf/make-pdf';
 
 /** poppler's own count (what the reader will see), from a file. */
@@ -69,6 +70,10 @@ describe('page count before reading (issue 22: whether and how to split a long P
     const pdf = Buffer.from(await doc.save({ useObjectStreams: true }));
     expect(plainPdfPageCount(pdf)).toBeUndefined();
     expect(await countPages(pdf, 'pdf')).toBe(5);
+  });
+
+  it('When the converter decides whether to split, then it uses the PDF reader’s own page limit', () => {
+    expect(PDF_PAGE_LIMIT).toBe(MAX_PDF_PAGES);
   });
 
   it('When the bytes are not a PDF, or the file is of another format, then no count is claimed', async () => {

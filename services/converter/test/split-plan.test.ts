@@ -57,7 +57,7 @@ describe('planRanges: how a long PDF is cut (issue 22, docs/decisions.md)', () =
 describe('splits: which jobs are split', () => {
   const split: SplitDeps = { pages: 64, slots: async () => 2, publish: async () => undefined };
   const pdf = { extension: 'pdf', useEnhancedAi: false };
-  const max = (): number => 2000;
+  const max = 2000;
 
   it('When a standard-mode PDF has more than SPLIT_PAGES pages, up to the reader’s limit, then it is split', () => {
     expect(splits(pdf, 65, split, max)).toBe(true);

@@ -4,7 +4,7 @@ import {
   convertIsolated,
   countPages,
   finishDocument,
-  maxPdfPages,
+  PDF_PAGE_LIMIT,
   type IsolationLimits,
   type ModelEndpoint,
   type TranscriptionEndpoint,
@@ -124,7 +124,7 @@ async function splitWhenLong(deps: RunDeps, conversionId: string, job: ClaimedJo
   // A request that gives page_range reads only what it asks for: it is not split.
   if (job.pageRange !== null) return undefined;
   const pageCount = await countPages(job.bytes, job.extension);
-  if (!splits(job, pageCount, split, maxPdfPages)) return undefined;
+  if (!splits(job, pageCount, split, PDF_PAGE_LIMIT)) return undefined;
   const slots = await split.slots().catch(() => 1);
   const unread = await planParts(deps.db, conversionId, planRanges(pageCount!, split.pages, slots));
   // Published at once: each waits for the broker's confirm, and the first may start converting meanwhile.

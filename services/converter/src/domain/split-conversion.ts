@@ -48,14 +48,14 @@ export function planRanges(pageCount: number, splitPages: number, slots: number)
 
 /**
  * Whether a claimed job is split: a PDF, read locally (enhanced mode's model pass wants the whole
- * text), over the limit, and within the pages a PDF may have (`maxPages()`): a longer one is read
+ * text), over the limit, and within the pages a PDF may have (`maxPages`): a longer one is read
  * whole, which fails it with the limit's own message instead of converting it range by range.
  */
 export function splits(
   job: { extension: string; useEnhancedAi: boolean },
   pageCount: number | undefined,
   split: SplitDeps | undefined,
-  maxPages: () => number,
+  maxPages: number,
 ): split is SplitDeps {
   return (
     split !== undefined &&
@@ -63,7 +63,7 @@ export function splits(
     !job.useEnhancedAi &&
     pageCount !== undefined &&
     pageCount > split.pages &&
-    pageCount <= maxPages()
+    pageCount <= maxPages
   );
 }
 
