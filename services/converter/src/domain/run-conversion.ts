@@ -92,6 +92,8 @@ async function claimConvertAndStore(
     if (await conversionExists(deps.db, conversionId)) await deps.announce(conversionId);
     return;
   }
+  // A range, or the job of a split conversion: its ranges' rows go once its result is announced.
+  let split = part !== undefined;
   const finished = await deps.slots
     .holdingBytes(
       job.size ?? 0,
@@ -102,13 +104,17 @@ async function claimConvertAndStore(
         if (part) return convertRange(deps, conversionId, claimed, part, cancel);
         const unread = await splitWhenLong(deps, conversionId, claimed);
         if (!unread) return convertAndKeep(deps, conversionId, claimed, cancel);
+        split = true;
         // Every range was read already (this job came back after the last one): write the document.
         return unread.length > 0 ? RANGES_PENDING : convertRange(deps, conversionId, claimed, undefined, cancel);
       },
       cancel,
     )
     .catch((err: unknown) => skipCancelled(deps, conversionId, job, err));
-  if (finished !== RANGES_PENDING) await deps.announce(conversionId, finished);
+  if (finished === RANGES_PENDING) return;
+  await deps.announce(conversionId, finished);
+  // After the announcement, not before: the webhook or the waiting request does not wait for it.
+  if (split) await deleteParts(deps.db, conversionId);
 }
 
 /**
@@ -172,15 +178,11 @@ async function convertRange(
     } catch (err) {
       if (!(err instanceof ConversionError)) throw err;
       deps.logger.info({ conversionId, code: err.code, part }, 'page range failed');
-      const failed = await fail(deps, conversionId, job, err.message, (Date.now() - started) / 1000);
-      await deleteParts(deps.db, conversionId);
-      return failed;
+      return fail(deps, conversionId, job, err.message, (Date.now() - started) / 1000);
     }
     const stored = await storePart(deps.db, conversionId, part.firstPage, () => JSON.stringify(range.read));
-    if (!stored.live) {
-      await deleteParts(deps.db, conversionId);
-      return undefined;
-    }
+    // Finished meanwhile (cancelled, failed): the range is dropped.
+    if (!stored.live) return undefined;
     if (!stored.last) return RANGES_PENDING;
     own = { firstPage: part.firstPage, read: range.read };
   }
@@ -194,9 +196,8 @@ async function convertRange(
     optimizeTokens: job.optimizeTokens,
     ...structureOptions(job),
   });
-  const finished = await keepResult(deps, conversionId, job, result, started);
-  await deleteParts(deps.db, conversionId);
-  return finished;
+  // The ranges' rows are deleted once this is announced (claimConvertAndStore).
+  return keepResult(deps, conversionId, job, result, started);
 }
 
 type ClaimedJob = NonNullable<Awaited<ReturnType<typeof claimJob>>> & { bytes: Buffer };
