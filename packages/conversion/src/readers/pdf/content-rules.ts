@@ -1,5 +1,6 @@
 import { inflateSync } from 'node:zlib';
-import type { PDFContext, PDFDict, PDFDocument, PDFObject, PDFRawStream } from 'pdf-lib';
+import type { PDFContext, PDFDict, PDFObject, PDFRawStream } from 'pdf-lib';
+import { openEagerObjects, openLazyObjects, pdfLib, type PdfObjects } from './objects';
 import { RuleCollector, type Matrix, type Rule } from './rulings';
 
 /**
@@ -18,59 +19,25 @@ export interface ContentRules {
   pageRules(pageNumber: number): Rule[] | undefined;
 }
 
-type PdfLib = typeof import('pdf-lib');
-let lib: PdfLib | undefined;
-
-/**
- * pdf-lib, loaded on first use. Its dependency tslib (CommonJS build) also writes its helpers
- * (`__extends`, `__awaiter`, …) onto globalThis; nothing reads them there, and a conversion worker's
- * built-ins guard rightly takes any new global for pollution, so the ones it added are removed.
- */
-async function loadPdfLib(): Promise<PdfLib> {
-  if (lib) return lib;
-  const before = new Set(Reflect.ownKeys(globalThis));
-  const loaded = await import('pdf-lib');
-  for (const key of Reflect.ownKeys(globalThis)) {
-    if (!before.has(key) && typeof key === 'string' && key.startsWith('__')) Reflect.deleteProperty(globalThis, key);
-  }
-  lib = loaded;
-  return loaded;
-}
-
-/** The loaded pdf-lib (every caller runs after openContentRules loaded it). */
-function pdf(): PdfLib {
-  return lib!;
-}
+/** The loaded pdf-lib (every caller runs after the objects were opened, which loads it). */
+const pdf = pdfLib;
 
 /** Opens the file's object layer; undefined when pdf-lib can't (encrypted, damaged): every page then goes to pdf.js. */
 export async function openContentRules(input: Uint8Array): Promise<ContentRules | undefined> {
-  const { PDFDocument: Document, ParseSpeeds } = await loadPdfLib();
-  let doc: PDFDocument;
-  try {
-    doc = await Document.load(input, {
-      updateMetadata: false,
-      throwOnInvalidObject: true,
-      parseSpeed: ParseSpeeds.Fastest,
-    });
-  } catch {
-    return undefined;
-  }
-  let pages: PDFDict[];
-  try {
-    pages = doc.getPages().map((page) => page.node);
-  } catch {
-    return undefined;
-  }
+  const objects = (await openLazyObjects(input)) ?? (await openEagerObjects(input));
+  return objects && contentRules(objects);
+}
+
+/** The scanner over an opened object layer (lazy or eager: see objects.ts). */
+export function contentRules(objects: PdfObjects): ContentRules {
   return {
-    pageCount: pages.length,
+    pageCount: objects.pageCount,
     pageRules(pageNumber) {
-      const page = pages[pageNumber - 1];
-      if (!page) return undefined;
       try {
-        return readPageRules(doc.context, page);
-      } catch (error) {
-        if (error instanceof Unsupported) return undefined;
-        // A bug of ours must not cost the page its tables: pdf.js reads it instead.
+        const page = objects.page(pageNumber);
+        return page && readPageRules(objects.context, page);
+      } catch {
+        // Unsupported, a lookup the object layer doubts, or a bug of ours: the page must not lose its tables, pdf.js reads it.
         return undefined;
       }
     },
