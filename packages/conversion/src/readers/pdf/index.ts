@@ -14,10 +14,15 @@ import { xfaBlocks } from './xfa-form';
 import { readsAsGarbage } from './text-quality';
 import { linesToBlocks, removeRunningLines } from './blocks';
 import type { Block } from '../../document/model';
-import { ocrPdfPages } from '../shared/ocr/scanned-pdf';
-import { columnSections, ocrBlocks } from '../shared/ocr/layout';
-import { withWordBoxes } from '../shared/ocr/word-boxes';
-import { pdfPictureText } from '../shared/ocr/pictures';
+// OCR (its engine loads sharp) is loaded by the reads that need it: most PDFs have a text layer. require(), as the
+// format table does, loads a module the same way under tsx, jest and the bundle.
+/* eslint-disable @typescript-eslint/no-require-imports */
+type OcrLayout = typeof import('../shared/ocr/layout');
+const ocrLayout = (): OcrLayout => require('../shared/ocr/layout') as OcrLayout;
+const scannedPdf = () => require('../shared/ocr/scanned-pdf') as typeof import('../shared/ocr/scanned-pdf');
+const wordBoxes = () => require('../shared/ocr/word-boxes') as typeof import('../shared/ocr/word-boxes');
+const pictures = () => require('../shared/ocr/pictures') as typeof import('../shared/ocr/pictures');
+/* eslint-enable @typescript-eslint/no-require-imports */
 
 /** Pages read at most; a longer PDF fails with a message saying so. */
 export const MAX_PDF_PAGES = 2000;
@@ -88,6 +93,7 @@ export const pdfReader: Reader = {
       const pages: Line[][] = [];
       const numbers = poppler.map((p) => p.number);
       const sizes = poppler.map((p) => ({ number: p.number, width: p.width, height: p.height }));
+      const layout = options.enhanced ? ocrLayout() : undefined;
       // Drawn rules: the content scanner reads most files' pages; pdf.js's operator list serves the pages it leaves.
       // Files read by pdf.js from the start have their objects parsed by pdf-lib whole, on their first tabular page.
       let scanner: Promise<ContentRules | undefined> | undefined;
@@ -109,7 +115,7 @@ export const pdfReader: Reader = {
         }
         // Enhanced mode: pages set in columns are read column by column, whatever order the file draws them in.
         const read = (list: TextItem[]): Line[] =>
-          buildLines(options.enhanced ? columnOrder(list, page.height) : list, page.number, page.height);
+          buildLines(layout ? columnOrder(layout, list, page.height) : list, page.number, page.height);
         let lines = read(items);
         if ((doc || lazy) && lines.filter((l) => l.gaps > 0).length >= MIN_TABULAR_LINES) {
           scanner ??= lazy
@@ -133,18 +139,22 @@ export const pdfReader: Reader = {
       const scanned = pages
         .map((lines, i) => (lines.length === 0 || readsAsGarbage(lines) ? numbers[i]! : 0))
         .filter((n) => n > 0);
-      const ocr = scanned.length
-        ? await ocrPdfPages(input, scanned, async (page, number) => {
-            // Word boxes from the rendered page's pixels to the page's points (E4).
-            const size = sizes.find((p) => p.number === number)!;
-            const blocks = await ocrBlocks(page, options.enhanced);
-            return withWordBoxes(blocks, page.words, size.width / page.image.width, size.height / page.image.height);
-          })
-        : new Map<number, Block[]>();
+      let ocr = new Map<number, Block[]>();
+      if (scanned.length) {
+        const [{ ocrPdfPages }, { ocrBlocks }, { withWordBoxes }] = [scannedPdf(), ocrLayout(), wordBoxes()];
+        ocr = await ocrPdfPages(input, scanned, async (page, number) => {
+          // Word boxes from the rendered page's pixels to the page's points (E4).
+          const size = sizes.find((p) => p.number === number)!;
+          const blocks = await ocrBlocks(page, options.enhanced);
+          return withWordBoxes(blocks, page.words, size.width / page.image.width, size.height / page.image.height);
+        });
+      }
       // Enhanced mode also reads the text inside pictures on pages that have a text layer.
       const textPages = numbers.filter((n) => !scanned.includes(n));
-      const pictures = options.enhanced ? await pdfPictureText(input, textPages) : new Map<number, string[]>();
-      const blocks = pageBlocks(cleaned, numbers, ocr, pictures, !!options.pageAnchored);
+      const pictureText = options.enhanced
+        ? await pictures().pdfPictureText(input, textPages)
+        : new Map<number, string[]>();
+      const blocks = pageBlocks(cleaned, numbers, ocr, pictureText, !!options.pageAnchored);
       return { blocks, metadata, pages: numbers, pageSizes: sizes };
     } finally {
       // A read that ends early (pdf.js to be loaded first, a refused range) leaves no child working.
@@ -215,7 +225,7 @@ function failWithReason(error: unknown): never {
 }
 
 /** The page's text items in reading order when they are set in 2+ columns; as drawn otherwise. */
-function columnOrder(items: TextItem[], pageHeight: number): TextItem[] {
+function columnOrder({ columnSections }: OcrLayout, items: TextItem[], pageHeight: number): TextItem[] {
   const boxes = items
     .filter((item) => item.text.trim())
     .map((item) => ({

@@ -27,33 +27,92 @@ export interface LazyPdf extends PdfObjects {
   parsedObjects(): number;
 }
 
-type PdfLib = typeof import('pdf-lib');
-let lib: PdfLib | undefined;
+/**
+ * The part of pdf-lib this reader and the content scanner use: its object classes, object parser and
+ * stream filters, imported from its core modules (its document, form, font and drawing layers, which
+ * the full package loads, are half its load time and are needed only by the eager fallback).
+ */
+export interface PdfCore {
+  PDFContext: typeof import('pdf-lib').PDFContext;
+  PDFObjectParser: typeof import('pdf-lib').PDFObjectParser;
+  PDFRef: typeof import('pdf-lib').PDFRef;
+  PDFName: typeof import('pdf-lib').PDFName;
+  PDFDict: typeof import('pdf-lib').PDFDict;
+  PDFNumber: typeof import('pdf-lib').PDFNumber;
+  PDFArray: typeof import('pdf-lib').PDFArray;
+  PDFRawStream: typeof import('pdf-lib').PDFRawStream;
+  PDFString: typeof import('pdf-lib').PDFString;
+  PDFHexString: typeof import('pdf-lib').PDFHexString;
+  decodePDFRawStream: typeof import('pdf-lib').decodePDFRawStream;
+}
+type PdfLib = PdfCore;
+let core: PdfCore | undefined;
 
 /**
- * pdf-lib, loaded on first use. Its dependency tslib (CommonJS build) also writes its helpers
+ * Loads modules of pdf-lib. Its dependency tslib (CommonJS build) also writes its helpers
  * (`__extends`, `__awaiter`, …) onto globalThis; nothing reads them there, and a conversion worker's
  * built-ins guard rightly takes any new global for pollution, so the ones it added are removed.
  */
-export async function loadPdfLib(): Promise<PdfLib> {
-  if (lib) return lib;
+async function withoutTslibGlobals<T>(load: () => Promise<T>): Promise<T> {
   const before = new Set(Reflect.ownKeys(globalThis));
-  const loaded = await import('pdf-lib');
+  const loaded = await load();
   for (const key of Reflect.ownKeys(globalThis)) {
     if (!before.has(key) && typeof key === 'string' && key.startsWith('__')) Reflect.deleteProperty(globalThis, key);
   }
-  lib = loaded;
   return loaded;
 }
 
-/** The loaded pdf-lib (every caller runs after loadPdfLib). */
-export function pdfLib(): PdfLib {
-  return lib!;
+/** pdf-lib's core, loaded on first use. */
+export async function loadPdfLib(): Promise<PdfCore> {
+  core ??= await withoutTslibGlobals(async () => {
+    const [context, parser, ref, name, dict, number, array, raw, string, hex, decode] = await Promise.all([
+      import('pdf-lib/cjs/core/PDFContext.js'),
+      import('pdf-lib/cjs/core/parser/PDFObjectParser.js'),
+      import('pdf-lib/cjs/core/objects/PDFRef.js'),
+      import('pdf-lib/cjs/core/objects/PDFName.js'),
+      import('pdf-lib/cjs/core/objects/PDFDict.js'),
+      import('pdf-lib/cjs/core/objects/PDFNumber.js'),
+      import('pdf-lib/cjs/core/objects/PDFArray.js'),
+      import('pdf-lib/cjs/core/objects/PDFRawStream.js'),
+      import('pdf-lib/cjs/core/objects/PDFString.js'),
+      import('pdf-lib/cjs/core/objects/PDFHexString.js'),
+      import('pdf-lib/cjs/core/streams/decode.js'),
+    ]);
+    return {
+      PDFContext: classOf(context),
+      PDFObjectParser: classOf(parser),
+      PDFRef: classOf(ref),
+      PDFName: classOf(name),
+      PDFDict: classOf(dict),
+      PDFNumber: classOf(number),
+      PDFArray: classOf(array),
+      PDFRawStream: classOf(raw),
+      PDFString: classOf(string),
+      PDFHexString: classOf(hex),
+      decodePDFRawStream: decode.decodePDFRawStream,
+    };
+  });
+  return core;
+}
+
+/**
+ * A CommonJS module's default-exported class: through a bundler or jest, `default` is the class;
+ * through Node's own import() (tsx in a worker), `default` is module.exports, which holds it.
+ */
+function classOf<T>(module: { default: T }): T {
+  const value = module.default as unknown;
+  return (typeof value === 'function' ? value : (value as { default: T }).default) as T;
+}
+
+/** The loaded pdf-lib core (every caller runs after loadPdfLib). */
+export function pdfLib(): PdfCore {
+  return core!;
 }
 
 /** pdf-lib's parse of every object of the file; undefined when it can't (encrypted, damaged). */
 export async function openEagerObjects(input: Uint8Array): Promise<PdfObjects | undefined> {
-  const { PDFDocument, ParseSpeeds } = await loadPdfLib();
+  await loadPdfLib();
+  const { PDFDocument, ParseSpeeds } = await withoutTslibGlobals(() => import('pdf-lib'));
   try {
     const doc = await PDFDocument.load(input, {
       updateMetadata: false,
