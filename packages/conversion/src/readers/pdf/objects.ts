@@ -300,9 +300,22 @@ function readLazy(pdf: PdfLib, bytes: Uint8Array): LazyPdf {
   const linearized = linearizedPages(pdf, bytes, context);
   if (linearized !== undefined && linearized !== pageCount) doubt('linearized count');
 
+  // Whether a page-tree kid is a page, read from its bytes: a dictionary of /Type /Page with no /Kids
+  // key (what pdf.js takes for a page) needs no parse to be counted. Anything else is parsed.
+  const leaves = new Map<number, boolean>();
+  const isLeaf = (ref: PDFRef): boolean => {
+    if (cache.has(ref)) return false;
+    let leaf = leaves.get(ref.objectNumber);
+    if (leaf === undefined) {
+      const entry = entries.get(ref.objectNumber);
+      leaf = !!entry && 'offset' in entry && pageLeafBytes(bytes, entry.offset, ref);
+      leaves.set(ref.objectNumber, leaf);
+    }
+    return leaf;
+  };
   const pageCache = new Map<number, PDFDict | undefined>();
   const page = (pageNumber: number): PDFDict | undefined => {
-    if (!pageCache.has(pageNumber)) pageCache.set(pageNumber, findPage(pdf, top, pageNumber - 1));
+    if (!pageCache.has(pageNumber)) pageCache.set(pageNumber, findPage(pdf, top, pageNumber - 1, isLeaf));
     return pageCache.get(pageNumber);
   };
   // pdf.js checks that the last page exists before it trusts the count: so does this reader.
@@ -326,14 +339,25 @@ function readLazy(pdf: PdfLib, bytes: Uint8Array): LazyPdf {
   };
 }
 
-/** The page at `index` (0-based), found as pdf.js finds it: depth first, subtrees skipped by their Count. */
-function findPage(pdf: PdfLib, top: PDFDict, index: number): PDFDict | undefined {
+/**
+ * The page at `index` (0-based), found as pdf.js finds it: depth first, subtrees skipped by their Count.
+ * A kid that `isLeaf` shows to be a page without parsing it is counted unparsed unless it is the one asked for.
+ */
+function findPage(pdf: PdfLib, top: PDFDict, index: number, isLeaf: (ref: PDFRef) => boolean): PDFDict | undefined {
   const { PDFName, PDFDict, PDFNumber, PDFArray } = pdf;
   const visit: PDFObject[] = [top];
   const visited = new Set<PDFObject>();
   let current = 0;
   while (visit.length) {
-    const node = top.context.lookup(visit.pop());
+    const item = visit.pop()!;
+    if (item instanceof pdf.PDFRef && current !== index && isLeaf(item)) {
+      if (visited.has(item)) return doubt('page tree loop');
+      visited.add(item);
+      current++;
+      continue;
+    }
+    if (item instanceof pdf.PDFRef) visited.add(item);
+    const node = top.context.lookup(item);
     if (!(node instanceof PDFDict)) return doubt('page tree node');
     if (visited.has(node)) return doubt('page tree loop');
     visited.add(node);
@@ -355,6 +379,23 @@ function findPage(pdf: PdfLib, top: PDFDict, index: number): PDFDict | undefined
     for (let i = kids.size() - 1; i >= 0; i--) visit.push(kids.get(i));
   }
   return undefined;
+}
+
+/** Largest page object whose bytes are read for its type; a larger one is parsed. */
+const MAX_PEEK_BYTES = 16 * 1024;
+const PAGE_TYPE = /\/Type\s*\/Page(?![A-Za-z0-9#])/;
+
+/** The object at `offset` is `ref`, a dictionary with /Type /Page and no /Kids anywhere in it. */
+function pageLeafBytes(bytes: Uint8Array, offset: number, ref: PDFRef): boolean {
+  const header = indirectHeader(bytes, offset);
+  if (!header || header.number !== ref.objectNumber || header.generation !== ref.generationNumber) return false;
+  const start = skipSpace(bytes, header.end);
+  if (bytes[start] !== 0x3c || bytes[start + 1] !== 0x3c) return false;
+  const view = Buffer.from(bytes.buffer, bytes.byteOffset + start, Math.min(MAX_PEEK_BYTES, bytes.length - start));
+  const end = view.indexOf('endobj');
+  if (end < 0) return false;
+  const text = view.toString('latin1', 0, end);
+  return !text.includes('/Kids') && !text.includes('stream') && PAGE_TYPE.test(text);
 }
 
 /** The N of a linearization dictionary that opens the file, if it has one. */
