@@ -2,7 +2,7 @@ import { deflateSync } from 'node:zlib';
 import { PDFDocument } from 'pdf-lib';
 import { closeConversionWorkers, convertIsolated } from '../../src';
 import { contentRules } from '../../src/readers/pdf/content-rules';
-import { openEagerObjects, openLazyObjects } from '../../src/readers/pdf/objects';
+import { openEagerObjects, openLazyObjects, pdfName } from '../../src/readers/pdf/objects';
 import { makePdf as pdf, ruledGrid } from './make-pdf';
 
 afterAll(() => closeConversionWorkers());
@@ -102,7 +102,50 @@ function xrefStreamPdf(): Buffer {
   return Buffer.concat(chunks);
 }
 
+/** Objects 1..n written with a classic xref table; object 1 is the catalog. */
+function handWritten(objects: string[]): Buffer {
+  let out = '%PDF-1.7\n';
+  const offsets: number[] = [];
+  objects.forEach((body, i) => {
+    offsets.push(Buffer.byteLength(out));
+    out += `${i + 1} 0 obj\n${body}\nendobj\n`;
+  });
+  const xref = Buffer.byteLength(out);
+  out += `xref\n0 ${objects.length + 1}\n0000000000 65535 f \n`;
+  out += offsets.map((o) => `${String(o).padStart(10, '0')} 00000 n \n`).join('');
+  out += `trailer\n<< /Size ${objects.length + 1} /Root 1 0 R >>\nstartxref\n${xref}\n%%EOF\n`;
+  return Buffer.from(out);
+}
+
 describe('PDF objects read through the cross-reference table', () => {
+  it('When the page tree is nested, then pages are found in its order whether asked in order, backwards or again', async () => {
+    // Root: [Pages(p1, p2), p3, Pages(Pages(p4), p5)]; each page's width is its number.
+    const page = (n: number, parent: number): string =>
+      `<< /Type /Page /Parent ${parent} 0 R /MediaBox [0 0 ${n} 10] >>`;
+    const input = handWritten([
+      '<< /Type /Catalog /Pages 2 0 R >>',
+      '<< /Type /Pages /Kids [3 0 R 6 0 R 7 0 R] /Count 5 >>',
+      '<< /Type /Pages /Parent 2 0 R /Kids [4 0 R 5 0 R] /Count 2 >>',
+      page(1, 3),
+      page(2, 3),
+      page(3, 2),
+      '<< /Type /Pages /Parent 2 0 R /Kids [8 0 R 10 0 R] /Count 2 >>',
+      '<< /Type /Pages /Parent 7 0 R /Kids [9 0 R] /Count 1 >>',
+      page(4, 8),
+      page(5, 7),
+    ]);
+    const width = (objects: { page(n: number): { lookup(key: unknown): unknown } | undefined }, n: number) => {
+      const box = objects.page(n)!.lookup(pdfName('MediaBox')) as { asArray(): Array<{ asNumber(): number }> };
+      return box.asArray()[2]!.asNumber();
+    };
+    const lazy = (await openLazyObjects(input))!;
+    expect(lazy.pageCount).toBe(5);
+    expect([1, 2, 3, 4, 5].map((n) => width(lazy, n))).toEqual([1, 2, 3, 4, 5]);
+    const backwards = (await openLazyObjects(input))!;
+    expect([5, 4, 3, 2, 1, 3].map((n) => width(backwards, n))).toEqual([5, 4, 3, 2, 1, 3]);
+    expect(lazy.page(6)).toBeUndefined();
+  });
+
   it('When a pdfkit file is opened, then title, author and page count are read and each page has the rules of a full parse', async () => {
     const input = await tablePages(3, { Title: '  Quarterly report ', Author: 'Ada' });
     const lazy = await openLazyObjects(input);

@@ -1,5 +1,5 @@
 import { inflateSync } from 'node:zlib';
-import type { PDFContext, PDFDict, PDFObject, PDFRawStream, PDFRef } from 'pdf-lib';
+import type { PDFContext, PDFDict, PDFName, PDFObject, PDFRawStream, PDFRef } from 'pdf-lib';
 
 /**
  * A PDF's object layer for the content-rules scanner and the document info, on pdf-lib's objects.
@@ -104,6 +104,17 @@ function classOf<T>(module: { default: T }): T {
   return (typeof value === 'function' ? value : (value as { default: T }).default) as T;
 }
 
+const names = new Map<string, PDFName>();
+/**
+ * The PDF name of a key written in this code (Contents, Resources…): PDFName.of decodes its text and
+ * looks it up in pdf-lib's pool on every call, once per lookup of every page; kept here once made.
+ */
+export function pdfName(key: string): PDFName {
+  let name = names.get(key);
+  if (!name) names.set(key, (name = core!.PDFName.of(key)));
+  return name;
+}
+
 /** The loaded pdf-lib core (every caller runs after loadPdfLib). */
 export function pdfLib(): PdfCore {
   return core!;
@@ -176,8 +187,8 @@ function readLazy(pdf: PdfLib, bytes: Uint8Array): LazyPdf {
     const stream = lookup(pdf.PDFRef.of(number, 0));
     if (!(stream instanceof pdf.PDFRawStream)) return doubt('object stream');
     const data = decodeStream(pdf, stream);
-    const count = stream.dict.lookup(PDFName.of('N'));
-    const first = stream.dict.lookup(PDFName.of('First'));
+    const count = stream.dict.lookup(pdfName('N'));
+    const first = stream.dict.lookup(pdfName('First'));
     if (!(count instanceof PDFNumber) || !(first instanceof PDFNumber)) return doubt('object stream header');
     const ints = integers(data, 0, count.asNumber() * 2);
     read = {
@@ -231,13 +242,13 @@ function readLazy(pdf: PdfLib, bytes: Uint8Array): LazyPdf {
       const parsed = parseAt(bytes, read);
       if (!(parsed instanceof PDFDict)) return doubt('trailer');
       dict = parsed;
-      const stm = dict.get(PDFName.of('XRefStm'));
+      const stm = dict.get(pdfName('XRefStm'));
       if (stm instanceof PDFNumber) xrefStream(stm.asNumber());
     } else {
       dict = xrefStream(offset);
     }
     trailer ??= dict;
-    const prev = dict.get(PDFName.of('Prev'));
+    const prev = dict.get(pdfName('Prev'));
     if (prev instanceof PDFNumber) readSection(prev.asNumber());
     else if (prev !== undefined) doubt('prev');
   };
@@ -245,15 +256,15 @@ function readLazy(pdf: PdfLib, bytes: Uint8Array): LazyPdf {
     const header = indirectHeader(bytes, offset);
     if (!header) return doubt('xref stream');
     const stream = parseAt(bytes, header.end);
-    if (!(stream instanceof pdf.PDFRawStream) || stream.dict.lookup(PDFName.of('Type')) !== PDFName.of('XRef')) {
+    if (!(stream instanceof pdf.PDFRawStream) || stream.dict.lookup(pdfName('Type')) !== pdfName('XRef')) {
       return doubt('xref stream type');
     }
-    const widths = stream.dict.lookup(PDFName.of('W'));
-    const size = stream.dict.lookup(PDFName.of('Size'));
+    const widths = stream.dict.lookup(pdfName('W'));
+    const size = stream.dict.lookup(pdfName('Size'));
     if (!(widths instanceof PDFArray) || !(size instanceof PDFNumber)) return doubt('xref stream fields');
     const w = widths.asArray().map((n) => (n instanceof PDFNumber ? n.asNumber() : -1));
     if (w.length !== 3 || w.some((n) => n < 0 || n > 8)) return doubt('xref widths');
-    const index = stream.dict.lookup(PDFName.of('Index'));
+    const index = stream.dict.lookup(pdfName('Index'));
     const ranges =
       index instanceof PDFArray
         ? index.asArray().map((n) => (n instanceof PDFNumber ? n.asNumber() : doubt('xref index')))
@@ -286,12 +297,12 @@ function readLazy(pdf: PdfLib, bytes: Uint8Array): LazyPdf {
 
   readSection(startXref(bytes));
   if (!trailer) return doubt('trailer');
-  if (trailer.has(PDFName.of('Encrypt'))) doubt('encrypted');
-  const root = trailer.lookup(PDFName.of('Root'));
+  if (trailer.has(pdfName('Encrypt'))) doubt('encrypted');
+  const root = trailer.lookup(pdfName('Root'));
   if (!(root instanceof PDFDict)) return doubt('catalog');
-  const top = root.lookup(PDFName.of('Pages'));
+  const top = root.lookup(pdfName('Pages'));
   if (!(top instanceof PDFDict)) return doubt('page tree');
-  const count = top.lookup(PDFName.of('Count'));
+  const count = top.lookup(pdfName('Count'));
   if (!(count instanceof PDFNumber) || !Number.isInteger(count.asNumber()) || count.asNumber() < 0) {
     return doubt('page count');
   }
@@ -314,14 +325,19 @@ function readLazy(pdf: PdfLib, bytes: Uint8Array): LazyPdf {
     return leaf;
   };
   const pageCache = new Map<number, PDFDict | undefined>();
+  let walk: PageWalk | undefined;
   const page = (pageNumber: number): PDFDict | undefined => {
-    if (!pageCache.has(pageNumber)) pageCache.set(pageNumber, findPage(pdf, top, pageNumber - 1, isLeaf));
+    if (!pageCache.has(pageNumber)) {
+      // The walk goes on from the last page found when this one comes after it (pages are read in order).
+      if (!walk || walk.current > pageNumber - 1) walk = { context, visit: [top], visited: new Set(), current: 0 };
+      pageCache.set(pageNumber, findPage(pdf, pageNumber - 1, isLeaf, walk));
+    }
     return pageCache.get(pageNumber);
   };
   // pdf.js checks that the last page exists before it trusts the count: so does this reader.
   if (pageCount > 0 && !page(pageCount)) doubt('last page');
 
-  const info = trailer.lookup(PDFName.of('Info'));
+  const info = trailer.lookup(pdfName('Info'));
   const text = (key: string): string => {
     if (!(info instanceof PDFDict)) return '';
     const value = info.lookup(PDFName.of(key));
@@ -334,47 +350,55 @@ function readLazy(pdf: PdfLib, bytes: Uint8Array): LazyPdf {
     page,
     title: text('Title'),
     author: text('Author'),
-    acroForm: root.has(PDFName.of('AcroForm')),
+    acroForm: root.has(pdfName('AcroForm')),
     parsedObjects: () => parsed,
   };
+}
+
+/**
+ * Where a depth-first walk of the page tree stands: the nodes left to visit, those visited, and the
+ * index of the next page. Reading pages in order resumes the walk instead of starting it again.
+ */
+interface PageWalk {
+  context: PDFContext;
+  visit: PDFObject[];
+  visited: Set<PDFObject>;
+  current: number;
 }
 
 /**
  * The page at `index` (0-based), found as pdf.js finds it: depth first, subtrees skipped by their Count.
  * A kid that `isLeaf` shows to be a page without parsing it is counted unparsed unless it is the one asked for.
  */
-function findPage(pdf: PdfLib, top: PDFDict, index: number, isLeaf: (ref: PDFRef) => boolean): PDFDict | undefined {
-  const { PDFName, PDFDict, PDFNumber, PDFArray } = pdf;
-  const visit: PDFObject[] = [top];
-  const visited = new Set<PDFObject>();
-  let current = 0;
+function findPage(pdf: PdfLib, index: number, isLeaf: (ref: PDFRef) => boolean, walk: PageWalk): PDFDict | undefined {
+  const { PDFDict, PDFNumber, PDFArray } = pdf;
+  const { visit, visited } = walk;
   while (visit.length) {
     const item = visit.pop()!;
-    if (item instanceof pdf.PDFRef && current !== index && isLeaf(item)) {
+    if (item instanceof pdf.PDFRef && walk.current !== index && isLeaf(item)) {
       if (visited.has(item)) return doubt('page tree loop');
       visited.add(item);
-      current++;
+      walk.current++;
       continue;
     }
     if (item instanceof pdf.PDFRef) visited.add(item);
-    const node = top.context.lookup(item);
+    const node = walk.context.lookup(item);
     if (!(node instanceof PDFDict)) return doubt('page tree node');
     if (visited.has(node)) return doubt('page tree loop');
     visited.add(node);
-    const type = node.lookup(PDFName.of('Type'));
-    if (type === PDFName.of('Page')) {
-      if (current === index) return node;
-      current++;
+    const type = node.lookup(pdfName('Type'));
+    if (type === pdfName('Page')) {
+      if (walk.current++ === index) return node;
       continue;
     }
-    if (type !== PDFName.of('Pages')) return doubt('page tree type');
-    const count = node.lookup(PDFName.of('Count'));
+    if (type !== pdfName('Pages')) return doubt('page tree type');
+    const count = node.lookup(pdfName('Count'));
     if (!(count instanceof PDFNumber) || !Number.isInteger(count.asNumber())) return doubt('page tree count');
-    if (current + count.asNumber() <= index) {
-      current += count.asNumber();
+    if (walk.current + count.asNumber() <= index) {
+      walk.current += count.asNumber();
       continue;
     }
-    const kids = node.lookup(PDFName.of('Kids'));
+    const kids = node.lookup(pdfName('Kids'));
     if (!(kids instanceof PDFArray)) return doubt('page tree kids');
     for (let i = kids.size() - 1; i >= 0; i--) visit.push(kids.get(i));
   }
@@ -406,7 +430,7 @@ function linearizedPages(pdf: PdfLib, bytes: Uint8Array, context: PDFContext): n
   const header = at < 0 ? undefined : indirectHeader(bytes, at);
   if (!header) return doubt('linearization');
   const dict = pdf.PDFObjectParser.forBytes(bytes.subarray(header.end), context).parseObject();
-  const n = dict instanceof pdf.PDFDict ? dict.get(pdf.PDFName.of('N')) : undefined;
+  const n = dict instanceof pdf.PDFDict ? dict.get(pdfName('N')) : undefined;
   return n instanceof pdf.PDFNumber ? n.asNumber() : doubt('linearization N');
 }
 
@@ -448,12 +472,12 @@ function pdfDocString(bytes: Uint8Array): string {
 function decodeStream(pdf: PdfLib, stream: PDFRawStream): Uint8Array {
   const { PDFName, PDFArray, PDFDict, PDFNumber } = pdf;
   const dict = stream.dict;
-  const filter = dict.lookup(PDFName.of('Filter'));
+  const filter = dict.lookup(pdfName('Filter'));
   const filters =
     filter instanceof PDFArray ? filter.asArray().map((f) => dict.context.lookup(f)) : filter ? [filter] : [];
   if (filters.length === 0) return stream.contents;
-  const parms = dict.lookup(PDFName.of('DecodeParms'));
-  if (filters.length !== 1 || filters[0] !== PDFName.of('FlateDecode')) {
+  const parms = dict.lookup(pdfName('DecodeParms'));
+  if (filters.length !== 1 || filters[0] !== pdfName('FlateDecode')) {
     if (parms !== undefined) doubt('filter parameters');
     return pdf.decodePDFRawStream(stream).decode();
   }
