@@ -42,11 +42,47 @@ interface Reply {
   inherited: unknown;
 }
 
+/**
+ * A task that, like the PDF reader, finds out while it runs that it needs a library which installs
+ * polyfills as it loads (pdf.js): it asks for it and fails; the guard's prepare step loads it (here a
+ * stand-in that adds a method to Array.prototype) outside the check, and the task runs again. A run
+ * may also pollute on its own (`pollute`), which the later load must not hide.
+ */
+const LATE_LIBRARY_TASK = `
+require(${JSON.stringify(require.resolve('tsx/cjs/api'))}).register();
+const { threadId } = require('node:worker_threads');
+const { guardedTask } = require(${JSON.stringify(path.join(__dirname, '..', 'src', 'isolation', 'guarded-task.ts'))});
+let loaded = false;
+let asked = false;
+let runs = 0;
+module.exports = guardedTask(
+  async ({ pollute }) => {
+    runs++;
+    if (!loaded) {
+      asked = true;
+      if (pollute) Object.prototype.polluted = 'yes';
+      return { threadId, runs, loaded };
+    }
+    return { threadId, runs, loaded, polyfill: typeof [].lateLibraryHelper, inherited: ({}).polluted ?? null };
+  },
+  async () => {
+    if (!asked) return false;
+    asked = false;
+    loaded = true;
+    Object.defineProperty(Array.prototype, 'lateLibraryHelper', { value: () => 1, writable: true, configurable: true });
+    return true;
+  },
+);
+`;
+
 describe('conversion workers', () => {
   let taskFile: string;
+  let lateTaskFile: string;
   beforeAll(() => {
     taskFile = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'mw-isolation-')), 'vulnerable-task.js');
     fs.writeFileSync(taskFile, VULNERABLE_TASK);
+    lateTaskFile = path.join(path.dirname(taskFile), 'late-library-task.js');
+    fs.writeFileSync(lateTaskFile, LATE_LIBRARY_TASK);
   });
   afterAll(async () => {
     await closeConversionWorkers();
@@ -126,5 +162,41 @@ describe('conversion workers', () => {
       const result = await convertIsolated(samples[ext]!, ext, std, limits);
       expect(result.markdown).toContain('Hello world');
     }
+  });
+
+  it('When a task asks for a polyfilling library as it runs, then the library loads outside the check, the task runs again, and the worker is kept', async () => {
+    const polluted = pollutedConversionWorkers();
+    const late = { ...limits, maxMemoryMb: 250 };
+    type LateReply = { threadId: number; runs: number; loaded: boolean; polyfill?: string; inherited?: unknown };
+    const first = await runIsolatedTask<{ pollute: boolean }, LateReply>(lateTaskFile, { pollute: false }, late);
+    expect(first).toMatchObject({ runs: 2, loaded: true, polyfill: 'function', inherited: null });
+    const next = await runIsolatedTask<{ pollute: boolean }, LateReply>(lateTaskFile, { pollute: false }, late);
+    expect(next).toMatchObject({ loaded: true, polyfill: 'function' });
+    expect(pollutedConversionWorkers()).toBe(polluted);
+  });
+
+  it('When a run that asked for a library also polluted the built-ins, then loading the library does not hide it: the task fails and its worker goes', async () => {
+    const polluted = pollutedConversionWorkers();
+    const late = { ...limits, maxMemoryMb: 251 };
+    const hostile = runIsolatedTask<{ pollute: boolean }, unknown>(lateTaskFile, { pollute: true }, late);
+    await expect(hostile).rejects.toMatchObject({ code: 'corrupt_file' });
+    expect(pollutedConversionWorkers()).toBe(polluted + 1);
+  });
+
+  it('When a PDF needs pdf.js (a form) in a worker that has not loaded it, then it converts with its values and no worker is taken for polluted', async () => {
+    const { makePdf } = await import('./pdf/make-pdf');
+    const form = await makePdf((doc) => {
+      doc.font('Helvetica').fontSize(11);
+      doc.initForm();
+      doc.text('Full name:', 72, 100, { lineBreak: false });
+      doc.formText('name', 160, 96, 200, 18, { value: 'Ada Lovelace' });
+    });
+    const polluted = pollutedConversionWorkers();
+    // A heap limit of its own: a pool whose workers have not read any PDF yet.
+    const fresh = { ...limits, maxMemoryMb: 252 };
+    expect((await convertIsolated(form, 'pdf', std, fresh)).markdown).toBe('Full name: Ada Lovelace\n');
+    expect((await convertIsolated(form, 'pdf', std, fresh)).markdown).toBe('Full name: Ada Lovelace\n');
+    expect((await convertIsolated(Buffer.from('after'), 'txt', std, fresh)).markdown).toBe('after\n');
+    expect(pollutedConversionWorkers()).toBe(polluted);
   });
 });

@@ -2,8 +2,7 @@
 // worker's snapshot of its built-ins, so that loading it during a conversion is no change.
 import 'tesseract.js';
 import { convertDocument, type ConvertDocumentOptions } from '../convert';
-import { mayBePdf } from '../formats/sniff';
-import { loadPdfJs } from '../readers/pdf/pdfjs';
+import { holdPdfJsLoads, loadPdfJs, takePdfJsRequest } from '../readers/pdf/pdfjs';
 import { conversionFailure } from '../user-facing-errors';
 import { guardedTask } from './guarded-task';
 
@@ -13,18 +12,18 @@ interface Task {
   options: ConvertDocumentOptions;
 }
 
-let pdfJsLoaded = false;
+// pdf.js is loaded between tasks, never during one (see preparePdfJs).
+holdPdfJsLoads();
 
 /**
  * pdf.js installs core-js polyfills on the built-ins as it loads (Function.prototype.toString,
- * JSON.stringify, Set.prototype.difference ...): it is loaded before the first PDF's conversion
- * and outside the built-ins check, not while a document is being read. 0.3 s and 40 MB, so only
- * in workers that are given a PDF.
+ * JSON.stringify, Set.prototype.difference ...): it must load outside the built-ins check, not while
+ * a document is being read. Most PDFs don't need it (0.1-0.3 s of CPU and 40 MB): a read that does
+ * fails asking for it, and it is loaded here, after that run's check; the task then runs again.
  */
-async function preparePdfJs({ input }: Task): Promise<boolean> {
-  if (pdfJsLoaded || !mayBePdf(Buffer.from(input.buffer, input.byteOffset, input.byteLength))) return false;
-  pdfJsLoaded = true;
-  await loadPdfJs().catch(() => undefined);
+async function preparePdfJs(): Promise<boolean> {
+  if (!takePdfJsRequest()) return false;
+  await loadPdfJs(true).catch(() => undefined);
   return true;
 }
 

@@ -40,6 +40,9 @@ if (hardening === 'guard' || hardening === 'delete-proto') {
   delete (Object.prototype as { __proto__?: unknown }).__proto__;
 }
 
+/** A task is run again at most this many times after `prepare` loaded something it asked for. */
+const MAX_PREPARED_RUNS = 2;
+
 let conversions = 0;
 let snapshot: BuiltInsSnapshot | undefined;
 let pollution: string | undefined;
@@ -53,9 +56,12 @@ function health(): WorkerHealth {
  * Wraps a pooled worker task so that the built-ins every parser shares are compared with a
  * snapshot before and after it runs. A task after which they differ has its reply replaced by
  * `done: false` (its result may be the pollution's work), and so has every later task this
- * worker is given, unrun; the pool replaces the worker. `prepare` loads, before the task and
- * outside the comparison, libraries that install polyfills as they load (pdf.js); it returns
- * true when it loaded something, and the snapshot is taken again.
+ * worker is given, unrun; the pool replaces the worker. `prepare` loads, outside the comparison,
+ * libraries that install polyfills as they load (pdf.js); it returns true when it loaded
+ * something, and the snapshot is taken again. It is asked before the task and again after it
+ * (a task may find out that it needs such a library only while it runs; it then fails and
+ * asks): a run after which it loads something is discarded, once its own run was found clean,
+ * and the task runs again with the library loaded.
  */
 export function guardedTask<T, R>(
   run: (task: T) => Promise<R>,
@@ -67,7 +73,10 @@ export function guardedTask<T, R>(
     if (!checks) {
       conversions += weigh(task);
       if (prepare) await prepare(task);
-      return { done: true, value: await run(task), health: health() };
+      let value = await run(task);
+      for (let again = 0; again < MAX_PREPARED_RUNS && prepare && (await prepare(task)); again++)
+        value = await run(task);
+      return { done: true, value, health: health() };
     }
     // The first snapshot: after the worker loaded this module and what it preloads, before any document.
     if (!snapshot) {
@@ -78,8 +87,18 @@ export function guardedTask<T, R>(
     if (pollution !== undefined) return { done: false, ran: false, change: pollution, health: health() };
     conversions += weigh(task);
     if (prepare && (await prepare(task))) snapshot = snapshotBuiltIns();
-    const value = await run(task);
+    let value = await run(task);
     pollution = builtInsChange(snapshot);
+    // What a run changed is judged before anything is loaded after it: the new snapshot can't hide it.
+    for (
+      let again = 0;
+      pollution === undefined && again < MAX_PREPARED_RUNS && prepare && (await prepare(task));
+      again++
+    ) {
+      snapshot = snapshotBuiltIns();
+      value = await run(task);
+      pollution = builtInsChange(snapshot);
+    }
     if (pollution !== undefined) return { done: false, ran: true, change: pollution, health: health() };
     return { done: true, value, health: health() };
   };

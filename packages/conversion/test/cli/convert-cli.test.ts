@@ -67,4 +67,43 @@ describe('pnpm convert (the library without a server)', () => {
     expect(code).toBe(0);
     expect(Buffer.concat(chunks).length).toBe(line.length * 40_000);
   }, 60_000);
+
+  it('When files are converted side by side and a later one finishes first, then stdout and the error messages keep the order the files were named in', async () => {
+    // Distinct lines (a line repeated on every page would be taken for a running header).
+    const words = (n: number): string =>
+      `Line ${['alpha', 'beta', 'gamma', 'delta', 'omega'][n % 5]} ${n.toString(2)} ends`;
+    // A 60-page PDF, then two one-line texts with a broken file between them: the texts finish long before the PDF.
+    const { makePdf } = await import('../pdf/make-pdf');
+    const long = path.join(dir, 'long.pdf');
+    fs.writeFileSync(
+      long,
+      await makePdf((doc) => {
+        for (let p = 1; p <= 60; p++) {
+          if (p > 1) doc.addPage();
+          doc
+            .font('Helvetica')
+            .fontSize(11)
+            .text(words(p), 72, 72 + p * 7);
+        }
+      }),
+    );
+    const first = path.join(dir, 'first.txt');
+    const second = path.join(dir, 'second.txt');
+    const broken = path.join(dir, 'broken-between.pdf');
+    fs.writeFileSync(first, 'The first text.\n');
+    fs.writeFileSync(second, 'The second text.\n');
+    fs.writeFileSync(broken, 'not a pdf');
+    // Enough input in all for the batch to use more than one worker (MORE_WORKERS_FROM_BYTES).
+    const bulk = path.join(dir, 'bulk.txt');
+    fs.writeFileSync(bulk, 'Bulk line.\n'.repeat(30_000));
+    const result = await run(TSX, [CLI, long, first, broken, second, bulk], { maxBuffer: 8 << 20 }).then(
+      ({ stdout, stderr }) => ({ code: 0, stdout, stderr }),
+      (err: { code: number; stdout: string; stderr: string }) => err,
+    );
+    expect(result.code).toBe(1);
+    expect(result.stdout).toMatch(
+      new RegExp(`^${words(1)}[\\s\\S]*${words(60)}\\nThe first text\\.\\nThe second text\\.\\nBulk line\\.\\n`),
+    );
+    expect(result.stderr).toContain(`${broken}: `);
+  }, 120_000);
 });

@@ -1,5 +1,6 @@
 import { inflateSync } from 'node:zlib';
-import type { PDFContext, PDFDict, PDFDocument, PDFObject, PDFRawStream } from 'pdf-lib';
+import type { PDFContext, PDFDict, PDFObject, PDFRawStream } from 'pdf-lib';
+import { openEagerObjects, openLazyObjects, pdfLib, pdfName, type PdfObjects } from './objects';
 import { RuleCollector, type Matrix, type Rule } from './rulings';
 
 /**
@@ -18,59 +19,25 @@ export interface ContentRules {
   pageRules(pageNumber: number): Rule[] | undefined;
 }
 
-type PdfLib = typeof import('pdf-lib');
-let lib: PdfLib | undefined;
-
-/**
- * pdf-lib, loaded on first use. Its dependency tslib (CommonJS build) also writes its helpers
- * (`__extends`, `__awaiter`, …) onto globalThis; nothing reads them there, and a conversion worker's
- * built-ins guard rightly takes any new global for pollution, so the ones it added are removed.
- */
-async function loadPdfLib(): Promise<PdfLib> {
-  if (lib) return lib;
-  const before = new Set(Reflect.ownKeys(globalThis));
-  const loaded = await import('pdf-lib');
-  for (const key of Reflect.ownKeys(globalThis)) {
-    if (!before.has(key) && typeof key === 'string' && key.startsWith('__')) Reflect.deleteProperty(globalThis, key);
-  }
-  lib = loaded;
-  return loaded;
-}
-
-/** The loaded pdf-lib (every caller runs after openContentRules loaded it). */
-function pdf(): PdfLib {
-  return lib!;
-}
+/** The loaded pdf-lib (every caller runs after the objects were opened, which loads it). */
+const pdf = pdfLib;
 
 /** Opens the file's object layer; undefined when pdf-lib can't (encrypted, damaged): every page then goes to pdf.js. */
 export async function openContentRules(input: Uint8Array): Promise<ContentRules | undefined> {
-  const { PDFDocument: Document, ParseSpeeds } = await loadPdfLib();
-  let doc: PDFDocument;
-  try {
-    doc = await Document.load(input, {
-      updateMetadata: false,
-      throwOnInvalidObject: true,
-      parseSpeed: ParseSpeeds.Fastest,
-    });
-  } catch {
-    return undefined;
-  }
-  let pages: PDFDict[];
-  try {
-    pages = doc.getPages().map((page) => page.node);
-  } catch {
-    return undefined;
-  }
+  const objects = (await openLazyObjects(input)) ?? (await openEagerObjects(input));
+  return objects && contentRules(objects);
+}
+
+/** The scanner over an opened object layer (lazy or eager: see objects.ts). */
+export function contentRules(objects: PdfObjects): ContentRules {
   return {
-    pageCount: pages.length,
+    pageCount: objects.pageCount,
     pageRules(pageNumber) {
-      const page = pages[pageNumber - 1];
-      if (!page) return undefined;
       try {
-        return readPageRules(doc.context, page);
-      } catch (error) {
-        if (error instanceof Unsupported) return undefined;
-        // A bug of ours must not cost the page its tables: pdf.js reads it instead.
+        const page = objects.page(pageNumber);
+        return page && readPageRules(objects.context, page);
+      } catch {
+        // Unsupported, a lookup the object layer doubts, or a bug of ours: the page must not lose its tables, pdf.js reads it.
         return undefined;
       }
     },
@@ -112,7 +79,7 @@ function inherited(context: PDFContext, page: PDFDict, key: string, inheritable:
   for (let depth = 0; node && depth < 64; depth++) {
     const value = node.get(name);
     if (value !== undefined || !inheritable) return value;
-    const parent: PDFObject | undefined = context.lookup(node.get(pdf().PDFName.of('Parent')));
+    const parent: PDFObject | undefined = context.lookup(node.get(pdfName('Parent')));
     node = parent instanceof pdf().PDFDict ? parent : undefined;
   }
   return undefined;
@@ -120,15 +87,15 @@ function inherited(context: PDFContext, page: PDFDict, key: string, inheritable:
 
 /** Annotations that pdf.js adds to the operator list (appearance streams, or ones it draws itself). */
 function drawsAnnotations(context: PDFContext, page: PDFDict): boolean {
-  const annots = context.lookup(page.get(pdf().PDFName.of('Annots')));
+  const annots = context.lookup(page.get(pdfName('Annots')));
   if (annots === undefined) return false;
   if (!(annots instanceof pdf().PDFArray)) return true;
   return annots.asArray().some((ref) => {
     const annot = context.lookup(ref);
     if (!(annot instanceof pdf().PDFDict)) return false;
-    const subtype = context.lookup(annot.get(pdf().PDFName.of('Subtype')));
-    const inert = subtype === pdf().PDFName.of('Link') || subtype === pdf().PDFName.of('Popup');
-    return !inert || annot.has(pdf().PDFName.of('AP'));
+    const subtype = context.lookup(annot.get(pdfName('Subtype')));
+    const inert = subtype === pdfName('Link') || subtype === pdfName('Popup');
+    return !inert || annot.has(pdfName('AP'));
   });
 }
 
@@ -175,12 +142,12 @@ function numbers(context: PDFContext, value: PDFObject | undefined): number[] | 
  */
 function decode(stream: PDFRawStream): Uint8Array {
   const context = stream.dict.context;
-  const filter = context.lookup(stream.dict.get(pdf().PDFName.of('Filter')));
+  const filter = context.lookup(stream.dict.get(pdfName('Filter')));
   const filters =
     filter instanceof pdf().PDFArray ? filter.asArray().map((f) => context.lookup(f)) : filter ? [filter] : [];
   if (filters.length === 0) return stream.contents;
-  if (stream.dict.has(pdf().PDFName.of('DecodeParms'))) doubt('predictor');
-  if (filters.length === 1 && filters[0] === pdf().PDFName.of('FlateDecode')) return inflateSync(stream.contents);
+  if (stream.dict.has(pdfName('DecodeParms'))) doubt('predictor');
+  if (filters.length === 1 && filters[0] === pdfName('FlateDecode')) return inflateSync(stream.contents);
   try {
     return pdf().decodePDFRawStream(stream).decode();
   } catch {
@@ -431,13 +398,13 @@ function paintXObject(
 ): void {
   const xobject = resource('XObject', operand, resources, context);
   if (!(xobject instanceof pdf().PDFRawStream)) doubt('XObject');
-  const subtype = context.lookup(xobject.dict.get(pdf().PDFName.of('Subtype')));
-  if (subtype === pdf().PDFName.of('Image') || subtype === pdf().PDFName.of('PS')) return;
-  if (subtype !== pdf().PDFName.of('Form') || depth >= MAX_FORM_DEPTH) doubt('XObject subtype');
+  const subtype = context.lookup(xobject.dict.get(pdfName('Subtype')));
+  if (subtype === pdfName('Image') || subtype === pdfName('PS')) return;
+  if (subtype !== pdfName('Form') || depth >= MAX_FORM_DEPTH) doubt('XObject subtype');
   // Optional content and soft masks add operators to pdf.js's list that this reader doesn't follow.
-  if (xobject.dict.has(pdf().PDFName.of('OC'))) doubt('optional content');
-  const matrix = numbers(context, context.lookup(xobject.dict.get(pdf().PDFName.of('Matrix'))));
-  const own = context.lookup(xobject.dict.get(pdf().PDFName.of('Resources')));
+  if (xobject.dict.has(pdfName('OC'))) doubt('optional content');
+  const matrix = numbers(context, context.lookup(xobject.dict.get(pdfName('Matrix'))));
+  const own = context.lookup(xobject.dict.get(pdfName('Resources')));
   rules.beginForm(matrix?.length === 6 ? (matrix as Matrix) : undefined);
   scan(decode(xobject), own instanceof pdf().PDFDict ? own : resources, rules, context, depth + 1);
   rules.endForm();
@@ -447,6 +414,6 @@ function paintXObject(
 function checkGraphicsState(operand: Operand, resources: PDFDict | undefined, context: PDFContext): void {
   const state = resource('ExtGState', operand, resources, context);
   if (!(state instanceof pdf().PDFDict)) return;
-  const mask = context.lookup(state.get(pdf().PDFName.of('SMask')));
-  if (mask !== undefined && mask !== pdf().PDFName.of('None')) doubt('soft mask');
+  const mask = context.lookup(state.get(pdfName('SMask')));
+  if (mask !== undefined && mask !== pdfName('None')) doubt('soft mask');
 }

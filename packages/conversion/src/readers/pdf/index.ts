@@ -3,9 +3,10 @@ import { ConversionError } from '../../types';
 import { buildLines, type Line, type TextItem } from './layout';
 import { readPages, readPageSpans, type PopplerPage } from './poppler';
 import { noPageSelected, selectedSpans } from '../../page-range';
-import { documentInfo, openPdf } from './pdfjs';
+import { documentInfo, openPdf, PdfJsNotLoaded, type PdfInfo, type PdfJsDocument } from './pdfjs';
 import { pageRules } from './rulings';
-import { openContentRules, type ContentRules } from './content-rules';
+import { contentRules, type ContentRules } from './content-rules';
+import { openEagerObjects, openLazyObjects } from './objects';
 import { ruledTables, type RuledTable } from './ruled-tables';
 import { withFormValues } from './form-fields';
 import { ligatureSpellings, withLigaturesInOrder } from './rtl-ligatures';
@@ -13,10 +14,15 @@ import { xfaBlocks } from './xfa-form';
 import { readsAsGarbage } from './text-quality';
 import { linesToBlocks, removeRunningLines } from './blocks';
 import type { Block } from '../../document/model';
-import { ocrPdfPages } from '../shared/ocr/scanned-pdf';
-import { columnSections, ocrBlocks } from '../shared/ocr/layout';
-import { withWordBoxes } from '../shared/ocr/word-boxes';
-import { pdfPictureText } from '../shared/ocr/pictures';
+// OCR (its engine loads sharp) is loaded by the reads that need it: most PDFs have a text layer. require(), as the
+// format table does, loads a module the same way under tsx, jest and the bundle.
+/* eslint-disable @typescript-eslint/no-require-imports */
+type OcrLayout = typeof import('../shared/ocr/layout');
+const ocrLayout = (): OcrLayout => require('../shared/ocr/layout') as OcrLayout;
+const scannedPdf = () => require('../shared/ocr/scanned-pdf') as typeof import('../shared/ocr/scanned-pdf');
+const wordBoxes = () => require('../shared/ocr/word-boxes') as typeof import('../shared/ocr/word-boxes');
+const pictures = () => require('../shared/ocr/pictures') as typeof import('../shared/ocr/pictures');
+/* eslint-enable @typescript-eslint/no-require-imports */
 
 /** Pages read at most; a longer PDF fails with a message saying so. */
 export const MAX_PDF_PAGES = 2000;
@@ -30,7 +36,7 @@ export const MAX_PDF_PAGES = 2000;
 export const pdfReader: Reader = {
   name: 'pdf',
   async read(input, options): Promise<ReadResult> {
-    // pdftohtml reads the pages in its own process while pdf.js reads the trailer here (title, author, page count, form).
+    // pdftohtml reads the pages in its own process while the trailer and catalog are read here (title, author, page count, form).
     // With a page range (E2) it is asked for the selected spans only; spans past the end are judged once the count is known.
     const stop = new AbortController();
     const range = options.pageRange;
@@ -40,13 +46,28 @@ export const pdfReader: Reader = {
           (pages) => ({ pages, failed: [] as number[] }),
           () => undefined,
         );
-    const opened = await openPdf(input).then(
-      (doc) => ({ doc, error: undefined }),
-      (error: unknown) => ({ doc: undefined, error }),
-    );
-    let doc = opened.doc;
+    // pdf.js, opened when a file needs it; a worker that has not loaded it yet runs the task again once it has.
+    let opened: Promise<PdfJsOpened> | undefined;
+    const pdfJs = (): Promise<PdfJsOpened> =>
+      (opened ??= openPdf(input).then(
+        (doc): PdfJsOpened => ({ doc }),
+        (error: unknown): PdfJsOpened => {
+          if (error instanceof PdfJsNotLoaded) throw error;
+          return { error };
+        },
+      ));
     try {
-      const info = doc ? await documentInfo(doc).catch(() => undefined) : undefined;
+      // The object layer read through the cross-reference table: only the objects asked for are parsed.
+      const lazy = await openLazyObjects(input);
+      let info: PdfInfo | undefined;
+      let doc: PdfJsDocument | undefined;
+      if (lazy && !lazy.acroForm) {
+        info = { title: lazy.title, author: lazy.author, pages: lazy.pageCount, form: false };
+      } else {
+        // Forms, and files the lazy reader doubts: pdf.js reads the document info, as it reads the form.
+        doc = (await pdfJs()).doc;
+        info = doc ? await documentInfo(doc).catch(() => undefined) : undefined;
+      }
       // The page limit is on pages read: a range may select a few pages of a longer file.
       if (info && info.pages > MAX_PDF_PAGES && !range) stop.abort();
       const read = await reading;
@@ -67,62 +88,93 @@ export const pdfReader: Reader = {
       // An XFA-only form: its pages are a placeholder, the form and its values are in the XFA.
       if (doc?.isPureXfa) return { blocks: xfaBlocks(doc.allXfaHtml), metadata };
       // poppler refused the file: pdf.js says why (password, damage) in the words users get.
-      if (!poppler) return failWithReason(opened.error);
+      if (!poppler) return failWithReason((await pdfJs()).error);
       if (range && !poppler.length) throw noPageSelected(pageCount);
       const pages: Line[][] = [];
       const numbers = poppler.map((p) => p.number);
       const sizes = poppler.map((p) => ({ number: p.number, width: p.width, height: p.height }));
-      // The content scanner reads most files' rules; pdf.js's operator list serves the pages it leaves.
-      let contentRules: Promise<ContentRules | undefined> | undefined;
+      const layout = options.enhanced ? ocrLayout() : undefined;
+      // Drawn rules: the content scanner reads most files' pages; pdf.js's operator list serves the pages it leaves.
+      // Files read by pdf.js from the start have their objects parsed by pdf-lib whole, on their first tabular page.
+      let scanner: Promise<ContentRules | undefined> | undefined;
+      const rulesPages = doc ? doc.numPages : lazy?.pageCount;
       for (const page of poppler) {
         let items = page.items;
         // pdf.js adds what poppler's text output lacks: form field values and drawn rules (when it could open the file).
         if (doc && info?.form) items = await withFormValues(doc, page.number, items, typicalSize(items));
         // Right-to-left ligatures are told from letter pairs by pdf.js's glyphs; a page pdf.js can't parse keeps poppler's spelling.
-        if (doc && items.some((i) => i.rtl)) {
-          const spellings = await ligatureSpellings(doc, page.number).catch(() => new Map<string, string>());
-          items = withLigaturesInOrder(items, spellings);
+        if (items.some((i) => i.rtl)) {
+          const ligatures = doc ?? (lazy && (await pdfJs()).doc);
+          if (ligatures) {
+            const spellings = await ligatureSpellings(ligatures, page.number).catch((error: unknown) => {
+              if (error instanceof PdfJsNotLoaded) throw error;
+              return new Map<string, string>();
+            });
+            items = withLigaturesInOrder(items, spellings);
+          }
         }
         // Enhanced mode: pages set in columns are read column by column, whatever order the file draws them in.
         const read = (list: TextItem[]): Line[] =>
-          buildLines(options.enhanced ? columnOrder(list, page.height) : list, page.number, page.height);
+          buildLines(layout ? columnOrder(layout, list, page.height) : list, page.number, page.height);
         let lines = read(items);
-        if (doc && lines.filter((l) => l.gaps > 0).length >= MIN_TABULAR_LINES) {
-          contentRules ??= openContentRules(input);
-          const scanned = await contentRules;
-          const rules =
-            (scanned?.pageCount === doc.numPages ? scanned.pageRules(page.number) : undefined) ??
-            (await pageRules(doc, page.number));
+        if ((doc || lazy) && lines.filter((l) => l.gaps > 0).length >= MIN_TABULAR_LINES) {
+          scanner ??= lazy
+            ? Promise.resolve(contentRules(lazy))
+            : openEagerObjects(input).then((o) => o && contentRules(o));
+          const scanned = await scanner;
+          let rules = scanned && scanned.pageCount === rulesPages ? scanned.pageRules(page.number) : undefined;
+          if (!rules) {
+            const rulesDoc = doc ?? (await pdfJs()).doc;
+            rules = rulesDoc ? await pageRules(rulesDoc, page.number) : [];
+          }
           const { tables, rest } = ruledTables(rules, items);
           if (tables.length) lines = withTables(read(rest), tables, page.number, page.height);
         }
         pages.push(lines);
       }
-      await doc?.destroy();
-      doc = undefined;
+      await closePdfJs(opened);
+      opened = undefined;
       const cleaned = removeRunningLines(pages);
       // Pages without text, and pages whose text layer reads as garbage, are read from their image.
       const scanned = pages
         .map((lines, i) => (lines.length === 0 || readsAsGarbage(lines) ? numbers[i]! : 0))
         .filter((n) => n > 0);
-      const ocr = scanned.length
-        ? await ocrPdfPages(input, scanned, async (page, number) => {
-            // Word boxes from the rendered page's pixels to the page's points (E4).
-            const size = sizes.find((p) => p.number === number)!;
-            const blocks = await ocrBlocks(page, options.enhanced);
-            return withWordBoxes(blocks, page.words, size.width / page.image.width, size.height / page.image.height);
-          })
-        : new Map<number, Block[]>();
+      let ocr = new Map<number, Block[]>();
+      if (scanned.length) {
+        const [{ ocrPdfPages }, { ocrBlocks }, { withWordBoxes }] = [scannedPdf(), ocrLayout(), wordBoxes()];
+        ocr = await ocrPdfPages(input, scanned, async (page, number) => {
+          // Word boxes from the rendered page's pixels to the page's points (E4).
+          const size = sizes.find((p) => p.number === number)!;
+          const blocks = await ocrBlocks(page, options.enhanced);
+          return withWordBoxes(blocks, page.words, size.width / page.image.width, size.height / page.image.height);
+        });
+      }
       // Enhanced mode also reads the text inside pictures on pages that have a text layer.
       const textPages = numbers.filter((n) => !scanned.includes(n));
-      const pictures = options.enhanced ? await pdfPictureText(input, textPages) : new Map<number, string[]>();
-      const blocks = pageBlocks(cleaned, numbers, ocr, pictures, !!options.pageAnchored);
+      const pictureText = options.enhanced
+        ? await pictures().pdfPictureText(input, textPages)
+        : new Map<number, string[]>();
+      const blocks = pageBlocks(cleaned, numbers, ocr, pictureText, !!options.pageAnchored);
       return { blocks, metadata, pages: numbers, pageSizes: sizes };
     } finally {
-      await doc?.destroy();
+      // A read that ends early (pdf.js to be loaded first, a refused range) leaves no child working.
+      stop.abort();
+      await closePdfJs(opened);
     }
   },
 };
+
+/** pdf.js's document, or why it could not open the file. */
+interface PdfJsOpened {
+  doc?: PdfJsDocument;
+  error?: unknown;
+}
+
+/** Frees pdf.js's document, if one was opened. */
+async function closePdfJs(opened: Promise<{ doc?: PdfJsDocument }> | undefined): Promise<void> {
+  const doc = await opened?.then((o) => o.doc).catch(() => undefined);
+  await doc?.destroy();
+}
 
 /** Pages with fewer lines split by gaps wider than a word space are not looked at for drawn tables (their rules cost pdf.js a page parse). */
 const MIN_TABULAR_LINES = 2;
@@ -173,7 +225,7 @@ function failWithReason(error: unknown): never {
 }
 
 /** The page's text items in reading order when they are set in 2+ columns; as drawn otherwise. */
-function columnOrder(items: TextItem[], pageHeight: number): TextItem[] {
+function columnOrder({ columnSections }: OcrLayout, items: TextItem[], pageHeight: number): TextItem[] {
   const boxes = items
     .filter((item) => item.text.trim())
     .map((item) => ({

@@ -2,12 +2,48 @@ export type PdfJs = typeof import('pdfjs-dist/legacy/build/pdf.mjs');
 export type PdfJsDocument = Awaited<ReturnType<PdfJs['getDocument']>['promise']>;
 
 let pdfjs: Promise<PdfJs> | undefined;
+let loadsHeld = false;
+let requested = false;
+
 /**
- * pdf.js ships as ES modules only; loaded once per worker thread, and only for files that need it.
- * Its worker module is loaded with it (it sets globalThis.pdfjsWorker, which pdf.js's in-thread
- * "fake worker" uses), so that both install their polyfills in this one step.
+ * Thrown by loadPdfJs in a conversion worker that holds pdf.js's load (see holdPdfJsLoads): the task
+ * is run again once pdf.js is loaded, outside the built-ins check.
  */
-export function loadPdfJs(): Promise<PdfJs> {
+export class PdfJsNotLoaded extends Error {
+  constructor() {
+    super('pdf.js is loaded between tasks');
+  }
+}
+
+/**
+ * A conversion worker's built-ins guard must not see pdf.js install its polyfills during a task
+ * (it would take them for pollution). Once this is called, a read that needs pdf.js before it is
+ * loaded fails with PdfJsNotLoaded and the request is remembered: the worker checks the built-ins,
+ * loads pdf.js, takes a new snapshot and runs the task again (conversion-task.ts).
+ */
+export function holdPdfJsLoads(): void {
+  loadsHeld = true;
+}
+
+/** Whether a read asked for pdf.js while its load was held (and it is not loaded); clears the request. */
+export function takePdfJsRequest(): boolean {
+  const asked = requested && !pdfjs;
+  requested = false;
+  return asked;
+}
+
+/**
+ * pdf.js ships as ES modules only; loaded once per worker thread, and only for files that need it
+ * (forms, a page the content scanner leaves to it, right-to-left ligatures, the reason poppler
+ * refused a file). Its worker module is loaded with it (it sets globalThis.pdfjsWorker, which
+ * pdf.js's in-thread "fake worker" uses), so that both install their polyfills in this one step.
+ * `force` is the worker's own load between tasks.
+ */
+export function loadPdfJs(force = false): Promise<PdfJs> {
+  if (!pdfjs && loadsHeld && !force) {
+    requested = true;
+    return Promise.reject(new PdfJsNotLoaded());
+  }
   if (!pdfjs) {
     const natives = HOT_NATIVES.map(
       ([target, key]) => [target, key, Reflect.getOwnPropertyDescriptor(target, key)] as const,
