@@ -108,6 +108,26 @@ describe('PDF list items that wrap back to the column edge', () => {
     );
   });
 
+  it('When an item in a narrow column stops short under a wider running header and its next line opens in lower case, then that line stays in the item', async () => {
+    const input = await pdf((doc) => {
+      doc.font('Helvetica').fontSize(10);
+      doc.text('Federal Register / Vol. 85, No. 152 / Thursday, August 6, 2020 / Proposed Rules', 72, 60, {
+        lineBreak: false,
+      });
+      doc.text('(1) In the Operating Procedures chapter,', 82, 100, { lineBreak: false });
+      doc.text('replace the existing paragraph with figure 2 to', 72, 112, { lineBreak: false });
+      doc.text('paragraph (h)(3) of this AD.', 72, 124, { lineBreak: false });
+      doc.text('(2) In the Operating Procedures chapter, add', 82, 140, { lineBreak: false });
+      doc.text('the information in figure 3 to paragraph', 72, 152, { lineBreak: false });
+      doc.text('(h)(4) of this AD.', 72, 164, { lineBreak: false });
+    });
+    const { markdown } = await convertIsolated(input, 'pdf', std, limits);
+    expect(markdown).toContain(
+      '1. In the Operating Procedures chapter, replace the existing paragraph with figure 2 to paragraph (h)(3) of this AD.\n' +
+        '2. In the Operating Procedures chapter, add the information in figure 3 to paragraph (h)(4) of this AD.\n',
+    );
+  });
+
   it('When a short item is followed by a line at the column edge, then that line starts a paragraph', async () => {
     const input = await pdf((doc) => {
       doc.font('Helvetica').fontSize(10);
@@ -197,6 +217,28 @@ describe('PDF items numbered in parentheses', () => {
     const { markdown } = await convertIsolated(input, 'pdf', std, limits);
     expect(markdown).toBe(
       'The tenant shall:\n\n1. pay the rent on time,\n2. keep the premises clean, and\n3. allow inspections with notice.\n',
+    );
+  });
+
+  it('When (3) ends a page and (4) opens the next one under a running header, then (4) goes on with the list; a reference wrapped to a line start stays text', async () => {
+    const input = await pdf((doc) => {
+      doc.font('Helvetica').fontSize(10);
+      doc.text('Revise the manual as follows:', 72, 80, { lineBreak: false });
+      doc.text('(1) Remove the old limits.', 72, 94, { lineBreak: false });
+      doc.text('(2) Revise the general paragraph.', 72, 108, { lineBreak: false });
+      doc.text('(3) Replace the airspeed paragraph.', 72, 122, { lineBreak: false });
+      doc.addPage();
+      doc.font('Helvetica-Bold').fontSize(12).text('Federal Notices, Part Two', 72, 60, { lineBreak: false });
+      doc.font('Helvetica').fontSize(10);
+      doc.text('(4) Replace the stabilizer paragraph.', 72, 94, { lineBreak: false });
+      doc.text('The changes take effect when the manual is revised as in paragraph', 72, 122, { lineBreak: false });
+      doc.text('(5) of this section, not before.', 72, 136, { lineBreak: false });
+    });
+    const { markdown } = await convertIsolated(input, 'pdf', std, limits);
+    expect(markdown).toBe(
+      'Revise the manual as follows:\n\n1. Remove the old limits.\n2. Revise the general paragraph.\n3. Replace the airspeed paragraph.\n\n' +
+        '# Federal Notices, Part Two\n\n4. Replace the stabilizer paragraph.\n\n' +
+        'The changes take effect when the manual is revised as in paragraph (5) of this section, not before.\n',
     );
   });
 

@@ -76,6 +76,8 @@ export function linesToBlocks(lines: Line[]): Block[] {
   const blocks: Block[] = [];
   let paragraph: Line[] = [];
   let list: ListRun | undefined;
+  // The mark of the last "(n)" item read, which a "(n+1)" after a page break, a figure or a heading goes on from.
+  let lastEnclosed: string | undefined;
   const flushParagraph = (): void => {
     if (paragraph.length) {
       blocks.push({
@@ -128,7 +130,7 @@ export function linesToBlocks(lines: Line[]): Block[] {
       ? null
       : (NUMBERED.exec(line.text) ??
         (line.rtl ? RTL_NUMBERED.exec(line.text) : null) ??
-        enclosedNumber(lines, i, item));
+        enclosedNumber(lines, i, item, standsApart(lines, i, heading) ? lastEnclosed : undefined));
     // A list item's wrapped line (a bold question's second line, an italic note after it) is not a heading unless larger.
     if (heading[i] && item && !bullet && !numbered && continuesItem(item, prev, line) && line.size <= item.last.size) {
       item.lines.push(line.runs);
@@ -178,6 +180,7 @@ export function linesToBlocks(lines: Line[]): Block[] {
       flushParagraph();
       list ??= { items: [], markers: [], page: line.page };
       const first = numbered ? markerNumber(numbered[1] ?? numbered[2]!) : NaN;
+      lastEnclosed = numbered?.[0].startsWith('(') ? numbered[1] : undefined;
       list.items.push({
         level: markerLevel(list.markers, line),
         ordered: !!numbered,
@@ -269,7 +272,12 @@ const ENCLOSED_NEXT_WITHIN = 12;
  * starts a line soon after, since "(3)" or "(e)" also wrap to the start of a line inside running
  * text, and so does an inline enumeration's "(1)" whose "(2)" then sits inside a line.
  */
-function enclosedNumber(lines: Line[], i: number, item: ListItemLines | undefined): RegExpExecArray | null {
+function enclosedNumber(
+  lines: Line[],
+  i: number,
+  item: ListItemLines | undefined,
+  previous: string | undefined,
+): RegExpExecArray | null {
   const line = lines[i]!;
   const match = ENCLOSED_NUMBER.exec(line.text);
   if (!match) return null;
@@ -282,10 +290,25 @@ function enclosedNumber(lines: Line[], i: number, item: ListItemLines | undefine
       : '';
   if (next && line.text.includes(`(${next})`)) return null;
   if (item?.enclosed) return match;
+  // "(4)" on the page after "(3)", past a running header or a figure, goes on with its list when it
+  // opens a sentence on a line of its own ("... of this AD." wrapped to "(4) of this AD" does not).
+  if (previous !== undefined && successor(previous) === mark && /^\(\w+\)\s+[\p{Lu}\d]/u.test(line.text)) return match;
   if (!/^(?:1|a|i)$/i.test(mark)) return null;
   // "(i)" opens letters ("(j)") or roman numerals ("(ii)").
   const nexts = mark.toLowerCase() === 'i' ? [`(${next})`, `(${mark}${mark})`] : [`(${next})`];
   return nexts.some((m) => nextMarkStartsALine(lines, i, m)) ? match : null;
+}
+
+/** The mark after a number or a single letter ("3" → "4", "c" → "d"); roman numerals have none here. */
+function successor(mark: string): string {
+  if (/^\d+$/.test(mark)) return String(Number(mark) + 1);
+  return /^[a-hj-uw-z]$/.test(mark) ? String.fromCharCode(mark.charCodeAt(0) + 1) : '';
+}
+
+/** A line that does not go on from the line before it: first of its page, after a heading or a closed sentence. */
+function standsApart(lines: Line[], i: number, heading: boolean[]): boolean {
+  const prev = lines[i - 1];
+  return !prev || prev.page !== lines[i]!.page || heading[i - 1]! || /[.:;!?]["”')]?$/.test(prev.text);
 }
 
 /** Whether `mark` starts one of the next lines before it appears inside one. */
@@ -311,8 +334,8 @@ function continuesItem(item: ListItemLines, prev: Line | undefined, line: Line):
 /**
  * An item's text wrapped to a line that `continuesItem` does not take: back at the column's edge (left of the
  * item's text, even of its marker), or further below than a paragraph's lines (a list set with wide spacing).
- * The item's last line runs to the column's right edge without ending its sentence, and the next line
- * follows in the item's size.
+ * The item's last line runs to the column's right edge (or the next line opens in lower case) without
+ * ending its sentence, and the next line follows in the item's size.
  */
 function wrapsUnindented(lines: Line[], i: number, item: ListItemLines): boolean {
   const line = lines[i]!;
@@ -323,7 +346,9 @@ function wrapsUnindented(lines: Line[], i: number, item: ListItemLines): boolean
   if (/[.!?:;]["”')]?$/.test(prev.text) || line.cells.length > 1 || runsInNextNumber(item, prev)) return false;
   // The wrapped line starts at most a few sizes left of the marker (a column's edge, not the next column's).
   if (line.x < item.x - line.size * 4 || line.x > item.x + line.size * 4) return false;
-  return wrappedBefore(lines, i - 1, line);
+  // A line that opens in lower case (after a reference such as "(h)(6)") goes on with the sentence above it,
+  // however short that line stopped (a narrow column whose running header is wider than the column).
+  return wrappedBefore(lines, i - 1, line) || /^(?:\(\w{1,4}\))*\s*\p{Ll}/u.test(line.text);
 }
 
 /**
