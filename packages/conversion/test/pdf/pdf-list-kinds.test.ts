@@ -48,6 +48,30 @@ describe('PDF bullets in a symbol font on their own baseline', () => {
   });
 });
 
+describe('PDF bullets in a symbol font that read as "!"', () => {
+  /** WordPerfect's bullet: the symbol font's first code (0x21, "!") in its own font, a tab left of the item. */
+  function item(doc: PDFKit.PDFDocument, text: string, y: number, bold: boolean): void {
+    doc.font(DEJAVU).fontSize(12).text('!', 72, y, { lineBreak: false });
+    doc
+      .font(bold ? 'Helvetica-Bold' : 'Helvetica')
+      .fontSize(12)
+      .text(text, 108, y, { lineBreak: false });
+  }
+
+  it('When "!" in its own font leads lines at one indent, then they are list items, bold ones included, not headings', async () => {
+    const input = await pdf((doc) => {
+      doc.font('Helvetica').fontSize(12).text('The act is divided into three titles:', 72, 80, { lineBreak: false });
+      item(doc, 'Title I, the treaties implementation act', 104, true);
+      item(doc, 'Title II, the liability limitation act', 122, true);
+      item(doc, 'Title III contains miscellaneous provisions.', 140, false);
+    });
+    const { markdown } = await convertIsolated(input, 'pdf', std, limits);
+    expect(markdown).toBe(
+      'The act is divided into three titles:\n\n- **Title I, the treaties implementation act**\n- **Title II, the liability limitation act**\n- Title III contains miscellaneous provisions.\n',
+    );
+  });
+});
+
 describe('PDF bullets whose code reads as another symbol in the text font', () => {
   it('When the same symbol and a space lead three lines at one indent, then they are list items', async () => {
     const input = await pdf((doc) => {

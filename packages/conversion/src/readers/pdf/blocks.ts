@@ -56,15 +56,17 @@ export function linesToBlocks(lines: Line[]): Block[] {
   const font = bodyFont(lines, body);
   // A body set in bold or italic throughout is the document's plain text, not emphasis.
   const plain = { bold: / bold\b/.test(font), italic: / italic\b/.test(font) };
+  const symbolBullets = symbolBulletLines(lines);
+  // A line led by a symbol-font bullet is a list item set in bold, not a heading (as for a "•").
   const heading = lines.map(
     (l, i) =>
       !isAuthorLine(l) &&
+      !symbolBullets.has(l) &&
       (isHeadingLine(l, body) ||
         isStyledHeading(lines, i, body, font) ||
         isSectionNumber(l, body) ||
         isLocalHeading(lines, i, font)),
   );
-  const symbolBullets = symbolBulletLines(lines);
   const headingSizes = [...new Set(lines.filter((_, i) => heading[i]).map((l) => l.size))].sort((a, b) => b - a);
   const levelOf = (l: Line): number => {
     if (l.size >= body * HEADING_RATIO) return Math.min(headingSizes.indexOf(l.size) + 1, 4);
@@ -512,8 +514,9 @@ const SYMBOL_BEFORE_WORD = /^([\p{Sc}\p{So}])\s+(?=\p{L})/u;
 
 /** The glyph that may be the line's bullet: a lone glyph set apart in another font, or a symbol before a word. */
 function lineMarker(line: Line): string | undefined {
-  // Letters (Wingdings' "l"), symbols and private-use glyphs; not numbers, punctuation or math (a "⇒" in its own font).
-  if (line.marker) return /[\p{L}\p{Sc}\p{So}\p{Co}]/u.test(line.marker) ? line.marker : undefined;
+  // Letters (Wingdings' "l"), symbols and private-use glyphs; not numbers, punctuation or math (a "⇒" in its own font),
+  // except "!": a symbol font's first code (0x21), which is WordPerfect's typographic-symbols bullet.
+  if (line.marker) return /[\p{L}\p{Sc}\p{So}\p{Co}]|^!+$/u.test(line.marker) ? line.marker : undefined;
   return SYMBOL_BEFORE_WORD.exec(line.text)?.[1];
 }
 
