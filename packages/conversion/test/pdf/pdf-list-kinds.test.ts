@@ -99,6 +99,42 @@ describe('PDF bullets whose code reads as another symbol in the text font', () =
   });
 });
 
+describe('PDF items whose bullets are drawn, not written', () => {
+  const INTRO =
+    'Every rider who joins the club tour is lent a repair kit for the season. It is checked before each ride and handed back at the end of the year.';
+
+  it('When short lines indented under a line ending with a colon each stop short of the edge, then they are list items', async () => {
+    const input = await pdf((doc) => {
+      doc.font('Helvetica').fontSize(11).text(INTRO, 72, 40, { width: 450 });
+      doc.text('The kit contains:', 72, 80, { lineBreak: false });
+      ['A canvas bag for the tools', 'Two spare inner tubes', 'A pump with a pressure gauge'].forEach((t, k) => {
+        doc.circle(80, 104 + k * 16, 2.2).fill('#000');
+        doc.fillColor('#000').text(t, 90, 100 + k * 16, { lineBreak: false });
+      });
+      doc.text('Keep the bag dry between rides.', 72, 160, { lineBreak: false });
+    });
+    const { markdown } = await convertIsolated(input, 'pdf', std, limits);
+    expect(markdown).toContain(
+      'The kit contains:\n\n- A canvas bag for the tools\n- Two spare inner tubes\n- A pump with a pressure gauge\n\nKeep the bag dry between rides.\n',
+    );
+  });
+
+  it('When the indented lines are code in monospaced type, or a quotation whose line wraps, then they are not items', async () => {
+    const input = await pdf((doc) => {
+      doc.font('Helvetica').fontSize(11).text(INTRO, 72, 40, { width: 450 });
+      doc.text('Install it with:', 72, 80, { lineBreak: false });
+      doc.font('Courier').fontSize(10).text('Run the installer', 90, 98, { lineBreak: false });
+      doc.text('Restart the service', 90, 112, { lineBreak: false });
+      doc.font('Helvetica').fontSize(11).text('Put this notice after the title page:', 72, 140, { lineBreak: false });
+      doc.text('Copyright (C) the year and your name.', 90, 158, { lineBreak: false });
+      doc.text('Permission is granted to copy and distribute this document under the', 90, 172, { lineBreak: false });
+      doc.text('terms of the licence, with no invariant sections.', 90, 186, { lineBreak: false });
+    });
+    const { markdown } = await convertIsolated(input, 'pdf', std, limits);
+    expect(markdown).not.toMatch(/^- /m);
+  });
+});
+
 describe('PDF list items that wrap back to the column edge', () => {
   /** One item wrapped to a 200 pt column: its first line indented after the bullet, the others flush with the column's edge. */
   function unindentedItem(doc: PDFKit.PDFDocument, text: string, y: number): number {

@@ -57,6 +57,7 @@ export function linesToBlocks(lines: Line[]): Block[] {
   // A body set in bold or italic throughout is the document's plain text, not emphasis.
   const plain = { bold: / bold\b/.test(font), italic: / italic\b/.test(font) };
   const symbolBullets = symbolBulletLines(lines);
+  const unmarked = unmarkedItemLines(lines);
   // A line led by a symbol-font bullet is a list item set in bold, not a heading (as for a "•").
   const heading = lines.map(
     (l, i) =>
@@ -127,7 +128,10 @@ export function linesToBlocks(lines: Line[]): Block[] {
       continue;
     }
     const item = list?.items[list.items.length - 1];
-    const bullet = BULLET.exec(line.text) ?? (symbolBullets.has(line) ? leadingMarker(line) : null);
+    const bullet =
+      BULLET.exec(line.text) ??
+      (symbolBullets.has(line) ? leadingMarker(line) : null) ??
+      (unmarked.has(line) ? NO_MARKER : null);
     const numbered = bullet
       ? null
       : (NUMBERED.exec(line.text) ??
@@ -507,6 +511,69 @@ function symbolBulletLines(lines: Line[]): Set<Line> {
   const led = lines.filter((l) => lineMarker(l) !== undefined);
   for (const l of led) counts.set(key(l), (counts.get(key(l)) ?? 0) + 1);
   return new Set(led.filter((l) => counts.get(key(l))! >= (l.marker ? 2 : 3)));
+}
+
+/** The marker of an item whose bullet is drawn rather than written: nothing to drop from its text. */
+const NO_MARKER: [string] = [''];
+
+/** Monospaced type: indented lines after a colon in it are code, not items. */
+const MONOSPACED = /courier|mono|consol|menlo|code/i;
+
+/**
+ * Items whose bullets are drawn (a filled circle, a picture) and so are not in the text: after a line that
+ * ends with a colon, two or more lines indented past it, one under the other at one indent in one style,
+ * each opening with a capital or a digit and each stopping well short of the column's edge (none wraps into
+ * the next, which would make them a paragraph). Written markers are read as such elsewhere; lines in
+ * monospaced type are code.
+ */
+function unmarkedItemLines(lines: Line[]): Set<Line> {
+  const found = new Set<Line>();
+  for (let i = 0; i < lines.length - 2; i++) {
+    const intro = lines[i]!;
+    if (intro.table || intro.rtl || !/:$/.test(intro.text)) continue;
+    const run: Line[] = [];
+    for (let j = i + 1; j < lines.length; j++) {
+      const line = lines[j]!;
+      const first = run[0];
+      const prev = lines[j - 1]!;
+      const fits =
+        line.page === intro.page &&
+        !line.table &&
+        !line.rtl &&
+        line.cells.length <= 1 &&
+        !MONOSPACED.test(line.font) &&
+        /^[\p{Lu}\d]/u.test(line.text) &&
+        !BULLET.test(line.text) &&
+        !NUMBERED.test(line.text) &&
+        line.x >= intro.x + line.size * 0.8 &&
+        gapBetween(prev, line) < line.size * 2 &&
+        (!first || (Math.abs(line.x - first.x) < 1 && sameStyle(line, first)));
+      if (!fits) break;
+      run.push(line);
+    }
+    // A last line followed at its indent by a line in lower case is a paragraph's first line (a quotation).
+    if (run.length < 2) continue;
+    const after = lines[lines.indexOf(run[run.length - 1]!) + 1];
+    if (after && after.page === intro.page && Math.abs(after.x - run[0]!.x) < 1 && /^\p{Ll}/u.test(after.text))
+      run.pop();
+    if (run.length < 2) continue;
+    // None of them wraps into the next: each stopped where the next line's first word would still have
+    // fitted before the right edge of the page's text at that indent.
+    const idx = lines.indexOf(run[0]!);
+    const column = lines.filter((l) => l.page === intro.page && !l.table && Math.abs(l.x - intro.x) < intro.size * 6);
+    const right = Math.max(...column.map((l) => l.right));
+    const stopsShort = (line: Line, next: Line): boolean => {
+      const perChar = (next.right - next.x) / Math.max(1, next.text.length);
+      const firstWord = (/^\S+/u.exec(next.text)?.[0].length ?? 0) + 1;
+      return line.right + perChar * firstWord < right - line.size * 0.5;
+    };
+    // A line that reaches the edge is a paragraph's first line, whatever follows.
+    const short = (line: Line): boolean => line.right < right - line.size * 2;
+    if (!run.every((line, k) => short(line) && (k === run.length - 1 || stopsShort(line, run[k + 1]!)))) continue;
+    for (const line of run) found.add(line);
+    i = idx + run.length - 1;
+  }
+  return found;
 }
 
 /** A symbol before a space and a word: currency or other symbols, not math (a chain of "⇒" steps is no list). */
