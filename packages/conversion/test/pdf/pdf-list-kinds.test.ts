@@ -39,6 +39,24 @@ describe('PDF bullets in a symbol font on their own baseline', () => {
     expect(markdown).toBe('- On an arterial sample\n- On a venous sample\n');
   });
 
+  it('When a lone glyph in its own font leads one line nested under a bulleted line (Word\'s "o"), then it is a sub-item', async () => {
+    const input = await pdf((doc) => {
+      const line = (glyph: string, font: string, x: number, text: string, y: number) => {
+        doc.font(font).fontSize(11).text(glyph, x, y, { lineBreak: false });
+        doc
+          .font('Helvetica')
+          .fontSize(11)
+          .text(text, x + 18, y, { lineBreak: false });
+      };
+      line('•', 'Helvetica', 90, 'Tools for the road', 100);
+      line('•', 'Helvetica', 90, 'Spares', 116);
+      line('o', 'Courier', 108, 'Inner tube', 132);
+      line('•', 'Helvetica', 90, 'Lights', 148);
+    });
+    const { markdown } = await convertIsolated(input, 'pdf', std, limits);
+    expect(markdown).toBe('- Tools for the road\n- Spares\n  - Inner tube\n- Lights\n');
+  });
+
   it('When a symbol leads a single line in its own font, then it stays part of the text', async () => {
     const input = await pdf((doc) => {
       item(doc, '¢', 'is the cent sign, shown here once.', 100);

@@ -510,7 +510,16 @@ function symbolBulletLines(lines: Line[]): Set<Line> {
   const counts = new Map<string, number>();
   const led = lines.filter((l) => lineMarker(l) !== undefined);
   for (const l of led) counts.set(key(l), (counts.get(key(l)) ?? 0) + 1);
-  return new Set(led.filter((l) => counts.get(key(l))! >= (l.marker ? 2 : 3)));
+  const found = new Set(led.filter((l) => counts.get(key(l))! >= (l.marker ? 2 : 3)));
+  // A lone glyph set apart in its own font that leads a single line nested right under a bulleted line
+  // (Word's second-level "o" in Courier New, once under one item) is that item's sub-item.
+  lines.forEach((l, i) => {
+    const above = lines[i - 1];
+    if (!l.marker || found.has(l) || lineMarker(l) === undefined || !above || above.page !== l.page) return;
+    const bulleted = BULLET.test(above.text) || found.has(above);
+    if (bulleted && indent(l) > indent(above) + l.size * NESTED_INDENT_RATIO) found.add(l);
+  });
+  return found;
 }
 
 /** The marker of an item whose bullet is drawn rather than written: nothing to drop from its text. */
