@@ -61,6 +61,31 @@ describe('EPUB', () => {
     expect(markdown).toBe('Alpha[^1].\n\n[^1]: Note A.\n\nBeta[^2].\n\n[^2]: Note B.\n');
   });
 
+  it('When an EPUB 2 chapter marks its notes only by class (pandoc, kramdown), then referenced items become [^n] notes and an unreferenced class-marked list stays a list', async () => {
+    const chapter = (text: string, note: string) =>
+      page(
+        text,
+        `<p>${text}<a href="#fn1" class="footnote-ref" id="fnref1">1</a>.</p>` +
+          `<div class="footnotes footnotes-end-of-document"><hr /><ol><li id="fn1"><p>${note}<a href="#fnref1" class="footnote-back">↩︎</a></p></li></ol></div>`,
+      );
+    const input = epub(
+      {
+        'OPS/a.xhtml': chapter('Alpha', 'Note A.'),
+        'OPS/b.xhtml': chapter('Beta', 'Note B.'),
+        'OPS/c.xhtml': page(
+          'Gamma',
+          '<p>Gamma.</p><div class="footnotes"><ol><li id="x1">Not pointed at.</li></ol></div>',
+        ),
+      },
+      '<package version="2.0"><metadata/><manifest><item id="a" href="a.xhtml"/><item id="b" href="b.xhtml"/><item id="c" href="c.xhtml"/></manifest>' +
+        '<spine toc="ncx"><itemref idref="a"/><itemref idref="b"/><itemref idref="c"/></spine></package>',
+    );
+    const { markdown } = await convertDocument(input, 'epub', std);
+    expect(markdown).toBe(
+      'Alpha[^1].\n\n---\n\n[^1]: Note A.\n\nBeta[^2].\n\n---\n\n[^2]: Note B.\n\nGamma.\n\n1. Not pointed at.\n',
+    );
+  });
+
   it('When only fonts are obfuscated in encryption.xml, then the book still converts', async () => {
     const input = epub(
       {

@@ -39,12 +39,54 @@ describe('PDF bullets in a symbol font on their own baseline', () => {
     expect(markdown).toBe('- On an arterial sample\n- On a venous sample\n');
   });
 
+  it('When a lone glyph in its own font leads one line nested under a bulleted line (Word\'s "o"), then it is a sub-item', async () => {
+    const input = await pdf((doc) => {
+      const line = (glyph: string, font: string, x: number, text: string, y: number) => {
+        doc.font(font).fontSize(11).text(glyph, x, y, { lineBreak: false });
+        doc
+          .font('Helvetica')
+          .fontSize(11)
+          .text(text, x + 18, y, { lineBreak: false });
+      };
+      line('•', 'Helvetica', 90, 'Tools for the road', 100);
+      line('•', 'Helvetica', 90, 'Spares', 116);
+      line('o', 'Courier', 108, 'Inner tube', 132);
+      line('•', 'Helvetica', 90, 'Lights', 148);
+    });
+    const { markdown } = await convertIsolated(input, 'pdf', std, limits);
+    expect(markdown).toBe('- Tools for the road\n- Spares\n  - Inner tube\n- Lights\n');
+  });
+
   it('When a symbol leads a single line in its own font, then it stays part of the text', async () => {
     const input = await pdf((doc) => {
       item(doc, '¢', 'is the cent sign, shown here once.', 100);
     });
     const { markdown } = await convertIsolated(input, 'pdf', std, limits);
     expect(markdown).toBe('¢ is the cent sign, shown here once.\n');
+  });
+});
+
+describe('PDF bullets in a symbol font that read as "!"', () => {
+  /** WordPerfect's bullet: the symbol font's first code (0x21, "!") in its own font, a tab left of the item. */
+  function item(doc: PDFKit.PDFDocument, text: string, y: number, bold: boolean): void {
+    doc.font(DEJAVU).fontSize(12).text('!', 72, y, { lineBreak: false });
+    doc
+      .font(bold ? 'Helvetica-Bold' : 'Helvetica')
+      .fontSize(12)
+      .text(text, 108, y, { lineBreak: false });
+  }
+
+  it('When "!" in its own font leads lines at one indent, then they are list items, bold ones included, not headings', async () => {
+    const input = await pdf((doc) => {
+      doc.font('Helvetica').fontSize(12).text('The act is divided into three titles:', 72, 80, { lineBreak: false });
+      item(doc, 'Title I, the treaties implementation act', 104, true);
+      item(doc, 'Title II, the liability limitation act', 122, true);
+      item(doc, 'Title III contains miscellaneous provisions.', 140, false);
+    });
+    const { markdown } = await convertIsolated(input, 'pdf', std, limits);
+    expect(markdown).toBe(
+      'The act is divided into three titles:\n\n- **Title I, the treaties implementation act**\n- **Title II, the liability limitation act**\n- Title III contains miscellaneous provisions.\n',
+    );
   });
 });
 
@@ -72,6 +114,42 @@ describe('PDF bullets whose code reads as another symbol in the text font', () =
     const { markdown } = await convertIsolated(input, 'pdf', std, limits);
     expect(markdown).not.toMatch(/^- /m);
     expect(markdown).toContain('¥ Prices are in yen.');
+  });
+});
+
+describe('PDF items whose bullets are drawn, not written', () => {
+  const INTRO =
+    'Every rider who joins the club tour is lent a repair kit for the season. It is checked before each ride and handed back at the end of the year.';
+
+  it('When short lines indented under a line ending with a colon each stop short of the edge, then they are list items', async () => {
+    const input = await pdf((doc) => {
+      doc.font('Helvetica').fontSize(11).text(INTRO, 72, 40, { width: 450 });
+      doc.text('The kit contains:', 72, 80, { lineBreak: false });
+      ['A canvas bag for the tools', 'Two spare inner tubes', 'A pump with a pressure gauge'].forEach((t, k) => {
+        doc.circle(80, 104 + k * 16, 2.2).fill('#000');
+        doc.fillColor('#000').text(t, 90, 100 + k * 16, { lineBreak: false });
+      });
+      doc.text('Keep the bag dry between rides.', 72, 160, { lineBreak: false });
+    });
+    const { markdown } = await convertIsolated(input, 'pdf', std, limits);
+    expect(markdown).toContain(
+      'The kit contains:\n\n- A canvas bag for the tools\n- Two spare inner tubes\n- A pump with a pressure gauge\n\nKeep the bag dry between rides.\n',
+    );
+  });
+
+  it('When the indented lines are code in monospaced type, or a quotation whose line wraps, then they are not items', async () => {
+    const input = await pdf((doc) => {
+      doc.font('Helvetica').fontSize(11).text(INTRO, 72, 40, { width: 450 });
+      doc.text('Install it with:', 72, 80, { lineBreak: false });
+      doc.font('Courier').fontSize(10).text('Run the installer', 90, 98, { lineBreak: false });
+      doc.text('Restart the service', 90, 112, { lineBreak: false });
+      doc.font('Helvetica').fontSize(11).text('Put this notice after the title page:', 72, 140, { lineBreak: false });
+      doc.text('Copyright (C) the year and your name.', 90, 158, { lineBreak: false });
+      doc.text('Permission is granted to copy and distribute this document under the', 90, 172, { lineBreak: false });
+      doc.text('terms of the licence, with no invariant sections.', 90, 186, { lineBreak: false });
+    });
+    const { markdown } = await convertIsolated(input, 'pdf', std, limits);
+    expect(markdown).not.toMatch(/^- /m);
   });
 });
 
@@ -105,6 +183,26 @@ describe('PDF list items that wrap back to the column edge', () => {
         '- Fax: 202-493-2251.\n' +
         '- Mail: U.S. Department of Transportation, Docket Operations, West Building Ground Floor, Room W12-140.\n' +
         '- Hand delivery: to the mail address above between 9 a.m. and 5 p.m., Monday through Friday.\n',
+    );
+  });
+
+  it('When an item in a narrow column stops short under a wider running header and its next line opens in lower case, then that line stays in the item', async () => {
+    const input = await pdf((doc) => {
+      doc.font('Helvetica').fontSize(10);
+      doc.text('Federal Register / Vol. 85, No. 152 / Thursday, August 6, 2020 / Proposed Rules', 72, 60, {
+        lineBreak: false,
+      });
+      doc.text('(1) In the Operating Procedures chapter,', 82, 100, { lineBreak: false });
+      doc.text('replace the existing paragraph with figure 2 to', 72, 112, { lineBreak: false });
+      doc.text('paragraph (h)(3) of this AD.', 72, 124, { lineBreak: false });
+      doc.text('(2) In the Operating Procedures chapter, add', 82, 140, { lineBreak: false });
+      doc.text('the information in figure 3 to paragraph', 72, 152, { lineBreak: false });
+      doc.text('(h)(4) of this AD.', 72, 164, { lineBreak: false });
+    });
+    const { markdown } = await convertIsolated(input, 'pdf', std, limits);
+    expect(markdown).toContain(
+      '1. In the Operating Procedures chapter, replace the existing paragraph with figure 2 to paragraph (h)(3) of this AD.\n' +
+        '2. In the Operating Procedures chapter, add the information in figure 3 to paragraph (h)(4) of this AD.\n',
     );
   });
 
@@ -197,6 +295,28 @@ describe('PDF items numbered in parentheses', () => {
     const { markdown } = await convertIsolated(input, 'pdf', std, limits);
     expect(markdown).toBe(
       'The tenant shall:\n\n1. pay the rent on time,\n2. keep the premises clean, and\n3. allow inspections with notice.\n',
+    );
+  });
+
+  it('When (3) ends a page and (4) opens the next one under a running header, then (4) goes on with the list; a reference wrapped to a line start stays text', async () => {
+    const input = await pdf((doc) => {
+      doc.font('Helvetica').fontSize(10);
+      doc.text('Revise the manual as follows:', 72, 80, { lineBreak: false });
+      doc.text('(1) Remove the old limits.', 72, 94, { lineBreak: false });
+      doc.text('(2) Revise the general paragraph.', 72, 108, { lineBreak: false });
+      doc.text('(3) Replace the airspeed paragraph.', 72, 122, { lineBreak: false });
+      doc.addPage();
+      doc.font('Helvetica-Bold').fontSize(12).text('Federal Notices, Part Two', 72, 60, { lineBreak: false });
+      doc.font('Helvetica').fontSize(10);
+      doc.text('(4) Replace the stabilizer paragraph.', 72, 94, { lineBreak: false });
+      doc.text('The changes take effect when the manual is revised as in paragraph', 72, 122, { lineBreak: false });
+      doc.text('(5) of this section, not before.', 72, 136, { lineBreak: false });
+    });
+    const { markdown } = await convertIsolated(input, 'pdf', std, limits);
+    expect(markdown).toBe(
+      'Revise the manual as follows:\n\n1. Remove the old limits.\n2. Revise the general paragraph.\n3. Replace the airspeed paragraph.\n\n' +
+        '# Federal Notices, Part Two\n\n4. Replace the stabilizer paragraph.\n\n' +
+        'The changes take effect when the manual is revised as in paragraph (5) of this section, not before.\n',
     );
   });
 

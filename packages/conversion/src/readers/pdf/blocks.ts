@@ -56,15 +56,18 @@ export function linesToBlocks(lines: Line[]): Block[] {
   const font = bodyFont(lines, body);
   // A body set in bold or italic throughout is the document's plain text, not emphasis.
   const plain = { bold: / bold\b/.test(font), italic: / italic\b/.test(font) };
+  const symbolBullets = symbolBulletLines(lines);
+  const unmarked = unmarkedItemLines(lines);
+  // A line led by a symbol-font bullet is a list item set in bold, not a heading (as for a "•").
   const heading = lines.map(
     (l, i) =>
       !isAuthorLine(l) &&
+      !symbolBullets.has(l) &&
       (isHeadingLine(l, body) ||
         isStyledHeading(lines, i, body, font) ||
         isSectionNumber(l, body) ||
         isLocalHeading(lines, i, font)),
   );
-  const symbolBullets = symbolBulletLines(lines);
   const headingSizes = [...new Set(lines.filter((_, i) => heading[i]).map((l) => l.size))].sort((a, b) => b - a);
   const levelOf = (l: Line): number => {
     if (l.size >= body * HEADING_RATIO) return Math.min(headingSizes.indexOf(l.size) + 1, 4);
@@ -76,6 +79,8 @@ export function linesToBlocks(lines: Line[]): Block[] {
   const blocks: Block[] = [];
   let paragraph: Line[] = [];
   let list: ListRun | undefined;
+  // The mark of the last "(n)" item read, which a "(n+1)" after a page break, a figure or a heading goes on from.
+  let lastEnclosed: string | undefined;
   const flushParagraph = (): void => {
     if (paragraph.length) {
       blocks.push({
@@ -123,12 +128,15 @@ export function linesToBlocks(lines: Line[]): Block[] {
       continue;
     }
     const item = list?.items[list.items.length - 1];
-    const bullet = BULLET.exec(line.text) ?? (symbolBullets.has(line) ? leadingMarker(line) : null);
+    const bullet =
+      BULLET.exec(line.text) ??
+      (symbolBullets.has(line) ? leadingMarker(line) : null) ??
+      (unmarked.has(line) ? NO_MARKER : null);
     const numbered = bullet
       ? null
       : (NUMBERED.exec(line.text) ??
         (line.rtl ? RTL_NUMBERED.exec(line.text) : null) ??
-        enclosedNumber(lines, i, item));
+        enclosedNumber(lines, i, item, standsApart(lines, i, heading) ? lastEnclosed : undefined));
     // A list item's wrapped line (a bold question's second line, an italic note after it) is not a heading unless larger.
     if (heading[i] && item && !bullet && !numbered && continuesItem(item, prev, line) && line.size <= item.last.size) {
       item.lines.push(line.runs);
@@ -178,6 +186,7 @@ export function linesToBlocks(lines: Line[]): Block[] {
       flushParagraph();
       list ??= { items: [], markers: [], page: line.page };
       const first = numbered ? markerNumber(numbered[1] ?? numbered[2]!) : NaN;
+      lastEnclosed = numbered?.[0].startsWith('(') ? numbered[1] : undefined;
       list.items.push({
         level: markerLevel(list.markers, line),
         ordered: !!numbered,
@@ -269,7 +278,12 @@ const ENCLOSED_NEXT_WITHIN = 12;
  * starts a line soon after, since "(3)" or "(e)" also wrap to the start of a line inside running
  * text, and so does an inline enumeration's "(1)" whose "(2)" then sits inside a line.
  */
-function enclosedNumber(lines: Line[], i: number, item: ListItemLines | undefined): RegExpExecArray | null {
+function enclosedNumber(
+  lines: Line[],
+  i: number,
+  item: ListItemLines | undefined,
+  previous: string | undefined,
+): RegExpExecArray | null {
   const line = lines[i]!;
   const match = ENCLOSED_NUMBER.exec(line.text);
   if (!match) return null;
@@ -282,10 +296,25 @@ function enclosedNumber(lines: Line[], i: number, item: ListItemLines | undefine
       : '';
   if (next && line.text.includes(`(${next})`)) return null;
   if (item?.enclosed) return match;
+  // "(4)" on the page after "(3)", past a running header or a figure, goes on with its list when it
+  // opens a sentence on a line of its own ("... of this AD." wrapped to "(4) of this AD" does not).
+  if (previous !== undefined && successor(previous) === mark && /^\(\w+\)\s+[\p{Lu}\d]/u.test(line.text)) return match;
   if (!/^(?:1|a|i)$/i.test(mark)) return null;
   // "(i)" opens letters ("(j)") or roman numerals ("(ii)").
   const nexts = mark.toLowerCase() === 'i' ? [`(${next})`, `(${mark}${mark})`] : [`(${next})`];
   return nexts.some((m) => nextMarkStartsALine(lines, i, m)) ? match : null;
+}
+
+/** The mark after a number or a single letter ("3" → "4", "c" → "d"); roman numerals have none here. */
+function successor(mark: string): string {
+  if (/^\d+$/.test(mark)) return String(Number(mark) + 1);
+  return /^[a-hj-uw-z]$/.test(mark) ? String.fromCharCode(mark.charCodeAt(0) + 1) : '';
+}
+
+/** A line that does not go on from the line before it: first of its page, after a heading or a closed sentence. */
+function standsApart(lines: Line[], i: number, heading: boolean[]): boolean {
+  const prev = lines[i - 1];
+  return !prev || prev.page !== lines[i]!.page || heading[i - 1]! || /[.:;!?]["”')]?$/.test(prev.text);
 }
 
 /** Whether `mark` starts one of the next lines before it appears inside one. */
@@ -311,8 +340,8 @@ function continuesItem(item: ListItemLines, prev: Line | undefined, line: Line):
 /**
  * An item's text wrapped to a line that `continuesItem` does not take: back at the column's edge (left of the
  * item's text, even of its marker), or further below than a paragraph's lines (a list set with wide spacing).
- * The item's last line runs to the column's right edge without ending its sentence, and the next line
- * follows in the item's size.
+ * The item's last line runs to the column's right edge (or the next line opens in lower case) without
+ * ending its sentence, and the next line follows in the item's size.
  */
 function wrapsUnindented(lines: Line[], i: number, item: ListItemLines): boolean {
   const line = lines[i]!;
@@ -323,7 +352,9 @@ function wrapsUnindented(lines: Line[], i: number, item: ListItemLines): boolean
   if (/[.!?:;]["”')]?$/.test(prev.text) || line.cells.length > 1 || runsInNextNumber(item, prev)) return false;
   // The wrapped line starts at most a few sizes left of the marker (a column's edge, not the next column's).
   if (line.x < item.x - line.size * 4 || line.x > item.x + line.size * 4) return false;
-  return wrappedBefore(lines, i - 1, line);
+  // A line that opens in lower case (after a reference such as "(h)(6)") goes on with the sentence above it,
+  // however short that line stopped (a narrow column whose running header is wider than the column).
+  return wrappedBefore(lines, i - 1, line) || /^(?:\(\w{1,4}\))*\s*\p{Ll}/u.test(line.text);
 }
 
 /**
@@ -479,7 +510,79 @@ function symbolBulletLines(lines: Line[]): Set<Line> {
   const counts = new Map<string, number>();
   const led = lines.filter((l) => lineMarker(l) !== undefined);
   for (const l of led) counts.set(key(l), (counts.get(key(l)) ?? 0) + 1);
-  return new Set(led.filter((l) => counts.get(key(l))! >= (l.marker ? 2 : 3)));
+  const found = new Set(led.filter((l) => counts.get(key(l))! >= (l.marker ? 2 : 3)));
+  // A lone glyph set apart in its own font that leads a single line nested right under a bulleted line
+  // (Word's second-level "o" in Courier New, once under one item) is that item's sub-item.
+  lines.forEach((l, i) => {
+    const above = lines[i - 1];
+    if (!l.marker || found.has(l) || lineMarker(l) === undefined || !above || above.page !== l.page) return;
+    const bulleted = BULLET.test(above.text) || found.has(above);
+    if (bulleted && indent(l) > indent(above) + l.size * NESTED_INDENT_RATIO) found.add(l);
+  });
+  return found;
+}
+
+/** The marker of an item whose bullet is drawn rather than written: nothing to drop from its text. */
+const NO_MARKER: [string] = [''];
+
+/** Monospaced type: indented lines after a colon in it are code, not items. */
+const MONOSPACED = /courier|mono|consol|menlo|code/i;
+
+/**
+ * Items whose bullets are drawn (a filled circle, a picture) and so are not in the text: after a line that
+ * ends with a colon, two or more lines indented past it, one under the other at one indent in one style,
+ * each opening with a capital or a digit and each stopping well short of the column's edge (none wraps into
+ * the next, which would make them a paragraph). Written markers are read as such elsewhere; lines in
+ * monospaced type are code.
+ */
+function unmarkedItemLines(lines: Line[]): Set<Line> {
+  const found = new Set<Line>();
+  for (let i = 0; i < lines.length - 2; i++) {
+    const intro = lines[i]!;
+    if (intro.table || intro.rtl || !/:$/.test(intro.text)) continue;
+    const run: Line[] = [];
+    for (let j = i + 1; j < lines.length; j++) {
+      const line = lines[j]!;
+      const first = run[0];
+      const prev = lines[j - 1]!;
+      const fits =
+        line.page === intro.page &&
+        !line.table &&
+        !line.rtl &&
+        line.cells.length <= 1 &&
+        !MONOSPACED.test(line.font) &&
+        /^[\p{Lu}\d]/u.test(line.text) &&
+        !BULLET.test(line.text) &&
+        !NUMBERED.test(line.text) &&
+        line.x >= intro.x + line.size * 0.8 &&
+        gapBetween(prev, line) < line.size * 2 &&
+        (!first || (Math.abs(line.x - first.x) < 1 && sameStyle(line, first)));
+      if (!fits) break;
+      run.push(line);
+    }
+    // A last line followed at its indent by a line in lower case is a paragraph's first line (a quotation).
+    if (run.length < 2) continue;
+    const after = lines[lines.indexOf(run[run.length - 1]!) + 1];
+    if (after && after.page === intro.page && Math.abs(after.x - run[0]!.x) < 1 && /^\p{Ll}/u.test(after.text))
+      run.pop();
+    if (run.length < 2) continue;
+    // None of them wraps into the next: each stopped where the next line's first word would still have
+    // fitted before the right edge of the page's text at that indent.
+    const idx = lines.indexOf(run[0]!);
+    const column = lines.filter((l) => l.page === intro.page && !l.table && Math.abs(l.x - intro.x) < intro.size * 6);
+    const right = Math.max(...column.map((l) => l.right));
+    const stopsShort = (line: Line, next: Line): boolean => {
+      const perChar = (next.right - next.x) / Math.max(1, next.text.length);
+      const firstWord = (/^\S+/u.exec(next.text)?.[0].length ?? 0) + 1;
+      return line.right + perChar * firstWord < right - line.size * 0.5;
+    };
+    // A line that reaches the edge is a paragraph's first line, whatever follows.
+    const short = (line: Line): boolean => line.right < right - line.size * 2;
+    if (!run.every((line, k) => short(line) && (k === run.length - 1 || stopsShort(line, run[k + 1]!)))) continue;
+    for (const line of run) found.add(line);
+    i = idx + run.length - 1;
+  }
+  return found;
 }
 
 /** A symbol before a space and a word: currency or other symbols, not math (a chain of "⇒" steps is no list). */
@@ -487,8 +590,9 @@ const SYMBOL_BEFORE_WORD = /^([\p{Sc}\p{So}])\s+(?=\p{L})/u;
 
 /** The glyph that may be the line's bullet: a lone glyph set apart in another font, or a symbol before a word. */
 function lineMarker(line: Line): string | undefined {
-  // Letters (Wingdings' "l"), symbols and private-use glyphs; not numbers, punctuation or math (a "⇒" in its own font).
-  if (line.marker) return /[\p{L}\p{Sc}\p{So}\p{Co}]/u.test(line.marker) ? line.marker : undefined;
+  // Letters (Wingdings' "l"), symbols and private-use glyphs; not numbers, punctuation or math (a "⇒" in its own font),
+  // except "!": a symbol font's first code (0x21), which is WordPerfect's typographic-symbols bullet.
+  if (line.marker) return /[\p{L}\p{Sc}\p{So}\p{Co}]|^!+$/u.test(line.marker) ? line.marker : undefined;
   return SYMBOL_BEFORE_WORD.exec(line.text)?.[1];
 }
 

@@ -110,6 +110,12 @@ export function readHtml(
 const NOTE_TYPE = /(?:^|\s)(?:footnote|endnote|rearnote)(?:\s|$)/i;
 const NOTE_ROLES = new Set(['doc-footnote', 'doc-endnote']);
 const NOTES_TYPE = /(?:^|\s)(?:footnotes|endnotes|rearnotes)(?:\s|$)/i;
+/**
+ * A notes list marked only by its class (pandoc's EPUB 2 and HTML 4 output, kramdown, Hugo,
+ * markdown-it-footnote: `<div class="footnotes"><ol><li id="fn1">`); its items are notes only when a
+ * link in the page points to them, like the items of a list marked by `epub:type`.
+ */
+const NOTES_CLASS = /(?:^|\s)(?:footnotes|endnotes)(?:\s|$)/i;
 
 /**
  * Footnotes and endnotes marked as such (EPUB `epub:type`, DPUB-ARIA roles, the items of a marked
@@ -130,7 +136,12 @@ function noteElements(root: HtmlElement): Map<string, HtmlElement> {
       id !== undefined &&
       ((type !== undefined && NOTE_TYPE.test(type)) || NOTE_ROLES.has(role ?? '') || (listed && el.tag === 'li'));
     if (note) candidates.set(id, el);
-    const list = !note && (listed || role === 'doc-endnotes' || (type !== undefined && NOTES_TYPE.test(type)));
+    const list =
+      !note &&
+      (listed ||
+        role === 'doc-endnotes' ||
+        (type !== undefined && NOTES_TYPE.test(type)) ||
+        (el.attrs.class !== undefined && NOTES_CLASS.test(el.attrs.class)));
     for (let i = el.children.length - 1; i >= 0; i--) {
       const child = el.children[i]!;
       if (typeof child === 'string') continue;
