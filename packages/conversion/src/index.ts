@@ -22,4 +22,4 @@ export { renderMarkdown, type WriterOptions } from './writers/markdown';
 export { optimizeTokens } from './filters/optimize-tokens';
 export { refineWithModel, type ModelEndpoint } from './enhanced/model-pass';
 export { transcribeWithEndpoint, type TranscriptionEndpoint } from './enhanced/transcription-endpoint';
-export { countPages, PDF_PAGE_LIMIT, plainPdfPageCount } from './page-count';
+export { countPages, PDF_PAGE_LIMIT } from './page-count';

@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { PDFDocument } from 'pdf-lib';
-import { countPages, PDF_PAGE_LIMIT, plainPdfPageCount } from '../src/page-count';
+import { countPages, PDF_PAGE_LIMIT } from '../src/page-count';
 import { MAX_PDF_PAGES } from '../src/readers/pdf';
 import { makePdf } from './pdf/make-pdf';
 
@@ -16,6 +16,19 @@ function pdfinfoPages(pdf: Buffer): number {
     return Number(/^Pages:\s+(\d+)/m.exec(execFileSync('pdfinfo', [file], { encoding: 'utf8' }))![1]);
   } finally {
     fs.rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+/** Runs `count` with no poppler on PATH: an answer then came from the file's bytes, not pdfinfo. */
+async function withoutPoppler<T>(count: () => Promise<T>): Promise<T> {
+  const saved = process.env.PATH;
+  const empty = fs.mkdtempSync(path.join(os.tmpdir(), 'no-poppler-'));
+  process.env.PATH = empty;
+  try {
+    return await count();
+  } finally {
+    process.env.PATH = saved;
+    fs.rmSync(empty, { recursive: true, force: true });
   }
 }
 
@@ -51,25 +64,33 @@ function withPagesDropped(pdf: Buffer, keep: number): Buffer {
 }
 
 describe('page count before reading (issue 22: whether and how to split a long PDF)', () => {
-  it('When the page tree is a plain object, then its count is read from the bytes and equals poppler’s', async () => {
+  it('When the page tree is readable, then its count comes from the bytes, without pdfinfo, and equals poppler’s', async () => {
     const pdf = await pages(7);
-    expect(plainPdfPageCount(pdf)).toBe(7);
     expect(pdfinfoPages(pdf)).toBe(7);
+    expect(await withoutPoppler(() => countPages(pdf, 'pdf'))).toBe(7);
     expect(await countPages(pdf, 'pdf')).toBe(7);
   });
 
   it('When an incremental update replaced the page tree, then the newest version counts, as poppler counts it', async () => {
     const updated = withPagesDropped(await pages(6), 4);
     expect(pdfinfoPages(updated)).toBe(4);
-    expect(plainPdfPageCount(updated)).toBe(4);
+    expect(await withoutPoppler(() => countPages(updated, 'pdf'))).toBe(4);
   });
 
-  it('When the catalog sits in a compressed object stream, then the bytes say nothing and poppler counts', async () => {
+  it('When the catalog sits in a compressed object stream, then the count still comes from the bytes', async () => {
     const doc = await PDFDocument.create();
     for (let i = 0; i < 5; i++) doc.addPage();
     const pdf = Buffer.from(await doc.save({ useObjectStreams: true }));
-    expect(plainPdfPageCount(pdf)).toBeUndefined();
-    expect(await countPages(pdf, 'pdf')).toBe(5);
+    expect(pdfinfoPages(pdf)).toBe(5);
+    expect(await withoutPoppler(() => countPages(pdf, 'pdf'))).toBe(5);
+  });
+
+  it('When startxref points nowhere, then the count still equals poppler’s', async () => {
+    const pdf = await pages(3);
+    const text = pdf.toString('latin1');
+    const damaged = Buffer.from(text.replace(/startxref\s+\d+/, 'startxref\n999999999'), 'latin1');
+    expect(pdfinfoPages(damaged)).toBe(3);
+    expect(await countPages(damaged, 'pdf')).toBe(3);
   });
 
   it('When the converter decides whether to split, then it uses the PDF reader’s own page limit', () => {
@@ -77,8 +98,8 @@ describe('page count before reading (issue 22: whether and how to split a long P
   });
 
   it('When the bytes are not a PDF, or the file is of another format, then no count is claimed', async () => {
-    expect(plainPdfPageCount(Buffer.from('/Root 1 0 R\n1 0 obj << /Type /Catalog >> endobj'))).toBeUndefined();
-    expect(plainPdfPageCount(Buffer.from('not a pdf at all'))).toBeUndefined();
+    expect(await countPages(Buffer.from('/Root 1 0 R\n1 0 obj << /Type /Catalog >> endobj'), 'pdf')).toBeUndefined();
+    expect(await countPages(Buffer.from('not a pdf at all'), 'pdf')).toBeUndefined();
     expect(await countPages(await pages(3), 'docx')).toBeUndefined();
   });
 });
