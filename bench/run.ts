@@ -74,6 +74,7 @@ const TABLE_SECTIONS: Record<string, () => Promise<() => Promise<string>>> = {
   webhooks: async () => (await import('./webhooks')).runWebhookBench,
   scaling: async () => (await import('./scaling')).runScalingBench,
   split: async () => (await import('./split')).runSplitBench,
+  'split-memory': async () => (await import('./split-memory')).runSplitMemoryBench,
   'upload-memory': async () => (await import('./upload-memory')).runUploadMemoryBench,
   structure: async () => (await import('./structure')).runStructureBench,
 };

@@ -1,0 +1,70 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import request from 'supertest';
+import { createTestEnv, silentLogger } from '@markwright/test-support';
+import { startGateway } from '../services/gateway/src/gateway';
+import { createWorkspace } from '../services/gateway/src/domain/workspaces';
+import { pdf } from '../packages/conversion/bench/native';
+import { waitUntilFinished } from './scaling';
+
+const ROOT = path.join(__dirname, '..');
+const CONVERTER = path.join(ROOT, 'services', 'converter', 'dist', 'main.js');
+const PAGES = Number(process.env.BENCH_SPLIT_MEMORY_PAGES ?? 2000);
+const HEALTH_PORT = Number(process.env.BENCH_SCALING_HEALTH_PORT ?? 18_181);
+
+/** Peak resident set of a process (VmHWM), in MB. */
+function peakRssMb(pid: number): number {
+  const status = fs.readFileSync(`/proc/${pid}/status`, 'utf8');
+  return Number(/^VmHWM:\s+(\d+) kB/m.exec(status)![1]) / 1024;
+}
+
+async function startBuiltConverter(config: Record<string, unknown>): Promise<ChildProcess> {
+  const env: NodeJS.ProcessEnv = { ...process.env, LOG_LEVEL: 'warn', HEALTH_PORT: String(HEALTH_PORT) };
+  for (const [key, value] of Object.entries(config)) if (value !== undefined) env[key] = String(value);
+  const child = spawn(process.execPath, [CONVERTER], { env, stdio: ['ignore', 'ignore', 'inherit'] });
+  for (;;) {
+    if (child.exitCode !== null) throw new Error(`converter exited with ${child.exitCode}`);
+    const ready = await fetch(`http://127.0.0.1:${HEALTH_PORT}/readyz`).then(
+      (r) => r.ok,
+      () => false,
+    );
+    if (ready) return child;
+    await new Promise((r) => setTimeout(r, 200));
+  }
+}
+
+/**
+ * Issue 22, point 3, memory: one 2,000-page PDF (a ruled table on every page) through the service
+ * as `pnpm start` runs the converter (built, default settings: split into ranges, two at a time),
+ * and the converter process's peak RSS (VmHWM, worker threads included; pdftohtml is a process of
+ * its own). Target: under 512 MB. Build first (`pnpm build`).
+ */
+export async function runSplitMemoryBench(): Promise<string> {
+  const bytes = await pdf(PAGES);
+  const env = await createTestEnv({});
+  const gateway = await startGateway(env.config, silentLogger);
+  const converter = await startBuiltConverter({ ...env.config, CONVERTER_WARM_UP: true });
+  try {
+    const { token } = await createWorkspace(gateway.db, { name: 'split-memory', plan: 'business', credits: 100_000 });
+    const idle = peakRssMb(converter.pid!);
+    const res = await request(gateway.url)
+      .post('/convert')
+      .set('Authorization', `Bearer ${token}`)
+      .field('webhook_url', 'https://receiver.example/hook')
+      .attach('file', bytes, 'long.pdf');
+    if (res.status !== 202) throw new Error(`accept answered ${res.status}`);
+    await waitUntilFinished(gateway.db, [res.body.id as string]);
+    const row = await gateway.db.conversion.findUniqueOrThrow({ where: { id: res.body.id as string } });
+    if (row.status !== 'completed') throw new Error(`the conversion ${row.status}`);
+    const peak = peakRssMb(converter.pid!);
+    return (
+      `One ${PAGES}-page PDF (${(bytes.length / 1e6).toFixed(1)} MB), async, one built converter at default settings: ` +
+      `peak RSS after warm-up ${idle.toFixed(0)} MB, after the conversion ${peak.toFixed(0)} MB (target < 512 MB).\n`
+    );
+  } finally {
+    converter.kill('SIGTERM');
+    await gateway.stop();
+    await env.cleanup();
+  }
+}
