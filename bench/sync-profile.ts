@@ -20,8 +20,9 @@ import { createWorkspace } from '../services/gateway/src/domain/workspaces';
  *   PROFILE_PORT          the gateway's port (default 18480; the converter and dispatcher take +1, +2)
  *   PROFILE_NAME          database and vhost name (default markwright_syncprofile)
  *   PROFILE_ROOT          another built checkout whose services are measured instead (e.g. main, for a before/after)
- *   PROFILE_ECHO=1        also runs the bare Express + multer echo (bench/echo-server.ts) before each level with the
- *                         same requests and connections, and prints the req/s and p99 ratios of that pair
+ *   PROFILE_ECHO=1        also runs the bare Express + multer echo (bench/echo-server.ts) before each level, with the
+ *                         same body and connections for PROFILE_ECHO_SECONDS (default 5), and prints the req/s and
+ *                         p99 ratios of that pair
  *   PROFILE_ROUNDS        runs each level this many times, alternating with the echo (default 1)
  *
  * The broker's CPU per request is printed too, read from its beam.smp process: RabbitMQ is
@@ -39,6 +40,7 @@ const TICKS = Number(execFileSync('getconf', ['CLK_TCK']).toString().trim() || 1
 const BOUNDARY = 'markwrightprofileboundary';
 const ECHO = process.env.PROFILE_ECHO === '1';
 const ROUNDS = Number(process.env.PROFILE_ROUNDS ?? 1);
+const ECHO_SECONDS = Number(process.env.PROFILE_ECHO_SECONDS ?? 5);
 
 function brokerPid(): number | undefined {
   try {
@@ -101,13 +103,17 @@ function body(): Buffer {
   );
 }
 
-/** `amount` POSTs over `connections`, each connection with its own workspace's token in turn. */
+/**
+ * `amount` POSTs over `connections` (or, with `amount` 0, as many as `ECHO_SECONDS` allow: the echo
+ * answers thousands a second, so a fixed count would end before its per-second figures settle),
+ * each connection with its own workspace's token in turn.
+ */
 async function cannon(url: string, connections: number, amount: number, tokens: string[]) {
   let next = 0;
   const result = await autocannon({
     url: `${url}/convert`,
     connections,
-    amount,
+    ...(amount > 0 ? { amount } : { duration: ECHO_SECONDS }),
     method: 'POST',
     body: body(),
     timeout: 60,
@@ -181,7 +187,7 @@ async function main(): Promise<void> {
       let echoResult: autocannon.Result | undefined;
       if (echo) {
         const e0 = cpuMs(echo.child.pid!);
-        echoResult = await cannon(echo.url, c, REQUESTS, tokens);
+        echoResult = await cannon(echo.url, c, 0, tokens);
         const perEcho = (cpuMs(echo.child.pid!) - e0) / Math.max(echoResult['2xx'], 1);
         echoLine =
           `     echo: ${echoResult.requests.average.toFixed(0)} req/s, p50 ${echoResult.latency.p50} ms, ` +
