@@ -16,9 +16,12 @@ export interface StatementBatchOptions<In, Out> {
   run: (inputs: In[]) => Promise<Out[]>;
   /** Calls per statement at most (the rest go with the next). */
   maxBatch: number;
-  /** When a batch fails (not a lost connection), each call is run alone with it. */
+  /** A call on its own: a call that goes alone, and each call of a batch that failed (not a lost connection). */
   runOne?: (input: In) => Promise<Out>;
-  /** Calls whose input is this large or larger are sent alone (e.g. a long result's text). */
+  /**
+   * Calls sent at once by a statement of their own, beside the batches (e.g. a long result's
+   * text): a slow statement never holds up the batch behind it.
+   */
   alone?: (input: In) => boolean;
   /** Whether a batch's error is a lost connection: then the batch is not split, the callers retry. */
   isConnectionLoss?: (err: unknown) => boolean;
@@ -46,6 +49,13 @@ export class StatementBatch<In, Out> {
   constructor(private readonly options: StatementBatchOptions<In, Out>) {}
 
   call(input: In): Promise<Out> {
+    if (this.options.alone?.(input)) {
+      this.statements += 1;
+      this.calls += 1;
+      return this.options.runOne
+        ? this.options.runOne(input)
+        : this.options.run([input]).then((results) => results[0]!);
+    }
     return new Promise<Out>((resolve, reject) => {
       this.queue.push({ input, resolve, reject });
       this.calls += 1;
@@ -70,26 +80,16 @@ export class StatementBatch<In, Out> {
     });
   }
 
-  /**
-   * Up to maxBatch calls in order, stopping at one that goes alone; a call sent alone goes by
-   * itself. A call whose key is in the batch already stays queued, ahead of later calls.
-   */
+  /** Up to maxBatch calls in order. A call whose key is in the batch already stays queued, ahead of later calls. */
   private take(): Pending<In, Out>[] {
-    const { alone, maxBatch, key } = this.options;
-    const first = this.queue[0]!;
-    if (alone?.(first.input)) return this.queue.splice(0, 1);
-    if (!key) {
-      let n = 1;
-      while (n < this.queue.length && n < maxBatch && !alone?.(this.queue[n]!.input)) n += 1;
-      return this.queue.splice(0, n);
-    }
+    const { maxBatch, key } = this.options;
+    if (!key) return this.queue.splice(0, maxBatch);
     const batch: Pending<In, Out>[] = [];
     const keys = new Set<string>();
     const left: Pending<In, Out>[] = [];
     let i = 0;
     for (; i < this.queue.length && batch.length < maxBatch; i += 1) {
       const p = this.queue[i]!;
-      if (alone?.(p.input)) break;
       const k = key(p.input);
       if (keys.has(k)) {
         left.push(p);

@@ -63,14 +63,14 @@ describe('a statement batch', () => {
     expect(r.batches).toEqual([[1, 2], [3, 4], [5]]);
   });
 
-  it('When a call is to go alone, then it is sent by itself and the others around it still go together', async () => {
+  it('When a call is to go alone, then it is sent at once by itself, beside the batch, and the others still go together', async () => {
     const r = recorder();
     const batch = new StatementBatch({ run: r.run, maxBatch: 10, alone: (n) => n >= 100 });
     const answers = [1, 2, 100, 3].map((n) => batch.call(n));
     await new Promise((resolve) => setImmediate(resolve));
     await r.releaseAll();
     expect(await Promise.all(answers)).toEqual([2, 4, 200, 6]);
-    expect(r.batches).toEqual([[1, 2], [100], [3]]);
+    expect(r.batches).toEqual([[100], [1, 2, 3]]);
   });
 
   it('When calls share a key, then they never share a statement and each key keeps its order', async () => {
