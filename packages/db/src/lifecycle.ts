@@ -153,7 +153,8 @@ const COMPLETE_SQL = `WITH r AS (
        document = r.document, completed_at = now(),
        -- Set already unless a crash lost the claim's asynchronous commit.
        started_at = COALESCE(c.started_at, now())
-     FROM r WHERE c.id = r.id AND c.status IN ('pending', 'processing')
+     -- id = ANY(...) lets the planner find the rows by primary key, whatever the backlog of pending rows.
+     FROM r WHERE c.id = ANY($1::uuid[]) AND c.id = r.id AND c.status IN ('pending', 'processing')
      RETURNING c.id
    ), gone AS (
      DELETE FROM uploads WHERE conversion_id = ANY($1::uuid[])
