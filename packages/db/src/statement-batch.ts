@@ -42,23 +42,17 @@ export class StatementBatch<In, Out> {
   private queue: Pending<In, Out>[] = [];
   private running = false;
   private scheduled = false;
-  /** Statements sent and calls they carried (tests and the bench read them). */
-  statements = 0;
-  calls = 0;
 
   constructor(private readonly options: StatementBatchOptions<In, Out>) {}
 
   call(input: In): Promise<Out> {
     if (this.options.alone?.(input)) {
-      this.statements += 1;
-      this.calls += 1;
       return this.options.runOne
         ? this.options.runOne(input)
         : this.options.run([input]).then((results) => results[0]!);
     }
     return new Promise<Out>((resolve, reject) => {
       this.queue.push({ input, resolve, reject });
-      this.calls += 1;
       if (!this.running && !this.scheduled) {
         this.scheduled = true;
         setImmediate(() => {
@@ -73,7 +67,6 @@ export class StatementBatch<In, Out> {
     if (this.running || this.queue.length === 0) return;
     const batch = this.take();
     this.running = true;
-    this.statements += 1;
     void this.send(batch).finally(() => {
       this.running = false;
       this.next();
