@@ -1,3 +1,4 @@
+import { namedStatement } from './named-statement';
 import { type Db, preparedQuery } from './client';
 import { uuidv7 } from './ids';
 import { storableJson, storableText } from './storable-text';
@@ -179,11 +180,56 @@ async function completeRows(db: Db, items: Completion[]): Promise<boolean[]> {
   return ids.map((id) => done.has(id));
 }
 
+/**
+ * One result by a statement of its own, its values passed as they are (no array literal to
+ * build and parse: a long result goes this way).
+ */
+const completeOneStatement = namedStatement<
+  {
+    conversionId: string;
+    markdown: string;
+    metadata: string | null;
+    tokenOptimization: string | null;
+    pages: string | null;
+    chunks: string | null;
+    document: string | null;
+  },
+  { updated: number }
+>(
+  'mw_complete_conversion',
+  `WITH done AS (
+     UPDATE conversions SET status = 'completed', markdown = :markdown::text, metadata = :metadata::jsonb,
+       token_optimization = :tokenOptimization::jsonb, pages = :pages::jsonb, chunks = :chunks::jsonb,
+       document = :document::jsonb, completed_at = now(),
+       -- Set already unless a crash lost the claim's asynchronous commit.
+       started_at = COALESCE(started_at, now())
+     WHERE id = :conversionId::uuid AND status IN ('pending', 'processing')
+     RETURNING id
+   ), gone AS (
+     DELETE FROM uploads WHERE conversion_id = :conversionId::uuid
+   )
+   SELECT count(*)::int AS updated FROM done`,
+  ['conversionId', 'markdown', 'metadata', 'tokenOptimization', 'pages', 'chunks', 'document'],
+);
+
+async function completeOne(db: Db, { conversionId, stored }: Completion): Promise<boolean> {
+  const rows = await completeOneStatement(db, {
+    conversionId,
+    markdown: stored.markdown,
+    metadata: json(stored.metadata),
+    tokenOptimization: json(stored.tokenOptimization),
+    pages: json(stored.pages),
+    chunks: json(stored.chunks),
+    document: json(stored.document),
+  });
+  return rows[0]!.updated === 1;
+}
+
 function completeBatch(db: Db): StatementBatch<Completion, boolean> {
   return new StatementBatch({
     maxBatch: 32,
     run: (items) => completeRows(db, items),
-    runOne: async (item) => (await completeRows(db, [item]))[0]!,
+    runOne: (item) => completeOne(db, item),
     alone: ({ stored }) =>
       stored.markdown.length > COMPLETE_ALONE_CHARS || Boolean(stored.pages || stored.chunks || stored.document),
     isConnectionLoss,
