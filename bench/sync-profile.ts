@@ -1,4 +1,5 @@
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import readline from 'node:readline';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import autocannon from 'autocannon';
@@ -19,6 +20,13 @@ import { createWorkspace } from '../services/gateway/src/domain/workspaces';
  *   PROFILE_PORT          the gateway's port (default 18480; the converter and dispatcher take +1, +2)
  *   PROFILE_NAME          database and vhost name (default markwright_syncprofile)
  *   PROFILE_ROOT          another built checkout whose services are measured instead (e.g. main, for a before/after)
+ *   PROFILE_ECHO=1        also runs the bare Express + multer echo (bench/echo-server.ts) before each level, with the
+ *                         same body and connections for PROFILE_ECHO_SECONDS (default 5), and prints the req/s and
+ *                         p99 ratios of that pair
+ *   PROFILE_ROUNDS        runs each level this many times, alternating with the echo (default 1)
+ *
+ * The broker's CPU per request is printed too, read from its beam.smp process: RabbitMQ is
+ * shared with whatever else runs on the machine, so that column is an upper bound.
  */
 const ROOT = process.env.PROFILE_ROOT ? path.resolve(process.env.PROFILE_ROOT) : path.join(__dirname, '..');
 const NAME = process.env.PROFILE_NAME ?? 'markwright_syncprofile';
@@ -30,6 +38,28 @@ const ADMIN_URL = 'postgresql://postgres@127.0.0.1:5432/postgres';
 const DATABASE_URL = `postgresql://postgres@127.0.0.1:5432/${NAME}`;
 const TICKS = Number(execFileSync('getconf', ['CLK_TCK']).toString().trim() || 100);
 const BOUNDARY = 'markwrightprofileboundary';
+const ECHO = process.env.PROFILE_ECHO === '1';
+const ROUNDS = Number(process.env.PROFILE_ROUNDS ?? 1);
+const ECHO_SECONDS = Number(process.env.PROFILE_ECHO_SECONDS ?? 5);
+
+function brokerPid(): number | undefined {
+  try {
+    return Number(execFileSync('pgrep', ['-o', 'beam.smp']).toString().trim()) || undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+async function startEcho(): Promise<{ url: string; child: ChildProcess }> {
+  const child = spawn(process.execPath, ['--import', 'tsx', path.join(__dirname, 'echo-server.ts')], {
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  const port = await new Promise<string>((resolve, reject) => {
+    readline.createInterface({ input: child.stdout! }).once('line', resolve);
+    child.once('exit', () => reject(new Error('echo server exited')));
+  });
+  return { url: `http://127.0.0.1:${port}/api/v1`, child };
+}
 
 function cpuMs(pid: number): number {
   try {
@@ -73,13 +103,17 @@ function body(): Buffer {
   );
 }
 
-/** `amount` POSTs over `connections`, each connection with its own workspace's token in turn. */
+/**
+ * `amount` POSTs over `connections` (or, with `amount` 0, as many as `ECHO_SECONDS` allow: the echo
+ * answers thousands a second, so a fixed count would end before its per-second figures settle),
+ * each connection with its own workspace's token in turn.
+ */
 async function cannon(url: string, connections: number, amount: number, tokens: string[]) {
   let next = 0;
   const result = await autocannon({
     url: `${url}/convert`,
     connections,
-    amount,
+    ...(amount > 0 ? { amount } : { duration: ECHO_SECONDS }),
     method: 'POST',
     body: body(),
     timeout: 60,
@@ -124,6 +158,8 @@ async function main(): Promise<void> {
     });
   }
   const db = createDb(DATABASE_URL, 2);
+  const echo = ECHO ? await startEcho() : undefined;
+  if (echo) children.echo = echo.child;
   try {
     await waitOk(`http://127.0.0.1:${PORT}/readyz`);
     await waitOk(`http://127.0.0.1:${PORT + 1}/readyz`);
@@ -134,16 +170,29 @@ async function main(): Promise<void> {
     }
     const url = `http://127.0.0.1:${PORT}/api/v1`;
     await cannon(url, 8, 200, tokens);
+    if (echo) await cannon(echo.url, 8, 200, tokens);
+    const broker = brokerPid();
     const backends = () =>
       psql(`SELECT pid FROM pg_stat_activity WHERE datname = '${NAME}'`).split('\n').filter(Boolean).map(Number);
     const commits = () => Number(psql(`SELECT xact_commit FROM pg_stat_database WHERE datname = '${NAME}'`));
-    for (const c of LEVELS) {
-      const groups = {
+    for (const c of LEVELS.flatMap((level) => Array<number>(ROUNDS).fill(level))) {
+      const groups: Record<string, () => number[]> = {
         gateway: () => [children.gateway!.pid!],
         converter: () => [children.converter!.pid!],
         dispatcher: () => [children.dispatcher!.pid!],
         postgres: backends,
+        ...(broker ? { rabbitmq: () => [broker] } : {}),
       };
+      let echoLine = '';
+      let echoResult: autocannon.Result | undefined;
+      if (echo) {
+        const e0 = cpuMs(echo.child.pid!);
+        echoResult = await cannon(echo.url, c, 0, tokens);
+        const perEcho = (cpuMs(echo.child.pid!) - e0) / Math.max(echoResult['2xx'], 1);
+        echoLine =
+          `     echo: ${echoResult.requests.average.toFixed(0)} req/s, p50 ${echoResult.latency.p50} ms, ` +
+          `p99 ${echoResult.latency.p99} ms, CPU ms/request ${perEcho.toFixed(2)}\n`;
+      }
       const before = Object.fromEntries(
         Object.entries(groups).map(([k, f]) => [k, f().reduce((s, p) => s + cpuMs(p), 0)]),
       );
@@ -159,7 +208,12 @@ async function main(): Promise<void> {
       process.stdout.write(
         `c${c}: ${ok} ok, ${r.non2xx} non-2xx, ${r.errors} errors; ${r.requests.average.toFixed(0)} req/s, ` +
           `p50 ${r.latency.p50} ms, p99 ${r.latency.p99} ms (load ${load0} → ${loadavg()})\n` +
-          `     CPU ms/request: ${per}; PostgreSQL commits/request ${perCommit}\n`,
+          `     CPU ms/request: ${per}; PostgreSQL commits/request ${perCommit}\n` +
+          echoLine +
+          (echoResult
+            ? `     ratio to the echo: req/s ${(r.requests.average / echoResult.requests.average).toFixed(3)}, ` +
+              `p99 ${(r.latency.p99 / echoResult.latency.p99).toFixed(1)}x\n`
+            : ''),
       );
     }
   } finally {

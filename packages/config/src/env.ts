@@ -56,7 +56,7 @@ export const envSchema = z.object({
   CONVERTER_CONCURRENCY: positiveInt.default(2),
   /**
    * Jobs a converter takes from the queue at once (the broker's prefetch): their I/O overlaps
-   * while at most CONVERTER_CONCURRENCY convert; unset, 8 per conversion slot.
+   * while at most CONVERTER_CONCURRENCY convert; unset, 32 per conversion slot.
    */
   CONVERTER_PREFETCH: positiveInt.optional(),
   /** Upload bytes a converter holds in memory at once, across the jobs it has taken. */

@@ -8,3 +8,4 @@ export { isConnectionLoss, retryOnConnectionLoss } from './reconnect';
 export { storableJson, storableText } from './storable-text';
 export { namedStatement } from './named-statement';
 export * from './parts';
+export { StatementBatch, type StatementBatchOptions } from './statement-batch';

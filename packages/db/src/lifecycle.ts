@@ -2,6 +2,8 @@ import { namedStatement } from './named-statement';
 import { type Db, preparedQuery } from './client';
 import { uuidv7 } from './ids';
 import { storableJson, storableText } from './storable-text';
+import { StatementBatch } from './statement-batch';
+import { isConnectionLoss } from './reconnect';
 
 /** The finished states; a finished conversion never changes again (decisions.md, lifecycle). */
 export const FINISHED_STATUSES = ['completed', 'failed'] as const;
@@ -46,29 +48,51 @@ export interface ClaimedJob {
  * pending -> processing (keeping the first start time when a job is redelivered) and the job's
  * inputs with its upload, in one statement instead of three. Null when already finished or unknown.
  *
+ * Claims made while one is running go together in the next statement (`StatementBatch`): a
+ * converter taking many small jobs at once claims them with one round trip and one commit.
+ *
  * Its commit does not wait for the WAL flush (`synchronous_commit` off for this transaction
  * only): "processing" is a progress mark, not a money movement. If PostgreSQL crashed right
  * after it, the row would read pending again and the unacked job would be claimed again; the
  * completing or failing statement is a synchronous commit, which flushes this one with it.
  */
 export async function claimJob(db: Db, conversionId: string, inlineBytes: number): Promise<ClaimedJob | null> {
-  const rows = await preparedQuery<ClaimedJob & { asyncCommit: string }>(
-    db,
-    'mw_claim_job',
-    `UPDATE conversions SET status = 'processing', started_at = COALESCE(started_at, now())
-     WHERE id = $1::uuid AND status IN ('pending', 'processing')
-     RETURNING mode, extension, original_filename AS "originalFilename", use_enhanced_ai AS "useEnhancedAi",
-       optimize_tokens AS "optimizeTokens", include_pages AS "includePages", page_range AS "pageRange",
-       chunk_max_tokens AS "chunkMaxTokens", include_document AS "includeDocument",
-       (SELECT CASE WHEN octet_length(bytes) <= $2::int THEN bytes END FROM uploads WHERE conversion_id = $1::uuid) AS bytes,
-       (SELECT octet_length(bytes) FROM uploads WHERE conversion_id = $1::uuid) AS size,
-       set_config('synchronous_commit', 'off', true) AS "asyncCommit"`,
-    [conversionId, inlineBytes],
-  );
-  const row = rows[0];
-  if (!row) return null;
-  const { asyncCommit: _, ...job } = row;
-  return job;
+  return batchOf(claimBatches, db, inlineBytes, () => claimBatch(db, inlineBytes)).call(conversionId);
+}
+
+/** The upload rides with the claim up to this size: every claim of one batch shares it. */
+function claimBatch(db: Db, inlineBytes: number): StatementBatch<string, ClaimedJob | null> {
+  return new StatementBatch({
+    maxBatch: 64,
+    run: async (ids) => {
+      // Sorted, so that rows are locked in one order whatever the batch.
+      const rows = await preparedQuery<ClaimedJob & { id: string; asyncCommit: string }>(
+        db,
+        'mw_claim_jobs',
+        `UPDATE conversions SET status = 'processing', started_at = COALESCE(started_at, now())
+         WHERE id = ANY($1::uuid[]) AND status IN ('pending', 'processing')
+         RETURNING id::text AS id, mode, extension, original_filename AS "originalFilename", use_enhanced_ai AS "useEnhancedAi",
+           optimize_tokens AS "optimizeTokens", include_pages AS "includePages", page_range AS "pageRange",
+           chunk_max_tokens AS "chunkMaxTokens", include_document AS "includeDocument",
+           (SELECT CASE WHEN octet_length(u.bytes) <= $2::int THEN u.bytes END FROM uploads u WHERE u.conversion_id = conversions.id) AS bytes,
+           (SELECT octet_length(u.bytes) FROM uploads u WHERE u.conversion_id = conversions.id) AS size,
+           set_config('synchronous_commit', 'off', true) AS "asyncCommit"`,
+        [[...new Set(ids)].sort(), inlineBytes],
+      );
+      const byId = new Map(rows.map(({ id, asyncCommit: _, ...job }) => [id, job]));
+      return ids.map((id) => byId.get(id.toLowerCase()) ?? null);
+    },
+  });
+}
+
+const claimBatches = new WeakMap<Db, Map<number, StatementBatch<string, ClaimedJob | null>>>();
+
+function batchOf<K, B>(batches: WeakMap<Db, Map<K, B>>, db: Db, key: K, create: () => B): B {
+  let byKey = batches.get(db);
+  if (!byKey) batches.set(db, (byKey = new Map()));
+  let batch = byKey.get(key);
+  if (!batch) byKey.set(key, (batch = create()));
+  return batch;
 }
 
 /** A claimed job's upload that was too large to come with the claim; null when it is gone. */
@@ -86,8 +110,81 @@ export async function readUpload(db: Db, conversionId: string): Promise<Uint8Arr
  * Stores the result and deletes the upload in one statement (one round trip). Returns the result
  * as stored (made storable), so a "finished" announcement can carry it without reading the row
  * back; null when the conversion had already finished (late result dropped).
+ *
+ * Completions made while one is being committed go together in the next statement
+ * (`StatementBatch`): one round trip and one synchronous commit (one WAL flush) for all of them.
+ * A result over COMPLETE_ALONE_CHARS, or with pages, chunks or a document, goes alone. When a
+ * batch fails for any reason but a lost connection (PostgreSQL refused one result), each of its
+ * results is stored on its own, so only the refused one fails.
  */
-const completeStatement = namedStatement<
+export async function completeConversion(
+  db: Db,
+  conversionId: string,
+  result: CompletedResult,
+): Promise<CompletedResult | null> {
+  const stored: CompletedResult = {
+    markdown: storableText(result.markdown),
+    metadata: result.metadata ? storableJson(result.metadata) : null,
+    tokenOptimization: result.tokenOptimization ?? null,
+    // E1–E4: present only when asked for, as in the bodies.
+    ...(result.pages ? { pages: storableJson(result.pages) } : {}),
+    ...(result.chunks ? { chunks: storableJson(result.chunks) } : {}),
+    ...(result.document ? { document: storableJson(result.document) } : {}),
+  };
+  const batch = batchOf(completeBatches, db, 0, () => completeBatch(db));
+  return (await batch.call({ conversionId, stored })) ? stored : null;
+}
+
+/** Results longer than this (characters) are stored by a statement of their own. */
+export const COMPLETE_ALONE_CHARS = 64 * 1024;
+
+interface Completion {
+  conversionId: string;
+  stored: CompletedResult;
+}
+
+const json = (value: unknown): string | null => (value === null || value === undefined ? null : JSON.stringify(value));
+
+const COMPLETE_SQL = `WITH r AS (
+     SELECT * FROM unnest($1::uuid[], $2::text[], $3::jsonb[], $4::jsonb[], $5::jsonb[], $6::jsonb[], $7::jsonb[])
+       AS r(id, markdown, metadata, token_optimization, pages, chunks, document)
+   ), done AS (
+     UPDATE conversions c SET status = 'completed', markdown = r.markdown, metadata = r.metadata,
+       token_optimization = r.token_optimization, pages = r.pages, chunks = r.chunks,
+       document = r.document, completed_at = now(),
+       -- Set already unless a crash lost the claim's asynchronous commit.
+       started_at = COALESCE(c.started_at, now())
+     -- id = ANY(...) lets the planner find the rows by primary key, whatever the backlog of pending rows.
+     FROM r WHERE c.id = ANY($1::uuid[]) AND c.id = r.id AND c.status IN ('pending', 'processing')
+     RETURNING c.id
+   ), gone AS (
+     DELETE FROM uploads WHERE conversion_id = ANY($1::uuid[])
+   )
+   SELECT id::text AS id FROM done`;
+
+async function completeRows(db: Db, items: Completion[]): Promise<boolean[]> {
+  const ids = items.map((i) => i.conversionId.toLowerCase());
+  // One conversion twice in a batch would be updated once from either row: each goes alone instead.
+  if (new Set(ids).size !== ids.length) throw new Error('a conversion completed twice in one batch');
+  const column = (pick: (stored: CompletedResult) => unknown) => items.map((i) => json(pick(i.stored)));
+  const rows = await preparedQuery<{ id: string }>(db, 'mw_complete_conversions', COMPLETE_SQL, [
+    ids,
+    items.map((i) => i.stored.markdown),
+    column((r) => r.metadata),
+    column((r) => r.tokenOptimization),
+    column((r) => r.pages),
+    column((r) => r.chunks),
+    column((r) => r.document),
+  ]);
+  const done = new Set(rows.map((r) => r.id));
+  return ids.map((id) => done.has(id));
+}
+
+/**
+ * One result by a statement of its own, its values passed as they are (no array literal to
+ * build and parse: a long result goes this way).
+ */
+const completeOneStatement = namedStatement<
   {
     conversionId: string;
     markdown: string;
@@ -115,23 +212,8 @@ const completeStatement = namedStatement<
   ['conversionId', 'markdown', 'metadata', 'tokenOptimization', 'pages', 'chunks', 'document'],
 );
 
-export async function completeConversion(
-  db: Db,
-  conversionId: string,
-  result: CompletedResult,
-): Promise<CompletedResult | null> {
-  const json = (value: unknown): string | null =>
-    value === null || value === undefined ? null : JSON.stringify(value);
-  const stored: CompletedResult = {
-    markdown: storableText(result.markdown),
-    metadata: result.metadata ? storableJson(result.metadata) : null,
-    tokenOptimization: result.tokenOptimization ?? null,
-    // E1–E4: present only when asked for, as in the bodies.
-    ...(result.pages ? { pages: storableJson(result.pages) } : {}),
-    ...(result.chunks ? { chunks: storableJson(result.chunks) } : {}),
-    ...(result.document ? { document: storableJson(result.document) } : {}),
-  };
-  const rows = await completeStatement(db, {
+async function completeOne(db: Db, { conversionId, stored }: Completion): Promise<boolean> {
+  const rows = await completeOneStatement(db, {
     conversionId,
     markdown: stored.markdown,
     metadata: json(stored.metadata),
@@ -140,8 +222,21 @@ export async function completeConversion(
     chunks: json(stored.chunks),
     document: json(stored.document),
   });
-  return rows[0]!.updated === 1 ? stored : null;
+  return rows[0]!.updated === 1;
 }
+
+function completeBatch(db: Db): StatementBatch<Completion, boolean> {
+  return new StatementBatch({
+    maxBatch: 32,
+    run: (items) => completeRows(db, items),
+    runOne: (item) => completeOne(db, item),
+    alone: ({ stored }) =>
+      stored.markdown.length > COMPLETE_ALONE_CHARS || Boolean(stored.pages || stored.chunks || stored.document),
+    isConnectionLoss,
+  });
+}
+
+const completeBatches = new WeakMap<Db, Map<number, StatementBatch<Completion, boolean>>>();
 
 /**
  * Fails the conversion and refunds its credits exactly once: the refund row's unique

@@ -12,6 +12,14 @@ import { warmUpWorkers } from './domain/warm-up';
 
 /** Database connections of a converter beyond its conversions: claims, stores and announcements of the jobs waiting. */
 const SPARE_CONNECTIONS = 4;
+/**
+ * Jobs taken from the queue per conversion slot when CONVERTER_PREFETCH is unset. The jobs waiting
+ * for a slot hold only their claim's upload (up to 1 MB each; larger ones wait for the byte
+ * budget), and their claims and completions are grouped into shared statements, which fill only
+ * when many jobs are in hand: at 64 sync requests a window of 16 left 48 jobs in the broker and
+ * grouped 1–2 calls per statement.
+ */
+export const PREFETCH_PER_SLOT = 32;
 import { RunningConversions } from './domain/running-conversions';
 import { consumeCancels } from './entry-points/cancel-consumer';
 
@@ -29,7 +37,7 @@ export async function startConverter(
   config: Config,
   logger: Logger = createLogger('converter'),
 ): Promise<ConverterService> {
-  const prefetch = config.CONVERTER_PREFETCH ?? config.CONVERTER_CONCURRENCY * 8;
+  const prefetch = config.CONVERTER_PREFETCH ?? config.CONVERTER_CONCURRENCY * PREFETCH_PER_SLOT;
   const db = await connectDb(config.DATABASE_URL, config.CONVERTER_CONCURRENCY + SPARE_CONNECTIONS, (err) =>
     logger.warn({ err: err.message }, 'PostgreSQL connection lost; the pool reconnects'),
   );

@@ -1,7 +1,7 @@
 import crypto from 'node:crypto';
 import request from 'supertest';
 import { bearer, startStack, type Stack } from './stack';
-import { revokeToken, createToken } from '../src/domain/workspaces';
+import { authenticateToken, revokeToken, createToken } from '../src/domain/workspaces';
 
 let stack: Stack;
 beforeAll(async () => {
@@ -53,6 +53,19 @@ describe('Bearer authentication', () => {
       .get('/conversions')
       .set(...bearer(second));
     expect(ok.status).toBe(200);
+  });
+
+  it('When many tokens are checked at once (one lookup statement for them), then each finds its own workspace and a revoked one none', async () => {
+    const workspaces = await Promise.all(Array.from({ length: 12 }, () => stack.workspace()));
+    const revoked = workspaces[5]!;
+    expect(await revokeToken(stack.gateway.db, revoked.token)).toBe(true);
+    const tokens = [...workspaces.map((w) => w.token), workspaces[0]!.token, `mwk_${'B'.repeat(40)}`];
+    const found = await Promise.all(tokens.map((token) => authenticateToken(stack.gateway.db, token)));
+    expect(found.map((w) => w?.id ?? null)).toEqual([
+      ...workspaces.map((w) => (w === revoked ? null : w.workspaceId)),
+      workspaces[0]!.workspaceId,
+      null,
+    ]);
   });
 
   it('When POST /convert has no token, then it answers 401 before reading the upload', async () => {

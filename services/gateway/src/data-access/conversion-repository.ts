@@ -1,4 +1,12 @@
-import { type Db, namedStatement, Prisma, uuidv7 } from '@markwright/db';
+import {
+  type Db,
+  isConnectionLoss,
+  namedStatement,
+  preparedQuery,
+  Prisma,
+  StatementBatch,
+  uuidv7,
+} from '@markwright/db';
 
 export interface ChargedConversion {
   id: string;
@@ -155,12 +163,28 @@ export interface IdempotencyClaim {
  * one with it (the WAL is flushed in order). A PostgreSQL crash before that loses the row, its
  * charge and its ledger row together, and the request, never answered, fails. An async
  * conversion's 202 promises the job, so its charge waits for the flush.
+ *
+ * Without an Idempotency-Key, charges of other workspaces made while one is running share the
+ * next statement and its commit (CHARGE_BATCH_SQL below), under the same rules.
  */
 export async function chargeAndCreateConversion(
   db: Db,
   conversion: NewConversion,
   idempotency: IdempotencyClaim | null = null,
 ): Promise<ChargedConversion | { insufficient: true; available: number } | { keyTaken: true }> {
+  if (idempotency) return chargeOne(db, conversion, idempotency);
+  let batch = chargeBatches.get(db);
+  if (!batch) chargeBatches.set(db, (batch = chargeBatch(db)));
+  return batch.call(conversion);
+}
+
+type ChargeOutcome = ChargedConversion | { insufficient: true; available: number } | { keyTaken: true };
+
+async function chargeOne(
+  db: Db,
+  conversion: NewConversion,
+  idempotency: IdempotencyClaim | null,
+): Promise<ChargeOutcome> {
   const createdAt = new Date();
   const [row] = await chargeStatement(db, {
     ...conversion,
@@ -174,6 +198,107 @@ export async function chargeAndCreateConversion(
   if (row!.remaining === null) return { insufficient: true, available: row!.available };
   return { id: conversion.id, createdAt, creditsRemaining: row!.remaining };
 }
+
+/**
+ * Uploads up to this size may go with other requests' charges in one statement (sent as text
+ * there, twice their size); larger ones, up to UPLOAD_IN_CHARGE_MAX_BYTES, go in a charge statement
+ * of their own.
+ */
+export const UPLOAD_IN_BATCH_MAX_BYTES = 16 * 1024;
+
+/**
+ * Charges made while one is running go together in the next statement (`StatementBatch`): the
+ * same rules as the one-conversion statement above, for one request per workspace (a second
+ * request of a workspace waits for the next statement, so it reads the balance the first left),
+ * the workspaces locked in the order of their ids. Requests with an Idempotency-Key, and uploads
+ * over UPLOAD_IN_BATCH_MAX_BYTES, use the statement above, alone. The commit waits for the WAL
+ * flush unless every conversion of the batch is sync (see chargeAndCreateConversion).
+ */
+const CHARGE_BATCH_SQL = `WITH r AS (
+     SELECT * FROM unnest($1::uuid[], $2::uuid[], $3::int[], $4::text[], $5::text[], $6::int[], $7::boolean[],
+       $8::boolean[], $9::boolean[], $10::boolean[], $11::text[], $12::int[], $13::boolean[], $14::text[], $15::text[],
+       $16::text[], $17::timestamptz[], $18::uuid[], $19::bytea[])
+       AS r(id, workspace_id, cost, original_filename, extension, file_size_bytes, use_enhanced_ai,
+         include_metadata, optimize_tokens, include_pages, page_range, chunk_max_tokens, include_document, mode, webhook_url,
+         webhook_secret, created_at, charge_id, bytes)
+   ), locked AS (
+     SELECT id, credit_balance FROM workspaces WHERE id IN (SELECT workspace_id FROM r) ORDER BY id FOR UPDATE
+   ), charged AS (
+     UPDATE workspaces w SET credit_balance = w.credit_balance - r.cost
+     FROM r JOIN locked l ON l.id = r.workspace_id
+     WHERE w.id = l.id AND l.credit_balance >= r.cost
+     RETURNING w.id, w.credit_balance
+   ), created AS (
+     INSERT INTO conversions (id, workspace_id, status, original_filename, extension, file_size_bytes,
+       use_enhanced_ai, include_metadata, optimize_tokens, mode, webhook_url, webhook_secret,
+       credits_charged, created_at, last_published_at, publish_count,
+       include_pages, page_range, chunk_max_tokens, include_document)
+     SELECT r.id, r.workspace_id, 'pending', r.original_filename, r.extension, r.file_size_bytes,
+       r.use_enhanced_ai, r.include_metadata, r.optimize_tokens, r.mode, r.webhook_url,
+       r.webhook_secret, r.cost, r.created_at, r.created_at, 1,
+       r.include_pages, r.page_range, r.chunk_max_tokens, r.include_document
+     FROM r JOIN charged c ON c.id = r.workspace_id
+     RETURNING id
+   ), ledger AS (
+     INSERT INTO credit_transactions (id, workspace_id, conversion_id, type, amount)
+     SELECT r.charge_id, r.workspace_id, r.id, 'charge', -r.cost FROM r JOIN created c ON c.id = r.id
+   ), stored AS (
+     INSERT INTO uploads (conversion_id, bytes) SELECT r.id, r.bytes FROM r JOIN created c ON c.id = r.id WHERE r.bytes IS NOT NULL
+   )
+   SELECT r.id::text AS id, c.credit_balance AS remaining, l.credit_balance AS available,
+          CASE WHEN $20::boolean THEN set_config('synchronous_commit', 'off', true) END AS "commitMode"
+   FROM r LEFT JOIN charged c ON c.id = r.workspace_id LEFT JOIN locked l ON l.id = r.workspace_id`;
+
+async function chargeRows(db: Db, items: NewConversion[]): Promise<ChargeOutcome[]> {
+  const createdAt = new Date();
+  const col = <T>(pick: (c: NewConversion) => T) => items.map(pick);
+  const rows = await preparedQuery<{
+    id: string;
+    remaining: number | null;
+    available: number;
+    commitMode: string | null;
+  }>(db, 'mw_charge_and_create_conversions', CHARGE_BATCH_SQL, [
+    col((c) => c.id),
+    col((c) => c.workspaceId),
+    col((c) => c.cost),
+    col((c) => c.originalFilename),
+    col((c) => c.extension),
+    col((c) => c.fileSizeBytes),
+    col((c) => c.useEnhancedAi),
+    col((c) => c.includeMetadata),
+    col((c) => c.optimizeTokens),
+    col((c) => c.includePages),
+    col((c) => c.pageRange),
+    col((c) => c.chunkMaxTokens),
+    col((c) => c.includeDocument),
+    col((c) => c.mode),
+    col((c) => c.webhookUrl),
+    col((c) => c.webhookSecret),
+    col(() => createdAt),
+    col(() => uuidv7()),
+    col((c) => c.bytes),
+    items.every((c) => c.mode === 'sync'),
+  ]);
+  const byId = new Map(rows.map((row) => [row.id, row]));
+  return items.map((c): ChargeOutcome => {
+    const row = byId.get(c.id.toLowerCase())!;
+    if (row.remaining === null) return { insufficient: true, available: row.available };
+    return { id: c.id, createdAt, creditsRemaining: row.remaining };
+  });
+}
+
+function chargeBatch(db: Db): StatementBatch<NewConversion, ChargeOutcome> {
+  return new StatementBatch({
+    maxBatch: 64,
+    run: (items) => chargeRows(db, items),
+    runOne: (item) => chargeOne(db, item, null),
+    alone: (c) => (c.bytes?.length ?? 0) > UPLOAD_IN_BATCH_MAX_BYTES,
+    key: (c) => c.workspaceId,
+    isConnectionLoss,
+  });
+}
+
+const chargeBatches = new WeakMap<Db, StatementBatch<NewConversion, ChargeOutcome>>();
 
 const detailSelect = {
   id: true,

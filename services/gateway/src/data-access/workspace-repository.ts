@@ -1,4 +1,4 @@
-import { type Db, preparedQuery, uuidv7 } from '@markwright/db';
+import { type Db, preparedQuery, StatementBatch, uuidv7 } from '@markwright/db';
 
 /** A workspace as its token finds it; the plan is the stored name, checked by the domain. */
 export interface WorkspaceRow {
@@ -7,18 +7,34 @@ export interface WorkspaceRow {
 }
 
 /**
- * One prepared statement per request (Prisma's nested select would be two), read on every
- * request rather than cached: a revoked token answers 401 from the next request on.
+ * One prepared statement, read on every request rather than cached: a revoked token answers 401
+ * from the next request on. Lookups made while one is running go together in the next statement
+ * (`StatementBatch`), which is sent after every one of them was made, so each still reads the
+ * tokens as they are after its request arrived.
  */
 export async function findWorkspaceByTokenHash(db: Db, tokenHash: string): Promise<WorkspaceRow | null> {
-  const rows = await preparedQuery<WorkspaceRow>(
-    db,
-    'mw_workspace_by_token',
-    `SELECT w.id::text, w.plan FROM api_tokens t JOIN workspaces w ON w.id = t.workspace_id
-     WHERE t.token_hash = $1 AND t.revoked_at IS NULL`,
-    [tokenHash],
-  );
-  return rows[0] ?? null;
+  let batch = tokenBatches.get(db);
+  if (!batch) tokenBatches.set(db, (batch = tokenBatch(db)));
+  return batch.call(tokenHash);
+}
+
+const tokenBatches = new WeakMap<Db, StatementBatch<string, WorkspaceRow | null>>();
+
+function tokenBatch(db: Db): StatementBatch<string, WorkspaceRow | null> {
+  return new StatementBatch({
+    maxBatch: 64,
+    run: async (hashes) => {
+      const rows = await preparedQuery<WorkspaceRow & { tokenHash: string }>(
+        db,
+        'mw_workspaces_by_tokens',
+        `SELECT t.token_hash AS "tokenHash", w.id::text, w.plan FROM api_tokens t JOIN workspaces w ON w.id = t.workspace_id
+         WHERE t.token_hash = ANY($1::char(64)[]) AND t.revoked_at IS NULL`,
+        [[...new Set(hashes)]],
+      );
+      const byHash = new Map(rows.map(({ tokenHash, ...row }) => [tokenHash, row]));
+      return hashes.map((hash) => byHash.get(hash) ?? null);
+    },
+  });
 }
 
 /** The workspace, its first token (hashed by the caller) and its opening grant, in one transaction. */
