@@ -1,6 +1,6 @@
 import { Client } from 'pg';
 import { uuidv7 } from '@markwright/db';
-import { startStack, type Stack } from './stack';
+import { startStack, type Stack, recordCommitModes } from './stack';
 import {
   chargeAndCreateConversion,
   type NewConversion,
@@ -18,14 +18,7 @@ beforeAll(async () => {
   stack = await startStack({ converter: false });
   pg = new Client({ connectionString: stack.env.config.DATABASE_URL });
   await pg.connect();
-  await pg.query(`
-    CREATE TABLE commit_modes (id uuid, synchronous_commit text);
-    CREATE FUNCTION record_commit_mode() RETURNS trigger LANGUAGE plpgsql AS $$
-    BEGIN
-      INSERT INTO commit_modes VALUES (NEW.id, current_setting('synchronous_commit'));
-      RETURN NULL;
-    END $$;
-    CREATE TRIGGER record_commit_mode AFTER INSERT ON conversions FOR EACH ROW EXECUTE FUNCTION record_commit_mode();`);
+  await recordCommitModes(pg, 'id');
 });
 afterAll(async () => {
   await pg?.end();
@@ -58,7 +51,7 @@ function conversion(workspaceId: string, fields: Partial<NewConversion> = {}): N
 /** Per conversion: the transaction that inserted it and the commit setting it was inserted under. */
 async function written(ids: string[]): Promise<Array<[string, string] | undefined>> {
   const { rows } = await pg.query<{ id: string; xmin: string; synchronous_commit: string }>(
-    `SELECT c.id::text, c.xmin::text, m.synchronous_commit FROM conversions c JOIN commit_modes m ON m.id = c.id
+    `SELECT c.id::text, c.xmin::text, m.synchronous_commit FROM conversions c JOIN commit_modes m ON m.key = c.id::text
      WHERE c.id = ANY($1::uuid[])`,
     [ids],
   );

@@ -1,6 +1,6 @@
 import { Client } from 'pg';
 import request from 'supertest';
-import { bearer, startStack, type Stack } from './stack';
+import { bearer, startStack, type Stack, recordCommitModes } from './stack';
 
 /**
  * Issue 14: a sync conversion's charge commits without waiting for the WAL flush (its answer
@@ -16,14 +16,7 @@ beforeAll(async () => {
   stack = await startStack({ converter: false, env: { SYNC_TIMEOUT_MS: '1000' } });
   pg = new Client({ connectionString: stack.env.config.DATABASE_URL });
   await pg.connect();
-  await pg.query(`
-    CREATE TABLE commit_modes (file text, synchronous_commit text);
-    CREATE FUNCTION record_commit_mode() RETURNS trigger LANGUAGE plpgsql AS $$
-    BEGIN
-      INSERT INTO commit_modes VALUES (NEW.original_filename, current_setting('synchronous_commit'));
-      RETURN NULL;
-    END $$;
-    CREATE TRIGGER record_commit_mode AFTER INSERT ON conversions FOR EACH ROW EXECUTE FUNCTION record_commit_mode();`);
+  await recordCommitModes(pg, 'original_filename');
 });
 afterAll(async () => {
   await pg?.end();
@@ -32,7 +25,7 @@ afterAll(async () => {
 
 async function commitModeOf(file: string): Promise<string | undefined> {
   const { rows } = await pg.query<{ synchronous_commit: string }>(
-    'SELECT synchronous_commit FROM commit_modes WHERE file = $1',
+    'SELECT synchronous_commit FROM commit_modes WHERE key = $1',
     [file],
   );
   return rows[0]?.synchronous_commit;

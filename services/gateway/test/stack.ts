@@ -1,3 +1,4 @@
+import type { Client } from 'pg';
 import { createTestEnv, silentLogger, type TestEnv } from '@markwright/test-support';
 import { startConverter, type ConverterService } from '../../converter/src/converter-service';
 import { startGateway, type Gateway } from '../src/gateway';
@@ -60,3 +61,19 @@ export async function startStack(options: { converter?: boolean; env?: Record<st
 }
 
 export const bearer = (token: string): [string, string] => ['Authorization', `Bearer ${token}`];
+
+/**
+ * Records, for every conversion row inserted from now on, the `synchronous_commit` setting of the
+ * transaction that inserted it, keyed by the row's `column` (as text), in a table `commit_modes
+ * (key, synchronous_commit)`: how tests see whether a charge waited for the WAL flush.
+ */
+export async function recordCommitModes(pg: Client, column: 'id' | 'original_filename'): Promise<void> {
+  await pg.query(`
+    CREATE TABLE commit_modes (key text, synchronous_commit text);
+    CREATE FUNCTION record_commit_mode() RETURNS trigger LANGUAGE plpgsql AS $$
+    BEGIN
+      INSERT INTO commit_modes VALUES (NEW.${column}::text, current_setting('synchronous_commit'));
+      RETURN NULL;
+    END $$;
+    CREATE TRIGGER record_commit_mode AFTER INSERT ON conversions FOR EACH ROW EXECUTE FUNCTION record_commit_mode();`);
+}
