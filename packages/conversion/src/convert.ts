@@ -4,7 +4,7 @@ import type { ReadResult } from './readers/reader';
 import { userFacingError } from './user-facing-errors';
 import { isSupportedExtension, isTextExtension, readerForContent } from './formats/table';
 import type { TokenOptimization } from './tokens/count';
-import { renderMarkdown } from './writers/markdown';
+import { blockAlone, joinBlocks, renderMarkdown, writeBlocks } from './writers/markdown';
 import { plainMetadataText } from './document/plain-text';
 import { readMarkdown } from './readers/shared/markdown/block-tokens';
 import type { ModelEndpoint } from './enhanced/model-pass';
@@ -140,16 +140,22 @@ function structure(
 ): { output: StructureOutput; markdown?: string } {
   const output: StructureOutput = {};
   let markdown: string | undefined;
-  const render = (list: Block[]): string => withoutControlCharacters(renderMarkdown(list, writer));
   if (options.includePages || options.chunkMaxTokens !== undefined) {
-    const groups = groupByPage(blocks, pageNumbers);
-    const written = writePages(groups, render);
-    markdown = written.markdown;
-    if (options.includePages) output.pages = written.pages;
+    // Each block is written once; the pages, the chunks and the Markdown are joined from those texts.
+    const join = (list: Block[], written: string[]): string => withoutControlCharacters(joinBlocks(list, written));
+    const groups = groupByPage(blocks, writeBlocks(blocks, writer), pageNumbers);
+    const pages = writePages(groups, join);
+    markdown = pages.markdown;
+    if (options.includePages) output.pages = pages.pages;
     if (options.chunkMaxTokens !== undefined) {
       // eslint-disable-next-line @typescript-eslint/no-require-imports -- the tokenizer is loaded on use
       const { writeChunks } = require('./writers/chunks') as typeof import('./writers/chunks');
-      output.chunks = writeChunks(groups, options.chunkMaxTokens, render);
+      output.chunks = writeChunks(
+        groups,
+        options.chunkMaxTokens,
+        (block, written) => withoutControlCharacters(blockAlone(block, written)).trim(),
+        markdown,
+      );
     }
   }
   if (options.includeDocument) {

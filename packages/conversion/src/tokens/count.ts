@@ -1,4 +1,5 @@
 import type { Tiktoken } from 'tiktoken/lite';
+import { pieceEnd } from './pieces';
 
 let encoder: Tiktoken | undefined;
 
@@ -35,32 +36,118 @@ const counted = new Map<string, number>();
 const CACHE_LIMIT = 200_000;
 /** Pieces longer than this are encoded each time (rare, and not worth keeping). */
 const CACHED_PIECE_CHARS = 64;
-/**
- * o200k_base's split pattern in JavaScript's syntax: the package's `pat_str` with its `(?i:…)`
- * contraction groups (which V8 cannot parse) spelled out in both cases, as the pure-JS port does.
- */
-const O200K_PATTERN =
-  String.raw`[^\r\n\p{L}\p{N}]?[\p{Lu}\p{Lt}\p{Lm}\p{Lo}\p{M}]*[\p{Ll}\p{Lm}\p{Lo}\p{M}]+('s|'S|'t|'T|'re|'rE|'Re|'RE|'ve|'vE|'Ve|'VE|'m|'M|'ll|'lL|'Ll|'LL|'d|'D)?|[^\r\n\p{L}\p{N}]?[\p{Lu}\p{Lt}\p{Lm}\p{Lo}\p{M}]+[\p{Ll}\p{Lm}\p{Lo}\p{M}]*('s|'S|'t|'T|'re|'rE|'Re|'RE|'ve|'vE|'Ve|'VE|'m|'M|'ll|'lL|'Ll|'LL|'d|'D)?|\p{N}{1,3}| ?[^\s\p{L}\p{N}]+[\r\n/]*|\s*[\r\n]+|\s+(?!\S)|\s+`;
-let pattern: RegExp | undefined;
+
+/** The o200k_base count of one piece of the split (encoded on its own, as tiktoken does). */
+function pieceTokens(piece: string): number {
+  let n = counted.get(piece);
+  if (n === undefined) {
+    n = tokenizer().encode_ordinary(piece).length;
+    if (piece.length <= CACHED_PIECE_CHARS) {
+      if (counted.size >= CACHE_LIMIT) counted.clear();
+      counted.set(piece, n);
+    }
+  }
+  return n;
+}
 
 /** The o200k_base token count of `text`, as `encode(text).length` with no special tokens. */
 export function countTokens(text: string): number {
-  const bpe = tokenizer();
-  pattern ??= new RegExp(O200K_PATTERN, 'ug');
   let total = 0;
-  // match() with the g flag gives the pieces as strings: no match object (index, groups) per piece.
-  for (const piece of text.match(pattern) ?? []) {
-    let n = counted.get(piece);
-    if (n === undefined) {
-      n = bpe.encode_ordinary(piece).length;
-      if (piece.length <= CACHED_PIECE_CHARS) {
-        if (counted.size >= CACHE_LIMIT) counted.clear();
-        counted.set(piece, n);
-      }
-    }
-    total += n;
+  for (let at = 0; at < text.length;) {
+    const end = pieceEnd(text, at);
+    total += pieceTokens(text.slice(at, end));
+    at = end;
   }
   return total;
+}
+
+/**
+ * One text split and counted once, so that the count of any stretch of it costs a lookup: the
+ * chunk writer counts every block, row and chunk of the Markdown, which counted one by one is the
+ * whole text tokenized two to three times over (issue 19). Exact: a stretch's count is what
+ * `countTokens` gives for it (test/tokens/token-index.test.ts).
+ */
+export class TokenIndex {
+  /** Where the pieces of the whole text's split end, in order: boundaries[0] = 0. */
+  private readonly boundaries: Int32Array;
+  /** Tokens before each boundary. */
+  private readonly before: Float64Array;
+  private readonly pieces: number;
+
+  constructor(readonly text: string) {
+    let boundaries = new Int32Array(Math.max(16, text.length >> 2));
+    let before = new Float64Array(boundaries.length);
+    let n = 0;
+    let total = 0;
+    for (let at = 0; at < text.length;) {
+      const end = pieceEnd(text, at);
+      total += pieceTokens(text.slice(at, end));
+      if (++n >= boundaries.length) {
+        boundaries = grown(boundaries, new Int32Array(boundaries.length * 2));
+        before = grown(before, new Float64Array(before.length * 2));
+      }
+      boundaries[n] = end;
+      before[n] = total;
+      at = end;
+    }
+    this.boundaries = boundaries;
+    this.before = before;
+    this.pieces = n;
+  }
+
+  /**
+   * The o200k_base count of `prefix + text.slice(from, to)`. The pattern has no look-behind, so
+   * from a boundary of the whole text's split on, the stretch splits as the whole text does: only
+   * its ends are split again (the pieces before the first shared boundary, and the piece the
+   * stretch cuts at its end). A stretch that ends in white space, whose last piece may differ
+   * through the pattern's look-ahead, is counted whole.
+   */
+  count(from: number, to: number, prefix = ''): number {
+    if (to <= from) return prefix ? countTokens(prefix) : 0;
+    const stretch = prefix + this.text.slice(from, to);
+    if (/\s/.test(this.text[to - 1]!)) return countTokens(stretch);
+    // The head: split on its own until a piece ends on a boundary of the whole.
+    let total = 0;
+    let at = 0;
+    let b = this.firstBoundaryAtOrAfter(from);
+    while (at < stretch.length) {
+      const offset = at - prefix.length;
+      if (offset >= 0) {
+        while (b <= this.pieces && this.boundaries[b]! < from + offset) b++;
+        if (b <= this.pieces && this.boundaries[b] === from + offset) break;
+      }
+      const end = pieceEnd(stretch, at);
+      total += pieceTokens(stretch.slice(at, end));
+      at = end;
+    }
+    if (at >= stretch.length) return total;
+    // The middle: whole pieces of the whole text; the tail: what the stretch cuts of the last one.
+    const last = this.lastBoundaryAtOrBefore(to);
+    total += this.before[last]! - this.before[b]!;
+    const tail = this.boundaries[last]!;
+    return tail < to ? total + countTokens(this.text.slice(tail, to)) : total;
+  }
+
+  private firstBoundaryAtOrAfter(position: number): number {
+    let lo = 0;
+    let hi = this.pieces;
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      if (this.boundaries[mid]! < position) lo = mid + 1;
+      else hi = mid;
+    }
+    return lo;
+  }
+
+  private lastBoundaryAtOrBefore(position: number): number {
+    const b = this.firstBoundaryAtOrAfter(position);
+    return b <= this.pieces && this.boundaries[b] === position ? b : b - 1;
+  }
+}
+
+function grown<T extends Int32Array | Float64Array>(from: T, to: T): T {
+  to.set(from);
+  return to;
 }
 
 export interface TokenOptimization {
