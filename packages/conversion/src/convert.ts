@@ -142,7 +142,13 @@ function structure(
   let markdown: string | undefined;
   if (options.includePages || options.chunkMaxTokens !== undefined) {
     // Each block is written once; the pages, the chunks and the Markdown are joined from those texts.
-    const join = (list: Block[], written: string[]): string => withoutControlCharacters(joinBlocks(list, written));
+    let controls = false;
+    const join = (list: Block[], written: string[]): string => {
+      const text = joinBlocks(list, written);
+      if (!CONTROL_CHARACTER.test(text)) return text;
+      controls = true;
+      return withoutControlCharacters(text);
+    };
     const groups = groupByPage(blocks, writeBlocks(blocks, writer), pageNumbers);
     const pages = writePages(groups, join);
     markdown = pages.markdown;
@@ -150,12 +156,10 @@ function structure(
     if (options.chunkMaxTokens !== undefined) {
       // eslint-disable-next-line @typescript-eslint/no-require-imports -- the tokenizer is loaded on use
       const { writeChunks } = require('./writers/chunks') as typeof import('./writers/chunks');
-      output.chunks = writeChunks(
-        groups,
-        options.chunkMaxTokens,
-        (block, written) => withoutControlCharacters(blockAlone(block, written)).trim(),
-        markdown,
-      );
+      // A block has control characters only if a page has: most documents have none, and skip one pass per block.
+      const alone = (block: Block, written: string): string =>
+        (controls ? withoutControlCharacters(blockAlone(block, written)) : blockAlone(block, written)).trim();
+      output.chunks = writeChunks(groups, options.chunkMaxTokens, alone, markdown);
     }
   }
   if (options.includeDocument) {
@@ -178,3 +182,6 @@ function normaliseMetadata(m: Partial<DocumentMetadata> | undefined): DocumentMe
 function withoutControlCharacters(text: string): string {
   return text.replace(/[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f]/g, '');
 }
+
+/** One of the characters withoutControlCharacters removes. */
+const CONTROL_CHARACTER = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f]/;

@@ -31,14 +31,16 @@ function tokenizer(): Tiktoken {
  * own, so a text's count is the sum of its pieces' counts: a piece seen before (a word, a cell's
  * number, a run of spaces) is not encoded again, which saves the call into WebAssembly (copying
  * the text in, the tokens out) that costs more than the lookup. Cleared past CACHE_LIMIT pieces.
+ * (A hash table over the characters, to make no string per piece, was no faster than this Map.)
  */
 const counted = new Map<string, number>();
 const CACHE_LIMIT = 200_000;
 /** Pieces longer than this are encoded each time (rare, and not worth keeping). */
 const CACHED_PIECE_CHARS = 64;
 
-/** The o200k_base count of one piece of the split (encoded on its own, as tiktoken does). */
-function pieceTokens(piece: string): number {
+/** The o200k_base count of `text.slice(at, end)`, one piece of the split (encoded on its own, as tiktoken does). */
+function pieceTokens(text: string, at: number, end: number): number {
+  const piece = text.slice(at, end);
   let n = counted.get(piece);
   if (n === undefined) {
     n = tokenizer().encode_ordinary(piece).length;
@@ -55,7 +57,7 @@ export function countTokens(text: string): number {
   let total = 0;
   for (let at = 0; at < text.length;) {
     const end = pieceEnd(text, at);
-    total += pieceTokens(text.slice(at, end));
+    total += pieceTokens(text, at, end);
     at = end;
   }
   return total;
@@ -71,20 +73,20 @@ export class TokenIndex {
   /** Where the pieces of the whole text's split end, in order: boundaries[0] = 0. */
   private readonly boundaries: Int32Array;
   /** Tokens before each boundary. */
-  private readonly before: Float64Array;
+  private readonly before: Int32Array;
   private readonly pieces: number;
 
   constructor(readonly text: string) {
-    let boundaries = new Int32Array(Math.max(16, text.length >> 2));
-    let before = new Float64Array(boundaries.length);
+    let boundaries = new Int32Array(Math.max(16, text.length >> 1));
+    let before = new Int32Array(boundaries.length);
     let n = 0;
     let total = 0;
     for (let at = 0; at < text.length;) {
       const end = pieceEnd(text, at);
-      total += pieceTokens(text.slice(at, end));
+      total += pieceTokens(text, at, end);
       if (++n >= boundaries.length) {
         boundaries = grown(boundaries, new Int32Array(boundaries.length * 2));
-        before = grown(before, new Float64Array(before.length * 2));
+        before = grown(before, new Int32Array(before.length * 2));
       }
       boundaries[n] = end;
       before[n] = total;
@@ -105,7 +107,7 @@ export class TokenIndex {
   count(from: number, to: number, prefix = ''): number {
     if (to <= from) return prefix ? countTokens(prefix) : 0;
     const stretch = prefix + this.text.slice(from, to);
-    if (/\s/.test(this.text[to - 1]!)) return countTokens(stretch);
+    if (isWhiteSpace(this.text.charCodeAt(to - 1))) return countTokens(stretch);
     // The head: split on its own until a piece ends on a boundary of the whole.
     let total = 0;
     let at = 0;
@@ -117,7 +119,7 @@ export class TokenIndex {
         if (b <= this.pieces && this.boundaries[b] === from + offset) break;
       }
       const end = pieceEnd(stretch, at);
-      total += pieceTokens(stretch.slice(at, end));
+      total += pieceTokens(stretch, at, end);
       at = end;
     }
     if (at >= stretch.length) return total;
@@ -128,14 +130,36 @@ export class TokenIndex {
     return tail < to ? total + countTokens(this.text.slice(tail, to)) : total;
   }
 
+  /** The boundary the last search found: the chunk writer asks in document order, so searches start near it. */
+  private hint = 0;
+
   private firstBoundaryAtOrAfter(position: number): number {
-    let lo = 0;
-    let hi = this.pieces;
+    const bounds = this.boundaries;
+    const last = this.pieces;
+    let lo: number;
+    let hi: number;
+    // Gallop from the last answer to a range that holds this one, then halve it.
+    if (bounds[this.hint]! < position) {
+      lo = this.hint + 1;
+      hi = Math.min(lo, last);
+      for (let step = 1; hi < last && bounds[hi]! < position; step *= 2) {
+        lo = hi + 1;
+        hi = Math.min(hi + step, last);
+      }
+    } else {
+      hi = this.hint;
+      lo = Math.max(hi - 1, 0);
+      for (let step = 1; lo > 0 && bounds[lo]! >= position; step *= 2) {
+        hi = lo;
+        lo = Math.max(lo - step, 0);
+      }
+    }
     while (lo < hi) {
       const mid = (lo + hi) >> 1;
-      if (this.boundaries[mid]! < position) lo = mid + 1;
+      if (bounds[mid]! < position) lo = mid + 1;
       else hi = mid;
     }
+    this.hint = lo;
     return lo;
   }
 
@@ -145,7 +169,23 @@ export class TokenIndex {
   }
 }
 
-function grown<T extends Int32Array | Float64Array>(from: T, to: T): T {
+/** JavaScript's `\s`: what the pattern's look-ahead and white-space runs are made of. */
+function isWhiteSpace(c: number): boolean {
+  if (c < 128) return c === 32 || (c >= 9 && c <= 13);
+  return (
+    c === 0xa0 ||
+    c === 0x1680 ||
+    (c >= 0x2000 && c <= 0x200a) ||
+    c === 0x2028 ||
+    c === 0x2029 ||
+    c === 0x202f ||
+    c === 0x205f ||
+    c === 0x3000 ||
+    c === 0xfeff
+  );
+}
+
+function grown<T extends Int32Array>(from: T, to: T): T {
   to.set(from);
   return to;
 }

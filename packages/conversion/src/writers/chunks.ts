@@ -43,6 +43,8 @@ export function writeChunks(
   const counter = new StretchCounter(document);
   const pieces: Piece[] = [];
   const open: Array<{ level: number; text: string }> = [];
+  /** The texts of `open`, shared by the pieces until a heading changes them. */
+  let headings: string[] = [];
   /** Where the last block found ends in `document`, and where the next one is looked for. */
   let end = 0;
   let first = true;
@@ -50,8 +52,8 @@ export function writeChunks(
     blocks.forEach((block, i) => {
       if (block.type === 'heading') {
         while (open.length && open[open.length - 1]!.level >= block.level) open.pop();
+        headings = open.map((h) => h.text);
       }
-      const headings = open.map((h) => h.text);
       const markdown = markdownOf(block, written[i]!);
       if (markdown) {
         const at = counter.find(markdown, first ? 0 : end + BLOCK_JOINER.length);
@@ -59,7 +61,10 @@ export function writeChunks(
         first = false;
         blockPieces(block, markdown, at, maxTokens, { page: number, headings }, counter, pieces);
       }
-      if (block.type === 'heading' && markdown) open.push({ level: block.level, text: inlineText(block.text).trim() });
+      if (block.type === 'heading' && markdown) {
+        open.push({ level: block.level, text: inlineText(block.text).trim() });
+        headings = open.map((h) => h.text);
+      }
     });
   }
   return pack(pieces, maxTokens, counter);
@@ -81,7 +86,8 @@ class StretchCounter {
 
   /** Where `markdown` stands in the document, looked for from `from`: -1 when not near there. */
   find(markdown: string, from: number): number {
-    if (this.document.startsWith(markdown, from)) return from;
+    // A slice compared whole: several times faster in V8 than startsWith on a long document.
+    if (this.document.slice(from, from + markdown.length) === markdown) return from;
     const found = this.document.slice(from, from + markdown.length + FIND_SLACK).indexOf(markdown);
     return found < 0 ? -1 : from + found;
   }
@@ -99,7 +105,7 @@ class StretchCounter {
 
   /** `joiner` stands in the document between what ends at `end` and what starts at `at`. */
   joins(end: number, joiner: string, at: number): boolean {
-    return at === end + joiner.length && this.document.startsWith(joiner, end);
+    return at === end + joiner.length && this.document.slice(end, at) === joiner;
   }
 }
 
