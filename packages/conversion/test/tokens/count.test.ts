@@ -53,6 +53,11 @@ const TEXTS: Array<[string, string]> = [
     '# Title\n\n**bold** *it* ~~s~~ [link](https://example.com/a?b=c&d=e) ![alt](img.png) <sup>2</sup>\n\n- [x] done\n1. one',
   ],
   ['empty', ''],
+  // ASCII words (counted from the word table the second time) before each kind of character that may or may not end them.
+  [
+    'words and what ends them',
+    "word word's wordé wordB word1 Word WORD wORD word\u0301 word\u02b0 word. word\nword  word",
+  ],
   ['prose', Array.from({ length: 400 }, (_, i) => words[(i * 7) % words.length]).join(' ')],
 ];
 
