@@ -4,7 +4,7 @@ import type { ReadResult } from './readers/reader';
 import { userFacingError } from './user-facing-errors';
 import { isSupportedExtension, isTextExtension, readerForContent } from './formats/table';
 import type { TokenOptimization } from './tokens/count';
-import { renderMarkdown } from './writers/markdown';
+import { blockAlone, joinBlocks, renderMarkdown, writeBlocks } from './writers/markdown';
 import { plainMetadataText } from './document/plain-text';
 import { readMarkdown } from './readers/shared/markdown/block-tokens';
 import type { ModelEndpoint } from './enhanced/model-pass';
@@ -140,16 +140,26 @@ function structure(
 ): { output: StructureOutput; markdown?: string } {
   const output: StructureOutput = {};
   let markdown: string | undefined;
-  const render = (list: Block[]): string => withoutControlCharacters(renderMarkdown(list, writer));
   if (options.includePages || options.chunkMaxTokens !== undefined) {
-    const groups = groupByPage(blocks, pageNumbers);
-    const written = writePages(groups, render);
-    markdown = written.markdown;
-    if (options.includePages) output.pages = written.pages;
+    // Each block is written once; the pages, the chunks and the Markdown are joined from those texts.
+    let controls = false;
+    const join = (list: Block[], written: string[]): string => {
+      const text = joinBlocks(list, written);
+      if (!CONTROL_CHARACTER.test(text)) return text;
+      controls = true;
+      return withoutControlCharacters(text);
+    };
+    const groups = groupByPage(blocks, writeBlocks(blocks, writer), pageNumbers);
+    const pages = writePages(groups, join);
+    markdown = pages.markdown;
+    if (options.includePages) output.pages = pages.pages;
     if (options.chunkMaxTokens !== undefined) {
       // eslint-disable-next-line @typescript-eslint/no-require-imports -- the tokenizer is loaded on use
       const { writeChunks } = require('./writers/chunks') as typeof import('./writers/chunks');
-      output.chunks = writeChunks(groups, options.chunkMaxTokens, render);
+      // A block has control characters only if a page has: most documents have none, and skip one pass per block.
+      const alone = (block: Block, written: string): string =>
+        (controls ? withoutControlCharacters(blockAlone(block, written)) : blockAlone(block, written)).trim();
+      output.chunks = writeChunks(groups, options.chunkMaxTokens, alone, markdown);
     }
   }
   if (options.includeDocument) {
@@ -172,3 +182,6 @@ function normaliseMetadata(m: Partial<DocumentMetadata> | undefined): DocumentMe
 function withoutControlCharacters(text: string): string {
   return text.replace(/[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f]/g, '');
 }
+
+/** One of the characters withoutControlCharacters removes. */
+const CONTROL_CHARACTER = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f]/;

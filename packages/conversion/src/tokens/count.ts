@@ -1,4 +1,5 @@
 import type { Tiktoken } from 'tiktoken/lite';
+import { pieceEnd } from './pieces';
 
 let encoder: Tiktoken | undefined;
 
@@ -30,37 +31,237 @@ function tokenizer(): Tiktoken {
  * own, so a text's count is the sum of its pieces' counts: a piece seen before (a word, a cell's
  * number, a run of spaces) is not encoded again, which saves the call into WebAssembly (copying
  * the text in, the tokens out) that costs more than the lookup. Cleared past CACHE_LIMIT pieces.
+ * (A hash table over the characters, to make no string per piece, was no faster than this Map.)
  */
 const counted = new Map<string, number>();
 const CACHE_LIMIT = 200_000;
 /** Pieces longer than this are encoded each time (rare, and not worth keeping). */
 const CACHED_PIECE_CHARS = 64;
+
+/** The o200k_base count of `text.slice(at, end)`, one piece of the split (encoded on its own, as tiktoken does). */
+function pieceTokens(text: string, at: number, end: number): number {
+  const piece = text.slice(at, end);
+  let n = counted.get(piece);
+  if (n === undefined) {
+    n = tokenizer().encode_ordinary(piece).length;
+    if (piece.length <= CACHED_PIECE_CHARS) {
+      if (counted.size >= CACHE_LIMIT) counted.clear();
+      counted.set(piece, n);
+    }
+  }
+  return n;
+}
+
 /**
- * o200k_base's split pattern in JavaScript's syntax: the package's `pat_str` with its `(?i:…)`
- * contraction groups (which V8 cannot parse) spelled out in both cases, as the pure-JS port does.
+ * Words (a space or nothing, then ASCII letters), the commonest pieces of prose, counted already:
+ * found by an FNV-1a hash made while the word is scanned and a comparison with the word kept, so a
+ * word seen before costs no string and no second pass (the Map costs both). Open addressing, at
+ * most half full; emptied when full.
  */
-const O200K_PATTERN =
-  String.raw`[^\r\n\p{L}\p{N}]?[\p{Lu}\p{Lt}\p{Lm}\p{Lo}\p{M}]*[\p{Ll}\p{Lm}\p{Lo}\p{M}]+('s|'S|'t|'T|'re|'rE|'Re|'RE|'ve|'vE|'Ve|'VE|'m|'M|'ll|'lL|'Ll|'LL|'d|'D)?|[^\r\n\p{L}\p{N}]?[\p{Lu}\p{Lt}\p{Lm}\p{Lo}\p{M}]+[\p{Ll}\p{Lm}\p{Lo}\p{M}]*('s|'S|'t|'T|'re|'rE|'Re|'RE|'ve|'vE|'Ve|'VE|'m|'M|'ll|'lL|'Ll|'LL|'d|'D)?|\p{N}{1,3}| ?[^\s\p{L}\p{N}]+[\r\n/]*|\s*[\r\n]+|\s+(?!\S)|\s+`;
-let pattern: RegExp | undefined;
+const WORD_SLOTS = 1 << 15;
+const wordSlots = new Int32Array(WORD_SLOTS);
+let wordKeys: string[] = [''];
+let wordHashes: number[] = [0];
+let wordCounts: number[] = [0];
+const FNV_OFFSET = 0x811c9dc5 | 0;
+const FNV_PRIME = 0x01000193;
+
+/** The tokens of the piece the last `nextPiece` call found. */
+let lastPieceTokens = 0;
+
+/** The end of the piece of `text` that starts at `at` (pieceEnd's), its count left in lastPieceTokens. */
+function nextPiece(text: string, at: number): number {
+  let hash = FNV_OFFSET;
+  let i = at;
+  let c = text.charCodeAt(i);
+  if (c === 32) {
+    hash = Math.imul(hash ^ c, FNV_PRIME);
+    c = text.charCodeAt(++i);
+  }
+  const letters = i;
+  while (c >= 65 && c <= 90) {
+    hash = Math.imul(hash ^ c, FNV_PRIME);
+    c = text.charCodeAt(++i);
+  }
+  while (c >= 97 && c <= 122) {
+    hash = Math.imul(hash ^ c, FNV_PRIME);
+    c = text.charCodeAt(++i);
+  }
+  // The pattern's word ends here for certain when what follows is no letter, no apostrophe (a
+  // contraction) and nothing beyond ASCII (a letter or mark of another script); past the end, c is NaN.
+  const word = i > letters && !(c >= 65 && c <= 90) && !(c >= 97 && c <= 122) && c !== 39 && !(c >= 128);
+  if (!word) {
+    const end = pieceEnd(text, at);
+    lastPieceTokens = pieceTokens(text, at, end);
+    return end;
+  }
+  const length = i - at;
+  let slot = hash & (WORD_SLOTS - 1);
+  for (let entry = wordSlots[slot]!; entry !== 0; entry = wordSlots[slot]!) {
+    if (wordHashes[entry] === hash && sameWord(wordKeys[entry]!, text, at, length)) {
+      lastPieceTokens = wordCounts[entry]!;
+      return i;
+    }
+    slot = (slot + 1) & (WORD_SLOTS - 1);
+  }
+  lastPieceTokens = pieceTokens(text, at, i);
+  if (length <= CACHED_PIECE_CHARS) {
+    if (wordKeys.length > WORD_SLOTS / 2) {
+      wordSlots.fill(0);
+      wordKeys = [''];
+      wordHashes = [0];
+      wordCounts = [0];
+      slot = hash & (WORD_SLOTS - 1);
+    }
+    wordSlots[slot] = wordKeys.length;
+    wordKeys.push(text.slice(at, i));
+    wordHashes.push(hash);
+    wordCounts.push(lastPieceTokens);
+  }
+  return i;
+}
+
+function sameWord(key: string, text: string, at: number, length: number): boolean {
+  if (key.length !== length) return false;
+  for (let k = 0; k < length; k++) if (key.charCodeAt(k) !== text.charCodeAt(at + k)) return false;
+  return true;
+}
 
 /** The o200k_base token count of `text`, as `encode(text).length` with no special tokens. */
 export function countTokens(text: string): number {
-  const bpe = tokenizer();
-  pattern ??= new RegExp(O200K_PATTERN, 'ug');
   let total = 0;
-  // match() with the g flag gives the pieces as strings: no match object (index, groups) per piece.
-  for (const piece of text.match(pattern) ?? []) {
-    let n = counted.get(piece);
-    if (n === undefined) {
-      n = bpe.encode_ordinary(piece).length;
-      if (piece.length <= CACHED_PIECE_CHARS) {
-        if (counted.size >= CACHE_LIMIT) counted.clear();
-        counted.set(piece, n);
-      }
-    }
-    total += n;
+  for (let at = 0; at < text.length;) {
+    at = nextPiece(text, at);
+    total += lastPieceTokens;
   }
   return total;
+}
+
+/**
+ * One text split and counted once, so that the count of any stretch of it costs a lookup: the
+ * chunk writer counts every block, row and chunk of the Markdown, which counted one by one is the
+ * whole text tokenized two to three times over (issue 19). Exact: a stretch's count is what
+ * `countTokens` gives for it (test/tokens/token-index.test.ts).
+ */
+export class TokenIndex {
+  /** Where the pieces of the whole text's split end, in order: boundaries[0] = 0. */
+  private readonly boundaries: Int32Array;
+  /** Tokens before each boundary. */
+  private readonly before: Int32Array;
+  private readonly pieces: number;
+
+  constructor(readonly text: string) {
+    let boundaries = new Int32Array(Math.max(16, text.length >> 1));
+    let before = new Int32Array(boundaries.length);
+    let n = 0;
+    let total = 0;
+    for (let at = 0; at < text.length;) {
+      const end = nextPiece(text, at);
+      total += lastPieceTokens;
+      if (++n >= boundaries.length) {
+        boundaries = grown(boundaries, new Int32Array(boundaries.length * 2));
+        before = grown(before, new Int32Array(before.length * 2));
+      }
+      boundaries[n] = end;
+      before[n] = total;
+      at = end;
+    }
+    this.boundaries = boundaries;
+    this.before = before;
+    this.pieces = n;
+  }
+
+  /**
+   * The o200k_base count of `prefix + text.slice(from, to)`. The pattern has no look-behind, so
+   * from a boundary of the whole text's split on, the stretch splits as the whole text does: only
+   * its ends are split again (the pieces before the first shared boundary, and the piece the
+   * stretch cuts at its end). A stretch that ends in white space, whose last piece may differ
+   * through the pattern's look-ahead, is counted whole.
+   */
+  count(from: number, to: number, prefix = ''): number {
+    if (to <= from) return prefix ? countTokens(prefix) : 0;
+    const stretch = prefix + this.text.slice(from, to);
+    if (isWhiteSpace(this.text.charCodeAt(to - 1))) return countTokens(stretch);
+    // The head: split on its own until a piece ends on a boundary of the whole.
+    let total = 0;
+    let at = 0;
+    let b = this.firstBoundaryAtOrAfter(from);
+    while (at < stretch.length) {
+      const offset = at - prefix.length;
+      if (offset >= 0) {
+        while (b <= this.pieces && this.boundaries[b]! < from + offset) b++;
+        if (b <= this.pieces && this.boundaries[b] === from + offset) break;
+      }
+      const end = pieceEnd(stretch, at);
+      total += pieceTokens(stretch, at, end);
+      at = end;
+    }
+    if (at >= stretch.length) return total;
+    // The middle: whole pieces of the whole text; the tail: what the stretch cuts of the last one.
+    const last = this.lastBoundaryAtOrBefore(to);
+    total += this.before[last]! - this.before[b]!;
+    const tail = this.boundaries[last]!;
+    return tail < to ? total + countTokens(this.text.slice(tail, to)) : total;
+  }
+
+  /** The boundary the last search found: the chunk writer asks in document order, so searches start near it. */
+  private hint = 0;
+
+  private firstBoundaryAtOrAfter(position: number): number {
+    const bounds = this.boundaries;
+    const last = this.pieces;
+    let lo: number;
+    let hi: number;
+    // Gallop from the last answer to a range that holds this one, then halve it.
+    if (bounds[this.hint]! < position) {
+      lo = this.hint + 1;
+      hi = Math.min(lo, last);
+      for (let step = 1; hi < last && bounds[hi]! < position; step *= 2) {
+        lo = hi + 1;
+        hi = Math.min(hi + step, last);
+      }
+    } else {
+      hi = this.hint;
+      lo = Math.max(hi - 1, 0);
+      for (let step = 1; lo > 0 && bounds[lo]! >= position; step *= 2) {
+        hi = lo;
+        lo = Math.max(lo - step, 0);
+      }
+    }
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      if (bounds[mid]! < position) lo = mid + 1;
+      else hi = mid;
+    }
+    this.hint = lo;
+    return lo;
+  }
+
+  private lastBoundaryAtOrBefore(position: number): number {
+    const b = this.firstBoundaryAtOrAfter(position);
+    return b <= this.pieces && this.boundaries[b] === position ? b : b - 1;
+  }
+}
+
+/** JavaScript's `\s`: what the pattern's look-ahead and white-space runs are made of. */
+function isWhiteSpace(c: number): boolean {
+  if (c < 128) return c === 32 || (c >= 9 && c <= 13);
+  return (
+    c === 0xa0 ||
+    c === 0x1680 ||
+    (c >= 0x2000 && c <= 0x200a) ||
+    c === 0x2028 ||
+    c === 0x2029 ||
+    c === 0x202f ||
+    c === 0x205f ||
+    c === 0x3000 ||
+    c === 0xfeff
+  );
+}
+
+function grown<T extends Int32Array>(from: T, to: T): T {
+  to.set(from);
+  return to;
 }
 
 export interface TokenOptimization {

@@ -1,7 +1,7 @@
 import type { Chunk } from '@markwright/contracts/src/structure';
 import type { Block } from '../document/model';
 import { inlineText } from '../document/predicates';
-import { countTokens } from '../tokens/count';
+import { countTokens, TokenIndex } from '../tokens/count';
 import type { PageBlocks } from './pages';
 
 /**
@@ -20,43 +20,125 @@ interface Piece {
   heading: boolean;
   /** A table's header and delimiter rows, on the rows after its first piece (repeated when a chunk starts there). */
   tableHeader?: string;
+  /** Where `markdown` stands in the document's Markdown; -1 when it is not found there as it is. */
+  at: number;
 }
 
 /**
- * E3's chunks, cut from the Markdown as written (`render` is the writer of the whole document,
- * applied to one block at a time): blocks are packed into chunks of at most `maxTokens` o200k
- * tokens, a chunk preferably ending before a heading; a block larger than the limit is cut between
- * table rows (the header and delimiter rows repeated at the start of each continuation chunk),
- * list items or code lines, and a unit larger than the limit at sentence, then word, then
- * character boundaries.
+ * E3's chunks, cut from the Markdown as written: `markdownOf` is a block written alone by the
+ * writer of the whole document, `document` the document's Markdown, in which each block is found
+ * so that every count is a stretch of one split of the whole text (TokenIndex) instead of a new
+ * pass of the tokenizer. Blocks are packed into chunks of at most `maxTokens` o200k tokens, a
+ * chunk preferably ending before a heading; a block larger than the limit is cut between table
+ * rows (the header and delimiter rows repeated at the start of each continuation chunk), list
+ * items or code lines, and a unit larger than the limit at sentence, then word, then character
+ * boundaries.
  */
-export function writeChunks(groups: PageBlocks[], maxTokens: number, render: (blocks: Block[]) => string): Chunk[] {
+export function writeChunks(
+  groups: PageBlocks[],
+  maxTokens: number,
+  markdownOf: (block: Block, written: string) => string,
+  document: string,
+): Chunk[] {
+  const counter = new StretchCounter(document);
   const pieces: Piece[] = [];
   const open: Array<{ level: number; text: string }> = [];
-  for (const { number, blocks } of groups) {
-    for (const block of blocks) {
+  /** The texts of `open`, shared by the pieces until a heading changes them. */
+  let headings: string[] = [];
+  /** Where the last block found ends in `document`, and where the next one is looked for. */
+  let end = 0;
+  let first = true;
+  for (const { number, blocks, written } of groups) {
+    blocks.forEach((block, i) => {
       if (block.type === 'heading') {
         while (open.length && open[open.length - 1]!.level >= block.level) open.pop();
+        headings = open.map((h) => h.text);
       }
-      const headings = open.map((h) => h.text);
-      const markdown = render([block]).trim();
-      if (markdown) pieces.push(...blockPieces(block, markdown, maxTokens, { page: number, headings }));
-      if (block.type === 'heading' && markdown) open.push({ level: block.level, text: inlineText(block.text).trim() });
-    }
+      const markdown = markdownOf(block, written[i]!);
+      if (markdown) {
+        const at = counter.find(markdown, first ? 0 : end + BLOCK_JOINER.length);
+        end = at >= 0 ? at + markdown.length : end + BLOCK_JOINER.length + markdown.length;
+        first = false;
+        blockPieces(block, markdown, at, maxTokens, { page: number, headings }, counter, pieces);
+      }
+      if (block.type === 'heading' && markdown) {
+        open.push({ level: block.level, text: inlineText(block.text).trim() });
+        headings = open.map((h) => h.text);
+      }
+    });
   }
-  return pack(pieces, maxTokens);
+  return pack(pieces, maxTokens, counter);
+}
+
+/** What stands between two blocks in the Markdown. */
+const BLOCK_JOINER = '\n\n';
+/** How far past where a block is expected it is looked for (a writer's edge trimmed differently). */
+const FIND_SLACK = 256;
+
+/**
+ * Token counts of stretches of the document's Markdown, or of text that is not one (counted on
+ * its own). The document is split and counted once, on the first count.
+ */
+class StretchCounter {
+  private index: TokenIndex | undefined;
+
+  constructor(readonly document: string) {}
+
+  /** Where `markdown` stands in the document, looked for from `from`: -1 when not near there. */
+  find(markdown: string, from: number): number {
+    // A slice compared whole: several times faster in V8 than startsWith on a long document.
+    if (this.document.slice(from, from + markdown.length) === markdown) return from;
+    const found = this.document.slice(from, from + markdown.length + FIND_SLACK).indexOf(markdown);
+    return found < 0 ? -1 : from + found;
+  }
+
+  /** The count of `prefix` + the document from `at` to `end`. */
+  stretch(at: number, end: number, prefix = ''): number {
+    this.index ??= new TokenIndex(this.document);
+    return this.index.count(at, end, prefix);
+  }
+
+  /** The count of `text`, which stands at `at` in the document (or nowhere: -1). */
+  count(text: string, at: number): number {
+    return at >= 0 ? this.stretch(at, at + text.length) : countTokens(text);
+  }
+
+  /** `joiner` stands in the document between what ends at `end` and what starts at `at`. */
+  joins(end: number, joiner: string, at: number): boolean {
+    return at === end + joiner.length && this.document.slice(end, at) === joiner;
+  }
 }
 
 type Place = Pick<Piece, 'page' | 'headings'>;
 
+/** A piece that is not a heading (one shape for all, made without spreading objects: chunking makes one per block or row). */
+function piece(
+  place: Place,
+  markdown: string,
+  joiner: string,
+  tokens: number,
+  at: number,
+  tableHeader?: string,
+): Piece {
+  return { markdown, joiner, tokens, page: place.page, headings: place.headings, heading: false, tableHeader, at };
+}
+
 /**
- * A block as pieces: whole when it fits, else cut at the boundaries E3 allows. A table, list or
- * code block is counted by its rows, items or lines (the tokenizer is the cost of chunking: each
- * line is counted once, not once whole and again in parts); near the limit the whole is counted.
+ * A block as pieces, added to `out`: whole when it fits, else cut at the boundaries E3 allows. A
+ * table, list or code block is counted by its rows, items or lines (each line is counted once,
+ * not once whole and again in parts); near the limit the whole is counted. `at`: where the block
+ * stands in the document (-1: not found there).
  */
-function blockPieces(block: Block, markdown: string, max: number, place: Place): Piece[] {
-  const whole = { ...place, heading: block.type === 'heading', markdown, joiner: '\n\n' };
-  const lines = markdown.split('\n');
+function blockPieces(
+  block: Block,
+  markdown: string,
+  at: number,
+  max: number,
+  place: Place,
+  counter: StretchCounter,
+  out: Piece[],
+): void {
+  const lines = block.type === 'table' || block.type === 'list' || block.type === 'code' ? markdown.split('\n') : [];
   const units =
     block.type === 'table' && lines.length > 2
       ? [`${lines[0]}\n${lines[1]}\n${lines[2]}`, ...lines.slice(3)]
@@ -66,25 +148,38 @@ function blockPieces(block: Block, markdown: string, max: number, place: Place):
           ? lines
           : undefined;
   if (!units) {
-    const tokens = countTokens(markdown);
-    return tokens <= max ? [{ ...whole, tokens }] : splitText(markdown, max, place, '\n\n');
+    const tokens = counter.count(markdown, at);
+    if (tokens > max) return splitText(markdown, at, max, place, '\n\n', counter, out);
+    const whole = piece(place, markdown, '\n\n', tokens, at);
+    whole.heading = block.type === 'heading';
+    out.push(whole);
+    return;
   }
-  const counts = units.map(countTokens);
+  // Units are the block's lines (grouped), one line break apart.
+  const starts: number[] = [];
+  let offset = 0;
+  for (const unit of units) {
+    starts.push(at < 0 ? -1 : at + offset);
+    offset += unit.length + 1;
+  }
+  const counts = units.map((unit, i) => counter.count(unit, starts[i]!));
   const estimate = counts.reduce((a, b) => a + b, 0) + units.length - 1;
-  if (estimate <= max && (estimate <= max * NEAR_LIMIT || countTokens(markdown) <= max))
-    return [{ ...whole, tokens: estimate }];
-  if (block.type !== 'table') return unitPieces(units, counts, '\n', max, place);
+  if (estimate <= max && (estimate <= max * NEAR_LIMIT || counter.count(markdown, at) <= max)) {
+    out.push(piece(place, markdown, '\n\n', estimate, at));
+    return;
+  }
+  if (block.type !== 'table') return unitPieces(units, starts, counts, '\n', max, place, counter, out);
   const header = `${lines[0]}\n${lines[1]}`;
-  const room = max - countTokens(header) - 1;
-  return units.flatMap((row, i): Piece[] => {
+  const room = max - counter.count(header, at) - 1;
+  units.forEach((row, i) => {
     const joiner = i === 0 ? '\n\n' : '\n';
+    const rowAt = starts[i]!;
     // The first piece holds the header; a continuation row is written after it again when it opens a chunk.
-    if (i === 0)
-      return counts[0]! <= max
-        ? [{ ...place, heading: false, markdown: row, joiner, tokens: counts[0]! }]
-        : splitText(row, max, place, joiner);
-    if (room <= 0 || counts[i]! > room) return splitText(row, max, place, joiner);
-    return [{ ...place, heading: false, markdown: row, joiner, tokens: counts[i]!, tableHeader: header }];
+    if (i === 0) {
+      if (counts[0]! <= max) out.push(piece(place, row, joiner, counts[0]!, rowAt));
+      else splitText(row, rowAt, max, place, joiner, counter, out);
+    } else if (room <= 0 || counts[i]! > room) splitText(row, rowAt, max, place, joiner, counter, out);
+    else out.push(piece(place, row, joiner, counts[i]!, rowAt, header));
   });
 }
 
@@ -102,39 +197,79 @@ function listItems(lines: string[]): string[] {
 }
 
 /** Units joined by `joiner` in the Markdown; the first joins what is before the block by a blank line. */
-function unitPieces(units: string[], counts: number[], joiner: string, max: number, place: Place): Piece[] {
-  return units.flatMap((unit, i) => {
+function unitPieces(
+  units: string[],
+  starts: number[],
+  counts: number[],
+  joiner: string,
+  max: number,
+  place: Place,
+  counter: StretchCounter,
+  out: Piece[],
+): void {
+  units.forEach((unit, i) => {
     const join = i === 0 ? '\n\n' : joiner;
-    if (counts[i]! <= max) return [{ ...place, heading: false, markdown: unit, joiner: join, tokens: counts[i]! }];
-    return splitText(unit, max, place, join);
+    if (counts[i]! <= max) out.push(piece(place, unit, join, counts[i]!, starts[i]!));
+    else splitText(unit, starts[i]!, max, place, join, counter, out);
   });
 }
 
 const SPLITTERS: Array<{ pattern: RegExp; joiner: string }> = [
-  { pattern: /\n{2,}/, joiner: '\n\n' },
-  { pattern: /\n/, joiner: '\n' },
+  { pattern: /\n{2,}/g, joiner: '\n\n' },
+  { pattern: /\n/g, joiner: '\n' },
   // A sentence ends at . ! ? (closing quotes or brackets after it) before white space.
-  { pattern: /(?<=[.!?]["'”’)\]]*)\s+/, joiner: ' ' },
-  { pattern: /\s+/, joiner: ' ' },
+  { pattern: /(?<=[.!?]["'”’)\]]*)\s+/g, joiner: ' ' },
+  { pattern: /\s+/g, joiner: ' ' },
 ];
 
-/** Text larger than the limit: cut at paragraphs, lines, sentences, words, and at last characters. */
-function splitText(text: string, max: number, place: Place, firstJoiner: string, level = 0): Piece[] {
-  const tokens = countTokens(text);
-  if (tokens <= max) return [{ ...place, heading: false, markdown: text, joiner: firstJoiner, tokens }];
+/**
+ * Text larger than the limit, added to `out` cut at paragraphs, lines, sentences, words, and at
+ * last characters. `at`: where the text stands in the document (-1: not there); each part keeps
+ * its own place.
+ */
+function splitText(
+  text: string,
+  at: number,
+  max: number,
+  place: Place,
+  firstJoiner: string,
+  counter: StretchCounter,
+  out: Piece[],
+  level = 0,
+): void {
+  const tokens = counter.count(text, at);
+  if (tokens <= max) {
+    out.push(piece(place, text, firstJoiner, tokens, at));
+    return;
+  }
   for (let l = level; l < SPLITTERS.length; l++) {
     const { pattern, joiner } = SPLITTERS[l]!;
-    const parts = text.split(pattern).filter((p) => p !== '');
+    const parts = partsOf(text, pattern);
     if (parts.length < 2) continue;
-    return parts.flatMap((part, i) => splitText(part, max, place, i === 0 ? firstJoiner : joiner, l + 1));
+    parts.forEach(({ part, offset }, i) =>
+      splitText(part, at < 0 ? -1 : at + offset, max, place, i === 0 ? firstJoiner : joiner, counter, out, l + 1),
+    );
+    return;
   }
-  return characterPieces(text, max).map((markdown, i) => ({
-    ...place,
-    heading: false,
-    markdown,
-    joiner: i === 0 ? firstJoiner : '',
-    tokens: countTokens(markdown),
-  }));
+  let offset = 0;
+  characterPieces(text, max).forEach((run, i) => {
+    const runAt = at < 0 ? -1 : at + offset;
+    offset += run.length;
+    out.push(piece(place, run, i === 0 ? firstJoiner : '', counter.count(run, runAt), runAt));
+  });
+}
+
+/** `text.split(pattern)` without the empty parts, each part with where it starts in `text`. */
+function partsOf(text: string, pattern: RegExp): Array<{ part: string; offset: number }> {
+  const parts: Array<{ part: string; offset: number }> = [];
+  let from = 0;
+  pattern.lastIndex = 0;
+  for (let m = pattern.exec(text); m; m = pattern.exec(text)) {
+    if (m.index > from) parts.push({ part: text.slice(from, m.index), offset: from });
+    from = m.index + m[0].length;
+  }
+  if (from < text.length) parts.push({ part: text.slice(from), offset: from });
+  return parts;
 }
 
 /**
@@ -154,16 +289,42 @@ function characterPieces(text: string, max: number): string[] {
  * Pieces packed greedily into chunks. A piece that does not fit ends the chunk, before the last
  * heading in it when there is one after its start (the heading and what follows it open the
  * next chunk). Token counts of joined text are not additive, so a chunk is counted exactly when
- * it is closed, and its last pieces move to the next chunk while it exceeds the limit.
+ * it is closed, and its last pieces move to the next chunk while it exceeds the limit. A chunk
+ * whose pieces stand in the document as they are joined is that stretch of the document (after
+ * its repeated table header), and is counted as a stretch.
  */
-function pack(pieces: Piece[], max: number): Chunk[] {
+function pack(pieces: Piece[], max: number, counter: StretchCounter): Chunk[] {
   const chunks: Chunk[] = [];
   const headerTokens = new Map<string, number>();
+  // apart[k]: pieces up to k that do not follow the piece before them in the document as joined.
+  const apart = new Int32Array(pieces.length + 1);
+  for (let k = 0; k < pieces.length; k++) {
+    const p = pieces[k]!;
+    const before = pieces[k - 1];
+    const follows =
+      before !== undefined &&
+      before.at >= 0 &&
+      p.at >= 0 &&
+      counter.joins(before.at + before.markdown.length, p.joiner, p.at);
+    apart[k + 1] = apart[k]! + (follows ? 0 : 1);
+  }
+  /** Pieces from..to-1 are one stretch of the document (the first piece may start anywhere). */
+  const stretch = (from: number, to: number): boolean => pieces[from]!.at >= 0 && apart[to]! - apart[from + 1]! === 0;
+  const headerOf = (from: number): string => (pieces[from]!.tableHeader ? `${pieces[from]!.tableHeader}\n` : '');
   const textOf = (from: number, to: number): string => {
     const first = pieces[from]!;
+    if (stretch(from, to)) {
+      const last = pieces[to - 1]!;
+      return headerOf(from) + counter.document.slice(first.at, last.at + last.markdown.length);
+    }
     let out = first.tableHeader ? `${first.tableHeader}\n${first.markdown}` : first.markdown;
     for (let k = from + 1; k < to; k++) out += pieces[k]!.joiner + pieces[k]!.markdown;
     return out;
+  };
+  const countOf = (from: number, to: number): number => {
+    if (!stretch(from, to)) return countTokens(textOf(from, to));
+    const last = pieces[to - 1]!;
+    return counter.stretch(pieces[from]!.at, last.at + last.markdown.length, headerOf(from));
   };
   const costOf = (p: Piece, first: boolean): number => {
     if (!first) return p.tokens + 1;
@@ -183,7 +344,7 @@ function pack(pieces: Piece[], max: number): Chunk[] {
       // Summed counts are an estimate of the joined text (BPE merges across a join): checked exactly
       // before stopping, and the estimate set to the exact count when the piece fits after all.
       if (end > start && estimate + cost > max) {
-        const count = countTokens(textOf(start, end + 1));
+        const count = countOf(start, end + 1);
         if (count > max) break;
         estimate = count;
         exact = true;
@@ -202,19 +363,17 @@ function pack(pieces: Piece[], max: number): Chunk[] {
         }
       }
     }
-    let text = textOf(start, stop);
     // The chunk as the packing loop last counted it whole is not counted again.
-    let tokens = exact && stop === end ? estimate : countTokens(text);
+    let tokens = exact && stop === end ? estimate : countOf(start, stop);
     while (tokens > max && stop - start > 1) {
       stop--;
-      text = textOf(start, stop);
-      tokens = countTokens(text);
+      tokens = countOf(start, stop);
     }
     const pages = new Set<number>();
     for (let k = start; k < stop; k++) pages.add(pieces[k]!.page);
     chunks.push({
       index: chunks.length,
-      markdown: text,
+      markdown: textOf(start, stop),
       tokens,
       pages: [...pages].sort((a, b) => a - b),
       headings: pieces[start]!.headings,

@@ -1,41 +1,51 @@
 import type { Page } from '@markwright/contracts/src/structure';
 import type { Block } from '../document/model';
 
-/** A page's number and the top-level blocks on it, in document order. */
+/** A page's number, the top-level blocks on it in document order, and each block as written. */
 export interface PageBlocks {
   number: number;
   blocks: Block[];
+  /** The writer's text of each block (`writeBlocks`), written once for the pages, the chunks and the Markdown. */
+  written: string[];
 }
 
 /**
- * The top-level blocks grouped by the page they come from (E1). `numbers` are the pages the reader
- * read (every one gets an entry, an empty page too); a block without a page is on the page of the
- * block before it (a footnotes block follows the text that refers to it), or on the first page.
- * A table or list that runs over a break is one block, recorded on the page where it starts.
+ * The top-level blocks grouped by the page they come from (E1), each with its written text.
+ * `numbers` are the pages the reader read (every one gets an entry, an empty page too); a block
+ * without a page is on the page of the block before it (a footnotes block follows the text that
+ * refers to it), or on the first page. A table or list that runs over a break is one block,
+ * recorded on the page where it starts.
  */
-export function groupByPage(blocks: Block[], numbers: number[] | undefined): PageBlocks[] {
+export function groupByPage(blocks: Block[], written: string[], numbers: number[] | undefined): PageBlocks[] {
   const known = numbers?.length ? numbers : [...new Set(blocks.map((b) => b.page ?? 1))].sort((a, b) => a - b);
-  const byNumber = new Map<number, Block[]>((known.length ? known : [1]).map((n) => [n, []]));
+  const byNumber = new Map<number, PageBlocks>(
+    (known.length ? known : [1]).map((number) => [number, { number, blocks: [], written: [] }]),
+  );
   let current = known[0] ?? 1;
-  for (const block of blocks) {
+  blocks.forEach((block, i) => {
     if (block.page !== undefined) current = block.page;
-    let list = byNumber.get(current);
-    if (!list) byNumber.set(current, (list = []));
-    list.push(block);
-  }
-  return [...byNumber].sort((a, b) => a[0] - b[0]).map(([number, list]) => ({ number, blocks: list }));
+    let page = byNumber.get(current);
+    if (!page) byNumber.set(current, (page = { number: current, blocks: [], written: [] }));
+    page.blocks.push(block);
+    page.written.push(written[i]!);
+  });
+  return [...byNumber.values()].sort((a, b) => a.number - b.number);
 }
 
 /**
- * E1's pages: each page's blocks written by the same writer as the whole document, and the
- * document's Markdown made the join of them (trimmed, empty ones left out, one blank line between),
- * so the join rule holds by construction whatever the writer does at a block's edges.
+ * E1's pages: each page's blocks joined as the whole document's are (`join`, from the blocks'
+ * written texts), and the document's Markdown made the join of them (trimmed, empty ones left
+ * out, one blank line between), so the join rule holds by construction whatever the writer does
+ * at a block's edges.
  */
 export function writePages(
   groups: PageBlocks[],
-  render: (blocks: Block[]) => string,
+  join: (blocks: Block[], written: string[]) => string,
 ): { pages: Page[]; markdown: string } {
-  const pages = groups.map(({ number, blocks }) => ({ number, markdown: blocks.length ? render(blocks).trim() : '' }));
+  const pages = groups.map(({ number, blocks, written }) => ({
+    number,
+    markdown: blocks.length ? join(blocks, written).trim() : '',
+  }));
   const joined = pages
     .map((p) => p.markdown)
     .filter((md) => md !== '')

@@ -1,5 +1,5 @@
 import type { Block, Inline } from '../../src/document/model';
-import { renderMarkdown } from '../../src/writers/markdown';
+import { blockAlone, renderMarkdown, writeBlocks } from '../../src/writers/markdown';
 import { optimizeTokens } from '../../src/filters/optimize-tokens';
 
 /** What convert.ts writes for `optimize_tokens`: the model through the filter, tables compact. */
@@ -15,6 +15,22 @@ describe('Markdown writer', () => {
       { type: 'code', text: 'a\n\n\n\nb' },
     ]);
     expect(md).toBe('plain text\n\n\n\nafter four line ends\n\n```\na\n\nb\n```\n');
+  });
+
+  it('When each block is written once and taken alone, then it is the block written as a document of its own, up to its ends', () => {
+    const blocks: Block[] = [
+      { type: 'raw', markdown: '  plain text\n\n\n\nafter four line ends\n' },
+      { type: 'code', text: '\n\na\n\n\n\nb\n\n\n' },
+      { type: 'quote', blocks: [paragraph(t('one')), { type: 'code', text: 'x\n\n\n\ny' }] },
+      paragraph(t('   ')),
+      { type: 'raw', markdown: '   ' },
+      { type: 'list', ordered: false, items: [{ text: [t('a')], children: [{ type: 'code', text: 'c\n\n\nd' }] }] },
+      { type: 'heading', level: 2, text: [t(' Title ')] },
+    ];
+    const written = writeBlocks(blocks);
+    blocks.forEach((block, i) => {
+      expect([i, blockAlone(block, written[i]!).trim()]).toEqual([i, renderMarkdown([block]).trim()]);
+    });
   });
 
   it('When emphasis nests in either order or repeats itself, then each marker opens once and spaces stay outside', () => {

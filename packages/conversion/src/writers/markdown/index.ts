@@ -16,28 +16,52 @@ export type { WriterOptions } from './types';
  * (./inert-markup.ts): no output of this writer can carry script.
  */
 export function renderMarkdown(blocks: Block[], options: WriterOptions = {}): string {
+  return joinBlocks(blocks, writeBlocks(blocks, options));
+}
+
+/**
+ * Each top-level block as the writer writes it, before blocks are joined: the pages and chunks
+ * writers cut the document between blocks, and write each block once for all of them.
+ */
+export function writeBlocks(blocks: Block[], options: WriterOptions = {}): string[] {
+  return blocks.map((b) => (b.type === 'raw' ? inertRawMarkdown(b.markdown.trim()) : renderBlock(b, options)));
+}
+
+/** `blocks` written as one document from their `writeBlocks` texts: what renderMarkdown(blocks) writes. */
+export function joinBlocks(blocks: Block[], written: string[]): string {
   const parts: string[] = [];
-  let run: Block[] = [];
+  let run: string[] = [];
   const flush = (): void => {
-    const md = renderBlocks(run, options).replace(/\n{3,}/g, '\n\n');
+    const md = run
+      .filter((s) => s.trim() !== '')
+      .join('\n\n')
+      .replace(/\n{3,}/g, '\n\n');
     if (md.trim() !== '') parts.push(parts.length ? md.replace(/^\n+/, '') : md);
     run = [];
   };
-  for (const block of blocks) {
+  blocks.forEach((block, i) => {
     if (block.type !== 'raw') {
-      run.push(block);
-      continue;
+      run.push(written[i]!);
+      return;
     }
     flush();
-    const raw = inertRawMarkdown(block.markdown.trim());
+    const raw = written[i]!;
     if (raw) {
       if (parts.length) parts[parts.length - 1] = parts[parts.length - 1]!.replace(/\n+$/, '');
       parts.push(raw);
     }
-  }
+  });
   flush();
   const out = parts.join('\n\n');
   return out ? `${out.trimEnd()}\n` : '';
+}
+
+/**
+ * A block written alone: what `joinBlocks([block], [written])` writes, up to white space at its
+ * ends (trim both). The chunks writer takes each block's text this way, one string pass per block.
+ */
+export function blockAlone(block: Block, written: string): string {
+  return block.type === 'raw' ? written : written.replace(/\n{3,}/g, '\n\n');
 }
 
 function renderBlocks(blocks: Block[], opts: WriterOptions): string {

@@ -1,0 +1,53 @@
+import { countTokens, TokenIndex } from '../../src/tokens/count';
+
+const ALPHABET = [...'aZ09 .,;:\'"!?-_/|*#\n\n\t sStTrReEdD東京データéßд👍🏽€$%()[]<>\u00a0\u0301\u02b0'];
+
+function random(seed: number): (n: number) => number {
+  let state = seed;
+  return (n) => (state = (state * 1103515245 + 12345) % 2147483648) % n;
+}
+
+describe('TokenIndex (counts of stretches of one text)', () => {
+  it('When any stretch of a generated text is counted, with or without a prefix, then the count is countTokens of that text', () => {
+    const next = random(5);
+    const wrong: unknown[] = [];
+    for (let i = 0; i < 1000; i++) {
+      const text = Array.from({ length: 1 + next(200) }, () => ALPHABET[next(ALPHABET.length)]).join('');
+      const index = new TokenIndex(text);
+      for (let j = 0; j < 20; j++) {
+        let from = next(text.length + 1);
+        let to = next(text.length + 1);
+        if (from > to) [from, to] = [to, from];
+        const prefix =
+          next(3) === 0 ? Array.from({ length: next(8) }, () => ALPHABET[next(ALPHABET.length)]).join('') : '';
+        const expected = countTokens(prefix + text.slice(from, to));
+        if (index.count(from, to, prefix) !== expected) wrong.push({ text, from, to, prefix, expected });
+      }
+    }
+    expect(wrong.slice(0, 3)).toEqual([]);
+  });
+
+  it('When Markdown is counted between its blocks, rows and lines, then each stretch counts as it would alone', () => {
+    const blocks = [
+      '# Report: results',
+      'The river rose by 2.5 m. It fell again; nobody knew why...',
+      '| Name | Weight |\n| --- | ---: |\n| item 1 | 3.5 kg |\n| item 2 | 7.0 kg |',
+      "- it's here\n- [x] done\n  - nested (see /docs)",
+      '```ts\nconst a = [1, 2, 3];\n// comment\n/path\n```',
+      '/root starts with a slash',
+      '> quoted **text**!',
+    ];
+    const text = `${blocks.join('\n\n')}\n`;
+    const index = new TokenIndex(text);
+    // Every stretch from the start of a line to the end of a (later) line.
+    const starts = [0, ...[...text.matchAll(/\n/g)].map((m) => m.index! + 1)].filter((s) => s < text.length);
+    const ends = [...text.matchAll(/\n/g)].map((m) => m.index!).filter((e) => e > 0 && text[e - 1] !== '\n');
+    for (const from of starts) {
+      for (const to of ends.filter((e) => e > from)) {
+        expect([from, to, index.count(from, to)]).toEqual([from, to, countTokens(text.slice(from, to))]);
+      }
+    }
+    expect(index.count(0, text.length)).toBe(countTokens(text));
+    expect(index.count(5, 5, '| Name |\n')).toBe(countTokens('| Name |\n'));
+  });
+});
