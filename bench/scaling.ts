@@ -79,12 +79,19 @@ export async function runScalingBench(): Promise<string> {
   return `Queue of mixed conversions (pdf 20 p, docx 20 p, xlsx 5k rows, html 200 KB, txt, OCR page) × ${ROUNDS}, drained by N converter processes.\n\n${rows.join('\n')}\n`;
 }
 
-/** A converter process, resolved once its /readyz answers 200. */
-export async function startConverterProcess(config: Record<string, unknown>, healthPort: number): Promise<ChildProcess> {
+/**
+ * A converter process, resolved once its /readyz answers 200: from sources by default; `command`
+ * runs another (the build, as `pnpm start` does).
+ */
+export async function startConverterProcess(
+  config: Record<string, unknown>,
+  healthPort: number,
+  command: [string, ...string[]] = [TSX, CONVERTER],
+): Promise<ChildProcess> {
   const env: NodeJS.ProcessEnv = { ...process.env, LOG_LEVEL: 'warn' };
   for (const [key, value] of Object.entries(config)) if (value !== undefined) env[key] = String(value);
   env.HEALTH_PORT = String(healthPort);
-  const child = spawn(TSX, [CONVERTER], { env, stdio: ['ignore', 'ignore', 'inherit'] });
+  const child = spawn(command[0], command.slice(1), { env, stdio: ['ignore', 'ignore', 'inherit'] });
   for (;;) {
     if (child.exitCode !== null) throw new Error(`converter exited with ${child.exitCode}`);
     const ready = await fetch(`http://127.0.0.1:${healthPort}/readyz`).then(
@@ -104,7 +111,10 @@ export function stop(child: ChildProcess): Promise<void> {
   });
 }
 
-export async function waitUntilFinished(db: Awaited<ReturnType<typeof startGateway>>['db'], ids: string[]): Promise<number> {
+export async function waitUntilFinished(
+  db: Awaited<ReturnType<typeof startGateway>>['db'],
+  ids: string[],
+): Promise<number> {
   for (;;) {
     const rows = await db.conversion.findMany({
       where: { id: { in: ids } },

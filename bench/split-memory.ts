@@ -1,4 +1,3 @@
-import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import request from 'supertest';
@@ -6,7 +5,7 @@ import { createTestEnv, silentLogger } from '@markwright/test-support';
 import { startGateway } from '../services/gateway/src/gateway';
 import { createWorkspace } from '../services/gateway/src/domain/workspaces';
 import { pdf } from '../packages/conversion/bench/native';
-import { waitUntilFinished } from './scaling';
+import { startConverterProcess, waitUntilFinished } from './scaling';
 
 const ROOT = path.join(__dirname, '..');
 const CONVERTER = path.join(ROOT, 'services', 'converter', 'dist', 'main.js');
@@ -19,21 +18,6 @@ function peakRssMb(pid: number): number {
   return Number(/^VmHWM:\s+(\d+) kB/m.exec(status)![1]) / 1024;
 }
 
-async function startBuiltConverter(config: Record<string, unknown>): Promise<ChildProcess> {
-  const env: NodeJS.ProcessEnv = { ...process.env, LOG_LEVEL: 'warn', HEALTH_PORT: String(HEALTH_PORT) };
-  for (const [key, value] of Object.entries(config)) if (value !== undefined) env[key] = String(value);
-  const child = spawn(process.execPath, [CONVERTER], { env, stdio: ['ignore', 'ignore', 'inherit'] });
-  for (;;) {
-    if (child.exitCode !== null) throw new Error(`converter exited with ${child.exitCode}`);
-    const ready = await fetch(`http://127.0.0.1:${HEALTH_PORT}/readyz`).then(
-      (r) => r.ok,
-      () => false,
-    );
-    if (ready) return child;
-    await new Promise((r) => setTimeout(r, 200));
-  }
-}
-
 /**
  * Issue 22, point 3, memory: one 2,000-page PDF (a ruled table on every page) through the service
  * as `pnpm start` runs the converter (built, default settings: split into ranges, two at a time),
@@ -44,7 +28,10 @@ export async function runSplitMemoryBench(): Promise<string> {
   const bytes = await pdf(PAGES);
   const env = await createTestEnv({});
   const gateway = await startGateway(env.config, silentLogger);
-  const converter = await startBuiltConverter({ ...env.config, CONVERTER_WARM_UP: true });
+  const converter = await startConverterProcess({ ...env.config, CONVERTER_WARM_UP: true }, HEALTH_PORT, [
+    process.execPath,
+    CONVERTER,
+  ]);
   try {
     const { token } = await createWorkspace(gateway.db, { name: 'split-memory', plan: 'business', credits: 100_000 });
     const idle = peakRssMb(converter.pid!);
