@@ -148,6 +148,12 @@ describe('conversion workers', () => {
     expect(recycledWorkerPools()).toBeGreaterThan(before);
   });
 
+  it('When a document is converted in a worker, then the model stays there and only what callers read comes back', async () => {
+    const result = await convertIsolated(Buffer.from('# Title\n\nText.\n'), 'md', std, limits);
+    expect(result.markdown).toContain('# Title');
+    expect(Object.keys(result)).not.toContain('blocks');
+  });
+
   it('When a worker stays under the threshold, then it is kept', async () => {
     await convertIsolated(Buffer.from('warm'), 'txt', std, limits);
     const before = recycledWorkerPools();

@@ -3,7 +3,12 @@ import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import cliProgress from 'cli-progress';
-import { closeConversionWorkers, convertIsolated, DEFAULT_LIMITS } from '../isolation/isolated-convert';
+import {
+  closeConversionWorkers,
+  convertIsolated,
+  DEFAULT_LIMITS,
+  type IsolatedConvertResult,
+} from '../isolation/isolated-convert';
 import { ConversionError } from '../types';
 import type { ConvertDocumentResult } from '../convert';
 import { CHUNK_MAX_TOKENS_MAX, CHUNK_MAX_TOKENS_MIN, parsePageRange } from '@markwright/contracts/src/page-range';
@@ -153,7 +158,7 @@ function structureOptions(values: {
 }
 
 /** What --pages, --chunk-max-tokens and --json print: the one asked for, or an object of those asked for. */
-function structureJson(result: ConvertDocumentResult, withMetadata: boolean): unknown {
+function structureJson(result: IsolatedConvertResult, withMetadata: boolean): unknown {
   const parts: Record<string, unknown> = {};
   if (result.pages) parts.pages = result.pages;
   if (result.chunks) parts.chunks = result.chunks;

@@ -51,8 +51,11 @@ const EXEC_ARGV: Record<WorkerHardening, string[]> = {
 };
 
 /** A worker's reply to a conversion. */
+/** What a conversion in a worker gives back: the result without the document model (`blocks`), which stays in the worker. */
+export type IsolatedConvertResult = Omit<ConvertDocumentResult, 'blocks'>;
+
 type ConversionReply =
-  { ok: true; result: ConvertDocumentResult } | { ok: false; code: ConversionErrorCode; message: string };
+  { ok: true; result: IsolatedConvertResult } | { ok: false; code: ConversionErrorCode; message: string };
 
 /** A build (scripts/build.js) bundles the task with plain node; sources go through the tsx shim. */
 const WORKER_ENTRY =
@@ -224,7 +227,7 @@ export async function convertIsolated(
   options: ConvertDocumentOptions,
   limits: IsolationLimits = DEFAULT_LIMITS,
   signal?: AbortSignal,
-): Promise<ConvertDocumentResult> {
+): Promise<IsolatedConvertResult> {
   const reply = await runIsolatedTask<object, ConversionReply>(
     WORKER_ENTRY,
     { input: new Uint8Array(input), extension, options },
