@@ -122,10 +122,13 @@ async function main(): Promise<number> {
 
 /**
  * A batch converts on more than one worker only from this much input: a worker costs 0.15-0.25 s of
- * CPU to start (its modules, its first document), about what 200 KB of PDF (five 10-page files)
- * costs to convert, so a smaller batch is done sooner and cheaper on the one worker already started.
+ * CPU to start (its modules, its first document) plus its JIT warm-up. Timed on a quiet machine
+ * (load under 2), twenty files one worker against two: 10-page DOCX (320 KB) 0.84-0.89 s against
+ * 1.06-1.13 s, 10-page PDF (480 KB) even, 100-page DOCX (1.3 MB) 3.5-3.6 s against 3.2-3.4 s,
+ * 100-page PDF (4 MB) 3.3-3.6 s against 2.9-3.1 s. (256 KB, the first choice, sent the DOCX batch
+ * to two workers and made it slower.)
  */
-const MORE_WORKERS_FROM_BYTES = 256 * 1024;
+const MORE_WORKERS_FROM_BYTES = 1024 * 1024;
 
 /** One file's conversion: its text, or the message to print for it. */
 type Outcome =

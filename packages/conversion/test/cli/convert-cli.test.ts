@@ -95,7 +95,7 @@ describe('pnpm convert (the library without a server)', () => {
     fs.writeFileSync(broken, 'not a pdf');
     // Enough input in all for the batch to use more than one worker (MORE_WORKERS_FROM_BYTES).
     const bulk = path.join(dir, 'bulk.txt');
-    fs.writeFileSync(bulk, 'Bulk line.\n'.repeat(30_000));
+    fs.writeFileSync(bulk, 'Bulk line.\n'.repeat(100_000));
     const result = await run(TSX, [CLI, long, first, broken, second, bulk], { maxBuffer: 8 << 20 }).then(
       ({ stdout, stderr }) => ({ code: 0, stdout, stderr }),
       (err: { code: number; stdout: string; stderr: string }) => err,
