@@ -145,8 +145,22 @@ interface Completion {
 
 const json = (value: unknown): string | null => (value === null || value === undefined ? null : JSON.stringify(value));
 
-const COMPLETE_SQL = `WITH r AS (
-     SELECT * FROM unnest($1::uuid[], $2::text[], $3::jsonb[], $4::jsonb[], $5::jsonb[], $6::jsonb[], $7::jsonb[])
+const completeRowsStatement = namedStatement<
+  {
+    ids: string[];
+    markdowns: string[];
+    metadata: Array<string | null>;
+    tokenOptimizations: Array<string | null>;
+    pages: Array<string | null>;
+    chunks: Array<string | null>;
+    documents: Array<string | null>;
+  },
+  { id: string }
+>(
+  'mw_complete_conversions',
+  `WITH r AS (
+     SELECT * FROM unnest(:ids::uuid[], :markdowns::text[], :metadata::jsonb[], :tokenOptimizations::jsonb[], :pages::jsonb[],
+       :chunks::jsonb[], :documents::jsonb[])
        AS r(id, markdown, metadata, token_optimization, pages, chunks, document)
    ), done AS (
      UPDATE conversions c SET status = 'completed', markdown = r.markdown, metadata = r.metadata,
@@ -155,27 +169,29 @@ const COMPLETE_SQL = `WITH r AS (
        -- Set already unless a crash lost the claim's asynchronous commit.
        started_at = COALESCE(c.started_at, now())
      -- id = ANY(...) lets the planner find the rows by primary key, whatever the backlog of pending rows.
-     FROM r WHERE c.id = ANY($1::uuid[]) AND c.id = r.id AND c.status IN ('pending', 'processing')
+     FROM r WHERE c.id = ANY(:ids::uuid[]) AND c.id = r.id AND c.status IN ('pending', 'processing')
      RETURNING c.id
    ), gone AS (
-     DELETE FROM uploads WHERE conversion_id = ANY($1::uuid[])
+     DELETE FROM uploads WHERE conversion_id = ANY(:ids::uuid[])
    )
-   SELECT id::text AS id FROM done`;
+   SELECT id::text AS id FROM done`,
+  ['ids', 'markdowns', 'metadata', 'tokenOptimizations', 'pages', 'chunks', 'documents'],
+);
 
 async function completeRows(db: Db, items: Completion[]): Promise<boolean[]> {
   const ids = items.map((i) => i.conversionId.toLowerCase());
   // One conversion twice in a batch would be updated once from either row: each goes alone instead.
   if (new Set(ids).size !== ids.length) throw new Error('a conversion completed twice in one batch');
   const column = (pick: (stored: CompletedResult) => unknown) => items.map((i) => json(pick(i.stored)));
-  const rows = await preparedQuery<{ id: string }>(db, 'mw_complete_conversions', COMPLETE_SQL, [
+  const rows = await completeRowsStatement(db, {
     ids,
-    items.map((i) => i.stored.markdown),
-    column((r) => r.metadata),
-    column((r) => r.tokenOptimization),
-    column((r) => r.pages),
-    column((r) => r.chunks),
-    column((r) => r.document),
-  ]);
+    markdowns: items.map((i) => i.stored.markdown),
+    metadata: column((r) => r.metadata),
+    tokenOptimizations: column((r) => r.tokenOptimization),
+    pages: column((r) => r.pages),
+    chunks: column((r) => r.chunks),
+    documents: column((r) => r.document),
+  });
   const done = new Set(rows.map((r) => r.id));
   return ids.map((id) => done.has(id));
 }

@@ -238,7 +238,7 @@ describe('PDF text layer', () => {
 
   it('When a page has no text, then the Markdown is empty and page_count still counts it', async () => {
     const result = await convertIsolated(await pdf(() => undefined), 'pdf', std, limits);
-    expect(result).toEqual({ markdown: '', metadata: { title: '', author: '', page_count: 1 }, blocks: [] });
+    expect(result).toEqual({ markdown: '', metadata: { title: '', author: '', page_count: 1 } });
   });
 
   it('When the title and author are outside ASCII, then the metadata reads them as written', async () => {

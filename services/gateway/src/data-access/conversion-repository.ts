@@ -1,12 +1,4 @@
-import {
-  type Db,
-  isConnectionLoss,
-  namedStatement,
-  preparedQuery,
-  Prisma,
-  StatementBatch,
-  uuidv7,
-} from '@markwright/db';
+import { type Db, isConnectionLoss, namedStatement, Prisma, StatementBatch, uuidv7 } from '@markwright/db';
 
 export interface ChargedConversion {
   id: string;
@@ -206,6 +198,39 @@ async function chargeOne(
  */
 export const UPLOAD_IN_BATCH_MAX_BYTES = 16 * 1024;
 
+interface ChargeBatchRow {
+  id: string;
+  remaining: number | null;
+  available: number;
+  commitMode: string | null;
+}
+
+/** One column per field of the charged conversions, in the same order (unnest keeps them in step). */
+type ChargeBatchParams = {
+  [
+    K in
+      | 'ids'
+      | 'workspaceIds'
+      | 'costs'
+      | 'originalFilenames'
+      | 'extensions'
+      | 'fileSizes'
+      | 'useEnhancedAi'
+      | 'includeMetadata'
+      | 'optimizeTokens'
+      | 'includePages'
+      | 'pageRanges'
+      | 'chunkMaxTokens'
+      | 'includeDocument'
+      | 'modes'
+      | 'webhookUrls'
+      | 'webhookSecrets'
+      | 'createdAts'
+      | 'chargeIds'
+      | 'bytes'
+  ]: unknown[];
+} & { allSync: boolean };
+
 /**
  * Charges made while one is running go together in the next statement (`StatementBatch`): the
  * same rules as the one-conversion statement above, for one request per workspace (a second
@@ -214,10 +239,13 @@ export const UPLOAD_IN_BATCH_MAX_BYTES = 16 * 1024;
  * over UPLOAD_IN_BATCH_MAX_BYTES, use the statement above, alone. The commit waits for the WAL
  * flush unless every conversion of the batch is sync (see chargeAndCreateConversion).
  */
-const CHARGE_BATCH_SQL = `WITH r AS (
-     SELECT * FROM unnest($1::uuid[], $2::uuid[], $3::int[], $4::text[], $5::text[], $6::int[], $7::boolean[],
-       $8::boolean[], $9::boolean[], $10::boolean[], $11::text[], $12::int[], $13::boolean[], $14::text[], $15::text[],
-       $16::text[], $17::timestamptz[], $18::uuid[], $19::bytea[])
+const chargeConversionsStatement = namedStatement<ChargeBatchParams, ChargeBatchRow>(
+  'mw_charge_and_create_conversions',
+  `WITH r AS (
+     SELECT * FROM unnest(:ids::uuid[], :workspaceIds::uuid[], :costs::int[], :originalFilenames::text[], :extensions::text[],
+       :fileSizes::int[], :useEnhancedAi::boolean[], :includeMetadata::boolean[], :optimizeTokens::boolean[], :includePages::boolean[],
+       :pageRanges::text[], :chunkMaxTokens::int[], :includeDocument::boolean[], :modes::text[], :webhookUrls::text[],
+       :webhookSecrets::text[], :createdAts::timestamptz[], :chargeIds::uuid[], :bytes::bytea[])
        AS r(id, workspace_id, cost, original_filename, extension, file_size_bytes, use_enhanced_ai,
          include_metadata, optimize_tokens, include_pages, page_range, chunk_max_tokens, include_document, mode, webhook_url,
          webhook_secret, created_at, charge_id, bytes)
@@ -246,39 +274,57 @@ const CHARGE_BATCH_SQL = `WITH r AS (
      INSERT INTO uploads (conversion_id, bytes) SELECT r.id, r.bytes FROM r JOIN created c ON c.id = r.id WHERE r.bytes IS NOT NULL
    )
    SELECT r.id::text AS id, c.credit_balance AS remaining, l.credit_balance AS available,
-          CASE WHEN $20::boolean THEN set_config('synchronous_commit', 'off', true) END AS "commitMode"
-   FROM r LEFT JOIN charged c ON c.id = r.workspace_id LEFT JOIN locked l ON l.id = r.workspace_id`;
+          CASE WHEN :allSync::boolean THEN set_config('synchronous_commit', 'off', true) END AS "commitMode"
+   FROM r LEFT JOIN charged c ON c.id = r.workspace_id LEFT JOIN locked l ON l.id = r.workspace_id`,
+  [
+    'ids',
+    'workspaceIds',
+    'costs',
+    'originalFilenames',
+    'extensions',
+    'fileSizes',
+    'useEnhancedAi',
+    'includeMetadata',
+    'optimizeTokens',
+    'includePages',
+    'pageRanges',
+    'chunkMaxTokens',
+    'includeDocument',
+    'modes',
+    'webhookUrls',
+    'webhookSecrets',
+    'createdAts',
+    'chargeIds',
+    'bytes',
+    'allSync',
+  ],
+);
 
 async function chargeRows(db: Db, items: NewConversion[]): Promise<ChargeOutcome[]> {
   const createdAt = new Date();
   const col = <T>(pick: (c: NewConversion) => T) => items.map(pick);
-  const rows = await preparedQuery<{
-    id: string;
-    remaining: number | null;
-    available: number;
-    commitMode: string | null;
-  }>(db, 'mw_charge_and_create_conversions', CHARGE_BATCH_SQL, [
-    col((c) => c.id),
-    col((c) => c.workspaceId),
-    col((c) => c.cost),
-    col((c) => c.originalFilename),
-    col((c) => c.extension),
-    col((c) => c.fileSizeBytes),
-    col((c) => c.useEnhancedAi),
-    col((c) => c.includeMetadata),
-    col((c) => c.optimizeTokens),
-    col((c) => c.includePages),
-    col((c) => c.pageRange),
-    col((c) => c.chunkMaxTokens),
-    col((c) => c.includeDocument),
-    col((c) => c.mode),
-    col((c) => c.webhookUrl),
-    col((c) => c.webhookSecret),
-    col(() => createdAt),
-    col(() => uuidv7()),
-    col((c) => c.bytes),
-    items.every((c) => c.mode === 'sync'),
-  ]);
+  const rows = await chargeConversionsStatement(db, {
+    ids: col((c) => c.id),
+    workspaceIds: col((c) => c.workspaceId),
+    costs: col((c) => c.cost),
+    originalFilenames: col((c) => c.originalFilename),
+    extensions: col((c) => c.extension),
+    fileSizes: col((c) => c.fileSizeBytes),
+    useEnhancedAi: col((c) => c.useEnhancedAi),
+    includeMetadata: col((c) => c.includeMetadata),
+    optimizeTokens: col((c) => c.optimizeTokens),
+    includePages: col((c) => c.includePages),
+    pageRanges: col((c) => c.pageRange),
+    chunkMaxTokens: col((c) => c.chunkMaxTokens),
+    includeDocument: col((c) => c.includeDocument),
+    modes: col((c) => c.mode),
+    webhookUrls: col((c) => c.webhookUrl),
+    webhookSecrets: col((c) => c.webhookSecret),
+    createdAts: col(() => createdAt),
+    chargeIds: col(() => uuidv7()),
+    bytes: col((c) => c.bytes),
+    allSync: items.every((c) => c.mode === 'sync'),
+  });
   const byId = new Map(rows.map((row) => [row.id, row]));
   return items.map((c): ChargeOutcome => {
     const row = byId.get(c.id.toLowerCase())!;
