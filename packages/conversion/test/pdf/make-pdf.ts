@@ -27,6 +27,11 @@ export function xfaOnlyPdf(xdp: string): Buffer {
     '<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] >>',
     `<< /Length ${Buffer.byteLength(xdp)} >>\nstream\n${xdp}\nendstream`,
   ];
+  return handWrittenPdf(objects);
+}
+
+/** Objects 1..n written by hand with a classic xref table (offsets computed); object 1 is the catalog. */
+export function handWrittenPdf(objects: string[]): Buffer {
   let out = '%PDF-1.7\n';
   const offsets: number[] = [];
   objects.forEach((body, i) => {

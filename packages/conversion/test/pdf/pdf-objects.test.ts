@@ -3,7 +3,7 @@ import { PDFDocument } from 'pdf-lib';
 import { closeConversionWorkers, convertIsolated } from '../../src';
 import { contentRules } from '../../src/readers/pdf/content-rules';
 import { openEagerObjects, openLazyObjects, pdfName } from '../../src/readers/pdf/objects';
-import { makePdf as pdf, ruledGrid } from './make-pdf';
+import { handWrittenPdf, makePdf as pdf, ruledGrid } from './make-pdf';
 
 afterAll(() => closeConversionWorkers());
 
@@ -102,27 +102,12 @@ function xrefStreamPdf(): Buffer {
   return Buffer.concat(chunks);
 }
 
-/** Objects 1..n written with a classic xref table; object 1 is the catalog. */
-function handWritten(objects: string[]): Buffer {
-  let out = '%PDF-1.7\n';
-  const offsets: number[] = [];
-  objects.forEach((body, i) => {
-    offsets.push(Buffer.byteLength(out));
-    out += `${i + 1} 0 obj\n${body}\nendobj\n`;
-  });
-  const xref = Buffer.byteLength(out);
-  out += `xref\n0 ${objects.length + 1}\n0000000000 65535 f \n`;
-  out += offsets.map((o) => `${String(o).padStart(10, '0')} 00000 n \n`).join('');
-  out += `trailer\n<< /Size ${objects.length + 1} /Root 1 0 R >>\nstartxref\n${xref}\n%%EOF\n`;
-  return Buffer.from(out);
-}
-
 describe('PDF objects read through the cross-reference table', () => {
   it('When the page tree is nested, then pages are found in its order whether asked in order, backwards or again', async () => {
     // Root: [Pages(p1, p2), p3, Pages(Pages(p4), p5)]; each page's width is its number.
     const page = (n: number, parent: number): string =>
       `<< /Type /Page /Parent ${parent} 0 R /MediaBox [0 0 ${n} 10] >>`;
-    const input = handWritten([
+    const input = handWrittenPdf([
       '<< /Type /Catalog /Pages 2 0 R >>',
       '<< /Type /Pages /Kids [3 0 R 6 0 R 7 0 R] /Count 5 >>',
       '<< /Type /Pages /Parent 2 0 R /Kids [4 0 R 5 0 R] /Count 2 >>',
