@@ -374,6 +374,47 @@ describe('PDF list items set large or widely spaced', () => {
   });
 });
 
+describe('PDF numbered items whose numbers stand a tab apart from their text', () => {
+  it('When "1." "2." "3." stand in a column of their own beside wrapped text, then they are a numbered list, not a table', async () => {
+    const input = await pdf((doc) => {
+      doc.font('Times-Roman').fontSize(12);
+      doc.text('The four exceptions are as follows:', 72, 80, { lineBreak: false });
+      const item = (n: number, lines: string[], y: number) => {
+        doc.text(`${n}.`, 90, y, { lineBreak: false });
+        lines.forEach((l, k) => doc.text(l, 126, y + k * 14, { lineBreak: false }));
+      };
+      item(1, ['Libraries and archives (section 4(d)). Libraries may copy a work', 'to decide whether to acquire it.'], 104);
+      item(2, ['Reverse engineering (section 4(f)). Programs may be studied', 'to make other programs work with them.'], 138);
+      item(3, ['Security testing (section 4(j)).'], 172);
+      item(4, ['Personal privacy (section 4(i)).'], 188);
+    });
+    const { markdown } = await convertIsolated(input, 'pdf', std, limits);
+    expect(markdown).toBe(
+      'The four exceptions are as follows:\n\n' +
+        '1. Libraries and archives (section 4(d)). Libraries may copy a work to decide whether to acquire it.\n' +
+        '2. Reverse engineering (section 4(f)). Programs may be studied to make other programs work with them.\n' +
+        '3. Security testing (section 4(j)).\n' +
+        '4. Personal privacy (section 4(i)).\n',
+    );
+  });
+
+  it('When a two-column table numbers its rows without counting up by one, then it stays a table', async () => {
+    const input = await pdf((doc) => {
+      doc.font('Helvetica').fontSize(10);
+      [
+        ['1.', 'Opening balance brought forward'],
+        ['3.', 'Receipts of the quarter'],
+        ['7.', 'Payments of the quarter'],
+      ].forEach(([a, b], r) => {
+        doc.text(a!, 72, 100 + r * 16, { lineBreak: false });
+        doc.text(b!, 140, 100 + r * 16, { lineBreak: false });
+      });
+    });
+    const { markdown } = await convertIsolated(input, 'pdf', std, limits);
+    expect(markdown).toContain('| 3. | Receipts of the quarter |');
+  });
+});
+
 describe('PDF look-alikes of lists that stay as they are', () => {
   it('When a table of several columns has the same glyph in every row of its first column, then it stays a table', async () => {
     const input = await pdf((doc) => {

@@ -51,7 +51,28 @@ function finished(
 ): { rows: string[][]; end: number } | undefined {
   if (!table) return undefined;
   const rows = mergeStrayColumns([...header, ...table.rows], table.columns);
-  return isColumnsOfProse(rows) || isBulletColumn(rows) ? undefined : { rows, end: table.end };
+  return isColumnsOfProse(rows) || isBulletColumn(rows) || isNumberColumn(rows) ? undefined : { rows, end: table.end };
+}
+
+/** A list marker standing alone in a cell: "1.", "2)", "b.", "(3)", "(c)". */
+const NUMBER_MARKER = /^(?:(\d{1,3})[.)]|([a-z])[.)]|\((\d{1,3})\)|\(([a-z])\))$/;
+
+/**
+ * Two columns, the first holding list numbers that count up by one ("1.", "2.", "3." or "a)", "b)"), the
+ * second running text: a numbered list whose numbers are set apart from their text by a tab, not a table.
+ * A row may leave the number out (an item's text wrapped past a page's running header).
+ */
+function isNumberColumn(rows: string[][]): boolean {
+  if (rows.some((r) => r.length !== 2)) return false;
+  const marked = rows.filter((r) => r[0]!.trim());
+  if (marked.length < 2 || rows.some((r) => !r[1]!.trim())) return false;
+  const values = marked.map((r) => {
+    const m = NUMBER_MARKER.exec(r[0]!.trim());
+    if (!m) return NaN;
+    const digits = m[1] ?? m[3];
+    return digits ? Number(digits) : m[2] ? m[2].charCodeAt(0) : m[4]!.charCodeAt(0);
+  });
+  return values.every((v, k) => Number.isFinite(v) && (k === 0 || v === values[k - 1]! + 1));
 }
 
 /**
