@@ -415,6 +415,50 @@ describe('PDF numbered items whose numbers stand a tab apart from their text', (
   });
 });
 
+describe('PDF numbered items with their text hung under them (an agenda)', () => {
+  const PREAMBLE =
+    'Welcome to the meeting of the board. If you would like to address the board during public comments on any item, please fill out a card available in the hallway and give it to the assistant before the meeting starts.';
+
+  it('When bold numbered items are set larger than a small-print preamble, with their text indented under them, then they are list items, not headings', async () => {
+    const input = await pdf((doc) => {
+      doc.font('Helvetica').fontSize(8);
+      for (let k = 0; k < 4; k++) doc.text(PREAMBLE, 50, 80 + k * 40, { width: 500 });
+      const item = (text: string, y: number) => doc.font('Helvetica-Bold').fontSize(11).text(text, 77, y, { lineBreak: false });
+      // The text under an item is indented with spaces, as a word processor's tab stops were drawn.
+      const under = (text: string, y: number) => doc.font('Helvetica').fontSize(10).text(`          ${text}`, 77, y, { lineBreak: false });
+      item('1.     CALL TO ORDER', 260);
+      item('2.     PUBLIC COMMENT', 286);
+      under('The public may address the board on any item on the agenda and on', 300);
+      under('any item not on it, for three minutes at most.', 312);
+      item('3.     CLOSED SESSION', 338);
+      under('Closed sessions are not open to the public.', 352);
+      doc.font('Helvetica').fontSize(11).text('3.1  Performance evaluation of the superintendent', 104, 370, { lineBreak: false });
+      item('4.     ADJOURNMENT', 396);
+    });
+    const { markdown } = await convertIsolated(input, 'pdf', std, limits);
+    expect(markdown).not.toMatch(/^#/m);
+    expect(markdown).toContain(
+      '1. **CALL TO ORDER**\n' +
+        '2. **PUBLIC COMMENT** The public may address the board on any item on the agenda and on any item not on it, for three minutes at most.\n' +
+        '3. **CLOSED SESSION** Closed sessions are not open to the public.\n' +
+        '   - 3.1 Performance evaluation of the superintendent\n' +
+        '4. **ADJOURNMENT**\n',
+    );
+  });
+
+  it('When numbered section titles have their text back at the number\'s edge, then they stay headings', async () => {
+    const input = await pdf((doc) => {
+      const body = 'We describe a method for reading documents and measure it on reports that were not used to build it.';
+      doc.font('Helvetica-Bold').fontSize(13).text('1. Introduction', 72, 80, { lineBreak: false });
+      doc.font('Helvetica').fontSize(10).text(body, 72, 100, { width: 300 });
+      doc.font('Helvetica-Bold').fontSize(13).text('2. Method', 72, 150, { lineBreak: false });
+      doc.font('Helvetica').fontSize(10).text(body, 72, 170, { width: 300 });
+    });
+    const { markdown } = await convertIsolated(input, 'pdf', std, limits);
+    expect(markdown.split('\n').filter((l) => l.startsWith('#'))).toEqual(['# 1. Introduction', '# 2. Method']);
+  });
+});
+
 describe('PDF look-alikes of lists that stay as they are', () => {
   it('When a table of several columns has the same glyph in every row of its first column, then it stays a table', async () => {
     const input = await pdf((doc) => {

@@ -58,11 +58,14 @@ export function linesToBlocks(lines: Line[]): Block[] {
   const plain = { bold: / bold\b/.test(font), italic: / italic\b/.test(font) };
   const symbolBullets = symbolBulletLines(lines);
   const unmarked = unmarkedItemLines(lines);
+  const hanging = hangingNumberedLines(lines);
   // A line led by a symbol-font bullet is a list item set in bold, not a heading (as for a "•").
   const heading = lines.map(
     (l, i) =>
       !isAuthorLine(l) &&
       !symbolBullets.has(l) &&
+      !hanging.items.has(l) &&
+      !hanging.subItems.has(l) &&
       (isHeadingLine(l, body) ||
         isStyledHeading(lines, i, body, font) ||
         isSectionNumber(l, body) ||
@@ -131,7 +134,7 @@ export function linesToBlocks(lines: Line[]): Block[] {
     const bullet =
       BULLET.exec(line.text) ??
       (symbolBullets.has(line) ? leadingMarker(line) : null) ??
-      (unmarked.has(line) ? NO_MARKER : null);
+      (unmarked.has(line) || hanging.subItems.has(line) ? NO_MARKER : null);
     const numbered = bullet
       ? null
       : (NUMBERED.exec(line.text) ??
@@ -520,6 +523,58 @@ function symbolBulletLines(lines: Line[]): Set<Line> {
     if (bulleted && indent(l) > indent(above) + l.size * NESTED_INDENT_RATIO) found.add(l);
   });
   return found;
+}
+
+/** "2.1 " before a sub-item's words. */
+const SUB_NUMBER = /^\d{1,3}\.\d{1,3}\.?\s+\S/;
+
+/**
+ * Numbered items with their text hung under it (an agenda, a list of exceptions): "1.", "2.", "3." at one
+ * indent on a page, counting up by one, every line between two of them indented past the numbers, and at
+ * least one item with such lines. They are list items even when set in bold or larger than the body, which
+ * would make each a heading: a numbered section's text comes back to the number's edge. Lines numbered
+ * "2.1", "2.2" hung under an item are its sub-items (whatever number they carry: agendas renumber loosely).
+ */
+function hangingNumberedLines(lines: Line[]): { items: Set<Line>; subItems: Set<Line> } {
+  const items = new Set<Line>();
+  const subItems = new Set<Line>();
+  for (let i = 0; i < lines.length; i++) {
+    const first = lines[i]!;
+    const value = numberedValue(first);
+    if (value === undefined || items.has(first)) continue;
+    const chain = [first];
+    const subs: Line[] = [];
+    let hung = false;
+    let current = first;
+    let expected = value + 1;
+    for (let j = i + 1; j < lines.length; j++) {
+      const line = lines[j]!;
+      if (line.page !== first.page || line.table) break;
+      if (!/[\p{L}\p{N}]/u.test(line.text)) continue;
+      if (Math.abs(indent(line) - indent(current)) < 2 && numberedValue(line) === expected) {
+        chain.push(line);
+        current = line;
+        expected++;
+        continue;
+      }
+      if (indent(line) <= indent(current) + line.size * NESTED_INDENT_RATIO) break;
+      hung = true;
+      if (SUB_NUMBER.test(line.text)) subs.push(line);
+    }
+    if (chain.length < 2 || !hung) continue;
+    for (const l of chain) items.add(l);
+    for (const l of subs) subItems.add(l);
+  }
+  return { items, subItems };
+}
+
+/** The value of a line's "3." or "c)" marker (letters count from 1); undefined for other lines. */
+function numberedValue(line: Line): number | undefined {
+  if (line.rtl) return undefined;
+  const marker = NUMBERED.exec(line.text)?.[1]?.slice(0, -1);
+  if (!marker) return undefined;
+  if (/^\d+$/.test(marker)) return Number(marker);
+  return /^[a-z]$/i.test(marker) ? marker.toLowerCase().charCodeAt(0) - 96 : undefined;
 }
 
 /** The marker of an item whose bullet is drawn rather than written: nothing to drop from its text. */

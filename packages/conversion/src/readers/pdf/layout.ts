@@ -204,7 +204,8 @@ function toLine(items: TextItem[], page: number, pageHeight: number): Line {
     ...(marker ? { marker } : {}),
     text: runsText(tidy),
     runs: tidy,
-    x: Math.min(...sorted.map((i) => i.x)),
+    // Where the line's first glyph stands: a run of spaces before it (a tab drawn as spaces) is no text.
+    x: Math.min(...(sorted.some((i) => i.text.trim()) ? sorted.filter((i) => i.text.trim()) : sorted).map((i) => i.x)),
     y: items[0]!.y,
     right: prevEnd,
     size: Math.round(([...sizeChars].sort((a, b) => b[1] - a[1] || b[0] - a[0])[0]?.[0] ?? size) * 10) / 10,

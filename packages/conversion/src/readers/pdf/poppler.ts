@@ -89,14 +89,15 @@ export function parsePdf2Xml(xml: string): PopplerPage[] {
       const rtl = RTL_LETTER.test(text);
       // Right-to-left text is reordered as a whole, so it keeps one style.
       const runs = !rtl && raw!.includes('<') ? styledRuns(raw!, font) : undefined;
+      const indent = rtl ? 0 : leadingSpaceWidth(text, Number(width), font);
       items.push({
         ...(runs && runs.length > 1 ? { runs } : {}),
         italic,
-        text: rtl ? visualToLogical(text) : text,
-        x: Number(left),
+        text: rtl ? visualToLogical(text) : indent ? text.trimStart() : text,
+        x: Number(left) + indent,
         // pdf.js convention: y grows upwards from the page bottom; the box's bottom is the steadiest baseline.
         y: height - Number(top) - Number(boxHeight),
-        width: Number(width),
+        width: Number(width) - indent,
         size: font.size,
         bold,
         font: `${font.family}${bold ? ' bold' : ''}${italic ? ' italic' : ''}`,
@@ -106,6 +107,22 @@ export function parsePdf2Xml(xml: string): PopplerPage[] {
     pages.push({ number: Number(number), width: Number(w), height, items });
   }
   return pages;
+}
+
+/** A space's width in a proportional font, in text sizes (Helvetica and Arial 0.278, Times 0.25). */
+const SPACE_WIDTH = 0.27;
+const MONOSPACED_FAMILY = /courier|mono|consol/i;
+
+/**
+ * How far the spaces that open a run of text push its first letter right: a document indented with
+ * spaces (a Word agenda's items under their numbers) sets its lines where the letters start, not where
+ * the spaces do. Runs of spaces only, and runs that open with a letter, are left as they are.
+ */
+function leadingSpaceWidth(text: string, width: number, font: { size: number; family: string }): number {
+  const spaces = /^ +/.exec(text)?.[0].length ?? 0;
+  if (!spaces || spaces === text.length) return 0;
+  const perSpace = MONOSPACED_FAMILY.test(font.family) ? width / text.length : font.size * SPACE_WIDTH;
+  return Math.min(spaces * perSpace, width);
 }
 
 const STYLE_TAG = /<(\/?)([bi])>|<[^>]*>/g;
