@@ -1,6 +1,8 @@
 import sharp from 'sharp';
 import { closeConversionWorkers, convertIsolated } from '../../src';
 import { GARBLED_BELOW, pageQuality } from '../../src/readers/pdf/page-quality';
+import { readsAsGarbage } from '../../src/readers/pdf/text-quality';
+import type { Line } from '../../src/readers/pdf/layout';
 import { makePdf as pdf } from './make-pdf';
 
 afterAll(() => closeConversionWorkers());
@@ -71,6 +73,19 @@ describe('PDF text-layer quality score', () => {
     expect({ precision: precision >= 0.9, recall: recall >= 0.9 }).toEqual({ precision: true, recall: true });
     // Clean prose in every language here is never flagged: a false positive costs an OCR pass and loses the text layer.
     expect(CLEAN.filter((text) => pageQuality(text).score < GARBLED_BELOW)).toEqual([]);
+  });
+
+  it('When one word of a clean page reads as U+FFFD (a font without a Unicode map), then the page is not garbled; when most words do, it is', () => {
+    const unmapped = (t: string) => t.replace(/\p{L}+/gu, (w) => '\ufffd'.repeat(w.length));
+    // A Word test page: prose, a list, a table, and a line in a Gothic font whose glyphs map to nothing.
+    const page = `${CLEAN[0]} Here is a list: Bullet 1 Bullet 2 Bullet 3 And then some Gothic text: ${'\ufffd'.repeat(6)} This is the footer text.`;
+    // The whole check, on the page's lines (character classes, then the score).
+    const garbage = (text: string) => readsAsGarbage([{ text } as Line]);
+    expect(pageQuality(page).score).toBeGreaterThanOrEqual(GARBLED_BELOW);
+    expect(garbage(page)).toBe(false);
+    expect(garbage(unmapped(CLEAN[0]!))).toBe(true);
+    const half = CLEAN[0]!.split(' ').map((w, k) => (k % 2 ? unmapped(w) : w)).join(' ');
+    expect(garbage(half)).toBe(true);
   });
 
   it('When a page is in another script or says too little, then it is not scored', () => {

@@ -36,6 +36,7 @@ const COMMON_WORDS = new Set(
 /** UTF-8 bytes read as cp1252 or Latin-1: a lead byte's letter followed by a continuation byte's. */
 const MOJIBAKE =
   /Ã[\u0080-\u00bf\u0152\u0153\u0160\u0161\u0178\u017d\u017e\u2013-\u203a]|â€|Â[\u00a0-\u00bf]|ï¿½|\ufffd/g;
+const REPLACEMENT_RUN = /\ufffd{2,}/g;
 const LATIN_LETTER = /[A-Za-z\u00c0-\u024f]/g;
 const VOWEL =
   /[aeiouyAEIOUY\u00c0-\u00c6\u00c8-\u00cf\u00d2-\u00d6\u00d8-\u00dd\u00e0-\u00e6\u00e8-\u00ef\u00f2-\u00f6\u00f8-\u00fd\u00ff]/g;
@@ -59,7 +60,9 @@ export function pageQuality(text: string): PageQuality {
     .split(/\s+/)
     .map((t) => t.replace(TOKEN_EDGES, ''))
     .filter((t) => t.length > 0);
-  const mojibake = count(text, MOJIBAKE);
+  // A run of U+FFFD is one word whose font maps its glyphs to nothing (a Gothic line in a font without a
+  // Unicode map): one bad token, not one per glyph, so it does not send a page of good text to OCR.
+  const mojibake = count(text.replace(REPLACEMENT_RUN, '\ufffd'), MOJIBAKE);
   const mojibakeShare = tokens.length ? mojibake / tokens.length : 0;
   const unscored = {
     score: 1,
