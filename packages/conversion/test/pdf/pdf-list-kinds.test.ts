@@ -137,6 +137,20 @@ describe('PDF items whose bullets are drawn, not written', () => {
     );
   });
 
+  it('When the first item stands a paragraph\'s spacing below the line ending with a colon (Word\'s picture bullets), then the lines are still items', async () => {
+    const input = await pdf((doc) => {
+      doc.font('Times-Roman').fontSize(11).text(INTRO, 72, 40, { width: 450 });
+      doc.text('Here is a list:', 72, 80, { lineBreak: false });
+      ['Bullet 1', 'Bullet 2', 'Bullet 3'].forEach((t, k) => {
+        doc.rect(92, 106 + k * 16, 4, 4).fill('#000');
+        doc.fillColor('#000').text(t, 108, 104 + k * 16, { lineBreak: false });
+      });
+      doc.text('Here is a numbered list:', 72, 170, { lineBreak: false });
+    });
+    const { markdown } = await convertIsolated(input, 'pdf', std, limits);
+    expect(markdown).toContain('Here is a list:\n\n- Bullet 1\n- Bullet 2\n- Bullet 3\n');
+  });
+
   it('When the indented lines are code in monospaced type, or a quotation whose line wraps, then they are not items', async () => {
     const input = await pdf((doc) => {
       doc.font('Helvetica').fontSize(11).text(INTRO, 72, 40, { width: 450 });

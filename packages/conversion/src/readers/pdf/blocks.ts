@@ -580,6 +580,9 @@ function numberedValue(line: Line): number | undefined {
 /** The marker of an item whose bullet is drawn rather than written: nothing to drop from its text. */
 const NO_MARKER: [string] = [''];
 
+/** How far (text sizes) the first drawn-bullet item may stand below the line ending with a colon. */
+const UNMARKED_FIRST_GAP = 2.6;
+
 /** Monospaced type: indented lines after a colon in it are code, not items. */
 const MONOSPACED = /courier|mono|consol|menlo|code/i;
 
@@ -610,7 +613,8 @@ function unmarkedItemLines(lines: Line[]): Set<Line> {
         !BULLET.test(line.text) &&
         !NUMBERED.test(line.text) &&
         line.x >= intro.x + line.size * 0.8 &&
-        gapBetween(prev, line) < line.size * 2 &&
+        // The first item may stand a paragraph's spacing below the line that introduces it (Word's space after).
+        gapBetween(prev, line) < line.size * (first ? 2 : UNMARKED_FIRST_GAP) &&
         (!first || (Math.abs(line.x - first.x) < 1 && sameStyle(line, first)));
       if (!fits) break;
       run.push(line);
