@@ -473,6 +473,29 @@ describe('PDF numbered items with their text hung under them (an agenda)', () =>
   });
 });
 
+describe('PDF numbered paragraphs set flush with their marks (regulations)', () => {
+  it('When a lettered paragraph\'s sentence ends at the column\'s edge and the paragraph goes on at the marks\' edge, then the next line stays in the item', async () => {
+    const input = await pdf((doc) => {
+      doc.font('Times-Roman').fontSize(10);
+      const line = (text: string, y: number) => doc.text(text, 72, y, { lineBreak: false });
+      // Each line's last word stops at the column's edge (about 330 pt); (a)'s first sentence ends there.
+      line('(a) Schedule II shall consist of the drugs and other substances listed in this section.', 100);
+      line('Unless specifically excepted or unless listed in another schedule, any material', 112);
+      line('containing them is subject to this part.', 124);
+      line('(b) Substances of vegetable origin or produced by chemical synthesis, directly or', 136);
+      line('indirectly, are listed in paragraph (c).', 148);
+      line('(c) Opiates, including their isomers, esters, ethers and salts, are listed below.', 160);
+      line('The Administrator publishes changes to this list in the register.', 184);
+    });
+    const { markdown } = await convertIsolated(input, 'pdf', std, limits);
+    expect(markdown).toContain(
+      '1. Schedule II shall consist of the drugs and other substances listed in this section. Unless specifically excepted or unless listed in another schedule, any material containing them is subject to this part.\n' +
+        '2. Substances of vegetable origin or produced by chemical synthesis, directly or indirectly, are listed in paragraph (c).\n' +
+        '3. Opiates, including their isomers, esters, ethers and salts, are listed below.\n\nThe Administrator publishes',
+    );
+  });
+});
+
 describe('PDF look-alikes of lists that stay as they are', () => {
   it('When a table of several columns has the same glyph in every row of its first column, then it stays a table', async () => {
     const input = await pdf((doc) => {

@@ -352,13 +352,27 @@ function wrapsUnindented(lines: Line[], i: number, item: ListItemLines): boolean
   if (lines[i - 1] !== prev || line.page !== prev.page || line.rtl || prev.rtl) return false;
   if (Math.abs(line.size - prev.size) > 0.5 || gapBetween(prev, line) >= line.size * 2.6 || line.y >= prev.y)
     return false;
-  if (/[.!?:;]["”')]?$/.test(prev.text) || line.cells.length > 1 || runsInNextNumber(item, prev)) return false;
+  if (line.cells.length > 1 || runsInNextNumber(item, prev)) return false;
   // The wrapped line starts at most a few sizes left of the marker (a column's edge, not the next column's).
   if (line.x < item.x - line.size * 4 || line.x > item.x + line.size * 4) return false;
+  // A numbered paragraph set flush with its number ("(a) Schedule II shall consist of ... in this section."
+  // over "Unless specifically excepted ..."): a sentence that ends at the column's edge goes on at the line
+  // pitch of the paragraph, under the line above; a line that ends a sentence short of the edge, stands
+  // further off or is indented (a new paragraph's first line) ends it.
+  if (/[.!?:;]["”')]?$/.test(prev.text))
+    return (
+      item.ordered &&
+      line.x <= prev.x + line.size * 0.5 &&
+      gapBetween(prev, line) <= line.size * SAME_PARAGRAPH_PITCH &&
+      wrappedBefore(lines, i - 1, line)
+    );
   // A line that opens in lower case (after a reference such as "(h)(6)") goes on with the sentence above it,
   // however short that line stopped (a narrow column whose running header is wider than the column).
   return wrappedBefore(lines, i - 1, line) || /^(?:\(\w{1,4}\))*\s*\p{Ll}/u.test(line.text);
 }
+
+/** Lines of one paragraph stand at most this many text sizes apart (single spacing with some leading). */
+const SAME_PARAGRAPH_PITCH = 1.4;
 
 /**
  * A numbered item whose line carries the next number after a sentence ("1. Review the handling. 2. Add a
