@@ -4,7 +4,7 @@ import { nestListItems, type FlatListItem } from '../../document/lists';
 import { dropLeading, joinRunLines, runsToInlines, type StyledRun } from './styled-runs';
 import { bodyFont, bodySize, boilerplateKey, type Line } from './layout';
 import { tableAt } from './text-tables';
-import { isAuthorLine } from './title-block';
+import { isAuthorLine, isAuthorNamesLine } from './title-block';
 
 // Bullets, checkboxes, and symbol-font glyphs (Wingdings, Symbol) that map to C1 controls or the BMP's private use
 // area; other fonts' glyphs that map to a private use area or to no assigned character (IBM's BookMaster bullet
@@ -63,6 +63,7 @@ export function linesToBlocks(lines: Line[]): Block[] {
   const heading = lines.map(
     (l, i) =>
       !isAuthorLine(l) &&
+      !isAuthorNamesLine(lines, i) &&
       !symbolBullets.has(l) &&
       !hanging.items.has(l) &&
       !hanging.subItems.has(l) &&
