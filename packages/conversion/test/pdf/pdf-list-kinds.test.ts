@@ -607,4 +607,21 @@ describe('PDF subscripts set close to their letter', () => {
     const { markdown } = await convertIsolated(input, 'pdf', std, limits);
     expect(markdown).toContain('*LO* has a compiled trace tree');
   });
+
+  it('When an ordinal\'s ending is set smaller and raised right after its number ("1er", "21st"), then it joins the number', async () => {
+    const input = await pdf((doc) => {
+      const ordinal = (before: string, end: string, after: string, y: number) => {
+        doc.font('Helvetica').fontSize(9).text(before, 93, y, { lineBreak: false });
+        const x = 93 + doc.widthOfString(before);
+        doc.fontSize(6).text(end, x, y - 1, { lineBreak: false });
+        const next = x + doc.widthOfString(end) + 3;
+        doc.fontSize(9).text(after, next, y, { lineBreak: false });
+      };
+      doc.font('Helvetica').fontSize(9).text('Meetings were held with the groups:', 72, 80, { lineBreak: false });
+      ordinal('- Le 1', 'er', 'décembre avec SAFE;', 96);
+      ordinal('- On the 21', 'st', 'of May with the trail club.', 110);
+    });
+    const { markdown } = await convertIsolated(input, 'pdf', std, limits);
+    expect(markdown).toContain('- Le 1er décembre avec SAFE;\n- On the 21st of May with the trail club.');
+  });
 });

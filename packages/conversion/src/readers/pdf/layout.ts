@@ -102,12 +102,15 @@ function markerBefore(marker: TextItem, item: TextItem): boolean {
   return Math.abs(middle(item) - middle(marker)) <= Math.max(item.size, marker.size) * 0.5;
 }
 
-/** Affiliation and footnote marks, and the numbers and commas set with them. */
-const MARK_TEXT = /^[∗*†‡§¶#+⋆✝$\d,]{1,4}$/u;
+/**
+ * Affiliation and footnote marks, and the numbers and commas set with them; and the lower-case endings
+ * of ordinals set raised ("1er", "2e", "3rd", "4th"), which pdftohtml gives as runs of their own.
+ */
+const MARK_TEXT = /^(?:[∗*†‡§¶#+⋆✝$\d,]{1,4}|\p{Ll}{1,3})$/u;
 
 /**
- * Affiliation or footnote marks set smaller and raised right after a word ("Gal∗+"): part of the word's
- * line, though their baseline is higher than its.
+ * Affiliation or footnote marks set smaller and raised right after a word ("Gal∗+"), or an ordinal's ending
+ * ("1er"): part of the word's line, though their baseline is higher than its.
  */
 function raisedMark(last: TextItem, base: TextItem, item: TextItem): boolean {
   if (!MARK_TEXT.test(item.text.trim()) || item.size >= base.size) return false;
