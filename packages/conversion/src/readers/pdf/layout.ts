@@ -140,6 +140,8 @@ function toLine(items: TextItem[], page: number, pageHeight: number): Line {
   const runs: StyledRun[] = [];
   const cells: Cell[] = [];
   let prevEnd = -Infinity;
+  /** The left edge of the line's first item that is not spaces only. */
+  let left = Infinity;
   let gaps = 0;
   let size = 0;
   let boldChars = 0;
@@ -163,6 +165,7 @@ function toLine(items: TextItem[], page: number, pageHeight: number): Line {
       }
       continue;
     }
+    left = Math.min(left, item.x);
     // In right-to-left lines a change of direction (Arabic to Latin) is a word break even without a gap.
     const wordLike = /[\p{L}\p{N}]/u.test(item.text);
     const turn = rtl && wordLike && previousRtl !== undefined && previousRtl !== (item.rtl ?? false);
@@ -208,7 +211,7 @@ function toLine(items: TextItem[], page: number, pageHeight: number): Line {
     text: runsText(tidy),
     runs: tidy,
     // Where the line's first glyph stands: a run of spaces before it (a tab drawn as spaces) is no text.
-    x: Math.min(...(sorted.some((i) => i.text.trim()) ? sorted.filter((i) => i.text.trim()) : sorted).map((i) => i.x)),
+    x: Number.isFinite(left) ? left : Math.min(...sorted.map((i) => i.x)),
     y: items[0]!.y,
     right: prevEnd,
     size: Math.round(([...sizeChars].sort((a, b) => b[1] - a[1] || b[0] - a[0])[0]?.[0] ?? size) * 10) / 10,
