@@ -137,7 +137,7 @@ describe('PDF items whose bullets are drawn, not written', () => {
     );
   });
 
-  it('When the first item stands a paragraph\'s spacing below the line ending with a colon (Word\'s picture bullets), then the lines are still items', async () => {
+  it("When the first item stands a paragraph's spacing below the line ending with a colon (Word's picture bullets), then the lines are still items", async () => {
     const input = await pdf((doc) => {
       doc.font('Times-Roman').fontSize(11).text(INTRO, 72, 40, { width: 450 });
       doc.text('Here is a list:', 72, 80, { lineBreak: false });
@@ -397,8 +397,16 @@ describe('PDF numbered items whose numbers stand a tab apart from their text', (
         doc.text(`${n}.`, 90, y, { lineBreak: false });
         lines.forEach((l, k) => doc.text(l, 126, y + k * 14, { lineBreak: false }));
       };
-      item(1, ['Libraries and archives (section 4(d)). Libraries may copy a work', 'to decide whether to acquire it.'], 104);
-      item(2, ['Reverse engineering (section 4(f)). Programs may be studied', 'to make other programs work with them.'], 138);
+      item(
+        1,
+        ['Libraries and archives (section 4(d)). Libraries may copy a work', 'to decide whether to acquire it.'],
+        104,
+      );
+      item(
+        2,
+        ['Reverse engineering (section 4(f)). Programs may be studied', 'to make other programs work with them.'],
+        138,
+      );
       item(3, ['Security testing (section 4(j)).'], 172);
       item(4, ['Personal privacy (section 4(i)).'], 188);
     });
@@ -437,16 +445,21 @@ describe('PDF numbered items with their text hung under them (an agenda)', () =>
     const input = await pdf((doc) => {
       doc.font('Helvetica').fontSize(8);
       for (let k = 0; k < 4; k++) doc.text(PREAMBLE, 50, 80 + k * 40, { width: 500 });
-      const item = (text: string, y: number) => doc.font('Helvetica-Bold').fontSize(11).text(text, 77, y, { lineBreak: false });
+      const item = (text: string, y: number) =>
+        doc.font('Helvetica-Bold').fontSize(11).text(text, 77, y, { lineBreak: false });
       // The text under an item is indented with spaces, as a word processor's tab stops were drawn.
-      const under = (text: string, y: number) => doc.font('Helvetica').fontSize(10).text(`          ${text}`, 77, y, { lineBreak: false });
+      const under = (text: string, y: number) =>
+        doc.font('Helvetica').fontSize(10).text(`          ${text}`, 77, y, { lineBreak: false });
       item('1.     CALL TO ORDER', 260);
       item('2.     PUBLIC COMMENT', 286);
       under('The public may address the board on any item on the agenda and on', 300);
       under('any item not on it, for three minutes at most.', 312);
       item('3.     CLOSED SESSION', 338);
       under('Closed sessions are not open to the public.', 352);
-      doc.font('Helvetica').fontSize(11).text('3.1  Performance evaluation of the superintendent', 104, 370, { lineBreak: false });
+      doc
+        .font('Helvetica')
+        .fontSize(11)
+        .text('3.1  Performance evaluation of the superintendent', 104, 370, { lineBreak: false });
       item('4.     ADJOURNMENT', 396);
     });
     const { markdown } = await convertIsolated(input, 'pdf', std, limits);
@@ -460,9 +473,10 @@ describe('PDF numbered items with their text hung under them (an agenda)', () =>
     );
   });
 
-  it('When numbered section titles have their text back at the number\'s edge, then they stay headings', async () => {
+  it("When numbered section titles have their text back at the number's edge, then they stay headings", async () => {
     const input = await pdf((doc) => {
-      const body = 'We describe a method for reading documents and measure it on reports that were not used to build it.';
+      const body =
+        'We describe a method for reading documents and measure it on reports that were not used to build it.';
       doc.font('Helvetica-Bold').fontSize(13).text('1. Introduction', 72, 80, { lineBreak: false });
       doc.font('Helvetica').fontSize(10).text(body, 72, 100, { width: 300 });
       doc.font('Helvetica-Bold').fontSize(13).text('2. Method', 72, 150, { lineBreak: false });
@@ -474,7 +488,7 @@ describe('PDF numbered items with their text hung under them (an agenda)', () =>
 });
 
 describe('PDF numbered paragraphs set flush with their marks (regulations)', () => {
-  it('When a lettered paragraph\'s sentence ends at the column\'s edge and the paragraph goes on at the marks\' edge, then the next line stays in the item', async () => {
+  it("When a lettered paragraph's sentence ends at the column's edge and the paragraph goes on at the marks' edge, then the next line stays in the item", async () => {
     const input = await pdf((doc) => {
       doc.font('Times-Roman').fontSize(10);
       const line = (text: string, y: number) => doc.text(text, 72, y, { lineBreak: false });

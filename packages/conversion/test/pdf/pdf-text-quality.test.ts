@@ -84,7 +84,10 @@ describe('PDF text-layer quality score', () => {
     expect(pageQuality(page).score).toBeGreaterThanOrEqual(GARBLED_BELOW);
     expect(garbage(page)).toBe(false);
     expect(garbage(unmapped(CLEAN[0]!))).toBe(true);
-    const half = CLEAN[0]!.split(' ').map((w, k) => (k % 2 ? unmapped(w) : w)).join(' ');
+    const half = CLEAN[0]!
+      .split(' ')
+      .map((w, k) => (k % 2 ? unmapped(w) : w))
+      .join(' ');
     expect(garbage(half)).toBe(true);
   });
 

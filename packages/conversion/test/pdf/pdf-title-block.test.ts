@@ -9,10 +9,19 @@ const BODY =
 describe('PDF paper title block', () => {
   it('When a paper sets its authors larger than the body with affiliation marks, then the title is the heading and the names are not', async () => {
     const input = await pdf((doc) => {
-      doc.font('Helvetica-Bold').fontSize(18).text('Reading Structure from Printed Reports', 72, 72, { width: 450, align: 'center' });
-      doc.font('/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf').fontSize(12).text('Alice Martin∗   Bob Chen†   Carol Diaz‡', 72, 110, { width: 450, align: 'center' });
+      doc
+        .font('Helvetica-Bold')
+        .fontSize(18)
+        .text('Reading Structure from Printed Reports', 72, 72, { width: 450, align: 'center' });
+      doc
+        .font('/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf')
+        .fontSize(12)
+        .text('Alice Martin∗   Bob Chen†   Carol Diaz‡', 72, 110, { width: 450, align: 'center' });
       doc.font('Helvetica').fontSize(12).text('Dmitri Volkov1,2   Eva Lund#', 72, 128, { width: 450, align: 'center' });
-      doc.font('/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf').fontSize(10).text('∗Example University   †Sample Institute   ‡Test Laboratory', 72, 150, { width: 450, align: 'center' });
+      doc
+        .font('/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf')
+        .fontSize(10)
+        .text('∗Example University   †Sample Institute   ‡Test Laboratory', 72, 150, { width: 450, align: 'center' });
       doc.font('Helvetica-Bold').fontSize(13).text('Abstract', 72, 190);
       doc.font('Helvetica').fontSize(10).text(BODY, 72, 210, { width: 450 });
       doc.font('Helvetica-Bold').fontSize(13).text('1 Introduction', 72, 280);
@@ -33,7 +42,10 @@ describe('PDF paper title block', () => {
   ];
   function paper(rowByRow: boolean) {
     return pdf((doc) => {
-      doc.font('Helvetica-Bold').fontSize(14.4).text('Reading Structure from Printed Reports', 54, 72, { width: 504, align: 'center' });
+      doc
+        .font('Helvetica-Bold')
+        .fontSize(14.4)
+        .text('Reading Structure from Printed Reports', 54, 72, { width: 504, align: 'center' });
       const cell = (k: number, r: number) =>
         doc
           .font('Helvetica')
@@ -52,12 +64,15 @@ describe('PDF paper title block', () => {
   it.each([
     ['one author after another', false],
     ['row by row', true],
-  ])('When authors without marks stand over their affiliations and emails (%s), then the names are not headings', async (_, rowByRow) => {
-    const { markdown } = await convertIsolated(await paper(rowByRow), 'pdf', { enhanced: false }, limits);
-    const headings = markdown.split('\n').filter((l) => l.startsWith('#'));
-    expect(headings).toEqual(['# Reading Structure from Printed Reports', '## ABSTRACT', '## 1 INTRODUCTION']);
-    for (const [name] of AUTHORS) expect(markdown).toContain(name!);
-  });
+  ])(
+    'When authors without marks stand over their affiliations and emails (%s), then the names are not headings',
+    async (_, rowByRow) => {
+      const { markdown } = await convertIsolated(await paper(rowByRow), 'pdf', { enhanced: false }, limits);
+      const headings = markdown.split('\n').filter((l) => l.startsWith('#'));
+      expect(headings).toEqual(['# Reading Structure from Printed Reports', '## ABSTRACT', '## 1 INTRODUCTION']);
+      for (const [name] of AUTHORS) expect(markdown).toContain(name!);
+    },
+  );
 
   it('When a short title of capitalised words stands over the names, then it stays the heading', async () => {
     const input = await pdf((doc) => {
@@ -70,10 +85,13 @@ describe('PDF paper title block', () => {
     expect(markdown.split('\n').filter((l) => l.startsWith('#'))).toEqual(['# Deep Table Models']);
   });
 
-  it('When a manual\'s title page lists its authors in bold, the last with its address in parentheses, then the names are not headings', async () => {
+  it("When a manual's title page lists its authors in bold, the last with its address in parentheses, then the names are not headings", async () => {
     const input = await pdf((doc) => {
       doc.font('Helvetica-Bold').fontSize(24).text('Libexample', 72, 72, { lineBreak: false });
-      doc.font('Helvetica').fontSize(11).text('A library for reading example files, for version 2.1, 3 May 2024', 72, 110, { lineBreak: false });
+      doc
+        .font('Helvetica')
+        .fontSize(11)
+        .text('A library for reading example files, for version 2.1, 3 May 2024', 72, 110, { lineBreak: false });
       doc.font('Helvetica-Bold').fontSize(14).text('Ada Moreau', 72, 420, { lineBreak: false });
       doc.text('Ravi Kumar', 72, 438, { lineBreak: false });
       doc.text('Mei Lin (help-libexample@example.org)', 72, 456, { lineBreak: false });

@@ -84,7 +84,11 @@ function isBulletColumn(rows: string[][]): boolean {
   const firsts = rows.map((r) => r[0]!.trim()).filter(Boolean);
   const glyph = firsts[0];
   return (
-    firsts.length >= 2 && !!glyph && /^(\S)\1?$/u.test(glyph) && !/\p{N}/u.test(glyph) && firsts.every((f) => f === glyph)
+    firsts.length >= 2 &&
+    !!glyph &&
+    /^(\S)\1?$/u.test(glyph) &&
+    !/\p{N}/u.test(glyph) &&
+    firsts.every((f) => f === glyph)
   );
 }
 
