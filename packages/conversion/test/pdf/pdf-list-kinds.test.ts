@@ -510,6 +510,47 @@ describe('PDF numbered paragraphs set flush with their marks (regulations)', () 
   });
 });
 
+describe('PDF lettered paragraphs longer than a dozen lines', () => {
+  const TEXT =
+    'shall file an application with the Administrator, who shall review it within a reasonable period of time and shall publish a notice of the application in the register, stating the name of the applicant, the substance for which the exemption is sought, the reasons given for it, and the period within which interested persons may comment on it or ask for a hearing. The Administrator may require further information, including the results of tests, the labelling, the quantities expected to be made in each year, and the names and addresses of the persons who will make, distribute or sell it.';
+
+  it('When (a), (b) and (c) each open a paragraph of some twenty-five lines, then they are items', async () => {
+    const input = await pdf((doc) => {
+      doc.font('Times-Roman').fontSize(9.5);
+      const paragraphs = [
+        '(a) Any person seeking an exclusion',
+        '(b) Any person seeking an exemption',
+        '(c) Any person seeking a revocation',
+      ];
+      doc.text(paragraphs.map((p) => `${p} ${TEXT} Moreover, the applicant ${TEXT}`).join('\n'), 54, 72, {
+        width: 240,
+        paragraphGap: 3,
+        indent: 10,
+      });
+    });
+    const { markdown } = await convertIsolated(input, 'pdf', std, limits);
+    expect(markdown).toMatch(/^1\. Any person seeking an exclusion shall file/m);
+    expect(markdown).toMatch(/^2\. Any person seeking an exemption shall file/m);
+    expect(markdown).toMatch(/^3\. Any person seeking a revocation shall file/m);
+  });
+
+  it('When a (1) wrapped to a line start is followed far below by a (2) inside a line, then both stay running text', async () => {
+    const input = await pdf((doc) => {
+      doc.font('Times-Roman').fontSize(9.5);
+      doc.text(
+        `The rule sets two tests. (1) The applicant ${TEXT} The second test, (2) the public interest, is weighed last.`,
+        54,
+        72,
+        {
+          width: 240,
+        },
+      );
+    });
+    const { markdown } = await convertIsolated(input, 'pdf', std, limits);
+    expect(markdown).not.toMatch(/^\d\. /m);
+  });
+});
+
 describe('PDF look-alikes of lists that stay as they are', () => {
   it('When a table of several columns has the same glyph in every row of its first column, then it stays a table', async () => {
     const input = await pdf((doc) => {

@@ -275,6 +275,8 @@ const ENCLOSED_NUMBER = /^\((\d{1,2}|[a-z]|[ivx]{2,4})\)\s+(?=\S)/;
 
 /** How many lines after a "(1)" its "(2)" may start, for the "(1)" to open a list. */
 const ENCLOSED_NEXT_WITHIN = 12;
+/** ...or this many, when the "(1)" opens a paragraph and its "(2)" opens one at the same indent. */
+const ENCLOSED_NEXT_PARAGRAPH_WITHIN = 40;
 
 /**
  * A number or letter in parentheses leading a line (regulations, legal text, papers): an item when it
@@ -321,11 +323,28 @@ function standsApart(lines: Line[], i: number, heading: boolean[]): boolean {
   return !prev || prev.page !== lines[i]!.page || heading[i - 1]! || /[.:;!?]["”')]?$/.test(prev.text);
 }
 
-/** Whether `mark` starts one of the next lines before it appears inside one. */
+/**
+ * Whether `mark` starts one of the next lines before it appears inside one. Further than
+ * ENCLOSED_NEXT_WITHIN lines (a regulation's long "(a)" paragraph), only a mark that opens a sentence
+ * at the first mark's indent, after a line that ended one, counts, and the first mark must itself
+ * open a paragraph.
+ */
 function nextMarkStartsALine(lines: Line[], i: number, mark: string): boolean {
-  for (let j = i + 1; j < Math.min(lines.length, i + 1 + ENCLOSED_NEXT_WITHIN); j++) {
-    const text = lines[j]!.text;
-    if (text.startsWith(mark)) return true;
+  const line = lines[i]!;
+  const prev = lines[i - 1];
+  const opensParagraph = !prev || prev.page !== line.page || /[.:;!?]["”')]?$/.test(prev.text);
+  const reach = opensParagraph ? ENCLOSED_NEXT_PARAGRAPH_WITHIN : ENCLOSED_NEXT_WITHIN;
+  for (let j = i + 1; j < Math.min(lines.length, i + 1 + reach); j++) {
+    const next = lines[j]!;
+    const text = next.text;
+    if (text.startsWith(mark)) {
+      if (j <= i + ENCLOSED_NEXT_WITHIN) return true;
+      return (
+        Math.abs(indent(next) - indent(line)) < 2 &&
+        /[.:;!?]["”')]?$/.test(lines[j - 1]!.text) &&
+        new RegExp(`^${mark.replace(/[()]/g, '\\$&')}\\s+[\\p{Lu}\\d]`, 'u').test(text)
+      );
+    }
     if (text.includes(mark)) return false;
   }
   return false;
