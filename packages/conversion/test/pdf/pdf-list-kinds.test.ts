@@ -551,6 +551,36 @@ describe('PDF lettered paragraphs longer than a dozen lines', () => {
   });
 });
 
+describe('PDF section titles that end with a period', () => {
+  const BODY =
+    'Any person seeking to have a substance excluded shall file an application with the Administrator, who shall review it within a reasonable period of time.';
+
+  it('When a bold title ending with a period wraps in a narrow column, then both lines are one heading', async () => {
+    const input = await pdf((doc) => {
+      doc
+        .font('Times-Bold')
+        .fontSize(10)
+        .text('§ 1308.21 Application for exclusion of a nonnarcotic substance.', 54, 60, { width: 240 });
+      doc.font('Times-Roman').fontSize(9.5).text(BODY, 54, 90, { width: 240 });
+    });
+    const { markdown } = await convertIsolated(input, 'pdf', std, limits);
+    expect(markdown).toMatch(/^#+ § 1308\.21 Application for exclusion of a nonnarcotic substance\.\n\nAny person/);
+  });
+
+  it("When a bold line ending with a period stands a paragraph's spacing under a heading, then it stays text", async () => {
+    const input = await pdf((doc) => {
+      doc
+        .font('Times-Bold')
+        .fontSize(10)
+        .text('Summary of the findings of the committee of inquiry', 54, 60, { lineBreak: false });
+      doc.text('All recommendations were accepted.', 54, 80, { lineBreak: false });
+      doc.font('Times-Roman').fontSize(9.5).text(BODY, 54, 100, { width: 240 });
+    });
+    const { markdown } = await convertIsolated(input, 'pdf', std, limits);
+    expect(markdown).not.toContain('inquiry All recommendations');
+  });
+});
+
 describe('PDF look-alikes of lists that stay as they are', () => {
   it('When a table of several columns has the same glyph in every row of its first column, then it stays a table', async () => {
     const input = await pdf((doc) => {

@@ -209,6 +209,14 @@ export function linesToBlocks(lines: Line[]): Block[] {
       item.all.push(line);
       continue;
     }
+    // A heading's last line that ends with a period ("§ 1308.21 Application for exclusion of a" over
+    // "nonnarcotic substance."): in the heading's type, at its line pitch, under a line that was wrapped.
+    const last = blocks[blocks.length - 1];
+    if (!list && !paragraph.length && last?.type === 'heading' && prev && heading[i - 1] && endsHeading(lines, i)) {
+      last.text = plainText(`${inlineText(last.text, '')} ${line.text}`);
+      if (last.bbox) last.bbox = unionBox(last.bbox, boxOf([line]).bbox);
+      continue;
+    }
     flushList();
     if (paragraph.length && prev && startsNewParagraph(prev, line)) flushParagraph();
     paragraph.push(line);
@@ -216,6 +224,26 @@ export function linesToBlocks(lines: Line[]): Block[] {
   flushParagraph();
   flushList();
   return blocks;
+}
+
+/**
+ * A heading's wrapped last line, kept out of the heading rules by its final period (regulations end their
+ * section titles with one): in the line above's type, at its line pitch and indent, short, and the line
+ * above was wrapped before it (a date set flush right over a time is not).
+ */
+function endsHeading(lines: Line[], i: number): boolean {
+  const line = lines[i]!;
+  const prev = lines[i - 1]!;
+  return (
+    /\.$/.test(line.text) &&
+    !/[.,;:]$/.test(prev.text) &&
+    line.text.length <= MAX_STYLED_HEADING_CHARS &&
+    sameStyle(prev, line) &&
+    prev.page === line.page &&
+    Math.abs(line.x - prev.x) < line.size &&
+    gapBetween(prev, line) <= line.size * WRAPPED_HEADING_PITCH &&
+    wrappedBefore(lines, i - 1, line)
+  );
 }
 
 /** The number a list marker starts with, in ASCII or Arabic-Indic digits (NaN for letters and roman numerals). */
