@@ -102,4 +102,14 @@ describe('PDF paper title block', () => {
     expect(markdown).not.toMatch(/^#+ .*(Ada|Ravi|Mei)/m);
     expect(markdown).toMatch(/Ada Moreau.*Ravi Kumar.*Mei Lin/s);
   });
+
+  it('When a title is one word ending with a digit (a product such as "Libtasn1"), then it is still the heading', async () => {
+    const input = await pdf((doc) => {
+      doc.font('Helvetica-Bold').fontSize(21).text('Libexample2', 72, 72, { lineBreak: false });
+      doc.font('Helvetica').fontSize(11).text('A library for reading example files', 72, 100, { lineBreak: false });
+      doc.text(`${BODY} ${BODY}`, 72, 130, { width: 450 });
+    });
+    const { markdown } = await convertIsolated(input, 'pdf', { enhanced: false }, limits);
+    expect(markdown.startsWith('# Libexample2\n')).toBe(true);
+  });
 });

@@ -4,8 +4,14 @@ import type { Line } from './layout';
 const MARK = '[∗*†‡§¶#+⋆✝]';
 /** A capitalised name word ("Smith", "O'Neil", "van", "J.", "Jean-Luc"). */
 const NAME_WORD = "(?:\\p{Lu}\\.|\\p{Lu}[\\p{Ll}'’-]+(?:-\\p{Lu}[\\p{Ll}]+)?|van|von|de|der|da|del|di|le|la)";
-/** A name followed by marks or affiliation numbers: "Alice Smith∗", "Bob Jones1,2", "Carol Wu†‡". */
-const MARKED_NAME = new RegExp(`${NAME_WORD}(?:\\s+${NAME_WORD}){0,3}(?:${MARK}+|\\d{1,2}(?:,\\d{1,2})*)`, 'gu');
+/**
+ * A name followed by marks or affiliation numbers: "Alice Smith∗", "Bob Jones1,2", "Carol Wu†‡". Numbers
+ * follow a name of two words or more: one word and a digit is a product's name ("Libtasn1", "Python3").
+ */
+const MARKED_NAME = new RegExp(
+  `${NAME_WORD}(?:\\s+${NAME_WORD}){0,3}${MARK}+|${NAME_WORD}(?:\\s+${NAME_WORD}){1,3}\\d{1,2}(?:,\\d{1,2})*`,
+  'gu',
+);
 /** A line of marks alone ("∗", "† ‡", "∗1"): a superscript the layout set on a line of its own (numbers alone are chapter numbers). */
 const MARKS_ONLY = new RegExp(`^(?=.*${MARK})(?:${MARK}|\\d{1,2}|[,\\s])+$`, 'u');
 
