@@ -86,6 +86,7 @@ async function claimConvertAndStore(
   part: PartRange | undefined,
 ): Promise<void> {
   const job = await claimJob(deps.db, conversionId, INLINE_UPLOAD_BYTES);
+  if (part) splitPhase(deps, conversionId, 'range claimed', part);
   if (!job) {
     // Finished (completed, failed, cancelled): a range left over holds text nobody will read.
     if (part) await deleteParts(deps.db, conversionId);
@@ -113,6 +114,7 @@ async function claimConvertAndStore(
     .catch((err: unknown) => skipCancelled(deps, conversionId, job, err));
   if (finished === RANGES_PENDING) return;
   await deps.announce(conversionId, finished);
+  if (split) splitPhase(deps, conversionId, 'announced', part);
   // After the announcement, not before: the webhook or the waiting request does not wait for it.
   if (split) await deleteParts(deps.db, conversionId);
 }
@@ -130,6 +132,7 @@ async function splitWhenLong(deps: RunDeps, conversionId: string, job: ClaimedJo
   // A request that gives page_range reads only what it asks for: it is not split.
   if (job.pageRange !== null) return undefined;
   const pageCount = await countPages(job.bytes, job.extension);
+  splitPhase(deps, conversionId, 'pages counted');
   if (!splits(job, pageCount, split, PDF_PAGE_LIMIT)) return undefined;
   const slots = await split.slots().catch(() => 1);
   const unread = await planParts(deps.db, conversionId, planRanges(pageCount!, split.pages, slots));
@@ -159,8 +162,9 @@ async function convertRange(
   if (part) {
     let range;
     try {
-      range = await deps.slots.converting(() =>
-        convertIsolated(
+      range = await deps.slots.converting(() => {
+        splitPhase(deps, conversionId, 'range converting', part);
+        return convertIsolated(
           job.bytes,
           job.extension,
           {
@@ -173,14 +177,16 @@ async function convertRange(
           },
           deps.limits,
           cancel,
-        ),
-      );
+        );
+      });
     } catch (err) {
       if (!(err instanceof ConversionError)) throw err;
       deps.logger.info({ conversionId, code: err.code, part }, 'page range failed');
       return fail(deps, conversionId, job, err.message, (Date.now() - started) / 1000);
     }
+    splitPhase(deps, conversionId, 'range converted', part);
     const stored = await storePart(deps.db, conversionId, part.firstPage, () => JSON.stringify(range.read));
+    splitPhase(deps, conversionId, stored.last ? 'range last' : 'range stored', part);
     // Finished meanwhile (cancelled, failed): the range is dropped.
     if (!stored.live) return undefined;
     if (!stored.last) return RANGES_PENDING;
@@ -196,8 +202,16 @@ async function convertRange(
     optimizeTokens: job.optimizeTokens,
     ...structureOptions(job),
   });
+  splitPhase(deps, conversionId, 'ranges merged');
   // The ranges' rows are deleted once this is announced (claimConvertAndStore).
   return keepResult(deps, conversionId, job, result, started);
+}
+
+/** A step of a split conversion, with the process's CPU time so far, for timelines (LOG_LEVEL=debug). */
+function splitPhase(deps: RunDeps, conversionId: string, phase: string, part?: PartRange): void {
+  if (!deps.logger.isLevelEnabled('debug')) return;
+  const cpu = process.cpuUsage();
+  deps.logger.debug({ conversionId, part, cpuMs: Math.round((cpu.user + cpu.system) / 1000) }, phase);
 }
 
 type ClaimedJob = NonNullable<Awaited<ReturnType<typeof claimJob>>> & { bytes: Buffer };
