@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { type Db, isConnectionLoss } from '@markwright/db';
 import {
   ConversionError,
@@ -6,6 +7,8 @@ import {
   finishDocument,
   PDF_PAGE_LIMIT,
   type IsolationLimits,
+  type ReadResult,
+  writesBlocksAsRead,
   type ModelEndpoint,
   type TranscriptionEndpoint,
 } from '@markwright/conversion';
@@ -27,7 +30,7 @@ import {
   storeResult,
 } from '../data-access/conversion-store';
 import type { RunningConversions } from './running-conversions';
-import { mergeParts, planRanges, splits, type SplitDeps } from './split-conversion';
+import { joinParts, mergeParts, planRanges, splits, type SplitDeps, type WrittenPart } from './split-conversion';
 import { deleteParts, planParts, readParts, storePart, type PartRange } from '@markwright/db';
 import { INLINE_UPLOAD_BYTES, LeftTheLine, type WorkSlots } from './work-slots';
 
@@ -158,7 +161,9 @@ async function convertRange(
   cancel: AbortSignal,
 ): Promise<FinishedState | undefined | typeof RANGES_PENDING> {
   const started = Date.now();
-  let own: { firstPage: number; read: unknown } | undefined;
+  // Only the Markdown asked for: each range writes its own blocks in its worker, and the merge is a join.
+  const joined = writesBlocksAsRead({ enhanced: false, optimizeTokens: job.optimizeTokens, ...structureOptions(job) });
+  let own: { firstPage: number; kept: unknown } | undefined;
   if (part) {
     let range;
     try {
@@ -172,7 +177,7 @@ async function convertRange(
             filename: job.originalFilename,
             // Pages or chunks asked for: the reader keeps blocks on their pages, as for the whole file.
             ...structureOptions(job),
-            readOnly: true,
+            ...(joined ? { writeBlocksOnly: true } : { readOnly: true }),
             pageRange: [[part.firstPage, part.lastPage]],
           },
           deps.limits,
@@ -185,33 +190,53 @@ async function convertRange(
       return fail(deps, conversionId, job, err.message, (Date.now() - started) / 1000);
     }
     splitPhase(deps, conversionId, 'range converted', part);
-    const stored = await storePart(deps.db, conversionId, part.firstPage, () => JSON.stringify(range.read));
+    const kept: WrittenPart | ReadResult | undefined = joined
+      ? range.written && { ...range.written, metadata: range.metadata }
+      : range.read;
+    const stored = await storePart(deps.db, conversionId, part.firstPage, () => JSON.stringify(kept));
     splitPhase(deps, conversionId, stored.last ? 'range last' : 'range stored', part);
     // Finished meanwhile (cancelled, failed): the range is dropped.
     if (!stored.live) return undefined;
     if (!stored.last) return RANGES_PENDING;
-    own = { firstPage: part.firstPage, read: range.read };
+    own = { firstPage: part.firstPage, kept };
   }
-  // The other ranges' readings, and this one's from memory (the last range is not stored).
-  const parts = await readParts(deps.db, conversionId);
-  const read = mergeParts(
-    parts.map((p) => ({ read: p.firstPage === own?.firstPage ? own.read : (JSON.parse(p.read ?? 'null') as unknown) })),
+  // The other ranges' texts or readings, and this one's from memory (the last range is not stored).
+  const parts = (await readParts(deps.db, conversionId)).map((p) =>
+    p.firstPage === own?.firstPage ? own.kept : (JSON.parse(p.read ?? 'null') as unknown),
   );
-  const result = await finishDocument(read, {
-    enhanced: false,
-    optimizeTokens: job.optimizeTokens,
-    ...structureOptions(job),
-  });
+  const result = joined
+    ? joinParts(parts)
+    : await finishDocument(mergeParts(parts.map((read) => ({ read }))), {
+        enhanced: false,
+        optimizeTokens: job.optimizeTokens,
+        ...structureOptions(job),
+      });
   splitPhase(deps, conversionId, 'ranges merged');
   // The ranges' rows are deleted once this is announced (claimConvertAndStore).
   return keepResult(deps, conversionId, job, result, started);
 }
 
-/** A step of a split conversion, with the process's CPU time so far, for timelines (LOG_LEVEL=debug). */
+/**
+ * A step of a split conversion for timelines (LOG_LEVEL=debug): the process's CPU time so far
+ * (worker threads and finished pdftohtml children included) and, where Linux tells it, this
+ * thread's own, so what the main thread spends between steps is told from the workers'.
+ */
 function splitPhase(deps: RunDeps, conversionId: string, phase: string, part?: PartRange): void {
   if (!deps.logger.isLevelEnabled('debug')) return;
   const cpu = process.cpuUsage();
-  deps.logger.debug({ conversionId, part, cpuMs: Math.round((cpu.user + cpu.system) / 1000) }, phase);
+  deps.logger.debug(
+    { conversionId, part, cpuMs: Math.round((cpu.user + cpu.system) / 1000), mainCpuMs: mainThreadCpuMs() },
+    phase,
+  );
+}
+
+/** This thread's CPU time in ms from /proc/thread-self/schedstat (nanoseconds on the CPU); undefined off Linux. */
+function mainThreadCpuMs(): number | undefined {
+  try {
+    return Math.round(Number(readFileSync('/proc/thread-self/schedstat', 'utf8').split(' ')[0]) / 1e6);
+  } catch {
+    return undefined;
+  }
 }
 
 type ClaimedJob = NonNullable<Awaited<ReturnType<typeof claimJob>>> & { bytes: Buffer };
