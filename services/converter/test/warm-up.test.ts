@@ -1,7 +1,7 @@
-import { convertDocument, closeConversionWorkers } from '@markwright/conversion';
+import { convertDocument, closeConversionWorkers, countPages } from '@markwright/conversion';
 import { createTestEnv, scrapeMetrics, silentLogger, type TestEnv } from '@markwright/test-support';
 import { startConverter } from '../src/converter-service';
-import { warmUpPdf } from '../src/domain/warm-up';
+import { WARM_UP_PAGES, warmUpPdf } from '../src/domain/warm-up';
 
 let env: TestEnv;
 beforeAll(async () => (env = await createTestEnv({ HEALTH_PORT: '0' })));
@@ -28,6 +28,10 @@ describe('warming the conversion workers when a converter starts (issue 22)', ()
     // Three paragraphs of four lines each on every page, joined as paragraphs.
     const paragraphs = markdown.split('\n\n').filter((b) => !/^[#|]/.test(b) && b.split(' ').length === 52);
     expect(paragraphs).toHaveLength(9);
+  });
+
+  it('When the warm-up PDF’s pages are counted, then the split decision’s count answers for all of them', async () => {
+    expect(await countPages(warmUpPdf(WARM_UP_PAGES), 'pdf')).toBe(WARM_UP_PAGES);
   });
 
   it('When CONVERTER_WARM_UP is on, then the converter is ready only once every slot has converted the warm-up PDF WARM_UP_PASSES times', async () => {

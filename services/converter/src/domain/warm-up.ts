@@ -1,5 +1,5 @@
 import { deflateSync } from 'node:zlib';
-import { convertIsolated, type IsolationLimits } from '@markwright/conversion';
+import { convertIsolated, countPages, type IsolationLimits } from '@markwright/conversion';
 
 /**
  * A converter's first PDFs cost each worker thread far more than the next ones: the PDF reader,
@@ -121,11 +121,14 @@ function warmUpPage(p: number): string {
 }
 
 /**
- * Converts the warm-up PDF WARM_UP_PASSES times on each of `slots` worker threads at once.
- * Returns on how many slots every pass succeeded; a failure only means the first real jobs pay the load.
+ * Converts the warm-up PDF WARM_UP_PASSES times on each of `slots` worker threads at once, and
+ * counts its pages here, as a long PDF's split decision does in this thread (the first count
+ * loads the object reader: 150 ms of CPU, then 1-10 ms). Returns on how many slots every pass
+ * succeeded; a failure only means the first real jobs pay the load.
  */
 export async function warmUpWorkers(slots: number, limits: IsolationLimits): Promise<number> {
   const pdf = warmUpPdf(WARM_UP_PAGES);
+  await countPages(pdf, 'pdf').catch(() => undefined);
   const done = await Promise.all(
     Array.from({ length: slots }, async () => {
       for (let pass = 0; pass < WARM_UP_PASSES; pass++) {
