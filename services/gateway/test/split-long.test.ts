@@ -78,10 +78,9 @@ describe('a long PDF split across converters', () => {
       // The same Markdown as the file read whole in one process.
       const whole = await convertDocument(pdf, 'pdf', { enhanced: false });
       expect(res.body.markdown).toBe(whole.markdown);
-      // Two ranges, 1-5 and 6-10 (two slots, not ceil(10 / 4) = 3 ranges): the gateway's job reads the
-      // first itself and puts one job on the queue for the second.
+      // One job from the gateway, then one per range: 1-5, 6-10 (two slots, not ceil(10 / 4) = 3 ranges).
       const scrape = await scrapeMetrics(`http://127.0.0.1:${converter.healthPort}/metrics`);
-      expect(scrape.value('markwright_conversion_jobs_total', { queue: 'jobs' })).toBe(2);
+      expect(scrape.value('markwright_conversion_jobs_total', { queue: 'jobs' })).toBe(3);
       // One charge, no refund; nothing of the ranges stays.
       expect((await stack.ledger(workspaceId)).map((t) => t.type)).toEqual(['grant', 'charge']);
       const rows = await stack.gateway.db.conversion.findMany({ where: { workspaceId }, select: { id: true } });

@@ -109,9 +109,8 @@ async function claimConvertAndStore(
         const unread = await splitWhenLong(deps, conversionId, claimed);
         if (!unread) return convertAndKeep(deps, conversionId, claimed, cancel);
         split = true;
-        // This job reads the first range itself, its upload in hand; the others went on the queue. None
-        // left (this job came back after every range was read): it writes the document.
-        return convertRange(deps, conversionId, claimed, unread[0], cancel);
+        // Every range was read already (this job came back after the last one): write the document.
+        return unread.length > 0 ? RANGES_PENDING : convertRange(deps, conversionId, claimed, undefined, cancel);
       },
       cancel,
     )
@@ -124,11 +123,11 @@ async function claimConvertAndStore(
 }
 
 /**
- * A long PDF becomes page ranges (issue 22), as many as the converters have slots
- * (`planRanges`): the first one unread is this job's to read, the others go on the jobs queue for
- * any converter. Returns the ranges still to read, or undefined when the job is not split.
- * Planning is idempotent: a redelivered job reads the first range not read yet and publishes the
- * others again (a range converted twice is stored twice, the same).
+ * A long PDF becomes page ranges on the jobs queue, for any converter (issue 22), as many as
+ * the converters have slots (`planRanges`); this job ends once they are published. Returns the
+ * ranges still to read, or undefined when the job is not split. Planning is idempotent: a
+ * redelivered job publishes the ranges not read yet again (a range converted twice is stored
+ * twice, the same).
  */
 async function splitWhenLong(deps: RunDeps, conversionId: string, job: ClaimedJob): Promise<PartRange[] | undefined> {
   const split = deps.split;
@@ -140,8 +139,8 @@ async function splitWhenLong(deps: RunDeps, conversionId: string, job: ClaimedJo
   if (!splits(job, pageCount, split, PDF_PAGE_LIMIT)) return undefined;
   const slots = await split.slots().catch(() => 1);
   const unread = await planParts(deps.db, conversionId, planRanges(pageCount!, split.pages, slots));
-  // Published at once, each confirmed by the broker; no hop and no second read of the upload for the first.
-  await Promise.all(unread.slice(1).map((range) => split.publish(conversionId, range)));
+  // Published at once: each waits for the broker's confirm, and the first may start converting meanwhile.
+  await Promise.all(unread.map((range) => split.publish(conversionId, range)));
   deps.logger.info(
     { conversionId, pages: pageCount, slots, ranges: unread.length },
     'conversion split into page ranges',
