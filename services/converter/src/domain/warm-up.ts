@@ -10,8 +10,8 @@ import { convertIsolated, countPages, type IsolationLimits } from '@markwright/c
  * heading, paragraphs set with kerned TJ arrays in compressed streams, and a ruled table, as most
  * producers write them) WARM_UP_PASSES times on each of its slots before it reports ready.
  * Measured (two 200-page ranges at once in fresh workers, CPU of both, load 10-20): after one
- * one-page warm-up 1,324-1,445 ms; after 60 pages twice 1,007-1,084 ms, for 1.1-1.5 s of warm-up
- * CPU (0.5 s before); warm, 550-650 ms.
+ * one-page warm-up 1,324-1,445 ms; after 60 pages twice 936-1,186 ms, for 1.1-1.5 s of warm-up
+ * CPU (0.5 s before); warm, 510-660 ms. More pages or passes gained nothing more (docs/performance.md).
  */
 export const WARM_UP_PAGES = 60;
 export const WARM_UP_PASSES = 2;
