@@ -1,4 +1,12 @@
+import { zipSync } from 'fflate';
+import { sniffContent } from '../src/formats/table';
 import { closeConversionWorkers, convertIsolated, convertSmallTextInThread, IN_THREAD_TEXT_MAX_BYTES } from '../src';
+
+// The sniffer as it is, watched: a test below checks that some bytes never reach it in this thread.
+jest.mock('../src/formats/table', () => {
+  const actual = jest.requireActual<typeof import('../src/formats/table')>('../src/formats/table');
+  return { ...actual, sniffContent: jest.fn(actual.sniffContent) };
+});
 
 afterAll(() => closeConversionWorkers());
 
@@ -44,5 +52,13 @@ describe('small plain text in the calling thread', () => {
     ['the document model', Buffer.from('a'), 'txt', { enhanced: false, includeDocument: true }],
   ] as const)('When it is %s, then it is left to the isolated conversion', async (_name, input, extension, options) => {
     await expect(convertSmallTextInThread(input, extension, options)).resolves.toBeUndefined();
+  });
+
+  it('When a compressed zip is named .txt, then it is left to the worker without being opened in this thread', async () => {
+    const zip = Buffer.from(zipSync({ 'content.xml': new Uint8Array(1024 * 1024).fill(97) }, { level: 9 }));
+    expect(zip.length).toBeLessThanOrEqual(IN_THREAD_TEXT_MAX_BYTES);
+    jest.mocked(sniffContent).mockClear();
+    await expect(convertSmallTextInThread(zip, 'txt', std)).resolves.toBeUndefined();
+    expect(sniffContent).not.toHaveBeenCalled();
   });
 });
