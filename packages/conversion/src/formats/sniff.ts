@@ -234,7 +234,7 @@ function isBiff2To4Worksheet(input: Buffer): boolean {
 }
 
 /** Whether the bytes read as text: a BOM, or few control characters, NUL included (UTF-16 without BOM by its zero bytes). */
-function isText(input: Buffer): boolean {
+export function isText(input: Buffer): boolean {
   if (input.length === 0) return true;
   if (startsWith(input, [0xef, 0xbb, 0xbf])) return true;
   if (startsWith(input, [0xff, 0xfe]) || startsWith(input, [0xfe, 0xff])) return true;

@@ -2,7 +2,10 @@ import { readFileSync } from 'node:fs';
 import { type Db, isConnectionLoss } from '@markwright/db';
 import {
   ConversionError,
+  type ConvertDocumentOptions,
   convertIsolated,
+  convertSmallTextInThread,
+  type IsolatedConvertResult,
   countPages,
   finishDocument,
   PDF_PAGE_LIMIT,
@@ -249,26 +252,25 @@ async function convertAndKeep(
   cancel: AbortSignal,
 ): Promise<FinishedState | undefined> {
   let started = Date.now();
+  const options: ConvertDocumentOptions = {
+    enhanced: job.useEnhancedAi,
+    optimizeTokens: job.optimizeTokens,
+    filename: job.originalFilename,
+    modelEndpoint: job.useEnhancedAi ? deps.modelEndpoint : undefined,
+    transcriptionEndpoint: job.useEnhancedAi ? deps.transcriptionEndpoint : undefined,
+    ...structureOptions(job),
+  };
   let result;
   try {
-    result = await deps.slots.converting(async () => {
-      started = Date.now();
-      const converted = await convertIsolated(
-        job.bytes,
-        job.extension,
-        {
-          enhanced: job.useEnhancedAi,
-          optimizeTokens: job.optimizeTokens,
-          filename: job.originalFilename,
-          modelEndpoint: job.useEnhancedAi ? deps.modelEndpoint : undefined,
-          transcriptionEndpoint: job.useEnhancedAi ? deps.transcriptionEndpoint : undefined,
-          ...structureOptions(job),
-        },
-        deps.limits,
-        cancel,
-      );
-      return converted as typeof converted & StructureOutput;
-    }, cancel);
+    // Small plain text converts here at once, without waiting for a worker thread (bounded: see the library).
+    const inThread = cancel.aborted ? undefined : await convertSmallTextInThread(job.bytes, job.extension, options);
+    result =
+      (inThread as (IsolatedConvertResult & StructureOutput) | undefined) ??
+      (await deps.slots.converting(async () => {
+        started = Date.now();
+        const converted = await convertIsolated(job.bytes, job.extension, options, deps.limits, cancel);
+        return converted as typeof converted & StructureOutput;
+      }, cancel));
   } catch (err) {
     if (err instanceof LeftTheLine) return skipCancelled(deps, conversionId, job, err);
     if (!(err instanceof ConversionError)) throw err;
