@@ -169,6 +169,24 @@ const OPERANDS = new Map<string, number>(
     [-1]: 'SC sc SCN scn',
   }).flatMap(([count, names]) => names.split(' ').map((name): [string, number] => [name, Number(count)])),
 );
+/** Operators of up to three letters by their bytes (first byte lowest), so a token is not made a string to find its operator. */
+const OPERATOR_CODES = new Map<number, string>([...OPERANDS.keys()].map((name) => [operatorCode(name), name]));
+
+/** A token's bytes as one number (up to three bytes), or -1 for a longer token. */
+function tokenCode(bytes: Uint8Array, start: number, end: number): number {
+  const length = end - start;
+  if (length > 3) return -1;
+  let code = 0;
+  for (let i = end - 1; i >= start; i--) code = code * 256 + bytes[i]!;
+  return code;
+}
+
+function operatorCode(name: string): number {
+  let code = 0;
+  for (let i = name.length - 1; i >= 0; i--) code = code * 256 + name.charCodeAt(i);
+  return code;
+}
+
 /** Operators that build a path (pdf.js gathers a run of them into one constructPath). */
 const PATH_OPERATORS = new Set(['m', 'l', 'c', 'v', 'y', 'h', 're']);
 const STROKES = new Set(['S', 's', 'B', 'B*', 'b', 'b*']);
@@ -237,7 +255,8 @@ function scan(
       operands.push(value);
       continue;
     }
-    const token = latin1(bytes, start, pos);
+    const code = tokenCode(bytes, start, pos);
+    const token = (code >= 0 && OPERATOR_CODES.get(code)) || latin1(bytes, start, pos);
     if (token === 'true' || token === 'false') {
       operands.push(OTHER);
       continue;
