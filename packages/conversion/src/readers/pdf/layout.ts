@@ -144,8 +144,11 @@ function toLine(items: TextItem[], page: number, pageHeight: number): Line {
   let size = 0;
   let boldChars = 0;
   let chars = 0;
-  const fontChars = new Map<string, number>();
-  const sizeChars = new Map<number, number>();
+  // Letters per font: most lines have one font, counted without a map until a second one comes.
+  let onlyFont: string | undefined;
+  let onlyFontChars = 0;
+  let fontChars: Map<string, number> | undefined;
+  let sizeChars: Map<number, number> | undefined;
   // Letters are counted per size only when sizes differ: one size is the line's size whatever its letters.
   const mixedSizes = items.some((i) => i.size !== items[0]!.size);
   let last: TextItem | undefined;
@@ -192,13 +195,20 @@ function toLine(items: TextItem[], page: number, pageHeight: number): Line {
     // The line's size is its letters' size: a large bullet or checkbox glyph doesn't make it a heading.
     if (mixedSizes) {
       const letters = item.text.replace(/[^\p{L}\p{N}]/gu, '').length;
-      if (letters) sizeChars.set(item.size, (sizeChars.get(item.size) ?? 0) + letters);
+      if (letters) (sizeChars ??= new Map()).set(item.size, (sizeChars.get(item.size) ?? 0) + letters);
     }
     const n = item.text.trim().length;
     chars += n;
     if (item.runs) for (const r of item.runs) boldChars += r.bold ? r.text.trim().length : 0;
     else if (item.bold) boldChars += n;
-    fontChars.set(item.font ?? '', (fontChars.get(item.font ?? '') ?? 0) + n);
+    const font = item.font ?? '';
+    if (!fontChars && (onlyFont === undefined || onlyFont === font)) {
+      onlyFont = font;
+      onlyFontChars += n;
+    } else {
+      fontChars ??= new Map([[onlyFont!, onlyFontChars]]);
+      fontChars.set(font, (fontChars.get(font) ?? 0) + n);
+    }
   }
   const tidy = tidyRuns(runs);
   const marker = leadingGlyph(sorted, rtl);
@@ -210,9 +220,9 @@ function toLine(items: TextItem[], page: number, pageHeight: number): Line {
     x: leftmost(sorted),
     y: items[0]!.y,
     right: prevEnd,
-    size: Math.round((lettersSize(sizeChars) ?? size) * 10) / 10,
+    size: Math.round(((sizeChars && lettersSize(sizeChars)) ?? size) * 10) / 10,
     bold: chars > 0 && boldChars / chars > 0.6,
-    font: mostUsedFont(fontChars),
+    font: fontChars ? mostUsedFont(fontChars) : (onlyFont ?? ''),
     cells: cells.filter((c) => c.text !== ''),
     gaps,
     page,
@@ -270,7 +280,16 @@ const MARKER_GAP_RATIO = 0.15;
 
 /** The line's first glyph when it stands alone in its own font or size, apart from the text that follows. */
 function leadingGlyph(sorted: TextItem[], rtl: boolean): string | undefined {
-  const [first, next] = sorted.filter((i) => i.text.trim() !== '');
+  let first: TextItem | undefined;
+  let next: TextItem | undefined;
+  for (const i of sorted) {
+    if (i.text.trim() === '') continue;
+    if (first) {
+      next = i;
+      break;
+    }
+    first = i;
+  }
   if (!first || !next || !LONE_GLYPH.test(first.text.trim())) return undefined;
   if (first.font === next.font && first.size === next.size) return undefined;
   const gap = rtl ? first.x - (next.x + next.width) : next.x - (first.x + first.width);
