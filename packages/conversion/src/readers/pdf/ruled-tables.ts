@@ -47,23 +47,29 @@ function crosses(h: Rule, v: Rule): boolean {
   );
 }
 
-/** Rules grouped by touching (union-find): each group is one drawn grid. */
+/**
+ * Rules grouped by touching: each group is one drawn grid. Grown from its first rule by testing each new member
+ * against the rules not yet grouped, so a grid's rules join after a few passes; a union of every pair
+ * tested all n²/2 pairs of the page, most of them in one grid already. Groups come in the order of
+ * their first rule, each in the rules' order.
+ */
 function connectedGroups(rules: Rule[]): Rule[][] {
-  const parent = rules.map((_, i) => i);
-  const find = (i: number): number => (parent[i] === i ? i : (parent[i] = find(parent[i]!)));
-  for (let i = 0; i < rules.length; i++) {
-    for (let j = i + 1; j < rules.length; j++) {
-      if (touches(rules[i]!, rules[j]!)) parent[find(i)] = find(j);
+  const groups: Rule[][] = [];
+  let left = rules.map((_, i) => i);
+  while (left.length) {
+    const members = [left[0]!];
+    let rest = left.slice(1);
+    for (let k = 0; k < members.length && rest.length; k++) {
+      const rule = rules[members[k]!]!;
+      const apart: number[] = [];
+      for (const j of rest) (touches(rule, rules[j]!) ? members : apart).push(j);
+      rest = apart;
     }
+    members.sort((a, b) => a - b);
+    groups.push(members.map((i) => rules[i]!));
+    left = rest;
   }
-  const groups = new Map<number, Rule[]>();
-  rules.forEach((r, i) => {
-    const root = find(i);
-    const group = groups.get(root);
-    if (group) group.push(r);
-    else groups.set(root, [r]);
-  });
-  return [...groups.values()];
+  return groups;
 }
 
 /** Sorted positions with near-equal ones merged. */
