@@ -368,8 +368,9 @@ function skipComposite(bytes: Uint8Array, pos: number): number {
     const c = bytes[pos]!;
     if (c === 0x28 /* ( */) pos = skipString(bytes, pos);
     else if (c === 0x3c /* < */ && bytes[pos + 1] !== 0x3c) {
-      while (pos < end && bytes[pos] !== 0x3e) pos++;
-      pos++;
+      // A hex string (most of a TJ array's bytes in many producers' text): its end found by indexOf, not byte by byte.
+      const close = bytes.indexOf(0x3e, pos);
+      pos = (close < 0 ? end : close) + 1;
     } else if (c === 0x3c || c === 0x3e) {
       // << and >> open and close a dictionary; a lone > outside a hex string is damage.
       if (bytes[pos + 1] !== c) doubt('dictionary');
