@@ -54,7 +54,7 @@ export interface PageQuality {
 
 /** Scores a page's text (its lines joined by spaces). */
 export function pageQuality(text: string): PageQuality {
-  const { letters, vowels: vowelCount, spaces, ascii } = letterCounts(text);
+  const { letters, vowels: vowelCount, spaces, ascii, frequentAscii, asciiLetters } = letterCounts(text);
   const tokens = letterTokens(text);
   // Every mojibake sequence has a character outside ASCII.
   const mojibake = ascii ? 0 : count(text, MOJIBAKE);
@@ -89,7 +89,8 @@ export function pageQuality(text: string): PageQuality {
   const vowels = Math.max(0, 1 - outside * 10);
   // The eight most frequent letters of these languages (e a i n s t r o) make 0.59–0.73 of the letters of
   // any prose, list or index written for the tests; a shifted alphabet moves them to 0.14–0.53.
-  const frequentLetterShare = frequentLetters(text, ascii);
+  // ASCII text is its own NFD form and lower-casing it only maps A-Z: the first pass counted its letters already.
+  const frequentLetterShare = ascii ? (asciiLetters ? frequentAscii / asciiLetters : 0) : frequentLetters(text);
   const letterShape = Math.min(1, Math.max(0, (frequentLetterShare - 0.45) / 0.1));
   const clean = Math.max(0, 1 - mojibakeShare * 20);
   // Common words suffice; without them (a language not listed, an index page) vowels and letter
@@ -107,14 +108,12 @@ export function scoresAsGarbled(text: string): boolean {
 }
 
 /** The share of e a i n s t r o among the Latin letters, accents set aside. */
-function frequentLetters(text: string, ascii: boolean): number {
-  // ASCII text is its own NFD form, and lower-casing it only maps A-Z (done per letter below, without a copy).
-  const plain = ascii ? text : text.normalize('NFD').toLowerCase();
+function frequentLetters(text: string): number {
+  const plain = text.normalize('NFD').toLowerCase();
   let letters = 0;
   let frequent = 0;
   for (let i = 0; i < plain.length; i++) {
-    let c = plain.charCodeAt(i);
-    if (c >= 0x41 && c <= 0x5a) c |= 0x20;
+    const c = plain.charCodeAt(i);
     if (c >= 0x61 && c <= 0x7a) {
       letters++;
       if (FREQUENT[c]) frequent++;
@@ -145,14 +144,31 @@ const SPACE = /\s/;
  * text: regular expressions with the g flag built an array of every letter of every page, a tenth
  * of the PDF reader's CPU.
  */
-function letterCounts(text: string): { letters: number; vowels: number; spaces: number; ascii: boolean } {
+function letterCounts(text: string): {
+  letters: number;
+  vowels: number;
+  spaces: number;
+  ascii: boolean;
+  /** ASCII letters (either case), and those among e a i n s t r o: frequentLetters' counts when the text is ASCII. */
+  asciiLetters: number;
+  frequentAscii: number;
+} {
   let letters = 0;
   let vowels = 0;
   let spaces = 0;
   let ascii = true;
+  let asciiLetters = 0;
+  let frequentAscii = 0;
   for (let i = 0; i < text.length; i++) {
     const c = text.charCodeAt(i);
     if (c >= 0x80) ascii = false;
+    else {
+      const lower = c >= 0x41 && c <= 0x5a ? c | 0x20 : c;
+      if (lower >= 0x61 && lower <= 0x7a) {
+        asciiLetters++;
+        if (FREQUENT[lower]) frequentAscii++;
+      }
+    }
     if (c < 0x250) {
       const cls = CLASSES[c]!;
       if (cls & LETTER) letters++;
@@ -160,7 +176,7 @@ function letterCounts(text: string): { letters: number; vowels: number; spaces: 
       if (cls === 0 && (c === 0x20 || (c <= 0xa0 && SPACE.test(text[i]!)))) spaces++;
     } else if (SPACE.test(text[i]!)) spaces++;
   }
-  return { letters, vowels, spaces, ascii };
+  return { letters, vowels, spaces, ascii, asciiLetters, frequentAscii };
 }
 
 /** A token made only of these is a Latin word (common words are looked for among them). */

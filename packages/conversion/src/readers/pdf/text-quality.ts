@@ -36,9 +36,10 @@ function charactersReadAsGarbage(text: string): boolean {
   // Line texts have their whitespace folded to single spaces, so words split on ' ' and characters are
   // counted as code points: the length less the spaces, less one per surrogate pair.
   const tokens = text.split(' ');
-  const chars = text.length - (tokens.length - 1) - count(text, HIGH_SURROGATE);
+  const ascii = !NON_ASCII.test(text);
+  const chars = text.length - (tokens.length - 1) - (ascii ? 0 : count(text, HIGH_SURROGATE));
   if (chars < MIN_JUDGED_CHARS) return false;
-  const symbols = count(text, NON_ASCII.test(text) ? UNORDINARY : UNORDINARY_ASCII);
+  const symbols = count(text, ascii ? UNORDINARY_ASCII : UNORDINARY);
   if (symbols / chars > MAX_SYMBOL_SHARE) return true;
   // Stops as soon as enough tokens read as words to pass even if every token counted.
   const enough = tokens.length * MIN_WORD_SHARE;
