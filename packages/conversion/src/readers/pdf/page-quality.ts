@@ -188,7 +188,10 @@ function letterTokens(text: string): string[] {
   const tokens: string[] = [];
   for (const raw of text.split(/\s+/)) {
     // A token that starts and ends with an ASCII letter has nothing to trim: the expression is run on the others only.
-    const t = asciiLetter(raw.charCodeAt(0)) && asciiLetter(raw.charCodeAt(raw.length - 1)) ? raw : raw.replace(TOKEN_EDGES, '');
+    const t =
+      asciiLetter(raw.charCodeAt(0)) && asciiLetter(raw.charCodeAt(raw.length - 1))
+        ? raw
+        : raw.replace(TOKEN_EDGES, '');
     if (t.length > 0) tokens.push(t);
   }
   return tokens;

@@ -60,7 +60,9 @@ function count(text: string, pattern: RegExp): number {
 
 /** Whether a token neither starts nor ends with a character EDGE_PUNCTUATION trims (then it is left as it is). */
 function bareEdges(token: string): boolean {
-  return token.length > 0 && !LEADING_EDGE.has(token.charCodeAt(0)) && !TRAILING_EDGE.has(token.charCodeAt(token.length - 1));
+  return (
+    token.length > 0 && !LEADING_EDGE.has(token.charCodeAt(0)) && !TRAILING_EDGE.has(token.charCodeAt(token.length - 1))
+  );
 }
 const codes = (chars: string): Set<number> => new Set([...chars].map((c) => c.charCodeAt(0)));
 /** EDGE_PUNCTUATION's two classes (all of them single UTF-16 units). */

@@ -39,7 +39,7 @@ export function isSafeTarget(url: string): boolean {
 
 /** One round of what a renderer and a browser decode: backslash escapes, character references, percent escapes. */
 function decoded(url: string): string {
-  return entities().decodeHTML(url.replace(/\\([!-/:-@[-`{-~])/g, '$1')).replace(/%([0-9a-f]{2})/gi, (_, hex: string) =>
-    String.fromCharCode(parseInt(hex, 16)),
-  );
+  return entities()
+    .decodeHTML(url.replace(/\\([!-/:-@[-`{-~])/g, '$1'))
+    .replace(/%([0-9a-f]{2})/gi, (_, hex: string) => String.fromCharCode(parseInt(hex, 16)));
 }
