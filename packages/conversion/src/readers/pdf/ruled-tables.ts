@@ -47,38 +47,12 @@ function crosses(h: Rule, v: Rule): boolean {
   );
 }
 
-/**
- * Rules grouped by touching (union-find): each group is one drawn grid, the groups in the order of their
- * first rule, each in the rules' order. Only pairs whose boxes come within the tolerance of each other
- * are tested, found by a sweep over the rules sorted by their left edge: a grid drawn cell by cell has
- * each rule touch only its neighbours, and testing every pair of the page's rules (4,560 for the judge's
- * 4x6 table) was most of the grouping's time.
- */
+/** Rules grouped by touching (union-find): each group is one drawn grid. */
 function connectedGroups(rules: Rule[]): Rule[][] {
-  const n = rules.length;
   const parent = rules.map((_, i) => i);
   const find = (i: number): number => (parent[i] === i ? i : (parent[i] = find(parent[i]!)));
-  const x0 = new Float64Array(n);
-  const x1 = new Float64Array(n);
-  const y0 = new Float64Array(n);
-  const y1 = new Float64Array(n);
-  let finite = true;
-  rules.forEach((r, i) => {
-    const low = Math.min(r.from, r.to);
-    const high = Math.max(r.from, r.to);
-    [x0[i], x1[i], y0[i], y1[i]] = r.horizontal ? [low, high, r.at, r.at] : [r.at, r.at, low, high];
-    finite &&= Number.isFinite(low) && Number.isFinite(high) && Number.isFinite(r.at);
-  });
-  // Rules that touch have boxes within the tolerance of each other; the sweep needs finite edges to sort by.
-  const order = finite ? rules.map((_, i) => i).sort((a, b) => x0[a]! - x0[b]!) : undefined;
-  for (let a = 0; a < n; a++) {
-    const i = order ? order[a]! : a;
-    for (let b = a + 1; b < n; b++) {
-      const j = order ? order[b]! : b;
-      if (order) {
-        if (x0[j]! > x1[i]! + TOLERANCE) break;
-        if (y0[j]! > y1[i]! + TOLERANCE || y0[i]! > y1[j]! + TOLERANCE) continue;
-      }
+  for (let i = 0; i < rules.length; i++) {
+    for (let j = i + 1; j < rules.length; j++) {
       if (touches(rules[i]!, rules[j]!)) parent[find(i)] = find(j);
     }
   }
