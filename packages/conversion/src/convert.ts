@@ -6,7 +6,6 @@ import { isSupportedExtension, isTextExtension, readerForContent } from './forma
 import type { TokenOptimization } from './tokens/count';
 import { blockAlone, joinBlocks, joinWritten, renderMarkdown, writeBlocks } from './writers/markdown';
 import { plainMetadataText } from './document/plain-text';
-import { readMarkdown } from './readers/shared/markdown/block-tokens';
 import type { ModelEndpoint } from './enhanced/model-pass';
 import type { StructureOptions, StructureOutput } from '@markwright/contracts/src/structure';
 import { ConversionError } from './types';
@@ -151,6 +150,10 @@ export async function finishDocument(
     if (refined.used) {
       // The model's answer is Markdown from outside: read and written again like a .md file, so it is as safe as any output.
       // It is one text for the whole document: its blocks have no page, and lie on the first page (docs/decisions.md).
+      // markdown-it and htmlparser2 load only here, not with every worker.
+      const { readMarkdown } =
+        // eslint-disable-next-line @typescript-eslint/no-require-imports -- loaded on use, as in formats/table.ts
+        require('./readers/shared/markdown/block-tokens') as typeof import('./readers/shared/markdown/block-tokens');
       blocks = readMarkdown(refined.markdown).blocks;
       written = undefined;
     }
