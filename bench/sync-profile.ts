@@ -61,10 +61,11 @@ async function startEcho(): Promise<{ url: string; child: ChildProcess }> {
   return { url: `http://127.0.0.1:${port}/api/v1`, child };
 }
 
-function cpuMs(pid: number): number {
+function cpuMs(pid: number, only?: 'system'): number {
   try {
     const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
-    return ((Number(fields[11]) + Number(fields[12])) * 1000) / TICKS;
+    const ticks = only === 'system' ? Number(fields[12]) : Number(fields[11]) + Number(fields[12]);
+    return (ticks * 1000) / TICKS;
   } catch {
     return 0;
   }
@@ -196,6 +197,9 @@ async function main(): Promise<void> {
       const before = Object.fromEntries(
         Object.entries(groups).map(([k, f]) => [k, f().reduce((s, p) => s + cpuMs(p), 0)]),
       );
+      const systemBefore = Object.fromEntries(
+        Object.entries(groups).map(([k, f]) => [k, f().reduce((s, p) => s + cpuMs(p, 'system'), 0)]),
+      );
       const commitsBefore = commits();
       const load0 = loadavg();
       const r = await cannon(url, c, REQUESTS, tokens);
@@ -203,12 +207,20 @@ async function main(): Promise<void> {
       const per = Object.entries(groups)
         .map(([k, f]) => `${k} ${((f().reduce((s, p) => s + cpuMs(p), 0) - before[k]!) / Math.max(ok, 1)).toFixed(2)}`)
         .join(', ');
+      // Kernel time (syscalls, wake-ups) is part of the above; shown apart, it tells waking from working.
+      const system = Object.entries(groups)
+        .map(([k, f]) => {
+          const ms = f().reduce((s, p) => s + cpuMs(p, 'system'), 0) - systemBefore[k]!;
+          return `${k} ${(ms / Math.max(ok, 1)).toFixed(2)}`;
+        })
+        .join(', ');
       // The counting statement itself commits once.
       const perCommit = ((commits() - commitsBefore - 1) / Math.max(ok, 1)).toFixed(2);
       process.stdout.write(
         `c${c}: ${ok} ok, ${r.non2xx} non-2xx, ${r.errors} errors; ${r.requests.average.toFixed(0)} req/s, ` +
           `p50 ${r.latency.p50} ms, p99 ${r.latency.p99} ms (load ${load0} → ${loadavg()})\n` +
           `     CPU ms/request: ${per}; PostgreSQL commits/request ${perCommit}\n` +
+          `     of it in the kernel: ${system}\n` +
           echoLine +
           (echoResult
             ? `     ratio to the echo: req/s ${(r.requests.average / echoResult.requests.average).toFixed(3)}, ` +

@@ -4,9 +4,8 @@ import type { ReadResult } from './readers/reader';
 import { userFacingError } from './user-facing-errors';
 import { isSupportedExtension, isTextExtension, readerForContent } from './formats/table';
 import type { TokenOptimization } from './tokens/count';
-import { blockAlone, joinBlocks, renderMarkdown, writeBlocks } from './writers/markdown';
+import { blockAlone, joinBlocks, joinWritten, renderMarkdown, writeBlocks } from './writers/markdown';
 import { plainMetadataText } from './document/plain-text';
-import { readMarkdown } from './readers/shared/markdown/block-tokens';
 import type { ModelEndpoint } from './enhanced/model-pass';
 import type { StructureOptions, StructureOutput } from '@markwright/contracts/src/structure';
 import { ConversionError } from './types';
@@ -25,6 +24,19 @@ export interface ConvertDocumentOptions extends ConvertOptions, StructureOptions
    * other ranges' by `finishDocument` once all are read.
    */
   readOnly?: boolean;
+  /**
+   * Read and write each top-level block, join nothing: return `written` (`markdown` is ""). For a
+   * page range of a long document when the Markdown alone is asked for (`writesBlocksAsRead`):
+   * the ranges' texts are joined by `joinWrittenParts`, so the writing runs in every range at
+   * once and the merge is a join. Other options are as for the whole document.
+   */
+  writeBlocksOnly?: boolean;
+}
+
+/** Each top-level block's Markdown as the writer wrote it, and which blocks are `raw` (by index). */
+export interface WrittenBlocks {
+  texts: string[];
+  raw: number[];
 }
 
 export interface ConvertDocumentResult extends StructureOutput {
@@ -39,6 +51,8 @@ export interface ConvertDocumentResult extends StructureOutput {
   blocks: Block[];
   /** With `readOnly` only: what the reader returned. */
   read?: ReadResult;
+  /** With `writeBlocksOnly` only: the blocks as written, not joined. */
+  written?: WrittenBlocks;
 }
 
 /**
@@ -77,7 +91,43 @@ export async function convertDocument(
     throw userFacingError(err, extension);
   }
   if (options.readOnly) return { markdown: '', metadata: normaliseMetadata(read.metadata), blocks: read.blocks, read };
+  if (options.writeBlocksOnly) {
+    if (!writesBlocksAsRead(options))
+      throw new Error('writeBlocksOnly: these options write more than the blocks as read');
+    const texts = writeBlocks(read.blocks);
+    const raw = read.blocks.flatMap((b, i) => (b.type === 'raw' ? [i] : []));
+    return { markdown: '', metadata: normaliseMetadata(read.metadata), blocks: read.blocks, written: { texts, raw } };
+  }
   return finishDocument(read, options);
+}
+
+/**
+ * Whether `finishDocument` writes the blocks as the reader read them and nothing else (no filter,
+ * no model pass, no pages, chunks or document): then the document's Markdown is the join of its
+ * blocks' texts, and page ranges written apart make it (`joinWrittenParts`).
+ */
+export function writesBlocksAsRead(options: ConvertDocumentOptions): boolean {
+  return (
+    !options.optimizeTokens &&
+    !(options.enhanced && options.modelEndpoint) &&
+    !options.includePages &&
+    options.chunkMaxTokens === undefined &&
+    !options.includeDocument
+  );
+}
+
+/**
+ * The Markdown of a document read in page ranges with `writeBlocksOnly`, from the ranges' written
+ * blocks in page order: what `finishDocument` writes from their readings merged.
+ */
+export function joinWrittenParts(parts: WrittenBlocks[]): string {
+  const texts: string[] = [];
+  const raw = new Set<number>();
+  for (const part of parts) {
+    for (const i of part.raw) raw.add(texts.length + i);
+    for (const text of part.texts) texts.push(text);
+  }
+  return withoutControlCharacters(joinWritten(texts, (i) => raw.has(i)));
 }
 
 /**
@@ -100,6 +150,10 @@ export async function finishDocument(
     if (refined.used) {
       // The model's answer is Markdown from outside: read and written again like a .md file, so it is as safe as any output.
       // It is one text for the whole document: its blocks have no page, and lie on the first page (docs/decisions.md).
+      // markdown-it and htmlparser2 load only here, not with every worker.
+      const { readMarkdown } =
+        // eslint-disable-next-line @typescript-eslint/no-require-imports -- loaded on use, as in formats/table.ts
+        require('./readers/shared/markdown/block-tokens') as typeof import('./readers/shared/markdown/block-tokens');
       blocks = readMarkdown(refined.markdown).blocks;
       written = undefined;
     }

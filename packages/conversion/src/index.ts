@@ -16,6 +16,7 @@ export {
 export * from './convert';
 export { sniffContent as sniffFormat } from './formats/table';
 export * from './isolation/isolated-convert';
+export { convertSmallTextInThread, IN_THREAD_TEXT_MAX_BYTES } from './isolation/in-thread';
 export { countTokens, type TokenOptimization } from './tokens/count';
 export type { Block, Inline, InlineContent, ListItem, Note } from './document/model';
 export { renderMarkdown, type WriterOptions } from './writers/markdown';

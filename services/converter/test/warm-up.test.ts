@@ -1,7 +1,7 @@
-import { convertDocument, closeConversionWorkers } from '@markwright/conversion';
+import { convertDocument, closeConversionWorkers, countPages } from '@markwright/conversion';
 import { createTestEnv, scrapeMetrics, silentLogger, type TestEnv } from '@markwright/test-support';
 import { startConverter } from '../src/converter-service';
-import { warmUpPdf } from '../src/domain/warm-up';
+import { WARM_UP_PAGES, warmUpPdf } from '../src/domain/warm-up';
 
 let env: TestEnv;
 beforeAll(async () => (env = await createTestEnv({ HEALTH_PORT: '0' })));
@@ -15,13 +15,26 @@ async function readyz(port: number): Promise<number> {
 }
 
 describe('warming the conversion workers when a converter starts (issue 22)', () => {
-  it('When the warm-up PDF is read, then it goes through the PDF reader’s table path (what the first real PDF would load)', async () => {
-    const { markdown } = await convertDocument(warmUpPdf(), 'pdf', { enhanced: false });
-    expect(markdown).toContain('| Item | Quantity | Price |');
-    expect(markdown).toContain('| Apples | 3 | 1.20 |');
+  it('When the warm-up PDF is read, then every page goes through the PDF reader’s heading, paragraph and table paths (what real PDFs run)', async () => {
+    const { markdown } = await convertDocument(warmUpPdf(3), 'pdf', { enhanced: false });
+    // No line repeats from page to page, so none is dropped as a running header.
+    expect(markdown.match(/^# .+$/gm)).toEqual([
+      '# Warm-up',
+      '# Section 2: signal and lantern',
+      '# Section 3: pears and budget',
+    ]);
+    expect(markdown.match(/^\| Item \| Quantity \| Price \| Note \|$/gm)).toHaveLength(3);
+    expect(markdown).toContain('| library | 2.10 | 3.10 | harbour |');
+    // Three paragraphs of four lines each on every page, joined as paragraphs.
+    const paragraphs = markdown.split('\n\n').filter((b) => !/^[#|]/.test(b) && b.split(' ').length === 52);
+    expect(paragraphs).toHaveLength(9);
   });
 
-  it('When CONVERTER_WARM_UP is on, then the converter is ready only once every slot has converted the warm-up PDF', async () => {
+  it('When the warm-up PDF’s pages are counted, then the split decision’s count answers for all of them', async () => {
+    expect(await countPages(warmUpPdf(WARM_UP_PAGES), 'pdf')).toBe(WARM_UP_PAGES);
+  });
+
+  it('When CONVERTER_WARM_UP is on, then the converter is ready only once every slot has converted the warm-up PDF WARM_UP_PASSES times', async () => {
     const converter = await startConverter(
       { ...env.config, CONVERTER_WARM_UP: true, CONVERTER_CONCURRENCY: 2 },
       silentLogger,

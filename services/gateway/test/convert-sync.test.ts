@@ -3,12 +3,46 @@ import { FINISHED_EVENT_INLINE_MAX_CHARS } from '@markwright/contracts';
 import { bearer, startStack, type Stack } from './stack';
 
 let stack: Stack;
+const realSetTimeout = global.setTimeout;
+const realClearTimeout = global.clearTimeout;
 beforeAll(async () => {
   stack = await startStack();
 });
 afterAll(() => stack?.stop());
 
 describe('POST /convert, synchronous', () => {
+  it('When a sync conversion has been answered, then the timer of its row poll is not left running', async () => {
+    const { token } = await stack.workspace('starter', 10);
+    const started = new Map<unknown, number>();
+    const cleared = new Set<unknown>();
+    const setTimer = jest.spyOn(global, 'setTimeout').mockImplementation(((
+      fn: (...args: unknown[]) => void,
+      ms?: number,
+      ...args: unknown[]
+    ) => {
+      const timer = realSetTimeout(fn, ms, ...args);
+      started.set(timer, ms ?? 0);
+      return timer;
+    }) as typeof setTimeout);
+    const clearTimer = jest.spyOn(global, 'clearTimeout').mockImplementation((timer) => {
+      cleared.add(timer);
+      realClearTimeout(timer as NodeJS.Timeout);
+    });
+    try {
+      const res = await request(stack.gateway.url)
+        .post('/convert')
+        .set(...bearer(token))
+        .attach('file', Buffer.from('polled\n'), 'poll.txt');
+      expect(res.status).toBe(200);
+    } finally {
+      setTimer.mockRestore();
+      clearTimer.mockRestore();
+    }
+    // The poll waits SYNC_POLL_MS (2 s); every such timer of the request was cleared with its answer.
+    const polls = [...started].filter(([, ms]) => ms === 2_000).map(([timer]) => timer);
+    expect(polls.length).toBeGreaterThan(0);
+    expect(polls.filter((timer) => !cleared.has(timer))).toEqual([]);
+  });
   it('When the markdown is longer than the finished event carries, then the answer still holds all of it', async () => {
     const { token } = await stack.workspace('starter', 10);
     const paragraph = 'A line of plain text that is long enough to fill the document quickly.\n\n';

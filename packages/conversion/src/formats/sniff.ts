@@ -1,6 +1,5 @@
-import CFB from 'cfb';
-import { fileTypeFromBuffer } from 'file-type';
-import { SafeZip } from '../archive/safe-zip';
+import type CFB from 'cfb';
+import type { SafeZip } from '../archive/safe-zip';
 import { ConversionError, type ConversionErrorCode } from '../types';
 import type { FormatLine, FormatName, Sniff } from './table';
 
@@ -12,6 +11,14 @@ import type { FormatLine, FormatName, Sniff } from './table';
 export type SniffedFormat = FormatName;
 
 const named = (line: FormatLine): SniffedFormat => line.format as SniffedFormat;
+
+// The container libraries load on the first file that needs them: a worker that converts PDFs or text
+// never does (file-type alone was a fifth of a worker's start-up). require(), as formats/table.ts loads readers.
+/* eslint-disable @typescript-eslint/no-require-imports */
+const fileTypeLibrary = () => require('file-type') as typeof import('file-type');
+const cfbLibrary = () => require('cfb') as typeof CFB;
+const safeZip = () => require('../archive/safe-zip') as typeof import('../archive/safe-zip');
+/* eslint-enable @typescript-eslint/no-require-imports */
 
 /** What the sniffer looks up, derived once from the format table's lines. */
 interface Known {
@@ -115,7 +122,9 @@ export async function sniffFormat(
   if (isBiff2To4Worksheet(input)) return 'xls';
   if (isText(input)) return textFormat(input, declared, k);
   if (mayBePdf(input)) return 'pdf';
-  const detected = await fileTypeFromBuffer(input).catch(() => undefined);
+  const detected = await fileTypeLibrary()
+    .fileTypeFromBuffer(input)
+    .catch(() => undefined);
   const fileType = detected && k.fileTypes.get(detected.ext);
   if (fileType && k.audioFormats.has(fileType)) {
     return k.audioFormats.has(declared as SniffedFormat) ? (declared as SniffedFormat) : fileType;
@@ -136,7 +145,7 @@ export async function sniffFormat(
 function zipFormat(input: Buffer, declared: string, k: Known): SniffedFormat {
   let zip: SafeZip;
   try {
-    zip = new SafeZip(input, 'file');
+    zip = new (safeZip().SafeZip)(input, 'file');
   } catch (err) {
     if (err instanceof ConversionError && err.code === 'too_large') throw err;
     throw refused(k, declared, 'it is a damaged or truncated zip package that cannot be opened');
@@ -176,13 +185,14 @@ function odfBodyFormat(zip: SafeZip, k: Known): SniffedFormat | undefined {
 }
 
 function oleFormat(input: Buffer, declared: string, k: Known): SniffedFormat {
+  const ole = cfbLibrary();
   let cfb: CFB.CFB$Container;
   try {
-    cfb = CFB.read(input, { type: 'buffer' });
+    cfb = ole.read(input, { type: 'buffer' });
   } catch {
     throw refused(k, declared, 'it is a damaged or truncated Office 97-2003 file that cannot be opened');
   }
-  const has = (name: string) => CFB.find(cfb, name) !== null && CFB.find(cfb, name) !== undefined;
+  const has = (name: string) => ole.find(cfb, name) !== null && ole.find(cfb, name) !== undefined;
   for (const [stream, format] of k.oleStreams) if (has(stream)) return format;
   if (has('EncryptedPackage')) {
     throw new ConversionError(
@@ -234,7 +244,7 @@ function isBiff2To4Worksheet(input: Buffer): boolean {
 }
 
 /** Whether the bytes read as text: a BOM, or few control characters, NUL included (UTF-16 without BOM by its zero bytes). */
-function isText(input: Buffer): boolean {
+export function isText(input: Buffer): boolean {
   if (input.length === 0) return true;
   if (startsWith(input, [0xef, 0xbb, 0xbf])) return true;
   if (startsWith(input, [0xff, 0xfe]) || startsWith(input, [0xfe, 0xff])) return true;

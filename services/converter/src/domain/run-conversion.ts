@@ -1,11 +1,17 @@
+import { readFileSync } from 'node:fs';
 import { type Db, isConnectionLoss } from '@markwright/db';
 import {
   ConversionError,
+  type ConvertDocumentOptions,
   convertIsolated,
+  convertSmallTextInThread,
+  type IsolatedConvertResult,
   countPages,
   finishDocument,
   PDF_PAGE_LIMIT,
   type IsolationLimits,
+  type ReadResult,
+  writesBlocksAsRead,
   type ModelEndpoint,
   type TranscriptionEndpoint,
 } from '@markwright/conversion';
@@ -27,7 +33,7 @@ import {
   storeResult,
 } from '../data-access/conversion-store';
 import type { RunningConversions } from './running-conversions';
-import { mergeParts, planRanges, splits, type SplitDeps } from './split-conversion';
+import { joinParts, mergeParts, planRanges, splits, type SplitDeps, type WrittenPart } from './split-conversion';
 import { deleteParts, planParts, readParts, storePart, type PartRange } from '@markwright/db';
 import { INLINE_UPLOAD_BYTES, LeftTheLine, type WorkSlots } from './work-slots';
 
@@ -86,6 +92,7 @@ async function claimConvertAndStore(
   part: PartRange | undefined,
 ): Promise<void> {
   const job = await claimJob(deps.db, conversionId, INLINE_UPLOAD_BYTES);
+  if (part) splitPhase(deps, conversionId, 'range claimed', part);
   if (!job) {
     // Finished (completed, failed, cancelled): a range left over holds text nobody will read.
     if (part) await deleteParts(deps.db, conversionId);
@@ -113,6 +120,7 @@ async function claimConvertAndStore(
     .catch((err: unknown) => skipCancelled(deps, conversionId, job, err));
   if (finished === RANGES_PENDING) return;
   await deps.announce(conversionId, finished);
+  if (split) splitPhase(deps, conversionId, 'announced', part);
   // After the announcement, not before: the webhook or the waiting request does not wait for it.
   if (split) await deleteParts(deps.db, conversionId);
 }
@@ -130,6 +138,7 @@ async function splitWhenLong(deps: RunDeps, conversionId: string, job: ClaimedJo
   // A request that gives page_range reads only what it asks for: it is not split.
   if (job.pageRange !== null) return undefined;
   const pageCount = await countPages(job.bytes, job.extension);
+  splitPhase(deps, conversionId, 'pages counted');
   if (!splits(job, pageCount, split, PDF_PAGE_LIMIT)) return undefined;
   const slots = await split.slots().catch(() => 1);
   const unread = await planParts(deps.db, conversionId, planRanges(pageCount!, split.pages, slots));
@@ -155,12 +164,15 @@ async function convertRange(
   cancel: AbortSignal,
 ): Promise<FinishedState | undefined | typeof RANGES_PENDING> {
   const started = Date.now();
-  let own: { firstPage: number; read: unknown } | undefined;
+  // Only the Markdown asked for: each range writes its own blocks in its worker, and the merge is a join.
+  const joined = writesBlocksAsRead({ enhanced: false, optimizeTokens: job.optimizeTokens, ...structureOptions(job) });
+  let own: { firstPage: number; kept: unknown } | undefined;
   if (part) {
     let range;
     try {
-      range = await deps.slots.converting(() =>
-        convertIsolated(
+      range = await deps.slots.converting(() => {
+        splitPhase(deps, conversionId, 'range converting', part);
+        return convertIsolated(
           job.bytes,
           job.extension,
           {
@@ -168,36 +180,66 @@ async function convertRange(
             filename: job.originalFilename,
             // Pages or chunks asked for: the reader keeps blocks on their pages, as for the whole file.
             ...structureOptions(job),
-            readOnly: true,
+            ...(joined ? { writeBlocksOnly: true } : { readOnly: true }),
             pageRange: [[part.firstPage, part.lastPage]],
           },
           deps.limits,
           cancel,
-        ),
-      );
+        );
+      });
     } catch (err) {
       if (!(err instanceof ConversionError)) throw err;
       deps.logger.info({ conversionId, code: err.code, part }, 'page range failed');
       return fail(deps, conversionId, job, err.message, (Date.now() - started) / 1000);
     }
-    const stored = await storePart(deps.db, conversionId, part.firstPage, () => JSON.stringify(range.read));
+    splitPhase(deps, conversionId, 'range converted', part);
+    const kept: WrittenPart | ReadResult | undefined = joined
+      ? range.written && { ...range.written, metadata: range.metadata }
+      : range.read;
+    const stored = await storePart(deps.db, conversionId, part.firstPage, () => JSON.stringify(kept));
+    splitPhase(deps, conversionId, stored.last ? 'range last' : 'range stored', part);
     // Finished meanwhile (cancelled, failed): the range is dropped.
     if (!stored.live) return undefined;
     if (!stored.last) return RANGES_PENDING;
-    own = { firstPage: part.firstPage, read: range.read };
+    own = { firstPage: part.firstPage, kept };
   }
-  // The other ranges' readings, and this one's from memory (the last range is not stored).
-  const parts = await readParts(deps.db, conversionId);
-  const read = mergeParts(
-    parts.map((p) => ({ read: p.firstPage === own?.firstPage ? own.read : (JSON.parse(p.read ?? 'null') as unknown) })),
+  // The other ranges' texts or readings, and this one's from memory (the last range is not stored).
+  const parts = (await readParts(deps.db, conversionId)).map((p) =>
+    p.firstPage === own?.firstPage ? own.kept : (JSON.parse(p.read ?? 'null') as unknown),
   );
-  const result = await finishDocument(read, {
-    enhanced: false,
-    optimizeTokens: job.optimizeTokens,
-    ...structureOptions(job),
-  });
+  const result = joined
+    ? joinParts(parts)
+    : await finishDocument(mergeParts(parts.map((read) => ({ read }))), {
+        enhanced: false,
+        optimizeTokens: job.optimizeTokens,
+        ...structureOptions(job),
+      });
+  splitPhase(deps, conversionId, 'ranges merged');
   // The ranges' rows are deleted once this is announced (claimConvertAndStore).
   return keepResult(deps, conversionId, job, result, started);
+}
+
+/**
+ * A step of a split conversion for timelines (LOG_LEVEL=debug): the process's CPU time so far
+ * (worker threads and finished pdftohtml children included) and, where Linux tells it, this
+ * thread's own, so what the main thread spends between steps is told from the workers'.
+ */
+function splitPhase(deps: RunDeps, conversionId: string, phase: string, part?: PartRange): void {
+  if (!deps.logger.isLevelEnabled('debug')) return;
+  const cpu = process.cpuUsage();
+  deps.logger.debug(
+    { conversionId, part, cpuMs: Math.round((cpu.user + cpu.system) / 1000), mainCpuMs: mainThreadCpuMs() },
+    phase,
+  );
+}
+
+/** This thread's CPU time in ms from /proc/thread-self/schedstat (nanoseconds on the CPU); undefined off Linux. */
+function mainThreadCpuMs(): number | undefined {
+  try {
+    return Math.round(Number(readFileSync('/proc/thread-self/schedstat', 'utf8').split(' ')[0]) / 1e6);
+  } catch {
+    return undefined;
+  }
 }
 
 type ClaimedJob = NonNullable<Awaited<ReturnType<typeof claimJob>>> & { bytes: Buffer };
@@ -210,26 +252,25 @@ async function convertAndKeep(
   cancel: AbortSignal,
 ): Promise<FinishedState | undefined> {
   let started = Date.now();
+  const options: ConvertDocumentOptions = {
+    enhanced: job.useEnhancedAi,
+    optimizeTokens: job.optimizeTokens,
+    filename: job.originalFilename,
+    modelEndpoint: job.useEnhancedAi ? deps.modelEndpoint : undefined,
+    transcriptionEndpoint: job.useEnhancedAi ? deps.transcriptionEndpoint : undefined,
+    ...structureOptions(job),
+  };
   let result;
   try {
-    result = await deps.slots.converting(async () => {
-      started = Date.now();
-      const converted = await convertIsolated(
-        job.bytes,
-        job.extension,
-        {
-          enhanced: job.useEnhancedAi,
-          optimizeTokens: job.optimizeTokens,
-          filename: job.originalFilename,
-          modelEndpoint: job.useEnhancedAi ? deps.modelEndpoint : undefined,
-          transcriptionEndpoint: job.useEnhancedAi ? deps.transcriptionEndpoint : undefined,
-          ...structureOptions(job),
-        },
-        deps.limits,
-        cancel,
-      );
-      return converted as typeof converted & StructureOutput;
-    }, cancel);
+    // Small plain text converts here at once, without waiting for a worker thread (bounded: see the library).
+    const inThread = cancel.aborted ? undefined : await convertSmallTextInThread(job.bytes, job.extension, options);
+    result =
+      (inThread as (IsolatedConvertResult & StructureOutput) | undefined) ??
+      (await deps.slots.converting(async () => {
+        started = Date.now();
+        const converted = await convertIsolated(job.bytes, job.extension, options, deps.limits, cancel);
+        return converted as typeof converted & StructureOutput;
+      }, cancel));
   } catch (err) {
     if (err instanceof LeftTheLine) return skipCancelled(deps, conversionId, job, err);
     if (!(err instanceof ConversionError)) throw err;

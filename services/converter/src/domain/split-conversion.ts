@@ -1,5 +1,5 @@
 import type { PartRange } from '@markwright/db';
-import type { ReadResult } from '@markwright/conversion';
+import { type DocumentMetadata, joinWrittenParts, type ReadResult, type WrittenBlocks } from '@markwright/conversion';
 
 /**
  * Long documents split across converters (issue 22): the plan of page ranges and the merge of
@@ -82,5 +82,22 @@ export function mergeParts(parts: Array<{ read: unknown }>): ReadResult {
     metadata: { title: first?.title ?? '', author: first?.author ?? '', page_count: first?.page_count ?? 0 },
     ...(pages.length ? { pages } : {}),
     ...(pageSizes.length ? { pageSizes } : {}),
+  };
+}
+
+/** A range's blocks as its worker wrote them (`writeBlocksOnly`), and the file's metadata as the range read it. */
+export type WrittenPart = WrittenBlocks & { metadata: DocumentMetadata };
+
+/**
+ * The ranges' written blocks joined in page order into the document's Markdown (what
+ * `finishDocument` writes from their readings merged, when only the Markdown is asked for); title,
+ * author and page count as the first range read them, as `mergeParts` takes them.
+ */
+export function joinParts(parts: unknown[]): { markdown: string; metadata: DocumentMetadata } {
+  const written = parts as WrittenPart[];
+  const first = written[0]?.metadata;
+  return {
+    markdown: joinWrittenParts(written),
+    metadata: { title: first?.title ?? '', author: first?.author ?? '', page_count: first?.page_count ?? 0 },
   };
 }

@@ -166,7 +166,9 @@ async function waitUntilFinished(
   for (;;) {
     const left = deadline - Date.now();
     if (left <= 0) break;
-    const notice = await Promise.race([announced, delay(Math.min(left, deps.syncPollMs))]);
+    // The poll's timer goes with the wait: left running it would hold the result for syncPollMs after the answer.
+    const poll = delay(Math.min(left, deps.syncPollMs));
+    const notice = await Promise.race([announced, poll.promise]).finally(poll.cancel);
     if (notice?.result && eventResultWillDo) return { status: notice.status, ...notice.result };
     // An event without the result was used up: from now on only the poll wakes this loop.
     if (notice) announced = new Promise(() => undefined);
@@ -201,6 +203,11 @@ async function readOutcome(db: Db, conversionId: string): Promise<Outcome | null
   };
 }
 
-function delay(ms: number): Promise<undefined> {
-  return new Promise((resolve) => setTimeout(() => resolve(undefined), ms).unref());
+/** A timer as a promise, with its cancel (the promise then never settles and is dropped with the timer). */
+function delay(ms: number): { promise: Promise<undefined>; cancel: () => void } {
+  let timer: NodeJS.Timeout | undefined;
+  const promise = new Promise<undefined>((resolve) => {
+    timer = setTimeout(() => resolve(undefined), ms).unref();
+  });
+  return { promise, cancel: () => clearTimeout(timer) };
 }

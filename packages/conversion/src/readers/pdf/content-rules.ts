@@ -169,10 +169,41 @@ const OPERANDS = new Map<string, number>(
     [-1]: 'SC sc SCN scn',
   }).flatMap(([count, names]) => names.split(' ').map((name): [string, number] => [name, Number(count)])),
 );
-/** Operators that build a path (pdf.js gathers a run of them into one constructPath). */
+/** What the scanner needs of an operator, looked up once per operator by its bytes. */
+interface Operator {
+  name: string;
+  operandCount: number;
+  /** Builds a path (pdf.js gathers a run of them into one constructPath). */
+  path: boolean;
+  stroke: boolean;
+  fill: boolean;
+}
 const PATH_OPERATORS = new Set(['m', 'l', 'c', 'v', 'y', 'h', 're']);
 const STROKES = new Set(['S', 's', 'B', 'B*', 'b', 'b*']);
 const FILLS = new Set(['f', 'F', 'f*']);
+/** Operators (all of three bytes or fewer) by their bytes as one number (first byte lowest), so a token is not made a string to be looked up. */
+const OPERATORS = new Map<number, Operator>(
+  [...OPERANDS].map(([name, operandCount]) => [
+    operatorCode(name),
+    { name, operandCount, path: PATH_OPERATORS.has(name), stroke: STROKES.has(name), fill: FILLS.has(name) },
+  ]),
+);
+
+/** A token's bytes as one number (up to three bytes), or -1 for a longer token. */
+function tokenCode(bytes: Uint8Array, start: number, end: number): number {
+  const length = end - start;
+  if (length > 3) return -1;
+  let code = 0;
+  for (let i = end - 1; i >= start; i--) code = code * 256 + bytes[i]!;
+  return code;
+}
+
+function operatorCode(name: string): number {
+  if (name.length > 3) throw new Error(`operator ${name} is longer than three bytes`);
+  let code = 0;
+  for (let i = name.length - 1; i >= 0; i--) code = code * 256 + name.charCodeAt(i);
+  return code;
+}
 
 /** A name operand (`/Name`), kept as its decoded text; any other non-number operand is OTHER. */
 class NameOperand {
@@ -200,7 +231,9 @@ function scan(
   context: PDFContext,
   depth: number,
 ): void {
+  // The operands since the last operator: the first `count` entries (the array is reused, not emptied).
   const operands: Operand[] = [];
+  let count = 0;
   let pos = 0;
   let inText = false;
   let inPath = false;
@@ -219,38 +252,40 @@ function scan(
     if (c === 0x2f /* / */) {
       const start = ++pos;
       while (pos < end && !WHITESPACE[bytes[pos]!] && !DELIMITER[bytes[pos]!]) pos++;
-      operands.push(new NameOperand(latin1(bytes, start, pos)));
+      operands[count++] = new NameOperand(latin1(bytes, start, pos));
       continue;
     }
     if (c === 0x28 /* ( */ || c === 0x3c /* < */ || c === 0x5b /* [ */) {
       pos = skipComposite(bytes, pos);
-      operands.push(OTHER);
+      operands[count++] = OTHER;
       continue;
     }
     if (DELIMITER[c]) doubt('stray delimiter');
-    const start = pos;
-    while (pos < end && !WHITESPACE[bytes[pos]!] && !DELIMITER[bytes[pos]!]) pos++;
     // Numbers start with a digit, a sign or a point; nothing else does.
     if ((c >= 0x30 && c <= 0x39) || c === 0x2b || c === 0x2d || c === 0x2e) {
-      const value = parseNumber(bytes, start, pos);
-      if (Number.isNaN(value)) doubt('number');
-      operands.push(value);
+      operands[count++] = readNumber(bytes, pos);
+      pos = numberEnd;
       continue;
     }
-    const token = latin1(bytes, start, pos);
-    if (token === 'true' || token === 'false') {
-      operands.push(OTHER);
-      continue;
+    const start = pos;
+    while (pos < end && !WHITESPACE[bytes[pos]!] && !DELIMITER[bytes[pos]!]) pos++;
+    const code = tokenCode(bytes, start, pos);
+    const operator = code >= 0 ? OPERATORS.get(code) : undefined;
+    if (!operator) {
+      const token = latin1(bytes, start, pos);
+      if (token === 'true' || token === 'false') {
+        operands[count++] = OTHER;
+        continue;
+      }
+      if (token === 'BI' || token === 'ID' || token === 'EI') doubt('inline image');
+      doubt(`operator ${token}`);
     }
-    if (token === 'BI' || token === 'ID' || token === 'EI') doubt('inline image');
-    const count = OPERANDS.get(token);
-    if (count === undefined) doubt(`operator ${token}`);
-    if (count >= 0 ? operands.length !== count : operands.length > 33) doubt(`operands of ${token}`);
+    const { name, operandCount, path, stroke, fill } = operator;
+    if (operandCount >= 0 ? count !== operandCount : count > 33) doubt(`operands of ${name}`);
 
-    const isPath = PATH_OPERATORS.has(token);
-    if (isPath && (!inPath || inText)) rules.beginPath();
-    inPath = isPath;
-    switch (token) {
+    if (path && (!inPath || inText)) rules.beginPath();
+    inPath = path;
+    switch (name) {
       case 'q':
         saved++;
         rules.save();
@@ -260,21 +295,25 @@ function scan(
         rules.restore();
         break;
       case 'cm':
-        rules.transform(numeric(operands) as Matrix);
+        numeric(operands, count);
+        rules.transform(operands.slice(0, 6) as Matrix);
         break;
       case 'm':
-        rules.moveTo(...(numeric(operands) as [number, number]));
+        numeric(operands, count);
+        rules.moveTo(operands[0] as number, operands[1] as number);
         break;
       case 'l':
-        rules.lineTo(...(numeric(operands) as [number, number]));
+        numeric(operands, count);
+        rules.lineTo(operands[0] as number, operands[1] as number);
         break;
       case 're':
-        rules.rectangle(...(numeric(operands) as [number, number, number, number]));
+        numeric(operands, count);
+        rules.rectangle(operands[0] as number, operands[1] as number, operands[2] as number, operands[3] as number);
         break;
       case 'c':
       case 'v':
       case 'y':
-        numeric(operands);
+        numeric(operands, count);
         break;
       case 'n':
         rules.endPath();
@@ -292,27 +331,31 @@ function scan(
         checkGraphicsState(operands[0]!, resources, context);
         break;
       default:
-        if (STROKES.has(token)) rules.stroke();
-        else if (FILLS.has(token)) rules.fill();
+        if (stroke) rules.stroke();
+        else if (fill) rules.fill();
     }
-    operands.length = 0;
+    count = 0;
   }
-  if (operands.length) doubt('operands at the end');
+  if (count) doubt('operands at the end');
   // pdf.js closes a stream's pending saves when the stream ends.
   for (; saved > 0; saved--) rules.restore();
 }
 
-function numeric(operands: Operand[]): number[] {
-  for (const o of operands) if (typeof o !== 'number') doubt('operand type');
-  return operands as number[];
+/** The first `count` operands are numbers, or the page is left to pdf.js. */
+function numeric(operands: Operand[], count: number): void {
+  for (let i = 0; i < count; i++) if (typeof operands[i] !== 'number') doubt('operand type');
 }
 
+/** Where the number readNumber read ends (set by it: one pass over the token, no pair returned). */
+let numberEnd = 0;
+
 /**
- * A plain number token (`[+-]digits[.digits]`) valued as pdf.js's lexer values it: all its digits as
- * one integer, divided by ten per decimal. NaN for anything else (exponents, doubled signs), which
- * pdf.js reads its own lenient way.
+ * A plain number token (`[+-]digits[.digits]`) starting at `start`, valued as pdf.js's lexer values it: all its
+ * digits as one integer, divided by ten per decimal; its end goes to numberEnd. Anything else (exponents,
+ * doubled signs or points, a number run into letters), which pdf.js reads its own lenient way, is a doubt.
  */
-function parseNumber(bytes: Uint8Array, start: number, end: number): number {
+function readNumber(bytes: Uint8Array, start: number): number {
+  const end = bytes.length;
   let i = start;
   let sign = 1;
   if (bytes[i] === 0x2d) {
@@ -329,9 +372,10 @@ function parseNumber(bytes: Uint8Array, start: number, end: number): number {
       digits++;
       if (divideBy) divideBy *= 10;
     } else if (c === 0x2e && divideBy === 0) divideBy = 1;
-    else return NaN;
+    else break;
   }
-  if (digits === 0) return NaN;
+  if (digits === 0 || (i < end && !WHITESPACE[bytes[i]!] && !DELIMITER[bytes[i]!])) doubt('number');
+  numberEnd = i;
   return sign * (divideBy ? value / divideBy : value);
 }
 
@@ -349,8 +393,9 @@ function skipComposite(bytes: Uint8Array, pos: number): number {
     const c = bytes[pos]!;
     if (c === 0x28 /* ( */) pos = skipString(bytes, pos);
     else if (c === 0x3c /* < */ && bytes[pos + 1] !== 0x3c) {
-      while (pos < end && bytes[pos] !== 0x3e) pos++;
-      pos++;
+      // A hex string (most of a TJ array's bytes in many producers' text): its end found by indexOf, not byte by byte.
+      const close = bytes.indexOf(0x3e, pos);
+      pos = (close < 0 ? end : close) + 1;
     } else if (c === 0x3c || c === 0x3e) {
       // << and >> open and close a dictionary; a lone > outside a hex string is damage.
       if (bytes[pos + 1] !== c) doubt('dictionary');

@@ -130,10 +130,13 @@ const NEUTRAL = /^[^\p{L}\p{N}]+$/u;
 function toLine(items: TextItem[], page: number, pageHeight: number): Line {
   // A line mostly in a right-to-left script is read from its right edge.
   const letters = (list: TextItem[]): number => list.reduce((n, i) => n + i.text.trim().length, 0);
-  const rtl = letters(items.filter((i) => i.rtl)) > letters(items) / 2;
+  const rtl = items.some((i) => i.rtl) && letters(items.filter((i) => i.rtl)) > letters(items) / 2;
+  // Most lines come drawn left to right already: a stable sort would leave them as they are.
   const sorted = rtl
     ? [...items].sort((a, b) => b.x + b.width - (a.x + a.width))
-    : [...items].sort((a, b) => a.x - b.x);
+    : inOrderOfX(items)
+      ? items
+      : [...items].sort((a, b) => a.x - b.x);
   let prevStart = Infinity;
   let previousRtl: boolean | undefined;
   let text = '';
@@ -146,8 +149,11 @@ function toLine(items: TextItem[], page: number, pageHeight: number): Line {
   let size = 0;
   let boldChars = 0;
   let chars = 0;
-  const fontChars = new Map<string, number>();
-  const sizeChars = new Map<number, number>();
+  // Letters per font: most lines have one font, counted without a map until a second one comes.
+  let onlyFont: string | undefined;
+  let onlyFontChars = 0;
+  let fontChars: Map<string, number> | undefined;
+  let sizeChars: Map<number, number> | undefined;
   // Letters are counted per size only when sizes differ: one size is the line's size whatever its letters.
   const mixedSizes = items.some((i) => i.size !== items[0]!.size);
   let last: TextItem | undefined;
@@ -159,7 +165,7 @@ function toLine(items: TextItem[], page: number, pageHeight: number): Line {
         : drawn;
     // pdf.js inserts space items spanning gaps; they must not hide the gap between cells.
     if (item.text.trim() === '') {
-      if (text && !/\s$/.test(text)) {
+      if (text && !endsWithSpace(text)) {
         text += ' ';
         runs.push(SPACE_RUN);
       }
@@ -176,14 +182,14 @@ function toLine(items: TextItem[], page: number, pageHeight: number): Line {
     if (!cells.length || wide) cells.push({ x: item.x, right: item.x + item.width, text: item.text.trim() });
     else {
       const cell = cells[cells.length - 1]!;
-      cell.text += (gap > item.size * 0.15 && !/\s$/.test(text) ? ' ' : '') + item.text.trim();
+      cell.text += (gap > item.size * 0.15 && !endsWithSpace(text) ? ' ' : '') + item.text.trim();
       cell.right = Math.max(cell.right, item.x + item.width);
     }
     // A sub- or superscript (smaller, off the baseline) is set closer to its letter than a word space of its own size.
     const script = !!last && item.size < last.size * 0.8 && Math.abs(item.y - last.y) > 0.5;
     const wordSpace = (script ? last!.size : item.size) * 0.15;
     last = item;
-    if (text && gap > wordSpace && !/\s$/.test(text) && !/^\s/.test(item.text)) {
+    if (text && gap > wordSpace && !endsWithSpace(text) && !/^\s/.test(item.text)) {
       text += ' ';
       runs.push(SPACE_RUN);
     }
@@ -195,13 +201,20 @@ function toLine(items: TextItem[], page: number, pageHeight: number): Line {
     // The line's size is its letters' size: a large bullet or checkbox glyph doesn't make it a heading.
     if (mixedSizes) {
       const letters = item.text.replace(/[^\p{L}\p{N}]/gu, '').length;
-      if (letters) sizeChars.set(item.size, (sizeChars.get(item.size) ?? 0) + letters);
+      if (letters) (sizeChars ??= new Map()).set(item.size, (sizeChars.get(item.size) ?? 0) + letters);
     }
     const n = item.text.trim().length;
     chars += n;
     if (item.runs) for (const r of item.runs) boldChars += r.bold ? r.text.trim().length : 0;
     else if (item.bold) boldChars += n;
-    fontChars.set(item.font ?? '', (fontChars.get(item.font ?? '') ?? 0) + n);
+    const font = item.font ?? '';
+    if (!fontChars && (onlyFont === undefined || onlyFont === font)) {
+      onlyFont = font;
+      onlyFontChars += n;
+    } else {
+      fontChars ??= new Map([[onlyFont!, onlyFontChars]]);
+      fontChars.set(font, (fontChars.get(font) ?? 0) + n);
+    }
   }
   const tidy = tidyRuns(runs);
   const marker = leadingGlyph(sorted, rtl);
@@ -211,12 +224,12 @@ function toLine(items: TextItem[], page: number, pageHeight: number): Line {
     text: runsText(tidy),
     runs: tidy,
     // Where the line's first glyph stands: a run of spaces before it (a tab drawn as spaces) is no text.
-    x: Number.isFinite(left) ? left : Math.min(...sorted.map((i) => i.x)),
+    x: Number.isFinite(left) ? left : leftmost(sorted),
     y: items[0]!.y,
     right: prevEnd,
-    size: Math.round(([...sizeChars].sort((a, b) => b[1] - a[1] || b[0] - a[0])[0]?.[0] ?? size) * 10) / 10,
+    size: Math.round(((sizeChars && lettersSize(sizeChars)) ?? size) * 10) / 10,
     bold: chars > 0 && boldChars / chars > 0.6,
-    font: [...fontChars].sort((a, b) => b[1] - a[1])[0]?.[0] ?? '',
+    font: fontChars ? mostUsedFont(fontChars) : (onlyFont ?? ''),
     cells: cells.filter((c) => c.text !== ''),
     gaps,
     page,
@@ -224,12 +237,66 @@ function toLine(items: TextItem[], page: number, pageHeight: number): Line {
   };
 }
 
+/** Whether the items stand in order of their left edges (a stable sort by x would keep them as they are). */
+function inOrderOfX(items: TextItem[]): boolean {
+  for (let i = 1; i < items.length; i++) if (items[i]!.x < items[i - 1]!.x) return false;
+  return true;
+}
+
+/** Whether the text ends with whitespace (as `/\s$/` tells, without that expression trying every position of a long line). */
+function endsWithSpace(text: string): boolean {
+  const c = text.charCodeAt(text.length - 1);
+  if (c === 0x20 || (c >= 0x09 && c <= 0x0d)) return true;
+  return c > 0x7f && /\s/.test(text[text.length - 1]!);
+}
+
+function leftmost(items: TextItem[]): number {
+  let x = Infinity;
+  for (const i of items) x = Math.min(x, i.x);
+  return x;
+}
+
+/** The size with the most letters (the larger one on a tie); undefined when none was counted. */
+function lettersSize(sizeChars: Map<number, number>): number | undefined {
+  let best: number | undefined;
+  let most = -1;
+  for (const [size, n] of sizeChars) {
+    if (n > most || (n === most && size > best!)) {
+      best = size;
+      most = n;
+    }
+  }
+  return best;
+}
+
+/** The font with the most letters (the first counted on a tie, as a stable sort gave it). */
+function mostUsedFont(fontChars: Map<string, number>): string {
+  let best = '';
+  let most = -Infinity;
+  for (const [font, n] of fontChars) {
+    if (n > most) {
+      best = font;
+      most = n;
+    }
+  }
+  return best;
+}
+
 /** A marker is set apart from the text after it by more than this share of the text's size. */
 const MARKER_GAP_RATIO = 0.15;
 
 /** The line's first glyph when it stands alone in its own font or size, apart from the text that follows. */
 function leadingGlyph(sorted: TextItem[], rtl: boolean): string | undefined {
-  const [first, next] = sorted.filter((i) => i.text.trim() !== '');
+  let first: TextItem | undefined;
+  let next: TextItem | undefined;
+  for (const i of sorted) {
+    if (i.text.trim() === '') continue;
+    if (first) {
+      next = i;
+      break;
+    }
+    first = i;
+  }
   if (!first || !next || !LONE_GLYPH.test(first.text.trim())) return undefined;
   if (first.font === next.font && first.size === next.size) return undefined;
   const gap = rtl ? first.x - (next.x + next.width) : next.x - (first.x + first.width);

@@ -55,14 +55,12 @@ export interface PageQuality {
 
 /** Scores a page's text (its lines joined by spaces). */
 export function pageQuality(text: string): PageQuality {
-  const { letters, vowels: vowelCount, spaces } = letterCounts(text);
-  const tokens = text
-    .split(/\s+/)
-    .map((t) => t.replace(TOKEN_EDGES, ''))
-    .filter((t) => t.length > 0);
-  // A run of U+FFFD is one word whose font maps its glyphs to nothing (a Gothic line in a font without a
-  // Unicode map): one bad token, not one per glyph, so it does not send a page of good text to OCR.
-  const mojibake = count(text.replace(REPLACEMENT_RUN, '\ufffd'), MOJIBAKE);
+  const { letters, vowels: vowelCount, spaces, ascii, frequentAscii, asciiLetters } = letterCounts(text);
+  const tokens = letterTokens(text);
+  // Every mojibake sequence has a character outside ASCII. A run of U+FFFD is one word whose font maps its
+  // glyphs to nothing (a Gothic line in a font without a Unicode map): one bad token, not one per glyph, so
+  // it does not send a page of good text to OCR.
+  const mojibake = ascii ? 0 : count(text.replace(REPLACEMENT_RUN, '\ufffd'), MOJIBAKE);
   const mojibakeShare = tokens.length ? mojibake / tokens.length : 0;
   const unscored = {
     score: 1,
@@ -76,10 +74,15 @@ export function pageQuality(text: string): PageQuality {
   if (letters < MIN_SCORED_LETTERS || letters < (text.length - spaces) * 0.5) {
     return mojibake >= 3 && mojibakeShare > 0.05 ? { ...unscored, score: 0, scored: true } : unscored;
   }
-  const latinTokens = tokens.filter((t) => /^[A-Za-z\u00c0-\u024f'’-]+$/.test(t));
-  // One-letter words (a, y, e, o, à) are left out: shifted text makes them as often as prose does.
-  const common = latinTokens.filter((t) => t.length > 1 && COMMON_WORDS.has(t.toLowerCase())).length;
-  const commonWordShare = latinTokens.length ? common / latinTokens.length : 0;
+  let latinTokens = 0;
+  let common = 0;
+  for (const t of tokens) {
+    if (!LATIN_TOKEN.test(t)) continue;
+    latinTokens++;
+    // One-letter words (a, y, e, o, à) are left out: shifted text makes them as often as prose does.
+    if (t.length > 1 && t.length <= LONGEST_COMMON_WORD && COMMON_WORDS.has(t.toLowerCase())) common++;
+  }
+  const commonWordShare = latinTokens ? common / latinTokens : 0;
   const vowelShare = vowelCount / letters;
   // Each signal maps to 0..1: common words at 15% of tokens or more read as prose (lists, tables and
   // headings have fewer than running text, so the bar is low); vowels between 30% and 50% of letters
@@ -89,7 +92,8 @@ export function pageQuality(text: string): PageQuality {
   const vowels = Math.max(0, 1 - outside * 10);
   // The eight most frequent letters of these languages (e a i n s t r o) make 0.59–0.73 of the letters of
   // any prose, list or index written for the tests; a shifted alphabet moves them to 0.14–0.53.
-  const frequentLetterShare = frequentLetters(text);
+  // ASCII text is its own NFD form and lower-casing it only maps A-Z: the first pass counted its letters already.
+  const frequentLetterShare = ascii ? (asciiLetters ? frequentAscii / asciiLetters : 0) : frequentLetters(text);
   const letterShape = Math.min(1, Math.max(0, (frequentLetterShare - 0.45) / 0.1));
   const clean = Math.max(0, 1 - mojibakeShare * 20);
   // Common words suffice; without them (a language not listed, an index page) vowels and letter
@@ -143,12 +147,31 @@ const SPACE = /\s/;
  * text: regular expressions with the g flag built an array of every letter of every page, a tenth
  * of the PDF reader's CPU.
  */
-function letterCounts(text: string): { letters: number; vowels: number; spaces: number } {
+function letterCounts(text: string): {
+  letters: number;
+  vowels: number;
+  spaces: number;
+  ascii: boolean;
+  /** ASCII letters (either case), and those among e a i n s t r o: frequentLetters' counts when the text is ASCII. */
+  asciiLetters: number;
+  frequentAscii: number;
+} {
   let letters = 0;
   let vowels = 0;
   let spaces = 0;
+  let ascii = true;
+  let asciiLetters = 0;
+  let frequentAscii = 0;
   for (let i = 0; i < text.length; i++) {
     const c = text.charCodeAt(i);
+    if (c >= 0x80) ascii = false;
+    else {
+      const lower = c >= 0x41 && c <= 0x5a ? c | 0x20 : c;
+      if (lower >= 0x61 && lower <= 0x7a) {
+        asciiLetters++;
+        if (FREQUENT[lower]) frequentAscii++;
+      }
+    }
     if (c < 0x250) {
       const cls = CLASSES[c]!;
       if (cls & LETTER) letters++;
@@ -156,5 +179,27 @@ function letterCounts(text: string): { letters: number; vowels: number; spaces: 
       if (cls === 0 && (c === 0x20 || (c <= 0xa0 && SPACE.test(text[i]!)))) spaces++;
     } else if (SPACE.test(text[i]!)) spaces++;
   }
-  return { letters, vowels, spaces };
+  return { letters, vowels, spaces, ascii, asciiLetters, frequentAscii };
+}
+
+/** A token made only of these is a Latin word (common words are looked for among them). */
+const LATIN_TOKEN = /^[A-Za-z\u00c0-\u024f'’-]+$/;
+const LONGEST_COMMON_WORD = Math.max(...[...COMMON_WORDS].map((w) => w.length));
+
+/** The page's whitespace-separated tokens with non-letters trimmed from both ends, empty ones left out. */
+function letterTokens(text: string): string[] {
+  const tokens: string[] = [];
+  for (const raw of text.split(/\s+/)) {
+    // A token that starts and ends with an ASCII letter has nothing to trim: the expression is run on the others only.
+    const t =
+      asciiLetter(raw.charCodeAt(0)) && asciiLetter(raw.charCodeAt(raw.length - 1))
+        ? raw
+        : raw.replace(TOKEN_EDGES, '');
+    if (t.length > 0) tokens.push(t);
+  }
+  return tokens;
+}
+
+function asciiLetter(c: number): boolean {
+  return (c >= 0x61 && c <= 0x7a) || (c >= 0x41 && c <= 0x5a);
 }

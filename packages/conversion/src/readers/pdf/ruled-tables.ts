@@ -36,7 +36,12 @@ function touches(a: Rule, b: Rule): boolean {
   if (a.horizontal === b.horizontal) {
     return Math.abs(a.at - b.at) <= TOLERANCE && a.from <= b.to + TOLERANCE && b.from <= a.to + TOLERANCE;
   }
-  const [h, v] = a.horizontal ? [a, b] : [b, a];
+  // No [h, v] pair is built: this runs for every pair of a page's rules, and the arrays were most of the reader's garbage.
+  return a.horizontal ? crosses(a, b) : crosses(b, a);
+}
+
+/** Whether a horizontal rule and a vertical one meet (within the tolerance). */
+function crosses(h: Rule, v: Rule): boolean {
   return (
     v.at >= h.from - TOLERANCE && v.at <= h.to + TOLERANCE && h.at >= v.from - TOLERANCE && h.at <= v.to + TOLERANCE
   );
@@ -125,7 +130,9 @@ function gridTable(group: Rule[], items: TextItem[]): { table: RuledTable; used:
       const r = ys.findIndex((v, k) => k < rows && y <= v && y >= ys[k + 1]!);
       if (c < 0 || r < 0) continue;
       const root = find(r * cols + c);
-      texts.set(root, [...(texts.get(root) ?? []), item]);
+      const list = texts.get(root);
+      if (list) list.push(item);
+      else texts.set(root, [item]);
       used.add(original);
     }
   }

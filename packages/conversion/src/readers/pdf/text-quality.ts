@@ -36,23 +36,51 @@ function charactersReadAsGarbage(text: string): boolean {
   // Line texts have their whitespace folded to single spaces, so words split on ' ' and characters are
   // counted as code points: the length less the spaces, less one per surrogate pair.
   const tokens = text.split(' ');
-  const chars = text.length - (tokens.length - 1) - count(text, HIGH_SURROGATE);
+  const ascii = !NON_ASCII.test(text);
+  const chars = text.length - (tokens.length - 1) - (ascii ? 0 : count(text, HIGH_SURROGATE));
   if (chars < MIN_JUDGED_CHARS) return false;
-  const symbols = count(text, NON_ASCII.test(text) ? UNORDINARY : UNORDINARY_ASCII);
+  const symbols = count(text, ascii ? UNORDINARY_ASCII : UNORDINARY);
   if (symbols / chars > MAX_SYMBOL_SHARE) return true;
   // Stops as soon as enough tokens read as words to pass even if every token counted.
   const enough = tokens.length * MIN_WORD_SHARE;
   let words = 0;
   let counted = 0;
   for (const token of tokens) {
-    const core = token.replace(EDGE_PUNCTUATION, '');
+    const core = bareEdges(token) ? token : token.replace(EDGE_PUNCTUATION, '');
     if (!core) continue;
     counted++;
-    if (WORD_SHAPED.test(core) && ++words >= enough) return false;
+    if ((plainWord(core) || WORD_SHAPED.test(core)) && ++words >= enough) return false;
   }
   return counted > 0 && words / counted < MIN_WORD_SHARE;
 }
 
 function count(text: string, pattern: RegExp): number {
   return text.match(pattern)?.length ?? 0;
+}
+
+/** Whether a token neither starts nor ends with a character EDGE_PUNCTUATION trims (then it is left as it is). */
+function bareEdges(token: string): boolean {
+  return (
+    token.length > 0 && !LEADING_EDGE.has(token.charCodeAt(0)) && !TRAILING_EDGE.has(token.charCodeAt(token.length - 1))
+  );
+}
+const codes = (chars: string): Set<number> => new Set([...chars].map((c) => c.charCodeAt(0)));
+/** EDGE_PUNCTUATION's two classes (all of them single UTF-16 units). */
+const LEADING_EDGE = codes('("\'“‘[');
+const TRAILING_EDGE = codes(')"\'”’].,;:!?');
+
+/**
+ * An ASCII word in lower case, or capitalised: WORD_SHAPED's first form (`\p{Lu}?\p{Ll}+`), told without the
+ * Unicode expression for the tokens most pages are made of.
+ */
+function plainWord(token: string): boolean {
+  let i = 0;
+  const first = token.charCodeAt(0);
+  if (first >= 0x41 && first <= 0x5a) i = 1;
+  if (i >= token.length) return false;
+  for (; i < token.length; i++) {
+    const c = token.charCodeAt(i);
+    if (c < 0x61 || c > 0x7a) return false;
+  }
+  return true;
 }

@@ -2,6 +2,7 @@ import type { Reader } from '../reader';
 import { inlineText } from '../../document/predicates';
 import { readMarkdown } from '../shared/markdown/block-tokens';
 import { decodeText, normaliseNewlines, TRAILING_BLANKS } from '../shared/text-decoding';
+import { firstAtxHeading, frontMatterTitle } from './first-heading';
 
 /**
  * txt: plain text, which is valid Markdown as it stands: decoded and tidied, then passed through
@@ -21,9 +22,9 @@ export const plainTextReader: Reader = {
 
 function firstHeading(markdown: string): string | undefined {
   const front = /^---\n([\s\S]*?)\n---/.exec(markdown)?.[1];
-  const fromFront = front && /^title:\s*["']?(.+?)["']?\s*$/m.exec(front)?.[1];
+  const fromFront = front && frontMatterTitle(front);
   if (fromFront) return fromFront;
-  const heading = /^#\s+(.+?)\s*#*\s*$/m.exec(markdown)?.[1];
+  const heading = firstAtxHeading(markdown);
   return heading === undefined ? undefined : headingText(heading);
 }
 

@@ -29,6 +29,15 @@ export function writeBlocks(blocks: Block[], options: WriterOptions = {}): strin
 
 /** `blocks` written as one document from their `writeBlocks` texts: what renderMarkdown(blocks) writes. */
 export function joinBlocks(blocks: Block[], written: string[]): string {
+  return joinWritten(written, (i) => blocks[i]!.type === 'raw');
+}
+
+/**
+ * Top-level blocks' `writeBlocks` texts joined as one document, knowing of each block only
+ * whether it is `raw` (passed through as it is): what joinBlocks writes. Page ranges written
+ * apart are joined this way from their texts alone.
+ */
+export function joinWritten(written: string[], isRaw: (index: number) => boolean): string {
   const parts: string[] = [];
   let run: string[] = [];
   const flush = (): void => {
@@ -39,16 +48,15 @@ export function joinBlocks(blocks: Block[], written: string[]): string {
     if (md.trim() !== '') parts.push(parts.length ? md.replace(/^\n+/, '') : md);
     run = [];
   };
-  blocks.forEach((block, i) => {
-    if (block.type !== 'raw') {
-      run.push(written[i]!);
+  written.forEach((text, i) => {
+    if (!isRaw(i)) {
+      run.push(text);
       return;
     }
     flush();
-    const raw = written[i]!;
-    if (raw) {
+    if (text) {
       if (parts.length) parts[parts.length - 1] = parts[parts.length - 1]!.replace(/\n+$/, '');
-      parts.push(raw);
+      parts.push(text);
     }
   });
   flush();

@@ -1,4 +1,6 @@
-import { decodeHTML } from 'entities';
+// entities loads on the first target that needs decoding (no link of most documents does): not with every worker.
+// eslint-disable-next-line @typescript-eslint/no-require-imports
+const entities = () => require('entities') as typeof import('entities');
 
 /**
  * Which link and image targets the Markdown keeps: the one scheme rule for every format (readers
@@ -37,7 +39,7 @@ export function isSafeTarget(url: string): boolean {
 
 /** One round of what a renderer and a browser decode: backslash escapes, character references, percent escapes. */
 function decoded(url: string): string {
-  return decodeHTML(url.replace(/\\([!-/:-@[-`{-~])/g, '$1')).replace(/%([0-9a-f]{2})/gi, (_, hex: string) =>
-    String.fromCharCode(parseInt(hex, 16)),
-  );
+  return entities()
+    .decodeHTML(url.replace(/\\([!-/:-@[-`{-~])/g, '$1'))
+    .replace(/%([0-9a-f]{2})/gi, (_, hex: string) => String.fromCharCode(parseInt(hex, 16)));
 }
