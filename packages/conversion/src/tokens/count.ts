@@ -91,8 +91,17 @@ function nextPiece(text: string, at: number): number {
   // contraction) and nothing beyond ASCII (a letter or mark of another script); past the end, c is NaN.
   const word = i > letters && !(c >= 65 && c <= 90) && !(c >= 97 && c <= 122) && c !== 39 && !(c >= 128);
   if (!word) {
+    if (i === at && c >= 48 && c <= 57) {
+      // \p{N}{1,3} of ASCII digits: every such string is one o200k token (test/tokens/count.test.ts).
+      let end = at + 1;
+      while (end < at + 3 && (c = text.charCodeAt(end)) >= 48 && c <= 57) end++;
+      if (end === at + 3 || !(text.charCodeAt(end) >= 128)) {
+        lastPieceTokens = 1;
+        return end;
+      }
+    }
     const end = pieceEnd(text, at);
-    lastPieceTokens = pieceTokens(text, at, end);
+    lastPieceTokens = end - at <= 2 ? shortPieceTokens(text, at, end) : pieceTokens(text, at, end);
     return end;
   }
   const length = i - at;
@@ -119,6 +128,22 @@ function nextPiece(text: string, at: number): number {
     wordCounts.push(lastPieceTokens);
   }
   return i;
+}
+
+/**
+ * Counts of pieces of one or two ASCII characters (a space, punctuation, a line break, a table's
+ * ` |`), the commonest pieces after words, by their character codes: no string, no Map. 0 is not
+ * counted yet (every piece is at least one token).
+ */
+const shortCounts = new Uint8Array(128 + 128 * 128);
+
+/** pieceTokens of a piece of one or two characters. */
+function shortPieceTokens(text: string, at: number, end: number): number {
+  const a = text.charCodeAt(at);
+  const b = end - at === 2 ? text.charCodeAt(at + 1) : -1;
+  if (a >= 128 || b >= 128) return pieceTokens(text, at, end);
+  const key = b < 0 ? a : 128 + (a << 7) + b;
+  return (shortCounts[key] ||= pieceTokens(text, at, end));
 }
 
 function sameWord(key: string, text: string, at: number, length: number): boolean {
