@@ -1,5 +1,6 @@
 import fs from 'node:fs';
 import os from 'node:os';
+import path from 'node:path';
 import { closeConversionWorkers, convertIsolated, type ConvertDocumentOptions } from '../packages/conversion/src';
 import { benchCases } from '../packages/conversion/bench/documents';
 import { pdf as makePdf } from '../packages/conversion/bench/native';
@@ -8,6 +9,15 @@ import { pdf as makePdf } from '../packages/conversion/bench/native';
 const REPEATS = Number(process.env.BENCH_STRUCTURE_REPEATS ?? 7);
 /** Cases of packages/conversion/bench/documents.ts measured (OCR and speech left out: their cost is the engine's). */
 const CASES = (process.env.BENCH_STRUCTURE_CASES ?? 'pdf 200 pages,docx,xlsx,pptx,epub,html').split(',');
+/**
+ * A folder made by ../shared/perf's generator (`node ../shared/perf/lib/gen-docs.mjs DIR`): its
+ * documents are measured instead of the cases above, those issue 19's target names.
+ */
+const PERF_DOCS = process.env.BENCH_STRUCTURE_PERF_DOCS;
+/** The perf harness's documents measured, by the names its manifest gives them. */
+const PERF_NAMES = ['pdf-1p', 'pdf-10p', 'pdf-100p', 'docx-10p', 'docx-100p', 'xlsx-10k', 'html-1mb'];
+/** Skip the page_range line (BENCH_STRUCTURE_RANGE=false) or measure only it (=only). */
+const RANGE = process.env.BENCH_STRUCTURE_RANGE ?? 'true';
 const LIMITS = { timeoutMs: 600_000, maxMemoryMb: 2048 };
 const STRUCTURE: Partial<ConvertDocumentOptions> = { includePages: true, chunkMaxTokens: 512 };
 /** Workers the pool runs at most (isolated-convert.ts): each is warmed with the tokenizer before timing. */
@@ -28,7 +38,12 @@ export async function runStructureBench(): Promise<string> {
     '|---|---|---|---|---|---|',
   ];
   try {
-    const cases = benchCases.filter((c) => CASES.some((name) => c.label.includes(name)));
+    const cases =
+      RANGE === 'only'
+        ? []
+        : PERF_DOCS
+          ? perfCases(PERF_DOCS)
+          : benchCases.filter((c) => CASES.some((name) => c.label.includes(name)));
     for (const c of cases) {
       const input = await c.make();
       const plain = (): Promise<unknown> => convertIsolated(input, c.ext, { enhanced: false }, LIMITS);
@@ -41,7 +56,9 @@ export async function runStructureBench(): Promise<string> {
       );
       process.stderr.write(`structure: ${c.label} done\n`);
     }
-    const hundred = await makePdf(100);
+    if (RANGE === 'false')
+      return `Pages and chunks (chunk_max_tokens=512) against the same conversion without them: CPU time, median of ${REPEATS}, interleaved, warm pool; target ≤ 1.10×:\n\n${rows.join('\n')}\n`;
+    const hundred = PERF_DOCS ? fs.readFileSync(path.join(PERF_DOCS, 'pdf-100p.pdf')) : await makePdf(100);
     const whole = (): Promise<unknown> => convertIsolated(hundred, 'pdf', { enhanced: false }, LIMITS);
     const two = (): Promise<unknown> =>
       convertIsolated(hundred, 'pdf', { enhanced: false, pageRange: [[1, 2]] }, LIMITS);
@@ -54,6 +71,18 @@ export async function runStructureBench(): Promise<string> {
   } finally {
     await closeConversionWorkers();
   }
+}
+
+/** The perf harness's documents in `dir`, named as its manifest names them. */
+function perfCases(dir: string): Array<{ label: string; ext: string; make: () => Promise<Buffer> }> {
+  const manifest = JSON.parse(fs.readFileSync(path.join(dir, 'manifest.json'), 'utf8')) as Record<
+    string,
+    { file: string }
+  >;
+  return PERF_NAMES.filter((name) => manifest[name]).map((name) => {
+    const file = manifest[name]!.file;
+    return { label: `perf ${name}`, ext: path.extname(file).slice(1), make: async () => fs.readFileSync(file) };
+  });
 }
 
 /** One run of each side on every worker of the pool at once (the pool gives concurrent tasks to different workers). */
