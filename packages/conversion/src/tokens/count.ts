@@ -217,9 +217,8 @@ export class TokenIndex {
         while (b <= this.pieces && this.boundaries[b]! < from + offset) b++;
         if (b <= this.pieces && this.boundaries[b] === from + offset) break;
       }
-      const end = pieceEnd(stretch, at);
-      total += pieceTokens(stretch, at, end);
-      at = end;
+      at = nextPiece(stretch, at);
+      total += lastPieceTokens;
     }
     if (at >= stretch.length) return total;
     // The middle: whole pieces of the whole text; the tail: what the stretch cuts of the last one.
