@@ -162,6 +162,11 @@ export function countTokens(text: string): number {
   return total;
 }
 
+/** Arrays of an index released, for the next one built (TokenIndex.release). */
+let spare: { boundaries: Int32Array; before: Int32Array } | undefined;
+/** The largest arrays kept (8 MB for the two: about 2 MB of Markdown); a worker does not hold more between conversions. */
+const SPARE_MAX_ENTRIES = 1 << 20;
+
 /**
  * One text split and counted once, so that the count of any stretch of it costs a lookup: the
  * chunk writer counts every block, row and chunk of the Markdown, which counted one by one is the
@@ -176,8 +181,13 @@ export class TokenIndex {
   private readonly pieces: number;
 
   constructor(readonly text: string) {
-    let boundaries = new Int32Array(Math.max(16, text.length >> 1));
-    let before = new Int32Array(boundaries.length);
+    const size = Math.max(16, text.length >> 1);
+    const reused = spare && spare.boundaries.length >= size ? spare : undefined;
+    if (reused) spare = undefined;
+    let boundaries = reused?.boundaries ?? new Int32Array(size);
+    let before = reused?.before ?? new Int32Array(boundaries.length);
+    boundaries[0] = 0;
+    before[0] = 0;
     let n = 0;
     let total = 0;
     for (let at = 0; at < text.length;) {
@@ -226,6 +236,17 @@ export class TokenIndex {
     total += this.before[last]! - this.before[b]!;
     const tail = this.boundaries[last]!;
     return tail < to ? total + countTokens(this.text.slice(tail, to)) : total;
+  }
+
+  /**
+   * Hands this index's arrays to the next index built in this thread; this one is not used again.
+   * A megabyte of Markdown needs megabytes of them, and fresh ones cost their page faults again.
+   */
+  release(): void {
+    const size = this.boundaries.length;
+    if (size <= SPARE_MAX_ENTRIES && (!spare || spare.boundaries.length < size)) {
+      spare = { boundaries: this.boundaries, before: this.before };
+    }
   }
 
   /** The boundary the last search found: the chunk writer asks in document order, so searches start near it. */
