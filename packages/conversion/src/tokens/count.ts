@@ -38,6 +38,16 @@ const CACHE_LIMIT = 200_000;
 /** Pieces longer than this are encoded each time (rare, and not worth keeping). */
 const CACHED_PIECE_CHARS = 64;
 
+/**
+ * A cache key that holds only its own characters. V8 makes a slice of 13 or more characters a view
+ * of the whole text, so a key kept as sliced would keep the document it came from alive for as
+ * long as it stays cached (up to CACHE_LIMIT pieces, each maybe from another document). Joined to
+ * a character and sliced again, it is a view of that short join instead.
+ */
+function keptCopy(piece: string): string {
+  return ` ${piece}`.slice(1);
+}
+
 /** The o200k_base count of `text.slice(at, end)`, one piece of the split (encoded on its own, as tiktoken does). */
 function pieceTokens(text: string, at: number, end: number): number {
   const piece = text.slice(at, end);
@@ -46,7 +56,7 @@ function pieceTokens(text: string, at: number, end: number): number {
     n = tokenizer().encode_ordinary(piece).length;
     if (piece.length <= CACHED_PIECE_CHARS) {
       if (counted.size >= CACHE_LIMIT) counted.clear();
-      counted.set(piece, n);
+      counted.set(keptCopy(piece), n);
     }
   }
   return n;
@@ -123,7 +133,7 @@ function nextPiece(text: string, at: number): number {
       slot = hash & (WORD_SLOTS - 1);
     }
     wordSlots[slot] = wordKeys.length;
-    wordKeys.push(text.slice(at, i));
+    wordKeys.push(keptCopy(text.slice(at, i)));
     wordHashes.push(hash);
     wordCounts.push(lastPieceTokens);
   }

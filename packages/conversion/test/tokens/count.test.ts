@@ -116,6 +116,24 @@ describe('countTokens (o200k_base)', () => {
     }
   });
 
+  it('When documents with long pieces are counted and dropped, then the cached pieces do not keep them alive', async () => {
+    const script = `
+      const { countTokens } = require(${JSON.stringify(path.join(SRC, 'tokens', 'count.ts'))});
+      countTokens('The tokenizer and its tables load first.');
+      const heap = () => { global.gc(); global.gc(); return process.memoryUsage().heapUsed; };
+      const before = heap();
+      // Five flat 2 MB documents (Buffer.toString), each with a long word and a long punctuation run that get cached.
+      for (let n = 0; n < 5; n++) {
+        countTokens(Buffer.from('Pneumonoultramicroscopic' + 'abcde'[n] + ' ' + '-'.repeat(20 + n) + ' words'.repeat(350000)).toString());
+      }
+      process.stdout.write(JSON.stringify(Math.round((heap() - before) / 1e6)));`;
+    const { stdout } = await run(process.execPath, ['--expose-gc', '--import', 'tsx', '-e', script], {
+      timeout: 60_000,
+    });
+    // Kept alive, the five documents would be 10 MB; the cached pieces themselves are a few bytes.
+    expect(JSON.parse(stdout)).toBeLessThan(3);
+  }, 90_000);
+
   it('When the tokenizer loads and counts in a fresh process, then the built-ins guard sees no change (it may load inside a guarded task)', async () => {
     const script = `
       const guard = require(${JSON.stringify(path.join(SRC, 'isolation', 'built-ins-guard.ts'))});
