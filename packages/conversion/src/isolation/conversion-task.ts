@@ -5,6 +5,7 @@ import { convertDocument, type ConvertDocumentOptions } from '../convert';
 import { holdPdfJsLoads, loadPdfJs, takePdfJsRequest } from '../readers/pdf/pdfjs';
 import { conversionFailure } from '../user-facing-errors';
 import { guardedTask } from './guarded-task';
+import { sendStructure } from './structure-transfer';
 
 interface Task {
   input: Uint8Array;
@@ -34,7 +35,7 @@ async function convertInWorker({ input, extension, options }: Task) {
     // cloning it back cost 8-75 ms of a plain conversion (pages, chunks and the document, when asked
     // for, are written here; a readOnly reading travels as `read`).
     const { blocks: _model, ...result } = await convertDocument(Buffer.from(input), extension, options);
-    return { ok: true as const, result };
+    return { ok: true as const, result: sendStructure(result) };
   } catch (err) {
     const shown = conversionFailure(err, extension);
     return { ok: false as const, code: shown.code, message: shown.message };

@@ -3,6 +3,7 @@ import path from 'node:path';
 import Piscina from 'piscina';
 import type { ConvertDocumentOptions, ConvertDocumentResult } from '../convert';
 import { ConversionError, type ConversionErrorCode } from '../types';
+import { receiveStructure, type StructureSent } from './structure-transfer';
 import type { GuardedReply, GuardedWorkerData, WorkerHardening, WorkerHealth, workerProtection } from './guarded-task';
 
 export type { WorkerHardening } from './guarded-task';
@@ -55,7 +56,8 @@ const EXEC_ARGV: Record<WorkerHardening, string[]> = {
 export type IsolatedConvertResult = Omit<ConvertDocumentResult, 'blocks'>;
 
 type ConversionReply =
-  { ok: true; result: IsolatedConvertResult } | { ok: false; code: ConversionErrorCode; message: string };
+  | { ok: true; result: Omit<IsolatedConvertResult, 'pages' | 'chunks'> & StructureSent }
+  | { ok: false; code: ConversionErrorCode; message: string };
 
 /** A build (scripts/build.js) bundles the task with plain node; sources go through the tsx shim. */
 const WORKER_ENTRY =
@@ -234,7 +236,7 @@ export async function convertIsolated(
     limits,
     signal,
   );
-  if (reply.ok) return reply.result;
+  if (reply.ok) return receiveStructure(reply.result);
   throw new ConversionError(reply.code, reply.message);
 }
 

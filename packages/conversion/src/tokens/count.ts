@@ -38,6 +38,16 @@ const CACHE_LIMIT = 200_000;
 /** Pieces longer than this are encoded each time (rare, and not worth keeping). */
 const CACHED_PIECE_CHARS = 64;
 
+/**
+ * A cache key that holds only its own characters. V8 makes a slice of 13 or more characters a view
+ * of the whole text, so a key kept as sliced would keep the document it came from alive for as
+ * long as it stays cached (up to CACHE_LIMIT pieces, each maybe from another document). Joined to
+ * a character and sliced again, it is a view of that short join instead.
+ */
+function keptCopy(piece: string): string {
+  return ` ${piece}`.slice(1);
+}
+
 /** The o200k_base count of `text.slice(at, end)`, one piece of the split (encoded on its own, as tiktoken does). */
 function pieceTokens(text: string, at: number, end: number): number {
   const piece = text.slice(at, end);
@@ -46,7 +56,7 @@ function pieceTokens(text: string, at: number, end: number): number {
     n = tokenizer().encode_ordinary(piece).length;
     if (piece.length <= CACHED_PIECE_CHARS) {
       if (counted.size >= CACHE_LIMIT) counted.clear();
-      counted.set(piece, n);
+      counted.set(keptCopy(piece), n);
     }
   }
   return n;
@@ -91,8 +101,17 @@ function nextPiece(text: string, at: number): number {
   // contraction) and nothing beyond ASCII (a letter or mark of another script); past the end, c is NaN.
   const word = i > letters && !(c >= 65 && c <= 90) && !(c >= 97 && c <= 122) && c !== 39 && !(c >= 128);
   if (!word) {
+    if (i === at && c >= 48 && c <= 57) {
+      // \p{N}{1,3} of ASCII digits: every such string is one o200k token (test/tokens/count.test.ts).
+      let end = at + 1;
+      while (end < at + 3 && (c = text.charCodeAt(end)) >= 48 && c <= 57) end++;
+      if (end === at + 3 || !(text.charCodeAt(end) >= 128)) {
+        lastPieceTokens = 1;
+        return end;
+      }
+    }
     const end = pieceEnd(text, at);
-    lastPieceTokens = pieceTokens(text, at, end);
+    lastPieceTokens = end - at <= 2 ? shortPieceTokens(text, at, end) : pieceTokens(text, at, end);
     return end;
   }
   const length = i - at;
@@ -114,11 +133,27 @@ function nextPiece(text: string, at: number): number {
       slot = hash & (WORD_SLOTS - 1);
     }
     wordSlots[slot] = wordKeys.length;
-    wordKeys.push(text.slice(at, i));
+    wordKeys.push(keptCopy(text.slice(at, i)));
     wordHashes.push(hash);
     wordCounts.push(lastPieceTokens);
   }
   return i;
+}
+
+/**
+ * Counts of pieces of one or two ASCII characters (a space, punctuation, a line break, a table's
+ * ` |`), the commonest pieces after words, by their character codes: no string, no Map. 0 is not
+ * counted yet (every piece is at least one token).
+ */
+const shortCounts = new Uint8Array(128 + 128 * 128);
+
+/** pieceTokens of a piece of one or two characters. */
+function shortPieceTokens(text: string, at: number, end: number): number {
+  const a = text.charCodeAt(at);
+  const b = end - at === 2 ? text.charCodeAt(at + 1) : -1;
+  if (a >= 128 || b >= 128) return pieceTokens(text, at, end);
+  const key = b < 0 ? a : 128 + (a << 7) + b;
+  return (shortCounts[key] ||= pieceTokens(text, at, end));
 }
 
 function sameWord(key: string, text: string, at: number, length: number): boolean {
@@ -137,6 +172,11 @@ export function countTokens(text: string): number {
   return total;
 }
 
+/** Arrays of an index released, for the next one built (TokenIndex.release). */
+let spare: { boundaries: Int32Array; before: Int32Array } | undefined;
+/** The largest arrays kept (8 MB for the two: about 2 MB of Markdown); a worker does not hold more between conversions. */
+const SPARE_MAX_ENTRIES = 1 << 20;
+
 /**
  * One text split and counted once, so that the count of any stretch of it costs a lookup: the
  * chunk writer counts every block, row and chunk of the Markdown, which counted one by one is the
@@ -151,8 +191,13 @@ export class TokenIndex {
   private readonly pieces: number;
 
   constructor(readonly text: string) {
-    let boundaries = new Int32Array(Math.max(16, text.length >> 1));
-    let before = new Int32Array(boundaries.length);
+    const size = Math.max(16, text.length >> 1);
+    const reused = spare && spare.boundaries.length >= size ? spare : undefined;
+    if (reused) spare = undefined;
+    let boundaries = reused?.boundaries ?? new Int32Array(size);
+    let before = reused?.before ?? new Int32Array(boundaries.length);
+    boundaries[0] = 0;
+    before[0] = 0;
     let n = 0;
     let total = 0;
     for (let at = 0; at < text.length;) {
@@ -192,9 +237,8 @@ export class TokenIndex {
         while (b <= this.pieces && this.boundaries[b]! < from + offset) b++;
         if (b <= this.pieces && this.boundaries[b] === from + offset) break;
       }
-      const end = pieceEnd(stretch, at);
-      total += pieceTokens(stretch, at, end);
-      at = end;
+      at = nextPiece(stretch, at);
+      total += lastPieceTokens;
     }
     if (at >= stretch.length) return total;
     // The middle: whole pieces of the whole text; the tail: what the stretch cuts of the last one.
@@ -202,6 +246,17 @@ export class TokenIndex {
     total += this.before[last]! - this.before[b]!;
     const tail = this.boundaries[last]!;
     return tail < to ? total + countTokens(this.text.slice(tail, to)) : total;
+  }
+
+  /**
+   * Hands this index's arrays to the next index built in this thread; this one is not used again.
+   * A megabyte of Markdown needs megabytes of them, and fresh ones cost their page faults again.
+   */
+  release(): void {
+    const size = this.boundaries.length;
+    if (size <= SPARE_MAX_ENTRIES && (!spare || spare.boundaries.length < size)) {
+      spare = { boundaries: this.boundaries, before: this.before };
+    }
   }
 
   /** The boundary the last search found: the chunk writer asks in document order, so searches start near it. */

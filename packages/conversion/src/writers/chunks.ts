@@ -67,7 +67,11 @@ export function writeChunks(
       }
     });
   }
-  return pack(pieces, maxTokens, counter);
+  try {
+    return pack(pieces, maxTokens, counter);
+  } finally {
+    counter.release();
+  }
 }
 
 /** What stands between two blocks in the Markdown. */
@@ -101,6 +105,11 @@ class StretchCounter {
   /** The count of `text`, which stands at `at` in the document (or nowhere: -1). */
   count(text: string, at: number): number {
     return at >= 0 ? this.stretch(at, at + text.length) : countTokens(text);
+  }
+
+  /** The index is not used again: its arrays go to the next one. */
+  release(): void {
+    this.index?.release();
   }
 
   /** `joiner` stands in the document between what ends at `end` and what starts at `at`. */

@@ -83,6 +83,57 @@ describe('countTokens (o200k_base)', () => {
     }
   });
 
+  it('When a run of one to three ASCII digits is counted, then it is one token, as o200k_base encodes every such string', () => {
+    // countTokens counts these pieces as 1 without asking the tokenizer: this is what makes that exact.
+    for (let length = 1; length <= 3; length++) {
+      for (let n = 0; n < 10 ** length; n++) {
+        const digits = String(n).padStart(length, '0');
+        expect([digits, wholeTextCount(digits)]).toEqual([digits, 1]);
+      }
+    }
+  });
+
+  it('When digits meet digits of other scripts, letters, spaces or the text’s end, then the count equals js-tiktoken’s', () => {
+    const parts = ['1', '12', '123', '1234', '١', '۲۳', '٣', 'a', ' ', '.', '\n', '²', '½', 'é'];
+    for (const a of parts) {
+      for (const b of parts) {
+        for (const c of parts) {
+          const text = a + b + c;
+          expect([text, countTokens(text)]).toEqual([text, referenceCount(text)]);
+        }
+      }
+    }
+  });
+
+  it('When every piece of one or two ASCII characters is counted (twice: then from the table of short pieces), then each count equals js-tiktoken’s', () => {
+    for (let a = 0; a < 128; a++) {
+      for (let b = -1; b < 128; b++) {
+        const text = b < 0 ? String.fromCharCode(a) : String.fromCharCode(a, b);
+        const expected = referenceCount(text);
+        expect([text, countTokens(text)]).toEqual([text, expected]);
+        expect([text, countTokens(text)]).toEqual([text, expected]);
+      }
+    }
+  });
+
+  it('When documents with long pieces are counted and dropped, then the cached pieces do not keep them alive', async () => {
+    const script = `
+      const { countTokens } = require(${JSON.stringify(path.join(SRC, 'tokens', 'count.ts'))});
+      countTokens('The tokenizer and its tables load first.');
+      const heap = () => { global.gc(); global.gc(); return process.memoryUsage().heapUsed; };
+      const before = heap();
+      // Five flat 2 MB documents (Buffer.toString), each with a long word and a long punctuation run that get cached.
+      for (let n = 0; n < 5; n++) {
+        countTokens(Buffer.from('Pneumonoultramicroscopic' + 'abcde'[n] + ' ' + '-'.repeat(20 + n) + ' words'.repeat(350000)).toString());
+      }
+      process.stdout.write(JSON.stringify(Math.round((heap() - before) / 1e6)));`;
+    const { stdout } = await run(process.execPath, ['--expose-gc', '--import', 'tsx', '-e', script], {
+      timeout: 60_000,
+    });
+    // Kept alive, the five documents would be 10 MB; the cached pieces themselves are a few bytes.
+    expect(JSON.parse(stdout)).toBeLessThan(3);
+  }, 90_000);
+
   it('When the tokenizer loads and counts in a fresh process, then the built-ins guard sees no change (it may load inside a guarded task)', async () => {
     const script = `
       const guard = require(${JSON.stringify(path.join(SRC, 'isolation', 'built-ins-guard.ts'))});

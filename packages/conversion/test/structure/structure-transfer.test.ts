@@ -1,0 +1,81 @@
+import { closeConversionWorkers, convertDocument, convertIsolated } from '../../src';
+import { receiveStructure, sendStructure } from '../../src/isolation/structure-transfer';
+import { makePdf } from '../pdf/make-pdf';
+
+afterAll(() => closeConversionWorkers());
+const limits = { timeoutMs: 120_000, maxMemoryMb: 768 };
+
+const SENTENCE = 'Pilots guide the tankers past the lighthouse, and dock workers check every seal. ';
+
+/** Headings, paragraphs longer than a chunk, a list and a table long enough to be split with its header repeated. */
+function markdownDocument(): Buffer {
+  const lines = ['# Harbour', '', SENTENCE.repeat(30), '', '## Cargo', ''];
+  lines.push('| Ship | Tonnes | Berth |', '| --- | ---: | --- |');
+  for (let i = 0; i < 120; i++) lines.push(`| Vessel ${i} | ${i * 137} | B${i % 7} |`);
+  lines.push('', '- first item', '- second item', '', '## Closing', '', SENTENCE.repeat(3));
+  return Buffer.from(lines.join('\n'));
+}
+
+async function threePagePdf(): Promise<Buffer> {
+  return makePdf((doc) => {
+    for (let page = 1; page <= 3; page++) {
+      if (page > 1) doc.addPage();
+      doc.font('Helvetica-Bold').fontSize(18).text(`Page ${page} heading`);
+      doc.font('Helvetica').fontSize(11).text(SENTENCE.repeat(8));
+    }
+    doc.addPage();
+  });
+}
+
+describe('Pages and chunks across the worker thread (sent by place in the Markdown)', () => {
+  it.each([
+    ['Markdown with a split table, chunks of 64 tokens', 'md', { includePages: true, chunkMaxTokens: 64 }],
+    ['Markdown optimised for tokens, chunks of 100', 'md', { chunkMaxTokens: 100, optimizeTokens: true }],
+    ['a PDF of three pages and an empty one', 'pdf', { includePages: true, chunkMaxTokens: 64 }],
+  ] as const)(
+    'When %s is sent and received, then the pages and chunks are the writers’ exactly, and their Markdown crossed by place',
+    async (_, extension, options) => {
+      const input = extension === 'pdf' ? await threePagePdf() : markdownDocument();
+      const { blocks: _model, ...result } = await convertDocument(input, extension, { enhanced: false, ...options });
+      const sent = sendStructure(result);
+      // Every non-empty page, and every chunk (continuation chunks after their repeated header), is named by place.
+      expect(sent.pages?.filter((p) => p.markdown !== undefined && p.markdown !== '') ?? []).toEqual([]);
+      expect(sent.chunks!.filter((c) => c.markdown !== undefined)).toEqual([]);
+      if (extension === 'md' && options.chunkMaxTokens === 64) expect(sent.chunks!.some((c) => c.head)).toBe(true);
+      expect(JSON.stringify(receiveStructure(structuredClone(sent)))).toBe(JSON.stringify(result));
+    },
+  );
+
+  it('When a page or chunk is not a stretch of the Markdown, then it is sent as it is and received the same', () => {
+    const result = {
+      markdown: 'Alpha beta.\n\nGamma delta.\n',
+      metadata: { title: '', author: '', page_count: 2 },
+      pages: [
+        { number: 1, markdown: 'Alpha beta.' },
+        { number: 2, markdown: 'Not in the document.' },
+        { number: 3, markdown: '' },
+      ],
+      chunks: [
+        { index: 0, markdown: 'Something else', tokens: 2, pages: [1], headings: [] },
+        { index: 1, markdown: 'Gamma delta.', tokens: 3, pages: [2], headings: ['H'] },
+      ],
+    };
+    const sent = sendStructure(result);
+    expect(sent.pages).toEqual([
+      { number: 1, at: 0, length: 11 },
+      { number: 2, markdown: 'Not in the document.' },
+      { number: 3, markdown: '' },
+    ]);
+    expect(sent.chunks![0]).toEqual(result.chunks[0]);
+    expect(sent.chunks![1]).toEqual({ index: 1, tokens: 3, pages: [2], headings: ['H'], at: 13, length: 12 });
+    expect(JSON.stringify(receiveStructure(structuredClone(sent)))).toBe(JSON.stringify(result));
+  });
+
+  it('When a conversion with pages and chunks runs in a worker, then convertIsolated returns what convertDocument writes', async () => {
+    const input = markdownDocument();
+    const options = { enhanced: false, includePages: true, chunkMaxTokens: 64 } as const;
+    const { blocks: _model, ...inProcess } = await convertDocument(input, 'md', options);
+    const isolated = await convertIsolated(input, 'md', options, limits);
+    expect(JSON.stringify(isolated)).toBe(JSON.stringify(inProcess));
+  });
+});
