@@ -1,20 +1,10 @@
 import { firstAtxHeading, frontMatterTitle } from '../src/readers/text/first-heading';
 import { convertDocument } from '../src';
+import { seeded as random } from './seeded-random';
 
 /** The patterns these functions replace: the reference for what they must find. */
 const HEADING = /^#\s+(.+?)\s*#*\s*$/m;
 const TITLE = /^title:\s*["']?(.+?)["']?\s*$/m;
-
-/** A deterministic generator (mulberry32), so a failure names a reproducible case. */
-function random(seed: number): () => number {
-  let a = seed;
-  return () => {
-    a = (a + 0x6d2b79f5) | 0;
-    let t = Math.imul(a ^ (a >>> 15), 1 | a);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 const PIECES = ['#', '# ', ' ', '\t', '\n', '\r', '\u2028', '\u00a0', 'a', 'b', '"', "'", 'title:', '##', ' #', '\n#'];
 

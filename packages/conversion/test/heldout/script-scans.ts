@@ -1,4 +1,5 @@
 import sharp from 'sharp';
+import { seeded } from '../seeded-random';
 
 /**
  * A held-out set of scans and photos in other scripts (issue 23): pages drawn with Debian's Noto,
@@ -334,17 +335,6 @@ function drawRegion(region: TextRegion, x: number, y: number): { svg: string; wi
     .map((line, i) => (rtl ? text(x + width, y + pitch * i + px, line, true) : text(x, y + pitch * i + px, line)))
     .join('');
   return { svg, width, height: pitch * region.lines.length };
-}
-
-/** A small deterministic random source (mulberry32), so every run draws the same noise. */
-function seeded(seed: number): () => number {
-  let a = seed;
-  return () => {
-    a = (a + 0x6d2b79f5) | 0;
-    let t = Math.imul(a ^ (a >>> 15), 1 | a);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
 }
 
 async function clean(c: HeldOutCase): Promise<{ png: Buffer; width: number; height: number }> {

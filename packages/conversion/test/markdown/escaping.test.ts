@@ -1,21 +1,10 @@
 import MarkdownIt from 'markdown-it';
 import { escapeText } from '../../src/writers/markdown/escaping';
+import { seeded } from '../seeded-random';
 
 /** Characters that make or break inline Markdown, mixed with letters and digits. */
 const ALPHABET = ['[', ']', '(', ')', ':', '^', 'x', ' ', 'a', '!', '1', '.', '*', '_', '\\', '`', '<'];
 const CASES = 20_000;
-
-/** A fixed pseudo-random sequence (mulberry32), so a failure reproduces. */
-function seeded(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 describe('escaping', () => {
   it('When text mixing brackets and Markdown characters is escaped, then CommonMark reads it back as the same text', () => {
