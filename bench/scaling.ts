@@ -51,13 +51,7 @@ export async function runScalingBench(): Promise<string> {
         const started = Date.now();
         for (let round = 0; round < ROUNDS; round++) {
           for (const [name, bytes] of mix) {
-            const res = await request(gateway.url)
-              .post('/convert')
-              .set('Authorization', `Bearer ${token}`)
-              .field('webhook_url', 'https://receiver.example/hook')
-              .attach('file', bytes, name);
-            if (res.status !== 202) throw new Error(`accept answered ${res.status}`);
-            ids.push(res.body.id as string);
+            ids.push(await submitAsync(gateway.url, token, bytes, name));
           }
         }
         const finished = await waitUntilFinished(gateway.db, ids);
@@ -109,6 +103,17 @@ export function stop(child: ChildProcess): Promise<void> {
     child.once('exit', () => resolve());
     child.kill('SIGTERM');
   });
+}
+
+/** An async conversion of `bytes` submitted to the gateway (with a webhook URL no one receives): its id. */
+export async function submitAsync(gatewayUrl: string, token: string, bytes: Buffer, name: string): Promise<string> {
+  const res = await request(gatewayUrl)
+    .post('/convert')
+    .set('Authorization', `Bearer ${token}`)
+    .field('webhook_url', 'https://receiver.example/hook')
+    .attach('file', bytes, name);
+  if (res.status !== 202) throw new Error(`accept answered ${res.status}`);
+  return res.body.id as string;
 }
 
 export async function waitUntilFinished(

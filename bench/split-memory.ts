@@ -1,11 +1,10 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import request from 'supertest';
 import { createTestEnv, silentLogger } from '@markwright/test-support';
 import { startGateway } from '../services/gateway/src/gateway';
 import { createWorkspace } from '../services/gateway/src/domain/workspaces';
 import { pdf } from '../packages/conversion/bench/native';
-import { startConverterProcess, waitUntilFinished } from './scaling';
+import { startConverterProcess, submitAsync, waitUntilFinished } from './scaling';
 
 const ROOT = path.join(__dirname, '..');
 const CONVERTER = path.join(ROOT, 'services', 'converter', 'dist', 'main.js');
@@ -35,14 +34,9 @@ export async function runSplitMemoryBench(): Promise<string> {
   try {
     const { token } = await createWorkspace(gateway.db, { name: 'split-memory', plan: 'business', credits: 100_000 });
     const idle = peakRssMb(converter.pid!);
-    const res = await request(gateway.url)
-      .post('/convert')
-      .set('Authorization', `Bearer ${token}`)
-      .field('webhook_url', 'https://receiver.example/hook')
-      .attach('file', bytes, 'long.pdf');
-    if (res.status !== 202) throw new Error(`accept answered ${res.status}`);
-    await waitUntilFinished(gateway.db, [res.body.id as string]);
-    const row = await gateway.db.conversion.findUniqueOrThrow({ where: { id: res.body.id as string } });
+    const id = await submitAsync(gateway.url, token, bytes, 'long.pdf');
+    await waitUntilFinished(gateway.db, [id]);
+    const row = await gateway.db.conversion.findUniqueOrThrow({ where: { id } });
     if (row.status !== 'completed') throw new Error(`the conversion ${row.status}`);
     const peak = peakRssMb(converter.pid!);
     return (

@@ -2,12 +2,11 @@ import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import request from 'supertest';
 import { createTestEnv, silentLogger } from '@markwright/test-support';
 import { startGateway } from '../services/gateway/src/gateway';
 import { createWorkspace } from '../services/gateway/src/domain/workspaces';
 import { pdf } from '../packages/conversion/bench/native';
-import { startConverterProcess, stop, waitUntilFinished } from './scaling';
+import { startConverterProcess, stop, submitAsync, waitUntilFinished } from './scaling';
 
 const ROOT = path.join(__dirname, '..');
 const TSX = path.join(ROOT, 'node_modules', '.bin', 'tsx');
@@ -77,17 +76,12 @@ export async function runSplitBench(): Promise<string> {
         try {
           const cpuBefore = children.map((c) => treeCpuMs(c.pid!));
           const started = Date.now();
-          const res = await request(gateway.url)
-            .post('/convert')
-            .set('Authorization', `Bearer ${token}`)
-            .field('webhook_url', 'https://receiver.example/hook')
-            .attach('file', bytes, 'long.pdf');
-          if (res.status !== 202) throw new Error(`accept answered ${res.status}`);
-          const finished = await waitUntilFinished(gateway.db, [res.body.id as string]);
+          const id = await submitAsync(gateway.url, token, bytes, 'long.pdf');
+          const finished = await waitUntilFinished(gateway.db, [id]);
           times.get(s.label)!.push(finished - started);
           busiest.get(s.label)!.push(Math.max(...children.map((c, i) => treeCpuMs(c.pid!) - cpuBefore[i]!)));
           const row = await gateway.db.conversion.findUniqueOrThrow({
-            where: { id: res.body.id as string },
+            where: { id },
             select: { startedAt: true },
           });
           claims.get(s.label)!.push(row.startedAt!.getTime() - started);
