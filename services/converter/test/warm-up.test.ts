@@ -1,3 +1,4 @@
+import { inflateSync } from 'node:zlib';
 import { convertDocument, closeConversionWorkers, countPages } from '@markwright/conversion';
 import { createTestEnv, scrapeMetrics, silentLogger, type TestEnv } from '@markwright/test-support';
 import { startConverter } from '../src/converter-service';
@@ -9,6 +10,14 @@ afterAll(async () => {
   await closeConversionWorkers();
   await env?.cleanup();
 });
+
+/** The pages' content streams of a PDF whose streams are all Flate-compressed page contents (the warm-up PDF). */
+function contentStreams(pdf: Buffer): string[] {
+  const text = pdf.toString('latin1');
+  return [...text.matchAll(/\/Length (\d+) \/Filter \/FlateDecode >>\nstream\n/g)].map((m) =>
+    inflateSync(pdf.subarray(m.index! + m[0].length, m.index! + m[0].length + Number(m[1]))).toString('latin1'),
+  );
+}
 
 async function readyz(port: number): Promise<number> {
   return (await fetch(`http://127.0.0.1:${port}/readyz`)).status;
@@ -24,10 +33,22 @@ describe('warming the conversion workers when a converter starts (issue 22)', ()
       '# Section 3: pears and budget',
     ]);
     expect(markdown.match(/^\| Item \| Quantity \| Price \| Note \|$/gm)).toHaveLength(3);
-    expect(markdown).toContain('| library | 2.10 | 3.10 | harbour |');
-    // Three paragraphs of four lines each on every page, joined as paragraphs.
-    const paragraphs = markdown.split('\n\n').filter((b) => !/^[#|]/.test(b) && b.split(' ').length === 52);
+    expect(markdown).toContain('| orchard | 2.10 | 3.10 | ledger |');
+    // Three paragraphs of four sentences on every page, their wrapped lines joined.
+    const paragraphs = markdown.split('\n\n').filter((b) => !/^[#|]/.test(b));
     expect(paragraphs).toHaveLength(9);
+    for (const paragraph of paragraphs) expect(paragraph.match(/[A-Z][a-z ]+\./g)).toHaveLength(4);
+  });
+
+  it('When the warm-up PDF’s pages are drawn, then some place everything at whole points and others at fractions (the reader is compiled for both)', () => {
+    const pages = contentStreams(warmUpPdf(2));
+    expect(pages).toHaveLength(2);
+    const positions = pages.map((page) => [...page.matchAll(/ (\S+) (\S+) Tm /g)].map((m) => Number(m[1])));
+    expect(positions[0]!.every((x) => !Number.isInteger(x))).toBe(true);
+    expect(positions[1]!.every((x) => Number.isInteger(x))).toBe(true);
+    expect(pages[0]).toMatch(/^\d+\.\d+ [\d.]+ \d+\.\d+ 17\.64 re S$/m);
+    expect(pages[1]).toMatch(/^\d+ [\d.]+ \d+ 18 re S$/m);
+    expect(pages[1]).not.toMatch(/^\d+\.\d+ [\d.]+ \d+(\.\d+)? [\d.]+ re S$/m);
   });
 
   it('When the warm-up PDF’s pages are counted, then the split decision’s count answers for all of them', async () => {

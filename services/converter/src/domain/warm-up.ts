@@ -12,24 +12,35 @@ import { convertIsolated, countPages, type IsolationLimits } from '@markwright/c
  * Measured (two 200-page ranges at once in fresh workers, CPU of both, load 10-20): after one
  * one-page warm-up 1,324-1,445 ms; after 60 pages twice 936-1,186 ms, for 1.1-1.5 s of warm-up
  * CPU (0.5 s before); warm, 510-660 ms. More pages or passes gained nothing more (docs/performance.md).
+ * What counts is that its pages look like real ones, numbers above all (see `geometry`): with
+ * whole-number coordinates and repeated 13-word lines, the first 200-page range of a pdfkit
+ * document took 870-976 ms of CPU in this thread after the warm-up; with the pages below,
+ * 746-873 (load 10-14).
  */
 export const WARM_UP_PAGES = 60;
 export const WARM_UP_PASSES = 2;
 
+/** A4 in points, as most producers write it. */
+const PAGE_WIDTH = 595.28;
+const PAGE_HEIGHT = 841.89;
+
 /** The warm-up PDF, written here (nothing to ship or read from disk): `pages` pages, each its own compressed stream. */
 export function warmUpPdf(pages = 1): Buffer {
   const streams = Array.from({ length: pages }, (_, p) => deflateSync(Buffer.from(warmUpPage(p), 'latin1')));
-  // Objects: 1 catalog, 2 page tree, 3 and 4 the fonts, then each page and its content stream.
+  // Objects: 1 catalog, 2 page tree, 3 and 4 the fonts, 5 the pages' resources, 6 the document
+  // information, then each page and its content stream.
   const objects = [
     '<< /Type /Catalog /Pages 2 0 R >>',
-    `<< /Type /Pages /Kids [${streams.map((_, p) => `${5 + 2 * p} 0 R`).join(' ')}] /Count ${pages} >>`,
+    `<< /Type /Pages /Kids [${streams.map((_, p) => `${7 + 2 * p} 0 R`).join(' ')}] /Count ${pages} >>`,
     '<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica /Encoding /WinAnsiEncoding >>',
     '<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica-Bold /Encoding /WinAnsiEncoding >>',
+    '<< /ProcSet [/PDF /Text] /Font << /F1 3 0 R /F2 4 0 R >> /ColorSpace << >> >>',
+    '<< /Producer (Markwright warm-up) /Title (Warm-up) /CreationDate (D:20260101000000Z) >>',
   ].map((body) => Buffer.from(body, 'latin1'));
   streams.forEach((stream, p) => {
     objects.push(
       Buffer.from(
-        `<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Resources << /Font << /F1 3 0 R /F2 4 0 R >> >> /Contents ${6 + 2 * p} 0 R >>`,
+        `<< /Type /Page /Parent 2 0 R /MediaBox [0 0 ${PAGE_WIDTH} ${PAGE_HEIGHT}] /Resources 5 0 R /Contents ${8 + 2 * p} 0 R >>`,
         'latin1',
       ),
       Buffer.concat([
@@ -54,7 +65,8 @@ export function warmUpPdf(pages = 1): Buffer {
   });
   let tail = `xref\n0 ${objects.length + 1}\n0000000000 65535 f \n`;
   for (const at of offsets) tail += `${String(at).padStart(10, '0')} 00000 n \n`;
-  tail += `trailer\n<< /Size ${objects.length + 1} /Root 1 0 R >>\nstartxref\n${length}\n%%EOF\n`;
+  const id = `<${'5a'.repeat(16)}>`;
+  tail += `trailer\n<< /Size ${objects.length + 1} /Root 1 0 R /Info 6 0 R /ID [${id} ${id}] >>\nstartxref\n${length}\n%%EOF\n`;
   return Buffer.concat([...parts, Buffer.from(tail, 'latin1')]);
 }
 
@@ -76,48 +88,113 @@ const WORDS = [
 ];
 
 /**
- * One page's content as most producers write it: a bold heading, three paragraphs of lines set
- * with kerned TJ arrays, a caption and a ruled table of four columns; the words vary from page to
- * page, so no line reads as a running header or footer.
+ * The page's geometry, whole numbers on odd pages and fractions on even ones, as real documents
+ * mix them: V8 compiles the reader for the numbers it has met (the fields of its lines, runs and
+ * rules stored as small integers until a fraction arrives), and a warm-up of whole numbers only
+ * was undone, function by function, by the first real document's fractions (31 deoptimisations
+ * in the first 200-page range of a pdfkit document after it, 4 after this one).
+ */
+function geometry(p: number) {
+  return p % 2
+    ? {
+        margin: 56,
+        body: 11,
+        pitch: 13,
+        gap: 12,
+        heading: 18,
+        caption: 13,
+        cell: 10,
+        row: 18,
+        widths: [110, 130, 100, 120],
+      }
+    : {
+        margin: 56.69,
+        body: 10.5,
+        pitch: 12.716,
+        gap: 11.44,
+        heading: 17.5,
+        caption: 12.5,
+        cell: 9.5,
+        row: 17.64,
+        widths: [110.5, 129.75, 100.25, 120.5],
+      };
+}
+
+/** Characters of body text a line holds between the margins, about. */
+const LINE_CHARS = 88;
+
+/**
+ * One page's content as most producers write it (y down from the top, as pdfkit, cairo and Skia
+ * set the page, every line in its own text object): a bold heading, three paragraphs of sentences
+ * wrapped into ragged lines set with kerned TJ arrays, a caption and a ruled table of four
+ * columns stroked cell by cell; the words vary from page to page, so no line reads as a running
+ * header or footer.
  */
 function warmUpPage(p: number): string {
   let n = p * 7;
   const word = (): string => WORDS[n++ % WORDS.length]!;
   const hex = (s: string): string => `<${Buffer.from(s, 'latin1').toString('hex')}>`;
+  const g = geometry(p);
+  const kerns = p % 2 ? [-15, 20, 10] : [-12.5, 20, 7.5];
+  // `y` is the baseline's distance from the top of the page.
   const line = (x: number, y: number, font: string, size: number, s: string): string => {
     // Kerned as a typesetter sets it: the text in pieces with small adjustments between them.
-    const pieces = s.match(/.{1,12}/g) ?? [];
-    return `q 1 0 0 -1 0 792 cm BT 1 0 0 -1 ${x} ${792 - y} Tm /${font} ${size} Tf [${pieces.map((t, i) => `${hex(t)} ${(i % 3) * 10 - 10}`).join(' ')}] TJ ET Q\n`;
+    const pieces = (s.match(/.{1,12}/g) ?? []).map((t, i) => `${hex(t)} ${kerns[i % 3]}`);
+    return `q 1 0 0 -1 0 ${PAGE_HEIGHT} cm BT 1 0 0 1 ${x} ${round(PAGE_HEIGHT - y)} Tm /${font} ${size} Tf [${pieces.join(' ')}] TJ ET Q\n`;
   };
-  let y = 750;
-  let content = line(56, y, 'F2', 18, p === 0 ? 'Warm-up' : `Section ${p + 1}: ${word()} and ${word()}`);
-  y -= 28;
+  let y = g.margin + g.heading;
+  let content = `1 0 0 -1 0 ${PAGE_HEIGHT} cm\n`;
+  content += line(g.margin, y, 'F2', g.heading, p === 0 ? 'Warm-up' : `Section ${p + 1}: ${word()} and ${word()}`);
+  y += 1.5 * g.heading;
   for (let para = 0; para < 3; para++) {
-    for (let l = 0; l < 4; l++) {
-      const words = Array.from({ length: 13 }, word).join(' ');
-      content += line(56, y, 'F1', 11, l === 3 ? `${words}.` : words);
-      y -= 13;
+    const sentences = Array.from({ length: 4 }, (_, s) => {
+      const words = Array.from({ length: 8 + ((p + para + s) % 5) }, word);
+      words[0] = words[0]!.charAt(0).toUpperCase() + words[0]!.slice(1);
+      return `${words.join(' ')}.`;
+    });
+    for (const text of wrap(sentences.join(' '), LINE_CHARS)) {
+      content += line(g.margin, y, 'F1', g.body, text);
+      y += g.pitch;
     }
-    y -= 8;
+    y += g.gap;
   }
-  content += line(56, y, 'F2', 13, `Table ${p + 1}`);
-  y -= 24;
-  const widths = [110, 130, 100, 120];
+  content += line(g.margin, y, 'F2', g.caption, `Table ${p + 1}`);
+  y += 1.5 * g.caption;
   for (let r = 0; r < 5; r++) {
-    let x = 56;
-    for (let c = 0; c < widths.length; c++) {
-      const cell =
+    let x = g.margin;
+    for (let c = 0; c < g.widths.length; c++) {
+      const text =
         r === 0
           ? ['Item', 'Quantity', 'Price', 'Note'][c]!
           : c === 1 || c === 2
             ? `${(p + r) * (c + 1)}.${r}0`
             : word();
-      content += `${x} ${y} ${widths[c]} 18 re S\n` + line(x + 4, y + 5, r === 0 ? 'F2' : 'F1', 10, cell);
-      x += widths[c]!;
+      content += `${x} ${round(y)} ${g.widths[c]} ${g.row} re S\n`;
+      content += line(round(x + 4), y + 0.7 * g.row, r === 0 ? 'F2' : 'F1', g.cell, text);
+      x = round(x + g.widths[c]!);
     }
-    y -= 18;
+    y += g.row;
   }
   return content;
+}
+
+/** Three decimals, as producers print coordinates. */
+function round(v: number): number {
+  return Math.round(v * 1000) / 1000;
+}
+
+/** Words of `text` in lines of at most `width` characters: ragged, the last one short. */
+function wrap(text: string, width: number): string[] {
+  const lines: string[] = [];
+  let current = '';
+  for (const w of text.split(' ')) {
+    if (current && current.length + 1 + w.length > width) {
+      lines.push(current);
+      current = w;
+    } else current = current ? `${current} ${w}` : w;
+  }
+  if (current) lines.push(current);
+  return lines;
 }
 
 /**
