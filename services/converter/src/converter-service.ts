@@ -2,7 +2,7 @@ import { type Config, createLogger, createMetricsRegistry, type Logger, startHea
 import { connectDb, type Db } from '@markwright/db';
 import { Broker, JobPublisher, topologyNames } from '@markwright/contracts';
 import { Counter, Gauge } from 'prom-client';
-import { closeConversionWorkers } from '@markwright/conversion';
+import { closeConversionWorkers, type IsolationLimits } from '@markwright/conversion';
 import { failDeadJob, runConversion, type RunDeps } from './domain/run-conversion';
 import { FinishedAnnouncer } from './data-access/finished-announcer';
 import { consumeJobs } from './entry-points/job-consumer';
@@ -30,6 +30,16 @@ export interface ConverterService {
   /** Resolves once the warm-up conversions ended (at once without CONVERTER_WARM_UP). */
   warmedUp: Promise<void>;
   stop(): Promise<void>;
+}
+
+/** How this converter's conversions run in their worker threads. */
+export function conversionLimits(config: Config): IsolationLimits {
+  return {
+    timeoutMs: config.CONVERSION_TIMEOUT_MS,
+    maxMemoryMb: config.CONVERSION_MAX_MEMORY_MB,
+    // Warmed at start (warm-up.ts): kept warm however long the queue stays empty.
+    keepIdleWorkers: true,
+  };
 }
 
 /** A stateless worker: takes jobs, converts, writes results, announces. Run as many as needed. */
@@ -60,7 +70,7 @@ export async function startConverter(
   const deps: RunDeps = {
     db,
     logger,
-    limits: { timeoutMs: config.CONVERSION_TIMEOUT_MS, maxMemoryMb: config.CONVERSION_MAX_MEMORY_MB },
+    limits: conversionLimits(config),
     slots: new WorkSlots(config.CONVERTER_CONCURRENCY, config.CONVERTER_MAX_BYTES_IN_FLIGHT_MB * 1024 * 1024),
     announce: (id, known) => announcer.announce(db, id, known),
     observe: createConversionMetrics(registry),

@@ -1,7 +1,7 @@
 import { inflateSync } from 'node:zlib';
-import { convertDocument, closeConversionWorkers, countPages } from '@markwright/conversion';
+import { convertDocument, closeConversionWorkers, countPages, workerIdleTimeoutMs } from '@markwright/conversion';
 import { createTestEnv, scrapeMetrics, silentLogger, type TestEnv } from '@markwright/test-support';
-import { startConverter } from '../src/converter-service';
+import { conversionLimits, startConverter } from '../src/converter-service';
 import { WARM_UP_PAGES, warmUpPdf } from '../src/domain/warm-up';
 
 let env: TestEnv;
@@ -71,6 +71,11 @@ describe('warming the conversion workers when a converter starts (issue 22)', ()
       await converter.stop();
     }
   }, 120_000);
+
+  it('When a converter’s worker threads sit idle, then they stay (warm), while a CLI run’s exit after the usual idle time', () => {
+    expect(workerIdleTimeoutMs(conversionLimits(env.config))).toBe(Infinity);
+    expect(workerIdleTimeoutMs({ timeoutMs: 1000, maxMemoryMb: 512 })).toBe(5 * 60_000);
+  });
 
   it('When CONVERTER_WARM_UP is off, then nothing is converted and the converter is ready at once', async () => {
     const converter = await startConverter({ ...env.config, CONVERTER_WARM_UP: false }, silentLogger);

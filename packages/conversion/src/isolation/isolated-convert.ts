@@ -19,6 +19,12 @@ export interface IsolationLimits {
   recycleAfterConversions?: number;
   /** How workers are protected from prototype pollution (default 'guard'; the others only to measure it). */
   hardening?: WorkerHardening;
+  /**
+   * Idle workers stay instead of exiting after IDLE_TIMEOUT_MS: a converter warms its workers when
+   * it starts (their compiled reader is most of what a warm PDF conversion saves), and a quiet
+   * spell must not throw that away.
+   */
+  keepIdleWorkers?: boolean;
 }
 
 export const DEFAULT_LIMITS: IsolationLimits = { timeoutMs: 120_000, maxMemoryMb: 1536 };
@@ -73,7 +79,7 @@ const IDLE_TIMEOUT_MS = 5 * 60_000;
  */
 const RETRIES_ON_FRESH_WORKERS = 2;
 
-/** Pools by task module, heap limit and hardening, e.g. ".../conversion-worker.js:1536:guard". */
+/** Pools by task module, heap limit, hardening and idle policy, e.g. ".../conversion-worker.js:1536:guard:idle". */
 const pools = new Map<string, Piscina>();
 /** Pools replaced after a worker outgrew its limits: they finish what they run, then stop. */
 const retiring = new Set<Piscina>();
@@ -97,7 +103,7 @@ function poolFor(taskFile: string, limits: IsolationLimits): Piscina {
       workerData,
       minThreads: 0,
       maxThreads: Math.max(2, os.availableParallelism()),
-      idleTimeout: IDLE_TIMEOUT_MS,
+      idleTimeout: workerIdleTimeoutMs(limits),
       execArgv: EXEC_ARGV[hardening],
       // A retired pool waits for its running conversions, which have their own deadline.
       closeTimeout: limits.timeoutMs + 10_000,
@@ -111,8 +117,13 @@ function poolFor(taskFile: string, limits: IsolationLimits): Piscina {
   return pool;
 }
 
+/** How long a pool's idle worker lives before it exits (Infinity: until the pool is closed). */
+export function workerIdleTimeoutMs(limits: IsolationLimits): number {
+  return limits.keepIdleWorkers ? Infinity : IDLE_TIMEOUT_MS;
+}
+
 function poolKey(taskFile: string, limits: IsolationLimits): string {
-  return `${taskFile}:${limits.maxMemoryMb}:${limits.hardening ?? 'guard'}`;
+  return `${taskFile}:${limits.maxMemoryMb}:${limits.hardening ?? 'guard'}:${limits.keepIdleWorkers ? 'kept' : 'idle'}`;
 }
 
 /**
