@@ -6,12 +6,20 @@ import { createTestEnv, silentLogger } from '@markwright/test-support';
 import { startGateway } from '../services/gateway/src/gateway';
 import { createWorkspace } from '../services/gateway/src/domain/workspaces';
 import { pdf } from '../packages/conversion/bench/native';
+import { ruledTablePdf } from './ruled-table-pdf';
 import { startConverterProcess, stop, submitAsync, waitUntilFinished } from './scaling';
 
 const ROOT = path.join(__dirname, '..');
 const TSX = path.join(ROOT, 'node_modules', '.bin', 'tsx');
 const RUNNER = path.join(__dirname, 'convert-one.ts');
 const PAGES = Number(process.env.BENCH_SPLIT_PAGES ?? 400);
+/**
+ * The document: pages shaped like ../shared/perf's (a heading, paragraphs and a ruled table each:
+ * 2-3x the reader's CPU per page of `plain`, and the kind whose first conversions V8 has not
+ * compiled for yet), or BENCH_SPLIT_DOC=plain, one heading and one paragraph a page (the rows of
+ * this bench before 2026-11-27).
+ */
+const DOC = process.env.BENCH_SPLIT_DOC === 'plain' ? 'plain' : 'ruled';
 const REPS = Number(process.env.BENCH_SPLIT_REPS ?? 3);
 const BASE_HEALTH_PORT = Number(process.env.BENCH_SCALING_HEALTH_PORT ?? 18_181);
 
@@ -43,13 +51,13 @@ function treeCpuMs(pid: number): number {
  * process (its conversion time, start-up left out). Rows: the default settings (one converter,
  * CONVERTER_CONCURRENCY 2), and one against two converter processes at CONVERTER_CONCURRENCY=1.
  * Converters are fresh for each run and timed once ready, which is after their warm-up
- * (CONVERTER_WARM_UP: a one-page PDF per slot). Median of REPS, the settings interleaved; also
+ * (CONVERTER_WARM_UP: the warm-up PDF on every slot). Median of REPS, the settings interleaved; also
  * the median time from POST to the parent job's claim (started_at: the queue hop).
  */
 export async function runSplitBench(): Promise<string> {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'bench-split-'));
   const file = path.join(dir, 'long.pdf');
-  const bytes = await pdf(PAGES);
+  const bytes = DOC === 'plain' ? await pdf(PAGES) : await ruledTablePdf(PAGES);
   fs.writeFileSync(file, bytes);
   const env = await createTestEnv({});
   const gateway = await startGateway(env.config, silentLogger);
@@ -110,7 +118,7 @@ export async function runSplitBench(): Promise<string> {
     }),
   ];
   return (
-    `One ${PAGES}-page PDF, async, POST to completed_at, split into as many ranges as the converters have slots (at least 2); converters warmed up; median of ${REPS}. ` +
+    `One ${PAGES}-page PDF (${DOC === 'plain' ? 'a heading and a paragraph a page' : 'a heading, paragraphs and a ruled table a page'}), async, POST to completed_at, split into as many ranges as the converters have slots (at least 2); converters warmed up; median of ${REPS}. ` +
     'The busiest converter’s CPU (its process tree, pdftohtml included) is what the wall time cannot go below on a quiet machine, and what still compares under load.\n\n' +
     `${rows.join('\n')}\n`
   );
