@@ -14,8 +14,8 @@ import { convertIsolated, countPages, type IsolationLimits } from '@markwright/c
  * CPU (0.5 s before); warm, 510-660 ms. More pages or passes gained nothing more (docs/performance.md).
  * What counts is that its pages look like real ones, numbers above all (see `geometry`): with
  * whole-number coordinates and repeated 13-word lines, the first 200-page range of a pdfkit
- * document took 870-976 ms of CPU in this thread after the warm-up; with the pages below,
- * 746-873 (load 10-14).
+ * document took 870-976 ms of CPU in one thread after the warm-up, and two such ranges at once in
+ * the pool 1,872-2,097 ms; with the pages below, 746-873 and 1,461-1,553 (load 10-16).
  */
 export const WARM_UP_PAGES = 60;
 export const WARM_UP_PASSES = 2;
