@@ -255,6 +255,28 @@ describe('spreadsheets', () => {
     );
   });
 
+  it('When a title merged across the columns stands alone over a blank row, then it is one cell, not repeated per column', async () => {
+    const ws = XLSX.utils.aoa_to_sheet([
+      ['Exports by country, 2005', '', ''],
+      [],
+      ['Country', 'Tons', 'Value'],
+      ['Chile', 62, 9],
+    ]);
+    ws['!merges'] = [XLSX.utils.decode_range('A1:C1')];
+    const wb = XLSX.utils.book_new();
+    XLSX.utils.book_append_sheet(wb, ws, 'Data');
+    const expected =
+      '## Data\n\n| Exports by country, 2005 |\n| --- |\n\n| Country | Tons | Value |\n| --- | --- | --- |\n| Chile | 62 | 9 |\n';
+    for (const bookType of ['xlsx', 'xls', 'ods'] as const) {
+      const input = Buffer.from(XLSX.write(wb, { type: 'buffer', bookType }));
+      expect((await convertDocument(input, bookType, std)).markdown).toBe(expected);
+    }
+  });
+
+  it('When a lone row holds the same number in each column, then every cell stays', async () => {
+    expect(await markdownInEachFormat([[0, 0, 0]])).toEqual(inEachFormat('## Data\n\n| 0 | 0 | 0 |\n| --- | --- | --- |\n'));
+  });
+
   it('When a merged cell spans columns and rows, then its value fills every cell it covers in every format', async () => {
     const ws = XLSX.utils.aoa_to_sheet([
       ['Region', 'Sales', ''],
