@@ -127,7 +127,7 @@ describe('DOC (Word 97-2003)', () => {
     expect(metadata).toEqual({ title: 'Quarterly notes', author: 'José Núñez', page_count: 0 });
   });
 
-  it('When DOC numbered lists start at a set number, count on past a paragraph and restart, then they show Word\'s numbers', async () => {
+  it("When DOC numbered lists start at a set number, count on past a paragraph and restart, then they show Word's numbers", async () => {
     const doc = buildDoc({
       body: [
         para('Steps:'),

@@ -220,9 +220,7 @@ describe('spreadsheets', () => {
       ['Frequency', '', 'Hz', '50'],
     ];
     expect(await markdownInEachFormat(cells)).toEqual(
-      inEachFormat(
-        '## Data\n\n| Voltage |\n| --- |\n| Frequency |\n\n| kV | 130 |\n| --- | --- |\n| Hz | 50 |\n',
-      ),
+      inEachFormat('## Data\n\n| Voltage |\n| --- |\n| Frequency |\n\n| kV | 130 |\n| --- | --- |\n| Hz | 50 |\n'),
     );
   });
 
@@ -246,7 +244,16 @@ describe('spreadsheets', () => {
   });
 
   it('When the part below an empty row repeats the header or opens with a lone label, then it is a table of its own', async () => {
-    const cells = [['Index', 'Value'], ['a', 'x'], [], ['Index', 'Value'], ['b', 'y'], [], ['Totals', ''], ['all', 'z']];
+    const cells = [
+      ['Index', 'Value'],
+      ['a', 'x'],
+      [],
+      ['Index', 'Value'],
+      ['b', 'y'],
+      [],
+      ['Totals', ''],
+      ['all', 'z'],
+    ];
     expect(await markdownInEachFormat(cells)).toEqual(
       inEachFormat(
         '## Data\n\n| Index | Value |\n| --- | --- |\n| a | x |\n\n| Index | Value |\n| --- | --- |\n| b | y |\n\n' +
@@ -274,7 +281,9 @@ describe('spreadsheets', () => {
   });
 
   it('When a lone row holds the same number in each column, then every cell stays', async () => {
-    expect(await markdownInEachFormat([[0, 0, 0]])).toEqual(inEachFormat('## Data\n\n| 0 | 0 | 0 |\n| --- | --- | --- |\n'));
+    expect(await markdownInEachFormat([[0, 0, 0]])).toEqual(
+      inEachFormat('## Data\n\n| 0 | 0 | 0 |\n| --- | --- | --- |\n'),
+    );
   });
 
   it('When a merged cell spans columns and rows, then its value fills every cell it covers in every format', async () => {

@@ -268,7 +268,9 @@ function joinSpacers(boxes: Box[], rows: string[][]): JoinedTable[] {
  */
 function opensSection(rows: string[][], upper: JoinedTable, lower: JoinedTable): boolean {
   const cells = (r: number): string[] =>
-    cellsBetween(rows[r] ?? [], lower.box.left, lower.box.right).filter((_, i) => !lower.spacerCols.has(lower.box.left + i));
+    cellsBetween(rows[r] ?? [], lower.box.left, lower.box.right).filter(
+      (_, i) => !lower.spacerCols.has(lower.box.left + i),
+    );
   const numeric = (v: string): boolean => /^[-+(]?[$€£¥]?\d[\d,. ]*%?\)?$/.test(v);
   const first = cells(lower.box.top);
   if (first.join('\t') === cells(upper.box.top).join('\t')) return true;
