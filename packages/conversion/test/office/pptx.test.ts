@@ -1,6 +1,7 @@
 import JSZip from 'jszip';
 import PptxGenJS from 'pptxgenjs';
 import { convertDocument } from '../../src';
+import { DIAGRAM_DATA_REL, SMARTART_GRAPHIC, smartArtData } from '../smartart';
 
 const std = { enhanced: false };
 
@@ -146,5 +147,27 @@ describe('PPTX', () => {
       '# Slide 1\n\nOne\n\n### Comments\n\nComment by Ana Ruiz: Check the figure\n\n' +
         '# Slide 2\n\nTwo\n\n### Comments\n\nComment by Bo Lin: Shorter?\n\nComment by Cy Ng: Agreed\n',
     );
+  });
+
+  it('When a slide holds a SmartArt diagram, then its text is a list nested as its outline, in connection order', async () => {
+    const pptx = new PptxGenJS();
+    pptx.addSlide().addText('Process', { x: 0.5, y: 0.3, w: 9, h: 0.8 });
+    const zip = await JSZip.loadAsync((await pptx.write({ outputType: 'nodebuffer' })) as Buffer);
+    zip.file('ppt/diagrams/data1.xml', smartArtData());
+    const rels = 'ppt/slides/_rels/slide1.xml.rels';
+    zip.file(
+      rels,
+      (await zip.file(rels)!.async('string')).replace(
+        '</Relationships>',
+        `${DIAGRAM_DATA_REL.replace('diagrams/', '../diagrams/')}</Relationships>`,
+      ),
+    );
+    const frame =
+      '<p:graphicFrame><p:nvGraphicFramePr><p:cNvPr id="9" name="Diagram 1"/><p:cNvGraphicFramePr/><p:nvPr/></p:nvGraphicFramePr>' +
+      `<p:xfrm><a:off x="457200" y="2743200"/><a:ext cx="8229600" cy="3000000"/></p:xfrm>${SMARTART_GRAPHIC}</p:graphicFrame>`;
+    const slide = 'ppt/slides/slide1.xml';
+    zip.file(slide, (await zip.file(slide)!.async('string')).replace('</p:spTree>', `${frame}</p:spTree>`));
+    const { markdown } = await convertDocument(await zip.generateAsync({ type: 'nodebuffer' }), 'pptx', std);
+    expect(markdown).toBe('# Slide 1\n\nProcess\n\n- Plan\n- Build\n  - Test the parts\n- Ship\n');
   });
 });
