@@ -73,6 +73,27 @@ describe('PPTX', () => {
     expect(markdown).toContain('*Pie chart*\n\n|  | Share |\n| --- | --- |\n| A | 60 |\n| B | 40 |');
   });
 
+  it('When a chart caches a number to 17 digits, then it shows as Office shows it (15), and a long text label stays whole', async () => {
+    const pptx = new PptxGenJS();
+    pptx
+      .addSlide()
+      .addChart(pptx.ChartType.bar, [{ name: 'Rate', labels: ['12345678901234567890', 'B'], values: [7, 3] }], {
+        x: 1,
+        y: 1,
+        w: 8,
+        h: 4,
+      });
+    const zip = await JSZip.loadAsync((await pptx.write({ outputType: 'nodebuffer' })) as Buffer);
+    const part = Object.keys(zip.files).find((f) => /charts\/chart\d+\.xml$/.test(f))!;
+    const xml = (await zip.file(part)!.async('string'))
+      .replace(/(<c:val>[\s\S]*?<c:pt idx="0">\s*<c:v>)7(<\/c:v>)/, '$14.4000000000000004$2')
+      .replace(/(<c:val>[\s\S]*?<c:pt idx="1">\s*<c:v>)3(<\/c:v>)/, '$10.30000000000000004$2');
+    expect(xml).toContain('4.4000000000000004');
+    zip.file(part, xml);
+    const { markdown } = await convertDocument(await zip.generateAsync({ type: 'nodebuffer' }), 'pptx', std);
+    expect(markdown).toContain('|  | Rate |\n| --- | --- |\n| 12345678901234567890 | 4.4 |\n| B | 0.3 |');
+  });
+
   it('When a chart has grouped categories and a blank point, then labels join their groups and values stay in their rows', async () => {
     const pptx = new PptxGenJS();
     pptx.addSlide().addChart(
