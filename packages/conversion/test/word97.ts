@@ -26,7 +26,11 @@ export interface DocParagraph {
   runs: DocRun[];
   /** A built-in style, or a paragraph style of `DocSpec.styles` by name. */
   style?: string;
-  list?: { ordered: boolean; level: number };
+  /**
+   * `start`: the number the list definition's levels start at (1 unless set); `restartAt`: the list
+   * (LFO) restarts level 0 of that definition at this number, a list "restarted" in Word.
+   */
+  list?: { ordered: boolean; level: number; start?: number; restartAt?: number };
 }
 
 export interface DocSpec {
@@ -89,11 +93,14 @@ export function buildDoc(spec: DocSpec): Buffer {
   const notes: string[] = [];
   const noteRefs: number[] = [];
   let text = '';
-  const lists: boolean[] = []; // ilfo - 1 → ordered
+  const definitions: Array<{ ordered: boolean; start: number }> = []; // lsid - 1
+  const lists: Array<{ lsid: number; restartAt?: number }> = []; // ilfo - 1
   const fields: Array<[cp: number, ch: number, flt: number]> = []; // the PlcFld of the main text
-  const listFor = (ordered: boolean): number => {
-    let i = lists.indexOf(ordered);
-    if (i < 0) i = lists.push(ordered) - 1;
+  const listFor = ({ ordered, start = 1, restartAt }: NonNullable<DocParagraph['list']>): number => {
+    let d = definitions.findIndex((x) => x.ordered === ordered && x.start === start);
+    if (d < 0) d = definitions.push({ ordered, start }) - 1;
+    let i = lists.findIndex((x) => x.lsid === d + 1 && x.restartAt === restartAt);
+    if (i < 0) i = lists.push({ lsid: d + 1, restartAt }) - 1;
     return i + 1;
   };
   const emit = (s: string, grpprl: Buffer = Buffer.alloc(0)): void => {
@@ -143,7 +150,7 @@ export function buildDoc(spec: DocSpec): Buffer {
     }
     const istd = block.style ? istdOf(spec, block.style) : 0;
     const listSprms = block.list
-      ? sprms([SPRM.pIlvl, block.list.level], [SPRM.pIlfo, listFor(block.list.ordered)]) // LibreOffice wants the level first
+      ? sprms([SPRM.pIlvl, block.list.level], [SPRM.pIlfo, listFor(block.list)]) // LibreOffice wants the level first
       : Buffer.alloc(0);
     endParagraph('\r', istd, listSprms);
   }
@@ -204,11 +211,11 @@ export function buildDoc(spec: DocSpec): Buffer {
   const piece = Buffer.concat([u32(0), u32(text.length), u16(0), u32(TEXT_FC), u16(0)]);
   fc[33] = put(Buffer.concat([Buffer.from([0x02]), u32(piece.length), piece]));
   if (lists.length) {
-    const [lstFc, lstLcb] = put(Buffer.concat([u16(lists.length), ...lists.map((_, i) => lstf(i + 1))]));
+    const [lstFc, lstLcb] = put(Buffer.concat([u16(definitions.length), ...definitions.map((_, i) => lstf(i + 1))]));
     fc[73] = [lstFc, lstLcb];
-    put(Buffer.concat(lists.map((ordered) => levels(ordered)))); // LVLs follow the PlfLst, outside its count
+    put(Buffer.concat(definitions.map((d) => levels(d.ordered, d.start)))); // LVLs follow the PlfLst, outside its count
     fc[74] = put(
-      Buffer.concat([u32(lists.length), ...lists.map((_, i) => lfo(i + 1)), ...lists.map(() => u32(0xffffffff))]),
+      Buffer.concat([u32(lists.length), ...lists.map((l) => lfo(l.lsid, l.restartAt)), ...lists.map(lfoData)]),
     );
   }
 
@@ -385,12 +392,12 @@ function lstf(lsid: number): Buffer {
   return b;
 }
 
-/** Nine levels: "1." style numbers or bullets. */
-function levels(ordered: boolean): Buffer {
+/** Nine levels: "1." style numbers (starting at `start`) or bullets. */
+function levels(ordered: boolean, start = 1): Buffer {
   const out: Buffer[] = [];
   for (let level = 0; level < 9; level++) {
     const lvlf = Buffer.alloc(28);
-    lvlf.writeInt32LE(1, 0);
+    lvlf.writeInt32LE(start, 0);
     lvlf[4] = ordered ? NFC_DECIMAL : NFC_BULLET;
     if (ordered) lvlf[6] = 1; // the level's number is at xst index 0
     lvlf.writeInt32LE(360 * (level + 1), 16);
@@ -400,10 +407,20 @@ function levels(ordered: boolean): Buffer {
   return Buffer.concat(out);
 }
 
-function lfo(lsid: number): Buffer {
+function lfo(lsid: number, restartAt?: number): Buffer {
   const b = Buffer.alloc(16);
   b.writeInt32LE(lsid, 0);
+  b[12] = restartAt === undefined ? 0 : 1; // clfolvl
   return b;
+}
+
+/** An LFO's LFOData: no CP, and an LFOLVL restarting level 0 (fStartAt) when the list restarts. */
+function lfoData(list: { restartAt?: number }): Buffer {
+  if (list.restartAt === undefined) return u32(0xffffffff);
+  const lfolvl = Buffer.alloc(8);
+  lfolvl.writeInt32LE(list.restartAt, 0);
+  lfolvl[4] = 0x10; // iLvl 0, fStartAt
+  return Buffer.concat([u32(0xffffffff), lfolvl]);
 }
 
 /** A SummaryInformation property set with the code page, title and author (Windows-1252 strings). */

@@ -14,6 +14,7 @@ import {
 } from 'docx';
 import { strToU8, zipSync } from 'fflate';
 import { convertDocument } from '../../src';
+import { DIAGRAM_DATA_REL, SMARTART_GRAPHIC, smartArtData } from '../smartart';
 
 const std = { enhanced: false };
 
@@ -422,5 +423,23 @@ describe('DOCX', () => {
     });
     const { markdown } = await convertDocument(await Packer.toBuffer(doc), 'docx', std);
     expect(markdown).toBe('> Less is more.\n');
+  });
+
+  it('When a paragraph holds a SmartArt diagram, then its text follows as a list nested as its outline', async () => {
+    const W = 'xmlns:w="http://schemas.openxmlformats.org/wordprocessingml/2006/main"';
+    const WP = 'xmlns:wp="http://schemas.openxmlformats.org/drawingml/2006/wordprocessingDrawing"';
+    const drawing = `<w:drawing><wp:inline ${WP}><wp:extent cx="5486400" cy="3200400"/><wp:docPr id="1" name="Diagram 1"/>${SMARTART_GRAPHIC}</wp:inline></w:drawing>`;
+    const body = `<w:p><w:r><w:t>Our process:</w:t></w:r></w:p><w:p><w:r>${drawing}</w:r></w:p><w:p><w:r><w:t>Done.</w:t></w:r></w:p>`;
+    const zip = Buffer.from(
+      zipSync({
+        'word/document.xml': strToU8(`<w:document ${W}><w:body>${body}</w:body></w:document>`),
+        'word/_rels/document.xml.rels': strToU8(
+          `<Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships">${DIAGRAM_DATA_REL}</Relationships>`,
+        ),
+        'word/diagrams/data1.xml': strToU8(smartArtData()),
+      }),
+    );
+    const { markdown } = await convertDocument(zip, 'docx', std);
+    expect(markdown).toBe('Our process:\n\n- Plan\n- Build\n  - Test the parts\n- Ship\n\nDone.\n');
   });
 });

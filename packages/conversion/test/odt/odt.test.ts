@@ -41,6 +41,23 @@ describe('ODT', () => {
     expect(markdown).toBe('| Column A | Column B |\n| --- | --- |\n| Intro: - one - two | x y |\n');
   });
 
+  it("When a comment is anchored in a heading and a shape with an SVG title sits in a paragraph, then the comment is a note and only the shape's own text shows", async () => {
+    const DRAW =
+      'xmlns:draw="urn:oasis:names:tc:opendocument:xmlns:drawing:1.0" xmlns:svg="urn:oasis:names:tc:opendocument:xmlns:svg-compatible:1.0"';
+    const input = odt(
+      '<text:h text:outline-level="1">Quarterly <office:annotation><dc:creator>Ann Lee</dc:creator><dc:date>2026-01-05T10:00:00</dc:date>' +
+        '<text:p>Check the figures.</text:p></office:annotation>Review<office:annotation-end/></text:h>' +
+        '<text:p>Sales rose.<text:note text:note-class="footnote"><text:note-citation>1</text:note-citation><text:note-body><text:p>In euros.</text:p></text:note-body></text:note></text:p>' +
+        `<text:p><draw:custom-shape ${DRAW} draw:name="Box"><svg:title>Box title</svg:title><svg:desc>A blue box with a border</svg:desc>` +
+        '<text:p>Inside the box</text:p></draw:custom-shape>After the box.</text:p>',
+    );
+    const { markdown } = await convertDocument(input, 'odt', std);
+    expect(markdown).toBe(
+      '# Quarterly [^c1]Review\n\nSales rose.[^1]\n\nInside the box After the box.\n\n' +
+        '[^c1]: Comment by Ann Lee: Check the figures.\n\n[^1]: In euros.\n',
+    );
+  });
+
   it('When spans are bold, italic or struck through by automatic styles, then the emphasis is kept', async () => {
     const input = odt(
       '<text:p>A <text:span text:style-name="T1">gone</text:span> and <text:span text:style-name="T2">slanted</text:span> word, ünïcödé.</text:p>',

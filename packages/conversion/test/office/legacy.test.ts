@@ -127,6 +127,25 @@ describe('DOC (Word 97-2003)', () => {
     expect(metadata).toEqual({ title: 'Quarterly notes', author: 'José Núñez', page_count: 0 });
   });
 
+  it("When DOC numbered lists start at a set number, count on past a paragraph and restart, then they show Word's numbers", async () => {
+    const doc = buildDoc({
+      body: [
+        para('Steps:'),
+        { runs: [{ text: 'alpha' }], list: { ordered: true, level: 0, start: 4 } },
+        { runs: [{ text: 'beta' }], list: { ordered: true, level: 0, start: 4 } },
+        { runs: [{ text: 'beta one' }], list: { ordered: true, level: 1, start: 4 } },
+        para('Between the items.'),
+        { runs: [{ text: 'gamma' }], list: { ordered: true, level: 0, start: 4 } },
+        para('A list restarted at 1:'),
+        { runs: [{ text: 'again' }], list: { ordered: true, level: 0, start: 4, restartAt: 1 } },
+        { runs: [{ text: 'more' }], list: { ordered: true, level: 0, start: 4, restartAt: 1 } },
+      ],
+    });
+    expect((await convertDocument(doc, 'doc', std)).markdown).toBe(
+      'Steps:\n\n4. alpha\n5. beta\n   4. beta one\n\nBetween the items.\n\n6. gamma\n\nA list restarted at 1:\n\n1. again\n2. more\n',
+    );
+  });
+
   it('When DOC runs are raised or lowered (sprmCIss), then <sup>/<sub> are kept and a raised note mark stays a reference', async () => {
     const input = buildDoc({
       body: [

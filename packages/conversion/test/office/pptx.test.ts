@@ -1,6 +1,7 @@
 import JSZip from 'jszip';
 import PptxGenJS from 'pptxgenjs';
 import { convertDocument } from '../../src';
+import { DIAGRAM_DATA_REL, SMARTART_GRAPHIC, smartArtData } from '../smartart';
 
 const std = { enhanced: false };
 
@@ -70,6 +71,27 @@ describe('PPTX', () => {
       '**Revenue by region**\n\n*Bar chart*\n\n|  | North | South |\n| --- | --- | --- |\n| Q1 | 10 | 5 |\n| Q2 | 20 | 15 |\n| Q3 | 30 | 25 |',
     );
     expect(markdown).toContain('*Pie chart*\n\n|  | Share |\n| --- | --- |\n| A | 60 |\n| B | 40 |');
+  });
+
+  it('When a chart caches a number to 17 digits, then it shows as Office shows it (15), and a long text label stays whole', async () => {
+    const pptx = new PptxGenJS();
+    pptx
+      .addSlide()
+      .addChart(pptx.ChartType.bar, [{ name: 'Rate', labels: ['12345678901234567890', 'B'], values: [7, 3] }], {
+        x: 1,
+        y: 1,
+        w: 8,
+        h: 4,
+      });
+    const zip = await JSZip.loadAsync((await pptx.write({ outputType: 'nodebuffer' })) as Buffer);
+    const part = Object.keys(zip.files).find((f) => /charts\/chart\d+\.xml$/.test(f))!;
+    const xml = (await zip.file(part)!.async('string'))
+      .replace(/(<c:val>[\s\S]*?<c:pt idx="0">\s*<c:v>)7(<\/c:v>)/, '$14.4000000000000004$2')
+      .replace(/(<c:val>[\s\S]*?<c:pt idx="1">\s*<c:v>)3(<\/c:v>)/, '$10.30000000000000004$2');
+    expect(xml).toContain('4.4000000000000004');
+    zip.file(part, xml);
+    const { markdown } = await convertDocument(await zip.generateAsync({ type: 'nodebuffer' }), 'pptx', std);
+    expect(markdown).toContain('|  | Rate |\n| --- | --- |\n| 12345678901234567890 | 4.4 |\n| B | 0.3 |');
   });
 
   it('When a chart has grouped categories and a blank point, then labels join their groups and values stay in their rows', async () => {
@@ -146,5 +168,27 @@ describe('PPTX', () => {
       '# Slide 1\n\nOne\n\n### Comments\n\nComment by Ana Ruiz: Check the figure\n\n' +
         '# Slide 2\n\nTwo\n\n### Comments\n\nComment by Bo Lin: Shorter?\n\nComment by Cy Ng: Agreed\n',
     );
+  });
+
+  it('When a slide holds a SmartArt diagram, then its text is a list nested as its outline, in connection order', async () => {
+    const pptx = new PptxGenJS();
+    pptx.addSlide().addText('Process', { x: 0.5, y: 0.3, w: 9, h: 0.8 });
+    const zip = await JSZip.loadAsync((await pptx.write({ outputType: 'nodebuffer' })) as Buffer);
+    zip.file('ppt/diagrams/data1.xml', smartArtData());
+    const rels = 'ppt/slides/_rels/slide1.xml.rels';
+    zip.file(
+      rels,
+      (await zip.file(rels)!.async('string')).replace(
+        '</Relationships>',
+        `${DIAGRAM_DATA_REL.replace('diagrams/', '../diagrams/')}</Relationships>`,
+      ),
+    );
+    const frame =
+      '<p:graphicFrame><p:nvGraphicFramePr><p:cNvPr id="9" name="Diagram 1"/><p:cNvGraphicFramePr/><p:nvPr/></p:nvGraphicFramePr>' +
+      `<p:xfrm><a:off x="457200" y="2743200"/><a:ext cx="8229600" cy="3000000"/></p:xfrm>${SMARTART_GRAPHIC}</p:graphicFrame>`;
+    const slide = 'ppt/slides/slide1.xml';
+    zip.file(slide, (await zip.file(slide)!.async('string')).replace('</p:spTree>', `${frame}</p:spTree>`));
+    const { markdown } = await convertDocument(await zip.generateAsync({ type: 'nodebuffer' }), 'pptx', std);
+    expect(markdown).toBe('# Slide 1\n\nProcess\n\n- Plan\n- Build\n  - Test the parts\n- Ship\n');
   });
 });

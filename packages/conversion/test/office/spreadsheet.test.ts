@@ -220,9 +220,7 @@ describe('spreadsheets', () => {
       ['Frequency', '', 'Hz', '50'],
     ];
     expect(await markdownInEachFormat(cells)).toEqual(
-      inEachFormat(
-        '## Data\n\n| Voltage |\n| --- |\n| Frequency |\n\n| kV | 130 |\n| --- | --- |\n| Hz | 50 |\n',
-      ),
+      inEachFormat('## Data\n\n| Voltage |\n| --- |\n| Frequency |\n\n| kV | 130 |\n| --- | --- |\n| Hz | 50 |\n'),
     );
   });
 
@@ -246,12 +244,45 @@ describe('spreadsheets', () => {
   });
 
   it('When the part below an empty row repeats the header or opens with a lone label, then it is a table of its own', async () => {
-    const cells = [['Index', 'Value'], ['a', 'x'], [], ['Index', 'Value'], ['b', 'y'], [], ['Totals', ''], ['all', 'z']];
+    const cells = [
+      ['Index', 'Value'],
+      ['a', 'x'],
+      [],
+      ['Index', 'Value'],
+      ['b', 'y'],
+      [],
+      ['Totals', ''],
+      ['all', 'z'],
+    ];
     expect(await markdownInEachFormat(cells)).toEqual(
       inEachFormat(
         '## Data\n\n| Index | Value |\n| --- | --- |\n| a | x |\n\n| Index | Value |\n| --- | --- |\n| b | y |\n\n' +
           '| Totals |  |\n| --- | --- |\n| all | z |\n',
       ),
+    );
+  });
+
+  it('When a title merged across the columns stands alone over a blank row, then it is one cell, not repeated per column', async () => {
+    const ws = XLSX.utils.aoa_to_sheet([
+      ['Exports by country, 2005', '', ''],
+      [],
+      ['Country', 'Tons', 'Value'],
+      ['Chile', 62, 9],
+    ]);
+    ws['!merges'] = [XLSX.utils.decode_range('A1:C1')];
+    const wb = XLSX.utils.book_new();
+    XLSX.utils.book_append_sheet(wb, ws, 'Data');
+    const expected =
+      '## Data\n\n| Exports by country, 2005 |\n| --- |\n\n| Country | Tons | Value |\n| --- | --- | --- |\n| Chile | 62 | 9 |\n';
+    for (const bookType of ['xlsx', 'xls', 'ods'] as const) {
+      const input = Buffer.from(XLSX.write(wb, { type: 'buffer', bookType }));
+      expect((await convertDocument(input, bookType, std)).markdown).toBe(expected);
+    }
+  });
+
+  it('When a lone row holds the same number in each column, then every cell stays', async () => {
+    expect(await markdownInEachFormat([[0, 0, 0]])).toEqual(
+      inEachFormat('## Data\n\n| 0 | 0 | 0 |\n| --- | --- | --- |\n'),
     );
   });
 

@@ -361,6 +361,13 @@ export class DocxReader {
       for (const box of boxes) extra.push(...this.blocks(children(box)));
       return;
     }
+    // A SmartArt diagram: its text outline as a list after this paragraph.
+    const diagram = relAttr(descendants(el, 'relIds')[0], 'dm');
+    const nodes = diagram ? this.pkg.diagram(diagram) : [];
+    if (nodes.length) {
+      extra.push(...nestListItems(nodes.map((n) => ({ level: n.level, ordered: false, text: [text(n.text)] }))));
+      return;
+    }
     const docPr = descendants(el, 'docPr')[0];
     const isPicture =
       descendants(el, 'blip').length > 0 || descendants(el, 'imagedata').length > 0 || descendants(el, 'chart').length;

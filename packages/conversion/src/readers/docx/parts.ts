@@ -1,6 +1,7 @@
 import path from 'node:path';
 import type { Element } from '@xmldom/xmldom';
 import { SafeZip } from '../../archive/safe-zip';
+import { diagramNodes, type DiagramNode } from '../shared/smartart';
 import { parseXml, type Document } from '../shared/office-properties';
 import { ConversionError } from '../../types';
 import type { Position } from '../../document/builders';
@@ -56,6 +57,8 @@ export interface DocxPackage {
   footnotes: Map<string, Element>;
   endnotes: Map<string, Element>;
   comments: Map<string, { author: string; body: Element }>;
+  /** The text outline of the SmartArt diagram whose data part the relationship names. */
+  diagram(relId: string): DiagramNode[];
 }
 
 export function openDocx(input: Buffer): { zip: SafeZip; pkg: DocxPackage } {
@@ -112,6 +115,12 @@ export function openDocx(input: Buffer): { zip: SafeZip; pkg: DocxPackage } {
       footnotes: notes(xml(partPath('footnotes.xml', 'footnotes.xml')), 'footnote'),
       endnotes: notes(xml(partPath('endnotes.xml', 'endnotes.xml')), 'endnote'),
       comments,
+      diagram: (relId) => {
+        const rel = rels.get(relId);
+        if (!rel || rel.external) return [];
+        const target = rel.target.startsWith('/') ? rel.target.slice(1) : path.posix.join(dir, rel.target);
+        return diagramNodes(zip, path.posix.normalize(target));
+      },
     },
   };
 }

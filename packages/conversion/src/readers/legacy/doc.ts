@@ -90,7 +90,7 @@ function wordBlocks(doc: WordDocument): { blocks: Block[]; pageCount: number } {
     }
     flushTable();
     if (p.list && !empty) {
-      listRun.push({ level: p.list.level, ordered: p.list.ordered, text });
+      listRun.push({ level: p.list.level, ordered: p.list.ordered, value: p.list.value, list: p.list.list, text });
       continue;
     }
     flushList();

@@ -84,7 +84,8 @@ export interface WordParagraph {
   runs: WordRun[];
   /** Heading level 1-9, 0 for body text. */
   heading: number;
-  list?: { ordered: boolean; level: number };
+  /** `value`: the number Word shows on it; `list`: its list (LFO), a different one starts a new list. */
+  list?: { ordered: boolean; level: number; value?: number; list?: string };
   /** Table nesting depth (0 outside tables). */
   tableDepth: number;
   /** This paragraph ends a table cell (its mark is a cell mark). */
@@ -478,13 +479,37 @@ function readStyles(stsh: Buffer | undefined): Style[] {
   return styles;
 }
 
-/** For each list (LFO index, 1-based) the number format of each level: ordered or bulleted. */
-function readListFormats(plfLst: Buffer | undefined, plfLfo: Buffer | undefined): Map<number, boolean[]> {
-  const out = new Map<number, boolean[]>();
+/** A list (LFO) as its paragraphs number: the list definition it uses and each level's format and start. */
+interface ListFormat {
+  /** The list definition (LSTF lsid): lists that share it count on in one sequence. */
+  lsid: number;
+  /** Per level: ordered (a number format) or bulleted. */
+  ordered: boolean[];
+  /** Per level: the number its first item shows (LVLF iStartAt). */
+  starts: number[];
+  /** Levels this LFO restarts at a number of its own (LFOLVL with fStartAt). */
+  restarts: Map<number, number>;
+}
+
+/** Reads one LVL at `at`: its start number and whether it is ordered; returns the offset after it. */
+function readLevel(plfLst: Buffer, at: number): { start: number; ordered: boolean; next: number } {
+  const start = plfLst.readInt32LE(at);
+  const nfc = plfLst[at + 4]!;
+  const cbChpx = plfLst[at + 24]!;
+  const cbPapx = plfLst[at + 25]!;
+  let next = at + 28 + cbPapx + cbChpx;
+  const cch = plfLst.readUInt16LE(next);
+  next += 2 + cch * 2;
+  return { start, ordered: nfc !== NFC_BULLET && nfc !== NFC_NONE, next };
+}
+
+/** For each list (LFO index, 1-based): its list definition, each level's format and start, and its restarts. */
+function readListFormats(plfLst: Buffer | undefined, plfLfo: Buffer | undefined): Map<number, ListFormat> {
+  const out = new Map<number, ListFormat>();
   if (!plfLst || !plfLfo || plfLst.length < 2) return out;
   try {
     const cLst = plfLst.readInt16LE(0);
-    const byLsid = new Map<number, boolean[]>();
+    const byLsid = new Map<number, { ordered: boolean[]; starts: number[] }>();
     const lstfs: Array<{ lsid: number; simple: boolean }> = [];
     for (let i = 0; i < cLst; i++) {
       const at = 2 + i * 28;
@@ -493,26 +518,53 @@ function readListFormats(plfLst: Buffer | undefined, plfLfo: Buffer | undefined)
     let at = 2 + cLst * 28;
     for (const lstf of lstfs) {
       const ordered: boolean[] = [];
+      const starts: number[] = [];
       for (let l = 0; l < (lstf.simple ? 1 : 9); l++) {
-        const nfc = plfLst[at + 4]!;
-        const cbChpx = plfLst[at + 24]!;
-        const cbPapx = plfLst[at + 25]!;
-        at += 28 + cbPapx + cbChpx;
-        const cch = plfLst.readUInt16LE(at);
-        at += 2 + cch * 2;
-        ordered.push(nfc !== NFC_BULLET && nfc !== NFC_NONE);
+        const level = readLevel(plfLst, at);
+        at = level.next;
+        ordered.push(level.ordered);
+        starts.push(level.start);
       }
-      byLsid.set(lstf.lsid, ordered);
+      byLsid.set(lstf.lsid, { ordered, starts });
     }
     const lfoMac = plfLfo.readInt32LE(0);
+    const overrideCounts: number[] = [];
     for (let i = 0; i < lfoMac; i++) {
-      const levels = byLsid.get(plfLfo.readInt32LE(4 + i * 16));
-      if (levels) out.set(i + 1, levels);
+      const lsid = plfLfo.readInt32LE(4 + i * 16);
+      overrideCounts.push(plfLfo[4 + i * 16 + 12]!);
+      const list = byLsid.get(lsid);
+      if (list) out.set(i + 1, { lsid, ...list, restarts: new Map() });
     }
+    readRestarts(plfLfo, 4 + lfoMac * 16, overrideCounts, out);
   } catch {
     // A damaged list table leaves list paragraphs as bullets.
   }
   return out;
+}
+
+/**
+ * The LFOData after the LFOs: for each LFO its level overrides (LFOLVL), whose fStartAt restarts a
+ * level at iStartAt (a list "restarted at 6" in Word). A damaged tail keeps the restarts read so far.
+ */
+function readRestarts(plfLfo: Buffer, from: number, overrideCounts: number[], out: Map<number, ListFormat>): void {
+  let at = from;
+  try {
+    for (let i = 0; i < overrideCounts.length; i++) {
+      const count = overrideCounts[i]!;
+      at += 4; // LFOData.cp: every LFO has its LFOData, with or without level overrides
+      for (let k = 0; k < count; k++) {
+        const start = plfLfo.readInt32LE(at);
+        const flags = plfLfo[at + 4]!;
+        at += 8;
+        const level = flags & 0x0f;
+        if (flags & 0x10) out.get(i + 1)?.restarts.set(level, start);
+        // fFormatting: a whole LVL follows, its iStartAt the level's start in this list.
+        if (flags & 0x20) at = readLevel(plfLfo, at).next;
+      }
+    }
+  } catch {
+    // Restarts past a damaged entry are not known; the lists still number from their definitions.
+  }
 }
 
 /** Walks characters by CP through the piece table, with their paragraph and character properties. */
@@ -523,8 +575,12 @@ class TextReader {
     private readonly papx: FcRun<ParagraphProps>[],
     private readonly chpx: FcRun<RawCharProps>[],
     private readonly styles: Style[],
-    private readonly lists: Map<number, boolean[]>,
+    private readonly lists: Map<number, ListFormat>,
   ) {}
+
+  /** Word's list counters, one sequence per list definition; deeper levels restart when a parent advances. */
+  private readonly counters = new Map<number, number[]>();
+  private readonly seenLists = new Set<number>();
 
   /** The paragraphs of the CP range [from, to), fields resolved to their results. */
   paragraphs(from: number, to: number, noteLabels: Map<number, string>): WordParagraph[] {
@@ -642,11 +698,26 @@ class TextReader {
     if (!depth) {
       paragraph.heading = this.headingLevel(props);
       if (props.ilfo > 0 && !paragraph.heading) {
-        const levels = this.lists.get(props.ilfo);
-        paragraph.list = { ordered: levels?.[props.ilvl] ?? false, level: Math.min(props.ilvl, 8) };
+        paragraph.list = this.listItem(props.ilfo, props.ilvl);
       }
     }
     return paragraph;
+  }
+
+  /** The list entry of a paragraph in list `ilfo` at level `ilvl`, with the number Word shows on it. */
+  private listItem(ilfo: number, ilvl: number): WordParagraph['list'] {
+    const level = Math.min(ilvl, 8);
+    const list = this.lists.get(ilfo);
+    if (!list) return { ordered: false, level };
+    let counts = this.counters.get(list.lsid);
+    if (!counts) this.counters.set(list.lsid, (counts = []));
+    if (!this.seenLists.has(ilfo)) {
+      this.seenLists.add(ilfo);
+      for (const [l, start] of list.restarts) counts[l] = start - 1;
+    }
+    counts[ilvl] = (counts[ilvl] ?? (list.starts[ilvl] ?? 1) - 1) + 1;
+    counts.length = ilvl + 1;
+    return { ordered: list.ordered[ilvl] ?? false, level, value: counts[ilvl], list: String(ilfo) };
   }
 
   private headingLevel(props: ParagraphProps): number {

@@ -171,6 +171,7 @@ function odfMetadata(pkg: OdfPackage, pages: number): DocumentMetadata {
 }
 
 const space: Inline = { type: 'text', text: ' ' };
+const SVG_NS = 'urn:oasis:names:tc:opendocument:xmlns:svg-compatible:1.0';
 /** Spaces one <text:s c="…"/> may stand for (a hostile count cannot allocate without bound). */
 const MAX_SPACES = 64;
 
@@ -209,16 +210,41 @@ function inline(el: Element, pkg: OdfPackage, notes: Note[], fmt: InlineStyle = 
         break;
       }
       case 'note': {
-        const id = String(notes.length + 1);
+        const id = String(notes.filter((x) => !x.id.startsWith('c')).length + 1);
         const note: Note = { id, blocks: [] };
         notes.push(note);
         note.blocks = textBlocks(child(e, 'note-body'), pkg, notes);
         out.push({ type: 'noteRef', id });
         break;
       }
+      case 'annotation': {
+        // A reviewer's comment anchored in the text: a note like DOCX comments, not text of the line.
+        const id = `c${notes.filter((x) => x.id.startsWith('c')).length + 1}`;
+        const note: Note = { id, blocks: [] };
+        notes.push(note);
+        const author = child(e, 'creator')?.textContent?.trim();
+        const lead: Inline = { type: 'text', text: author ? `Comment by ${author}: ` : 'Comment: ' };
+        const [first, ...rest] = textBlocks(e, pkg, notes);
+        note.blocks =
+          first?.type === 'paragraph'
+            ? [{ type: 'paragraph', text: [lead, ...first.text] }, ...rest]
+            : [{ type: 'paragraph', text: [lead] }, ...(first ? [first, ...rest] : [])];
+        out.push({ type: 'noteRef', id });
+        break;
+      }
+      case 'title':
+      case 'desc':
+        // A drawn shape's SVG title and description name it for accessibility; they are not shown.
+        if (e.namespaceURI !== SVG_NS) out.push(...inline(e, pkg, notes, fmt));
+        break;
+      case 'p':
+        // A paragraph inside a drawn shape anchored in this one: its text, set apart by spaces.
+        out.push(space, ...inline(e, pkg, notes), space);
+        break;
       case 'frame':
         out.push(...frameText(e, pkg, notes));
         break;
+      case 'annotation-end':
       case 'bookmark':
       case 'bookmark-start':
       case 'bookmark-end':

@@ -9,6 +9,7 @@ import { text as plain, type Block, type Inline } from '../../document/model';
 import { PictureReader, picturePlaceholder } from '../shared/ocr/pictures';
 import { imageAltText } from '../shared/alt-text';
 import { chartBlocks, relationships } from '../shared/ooxml-parts';
+import { diagramNodes } from '../shared/smartart';
 import {
   type ParagraphModel,
   paragraphsToBlocks,
@@ -118,6 +119,11 @@ function readSlide(zip: SafeZip, part: string, tolerance: number, pictures?: Map
         const chart = descendants(shape, 'chart')[0];
         const chartPart = chart && rels.get(relAttr(chart) ?? '');
         if (chartPart) placed.push({ ...pos, blocks: chartBlocks(zip, chartPart) });
+        const diagram = rels.get(relAttr(descendants(shape, 'relIds')[0], 'dm') ?? '');
+        if (diagram) {
+          const nodes = diagramNodes(zip, diagram);
+          placed.push({ ...pos, blocks: paragraphsToBlocks(nodes.map((n) => ({ ...n, bullet: 'bullet' }))) });
+        }
       } else if (shape.localName === 'pic') {
         const nv = descendants(shape, 'cNvPr')[0];
         const alt = imageAltText(attr(nv, 'descr'), attr(nv, 'title'), attr(nv, 'name'));

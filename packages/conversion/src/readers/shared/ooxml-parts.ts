@@ -90,9 +90,26 @@ function cachedPoints(container: Element | undefined): string[] {
   const cache = descendants(container, 'pt');
   cache.forEach((pt, i) => {
     const idx = Number(attr(pt, 'idx') ?? i);
-    if (Number.isInteger(idx) && idx >= 0 && idx < MAX_CHART_POINTS) out[idx] = child(pt, 'v')?.textContent ?? '';
+    if (!Number.isInteger(idx) || idx < 0 || idx >= MAX_CHART_POINTS) return;
+    const v = child(pt, 'v')?.textContent ?? '';
+    const numeric = /^num(Cache|Lit)$/.test((pt.parentNode as Element | null)?.localName ?? '');
+    out[idx] = numeric ? significantDigits(v) : v;
   });
   return Array.from(out, (v) => v ?? '');
+}
+
+/**
+ * A cached number as Office shows it: at most 15 significant digits. The cache can keep a value
+ * worked out in binary floating point to 17 digits ("4.4000000000000004"), which no one typed.
+ */
+function significantDigits(v: string): string {
+  const digits = v
+    .replace(/^-/, '')
+    .replace(/[eE].*$/, '')
+    .replace('.', '')
+    .replace(/^0+/, '');
+  if (digits.length <= 15 || !/^-?\d+(\.\d+)?([eE][-+]?\d+)?$/.test(v)) return v;
+  return String(Number(Number(v).toPrecision(15)));
 }
 
 /** Category labels; a multi-level axis (region, then quarter) joins its levels, outermost first. */

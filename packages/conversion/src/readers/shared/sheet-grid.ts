@@ -268,7 +268,9 @@ function joinSpacers(boxes: Box[], rows: string[][]): JoinedTable[] {
  */
 function opensSection(rows: string[][], upper: JoinedTable, lower: JoinedTable): boolean {
   const cells = (r: number): string[] =>
-    cellsBetween(rows[r] ?? [], lower.box.left, lower.box.right).filter((_, i) => !lower.spacerCols.has(lower.box.left + i));
+    cellsBetween(rows[r] ?? [], lower.box.left, lower.box.right).filter(
+      (_, i) => !lower.spacerCols.has(lower.box.left + i),
+    );
   const numeric = (v: string): boolean => /^[-+(]?[$€£¥]?\d[\d,. ]*%?\)?$/.test(v);
   const first = cells(lower.box.top);
   if (first.join('\t') === cells(upper.box.top).join('\t')) return true;
@@ -348,11 +350,17 @@ function cellsBetween(row: string[], left: number, right: number): string[] {
 /**
  * A table's title typed in the cell above it (often merged across the columns, so repeated in
  * each) is its own one-cell table, not a header row that pushes the real header into the body.
+ * A title merged across columns that stands alone (a blank row under it) is one cell, not the
+ * same text once per column it spans.
  */
 function splitTitleRow(region: Region): Region[] {
   const table = region.rows;
   const distinct = (row: string[] | undefined): number => new Set((row ?? []).filter((c) => c !== '')).size;
   const width = table[0]?.length ?? 0;
+  const lone = table[0]?.[0] ?? '';
+  if (width >= 2 && table.length === 1 && /\p{L}/u.test(lone) && table[0]!.every((c) => c === lone)) {
+    return [{ ...region, rows: [[lone]] }];
+  }
   if (width >= 2 && table.length >= 3 && distinct(table[0]) === 1 && table[0]![0] !== '' && distinct(table[1]) >= 2) {
     return [
       { ...region, rows: [[table[0]![0]!]] },
