@@ -148,4 +148,23 @@ describe('EPUB', () => {
       'Il en avait souvent rêvé, au moins depuis la communale.\n\nDans la petite école de Bothoa, quand le maître accrochait les cartes.\n',
     );
   });
+
+  it('When a chapter names its sections and boxes like page chrome (id "sec-nav", class "sidebar", "menu"), then they are read, and only its <nav> stays out', async () => {
+    const body =
+      '<section id="sec-nav"><h2>2.2 Navigation</h2><p>Readers move through the spine.</p></section>' +
+      '<aside class="sidebar"><p>Box: a note beside the text.</p></aside>' +
+      '<div class="menu"><p>Soup, then fish.</p></div>' +
+      '<nav class="toc"><ol><li><a href="#sec-nav">2.2 Navigation</a></li></ol></nav>';
+    const input = epub(
+      { 'OPS/a.xhtml': page('A', body) },
+      '<package><metadata/><manifest><item id="a" href="a.xhtml"/></manifest><spine><itemref idref="a"/></spine></package>',
+    );
+    const { markdown } = await convertDocument(input, 'epub', std);
+    expect(markdown).toBe(
+      '## 2.2 Navigation\n\nReaders move through the spine.\n\nBox: a note beside the text.\n\nSoup, then fish.\n',
+    );
+    // The same page as a web page keeps its chrome rule: the named sections and boxes are left out.
+    const web = await convertDocument(Buffer.from(`<html><body>${body}<p>Body.</p></body></html>`), 'html', std);
+    expect(web.markdown).toBe('Body.\n');
+  });
 });

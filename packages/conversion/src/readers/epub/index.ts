@@ -58,7 +58,7 @@ export const epubReader: Reader = {
       let html = zip.textOf(chapterPath);
       if (!html) continue;
       if (reader) html = await withPictureText(html, chapterPath, zip, reader);
-      const blocks = htmlToBlocks(html, numbering, { dropRelativeLinks: true });
+      const blocks = htmlToBlocks(html, numbering, { dropRelativeLinks: true, bookPage: true });
       // Each spine document is a page.
       const page = chapters.length + 1;
       if (blocks.length) chapters.push(blocks.map((block) => ({ ...block, page })));

@@ -76,6 +76,13 @@ export interface HtmlReadOptions {
    * of the book, which the Markdown doesn't have.
    */
   dropRelativeLinks?: boolean;
+  /**
+   * A page of an e-book: class and id names never mark page chrome. A book has no site menu or
+   * cookie banner; its ids are anchors named after its own sections (`sec-nav` for a chapter on
+   * navigation) and its classes are styles (a textbook's `sidebar` box). `<nav>`, navigation roles
+   * and `aria-hidden` still do.
+   */
+  bookPage?: boolean;
 }
 
 /** An HTML document or fragment as document blocks: the main content, page chrome left out. */
@@ -100,7 +107,9 @@ export function readHtml(
   // A page that is all chrome (a bare header or menu) keeps what is inside its outermost chrome,
   // still without the chrome nested there (the logo, a sub-menu); failing that, everything it has.
   numbering.next = first;
-  const outer = new HtmlReader(outermostChrome(content), notes, numbering, options).document(content);
+  const outer = new HtmlReader(outermostChrome(content, !options.bookPage), notes, numbering, options).document(
+    content,
+  );
   if (outer.length) return outer;
   numbering.next = first;
   return new HtmlReader('none', notes, numbering, options).document(content);
@@ -180,25 +189,25 @@ function mainContent(root: HtmlElement): HtmlNode[] {
 }
 
 /** Chrome elements with no chrome above them (within the content read). */
-function outermostChrome(nodes: HtmlNode[]): Set<HtmlElement> {
+function outermostChrome(nodes: HtmlNode[], byName: boolean): Set<HtmlElement> {
   const found = new Set<HtmlElement>();
   const stack: HtmlNode[] = nodes.slice().reverse();
   while (stack.length) {
     const node = stack.pop()!;
     if (typeof node === 'string' || SKIPPED_TAGS.has(node.tag)) continue;
-    if (isChrome(node)) found.add(node);
+    if (isChrome(node, byName)) found.add(node);
     else for (let i = node.children.length - 1; i >= 0; i--) stack.push(node.children[i]!);
   }
   return found;
 }
 
-/** Navigation and page chrome by tag, ARIA role or class/id words, unless it holds the page's content. */
-function isChrome(el: HtmlElement): boolean {
+/** Navigation and page chrome by tag, ARIA role or (`byName`) class/id words, unless it holds the page's content. */
+function isChrome(el: HtmlElement, byName: boolean): boolean {
   if (el.tag === 'nav' || CHROME_ROLES.has(el.attrs.role ?? '') || el.attrs['aria-hidden'] === 'true') return true;
   // The page's banner and footer landmarks; inside main content these roles are misused (as for
   // <header> and <footer>, which are landmarks only outside <main> and <article>).
   if (PAGE_ROLES.has(el.attrs.role ?? '') && !el.inMain) return true;
-  if (el.attrs.class === undefined && el.attrs.id === undefined) return false;
+  if (!byName || (el.attrs.class === undefined && el.attrs.id === undefined)) return false;
   const words = `${el.attrs.class ?? ''} ${el.attrs.id ?? ''}`.toLowerCase().split(/[\s_-]+/);
   // A tab strip names the panels beside it: content, whatever its class or id says.
   return words.some((w) => CHROME_WORDS.has(w)) && !el.hasContent && el.attrs.role !== 'tablist';
@@ -616,7 +625,7 @@ class HtmlReader {
     if (el.attrs.style !== undefined && /display:\s*none/i.test(el.attrs.style)) return true;
     if (this.chrome === 'none') return false;
     if (this.chrome !== 'all' && this.chrome.has(el)) return false;
-    return isChrome(el);
+    return isChrome(el, !this.options.bookPage);
   }
 }
 
