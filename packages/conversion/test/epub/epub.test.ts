@@ -167,4 +167,18 @@ describe('EPUB', () => {
     const web = await convertDocument(Buffer.from(`<html><body>${body}<p>Body.</p></body></html>`), 'html', std);
     expect(web.markdown).toBe('Body.\n');
   });
+
+  it('When the OPF gives title, creators, publisher, language and description, then the facts list opens the book without the language tag', async () => {
+    const input = epub(
+      { 'OPS/a.xhtml': page('A', '<p>Text.</p>') },
+      '<package xmlns:dc="http://purl.org/dc/elements/1.1/"><metadata><dc:title>Buch</dc:title><dc:creator>Jörg</dc:creator>' +
+        '<dc:creator>Ana</dc:creator><dc:publisher>Verlag</dc:publisher><dc:language>de-DE</dc:language>' +
+        '<dc:description>&lt;p&gt;Ein &lt;b&gt;kurzes&lt;/b&gt; Buch.&lt;/p&gt;</dc:description></metadata>' +
+        '<manifest><item id="a" href="a.xhtml"/></manifest><spine><itemref idref="a"/></spine></package>',
+    );
+    const { markdown } = await convertDocument(input, 'epub', std);
+    expect(markdown).toBe(
+      '- **Title:** Buch\n- **Authors:** Jörg, Ana\n- **Publisher:** Verlag\n- **Description:** Ein kurzes Buch.\n\nText.\n',
+    );
+  });
 });

@@ -64,7 +64,8 @@ export const epubReader: Reader = {
       if (blocks.length) chapters.push(blocks.map((block) => ({ ...block, page })));
     }
     const text = (local: string): string => descendants(opf, local)[0]?.textContent?.trim() ?? '';
-    // The book's own description of itself leads, as a reader sees it on the cover page.
+    // The book's own description of itself leads, as a reader sees it on the cover page and in a
+    // library: not its language tag (`en-US`), a code for reading systems that no reader is shown.
     const facts = [
       ['Title', text('title')],
       [
@@ -75,7 +76,6 @@ export const epubReader: Reader = {
           .join(', '),
       ],
       ['Publisher', text('publisher')],
-      ['Language', text('language')],
       [
         'Description',
         text('description')
