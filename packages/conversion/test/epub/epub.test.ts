@@ -181,4 +181,49 @@ describe('EPUB', () => {
       '- **Title:** Buch\n- **Authors:** Jörg, Ana\n- **Publisher:** Verlag\n- **Description:** Ein kurzes Buch.\n\nText.\n',
     );
   });
+
+  it('When chapters mark notes kept in an endnotes file, then the marks and the notes become [^n] notes sharing labels, and the back links go', async () => {
+    const mark = (n: number) => `<a href="notes.xhtml#note-${n}" id="noteref-${n}" epub:type="noteref">${n}</a>`;
+    const input = epub(
+      {
+        'OPS/text/a.xhtml': page('A', `<p>Alpha${mark(1)} and beta${mark(2)}.</p>`),
+        'OPS/text/b.xhtml': page(
+          'B',
+          `<p>Gamma${mark(3)}, then <a href="notes.xhtml#plain" epub:type="noteref">a mark to a paragraph</a>.</p>`,
+        ),
+        'OPS/text/notes.xhtml': page(
+          'Notes',
+          '<section epub:type="endnotes"><h2>Endnotes</h2><ol>' +
+            [1, 2, 3]
+              .map(
+                (n) =>
+                  `<li id="note-${n}"><p>Note ${n}. <a href="a.xhtml#noteref-${n}" epub:type="backlink">↩</a></p></li>`,
+              )
+              .join('') +
+            '</ol></section><p id="plain">A plain paragraph.</p>',
+        ),
+      },
+      '<package><metadata/><manifest><item id="a" href="text/a.xhtml"/><item id="b" href="text/b.xhtml"/><item id="n" href="text/notes.xhtml"/></manifest>' +
+        '<spine><itemref idref="a"/><itemref idref="b"/><itemref idref="n"/></spine></package>',
+    );
+    const { markdown } = await convertDocument(input, 'epub', std);
+    expect(markdown).toBe(
+      'Alpha[^1] and beta[^2].\n\nGamma[^3], then a mark to a paragraph.\n\n## Endnotes\n\nA plain paragraph.\n\n' +
+        '[^1]: Note 1.\n\n[^2]: Note 2.\n\n[^3]: Note 3.\n',
+    );
+  });
+
+  it('When a note mark names its own page in its address (ch1.xhtml#fn1 from ch1.xhtml), then it is a note like #fn1', async () => {
+    const input = epub(
+      {
+        'OPS/ch1.xhtml': page(
+          'A',
+          '<p>Alpha<a epub:type="noteref" href="ch1.xhtml#fn1">*</a>.</p><aside epub:type="footnote" id="fn1"><p>Note A.</p></aside>',
+        ),
+      },
+      '<package><metadata/><manifest><item id="a" href="ch1.xhtml"/></manifest><spine><itemref idref="a"/></spine></package>',
+    );
+    const { markdown } = await convertDocument(input, 'epub', std);
+    expect(markdown).toBe('Alpha[^1].\n\n[^1]: Note A.\n');
+  });
 });

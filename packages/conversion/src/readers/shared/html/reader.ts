@@ -83,6 +83,21 @@ export interface HtmlReadOptions {
    * and `aria-hidden` still do.
    */
   bookPage?: boolean;
+  /** Notes that live in another page of the same book (an e-book's endnotes file). */
+  bookNotes?: BookNotes;
+}
+
+/**
+ * An e-book's notes across its pages: a note mark in one chapter (`<a epub:type="noteref"
+ * href="endnotes.xhtml#note-6">`) and the note in another page share one label.
+ */
+export interface BookNotes {
+  /** The label of the note in another page that this address points to, if it is one. */
+  refLabel(href: string): string | undefined;
+  /** Whether this page's element with this id is a note that a mark in another page points to. */
+  isOwn(id: string): boolean;
+  /** That note's label, the one its marks carry. */
+  ownLabel(id: string): string;
 }
 
 /** An HTML document or fragment as document blocks: the main content, page chrome left out. */
@@ -100,7 +115,7 @@ export function readHtml(
   options: HtmlReadOptions = {},
 ): Block[] {
   const content = mainContent(root);
-  const notes = noteElements(root);
+  const notes = noteElements(root, options.bookNotes);
   const first = numbering.next;
   const blocks = new HtmlReader('all', notes, numbering, options).document(content);
   if (blocks.length || !textOf(root, (el) => SKIPPED_TAGS.has(el.tag)).trim()) return blocks;
@@ -128,9 +143,21 @@ const NOTES_CLASS = /(?:^|\s)(?:footnotes|endnotes)(?:\s|$)/i;
 
 /**
  * Footnotes and endnotes marked as such (EPUB `epub:type`, DPUB-ARIA roles, the items of a marked
- * notes list) that a link in the same page points to, by id.
+ * notes list) that a link in the same page (or, in a book, in another page) points to, by id.
  */
-function noteElements(root: HtmlElement): Map<string, HtmlElement> {
+function noteElements(root: HtmlElement, book?: BookNotes): Map<string, HtmlElement> {
+  const { candidates, targets } = noteCandidates(root);
+  for (const id of candidates.keys()) if (!targets.has(id) && !book?.isOwn(id)) candidates.delete(id);
+  return candidates;
+}
+
+/** The ids of the elements of a page that are marked as footnotes or endnotes, pointed at or not. */
+export function noteIds(html: string): Set<string> {
+  return new Set(noteCandidates(parseHtml(html)).candidates.keys());
+}
+
+/** Marked notes by id, and the ids that links within the page point to. */
+function noteCandidates(root: HtmlElement): { candidates: Map<string, HtmlElement>; targets: Set<string> } {
   const candidates = new Map<string, HtmlElement>();
   const targets = new Set<string>();
   const stack: HtmlElement[] = [root];
@@ -158,8 +185,7 @@ function noteElements(root: HtmlElement): Map<string, HtmlElement> {
       inNotesList.push(list);
     }
   }
-  for (const id of candidates.keys()) if (!targets.has(id)) candidates.delete(id);
-  return candidates;
+  return { candidates, targets };
 }
 
 /** The <main> element, else the outermost articles, else the whole document. */
@@ -252,6 +278,7 @@ class HtmlReader {
   }
 
   private noteLabel(key: string): string {
+    if (this.options.bookNotes?.isOwn(key)) return this.options.bookNotes.ownLabel(key);
     let label = this.noteLabels.get(key);
     if (!label) {
       label = String(this.numbering.next++);
@@ -553,13 +580,21 @@ class HtmlReader {
           out.push({ type: 'noteRef', id: this.noteLabel(target) });
           return;
         }
+        // A mark pointing to a note in another page of the book.
+        const bookNote =
+          target === undefined && el.attrs.href ? this.options.bookNotes?.refLabel(el.attrs.href) : undefined;
+        if (bookNote !== undefined) {
+          out.push({ type: 'noteRef', id: bookNote });
+          return;
+        }
         if (el.attrs.role === 'doc-backlink') return;
         const inner = this.inlines(el.children, depth);
-        // A link within the page showing only a symbol is a permalink or back link (¶ beside a
-        // heading, ↩ or ^ after a note): page furniture, not text.
-        if (el.attrs.href?.startsWith('#') && isOnlySymbols(inner)) return;
         const url = linkTarget(el.attrs.href);
-        const kept = url && !(this.options.dropRelativeLinks && !HAS_SCHEME.test(url));
+        const intoBook = this.options.dropRelativeLinks && url !== undefined && !HAS_SCHEME.test(url);
+        // A link within the page (or the book) showing only a symbol is a permalink or back link (¶
+        // beside a heading, ↩ or ^ after a note): page furniture, not text.
+        if ((el.attrs.href?.startsWith('#') || intoBook) && isOnlySymbols(inner)) return;
+        const kept = url && !intoBook;
         if (kept && !isBlankInline(inner)) out.push({ type: 'link', url, children: inner });
         else append(out, inner);
         return;
