@@ -148,4 +148,82 @@ describe('EPUB', () => {
       'Il en avait souvent rêvé, au moins depuis la communale.\n\nDans la petite école de Bothoa, quand le maître accrochait les cartes.\n',
     );
   });
+
+  it('When a chapter names its sections and boxes like page chrome (id "sec-nav", class "sidebar", "menu"), then they are read, and only its <nav> stays out', async () => {
+    const body =
+      '<section id="sec-nav"><h2>2.2 Navigation</h2><p>Readers move through the spine.</p></section>' +
+      '<aside class="sidebar"><p>Box: a note beside the text.</p></aside>' +
+      '<div class="menu"><p>Soup, then fish.</p></div>' +
+      '<nav class="toc"><ol><li><a href="#sec-nav">2.2 Navigation</a></li></ol></nav>';
+    const input = epub(
+      { 'OPS/a.xhtml': page('A', body) },
+      '<package><metadata/><manifest><item id="a" href="a.xhtml"/></manifest><spine><itemref idref="a"/></spine></package>',
+    );
+    const { markdown } = await convertDocument(input, 'epub', std);
+    expect(markdown).toBe(
+      '## 2.2 Navigation\n\nReaders move through the spine.\n\nBox: a note beside the text.\n\nSoup, then fish.\n',
+    );
+    // The same page as a web page keeps its chrome rule: the named sections and boxes are left out.
+    const web = await convertDocument(Buffer.from(`<html><body>${body}<p>Body.</p></body></html>`), 'html', std);
+    expect(web.markdown).toBe('Body.\n');
+  });
+
+  it('When the OPF gives title, creators, publisher, language and description, then the facts list opens the book without the language tag', async () => {
+    const input = epub(
+      { 'OPS/a.xhtml': page('A', '<p>Text.</p>') },
+      '<package xmlns:dc="http://purl.org/dc/elements/1.1/"><metadata><dc:title>Buch</dc:title><dc:creator>Jörg</dc:creator>' +
+        '<dc:creator>Ana</dc:creator><dc:publisher>Verlag</dc:publisher><dc:language>de-DE</dc:language>' +
+        '<dc:description>&lt;p&gt;Ein &lt;b&gt;kurzes&lt;/b&gt; Buch.&lt;/p&gt;</dc:description></metadata>' +
+        '<manifest><item id="a" href="a.xhtml"/></manifest><spine><itemref idref="a"/></spine></package>',
+    );
+    const { markdown } = await convertDocument(input, 'epub', std);
+    expect(markdown).toBe(
+      '- **Title:** Buch\n- **Authors:** Jörg, Ana\n- **Publisher:** Verlag\n- **Description:** Ein kurzes Buch.\n\nText.\n',
+    );
+  });
+
+  it('When chapters mark notes kept in an endnotes file, then the marks and the notes become [^n] notes sharing labels, and the back links go', async () => {
+    const mark = (n: number) => `<a href="notes.xhtml#note-${n}" id="noteref-${n}" epub:type="noteref">${n}</a>`;
+    const input = epub(
+      {
+        'OPS/text/a.xhtml': page('A', `<p>Alpha${mark(1)} and beta${mark(2)}.</p>`),
+        'OPS/text/b.xhtml': page(
+          'B',
+          `<p>Gamma${mark(3)}, then <a href="notes.xhtml#plain" epub:type="noteref">a mark to a paragraph</a>.</p>`,
+        ),
+        'OPS/text/notes.xhtml': page(
+          'Notes',
+          '<section epub:type="endnotes"><h2>Endnotes</h2><ol>' +
+            [1, 2, 3]
+              .map(
+                (n) =>
+                  `<li id="note-${n}"><p>Note ${n}. <a href="a.xhtml#noteref-${n}" epub:type="backlink">↩</a></p></li>`,
+              )
+              .join('') +
+            '</ol></section><p id="plain">A plain paragraph.</p>',
+        ),
+      },
+      '<package><metadata/><manifest><item id="a" href="text/a.xhtml"/><item id="b" href="text/b.xhtml"/><item id="n" href="text/notes.xhtml"/></manifest>' +
+        '<spine><itemref idref="a"/><itemref idref="b"/><itemref idref="n"/></spine></package>',
+    );
+    const { markdown } = await convertDocument(input, 'epub', std);
+    expect(markdown).toBe(
+      'Alpha[^1] and beta[^2].\n\nGamma[^3], then a mark to a paragraph.\n\n## Endnotes\n\nA plain paragraph.\n\n' +
+        '[^1]: Note 1.\n\n[^2]: Note 2.\n\n[^3]: Note 3.\n',
+    );
+  });
+
+  it('When a note mark names its own page in its address (ch1.xhtml#fn1 from ch1.xhtml), then it is a note like #fn1', async () => {
+    const input = epub(
+      {
+        'OPS/ch1.xhtml': page(
+          'A',
+          '<p>Alpha<a epub:type="noteref" href="ch1.xhtml#fn1">*</a>.</p><aside epub:type="footnote" id="fn1"><p>Note A.</p></aside>',
+        ),
+      },
+      '<package><metadata/><manifest><item id="a" href="ch1.xhtml"/></manifest><spine><itemref idref="a"/></spine></package>',
+    );
+    const { markdown } = await convertDocument(input, 'epub', std);
+    expect(markdown).toBe('Alpha[^1].\n\n[^1]: Note A.\n');
+  });
 });

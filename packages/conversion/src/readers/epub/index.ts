@@ -4,7 +4,7 @@ import { ConversionError } from '../../types';
 import { SafeZip } from '../../archive/safe-zip';
 import { parseXml } from '../shared/office-properties';
 import { attr, descendants } from '../shared/xml-dom';
-import { htmlToBlocks } from '../shared/html/reader';
+import { htmlToBlocks, noteIds, type BookNotes } from '../shared/html/reader';
 import type { Block, ListItem } from '../../document/model';
 import { PictureReader } from '../shared/ocr/pictures';
 
@@ -50,21 +50,30 @@ export const epubReader: Reader = {
     const numbering = { next: 1 };
     // Enhanced mode reads the text inside the book's pictures (scanned pages, figures with labels).
     const reader = options.enhanced ? new PictureReader() : undefined;
+    const pages: { path: string; html: string }[] = [];
     for (const ref of descendants(opf, 'itemref')) {
       if (attr(ref, 'linear') === 'no') continue;
       const item = manifest.get(attr(ref, 'idref') ?? '');
       if (!item || item.props.includes('nav') || tocPages.has(resolve(item.href))) continue;
       const chapterPath = resolve(item.href);
-      let html = zip.textOf(chapterPath);
-      if (!html) continue;
-      if (reader) html = await withPictureText(html, chapterPath, zip, reader);
-      const blocks = htmlToBlocks(html, numbering, { dropRelativeLinks: true });
+      const html = zip.textOf(chapterPath);
+      if (html) pages.push({ path: chapterPath, html });
+    }
+    const notes = bookNotes(pages, numbering);
+    for (const { path: chapterPath, html: source } of pages) {
+      const html = reader ? await withPictureText(source, chapterPath, zip, reader) : source;
+      const blocks = htmlToBlocks(html, numbering, {
+        dropRelativeLinks: true,
+        bookPage: true,
+        bookNotes: notes.of(chapterPath),
+      });
       // Each spine document is a page.
       const page = chapters.length + 1;
       if (blocks.length) chapters.push(blocks.map((block) => ({ ...block, page })));
     }
     const text = (local: string): string => descendants(opf, local)[0]?.textContent?.trim() ?? '';
-    // The book's own description of itself leads, as a reader sees it on the cover page.
+    // The book's own description of itself leads, as a reader sees it on the cover page and in a
+    // library: not its language tag (`en-US`), a code for reading systems that no reader is shown.
     const facts = [
       ['Title', text('title')],
       [
@@ -75,7 +84,6 @@ export const epubReader: Reader = {
           .join(', '),
       ],
       ['Publisher', text('publisher')],
-      ['Language', text('language')],
       [
         'Description',
         text('description')
@@ -103,6 +111,72 @@ export const epubReader: Reader = {
     };
   },
 };
+
+/**
+ * `path#id` of an address with a file part in the page at `from` (relative to it, the page itself
+ * too: `ch1.xhtml#fn1` from ch1.xhtml), or undefined for `#id` alone and addresses out of the book.
+ */
+function bookAddress(from: string, href: string): string | undefined {
+  const hash = href.indexOf('#');
+  if (hash <= 0 || /^[a-z][a-z0-9+.-]*:|^\/\//i.test(href)) return undefined;
+  let file = href.slice(0, hash);
+  try {
+    file = decodeURIComponent(file);
+  } catch {
+    // A malformed escape is used as written.
+  }
+  return `${path.posix.normalize(path.posix.join(path.posix.dirname(from), file))}#${href.slice(hash + 1)}`;
+}
+
+/** A note mark: a link whose `epub:type` or role says it points to a note. */
+const NOTE_MARK = /<a\b(?=[^>]*\b(?:epub:type|role)\s*=\s*["'][^"']*\b(?:doc-)?noteref\b)[^>]*>/gi;
+const HREF = /\bhref\s*=\s*(?:"([^"]*)"|'([^']*)')/i;
+
+/**
+ * Notes kept in another page of the book than their marks (endnotes files): the note marks found
+ * in every page, and the marked notes they point to in the pages read, share one label, given
+ * in the order first met (marks usually come first), from the book's note numbering.
+ */
+function bookNotes(pages: { path: string; html: string }[], numbering: { next: number }) {
+  const pointed = new Map<string, Set<string>>();
+  for (const page of pages) {
+    for (const tag of page.html.match(NOTE_MARK) ?? []) {
+      const match = HREF.exec(tag);
+      const address = bookAddress(page.path, match?.[1] ?? match?.[2] ?? '');
+      if (!address) continue;
+      const file = address.slice(0, address.indexOf('#'));
+      if (!pointed.has(file)) pointed.set(file, new Set());
+      pointed.get(file)!.add(address.slice(file.length + 1));
+    }
+  }
+  // Only marks that meet a marked note count: a mark pointing at a plain paragraph stays a link's text.
+  const notes = new Set<string>();
+  for (const [file, ids] of pointed) {
+    const page = pages.find((p) => p.path === file);
+    if (!page) continue;
+    const marked = noteIds(page.html);
+    for (const id of ids) if (marked.has(id)) notes.add(`${file}#${id}`);
+  }
+  const labels = new Map<string, string>();
+  const label = (address: string): string => {
+    let found = labels.get(address);
+    if (!found) labels.set(address, (found = String(numbering.next++)));
+    return found;
+  };
+  return {
+    of(file: string): BookNotes | undefined {
+      if (!notes.size) return undefined;
+      return {
+        refLabel: (href) => {
+          const address = bookAddress(file, href);
+          return address && notes.has(address) ? label(address) : undefined;
+        },
+        isOwn: (id) => notes.has(`${file}#${id}`),
+        ownLabel: (id) => label(`${file}#${id}`),
+      };
+    },
+  };
+}
 
 /** The chapter with each local picture's alt text extended by the text OCR reads in it. */
 async function withPictureText(

@@ -76,6 +76,28 @@ export interface HtmlReadOptions {
    * of the book, which the Markdown doesn't have.
    */
   dropRelativeLinks?: boolean;
+  /**
+   * A page of an e-book: class and id names never mark page chrome. A book has no site menu or
+   * cookie banner; its ids are anchors named after its own sections (`sec-nav` for a chapter on
+   * navigation) and its classes are styles (a textbook's `sidebar` box). `<nav>`, navigation roles
+   * and `aria-hidden` still do.
+   */
+  bookPage?: boolean;
+  /** Notes that live in another page of the same book (an e-book's endnotes file). */
+  bookNotes?: BookNotes;
+}
+
+/**
+ * An e-book's notes across its pages: a note mark in one chapter (`<a epub:type="noteref"
+ * href="endnotes.xhtml#note-6">`) and the note in another page share one label.
+ */
+export interface BookNotes {
+  /** The label of the note in another page that this address points to, if it is one. */
+  refLabel(href: string): string | undefined;
+  /** Whether this page's element with this id is a note that a mark in another page points to. */
+  isOwn(id: string): boolean;
+  /** That note's label, the one its marks carry. */
+  ownLabel(id: string): string;
 }
 
 /** An HTML document or fragment as document blocks: the main content, page chrome left out. */
@@ -93,14 +115,16 @@ export function readHtml(
   options: HtmlReadOptions = {},
 ): Block[] {
   const content = mainContent(root);
-  const notes = noteElements(root);
+  const notes = noteElements(root, options.bookNotes);
   const first = numbering.next;
   const blocks = new HtmlReader('all', notes, numbering, options).document(content);
   if (blocks.length || !textOf(root, (el) => SKIPPED_TAGS.has(el.tag)).trim()) return blocks;
   // A page that is all chrome (a bare header or menu) keeps what is inside its outermost chrome,
   // still without the chrome nested there (the logo, a sub-menu); failing that, everything it has.
   numbering.next = first;
-  const outer = new HtmlReader(outermostChrome(content), notes, numbering, options).document(content);
+  const outer = new HtmlReader(outermostChrome(content, !options.bookPage), notes, numbering, options).document(
+    content,
+  );
   if (outer.length) return outer;
   numbering.next = first;
   return new HtmlReader('none', notes, numbering, options).document(content);
@@ -119,9 +143,21 @@ const NOTES_CLASS = /(?:^|\s)(?:footnotes|endnotes)(?:\s|$)/i;
 
 /**
  * Footnotes and endnotes marked as such (EPUB `epub:type`, DPUB-ARIA roles, the items of a marked
- * notes list) that a link in the same page points to, by id.
+ * notes list) that a link in the same page (or, in a book, in another page) points to, by id.
  */
-function noteElements(root: HtmlElement): Map<string, HtmlElement> {
+function noteElements(root: HtmlElement, book?: BookNotes): Map<string, HtmlElement> {
+  const { candidates, targets } = noteCandidates(root);
+  for (const id of candidates.keys()) if (!targets.has(id) && !book?.isOwn(id)) candidates.delete(id);
+  return candidates;
+}
+
+/** The ids of the elements of a page that are marked as footnotes or endnotes, pointed at or not. */
+export function noteIds(html: string): Set<string> {
+  return new Set(noteCandidates(parseHtml(html)).candidates.keys());
+}
+
+/** Marked notes by id, and the ids that links within the page point to. */
+function noteCandidates(root: HtmlElement): { candidates: Map<string, HtmlElement>; targets: Set<string> } {
   const candidates = new Map<string, HtmlElement>();
   const targets = new Set<string>();
   const stack: HtmlElement[] = [root];
@@ -149,8 +185,7 @@ function noteElements(root: HtmlElement): Map<string, HtmlElement> {
       inNotesList.push(list);
     }
   }
-  for (const id of candidates.keys()) if (!targets.has(id)) candidates.delete(id);
-  return candidates;
+  return { candidates, targets };
 }
 
 /** The <main> element, else the outermost articles, else the whole document. */
@@ -180,25 +215,25 @@ function mainContent(root: HtmlElement): HtmlNode[] {
 }
 
 /** Chrome elements with no chrome above them (within the content read). */
-function outermostChrome(nodes: HtmlNode[]): Set<HtmlElement> {
+function outermostChrome(nodes: HtmlNode[], byName: boolean): Set<HtmlElement> {
   const found = new Set<HtmlElement>();
   const stack: HtmlNode[] = nodes.slice().reverse();
   while (stack.length) {
     const node = stack.pop()!;
     if (typeof node === 'string' || SKIPPED_TAGS.has(node.tag)) continue;
-    if (isChrome(node)) found.add(node);
+    if (isChrome(node, byName)) found.add(node);
     else for (let i = node.children.length - 1; i >= 0; i--) stack.push(node.children[i]!);
   }
   return found;
 }
 
-/** Navigation and page chrome by tag, ARIA role or class/id words, unless it holds the page's content. */
-function isChrome(el: HtmlElement): boolean {
+/** Navigation and page chrome by tag, ARIA role or (`byName`) class/id words, unless it holds the page's content. */
+function isChrome(el: HtmlElement, byName: boolean): boolean {
   if (el.tag === 'nav' || CHROME_ROLES.has(el.attrs.role ?? '') || el.attrs['aria-hidden'] === 'true') return true;
   // The page's banner and footer landmarks; inside main content these roles are misused (as for
   // <header> and <footer>, which are landmarks only outside <main> and <article>).
   if (PAGE_ROLES.has(el.attrs.role ?? '') && !el.inMain) return true;
-  if (el.attrs.class === undefined && el.attrs.id === undefined) return false;
+  if (!byName || (el.attrs.class === undefined && el.attrs.id === undefined)) return false;
   const words = `${el.attrs.class ?? ''} ${el.attrs.id ?? ''}`.toLowerCase().split(/[\s_-]+/);
   // A tab strip names the panels beside it: content, whatever its class or id says.
   return words.some((w) => CHROME_WORDS.has(w)) && !el.hasContent && el.attrs.role !== 'tablist';
@@ -243,6 +278,7 @@ class HtmlReader {
   }
 
   private noteLabel(key: string): string {
+    if (this.options.bookNotes?.isOwn(key)) return this.options.bookNotes.ownLabel(key);
     let label = this.noteLabels.get(key);
     if (!label) {
       label = String(this.numbering.next++);
@@ -544,13 +580,21 @@ class HtmlReader {
           out.push({ type: 'noteRef', id: this.noteLabel(target) });
           return;
         }
+        // A mark pointing to a note in another page of the book.
+        const bookNote =
+          target === undefined && el.attrs.href ? this.options.bookNotes?.refLabel(el.attrs.href) : undefined;
+        if (bookNote !== undefined) {
+          out.push({ type: 'noteRef', id: bookNote });
+          return;
+        }
         if (el.attrs.role === 'doc-backlink') return;
         const inner = this.inlines(el.children, depth);
-        // A link within the page showing only a symbol is a permalink or back link (¶ beside a
-        // heading, ↩ or ^ after a note): page furniture, not text.
-        if (el.attrs.href?.startsWith('#') && isOnlySymbols(inner)) return;
         const url = linkTarget(el.attrs.href);
-        const kept = url && !(this.options.dropRelativeLinks && !HAS_SCHEME.test(url));
+        const intoBook = this.options.dropRelativeLinks && url !== undefined && !HAS_SCHEME.test(url);
+        // A link within the page (or the book) showing only a symbol is a permalink or back link (¶
+        // beside a heading, ↩ or ^ after a note): page furniture, not text.
+        if ((el.attrs.href?.startsWith('#') || intoBook) && isOnlySymbols(inner)) return;
+        const kept = url && !intoBook;
         if (kept && !isBlankInline(inner)) out.push({ type: 'link', url, children: inner });
         else append(out, inner);
         return;
@@ -616,7 +660,7 @@ class HtmlReader {
     if (el.attrs.style !== undefined && /display:\s*none/i.test(el.attrs.style)) return true;
     if (this.chrome === 'none') return false;
     if (this.chrome !== 'all' && this.chrome.has(el)) return false;
-    return isChrome(el);
+    return isChrome(el, !this.options.bookPage);
   }
 }
 
