@@ -229,3 +229,68 @@ describe('PDF wrapped section titles', () => {
     expect(markdown).toMatch(/^#+ PART 1309—REGISTRATION OF MANUFACTURERS, DISTRIBUTORS, IMPORTERS AND EXPORTERS$/m);
   });
 });
+
+describe('PDF section titles in capitals at the body size (IEEE papers)', () => {
+  /** A column of body text lines from `y`, 12 points apart. */
+  function body(doc: PDFKit.PDFDocument, y: number, count: number): number {
+    doc.font('Times-Roman').fontSize(10);
+    for (let k = 0; k < count; k++)
+      doc.text(`line ${k} of the text that this section holds and reads on`, 54, y + k * 12, { lineBreak: false });
+    return y + count * 12;
+  }
+  /** A centred title; small capitals draw each word's first letter at 10 pt and the rest at 8 pt. */
+  function title(doc: PDFKit.PDFDocument, text: string, y: number, smallCaps: boolean): void {
+    doc.font('Times-Roman').fontSize(10);
+    const width = doc.widthOfString(text);
+    const column = doc.widthOfString('line 0 of the text that this section holds and reads on');
+    let x = 54 + (column - width) / 2;
+    for (const word of text.split(' ')) {
+      doc.fontSize(10).text(word[0]!, x, y, { lineBreak: false });
+      x += doc.widthOfString(word[0]!);
+      doc.fontSize(smallCaps ? 8 : 10).text(`${word.slice(1)} `, x, smallCaps ? y + 1.6 : y, { lineBreak: false });
+      x += doc.widthOfString(`${word.slice(1)} `);
+    }
+  }
+
+  it.each([
+    ['capitals', false],
+    ['small capitals', true],
+  ])(
+    'When numbered section titles are set centred in %s, then they are headings and lettered ones nest under them',
+    async (_, smallCaps) => {
+      const input = await pdf((doc) => {
+        doc.font('Times-Bold').fontSize(20).text('Control of Many Small Robots', 54, 60, { lineBreak: false });
+        let y = body(doc, 100, 3);
+        title(doc, 'I. INTRODUCTION', y + 10, smallCaps);
+        y = body(doc, y + 28, 4);
+        title(doc, 'II. METHOD', y + 10, smallCaps);
+        y = body(doc, y + 28, 3);
+        doc
+          .font('Times-Italic')
+          .fontSize(10)
+          .text('A. Signals', 54, y + 8, { lineBreak: false });
+        y = body(doc, y + 24, 3);
+        title(doc, 'REFERENCES', y + 10, smallCaps);
+        body(doc, y + 28, 2);
+      });
+      const { markdown } = await convertIsolated(input, 'pdf', std, limits);
+      expect(markdown.split('\n').filter((l) => l.startsWith('#'))).toEqual([
+        '# Control of Many Small Robots',
+        '## I. INTRODUCTION',
+        '## II. METHOD',
+        '### A. Signals',
+        '## REFERENCES',
+      ]);
+    },
+  );
+
+  it('When a line in capitals sits in running text, flush left and close under the line above, then it stays text', async () => {
+    const input = await pdf((doc) => {
+      const y = body(doc, 100, 3);
+      doc.font('Times-Roman').fontSize(10).text('THE SOFTWARE IS PROVIDED AS IS', 54, y, { lineBreak: false });
+      body(doc, y + 12, 3);
+    });
+    const { markdown } = await convertIsolated(input, 'pdf', std, limits);
+    expect(markdown).not.toMatch(/^#/m);
+  });
+});

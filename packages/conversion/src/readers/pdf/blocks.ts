@@ -90,15 +90,19 @@ export function linesToBlocks(lines: Line[]): Block[] {
       (isHeadingLine(l, body) ||
         isStyledHeading(lines, i, body, font) ||
         isSectionNumber(l, body) ||
-        isLocalHeading(lines, i, font)),
+        isLocalHeading(lines, i, font) ||
+        isCapitalsTitle(lines, i, body)),
   );
+  const romanSections = lines.some((l, i) => heading[i] && ROMAN_SECTION.test(l.text));
   const headingSizes = [...new Set(lines.filter((_, i) => heading[i]).map((l) => l.size))].sort((a, b) => b - a);
   const levelOf = (l: Line): number => {
     if (l.size >= body * HEADING_RATIO) return Math.min(headingSizes.indexOf(l.size) + 1, 4);
     const base = headingSizes.filter((s) => s >= body * HEADING_RATIO).length + 1;
     // Numbered sections nest by their number's depth: 2 is above 2.1, which is above 2.1.3.
     const depth = SECTION_NUMBER.exec(l.text)?.[1]?.split('.').filter(Boolean).length ?? 1;
-    return Math.min(base + depth - 1, 6);
+    // Lettered sections ("A. String control") sit under roman ones ("II. METHOD"), as IEEE numbers them.
+    const lettered = romanSections && LETTERED_SECTION.test(l.text) && !ROMAN_SECTION.test(l.text) ? 1 : 0;
+    return Math.min(base + depth - 1 + lettered, 6);
   };
   const blocks: Block[] = [];
   let paragraph: Line[] = [];
@@ -287,8 +291,14 @@ const HEADING_HANG = 2.5;
 
 /** Two wrapped lines as one text: a hyphen at the first's end before a lower-case word is a hyphenation. */
 function joinWrapped(first: string, second: string): string {
-  return /\p{Ll}-$/u.test(first) && /^\p{Ll}/u.test(second) ? first.slice(0, -1) + second : `${first} ${second}`;
+  if (!/\p{L}-$/u.test(first)) return `${first} ${second}`;
+  // "Stress-" over "Engineered" keeps its hyphen (a compound); "sub-" over "stances" was a hyphenation.
+  return /^\p{Ll}/u.test(second) ? first.slice(0, -1) + second : first + second;
 }
+
+/** "IV. " and "A. " before a section's title. */
+const ROMAN_SECTION = /^[IVX]{1,5}\.\s/;
+const LETTERED_SECTION = /^[A-Z]\.\s/;
 
 /** A heading's last line stands at most this many sizes under it (fonts with a tall line gap: Noto Serif 1.37). */
 const HEADING_TAIL_PITCH = 1.45;
@@ -646,6 +656,38 @@ function isStyledHeading(lines: Line[], i: number, body: number, font: string): 
   const standsAlone = !prev || prev.page !== line.page || prev.font !== line.font || /[.!?:]$/.test(prev.text);
   return followedByBody && standsAlone && /^[\p{Lu}\p{Lo}\d(]/u.test(line.text);
 }
+
+/**
+ * A section title in capitals at the body's size (IEEE papers' centred "I. INTRODUCTION", often small
+ * capitals): a short line without a lower-case letter, numbered or centred in its column, standing apart from
+ * the text above it (or first in its column), with text in lower case under it.
+ */
+function isCapitalsTitle(lines: Line[], i: number, body: number): boolean {
+  const line = lines[i]!;
+  if (line.table || line.rtl || line.cells.length > 1 || line.text.length > MAX_CAPITALS_TITLE_CHARS) return false;
+  // Small capitals: most letters set at 0.7-0.8 of the body's size.
+  if (line.size < body * 0.7 || /\p{Ll}/u.test(line.text) || !/\p{Lu}{3}/u.test(line.text)) return false;
+  if (/[.,;:]$/.test(line.text) || BULLET.test(line.text)) return false;
+  const next = lines[i + 1];
+  if (!next || next.page !== line.page || next.table || !/\p{Ll}/u.test(next.text) || next.y >= line.y) return false;
+  const prev = lines[i - 1];
+  const apart = !prev || prev.page !== line.page || prev.y < line.y || prev.y - line.y > line.size * CAPITALS_TITLE_GAP;
+  if (!apart) return false;
+  if (/^(?:[IVX]{1,5}|\d{1,2})\.\s/.test(line.text)) return true;
+  // Centred: as far in from the column's left edge as from its right, the column being the lines around it.
+  const around = lines
+    .slice(Math.max(0, i - 8), i + 9)
+    .filter((l) => l !== line && l.page === line.page && !l.table && l.x < line.right && l.right > line.x);
+  if (around.length < 3) return false;
+  const left = Math.min(...around.map((l) => l.x));
+  const right = Math.max(...around.map((l) => l.right));
+  return line.x - left > line.size * 2 && Math.abs(line.x - left - (right - line.right)) < line.size * 1.5;
+}
+
+/** A title in capitals is short... */
+const MAX_CAPITALS_TITLE_CHARS = 60;
+/** ...and stands at least this many of its sizes under the line above it (a paragraph's space before it). */
+const CAPITALS_TITLE_GAP = 1.5;
 
 /** A heading's second line set a little smaller, at the heading's own line spacing (a subheading stands further off). */
 function wrapsSmaller(first: Line, second: Line): boolean {
