@@ -294,3 +294,16 @@ describe('PDF section titles in capitals at the body size (IEEE papers)', () => 
     expect(markdown).not.toMatch(/^#/m);
   });
 });
+
+describe('PDF files whose owner forbids copying text', () => {
+  it('When a PDF opens without a password but forbids copying, then its text is read', async () => {
+    const input = await pdf(
+      (doc) =>
+        doc.font('Helvetica').fontSize(12).text('Copying is not allowed from this report, but it can be read.', 72, 72),
+      {},
+      { ownerPassword: 'owner', permissions: { copying: false, printing: 'highResolution' } },
+    );
+    const { markdown } = await convertIsolated(input, 'pdf', std, limits);
+    expect(markdown).toBe('Copying is not allowed from this report, but it can be read.\n');
+  });
+});
