@@ -27,22 +27,42 @@ export function removeRunningLines(pages: Line[][]): Line[][] {
     const large = bodySize(pages.flat()) * CHAPTER_NUMBER_RATIO;
     return pages.map((p) => p.filter((l) => l.size >= large || !PAGE_NUMBER.test(l.text)));
   }
+  // Counted over all pages and over every other page: a book's left and right pages carry different
+  // running heads (a regulation's "21 CFR Ch. II" and "Drug Enforcement Administration, Justice").
   const counts = new Map<string, number>();
-  for (const page of pages) {
-    const edge = page.filter(inEdgeBand);
-    for (const key of new Set(edge.map((l) => `${Math.round(l.y / 4)}|${boilerplateKey(l.text)}`))) {
+  const sideCounts = new Map<string, number>();
+  const keyOf = (l: Line): string => `${Math.round(l.y / 4)}|${boilerplateKey(l.text)}`;
+  // A page's top line counts wherever it sits when it stands apart from the text under it: a reduced page
+  // (a regulation printed small on letter paper) has its running head a fifth of the way down.
+  const heads = pages.map((page) => {
+    const ys = page.filter((l) => !l.table).map((l) => l.y);
+    const top = Math.max(...ys);
+    const below = Math.max(...ys.filter((y) => y < top));
+    return { top, apart: top - below };
+  });
+  const atEdge = (l: Line, p: number): boolean =>
+    inEdgeBand(l) || (l.y === heads[p]!.top && heads[p]!.apart > l.size * RUNNING_HEAD_GAP);
+  pages.forEach((page, p) => {
+    for (const key of new Set(page.filter((l) => atEdge(l, p)).map(keyOf))) {
       counts.set(key, (counts.get(key) ?? 0) + 1);
+      sideCounts.set(`${p % 2}|${key}`, (sideCounts.get(`${p % 2}|${key}`) ?? 0) + 1);
     }
-  }
+  });
   const threshold = Math.max(3, Math.ceil(pages.length * 0.5));
-  return pages.map((page) =>
+  // Most pages of one side, at least 3, and not on most of the other side's (that is the all-pages count).
+  const sideThreshold = (p: number): number => Math.max(3, Math.ceil(Math.ceil((pages.length - (p % 2)) / 2) * 0.75));
+  return pages.map((page, p) =>
     page.filter((l) => {
-      if (l.table || !inEdgeBand(l)) return true;
-      if (PAGE_NUMBER.test(l.text)) return false;
-      return (counts.get(`${Math.round(l.y / 4)}|${boilerplateKey(l.text)}`) ?? 0) < threshold;
+      if (l.table || !atEdge(l, p)) return true;
+      if (PAGE_NUMBER.test(l.text) && inEdgeBand(l)) return false;
+      const key = keyOf(l);
+      return (counts.get(key) ?? 0) < threshold && (sideCounts.get(`${p % 2}|${key}`) ?? 0) < sideThreshold(p);
     }),
   );
 }
+
+/** A running head stands at least this many of its sizes above the page's next line. */
+const RUNNING_HEAD_GAP = 1.6;
 
 /** Running headers and footers live in the top or bottom 10 % of the page. */
 function inEdgeBand(line: Line): boolean {
@@ -70,15 +90,19 @@ export function linesToBlocks(lines: Line[]): Block[] {
       (isHeadingLine(l, body) ||
         isStyledHeading(lines, i, body, font) ||
         isSectionNumber(l, body) ||
-        isLocalHeading(lines, i, font)),
+        isLocalHeading(lines, i, font) ||
+        isCapitalsTitle(lines, i, body)),
   );
+  const romanSections = lines.some((l, i) => heading[i] && ROMAN_SECTION.test(l.text));
   const headingSizes = [...new Set(lines.filter((_, i) => heading[i]).map((l) => l.size))].sort((a, b) => b - a);
   const levelOf = (l: Line): number => {
     if (l.size >= body * HEADING_RATIO) return Math.min(headingSizes.indexOf(l.size) + 1, 4);
     const base = headingSizes.filter((s) => s >= body * HEADING_RATIO).length + 1;
     // Numbered sections nest by their number's depth: 2 is above 2.1, which is above 2.1.3.
     const depth = SECTION_NUMBER.exec(l.text)?.[1]?.split('.').filter(Boolean).length ?? 1;
-    return Math.min(base + depth - 1, 6);
+    // Lettered sections ("A. String control") sit under roman ones ("II. METHOD"), as IEEE numbers them.
+    const lettered = romanSections && LETTERED_SECTION.test(l.text) && !ROMAN_SECTION.test(l.text) ? 1 : 0;
+    return Math.min(base + depth - 1 + lettered, 6);
   };
   const blocks: Block[] = [];
   let paragraph: Line[] = [];
@@ -98,6 +122,7 @@ export function linesToBlocks(lines: Line[]): Block[] {
   };
   const flushList = (): void => {
     if (list) {
+      nestByMarkKind(list.items);
       const items = list.items.map((item) => ({ ...item, text: runsToInlines(joinRunLines(item.lines), plain) }));
       const box = boxOf(list.items.flatMap((item) => item.all));
       for (const block of nestListItems(items)) blocks.push({ ...block, page: list.page, ...box });
@@ -174,7 +199,8 @@ export function linesToBlocks(lines: Line[]): Block[] {
         (prev.size === line.size || wrapsSmaller(prev, line)) &&
         gapBetween(prev, line) < Math.max(prev.size, line.size) * 1.8;
       // A heading's style is what makes it one: its text is plain.
-      if (continues && last.type === 'heading') last.text = plainText(`${inlineText(last.text, '')} ${line.text}`);
+      if (continues && last.type === 'heading')
+        last.text = plainText(joinWrapped(inlineText(last.text, ''), line.text));
       else
         blocks.push({
           type: 'heading',
@@ -196,6 +222,7 @@ export function linesToBlocks(lines: Line[]): Block[] {
         ordered: !!numbered,
         value: Number.isFinite(first) ? first : undefined,
         enclosed: !!numbered && numbered[0].startsWith('('),
+        mark: numbered?.[0].startsWith('(') ? numbered[1] : undefined,
         lines: [dropLeading(line.runs, (bullet ?? numbered)![0].length)],
         x: indent(line),
         last: line,
@@ -203,7 +230,14 @@ export function linesToBlocks(lines: Line[]): Block[] {
       });
       continue;
     }
-    if (item && (continuesItem(item, prev, line) || wrapsUnindented(lines, i, item))) {
+    if (
+      item &&
+      (continuesItem(item, prev, line) ||
+        wrapsUnindented(lines, i, item) ||
+        (prev === item.last && runsOnElsewhere(lines, i)))
+    ) {
+      // Gone on in the next column or page: its wrapped lines are at that column's edge now.
+      if (line.page !== item.last.page || line.y > item.last.y) item.x = indent(line);
       item.lines.push(line.runs);
       item.last = line;
       item.all.push(line);
@@ -213,12 +247,15 @@ export function linesToBlocks(lines: Line[]): Block[] {
     // "nonnarcotic substance."): in the heading's type, at its line pitch, under a line that was wrapped.
     const last = blocks[blocks.length - 1];
     if (!list && !paragraph.length && last?.type === 'heading' && prev && heading[i - 1] && endsHeading(lines, i)) {
-      last.text = plainText(`${inlineText(last.text, '')} ${line.text}`);
+      last.text = plainText(joinWrapped(inlineText(last.text, ''), line.text));
+      // A line ending with a comma goes on ("PART 1309—REGISTRATION OF" / "MANUFACTURERS, DISTRIBUTORS," /
+      // "IMPORTERS AND EXPORTERS"): the heading's next line continues it.
+      if (line.text.endsWith(',')) heading[i] = true;
       if (last.bbox) last.bbox = unionBox(last.bbox, boxOf([line]).bbox);
       continue;
     }
     flushList();
-    if (paragraph.length && prev && startsNewParagraph(prev, line)) flushParagraph();
+    if (paragraph.length && prev && startsNewParagraph(prev, line) && !runsOnElsewhere(lines, i)) flushParagraph();
     paragraph.push(line);
   }
   flushParagraph();
@@ -234,17 +271,37 @@ export function linesToBlocks(lines: Line[]): Block[] {
 function endsHeading(lines: Line[], i: number): boolean {
   const line = lines[i]!;
   const prev = lines[i - 1]!;
+  // At the heading's indent, or hung under it (a regulation's section titles indent their second line).
+  const hung = line.x - prev.x;
   return (
-    /\.$/.test(line.text) &&
+    /[.,]$/.test(line.text) &&
     !/[.,;:]$/.test(prev.text) &&
     line.text.length <= MAX_STYLED_HEADING_CHARS &&
     sameStyle(prev, line) &&
     prev.page === line.page &&
-    Math.abs(line.x - prev.x) < line.size &&
-    gapBetween(prev, line) <= line.size * WRAPPED_HEADING_PITCH &&
+    hung > -line.size &&
+    hung < line.size * HEADING_HANG &&
+    gapBetween(prev, line) <= line.size * HEADING_TAIL_PITCH &&
     wrappedBefore(lines, i - 1, line)
   );
 }
+
+/** A heading's wrapped line hangs at most this many sizes right of its first line. */
+const HEADING_HANG = 2.5;
+
+/** Two wrapped lines as one text: a hyphen at the first's end before a lower-case word is a hyphenation. */
+function joinWrapped(first: string, second: string): string {
+  if (!/\p{L}-$/u.test(first)) return `${first} ${second}`;
+  // "Stress-" over "Engineered" keeps its hyphen (a compound); "sub-" over "stances" was a hyphenation.
+  return /^\p{Ll}/u.test(second) ? first.slice(0, -1) + second : first + second;
+}
+
+/** "IV. " and "A. " before a section's title. */
+const ROMAN_SECTION = /^[IVX]{1,5}\.\s/;
+const LETTERED_SECTION = /^[A-Z]\.\s/;
+
+/** A heading's last line stands at most this many sizes under it (fonts with a tall line gap: Noto Serif 1.37). */
+const HEADING_TAIL_PITCH = 1.45;
 
 /** The number a list marker starts with, in ASCII or Arabic-Indic digits (NaN for letters and roman numerals). */
 function markerNumber(marker: string): number {
@@ -269,6 +326,8 @@ type ListItemLines = Omit<FlatListItem, 'text'> & {
   last: Line;
   all: Line[];
   enclosed?: boolean;
+  /** The letter or number inside an enclosed mark ("a" of "(a)"). */
+  mark?: string;
 };
 
 type Box = [number, number, number, number];
@@ -345,6 +404,54 @@ function successor(mark: string): string {
   return /^[a-hj-uw-z]$/.test(mark) ? String.fromCharCode(mark.charCodeAt(0) + 1) : '';
 }
 
+/**
+ * Enclosed marks of different kinds set at one indent nest by kind (regulations set "(a)", "(1)" and "(i)"
+ * flush at the same indent): a "(1)" or "(i)" after an item of another kind opens a level under it, and a
+ * mark that follows an open level's last mark ("(d)" after "(c)", past "(1)" ... "(10)") goes back to it.
+ */
+function nestByMarkKind(items: ListItemLines[]): void {
+  let open: Array<{ level: number; kind: MarkKind; mark: string }> = [];
+  for (const item of items) {
+    const mark = item.mark;
+    if (mark === undefined) {
+      open = [];
+      continue;
+    }
+    if (open.length && open[0]!.level !== item.level) open = [];
+    let k = open.length - 1;
+    while (k >= 0 && nextOfKind(open[k]!.kind, open[k]!.mark) !== mark) k--;
+    const kind = markKind(mark);
+    if (k >= 0) {
+      open.length = k + 1;
+      open[k]!.mark = mark;
+    } else if (open.length && FIRST_MARK.has(mark) && kind !== open[open.length - 1]!.kind) {
+      open.push({ level: item.level, kind, mark });
+    } else open = [{ level: item.level, kind, mark }];
+    item.level += open.length - 1;
+  }
+}
+
+type MarkKind = 'number' | 'letter' | 'roman';
+
+/** The marks a sequence of each kind starts with. */
+const FIRST_MARK = new Set(['1', 'a', 'i']);
+
+/** A mark's kind when it does not go on from an open level: "(i)", "(ii)", "(iv)" are roman numerals. */
+function markKind(mark: string): MarkKind {
+  if (/^\d+$/.test(mark)) return 'number';
+  return /^(?:i|[ivx]{2,4})$/.test(mark) ? 'roman' : 'letter';
+}
+
+/** The mark after `mark` in a sequence of `kind`. */
+function nextOfKind(kind: MarkKind, mark: string): string {
+  if (kind === 'number') return String(Number(mark) + 1);
+  if (kind === 'letter') return mark.length === 1 ? String.fromCharCode(mark.charCodeAt(0) + 1) : '';
+  const index = ROMAN.indexOf(mark);
+  return index >= 0 ? (ROMAN[index + 1] ?? '') : '';
+}
+
+const ROMAN = ['i', 'ii', 'iii', 'iv', 'v', 'vi', 'vii', 'viii', 'ix', 'x', 'xi', 'xii', 'xiii', 'xiv', 'xv'];
+
 /** A line that does not go on from the line before it: first of its page, after a heading or a closed sentence. */
 function standsApart(lines: Line[], i: number, heading: boolean[]): boolean {
   const prev = lines[i - 1];
@@ -368,7 +475,7 @@ function nextMarkStartsALine(lines: Line[], i: number, mark: string): boolean {
     if (text.startsWith(mark)) {
       if (j <= i + ENCLOSED_NEXT_WITHIN) return true;
       return (
-        Math.abs(indent(next) - indent(line)) < 2 &&
+        (Math.abs(indent(next) - indent(line)) < 2 || sameFirstLineIndent(lines, i, j)) &&
         /[.:;!?]["”')]?$/.test(lines[j - 1]!.text) &&
         new RegExp(`^${mark.replace(/[()]/g, '\\$&')}\\s+[\\p{Lu}\\d]`, 'u').test(text)
       );
@@ -376,6 +483,20 @@ function nextMarkStartsALine(lines: Line[], i: number, mark: string): boolean {
     if (text.includes(mark)) return false;
   }
   return false;
+}
+
+/**
+ * Two paragraphs' first lines indented alike from the lines that wrap under them, wherever they sit: the
+ * second mark of a lettered paragraph in the next column, whose edge is elsewhere.
+ */
+function sameFirstLineIndent(lines: Line[], i: number, j: number): boolean {
+  const offset = (k: number): number | undefined => {
+    const under = lines[k + 1];
+    return under && under.page === lines[k]!.page && !under.rtl ? lines[k]!.x - under.x : undefined;
+  };
+  const a = offset(i);
+  const b = offset(j);
+  return a !== undefined && b !== undefined && a > 1 && Math.abs(a - b) < 2;
 }
 
 /** How far in from its side a line starts: right-to-left lines start at their right edge. */
@@ -489,7 +610,28 @@ function isHeadingLine(line: Line, body: number): boolean {
   if (line.text.length > MAX_HEADING_CHARS || !/\p{L}/u.test(line.text) || /[.,;:]$/.test(line.text)) return false;
   // A line led by a bullet is a list item set large, not a heading.
   if (line.size >= body * HEADING_RATIO) return !BULLET.test(line.text);
-  return line.bold && line.size >= body * 0.98 && line.text.length <= 80 && !BULLET.test(line.text);
+  return (
+    line.bold &&
+    line.size >= body * 0.98 &&
+    line.text.length <= 80 &&
+    !BULLET.test(line.text) &&
+    !runsIntoPlainText(line)
+  );
+}
+
+/**
+ * A line whose bold or italic opening runs on in plain text ("(c) *Opium derivatives.* Unless specifi-",
+ * "**Note.** Keep the"): a run-in heading, which opens its paragraph and is no heading of its own.
+ */
+function runsIntoPlainText(line: Line): boolean {
+  let styled = false;
+  let last: StyledRun | undefined;
+  for (const run of line.runs) {
+    if (!/\p{L}/u.test(run.text)) continue;
+    styled ||= run.bold || run.italic;
+    last = run;
+  }
+  return styled && !!last && !last.bold && !last.italic;
 }
 
 /** "2", "2.1", "2.1.3", "(1)", "IV." or "A." before a heading's words. */
@@ -506,6 +648,7 @@ function isStyledHeading(lines: Line[], i: number, body: number, font: string): 
   const prev = lines[i - 1];
   if (line.table || line.text.length > MAX_STYLED_HEADING_CHARS || line.size < body * 0.95) return false;
   if (!/\p{L}/u.test(line.text) || /[.,;:]$/.test(line.text) || BULLET.test(line.text)) return false;
+  if (runsIntoPlainText(line)) return false;
   const apart = line.font !== font && line.font !== '';
   if (!apart || !next || next.table || next.page !== line.page) return false;
   // Followed by body text, and not the tail of a paragraph in the same style.
@@ -513,6 +656,38 @@ function isStyledHeading(lines: Line[], i: number, body: number, font: string): 
   const standsAlone = !prev || prev.page !== line.page || prev.font !== line.font || /[.!?:]$/.test(prev.text);
   return followedByBody && standsAlone && /^[\p{Lu}\p{Lo}\d(]/u.test(line.text);
 }
+
+/**
+ * A section title in capitals at the body's size (IEEE papers' centred "I. INTRODUCTION", often small
+ * capitals): a short line without a lower-case letter, numbered or centred in its column, standing apart from
+ * the text above it (or first in its column), with text in lower case under it.
+ */
+function isCapitalsTitle(lines: Line[], i: number, body: number): boolean {
+  const line = lines[i]!;
+  if (line.table || line.rtl || line.cells.length > 1 || line.text.length > MAX_CAPITALS_TITLE_CHARS) return false;
+  // Small capitals: most letters set at 0.7-0.8 of the body's size.
+  if (line.size < body * 0.7 || /\p{Ll}/u.test(line.text) || !/\p{Lu}{3}/u.test(line.text)) return false;
+  if (/[.,;:]$/.test(line.text) || BULLET.test(line.text)) return false;
+  const next = lines[i + 1];
+  if (!next || next.page !== line.page || next.table || !/\p{Ll}/u.test(next.text) || next.y >= line.y) return false;
+  const prev = lines[i - 1];
+  const apart = !prev || prev.page !== line.page || prev.y < line.y || prev.y - line.y > line.size * CAPITALS_TITLE_GAP;
+  if (!apart) return false;
+  if (/^(?:[IVX]{1,5}|\d{1,2})\.\s/.test(line.text)) return true;
+  // Centred: as far in from the column's left edge as from its right, the column being the lines around it.
+  const around = lines
+    .slice(Math.max(0, i - 8), i + 9)
+    .filter((l) => l !== line && l.page === line.page && !l.table && l.x < line.right && l.right > line.x);
+  if (around.length < 3) return false;
+  const left = Math.min(...around.map((l) => l.x));
+  const right = Math.max(...around.map((l) => l.right));
+  return line.x - left > line.size * 2 && Math.abs(line.x - left - (right - line.right)) < line.size * 1.5;
+}
+
+/** A title in capitals is short... */
+const MAX_CAPITALS_TITLE_CHARS = 60;
+/** ...and stands at least this many of its sizes under the line above it (a paragraph's space before it). */
+const CAPITALS_TITLE_GAP = 1.5;
 
 /** A heading's second line set a little smaller, at the heading's own line spacing (a subheading stands further off). */
 function wrapsSmaller(first: Line, second: Line): boolean {
@@ -726,6 +901,26 @@ function leadingMarker(line: Line): [string] | null {
 
 function gapBetween(a: Line, b: Line): number {
   return a.page === b.page ? Math.abs(a.y - b.y) : 0;
+}
+
+/**
+ * A sentence cut at a column's or a page's end that goes on at the top of the next column or page: the line
+ * before stops without ending its sentence, where the next word would not have fitted (or on another page),
+ * and this line, in its size, opens in lower case higher up and to the right (the next column) or on the
+ * next page.
+ */
+function runsOnElsewhere(lines: Line[], i: number): boolean {
+  const line = lines[i]!;
+  const prev = lines[i - 1];
+  if (!prev || prev.table || line.table || line.rtl || prev.rtl || Math.abs(line.size - prev.size) > 0.5) return false;
+  if (!/^\p{Ll}/u.test(line.text) || /[.!?:;]["”')]?$/.test(prev.text)) return false;
+  if (line.page === prev.page + 1) return true;
+  return (
+    line.page === prev.page &&
+    line.y > prev.y + line.size &&
+    line.x > prev.right - line.size &&
+    wrappedBefore(lines, i - 1, line)
+  );
 }
 
 function startsNewParagraph(prev: Line, line: Line): boolean {

@@ -21,12 +21,28 @@ export interface PopplerPage {
  * Positioned text of pages `from`..`to` from poppler's pdftohtml (XML, 1 unit = 1 pt, invisible
  * text included so OCR'd text layers are read): about as fast as pdftotext, with each run's font size and weight.
  * The file goes in on stdin (`fd://0`), so no temporary file is written; `-stdout` keeps the output name unused.
- * Pages keep their number in the file.
+ * Pages keep their number in the file. `-nodrm`: a file whose owner forbids copying text (no password to open
+ * it) is read as pdftotext and pdf.js read it; pdftohtml refused it and the conversion failed.
  */
 export async function readPages(input: Buffer, from: number, to: number, signal?: AbortSignal): Promise<PopplerPage[]> {
   const running = run(
     'pdftohtml',
-    ['-xml', '-i', '-hidden', '-q', '-stdout', '-zoom', '1', '-f', String(from), '-l', String(to), 'fd://0', 'out'],
+    [
+      '-xml',
+      '-i',
+      '-hidden',
+      '-nodrm',
+      '-q',
+      '-stdout',
+      '-zoom',
+      '1',
+      '-f',
+      String(from),
+      '-l',
+      String(to),
+      'fd://0',
+      'out',
+    ],
     { timeout: TOOL_TIMEOUT_MS, maxBuffer: MAX_XML_BYTES, encoding: 'utf8', signal },
   );
   // A tool that stops reading early (damaged file) closes the pipe: its exit status is the error that counts.
