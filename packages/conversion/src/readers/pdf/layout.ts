@@ -200,7 +200,9 @@ export function lineGaps(items: TextItem[]): number {
 function toLine(items: TextItem[], page: number, pageHeight: number): Line {
   const { rtl, sorted } = readingOrder(items);
   const meter = new GapMeter(rtl);
-  let text = '';
+  // Whether the line has text yet, and whether what was last added ends with whitespace (the line's text is its runs').
+  let written = false;
+  let endsInSpace = false;
   const runs: StyledRun[] = [];
   const cells: Cell[] = [];
   /** The left edge of the line's first item that is not spaces only. */
@@ -225,8 +227,8 @@ function toLine(items: TextItem[], page: number, pageHeight: number): Line {
         : drawn;
     // pdf.js inserts space items spanning gaps; they must not hide the gap between cells.
     if (item.text.trim() === '') {
-      if (text && !endsWithSpace(text)) {
-        text += ' ';
+      if (written && !endsInSpace) {
+        endsInSpace = true;
         runs.push(SPACE_RUN);
       }
       continue;
@@ -234,22 +236,20 @@ function toLine(items: TextItem[], page: number, pageHeight: number): Line {
     left = Math.min(left, item.x);
     const gap = meter.next(item);
     const wide = gap > Math.max(item.size * 1.2, 8);
-    if (text && gap > item.size * 0.5) gaps++;
+    if (written && gap > item.size * 0.5) gaps++;
     if (!cells.length || wide) cells.push({ x: item.x, right: item.x + item.width, text: item.text.trim() });
     else {
       const cell = cells[cells.length - 1]!;
-      cell.text += (gap > item.size * 0.15 && !endsWithSpace(text) ? ' ' : '') + item.text.trim();
+      cell.text += (gap > item.size * 0.15 && !endsInSpace ? ' ' : '') + item.text.trim();
       cell.right = Math.max(cell.right, item.x + item.width);
     }
     // A sub- or superscript (smaller, off the baseline) is set closer to its letter than a word space of its own size.
     const script = !!last && item.size < last.size * 0.8 && Math.abs(item.y - last.y) > 0.5;
     const wordSpace = (script ? last!.size : item.size) * 0.15;
     last = item;
-    if (text && gap > wordSpace && !endsWithSpace(text) && !/^\s/.test(item.text)) {
-      text += ' ';
-      runs.push(SPACE_RUN);
-    }
-    text += item.text;
+    if (written && gap > wordSpace && !endsInSpace && !/^\s/.test(item.text)) runs.push(SPACE_RUN);
+    written = true;
+    endsInSpace = endsWithSpace(item.text);
     runs.push(...(item.runs ?? [{ text: item.text, bold: item.bold, italic: item.italic ?? false }]));
     size = Math.max(size, item.size);
     // The line's size is its letters' size: a large bullet or checkbox glyph doesn't make it a heading.
