@@ -1,6 +1,6 @@
 import type { Reader, ReadResult } from '../reader';
 import { ConversionError } from '../../types';
-import { buildLines, type Line, type TextItem } from './layout';
+import { buildLines, linesWithGaps, type Line, type TextItem } from './layout';
 import { readPages, readPageSpans, type PopplerPage } from './poppler';
 import { noPageSelected, selectedSpans } from '../../page-range';
 import { documentInfo, openPdf, PdfJsNotLoaded, type PdfInfo, type PdfJsDocument } from './pdfjs';
@@ -114,10 +114,10 @@ export const pdfReader: Reader = {
           }
         }
         // Enhanced mode: pages set in columns are read column by column, whatever order the file draws them in.
-        const read = (list: TextItem[]): Line[] =>
-          buildLines(layout ? columnOrder(layout, list, page.height) : list, page.number, page.height);
-        let lines = read(items);
-        if ((doc || lazy) && lines.filter((l) => l.gaps > 0).length >= MIN_TABULAR_LINES) {
+        const inOrder = (list: TextItem[]): TextItem[] => (layout ? columnOrder(layout, list, page.height) : list);
+        const ordered = inOrder(items);
+        let lines: Line[] | undefined;
+        if ((doc || lazy) && linesWithGaps(ordered, MIN_TABULAR_LINES) >= MIN_TABULAR_LINES) {
           scanner ??= lazy
             ? Promise.resolve(contentRules(lazy))
             : openEagerObjects(input).then((o) => o && contentRules(o));
@@ -128,9 +128,11 @@ export const pdfReader: Reader = {
             rules = rulesDoc ? await pageRules(rulesDoc, page.number) : [];
           }
           const { tables, rest } = ruledTables(rules, items);
-          if (tables.length) lines = withTables(read(rest), tables, page.number, page.height);
+          // The lines are built once: from the text the tables leave, or from all of it.
+          if (tables.length)
+            lines = withTables(buildLines(inOrder(rest), page.number, page.height), tables, page.number, page.height);
         }
-        pages.push(lines);
+        pages.push(lines ?? buildLines(ordered, page.number, page.height));
       }
       await closePdfJs(opened);
       opened = undefined;

@@ -56,11 +56,30 @@ export interface Line {
 /** Groups a page's items (in content-stream order) into lines: a new line starts when the baseline moves. */
 export function buildLines(items: TextItem[], page: number, pageHeight: number): Line[] {
   const lines: Line[] = [];
+  forEachLineOf(items, (line) => lines.push(toLine(line, page, pageHeight)));
+  return lines.filter((l) => l.text.trim() !== '');
+}
+
+/**
+ * How many lines buildLines would give with gaps wider than a word space (`Line.gaps`), counting
+ * no further than `enough`: whether a page may hold a table, told without building its lines
+ * (a page whose drawn tables are taken out has its lines built from the rest).
+ */
+export function linesWithGaps(items: TextItem[], enough: number): number {
+  let found = 0;
+  forEachLineOf(items, (line) => {
+    if (found < enough && lineGaps(line) > 0) found++;
+  });
+  return found;
+}
+
+/** Calls `visit` with the items of each line of the page, in order (buildLines' grouping). */
+function forEachLineOf(items: TextItem[], visit: (line: TextItem[]) => void): void {
   let current: TextItem[] = [];
   // The line's text baseline: its last item that is not a raised mark set after a word.
   let base: TextItem | undefined;
   const flush = (): void => {
-    if (current.length) lines.push(toLine(current, page, pageHeight));
+    if (current.length) visit(current);
     current = [];
     base = undefined;
   };
@@ -83,7 +102,6 @@ export function buildLines(items: TextItem[], page: number, pageHeight: number):
     if (!mark) base = item;
   }
   flush();
-  return lines.filter((l) => l.text.trim() !== '');
 }
 
 /** One glyph, or one glyph drawn twice (a fake-bold bullet): what a list marker in a symbol font reads as. */
@@ -127,7 +145,8 @@ const SPACE_RUN: StyledRun = { text: ' ', bold: false, italic: false };
 /** Text with no letter or digit: punctuation and symbols, which take the direction of the line around them. */
 const NEUTRAL = /^[^\p{L}\p{N}]+$/u;
 
-function toLine(items: TextItem[], page: number, pageHeight: number): Line {
+/** A line's items in reading order, and whether it is read from its right edge. */
+function readingOrder(items: TextItem[]): { rtl: boolean; sorted: TextItem[] } {
   // A line mostly in a right-to-left script is read from its right edge.
   const letters = (list: TextItem[]): number => list.reduce((n, i) => n + i.text.trim().length, 0);
   const rtl = items.some((i) => i.rtl) && letters(items.filter((i) => i.rtl)) > letters(items) / 2;
@@ -137,12 +156,55 @@ function toLine(items: TextItem[], page: number, pageHeight: number): Line {
     : inOrderOfX(items)
       ? items
       : [...items].sort((a, b) => a.x - b.x);
-  let prevStart = Infinity;
-  let previousRtl: boolean | undefined;
-  let text = '';
+  return { rtl, sorted };
+}
+
+/** The space before each text item of a line, taken in reading order (in a right-to-left line, from its right edge). */
+class GapMeter {
+  private start = Infinity;
+  /** The right edge of the text measured so far. */
+  end = -Infinity;
+  private previousRtl: boolean | undefined;
+
+  constructor(private readonly rtl: boolean) {}
+
+  next(item: TextItem): number {
+    // In right-to-left lines a change of direction (Arabic to Latin) is a word break even without a gap.
+    const wordLike = WORD_LIKE.test(item.text);
+    const turn = this.rtl && wordLike && this.previousRtl !== undefined && this.previousRtl !== (item.rtl ?? false);
+    const gap = this.rtl ? Math.max(this.start - (item.x + item.width), turn ? item.size : 0) : item.x - this.end;
+    if (wordLike) this.previousRtl = item.rtl ?? false;
+    this.end = Math.max(this.end, item.x + item.width);
+    this.start = Math.min(this.start, item.x);
+    return gap;
+  }
+}
+
+const WORD_LIKE = /[\p{L}\p{N}]/u;
+
+/** A line's gaps wider than half its text size between text items: toLine's `gaps`, without building the line. */
+export function lineGaps(items: TextItem[]): number {
+  const { rtl, sorted } = readingOrder(items);
+  const meter = new GapMeter(rtl);
+  let gaps = 0;
+  let first = true;
+  for (const item of sorted) {
+    // Space items neither open the line nor count (a right-to-left line's punctuation is reordered, never made a space).
+    if (item.text.trim() === '') continue;
+    if (meter.next(item) > item.size * 0.5 && !first) gaps++;
+    first = false;
+  }
+  return gaps;
+}
+
+function toLine(items: TextItem[], page: number, pageHeight: number): Line {
+  const { rtl, sorted } = readingOrder(items);
+  const meter = new GapMeter(rtl);
+  // Whether the line has text yet, and whether what was last added ends with whitespace (the line's text is its runs').
+  let written = false;
+  let endsInSpace = false;
   const runs: StyledRun[] = [];
   const cells: Cell[] = [];
-  let prevEnd = -Infinity;
   /** The left edge of the line's first item that is not spaces only. */
   let left = Infinity;
   let gaps = 0;
@@ -165,38 +227,30 @@ function toLine(items: TextItem[], page: number, pageHeight: number): Line {
         : drawn;
     // pdf.js inserts space items spanning gaps; they must not hide the gap between cells.
     if (item.text.trim() === '') {
-      if (text && !endsWithSpace(text)) {
-        text += ' ';
+      if (written && !endsInSpace) {
+        endsInSpace = true;
         runs.push(SPACE_RUN);
       }
       continue;
     }
     left = Math.min(left, item.x);
-    // In right-to-left lines a change of direction (Arabic to Latin) is a word break even without a gap.
-    const wordLike = /[\p{L}\p{N}]/u.test(item.text);
-    const turn = rtl && wordLike && previousRtl !== undefined && previousRtl !== (item.rtl ?? false);
-    const gap = rtl ? Math.max(prevStart - (item.x + item.width), turn ? item.size : 0) : item.x - prevEnd;
-    if (wordLike) previousRtl = item.rtl ?? false;
+    const gap = meter.next(item);
     const wide = gap > Math.max(item.size * 1.2, 8);
-    if (text && gap > item.size * 0.5) gaps++;
+    if (written && gap > item.size * 0.5) gaps++;
     if (!cells.length || wide) cells.push({ x: item.x, right: item.x + item.width, text: item.text.trim() });
     else {
       const cell = cells[cells.length - 1]!;
-      cell.text += (gap > item.size * 0.15 && !endsWithSpace(text) ? ' ' : '') + item.text.trim();
+      cell.text += (gap > item.size * 0.15 && !endsInSpace ? ' ' : '') + item.text.trim();
       cell.right = Math.max(cell.right, item.x + item.width);
     }
     // A sub- or superscript (smaller, off the baseline) is set closer to its letter than a word space of its own size.
     const script = !!last && item.size < last.size * 0.8 && Math.abs(item.y - last.y) > 0.5;
     const wordSpace = (script ? last!.size : item.size) * 0.15;
     last = item;
-    if (text && gap > wordSpace && !endsWithSpace(text) && !/^\s/.test(item.text)) {
-      text += ' ';
-      runs.push(SPACE_RUN);
-    }
-    text += item.text;
+    if (written && gap > wordSpace && !endsInSpace && !/^\s/.test(item.text)) runs.push(SPACE_RUN);
+    written = true;
+    endsInSpace = endsWithSpace(item.text);
     runs.push(...(item.runs ?? [{ text: item.text, bold: item.bold, italic: item.italic ?? false }]));
-    prevEnd = Math.max(prevEnd, item.x + item.width);
-    prevStart = Math.min(prevStart, item.x);
     size = Math.max(size, item.size);
     // The line's size is its letters' size: a large bullet or checkbox glyph doesn't make it a heading.
     if (mixedSizes) {
@@ -226,7 +280,7 @@ function toLine(items: TextItem[], page: number, pageHeight: number): Line {
     // Where the line's first glyph stands: a run of spaces before it (a tab drawn as spaces) is no text.
     x: Number.isFinite(left) ? left : leftmost(sorted),
     y: items[0]!.y,
-    right: prevEnd,
+    right: meter.end,
     size: Math.round(((sizeChars && lettersSize(sizeChars)) ?? size) * 10) / 10,
     bold: chars > 0 && boldChars / chars > 0.6,
     font: fontChars ? mostUsedFont(fontChars) : (onlyFont ?? ''),

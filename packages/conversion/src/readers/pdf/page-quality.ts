@@ -56,12 +56,12 @@ export interface PageQuality {
 /** Scores a page's text (its lines joined by spaces). */
 export function pageQuality(text: string): PageQuality {
   const { letters, vowels: vowelCount, spaces, ascii, frequentAscii, asciiLetters } = letterCounts(text);
-  const tokens = letterTokens(text);
+  const tokens = tokenCounts(text);
   // Every mojibake sequence has a character outside ASCII. A run of U+FFFD is one word whose font maps its
   // glyphs to nothing (a Gothic line in a font without a Unicode map): one bad token, not one per glyph, so
   // it does not send a page of good text to OCR.
   const mojibake = ascii ? 0 : count(text.replace(REPLACEMENT_RUN, '\ufffd'), MOJIBAKE);
-  const mojibakeShare = tokens.length ? mojibake / tokens.length : 0;
+  const mojibakeShare = tokens.all ? mojibake / tokens.all : 0;
   const unscored = {
     score: 1,
     scored: false,
@@ -74,15 +74,7 @@ export function pageQuality(text: string): PageQuality {
   if (letters < MIN_SCORED_LETTERS || letters < (text.length - spaces) * 0.5) {
     return mojibake >= 3 && mojibakeShare > 0.05 ? { ...unscored, score: 0, scored: true } : unscored;
   }
-  let latinTokens = 0;
-  let common = 0;
-  for (const t of tokens) {
-    if (!LATIN_TOKEN.test(t)) continue;
-    latinTokens++;
-    // One-letter words (a, y, e, o, à) are left out: shifted text makes them as often as prose does.
-    if (t.length > 1 && t.length <= LONGEST_COMMON_WORD && COMMON_WORDS.has(t.toLowerCase())) common++;
-  }
-  const commonWordShare = latinTokens ? common / latinTokens : 0;
+  const commonWordShare = tokens.latin ? tokens.common / tokens.latin : 0;
   const vowelShare = vowelCount / letters;
   // Each signal maps to 0..1: common words at 15% of tokens or more read as prose (lists, tables and
   // headings have fewer than running text, so the bar is low); vowels between 30% and 50% of letters
@@ -182,22 +174,66 @@ function letterCounts(text: string): {
   return { letters, vowels, spaces, ascii, asciiLetters, frequentAscii };
 }
 
-/** A token made only of these is a Latin word (common words are looked for among them). */
-const LATIN_TOKEN = /^[A-Za-z\u00c0-\u024f'’-]+$/;
 const LONGEST_COMMON_WORD = Math.max(...[...COMMON_WORDS].map((w) => w.length));
 
-/** The page's whitespace-separated tokens with non-letters trimmed from both ends, empty ones left out. */
-function letterTokens(text: string): string[] {
-  const tokens: string[] = [];
-  for (const raw of text.split(/\s+/)) {
+/**
+ * The page's whitespace-separated tokens, non-letters trimmed from both ends and empty ones left out:
+ * how many there are, how many are Latin words (only letters of the Latin blocks, apostrophes and
+ * hyphens), and how many of those are common words. One pass over the text: only the tokens that
+ * need trimming, and the Latin ones short enough to be common words, are made strings.
+ */
+export function tokenCounts(text: string): { all: number; latin: number; common: number } {
+  let all = 0;
+  let latin = 0;
+  let common = 0;
+  const end = text.length;
+  let i = 0;
+  while (i < end) {
+    while (i < end && isSpace(text, i)) i++;
+    if (i === end) break;
+    const start = i;
+    while (i < end && !isSpace(text, i)) i++;
     // A token that starts and ends with an ASCII letter has nothing to trim: the expression is run on the others only.
-    const t =
-      asciiLetter(raw.charCodeAt(0)) && asciiLetter(raw.charCodeAt(raw.length - 1))
-        ? raw
-        : raw.replace(TOKEN_EDGES, '');
-    if (t.length > 0) tokens.push(t);
+    const trimmed =
+      asciiLetter(text.charCodeAt(start)) && asciiLetter(text.charCodeAt(i - 1))
+        ? undefined
+        : text.slice(start, i).replace(TOKEN_EDGES, '');
+    if (trimmed === '') continue;
+    all++;
+    const token = trimmed ?? text;
+    const from = trimmed === undefined ? start : 0;
+    const to = trimmed === undefined ? i : trimmed.length;
+    if (!latinWord(token, from, to)) continue;
+    latin++;
+    // One-letter words (a, y, e, o, à) are left out: shifted text makes them as often as prose does.
+    const length = to - from;
+    if (length > 1 && length <= LONGEST_COMMON_WORD && COMMON_WORDS.has(token.slice(from, to).toLowerCase())) {
+      common++;
+    }
   }
-  return tokens;
+  return { all, latin, common };
+}
+
+/** Whitespace as /\s/ counts it. */
+function isSpace(text: string, i: number): boolean {
+  const c = text.charCodeAt(i);
+  return c === 0x20 || (c >= 0x09 && c <= 0x0d) || (c >= 0xa0 && SPACE.test(text[i]!));
+}
+
+/** Whether text[from, to) is made only of Latin letters (A-Z, a-z, U+00C0-U+024F), apostrophes and hyphens. */
+function latinWord(text: string, from: number, to: number): boolean {
+  for (let i = from; i < to; i++) {
+    const c = text.charCodeAt(i);
+    const ok =
+      (c >= 0x61 && c <= 0x7a) ||
+      (c >= 0x41 && c <= 0x5a) ||
+      (c >= 0xc0 && c <= 0x24f) ||
+      c === 0x27 ||
+      c === 0x2d ||
+      c === 0x2019;
+    if (!ok) return false;
+  }
+  return true;
 }
 
 function asciiLetter(c: number): boolean {

@@ -47,13 +47,37 @@ function crosses(h: Rule, v: Rule): boolean {
   );
 }
 
-/** Rules grouped by touching (union-find): each group is one drawn grid. */
-function connectedGroups(rules: Rule[]): Rule[][] {
+/**
+ * Rules grouped by touching (union-find): each group is one drawn grid. Only pairs that can touch
+ * are compared: rules of one direction within the tolerance of each other's position, and rules of
+ * the other direction whose position falls within a rule's extent (both found in position order).
+ */
+export function connectedGroups(rules: Rule[]): Rule[][] {
   const parent = rules.map((_, i) => i);
   const find = (i: number): number => (parent[i] === i ? i : (parent[i] = find(parent[i]!)));
-  for (let i = 0; i < rules.length; i++) {
-    for (let j = i + 1; j < rules.length; j++) {
-      if (touches(rules[i]!, rules[j]!)) parent[find(i)] = find(j);
+  // A rule without a position (NaN) touches nothing.
+  const byPosition = (horizontal: boolean): number[] =>
+    rules
+      .map((_, i) => i)
+      .filter((i) => rules[i]!.horizontal === horizontal && !Number.isNaN(rules[i]!.at))
+      .sort((a, b) => rules[a]!.at - rules[b]!.at);
+  const horizontal = byPosition(true);
+  const vertical = byPosition(false);
+  for (const same of [horizontal, vertical]) {
+    for (let k = 0; k < same.length; k++) {
+      const a = rules[same[k]!]!;
+      for (let m = k + 1; m < same.length && rules[same[m]!]!.at - a.at <= TOLERANCE; m++) {
+        if (touches(a, rules[same[m]!]!)) parent[find(same[k]!)] = find(same[m]!);
+      }
+    }
+  }
+  // A vertical rule meets a horizontal one only where its position is within the horizontal's extent.
+  for (const h of horizontal) {
+    const a = rules[h]!;
+    for (let m = firstAtOrAbove(rules, vertical, a.from - TOLERANCE); m < vertical.length; m++) {
+      const b = rules[vertical[m]!]!;
+      if (b.at > a.to + TOLERANCE) break;
+      if (touches(a, b)) parent[find(h)] = find(vertical[m]!);
     }
   }
   const groups = new Map<number, Rule[]>();
@@ -64,6 +88,18 @@ function connectedGroups(rules: Rule[]): Rule[][] {
     else groups.set(root, [r]);
   });
   return [...groups.values()];
+}
+
+/** The first index into `order` (rule indices sorted by position) whose rule stands at `at` or beyond. */
+function firstAtOrAbove(rules: Rule[], order: number[], at: number): number {
+  let low = 0;
+  let high = order.length;
+  while (low < high) {
+    const mid = (low + high) >> 1;
+    if (rules[order[mid]!]!.at < at) low = mid + 1;
+    else high = mid;
+  }
+  return low;
 }
 
 /** Sorted positions with near-equal ones merged. */
@@ -159,13 +195,7 @@ function gridTable(group: Rule[], items: TextItem[]): { table: RuledTable; used:
  */
 function rowBreaks(vertical: Rule[], horizontal: Rule[], bottom: number, top: number): number[] {
   // Column rules cut at every row (LaTeX draws them line by line) say nothing: only a cut in rules that run through row rules does.
-  const runThrough = vertical.some((v) =>
-    horizontal.some(
-      (h) =>
-        h.at > v.from + TOLERANCE && h.at < v.to - TOLERANCE && h.from - TOLERANCE <= v.at && v.at <= h.to + TOLERANCE,
-    ),
-  );
-  if (!runThrough) return [];
+  if (!runsThroughRow(vertical, horizontal)) return [];
   const columns = positions(vertical.map((r) => r.at));
   const ends = positions(vertical.flatMap((r) => [r.from, r.to])).filter(
     (y) => y > bottom + TOLERANCE && y < top - TOLERANCE,
@@ -175,6 +205,25 @@ function rowBreaks(vertical: Rule[], horizontal: Rule[], bottom: number, top: nu
   return ends.filter((y) => {
     const crossing = columns.filter((x) => covered(vertical, false, x, y));
     return crossing.length >= 2 && crossing.every((x) => at(x, 'to', y) && at(x, 'from', y));
+  });
+}
+
+/** Whether a column rule crosses a row rule between its ends (row rules looked up by their height, not all of them per column rule). */
+export function runsThroughRow(vertical: Rule[], horizontal: Rule[]): boolean {
+  const rows = horizontal.filter((h) => !Number.isNaN(h.at)).sort((a, b) => a.at - b.at);
+  return vertical.some((v) => {
+    let low = 0;
+    let high = rows.length;
+    while (low < high) {
+      const mid = (low + high) >> 1;
+      if (rows[mid]!.at > v.from + TOLERANCE) high = mid;
+      else low = mid + 1;
+    }
+    for (let k = low; k < rows.length && rows[k]!.at < v.to - TOLERANCE; k++) {
+      const h = rows[k]!;
+      if (h.from - TOLERANCE <= v.at && v.at <= h.to + TOLERANCE) return true;
+    }
+    return false;
   });
 }
 

@@ -13,15 +13,18 @@ const SPACING = /\s\s|[^\S ]/;
 /** Runs with whitespace folded to single spaces, the ends trimmed, and neighbours in one style merged. */
 export function tidyRuns(runs: StyledRun[]): StyledRun[] {
   const out: StyledRun[] = [];
+  // What was last added to the last run: whether that run ends with a space, asked without flattening its joined text.
+  let added = '';
   for (const run of runs) {
     let text = SPACING.test(run.text) ? run.text.replace(/\s+/g, ' ') : run.text;
     const last = out[out.length - 1];
     if (!last) text = text.trimStart();
-    else if (last.text.endsWith(' ') && text.startsWith(' ')) text = text.slice(1);
+    else if (added.endsWith(' ') && text.startsWith(' ')) text = text.slice(1);
     if (!text) continue;
     // A space alone takes no style of its own: it joins the run before it.
     if (last && (text === ' ' || (last.bold === run.bold && last.italic === run.italic))) last.text += text;
     else out.push({ text, bold: run.bold, italic: run.italic });
+    added = text;
   }
   const last = out[out.length - 1];
   if (last) {
