@@ -9,6 +9,20 @@ const t = (text: string): Inline => ({ type: 'text', text });
 const paragraph = (...text: Inline[]): Block => ({ type: 'paragraph', text });
 
 describe('Markdown writer', () => {
+  it('When a file numbers a list outside what CommonMark counts (negative, past 999,999,999, not whole), then the list counts from 1; a start inside stays', () => {
+    const list = (start: number): Block => ({
+      type: 'list',
+      ordered: true,
+      start,
+      items: [{ text: [t('a')] }, { text: [t('b')] }],
+    });
+    expect(renderMarkdown([list(-3)])).toBe('1. a\n2. b\n');
+    expect(renderMarkdown([list(999_999_999)])).toBe('1. a\n2. b\n');
+    expect(renderMarkdown([list(2.5)])).toBe('1. a\n2. b\n');
+    expect(renderMarkdown([list(0)])).toBe('0. a\n1. b\n');
+    expect(renderMarkdown([list(999_999_998)])).toBe('999999998. a\n999999999. b\n');
+  });
+
   it('When a top-level raw block holds runs of blank lines, then they pass through as written; other blocks keep one', () => {
     const md = renderMarkdown([
       { type: 'raw', markdown: 'plain text\n\n\n\nafter four line ends\n' },

@@ -144,7 +144,18 @@ function notLinkDefinition(lead: string): string {
   return definition && !isSafeTarget(m[1]!.replace(/^<|>$/g, '')) ? WORD_JOINER + lead : lead;
 }
 
-function renderList(items: ListItem[], ordered: boolean, start: number, opts: WriterOptions): string {
+/**
+ * CommonMark numbers an ordered list from 0 to 999,999,999: a start a file gives outside that (a
+ * damaged or hostile DOC/DOCX numbering definition) would turn the items into paragraphs, so the
+ * list counts from 1 instead.
+ */
+const LAST_LIST_NUMBER = 999_999_999;
+
+function renderList(items: ListItem[], ordered: boolean, givenStart: number, opts: WriterOptions): string {
+  const start =
+    Number.isSafeInteger(givenStart) && givenStart >= 0 && givenStart + items.length - 1 <= LAST_LIST_NUMBER
+      ? givenStart
+      : 1;
   return items
     .map((item, i) => {
       const marker = ordered ? `${start + i}.` : '-';
