@@ -20,6 +20,10 @@ function epub(files: Record<string, Uint8Array>, opf: string): Buffer {
   );
 }
 
+/** The package of a book of one chapter, `href` under OPS/. */
+const oneChapterOpf = (href: string) =>
+  `<package><metadata/><manifest><item id="a" href="${href}"/></manifest><spine><itemref idref="a"/></spine></package>`;
+
 describe('EPUB', () => {
   it('When an EPUB 2 book lists its contents page in the guide, then that page is skipped and chapters keep their structure', async () => {
     const input = epub(
@@ -94,7 +98,7 @@ describe('EPUB', () => {
         ),
         'OPS/a.xhtml': page('A', '<p>Readable.</p>'),
       },
-      '<package><metadata/><manifest><item id="a" href="a.xhtml"/></manifest><spine><itemref idref="a"/></spine></package>',
+      oneChapterOpf('a.xhtml'),
     );
     const { markdown } = await convertDocument(input, 'epub', std);
     expect(markdown).toBe('Readable.\n');
@@ -108,7 +112,7 @@ describe('EPUB', () => {
         ),
         'OPS/a.xhtml': strToU8('binary'),
       },
-      '<package><metadata/><manifest><item id="a" href="a.xhtml"/></manifest><spine><itemref idref="a"/></spine></package>',
+      oneChapterOpf('a.xhtml'),
     );
     await expect(convertDocument(input, 'epub', std)).rejects.toMatchObject({ code: 'encrypted_file' });
   });
@@ -121,7 +125,7 @@ describe('EPUB', () => {
           '<p>See <a href="b.xhtml#s2">section 2</a>, <a href="#top">the top</a> and <a href="https://example.org/x">the site</a>.</p>',
         ),
       },
-      '<package><metadata/><manifest><item id="a" href="a.xhtml"/></manifest><spine><itemref idref="a"/></spine></package>',
+      oneChapterOpf('a.xhtml'),
     );
     const { markdown } = await convertDocument(input, 'epub', std);
     expect(markdown).toBe('See section 2, the top and [the site](https://example.org/x).\n');
@@ -155,10 +159,7 @@ describe('EPUB', () => {
       '<aside class="sidebar"><p>Box: a note beside the text.</p></aside>' +
       '<div class="menu"><p>Soup, then fish.</p></div>' +
       '<nav class="toc"><ol><li><a href="#sec-nav">2.2 Navigation</a></li></ol></nav>';
-    const input = epub(
-      { 'OPS/a.xhtml': page('A', body) },
-      '<package><metadata/><manifest><item id="a" href="a.xhtml"/></manifest><spine><itemref idref="a"/></spine></package>',
-    );
+    const input = epub({ 'OPS/a.xhtml': page('A', body) }, oneChapterOpf('a.xhtml'));
     const { markdown } = await convertDocument(input, 'epub', std);
     expect(markdown).toBe(
       '## 2.2 Navigation\n\nReaders move through the spine.\n\nBox: a note beside the text.\n\nSoup, then fish.\n',
@@ -221,7 +222,7 @@ describe('EPUB', () => {
           '<p>Alpha<a epub:type="noteref" href="ch1.xhtml#fn1">*</a>.</p><aside epub:type="footnote" id="fn1"><p>Note A.</p></aside>',
         ),
       },
-      '<package><metadata/><manifest><item id="a" href="ch1.xhtml"/></manifest><spine><itemref idref="a"/></spine></package>',
+      oneChapterOpf('ch1.xhtml'),
     );
     const { markdown } = await convertDocument(input, 'epub', std);
     expect(markdown).toBe('Alpha[^1].\n\n[^1]: Note A.\n');
