@@ -9,6 +9,7 @@ import {
   DEFAULT_LIMITS,
   type IsolatedConvertResult,
 } from '../isolation/isolated-convert';
+import { IN_THREAD_TEXT_MAX_BYTES } from '../isolation/in-thread-limit';
 import { ConversionError } from '../types';
 import type { ConvertDocumentResult } from '../convert';
 import { CHUNK_MAX_TOKENS_MAX, CHUNK_MAX_TOKENS_MIN, parsePageRange } from '@markwright/contracts/src/page-range';
@@ -61,7 +62,9 @@ async function main(): Promise<number> {
     const ext = path.extname(file).slice(1).toLowerCase();
     try {
       const bytes = await fs.readFile(file);
-      const result = await convertIsolated(bytes, ext, { ...options, filename: path.basename(file) }, DEFAULT_LIMITS);
+      const request = { ...options, filename: path.basename(file) };
+      const result =
+        (await smallTextInThread(bytes, ext, request)) ?? (await convertIsolated(bytes, ext, request, DEFAULT_LIMITS));
       let text = result.markdown;
       if (values.metadata) text = `${frontMatter(result.metadata)}${text}`;
       if (asJson) text = `${JSON.stringify(structureJson(result, values.metadata), null, 2)}\n`;
@@ -129,6 +132,27 @@ async function main(): Promise<number> {
  * to two workers and made it slower.)
  */
 const MORE_WORKERS_FROM_BYTES = 1024 * 1024;
+
+/**
+ * A small plain .txt converted in this thread, as the converter service does (the same result or
+ * error as a worker's; undefined for anything else): starting a worker thread for it cost more than
+ * the rest of the CLI's start. Its module is the whole library, so it loads only when such a file
+ * is named: `dist/small-text.js` in a build, the source under tsx.
+ */
+function smallTextInThread(
+  bytes: Buffer,
+  ext: string,
+  options: Parameters<typeof convertIsolated>[2],
+): Promise<IsolatedConvertResult | undefined> | undefined {
+  if (ext !== 'txt' || bytes.length > IN_THREAD_TEXT_MAX_BYTES) return undefined;
+  const module = process.env.MARKWRIGHT_BUNDLE === 'true' ? SMALL_TEXT_BUNDLE : SMALL_TEXT_SOURCE;
+  // eslint-disable-next-line @typescript-eslint/no-require-imports -- loaded only for a small .txt (see above)
+  const { convertSmallTextInThread } = require(module) as typeof import('../isolation/in-thread');
+  return convertSmallTextInThread(bytes, ext, options);
+}
+
+const SMALL_TEXT_BUNDLE = path.join(__dirname, '..', '..', 'dist', 'small-text.js');
+const SMALL_TEXT_SOURCE = path.join(__dirname, '..', 'isolation', 'in-thread');
 
 /** One file's conversion: its text, or the message to print for it. */
 type Outcome =

@@ -4,14 +4,9 @@ import { isText } from '../formats/sniff';
 import { ConversionError } from '../types';
 import { conversionFailure } from '../user-facing-errors';
 import type { IsolatedConvertResult } from './isolated-convert';
+import { IN_THREAD_TEXT_MAX_BYTES } from './in-thread-limit';
 
-/**
- * Plain text up to this size converts in the calling thread (`convertSmallTextInThread`). Its
- * reader, the sniffer and the writer are linear in the text (test/in-thread.test.ts converts the
- * worst inputs found at this size), so a conversion takes well under a millisecond and the
- * deadline that only a worker thread can enforce has nothing to stop.
- */
-export const IN_THREAD_TEXT_MAX_BYTES = 4 * 1024;
+export { IN_THREAD_TEXT_MAX_BYTES };
 
 /** Only the plain Markdown of a `.txt`: no model pass, no filter, no pages, chunks or document model. */
 function plainRequest(options: ConvertDocumentOptions): boolean {

@@ -52,6 +52,45 @@ describe('pnpm convert (the library without a server)', () => {
     expect(fs.existsSync(path.join(out, 'sample.txt.md'))).toBe(true);
   });
 
+  it("When a small plain .txt is converted, then no worker thread starts and the answer is the worker's, error or not", async () => {
+    const { closeConversionWorkers, convertIsolated, DEFAULT_LIMITS } = await import('../../src');
+    const counted = {
+      ...process.env,
+      NODE_OPTIONS: `--require ${path.join(__dirname, '..', 'fixtures', 'count-workers.cjs')}`,
+    };
+    const cases: Array<[string, Buffer, number]> = [
+      ['note.txt', Buffer.from('# A note <b>bold</b>\n\nSee [this](http://example.com) and a <script>.\n'), 0],
+      ['latin1.txt', Buffer.from('Caf\xe9 cr\xe8me, na\xefve.\n', 'latin1'), 0],
+      ['zip.txt', Buffer.from('PK\x03\x04 not really a zip archive at all', 'latin1'), 1],
+      ['large.txt', Buffer.from('Plain words. '.repeat(400)), 1],
+    ];
+    try {
+      for (const [name, bytes, workers] of cases) {
+        const file = path.join(dir, name);
+        fs.writeFileSync(file, bytes);
+        const cli = await run(TSX, [CLI, file], { env: counted }).then(
+          ({ stdout, stderr }) => ({ code: 0, stdout, stderr }),
+          (err: { code: number; stdout: string; stderr: string }) => err,
+        );
+        const worker = await convertIsolated(bytes, 'txt', { filename: name }, DEFAULT_LIMITS).then(
+          (r) => ({ code: 0, stdout: r.markdown, message: '' }),
+          (err: Error) => ({ code: 1, stdout: '', message: err.message }),
+        );
+        const counts = [...cli.stderr.matchAll(/^workers started: (\d+)\n/gm)].map((m) => Number(m[1]));
+        const messages = cli.stderr.replace(/^workers started: \d+\n/gm, '');
+        expect([name, cli.code, cli.stdout, messages, counts.reduce((a, b) => a + b, 0)]).toEqual([
+          name,
+          worker.code,
+          worker.stdout,
+          worker.message ? `${file}: ${worker.message}\n` : '',
+          workers,
+        ]);
+      }
+    } finally {
+      await closeConversionWorkers();
+    }
+  }, 120_000);
+
   it('When the Markdown is larger than a pipe holds and its reader is slow, then all of it arrives before the command exits', async () => {
     const big = path.join(dir, 'big.txt');
     const line = 'A line of text that the reader will take its time over.\n';

@@ -1,19 +1,25 @@
-import chardet from 'chardet';
-import iconv from 'iconv-lite';
+import type Chardet from 'chardet';
+import type Iconv from 'iconv-lite';
+
+// The code-page libraries load on the first text that is not UTF-8: most never needs them.
+/* eslint-disable @typescript-eslint/no-require-imports */
+const chardet = (): typeof Chardet => require('chardet') as typeof Chardet;
+const iconv = (): typeof Iconv => require('iconv-lite') as typeof Iconv;
+/* eslint-enable @typescript-eslint/no-require-imports */
 
 /** Decodes bytes of unknown encoding: BOMs first, then UTF-8 when valid, then a detected legacy code page. */
 export function decodeText(input: Buffer): string {
   if (input.length >= 3 && input[0] === 0xef && input[1] === 0xbb && input[2] === 0xbf) {
     return input.subarray(3).toString('utf8');
   }
-  if (input.length >= 2 && input[0] === 0xff && input[1] === 0xfe) return iconv.decode(input.subarray(2), 'utf16le');
-  if (input.length >= 2 && input[0] === 0xfe && input[1] === 0xff) return iconv.decode(input.subarray(2), 'utf16be');
+  if (input.length >= 2 && input[0] === 0xff && input[1] === 0xfe) return iconv().decode(input.subarray(2), 'utf16le');
+  if (input.length >= 2 && input[0] === 0xfe && input[1] === 0xff) return iconv().decode(input.subarray(2), 'utf16be');
   if (isValidUtf8(input)) return input.toString('utf8');
   const cjk = decodeCjk(input);
   if (cjk !== undefined) return cjk;
-  const detected = chardet.detect(input.subarray(0, 64 * 1024));
-  const encoding = detected && iconv.encodingExists(detected) ? detected : 'windows-1252';
-  return iconv.decode(input, encoding);
+  const detected = chardet().detect(input.subarray(0, 64 * 1024));
+  const encoding = detected && iconv().encodingExists(detected) ? detected : 'windows-1252';
+  return iconv().decode(input, encoding);
 }
 
 function isValidUtf8(input: Buffer): boolean {

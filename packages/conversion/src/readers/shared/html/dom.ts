@@ -1,4 +1,7 @@
-import { Parser } from 'htmlparser2';
+import type { Parser as HtmlParser } from 'htmlparser2';
+
+/* eslint-disable-next-line @typescript-eslint/no-require-imports -- loaded on the first HTML parsed: a plain .txt or a PDF never needs it */
+const htmlParser = (): typeof HtmlParser => (require('htmlparser2') as { Parser: typeof HtmlParser }).Parser;
 
 /** A parsed HTML element: as small as the reader needs (no selectors, no serialising). */
 export interface HtmlElement {
@@ -79,6 +82,7 @@ export function parseHtml(html: string): HtmlElement {
   const root = element('#root', {}, undefined);
   let current = root;
   const all: HtmlElement[] = [];
+  const Parser = htmlParser();
   const parser = new Parser(
     {
       onopentag(name, attrs) {

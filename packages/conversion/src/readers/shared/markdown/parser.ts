@@ -1,7 +1,8 @@
-import MarkdownIt, { type MarkdownIt as Parser, type StateBlock, type Token } from 'markdown-it';
-import footnote from 'markdown-it-footnote';
-import frontMatter from 'markdown-it-front-matter';
-import texmath from 'markdown-it-texmath';
+import type MarkdownItModule from 'markdown-it';
+import type { MarkdownIt as Parser, StateBlock, Token } from 'markdown-it';
+import type footnoteModule from 'markdown-it-footnote';
+import type frontMatterModule from 'markdown-it-front-matter';
+import type texmathModule from 'markdown-it-texmath';
 import { MAX_MARKDOWN_NESTING } from '../nesting-limits';
 
 export type { Token } from 'markdown-it';
@@ -17,7 +18,16 @@ let parser: Parser | undefined;
  * Bare URLs stay text (no linkify): GitHub links them itself, and the text is what the author wrote.
  */
 function markdownParser(): Parser {
-  parser ??= new MarkdownIt('default', {
+  if (parser) return parser;
+  // Loaded on the first Markdown read, not with the module: a plain .txt without a heading, and
+  // every PDF, never needs them (markdown-it and its plugins were a third of a small text's start).
+  /* eslint-disable @typescript-eslint/no-require-imports */
+  const MarkdownIt = defaultExport<typeof MarkdownItModule>(require('markdown-it'));
+  const footnote = defaultExport<typeof footnoteModule>(require('markdown-it-footnote'));
+  const frontMatter = defaultExport<typeof frontMatterModule>(require('markdown-it-front-matter'));
+  const texmath = defaultExport<typeof texmathModule>(require('markdown-it-texmath'));
+  /* eslint-enable @typescript-eslint/no-require-imports */
+  parser = new MarkdownIt('default', {
     html: true,
     linkify: false,
     maxNesting: MAX_MARKDOWN_NESTING + CONTAINER_LEVELS,
@@ -27,6 +37,12 @@ function markdownParser(): Parser {
     .use(texmath, { engine: NO_MATH_RENDERER, delimiters: 'dollars' });
   parser.block.ruler.before('table', TOO_DEEP, tooDeepAsText);
   return parser;
+}
+
+/** A CommonJS module's export, whether it is the value itself or sits on `default`. */
+function defaultExport<T>(loaded: unknown): T {
+  const value = loaded as { default?: T } & T;
+  return value.default ?? value;
 }
 
 /** Levels one container opens at once (a list and its item): headroom so the rule below always runs first. */
