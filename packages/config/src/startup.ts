@@ -93,6 +93,24 @@ export function runMain(main: () => Promise<void>): void {
 }
 
 /**
+ * A service's stop: every step runs, in order, even when one before it fails, so one failed step
+ * cannot leave a broker connection or a database pool open behind it (in a test run, an AMQP
+ * connection left open fails its heartbeats during the suites that run next in that worker). The
+ * first failure is thrown once every step has run.
+ */
+export async function stopInOrder(steps: ReadonlyArray<() => unknown>): Promise<void> {
+  let failure: { error: unknown } | undefined;
+  for (const step of steps) {
+    try {
+      await step();
+    } catch (error) {
+      failure ??= { error };
+    }
+  }
+  if (failure) throw failure.error;
+}
+
+/**
  * The main of a long-running service: validated config, a logger, start, and a clean stop on
  * SIGTERM / Ctrl-C (work in flight finishes first).
  */

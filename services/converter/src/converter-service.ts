@@ -1,4 +1,11 @@
-import { type Config, createLogger, createMetricsRegistry, type Logger, startHealthServer } from '@markwright/config';
+import {
+  type Config,
+  createLogger,
+  createMetricsRegistry,
+  type Logger,
+  startHealthServer,
+  stopInOrder,
+} from '@markwright/config';
 import { connectDb, type Db } from '@markwright/db';
 import { Broker, JobPublisher, topologyNames } from '@markwright/contracts';
 import { Counter, Gauge } from 'prom-client';
@@ -147,14 +154,16 @@ export async function startConverter(
     healthPort: health?.port,
     warmedUp: warmUp,
     async stop() {
-      await cancels.stop();
-      await consumer.stop();
-      await announcer.close();
-      await rangePublisher.close();
-      await closeConversionWorkers();
-      await broker.close();
-      await health?.close();
-      await db.$disconnect();
+      await stopInOrder([
+        () => cancels.stop(),
+        () => consumer.stop(),
+        () => announcer.close(),
+        () => rangePublisher.close(),
+        () => closeConversionWorkers(),
+        () => broker.close(),
+        () => health?.close(),
+        () => db.$disconnect(),
+      ]);
     },
   };
 }

@@ -1,5 +1,12 @@
 import { Counter } from 'prom-client';
-import { type Config, createLogger, createMetricsRegistry, type Logger, startHealthServer } from '@markwright/config';
+import {
+  type Config,
+  createLogger,
+  createMetricsRegistry,
+  type Logger,
+  startHealthServer,
+  stopInOrder,
+} from '@markwright/config';
 import { connectDb, type Db } from '@markwright/db';
 import { Broker, parseSecretKey, topologyNames } from '@markwright/contracts';
 import { deliverAttempt, type DeliverDeps } from './domain/deliver';
@@ -80,12 +87,14 @@ export async function startDispatcher(
     db,
     healthPort: health?.port,
     async stop() {
-      await sweeper.stop();
-      await consumer.stop();
-      await retries.close();
-      await broker.close();
-      await health?.close();
-      await db.$disconnect();
+      await stopInOrder([
+        () => sweeper.stop(),
+        () => consumer.stop(),
+        () => retries.close(),
+        () => broker.close(),
+        () => health?.close(),
+        () => db.$disconnect(),
+      ]);
     },
   };
 }

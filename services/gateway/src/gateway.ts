@@ -7,6 +7,7 @@ import {
   DEVELOPMENT_WEBHOOK_SECRET_KEY,
   createMetricsRegistry,
   type Logger,
+  stopInOrder,
   unreachable,
 } from '@markwright/config';
 import { connectDb, type Db } from '@markwright/db';
@@ -32,7 +33,8 @@ export interface Gateway {
   db: Db;
   sweeper: PendingSweeper;
   retention: RetentionSweeper;
-  stop(): Promise<void>;
+  /** Closes the server (requests in flight get up to `graceMs`, by default the request timeout), then every connection. */
+  stop(options?: { graceMs?: number }): Promise<void>;
 }
 
 const SYNC_POLL_MS = 2_000;
@@ -126,21 +128,37 @@ export async function startGateway(config: Config, logger: Logger = createLogger
     db,
     sweeper,
     retention,
-    async stop() {
-      await new Promise<void>((resolve) => {
-        server.close(() => resolve());
-        server.closeIdleConnections();
-      });
-      await sweeper.stop();
-      await retention.stop();
-      await cancellations.close();
-      await listener.close();
-      await jobsQueue.close();
-      await webhookAttempts.close();
-      await publisher.close();
-      await broker.close();
-      await redis?.quit().catch(() => undefined);
-      await db.$disconnect();
+    async stop({ graceMs = server.requestTimeout } = {}) {
+      await closeHttpServer(server, graceMs);
+      await stopInOrder([
+        () => sweeper.stop(),
+        () => retention.stop(),
+        () => cancellations.close(),
+        () => listener.close(),
+        () => jobsQueue.close(),
+        () => webhookAttempts.close(),
+        () => publisher.close(),
+        () => broker.close(),
+        () => redis?.quit().catch(() => undefined),
+        () => db.$disconnect(),
+      ]);
     },
   };
+}
+
+/**
+ * Stops taking connections, closes the idle ones and lets requests in flight finish for up to
+ * `graceMs` (the server's request timeout, the longest a request may take), then closes what is
+ * left. Without the bound, a client that stalls mid-upload held the stop open for ever: close()
+ * also stops the server's own check of request timeouts.
+ */
+function closeHttpServer(server: http.Server, graceMs: number): Promise<void> {
+  return new Promise<void>((resolve) => {
+    const force = setTimeout(() => server.closeAllConnections(), graceMs);
+    server.close(() => {
+      clearTimeout(force);
+      resolve();
+    });
+    server.closeIdleConnections();
+  });
 }

@@ -1,4 +1,5 @@
 import type { Client } from 'pg';
+import { stopInOrder } from '@markwright/config';
 import { createTestEnv, silentLogger, type TestEnv } from '@markwright/test-support';
 import { startConverter, type ConverterService } from '../../converter/src/converter-service';
 import { startGateway, type Gateway } from '../src/gateway';
@@ -17,6 +18,9 @@ export interface Stack {
   /** The workspace's credit transactions, oldest first. */
   ledger(workspaceId: string): Promise<Array<{ type: string; amount: number }>>;
 }
+
+/** How long a stopping test gateway lets requests in flight finish. */
+const STOP_GRACE_MS = 5_000;
 
 export async function startStack(options: { converter?: boolean; env?: Record<string, string> } = {}): Promise<Stack> {
   const env = await createTestEnv(options.env);
@@ -46,9 +50,12 @@ export async function startStack(options: { converter?: boolean; env?: Record<st
       return rows.map((r) => ({ type: r.type, amount: r.amount }));
     },
     async stop() {
-      await stack.stopConverter();
-      await gateway.stop();
-      await env.cleanup();
+      await stopInOrder([
+        () => stack.stopConverter(),
+        // A request a test left open is cut after this, so the suite's teardown cannot outlast its hook.
+        () => gateway.stop({ graceMs: STOP_GRACE_MS }),
+        () => env.cleanup(),
+      ]);
     },
   };
   if (options.converter !== false) {

@@ -72,7 +72,7 @@ describe('pnpm convert (the library without a server)', () => {
           ({ stdout, stderr }) => ({ code: 0, stdout, stderr }),
           (err: { code: number; stdout: string; stderr: string }) => err,
         );
-        const worker = await convertIsolated(bytes, 'txt', { filename: name }, DEFAULT_LIMITS).then(
+        const worker = await convertIsolated(bytes, 'txt', { enhanced: false, filename: name }, DEFAULT_LIMITS).then(
           (r) => ({ code: 0, stdout: r.markdown, message: '' }),
           (err: Error) => ({ code: 1, stdout: '', message: err.message }),
         );
