@@ -18,6 +18,9 @@ import {
 
 afterAll(() => closeConversionWorkers());
 const limits = { timeoutMs: 120_000, maxMemoryMb: 1536 };
+// A test waits longer than its conversion may run: OCR and speech on a busy machine took over jest's
+// default 60 s and failed as timeouts, while the conversion's own deadline (above) is what is tested.
+jest.setTimeout(limits.timeoutMs + 60_000);
 const std = { enhanced: false };
 const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'mw-media-test-'));
 afterAll(() => fs.rmSync(tmp, { recursive: true, force: true }));
