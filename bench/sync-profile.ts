@@ -157,23 +157,28 @@ async function tailRun(url: string, connections: number, amount: number, tokens:
   let last = t0;
   let gap = 0;
   let gapAt = 0;
-  const instance = autocannon({
-    url: `${url}/convert`,
-    connections,
-    amount,
-    method: 'POST',
-    body: body(),
-    timeout: 60,
-    headers: { 'content-type': `multipart/form-data; boundary=${BOUNDARY}` },
-    requests: [
-      {
-        setupRequest: (req) => ({
-          ...req,
-          headers: { ...req.headers, authorization: `Bearer ${tokens[next++ % tokens.length]!}` },
-        }),
-      },
-    ],
-  });
+  let finish!: (err: Error | null) => void;
+  const ended = new Promise<void>((resolve, reject) => (finish = (err) => (err ? reject(err) : resolve())));
+  const instance = autocannon(
+    {
+      url: `${url}/convert`,
+      connections,
+      amount,
+      method: 'POST',
+      body: body(),
+      timeout: 60,
+      headers: { 'content-type': `multipart/form-data; boundary=${BOUNDARY}` },
+      requests: [
+        {
+          setupRequest: (req) => ({
+            ...req,
+            headers: { ...req.headers, authorization: `Bearer ${tokens[next++ % tokens.length]!}` },
+          }),
+        },
+      ],
+    },
+    (err) => finish(err ?? null),
+  );
   instance.on('response', (client: unknown, status: number, _bytes: number, responseTime: number) => {
     const t = performance.now();
     const k = (seen.get(client) ?? 0) + 1;
@@ -186,7 +191,7 @@ async function tailRun(url: string, connections: number, amount: number, tokens:
     last = t;
     if (k >= quota) drained = true;
   });
-  await instance;
+  await ended;
   const sorted = answers.map((a) => a.ms).sort((a, b) => a - b);
   const p99 = pct(sorted, 99);
   const slow = answers.filter((a) => a.ms >= p99).map((a) => Math.round(a.at));
