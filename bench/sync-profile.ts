@@ -1,6 +1,6 @@
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import readline from 'node:readline';
-import { readFileSync } from 'node:fs';
+import { openSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import autocannon from 'autocannon';
 import { createDb } from '@markwright/db';
@@ -24,6 +24,11 @@ import { createWorkspace } from '../services/gateway/src/domain/workspaces';
  *                         same body and connections for PROFILE_ECHO_SECONDS (default 5), and prints the req/s and
  *                         p99 ratios of that pair
  *   PROFILE_ROUNDS        runs each level this many times, alternating with the echo (default 1)
+ *   PROFILE_TAIL=N        after each level's run, N runs shaped as ../shared/perf's (PROFILE_TAIL_AMOUNT requests,
+ *                         default 916, each connection's first answer and the drain left out), each printed with its
+ *                         p50/p99 from per-response times, the longest gap between two answers (a stall of the
+ *                         whole path) and when the slowest 1% finished
+ *   PROFILE_LOG_DIR       the services' stdout (their log lines, and e.g. --trace-gc) goes to files there
  *
  * The broker's CPU per request is printed too, read from its beam.smp process: RabbitMQ is
  * shared with whatever else runs on the machine, so that column is an upper bound.
@@ -41,6 +46,9 @@ const BOUNDARY = 'markwrightprofileboundary';
 const ECHO = process.env.PROFILE_ECHO === '1';
 const ROUNDS = Number(process.env.PROFILE_ROUNDS ?? 1);
 const ECHO_SECONDS = Number(process.env.PROFILE_ECHO_SECONDS ?? 5);
+const TAIL_RUNS = Number(process.env.PROFILE_TAIL ?? 0);
+const TAIL_AMOUNT = Number(process.env.PROFILE_TAIL_AMOUNT ?? 916);
+const LOG_DIR = process.env.PROFILE_LOG_DIR;
 
 function brokerPid(): number | undefined {
   try {
@@ -130,6 +138,69 @@ async function cannon(url: string, connections: number, amount: number, tokens: 
   return result;
 }
 
+const pct = (sorted: number[], p: number): number =>
+  sorted.length ? sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]! : NaN;
+
+/**
+ * One run shaped as ../shared/perf's gateway runs: `amount` requests, per-response times, each
+ * connection's first answer (its TCP connect) and the drain (answers after the first connection
+ * used its share) left out. Also the longest gap between two answers, and when (ms from the start)
+ * the slowest 1% finished: bunched together they are a stall of the whole path, spread out a queue.
+ */
+async function tailRun(url: string, connections: number, amount: number, tokens: string[]): Promise<string> {
+  let next = 0;
+  const t0 = performance.now();
+  const seen = new Map<unknown, number>();
+  const quota = Math.floor(amount / connections);
+  let drained = false;
+  const answers: { at: number; ms: number }[] = [];
+  let last = t0;
+  let gap = 0;
+  let gapAt = 0;
+  let finish!: (err: Error | null) => void;
+  const ended = new Promise<void>((resolve, reject) => (finish = (err) => (err ? reject(err) : resolve())));
+  const instance = autocannon(
+    {
+      url: `${url}/convert`,
+      connections,
+      amount,
+      method: 'POST',
+      body: body(),
+      timeout: 60,
+      headers: { 'content-type': `multipart/form-data; boundary=${BOUNDARY}` },
+      requests: [
+        {
+          setupRequest: (req) => ({
+            ...req,
+            headers: { ...req.headers, authorization: `Bearer ${tokens[next++ % tokens.length]!}` },
+          }),
+        },
+      ],
+    },
+    (err) => finish(err ?? null),
+  );
+  instance.on('response', (client: unknown, status: number, _bytes: number, responseTime: number) => {
+    const t = performance.now();
+    const k = (seen.get(client) ?? 0) + 1;
+    seen.set(client, k);
+    if (drained || status < 200 || status >= 300) return;
+    if (k > 1) {
+      answers.push({ at: t - t0, ms: responseTime });
+      if (t - last > gap) [gap, gapAt] = [t - last, last - t0];
+    }
+    last = t;
+    if (k >= quota) drained = true;
+  });
+  await ended;
+  const sorted = answers.map((a) => a.ms).sort((a, b) => a - b);
+  const p99 = pct(sorted, 99);
+  const slow = answers.filter((a) => a.ms >= p99).map((a) => Math.round(a.at));
+  return (
+    `p50 ${pct(sorted, 50).toFixed(1)} p99 ${p99.toFixed(1)} max ${sorted.at(-1)?.toFixed(1)} ms over ${sorted.length}; ` +
+    `longest gap ${gap.toFixed(1)} ms at ${Math.round(gapAt)}; slowest 1% ended at ${slow.join(' ')} ms`
+  );
+}
+
 async function main(): Promise<void> {
   psql(`DROP DATABASE IF EXISTS ${NAME} WITH (FORCE)`);
   psql(`CREATE DATABASE ${NAME}`);
@@ -153,9 +224,10 @@ async function main(): Promise<void> {
   for (const [i, name] of ['gateway', 'converter', 'dispatcher'].entries()) {
     const file = path.join(ROOT, 'services', name, 'dist', 'main.js');
     const own = name === 'dispatcher' ? [] : flags;
+    const out = LOG_DIR ? openSync(path.join(LOG_DIR, `${name}.log`), 'w') : 'ignore';
     children[name] = spawn(process.execPath, [...own, file], {
       env: { ...env, ...(i ? { HEALTH_PORT: String(PORT + i) } : {}) },
-      stdio: ['ignore', 'ignore', 'inherit'],
+      stdio: ['ignore', out, 'inherit'],
     });
   }
   const db = createDb(DATABASE_URL, 2);
@@ -227,6 +299,10 @@ async function main(): Promise<void> {
               `p99 ${(r.latency.p99 / echoResult.latency.p99).toFixed(1)}x\n`
             : ''),
       );
+      for (let t = 0; t < TAIL_RUNS; t++) {
+        process.stdout.write(`     tail run ${t + 1}: ${await tailRun(url, c, TAIL_AMOUNT, tokens)}\n`);
+        if (echo) process.stdout.write(`       echo: ${await tailRun(echo.url, c, TAIL_AMOUNT, tokens)}\n`);
+      }
     }
   } finally {
     await db.$disconnect();

@@ -84,7 +84,7 @@ describe('Job admission', () => {
       now,
     });
 
-  it('When requests arrive within one second, then the broker is read once; after a second it is read again', async () => {
+  it('When requests arrive within half a second, then the broker is read once; after a second it is read again', async () => {
     let clock = 0;
     let reads = 0;
     const admission = make(
@@ -93,12 +93,41 @@ describe('Job admission', () => {
     );
     const admitAndPublish = async () => (await admission.admit()).published();
     await Promise.all([admitAndPublish(), admitAndPublish()]);
-    clock = 999;
+    clock = 499;
     await admitAndPublish();
     expect(reads).toBe(1);
-    clock = 1_000;
+    clock = 1_600;
     await admitAndPublish();
     expect(reads).toBe(2);
+  });
+
+  it('When the reading is half a second old, then requests still use it while one read runs in the background; past a second they wait for a read', async () => {
+    let clock = 0;
+    const reads: ((waiting: number) => void)[] = [];
+    const admission = make(
+      () => new Promise<number>((resolve) => reads.push(resolve)),
+      () => clock,
+    );
+    const settled = () => new Promise((resolve) => setImmediate(resolve));
+    const first = admission.admit();
+    reads[0]!(0);
+    (await first).release();
+    clock = 500;
+    // Answered from the reading of time 0 although the broker has not answered yet: no request waits.
+    (await admission.admit()).release();
+    (await admission.admit()).release();
+    expect(reads).toHaveLength(2); // one read in flight, shared
+    reads[1]!(3); // the queue is full now
+    await settled();
+    await expect(admission.admit()).rejects.toMatchObject({ kind: 'at_capacity' });
+    clock = 1_500; // the reading of time 500 is a second old: the next request waits for a read
+    let answered = false;
+    const waiting = admission.admit().finally(() => (answered = true));
+    await settled();
+    expect(reads).toHaveLength(3);
+    expect(answered).toBe(false);
+    reads[2]!(0);
+    await expect(waiting).resolves.toHaveProperty('release');
   });
 
   it('When the broker cannot be read, then requests are let through', async () => {

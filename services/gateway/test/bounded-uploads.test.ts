@@ -5,7 +5,8 @@ import path from 'node:path';
 import request from 'supertest';
 import { bearer, startStack, type Stack } from './stack';
 import { UNCOUNTED_UPLOAD_MAX_BYTES } from '../src/entry-points/http/upload';
-import { UPLOAD_MEMORY_BYTES } from '../src/entry-points/http/spooled-upload-storage';
+import { pipeInto, UPLOAD_MEMORY_BYTES } from '../src/entry-points/http/spooled-upload-storage';
+import { PassThrough, Readable, Writable } from 'node:stream';
 
 /**
  * Issue 21, point 2: the plan is known before the body is read, the file is spooled to a
@@ -308,5 +309,48 @@ describe('bounded uploads', () => {
     upload.abort();
     await spoolEmpty();
     expect(await charges(workspaceId)).toEqual([]);
+  });
+});
+
+describe("the spool's pipe (pipeline for one source and one sink, without its AbortController)", () => {
+  const collecting = (held: Buffer[], fail?: Error) =>
+    new Writable({
+      write(chunk: Buffer, _encoding, done) {
+        if (fail) return done(fail);
+        held.push(chunk);
+        done();
+      },
+    });
+
+  it('When the source ends, then it resolves once the sink has every byte', async () => {
+    const held: Buffer[] = [];
+    await pipeInto(Readable.from([Buffer.from('a'.repeat(1024)), Buffer.from('b')]), collecting(held));
+    expect(Buffer.concat(held).toString()).toBe(`${'a'.repeat(1024)}b`);
+  });
+
+  it('When the source fails, then it rejects with that error and the sink is destroyed', async () => {
+    const source = new PassThrough();
+    const sink = collecting([]);
+    const piped = pipeInto(source, sink);
+    source.write('part');
+    source.destroy(new Error('Unexpected end of form'));
+    await expect(piped).rejects.toThrow('Unexpected end of form');
+    expect(sink.destroyed).toBe(true);
+  });
+
+  it('When the sink fails, then it rejects with that error and the source is destroyed (nothing waits on it)', async () => {
+    const source = new PassThrough();
+    const piped = pipeInto(source, collecting([], new Error('ENOSPC')));
+    source.end('bytes');
+    await expect(piped).rejects.toThrow('ENOSPC');
+    expect(source.destroyed).toBe(true);
+  });
+
+  it('When the source closes before its end, then it rejects (premature close) instead of waiting forever', async () => {
+    const source = new PassThrough();
+    const piped = pipeInto(source, collecting([]));
+    source.write('part');
+    source.destroy();
+    await expect(piped).rejects.toMatchObject({ code: 'ERR_STREAM_PREMATURE_CLOSE' });
   });
 });

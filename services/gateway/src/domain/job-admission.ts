@@ -3,6 +3,12 @@ import { AppError } from './app-error';
 
 /** How long one reading of the jobs queue's depth is trusted (E11: at most 1 s). */
 export const QUEUE_DEPTH_CACHE_MS = 1_000;
+/**
+ * A reading this old is read again in the background while requests still use it, so under a
+ * steady stream no request waits for the broker: only one that finds the reading past
+ * QUEUE_DEPTH_CACHE_MS (the first after a quiet second, or a read slower than the rest) waits.
+ */
+export const QUEUE_DEPTH_REFRESH_AHEAD_MS = QUEUE_DEPTH_CACHE_MS / 2;
 /** A broker that does not answer the depth check within this is treated as unknown (the request is let through). */
 export const QUEUE_DEPTH_READ_TIMEOUT_MS = 1_000;
 /** What a refused client is told to wait: about how long converters need to take a few jobs off a full queue. */
@@ -44,7 +50,8 @@ export interface JobAdmission {
 
 /**
  * Backpressure for POST /convert (E11). Only the broker's reading of the jobs queue's ready count
- * is cached (read at most once per second and shared by concurrent requests); to it are added
+ * is cached (used for at most a second, read again in the background after half of it, one read
+ * at a time shared by concurrent requests); to it are added
  * this process's admissions since that reading: places still held (admitted, not yet published)
  * and jobs published after the reading began, which the broker may not count yet. A place that
  * ends without a job (a 422, a 402, a failed publish) stops counting at once, so the count is
@@ -76,11 +83,18 @@ export function createJobAdmission(deps: JobAdmissionDeps): JobAdmission {
     }
   }
 
+  const startRefresh = (): Promise<void> => (inFlight ??= refresh().finally(() => (inFlight = undefined)));
+
   async function current(): Promise<DepthReading | undefined> {
-    const fresh = (at: number | undefined) => at !== undefined && now() - at < QUEUE_DEPTH_CACHE_MS;
-    if (fresh(reading?.readAt) || fresh(failedAt)) return reading;
-    inFlight ??= refresh().finally(() => (inFlight = undefined));
-    await inFlight;
+    // The reading (or the failed read) of the last read started; a failed one lets requests through as long.
+    const readAt = failedAt ?? reading?.readAt;
+    const age = readAt === undefined ? Infinity : now() - readAt;
+    if (age < QUEUE_DEPTH_CACHE_MS) {
+      // Read again ahead of expiry without waiting for it (refresh never rejects).
+      if (age >= QUEUE_DEPTH_REFRESH_AHEAD_MS) void startRefresh();
+      return reading;
+    }
+    await startRefresh();
     return reading;
   }
 

@@ -1,8 +1,7 @@
 import crypto from 'node:crypto';
 import fs from 'node:fs/promises';
 import path from 'node:path';
-import { Writable } from 'node:stream';
-import { pipeline } from 'node:stream/promises';
+import { finished, type Readable, Writable } from 'node:stream';
 import type { Request } from 'express';
 import type multer from 'multer';
 
@@ -106,7 +105,7 @@ async function spool(
     },
   });
   try {
-    await pipeline(source, sink);
+    await pipeInto(source as Readable, sink);
   } catch (err) {
     await closeAndRemove();
     throw err;
@@ -116,4 +115,29 @@ async function spool(
   const { handle, path: file } = spooled as { handle: fs.FileHandle; path: string };
   await handle.close();
   return { path: file, size };
+}
+
+/**
+ * `stream/promises.pipeline` for one source and one sink: resolves once the sink has finished;
+ * an error (or a premature close) of either destroys both and rejects. pipeline itself makes an
+ * AbortController per call and aborts it at the end, which builds a DOMException with a stack
+ * (24-44 against 6-11 µs of CPU per 1 KB upload; 1-2% of the gateway's busy samples).
+ */
+export function pipeInto(source: Readable, sink: Writable): Promise<void> {
+  return new Promise<void>((resolve, reject) => {
+    let settled = false;
+    const settle = (err?: Error | null): void => {
+      if (settled) return;
+      settled = true;
+      if (!err) return resolve();
+      source.destroy(err);
+      sink.destroy(err);
+      reject(err);
+    };
+    finished(source, (err) => {
+      if (err) settle(err);
+    });
+    finished(sink, settle);
+    source.pipe(sink);
+  });
 }
