@@ -80,18 +80,20 @@ export function linesToBlocks(lines: Line[]): Block[] {
   const unmarked = unmarkedItemLines(lines);
   const hanging = hangingNumberedLines(lines);
   // A line led by a symbol-font bullet is a list item set in bold, not a heading (as for a "•").
+  // The tests are pure: the author-line ones (a Unicode name expression tried at every position of the line) run on
+  // the few lines that look like headings, not on every line.
   const heading = lines.map(
     (l, i) =>
-      !isAuthorLine(l) &&
-      !isAuthorNamesLine(lines, i) &&
-      !symbolBullets.has(l) &&
-      !hanging.items.has(l) &&
-      !hanging.subItems.has(l) &&
       (isHeadingLine(l, body) ||
         isStyledHeading(lines, i, body, font) ||
         isSectionNumber(l, body) ||
         isLocalHeading(lines, i, font) ||
-        isCapitalsTitle(lines, i, body)),
+        isCapitalsTitle(lines, i, body)) &&
+      !symbolBullets.has(l) &&
+      !hanging.items.has(l) &&
+      !hanging.subItems.has(l) &&
+      !isAuthorLine(l) &&
+      !isAuthorNamesLine(lines, i),
   );
   const romanSections = lines.some((l, i) => heading[i] && ROMAN_SECTION.test(l.text));
   const headingSizes = [...new Set(lines.filter((_, i) => heading[i]).map((l) => l.size))].sort((a, b) => b - a);

@@ -65,8 +65,9 @@ function readPageRules(context: PDFContext, page: PDFDict): Rule[] {
       : contents === undefined
         ? []
         : [contents];
-  // pdf.js reads an array of content streams as one stream, joined without a separator.
-  const bytes = Buffer.concat(streams.filter((s) => s instanceof pdf().PDFRawStream).map((s) => decode(s)));
+  // pdf.js reads an array of content streams as one stream, joined without a separator (one stream is not copied).
+  const decoded = streams.filter((s) => s instanceof pdf().PDFRawStream).map((s) => decode(s));
+  const bytes = decoded.length === 1 ? decoded[0]! : Buffer.concat(decoded);
   const resources = context.lookup(inherited(context, page, 'Resources', true));
   scan(bytes, resources instanceof pdf().PDFDict ? resources : undefined, rules, context, 0);
   return rules.rules;

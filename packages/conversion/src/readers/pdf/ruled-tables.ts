@@ -23,13 +23,49 @@ export interface RuledTable {
 export function ruledTables(rules: Rule[], items: TextItem[]): { tables: RuledTable[]; rest: TextItem[] } {
   const tables: RuledTable[] = [];
   let rest = items;
-  for (const group of connectedGroups(rules)) {
-    const table = gridTable(group, rest);
+  const { unique, repeated } = withoutRepeats(rules);
+  for (const group of connectedGroups(unique)) {
+    const table = gridTable(group, rest, repeated);
     if (!table) continue;
     tables.push(table.table);
     rest = rest.filter((item) => !table.used.has(item));
   }
   return { tables: tables.sort((a, b) => b.top - a.top), rest };
+}
+
+/**
+ * The rules less those drawn again exactly (the edge two cells share, when each cell is stroked as a box: 96 rules
+ * for 58 on a 4 x 6 grid), first ones kept in order, and the kept rules that were drawn more than once. A group's
+ * rules are asked whether some rule covers a point, where they meet and which positions they take, which a repeat
+ * does not change; only gridTable's count of rules per direction counts repeats, and it is told them.
+ */
+export function withoutRepeats(rules: Rule[]): { unique: Rule[]; repeated: Set<Rule> } {
+  const byPosition = new Map<number, Rule[]>();
+  const unique: Rule[] = [];
+  const repeated = new Set<Rule>();
+  for (const rule of rules) {
+    const same = byPosition.get(rule.at);
+    const first = same?.find((r) => sameRule(r, rule));
+    if (first) {
+      repeated.add(first);
+      continue;
+    }
+    if (same) same.push(rule);
+    else byPosition.set(rule.at, [rule]);
+    unique.push(rule);
+  }
+  return { unique, repeated };
+}
+
+/** The same rule, to the bit: Object.is tells -0 from 0, and no NaN equals another, as a comparison would. */
+function sameRule(a: Rule, b: Rule): boolean {
+  return (
+    a.horizontal === b.horizontal &&
+    Object.is(a.at, b.at) &&
+    Object.is(a.from, b.from) &&
+    Object.is(a.to, b.to) &&
+    !Number.isNaN(a.at + a.from + a.to)
+  );
 }
 
 function touches(a: Rule, b: Rule): boolean {
@@ -120,10 +156,16 @@ function covered(rules: Rule[], horizontal: boolean, at: number, point: number):
   );
 }
 
-function gridTable(group: Rule[], items: TextItem[]): { table: RuledTable; used: Set<TextItem> } | undefined {
+function gridTable(
+  group: Rule[],
+  items: TextItem[],
+  repeated: Set<Rule>,
+): { table: RuledTable; used: Set<TextItem> } | undefined {
   const horizontal = group.filter((r) => r.horizontal);
   const vertical = group.filter((r) => !r.horizontal);
-  if (horizontal.length < 2 || vertical.length < 2) return undefined;
+  // Two rules of each direction as drawn: one rule drawn twice counts twice.
+  const twoDrawn = (rules: Rule[]): boolean => rules.length >= 2 || (rules.length === 1 && repeated.has(rules[0]!));
+  if (!twoDrawn(horizontal) || !twoDrawn(vertical)) return undefined;
   const left = Math.min(...horizontal.map((r) => r.from));
   const right = Math.max(...horizontal.map((r) => r.to));
   const bottom = Math.min(...vertical.map((r) => r.from));
@@ -136,7 +178,9 @@ function gridTable(group: Rule[], items: TextItem[]): { table: RuledTable; used:
   const rows = ys.length - 1;
   if (cols < 2 || rows < 2) return undefined;
   // Merged cells: grid cells joined where the rule between them is missing.
-  const parent = Array.from({ length: rows * cols }, (_, i) => i);
+  // Plain loops, not Array.from({ length }): V8 fills that from an array-like, one property lookup per index.
+  const parent: number[] = [];
+  for (let i = 0; i < rows * cols; i++) parent.push(i);
   const find = (i: number): number => (parent[i] === i ? i : (parent[i] = find(parent[i]!)));
   for (let r = 0; r < rows; r++) {
     const midY = (ys[r]! + ys[r + 1]!) / 2;
@@ -175,11 +219,15 @@ function gridTable(group: Rule[], items: TextItem[]): { table: RuledTable; used:
   if (used.size === 0 || [...texts.values()].some(holdsLayout)) return undefined;
   const cellText = new Map<number, string>();
   for (const [root, list] of texts) cellText.set(root, readCell(list));
-  let grid = Array.from({ length: rows }, (_, r) =>
-    Array.from({ length: cols }, (_, c) => cellText.get(find(r * cols + c)) ?? ''),
-  );
+  let grid: string[][] = [];
+  for (let r = 0; r < rows; r++) {
+    const row: string[] = [];
+    for (let c = 0; c < cols; c++) row.push(cellText.get(find(r * cols + c)) ?? '');
+    grid.push(row);
+  }
   grid = grid.filter((row) => row.some(Boolean));
-  const keep = Array.from({ length: cols }, (_, c) => grid.some((row) => row[c]));
+  const keep: boolean[] = [];
+  for (let c = 0; c < cols; c++) keep.push(grid.some((row) => row[c]));
   grid = grid.map((row) => row.filter((_, c) => keep[c]));
   // A merged cell spread over columns it alone fills becomes one column again.
   grid = dropRepeatedColumns(grid);
@@ -282,7 +330,8 @@ function holdsLayout(items: TextItem[]): boolean {
 /** Columns identical to their left neighbour in every row add nothing. */
 function dropRepeatedColumns(grid: string[][]): string[][] {
   const width = grid[0]?.length ?? 0;
-  const keep = Array.from({ length: width }, (_, c) => c === 0 || grid.some((row) => row[c] !== row[c - 1]));
+  const keep: boolean[] = [];
+  for (let c = 0; c < width; c++) keep.push(c === 0 || grid.some((row) => row[c] !== row[c - 1]));
   return grid.map((row) => row.filter((_, c) => keep[c]));
 }
 
