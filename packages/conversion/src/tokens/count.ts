@@ -1,5 +1,5 @@
 import type { Tiktoken } from 'tiktoken/lite';
-import { asciiPieceEndOfCodes, contractionOfCodes, NOT_ASCII, pieceEnd } from './pieces';
+import { asciiPieceEndOfCodes, contractionOfCodes, isAsciiOther, NOT_ASCII, pieceEnd } from './pieces';
 
 let encoder: Tiktoken | undefined;
 
@@ -302,8 +302,19 @@ function nextPieceOfCodes(codes: Uint16Array, length: number, text: string, at: 
     }
     return stringPiece(text, at);
   }
-  const end = asciiPieceEndOfCodes(codes, length, at);
-  if (end === NOT_ASCII) return stringPiece(text, at);
+  // ` ?[^\s\p{L}\p{N}]+[\r\n/]*` (no letter follows, or the word above took it): punctuation runs, as the scan in pieces.ts.
+  i = first === 32 ? at + 1 : at;
+  let end: number;
+  if (i < length && isAsciiOther(codes[i]!)) {
+    do i++;
+    while (i < length && isAsciiOther(codes[i]!));
+    if (i < length && codes[i]! >= 128) return stringPiece(text, at);
+    while (i < length && ((c = codes[i]!) === 10 || c === 13 || c === 47)) i++;
+    end = i;
+  } else {
+    end = asciiPieceEndOfCodes(codes, length, at);
+    if (end === NOT_ASCII) return stringPiece(text, at);
+  }
   if (end - at <= 2) {
     const key = end - at === 1 ? first : 128 + (first << 7) + codes[at + 1]!;
     lastPieceTokens = shortCounts[key] ||= pieceTokens(text, at, end);
@@ -370,22 +381,25 @@ export class TokenIndex {
    */
   count(from: number, to: number, prefix = ''): number {
     if (to <= from) return prefix ? countTokens(prefix) : 0;
-    const stretch = prefix + this.text.slice(from, to);
-    if (isWhiteSpace(this.text.charCodeAt(to - 1))) return countTokens(stretch);
-    // The head: split on its own until a piece ends on a boundary of the whole.
-    let total = 0;
-    let at = 0;
+    if (isWhiteSpace(this.text.charCodeAt(to - 1))) return countTokens(prefix + this.text.slice(from, to));
     let b = this.firstBoundaryAtOrAfter(from);
-    while (at < stretch.length) {
-      const offset = at - prefix.length;
-      if (offset >= 0) {
-        while (b <= this.pieces && this.boundaries[b]! < from + offset) b++;
-        if (b <= this.pieces && this.boundaries[b] === from + offset) break;
+    let total = 0;
+    // Most stretches (blocks, rows, lines) start on a boundary and have no prefix: no head, and no string made.
+    if (prefix || this.boundaries[b] !== from) {
+      // The head: split on its own until a piece ends on a boundary of the whole.
+      const stretch = prefix + this.text.slice(from, to);
+      let at = 0;
+      while (at < stretch.length) {
+        const offset = at - prefix.length;
+        if (offset >= 0) {
+          while (b <= this.pieces && this.boundaries[b]! < from + offset) b++;
+          if (b <= this.pieces && this.boundaries[b] === from + offset) break;
+        }
+        at = nextPiece(stretch, at);
+        total += lastPieceTokens;
       }
-      at = nextPiece(stretch, at);
-      total += lastPieceTokens;
+      if (at >= stretch.length) return total;
     }
-    if (at >= stretch.length) return total;
     // The middle: whole pieces of the whole text; the tail: what the stretch cuts of the last one.
     const last = this.lastBoundaryAtOrBefore(to);
     total += this.before[last]! - this.before[b]!;

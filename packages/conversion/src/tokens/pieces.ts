@@ -164,6 +164,11 @@ export function asciiPieceEndOfCodes(codes: Uint16Array, length: number, at: num
   return i < length && i - at > 1 ? i - 1 : i;
 }
 
+/** An ASCII character of `[^\s\p{L}\p{N}]`: punctuation, a symbol, a control character. */
+export function isAsciiOther(c: number): boolean {
+  return c < 128 && ASCII[c] === OTHER;
+}
+
 /** Class bits of code unit `i` of `codes`: 0 past `length`, BEYOND beyond ASCII. */
 function codeClass(codes: Uint16Array, length: number, i: number): number {
   if (i >= length) return 0;
