@@ -1,5 +1,12 @@
 import type { Tiktoken } from 'tiktoken/lite';
-import { asciiPieceEndOfCodes, contractionOfCodes, isAsciiOther, NOT_ASCII, pieceEnd } from './pieces';
+import * as pieces from './pieces';
+import { pieceEnd } from './pieces';
+
+/*
+ * The index's scan calls these for most pieces: bound once here, since a module run from sources
+ * (tsx: jest, the bench, workers without MARKWRIGHT_BUNDLE) reads each import through a getter on every use.
+ */
+const { asciiPieceEndOfCodes, contractionOfCodes, isAsciiOther, NOT_ASCII } = pieces;
 
 let encoder: Tiktoken | undefined;
 
