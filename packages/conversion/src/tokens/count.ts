@@ -396,6 +396,11 @@ export class TokenIndex {
       // The head: split on its own until a piece ends on a boundary of the whole.
       const stretch = prefix + this.text.slice(from, to);
       let at = 0;
+      if (prefix) {
+        const head = this.prefixHead(prefix);
+        at = head.at;
+        total = head.tokens;
+      }
       while (at < stretch.length) {
         const offset = at - prefix.length;
         if (offset >= 0) {
@@ -412,6 +417,32 @@ export class TokenIndex {
     total += this.before[last]! - this.before[b]!;
     const tail = this.boundaries[last]!;
     return tail < to ? total + countTokens(this.text.slice(tail, to)) : total;
+  }
+
+  /** prefixHead's answers for this text's counts (a table's header, repeated at each continuation chunk). */
+  private readonly heads = new Map<string, { at: number; tokens: number }>();
+
+  /**
+   * How far `prefix` splits the same whatever follows it, and the tokens up to there: its pieces up
+   * to the last one that ends 4 or more characters before its end with a character other than white
+   * space after it. No piece's end depends on more than the 3 characters after it, or on more than
+   * the white space run it ends in (contractions, `\s+(?!\S)`, `\s*[\r\n]+`).
+   */
+  private prefixHead(prefix: string): { at: number; tokens: number } {
+    let head = this.heads.get(prefix);
+    if (head) return head;
+    let lastNonSpace = prefix.length - 1;
+    while (lastNonSpace >= 0 && isWhiteSpace(prefix.charCodeAt(lastNonSpace))) lastNonSpace--;
+    head = { at: 0, tokens: 0 };
+    let tokens = 0;
+    for (let at = 0; at < prefix.length;) {
+      at = nextPiece(prefix, at);
+      tokens += lastPieceTokens;
+      if (at + 3 < prefix.length && at <= lastNonSpace) head = { at, tokens };
+      else break;
+    }
+    this.heads.set(prefix, head);
+    return head;
   }
 
   /**

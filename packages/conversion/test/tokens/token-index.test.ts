@@ -105,4 +105,50 @@ describe('TokenIndex (counts of stretches of one text)', () => {
     }
     expect(wrong.slice(0, 3)).toEqual([]);
   });
+
+  it('When stretches are counted after prefixes whose last pieces the stretch may change (a table header, repeated), then every count is countTokens of the joined text', () => {
+    // Prefixes ending where what follows decides their last pieces: a contraction, white space runs, punctuation before line breaks.
+    const prefixes = [
+      '| Name | Weight |\n| --- | ---: |\n',
+      "Header of the table: it'",
+      "We're done, they'",
+      'Header words  \n \t',
+      'Header words \n ',
+      'Header words   ',
+      'Header words.\n',
+      'Header words 12',
+      'Header words\u00a0',
+      'Header 東京',
+      "Header words: it'l",
+      "Header words: they'R",
+      'Header words\n      ',
+    ];
+    const continuations = [
+      's are here.',
+      're here',
+      'll do',
+      'S',
+      '\n\nNext',
+      ' \n x',
+      '  y',
+      '\n| 1 | 2 |',
+      '3 kg',
+      '/path',
+      'データ',
+      'é',
+      '\u0301x',
+    ];
+    const wrong: unknown[] = [];
+    for (const continuation of continuations) {
+      const text = `${continuation} and more text: 42 items.\n\n| a | b |\n`;
+      const index = new TokenIndex(text);
+      for (const prefix of prefixes) {
+        for (let to = 1; to <= text.length; to++) {
+          const expected = countTokens(prefix + text.slice(0, to));
+          if (index.count(0, to, prefix) !== expected) wrong.push({ prefix, text, to, expected });
+        }
+      }
+    }
+    expect(wrong.slice(0, 3)).toEqual([]);
+  });
 });
