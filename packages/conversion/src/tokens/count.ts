@@ -1,5 +1,12 @@
 import type { Tiktoken } from 'tiktoken/lite';
+import * as pieces from './pieces';
 import { pieceEnd } from './pieces';
+
+/*
+ * The index's scan calls these for most pieces: bound once here, since a module run from sources
+ * (tsx: jest, the bench, workers without MARKWRIGHT_BUNDLE) reads each import through a getter on every use.
+ */
+const { asciiPieceEndOfCodes, contractionOfCodes, isAsciiOther, NOT_ASCII } = pieces;
 
 let encoder: Tiktoken | undefined;
 
@@ -172,6 +179,160 @@ export function countTokens(text: string): number {
   return total;
 }
 
+/**
+ * The token index's scan of a whole document reads its code units from a typed array (V8 reads one
+ * faster than `charCodeAt`) and looks every piece of up to CACHED_PIECE_CHARS up by a hash made
+ * while scanning, in a table whose keys are code units in one pool: no string per piece, no Map.
+ * Pieces that depend on a character beyond ASCII are cut and counted from the string as before.
+ */
+let codeBytes: Buffer | undefined;
+/** The largest code buffer a worker keeps between documents (4 MB: 2M characters). */
+const CODE_BYTES_KEPT = 1 << 22;
+
+/** `text`'s UTF-16 code units (lone surrogates as they are), in a buffer reused from one index to the next. */
+function codesOf(text: string): Uint16Array {
+  const bytes = Math.max(2 * text.length, 2);
+  const buffer = codeBytes && codeBytes.length >= bytes ? codeBytes : Buffer.allocUnsafeSlow(bytes);
+  if (buffer !== codeBytes && bytes <= CODE_BYTES_KEPT) codeBytes = buffer;
+  buffer.write(text, 0, 'utf16le');
+  return new Uint16Array(buffer.buffer, buffer.byteOffset, text.length);
+}
+
+/** Pieces counted already, for the index's scan: open addressing, at most half full, emptied when full. */
+const PIECE_SLOTS = 1 << 16;
+const PIECE_ENTRIES = PIECE_SLOTS >> 1;
+/** Code units of the pieces kept (an entry's key is a stretch of it); emptied with the table when full. */
+const PIECE_POOL_UNITS = 1 << 19;
+const pieceSlots = new Int32Array(PIECE_SLOTS);
+const pieceHashes = new Int32Array(PIECE_ENTRIES + 1);
+const pieceStarts = new Int32Array(PIECE_ENTRIES + 1);
+const pieceLengths = new Int32Array(PIECE_ENTRIES + 1);
+const pieceCounts = new Int32Array(PIECE_ENTRIES + 1);
+const piecePool = new Uint16Array(PIECE_POOL_UNITS);
+/** Entries used (entry 0 is none), and pool units used. */
+let pieceEntries = 1;
+let poolUsed = 0;
+
+/** The count of the piece codes[at..end) with FNV-1a hash `hash`, from the table, else counted and kept. */
+function tableTokens(codes: Uint16Array, text: string, at: number, end: number, hash: number): number {
+  const length = end - at;
+  if (length > CACHED_PIECE_CHARS) return pieceTokens(text, at, end);
+  let slot = hash & (PIECE_SLOTS - 1);
+  for (let entry = pieceSlots[slot]!; entry !== 0; entry = pieceSlots[slot]!) {
+    if (pieceHashes[entry] === hash && pieceLengths[entry] === length) {
+      const start = pieceStarts[entry]!;
+      let k = 0;
+      while (k < length && piecePool[start + k] === codes[at + k]) k++;
+      if (k === length) return pieceCounts[entry]!;
+    }
+    slot = (slot + 1) & (PIECE_SLOTS - 1);
+  }
+  const tokens = pieceTokens(text, at, end);
+  if (pieceEntries > PIECE_ENTRIES || poolUsed + length > PIECE_POOL_UNITS) {
+    pieceSlots.fill(0);
+    pieceEntries = 1;
+    poolUsed = 0;
+    slot = hash & (PIECE_SLOTS - 1);
+  }
+  const entry = pieceEntries++;
+  pieceSlots[slot] = entry;
+  pieceHashes[entry] = hash;
+  pieceStarts[entry] = poolUsed;
+  pieceLengths[entry] = length;
+  pieceCounts[entry] = tokens;
+  piecePool.set(codes.subarray(at, end), poolUsed);
+  poolUsed += length;
+  return tokens;
+}
+
+/** A piece that the ASCII scan cannot decide: cut by pieceEnd and counted from the string. */
+function stringPiece(text: string, at: number): number {
+  const end = pieceEnd(text, at);
+  lastPieceTokens = end - at <= 2 ? shortPieceTokens(text, at, end) : pieceTokens(text, at, end);
+  return end;
+}
+
+/**
+ * nextPiece over `codes` (the code units of `text`, `length` of them): the end of the piece at
+ * `at`, its count left in lastPieceTokens. The same pieces and counts (test/tokens/token-index.test.ts).
+ */
+function nextPieceOfCodes(codes: Uint16Array, length: number, text: string, at: number): number {
+  const first = codes[at]!;
+  if (first >= 128) return stringPiece(text, at);
+  let hash = FNV_OFFSET;
+  let i = at;
+  // [^\r\n\p{L}\p{N}]? before a word: taken when an ASCII letter follows.
+  if (
+    !(first >= 65 && first <= 90) &&
+    !(first >= 97 && first <= 122) &&
+    !(first >= 48 && first <= 57) &&
+    first !== 10 &&
+    first !== 13 &&
+    at + 1 < length
+  ) {
+    const next = codes[at + 1]! | 32;
+    if (next >= 97 && next <= 122) {
+      hash = Math.imul(hash ^ first, FNV_PRIME);
+      i++;
+    }
+  }
+  const letters = i;
+  let c: number;
+  while (i < length && (c = codes[i]!) >= 65 && c <= 90) {
+    hash = Math.imul(hash ^ c, FNV_PRIME);
+    i++;
+  }
+  while (i < length && (c = codes[i]!) >= 97 && c <= 122) {
+    hash = Math.imul(hash ^ c, FNV_PRIME);
+    i++;
+  }
+  if (i > letters) {
+    if (i < length) {
+      c = codes[i]!;
+      // A letter or mark of another script may go on with the word: the pattern decides.
+      if (c >= 128) return stringPiece(text, at);
+      if (c === 39) {
+        const end = i + contractionOfCodes(codes, length, i);
+        for (; i < end; i++) hash = Math.imul(hash ^ codes[i]!, FNV_PRIME);
+      }
+    }
+    lastPieceTokens = tableTokens(codes, text, at, i, hash);
+    return i;
+  }
+  if (first >= 48 && first <= 57) {
+    // \p{N}{1,3} of ASCII digits: every such string is one o200k token (test/tokens/count.test.ts).
+    let end = at + 1;
+    while (end < at + 3 && end < length && (c = codes[end]!) >= 48 && c <= 57) end++;
+    if (end === at + 3 || end >= length || codes[end]! < 128) {
+      lastPieceTokens = 1;
+      return end;
+    }
+    return stringPiece(text, at);
+  }
+  // ` ?[^\s\p{L}\p{N}]+[\r\n/]*` (no letter follows, or the word above took it): punctuation runs, as the scan in pieces.ts.
+  i = first === 32 ? at + 1 : at;
+  let end: number;
+  if (i < length && isAsciiOther(codes[i]!)) {
+    do i++;
+    while (i < length && isAsciiOther(codes[i]!));
+    if (i < length && codes[i]! >= 128) return stringPiece(text, at);
+    while (i < length && ((c = codes[i]!) === 10 || c === 13 || c === 47)) i++;
+    end = i;
+  } else {
+    end = asciiPieceEndOfCodes(codes, length, at);
+    if (end === NOT_ASCII) return stringPiece(text, at);
+  }
+  if (end - at <= 2) {
+    const key = end - at === 1 ? first : 128 + (first << 7) + codes[at + 1]!;
+    lastPieceTokens = shortCounts[key] ||= pieceTokens(text, at, end);
+    return end;
+  }
+  hash = FNV_OFFSET;
+  for (let k = at; k < end; k++) hash = Math.imul(hash ^ codes[k]!, FNV_PRIME);
+  lastPieceTokens = tableTokens(codes, text, at, end, hash);
+  return end;
+}
+
 /** Arrays of an index released, for the next one built (TokenIndex.release). */
 let spare: { boundaries: Int32Array; before: Int32Array } | undefined;
 /** The largest arrays kept (8 MB for the two: about 2 MB of Markdown); a worker does not hold more between conversions. */
@@ -200,8 +361,10 @@ export class TokenIndex {
     before[0] = 0;
     let n = 0;
     let total = 0;
-    for (let at = 0; at < text.length;) {
-      const end = nextPiece(text, at);
+    const codes = codesOf(text);
+    const length = text.length;
+    for (let at = 0; at < length;) {
+      const end = nextPieceOfCodes(codes, length, text, at);
       total += lastPieceTokens;
       if (++n >= boundaries.length) {
         boundaries = grown(boundaries, new Int32Array(boundaries.length * 2));
@@ -225,27 +388,61 @@ export class TokenIndex {
    */
   count(from: number, to: number, prefix = ''): number {
     if (to <= from) return prefix ? countTokens(prefix) : 0;
-    const stretch = prefix + this.text.slice(from, to);
-    if (isWhiteSpace(this.text.charCodeAt(to - 1))) return countTokens(stretch);
-    // The head: split on its own until a piece ends on a boundary of the whole.
-    let total = 0;
-    let at = 0;
+    if (isWhiteSpace(this.text.charCodeAt(to - 1))) return countTokens(prefix + this.text.slice(from, to));
     let b = this.firstBoundaryAtOrAfter(from);
-    while (at < stretch.length) {
-      const offset = at - prefix.length;
-      if (offset >= 0) {
-        while (b <= this.pieces && this.boundaries[b]! < from + offset) b++;
-        if (b <= this.pieces && this.boundaries[b] === from + offset) break;
+    let total = 0;
+    // Most stretches (blocks, rows, lines) start on a boundary and have no prefix: no head, and no string made.
+    if (prefix || this.boundaries[b] !== from) {
+      // The head: split on its own until a piece ends on a boundary of the whole.
+      const stretch = prefix + this.text.slice(from, to);
+      let at = 0;
+      if (prefix) {
+        const head = this.prefixHead(prefix);
+        at = head.at;
+        total = head.tokens;
       }
-      at = nextPiece(stretch, at);
-      total += lastPieceTokens;
+      while (at < stretch.length) {
+        const offset = at - prefix.length;
+        if (offset >= 0) {
+          while (b <= this.pieces && this.boundaries[b]! < from + offset) b++;
+          if (b <= this.pieces && this.boundaries[b] === from + offset) break;
+        }
+        at = nextPiece(stretch, at);
+        total += lastPieceTokens;
+      }
+      if (at >= stretch.length) return total;
     }
-    if (at >= stretch.length) return total;
     // The middle: whole pieces of the whole text; the tail: what the stretch cuts of the last one.
     const last = this.lastBoundaryAtOrBefore(to);
     total += this.before[last]! - this.before[b]!;
     const tail = this.boundaries[last]!;
     return tail < to ? total + countTokens(this.text.slice(tail, to)) : total;
+  }
+
+  /** prefixHead's answers for this text's counts (a table's header, repeated at each continuation chunk). */
+  private readonly heads = new Map<string, { at: number; tokens: number }>();
+
+  /**
+   * How far `prefix` splits the same whatever follows it, and the tokens up to there: its pieces up
+   * to the last one that ends 4 or more characters before its end with a character other than white
+   * space after it. No piece's end depends on more than the 3 characters after it, or on more than
+   * the white space run it ends in (contractions, `\s+(?!\S)`, `\s*[\r\n]+`).
+   */
+  private prefixHead(prefix: string): { at: number; tokens: number } {
+    let head = this.heads.get(prefix);
+    if (head) return head;
+    let lastNonSpace = prefix.length - 1;
+    while (lastNonSpace >= 0 && isWhiteSpace(prefix.charCodeAt(lastNonSpace))) lastNonSpace--;
+    head = { at: 0, tokens: 0 };
+    let tokens = 0;
+    for (let at = 0; at < prefix.length;) {
+      at = nextPiece(prefix, at);
+      tokens += lastPieceTokens;
+      if (at + 3 < prefix.length && at <= lastNonSpace) head = { at, tokens };
+      else break;
+    }
+    this.heads.set(prefix, head);
+    return head;
   }
 
   /**

@@ -32,7 +32,7 @@ for (let c = 0; c < 128; c++) {
 /** A character beyond ASCII: none of the bits above, so no run goes on over it. */
 const BEYOND = 64;
 /** Returned by the ASCII scan when the piece depends on a character beyond ASCII. */
-const NOT_ASCII = -1;
+export const NOT_ASCII = -1;
 
 /**
  * The end of the pattern's piece that starts at `at` (< text.length): the same piece as the
@@ -111,6 +111,80 @@ function asciiPieceEnd(text: string, at: number): number {
   if (lastNewline >= 0) return lastNewline + 1;
   // \s+(?!\S) leaves the run's last space to the word after it; \s+ takes a single one.
   return i < text.length && i - at > 1 ? i - 1 : i;
+}
+
+/**
+ * asciiPieceEnd over a text's UTF-16 code units (`codes`, of which the first `length` are the
+ * text): the same scan, read from a typed array, which V8 reads faster than `charCodeAt`. The
+ * token index's scan of a whole document (tokens/count.ts); NOT_ASCII for a piece that depends on
+ * a character beyond ASCII, which the caller asks `pieceEnd` of the string for.
+ */
+export function asciiPieceEndOfCodes(codes: Uint16Array, length: number, at: number): number {
+  const first = codeClass(codes, length, at);
+  if (first === BEYOND) return NOT_ASCII;
+  const prefixed = (first & (UPPER | LOWER | DIGIT | NEWLINE)) === 0;
+  let i = prefixed ? at + 1 : at;
+  let k = codeClass(codes, length, i);
+  if (k === BEYOND) return NOT_ASCII;
+  if (k & (UPPER | LOWER)) {
+    while (k & UPPER) k = codeClass(codes, length, ++i);
+    while (k & LOWER) k = codeClass(codes, length, ++i);
+    if (k === BEYOND) return NOT_ASCII;
+    return i + contractionOfCodes(codes, length, i);
+  }
+  if (first & DIGIT) {
+    let n = 1;
+    while (n < 3) {
+      const c = codeClass(codes, length, at + n);
+      if (c === BEYOND) return NOT_ASCII;
+      if (!(c & DIGIT)) break;
+      n++;
+    }
+    return at + n;
+  }
+  const spaced = codes[at] === 32;
+  i = spaced ? at + 1 : at;
+  k = spaced ? codeClass(codes, length, i) : first;
+  if (k === BEYOND) return NOT_ASCII;
+  if (k & OTHER) {
+    while (k & OTHER) k = codeClass(codes, length, ++i);
+    if (k === BEYOND) return NOT_ASCII;
+    while (i < length && (codes[i] === 10 || codes[i] === 13 || codes[i] === 47)) i++;
+    return i;
+  }
+  let lastNewline = -1;
+  i = at;
+  k = first;
+  while (k & SPACE) {
+    if (k & NEWLINE) lastNewline = i;
+    k = codeClass(codes, length, ++i);
+  }
+  if (k === BEYOND) return NOT_ASCII;
+  if (lastNewline >= 0) return lastNewline + 1;
+  return i < length && i - at > 1 ? i - 1 : i;
+}
+
+/** An ASCII character of `[^\s\p{L}\p{N}]`: punctuation, a symbol, a control character. */
+export function isAsciiOther(c: number): boolean {
+  return c < 128 && ASCII[c] === OTHER;
+}
+
+/** Class bits of code unit `i` of `codes`: 0 past `length`, BEYOND beyond ASCII. */
+function codeClass(codes: Uint16Array, length: number, i: number): number {
+  if (i >= length) return 0;
+  const c = codes[i]!;
+  return c < 128 ? ASCII[c]! : BEYOND;
+}
+
+/** contraction() over code units. */
+export function contractionOfCodes(codes: Uint16Array, length: number, i: number): number {
+  if (i >= length || codes[i] !== 39) return 0;
+  const c = i + 1 < length ? codes[i + 1]! | 32 : 0;
+  if (c === 115 || c === 116 || c === 109 || c === 100) return 2;
+  const d = i + 2 < length ? codes[i + 2]! | 32 : 0;
+  if ((c === 114 || c === 118) && d === 101) return 3;
+  if (c === 108 && d === 108) return 3;
+  return 0;
 }
 
 /** The length of `'s`, `'t`, `'re`, `'ve`, `'m`, `'ll` or `'d` (either case) at `i`, else 0. */

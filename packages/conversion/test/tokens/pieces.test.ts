@@ -1,4 +1,4 @@
-import { O200K_PATTERN, pieceEnd } from '../../src/tokens/pieces';
+import { asciiPieceEndOfCodes, NOT_ASCII, O200K_PATTERN, pieceEnd } from '../../src/tokens/pieces';
 
 const pattern = new RegExp(O200K_PATTERN, 'gu');
 
@@ -57,5 +57,20 @@ describe('pieceEnd (o200k_base split)', () => {
     expect(piecesOf(markdown)).toEqual(markdown.match(pattern));
     // `[^\s\p{L}\p{N}]+[\r\n/]*`: a block ending in punctuation does not end a piece.
     expect(piecesOf('End.\n\nNext')).toEqual(['End', '.\n\n', 'Next']);
+  });
+
+  it('When generated texts are cut from their code units, then every piece the ASCII scan decides is the pattern’s, and it decides every ASCII piece', () => {
+    const wrong: unknown[] = [];
+    for (const text of randomTexts(20_000, 24, 13)) {
+      const codesOfText = new Uint16Array(text.length);
+      for (let i = 0; i < text.length; i++) codesOfText[i] = text.charCodeAt(i);
+      for (let at = 0; at < text.length; at = pieceEnd(text, at)) {
+        const end = asciiPieceEndOfCodes(codesOfText, text.length, at);
+        const theirs = pieceEnd(text, at);
+        const ascii = /^[\x00-\x7f]*$/.test(text.slice(at, theirs + 3));
+        if (end === NOT_ASCII ? ascii : end !== theirs) wrong.push({ text, at, end, theirs });
+      }
+    }
+    expect(wrong.slice(0, 3)).toEqual([]);
   });
 });

@@ -1,4 +1,16 @@
 import { countTokens, TokenIndex } from '../../src/tokens/count';
+import { O200K_PATTERN } from '../../src/tokens/pieces';
+
+const pattern = new RegExp(O200K_PATTERN, 'gu');
+
+/** OpenAI's tiktoken (WebAssembly) encoding the whole text at once, with its own split pattern. */
+function encoderCount(text: string): number {
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  const { get_encoding } = require('tiktoken') as typeof import('tiktoken');
+  encoder ??= get_encoding('o200k_base');
+  return encoder.encode_ordinary(text).length;
+}
+let encoder: import('tiktoken').Tiktoken | undefined;
 
 const ALPHABET = [...'aZ09 .,;:\'"!?-_/|*#\n\n\t sStTrReEdD東京データéßд👍🏽€$%()[]<>\u00a0\u0301\u02b0'];
 
@@ -63,5 +75,80 @@ describe('TokenIndex (counts of stretches of one text)', () => {
         expect([from, to, index.count(from, to)]).toEqual([from, to, countTokens(text.slice(from, to))]);
       }
     }
+  });
+
+  it('When generated texts are indexed (the scan of code units, its piece table filled and emptied), then each whole count is the real encoder’s', () => {
+    const next = random(17);
+    const wrong: unknown[] = [];
+    // Many distinct words and runs, so the piece table fills and is emptied on the way.
+    const words = Array.from({ length: 40_000 }, (_, i) => `${i % 2 ? ' ' : '('}w${i.toString(36)}`).join('');
+    for (const text of [
+      words,
+      ...Array.from({ length: 300 }, () =>
+        Array.from({ length: 1 + next(400) }, () => ALPHABET[next(ALPHABET.length)]).join(''),
+      ),
+    ]) {
+      const index = new TokenIndex(text);
+      // Its pieces are the pattern's (the fields are private: read here for this check only).
+      const { boundaries, pieces } = index as unknown as { boundaries: Int32Array; pieces: number };
+      const ends = [...text.matchAll(pattern)].map((m) => m.index + m[0].length);
+      if (JSON.stringify([...boundaries.subarray(1, pieces + 1)]) !== JSON.stringify(ends))
+        wrong.push({ text: text.slice(0, 80) });
+      const expected = encoderCount(text);
+      if (index.count(0, text.length) !== expected && !/\s$/.test(text))
+        wrong.push({ text: text.slice(0, 80), expected });
+      // A stretch ending in white space is counted whole by countTokens: the index's own total, to the last piece.
+      const last = text.length - 1;
+      if (last > 0 && index.count(0, last) !== encoderCount(text.slice(0, last)))
+        wrong.push({ text: text.slice(0, 80), cut: last });
+      index.release();
+    }
+    expect(wrong.slice(0, 3)).toEqual([]);
+  });
+
+  it('When stretches are counted after prefixes whose last pieces the stretch may change (a table header, repeated), then every count is countTokens of the joined text', () => {
+    // Prefixes ending where what follows decides their last pieces: a contraction, white space runs, punctuation before line breaks.
+    const prefixes = [
+      '| Name | Weight |\n| --- | ---: |\n',
+      "Header of the table: it'",
+      "We're done, they'",
+      'Header words  \n \t',
+      'Header words \n ',
+      'Header words   ',
+      'Header words.\n',
+      'Header words 12',
+      'Header words\u00a0',
+      'Header 東京',
+      "Header words: it'l",
+      "Header words: they'R",
+      'Header words\n      ',
+    ];
+    const continuations = [
+      's are here.',
+      're here',
+      'll do',
+      'S',
+      '\n\nNext',
+      ' \n x',
+      '  y',
+      '\n| 1 | 2 |',
+      '3 kg',
+      '/path',
+      'データ',
+      'é',
+      '\u0301x',
+    ];
+    const wrong: unknown[] = [];
+    for (const continuation of continuations) {
+      const text = `${continuation} and more text: 42 items.\n\n| a | b |\n`;
+      const index = new TokenIndex(text);
+      for (const prefix of prefixes) {
+        for (let to = 1; to <= text.length; to++) {
+          const expected = countTokens(prefix + text.slice(0, to));
+          if (index.count(0, to, prefix) !== expected) wrong.push({ prefix, text, to, expected });
+        }
+      }
+    }
+    expect(wrong.slice(0, 3)).toEqual([]);
   });
 });
