@@ -189,3 +189,35 @@ describe('PDF symbol-font bullets', () => {
     expect(markdown).toBe('A note on the results follows in the next section.\n');
   });
 });
+
+describe('PDF styled runs in aligned table cells', () => {
+  // Embedded fonts, so that poppler gives each style its own text element (as in LibreOffice's PDFs).
+  const SANS = '/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf';
+  const SANS_BOLD = '/usr/share/fonts/truetype/dejavu/DejaVuSans-Bold.ttf';
+
+  it('When a cell of a table without rulings holds an italic or bold run whose space is drawn inside the run (LibreOffice), then its words stay apart', async () => {
+    const input = await pdf((doc) => {
+      doc.font(SANS).fontSize(10).text('Prices by region:', 72, 72);
+      const rows: Array<[string, Array<[string, string]>, string]> = [
+        ['Region', [[SANS_BOLD, 'Note']], 'Price'],
+        ['North', [[SANS, 'an '], ['Helvetica-Oblique', 'italic '], [SANS, 'word here']], '10'],
+        ['South', [[SANS, 'a '], [SANS_BOLD, 'bold '], [SANS, 'run here']], '12'],
+        ['West', [[SANS, 'a plain '], ['Helvetica-Oblique', 'italic'], [SANS, ' run']], '14'],
+      ];
+      rows.forEach(([name, parts, price], r) => {
+        const y = 100 + r * 16;
+        doc.font(SANS).fontSize(10).text(name, 72, y, { lineBreak: false });
+        parts.forEach(([font, text], i) =>
+          i === 0
+            ? doc.font(font).text(text, 200, y, { continued: parts.length > 1, lineBreak: false })
+            : doc.font(font).text(text, { continued: i < parts.length - 1, lineBreak: false }),
+        );
+        doc.font(SANS).text(price, 400, y, { lineBreak: false });
+      });
+    });
+    const { markdown } = await convertIsolated(input, 'pdf', std, limits);
+    expect(markdown).toContain('| North | an italic word here | 10 |');
+    expect(markdown).toContain('| South | a bold run here | 12 |');
+    expect(markdown).toContain('| West | a plain italic run | 14 |');
+  });
+});

@@ -240,7 +240,9 @@ function toLine(items: TextItem[], page: number, pageHeight: number): Line {
     if (!cells.length || wide) cells.push({ x: item.x, right: item.x + item.width, text: item.text.trim() });
     else {
       const cell = cells[cells.length - 1]!;
-      cell.text += (gap > item.size * 0.15 && !endsInSpace ? ' ' : '') + item.text.trim();
+      // Each item's text is trimmed here, so a space that ended the last item (LibreOffice draws
+      // the space after an italic run inside that run: "an " "italic " "word") still parts the words.
+      cell.text += (gap > item.size * 0.15 || endsInSpace ? ' ' : '') + item.text.trim();
       cell.right = Math.max(cell.right, item.x + item.width);
     }
     // A sub- or superscript (smaller, off the baseline) is set closer to its letter than a word space of its own size.
