@@ -200,9 +200,33 @@ describe('PDF styled runs in aligned table cells', () => {
       doc.font(SANS).fontSize(10).text('Prices by region:', 72, 72);
       const rows: Array<[string, Array<[string, string]>, string]> = [
         ['Region', [[SANS_BOLD, 'Note']], 'Price'],
-        ['North', [[SANS, 'an '], ['Helvetica-Oblique', 'italic '], [SANS, 'word here']], '10'],
-        ['South', [[SANS, 'a '], [SANS_BOLD, 'bold '], [SANS, 'run here']], '12'],
-        ['West', [[SANS, 'a plain '], ['Helvetica-Oblique', 'italic'], [SANS, ' run']], '14'],
+        [
+          'North',
+          [
+            [SANS, 'an '],
+            ['Helvetica-Oblique', 'italic '],
+            [SANS, 'word here'],
+          ],
+          '10',
+        ],
+        [
+          'South',
+          [
+            [SANS, 'a '],
+            [SANS_BOLD, 'bold '],
+            [SANS, 'run here'],
+          ],
+          '12',
+        ],
+        [
+          'West',
+          [
+            [SANS, 'a plain '],
+            ['Helvetica-Oblique', 'italic'],
+            [SANS, ' run'],
+          ],
+          '14',
+        ],
       ];
       rows.forEach(([name, parts, price], r) => {
         const y = 100 + r * 16;
