@@ -1,5 +1,7 @@
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
 import { closeConversionWorkers, convertIsolated } from '../../src';
-import { makePdf as pdf } from './make-pdf';
+import { makePdf as pdf, ruledGrid } from './make-pdf';
 
 afterAll(() => closeConversionWorkers());
 const limits = { timeoutMs: 60_000, maxMemoryMb: 512 };
@@ -243,5 +245,55 @@ describe('PDF styled runs in aligned table cells', () => {
     expect(markdown).toContain('| North | an italic word here | 10 |');
     expect(markdown).toContain('| South | a bold run here | 12 |');
     expect(markdown).toContain('| West | a plain italic run | 14 |');
+  });
+
+  it('When a ruled cell sets an italic or bold run right before its punctuation, then no space comes between them', async () => {
+    const input = await pdf((doc) => {
+      doc.font(SANS).fontSize(10);
+      ruledGrid(doc, [72, 160, 400], [100, 122, 144, 166], [['Name', 'Note']]);
+      const rows: Array<[string, Array<[string, string]>]> = [
+        [
+          'North',
+          [
+            [SANS, 'an '],
+            ['Helvetica-Oblique', 'ital'],
+            [SANS, ', then '],
+            [SANS_BOLD, 'bold'],
+            [SANS, '. Done'],
+          ],
+        ],
+        [
+          'South',
+          [
+            [SANS, 'the '],
+            [SANS_BOLD, 'strong'],
+            [SANS, ' words, '],
+            ['Helvetica-Oblique', 'here'],
+            [SANS, '.'],
+          ],
+        ],
+      ];
+      // Each row in drawing order, its name first, as a word processor writes a table.
+      rows.forEach(([name, runs], r) => {
+        const y = 129 + r * 22;
+        doc.font(SANS).text(name, 76, y, { lineBreak: false });
+        runs.forEach(([font, text], i) =>
+          i === 0
+            ? doc.font(font).text(text, 164, y, { continued: true, lineBreak: false })
+            : doc.font(font).text(text, { continued: i < runs.length - 1, lineBreak: false }),
+        );
+      });
+    });
+    const { markdown } = await convertIsolated(input, 'pdf', std, limits);
+    expect(markdown).toContain('| North | an ital, then bold. Done |');
+    expect(markdown).toContain('| South | the strong words, here. |');
+  });
+  it('When LibreOffice draws a ruled table whose cells set italic and bold runs before punctuation, then no space comes before the punctuation', async () => {
+    // libreoffice-ruled-runs.fodt converted by LibreOffice 7.4 (`soffice --headless --convert-to pdf`).
+    const input = readFileSync(path.join(__dirname, '../fixtures/pdf/libreoffice-ruled-runs.pdf'));
+    const { markdown } = await convertIsolated(input, 'pdf', std, limits);
+    expect(markdown).toBe(
+      '| Name | Note |\n| --- | --- |\n| North | an ital, then bold. Done |\n| South | the strong words, here. |\n',
+    );
   });
 });
