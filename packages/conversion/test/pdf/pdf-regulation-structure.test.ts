@@ -139,7 +139,7 @@ describe('PDF lettered paragraphs far apart or run in after their title', () => 
     expect(markdown).toContain('applies to all. (a) This note is one sentence');
   });
 
-  it('When the "(a)" paragraph cites "paragraphs (b) to (d)" and "(a), (b) and (c)", then "(a)" still opens the list', async () => {
+  it('When the "(a)" paragraph cites "paragraphs (b) to (d)" and "(a), (b) and (c)", and "(b)" cites "(c)", then the list holds them all', async () => {
     const input = await pdf((doc) => {
       doc.font('Times-Roman').fontSize(9);
       let y = paragraph(
@@ -148,12 +148,12 @@ describe('PDF lettered paragraphs far apart or run in after their title', () => 
         72,
         80,
       );
-      y = paragraph(doc, '(b) Registration: any person who makes such a preparation must be registered.', 72, y);
+      y = paragraph(doc, '(b) Registration under paragraphs (c) and (d): any maker must be registered.', 72, y);
       paragraph(doc, '(c) Labeling: the label must name the maker of the preparation.', 72, y);
     });
     const { markdown } = await convertIsolated(input, 'pdf', std, limits);
     expect(markdown).toMatch(/^1\. Preparations approved under this part/);
-    expect(markdown).toContain('\n2. Registration: any person who makes such a preparation must be registered.\n');
+    expect(markdown).toContain('\n2. Registration under paragraphs (c) and (d): any maker must be registered.\n');
     expect(markdown).toContain('\n3. Labeling: the label must name the maker of the preparation.\n');
   });
 
