@@ -192,6 +192,24 @@ describe('PDF symbol-font bullets', () => {
   });
 });
 
+describe('PDF spaces drawn after a styled run', () => {
+  it("When the space that opens the text after an italic letter is drawn inside the letter's box (Chrome, small type), then the words stay apart", async () => {
+    const SANS = '/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf';
+    const input = await pdf((doc) => {
+      doc.font(SANS).fontSize(8);
+      const lead = 'Write the letter ';
+      doc.text(lead, 72, 100, { lineBreak: false });
+      const x = 72 + doc.widthOfString(lead);
+      doc.font('Helvetica-Oblique').text('a', x, 100, { lineBreak: false });
+      // The italic letter's box reaches over the space drawn after it.
+      const after = x + doc.widthOfString('a') - 1.5;
+      doc.font(SANS).text(' before the word and go on to the end of the line.', after, 100, { lineBreak: false });
+    });
+    const { markdown } = await convertIsolated(input, 'pdf', std, limits);
+    expect(markdown).toBe('Write the letter *a* before the word and go on to the end of the line.\n');
+  });
+});
+
 describe('PDF styled runs in aligned table cells', () => {
   // Embedded fonts, so that poppler gives each style its own text element (as in LibreOffice's PDFs).
   const SANS = '/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf';

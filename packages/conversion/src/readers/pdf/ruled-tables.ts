@@ -293,7 +293,7 @@ function dropRepeatedColumns(grid: string[][]): string[][] {
  */
 function runsOnFrom(before: TextItem, item: TextItem): boolean {
   if (Math.abs(before.y - item.y) > Math.min(before.size, item.size) / 2) return false;
-  if (/\s$/.test(before.text) || /^\s/.test(item.text)) return false;
+  if (/\s$/.test(before.text) || /^\s/.test(item.text) || item.spaceBefore) return false;
   return item.x - (before.x + before.width) <= item.size * 0.15;
 }
 
