@@ -157,6 +157,30 @@ describe('PDF lettered paragraphs far apart or run in after their title', () => 
     expect(markdown).toContain('\n3. Labeling: the label must name the maker of the preparation.\n');
   });
 
+  it('When an item wraps a citation "(c) and (d) of this section" to the start of a line, then that line stays in the item', async () => {
+    const input = await pdf((doc) => {
+      doc.font('Times-Roman').fontSize(9);
+      const lines = [
+        [80, '(a) The office keeps a register of permits.'],
+        [80, '(b) The office shall decide on each application'],
+        [72, 'under paragraphs'],
+        [72, '(c) and (d) of this section. It shall publish its'],
+        [72, 'decision in the register.'],
+        [80, '(c) Any person may inspect the register.'],
+      ] as const;
+      lines.forEach(([x, text], k) => doc.text(text, x, 80 + k * 11, { lineBreak: false }));
+    });
+    const { markdown } = await convertIsolated(input, 'pdf', std, limits);
+    expect(markdown).toBe(
+      [
+        '1. The office keeps a register of permits.',
+        '2. The office shall decide on each application under paragraphs (c) and (d) of this section. It shall publish its decision in the register.',
+        '3. Any person may inspect the register.',
+        '',
+      ].join('\n'),
+    );
+  });
+
   it('When the "(a)" paragraph runs over 40 lines before its "(b)", then "(a)" still opens the list', async () => {
     const long = Array.from(
       { length: 40 },

@@ -457,7 +457,10 @@ function enclosedNumber(
     : mark.length === 1
       ? String.fromCharCode(mark.charCodeAt(0) + 1)
       : '';
-  if (next && line.text.includes(`(${next})`) && !onlyCited(line.text, `(${next})`)) return null;
+  // A mark whose successor is only cited in its line ("(b) Registration under paragraphs (c) and (d)") stays a
+  // mark when it opens a sentence; a wrapped citation ("(c) and (d) of this section") does not.
+  const opensSentence = /^\(\w+\)\s+[\p{Lu}\d]/u.test(line.text);
+  if (next && line.text.includes(`(${next})`) && !(opensSentence && onlyCited(line.text, `(${next})`))) return null;
   if (item?.enclosed) return match;
   // "(4)" on the page after "(3)", past a running header or a figure, goes on with its list when it
   // opens a sentence on a line of its own ("... of this AD." wrapped to "(4) of this AD" does not).
