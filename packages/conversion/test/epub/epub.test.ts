@@ -153,7 +153,7 @@ describe('EPUB', () => {
     );
   });
 
-  it('When a chapter names its sections and boxes like page chrome (id "sec-nav", class "sidebar", "menu"), then they are read, and only its <nav> stays out', async () => {
+  it('When a chapter names its sections and boxes like page chrome (id "sec-nav", class "sidebar", "menu", "toc"), then they are read', async () => {
     const body =
       '<section id="sec-nav"><h2>2.2 Navigation</h2><p>Readers move through the spine.</p></section>' +
       '<aside class="sidebar"><p>Box: a note beside the text.</p></aside>' +
@@ -162,11 +162,38 @@ describe('EPUB', () => {
     const input = epub({ 'OPS/a.xhtml': page('A', body) }, oneChapterOpf('a.xhtml'));
     const { markdown } = await convertDocument(input, 'epub', std);
     expect(markdown).toBe(
-      '## 2.2 Navigation\n\nReaders move through the spine.\n\nBox: a note beside the text.\n\nSoup, then fish.\n',
+      '## 2.2 Navigation\n\nReaders move through the spine.\n\nBox: a note beside the text.\n\nSoup, then fish.\n\n1. 2.2 Navigation\n',
     );
     // The same page as a web page keeps its chrome rule: the named sections and boxes are left out.
     const web = await convertDocument(Buffer.from(`<html><body>${body}<p>Body.</p></body></html>`), 'html', std);
     expect(web.markdown).toBe('Body.\n');
+  });
+
+  it('When a chapter opens with its own contents list in a <nav>, then the list is kept, while the navigation document and hidden parts stay out', async () => {
+    const navDoc = page(
+      'Contents',
+      '<nav epub:type="toc"><h1>Contents</h1><ol><li><a href="part1.xhtml">Part 1</a></li></ol></nav>',
+    );
+    const part = page(
+      'Part 1',
+      '<h1>Part 1</h1><nav epub:type="toc" id="part1-toc"><h2>In this part</h2><ol>' +
+        '<li><a href="#s1">1.1 Scope</a></li><li><a href="#s2">1.2 Terms</a><ol><li><a href="#s2a">1.2.1 Book</a></li></ol></li></ol></nav>' +
+        '<div role="navigation"><ul><li><a href="part2.xhtml">Next: Part 2</a></li></ul></div>' +
+        '<div aria-hidden="true"><p>Decoration.</p></div>' +
+        '<section id="s1"><h2>1.1 Scope</h2><p>What the part covers.</p></section>',
+    );
+    const input = epub(
+      { 'OPS/nav.xhtml': navDoc, 'OPS/part1.xhtml': part },
+      '<package><metadata/><manifest><item id="nav" href="nav.xhtml" properties="nav"/><item id="p1" href="part1.xhtml"/></manifest>' +
+        '<spine><itemref idref="nav"/><itemref idref="p1"/></spine></package>',
+    );
+    const { markdown } = await convertDocument(input, 'epub', std);
+    expect(markdown).toBe(
+      '# Part 1\n\n## In this part\n\n1. 1.1 Scope\n2. 1.2 Terms\n   1. 1.2.1 Book\n\n- Next: Part 2\n\n## 1.1 Scope\n\nWhat the part covers.\n',
+    );
+    // A web page keeps its rule: <nav> and navigation roles are page chrome.
+    const web = await convertDocument(Buffer.from(part), 'html', std);
+    expect(web.markdown).toBe('# Part 1\n\n## 1.1 Scope\n\nWhat the part covers.\n');
   });
 
   it('When the OPF gives title, creators, publisher, language and description, then the facts list opens the book without the language tag', async () => {

@@ -1,5 +1,7 @@
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
 import { closeConversionWorkers, convertIsolated } from '../../src';
-import { makePdf as pdf } from './make-pdf';
+import { makePdf as pdf, ruledGrid } from './make-pdf';
 
 afterAll(() => closeConversionWorkers());
 const limits = { timeoutMs: 60_000, maxMemoryMb: 512 };
@@ -187,5 +189,129 @@ describe('PDF symbol-font bullets', () => {
     });
     const { markdown } = await convertIsolated(input, 'pdf', std, limits);
     expect(markdown).toBe('A note on the results follows in the next section.\n');
+  });
+});
+
+describe('PDF spaces drawn after a styled run', () => {
+  it("When the space that opens the text after an italic letter is drawn inside the letter's box (Chrome, small type), then the words stay apart", async () => {
+    const SANS = '/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf';
+    const input = await pdf((doc) => {
+      doc.font(SANS).fontSize(8);
+      const lead = 'Write the letter ';
+      doc.text(lead, 72, 100, { lineBreak: false });
+      const x = 72 + doc.widthOfString(lead);
+      doc.font('Helvetica-Oblique').text('a', x, 100, { lineBreak: false });
+      // The italic letter's box reaches over the space drawn after it.
+      const after = x + doc.widthOfString('a') - 1.5;
+      doc.font(SANS).text(' before the word and go on to the end of the line.', after, 100, { lineBreak: false });
+    });
+    const { markdown } = await convertIsolated(input, 'pdf', std, limits);
+    expect(markdown).toBe('Write the letter *a* before the word and go on to the end of the line.\n');
+  });
+});
+
+describe('PDF styled runs in aligned table cells', () => {
+  // Embedded fonts, so that poppler gives each style its own text element (as in LibreOffice's PDFs).
+  const SANS = '/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf';
+  const SANS_BOLD = '/usr/share/fonts/truetype/dejavu/DejaVuSans-Bold.ttf';
+
+  it('When a cell of a table without rulings holds an italic or bold run whose space is drawn inside the run (LibreOffice), then its words stay apart', async () => {
+    const input = await pdf((doc) => {
+      doc.font(SANS).fontSize(10).text('Prices by region:', 72, 72);
+      const rows: Array<[string, Array<[string, string]>, string]> = [
+        ['Region', [[SANS_BOLD, 'Note']], 'Price'],
+        [
+          'North',
+          [
+            [SANS, 'an '],
+            ['Helvetica-Oblique', 'italic '],
+            [SANS, 'word here'],
+          ],
+          '10',
+        ],
+        [
+          'South',
+          [
+            [SANS, 'a '],
+            [SANS_BOLD, 'bold '],
+            [SANS, 'run here'],
+          ],
+          '12',
+        ],
+        [
+          'West',
+          [
+            [SANS, 'a plain '],
+            ['Helvetica-Oblique', 'italic'],
+            [SANS, ' run'],
+          ],
+          '14',
+        ],
+      ];
+      rows.forEach(([name, parts, price], r) => {
+        const y = 100 + r * 16;
+        doc.font(SANS).fontSize(10).text(name, 72, y, { lineBreak: false });
+        parts.forEach(([font, text], i) =>
+          i === 0
+            ? doc.font(font).text(text, 200, y, { continued: parts.length > 1, lineBreak: false })
+            : doc.font(font).text(text, { continued: i < parts.length - 1, lineBreak: false }),
+        );
+        doc.font(SANS).text(price, 400, y, { lineBreak: false });
+      });
+    });
+    const { markdown } = await convertIsolated(input, 'pdf', std, limits);
+    expect(markdown).toContain('| North | an italic word here | 10 |');
+    expect(markdown).toContain('| South | a bold run here | 12 |');
+    expect(markdown).toContain('| West | a plain italic run | 14 |');
+  });
+
+  it('When a ruled cell sets an italic or bold run right before its punctuation, then no space comes between them', async () => {
+    const input = await pdf((doc) => {
+      doc.font(SANS).fontSize(10);
+      ruledGrid(doc, [72, 160, 400], [100, 122, 144, 166], [['Name', 'Note']]);
+      const rows: Array<[string, Array<[string, string]>]> = [
+        [
+          'North',
+          [
+            [SANS, 'an '],
+            ['Helvetica-Oblique', 'ital'],
+            [SANS, ', then '],
+            [SANS_BOLD, 'bold'],
+            [SANS, '. Done'],
+          ],
+        ],
+        [
+          'South',
+          [
+            [SANS, 'the '],
+            [SANS_BOLD, 'strong'],
+            [SANS, ' words, '],
+            ['Helvetica-Oblique', 'here'],
+            [SANS, '.'],
+          ],
+        ],
+      ];
+      // Each row in drawing order, its name first, as a word processor writes a table.
+      rows.forEach(([name, runs], r) => {
+        const y = 129 + r * 22;
+        doc.font(SANS).text(name, 76, y, { lineBreak: false });
+        runs.forEach(([font, text], i) =>
+          i === 0
+            ? doc.font(font).text(text, 164, y, { continued: true, lineBreak: false })
+            : doc.font(font).text(text, { continued: i < runs.length - 1, lineBreak: false }),
+        );
+      });
+    });
+    const { markdown } = await convertIsolated(input, 'pdf', std, limits);
+    expect(markdown).toContain('| North | an ital, then bold. Done |');
+    expect(markdown).toContain('| South | the strong words, here. |');
+  });
+  it('When LibreOffice draws a ruled table whose cells set italic and bold runs before punctuation, then no space comes before the punctuation', async () => {
+    // libreoffice-ruled-runs.fodt converted by LibreOffice 7.4 (`soffice --headless --convert-to pdf`).
+    const input = readFileSync(path.join(__dirname, '../fixtures/pdf/libreoffice-ruled-runs.pdf'));
+    const { markdown } = await convertIsolated(input, 'pdf', std, limits);
+    expect(markdown).toBe(
+      '| Name | Note |\n| --- | --- |\n| North | an ital, then bold. Done |\n| South | the strong words, here. |\n',
+    );
   });
 });

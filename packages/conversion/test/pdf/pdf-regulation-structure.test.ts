@@ -91,6 +91,114 @@ describe('PDF enclosed marks of several kinds at one indent', () => {
   });
 });
 
+describe('PDF lettered paragraphs far apart or run in after their title', () => {
+  it('When a section title carries its "(a)" on the same line, then "(a)" opens the list that "(b)" and "(c)" go on', async () => {
+    const input = await pdf((doc) => {
+      doc.fontSize(9);
+      doc.font('Times-Bold').text('§ 1.32 Exempted preparations. ', 80, 80, { continued: true, lineBreak: false });
+      doc.font('Times-Roman').text('(a) The chemical preparations listed', { lineBreak: false });
+      doc.text('in the table below are exempted from the rules', 72, 91, { lineBreak: false });
+      doc.text('of this part.', 72, 102, { lineBreak: false });
+      let y = paragraph(
+        doc,
+        '(b) Any person may apply to the office for an exemption of a preparation not listed.',
+        72,
+        113,
+      );
+      y = paragraph(doc, '(c) The office may revoke an exemption when the preparation is misused.', 72, y);
+      paragraph(doc, 'Other rules of the office are set out in part 2.', 72, y);
+    });
+    const { markdown } = await convertIsolated(input, 'pdf', std, limits);
+    expect(markdown).toBe(
+      [
+        '**§ 1.32 Exempted preparations.**',
+        '',
+        '1. The chemical preparations listed in the table below are exempted from the rules of this part.',
+        '2. Any person may apply to the office for an exemption of a preparation not listed.',
+        '3. The office may revoke an exemption when the preparation is misused.',
+        '',
+        'Other rules of the office are set out in part 2.',
+        '',
+      ].join('\n'),
+    );
+  });
+
+  it('When "(a)" mid-line is not followed by a "(b)" that opens a paragraph, then the line stays whole', async () => {
+    const input = await pdf((doc) => {
+      doc.font('Times-Roman').fontSize(9);
+      const y = paragraph(
+        doc,
+        'The rule applies to all. (a) This note is one sentence of the text read as a whole here.',
+        72,
+        80,
+      );
+      paragraph(doc, 'A later paragraph cites (b) only inside its line and ends.', 72, y);
+    });
+    const { markdown } = await convertIsolated(input, 'pdf', std, limits);
+    expect(markdown).not.toMatch(/^1\. /m);
+    expect(markdown).toContain('applies to all. (a) This note is one sentence');
+  });
+
+  it('When the "(a)" paragraph cites "paragraphs (b) to (d)" and "(a), (b) and (c)", and "(b)" cites "(c)", then the list holds them all', async () => {
+    const input = await pdf((doc) => {
+      doc.font('Times-Roman').fontSize(9);
+      let y = paragraph(
+        doc,
+        '(a) Preparations approved under this part are exempt to the extent described in paragraphs (b) to (d) of this section and in § 1.74 (a), (b) and (c) of this chapter.',
+        72,
+        80,
+      );
+      y = paragraph(doc, '(b) Registration under paragraphs (c) and (d): any maker must be registered.', 72, y);
+      paragraph(doc, '(c) Labeling: the label must name the maker of the preparation.', 72, y);
+    });
+    const { markdown } = await convertIsolated(input, 'pdf', std, limits);
+    expect(markdown).toMatch(/^1\. Preparations approved under this part/);
+    expect(markdown).toContain('\n2. Registration under paragraphs (c) and (d): any maker must be registered.\n');
+    expect(markdown).toContain('\n3. Labeling: the label must name the maker of the preparation.\n');
+  });
+
+  it('When an item wraps a citation "(c) and (d) of this section" to the start of a line, then that line stays in the item', async () => {
+    const input = await pdf((doc) => {
+      doc.font('Times-Roman').fontSize(9);
+      const lines = [
+        [80, '(a) The office keeps a register of permits.'],
+        [80, '(b) The office shall decide on each application'],
+        [72, 'under paragraphs'],
+        [72, '(c) and (d) of this section. It shall publish its'],
+        [72, 'decision in the register.'],
+        [80, '(c) Any person may inspect the register.'],
+      ] as const;
+      lines.forEach(([x, text], k) => doc.text(text, x, 80 + k * 11, { lineBreak: false }));
+    });
+    const { markdown } = await convertIsolated(input, 'pdf', std, limits);
+    expect(markdown).toBe(
+      [
+        '1. The office keeps a register of permits.',
+        '2. The office shall decide on each application under paragraphs (c) and (d) of this section. It shall publish its decision in the register.',
+        '3. Any person may inspect the register.',
+        '',
+      ].join('\n'),
+    );
+  });
+
+  it('When the "(a)" paragraph runs over 40 lines before its "(b)", then "(a)" still opens the list', async () => {
+    const long = Array.from(
+      { length: 40 },
+      (_, k) => `Clause ${k + 1} of the first rule binds each holder of a permit.`,
+    ).join(' ');
+    const input = await pdf((doc) => {
+      doc.font('Times-Roman').fontSize(9);
+      let y = paragraph(doc, `(a) ${long}`, 72, 50, 8, 48);
+      y = paragraph(doc, '(b) The office shall notify the holder of any change to these rules.', 72, y);
+      paragraph(doc, '(c) Notices are sent by mail to the address on the permit.', 72, y);
+    });
+    const { markdown } = await convertIsolated(input, 'pdf', std, limits);
+    expect(markdown).toMatch(/^1\. Clause 1 of the first rule/);
+    expect(markdown).toContain('\n2. The office shall notify the holder of any change to these rules.\n');
+    expect(markdown).toContain('\n3. Notices are sent by mail to the address on the permit.\n');
+  });
+});
+
 describe('PDF run-in headings', () => {
   it('When an italic lead-in runs on in plain text on its line, then the paragraph is no heading', async () => {
     const input = await pdf((doc) => {

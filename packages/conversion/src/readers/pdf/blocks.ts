@@ -1,7 +1,7 @@
 import type { Block, Inline } from '../../document/model';
 import { inlineText } from '../../document/predicates';
 import { nestListItems, type FlatListItem } from '../../document/lists';
-import { dropLeading, joinRunLines, runsToInlines, type StyledRun } from './styled-runs';
+import { dropLeading, joinRunLines, keepLeading, runsText, runsToInlines, type StyledRun } from './styled-runs';
 import { bodyFont, bodySize, boilerplateKey, type Line } from './layout';
 import { tableAt } from './text-tables';
 import { isAuthorLine, isAuthorNamesLine } from './title-block';
@@ -71,7 +71,9 @@ function inEdgeBand(line: Line): boolean {
 }
 
 /** Lines of the whole document to blocks: headings by size rank, lists, tables, re-joined paragraphs. */
-export function linesToBlocks(lines: Line[]): Block[] {
+export function linesToBlocks(read: Line[]): Block[] {
+  const runIn = new Set<Line>();
+  const lines = splitRunInFirstMarks(read, runIn);
   const body = bodySize(lines);
   const font = bodyFont(lines, body);
   // A body set in bold or italic throughout is the document's plain text, not emphasis.
@@ -90,6 +92,7 @@ export function linesToBlocks(lines: Line[]): Block[] {
         isLocalHeading(lines, i, font) ||
         isCapitalsTitle(lines, i, body)) &&
       !symbolBullets.has(l) &&
+      !runIn.has(l) &&
       !hanging.items.has(l) &&
       !hanging.subItems.has(l) &&
       !isAuthorLine(l) &&
@@ -364,8 +367,75 @@ const ENCLOSED_NUMBER = /^\((\d{1,2}|[a-z]|[ivx]{2,4})\)\s+(?=\S)/;
 
 /** How many lines after a "(1)" its "(2)" may start, for the "(1)" to open a list. */
 const ENCLOSED_NEXT_WITHIN = 12;
-/** ...or this many, when the "(1)" opens a paragraph and its "(2)" opens one at the same indent. */
-const ENCLOSED_NEXT_PARAGRAPH_WITHIN = 40;
+/**
+ * ...or this many, when the "(1)" opens a paragraph and its "(2)" opens one at the same indent: a
+ * regulation's "(a)" paragraph may fill a column and more, or stand over a form, before its "(b)".
+ */
+const ENCLOSED_NEXT_PARAGRAPH_WITHIN = 120;
+
+/** A first mark that opens a sentence inside a line, after the sentence or title before it ("... permits. (a) The"). */
+const RUN_IN_FIRST_MARK = /^(.*?\S[.:])\s+(\((?:1|a|i)\)\s+)(?=[\p{Lu}\d])/u;
+
+/**
+ * Lines whose "(a)" (or "(1)", "(i)") opens a sentence after the words before it on the same line (a
+ * regulation's section title ending "... preparations. (a) The chemical ..."), cut before the mark, when
+ * its "(b)" opens a sentence at the start of a later line (the first mark's list goes on as one).
+ * The mark's part starts at the line's left edge, as a paragraph set flush with its mark does, and
+ * is added to `marks`: an item, never a heading, whatever the title's style before it.
+ */
+function splitRunInFirstMarks(lines: Line[], marks: Set<Line>): Line[] {
+  let out: Line[] | undefined;
+  for (let i = 0; i < lines.length; i++) {
+    const line = lines[i]!;
+    const match = line.table || line.rtl || !line.text.includes('(') ? null : RUN_IN_FIRST_MARK.exec(line.text);
+    if (match && !ENCLOSED_NUMBER.test(line.text) && runInMarkGoesOn(lines, i, match[2]!.trim())) {
+      out ??= lines.slice(0, i);
+      const cut = match[1]!.length;
+      const head = keepLeading(line.runs, cut);
+      const tail = dropLeading(line.runs, cut);
+      const share = cut / Math.max(line.text.length, 1);
+      const headRight = line.x + (line.right - line.x) * share;
+      const item: Line = {
+        ...line,
+        text: runsText(tail),
+        runs: tail,
+        cells: [{ x: line.x, right: line.right, text: runsText(tail) }],
+        bold: tail.every((r) => r.bold),
+        marker: undefined,
+      };
+      marks.add(item);
+      out.push(
+        {
+          ...line,
+          text: runsText(head),
+          runs: head,
+          right: headRight,
+          cells: [{ x: line.x, right: headRight, text: runsText(head) }],
+          bold: head.every((r) => r.bold),
+        },
+        item,
+      );
+      continue;
+    }
+    out?.push(line);
+  }
+  return out ?? lines;
+}
+
+/** Whether the mark after `mark` ("(b)" after "(a)") opens a sentence at the start of one of the next lines. */
+function runInMarkGoesOn(lines: Line[], i: number, mark: string): boolean {
+  const letter = mark.slice(1, -1);
+  const next = `(${/^\d+$/.test(letter) ? Number(letter) + 1 : letter === 'i' ? 'ii' : String.fromCharCode(letter.charCodeAt(0) + 1)})`;
+  const line = lines[i]!;
+  if (line.text.includes(next)) return false;
+  const opens = new RegExp(`^${next.replace(/[()]/g, '\\$&')}\\s+[\\p{Lu}\\d]`, 'u');
+  for (let j = i + 1; j < Math.min(lines.length, i + 1 + ENCLOSED_NEXT_PARAGRAPH_WITHIN); j++) {
+    const text = lines[j]!.text;
+    if (text.startsWith(next)) return opens.test(text) && /[.:;!?]["”')]?$/.test(lines[j - 1]!.text);
+    if (text.includes(next) && !onlyCited(text, next)) return false;
+  }
+  return false;
+}
 
 /**
  * A number or letter in parentheses leading a line (regulations, legal text, papers): an item when it
@@ -389,7 +459,10 @@ function enclosedNumber(
     : mark.length === 1
       ? String.fromCharCode(mark.charCodeAt(0) + 1)
       : '';
-  if (next && line.text.includes(`(${next})`)) return null;
+  // A mark whose successor is only cited in its line ("(b) Registration under paragraphs (c) and (d)") stays a
+  // mark when it opens a sentence; a wrapped citation ("(c) and (d) of this section") does not.
+  const opensSentence = /^\(\w+\)\s+[\p{Lu}\d]/u.test(line.text);
+  if (next && line.text.includes(`(${next})`) && !(opensSentence && onlyCited(line.text, `(${next})`))) return null;
   if (item?.enclosed) return match;
   // "(4)" on the page after "(3)", past a running header or a figure, goes on with its list when it
   // opens a sentence on a line of its own ("... of this AD." wrapped to "(4) of this AD" does not).
@@ -482,9 +555,21 @@ function nextMarkStartsALine(lines: Line[], i: number, mark: string): boolean {
         new RegExp(`^${mark.replace(/[()]/g, '\\$&')}\\s+[\\p{Lu}\\d]`, 'u').test(text)
       );
     }
-    if (text.includes(mark)) return false;
+    if (text.includes(mark) && !onlyCited(text, mark)) return false;
   }
   return false;
+}
+
+/** A mark cited by its paragraph's name or beside other marks: "paragraphs (b) to (h)", "(a), (b) and (d)", "(b)(6)". */
+const CITED_AFTER = /(?:\b(?:paragraphs?|subparagraphs?|sections?|clauses?)|§|\)\s*(?:,|and|or|to|through)?)\s*$/i;
+
+/** Whether every time `mark` appears inside the line it is cited, not set as a mark. */
+function onlyCited(text: string, mark: string): boolean {
+  for (let at = text.indexOf(mark); at >= 0; at = text.indexOf(mark, at + mark.length)) {
+    if (at === 0) return false;
+    if (!CITED_AFTER.test(text.slice(Math.max(0, at - 16), at)) && text[at + mark.length] !== '(') return false;
+  }
+  return true;
 }
 
 /**

@@ -16,6 +16,11 @@ export interface TextItem {
   italic?: boolean;
   /** The item's text in parts of different styles, when it mixes them (bold words inside a line). */
   runs?: StyledRun[];
+  /**
+   * Spaces drawn before the text were taken off it (the item starts at its first letter): a word
+   * break however close the item stands to the one before (an italic letter's box reaching over it).
+   */
+  spaceBefore?: boolean;
 }
 
 /** A stretch of a line set apart by wide gaps: a table cell candidate. */
@@ -240,14 +245,17 @@ function toLine(items: TextItem[], page: number, pageHeight: number): Line {
     if (!cells.length || wide) cells.push({ x: item.x, right: item.x + item.width, text: item.text.trim() });
     else {
       const cell = cells[cells.length - 1]!;
-      cell.text += (gap > item.size * 0.15 && !endsInSpace ? ' ' : '') + item.text.trim();
+      // Each item's text is trimmed here, so a space that ended the last item (LibreOffice draws
+      // the space after an italic run inside that run: "an " "italic " "word") still parts the words.
+      cell.text += (gap > item.size * 0.15 || endsInSpace || item.spaceBefore ? ' ' : '') + item.text.trim();
       cell.right = Math.max(cell.right, item.x + item.width);
     }
     // A sub- or superscript (smaller, off the baseline) is set closer to its letter than a word space of its own size.
     const script = !!last && item.size < last.size * 0.8 && Math.abs(item.y - last.y) > 0.5;
     const wordSpace = (script ? last!.size : item.size) * 0.15;
     last = item;
-    if (written && gap > wordSpace && !endsInSpace && !/^\s/.test(item.text)) runs.push(SPACE_RUN);
+    if (written && (gap > wordSpace || item.spaceBefore) && !endsInSpace && !/^\s/.test(item.text))
+      runs.push(SPACE_RUN);
     written = true;
     endsInSpace = endsWithSpace(item.text);
     runs.push(...(item.runs ?? [{ text: item.text, bold: item.bold, italic: item.italic ?? false }]));

@@ -108,6 +108,7 @@ export function parsePdf2Xml(xml: string): PopplerPage[] {
       const indent = rtl ? 0 : leadingSpaceWidth(text, Number(width), font);
       items.push({
         ...(runs && runs.length > 1 ? { runs } : {}),
+        ...(indent ? { spaceBefore: true } : {}),
         italic,
         text: rtl ? visualToLogical(text) : indent ? text.trimStart() : text,
         x: Number(left) + indent,

@@ -335,6 +335,17 @@ function dropRepeatedColumns(grid: string[][]): string[][] {
   return grid.map((row) => row.filter((_, c) => keep[c]));
 }
 
+/**
+ * Whether an item goes on from the one before it on its line without a space: a style's run ends
+ * and the next begins inside a word or before its punctuation ("*ital*, then"), no space drawn
+ * at either side and no more than a word space's fraction between them (as lines are joined).
+ */
+function runsOnFrom(before: TextItem, item: TextItem): boolean {
+  if (Math.abs(before.y - item.y) > Math.min(before.size, item.size) / 2) return false;
+  if (/\s$/.test(before.text) || /^\s/.test(item.text) || item.spaceBefore) return false;
+  return item.x - (before.x + before.width) <= item.size * 0.15;
+}
+
 /** A cell's items in reading order: lines top-down, each left to right, wrapped words re-joined. */
 function readCell(items: TextItem[]): string {
   // Text turned to run upwards (a narrow column's header) comes from poppler in zero-width pieces, bottom first.
@@ -350,12 +361,14 @@ function readCell(items: TextItem[]): string {
     Math.abs(a.y - b.y) > Math.min(a.size, b.size) / 2 ? b.y - a.y : a.x - b.x,
   );
   let out = '';
+  let last: TextItem | undefined;
   for (const item of sorted) {
     const text = item.text.trim();
     if (!text) continue;
     if (!out) out = text;
     else if (/\p{Ll}-$/u.test(out) && /^\p{Ll}/u.test(text)) out = out.slice(0, -1) + text;
-    else out += ` ${text}`;
+    else out += runsOnFrom(last!, item) ? text : ` ${text}`;
+    last = item;
   }
   return out;
 }

@@ -54,6 +54,20 @@ export function dropLeading(runs: StyledRun[], count: number): StyledRun[] {
   return out.filter((r) => r.text);
 }
 
+/** The runs' first `count` characters, the spaces before the cut dropped. */
+export function keepLeading(runs: StyledRun[], count: number): StyledRun[] {
+  const out: StyledRun[] = [];
+  let left = count;
+  for (const run of runs) {
+    if (left <= 0) break;
+    out.push({ ...run, text: run.text.slice(0, left) });
+    left -= run.text.length;
+  }
+  const last = out[out.length - 1];
+  if (last) last.text = last.text.trimEnd();
+  return out.filter((r) => r.text);
+}
+
 /** Wrapped lines as one run list: a hyphen at a line end before a lower-case word is a hyphenation and goes. */
 export function joinRunLines(lines: StyledRun[][]): StyledRun[] {
   const out: StyledRun[] = [];

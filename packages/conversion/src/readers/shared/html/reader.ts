@@ -79,8 +79,9 @@ export interface HtmlReadOptions {
   /**
    * A page of an e-book: class and id names never mark page chrome. A book has no site menu or
    * cookie banner; its ids are anchors named after its own sections (`sec-nav` for a chapter on
-   * navigation) and its classes are styles (a textbook's `sidebar` box). `<nav>`, navigation roles
-   * and `aria-hidden` still do.
+   * navigation) and its classes are styles (a textbook's `sidebar` box). Nor is a `<nav>` or a
+   * navigation role: the book's navigation document is left out by the e-book reader, so a `<nav>`
+   * in a chapter is the chapter's own contents list, which the reader sees. `aria-hidden` still is.
    */
   bookPage?: boolean;
   /** Notes that live in another page of the same book (an e-book's endnotes file). */
@@ -122,7 +123,7 @@ export function readHtml(
   // A page that is all chrome (a bare header or menu) keeps what is inside its outermost chrome,
   // still without the chrome nested there (the logo, a sub-menu); failing that, everything it has.
   numbering.next = first;
-  const outer = new HtmlReader(outermostChrome(content, !options.bookPage), notes, numbering, options).document(
+  const outer = new HtmlReader(outermostChrome(content, options.bookPage === true), notes, numbering, options).document(
     content,
   );
   if (outer.length) return outer;
@@ -215,25 +216,29 @@ function mainContent(root: HtmlElement): HtmlNode[] {
 }
 
 /** Chrome elements with no chrome above them (within the content read). */
-function outermostChrome(nodes: HtmlNode[], byName: boolean): Set<HtmlElement> {
+function outermostChrome(nodes: HtmlNode[], book: boolean): Set<HtmlElement> {
   const found = new Set<HtmlElement>();
   const stack: HtmlNode[] = nodes.slice().reverse();
   while (stack.length) {
     const node = stack.pop()!;
     if (typeof node === 'string' || SKIPPED_TAGS.has(node.tag)) continue;
-    if (isChrome(node, byName)) found.add(node);
+    if (isChrome(node, book)) found.add(node);
     else for (let i = node.children.length - 1; i >= 0; i--) stack.push(node.children[i]!);
   }
   return found;
 }
 
-/** Navigation and page chrome by tag, ARIA role or (`byName`) class/id words, unless it holds the page's content. */
-function isChrome(el: HtmlElement, byName: boolean): boolean {
-  if (el.tag === 'nav' || CHROME_ROLES.has(el.attrs.role ?? '') || el.attrs['aria-hidden'] === 'true') return true;
+/**
+ * Navigation and page chrome by tag, ARIA role or class/id words, unless it holds the page's
+ * content. In an e-book's page (`book`) only `aria-hidden` and the page landmarks count.
+ */
+function isChrome(el: HtmlElement, book: boolean): boolean {
+  if (el.attrs['aria-hidden'] === 'true') return true;
+  if (!book && (el.tag === 'nav' || CHROME_ROLES.has(el.attrs.role ?? ''))) return true;
   // The page's banner and footer landmarks; inside main content these roles are misused (as for
   // <header> and <footer>, which are landmarks only outside <main> and <article>).
   if (PAGE_ROLES.has(el.attrs.role ?? '') && !el.inMain) return true;
-  if (!byName || (el.attrs.class === undefined && el.attrs.id === undefined)) return false;
+  if (book || (el.attrs.class === undefined && el.attrs.id === undefined)) return false;
   const words = `${el.attrs.class ?? ''} ${el.attrs.id ?? ''}`.toLowerCase().split(/[\s_-]+/);
   // A tab strip names the panels beside it: content, whatever its class or id says.
   return words.some((w) => CHROME_WORDS.has(w)) && !el.hasContent && el.attrs.role !== 'tablist';
@@ -660,7 +665,7 @@ class HtmlReader {
     if (el.attrs.style !== undefined && /display:\s*none/i.test(el.attrs.style)) return true;
     if (this.chrome === 'none') return false;
     if (this.chrome !== 'all' && this.chrome.has(el)) return false;
-    return isChrome(el, !this.options.bookPage);
+    return isChrome(el, this.options.bookPage === true);
   }
 }
 
