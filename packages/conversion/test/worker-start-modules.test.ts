@@ -6,7 +6,17 @@ import { Document, Packer, Paragraph, HeadingLevel } from 'docx';
 import { makePdf } from './pdf/make-pdf';
 
 /** Every library the fixture watches, as it reports them once all are loaded. */
-const ALL_WATCHED = ['cfb', 'chardet', 'entities', 'fflate', 'file-type', 'htmlparser2', 'iconv-lite', 'markdown-it', 'sharp'];
+const ALL_WATCHED = [
+  'cfb',
+  'chardet',
+  'entities',
+  'fflate',
+  'file-type',
+  'htmlparser2',
+  'iconv-lite',
+  'markdown-it',
+  'sharp',
+];
 
 /** Loads the worker's task module in a child node under tsx (this test's own imports don't count) and converts `file`. */
 function loadAndConvert(file: string): unknown {
