@@ -2,10 +2,21 @@ import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { Document, Packer, Paragraph, HeadingLevel } from 'docx';
 import { makePdf } from './pdf/make-pdf';
 
 /** Every library the fixture watches, as it reports them once all are loaded. */
-const ALL_WATCHED = ['cfb', 'chardet', 'entities', 'fflate', 'file-type', 'htmlparser2', 'iconv-lite', 'markdown-it'];
+const ALL_WATCHED = [
+  'cfb',
+  'chardet',
+  'entities',
+  'fflate',
+  'file-type',
+  'htmlparser2',
+  'iconv-lite',
+  'markdown-it',
+  'sharp',
+];
 
 /** Loads the worker's task module in a child node under tsx (this test's own imports don't count) and converts `file`. */
 function loadAndConvert(file: string): unknown {
@@ -61,5 +72,23 @@ describe('What a conversion worker loads', () => {
       afterFile: expect.arrayContaining(['chardet', 'iconv-lite']),
       ok: true,
     });
+  });
+
+  it('When it converts a DOCX in standard mode, then the picture reader and its image library (sharp) are not required', async () => {
+    const doc = new Document({
+      sections: [
+        {
+          children: [
+            new Paragraph({ text: 'A heading', heading: HeadingLevel.HEADING_1 }),
+            new Paragraph({ text: 'A paragraph.' }),
+          ],
+        },
+      ],
+    });
+    const file = path.join(dir, 'a.docx');
+    fs.writeFileSync(file, await Packer.toBuffer(doc));
+    const result = loadAndConvert(file) as { afterFile: string[]; ok: boolean };
+    expect(result.ok).toBe(true);
+    expect(result.afterFile).not.toContain('sharp');
   });
 });

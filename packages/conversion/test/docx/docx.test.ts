@@ -315,6 +315,24 @@ describe('DOCX', () => {
     expect(markdown).toBe('# Hi\n');
   });
 
+  it('When the notes and comments parts are damaged but the body refers to none of them, then the document converts without reading them', async () => {
+    const ns = 'xmlns:w="http://schemas.openxmlformats.org/wordprocessingml/2006/main"';
+    // Entity declarations fail any part that is parsed: these parts are read only when referred to.
+    const refused = (root: string) => strToU8(`<!DOCTYPE w:${root} [<!ENTITY x "y">]><w:${root} ${ns}/>`);
+    const zip = Buffer.from(
+      zipSync({
+        'word/document.xml': strToU8(
+          `<w:document ${ns}><w:background/><w:body><w:p><w:r><w:t>Plain text</w:t></w:r></w:p></w:body></w:document>`,
+        ),
+        'word/footnotes.xml': refused('footnotes'),
+        'word/endnotes.xml': refused('endnotes'),
+        'word/comments.xml': refused('comments'),
+      }),
+    );
+    const { markdown } = await convertDocument(zip, 'docx', std);
+    expect(markdown).toBe('Plain text\n');
+  });
+
   it('When a paragraph style is bold through the style it is based on, then its runs are strong and a run with bold turned off directly is plain', async () => {
     const doc = new Document({
       styles: {

@@ -1,4 +1,7 @@
-import { parseXml } from '../../src/readers/shared/office-properties';
+import { DOMParser } from '@xmldom/xmldom';
+import { strToU8, zipSync } from 'fflate';
+import { SafeZip } from '../../src/archive/safe-zip';
+import { ooxmlProperties, parseXml } from '../../src/readers/shared/office-properties';
 import { recordAttr, recordChild, xmlSubtrees } from '../../src/readers/shared/xml-subtrees';
 
 /** How many regular expressions `fn` constructs (literals are not counted, `new RegExp` is). */
@@ -58,5 +61,26 @@ describe('XML parts', () => {
     expect(() => xmlSubtrees(xml, 'DOCX file', new Set(['style']))).toThrow(
       expect.objectContaining({ code: 'corrupt_file' }) as Error,
     );
+  });
+
+  it('When a package has core and app properties, then each part is parsed once and every field is read', () => {
+    const zip = new SafeZip(
+      Buffer.from(
+        zipSync({
+          'docProps/core.xml': strToU8(
+            '<cp:coreProperties xmlns:cp="urn:cp" xmlns:dc="urn:dc"><dc:title> Plan </dc:title><dc:creator>Ann</dc:creator></cp:coreProperties>',
+          ),
+          'docProps/app.xml': strToU8('<Properties xmlns="urn:app"><Pages>12</Pages><Slides>x</Slides></Properties>'),
+        }),
+      ),
+      'test',
+    );
+    const parse = jest.spyOn(DOMParser.prototype, 'parseFromString');
+    try {
+      expect(ooxmlProperties(zip)).toEqual({ title: 'Plan', author: 'Ann', pages: 12, slides: undefined });
+      expect(parse).toHaveBeenCalledTimes(2);
+    } finally {
+      parse.mockRestore();
+    }
   });
 });

@@ -1,11 +1,15 @@
 import path from 'node:path';
 import type { Reader } from '../reader';
 import { ooxmlProperties } from '../shared/office-properties';
-import { PictureReader } from '../shared/ocr/pictures';
 import { descendants } from '../shared/xml-dom';
 import type { SafeZip } from '../../archive/safe-zip';
 import { openDocx, type DocxPackage } from './parts';
 import { DocxReader, imageRelId } from './body';
+
+// Picture OCR (its module loads sharp, ~60 ms of CPU) is loaded by enhanced reads only, as the PDF
+// reader does: require() loads it the same way under tsx, jest and the bundle.
+/* eslint-disable-next-line @typescript-eslint/no-require-imports */
+const pictures = () => require('../shared/ocr/pictures') as typeof import('../shared/ocr/pictures');
 
 /**
  * DOCX: WordprocessingML read directly (xmldom) rather than through mammoth, because mammoth drops
@@ -32,7 +36,7 @@ export const docxReader: Reader = {
 
 async function readPictures(zip: SafeZip, pkg: DocxPackage): Promise<Map<string, string>> {
   const out = new Map<string, string>();
-  const reader = new PictureReader();
+  const reader = new (pictures().PictureReader)();
   for (const drawing of [...descendants(pkg.body, 'drawing'), ...descendants(pkg.body, 'pict')]) {
     const id = imageRelId(drawing);
     const rel = id ? pkg.rels.get(id) : undefined;

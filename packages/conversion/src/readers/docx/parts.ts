@@ -5,7 +5,7 @@ import { diagramNodes, type DiagramNode } from '../shared/smartart';
 import { parseXml, type Document } from '../shared/office-properties';
 import { ConversionError } from '../../types';
 import type { Position } from '../../document/builders';
-import { attr, descendants } from '../shared/xml-dom';
+import { attr, descendants, firstDescendant } from '../shared/xml-dom';
 import { recordAttr, recordChild, recordChildren, xmlSubtrees, type XmlRecord } from '../shared/xml-subtrees';
 import { MONOSPACE } from '../shared/code-paragraphs';
 
@@ -54,6 +54,7 @@ export interface DocxPackage {
   nums: Map<string, { abstractId: string; startOverrides: Map<number, number> }>;
   /** abstractNumId → levels. */
   abstracts: Map<string, LevelInfo[]>;
+  /** Notes and comments: parsed when the body first refers to one (most documents never do). */
   footnotes: Map<string, Element>;
   endnotes: Map<string, Element>;
   comments: Map<string, { author: string; body: Element }>;
@@ -76,7 +77,7 @@ export function openDocx(input: Buffer): { zip: SafeZip; pkg: DocxPackage } {
   };
   const main = xml(mainPath);
   if (!main) throw new ConversionError('corrupt_file', 'The DOCX file has no document part (word/document.xml).');
-  const body = main ? descendants(main, 'body')[0] : undefined;
+  const body = firstDescendant(main, 'body');
   if (!body) throw new ConversionError('corrupt_file', 'The DOCX file has no document body (word/document.xml).');
   const dir = path.posix.dirname(mainPath);
   const rels = readRels(xml(`${dir}/_rels/${path.posix.basename(mainPath)}.rels`));
@@ -95,11 +96,20 @@ export function openDocx(input: Buffer): { zip: SafeZip; pkg: DocxPackage } {
   const { nums, abstracts } = readNumbering(table(partPath('numbering.xml', 'numbering.xml'), ['abstractNum', 'num']));
   const notes = (doc: Document | undefined, local: string): Map<string, Element> =>
     new Map(descendants(doc, local).map((n) => [attr(n, 'id') ?? '', n]));
-  const comments = new Map(
-    descendants(xml(partPath('comments.xml', 'comments.xml')), 'comment').map((c) => [
-      attr(c, 'id') ?? '',
-      { author: attr(c, 'author') ?? '', body: c },
-    ]),
+  const once = <T>(make: () => T): (() => T) => {
+    let made: { value: T } | undefined;
+    return () => (made ??= { value: make() }).value;
+  };
+  const footnotes = once(() => notes(xml(partPath('footnotes.xml', 'footnotes.xml')), 'footnote'));
+  const endnotes = once(() => notes(xml(partPath('endnotes.xml', 'endnotes.xml')), 'endnote'));
+  const comments = once(
+    () =>
+      new Map(
+        descendants(xml(partPath('comments.xml', 'comments.xml')), 'comment').map((c) => [
+          attr(c, 'id') ?? '',
+          { author: attr(c, 'author') ?? '', body: c },
+        ]),
+      ),
   );
   return {
     zip,
@@ -112,9 +122,15 @@ export function openDocx(input: Buffer): { zip: SafeZip; pkg: DocxPackage } {
       runDefaults,
       nums,
       abstracts,
-      footnotes: notes(xml(partPath('footnotes.xml', 'footnotes.xml')), 'footnote'),
-      endnotes: notes(xml(partPath('endnotes.xml', 'endnotes.xml')), 'endnote'),
-      comments,
+      get footnotes() {
+        return footnotes();
+      },
+      get endnotes() {
+        return endnotes();
+      },
+      get comments() {
+        return comments();
+      },
       diagram: (relId) => {
         const rel = rels.get(relId);
         if (!rel || rel.external) return [];

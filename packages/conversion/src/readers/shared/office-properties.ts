@@ -4,12 +4,15 @@ import { assertNoEntityDeclarations } from '../../archive/safe-zip';
 
 /** Title and author from an OOXML package's docProps/core.xml; page count from docProps/app.xml. */
 export function ooxmlProperties(zip: SafeZip): { title: string; author: string; pages?: number; slides?: number } {
-  const core = zip.textOf('docProps/core.xml');
-  const app = zip.textOf('docProps/app.xml');
-  const text = (xml: string | undefined, local: string): string => {
-    if (!xml) return '';
-    const doc = parseXml(xml, 'document properties');
-    const el = doc.getElementsByTagNameNS('*', local)[0];
+  // Each part is parsed once, not once per field.
+  const part = (name: string): Document | undefined => {
+    const xml = zip.textOf(name);
+    return xml ? parseXml(xml, 'document properties') : undefined;
+  };
+  const core = part('docProps/core.xml');
+  const app = part('docProps/app.xml');
+  const text = (doc: Document | undefined, local: string): string => {
+    const el = doc?.getElementsByTagNameNS('*', local)[0];
     return el?.textContent?.trim() ?? '';
   };
   const count = (name: string): number | undefined => {

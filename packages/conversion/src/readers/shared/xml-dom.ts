@@ -20,6 +20,22 @@ export function descendants(node: Node | null | undefined, local: string): Eleme
   return list ? Array.from({ length: list.length }, (_, i) => list.item(i)!) : [];
 }
 
+/**
+ * The first element with this local name below `node`, in document order (what `descendants(...)[0]`
+ * gives), found without walking the rest of the tree: xmldom's live list walks every node first.
+ */
+export function firstDescendant(node: Node | null | undefined, local: string): Element | undefined {
+  const stack: Node[] = [];
+  for (let c = node?.lastChild; c; c = c.previousSibling) stack.push(c);
+  while (stack.length) {
+    const n = stack.pop()!;
+    if (n.nodeType !== 1) continue;
+    if ((n as Element).localName === local) return n as Element;
+    for (let c = n.lastChild; c; c = c.previousSibling) stack.push(c);
+  }
+  return undefined;
+}
+
 /** Attribute by local name, whatever its prefix. */
 export function attr(el: Element | undefined, local: string): string | undefined {
   if (!el) return undefined;
