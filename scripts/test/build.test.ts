@@ -47,14 +47,22 @@ beforeAll(async () => {
 afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
 
 describe('the compiled build', () => {
-  it('When markwright converts a .txt, then plain node runs the build: no TypeScript file or loader, no other format’s parser', async () => {
+  it('When markwright converts a small and a larger .txt, then plain node runs the build (its own bundle, then the worker’s): no TypeScript file or loader, no other format’s parser', async () => {
     const input = path.join(dir, 'note.txt');
     fs.writeFileSync(input, 'Plain *text*, converted by the built CLI.\n');
     const { stdout } = await run(BIN, ['convert', input], {
       env: { ...process.env, NODE_OPTIONS: `--require ${path.join(dir, 'trace.cjs')}` },
     });
     expect(stdout).toBe('Plain *text*, converted by the built CLI.\n');
+    // A small text converts in the CLI's thread (its own bundle); a larger one in a worker thread.
+    const large = path.join(dir, 'large.txt');
+    fs.writeFileSync(large, 'Plain text, converted in the worker of the built CLI.\n'.repeat(100));
+    const { stdout: largeOut } = await run(BIN, ['convert', large], {
+      env: { ...process.env, NODE_OPTIONS: `--require ${path.join(dir, 'trace.cjs')}` },
+    });
+    expect(largeOut.startsWith('Plain text, converted in the worker of the built CLI.')).toBe(true);
     const loaded = fs.readFileSync(trace, 'utf8').split('\n').filter(Boolean);
+    expect(loaded).toContain(path.join(ROOT, 'packages', 'conversion', 'dist', 'small-text.js'));
     expect(loaded).toContain(path.join(ROOT, 'packages', 'conversion', 'dist', 'conversion-worker.js'));
     expect(loaded.filter((file) => /\.(c|m)?ts$|[/\\](tsx|typescript|esbuild|@swc)[/\\]/.test(file))).toEqual([]);
     // The package is the last node_modules segment (pnpm resolves to node_modules/.pnpm/<id>/node_modules/<name>).
