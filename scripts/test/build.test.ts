@@ -70,6 +70,8 @@ describe('the compiled build', () => {
       loaded.map((f) => [...f.matchAll(/node_modules[/\\]((@[^/\\]+[/\\])?[^/\\]+)[/\\]/g)].pop()?.[1]),
     );
     expect(OTHER_FORMAT_PARSERS.filter((name) => packages.has(name))).toEqual([]);
+    // The progress bar's library loads only for a batch shown on a terminal.
+    expect(packages.has('cli-progress')).toBe(false);
   });
 
   it('When markwright is given no command, then it prints its usage and exits with 2', async () => {

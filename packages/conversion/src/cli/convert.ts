@@ -2,7 +2,7 @@ import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import cliProgress from 'cli-progress';
+import type CliProgress from 'cli-progress';
 import {
   closeConversionWorkers,
   convertIsolated,
@@ -50,10 +50,7 @@ async function main(): Promise<number> {
   const asJson = !!(structure.includePages || structure.chunkMaxTokens || structure.includeDocument);
   const toStdout = !values.out;
   if (values.out) await fs.mkdir(values.out, { recursive: true });
-  const bar =
-    !toStdout && positionals.length > 1 && process.stderr.isTTY
-      ? new cliProgress.SingleBar({ stream: process.stderr }, cliProgress.Presets.shades_classic)
-      : undefined;
+  const bar = !toStdout && positionals.length > 1 && process.stderr.isTTY ? progressBar() : undefined;
   bar?.start(positionals.length, 0);
   // Files are converted side by side, one per core (the worker pool has a thread per core), when there is
   // enough to convert to pay for starting more workers; what each gives (a .md, stdout, a message on
@@ -132,6 +129,13 @@ async function main(): Promise<number> {
  * to two workers and made it slower.)
  */
 const MORE_WORKERS_FROM_BYTES = 1024 * 1024;
+
+/** The progress bar of a batch written to a folder from a terminal; its library loads only then (10 ms of every start). */
+function progressBar(): CliProgress.SingleBar {
+  // eslint-disable-next-line @typescript-eslint/no-require-imports -- loaded only for a terminal's batch
+  const cliProgress = require('cli-progress') as typeof CliProgress;
+  return new cliProgress.SingleBar({ stream: process.stderr }, cliProgress.Presets.shades_classic);
+}
 
 /**
  * A small plain .txt converted in this thread, as the converter service does (the same result or
