@@ -63,7 +63,9 @@ describe('the compiled build', () => {
     expect(largeOut.startsWith('Plain text, converted in the worker of the built CLI.')).toBe(true);
     const loaded = fs.readFileSync(trace, 'utf8').split('\n').filter(Boolean);
     expect(loaded).toContain(path.join(ROOT, 'packages', 'conversion', 'dist', 'small-text.js'));
-    expect(loaded).toContain(path.join(ROOT, 'packages', 'conversion', 'dist', 'conversion-worker.js'));
+    // The worker's task file loads the compiled worker with the code cache the build made for it.
+    expect(loaded).toContain(path.join(ROOT, 'packages', 'conversion', 'src', 'isolation', 'worker-task.cjs'));
+    expect(fs.existsSync(path.join(ROOT, 'packages', 'conversion', 'dist', 'conversion-worker.js.cache'))).toBe(true);
     expect(loaded.filter((file) => /\.(c|m)?ts$|[/\\](tsx|typescript|esbuild|@swc)[/\\]/.test(file))).toEqual([]);
     // The package is the last node_modules segment (pnpm resolves to node_modules/.pnpm/<id>/node_modules/<name>).
     const packages = new Set(

@@ -65,10 +65,13 @@ type ConversionReply =
   | { ok: true; result: Omit<IsolatedConvertResult, 'pages' | 'chunks'> & StructureSent }
   | { ok: false; code: ConversionErrorCode; message: string };
 
-/** A build (scripts/build.js) bundles the task with plain node; sources go through the tsx shim. */
+/**
+ * A build (scripts/build.js) bundles the task, which runs with plain node, compiled with the code
+ * cache the build made for it (worker-task.cjs); sources go through the tsx shim.
+ */
 const WORKER_ENTRY =
   process.env.MARKWRIGHT_BUNDLE === 'true'
-    ? path.join(__dirname, '..', '..', 'dist', 'conversion-worker.js')
+    ? path.join(__dirname, 'worker-task.cjs')
     : path.join(__dirname, 'conversion-worker.js');
 /** Idle workers exit after this long; busy ones keep their loaded libraries and OCR engines warm. */
 const IDLE_TIMEOUT_MS = 5 * 60_000;
