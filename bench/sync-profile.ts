@@ -1,6 +1,7 @@
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import readline from 'node:readline';
-import { openSync, readFileSync } from 'node:fs';
+import { mkdtempSync, openSync, readdirSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
 import autocannon from 'autocannon';
 import { createDb } from '@markwright/db';
@@ -29,6 +30,9 @@ import { createWorkspace } from '../services/gateway/src/domain/workspaces';
  *                         p50/p99 from per-response times, the longest gap between two answers (a stall of the
  *                         whole path) and when the slowest 1% finished
  *   PROFILE_LOG_DIR       the services' stdout (their log lines, and e.g. --trace-gc) goes to files there
+ *   PROFILE_STALLS=1      the gateway and the converter load bench/sync-stall-probe.cjs; after each run, per process,
+ *                         its GC pauses by kind and its event-loop blocks (a 2 ms timer over 10 ms late) during the
+ *                         run: count per 1,000 answered requests, total and longest (deterministic where latency is not)
  *
  * The broker's CPU per request is printed too, read from its beam.smp process: RabbitMQ is
  * shared with whatever else runs on the machine, so that column is an upper bound.
@@ -49,6 +53,36 @@ const ECHO_SECONDS = Number(process.env.PROFILE_ECHO_SECONDS ?? 5);
 const TAIL_RUNS = Number(process.env.PROFILE_TAIL ?? 0);
 const TAIL_AMOUNT = Number(process.env.PROFILE_TAIL_AMOUNT ?? 916);
 const LOG_DIR = process.env.PROFILE_LOG_DIR;
+const STALLS = process.env.PROFILE_STALLS === '1';
+const PROBE_DIR = STALLS ? mkdtempSync(path.join(tmpdir(), 'sync-stalls-')) : undefined;
+/** An event-loop block worth counting: a request held this long is in the tail at 64 connections. */
+const BLOCK_MS = 10;
+
+/** GC pauses and event-loop blocks of one process between two wall-clock times, per 1,000 answered requests. */
+function stallsOf(name: string, pid: number, from: number, to: number, answered: number): string {
+  let lines: string[];
+  try {
+    lines = readFileSync(path.join(PROBE_DIR!, `${name}-${pid}.probe`), 'utf8').split('\n');
+  } catch {
+    return `${name}: no probe file`;
+  }
+  const by = new Map<string, number[]>();
+  for (const line of lines) {
+    const [what, kind, at, ms] = line.split(' ');
+    const t = Number(what === 'lag' ? kind : at);
+    const length = Number(what === 'lag' ? at : ms);
+    if (!(t >= from && t <= to)) continue;
+    if (what === 'lag' && length <= BLOCK_MS) continue;
+    const key = what === 'lag' ? `blocks>${BLOCK_MS}ms` : kind!;
+    by.set(key, [...(by.get(key) ?? []), length]);
+  }
+  const per = 1000 / Math.max(answered, 1);
+  const parts = [...by].map(
+    ([k, v]) =>
+      `${k} ${v.length} (${(v.length * per).toFixed(1)}/1k, ${v.reduce((s, x) => s + x, 0).toFixed(0)} ms, max ${Math.max(...v).toFixed(1)})`,
+  );
+  return `${name}: ${parts.join(', ') || 'none'}`;
+}
 
 function brokerPid(): number | undefined {
   try {
@@ -77,6 +111,31 @@ function cpuMs(pid: number, only?: 'system'): number {
   } catch {
     return 0;
   }
+}
+
+/**
+ * Wake-ups of a process (all threads): voluntary context switches (it slept waiting for I/O or a
+ * lock) and read/write system calls. Each is a hop where a request may wait for a core, so per
+ * request they say how often the path is exposed to scheduling, whatever the load.
+ */
+function wakeUps(pid: number): { switches: number; syscalls: number } {
+  let switches = 0;
+  try {
+    for (const task of readdirSync(`/proc/${pid}/task`)) {
+      const status = readFileSync(`/proc/${pid}/task/${task}/status`, 'utf8');
+      switches += Number(/^voluntary_ctxt_switches:\s+(\d+)/m.exec(status)?.[1] ?? 0);
+    }
+  } catch {
+    /* gone */
+  }
+  let syscalls = 0;
+  try {
+    const io = readFileSync(`/proc/${pid}/io`, 'utf8');
+    syscalls = Number(/^syscr: (\d+)/m.exec(io)?.[1] ?? 0) + Number(/^syscw: (\d+)/m.exec(io)?.[1] ?? 0);
+  } catch {
+    /* not readable */
+  }
+  return { switches, syscalls };
 }
 
 const loadavg = (): string => readFileSync('/proc/loadavg', 'utf8').split(' ').slice(0, 3).join(' ');
@@ -201,6 +260,12 @@ async function tailRun(url: string, connections: number, amount: number, tokens:
   );
 }
 
+function stallLines(children: Record<string, ChildProcess>, from: number, to: number, answered: number): string {
+  if (!STALLS) return '';
+  const of = (name: string) => stallsOf(name, children[name]!.pid!, from, to, answered);
+  return `     stalls: ${of('gateway')}; ${of('converter')}\n`;
+}
+
 async function main(): Promise<void> {
   psql(`DROP DATABASE IF EXISTS ${NAME} WITH (FORCE)`);
   psql(`CREATE DATABASE ${NAME}`);
@@ -223,10 +288,11 @@ async function main(): Promise<void> {
   const children: Record<string, ChildProcess> = {};
   for (const [i, name] of ['gateway', 'converter', 'dispatcher'].entries()) {
     const file = path.join(ROOT, 'services', name, 'dist', 'main.js');
-    const own = name === 'dispatcher' ? [] : flags;
+    const probe = STALLS ? ['--require', path.join(__dirname, 'sync-stall-probe.cjs')] : [];
+    const own = name === 'dispatcher' ? [] : [...probe, ...flags];
     const out = LOG_DIR ? openSync(path.join(LOG_DIR, `${name}.log`), 'w') : 'ignore';
     children[name] = spawn(process.execPath, [...own, file], {
-      env: { ...env, ...(i ? { HEALTH_PORT: String(PORT + i) } : {}) },
+      env: { ...env, ...(i ? { HEALTH_PORT: String(PORT + i) } : {}), ...(PROBE_DIR ? { PROBE_DIR } : {}) },
       stdio: ['ignore', out, 'inherit'],
     });
   }
@@ -272,9 +338,14 @@ async function main(): Promise<void> {
       const systemBefore = Object.fromEntries(
         Object.entries(groups).map(([k, f]) => [k, f().reduce((s, p) => s + cpuMs(p, 'system'), 0)]),
       );
+      const wakeBefore = Object.fromEntries(
+        (['gateway', 'converter'] as const).map((k) => [k, wakeUps(children[k]!.pid!)]),
+      );
       const commitsBefore = commits();
       const load0 = loadavg();
+      const started = Date.now();
       const r = await cannon(url, c, REQUESTS, tokens);
+      const ended = Date.now();
       const ok = r['2xx'];
       const per = Object.entries(groups)
         .map(([k, f]) => `${k} ${((f().reduce((s, p) => s + cpuMs(p), 0) - before[k]!) / Math.max(ok, 1)).toFixed(2)}`)
@@ -286,6 +357,13 @@ async function main(): Promise<void> {
           return `${k} ${(ms / Math.max(ok, 1)).toFixed(2)}`;
         })
         .join(', ');
+      const wakes = (['gateway', 'converter'] as const)
+        .map((k) => {
+          const now = wakeUps(children[k]!.pid!);
+          const n = Math.max(ok, 1);
+          return `${k} ${((now.switches - wakeBefore[k]!.switches) / n).toFixed(2)} switches, ${((now.syscalls - wakeBefore[k]!.syscalls) / n).toFixed(2)} syscalls`;
+        })
+        .join('; ');
       // The counting statement itself commits once.
       const perCommit = ((commits() - commitsBefore - 1) / Math.max(ok, 1)).toFixed(2);
       process.stdout.write(
@@ -293,14 +371,20 @@ async function main(): Promise<void> {
           `p50 ${r.latency.p50} ms, p99 ${r.latency.p99} ms (load ${load0} → ${loadavg()})\n` +
           `     CPU ms/request: ${per}; PostgreSQL commits/request ${perCommit}\n` +
           `     of it in the kernel: ${system}\n` +
+          `     wake-ups per request: ${wakes}\n` +
           echoLine +
           (echoResult
             ? `     ratio to the echo: req/s ${(r.requests.average / echoResult.requests.average).toFixed(3)}, ` +
               `p99 ${(r.latency.p99 / echoResult.latency.p99).toFixed(1)}x\n`
-            : ''),
+            : '') +
+          stallLines(children, started, ended, ok),
       );
       for (let t = 0; t < TAIL_RUNS; t++) {
-        process.stdout.write(`     tail run ${t + 1}: ${await tailRun(url, c, TAIL_AMOUNT, tokens)}\n`);
+        const from = Date.now();
+        const line = await tailRun(url, c, TAIL_AMOUNT, tokens);
+        process.stdout.write(
+          `     tail run ${t + 1}: ${line}\n${stallLines(children, from, Date.now(), TAIL_AMOUNT - c)}`,
+        );
         if (echo) process.stdout.write(`       echo: ${await tailRun(echo.url, c, TAIL_AMOUNT, tokens)}\n`);
       }
     }
