@@ -241,9 +241,17 @@ async function completeOne(db: Db, { conversionId, stored }: Completion): Promis
   return rows[0]!.updated === 1;
 }
 
+/**
+ * Completions per statement at most: as many as a converter takes jobs at 64 sync connections. At
+ * 32, a converter holding more results than that stored them in two statements in series (two
+ * synchronous commits), the second group waiting for the first's WAL flush: 14% of the completion
+ * statements were full at 64 connections (docs/performance.md, helper p99).
+ */
+export const COMPLETE_BATCH_MAX = 64;
+
 function completeBatch(db: Db): StatementBatch<Completion, boolean> {
   return new StatementBatch({
-    maxBatch: 32,
+    maxBatch: COMPLETE_BATCH_MAX,
     run: (items) => completeRows(db, items),
     runOne: (item) => completeOne(db, item),
     alone: ({ stored }) =>

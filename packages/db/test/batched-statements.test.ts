@@ -57,6 +57,12 @@ describe('claims and completions made together go as one statement', () => {
     expect(await t.db.upload.count({ where: { conversionId: { in: ids } } })).toBe(0);
   });
 
+  it('When as many results finish together as a converter holds at 64 connections, then one transaction stores them all', async () => {
+    const ids = await Promise.all(Array.from({ length: 64 }, () => insertConversion(t.db, { status: 'processing' })));
+    await Promise.all(ids.map((id, i) => completeConversion(t.db, id, result(`# result ${i}`))));
+    expect(new Set(await writers(ids)).size).toBe(1);
+  });
+
   it('When a long result is stored with short ones, then it goes by a statement of its own', async () => {
     const ids = await Promise.all([1, 2, 3].map(() => insertConversion(t.db, { status: 'processing' })));
     const long = 'x'.repeat(COMPLETE_ALONE_CHARS + 1);
