@@ -9,7 +9,8 @@ export function ruledTablePdf(pages: number): Promise<Buffer> {
   const chunks: Buffer[] = [];
   doc.on('data', (c: Buffer) => chunks.push(c));
   const done = new Promise<Buffer>((resolve) => doc.on('end', () => resolve(Buffer.concat(chunks))));
-  const words = 'the quarterly revenue report shows the customer ledger and the shipment schedule for each region'.split(' ');
+  const words =
+    'the quarterly revenue report shows the customer ledger and the shipment schedule for each region'.split(' ');
   const sentence = (seed: number): string => {
     const w = Array.from({ length: 12 }, (_, i) => words[(seed * 7 + i * 3) % words.length]!);
     return `${w[0]![0]!.toUpperCase()}${w.join(' ').slice(1)}.`;
@@ -24,7 +25,15 @@ export function ruledTablePdf(pages: number): Promise<Buffer> {
     doc.font('Helvetica-Bold').fontSize(13).text(`Table ${p}`).moveDown(0.3);
     let y = doc.y;
     for (let r = 0; r < 6; r++) {
-      const row = r === 0 ? ['Item', 'Region', 'Quantity', 'Amount'] : [`P${p}-R${r}`, words[(p + r) % words.length]!, String((p * 37 + r * 11) % 1000), ((p * 131 + r * 17) % 10000).toFixed(2)];
+      const row =
+        r === 0
+          ? ['Item', 'Region', 'Quantity', 'Amount']
+          : [
+              `P${p}-R${r}`,
+              words[(p + r) % words.length]!,
+              String((p * 37 + r * 11) % 1000),
+              ((p * 131 + r * 17) % 10000).toFixed(2),
+            ];
       let x = 56;
       doc.font(r === 0 ? 'Helvetica-Bold' : 'Helvetica').fontSize(10);
       row.forEach((cell, c) => {

@@ -65,7 +65,9 @@ instrument(ChannelWrapper.prototype, 'publish', ([exchange, key]) => `broker pub
 const Piscina = requireFrom('conversion')('piscina') as { prototype: Record<string, unknown> };
 instrument(Piscina.prototype, 'run', () => 'worker thread run');
 
-const Redis = createRequire(path.join(root, 'services', 'gateway', 'package.json'))('ioredis') as { prototype: Record<string, unknown> };
+const Redis = createRequire(path.join(root, 'services', 'gateway', 'package.json'))('ioredis') as {
+  prototype: Record<string, unknown>;
+};
 instrument(Redis.prototype, 'sendCommand', ([command]) => `redis  ${String((command as { name?: string })?.name)}`);
 
 const RUNS = Number(process.env.SYNC_RUNS ?? 40);

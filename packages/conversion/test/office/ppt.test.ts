@@ -101,11 +101,14 @@ describe('PPT (PowerPoint 97-2003) slides', () => {
     );
     const { stream, currentUser: user } = pptDocument({
       slides: [slide(title('Sales'), table)],
-      outline: [[{ kind: 4, text: 'Region' }, { kind: 4, text: 'Units' }]],
+      outline: [
+        [
+          { kind: 4, text: 'Region' },
+          { kind: 4, text: 'Units' },
+        ],
+      ],
     });
-    expect(await convert(pptFile(stream, user))).toBe(
-      '# Sales\n\n| Region | Units |\n| --- | --- |\n| North | 12 |\n',
-    );
+    expect(await convert(pptFile(stream, user))).toBe('# Sales\n\n| Region | Units |\n| --- | --- |\n| North | 12 |\n');
   });
 
   it('When a file was saved incrementally, then the persist directory (found from Current User, or scanned) gives the live slides in presentation order', async () => {

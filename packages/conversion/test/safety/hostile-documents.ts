@@ -65,7 +65,8 @@ const xml = (s: string): string =>
     .replace(/"/g, '&quot;');
 const paragraphs = (s: string): string[] => s.split('\n\n');
 
-const W = 'xmlns:w="http://schemas.openxmlformats.org/wordprocessingml/2006/main" xmlns:r="http://schemas.openxmlformats.org/officeDocument/2006/relationships"';
+const W =
+  'xmlns:w="http://schemas.openxmlformats.org/wordprocessingml/2006/main" xmlns:r="http://schemas.openxmlformats.org/officeDocument/2006/relationships"';
 const wRun = (t: string, bold = false): string =>
   `<w:r>${bold ? '<w:rPr><w:b/></w:rPr>' : ''}<w:t xml:space="preserve">${xml(t)}</w:t></w:r>`;
 
@@ -98,7 +99,9 @@ function epub(body: string): Buffer {
   return Buffer.from(
     zipSync({
       mimetype: strToU8('application/epub+zip'),
-      'META-INF/container.xml': strToU8('<container><rootfiles><rootfile full-path="OPS/content.opf"/></rootfiles></container>'),
+      'META-INF/container.xml': strToU8(
+        '<container><rootfiles><rootfile full-path="OPS/content.opf"/></rootfiles></container>',
+      ),
       'OPS/content.opf': strToU8(
         '<package xmlns:dc="http://purl.org/dc/elements/1.1/"><metadata><dc:title>Book</dc:title></metadata><manifest><item id="c1" href="c1.xhtml"/></manifest><spine><itemref idref="c1"/></spine></package>',
       ),
@@ -124,11 +127,19 @@ const csvCell = (s: string): string => `"${s.replace(/"/g, '""')}"`;
 async function linkDocuments(name: string, url: string): Promise<HostileDocument[]> {
   const docs: Array<[string, string, Buffer | Promise<Buffer>]> = [
     ['txt', 'txt', Buffer.from(`See [click](${url}) here.`)],
-    ['md link', 'md', Buffer.from(`See [click](<${url.replace(/\n/g, ' ')}>) and ![pic](<${url.replace(/\n/g, ' ')}>) here.`)],
+    [
+      'md link',
+      'md',
+      Buffer.from(`See [click](<${url.replace(/\n/g, ' ')}>) and ![pic](<${url.replace(/\n/g, ' ')}>) here.`),
+    ],
     ['md <a href>', 'md', Buffer.from(`See <a href="${url.replace(/"/g, '&quot;')}">click</a> here.`)],
     ['md definition', 'md', Buffer.from(`See [click][r] here.\n\n[r]: <${url.replace(/\n/g, ' ')}>\n`)],
     ['html', 'html', Buffer.from(`<html><body><p>See <a href="${xml(url)}">click</a> here.</p></body></html>`)],
-    ['docx hyperlink', 'docx', docx(`<w:p>${wRun('See ')}<w:hyperlink r:id="rId9">${wRun('click')}</w:hyperlink></w:p>`, url)],
+    [
+      'docx hyperlink',
+      'docx',
+      docx(`<w:p>${wRun('See ')}<w:hyperlink r:id="rId9">${wRun('click')}</w:hyperlink></w:p>`, url),
+    ],
     [
       'docx HYPERLINK field',
       'docx',
@@ -137,13 +148,25 @@ async function linkDocuments(name: string, url: string): Promise<HostileDocument
       ),
     ],
     ['odt', 'odt', odt(`<text:p>See <text:a xlink:href="${xml(url)}">click</text:a> here.</text:p>`)],
-    ['rtf', 'rtf', Buffer.from(`{\\rtf1\\ansi\\pard See {\\field{\\*\\fldinst HYPERLINK "${rtfText(url)}"}{\\fldrslt click}} here.\\par}`)],
-    ['doc', 'doc', buildDoc({ body: [{ runs: [{ text: 'See ' }, { text: 'click', link: url }, { text: ' here.' }] }] })],
+    [
+      'rtf',
+      'rtf',
+      Buffer.from(
+        `{\\rtf1\\ansi\\pard See {\\field{\\*\\fldinst HYPERLINK "${rtfText(url)}"}{\\fldrslt click}} here.\\par}`,
+      ),
+    ],
+    [
+      'doc',
+      'doc',
+      buildDoc({ body: [{ runs: [{ text: 'See ' }, { text: 'click', link: url }, { text: ' here.' }] }] }),
+    ],
     ['epub', 'epub', epub(`<p>See <a href="${xml(url)}">click</a> here.</p>`)],
     [
       'xml feed',
       'xml',
-      Buffer.from(`<rss version="2.0"><channel><title>F</title><item><title>click</title><link>${xml(url)}</link></item></channel></rss>`),
+      Buffer.from(
+        `<rss version="2.0"><channel><title>F</title><item><title>click</title><link>${xml(url)}</link></item></channel></rss>`,
+      ),
     ],
     ['csv', 'csv', Buffer.from(`a,b\n${csvCell(`[click](${url})`)},2\n`)],
     [
@@ -166,8 +189,16 @@ async function markupDocuments(name: string, text: string): Promise<HostileDocum
   const docs: Array<[string, string, Buffer | Promise<Buffer>]> = [
     ['txt', 'txt', Buffer.from(`Note: ${text}`)],
     ['md', 'md', Buffer.from(`Note: ${text}`)],
-    ['md front matter', 'md', Buffer.from(`---\ntitle: ${JSON.stringify(text)}\nnote: ${text.replace(/\n/g, ' ')}\n---\n\nBody.`)],
-    ['html text', 'html', Buffer.from(`<html><body>${paras.map((p) => `<p>Note: ${xml(p)}</p>`).join('')}</body></html>`)],
+    [
+      'md front matter',
+      'md',
+      Buffer.from(`---\ntitle: ${JSON.stringify(text)}\nnote: ${text.replace(/\n/g, ' ')}\n---\n\nBody.`),
+    ],
+    [
+      'html text',
+      'html',
+      Buffer.from(`<html><body>${paras.map((p) => `<p>Note: ${xml(p)}</p>`).join('')}</body></html>`),
+    ],
     ['docx', 'docx', docx(paras.map((p) => `<w:p>${wRun('Note: ')}${wRun(p)}</w:p>`).join(''))],
     ['odt', 'odt', odt(paras.map((p) => `<text:p>Note: ${xml(p)}</text:p>`).join(''))],
     ['rtf', 'rtf', Buffer.from(`{\\rtf1\\ansi${paras.map((p) => `\\pard Note: ${rtfText(p)}\\par`).join('')}}`)],
@@ -201,7 +232,11 @@ async function markupDocuments(name: string, text: string): Promise<HostileDocum
 function splitDocuments(): HostileDocument[] {
   const [lt, rest] = SPLIT_TAG;
   const docs: Array<[string, string, Buffer]> = [
-    ['docx', 'docx', docx(`<w:p>${wRun(`Note: ${lt}`)}${wRun(rest, true)}</w:p><w:p>${wRun(`Note: ${lt}`)}${wRun(rest)}</w:p>`)],
+    [
+      'docx',
+      'docx',
+      docx(`<w:p>${wRun(`Note: ${lt}`)}${wRun(rest, true)}</w:p><w:p>${wRun(`Note: ${lt}`)}${wRun(rest)}</w:p>`),
+    ],
     ['html text', 'html', Buffer.from(`<p>Note: &lt;<b>${xml(rest)}</b></p><p>&lt;<span>${xml(rest)}</span></p>`)],
     ['rtf', 'rtf', Buffer.from(`{\\rtf1\\ansi\\pard Note: ${lt}{\\b ${rtfText(rest)}}\\par}`)],
     ['doc', 'doc', buildDoc({ body: [{ runs: [{ text: `Note: ${lt}` }, { text: rest, bold: true }] }] })],
@@ -213,7 +248,13 @@ function splitDocuments(): HostileDocument[] {
 function metadataDocuments(): HostileDocument[] {
   const m = '<img src=x onerror=alert(1)>';
   const docs: Array<[string, string, Buffer]> = [
-    ['html', 'html', Buffer.from(`<html><head><title>${m}</title><meta name="author" content="${xml(m)}"></head><body>x</body></html>`)],
+    [
+      'html',
+      'html',
+      Buffer.from(
+        `<html><head><title>${m}</title><meta name="author" content="${xml(m)}"></head><body>x</body></html>`,
+      ),
+    ],
     ['md', 'md', Buffer.from(`---\ntitle: "${m}"\n---\n\nx`)],
     ['txt', 'txt', Buffer.from(`# ${m}\n\nx`)],
     ['doc', 'doc', buildDoc({ body: [{ runs: [{ text: 'x' }] }], title: m, author: m })],

@@ -51,7 +51,15 @@ describe('Markdown that cannot run script', () => {
   });
 
   it('When links go to http, https, ftp, mailto, tel, a relative path or an anchor, then they stay links', () => {
-    const urls = ['https://example.com/a_b?x=1&y=2', 'http://e.org', 'ftp://f.org/x', 'mailto:a@b.org', 'tel:+441234', 'docs/x.md', '#top'];
+    const urls = [
+      'https://example.com/a_b?x=1&y=2',
+      'http://e.org',
+      'ftp://f.org/x',
+      'mailto:a@b.org',
+      'tel:+441234',
+      'docs/x.md',
+      '#top',
+    ];
     const md = renderMarkdown([
       { type: 'paragraph', text: urls.map((url): Inline => ({ type: 'link', url, children: [text('go')] })) },
     ]);
@@ -70,7 +78,8 @@ describe('Markdown that cannot run script', () => {
   });
 
   it('When an HTML title holds tags, then the title is their text', async () => {
-    const html = '<html><head><title><b>Annual</b> report <img src=x onerror=alert(1)></title></head><body>x</body></html>';
+    const html =
+      '<html><head><title><b>Annual</b> report <img src=x onerror=alert(1)></title></head><body>x</body></html>';
     const { metadata } = await convertDocument(Buffer.from(html), 'html', std);
     expect(metadata.title).toBe('Annual report');
   });

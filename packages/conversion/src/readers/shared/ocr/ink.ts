@@ -92,7 +92,8 @@ export function withoutHorizontalRules(image: PreparedImage): PreparedImage | un
       out ??= Buffer.from(pixels);
       // The rule's rows, two pixels longer at each end (its anti-aliased end caps).
       for (let r = y; r < end; r++) {
-        for (const [a, b] of runs[r]!) out.fill(255, r * width + Math.max(0, a - 2), r * width + Math.min(width, b + 2));
+        for (const [a, b] of runs[r]!)
+          out.fill(255, r * width + Math.max(0, a - 2), r * width + Math.min(width, b + 2));
       }
     }
     y = end;
