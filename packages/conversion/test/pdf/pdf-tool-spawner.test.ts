@@ -1,0 +1,156 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { closeConversionWorkers, convertDocument, convertIsolated, runIsolatedTask } from '../../src';
+import { makePdf } from './make-pdf';
+
+/** A task module that runs `runTool` as a conversion worker runs poppler's tools, and reports what each run gave. */
+const TOOL_TASK = `
+require(${JSON.stringify(require.resolve('tsx/cjs/api'))}).register();
+const { guardedTask } = require(${JSON.stringify(path.join(__dirname, '..', '..', 'src', 'isolation', 'guarded-task.ts'))});
+const { runTool } = require(${JSON.stringify(path.join(__dirname, '..', '..', 'src', 'readers', 'pdf', 'tool-runner.ts'))});
+module.exports = guardedTask(async ({ runs, abortAfterMs }) => {
+  const results = [];
+  for (const { command, args, input, maxBytes } of runs) {
+    const signal = abortAfterMs === undefined ? undefined : AbortSignal.timeout(abortAfterMs);
+    try {
+      const stdout = await runTool(command, args, Buffer.from(input), { timeoutMs: 60000, maxBytes: maxBytes ?? 1 << 24, signal });
+      results.push({ stdout });
+    } catch (err) {
+      results.push({ error: err.name + ': ' + err.message });
+    }
+  }
+  return results;
+});
+`;
+
+/** A tool run that prints the pid of the process that started it, then its stdin. */
+const parentAndInput = (input: string): object => ({
+  command: 'sh',
+  args: ['-c', 'echo $PPID; cat'],
+  input,
+});
+
+/** Whether process `pid` has ended (a killed child its parent has not reaped yet counts as ended). */
+function ended(pid: number): boolean {
+  try {
+    return fs.readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.startsWith('Z');
+  } catch {
+    return true;
+  }
+}
+
+async function waitUntilEnded(pid: number, ms: number): Promise<boolean> {
+  const until = Date.now() + ms;
+  while (Date.now() < until) {
+    if (ended(pid)) return true;
+    await sleep(50);
+  }
+  return ended(pid);
+}
+
+describe('poppler tools run by the worker spawner', () => {
+  let dir: string;
+  let taskFile: string;
+  beforeAll(() => {
+    dir = fs.mkdtempSync(path.join(os.tmpdir(), 'mw-spawner-'));
+    taskFile = path.join(dir, 'tool-task.js');
+    fs.writeFileSync(taskFile, TOOL_TASK);
+  });
+  afterAll(async () => {
+    await closeConversionWorkers();
+    fs.rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('When a worker runs tools again, then its spawner process starts them, not the converter, and each gets its input and gives back its output', async () => {
+    // 300 KB of text with characters beyond ASCII, so input and output cross several pipe buffers.
+    const input = 'Zürich ½ → 文字\n'.repeat(20_000);
+    const results = await runIsolatedTask<object, Array<{ stdout: string }>>(
+      taskFile,
+      { runs: [parentAndInput('first\n'), parentAndInput(input), parentAndInput(input)] },
+      { timeoutMs: 60_000, maxMemoryMb: 512 },
+    );
+    const parents = results.map((r) => Number(r.stdout.split('\n', 1)[0]));
+    expect(parents[2]).not.toBe(process.pid);
+    expect(parents[1]).toBe(parents[2]);
+    expect(results[2]!.stdout).toBe(`${parents[2]}\n${input}`);
+  });
+
+  it('When a tool in the spawner fails, is aborted or writes more than its limit, then its run fails', async () => {
+    const warm = parentAndInput('');
+    const results = await runIsolatedTask<object, Array<{ stdout?: string; error?: string }>>(
+      taskFile,
+      {
+        runs: [
+          warm,
+          warm,
+          { command: 'sh', args: ['-c', 'exit 3'], input: '' },
+          { command: 'sh', args: ['-c', 'kill -TERM $$'], input: '' },
+          { command: 'no-such-tool-anywhere', args: [], input: '' },
+          { command: 'cat', args: [], input: 'x'.repeat(5000), maxBytes: 4096 },
+          { command: 'cat', args: [], input: 'x'.repeat(4096), maxBytes: 4096 },
+        ],
+      },
+      { timeoutMs: 60_000, maxMemoryMb: 512 },
+    );
+    expect(results.slice(2)).toEqual([
+      { error: 'Error: Command failed: exit status 3' },
+      { error: 'Error: Command failed: killed by SIGTERM' },
+      { error: expect.stringMatching(/^Error: Command failed: spawn no-such-tool-anywhere ENOENT/) },
+      { error: 'Error: Command failed: stdout maxBuffer length exceeded' },
+      { stdout: 'x'.repeat(4096) },
+    ]);
+  });
+
+  it('When a run is aborted while its tool runs, then it fails at once as aborted and the tool is killed', async () => {
+    const pidFile = path.join(dir, 'aborted.pid');
+    const warm = parentAndInput('');
+    const results = await runIsolatedTask<object, Array<{ stdout?: string; error?: string }>>(
+      taskFile,
+      {
+        runs: [warm, warm, { command: 'sh', args: ['-c', `echo $$ > ${pidFile}; exec sleep 60`], input: '' }],
+        abortAfterMs: 1500,
+      },
+      { timeoutMs: 60_000, maxMemoryMb: 512 },
+    );
+    expect(results[2]).toEqual({ error: 'AbortError: The operation was aborted' });
+    expect(await waitUntilEnded(Number(fs.readFileSync(pidFile, 'utf8')), 3000)).toBe(true);
+  });
+
+  it('When a conversion passes its deadline while its tool runs, then the worker is replaced and the tool is killed', async () => {
+    const pidFile = path.join(dir, 'deadline.pid');
+    const warm = parentAndInput('');
+    await expect(
+      runIsolatedTask(
+        taskFile,
+        { runs: [warm, warm, { command: 'sh', args: ['-c', `echo $$ > ${pidFile}; exec sleep 60`], input: '' }] },
+        { timeoutMs: 2000, maxMemoryMb: 512 },
+      ),
+    ).rejects.toMatchObject({ code: 'timeout' });
+    expect(await waitUntilEnded(Number(fs.readFileSync(pidFile, 'utf8')), 3000)).toBe(true);
+  });
+
+  it('When the same PDF is converted several times in the pool, then every result is the one read in this thread', async () => {
+    const pdf = await makePdf((doc) => {
+      doc.fontSize(18).text('Quarterly report').fontSize(11).text('The first page has two lines of text.');
+      doc
+        .addPage()
+        .fontSize(18)
+        .text('Second page')
+        .fontSize(11)
+        .text('Its text is read by the spawner from the second run on.');
+      doc.addPage().fontSize(18).text('Third page').fontSize(11).text('The last one.');
+    });
+    const options = {
+      enhanced: false,
+      includePages: true,
+      chunkMaxTokens: 64,
+      pageRange: [[2, 3]] as Array<[number, number]>,
+    };
+    const { blocks: _model, ...expected } = await convertDocument(pdf, 'pdf', options);
+    for (let run = 0; run < 4; run++) {
+      expect(await convertIsolated(pdf, 'pdf', options, { timeoutMs: 60_000, maxMemoryMb: 512 })).toEqual(expected);
+    }
+  });
+});
