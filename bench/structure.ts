@@ -5,7 +5,7 @@ import { closeConversionWorkers, convertIsolated, type ConvertDocumentOptions } 
 import { benchCases } from '../packages/conversion/bench/documents';
 import { pdf as makePdf } from '../packages/conversion/bench/native';
 
-/** Timed runs per measurement (median kept), each side interleaved with the other. */
+/** Measurements per side (median kept), each side interleaved with the other; a measurement is 1-20 runs in a row. */
 const REPEATS = Number(process.env.BENCH_STRUCTURE_REPEATS ?? 7);
 /**
  * Untimed runs of each side on every worker before timing. One was too few: V8 compiles a path's
@@ -67,7 +67,7 @@ export async function runStructureBench(): Promise<string> {
       process.stderr.write(`structure: ${c.label} done\n`);
     }
     if (RANGE === 'false')
-      return `Pages and chunks (chunk_max_tokens=512) against the same conversion without them: CPU time (own: median of ${REPEATS}; children: mean), interleaved, pool warmed with ${WARM_RUNS} runs of each side; target ≤ 1.10×:\n\n${rows.join('\n')}\n`;
+      return `Pages and chunks (chunk_max_tokens=512) against the same conversion without them: CPU time (own: median of ${REPEATS} measurements of ${MEASURED_CPU_MS}+ ms of runs in a row; children: mean), interleaved, pool warmed with ${WARM_RUNS} runs of each side; target ≤ 1.10×:\n\n${rows.join('\n')}\n`;
     const hundred = PERF_DOCS ? fs.readFileSync(path.join(PERF_DOCS, 'pdf-100p.pdf')) : await makePdf(100);
     const whole = (): Promise<unknown> => convertIsolated(hundred, 'pdf', { enhanced: false }, LIMITS);
     const two = (): Promise<unknown> =>
@@ -75,7 +75,7 @@ export async function runStructureBench(): Promise<string> {
     await warmEveryWorker(WARM_RUNS, whole, two);
     const [w, t] = await interleaved(whole, two);
     return (
-      `Pages and chunks (chunk_max_tokens=512) against the same conversion without them: CPU time (this process with its worker threads: median of ${REPEATS}; plus its children: mean), interleaved, pool warmed with ${WARM_RUNS} runs of each side; target ≤ 1.10×:\n\n${rows.join('\n')}\n\n` +
+      `Pages and chunks (chunk_max_tokens=512) against the same conversion without them: CPU time (this process with its worker threads: median of ${REPEATS} measurements of ${MEASURED_CPU_MS}+ ms of runs in a row; plus its children: mean), interleaved, pool warmed with ${WARM_RUNS} runs of each side; target ≤ 1.10×:\n\n${rows.join('\n')}\n\n` +
       `page_range=1-2 of a 100-page PDF against the whole file: ${t.cpu.toFixed(0)} ms / ${w.cpu.toFixed(0)} ms CPU = ${(t.cpu / w.cpu).toFixed(3)}× (target ≤ 0.1×)\n`
     );
   } finally {
@@ -116,6 +116,7 @@ async function interleaved(
 ): Promise<[{ cpu: number; wall: number }, { cpu: number; wall: number }]> {
   const ta: Cost[] = [];
   const tb: Cost[] = [];
+  const runs = await runsPerMeasurement(a);
   for (let i = 0; i < REPEATS; i++) {
     const order =
       i % 2 === 0
@@ -127,20 +128,35 @@ async function interleaved(
             [b, tb],
             [a, ta],
           ] as const);
-    for (const [fn, out] of order) out.push(await costOf(fn));
+    for (const [fn, out] of order) out.push(await costOf(fn, runs));
   }
   return [medianCost(ta), medianCost(tb)];
 }
 
-async function costOf(fn: () => Promise<unknown>): Promise<Cost> {
+/** CPU ms a measurement spans at least: children are counted in 10 ms ticks, each process's apart. */
+const MEASURED_CPU_MS = 150;
+const MAX_RUNS_PER_MEASUREMENT = 20;
+
+/**
+ * Runs per measurement, so that one spans MEASURED_CPU_MS or more: a 1-page PDF's 8 ms pdftohtml
+ * read as 0 or 10 ms, and the spawner's and the process's ticks each added such an error, which a
+ * mean of 7 did not smooth out. Decided from one run of `side` (the cheaper side, plain).
+ */
+async function runsPerMeasurement(side: () => Promise<unknown>): Promise<number> {
+  const { cpu, children } = await costOf(side, 1);
+  return Math.min(MAX_RUNS_PER_MEASUREMENT, Math.max(1, Math.ceil(MEASURED_CPU_MS / Math.max(1, cpu + children))));
+}
+
+/** What one run of `fn` costs, averaged over `runs` runs in a row. */
+async function costOf(fn: () => Promise<unknown>, runs: number): Promise<Cost> {
   // The children are read outside this process's own window: scanning /proc costs CPU too.
   const children = childrenCpuMs();
   const own = ownCpuMs();
   const started = performance.now();
-  await fn();
+  for (let i = 0; i < runs; i++) await fn();
   const wall = performance.now() - started;
   const ownAfter = ownCpuMs();
-  return { cpu: ownAfter - own, children: childrenCpuMs() - children, wall };
+  return { cpu: (ownAfter - own) / runs, children: (childrenCpuMs() - children) / runs, wall: wall / runs };
 }
 
 /** CPU ms of this process (every thread). */
