@@ -103,6 +103,27 @@ describe('poppler tools run by the worker spawner', () => {
     ]);
   });
 
+  it('When the spawner stops while a tool runs, then the run is done again by the worker itself and succeeds', async () => {
+    const marker = path.join(dir, 'stop-the-spawner');
+    fs.writeFileSync(marker, '');
+    const warm = parentAndInput('');
+    // In the spawner, the tool removes the marker and kills its parent (the spawner); run again, it only prints its parent.
+    const stopping = {
+      command: 'sh',
+      args: ['-c', `if [ -e ${marker} ]; then rm ${marker}; kill -9 $PPID; sleep 1; fi; echo $PPID`],
+      input: '',
+    };
+    const results = await runIsolatedTask<object, Array<{ stdout?: string; error?: string }>>(
+      taskFile,
+      { runs: [warm, warm, stopping, parentAndInput('after')] },
+      { timeoutMs: 60_000, maxMemoryMb: 512 },
+    );
+    expect(fs.existsSync(marker)).toBe(false);
+    expect(results[2]).toEqual({ stdout: `${process.pid}\n` });
+    // The next run has a new spawner.
+    expect(Number(results[3]!.stdout!.split('\n', 1)[0])).not.toBe(process.pid);
+  });
+
   it('When a run is aborted while its tool runs, then it fails at once as aborted and the tool is killed', async () => {
     const pidFile = path.join(dir, 'aborted.pid');
     const warm = parentAndInput('');

@@ -29,7 +29,18 @@ const KILL = 2;
  */
 export async function runTool(command: string, args: string[], input: Buffer, limits: ToolLimits): Promise<string> {
   const spawner = isMainThread ? undefined : spawnerForNextRun();
-  if (spawner) return spawner.run(command, args, input, limits);
+  if (spawner) {
+    // A spawner that stopped (killed from outside, out of memory) is not the document's fault.
+    return spawner.run(command, args, input, limits).catch((err: unknown) => {
+      if (err instanceof SpawnerStopped) return runInChild(command, args, input, limits);
+      throw err;
+    });
+  }
+  return runInChild(command, args, input, limits);
+}
+
+/** The tool started by this process (execFile). */
+async function runInChild(command: string, args: string[], input: Buffer, limits: ToolLimits): Promise<string> {
   const running = run(command, args, {
     timeout: limits.timeoutMs,
     maxBuffer: limits.maxBytes,
@@ -57,6 +68,9 @@ interface Pending {
   resolve: (stdout: string) => void;
   reject: (error: Error) => void;
 }
+
+/** The spawner process ended while a run waited for it. */
+class SpawnerStopped extends Error {}
 
 /** How a tool run in the spawner ended. */
 interface ToolStatus {
@@ -90,9 +104,9 @@ class Spawner {
     // Only its stdin and stdout: what the spawner would write elsewhere goes to the worker's stderr.
     this.child = spawn(process.execPath, [SPAWNER], { stdio: ['pipe', 'pipe', 'inherit'] });
     this.child.stdout!.on('data', (chunk: Buffer) => this.read(chunk));
-    this.child.stdin!.on('error', () => this.end(new Error('the tool spawner stopped')));
-    this.child.on('error', (err) => this.end(err));
-    this.child.on('exit', () => this.end(new Error('the tool spawner stopped')));
+    this.child.stdin!.on('error', () => this.end());
+    this.child.on('error', () => this.end());
+    this.child.on('exit', () => this.end());
     this.idle();
   }
 
@@ -164,10 +178,10 @@ class Spawner {
     }
   }
 
-  /** The spawner is gone: what waited on it fails, and the next run starts a new one. */
-  private end(error: Error): void {
+  /** The spawner is gone: what waited on it runs again with execFile, and the next run starts a new spawner. */
+  private end(): void {
     this.alive = false;
-    for (const waiting of [...this.pending.values()]) waiting.reject(error);
+    for (const waiting of [...this.pending.values()]) waiting.reject(new SpawnerStopped('the tool spawner stopped'));
   }
 
   /** A spawner with nothing to do holds no process open (a CLI run, a test file, ends without closing it). */

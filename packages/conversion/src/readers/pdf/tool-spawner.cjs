@@ -110,10 +110,14 @@ function stop(id, signal) {
 
 function reply(id, status, out) {
   const meta = Buffer.from(JSON.stringify(status), 'utf8');
-  const length = out.reduce((n, b) => n + b.length, 0);
   const head = Buffer.alloc(12);
   head.writeUInt32LE(id, 0);
   head.writeUInt32LE(meta.length, 4);
-  head.writeUInt32LE(length, 8);
-  process.stdout.write(Buffer.concat([head, meta, ...out], 12 + meta.length + length));
+  head.writeUInt32LE(
+    out.reduce((n, b) => n + b.length, 0),
+    8,
+  );
+  // Piece by piece: the output of a long PDF is hundreds of MB, and one joined copy of it is enough (the worker's).
+  process.stdout.write(Buffer.concat([head, meta]));
+  for (const piece of out) process.stdout.write(piece);
 }
