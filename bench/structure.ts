@@ -27,7 +27,8 @@ const PERF_DOCS = process.env.BENCH_STRUCTURE_PERF_DOCS;
 const PERF_NAMES = ['pdf-1p', 'pdf-10p', 'pdf-100p', 'docx-10p', 'docx-100p', 'xlsx-10k', 'html-1mb'];
 /** Skip the page_range line (BENCH_STRUCTURE_RANGE=false) or measure only it (=only). */
 const RANGE = process.env.BENCH_STRUCTURE_RANGE ?? 'true';
-const LIMITS = { timeoutMs: 600_000, maxMemoryMb: 2048 };
+/** As the converter service runs its pool (kept workers, whose tools go through a spawner). */
+const LIMITS = { timeoutMs: 600_000, maxMemoryMb: 2048, keepIdleWorkers: true };
 const STRUCTURE: Partial<ConvertDocumentOptions> = { includePages: true, chunkMaxTokens: 512 };
 /** Workers the pool runs at most (isolated-convert.ts): each is warmed with the tokenizer before timing. */
 const POOL_WORKERS = Math.max(2, os.availableParallelism());

@@ -25,6 +25,9 @@ module.exports = guardedTask(async ({ runs, abortAfterMs }) => {
 });
 `;
 
+/** A converter's pool: its workers are kept, and run their tools through a spawner. */
+const KEPT = { timeoutMs: 60_000, maxMemoryMb: 512, keepIdleWorkers: true };
+
 /** A tool run that prints the pid of the process that started it, then its stdin. */
 const parentAndInput = (input: string): object => ({
   command: 'sh',
@@ -63,28 +66,34 @@ describe('poppler tools run by the worker spawner', () => {
     fs.rmSync(dir, { recursive: true, force: true });
   });
 
-  it('When a worker runs tools again, then its spawner process starts them, not the converter, and each gets its input and gives back its output', async () => {
+  it('When the pool does not keep its workers (a CLI batch), then their tools are started by the worker itself', async () => {
+    const results = await runIsolatedTask<object, Array<{ stdout: string }>>(
+      taskFile,
+      { runs: [parentAndInput('a'), parentAndInput('b')] },
+      { timeoutMs: 60_000, maxMemoryMb: 512 },
+    );
+    expect(results).toEqual([{ stdout: `${process.pid}\na` }, { stdout: `${process.pid}\nb` }]);
+  });
+
+  it('When a worker of a converter runs tools, then its spawner process starts them, not the converter, and each gets its input and gives back its output', async () => {
     // 300 KB of text with characters beyond ASCII, so input and output cross several pipe buffers.
     const input = 'Zürich ½ → 文字\n'.repeat(20_000);
     const results = await runIsolatedTask<object, Array<{ stdout: string }>>(
       taskFile,
       { runs: [parentAndInput('first\n'), parentAndInput(input), parentAndInput(input)] },
-      { timeoutMs: 60_000, maxMemoryMb: 512 },
+      KEPT,
     );
     const parents = results.map((r) => Number(r.stdout.split('\n', 1)[0]));
-    expect(parents[2]).not.toBe(process.pid);
-    expect(parents[1]).toBe(parents[2]);
+    expect(parents[0]).not.toBe(process.pid);
+    expect(new Set(parents).size).toBe(1);
     expect(results[2]!.stdout).toBe(`${parents[2]}\n${input}`);
   });
 
   it('When a tool in the spawner fails, is aborted or writes more than its limit, then its run fails', async () => {
-    const warm = parentAndInput('');
     const results = await runIsolatedTask<object, Array<{ stdout?: string; error?: string }>>(
       taskFile,
       {
         runs: [
-          warm,
-          warm,
           { command: 'sh', args: ['-c', 'exit 3'], input: '' },
           { command: 'sh', args: ['-c', 'kill -TERM $$'], input: '' },
           { command: 'no-such-tool-anywhere', args: [], input: '' },
@@ -92,9 +101,9 @@ describe('poppler tools run by the worker spawner', () => {
           { command: 'cat', args: [], input: 'x'.repeat(4096), maxBytes: 4096 },
         ],
       },
-      { timeoutMs: 60_000, maxMemoryMb: 512 },
+      KEPT,
     );
-    expect(results.slice(2)).toEqual([
+    expect(results).toEqual([
       { error: 'Error: Command failed: exit status 3' },
       { error: 'Error: Command failed: killed by SIGTERM' },
       { error: expect.stringMatching(/^Error: Command failed: spawn no-such-tool-anywhere ENOENT/) },
@@ -106,7 +115,6 @@ describe('poppler tools run by the worker spawner', () => {
   it('When the spawner stops while a tool runs, then the run is done again by the worker itself and succeeds', async () => {
     const marker = path.join(dir, 'stop-the-spawner');
     fs.writeFileSync(marker, '');
-    const warm = parentAndInput('');
     // In the spawner, the tool removes the marker and kills its parent (the spawner); run again, it only prints its parent.
     const stopping = {
       command: 'sh',
@@ -115,38 +123,36 @@ describe('poppler tools run by the worker spawner', () => {
     };
     const results = await runIsolatedTask<object, Array<{ stdout?: string; error?: string }>>(
       taskFile,
-      { runs: [warm, warm, stopping, parentAndInput('after')] },
-      { timeoutMs: 60_000, maxMemoryMb: 512 },
+      { runs: [stopping, parentAndInput('after')] },
+      KEPT,
     );
     expect(fs.existsSync(marker)).toBe(false);
-    expect(results[2]).toEqual({ stdout: `${process.pid}\n` });
+    expect(results[0]).toEqual({ stdout: `${process.pid}\n` });
     // The next run has a new spawner.
-    expect(Number(results[3]!.stdout!.split('\n', 1)[0])).not.toBe(process.pid);
+    expect(Number(results[1]!.stdout!.split('\n', 1)[0])).not.toBe(process.pid);
   });
 
   it('When a run is aborted while its tool runs, then it fails at once as aborted and the tool is killed', async () => {
     const pidFile = path.join(dir, 'aborted.pid');
-    const warm = parentAndInput('');
     const results = await runIsolatedTask<object, Array<{ stdout?: string; error?: string }>>(
       taskFile,
       {
-        runs: [warm, warm, { command: 'sh', args: ['-c', `echo $$ > ${pidFile}; exec sleep 60`], input: '' }],
+        runs: [{ command: 'sh', args: ['-c', `echo $$ > ${pidFile}; exec sleep 60`], input: '' }],
         abortAfterMs: 1500,
       },
-      { timeoutMs: 60_000, maxMemoryMb: 512 },
+      KEPT,
     );
-    expect(results[2]).toEqual({ error: 'AbortError: The operation was aborted' });
+    expect(results[0]).toEqual({ error: 'AbortError: The operation was aborted' });
     expect(await waitUntilEnded(Number(fs.readFileSync(pidFile, 'utf8')), 3000)).toBe(true);
   });
 
   it('When a conversion passes its deadline while its tool runs, then the worker is replaced and the tool is killed', async () => {
     const pidFile = path.join(dir, 'deadline.pid');
-    const warm = parentAndInput('');
     await expect(
       runIsolatedTask(
         taskFile,
-        { runs: [warm, warm, { command: 'sh', args: ['-c', `echo $$ > ${pidFile}; exec sleep 60`], input: '' }] },
-        { timeoutMs: 2000, maxMemoryMb: 512 },
+        { runs: [{ command: 'sh', args: ['-c', `echo $$ > ${pidFile}; exec sleep 60`], input: '' }] },
+        { ...KEPT, timeoutMs: 2000 },
       ),
     ).rejects.toMatchObject({ code: 'timeout' });
     expect(await waitUntilEnded(Number(fs.readFileSync(pidFile, 'utf8')), 3000)).toBe(true);
@@ -155,12 +161,7 @@ describe('poppler tools run by the worker spawner', () => {
   it('When the same PDF is converted several times in the pool, then every result is the one read in this thread', async () => {
     const pdf = await makePdf((doc) => {
       doc.fontSize(18).text('Quarterly report').fontSize(11).text('The first page has two lines of text.');
-      doc
-        .addPage()
-        .fontSize(18)
-        .text('Second page')
-        .fontSize(11)
-        .text('Its text is read by the spawner from the second run on.');
+      doc.addPage().fontSize(18).text('Second page').fontSize(11).text('Its text is read by the spawner.');
       doc.addPage().fontSize(18).text('Third page').fontSize(11).text('The last one.');
     });
     const options = {
@@ -171,7 +172,7 @@ describe('poppler tools run by the worker spawner', () => {
     };
     const { blocks: _model, ...expected } = await convertDocument(pdf, 'pdf', options);
     for (let run = 0; run < 4; run++) {
-      expect(await convertIsolated(pdf, 'pdf', options, { timeoutMs: 60_000, maxMemoryMb: 512 })).toEqual(expected);
+      expect(await convertIsolated(pdf, 'pdf', options, KEPT)).toEqual(expected);
     }
   });
 });

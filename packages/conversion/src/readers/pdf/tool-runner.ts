@@ -1,7 +1,7 @@
 import { execFile, spawn, type ChildProcess } from 'node:child_process';
 import path from 'node:path';
 import { promisify } from 'node:util';
-import { isMainThread } from 'node:worker_threads';
+import { isMainThread, workerData } from 'node:worker_threads';
 
 const run = promisify(execFile);
 
@@ -21,14 +21,13 @@ const KILL = 2;
 /**
  * Runs a command-line tool with `input` on its stdin and returns its stdout as UTF-8; fails as
  * execFile fails (exit status other than 0, a signal, the time or size limit, the signal aborted).
- * In a pooled worker thread the tool is started by the worker's spawner process from its second run
- * on: execFile forks the whole converter, whose worker threads' heaps are all in its page tables,
- * and that fork cost more of a 2-page range's CPU than the pages' work. A worker that runs a tool
- * once runs it again (the converter's warm-up runs a PDF twice), and a one-file CLI run starts no
- * extra process.
+ * In a converter's long-lived worker threads (the pool's `toolSpawner`) the tool is started by the
+ * worker's spawner process: execFile forks the whole converter, whose worker threads' heaps are all
+ * in its page tables, and that fork cost more of a 2-page range's own CPU than the pages' work.
+ * Elsewhere (a CLI batch's workers, this thread) a spawner's start would cost more than it saves.
  */
 export async function runTool(command: string, args: string[], input: Buffer, limits: ToolLimits): Promise<string> {
-  const spawner = isMainThread ? undefined : spawnerForNextRun();
+  const spawner = SPAWNER_WANTED ? spawnerForNextRun() : undefined;
   if (spawner) {
     // A spawner that stopped (killed from outside, out of memory) is not the document's fault.
     return spawner.run(command, args, input, limits).catch((err: unknown) => {
@@ -53,14 +52,13 @@ async function runInChild(command: string, args: string[], input: Buffer, limits
   return (await running).stdout;
 }
 
-let runsWithoutSpawner = 0;
+/** Whether this thread is a pooled worker whose pool asked for a spawner. */
+const SPAWNER_WANTED = !isMainThread && (workerData as { toolSpawner?: boolean } | undefined)?.toolSpawner === true;
 let current: Spawner | undefined;
 
-/** The worker's spawner, started on its second tool run; undefined for the first run. */
-function spawnerForNextRun(): Spawner | undefined {
-  if (current?.alive) return current;
-  if (runsWithoutSpawner++ < 1) return undefined;
-  current = new Spawner();
+/** The worker's spawner, started on its first tool run and again after it stopped. */
+function spawnerForNextRun(): Spawner {
+  if (!current?.alive) current = new Spawner();
   return current;
 }
 
