@@ -5,8 +5,17 @@ import { closeConversionWorkers, convertIsolated, type ConvertDocumentOptions } 
 import { benchCases } from '../packages/conversion/bench/documents';
 import { pdf as makePdf } from '../packages/conversion/bench/native';
 
-/** Timed runs per measurement (median kept), each side interleaved with the other. */
+/** Measurements per side (median kept), each side interleaved with the other; a measurement is 1-20 runs in a row. */
 const REPEATS = Number(process.env.BENCH_STRUCTURE_REPEATS ?? 7);
+/**
+ * Untimed runs of each side on every worker before timing. One was too few: V8 compiles a path's
+ * functions after several runs of it (a 1- or 10-page PDF runs each function a few times per
+ * conversion), and until then each run also pays the compiler's threads. The timed runs then fell
+ * while that side was still being compiled: after one warm-up run, pages+chunks of the 1- and 10-page
+ * PDFs read 1.5x plain at 7 repeats (the lead's quiet run), while warm they cost 1.01x (instructions,
+ * in-process): docs/performance.md, helper structpdf.
+ */
+const WARM_RUNS = Number(process.env.BENCH_STRUCTURE_WARM_RUNS ?? 8);
 /** Cases of packages/conversion/bench/documents.ts measured (OCR and speech left out: their cost is the engine's). */
 const CASES = (process.env.BENCH_STRUCTURE_CASES ?? 'pdf 200 pages,docx,xlsx,pptx,epub,html').split(',');
 /**
@@ -18,7 +27,8 @@ const PERF_DOCS = process.env.BENCH_STRUCTURE_PERF_DOCS;
 const PERF_NAMES = ['pdf-1p', 'pdf-10p', 'pdf-100p', 'docx-10p', 'docx-100p', 'xlsx-10k', 'html-1mb'];
 /** Skip the page_range line (BENCH_STRUCTURE_RANGE=false) or measure only it (=only). */
 const RANGE = process.env.BENCH_STRUCTURE_RANGE ?? 'true';
-const LIMITS = { timeoutMs: 600_000, maxMemoryMb: 2048 };
+/** As the converter service runs its pool (kept workers, whose tools go through a spawner). */
+const LIMITS = { timeoutMs: 600_000, maxMemoryMb: 2048, keepIdleWorkers: true };
 const STRUCTURE: Partial<ConvertDocumentOptions> = { includePages: true, chunkMaxTokens: 512 };
 /** Workers the pool runs at most (isolated-convert.ts): each is warmed with the tokenizer before timing. */
 const POOL_WORKERS = Math.max(2, os.availableParallelism());
@@ -28,8 +38,9 @@ const POOL_WORKERS = Math.max(2, os.availableParallelism());
  * (512 tokens) against the same conversion without them, per document (target ≤ 1.10×); and
  * page_range=1-2 of a 100-page PDF against the whole file (target ≤ 0.1×). In CPU time, which the
  * machine's load disturbs far less than wall time: this process's (the pool's worker threads are
- * in it) and its waited-for children's (pdftohtml). Runs interleaved (ABAB, BABA), medians, on a
- * warm pool: every worker has read the document and loaded the tokenizer before timing starts
+ * in it) and its children's (pdftohtml, the workers' tool spawners). Runs interleaved (ABAB, BABA),
+ * medians, on a warm pool: every worker has read the document WARM_RUNS times with each side and
+ * loaded the tokenizer before timing starts
  * (a fresh worker pays the tokenizer's load once, ~0.45 s CPU: docs/performance.md).
  */
 export async function runStructureBench(): Promise<string> {
@@ -49,7 +60,7 @@ export async function runStructureBench(): Promise<string> {
       const plain = (): Promise<unknown> => convertIsolated(input, c.ext, { enhanced: false }, LIMITS);
       const structured = (): Promise<unknown> =>
         convertIsolated(input, c.ext, { enhanced: false, ...STRUCTURE }, LIMITS);
-      await warmEveryWorker(plain, structured);
+      await warmEveryWorker(WARM_RUNS, plain, structured);
       const [a, b] = await interleaved(plain, structured);
       rows.push(
         `| ${c.label} | ${a.cpu.toFixed(0)} | ${b.cpu.toFixed(0)} | ${(b.cpu / a.cpu).toFixed(2)}× | ${a.wall.toFixed(0)} | ${b.wall.toFixed(0)} |`,
@@ -57,15 +68,15 @@ export async function runStructureBench(): Promise<string> {
       process.stderr.write(`structure: ${c.label} done\n`);
     }
     if (RANGE === 'false')
-      return `Pages and chunks (chunk_max_tokens=512) against the same conversion without them: CPU time (own: median of ${REPEATS}; children: mean), interleaved, warm pool; target ≤ 1.10×:\n\n${rows.join('\n')}\n`;
+      return `Pages and chunks (chunk_max_tokens=512) against the same conversion without them: CPU time (own: median of ${REPEATS} measurements of ${MEASURED_CPU_MS}+ ms of runs in a row; children: mean), interleaved, pool warmed with ${WARM_RUNS} runs of each side; target ≤ 1.10×:\n\n${rows.join('\n')}\n`;
     const hundred = PERF_DOCS ? fs.readFileSync(path.join(PERF_DOCS, 'pdf-100p.pdf')) : await makePdf(100);
     const whole = (): Promise<unknown> => convertIsolated(hundred, 'pdf', { enhanced: false }, LIMITS);
     const two = (): Promise<unknown> =>
       convertIsolated(hundred, 'pdf', { enhanced: false, pageRange: [[1, 2]] }, LIMITS);
-    await warmEveryWorker(whole, two);
+    await warmEveryWorker(WARM_RUNS, whole, two);
     const [w, t] = await interleaved(whole, two);
     return (
-      `Pages and chunks (chunk_max_tokens=512) against the same conversion without them: CPU time (this process with its worker threads: median of ${REPEATS}; plus its children: mean), interleaved, warm pool; target ≤ 1.10×:\n\n${rows.join('\n')}\n\n` +
+      `Pages and chunks (chunk_max_tokens=512) against the same conversion without them: CPU time (this process with its worker threads: median of ${REPEATS} measurements of ${MEASURED_CPU_MS}+ ms of runs in a row; plus its children: mean), interleaved, pool warmed with ${WARM_RUNS} runs of each side; target ≤ 1.10×:\n\n${rows.join('\n')}\n\n` +
       `page_range=1-2 of a 100-page PDF against the whole file: ${t.cpu.toFixed(0)} ms / ${w.cpu.toFixed(0)} ms CPU = ${(t.cpu / w.cpu).toFixed(3)}× (target ≤ 0.1×)\n`
     );
   } finally {
@@ -85,15 +96,16 @@ function perfCases(dir: string): Array<{ label: string; ext: string; make: () =>
   });
 }
 
-/** One run of each side on every worker of the pool at once (the pool gives concurrent tasks to different workers). */
-async function warmEveryWorker(...sides: Array<() => Promise<unknown>>): Promise<void> {
-  for (const side of sides) await Promise.all(Array.from({ length: POOL_WORKERS }, () => side()));
+/** `runs` runs of each side on every worker of the pool at once (the pool gives concurrent tasks to different workers). */
+async function warmEveryWorker(runs: number, ...sides: Array<() => Promise<unknown>>): Promise<void> {
+  for (let i = 0; i < runs; i++)
+    for (const side of sides) await Promise.all(Array.from({ length: POOL_WORKERS }, () => side()));
 }
 
 interface Cost {
   /** This process's CPU ms. */
   cpu: number;
-  /** Its waited-for children's CPU ms, in 10 ms ticks. */
+  /** Its children's CPU ms (those waited for and those running, with theirs), in 10 ms ticks. */
   children: number;
   wall: number;
 }
@@ -105,6 +117,7 @@ async function interleaved(
 ): Promise<[{ cpu: number; wall: number }, { cpu: number; wall: number }]> {
   const ta: Cost[] = [];
   const tb: Cost[] = [];
+  const runs = await runsPerMeasurement(a);
   for (let i = 0; i < REPEATS; i++) {
     const order =
       i % 2 === 0
@@ -116,26 +129,75 @@ async function interleaved(
             [b, tb],
             [a, ta],
           ] as const);
-    for (const [fn, out] of order) out.push(await costOf(fn));
+    for (const [fn, out] of order) out.push(await costOf(fn, runs));
   }
   return [medianCost(ta), medianCost(tb)];
 }
 
-async function costOf(fn: () => Promise<unknown>): Promise<Cost> {
-  const cpu = cpuMs();
-  const started = performance.now();
-  await fn();
-  const after = cpuMs();
-  return { cpu: after.own - cpu.own, children: after.children - cpu.children, wall: performance.now() - started };
+/** CPU ms a measurement spans at least: children are counted in 10 ms ticks, each process's apart. */
+const MEASURED_CPU_MS = 150;
+const MAX_RUNS_PER_MEASUREMENT = 20;
+
+/**
+ * Runs per measurement, so that one spans MEASURED_CPU_MS or more: a 1-page PDF's 8 ms pdftohtml
+ * read as 0 or 10 ms, and the spawner's and the process's ticks each added such an error, which a
+ * mean of 7 did not smooth out. Decided from one run of `side` (the cheaper side, plain).
+ */
+async function runsPerMeasurement(side: () => Promise<unknown>): Promise<number> {
+  const { cpu, children } = await costOf(side, 1);
+  return Math.min(MAX_RUNS_PER_MEASUREMENT, Math.max(1, Math.ceil(MEASURED_CPU_MS / Math.max(1, cpu + children))));
 }
 
-/** CPU ms of this process (every thread), and of its children that have been waited for (pdftohtml, pdftoppm). */
-function cpuMs(): { own: number; children: number } {
+/** What one run of `fn` costs, averaged over `runs` runs in a row. */
+async function costOf(fn: () => Promise<unknown>, runs: number): Promise<Cost> {
+  // The children are read outside this process's own window: scanning /proc costs CPU too.
+  const children = childrenCpuMs();
+  const own = ownCpuMs();
+  const started = performance.now();
+  for (let i = 0; i < runs; i++) await fn();
+  const wall = performance.now() - started;
+  const ownAfter = ownCpuMs();
+  return { cpu: (ownAfter - own) / runs, children: (childrenCpuMs() - children) / runs, wall: wall / runs };
+}
+
+/** CPU ms of this process (every thread). */
+function ownCpuMs(): number {
   const own = process.cpuUsage();
-  // /proc/self/stat fields 16 and 17 (cutime, cstime), in clock ticks; the fields after the command's ')'.
-  const fields = fs.readFileSync('/proc/self/stat', 'utf8').split(') ')[1]!.split(' ');
-  const children = (Number(fields[13]) + Number(fields[14])) * (1000 / CLOCK_TICKS);
-  return { own: (own.user + own.system) / 1000, children };
+  return (own.user + own.system) / 1000;
+}
+
+/**
+ * CPU ms of this process's children: those waited for (pdftohtml run by the converter's first
+ * read, pdftoppm) and those still running, with what they waited for: a worker's tool spawner
+ * (readers/pdf/tool-runner.ts) lives as long as its worker, and runs pdftohtml itself.
+ */
+function childrenCpuMs(): number {
+  const [ended] = statTimes('self');
+  let ticks = ended;
+  const self = process.pid;
+  for (const entry of fs.readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry) || Number(entry) === self) continue;
+    const [, times, parent] = statTimes(entry);
+    if (parent === self) ticks += times;
+  }
+  return ticks * (1000 / CLOCK_TICKS);
+}
+
+/**
+ * From /proc/PID/stat, in clock ticks: the children waited for (cutime + cstime), the process's own
+ * and its children's together (utime + stime + cutime + cstime), and its parent's pid. Fields after
+ * the command's ')': ppid is the 2nd, utime..cstime the 12th to 15th. [0, 0, 0] for a process gone.
+ */
+function statTimes(pid: string): [number, number, number] {
+  let stat: string;
+  try {
+    stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
+  } catch {
+    return [0, 0, 0];
+  }
+  const f = stat.slice(stat.lastIndexOf(') ') + 2).split(' ');
+  const waited = Number(f[13]) + Number(f[14]);
+  return [waited, Number(f[11]) + Number(f[12]) + waited, Number(f[1])];
 }
 
 /** sysconf(_SC_CLK_TCK) on Linux. */

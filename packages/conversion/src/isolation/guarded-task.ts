@@ -25,6 +25,8 @@ export type GuardedReply<R> =
 /** Options the pool passes every worker as workerData. */
 export interface GuardedWorkerData {
   hardening: WorkerHardening;
+  /** The worker's tools run in a spawner process (readers/pdf/tool-runner.ts): long-lived workers only. */
+  toolSpawner?: boolean;
 }
 
 // Only pooled worker threads are hardened; a process that loads this module by mistake is left alone.

@@ -100,7 +100,8 @@ function poolFor(taskFile: string, limits: IsolationLimits): Piscina {
   let pool = pools.get(key);
   if (!pool) {
     const hardening = limits.hardening ?? 'guard';
-    const workerData: GuardedWorkerData = { hardening };
+    // A spawner costs a node start (~65 ms CPU) and saves a few ms per tool run: it pays off in a converter's workers, not a CLI batch's.
+    const workerData: GuardedWorkerData = { hardening, toolSpawner: limits.keepIdleWorkers === true };
     pool = new Piscina({
       filename: taskFile,
       workerData,

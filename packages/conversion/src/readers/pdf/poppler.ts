@@ -1,9 +1,6 @@
-import { execFile } from 'node:child_process';
-import { promisify } from 'node:util';
 import type { TextItem } from './layout';
 import type { StyledRun } from './styled-runs';
-
-const run = promisify(execFile);
+import { runTool } from './tool-runner';
 
 /** A child tool that runs longer than this is stuck on a hostile file; the worker's own deadline is the real limit. */
 const TOOL_TIMEOUT_MS = 300_000;
@@ -25,7 +22,7 @@ export interface PopplerPage {
  * it) is read as pdftotext and pdf.js read it; pdftohtml refused it and the conversion failed.
  */
 export async function readPages(input: Buffer, from: number, to: number, signal?: AbortSignal): Promise<PopplerPage[]> {
-  const running = run(
+  const stdout = await runTool(
     'pdftohtml',
     [
       '-xml',
@@ -43,12 +40,9 @@ export async function readPages(input: Buffer, from: number, to: number, signal?
       'fd://0',
       'out',
     ],
-    { timeout: TOOL_TIMEOUT_MS, maxBuffer: MAX_XML_BYTES, encoding: 'utf8', signal },
+    input,
+    { timeoutMs: TOOL_TIMEOUT_MS, maxBytes: MAX_XML_BYTES, signal },
   );
-  // A tool that stops reading early (damaged file) closes the pipe: its exit status is the error that counts.
-  running.child.stdin?.on('error', () => undefined);
-  running.child.stdin?.end(input);
-  const { stdout } = await running;
   return parsePdf2Xml(stdout);
 }
 
@@ -219,16 +213,12 @@ function normalise(text: string): string {
  * read the file (the conversion itself then reports why).
  */
 export async function pdfPageCount(input: Buffer, signal?: AbortSignal): Promise<number | undefined> {
-  const running = run('pdfinfo', ['fd://0'], {
-    timeout: TOOL_TIMEOUT_MS,
-    maxBuffer: 1024 * 1024,
-    encoding: 'utf8',
-    signal,
-  });
-  running.child.stdin?.on('error', () => undefined);
-  running.child.stdin?.end(input);
   try {
-    const { stdout } = await running;
+    const stdout = await runTool('pdfinfo', ['fd://0'], input, {
+      timeoutMs: TOOL_TIMEOUT_MS,
+      maxBytes: 1024 * 1024,
+      signal,
+    });
     const m = /^Pages:\s+(\d+)\s*$/m.exec(stdout);
     return m ? Number(m[1]) : undefined;
   } catch {
