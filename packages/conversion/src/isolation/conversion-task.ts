@@ -2,6 +2,7 @@ import { createRequire } from 'node:module';
 import { convertDocument, type ConvertDocumentOptions } from '../convert';
 import { holdPdfJsLoads, loadPdfJs, takePdfJsRequest } from '../readers/pdf/pdfjs';
 import { conversionFailure } from '../user-facing-errors';
+import { settleLazyGlobalsOnce } from './built-ins-guard';
 import { guardedTask } from './guarded-task';
 import { sendStructure } from './structure-transfer';
 
@@ -30,6 +31,17 @@ async function preparePdfJs(): Promise<boolean> {
   if (!takePdfJsRequest()) return false;
   await loadPdfJs(true).catch(() => undefined);
   return true;
+}
+
+/**
+ * What a task needs loaded outside the built-ins check before it runs (true: something was loaded).
+ * Only enhanced mode calls endpoints (the text model, speech) with fetch, whose connection pool
+ * (undici) is created then, not with every worker.
+ */
+async function prepareTask({ options }: Task): Promise<boolean> {
+  const settled = options.enhanced ? await settleLazyGlobalsOnce() : false;
+  const pdfJs = await preparePdfJs();
+  return settled || pdfJs;
 }
 
 /** What a pooled worker thread runs for one document: a result, or the error to show the user. */
@@ -62,5 +74,5 @@ function conversionWeight({ input }: Task): number {
   return Math.min(1, Math.max(MIN_WEIGHT, input.byteLength / FULL_WEIGHT_BYTES));
 }
 
-export default guardedTask(convertInWorker, preparePdfJs, conversionWeight);
+export default guardedTask(convertInWorker, prepareTask, conversionWeight);
 export { workerProtection } from './guarded-task';

@@ -1,6 +1,6 @@
 import v8 from 'node:v8';
 import { isMainThread, threadId, workerData } from 'node:worker_threads';
-import { builtInsChange, settleLazyGlobals, snapshotBuiltIns, type BuiltInsSnapshot } from './built-ins-guard';
+import { builtInsChange, snapshotBuiltIns, type BuiltInsSnapshot } from './built-ins-guard';
 
 /**
  * How a conversion worker is protected from prototype pollution. 'guard' is what runs; the others
@@ -79,10 +79,8 @@ export function guardedTask<T, R>(
       return { done: true, value, health: health() };
     }
     // The first snapshot: after the worker loaded this module and what it preloads, before any document.
-    if (!snapshot) {
-      await settleLazyGlobals();
-      snapshot = snapshotBuiltIns();
-    }
+    // What a task needs loaded first (fetch's pool, pdf.js) its `prepare` loads, and the snapshot is taken again.
+    snapshot ??= snapshotBuiltIns();
     pollution ??= builtInsChange(snapshot);
     if (pollution !== undefined) return { done: false, ran: false, change: pollution, health: health() };
     conversions += weigh(task);
