@@ -1,9 +1,11 @@
 import { createRequire } from 'node:module';
 import { convertDocument, type ConvertDocumentOptions } from '../convert';
 import { holdPdfJsLoads, loadPdfJs, takePdfJsRequest } from '../readers/pdf/pdfjs';
+import { offerPdftohtmlOutput } from '../readers/pdf/poppler';
 import { conversionFailure } from '../user-facing-errors';
 import { settleLazyGlobalsOnce } from './built-ins-guard';
 import { guardedTask } from './guarded-task';
+import type { PreparedReads } from './isolated-convert';
 import { sendStructure } from './structure-transfer';
 
 // tesseract.js's regenerator-runtime defines a global as it loads: that module (tesseract.js's own
@@ -12,7 +14,7 @@ import { sendStructure } from './structure-transfer';
 // with its first use.
 createRequire(require.resolve('tesseract.js'))('regenerator-runtime/runtime');
 
-interface Task {
+interface Task extends PreparedReads {
   input: Uint8Array;
   extension: string;
   options: ConvertDocumentOptions;
@@ -45,16 +47,21 @@ async function prepareTask({ options }: Task): Promise<boolean> {
 }
 
 /** What a pooled worker thread runs for one document: a result, or the error to show the user. */
-async function convertInWorker({ input, extension, options }: Task) {
+async function convertInWorker({ input, extension, options, pdftohtml }: Task) {
+  const bytes = Buffer.from(input);
+  // Used only by this task's read of exactly these bytes, and withdrawn after it.
+  offerPdftohtmlOutput(pdftohtml === undefined ? undefined : { input: bytes, xml: pdftohtml });
   try {
     // The document model stays in the worker: no caller of convertIsolated reads `blocks`, and
     // cloning it back cost 8-75 ms of a plain conversion (pages, chunks and the document, when asked
     // for, are written here; a readOnly reading travels as `read`).
-    const { blocks: _model, ...result } = await convertDocument(Buffer.from(input), extension, options);
+    const { blocks: _model, ...result } = await convertDocument(bytes, extension, options);
     return { ok: true as const, result: sendStructure(result) };
   } catch (err) {
     const shown = conversionFailure(err, extension);
     return { ok: false as const, code: shown.code, message: shown.message };
+  } finally {
+    offerPdftohtmlOutput(undefined);
   }
 }
 
