@@ -141,6 +141,28 @@ describe('pnpm convert (the library without a server)', () => {
     }
   }, 120_000);
 
+  it('When a small batch holds two images, then each is read on a worker of its own; two small PDFs share one', async () => {
+    const counted = {
+      ...process.env,
+      NODE_OPTIONS: `--require ${path.join(__dirname, '..', 'fixtures', 'count-workers.cjs')}`,
+    };
+    const workersFor = async (ext: string): Promise<number> => {
+      const copies = ['a', 'b'].map((name) => {
+        const file = path.join(dir, `batch-${name}.${ext}`);
+        fs.copyFileSync(path.join(dir, `sample.${ext}`), file);
+        return file;
+      });
+      const out = path.join(dir, `out-workers-${ext}`);
+      const { stderr } = await run(TSX, [CLI, ...copies, '--out', out], { env: counted, timeout: 120_000 });
+      for (const file of copies) {
+        const markdown = fs.readFileSync(path.join(out, `${path.basename(file)}.md`), 'utf8');
+        expect(markdown.toLowerCase()).toContain(PHRASE.toLowerCase());
+      }
+      return [...stderr.matchAll(/^workers started: (\d+)\n/gm)].reduce((sum, m) => sum + Number(m[1]), 0);
+    };
+    expect([await workersFor('png'), await workersFor('pdf')]).toEqual([2, 1]);
+  }, 120_000);
+
   it('When the Markdown is larger than a pipe holds and its reader is slow, then all of it arrives before the command exits', async () => {
     const big = path.join(dir, 'big.txt');
     const line = 'A line of text that the reader will take its time over.\n';
