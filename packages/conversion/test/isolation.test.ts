@@ -166,6 +166,17 @@ module.exports = guardedTask(async () => (await fetch('data:,')).text());`,
     expect(pollutedConversionWorkers()).toBe(polluted + 1);
   });
 
+  it('When a fresh worker runs its first task, then the built-ins are not compared with the snapshot taken just before it, only after it', async () => {
+    const taskFile = path.join(path.dirname(lateTaskFile), 'comparisons-task.js');
+    fs.writeFileSync(
+      taskFile,
+      `require(${JSON.stringify(require.resolve('tsx/cjs/api'))}).register();
+const guard = require(${JSON.stringify(path.join(__dirname, '..', 'src', 'isolation', 'guarded-task.ts'))});
+module.exports = guard.guardedTask(async () => guard.builtInsComparisons());`,
+    );
+    expect(await runIsolatedTask(taskFile, {}, limits)).toBe(0);
+  });
+
   it('When a worker runs, then it has no __proto__ accessor and watches the built-ins', async () => {
     const protection = await conversionWorkerProtection(limits);
     expect(protection).toMatchObject({ hardening: 'guard', protoAccessor: false });
