@@ -1,4 +1,6 @@
 import fs from 'node:fs';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import {
@@ -75,6 +77,42 @@ module.exports = guardedTask(
 );
 `;
 
+/**
+ * The real conversion task (conversion-task.ts, through the real guard and pool), which also reports
+ * whether the worker holds fetch's connection pool (undici's global dispatcher) after the task.
+ */
+const FETCH_POOL_TASK = `
+require(${JSON.stringify(require.resolve('tsx/cjs/api'))}).register();
+const convert = require(${JSON.stringify(path.join(__dirname, '..', 'src', 'isolation', 'conversion-task.ts'))}).default;
+module.exports = async (task) => {
+  const reply = await convert(task);
+  if (reply.done && reply.value.ok) {
+    reply.value = { markdown: reply.value.result.markdown, fetchPool: Symbol.for('undici.globalDispatcher.1') in globalThis };
+  }
+  return reply;
+};
+`;
+
+/** A stand-in for the text model's OpenAI-compatible endpoint, answering `content` to every request. */
+async function modelEndpoint(content: string): Promise<{ url: string; close: () => Promise<void> }> {
+  const server = http.createServer((req, res) => {
+    req.resume();
+    req.on('end', () => {
+      res.writeHead(200, { 'Content-Type': 'application/json' });
+      res.end(JSON.stringify({ choices: [{ message: { role: 'assistant', content } }] }));
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1`,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}
+
 describe('conversion workers', () => {
   let taskFile: string;
   let lateTaskFile: string;
@@ -91,6 +129,53 @@ describe('conversion workers', () => {
 
   const convertJson = (document: string) =>
     runIsolatedTask<{ document: string }, Reply>(taskFile, { document }, limits);
+
+  it('When a worker converts in standard mode, then it has not loaded fetch; an enhanced conversion that calls the model endpoint loads it outside the check and keeps its worker', async () => {
+    const taskFile = path.join(path.dirname(lateTaskFile), 'fetch-pool-task.js');
+    fs.writeFileSync(taskFile, FETCH_POOL_TASK);
+    const endpoint = await modelEndpoint('# Repaired\n\nText from the model.');
+    const run = (options: object) =>
+      runIsolatedTask<object, { markdown: string; fetchPool: boolean }>(
+        taskFile,
+        { input: new Uint8Array(Buffer.from('# Title\n\nText.\n')), extension: 'md', options },
+        limits,
+      );
+    const polluted = pollutedConversionWorkers();
+    try {
+      expect(await run(std)).toEqual({ markdown: '# Title\n\nText.\n', fetchPool: false });
+      const modelEndpointOptions = { baseUrl: endpoint.url, model: 'tiny', timeoutMs: 10_000 };
+      const enhanced = { enhanced: true, modelEndpoint: modelEndpointOptions };
+      expect(await run(enhanced)).toEqual({ markdown: '# Repaired\n\nText from the model.\n', fetchPool: true });
+      expect(await run(enhanced)).toEqual({ markdown: '# Repaired\n\nText from the model.\n', fetchPool: true });
+      expect(pollutedConversionWorkers()).toBe(polluted);
+    } finally {
+      await endpoint.close();
+    }
+  });
+
+  it('When a standard conversion creates fetch’s connection pool (a document that calls fetch), then that is a change: the conversion fails and its worker goes', async () => {
+    const taskFile = path.join(path.dirname(lateTaskFile), 'standard-fetch-task.js');
+    fs.writeFileSync(
+      taskFile,
+      `require(${JSON.stringify(require.resolve('tsx/cjs/api'))}).register();
+const { guardedTask } = require(${JSON.stringify(path.join(__dirname, '..', 'src', 'isolation', 'guarded-task.ts'))});
+module.exports = guardedTask(async () => (await fetch('data:,')).text());`,
+    );
+    const polluted = pollutedConversionWorkers();
+    await expect(runIsolatedTask(taskFile, {}, limits)).rejects.toThrow(ConversionError);
+    expect(pollutedConversionWorkers()).toBe(polluted + 1);
+  });
+
+  it('When a fresh worker runs its first task, then the built-ins are not compared with the snapshot taken just before it, only after it', async () => {
+    const taskFile = path.join(path.dirname(lateTaskFile), 'comparisons-task.js');
+    fs.writeFileSync(
+      taskFile,
+      `require(${JSON.stringify(require.resolve('tsx/cjs/api'))}).register();
+const guard = require(${JSON.stringify(path.join(__dirname, '..', 'src', 'isolation', 'guarded-task.ts'))});
+module.exports = guard.guardedTask(async () => guard.builtInsComparisons());`,
+    );
+    expect(await runIsolatedTask(taskFile, {}, limits)).toBe(0);
+  });
 
   it('When a worker runs, then it has no __proto__ accessor and watches the built-ins', async () => {
     const protection = await conversionWorkerProtection(limits);

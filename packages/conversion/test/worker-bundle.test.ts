@@ -70,10 +70,24 @@ describe('The worker bundle with its code cache (worker-bundle.cjs)', () => {
     expect(run(loaded)[0]).toBe('DONE?');
   });
 
+  it("When a worker thread loads the bundle with its cache, then Node's crypto module is not loaded for the check", () => {
+    writeCache(bundle, loadBundle(bundle).script);
+    // In a worker thread: this machine's node loads crypto in the main thread at start (NODE_EXTRA_CA_CERTS).
+    const inWorker = `const { parentPort } = require('node:worker_threads');
+      const r = require(${JSON.stringify(LOADER)}).loadBundle(${JSON.stringify(bundle)});
+      parentPort.postMessage({ cacheUsed: r.cacheUsed, crypto: process.moduleLoadList.includes('NativeModule crypto') });`;
+    const script = `new (require('node:worker_threads').Worker)(${JSON.stringify(inWorker)}, { eval: true })
+      .on('message', (m) => process.stdout.write(JSON.stringify(m)));`;
+    expect(JSON.parse(execFileSync(process.execPath, ['-e', script], { encoding: 'utf8' }))).toEqual({
+      cacheUsed: true,
+      crypto: false,
+    });
+  });
+
   it('When the cache was made by another Node.js, or its data is damaged, then the bundle compiles without it', () => {
     writeCache(bundle, loadBundle(bundle).script);
     const { data, made } = cacheFiles(bundle);
-    const record = JSON.parse(fs.readFileSync(made, 'utf8')) as { sha256: string; node: string };
+    const record = JSON.parse(fs.readFileSync(made, 'utf8')) as { checksum: string; node: string };
     expect(loadInFreshProcess(bundle)).toEqual({ cacheUsed: true, answer: 'DONE!' });
     fs.writeFileSync(made, JSON.stringify({ ...record, node: 'v0.0.1' }));
     expect(loadInFreshProcess(bundle)).toEqual({ cacheUsed: false, answer: 'DONE!' });

@@ -16,6 +16,7 @@ const ALL_WATCHED = [
   'iconv-lite',
   'markdown-it',
   'sharp',
+  'tesseract.js',
 ];
 
 /** Loads the worker's task module in a child node under tsx (this test's own imports don't count) and converts `file`. */
@@ -29,7 +30,8 @@ function loadAndConvert(file: string): unknown {
 }
 
 /**
- * A conversion worker starts by loading its task module. The container, Markdown and code-page
+ * A conversion worker starts by loading its task module. tesseract.js loads with the first OCR read
+ * (only its regenerator-runtime, which defines a global, loads before the guard's snapshot). The container, Markdown and code-page
  * libraries (file-type, cfb, fflate, markdown-it, htmlparser2, entities, chardet, iconv-lite) were
  * most of that start-up (135 ms of CPU with them, 44 without, bundled) and a PDF needs none of them:
  * they load on first use. So does a plain UTF-8 text without a heading (the CLI converts a small one

@@ -24,6 +24,22 @@ export async function settleLazyGlobals(): Promise<void> {
   await (await fetch('data:,')).arrayBuffer();
 }
 
+let lazyGlobalsSettled = false;
+
+/**
+ * settleLazyGlobals once per worker, for the first task that may call an endpoint: it loads undici
+ * (~30 ms of CPU), which the tasks that never call one (standard mode, most of them) do not pay.
+ * True when it ran now, so the caller takes the snapshot again (a guard's `prepare` step, run while
+ * the built-ins are clean). Until then the pool is no part of the snapshot, so a task that creates
+ * it (or puts its own in its place) counts as a change.
+ */
+export async function settleLazyGlobalsOnce(): Promise<boolean> {
+  if (lazyGlobalsSettled) return false;
+  lazyGlobalsSettled = true;
+  await settleLazyGlobals();
+  return true;
+}
+
 /** One watched object as it was: its [[Prototype]], extensibility, and each own property. */
 interface WatchedObject {
   target: object;

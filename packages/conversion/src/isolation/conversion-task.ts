@@ -1,13 +1,20 @@
-// tesseract.js's regenerator-runtime defines a global as it loads: loaded here, before the
-// worker's snapshot of its built-ins, so that loading it during a conversion is no change.
-import 'tesseract.js';
+import { createRequire } from 'node:module';
 import { convertDocument, type ConvertDocumentOptions } from '../convert';
 import { holdPdfJsLoads, loadPdfJs, takePdfJsRequest } from '../readers/pdf/pdfjs';
+import { offerPdftohtmlOutput } from '../readers/pdf/poppler';
 import { conversionFailure } from '../user-facing-errors';
+import { settleLazyGlobalsOnce } from './built-ins-guard';
 import { guardedTask } from './guarded-task';
+import type { PreparedReads } from './isolated-convert';
 import { sendStructure } from './structure-transfer';
 
-interface Task {
+// tesseract.js's regenerator-runtime defines a global as it loads: that module (tesseract.js's own
+// copy, which it requires first) is loaded here, before the worker's snapshot of its built-ins, so
+// that loading tesseract.js for an OCR read is no change. tesseract.js itself (~15 ms of CPU) loads
+// with its first use.
+createRequire(require.resolve('tesseract.js'))('regenerator-runtime/runtime');
+
+interface Task extends PreparedReads {
   input: Uint8Array;
   extension: string;
   options: ConvertDocumentOptions;
@@ -28,17 +35,33 @@ async function preparePdfJs(): Promise<boolean> {
   return true;
 }
 
+/**
+ * What a task needs loaded outside the built-ins check before it runs (true: something was loaded).
+ * Only enhanced mode calls endpoints (the text model, speech) with fetch, whose connection pool
+ * (undici) is created then, not with every worker.
+ */
+async function prepareTask({ options }: Task): Promise<boolean> {
+  const settled = options.enhanced ? await settleLazyGlobalsOnce() : false;
+  const pdfJs = await preparePdfJs();
+  return settled || pdfJs;
+}
+
 /** What a pooled worker thread runs for one document: a result, or the error to show the user. */
-async function convertInWorker({ input, extension, options }: Task) {
+async function convertInWorker({ input, extension, options, pdftohtml }: Task) {
+  const bytes = Buffer.from(input);
+  // Used only by this task's read of exactly these bytes, and withdrawn after it.
+  offerPdftohtmlOutput(pdftohtml === undefined ? undefined : { input: bytes, xml: pdftohtml });
   try {
     // The document model stays in the worker: no caller of convertIsolated reads `blocks`, and
     // cloning it back cost 8-75 ms of a plain conversion (pages, chunks and the document, when asked
     // for, are written here; a readOnly reading travels as `read`).
-    const { blocks: _model, ...result } = await convertDocument(Buffer.from(input), extension, options);
+    const { blocks: _model, ...result } = await convertDocument(bytes, extension, options);
     return { ok: true as const, result: sendStructure(result) };
   } catch (err) {
     const shown = conversionFailure(err, extension);
     return { ok: false as const, code: shown.code, message: shown.message };
+  } finally {
+    offerPdftohtmlOutput(undefined);
   }
 }
 
@@ -58,5 +81,5 @@ function conversionWeight({ input }: Task): number {
   return Math.min(1, Math.max(MIN_WEIGHT, input.byteLength / FULL_WEIGHT_BYTES));
 }
 
-export default guardedTask(convertInWorker, preparePdfJs, conversionWeight);
+export default guardedTask(convertInWorker, prepareTask, conversionWeight);
 export { workerProtection } from './guarded-task';

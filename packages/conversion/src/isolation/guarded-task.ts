@@ -1,6 +1,6 @@
 import v8 from 'node:v8';
 import { isMainThread, threadId, workerData } from 'node:worker_threads';
-import { builtInsChange, settleLazyGlobals, snapshotBuiltIns, type BuiltInsSnapshot } from './built-ins-guard';
+import { builtInsChange, snapshotBuiltIns, type BuiltInsSnapshot } from './built-ins-guard';
 
 /**
  * How a conversion worker is protected from prototype pollution. 'guard' is what runs; the others
@@ -49,6 +49,19 @@ let conversions = 0;
 let snapshot: BuiltInsSnapshot | undefined;
 let pollution: string | undefined;
 
+let comparisons = 0;
+
+/** builtInsChange, counted. */
+function compared(taken: BuiltInsSnapshot): string | undefined {
+  comparisons++;
+  return builtInsChange(taken);
+}
+
+/** How many times this worker has compared its built-ins with the snapshot (for tests). */
+export function builtInsComparisons(): number {
+  return comparisons;
+}
+
 function health(): WorkerHealth {
   const heap = v8.getHeapStatistics();
   return { heapMb: (heap.total_heap_size + heap.external_memory) / (1024 * 1024), conversions, threadId };
@@ -81,16 +94,16 @@ export function guardedTask<T, R>(
       return { done: true, value, health: health() };
     }
     // The first snapshot: after the worker loaded this module and what it preloads, before any document.
-    if (!snapshot) {
-      await settleLazyGlobals();
-      snapshot = snapshotBuiltIns();
-    }
-    pollution ??= builtInsChange(snapshot);
+    // What a task needs loaded first (fetch's pool, pdf.js) its `prepare` loads, and the snapshot is taken again.
+    // Taken just now, in this same synchronous step, it cannot differ from the built-ins: the first comparison
+    // (the costliest, run before V8 has compiled it: ~5 ms) is made after the first task.
+    if (!snapshot) snapshot = snapshotBuiltIns();
+    else pollution ??= compared(snapshot);
     if (pollution !== undefined) return { done: false, ran: false, change: pollution, health: health() };
     conversions += weigh(task);
     if (prepare && (await prepare(task))) snapshot = snapshotBuiltIns();
     let value = await run(task);
-    pollution = builtInsChange(snapshot);
+    pollution = compared(snapshot);
     // What a run changed is judged before anything is loaded after it: the new snapshot can't hide it.
     for (
       let again = 0;
@@ -99,7 +112,7 @@ export function guardedTask<T, R>(
     ) {
       snapshot = snapshotBuiltIns();
       value = await run(task);
-      pollution = builtInsChange(snapshot);
+      pollution = compared(snapshot);
     }
     if (pollution !== undefined) return { done: false, ran: true, change: pollution, health: health() };
     return { done: true, value, health: health() };

@@ -237,6 +237,12 @@ async function runInPool<T, R>(
   }
 }
 
+/** Output of a tool the reader runs, made ahead of the conversion by the caller (same arguments, same bytes). */
+export interface PreparedReads {
+  /** pdftohtml's XML of the whole file (readers/pdf/poppler.ts `pdftohtmlXml`, pages 1 to MAX_PDF_PAGES + 1). */
+  pdftohtml?: string;
+}
+
 /** Converts in a pooled, guarded worker thread (runIsolatedTask): a hostile file fails only itself. */
 export async function convertIsolated(
   input: Buffer,
@@ -244,10 +250,11 @@ export async function convertIsolated(
   options: ConvertDocumentOptions,
   limits: IsolationLimits = DEFAULT_LIMITS,
   signal?: AbortSignal,
+  prepared: PreparedReads = {},
 ): Promise<IsolatedConvertResult> {
   const reply = await runIsolatedTask<object, ConversionReply>(
     WORKER_ENTRY,
-    { input: new Uint8Array(input), extension, options },
+    { input: new Uint8Array(input), extension, options, ...prepared },
     limits,
     signal,
   );

@@ -3,14 +3,14 @@
 // it, but compiled with the V8 code cache the build made for it (scripts/code-cache.ts): a worker
 // thread then skips compiling the bundle and the readers' functions the build's warm-up ran, about
 // 50 ms of CPU per worker started (docs/performance.md). The cache is used only for the bundle it
-// was made from (its SHA-256 and this Node.js version, checked here: V8 itself checks only the
+// was made from (its length and CRC-32, and this Node.js version, checked here: V8 itself checks only the
 // source's length) and V8 refuses it when its own version or flags differ; without it, the bundle
 // compiles as before. Piscina's task file in a build (isolated-convert.ts).
-const crypto = require('node:crypto');
 const fs = require('node:fs');
 const Module = require('node:module');
 const path = require('node:path');
 const vm = require('node:vm');
+const zlib = require('node:zlib');
 
 const DIST = path.join(__dirname, '..', '..', 'dist');
 
@@ -19,16 +19,22 @@ function cacheFiles(bundle) {
   return { data: `${bundle}.cache`, made: `${bundle}.cache.json` };
 }
 
-function digest(source) {
-  return crypto.createHash('sha256').update(source).digest('hex');
+/**
+ * What tells this bundle from any other build of it: its length and CRC-32, which changes with any edit of up
+ * to 32 bits and almost surely with any other (the risk is a stale cache, not a forged one: whoever can write
+ * the bundle can write its cache). zlib, which a worker loads anyway, rather than crypto's SHA-256, which only
+ * this check needed (17 of Node's modules and ~2-3 ms of every worker's start).
+ */
+function checksum(bytes) {
+  return `${bytes.length}:${zlib.crc32(bytes)}`;
 }
 
-/** The cache made from exactly this source by this Node.js, or undefined. */
-function cacheFor(bundle, source) {
+/** The cache made from exactly these bytes by this Node.js, or undefined. */
+function cacheFor(bundle, bytes) {
   const files = cacheFiles(bundle);
   try {
     const made = JSON.parse(fs.readFileSync(files.made, 'utf8'));
-    if (made.sha256 !== digest(source) || made.node !== process.version) return undefined;
+    if (made.checksum !== checksum(bytes) || made.node !== process.version) return undefined;
     return fs.readFileSync(files.data);
   } catch {
     return undefined;
@@ -41,9 +47,9 @@ function cacheFor(bundle, source) {
  * compiled script (for `createCachedData`) and whether V8 took the cache.
  */
 function loadBundle(bundle, { useCache = true } = {}) {
-  const source = fs.readFileSync(bundle, 'utf8');
-  const cachedData = useCache ? cacheFor(bundle, source) : undefined;
-  const script = new vm.Script(Module.wrap(source), {
+  const bytes = fs.readFileSync(bundle);
+  const cachedData = useCache ? cacheFor(bundle, bytes) : undefined;
+  const script = new vm.Script(Module.wrap(bytes.toString('utf8')), {
     filename: bundle,
     cachedData,
     importModuleDynamically: vm.constants.USE_MAIN_CONTEXT_DEFAULT_LOADER,
@@ -66,9 +72,11 @@ function loadBundle(bundle, { useCache = true } = {}) {
 /** Writes the cache of everything `script` has compiled so far, with the record of its source. */
 function writeCache(bundle, script) {
   const files = cacheFiles(bundle);
-  const source = fs.readFileSync(bundle, 'utf8');
   fs.writeFileSync(files.data, script.createCachedData());
-  fs.writeFileSync(files.made, `${JSON.stringify({ sha256: digest(source), node: process.version })}\n`);
+  fs.writeFileSync(
+    files.made,
+    `${JSON.stringify({ checksum: checksum(fs.readFileSync(bundle)), node: process.version })}\n`,
+  );
 }
 
 module.exports = { loadBundle, writeCache, cacheFiles, WORKER_BUNDLE: path.join(DIST, 'conversion-worker.js') };

@@ -91,6 +91,56 @@ describe('pnpm convert (the library without a server)', () => {
     }
   }, 120_000);
 
+  it('When a batch of PDFs runs on one worker, then pdftohtml reads each next PDF ahead in the CLI, and every answer is the one the file gets alone', async () => {
+    const { closeConversionWorkers, convertIsolated, DEFAULT_LIMITS } = await import('../../src');
+    const { makePdf } = await import('../pdf/make-pdf');
+    const pdf = (title: string) =>
+      makePdf((doc) => {
+        doc.font('Helvetica-Bold').fontSize(18).text(title);
+        doc.font('Helvetica').fontSize(11).text(`The ${title.toLowerCase()} paragraph of the batch, in plain words.`);
+      });
+    const cases: Array<[string, Buffer]> = [
+      ['first.pdf', await pdf('First')],
+      ['second.pdf', await pdf('Second')],
+      ['damaged.pdf', Buffer.from('%PDF-1.4\n1 0 obj << /Type /Catalog >> endobj\ntrailer << >>\n%%EOF\n')],
+      ['not-a.pdf', Buffer.from('not a pdf')],
+      ['third.pdf', await pdf('Third')],
+    ];
+    const counted = {
+      ...process.env,
+      NODE_OPTIONS: `--require ${path.join(__dirname, '..', 'fixtures', 'count-read-ahead.cjs')}`,
+    };
+    try {
+      const named = cases.map(([name, bytes]) => {
+        const file = path.join(dir, `ahead-${name}`);
+        fs.writeFileSync(file, bytes);
+        return file;
+      });
+      const cli = await run(TSX, [CLI, ...named], { env: counted }).then(
+        ({ stdout, stderr }) => ({ code: 0, stdout, stderr }),
+        (err: { code: number; stdout: string; stderr: string }) => err,
+      );
+      let stdout = '';
+      let messages = '';
+      for (const [i, [name, bytes]] of cases.entries()) {
+        await convertIsolated(bytes, 'pdf', { enhanced: false, filename: `ahead-${name}` }, DEFAULT_LIMITS).then(
+          (r) => (stdout += r.markdown),
+          (err: Error) => (messages += `${named[i]}: ${err.message}\n`),
+        );
+      }
+      const counts = [...cli.stderr.matchAll(/^pdftohtml in the main thread: (\d+)\n/gm)].map((m) => Number(m[1]));
+      expect(stdout).toContain('Third');
+      expect({
+        code: cli.code,
+        stdout: cli.stdout,
+        messages: cli.stderr.replace(/^pdftohtml in the main thread: \d+\n/gm, ''),
+        readAhead: counts.reduce((a, b) => a + b, 0),
+      }).toEqual({ code: 1, stdout, messages, readAhead: 3 });
+    } finally {
+      await closeConversionWorkers();
+    }
+  }, 120_000);
+
   it('When a small batch holds two images, then each is read on a worker of its own; two small PDFs share one', async () => {
     const counted = {
       ...process.env,

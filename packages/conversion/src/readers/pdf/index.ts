@@ -1,7 +1,7 @@
 import type { Reader, ReadResult } from '../reader';
 import { ConversionError } from '../../types';
 import { buildLines, linesWithGaps, type Line, type TextItem } from './layout';
-import { readPages, readPageSpans, type PopplerPage } from './poppler';
+import { MAX_PDF_PAGES, readPages, readPageSpans, type PopplerPage } from './poppler';
 import { noPageSelected, selectedSpans } from '../../page-range';
 import { documentInfo, openPdf, PdfJsNotLoaded, type PdfInfo, type PdfJsDocument } from './pdfjs';
 import { pageRules } from './rulings';
@@ -24,8 +24,7 @@ const wordBoxes = () => require('../shared/ocr/word-boxes') as typeof import('..
 const pictures = () => require('../shared/ocr/pictures') as typeof import('../shared/ocr/pictures');
 /* eslint-enable @typescript-eslint/no-require-imports */
 
-/** Pages read at most; a longer PDF fails with a message saying so. */
-export const MAX_PDF_PAGES = 2000;
+export { MAX_PDF_PAGES } from './poppler';
 
 /**
  * PDF text layer: poppler gives positioned text with font sizes and weights (pdf.js only names what is

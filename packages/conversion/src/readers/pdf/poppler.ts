@@ -14,15 +14,25 @@ export interface PopplerPage {
   items: TextItem[];
 }
 
+/** Pages read at most; a longer PDF fails with a message saying so (the reader reads pages 1 to this + 1 to know). */
+export const MAX_PDF_PAGES = 2000;
+
 /**
  * Positioned text of pages `from`..`to` from poppler's pdftohtml (XML, 1 unit = 1 pt, invisible
  * text included so OCR'd text layers are read): about as fast as pdftotext, with each run's font size and weight.
- * The file goes in on stdin (`fd://0`), so no temporary file is written; `-stdout` keeps the output name unused.
- * Pages keep their number in the file. `-nodrm`: a file whose owner forbids copying text (no password to open
- * it) is read as pdftotext and pdf.js read it; pdftohtml refused it and the conversion failed.
+ * Pages keep their number in the file. Read from pdftohtml, or from the output offered for these bytes and pages.
  */
 export async function readPages(input: Buffer, from: number, to: number, signal?: AbortSignal): Promise<PopplerPage[]> {
-  const stdout = await runTool(
+  return parsePdf2Xml(takeOffered(input, from, to) ?? (await pdftohtmlXml(input, from, to, signal)));
+}
+
+/**
+ * pdftohtml's XML of pages `from`..`to`. The file goes in on stdin (`fd://0`), so no temporary file is written;
+ * `-stdout` keeps the output name unused. `-nodrm`: a file whose owner forbids copying text (no password to open
+ * it) is read as pdftotext and pdf.js read it; pdftohtml refused it and the conversion failed.
+ */
+export async function pdftohtmlXml(input: Buffer, from: number, to: number, signal?: AbortSignal): Promise<string> {
+  return runTool(
     'pdftohtml',
     [
       '-xml',
@@ -43,7 +53,30 @@ export async function readPages(input: Buffer, from: number, to: number, signal?
     input,
     { timeoutMs: TOOL_TIMEOUT_MS, maxBytes: MAX_XML_BYTES, signal },
   );
-  return parsePdf2Xml(stdout);
+}
+
+/** pdftohtml's XML of a whole file (pages 1 to MAX_PDF_PAGES + 1, as the reader asks without a page range), made ahead. */
+export interface OfferedPdftohtml {
+  input: Uint8Array;
+  xml: string;
+}
+
+let offered: { input: Uint8Array; from: number; to: number; xml: string } | undefined;
+
+/**
+ * Offers the whole-file output pdftohtml gave for `input` (the CLI reads a batch's next PDF on the other
+ * core while the worker converts the current one), for the next readPages of the same bytes and pages;
+ * undefined withdraws it. Only exactly that read takes it: any other falls back to running pdftohtml.
+ */
+export function offerPdftohtmlOutput(offer: OfferedPdftohtml | undefined): void {
+  offered = offer && { input: offer.input, from: 1, to: MAX_PDF_PAGES + 1, xml: offer.xml };
+}
+
+function takeOffered(input: Buffer, from: number, to: number): string | undefined {
+  const offer = offered;
+  if (!offer || offer.from !== from || offer.to !== to || !input.equals(offer.input)) return undefined;
+  offered = undefined;
+  return offer.xml;
 }
 
 /**
