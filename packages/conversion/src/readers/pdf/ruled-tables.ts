@@ -89,41 +89,51 @@ function crosses(h: Rule, v: Rule): boolean {
  * the other direction whose position falls within a rule's extent (both found in position order).
  */
 export function connectedGroups(rules: Rule[]): Rule[][] {
-  const parent = rules.map((_, i) => i);
-  const find = (i: number): number => (parent[i] === i ? i : (parent[i] = find(parent[i]!)));
-  // A rule without a position (NaN) touches nothing.
-  const byPosition = (horizontal: boolean): number[] =>
-    rules
-      .map((_, i) => i)
-      .filter((i) => rules[i]!.horizontal === horizontal && !Number.isNaN(rules[i]!.at))
-      .sort((a, b) => rules[a]!.at - rules[b]!.at);
-  const horizontal = byPosition(true);
-  const vertical = byPosition(false);
-  for (const same of [horizontal, vertical]) {
-    for (let k = 0; k < same.length; k++) {
-      const a = rules[same[k]!]!;
-      for (let m = k + 1; m < same.length && rules[same[m]!]!.at - a.at <= TOLERANCE; m++) {
-        if (touches(a, rules[same[m]!]!)) parent[find(same[k]!)] = find(same[m]!);
-      }
+  const parent: number[] = [];
+  for (let i = 0; i < rules.length; i++) parent.push(i);
+  const horizontal = byPosition(rules, true);
+  const vertical = byPosition(rules, false);
+  joinAlongside(rules, horizontal, parent);
+  joinAlongside(rules, vertical, parent);
+  joinCrossing(rules, horizontal, vertical, parent);
+  const groups = new Map<number, Rule[]>();
+  for (let i = 0; i < rules.length; i++) {
+    const root = rootOf(parent, i);
+    const group = groups.get(root);
+    if (group) group.push(rules[i]!);
+    else groups.set(root, [rules[i]!]);
+  }
+  return [...groups.values()];
+}
+
+/** Indices of the rules of one direction, by position; a rule without a position (NaN) touches nothing and is left out. */
+function byPosition(rules: Rule[], horizontal: boolean): number[] {
+  const order: number[] = [];
+  for (let i = 0; i < rules.length; i++)
+    if (rules[i]!.horizontal === horizontal && !Number.isNaN(rules[i]!.at)) order.push(i);
+  return order.sort((a, b) => rules[a]!.at - rules[b]!.at);
+}
+
+/** Joins rules of one direction (indices by position) that touch: only those within the tolerance of each other's position can. */
+function joinAlongside(rules: Rule[], same: number[], parent: number[]): void {
+  for (let k = 0; k < same.length; k++) {
+    const a = rules[same[k]!]!;
+    for (let m = k + 1; m < same.length && rules[same[m]!]!.at - a.at <= TOLERANCE; m++) {
+      if (touches(a, rules[same[m]!]!)) parent[rootOf(parent, same[k]!)] = rootOf(parent, same[m]!);
     }
   }
-  // A vertical rule meets a horizontal one only where its position is within the horizontal's extent.
+}
+
+/** Joins horizontal and vertical rules that meet: a vertical rule only where its position is within the horizontal's extent. */
+function joinCrossing(rules: Rule[], horizontal: number[], vertical: number[], parent: number[]): void {
   for (const h of horizontal) {
     const a = rules[h]!;
     for (let m = firstAtOrAbove(rules, vertical, a.from - TOLERANCE); m < vertical.length; m++) {
       const b = rules[vertical[m]!]!;
       if (b.at > a.to + TOLERANCE) break;
-      if (touches(a, b)) parent[find(h)] = find(vertical[m]!);
+      if (touches(a, b)) parent[rootOf(parent, h)] = rootOf(parent, vertical[m]!);
     }
   }
-  const groups = new Map<number, Rule[]>();
-  rules.forEach((r, i) => {
-    const root = find(i);
-    const group = groups.get(root);
-    if (group) group.push(r);
-    else groups.set(root, [r]);
-  });
-  return [...groups.values()];
 }
 
 /** The first index into `order` (rule indices sorted by position) whose rule stands at `at` or beyond. */
@@ -232,7 +242,7 @@ function gridOf(group: Rule[], repeated: Set<Rule>): Grid | undefined {
   return { horizontal, vertical, breaks, xs, ys, cols, rows };
 }
 
-/** The root of grid cell i in a union-find forest (paths shortened on the way). */
+/** The root of i in a union-find forest (paths shortened on the way). */
 function rootOf(parent: number[], i: number): number {
   let root = i;
   while (parent[root] !== root) root = parent[root]!;
