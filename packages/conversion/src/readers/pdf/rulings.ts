@@ -39,10 +39,12 @@ export class RuleCollector {
   private readonly stack: Matrix[] = [];
   private ctm: Matrix = IDENTITY;
   // Segments (x0, y0, x1, y1) and filled boxes (left, bottom, right, top) of the path being built, in page space,
-  // four numbers each in flat arrays reused from path to path: a tuple per point and per segment was most of the
-  // rules step's garbage.
+  // four numbers each in flat arrays reused from path to path (the first segmentEnd / boxEnd entries are the path's;
+  // emptying an array would free its storage): a tuple per point and per segment was most of the rules step's garbage.
   private readonly segments: number[] = [];
   private readonly boxes: number[] = [];
+  private segmentEnd = 0;
+  private boxEnd = 0;
   private cx = 0;
   private cy = 0;
 
@@ -86,7 +88,13 @@ export class RuleCollector {
     const ay = m[1] * x + m[3] * y + m[5];
     const bx = m[0] * (x + w) + m[2] * (y + h) + m[4];
     const by = m[1] * (x + w) + m[3] * (y + h) + m[5];
-    this.boxes.push(Math.min(ax, bx), Math.min(ay, by), Math.max(ax, bx), Math.max(ay, by));
+    const b = this.boxes;
+    const i = this.boxEnd;
+    b[i] = Math.min(ax, bx);
+    b[i + 1] = Math.min(ay, by);
+    b[i + 2] = Math.max(ax, bx);
+    b[i + 3] = Math.max(ay, by);
+    this.boxEnd = i + 4;
   }
 
   moveTo(x: number, y: number): void {
@@ -99,7 +107,13 @@ export class RuleCollector {
     const m = this.ctm;
     const nx = m[0] * x + m[2] * y + m[4];
     const ny = m[1] * x + m[3] * y + m[5];
-    this.segments.push(this.cx, this.cy, nx, ny);
+    const s = this.segments;
+    const i = this.segmentEnd;
+    s[i] = this.cx;
+    s[i + 1] = this.cy;
+    s[i + 2] = nx;
+    s[i + 3] = ny;
+    this.segmentEnd = i + 4;
     this.cx = nx;
     this.cy = ny;
   }
@@ -107,8 +121,8 @@ export class RuleCollector {
   /** Stroke (alone or with a fill): every segment and every box edge. */
   stroke(): void {
     const { segments: s, boxes: b } = this;
-    for (let i = 0; i < s.length; i += 4) this.addSegment(s[i]!, s[i + 1]!, s[i + 2]!, s[i + 3]!);
-    for (let i = 0; i < b.length; i += 4) {
+    for (let i = 0; i < this.segmentEnd; i += 4) this.addSegment(s[i]!, s[i + 1]!, s[i + 2]!, s[i + 3]!);
+    for (let i = 0; i < this.boxEnd; i += 4) {
       const x0 = b[i]!;
       const y0 = b[i + 1]!;
       const x1 = b[i + 2]!;
@@ -124,7 +138,7 @@ export class RuleCollector {
   /** Fill: only boxes thin enough to be a rule. */
   fill(): void {
     const b = this.boxes;
-    for (let i = 0; i < b.length; i += 4) {
+    for (let i = 0; i < this.boxEnd; i += 4) {
       const x0 = b[i]!;
       const y0 = b[i + 1]!;
       const x1 = b[i + 2]!;
@@ -136,8 +150,8 @@ export class RuleCollector {
   }
 
   endPath(): void {
-    this.segments.length = 0;
-    this.boxes.length = 0;
+    this.segmentEnd = 0;
+    this.boxEnd = 0;
   }
 
   private addSegment(x0: number, y0: number, x1: number, y1: number): void {
