@@ -68,4 +68,23 @@ describe('A ruled grid read step by step', () => {
       },
     ]);
   });
+
+  it('When cells hold one item each (spaces around it, turned, or blank), then each cell reads as its trimmed text', () => {
+    const rules = [...[700, 680, 660].map((y) => h(y, 100, 400)), ...[100, 200, 300, 400].map((x) => v(x, 660, 700))];
+    const turned: TextItem = { text: ' Up  turned ', x: 210, y: 685, width: 0, size: 10, bold: false };
+    const items = [
+      item('  spaced  ', 110, 685),
+      turned,
+      item('x', 310, 685),
+      item('   ', 110, 665),
+      item('b', 210, 665),
+    ];
+    const { tables } = ruledTables(rules, items);
+    expect(tables.map((t) => t.rows)).toEqual([
+      [
+        ['spaced', 'Up turned', 'x'],
+        ['', 'b', ''],
+      ],
+    ]);
+  });
 });

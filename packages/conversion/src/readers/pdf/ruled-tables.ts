@@ -405,10 +405,12 @@ export function runsThroughRow(vertical: Rule[], horizontal: Rule[]): boolean {
  */
 function splitAtRules(item: TextItem, edges: number[], vertical: Rule[]): TextItem[] {
   const midY = item.y + item.size / 3;
-  const crossing = edges.filter(
-    (x) => x > item.x + 2 && x < item.x + item.width - 2 && covered(vertical, false, x, midY),
-  );
-  if (!crossing.length || item.text.length < 2) return [item];
+  // Most items cross no rule: found by a loop before any array is made.
+  let crossing: number[] | undefined;
+  for (const x of edges) {
+    if (x > item.x + 2 && x < item.x + item.width - 2 && covered(vertical, false, x, midY)) (crossing ??= []).push(x);
+  }
+  if (!crossing || item.text.length < 2) return [item];
   const perChar = item.width / item.text.length;
   const cuts: number[] = [];
   // The rule each cut was made for: the text after the cut starts right of it, whatever the letters' widths.
@@ -438,6 +440,8 @@ const MAX_CELL_LINES = 8;
 
 /** A box holding many lines or text set in columns frames a part of the page; it is no table cell. */
 function holdsLayout(items: TextItem[]): boolean {
+  // One item is one line of one run (most cells): nothing to sort or group.
+  if (items.length === 1) return false;
   const baselines: TextItem[][] = [];
   // A turned run's pieces stand one above the other but are one line of text.
   for (const item of items.filter((i) => !isTurned(i)).sort((a, b) => b.y - a.y || a.x - b.x)) {
@@ -476,6 +480,7 @@ function runsOnFrom(before: TextItem, item: TextItem): boolean {
 
 /** A cell's items in reading order: lines top-down, each left to right, wrapped words re-joined. */
 function readCell(items: TextItem[]): string {
+  if (items.length === 1 && !isTurned(items[0]!)) return items[0]!.text.trim();
   // Text turned to run upwards (a narrow column's header) comes from poppler in zero-width pieces, bottom first.
   if (items.every(isTurned)) {
     return [...items]
