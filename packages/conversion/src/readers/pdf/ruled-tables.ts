@@ -45,7 +45,7 @@ export function withoutRepeats(rules: Rule[]): { unique: Rule[]; repeated: Set<R
   const repeated = new Set<Rule>();
   for (const rule of rules) {
     const same = byPosition.get(rule.at);
-    const first = same?.find((r) => sameRule(r, rule));
+    const first = same && firstSame(same, rule);
     if (first) {
       repeated.add(first);
       continue;
@@ -55,6 +55,12 @@ export function withoutRepeats(rules: Rule[]): { unique: Rule[]; repeated: Set<R
     unique.push(rule);
   }
   return { unique, repeated };
+}
+
+/** The first of `rules` that is the same rule as `rule` (a loop: this runs per rule drawn, a callback per call was garbage). */
+function firstSame(rules: Rule[], rule: Rule): Rule | undefined {
+  for (const r of rules) if (sameRule(r, rule)) return r;
+  return undefined;
 }
 
 /** The same rule, to the bit: Object.is tells -0 from 0, and no NaN equals another, as a comparison would. */
@@ -382,21 +388,27 @@ function rowBreaks(vertical: Rule[], horizontal: Rule[], bottom: number, top: nu
 
 /** Whether a column rule crosses a row rule between its ends (row rules looked up by their height, not all of them per column rule). */
 export function runsThroughRow(vertical: Rule[], horizontal: Rule[]): boolean {
-  const rows = horizontal.filter((h) => !Number.isNaN(h.at)).sort((a, b) => a.at - b.at);
-  return vertical.some((v) => {
-    let low = 0;
-    let high = rows.length;
-    while (low < high) {
-      const mid = (low + high) >> 1;
-      if (rows[mid]!.at > v.from + TOLERANCE) high = mid;
-      else low = mid + 1;
-    }
-    for (let k = low; k < rows.length && rows[k]!.at < v.to - TOLERANCE; k++) {
-      const h = rows[k]!;
-      if (h.from - TOLERANCE <= v.at && v.at <= h.to + TOLERANCE) return true;
-    }
-    return false;
-  });
+  const rows: Rule[] = [];
+  for (const h of horizontal) if (!Number.isNaN(h.at)) rows.push(h);
+  rows.sort((a, b) => a.at - b.at);
+  for (const v of vertical) if (crossesRowBetweenEnds(v, rows)) return true;
+  return false;
+}
+
+/** Whether column rule v crosses one of the row rules (sorted by height) between its ends. */
+function crossesRowBetweenEnds(v: Rule, rows: Rule[]): boolean {
+  let low = 0;
+  let high = rows.length;
+  while (low < high) {
+    const mid = (low + high) >> 1;
+    if (rows[mid]!.at > v.from + TOLERANCE) high = mid;
+    else low = mid + 1;
+  }
+  for (let k = low; k < rows.length && rows[k]!.at < v.to - TOLERANCE; k++) {
+    const h = rows[k]!;
+    if (h.from - TOLERANCE <= v.at && v.at <= h.to + TOLERANCE) return true;
+  }
+  return false;
 }
 
 /**
