@@ -36,7 +36,9 @@ function multiply(m: Matrix, n: Matrix): Matrix {
  */
 export class RuleCollector {
   readonly rules: Rule[] = [];
-  private readonly stack: Matrix[] = [];
+  // Saved matrices. It starts with IDENTITY, which a restore past the last save returns anyway: an empty array is made
+  // for numbers, and V8 dropped the optimised scanner at the first save of every worker to learn it holds arrays.
+  private readonly stack: Matrix[] = [IDENTITY];
   private ctm: Matrix = IDENTITY;
   // Segments (x0, y0, x1, y1) and filled boxes (left, bottom, right, top) of the path being built, in page space,
   // four numbers each in flat arrays reused from path to path (the first segmentEnd / boxEnd entries are the path's;
