@@ -225,7 +225,7 @@ function slot(count: number, kind: number): number {
   return count;
 }
 
-/** Operand k's name (`/Name`, undecoded as pdf.js's lexer reads it here), or undefined when it is no name. */
+/** Operand k's name (`/Name`: its bytes as latin1, `#` escapes left to `resource` to doubt), or undefined when it is no name. */
 function nameAt(k: number, bytes: Uint8Array): string | undefined {
   return kinds[k] === NAME ? latin1(bytes, values[k]!, nameEnds[k]!) : undefined;
 }
