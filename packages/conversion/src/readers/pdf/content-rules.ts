@@ -206,12 +206,29 @@ function operatorCode(name: string): number {
   return code;
 }
 
-/** A name operand (`/Name`), kept as its decoded text; any other non-number operand is OTHER. */
-class NameOperand {
-  constructor(readonly name: string) {}
+/** Most operands an operator takes (colour operators with a pattern); a stream with more before an operator is doubted. */
+const MAX_OPERANDS = 33;
+const NUMBER = 0;
+const NAME = 1;
+const OTHER = 2;
+// The operands since the last operator, in typed arrays (no number boxed, no object or string per name): each one's
+// kind, a number's value, a name's bytes (start in values, end in nameEnds), decoded only when an operator uses it.
+// Shared by all scans: a form XObject's scan runs inside its `Do`, whose operand is read before.
+const kinds = new Uint8Array(MAX_OPERANDS);
+const values = new Float64Array(MAX_OPERANDS);
+const nameEnds = new Int32Array(MAX_OPERANDS);
+
+/** Where operand `count` goes, its kind set; one more than any operator takes leaves the page to pdf.js. */
+function slot(count: number, kind: number): number {
+  if (count === MAX_OPERANDS) doubt('operand count');
+  kinds[count] = kind;
+  return count;
 }
-const OTHER = Symbol('operand');
-type Operand = number | NameOperand | typeof OTHER;
+
+/** Operand k's name (`/Name`: its bytes as latin1, `#` escapes left to `resource` to doubt), or undefined when it is no name. */
+function nameAt(k: number, bytes: Uint8Array): string | undefined {
+  return kinds[k] === NAME ? latin1(bytes, values[k]!, nameEnds[k]!) : undefined;
+}
 
 // Byte classes: whitespace and delimiters end a token.
 const WHITESPACE = new Uint8Array(256);
@@ -232,8 +249,7 @@ function scan(
   context: PDFContext,
   depth: number,
 ): void {
-  // The operands since the last operator: the first `count` entries (the array is reused, not emptied).
-  const operands: Operand[] = [];
+  // The operands since the last operator: the first `count` entries of kinds, values and nameEnds.
   let count = 0;
   let pos = 0;
   let inText = false;
@@ -253,18 +269,20 @@ function scan(
     if (c === 0x2f /* / */) {
       const start = ++pos;
       while (pos < end && !WHITESPACE[bytes[pos]!] && !DELIMITER[bytes[pos]!]) pos++;
-      operands[count++] = new NameOperand(latin1(bytes, start, pos));
+      const k = slot(count++, NAME);
+      values[k] = start;
+      nameEnds[k] = pos;
       continue;
     }
     if (c === 0x28 /* ( */ || c === 0x3c /* < */ || c === 0x5b /* [ */) {
       pos = skipComposite(bytes, pos);
-      operands[count++] = OTHER;
+      slot(count++, OTHER);
       continue;
     }
     if (DELIMITER[c]) doubt('stray delimiter');
     // Numbers start with a digit, a sign or a point; nothing else does.
     if ((c >= 0x30 && c <= 0x39) || c === 0x2b || c === 0x2d || c === 0x2e) {
-      operands[count++] = readNumber(bytes, pos);
+      values[slot(count++, NUMBER)] = readNumber(bytes, pos);
       pos = numberEnd;
       continue;
     }
@@ -275,7 +293,7 @@ function scan(
     if (!operator) {
       const token = latin1(bytes, start, pos);
       if (token === 'true' || token === 'false') {
-        operands[count++] = OTHER;
+        slot(count++, OTHER);
         continue;
       }
       if (token === 'BI' || token === 'ID' || token === 'EI') doubt('inline image');
@@ -296,25 +314,25 @@ function scan(
         rules.restore();
         break;
       case 'cm':
-        numeric(operands, count);
-        rules.transform(operands.slice(0, 6) as Matrix);
+        numeric(count);
+        rules.transform([values[0]!, values[1]!, values[2]!, values[3]!, values[4]!, values[5]!]);
         break;
       case 'm':
-        numeric(operands, count);
-        rules.moveTo(operands[0] as number, operands[1] as number);
+        numeric(count);
+        rules.moveTo(values[0]!, values[1]!);
         break;
       case 'l':
-        numeric(operands, count);
-        rules.lineTo(operands[0] as number, operands[1] as number);
+        numeric(count);
+        rules.lineTo(values[0]!, values[1]!);
         break;
       case 're':
-        numeric(operands, count);
-        rules.rectangle(operands[0] as number, operands[1] as number, operands[2] as number, operands[3] as number);
+        numeric(count);
+        rules.rectangle(values[0]!, values[1]!, values[2]!, values[3]!);
         break;
       case 'c':
       case 'v':
       case 'y':
-        numeric(operands, count);
+        numeric(count);
         break;
       case 'n':
         rules.endPath();
@@ -326,10 +344,10 @@ function scan(
         inText = false;
         break;
       case 'Do':
-        paintXObject(operands[0]!, resources, rules, context, depth);
+        paintXObject(nameAt(0, bytes), resources, rules, context, depth);
         break;
       case 'gs':
-        checkGraphicsState(operands[0]!, resources, context);
+        checkGraphicsState(nameAt(0, bytes), resources, context);
         break;
       default:
         if (stroke) rules.stroke();
@@ -343,8 +361,8 @@ function scan(
 }
 
 /** The first `count` operands are numbers, or the page is left to pdf.js. */
-function numeric(operands: Operand[], count: number): void {
-  for (let i = 0; i < count; i++) if (typeof operands[i] !== 'number') doubt('operand type');
+function numeric(count: number): void {
+  for (let i = 0; i < count; i++) if (kinds[i] !== NUMBER) doubt('operand type');
 }
 
 /** Where the number readNumber read ends (set by it: one pass over the token, no pair returned). */
@@ -427,22 +445,22 @@ function skipString(bytes: Uint8Array, pos: number): number {
   return doubt('unterminated string');
 }
 
-function resource(category: string, operand: Operand, resources: PDFDict | undefined, context: PDFContext) {
-  if (!(operand instanceof NameOperand)) doubt('resource name');
-  if (operand.name.includes('#')) doubt('escaped name');
+function resource(category: string, name: string | undefined, resources: PDFDict | undefined, context: PDFContext) {
+  if (name === undefined) doubt('resource name');
+  if (name.includes('#')) doubt('escaped name');
   const dict = context.lookup(resources?.get(pdf().PDFName.of(category)));
-  return dict instanceof pdf().PDFDict ? context.lookup(dict.get(pdf().PDFName.of(operand.name))) : undefined;
+  return dict instanceof pdf().PDFDict ? context.lookup(dict.get(pdf().PDFName.of(name))) : undefined;
 }
 
 /** `Do`: a form XObject is read in place (its /Matrix applied); images and PostScript draw no rules. */
 function paintXObject(
-  operand: Operand,
+  name: string | undefined,
   resources: PDFDict | undefined,
   rules: RuleCollector,
   context: PDFContext,
   depth: number,
 ): void {
-  const xobject = resource('XObject', operand, resources, context);
+  const xobject = resource('XObject', name, resources, context);
   if (!(xobject instanceof pdf().PDFRawStream)) doubt('XObject');
   const subtype = context.lookup(xobject.dict.get(pdfName('Subtype')));
   if (subtype === pdfName('Image') || subtype === pdfName('PS')) return;
@@ -457,8 +475,8 @@ function paintXObject(
 }
 
 /** `gs` with a soft mask: pdf.js draws the mask's form into the list, which this reader doesn't. */
-function checkGraphicsState(operand: Operand, resources: PDFDict | undefined, context: PDFContext): void {
-  const state = resource('ExtGState', operand, resources, context);
+function checkGraphicsState(name: string | undefined, resources: PDFDict | undefined, context: PDFContext): void {
+  const state = resource('ExtGState', name, resources, context);
   if (!(state instanceof pdf().PDFDict)) return;
   const mask = context.lookup(state.get(pdfName('SMask')));
   if (mask !== undefined && mask !== pdfName('None')) doubt('soft mask');

@@ -45,7 +45,7 @@ export function withoutRepeats(rules: Rule[]): { unique: Rule[]; repeated: Set<R
   const repeated = new Set<Rule>();
   for (const rule of rules) {
     const same = byPosition.get(rule.at);
-    const first = same?.find((r) => sameRule(r, rule));
+    const first = same && firstSame(same, rule);
     if (first) {
       repeated.add(first);
       continue;
@@ -55,6 +55,12 @@ export function withoutRepeats(rules: Rule[]): { unique: Rule[]; repeated: Set<R
     unique.push(rule);
   }
   return { unique, repeated };
+}
+
+/** The first of `rules` that is the same rule as `rule` (a loop: this runs per rule drawn, a callback per call was garbage). */
+function firstSame(rules: Rule[], rule: Rule): Rule | undefined {
+  for (const r of rules) if (sameRule(r, rule)) return r;
+  return undefined;
 }
 
 /** The same rule, to the bit: Object.is tells -0 from 0, and no NaN equals another, as a comparison would. */
@@ -89,41 +95,51 @@ function crosses(h: Rule, v: Rule): boolean {
  * the other direction whose position falls within a rule's extent (both found in position order).
  */
 export function connectedGroups(rules: Rule[]): Rule[][] {
-  const parent = rules.map((_, i) => i);
-  const find = (i: number): number => (parent[i] === i ? i : (parent[i] = find(parent[i]!)));
-  // A rule without a position (NaN) touches nothing.
-  const byPosition = (horizontal: boolean): number[] =>
-    rules
-      .map((_, i) => i)
-      .filter((i) => rules[i]!.horizontal === horizontal && !Number.isNaN(rules[i]!.at))
-      .sort((a, b) => rules[a]!.at - rules[b]!.at);
-  const horizontal = byPosition(true);
-  const vertical = byPosition(false);
-  for (const same of [horizontal, vertical]) {
-    for (let k = 0; k < same.length; k++) {
-      const a = rules[same[k]!]!;
-      for (let m = k + 1; m < same.length && rules[same[m]!]!.at - a.at <= TOLERANCE; m++) {
-        if (touches(a, rules[same[m]!]!)) parent[find(same[k]!)] = find(same[m]!);
-      }
+  const parent: number[] = [];
+  for (let i = 0; i < rules.length; i++) parent.push(i);
+  const horizontal = byPosition(rules, true);
+  const vertical = byPosition(rules, false);
+  joinAlongside(rules, horizontal, parent);
+  joinAlongside(rules, vertical, parent);
+  joinCrossing(rules, horizontal, vertical, parent);
+  const groups = new Map<number, Rule[]>();
+  for (let i = 0; i < rules.length; i++) {
+    const root = rootOf(parent, i);
+    const group = groups.get(root);
+    if (group) group.push(rules[i]!);
+    else groups.set(root, [rules[i]!]);
+  }
+  return [...groups.values()];
+}
+
+/** Indices of the rules of one direction, by position; a rule without a position (NaN) touches nothing and is left out. */
+function byPosition(rules: Rule[], horizontal: boolean): number[] {
+  const order: number[] = [];
+  for (let i = 0; i < rules.length; i++)
+    if (rules[i]!.horizontal === horizontal && !Number.isNaN(rules[i]!.at)) order.push(i);
+  return order.sort((a, b) => rules[a]!.at - rules[b]!.at);
+}
+
+/** Joins rules of one direction (indices by position) that touch: only those within the tolerance of each other's position can. */
+function joinAlongside(rules: Rule[], same: number[], parent: number[]): void {
+  for (let k = 0; k < same.length; k++) {
+    const a = rules[same[k]!]!;
+    for (let m = k + 1; m < same.length && rules[same[m]!]!.at - a.at <= TOLERANCE; m++) {
+      if (touches(a, rules[same[m]!]!)) parent[rootOf(parent, same[k]!)] = rootOf(parent, same[m]!);
     }
   }
-  // A vertical rule meets a horizontal one only where its position is within the horizontal's extent.
+}
+
+/** Joins horizontal and vertical rules that meet: a vertical rule only where its position is within the horizontal's extent. */
+function joinCrossing(rules: Rule[], horizontal: number[], vertical: number[], parent: number[]): void {
   for (const h of horizontal) {
     const a = rules[h]!;
     for (let m = firstAtOrAbove(rules, vertical, a.from - TOLERANCE); m < vertical.length; m++) {
       const b = rules[vertical[m]!]!;
       if (b.at > a.to + TOLERANCE) break;
-      if (touches(a, b)) parent[find(h)] = find(vertical[m]!);
+      if (touches(a, b)) parent[rootOf(parent, h)] = rootOf(parent, vertical[m]!);
     }
   }
-  const groups = new Map<number, Rule[]>();
-  rules.forEach((r, i) => {
-    const root = find(i);
-    const group = groups.get(root);
-    if (group) group.push(r);
-    else groups.set(root, [r]);
-  });
-  return [...groups.values()];
 }
 
 /** The first index into `order` (rule indices sorted by position) whose rule stands at `at` or beyond. */
@@ -147,52 +163,148 @@ function positions(values: number[]): number[] {
 }
 
 function covered(rules: Rule[], horizontal: boolean, at: number, point: number): boolean {
-  return rules.some(
-    (r) =>
+  // A loop, not some(): this runs per grid cell and per text item, and a closure per call was garbage and compile work.
+  for (let k = 0; k < rules.length; k++) {
+    const r = rules[k]!;
+    if (
       r.horizontal === horizontal &&
       Math.abs(r.at - at) <= TOLERANCE &&
       r.from - TOLERANCE <= point &&
-      point <= r.to + TOLERANCE,
-  );
+      point <= r.to + TOLERANCE
+    )
+      return true;
+  }
+  return false;
 }
 
+/** A grid drawn by one group of rules: its column edges left to right and row edges top down. */
+interface Grid {
+  horizontal: Rule[];
+  vertical: Rule[];
+  /** Row edges drawn only as breaks in the column rules (see rowBreaks). */
+  breaks: number[];
+  xs: number[];
+  ys: number[];
+  cols: number;
+  rows: number;
+}
+
+/**
+ * A group's rules read as a table. Its steps are functions of their own: one function holding them all
+ * was compiled by V8's optimiser three times per worker, over 10 % of the instructions of its first two 100-page reads.
+ */
 function gridTable(
   group: Rule[],
   items: TextItem[],
   repeated: Set<Rule>,
 ): { table: RuledTable; used: Set<TextItem> } | undefined {
-  const horizontal = group.filter((r) => r.horizontal);
-  const vertical = group.filter((r) => !r.horizontal);
+  const grid = gridOf(group, repeated);
+  if (!grid) return undefined;
+  const cells = mergedCells(grid);
+  const { texts, used } = itemsInCells(grid, cells, items);
+  if (used.size === 0 || [...texts.values()].some(holdsLayout)) return undefined;
+  const rows = cellRows(grid, cells, texts);
+  if (!rows.length || rows[0]!.length < 2) return undefined;
+  const { xs, ys, cols } = grid;
+  return { table: { top: ys[0]!, bottom: ys[grid.rows]!, left: xs[0]!, right: xs[cols]!, rows }, used };
+}
+
+/**
+ * The grid the rules draw, or undefined when they draw fewer than two rows or two columns. This and the other steps run
+ * once per table: plain loops, not array methods with callbacks, which V8's optimising compiler inlines one by one.
+ */
+function gridOf(group: Rule[], repeated: Set<Rule>): Grid | undefined {
+  const horizontal: Rule[] = [];
+  const vertical: Rule[] = [];
+  for (const r of group) (r.horizontal ? horizontal : vertical).push(r);
   // Two rules of each direction as drawn: one rule drawn twice counts twice.
   const twoDrawn = (rules: Rule[]): boolean => rules.length >= 2 || (rules.length === 1 && repeated.has(rules[0]!));
   if (!twoDrawn(horizontal) || !twoDrawn(vertical)) return undefined;
-  const left = Math.min(...horizontal.map((r) => r.from));
-  const right = Math.max(...horizontal.map((r) => r.to));
-  const bottom = Math.min(...vertical.map((r) => r.from));
-  const top = Math.max(...vertical.map((r) => r.to));
-  const xs = positions([left, right, ...vertical.map((r) => r.at)]);
+  // Math.min over the values one by one is Math.min over all of them (NaN wins, -0 is below 0).
+  let left = Infinity;
+  let right = -Infinity;
+  let bottom = Infinity;
+  let top = -Infinity;
+  for (const r of horizontal) {
+    left = Math.min(left, r.from);
+    right = Math.max(right, r.to);
+  }
+  for (const r of vertical) {
+    bottom = Math.min(bottom, r.from);
+    top = Math.max(top, r.to);
+  }
+  const columnEdges = [left, right];
+  for (const r of vertical) columnEdges.push(r.at);
+  const xs = positions(columnEdges);
   const breaks = rowBreaks(vertical, horizontal, bottom, top);
+  const rowEdges = [bottom, top];
+  for (const r of horizontal) rowEdges.push(r.at);
+  for (const y of breaks) rowEdges.push(y);
   // Top first: rows are read downwards.
-  const ys = positions([bottom, top, ...horizontal.map((r) => r.at), ...breaks]).reverse();
+  const ys = positions(rowEdges).reverse();
   const cols = xs.length - 1;
   const rows = ys.length - 1;
   if (cols < 2 || rows < 2) return undefined;
-  // Merged cells: grid cells joined where the rule between them is missing.
+  return { horizontal, vertical, breaks, xs, ys, cols, rows };
+}
+
+/** The root of i in a union-find forest (paths shortened on the way). */
+function rootOf(parent: number[], i: number): number {
+  let root = i;
+  while (parent[root] !== root) root = parent[root]!;
+  while (parent[i] !== root) {
+    const next = parent[i]!;
+    parent[i] = root;
+    i = next;
+  }
+  return root;
+}
+
+/** Merged cells: grid cells (row * cols + col) joined where the rule between them is missing; one root per cell. */
+function mergedCells({ horizontal, vertical, breaks, xs, ys, cols, rows }: Grid): number[] {
   // Plain loops, not Array.from({ length }): V8 fills that from an array-like, one property lookup per index.
   const parent: number[] = [];
   for (let i = 0; i < rows * cols; i++) parent.push(i);
-  const find = (i: number): number => (parent[i] === i ? i : (parent[i] = find(parent[i]!)));
   for (let r = 0; r < rows; r++) {
     const midY = (ys[r]! + ys[r + 1]!) / 2;
     for (let c = 0; c < cols; c++) {
       const midX = (xs[c]! + xs[c + 1]!) / 2;
+      const cell = r * cols + c;
       if (c + 1 < cols && !covered(vertical, false, xs[c + 1]!, midY))
-        parent[find(r * cols + c)] = find(r * cols + c + 1);
-      const ruled = (y: number): boolean =>
-        covered(horizontal, true, y, midX) || breaks.some((b) => Math.abs(b - y) <= TOLERANCE);
-      if (r + 1 < rows && !ruled(ys[r + 1]!)) parent[find(r * cols + c)] = find((r + 1) * cols + c);
+        parent[rootOf(parent, cell)] = rootOf(parent, cell + 1);
+      if (r + 1 < rows && !covered(horizontal, true, ys[r + 1]!, midX) && !nearAny(breaks, ys[r + 1]!))
+        parent[rootOf(parent, cell)] = rootOf(parent, cell + cols);
     }
   }
+  return parent;
+}
+
+/** Whether some value lies within the tolerance of y. */
+function nearAny(values: number[], y: number): boolean {
+  for (let k = 0; k < values.length; k++) if (Math.abs(values[k]! - y) <= TOLERANCE) return true;
+  return false;
+}
+
+/**
+ * The first k < count with value between edges k and k + 1 (ends included), or -1: edges ascending when `ascending`,
+ * descending otherwise (a grid's rows are read top down).
+ */
+export function spanOf(edges: number[], count: number, value: number, ascending: boolean): number {
+  for (let k = 0; k < count; k++) {
+    const inside = ascending
+      ? value >= edges[k]! && value <= edges[k + 1]!
+      : value <= edges[k]! && value >= edges[k + 1]!;
+    if (inside) return k;
+  }
+  return -1;
+}
+
+/** The page's items placed in the grid's cells (by their merged cell's root), and the items any piece of went in. */
+function itemsInCells(
+  { vertical, xs, ys, cols, rows }: Grid,
+  parent: number[],
+  items: TextItem[],
+): { texts: Map<number, TextItem[]>; used: Set<TextItem> } {
   const texts = new Map<number, TextItem[]>();
   const used = new Set<TextItem>();
   const inner = xs.slice(1, -1);
@@ -206,33 +318,51 @@ function gridTable(
       const x = item.x + Math.min(item.width / 2, 2);
       const y = item.y + item.size / 3;
       if (x < xs[0]! || x > xs[cols]! || y > ys[0]! || y < ys[rows]!) continue;
-      const c = xs.findIndex((v, k) => k < cols && x >= v && x <= xs[k + 1]!);
-      const r = ys.findIndex((v, k) => k < rows && y <= v && y >= ys[k + 1]!);
+      const c = spanOf(xs, cols, x, true);
+      const r = spanOf(ys, rows, y, false);
       if (c < 0 || r < 0) continue;
-      const root = find(r * cols + c);
+      const root = rootOf(parent, r * cols + c);
       const list = texts.get(root);
       if (list) list.push(item);
       else texts.set(root, [item]);
       used.add(original);
     }
   }
-  if (used.size === 0 || [...texts.values()].some(holdsLayout)) return undefined;
+  return { texts, used };
+}
+
+/** The table's rows of cell texts: empty rows and columns dropped, a merged cell's text in every grid cell it spans. */
+function cellRows({ cols, rows }: Grid, parent: number[], texts: Map<number, TextItem[]>): string[][] {
   const cellText = new Map<number, string>();
-  for (const [root, list] of texts) cellText.set(root, readCell(list));
-  let grid: string[][] = [];
+  texts.forEach((list, root) => cellText.set(root, readCell(list)));
+  const filled: string[][] = [];
+  const keep: boolean[] = [];
+  for (let c = 0; c < cols; c++) keep.push(false);
   for (let r = 0; r < rows; r++) {
     const row: string[] = [];
-    for (let c = 0; c < cols; c++) row.push(cellText.get(find(r * cols + c)) ?? '');
-    grid.push(row);
+    let any = false;
+    for (let c = 0; c < cols; c++) {
+      const text = cellText.get(rootOf(parent, r * cols + c)) ?? '';
+      row.push(text);
+      if (text) any = true;
+    }
+    if (!any) continue;
+    filled.push(row);
+    for (let c = 0; c < cols; c++) if (row[c]) keep[c] = true;
   }
-  grid = grid.filter((row) => row.some(Boolean));
-  const keep: boolean[] = [];
-  for (let c = 0; c < cols; c++) keep.push(grid.some((row) => row[c]));
-  grid = grid.map((row) => row.filter((_, c) => keep[c]));
   // A merged cell spread over columns it alone fills becomes one column again.
-  grid = dropRepeatedColumns(grid);
-  if (!grid.length || grid[0]!.length < 2) return undefined;
-  return { table: { top: ys[0]!, bottom: ys[rows]!, left: xs[0]!, right: xs[cols]!, rows: grid }, used };
+  return dropRepeatedColumns(columnsKept(filled, keep));
+}
+
+/** Each row with only the columns marked kept. */
+function columnsKept(grid: string[][], keep: boolean[]): string[][] {
+  const out: string[][] = [];
+  for (const row of grid) {
+    const kept: string[] = [];
+    for (let c = 0; c < row.length; c++) if (keep[c]) kept.push(row[c]!);
+    out.push(kept);
+  }
+  return out;
 }
 
 /**
@@ -258,21 +388,27 @@ function rowBreaks(vertical: Rule[], horizontal: Rule[], bottom: number, top: nu
 
 /** Whether a column rule crosses a row rule between its ends (row rules looked up by their height, not all of them per column rule). */
 export function runsThroughRow(vertical: Rule[], horizontal: Rule[]): boolean {
-  const rows = horizontal.filter((h) => !Number.isNaN(h.at)).sort((a, b) => a.at - b.at);
-  return vertical.some((v) => {
-    let low = 0;
-    let high = rows.length;
-    while (low < high) {
-      const mid = (low + high) >> 1;
-      if (rows[mid]!.at > v.from + TOLERANCE) high = mid;
-      else low = mid + 1;
-    }
-    for (let k = low; k < rows.length && rows[k]!.at < v.to - TOLERANCE; k++) {
-      const h = rows[k]!;
-      if (h.from - TOLERANCE <= v.at && v.at <= h.to + TOLERANCE) return true;
-    }
-    return false;
-  });
+  const rows: Rule[] = [];
+  for (const h of horizontal) if (!Number.isNaN(h.at)) rows.push(h);
+  rows.sort((a, b) => a.at - b.at);
+  for (const v of vertical) if (crossesRowBetweenEnds(v, rows)) return true;
+  return false;
+}
+
+/** Whether column rule v crosses one of the row rules (sorted by height) between its ends. */
+function crossesRowBetweenEnds(v: Rule, rows: Rule[]): boolean {
+  let low = 0;
+  let high = rows.length;
+  while (low < high) {
+    const mid = (low + high) >> 1;
+    if (rows[mid]!.at > v.from + TOLERANCE) high = mid;
+    else low = mid + 1;
+  }
+  for (let k = low; k < rows.length && rows[k]!.at < v.to - TOLERANCE; k++) {
+    const h = rows[k]!;
+    if (h.from - TOLERANCE <= v.at && v.at <= h.to + TOLERANCE) return true;
+  }
+  return false;
 }
 
 /**
@@ -281,10 +417,12 @@ export function runsThroughRow(vertical: Rule[], horizontal: Rule[]): boolean {
  */
 function splitAtRules(item: TextItem, edges: number[], vertical: Rule[]): TextItem[] {
   const midY = item.y + item.size / 3;
-  const crossing = edges.filter(
-    (x) => x > item.x + 2 && x < item.x + item.width - 2 && covered(vertical, false, x, midY),
-  );
-  if (!crossing.length || item.text.length < 2) return [item];
+  // Most items cross no rule: found by a loop before any array is made.
+  let crossing: number[] | undefined;
+  for (const x of edges) {
+    if (x > item.x + 2 && x < item.x + item.width - 2 && covered(vertical, false, x, midY)) (crossing ??= []).push(x);
+  }
+  if (!crossing || item.text.length < 2) return [item];
   const perChar = item.width / item.text.length;
   const cuts: number[] = [];
   // The rule each cut was made for: the text after the cut starts right of it, whatever the letters' widths.
@@ -314,6 +452,8 @@ const MAX_CELL_LINES = 8;
 
 /** A box holding many lines or text set in columns frames a part of the page; it is no table cell. */
 function holdsLayout(items: TextItem[]): boolean {
+  // One item is one line of one run (most cells): nothing to sort or group.
+  if (items.length === 1) return false;
   const baselines: TextItem[][] = [];
   // A turned run's pieces stand one above the other but are one line of text.
   for (const item of items.filter((i) => !isTurned(i)).sort((a, b) => b.y - a.y || a.x - b.x)) {
@@ -331,8 +471,12 @@ function holdsLayout(items: TextItem[]): boolean {
 function dropRepeatedColumns(grid: string[][]): string[][] {
   const width = grid[0]?.length ?? 0;
   const keep: boolean[] = [];
-  for (let c = 0; c < width; c++) keep.push(c === 0 || grid.some((row) => row[c] !== row[c - 1]));
-  return grid.map((row) => row.filter((_, c) => keep[c]));
+  for (let c = 0; c < width; c++) {
+    let differs = c === 0;
+    for (let r = 0; r < grid.length && !differs; r++) differs = grid[r]![c] !== grid[r]![c - 1];
+    keep.push(differs);
+  }
+  return columnsKept(grid, keep);
 }
 
 /**
@@ -348,6 +492,7 @@ function runsOnFrom(before: TextItem, item: TextItem): boolean {
 
 /** A cell's items in reading order: lines top-down, each left to right, wrapped words re-joined. */
 function readCell(items: TextItem[]): string {
+  if (items.length === 1 && !isTurned(items[0]!)) return items[0]!.text.trim();
   // Text turned to run upwards (a narrow column's header) comes from poppler in zero-width pieces, bottom first.
   if (items.every(isTurned)) {
     return [...items]

@@ -28,10 +28,6 @@ function multiply(m: Matrix, n: Matrix): Matrix {
   ];
 }
 
-function apply(m: Matrix, x: number, y: number): [number, number] {
-  return [m[0] * x + m[2] * y + m[4], m[1] * x + m[3] * y + m[5]];
-}
-
 /**
  * Turns path operators, in the order a content stream draws them, into rules: rectangles, moves and
  * lines are kept in page space until a paint operator decides (a stroke keeps every edge, a fill only
@@ -40,11 +36,17 @@ function apply(m: Matrix, x: number, y: number): [number, number] {
  */
 export class RuleCollector {
   readonly rules: Rule[] = [];
-  private readonly stack: Matrix[] = [];
+  // Saved matrices. It starts with IDENTITY, which a restore past the last save returns anyway: an empty array is made
+  // for numbers, and V8 dropped the optimised scanner at the first save of every worker to learn it holds arrays.
+  private readonly stack: Matrix[] = [IDENTITY];
   private ctm: Matrix = IDENTITY;
-  // Segments and filled boxes of the path being built, in page space, until a paint operator decides.
-  private segments: Array<[number, number, number, number]> = [];
-  private boxes: Array<[number, number, number, number]> = [];
+  // Segments (x0, y0, x1, y1) and filled boxes (left, bottom, right, top) of the path being built, in page space,
+  // four numbers each in flat arrays reused from path to path (the first segmentEnd / boxEnd entries are the path's;
+  // emptying an array would free its storage): a tuple per point and per segment was most of the rules step's garbage.
+  private readonly segments: number[] = [];
+  private readonly boxes: number[] = [];
+  private segmentEnd = 0;
+  private boxEnd = 0;
   private cx = 0;
   private cy = 0;
 
@@ -83,25 +85,50 @@ export class RuleCollector {
   }
 
   rectangle(x: number, y: number, w: number, h: number): void {
-    const [ax, ay] = apply(this.ctm, x, y);
-    const [bx, by] = apply(this.ctm, x + w, y + h);
-    this.boxes.push([Math.min(ax, bx), Math.min(ay, by), Math.max(ax, bx), Math.max(ay, by)]);
+    const m = this.ctm;
+    const ax = m[0] * x + m[2] * y + m[4];
+    const ay = m[1] * x + m[3] * y + m[5];
+    const bx = m[0] * (x + w) + m[2] * (y + h) + m[4];
+    const by = m[1] * (x + w) + m[3] * (y + h) + m[5];
+    const b = this.boxes;
+    const i = this.boxEnd;
+    b[i] = Math.min(ax, bx);
+    b[i + 1] = Math.min(ay, by);
+    b[i + 2] = Math.max(ax, bx);
+    b[i + 3] = Math.max(ay, by);
+    this.boxEnd = i + 4;
   }
 
   moveTo(x: number, y: number): void {
-    [this.cx, this.cy] = apply(this.ctm, x, y);
+    const m = this.ctm;
+    this.cx = m[0] * x + m[2] * y + m[4];
+    this.cy = m[1] * x + m[3] * y + m[5];
   }
 
   lineTo(x: number, y: number): void {
-    const [nx, ny] = apply(this.ctm, x, y);
-    this.segments.push([this.cx, this.cy, nx, ny]);
-    [this.cx, this.cy] = [nx, ny];
+    const m = this.ctm;
+    const nx = m[0] * x + m[2] * y + m[4];
+    const ny = m[1] * x + m[3] * y + m[5];
+    const s = this.segments;
+    const i = this.segmentEnd;
+    s[i] = this.cx;
+    s[i + 1] = this.cy;
+    s[i + 2] = nx;
+    s[i + 3] = ny;
+    this.segmentEnd = i + 4;
+    this.cx = nx;
+    this.cy = ny;
   }
 
   /** Stroke (alone or with a fill): every segment and every box edge. */
   stroke(): void {
-    for (const [x0, y0, x1, y1] of this.segments) this.addSegment(x0, y0, x1, y1);
-    for (const [x0, y0, x1, y1] of this.boxes) {
+    const { segments: s, boxes: b } = this;
+    for (let i = 0; i < this.segmentEnd; i += 4) this.addSegment(s[i]!, s[i + 1]!, s[i + 2]!, s[i + 3]!);
+    for (let i = 0; i < this.boxEnd; i += 4) {
+      const x0 = b[i]!;
+      const y0 = b[i + 1]!;
+      const x1 = b[i + 2]!;
+      const y1 = b[i + 3]!;
       this.addSegment(x0, y0, x1, y0);
       this.addSegment(x0, y1, x1, y1);
       this.addSegment(x0, y0, x0, y1);
@@ -112,7 +139,12 @@ export class RuleCollector {
 
   /** Fill: only boxes thin enough to be a rule. */
   fill(): void {
-    for (const [x0, y0, x1, y1] of this.boxes) {
+    const b = this.boxes;
+    for (let i = 0; i < this.boxEnd; i += 4) {
+      const x0 = b[i]!;
+      const y0 = b[i + 1]!;
+      const x1 = b[i + 2]!;
+      const y1 = b[i + 3]!;
       if (y1 - y0 <= MAX_RULE_THICKNESS) this.addSegment(x0, (y0 + y1) / 2, x1, (y0 + y1) / 2);
       else if (x1 - x0 <= MAX_RULE_THICKNESS) this.addSegment((x0 + x1) / 2, y0, (x0 + x1) / 2, y1);
     }
@@ -120,8 +152,8 @@ export class RuleCollector {
   }
 
   endPath(): void {
-    this.segments = [];
-    this.boxes = [];
+    this.segmentEnd = 0;
+    this.boxEnd = 0;
   }
 
   private addSegment(x0: number, y0: number, x1: number, y1: number): void {
