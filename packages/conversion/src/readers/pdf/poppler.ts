@@ -111,46 +111,68 @@ const TEXT =
  * one order), so three expressions read it in a fraction of the time an XML tree costs on a large PDF.
  */
 export function parsePdf2Xml(xml: string): PopplerPage[] {
-  const fonts = new Map<string, { size: number; bold: boolean; italic: boolean; family: string }>();
+  const fonts: Fonts = new Map();
   const pages: PopplerPage[] = [];
-  for (const page of xml.matchAll(PAGE)) {
-    const [, number, h, w, body] = page as unknown as [string, string, string, string, string];
-    for (const f of body.matchAll(FONTSPEC)) {
-      // Subset prefixes ("ABCDEF+") differ between embeddings of one font.
-      const family = f[3]!.replace(/^[A-Z]{6}\+/, '');
-      fonts.set(f[1]!, { size: Number(f[2]), bold: BOLD_FONT.test(family), italic: ITALIC_FONT.test(family), family });
-    }
-    const height = Number(h);
-    const items: TextItem[] = [];
-    for (const t of body.matchAll(TEXT)) {
-      const [, top, left, width, boxHeight, fontId, raw] = t as unknown as string[];
-      const text = normalise(decodeEntities(raw!.replace(/<[^>]*>/g, '')));
-      if (!text) continue;
-      const font = fonts.get(fontId!) ?? { size: Number(boxHeight), bold: false, italic: false, family: '' };
-      const bold = font.bold || raw!.startsWith('<b>');
-      const italic = font.italic || /^(<b>)?<i>/.test(raw!);
-      const rtl = RTL_LETTER.test(text);
-      // Right-to-left text is reordered as a whole, so it keeps one style.
-      const runs = !rtl && raw!.includes('<') ? styledRuns(raw!, font) : undefined;
-      const indent = rtl ? 0 : leadingSpaceWidth(text, Number(width), font);
-      items.push({
-        ...(runs && runs.length > 1 ? { runs } : {}),
-        ...(indent ? { spaceBefore: true } : {}),
-        italic,
-        text: rtl ? visualToLogical(text) : indent ? text.trimStart() : text,
-        x: Number(left) + indent,
-        // pdf.js convention: y grows upwards from the page bottom; the box's bottom is the steadiest baseline.
-        y: height - Number(top) - Number(boxHeight),
-        width: Number(width) - indent,
-        size: font.size,
-        bold,
-        font: `${font.family}${bold ? ' bold' : ''}${italic ? ' italic' : ''}`,
-        rtl,
-      });
-    }
-    pages.push({ number: Number(number), width: Number(w), height, items });
-  }
+  for (const page of xml.matchAll(PAGE)) pages.push(readPage(page as unknown as PageMatch, fonts));
   return pages;
+}
+
+// parsePdf2Xml is split into one small function per element: as one function with its helpers inlined,
+// V8 compiled it three times in a worker's first reads (a third of the optimising compiles of a read).
+type Fonts = Map<string, PopplerFont>;
+interface PopplerFont {
+  size: number;
+  bold: boolean;
+  italic: boolean;
+  family: string;
+}
+type PageMatch = [string, string, string, string, string];
+
+function readPage([, number, h, w, body]: PageMatch, fonts: Fonts): PopplerPage {
+  readFontSpecs(body, fonts);
+  const height = Number(h);
+  const items: TextItem[] = [];
+  for (const t of body.matchAll(TEXT)) {
+    const item = textItem(t as unknown as string[], fonts, height);
+    if (item) items.push(item);
+  }
+  return { number: Number(number), width: Number(w), height, items };
+}
+
+function readFontSpecs(body: string, fonts: Fonts): void {
+  for (const f of body.matchAll(FONTSPEC)) {
+    // Subset prefixes ("ABCDEF+") differ between embeddings of one font.
+    const family = f[3]!.replace(/^[A-Z]{6}\+/, '');
+    fonts.set(f[1]!, { size: Number(f[2]), bold: BOLD_FONT.test(family), italic: ITALIC_FONT.test(family), family });
+  }
+}
+
+/** One `<text>` element as a positioned item; undefined when it holds no text. */
+function textItem(t: string[], fonts: Fonts, height: number): TextItem | undefined {
+  const [, top, left, width, boxHeight, fontId, raw] = t;
+  const text = normalise(decodeEntities(raw!.replace(/<[^>]*>/g, '')));
+  if (!text) return undefined;
+  const font = fonts.get(fontId!) ?? { size: Number(boxHeight), bold: false, italic: false, family: '' };
+  const bold = font.bold || raw!.startsWith('<b>');
+  const italic = font.italic || /^(<b>)?<i>/.test(raw!);
+  const rtl = RTL_LETTER.test(text);
+  // Right-to-left text is reordered as a whole, so it keeps one style.
+  const runs = !rtl && raw!.includes('<') ? styledRuns(raw!, font) : undefined;
+  const indent = rtl ? 0 : leadingSpaceWidth(text, Number(width), font);
+  return {
+    ...(runs && runs.length > 1 ? { runs } : {}),
+    ...(indent ? { spaceBefore: true } : {}),
+    italic,
+    text: rtl ? visualToLogical(text) : indent ? text.trimStart() : text,
+    x: Number(left) + indent,
+    // pdf.js convention: y grows upwards from the page bottom; the box's bottom is the steadiest baseline.
+    y: height - Number(top) - Number(boxHeight),
+    width: Number(width) - indent,
+    size: font.size,
+    bold,
+    font: `${font.family}${bold ? ' bold' : ''}${italic ? ' italic' : ''}`,
+    rtl,
+  };
 }
 
 /** A space's width in a proportional font, in text sizes (Helvetica and Arial 0.278, Times 0.25). */
@@ -177,19 +199,21 @@ function styledRuns(raw: string, font: { bold: boolean; italic: boolean }): Styl
   let bold = 0;
   let italic = 0;
   let at = 0;
-  const push = (end: number): void => {
-    const text = normalise(decodeEntities(raw.slice(at, end)));
-    if (text) runs.push({ text, bold: font.bold || bold > 0, italic: font.italic || italic > 0 });
-  };
   for (const tag of raw.matchAll(STYLE_TAG)) {
-    push(tag.index);
+    pushRun(runs, raw.slice(at, tag.index), font.bold || bold > 0, font.italic || italic > 0);
     at = tag.index + tag[0].length;
     const step = tag[1] ? -1 : 1;
     if (tag[2] === 'b') bold = Math.max(0, bold + step);
     else if (tag[2] === 'i') italic = Math.max(0, italic + step);
   }
-  push(raw.length);
+  pushRun(runs, raw.slice(at), font.bold || bold > 0, font.italic || italic > 0);
   return runs;
+}
+
+/** A run of an element's text in one style, unless it holds no text (a plain function: no closure per element). */
+function pushRun(runs: StyledRun[], raw: string, bold: boolean, italic: boolean): void {
+  const text = normalise(decodeEntities(raw));
+  if (text) runs.push({ text, bold, italic });
 }
 
 const BOLD_FONT = /bold|black|heavy|semibold|demi|[-,]bd\b|\+?[a-z]*bx\d/i;
