@@ -159,10 +159,9 @@ function textItem(t: string[], fonts: Fonts, height: number): TextItem | undefin
   // Right-to-left text is reordered as a whole, so it keeps one style.
   const runs = !rtl && raw!.includes('<') ? styledRuns(raw!, font) : undefined;
   const indent = rtl ? 0 : leadingSpaceWidth(text, Number(width), font);
+  // Every item has the same fields in the same order (absent ones undefined): one object shape, so the
+  // layout code V8 optimises for the first items does not meet other shapes later and deoptimise.
   return {
-    ...(runs && runs.length > 1 ? { runs } : {}),
-    ...(indent ? { spaceBefore: true } : {}),
-    italic,
     text: rtl ? visualToLogical(text) : indent ? text.trimStart() : text,
     x: Number(left) + indent,
     // pdf.js convention: y grows upwards from the page bottom; the box's bottom is the steadiest baseline.
@@ -172,6 +171,9 @@ function textItem(t: string[], fonts: Fonts, height: number): TextItem | undefin
     bold,
     font: `${font.family}${bold ? ' bold' : ''}${italic ? ' italic' : ''}`,
     rtl,
+    italic,
+    runs: runs && runs.length > 1 ? runs : undefined,
+    spaceBefore: indent ? true : undefined,
   };
 }
 
