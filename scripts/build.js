@@ -148,6 +148,10 @@ async function bundlePackage(esbuild, { dir, manifest }) {
     platform: 'node',
     format: 'cjs',
     target: 'node20',
+    // Node has had Unicode property escapes (/\p{L}/u) since 10, but esbuild (since 0.19.4, its
+    // issue 3471) lowers such literals to `new RegExp(...)` for node targets: a constructor call
+    // with a compilation-cache lookup every time the expression runs, on hot paths of the readers.
+    supported: { 'regexp-unicode-property-escapes': true },
     sourcemap: true,
     logLevel: 'warning',
     // Lets the conversion library pick its compiled worker instead of the tsx shim.
