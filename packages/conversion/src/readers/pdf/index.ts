@@ -206,9 +206,12 @@ function withTables(lines: Line[], tables: RuledTable[], page: number, pageHeigh
       page,
       pageHeight,
       table: t.rows,
-      ...(t.left !== undefined && t.right !== undefined
-        ? { tableBox: [t.left, pageHeight - t.top, t.right, pageHeight - t.bottom] as [number, number, number, number] }
-        : {}),
+      tableBox:
+        t.left !== undefined && t.right !== undefined
+          ? [t.left, pageHeight - t.top, t.right, pageHeight - t.bottom]
+          : undefined,
+      rtl: undefined,
+      marker: undefined,
     };
     out.splice(at < 0 ? out.length : at, 0, line);
   }

@@ -30,6 +30,10 @@ export interface Cell {
   text: string;
 }
 
+/**
+ * A line of a page. Every Line is made with all its fields, in this order (toLine, a table's line in the
+ * reader): one object shape, so that the block rules, which read lines of both kinds, are compiled once.
+ */
 export interface Line {
   text: string;
   /** The same text in runs of one style each. */
@@ -61,8 +65,11 @@ export interface Line {
 /** Groups a page's items (in content-stream order) into lines: a new line starts when the baseline moves. */
 export function buildLines(items: TextItem[], page: number, pageHeight: number): Line[] {
   const lines: Line[] = [];
-  forEachLineOf(items, (line) => lines.push(toLine(line, page, pageHeight)));
-  return lines.filter((l) => l.text.trim() !== '');
+  for (const group of lineGroups(items)) {
+    const line = toLine(group, page, pageHeight);
+    if (line.text.trim() !== '') lines.push(line);
+  }
+  return lines;
 }
 
 /**
@@ -72,41 +79,48 @@ export function buildLines(items: TextItem[], page: number, pageHeight: number):
  */
 export function linesWithGaps(items: TextItem[], enough: number): number {
   let found = 0;
-  forEachLineOf(items, (line) => {
-    if (found < enough && lineGaps(line) > 0) found++;
-  });
+  for (const group of lineGroups(items)) {
+    if (found >= enough) break;
+    if (lineGaps(group) > 0) found++;
+  }
   return found;
 }
 
-/** Calls `visit` with the items of each line of the page, in order (buildLines' grouping). */
-function forEachLineOf(items: TextItem[], visit: (line: TextItem[]) => void): void {
+/**
+ * The items of each line of the page, in order (buildLines' grouping). Plain functions and loops, no
+ * closure per call or per item: V8 compiles a hot closure again for every new instance of it.
+ */
+function lineGroups(items: TextItem[]): TextItem[][] {
+  const groups: TextItem[][] = [];
   let current: TextItem[] = [];
   // The line's text baseline: its last item that is not a raised mark set after a word.
   let base: TextItem | undefined;
-  const flush = (): void => {
-    if (current.length) visit(current);
-    current = [];
-    base = undefined;
-  };
   for (const item of items) {
     if (!item.text) continue;
-    const last = current[current.length - 1];
     let mark = false;
-    if (last && base) {
+    if (current.length && base) {
+      const last = current[current.length - 1]!;
       mark = raisedMark(last, base, item);
-      const level = (a: TextItem): boolean => Math.abs(item.y - a.y) <= Math.max(2, 0.45 * Math.min(item.size, a.size));
-      const sameBaseline = level(last) || level(base) || mark || markerBefore(last, item);
+      const sameBaseline = level(item, last) || level(item, base) || mark || markerBefore(last, item);
       // Right-to-left runs go leftwards; only a left-to-right run going back left starts a new line.
       const wrapsBack = !item.rtl && !last.rtl && item.x < last.x - 1 && item.x + item.width < last.x;
       if (!sameBaseline || (wrapsBack && Math.abs(item.y - last.y) > 0.5)) {
-        flush();
+        groups.push(current);
+        current = [];
+        base = undefined;
         mark = false;
       }
     }
     current.push(item);
     if (!mark) base = item;
   }
-  flush();
+  if (current.length) groups.push(current);
+  return groups;
+}
+
+/** Whether the item stands on the other's baseline, within a share of the smaller size. */
+function level(item: TextItem, other: TextItem): boolean {
+  return Math.abs(item.y - other.y) <= Math.max(2, 0.45 * Math.min(item.size, other.size));
 }
 
 /** One glyph, or one glyph drawn twice (a fake-bold bullet): what a list marker in a symbol font reads as. */
@@ -153,8 +167,7 @@ const NEUTRAL = /^[^\p{L}\p{N}]+$/u;
 /** A line's items in reading order, and whether it is read from its right edge. */
 function readingOrder(items: TextItem[]): { rtl: boolean; sorted: TextItem[] } {
   // A line mostly in a right-to-left script is read from its right edge.
-  const letters = (list: TextItem[]): number => list.reduce((n, i) => n + i.text.trim().length, 0);
-  const rtl = items.some((i) => i.rtl) && letters(items.filter((i) => i.rtl)) > letters(items) / 2;
+  const rtl = anyRtl(items) && letters(items, true) > letters(items, false) / 2;
   // Most lines come drawn left to right already: a stable sort would leave them as they are.
   const sorted = rtl
     ? [...items].sort((a, b) => b.x + b.width - (a.x + a.width))
@@ -162,6 +175,18 @@ function readingOrder(items: TextItem[]): { rtl: boolean; sorted: TextItem[] } {
       ? items
       : [...items].sort((a, b) => a.x - b.x);
   return { rtl, sorted };
+}
+
+function anyRtl(items: TextItem[]): boolean {
+  for (const i of items) if (i.rtl) return true;
+  return false;
+}
+
+/** The items' letters, spaces trimmed (only the right-to-left items' when `rtlOnly`). */
+function letters(items: TextItem[], rtlOnly: boolean): number {
+  let n = 0;
+  for (const i of items) if (!rtlOnly || i.rtl) n += i.text.trim().length;
+  return n;
 }
 
 /** The space before each text item of a line, taken in reading order (in a right-to-left line, from its right edge). */
@@ -222,7 +247,7 @@ function toLine(items: TextItem[], page: number, pageHeight: number): Line {
   let fontChars: Map<string, number> | undefined;
   let sizeChars: Map<number, number> | undefined;
   // Letters are counted per size only when sizes differ: one size is the line's size whatever its letters.
-  const mixedSizes = items.some((i) => i.size !== items[0]!.size);
+  const mixedSizes = !sameSize(items);
   let last: TextItem | undefined;
   for (const drawn of sorted) {
     // Punctuation drawn on its own in a right-to-left line is in visual order too (a bracket shows mirrored).
@@ -230,8 +255,10 @@ function toLine(items: TextItem[], page: number, pageHeight: number): Line {
       rtl && !drawn.rtl && NEUTRAL.test(drawn.text)
         ? { ...drawn, text: visualToLogical(drawn.text), runs: undefined }
         : drawn;
+    const text = item.text;
+    const trimmed = text.trim();
     // pdf.js inserts space items spanning gaps; they must not hide the gap between cells.
-    if (item.text.trim() === '') {
+    if (trimmed === '') {
       if (written && !endsInSpace) {
         endsInSpace = true;
         runs.push(SPACE_RUN);
@@ -242,30 +269,30 @@ function toLine(items: TextItem[], page: number, pageHeight: number): Line {
     const gap = meter.next(item);
     const wide = gap > Math.max(item.size * 1.2, 8);
     if (written && gap > item.size * 0.5) gaps++;
-    if (!cells.length || wide) cells.push({ x: item.x, right: item.x + item.width, text: item.text.trim() });
+    if (!cells.length || wide) cells.push({ x: item.x, right: item.x + item.width, text: trimmed });
     else {
       const cell = cells[cells.length - 1]!;
       // Each item's text is trimmed here, so a space that ended the last item (LibreOffice draws
       // the space after an italic run inside that run: "an " "italic " "word") still parts the words.
-      cell.text += (gap > item.size * 0.15 || endsInSpace || item.spaceBefore ? ' ' : '') + item.text.trim();
+      cell.text += (gap > item.size * 0.15 || endsInSpace || item.spaceBefore ? ' ' : '') + trimmed;
       cell.right = Math.max(cell.right, item.x + item.width);
     }
     // A sub- or superscript (smaller, off the baseline) is set closer to its letter than a word space of its own size.
     const script = !!last && item.size < last.size * 0.8 && Math.abs(item.y - last.y) > 0.5;
     const wordSpace = (script ? last!.size : item.size) * 0.15;
     last = item;
-    if (written && (gap > wordSpace || item.spaceBefore) && !endsInSpace && !/^\s/.test(item.text))
-      runs.push(SPACE_RUN);
+    if (written && (gap > wordSpace || item.spaceBefore) && !endsInSpace && !startsWithSpace(text)) runs.push(SPACE_RUN);
     written = true;
-    endsInSpace = endsWithSpace(item.text);
-    runs.push(...(item.runs ?? [{ text: item.text, bold: item.bold, italic: item.italic ?? false }]));
+    endsInSpace = endsWithSpace(text);
+    if (item.runs) for (const run of item.runs) runs.push(run);
+    else runs.push({ text, bold: item.bold, italic: item.italic ?? false });
     size = Math.max(size, item.size);
     // The line's size is its letters' size: a large bullet or checkbox glyph doesn't make it a heading.
     if (mixedSizes) {
-      const letters = item.text.replace(/[^\p{L}\p{N}]/gu, '').length;
+      const letters = text.replace(/[^\p{L}\p{N}]/gu, '').length;
       if (letters) (sizeChars ??= new Map()).set(item.size, (sizeChars.get(item.size) ?? 0) + letters);
     }
-    const n = item.text.trim().length;
+    const n = trimmed.length;
     chars += n;
     if (item.runs) for (const r of item.runs) boldChars += r.bold ? r.text.trim().length : 0;
     else if (item.bold) boldChars += n;
@@ -281,8 +308,6 @@ function toLine(items: TextItem[], page: number, pageHeight: number): Line {
   const tidy = tidyRuns(runs);
   const marker = leadingGlyph(sorted, rtl);
   return {
-    ...(rtl ? { rtl } : {}),
-    ...(marker ? { marker } : {}),
     text: runsText(tidy),
     runs: tidy,
     // Where the line's first glyph stands: a run of spaces before it (a tab drawn as spaces) is no text.
@@ -292,11 +317,30 @@ function toLine(items: TextItem[], page: number, pageHeight: number): Line {
     size: Math.round(((sizeChars && lettersSize(sizeChars)) ?? size) * 10) / 10,
     bold: chars > 0 && boldChars / chars > 0.6,
     font: fontChars ? mostUsedFont(fontChars) : (onlyFont ?? ''),
-    cells: cells.filter((c) => c.text !== ''),
+    // Every cell holds an item's trimmed text, which is not empty.
+    cells,
     gaps,
     page,
     pageHeight,
+    table: undefined,
+    tableBox: undefined,
+    rtl: rtl ? true : undefined,
+    marker,
   };
+}
+
+/** Whether all the items have one text size. */
+function sameSize(items: TextItem[]): boolean {
+  const size = items[0]!.size;
+  for (let i = 0; i < items.length; i++) if (items[i]!.size !== size) return false;
+  return true;
+}
+
+/** Whether the text starts with whitespace (as `/^\s/` tells). */
+function startsWithSpace(text: string): boolean {
+  const c = text.charCodeAt(0);
+  if (c === 0x20 || (c >= 0x09 && c <= 0x0d)) return true;
+  return c > 0x7f && /\s/.test(text[0]!);
 }
 
 /** Whether the items stand in order of their left edges (a stable sort by x would keep them as they are). */

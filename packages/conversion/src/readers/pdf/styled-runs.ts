@@ -35,7 +35,10 @@ export function tidyRuns(runs: StyledRun[]): StyledRun[] {
 }
 
 export function runsText(runs: StyledRun[]): string {
-  return runs.map((r) => r.text).join('');
+  // A loop, not map and join: map's result for no runs is an array of another kind, which V8 compiles again for.
+  let text = '';
+  for (const r of runs) text += r.text;
+  return text;
 }
 
 /** The runs without their first `count` characters (a list marker) and the spaces after them. */
@@ -72,13 +75,14 @@ export function keepLeading(runs: StyledRun[], count: number): StyledRun[] {
 export function joinRunLines(lines: StyledRun[][]): StyledRun[] {
   const out: StyledRun[] = [];
   for (const line of lines) {
-    const runs = line.map((r) => ({ ...r }));
-    const last = out[out.length - 1];
-    if (last && runs[0]) {
-      if (/\p{Ll}-$/u.test(last.text) && /^\p{Ll}/u.test(runs[0].text)) last.text = last.text.slice(0, -1);
+    if (!line.length) continue;
+    if (out.length) {
+      const last = out[out.length - 1]!;
+      if (/\p{Ll}-$/u.test(last.text) && /^\p{Ll}/u.test(line[0]!.text)) last.text = last.text.slice(0, -1);
       else last.text += ' ';
     }
-    out.push(...runs);
+    // Copies (the last one's text changes here), made by one literal: runs come from several places.
+    for (const r of line) out.push({ text: r.text, bold: r.bold, italic: r.italic });
   }
   return tidyRuns(out);
 }
