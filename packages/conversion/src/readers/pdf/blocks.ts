@@ -29,40 +29,77 @@ export function removeRunningLines(pages: Line[][]): Line[][] {
   }
   // Counted over all pages and over every other page: a book's left and right pages carry different
   // running heads (a regulation's "21 CFR Ch. II" and "Drug Enforcement Administration, Justice").
+  // Plain functions and loops, no closure per call: V8 compiles a hot closure again for every new instance of it.
   const counts = new Map<string, number>();
   const sideCounts = new Map<string, number>();
-  const keyOf = (l: Line): string => `${Math.round(l.y / 4)}|${boilerplateKey(l.text)}`;
-  // A page's top line counts wherever it sits when it stands apart from the text under it: a reduced page
-  // (a regulation printed small on letter paper) has its running head a fifth of the way down.
-  const heads = pages.map((page) => {
-    const ys = page.filter((l) => !l.table).map((l) => l.y);
-    const top = Math.max(...ys);
-    const below = Math.max(...ys.filter((y) => y < top));
-    return { top, apart: top - below };
-  });
-  const atEdge = (l: Line, p: number): boolean =>
-    inEdgeBand(l) || (l.y === heads[p]!.top && heads[p]!.apart > l.size * RUNNING_HEAD_GAP);
-  pages.forEach((page, p) => {
-    for (const key of new Set(page.filter((l) => atEdge(l, p)).map(keyOf))) {
+  const heads: PageHead[] = [];
+  for (const page of pages) heads.push(pageHead(page));
+  for (let p = 0; p < pages.length; p++) {
+    const keys = new Set<string>();
+    for (const l of pages[p]!) if (atEdge(l, heads[p]!)) keys.add(runningKey(l));
+    for (const key of keys) {
       counts.set(key, (counts.get(key) ?? 0) + 1);
       sideCounts.set(`${p % 2}|${key}`, (sideCounts.get(`${p % 2}|${key}`) ?? 0) + 1);
     }
-  });
+  }
   const threshold = Math.max(3, Math.ceil(pages.length * 0.5));
-  // Most pages of one side, at least 3, and not on most of the other side's (that is the all-pages count).
-  const sideThreshold = (p: number): number => Math.max(3, Math.ceil(Math.ceil((pages.length - (p % 2)) / 2) * 0.75));
-  return pages.map((page, p) =>
-    page.filter((l) => {
-      if (l.table || !atEdge(l, p)) return true;
-      if (PAGE_NUMBER.test(l.text) && inEdgeBand(l)) return false;
-      const key = keyOf(l);
-      return (counts.get(key) ?? 0) < threshold && (sideCounts.get(`${p % 2}|${key}`) ?? 0) < sideThreshold(p);
-    }),
-  );
+  const kept: Line[][] = [];
+  for (let p = 0; p < pages.length; p++) {
+    // Most pages of one side, at least 3, and not on most of the other side's (that is the all-pages count).
+    const sideThreshold = Math.max(3, Math.ceil(Math.ceil((pages.length - (p % 2)) / 2) * 0.75));
+    const page: Line[] = [];
+    for (const l of pages[p]!) {
+      if (!l.table && atEdge(l, heads[p]!)) {
+        if (PAGE_NUMBER.test(l.text) && inEdgeBand(l)) continue;
+        const key = runningKey(l);
+        if ((counts.get(key) ?? 0) >= threshold || (sideCounts.get(`${p % 2}|${key}`) ?? 0) >= sideThreshold) continue;
+      }
+      page.push(l);
+    }
+    kept.push(page);
+  }
+  return kept;
+}
+
+/** A page's top line and how far it stands above the next one down. */
+interface PageHead {
+  top: number;
+  apart: number;
+}
+
+/**
+ * A page's top line counts wherever it sits when it stands apart from the text under it: a reduced page
+ * (a regulation printed small on letter paper) has its running head a fifth of the way down.
+ */
+function pageHead(page: Line[]): PageHead {
+  const ys: number[] = [];
+  for (const l of page) if (!l.table) ys.push(l.y);
+  const top = Math.max(...ys);
+  const lower: number[] = [];
+  for (const y of ys) if (y < top) lower.push(y);
+  return { top, apart: top - Math.max(...lower) };
+}
+
+/** Whether the line stands where running heads and footers do: in the page's edge bands, or as its apart top line. */
+function atEdge(l: Line, head: PageHead): boolean {
+  return inEdgeBand(l) || (l.y === head.top && head.apart > l.size * RUNNING_HEAD_GAP);
+}
+
+/** What a running line is recognised by across pages: its height on the page and its text, numbers folded. */
+function runningKey(l: Line): string {
+  return `${Math.round(l.y / 4)}|${boilerplateKey(l.text)}`;
 }
 
 /** A running head stands at least this many of its sizes above the page's next line. */
 const RUNNING_HEAD_GAP = 1.6;
+
+/**
+ * `lines[i]`, or undefined before the first line and after the last, read within bounds: V8 compiles a function
+ * again when one of its reads first falls outside an array.
+ */
+function lineAt(lines: Line[], i: number): Line | undefined {
+  return i >= 0 && i < lines.length ? lines[i] : undefined;
+}
 
 /** Running headers and footers live in the top or bottom 10 % of the page. */
 function inEdgeBand(line: Line): boolean {
@@ -84,22 +121,32 @@ export function linesToBlocks(read: Line[]): Block[] {
   // A line led by a symbol-font bullet is a list item set in bold, not a heading (as for a "•").
   // The tests are pure: the author-line ones (a Unicode name expression tried at every position of the line) run on
   // the few lines that look like headings, not on every line.
-  const heading = lines.map(
-    (l, i) =>
+  // Loops, not callbacks: a callback is a new closure per page, which V8 compiles again for each one that gets hot.
+  const heading: boolean[] = [];
+  for (let i = 0; i < lines.length; i++) {
+    const l = lines[i]!;
+    heading.push(
       (isHeadingLine(l, body) ||
         isStyledHeading(lines, i, body, font) ||
         isSectionNumber(l, body) ||
         isLocalHeading(lines, i, font) ||
         isCapitalsTitle(lines, i, body)) &&
-      !symbolBullets.has(l) &&
-      !runIn.has(l) &&
-      !hanging.items.has(l) &&
-      !hanging.subItems.has(l) &&
-      !isAuthorLine(l) &&
-      !isAuthorNamesLine(lines, i),
-  );
-  const romanSections = lines.some((l, i) => heading[i] && ROMAN_SECTION.test(l.text));
-  const headingSizes = [...new Set(lines.filter((_, i) => heading[i]).map((l) => l.size))].sort((a, b) => b - a);
+        !symbolBullets.has(l) &&
+        !runIn.has(l) &&
+        !hanging.items.has(l) &&
+        !hanging.subItems.has(l) &&
+        !isAuthorLine(l) &&
+        !isAuthorNamesLine(lines, i),
+    );
+  }
+  let romanSections = false;
+  const sizes = new Set<number>();
+  for (let i = 0; i < lines.length; i++) {
+    if (!heading[i]) continue;
+    if (!romanSections && ROMAN_SECTION.test(lines[i]!.text)) romanSections = true;
+    sizes.add(lines[i]!.size);
+  }
+  const headingSizes = [...sizes].sort(largestFirst);
   const levelOf = (l: Line): number => {
     if (l.size >= body * HEADING_RATIO) return Math.min(headingSizes.indexOf(l.size) + 1, 4);
     const base = headingSizes.filter((s) => s >= body * HEADING_RATIO).length + 1;
@@ -118,7 +165,7 @@ export function linesToBlocks(read: Line[]): Block[] {
     if (paragraph.length) {
       blocks.push({
         type: 'paragraph',
-        text: runsToInlines(joinRunLines(paragraph.map((l) => l.runs)), plain),
+        text: runsToInlines(joinRunLines(runsOf(paragraph)), plain),
         page: paragraph[0]!.page,
         ...boxOf(paragraph),
       });
@@ -136,7 +183,7 @@ export function linesToBlocks(read: Line[]): Block[] {
   };
   for (let i = 0; i < lines.length; i++) {
     const line = lines[i]!;
-    const prev = lines[i - 1];
+    const prev = lineAt(lines, i - 1);
     if (line.table) {
       flushParagraph();
       flushList();
@@ -194,9 +241,9 @@ export function linesToBlocks(read: Line[]): Block[] {
       }
       flushParagraph();
       flushList();
-      const last = blocks[blocks.length - 1];
+      const last = lastHeading(blocks);
       const continues =
-        last?.type === 'heading' &&
+        last &&
         prev &&
         heading[i - 1] &&
         prev.page === line.page &&
@@ -204,8 +251,7 @@ export function linesToBlocks(read: Line[]): Block[] {
         (prev.size === line.size || wrapsSmaller(prev, line)) &&
         gapBetween(prev, line) < Math.max(prev.size, line.size) * 1.8;
       // A heading's style is what makes it one: its text is plain.
-      if (continues && last.type === 'heading')
-        last.text = plainText(joinWrapped(inlineText(last.text, ''), line.text));
+      if (continues && last) last.text = plainText(joinWrapped(inlineText(last.text, ''), line.text));
       else
         blocks.push({
           type: 'heading',
@@ -214,7 +260,7 @@ export function linesToBlocks(read: Line[]): Block[] {
           page: line.page,
           ...boxOf([line]),
         });
-      if (continues && last.type === 'heading' && last.bbox) last.bbox = unionBox(last.bbox, boxOf([line]).bbox);
+      if (continues && last && last.bbox) last.bbox = unionBox(last.bbox, boxOf([line]).bbox);
       continue;
     }
     if (bullet || numbered) {
@@ -250,8 +296,8 @@ export function linesToBlocks(read: Line[]): Block[] {
     }
     // A heading's last line that ends with a period ("§ 1308.21 Application for exclusion of a" over
     // "nonnarcotic substance."): in the heading's type, at its line pitch, under a line that was wrapped.
-    const last = blocks[blocks.length - 1];
-    if (!list && !paragraph.length && last?.type === 'heading' && prev && heading[i - 1] && endsHeading(lines, i)) {
+    const last = lastHeading(blocks);
+    if (!list && !paragraph.length && last && prev && heading[i - 1] && endsHeading(lines, i)) {
       last.text = plainText(joinWrapped(inlineText(last.text, ''), line.text));
       // A line ending with a comma goes on ("PART 1309—REGISTRATION OF" / "MANUFACTURERS, DISTRIBUTORS," /
       // "IMPORTERS AND EXPORTERS"): the heading's next line continues it.
@@ -266,6 +312,26 @@ export function linesToBlocks(read: Line[]): Block[] {
   flushParagraph();
   flushList();
   return blocks;
+}
+
+/**
+ * The last block when it is a heading. One function for both places that ask: the place a page reaches late
+ * (a line after a heading) then shares what the other has seen, and V8 does not compile linesToBlocks again for it.
+ */
+function lastHeading(blocks: Block[]): Extract<Block, { type: 'heading' }> | undefined {
+  const last = blocks.length ? blocks[blocks.length - 1]! : undefined;
+  return last?.type === 'heading' ? last : undefined;
+}
+
+/** The lines' runs, in an array made by push (map makes arrays of another kind when V8 has compiled it inline). */
+function runsOf(lines: Line[]): StyledRun[][] {
+  const runs: StyledRun[][] = [];
+  for (const l of lines) runs.push(l.runs);
+  return runs;
+}
+
+function largestFirst(a: number, b: number): number {
+  return b - a;
 }
 
 /**
@@ -529,7 +595,7 @@ const ROMAN = ['i', 'ii', 'iii', 'iv', 'v', 'vi', 'vii', 'viii', 'ix', 'x', 'xi'
 
 /** A line that does not go on from the line before it: first of its page, after a heading or a closed sentence. */
 function standsApart(lines: Line[], i: number, heading: boolean[]): boolean {
-  const prev = lines[i - 1];
+  const prev = lineAt(lines, i - 1);
   return !prev || prev.page !== lines[i]!.page || heading[i - 1]! || /[.:;!?]["”')]?$/.test(prev.text);
 }
 
@@ -541,7 +607,7 @@ function standsApart(lines: Line[], i: number, heading: boolean[]): boolean {
  */
 function nextMarkStartsALine(lines: Line[], i: number, mark: string): boolean {
   const line = lines[i]!;
-  const prev = lines[i - 1];
+  const prev = lineAt(lines, i - 1);
   const opensParagraph = !prev || prev.page !== line.page || /[.:;!?]["”')]?$/.test(prev.text);
   const reach = opensParagraph ? ENCLOSED_NEXT_PARAGRAPH_WITHIN : ENCLOSED_NEXT_WITHIN;
   for (let j = i + 1; j < Math.min(lines.length, i + 1 + reach); j++) {
@@ -731,8 +797,8 @@ const MAX_STYLED_HEADING_CHARS = 90;
  */
 function isStyledHeading(lines: Line[], i: number, body: number, font: string): boolean {
   const line = lines[i]!;
-  const next = lines[i + 1];
-  const prev = lines[i - 1];
+  const next = lineAt(lines, i + 1);
+  const prev = lineAt(lines, i - 1);
   if (line.table || line.text.length > MAX_STYLED_HEADING_CHARS || line.size < body * 0.95) return false;
   if (!/\p{L}/u.test(line.text) || /[.,;:]$/.test(line.text) || BULLET.test(line.text)) return false;
   if (runsIntoPlainText(line)) return false;
@@ -755,9 +821,9 @@ function isCapitalsTitle(lines: Line[], i: number, body: number): boolean {
   // Small capitals: most letters set at 0.7-0.8 of the body's size.
   if (line.size < body * 0.7 || /\p{Ll}/u.test(line.text) || !/\p{Lu}{3}/u.test(line.text)) return false;
   if (/[.,;:]$/.test(line.text) || BULLET.test(line.text)) return false;
-  const next = lines[i + 1];
+  const next = lineAt(lines, i + 1);
   if (!next || next.page !== line.page || next.table || !/\p{Ll}/u.test(next.text) || next.y >= line.y) return false;
-  const prev = lines[i - 1];
+  const prev = lineAt(lines, i - 1);
   const apart = !prev || prev.page !== line.page || prev.y < line.y || prev.y - line.y > line.size * CAPITALS_TITLE_GAP;
   if (!apart) return false;
   if (/^(?:[IVX]{1,5}|\d{1,2})\.\s/.test(line.text)) return true;
@@ -805,8 +871,8 @@ function isSectionNumber(line: Line, body: number): boolean {
  */
 function isLocalHeading(lines: Line[], i: number, font: string): boolean {
   const line = lines[i]!;
-  const next = lines[i + 1];
-  const prev = lines[i - 1];
+  const next = lineAt(lines, i + 1);
+  const prev = lineAt(lines, i - 1);
   if (line.table || line.cells.length > 1 || line.text.length > MAX_STYLED_HEADING_CHARS) return false;
   if (!/\p{L}/u.test(line.text) || /[.,;:]$/.test(line.text) || BULLET.test(line.text)) return false;
   if (!next || next.table || next.page !== line.page || line.size < next.size * HEADING_RATIO) return false;
@@ -841,7 +907,7 @@ function symbolBulletLines(lines: Line[]): Set<Line> {
   // A lone glyph set apart in its own font that leads a single line nested right under a bulleted line
   // (Word's second-level "o" in Courier New, once under one item) is that item's sub-item.
   lines.forEach((l, i) => {
-    const above = lines[i - 1];
+    const above = lineAt(lines, i - 1);
     if (!l.marker || found.has(l) || lineMarker(l) === undefined || !above || above.page !== l.page) return;
     const bulleted = BULLET.test(above.text) || found.has(above);
     if (bulleted && indent(l) > indent(above) + l.size * NESTED_INDENT_RATIO) found.add(l);
@@ -998,7 +1064,7 @@ function gapBetween(a: Line, b: Line): number {
  */
 function runsOnElsewhere(lines: Line[], i: number): boolean {
   const line = lines[i]!;
-  const prev = lines[i - 1];
+  const prev = lineAt(lines, i - 1);
   if (!prev || prev.table || line.table || line.rtl || prev.rtl || Math.abs(line.size - prev.size) > 0.5) return false;
   if (!/^\p{Ll}/u.test(line.text) || /[.!?:;]["”')]?$/.test(prev.text)) return false;
   if (line.page === prev.page + 1) return true;
