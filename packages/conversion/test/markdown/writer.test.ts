@@ -23,6 +23,15 @@ describe('Markdown writer', () => {
     expect(renderMarkdown([list(999_999_998)])).toBe('999999998. a\n999999999. b\n');
   });
 
+  it('When table rows differ in length or there is no header row, then every row is as wide as the widest, filled with empty cells', () => {
+    const ragged: Block = { type: 'table', rows: [[[t('a')]], [[t('b')], [t('c')], [t('d')]], [[t('e')], [t('f')]]] };
+    expect(renderMarkdown([ragged])).toBe('| a |  |  |\n| --- | --- | --- |\n| b | c | d |\n| e | f |  |\n');
+    expect(renderMarkdown([{ ...ragged, headerRows: 0 }])).toBe(
+      '|  |  |  |\n| --- | --- | --- |\n| a |  |  |\n| b | c | d |\n| e | f |  |\n',
+    );
+    expect(renderMarkdown([ragged], { compactTables: true })).toBe('|a|||\n|-|-|-|\n|b|c|d|\n|e|f||\n');
+  });
+
   it('When a top-level raw block holds runs of blank lines, then they pass through as written; other blocks keep one', () => {
     const md = renderMarkdown([
       { type: 'raw', markdown: 'plain text\n\n\n\nafter four line ends\n' },

@@ -901,17 +901,21 @@ function family(font: string): string {
 function symbolBulletLines(lines: Line[]): Set<Line> {
   const key = (l: Line): string => `${l.page}|${Math.round(indent(l))}|${lineMarker(l)}`;
   const counts = new Map<string, number>();
-  const led = lines.filter((l) => lineMarker(l) !== undefined);
+  // Loops, not callbacks per call (V8 compiles each new instance of a hot closure again).
+  const led: Line[] = [];
+  for (const l of lines) if (lineMarker(l) !== undefined) led.push(l);
   for (const l of led) counts.set(key(l), (counts.get(key(l)) ?? 0) + 1);
-  const found = new Set(led.filter((l) => counts.get(key(l))! >= (l.marker ? 2 : 3)));
+  const found = new Set<Line>();
+  for (const l of led) if (counts.get(key(l))! >= (l.marker ? 2 : 3)) found.add(l);
   // A lone glyph set apart in its own font that leads a single line nested right under a bulleted line
   // (Word's second-level "o" in Courier New, once under one item) is that item's sub-item.
-  lines.forEach((l, i) => {
+  for (let i = 0; i < lines.length; i++) {
+    const l = lines[i]!;
     const above = lineAt(lines, i - 1);
-    if (!l.marker || found.has(l) || lineMarker(l) === undefined || !above || above.page !== l.page) return;
+    if (!l.marker || found.has(l) || lineMarker(l) === undefined || !above || above.page !== l.page) continue;
     const bulleted = BULLET.test(above.text) || found.has(above);
     if (bulleted && indent(l) > indent(above) + l.size * NESTED_INDENT_RATIO) found.add(l);
-  });
+  }
   return found;
 }
 

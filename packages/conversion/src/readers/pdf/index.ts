@@ -191,7 +191,8 @@ function typicalSize(items: TextItem[]): number {
 function withTables(lines: Line[], tables: RuledTable[], page: number, pageHeight: number): Line[] {
   const out = [...lines];
   for (const t of tables) {
-    const at = out.findIndex((l) => !l.table && l.y < t.top);
+    let at = -1;
+    for (let i = 0; i < out.length && at < 0; i++) if (!out[i]!.table && out[i]!.y < t.top) at = i;
     const line: Line = {
       text: '',
       runs: [],

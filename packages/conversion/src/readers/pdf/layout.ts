@@ -281,7 +281,8 @@ function toLine(items: TextItem[], page: number, pageHeight: number): Line {
     const script = !!last && item.size < last.size * 0.8 && Math.abs(item.y - last.y) > 0.5;
     const wordSpace = (script ? last!.size : item.size) * 0.15;
     last = item;
-    if (written && (gap > wordSpace || item.spaceBefore) && !endsInSpace && !startsWithSpace(text)) runs.push(SPACE_RUN);
+    if (written && (gap > wordSpace || item.spaceBefore) && !endsInSpace && !startsWithSpace(text))
+      runs.push(SPACE_RUN);
     written = true;
     endsInSpace = endsWithSpace(text);
     if (item.runs) for (const run of item.runs) runs.push(run);

@@ -28,9 +28,25 @@ export function ruledTables(rules: Rule[], items: TextItem[]): { tables: RuledTa
     const table = gridTable(group, rest, repeated);
     if (!table) continue;
     tables.push(table.table);
-    rest = rest.filter((item) => !table.used.has(item));
+    const left: TextItem[] = [];
+    for (const item of rest) if (!table.used.has(item)) left.push(item);
+    rest = left;
   }
-  return { tables: tables.sort((a, b) => b.top - a.top), rest };
+  return { tables: tables.sort(topFirst), rest };
+}
+
+// Comparators and loops at module level, not arrow functions per call: V8 compiles a hot closure again for every
+// new instance of it, and a sort calls its comparator often enough to make each one hot.
+function topFirst(a: RuledTable, b: RuledTable): number {
+  return b.top - a.top;
+}
+
+function ascending(a: number, b: number): number {
+  return a - b;
+}
+
+function byAt(a: Rule, b: Rule): number {
+  return a.at - b.at;
 }
 
 /**
@@ -156,7 +172,7 @@ function firstAtOrAbove(rules: Rule[], order: number[], at: number): number {
 
 /** Sorted positions with near-equal ones merged. */
 function positions(values: number[]): number[] {
-  const sorted = [...values].sort((a, b) => a - b);
+  const sorted = [...values].sort(ascending);
   const out: number[] = [];
   for (const v of sorted) if (!out.length || v - out[out.length - 1]! > TOLERANCE) out.push(v);
   return out;
@@ -334,7 +350,7 @@ function itemsInCells(
 /** The table's rows of cell texts: empty rows and columns dropped, a merged cell's text in every grid cell it spans. */
 function cellRows({ cols, rows }: Grid, parent: number[], texts: Map<number, TextItem[]>): string[][] {
   const cellText = new Map<number, string>();
-  texts.forEach((list, root) => cellText.set(root, readCell(list)));
+  for (const [root, list] of texts) cellText.set(root, readCell(list));
   const filled: string[][] = [];
   const keep: boolean[] = [];
   for (let c = 0; c < cols; c++) keep.push(false);
@@ -390,7 +406,7 @@ function rowBreaks(vertical: Rule[], horizontal: Rule[], bottom: number, top: nu
 export function runsThroughRow(vertical: Rule[], horizontal: Rule[]): boolean {
   const rows: Rule[] = [];
   for (const h of horizontal) if (!Number.isNaN(h.at)) rows.push(h);
-  rows.sort((a, b) => a.at - b.at);
+  rows.sort(byAt);
   for (const v of vertical) if (crossesRowBetweenEnds(v, rows)) return true;
   return false;
 }
@@ -438,7 +454,7 @@ function splitAtRules(item: TextItem, edges: number[], vertical: Rule[]): TextIt
       ruleAt.set(best, x);
     }
   }
-  cuts.sort((a, b) => a - b);
+  cuts.sort(ascending);
   const bounds = [0, ...cuts, item.text.length];
   return bounds.slice(0, -1).map((start, k) => {
     const end = bounds[k + 1]!;
@@ -456,7 +472,7 @@ function holdsLayout(items: TextItem[]): boolean {
   if (items.length === 1) return false;
   const baselines: TextItem[][] = [];
   // A turned run's pieces stand one above the other but are one line of text.
-  for (const item of items.filter((i) => !isTurned(i)).sort((a, b) => b.y - a.y || a.x - b.x)) {
+  for (const item of items.filter((i) => !isTurned(i)).sort(topDownThenLeft)) {
     const line = baselines.find((l) => Math.abs(l[0]!.y - item.y) <= item.size / 2);
     if (line) line.push(item);
     else baselines.push([item]);
@@ -502,9 +518,7 @@ function readCell(items: TextItem[]): string {
       .replace(/\s+/g, ' ')
       .trim();
   }
-  const sorted = [...items].sort((a, b) =>
-    Math.abs(a.y - b.y) > Math.min(a.size, b.size) / 2 ? b.y - a.y : a.x - b.x,
-  );
+  const sorted = [...items].sort(byLineThenLeft);
   let out = '';
   let last: TextItem | undefined;
   for (const item of sorted) {
@@ -516,6 +530,15 @@ function readCell(items: TextItem[]): string {
     last = item;
   }
   return out;
+}
+
+function topDownThenLeft(a: TextItem, b: TextItem): number {
+  return b.y - a.y || a.x - b.x;
+}
+
+/** Lines top-down (items within half a size of each other's baseline are one line), each left to right. */
+function byLineThenLeft(a: TextItem, b: TextItem): number {
+  return Math.abs(a.y - b.y) > Math.min(a.size, b.size) / 2 ? b.y - a.y : a.x - b.x;
 }
 
 /** poppler gives text set at a right angle as pieces of zero width. */

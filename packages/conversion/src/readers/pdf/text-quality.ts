@@ -25,10 +25,9 @@ const HIGH_SURROGATE = /[\ud800-\udbff]/g;
  * mojibake: page-quality.ts): such a page is OCR'd from its image instead.
  */
 export function readsAsGarbage(lines: Line[]): boolean {
-  const text = lines
-    .filter((l) => !l.table)
-    .map((l) => l.text)
-    .join(' ');
+  const texts: string[] = [];
+  for (const l of lines) if (!l.table) texts.push(l.text);
+  const text = texts.join(' ');
   return charactersReadAsGarbage(text) || scoresAsGarbled(text);
 }
 

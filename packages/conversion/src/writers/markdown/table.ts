@@ -28,16 +28,21 @@ export function renderTable(rows: InlineContent[][], headerRows: number, opts: W
   for (const r of rows) if (r.length > width) width = r.length;
   if (width === 0 || rows.length === 0) return '';
   const [open, sep, close, rule] = opts.compactTables ? ['|', '|', '|', '-'] : ['| ', ' | ', ' |', '---'];
-  const line = (cells: readonly InlineContent[]): string => {
-    const out = new Array<string>(width);
-    for (let i = 0; i < width; i++) out[i] = tableCell(cells[i] ?? []);
-    return `${open}${out.join(sep)}${close}`;
-  };
   // GFM has exactly one header row: further header rows become body rows; none gets an empty header.
   const lines = [
-    line(headerRows > 0 ? rows[0]! : []),
+    tableLine(headerRows > 0 ? rows[0]! : [], width, open, sep, close),
     `${open}${new Array<string>(width).fill(rule).join(sep)}${close}`,
   ];
-  for (let r = headerRows > 0 ? 1 : 0; r < rows.length; r++) lines.push(line(rows[r]!));
+  for (let r = headerRows > 0 ? 1 : 0; r < rows.length; r++) lines.push(tableLine(rows[r]!, width, open, sep, close));
   return lines.join('\n');
+}
+
+/**
+ * One row of `width` cells, short rows filled with empty cells. A module function, not a closure per table:
+ * V8 compiles a hot closure again for every new instance of it.
+ */
+function tableLine(cells: readonly InlineContent[], width: number, open: string, sep: string, close: string): string {
+  const out = new Array<string>(width);
+  for (let i = 0; i < width; i++) out[i] = tableCell((i < cells.length ? cells[i] : undefined) ?? []);
+  return `${open}${out.join(sep)}${close}`;
 }
