@@ -1,7 +1,24 @@
 import { tokenCounts } from '../../src/readers/pdf/page-quality';
 import { seeded } from '../seeded-random';
 
-const COMMON = ['the', 'of', 'und', 'für', 'été', 'The', 'OF', 'een', 'zwischen', 'a', 'à'];
+const COMMON = [
+  'the',
+  'of',
+  'und',
+  'für',
+  'été',
+  'The',
+  'OF',
+  'een',
+  'zwischen',
+  'a',
+  'à',
+  'WAS',
+  'It',
+  'thE',
+  'ÉTÉ',
+  'FÜR',
+];
 const OTHER = [
   'ledger',
   'Ünïcødé',
@@ -17,13 +34,23 @@ const OTHER = [
   '𝔊othic',
   '中文',
   'ﬁnd',
+  // Prefixes and extensions of common words, and words that lower-case to none of them.
+  'th',
+  'thes',
+  'theirs',
+  'itself',
+  'wa',
+  'İt',
+  'naïve',
+  'x-ray',
+  'don’t',
 ];
 const SPACES = [' ', '  ', '\t', '\n', '\u00a0', '\u2003', '\ufeff', '\u3000', '\u0085', ''];
 
 /** The tokens as they were first counted: split on whitespace, edges trimmed by expression, a Latin-token expression. */
 function reference(text: string): { all: number; latin: number; common: number } {
   const common = new Set(
-    'the of und für été een'.split(' '), // the words of COMMON that the page-quality list holds
+    'the of und für été een was it'.split(' '), // the words of COMMON that the page-quality list holds
   );
   const tokens = text
     .split(/\s+/)

@@ -168,13 +168,43 @@ function letterCounts(text: string): {
       const cls = CLASSES[c]!;
       if (cls & LETTER) letters++;
       if (cls & VOWEL_LETTER) vowels++;
-      if (cls === 0 && (c === 0x20 || (c <= 0xa0 && SPACE.test(text[i]!)))) spaces++;
+      // Below U+00A1, /\s/ is the space, tab to carriage return, and the no-break space.
+      if (cls === 0 && (c === 0x20 || (c >= 0x09 && c <= 0x0d) || c === 0xa0)) spaces++;
     } else if (SPACE.test(text[i]!)) spaces++;
   }
   return { letters, vowels, spaces, ascii, asciiLetters, frequentAscii };
 }
 
 const LONGEST_COMMON_WORD = Math.max(...[...COMMON_WORDS].map((w) => w.length));
+
+/** latinWord's characters below U+0250: A-Z, a-z, U+00C0-U+024F, the apostrophe and the hyphen. */
+const LATIN_WORD = new Uint8Array(0x250);
+for (let c = 0; c < LATIN_WORD.length; c++) {
+  LATIN_WORD[c] = (c >= 0x61 && c <= 0x7a) || (c >= 0x41 && c <= 0x5a) || c >= 0xc0 || c === 0x27 || c === 0x2d ? 1 : 0;
+}
+
+/**
+ * COMMON_WORDS' ASCII words as a trie over a-z: node n's child for letter k is COMMON_TRIE[n * 26 + k] (0: none;
+ * node 0 is the root, which is no one's child), and COMMON_END[n] marks a word's last letter.
+ */
+const { trie: COMMON_TRIE, ends: COMMON_END } = asciiTrie([...COMMON_WORDS].filter((w) => /^[a-z]+$/.test(w)));
+
+function asciiTrie(words: string[]): { trie: Int32Array; ends: Uint8Array } {
+  const nodes = 1 + words.reduce((n, w) => n + w.length, 0);
+  const trie = new Int32Array(nodes * 26);
+  const ends = new Uint8Array(nodes);
+  let next = 1;
+  for (const word of words) {
+    let node = 0;
+    for (let i = 0; i < word.length; i++) {
+      const slot = node * 26 + word.charCodeAt(i) - 0x61;
+      if (trie[slot] === 0) trie[slot] = next++;
+      node = trie[slot]!;
+    }
+    ends[node] = 1;
+  }
+  return { trie, ends };
+}
 
 /**
  * The page's whitespace-separated tokens, non-letters trimmed from both ends and empty ones left out:
@@ -192,24 +222,32 @@ export function tokenCounts(text: string): { all: number; latin: number; common:
     while (i < end && isSpace(text, i)) i++;
     if (i === end) break;
     const start = i;
-    while (i < end && !isSpace(text, i)) i++;
-    // A token that starts and ends with an ASCII letter has nothing to trim: the expression is run on the others only.
-    const trimmed =
-      asciiLetter(text.charCodeAt(start)) && asciiLetter(text.charCodeAt(i - 1))
-        ? undefined
-        : text.slice(start, i).replace(TOKEN_EDGES, '');
-    if (trimmed === '') continue;
+    let ascii = true;
+    while (i < end && !isSpace(text, i)) {
+      if (text.charCodeAt(i) >= 0x80) ascii = false;
+      i++;
+    }
+    // An ASCII token's letters are A-Z and a-z: its edges are trimmed by index, without a string. The expression
+    // trims the others.
+    let token = text;
+    let from = start;
+    let to = i;
+    if (ascii) {
+      while (from < to && !asciiLetter(text.charCodeAt(from))) from++;
+      if (from === to) continue;
+      while (!asciiLetter(text.charCodeAt(to - 1))) to--;
+    } else {
+      token = text.slice(start, i).replace(TOKEN_EDGES, '');
+      if (token === '') continue;
+      from = 0;
+      to = token.length;
+    }
     all++;
-    const token = trimmed ?? text;
-    const from = trimmed === undefined ? start : 0;
-    const to = trimmed === undefined ? i : trimmed.length;
     if (!latinWord(token, from, to)) continue;
     latin++;
     // One-letter words (a, y, e, o, à) are left out: shifted text makes them as often as prose does.
     const length = to - from;
-    if (length > 1 && length <= LONGEST_COMMON_WORD && COMMON_WORDS.has(token.slice(from, to).toLowerCase())) {
-      common++;
-    }
+    if (length > 1 && length <= LONGEST_COMMON_WORD && commonWord(token, from, to)) common++;
   }
   return { all, latin, common };
 }
@@ -224,16 +262,24 @@ function isSpace(text: string, i: number): boolean {
 function latinWord(text: string, from: number, to: number): boolean {
   for (let i = from; i < to; i++) {
     const c = text.charCodeAt(i);
-    const ok =
-      (c >= 0x61 && c <= 0x7a) ||
-      (c >= 0x41 && c <= 0x5a) ||
-      (c >= 0xc0 && c <= 0x24f) ||
-      c === 0x27 ||
-      c === 0x2d ||
-      c === 0x2019;
-    if (!ok) return false;
+    // A table, not a chain of comparisons: V8 compiled tokenCounts again when a comparison late in the chain first ran.
+    if (c < LATIN_WORD.length ? LATIN_WORD[c] === 0 : c !== 0x2019) return false;
   }
   return true;
+}
+
+/** Whether text[from, to), lower-cased, is one of COMMON_WORDS: an ASCII word is looked up letter by letter, without a string. */
+function commonWord(text: string, from: number, to: number): boolean {
+  let node = 0;
+  for (let i = from; i < to; i++) {
+    let c = text.charCodeAt(i);
+    if (c >= 0x80) return COMMON_WORDS.has(text.slice(from, to).toLowerCase());
+    if (c >= 0x41 && c <= 0x5a) c |= 0x20;
+    if (c < 0x61 || c > 0x7a) return false;
+    node = node < 0 ? node : COMMON_TRIE[node * 26 + c - 0x61]!;
+    if (node === 0) node = -1;
+  }
+  return node > 0 && COMMON_END[node] === 1;
 }
 
 function asciiLetter(c: number): boolean {
