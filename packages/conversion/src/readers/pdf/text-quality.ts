@@ -25,10 +25,18 @@ const HIGH_SURROGATE = /[\ud800-\udbff]/g;
  * mojibake: page-quality.ts): such a page is OCR'd from its image instead.
  */
 export function readsAsGarbage(lines: Line[]): boolean {
+  const text = pageText(lines);
+  return charactersReadAsGarbage(text) || scoresAsGarbled(text);
+}
+
+/**
+ * The page's text lines joined by spaces. A loop (no closure per page), in a function of its own (a loop in
+ * readsAsGarbage would make V8 optimise it with the checks it inlines).
+ */
+function pageText(lines: Line[]): string {
   const texts: string[] = [];
   for (const l of lines) if (!l.table) texts.push(l.text);
-  const text = texts.join(' ');
-  return charactersReadAsGarbage(text) || scoresAsGarbled(text);
+  return texts.join(' ');
 }
 
 function charactersReadAsGarbage(text: string): boolean {
