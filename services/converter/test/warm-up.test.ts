@@ -29,15 +29,20 @@ describe('warming the conversion workers when a converter starts (issue 22)', ()
     // No line repeats from page to page, so none is dropped as a running header.
     expect(markdown.match(/^# .+$/gm)).toEqual([
       '# Warm-up',
-      '# Section 2: signal and lantern',
-      '# Section 3: pears and budget',
+      '# Section 2: library and orchard',
+      '# Section 3: harbour and quarterly',
     ]);
     expect(markdown.match(/^\| Item \| Quantity \| Price \| Note \|$/gm)).toHaveLength(3);
-    expect(markdown).toContain('| orchard | 2.10 | 3.10 | ledger |');
+    expect(markdown).toContain('| orchard | 2.10 | 3.10 | station |');
     // Three paragraphs of four sentences on every page, their wrapped lines joined.
     const paragraphs = markdown.split('\n\n').filter((b) => !/^[#|]/.test(b));
     expect(paragraphs).toHaveLength(9);
     for (const paragraph of paragraphs) expect(paragraph.match(/[A-Z][a-z ]+\./g)).toHaveLength(4);
+  });
+
+  it('When the warm-up PDF is long, then every page keeps its heading (no line repeats as a running header)', async () => {
+    const { markdown } = await convertDocument(warmUpPdf(WARM_UP_PAGES), 'pdf', { enhanced: false });
+    expect(markdown.match(/^# Section \d+: \w+ and \w+$/gm)).toHaveLength(WARM_UP_PAGES - 1);
   });
 
   it('When the warm-up PDF’s pages are drawn, then some place everything at whole points and others at fractions (the reader is compiled for both)', () => {

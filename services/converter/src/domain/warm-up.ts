@@ -131,8 +131,15 @@ const LINE_CHARS = 88;
  * header or footer.
  */
 function warmUpPage(p: number): string {
-  let n = p * 7;
-  const word = (): string => WORDS[n++ % WORDS.length]!;
+  // Drawn per page (xorshift seeded by the page number): were they to cycle with the page, as they
+  // did, every other page would repeat and the headings read as a running header from ten pages on.
+  let state = (Math.imul(p + 1, 0x9e3779b1) >>> 0) | 1;
+  const word = (): string => {
+    state ^= state << 13;
+    state ^= state >>> 17;
+    state ^= state << 5;
+    return WORDS[(state >>> 0) % WORDS.length]!;
+  };
   const hex = (s: string): string => `<${Buffer.from(s, 'latin1').toString('hex')}>`;
   const g = geometry(p);
   const kerns = p % 2 ? [-15, 20, 10] : [-12.5, 20, 7.5];
