@@ -2,7 +2,7 @@ import { inflateSync } from 'node:zlib';
 import { convertDocument, closeConversionWorkers, countPages, workerIdleTimeoutMs } from '@markwright/conversion';
 import { createTestEnv, scrapeMetrics, silentLogger, type TestEnv } from '@markwright/test-support';
 import { conversionLimits, startConverter } from '../src/converter-service';
-import { WARM_UP_PAGES, warmUpPdf } from '../src/domain/warm-up';
+import { LONG_WARM_UP_PAGES, WARM_UP_PAGES, warmUpPdf } from '../src/domain/warm-up';
 
 let env: TestEnv;
 beforeAll(async () => (env = await createTestEnv({ HEALTH_PORT: '0' })));
@@ -45,6 +45,20 @@ describe('warming the conversion workers when a converter starts (issue 22)', ()
     expect(markdown.match(/^# Section \d+: \w+ and \w+$/gm)).toHaveLength(WARM_UP_PAGES - 1);
   });
 
+  it('When the long warm-up PDF is read as a split range reads it, then every page of the range gives its heading and its table', async () => {
+    const { written } = await convertDocument(warmUpPdf(LONG_WARM_UP_PAGES), 'pdf', {
+      enhanced: false,
+      writeBlocksOnly: true,
+      pageRange: [[2, LONG_WARM_UP_PAGES - 1]],
+    });
+    const texts = written?.texts ?? [];
+    expect(texts[0]).toBe('# Section 2: library and orchard');
+    expect(texts.filter((text) => text.startsWith('# Section '))).toHaveLength(LONG_WARM_UP_PAGES - 2);
+    expect(texts.filter((text) => text.startsWith('| Item | Quantity | Price | Note |'))).toHaveLength(
+      LONG_WARM_UP_PAGES - 2,
+    );
+  });
+
   it('When the warm-up PDF’s pages are drawn, then some place everything at whole points and others at fractions (the reader is compiled for both)', () => {
     const pages = contentStreams(warmUpPdf(2));
     expect(pages).toHaveLength(2);
@@ -60,7 +74,7 @@ describe('warming the conversion workers when a converter starts (issue 22)', ()
     expect(await countPages(warmUpPdf(WARM_UP_PAGES), 'pdf')).toBe(WARM_UP_PAGES);
   });
 
-  it('When CONVERTER_WARM_UP is on, then the converter is ready only once every slot has converted the warm-up PDF WARM_UP_PASSES times', async () => {
+  it('When CONVERTER_WARM_UP is on, then the converter is ready only once every slot has converted the warm-up PDF WARM_UP_PASSES times and read the long one as a range LONG_WARM_UP_PASSES times', async () => {
     const converter = await startConverter(
       { ...env.config, CONVERTER_WARM_UP: true, CONVERTER_CONCURRENCY: 2 },
       silentLogger,
