@@ -1,7 +1,14 @@
 import { inflateSync } from 'node:zlib';
-import { convertDocument, closeConversionWorkers, countPages, workerIdleTimeoutMs } from '@markwright/conversion';
+import {
+  convertDocument,
+  closeConversionWorkers,
+  countPages,
+  DEFAULT_LIMITS,
+  workerIdleTimeoutMs,
+  workerResourceLimits,
+} from '@markwright/conversion';
 import { createTestEnv, scrapeMetrics, silentLogger, type TestEnv } from '@markwright/test-support';
-import { conversionLimits, startConverter } from '../src/converter-service';
+import { conversionLimits, startConverter, WORKER_YOUNG_GENERATION_MB } from '../src/converter-service';
 import { LONG_WARM_UP_PAGES, WARM_UP_PAGES, warmUpPdf } from '../src/domain/warm-up';
 
 let env: TestEnv;
@@ -94,6 +101,17 @@ describe('warming the conversion workers when a converter starts (issue 22)', ()
   it('When a converter’s worker threads sit idle, then they stay (warm), while a CLI run’s exit after the usual idle time', () => {
     expect(workerIdleTimeoutMs(conversionLimits(env.config))).toBe(Infinity);
     expect(workerIdleTimeoutMs({ timeoutMs: 1000, maxMemoryMb: 512 })).toBe(5 * 60_000);
+  });
+
+  it('When a converter’s worker threads are made, then their young generation is WORKER_YOUNG_GENERATION_MB (a long range’s lines stay young), while a CLI run’s workers keep the library’s default', () => {
+    expect(workerResourceLimits(conversionLimits(env.config))).toEqual({
+      maxOldGenerationSizeMb: env.config.CONVERSION_MAX_MEMORY_MB,
+      maxYoungGenerationSizeMb: WORKER_YOUNG_GENERATION_MB,
+    });
+    expect(workerResourceLimits(DEFAULT_LIMITS)).toEqual({
+      maxOldGenerationSizeMb: 1536,
+      maxYoungGenerationSizeMb: 64,
+    });
   });
 
   it('When CONVERTER_WARM_UP is off, then nothing is converted and the converter is ready at once', async () => {
