@@ -39,6 +39,16 @@ export interface ConverterService {
   stop(): Promise<void>;
 }
 
+/**
+ * The V8 young generation of a converter's worker threads, MB (the library's default for its
+ * 1536 MB heaps is 64). A 200-page range allocates far more than 64 MB, so its medium-lived
+ * objects (a page's lines and runs) were promoted and every other pair of ranges paid a full
+ * mark-compact, marked on V8's background threads: two ranges at once cost 431-484 ms of CPU the
+ * first time after the warm-up against 339-384 with 256 (docs/performance.md, helper splitcpu).
+ * V8 grows the space only as survivors need it: the 2,000-page memory bench stays under 512 MB.
+ */
+export const WORKER_YOUNG_GENERATION_MB = 256;
+
 /** How this converter's conversions run in their worker threads. */
 export function conversionLimits(config: Config): IsolationLimits {
   return {
@@ -46,6 +56,7 @@ export function conversionLimits(config: Config): IsolationLimits {
     maxMemoryMb: config.CONVERSION_MAX_MEMORY_MB,
     // Warmed at start (warm-up.ts): kept warm however long the queue stays empty.
     keepIdleWorkers: true,
+    youngGenerationMb: WORKER_YOUNG_GENERATION_MB,
   };
 }
 

@@ -1,8 +1,15 @@
 import { inflateSync } from 'node:zlib';
-import { convertDocument, closeConversionWorkers, countPages, workerIdleTimeoutMs } from '@markwright/conversion';
+import {
+  convertDocument,
+  closeConversionWorkers,
+  countPages,
+  DEFAULT_LIMITS,
+  workerIdleTimeoutMs,
+  workerResourceLimits,
+} from '@markwright/conversion';
 import { createTestEnv, scrapeMetrics, silentLogger, type TestEnv } from '@markwright/test-support';
-import { conversionLimits, startConverter } from '../src/converter-service';
-import { WARM_UP_PAGES, warmUpPdf } from '../src/domain/warm-up';
+import { conversionLimits, startConverter, WORKER_YOUNG_GENERATION_MB } from '../src/converter-service';
+import { LONG_WARM_UP_PAGES, WARM_UP_PAGES, warmUpPdf } from '../src/domain/warm-up';
 
 let env: TestEnv;
 beforeAll(async () => (env = await createTestEnv({ HEALTH_PORT: '0' })));
@@ -29,15 +36,34 @@ describe('warming the conversion workers when a converter starts (issue 22)', ()
     // No line repeats from page to page, so none is dropped as a running header.
     expect(markdown.match(/^# .+$/gm)).toEqual([
       '# Warm-up',
-      '# Section 2: signal and lantern',
-      '# Section 3: pears and budget',
+      '# Section 2: library and orchard',
+      '# Section 3: harbour and quarterly',
     ]);
     expect(markdown.match(/^\| Item \| Quantity \| Price \| Note \|$/gm)).toHaveLength(3);
-    expect(markdown).toContain('| orchard | 2.10 | 3.10 | ledger |');
+    expect(markdown).toContain('| orchard | 2.10 | 3.10 | station |');
     // Three paragraphs of four sentences on every page, their wrapped lines joined.
     const paragraphs = markdown.split('\n\n').filter((b) => !/^[#|]/.test(b));
     expect(paragraphs).toHaveLength(9);
     for (const paragraph of paragraphs) expect(paragraph.match(/[A-Z][a-z ]+\./g)).toHaveLength(4);
+  });
+
+  it('When the warm-up PDF is long, then every page keeps its heading (no line repeats as a running header)', async () => {
+    const { markdown } = await convertDocument(warmUpPdf(WARM_UP_PAGES), 'pdf', { enhanced: false });
+    expect(markdown.match(/^# Section \d+: \w+ and \w+$/gm)).toHaveLength(WARM_UP_PAGES - 1);
+  });
+
+  it('When the long warm-up PDF is read as a split range reads it, then every page of the range gives its heading and its table', async () => {
+    const { written } = await convertDocument(warmUpPdf(LONG_WARM_UP_PAGES), 'pdf', {
+      enhanced: false,
+      writeBlocksOnly: true,
+      pageRange: [[2, LONG_WARM_UP_PAGES - 1]],
+    });
+    const texts = written?.texts ?? [];
+    expect(texts[0]).toBe('# Section 2: library and orchard');
+    expect(texts.filter((text) => text.startsWith('# Section '))).toHaveLength(LONG_WARM_UP_PAGES - 2);
+    expect(texts.filter((text) => text.startsWith('| Item | Quantity | Price | Note |'))).toHaveLength(
+      LONG_WARM_UP_PAGES - 2,
+    );
   });
 
   it('When the warm-up PDF’s pages are drawn, then some place everything at whole points and others at fractions (the reader is compiled for both)', () => {
@@ -55,7 +81,7 @@ describe('warming the conversion workers when a converter starts (issue 22)', ()
     expect(await countPages(warmUpPdf(WARM_UP_PAGES), 'pdf')).toBe(WARM_UP_PAGES);
   });
 
-  it('When CONVERTER_WARM_UP is on, then the converter is ready only once every slot has converted the warm-up PDF WARM_UP_PASSES times', async () => {
+  it('When CONVERTER_WARM_UP is on, then the converter is ready only once every slot has converted the warm-up PDF WARM_UP_PASSES times and read the long one as a range LONG_WARM_UP_PASSES times', async () => {
     const converter = await startConverter(
       { ...env.config, CONVERTER_WARM_UP: true, CONVERTER_CONCURRENCY: 2 },
       silentLogger,
@@ -75,6 +101,17 @@ describe('warming the conversion workers when a converter starts (issue 22)', ()
   it('When a converter’s worker threads sit idle, then they stay (warm), while a CLI run’s exit after the usual idle time', () => {
     expect(workerIdleTimeoutMs(conversionLimits(env.config))).toBe(Infinity);
     expect(workerIdleTimeoutMs({ timeoutMs: 1000, maxMemoryMb: 512 })).toBe(5 * 60_000);
+  });
+
+  it('When a converter’s worker threads are made, then their young generation is WORKER_YOUNG_GENERATION_MB (a long range’s lines stay young), while a CLI run’s workers keep the library’s default', () => {
+    expect(workerResourceLimits(conversionLimits(env.config))).toEqual({
+      maxOldGenerationSizeMb: env.config.CONVERSION_MAX_MEMORY_MB,
+      maxYoungGenerationSizeMb: WORKER_YOUNG_GENERATION_MB,
+    });
+    expect(workerResourceLimits(DEFAULT_LIMITS)).toEqual({
+      maxOldGenerationSizeMb: 1536,
+      maxYoungGenerationSizeMb: 64,
+    });
   });
 
   it('When CONVERTER_WARM_UP is off, then nothing is converted and the converter is ready at once', async () => {

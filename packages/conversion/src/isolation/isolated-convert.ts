@@ -1,5 +1,6 @@
 import os from 'node:os';
 import path from 'node:path';
+import type { ResourceLimits } from 'node:worker_threads';
 import Piscina from 'piscina';
 import type { ConvertDocumentOptions, ConvertDocumentResult } from '../convert';
 import { ConversionError, type ConversionErrorCode } from '../types';
@@ -25,6 +26,8 @@ export interface IsolationLimits {
    * spell must not throw that away.
    */
   keepIdleWorkers?: boolean;
+  /** V8 young generation of each worker thread, MB (default maxMemoryMb / 16, between 16 and 64). */
+  youngGenerationMb?: number;
 }
 
 export const DEFAULT_LIMITS: IsolationLimits = { timeoutMs: 120_000, maxMemoryMb: 1536 };
@@ -82,7 +85,7 @@ const IDLE_TIMEOUT_MS = 5 * 60_000;
  */
 const RETRIES_ON_FRESH_WORKERS = 2;
 
-/** Pools by task module, heap limit, hardening and idle policy, e.g. ".../conversion-worker.js:1536:guard:idle". */
+/** Pools by task module, heap limits, hardening and idle policy, e.g. ".../conversion-worker.js:1536::guard:idle". */
 const pools = new Map<string, Piscina>();
 /** Pools replaced after a worker outgrew its limits: they finish what they run, then stop. */
 const retiring = new Set<Piscina>();
@@ -111,14 +114,22 @@ function poolFor(taskFile: string, limits: IsolationLimits): Piscina {
       execArgv: EXEC_ARGV[hardening],
       // A retired pool waits for its running conversions, which have their own deadline.
       closeTimeout: limits.timeoutMs + 10_000,
-      resourceLimits: {
-        maxOldGenerationSizeMb: limits.maxMemoryMb,
-        maxYoungGenerationSizeMb: Math.min(64, Math.max(16, Math.floor(limits.maxMemoryMb / 16))),
-      },
+      resourceLimits: workerResourceLimits(limits),
     });
     pools.set(key, pool);
   }
   return pool;
+}
+
+/** The V8 heap limits of a pool's worker threads. */
+export function workerResourceLimits(
+  limits: IsolationLimits,
+): Required<Pick<ResourceLimits, 'maxOldGenerationSizeMb' | 'maxYoungGenerationSizeMb'>> {
+  return {
+    maxOldGenerationSizeMb: limits.maxMemoryMb,
+    maxYoungGenerationSizeMb:
+      limits.youngGenerationMb ?? Math.min(64, Math.max(16, Math.floor(limits.maxMemoryMb / 16))),
+  };
 }
 
 /** How long a pool's idle worker lives before it exits (Infinity: until the pool is closed). */
@@ -127,7 +138,7 @@ export function workerIdleTimeoutMs(limits: IsolationLimits): number {
 }
 
 function poolKey(taskFile: string, limits: IsolationLimits): string {
-  return `${taskFile}:${limits.maxMemoryMb}:${limits.hardening ?? 'guard'}:${limits.keepIdleWorkers ? 'kept' : 'idle'}`;
+  return `${taskFile}:${limits.maxMemoryMb}:${limits.youngGenerationMb ?? ''}:${limits.hardening ?? 'guard'}:${limits.keepIdleWorkers ? 'kept' : 'idle'}`;
 }
 
 /**

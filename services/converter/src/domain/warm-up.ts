@@ -20,6 +20,20 @@ import { convertIsolated, countPages, type IsolationLimits } from '@markwright/c
 export const WARM_UP_PAGES = 60;
 export const WARM_UP_PASSES = 2;
 
+/**
+ * Then each slot reads a longer warm-up PDF as a split conversion's range is read (a page range,
+ * its blocks written in the worker) LONG_WARM_UP_PASSES times: after the short passes alone, a
+ * range's first reads still spent about as much CPU on V8's optimising compiler (its background
+ * threads) as on the reading itself, the range path (the lazy object reader's page lookup, the
+ * blocks written in the worker) and the reader's less frequent functions being compiled then.
+ * Measured (docs/performance.md, helper splitcpu; two 200-page ranges of a pdfkit document at once
+ * after a few hundred small conversions, median of the first three, load 5-9): the pool's CPU
+ * 305-321 -> 268-291 ms, the converter's (pdftohtml included) 650-700 -> 590-630 ms. The
+ * warm-up's CPU goes from 1.0-1.1 s to 2.3 s.
+ */
+export const LONG_WARM_UP_PAGES = 200;
+export const LONG_WARM_UP_PASSES = 3;
+
 /** A4 in points, as most producers write it. */
 const PAGE_WIDTH = 595.28;
 const PAGE_HEIGHT = 841.89;
@@ -131,8 +145,15 @@ const LINE_CHARS = 88;
  * header or footer.
  */
 function warmUpPage(p: number): string {
-  let n = p * 7;
-  const word = (): string => WORDS[n++ % WORDS.length]!;
+  // Drawn per page (xorshift seeded by the page number): were they to cycle with the page, as they
+  // did, every other page would repeat and the headings read as a running header from ten pages on.
+  let state = (Math.imul(p + 1, 0x9e3779b1) >>> 0) | 1;
+  const word = (): string => {
+    state ^= state << 13;
+    state ^= state >>> 17;
+    state ^= state << 5;
+    return WORDS[(state >>> 0) % WORDS.length]!;
+  };
   const hex = (s: string): string => `<${Buffer.from(s, 'latin1').toString('hex')}>`;
   const g = geometry(p);
   const kerns = p % 2 ? [-15, 20, 10] : [-12.5, 20, 7.5];
@@ -198,13 +219,15 @@ function wrap(text: string, width: number): string[] {
 }
 
 /**
- * Converts the warm-up PDF WARM_UP_PASSES times on each of `slots` worker threads at once, and
- * counts its pages here, as a long PDF's split decision does in this thread (the first count
- * loads the object reader: 150 ms of CPU, then 1-10 ms). Returns on how many slots every pass
- * succeeded; a failure only means the first real jobs pay the load.
+ * Converts the warm-up PDF WARM_UP_PASSES times on each of `slots` worker threads at once, then
+ * reads the long one's pages as a range LONG_WARM_UP_PASSES times on each, and counts its pages
+ * here, as a long PDF's split decision does in this thread (the first count loads the object
+ * reader: 150 ms of CPU, then 1-10 ms). Returns on how many slots every pass succeeded; a failure
+ * only means the first real jobs pay the load.
  */
 export async function warmUpWorkers(slots: number, limits: IsolationLimits): Promise<number> {
   const pdf = warmUpPdf(WARM_UP_PAGES);
+  const long = warmUpPdf(LONG_WARM_UP_PAGES);
   await countPages(pdf, 'pdf').catch(() => undefined);
   const done = await Promise.all(
     Array.from({ length: slots }, async () => {
@@ -215,8 +238,27 @@ export async function warmUpWorkers(slots: number, limits: IsolationLimits): Pro
         );
         if (!converted) return false;
       }
+      for (let pass = 0; pass < LONG_WARM_UP_PASSES; pass++) if (!(await readAsRange(long, limits))) return false;
       return true;
     }),
   );
   return done.filter(Boolean).length;
+}
+
+/** The long warm-up PDF's pages but its first and last, read as a split range reads them; true when its tables came out. */
+function readAsRange(pdf: Buffer, limits: IsolationLimits): Promise<boolean> {
+  return convertIsolated(
+    pdf,
+    'pdf',
+    {
+      enhanced: false,
+      filename: 'warm-up.pdf',
+      writeBlocksOnly: true,
+      pageRange: [[2, LONG_WARM_UP_PAGES - 1]],
+    },
+    limits,
+  ).then(
+    (r) => r.written?.texts.some((text) => text.startsWith('| Item | Quantity | Price | Note |')) === true,
+    () => false,
+  );
 }
