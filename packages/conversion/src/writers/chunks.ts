@@ -114,7 +114,11 @@ class StretchCounter {
 
   /** `joiner` stands in the document between what ends at `end` and what starts at `at`. */
   joins(end: number, joiner: string, at: number): boolean {
-    return at === end + joiner.length && this.document.slice(end, at) === joiner;
+    if (at !== end + joiner.length) return false;
+    // Compared by character: the joiners are a few characters, and a slice of them would be a new string each.
+    for (let k = 0; k < joiner.length; k++)
+      if (this.document.charCodeAt(end + k) !== joiner.charCodeAt(k)) return false;
+    return true;
   }
 }
 
