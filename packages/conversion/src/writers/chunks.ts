@@ -48,22 +48,27 @@ export function writeChunks(
   /** Where the last block found ends in `document`, and where the next one is looked for. */
   let end = 0;
   let first = true;
+  /** The page and headings of the blocks, one object for their pieces until either changes (not one per block). */
+  let place: Place = { page: 0, headings };
   for (const { number, blocks, written } of groups) {
+    place = { page: number, headings };
     blocks.forEach((block, i) => {
       if (block.type === 'heading') {
         while (open.length && open[open.length - 1]!.level >= block.level) open.pop();
         headings = open.map((h) => h.text);
+        place = { page: number, headings };
       }
       const markdown = markdownOf(block, written[i]!);
       if (markdown) {
         const at = counter.find(markdown, first ? 0 : end + BLOCK_JOINER.length);
         end = at >= 0 ? at + markdown.length : end + BLOCK_JOINER.length + markdown.length;
         first = false;
-        blockPieces(block, markdown, at, maxTokens, { page: number, headings }, counter, pieces);
+        blockPieces(block, markdown, at, maxTokens, place, counter, pieces);
       }
       if (block.type === 'heading' && markdown) {
         open.push({ level: block.level, text: inlineText(block.text).trim() });
         headings = open.map((h) => h.text);
+        place = { page: number, headings };
       }
     });
   }
@@ -151,7 +156,8 @@ function blockPieces(
   counter: StretchCounter,
   out: Piece[],
 ): void {
-  const lines = block.type === 'table' || block.type === 'list' || block.type === 'code' ? markdown.split('\n') : [];
+  const lines =
+    block.type === 'table' || block.type === 'list' || block.type === 'code' ? markdown.split('\n') : NO_LINES;
   const units =
     block.type === 'table' && lines.length > 2
       ? [`${lines[0]}\n${lines[1]}\n${lines[2]}`, ...lines.slice(3)]
@@ -195,6 +201,9 @@ function blockPieces(
     else out.push(piece(place, row, joiner, counts[i]!, rowAt, header));
   });
 }
+
+/** The lines of a block that is not cut by lines (shared, never changed). */
+const NO_LINES: readonly string[] = [];
 
 /** Above this share of the limit a block's summed line counts are checked against a count of the whole. */
 const NEAR_LIMIT = 0.8;
