@@ -181,9 +181,9 @@ export function countTokens(text: string): number {
 
 /**
  * The token index's scan of a whole document reads its code units from a typed array (V8 reads one
- * faster than `charCodeAt`) and looks every piece of up to CACHED_PIECE_CHARS up by a hash made
- * while scanning, in a table whose keys are code units in one pool: no string per piece, no Map.
- * Pieces that depend on a character beyond ASCII are cut and counted from the string as before.
+ * faster than `charCodeAt`) and looks every piece of up to CACHED_PIECE_CHARS up by a key made
+ * while scanning, in a table of typed arrays: no string per piece, no Map. Pieces that depend on a
+ * character beyond ASCII are cut and counted from the string as before.
  */
 let codeBytes: Buffer | undefined;
 /** The largest code buffer a worker keeps between documents (4 MB: 2M characters). */
@@ -198,50 +198,94 @@ function codesOf(text: string): Uint16Array {
   return new Uint16Array(buffer.buffer, buffer.byteOffset, text.length);
 }
 
-/** Pieces counted already, for the index's scan: open addressing, at most half full, emptied when full. */
+/**
+ * A piece's key, made while it is scanned: its last 8 characters, 7 bits each (every piece the scan
+ * keys is ASCII), in two 28-bit halves shifted along (`keyHigh` gets what leaves `keyLow`). With
+ * the length it is the piece itself for pieces of up to KEYED_CHARS characters (most words and
+ * punctuation runs), so a hit needs no comparison of characters; a longer piece is compared with
+ * its characters, kept in a pool.
+ */
+const KEY_MASK = 0xfffffff;
+const KEYED_CHARS = 8;
+
+/**
+ * Pieces counted already, for the index's scan: open addressing, at most half full, emptied when
+ * full. A slot is four numbers in one array (one cache line): the key's two halves, the length (low
+ * LENGTH_BITS) with where a long piece's characters start in the pool above them, and the count;
+ * an empty slot has length 0.
+ */
 const PIECE_SLOTS = 1 << 16;
 const PIECE_ENTRIES = PIECE_SLOTS >> 1;
-/** Code units of the pieces kept (an entry's key is a stretch of it); emptied with the table when full. */
+const LENGTH_BITS = 7;
+const LENGTH_MASK = (1 << LENGTH_BITS) - 1;
+/** Code units of the long pieces kept; emptied with the table when full. */
 const PIECE_POOL_UNITS = 1 << 19;
-const pieceSlots = new Int32Array(PIECE_SLOTS);
-const pieceHashes = new Int32Array(PIECE_ENTRIES + 1);
-const pieceStarts = new Int32Array(PIECE_ENTRIES + 1);
-const pieceLengths = new Int32Array(PIECE_ENTRIES + 1);
-const pieceCounts = new Int32Array(PIECE_ENTRIES + 1);
+const pieceTable = new Int32Array(PIECE_SLOTS * 4);
 const piecePool = new Uint16Array(PIECE_POOL_UNITS);
-/** Entries used (entry 0 is none), and pool units used. */
-let pieceEntries = 1;
+/** Entries kept, and pool units used. */
+let pieceEntries = 0;
 let poolUsed = 0;
 
-/** The count of the piece codes[at..end) with FNV-1a hash `hash`, from the table, else counted and kept. */
-function tableTokens(codes: Uint16Array, text: string, at: number, end: number, hash: number): number {
+/** The first slot to probe for a key: the hash's high bits, which every bit of the key moves. */
+function firstSlot(keyLow: number, keyHigh: number, length: number): number {
+  return Math.imul(keyLow ^ Math.imul(keyHigh + length, 0x9e3779b1), 0x85ebca6b) >>> 16;
+}
+
+/** The count of the piece codes[at..end) with key keyLow/keyHigh, from the table, else counted and kept. */
+function tableTokens(
+  codes: Uint16Array,
+  text: string,
+  at: number,
+  end: number,
+  keyLow: number,
+  keyHigh: number,
+): number {
   const length = end - at;
   if (length > CACHED_PIECE_CHARS) return pieceTokens(text, at, end);
-  let slot = hash & (PIECE_SLOTS - 1);
-  for (let entry = pieceSlots[slot]!; entry !== 0; entry = pieceSlots[slot]!) {
-    if (pieceHashes[entry] === hash && pieceLengths[entry] === length) {
-      const start = pieceStarts[entry]!;
+  let slot = firstSlot(keyLow, keyHigh, length);
+  for (let meta = pieceTable[(slot << 2) | 2]!; meta !== 0; meta = pieceTable[(slot << 2) | 2]!) {
+    const base = slot << 2;
+    if (pieceTable[base] === keyLow && pieceTable[base | 1] === keyHigh && (meta & LENGTH_MASK) === length) {
+      if (length <= KEYED_CHARS) return pieceTable[base | 3]!;
+      const start = meta >>> LENGTH_BITS;
       let k = 0;
       while (k < length && piecePool[start + k] === codes[at + k]) k++;
-      if (k === length) return pieceCounts[entry]!;
+      if (k === length) return pieceTable[base | 3]!;
     }
     slot = (slot + 1) & (PIECE_SLOTS - 1);
   }
+  return keptPieceTokens(codes, text, at, end, keyLow, keyHigh, slot);
+}
+
+/** tableTokens of a piece not in the table: counted, and kept in `slot` (the free one its probe ended at). */
+function keptPieceTokens(
+  codes: Uint16Array,
+  text: string,
+  at: number,
+  end: number,
+  keyLow: number,
+  keyHigh: number,
+  slot: number,
+): number {
+  const length = end - at;
   const tokens = pieceTokens(text, at, end);
-  if (pieceEntries > PIECE_ENTRIES || poolUsed + length > PIECE_POOL_UNITS) {
-    pieceSlots.fill(0);
-    pieceEntries = 1;
+  const pooled = length > KEYED_CHARS;
+  if (pieceEntries >= PIECE_ENTRIES || (pooled && poolUsed + length > PIECE_POOL_UNITS)) {
+    pieceTable.fill(0);
+    pieceEntries = 0;
     poolUsed = 0;
-    slot = hash & (PIECE_SLOTS - 1);
+    slot = firstSlot(keyLow, keyHigh, length);
   }
-  const entry = pieceEntries++;
-  pieceSlots[slot] = entry;
-  pieceHashes[entry] = hash;
-  pieceStarts[entry] = poolUsed;
-  pieceLengths[entry] = length;
-  pieceCounts[entry] = tokens;
-  piecePool.set(codes.subarray(at, end), poolUsed);
-  poolUsed += length;
+  const base = slot << 2;
+  pieceEntries++;
+  pieceTable[base] = keyLow;
+  pieceTable[base | 1] = keyHigh;
+  pieceTable[base | 2] = ((pooled ? poolUsed : 0) << LENGTH_BITS) | length;
+  pieceTable[base | 3] = tokens;
+  if (pooled) {
+    piecePool.set(codes.subarray(at, end), poolUsed);
+    poolUsed += length;
+  }
   return tokens;
 }
 
@@ -259,7 +303,8 @@ function stringPiece(text: string, at: number): number {
 function nextPieceOfCodes(codes: Uint16Array, length: number, text: string, at: number): number {
   const first = codes[at]!;
   if (first >= 128) return stringPiece(text, at);
-  let hash = FNV_OFFSET;
+  let keyLow = 0;
+  let keyHigh = 0;
   let i = at;
   // [^\r\n\p{L}\p{N}]? before a word: taken when an ASCII letter follows.
   if (
@@ -272,18 +317,20 @@ function nextPieceOfCodes(codes: Uint16Array, length: number, text: string, at: 
   ) {
     const next = codes[at + 1]! | 32;
     if (next >= 97 && next <= 122) {
-      hash = Math.imul(hash ^ first, FNV_PRIME);
+      keyLow = first;
       i++;
     }
   }
   const letters = i;
   let c: number;
   while (i < length && (c = codes[i]!) >= 65 && c <= 90) {
-    hash = Math.imul(hash ^ c, FNV_PRIME);
+    keyHigh = (keyHigh << 7) | (keyLow >>> 21);
+    keyLow = ((keyLow << 7) | c) & KEY_MASK;
     i++;
   }
   while (i < length && (c = codes[i]!) >= 97 && c <= 122) {
-    hash = Math.imul(hash ^ c, FNV_PRIME);
+    keyHigh = (keyHigh << 7) | (keyLow >>> 21);
+    keyLow = ((keyLow << 7) | c) & KEY_MASK;
     i++;
   }
   if (i > letters) {
@@ -293,10 +340,13 @@ function nextPieceOfCodes(codes: Uint16Array, length: number, text: string, at: 
       if (c >= 128) return stringPiece(text, at);
       if (c === 39) {
         const end = i + contractionOfCodes(codes, length, i);
-        for (; i < end; i++) hash = Math.imul(hash ^ codes[i]!, FNV_PRIME);
+        for (; i < end; i++) {
+          keyHigh = (keyHigh << 7) | (keyLow >>> 21);
+          keyLow = ((keyLow << 7) | codes[i]!) & KEY_MASK;
+        }
       }
     }
-    lastPieceTokens = tableTokens(codes, text, at, i, hash);
+    lastPieceTokens = tableTokens(codes, text, at, i, keyLow, keyHigh);
     return i;
   }
   if (first >= 48 && first <= 57) {
@@ -327,11 +377,16 @@ function nextPieceOfCodes(codes: Uint16Array, length: number, text: string, at: 
     lastPieceTokens = shortCounts[key] ||= pieceTokens(text, at, end);
     return end;
   }
-  hash = FNV_OFFSET;
-  for (let k = at; k < end; k++) hash = Math.imul(hash ^ codes[k]!, FNV_PRIME);
-  lastPieceTokens = tableTokens(codes, text, at, end, hash);
+  for (let k = at; k < end; k++) {
+    keyHigh = (keyHigh << 7) | (keyLow >>> 21);
+    keyLow = ((keyLow << 7) | codes[k]!) & KEY_MASK;
+  }
+  lastPieceTokens = tableTokens(codes, text, at, end, keyLow, keyHigh);
   return end;
 }
+
+/** Indexes built in this thread: the shared code buffer holds the last one's text (TokenIndex.cutCount). */
+let codesGenerations = 0;
 
 /** Arrays of an index released, for the next one built (TokenIndex.release). */
 let spare: { boundaries: Int32Array; before: Int32Array } | undefined;
@@ -350,6 +405,9 @@ export class TokenIndex {
   /** Tokens before each boundary. */
   private readonly before: Int32Array;
   private readonly pieces: number;
+  /** The text's code units, as the scan read them: valid while this is the last index built (codesGenerations). */
+  private readonly codes: Uint16Array;
+  private readonly codesGeneration: number;
 
   constructor(readonly text: string) {
     const size = Math.max(16, text.length >> 1);
@@ -377,6 +435,8 @@ export class TokenIndex {
     this.boundaries = boundaries;
     this.before = before;
     this.pieces = n;
+    this.codes = codes;
+    this.codesGeneration = ++codesGenerations;
   }
 
   /**
@@ -393,8 +453,12 @@ export class TokenIndex {
     let total = 0;
     // Most stretches (blocks, rows, lines) start on a boundary and have no prefix: no head, and no string made.
     if (prefix || this.boundaries[b] !== from) {
-      // The head: split on its own until a piece ends on a boundary of the whole.
-      const stretch = prefix + this.text.slice(from, to);
+      // The head: split on its own until a piece ends on a boundary of the whole. Split from the
+      // stretch's first HEAD_WINDOW characters while its pieces end where they would in the whole
+      // stretch (as prefixHead decides), not from a copy of a stretch of kilobytes (a chunk).
+      const window = Math.min(to, from + HEAD_WINDOW);
+      let stretch = prefix + this.text.slice(from, window);
+      let settledEnd = window < to ? lastSettledEnd(stretch) : stretch.length;
       let at = 0;
       if (prefix) {
         const head = this.prefixHead(prefix);
@@ -407,7 +471,14 @@ export class TokenIndex {
           while (b <= this.pieces && this.boundaries[b]! < from + offset) b++;
           if (b <= this.pieces && this.boundaries[b] === from + offset) break;
         }
-        at = nextPiece(stretch, at);
+        const end = nextPiece(stretch, at);
+        if (end > settledEnd) {
+          // What follows the window may change this piece: split again from here in the whole stretch.
+          stretch = prefix + this.text.slice(from, to);
+          settledEnd = stretch.length;
+          continue;
+        }
+        at = end;
         total += lastPieceTokens;
       }
       if (at >= stretch.length) return total;
@@ -416,29 +487,41 @@ export class TokenIndex {
     const last = this.lastBoundaryAtOrBefore(to);
     total += this.before[last]! - this.before[b]!;
     const tail = this.boundaries[last]!;
-    return tail < to ? total + countTokens(this.text.slice(tail, to)) : total;
+    return tail < to ? total + this.cutCount(tail, to) : total;
+  }
+
+  /**
+   * countTokens of `text.slice(from, to)`, where the stretch cuts a piece of the whole (most blocks
+   * and rows end inside one: `.` or ` |` before a line break): from the code units when they are all
+   * ASCII and still this text's, with no string made.
+   */
+  private cutCount(from: number, to: number): number {
+    const codes = this.codes;
+    if (this.codesGeneration !== codesGenerations) return countTokens(this.text.slice(from, to));
+    for (let k = from; k < to; k++) if (codes[k]! >= 128) return countTokens(this.text.slice(from, to));
+    let total = 0;
+    // Scanned as a text that ends at `to`: the pattern has no look-behind, so as the slice on its own.
+    for (let at = from; at < to;) {
+      at = nextPieceOfCodes(codes, to, this.text, at);
+      total += lastPieceTokens;
+    }
+    return total;
   }
 
   /** prefixHead's answers for this text's counts (a table's header, repeated at each continuation chunk). */
   private readonly heads = new Map<string, { at: number; tokens: number }>();
 
-  /**
-   * How far `prefix` splits the same whatever follows it, and the tokens up to there: its pieces up
-   * to the last one that ends 4 or more characters before its end with a character other than white
-   * space after it. No piece's end depends on more than the 3 characters after it, or on more than
-   * the white space run it ends in (contractions, `\s+(?!\S)`, `\s*[\r\n]+`).
-   */
+  /** How far `prefix` splits the same whatever follows it (lastSettledEnd), and the tokens up to there. */
   private prefixHead(prefix: string): { at: number; tokens: number } {
     let head = this.heads.get(prefix);
     if (head) return head;
-    let lastNonSpace = prefix.length - 1;
-    while (lastNonSpace >= 0 && isWhiteSpace(prefix.charCodeAt(lastNonSpace))) lastNonSpace--;
+    const settled = lastSettledEnd(prefix);
     head = { at: 0, tokens: 0 };
     let tokens = 0;
     for (let at = 0; at < prefix.length;) {
       at = nextPiece(prefix, at);
       tokens += lastPieceTokens;
-      if (at + 3 < prefix.length && at <= lastNonSpace) head = { at, tokens };
+      if (at <= settled) head = { at, tokens };
       else break;
     }
     this.heads.set(prefix, head);
@@ -494,6 +577,22 @@ export class TokenIndex {
     return b <= this.pieces && this.boundaries[b] === position ? b : b - 1;
   }
 }
+
+/**
+ * How far the split of `text` is the same whatever follows it: a piece ending at or before this
+ * ends there in any text that starts with `text`. No piece's end depends on more than the 3
+ * characters after it, or on more than the white space run it ends in (contractions,
+ * `\s+(?!\S)`, `\s*[\r\n]+`): so 4 characters before the end, and not past the last character
+ * other than white space.
+ */
+function lastSettledEnd(text: string): number {
+  let lastNonSpace = text.length - 1;
+  while (lastNonSpace >= 0 && isWhiteSpace(text.charCodeAt(lastNonSpace))) lastNonSpace--;
+  return Math.min(text.length - 4, lastNonSpace);
+}
+
+/** Characters of a stretch its head is first split from (TokenIndex.count): a few pieces past a table header. */
+const HEAD_WINDOW = 64;
 
 /** JavaScript's `\s`: what the pattern's look-ahead and white-space runs are made of. */
 function isWhiteSpace(c: number): boolean {

@@ -48,22 +48,27 @@ export function writeChunks(
   /** Where the last block found ends in `document`, and where the next one is looked for. */
   let end = 0;
   let first = true;
+  /** The page and headings of the blocks, one object for their pieces until either changes (not one per block). */
+  let place: Place = { page: 0, headings };
   for (const { number, blocks, written } of groups) {
+    place = { page: number, headings };
     blocks.forEach((block, i) => {
       if (block.type === 'heading') {
         while (open.length && open[open.length - 1]!.level >= block.level) open.pop();
         headings = open.map((h) => h.text);
+        place = { page: number, headings };
       }
       const markdown = markdownOf(block, written[i]!);
       if (markdown) {
         const at = counter.find(markdown, first ? 0 : end + BLOCK_JOINER.length);
         end = at >= 0 ? at + markdown.length : end + BLOCK_JOINER.length + markdown.length;
         first = false;
-        blockPieces(block, markdown, at, maxTokens, { page: number, headings }, counter, pieces);
+        blockPieces(block, markdown, at, maxTokens, place, counter, pieces);
       }
       if (block.type === 'heading' && markdown) {
         open.push({ level: block.level, text: inlineText(block.text).trim() });
         headings = open.map((h) => h.text);
+        place = { page: number, headings };
       }
     });
   }
@@ -114,7 +119,11 @@ class StretchCounter {
 
   /** `joiner` stands in the document between what ends at `end` and what starts at `at`. */
   joins(end: number, joiner: string, at: number): boolean {
-    return at === end + joiner.length && this.document.slice(end, at) === joiner;
+    if (at !== end + joiner.length) return false;
+    // Compared by character: the joiners are a few characters, and a slice of them would be a new string each.
+    for (let k = 0; k < joiner.length; k++)
+      if (this.document.charCodeAt(end + k) !== joiner.charCodeAt(k)) return false;
+    return true;
   }
 }
 
@@ -147,16 +156,11 @@ function blockPieces(
   counter: StretchCounter,
   out: Piece[],
 ): void {
-  const lines = block.type === 'table' || block.type === 'list' || block.type === 'code' ? markdown.split('\n') : [];
-  const units =
-    block.type === 'table' && lines.length > 2
-      ? [`${lines[0]}\n${lines[1]}\n${lines[2]}`, ...lines.slice(3)]
-      : block.type === 'list'
-        ? listItems(lines)
-        : block.type === 'code'
-          ? lines
-          : undefined;
-  if (!units) {
+  const offsets =
+    block.type === 'table' || block.type === 'list' || block.type === 'code'
+      ? unitOffsets(block.type, markdown)
+      : undefined;
+  if (!offsets) {
     const tokens = counter.count(markdown, at);
     if (tokens > max) return splitText(markdown, at, max, place, '\n\n', counter, out);
     const whole = piece(place, markdown, '\n\n', tokens, at);
@@ -164,21 +168,30 @@ function blockPieces(
     out.push(whole);
     return;
   }
-  // Units are the block's lines (grouped), one line break apart.
-  const starts: number[] = [];
-  let offset = 0;
-  for (const unit of units) {
-    starts.push(at < 0 ? -1 : at + offset);
-    offset += unit.length + 1;
+  // Counted by place in the document: a block that fits (most) makes no string of its units.
+  const counts: number[] = [];
+  let estimate = offsets.length / 2 - 1;
+  for (let u = 0; u < offsets.length; u += 2) {
+    const tokens =
+      at < 0
+        ? countTokens(markdown.slice(offsets[u], offsets[u + 1]))
+        : counter.stretch(at + offsets[u]!, at + offsets[u + 1]!);
+    counts.push(tokens);
+    estimate += tokens;
   }
-  const counts = units.map((unit, i) => counter.count(unit, starts[i]!));
-  const estimate = counts.reduce((a, b) => a + b, 0) + units.length - 1;
   if (estimate <= max && (estimate <= max * NEAR_LIMIT || counter.count(markdown, at) <= max)) {
     out.push(piece(place, markdown, '\n\n', estimate, at));
     return;
   }
+  const units: string[] = [];
+  const starts: number[] = [];
+  for (let u = 0; u < offsets.length; u += 2) {
+    units.push(markdown.slice(offsets[u], offsets[u + 1]));
+    starts.push(at < 0 ? -1 : at + offsets[u]!);
+  }
   if (block.type !== 'table') return unitPieces(units, starts, counts, '\n', max, place, counter, out);
-  const header = `${lines[0]}\n${lines[1]}`;
+  // The header and delimiter rows: the first unit but its last line.
+  const header = units[0]!.slice(0, units[0]!.lastIndexOf('\n'));
   const room = max - counter.count(header, at) - 1;
   units.forEach((row, i) => {
     const joiner = i === 0 ? '\n\n' : '\n';
@@ -195,15 +208,28 @@ function blockPieces(
 /** Above this share of the limit a block's summed line counts are checked against a count of the whole. */
 const NEAR_LIMIT = 0.8;
 
-/** A list's Markdown lines grouped into its top-level items (an item's nested lines stay with it). */
-function listItems(lines: string[]): string[] {
-  const items: string[] = [];
-  for (const line of lines) {
-    if (/^(?:\d+\.|-)(?: |$)/.test(line) || !items.length) items.push(line);
-    else items[items.length - 1] += `\n${line}`;
+/**
+ * Where the units of a table, list or code block stand in its Markdown, as [start, end) offsets in
+ * pairs: its lines, one line break apart, grouped (a table's first unit is its header, delimiter
+ * and first row; a list's top-level item keeps its nested lines). Undefined for a table of fewer
+ * than three lines, which is not cut by rows.
+ */
+function unitOffsets(type: 'table' | 'list' | 'code', markdown: string): number[] | undefined {
+  const offsets: number[] = [];
+  for (let start = 0, line = 0; ; line++) {
+    let end = markdown.indexOf('\n', start);
+    if (end < 0) end = markdown.length;
+    ITEM_START.lastIndex = start;
+    const opens = offsets.length === 0 || (type === 'table' ? line > 2 : type === 'code' || ITEM_START.test(markdown));
+    if (opens) offsets.push(start, end);
+    else offsets[offsets.length - 1] = end;
+    if (end === markdown.length) return type === 'table' && line < 2 ? undefined : offsets;
+    start = end + 1;
   }
-  return items;
 }
+
+/** A list's top-level item starts a line (sticky: tested where the line starts). */
+const ITEM_START = /(?:\d+\.|-)(?= |\n|$)/y;
 
 /** Units joined by `joiner` in the Markdown; the first joins what is before the block by a blank line. */
 function unitPieces(

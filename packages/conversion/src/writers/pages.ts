@@ -42,13 +42,15 @@ export function writePages(
   groups: PageBlocks[],
   join: (blocks: Block[], written: string[]) => string,
 ): { pages: Page[]; markdown: string } {
-  const pages = groups.map(({ number, blocks, written }) => ({
-    number,
-    markdown: blocks.length ? join(blocks, written).trim() : '',
-  }));
-  const joined = pages
-    .map((p) => p.markdown)
-    .filter((md) => md !== '')
-    .join('\n\n');
+  const texts = groups.map(({ blocks, written }) => (blocks.length ? join(blocks, written) : ''));
+  const pages = groups.map(({ number }, i) => ({ number, markdown: texts[i]!.trim() }));
+  const written = pages.filter((p) => p.markdown !== '');
+  // One page whose join is already its text and a line break (most single-page documents): that
+  // string, not a copy of it made by adding the line break again.
+  if (written.length === 1) {
+    const text = texts[pages.indexOf(written[0]!)]!;
+    if (text.length === written[0]!.markdown.length + 1 && text.endsWith('\n')) return { pages, markdown: text };
+  }
+  const joined = written.map((p) => p.markdown).join('\n\n');
   return { pages, markdown: joined ? `${joined}\n` : '' };
 }

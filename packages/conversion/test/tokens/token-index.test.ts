@@ -77,6 +77,18 @@ describe('TokenIndex (counts of stretches of one text)', () => {
     }
   });
 
+  it('When an index is counted after another was built (their code units share a buffer), then its counts are its own text’s', () => {
+    const text = 'The river rose by 2.5 m. It fell again.\n\n| a | b |\n| 1 | 2 |';
+    const first = new TokenIndex(text);
+    const second = new TokenIndex('Other words, other punctuation!!! | x |');
+    for (let from = 0; from < text.length; from++) {
+      for (let to = from + 1; to <= text.length; to++) {
+        expect([from, to, first.count(from, to)]).toEqual([from, to, countTokens(text.slice(from, to))]);
+      }
+    }
+    expect(second.count(0, 5)).toBe(countTokens('Other'));
+  });
+
   it('When generated texts are indexed (the scan of code units, its piece table filled and emptied), then each whole count is the real encoder’s', () => {
     const next = random(17);
     const wrong: unknown[] = [];
@@ -101,6 +113,35 @@ describe('TokenIndex (counts of stretches of one text)', () => {
       const last = text.length - 1;
       if (last > 0 && index.count(0, last) !== encoderCount(text.slice(0, last)))
         wrong.push({ text: text.slice(0, 80), cut: last });
+      index.release();
+    }
+    expect(wrong.slice(0, 3)).toEqual([]);
+  });
+
+  it('When long stretches are counted after a prefix or from inside a piece (the head split from a window first), then every count is countTokens of the joined text', () => {
+    const next = random(29);
+    const wrong: unknown[] = [];
+    // Rows, generated text, and long runs of one kind (a word, spaces, dashes, digits, a script) that
+    // a stretch starting inside splits differently from the whole for longer than the window.
+    const row = (): string =>
+      `| ${Array.from({ length: 1 + next(12) }, () => ALPHABET[next(ALPHABET.length)]).join('')} | 12.5 | it's |`;
+    const runs = ['abcdefgh', 'Word', ' ', '-', '12', 'データ', '.\n', ' \n'];
+    const part = (): string => {
+      const kind = next(4);
+      if (kind === 0) return Array.from({ length: 20 + next(120) }, () => ALPHABET[next(ALPHABET.length)]).join('');
+      if (kind === 1) return `${runs[next(runs.length)]!.repeat(20 + next(60))}${ALPHABET[next(ALPHABET.length)]}`;
+      return row();
+    };
+    for (let i = 0; i < 300; i++) {
+      const text = Array.from({ length: 5 + next(40) }, part).join('\n');
+      const index = new TokenIndex(text);
+      for (let j = 0; j < 20; j++) {
+        const from = next(text.length);
+        const to = Math.min(text.length, from + 1 + next(400));
+        const prefix = next(2) ? '| Name | Weight | Note |\n| --- | ---: | --- |\n' : '';
+        const expected = countTokens(prefix + text.slice(from, to));
+        if (index.count(from, to, prefix) !== expected) wrong.push({ text, from, to, prefix, expected });
+      }
       index.release();
     }
     expect(wrong.slice(0, 3)).toEqual([]);
