@@ -163,6 +163,25 @@ describe('pnpm convert (the library without a server)', () => {
     expect([await workersFor('png'), await workersFor('pdf')]).toEqual([2, 1]);
   }, 120_000);
 
+  it('When a batch holds only PDFs, then its workers get a 128 MB young generation; any other file in the batch keeps the default 64 MB', async () => {
+    const counted = {
+      ...process.env,
+      NODE_OPTIONS: `--require ${path.join(__dirname, '..', 'fixtures', 'count-workers.cjs')}`,
+    };
+    const youngGenerationsFor = async (name: string, batch: string[]): Promise<number[]> => {
+      const out = path.join(dir, `out-young-${name}`);
+      const { stderr } = await run(TSX, [CLI, ...batch.map((f) => path.join(dir, f)), '--out', out], {
+        env: counted,
+        timeout: 120_000,
+      });
+      for (const file of batch) expect(fs.existsSync(path.join(out, `${file}.md`))).toBe(true);
+      return [...stderr.matchAll(/^worker young generation: (\d+)\n/gm)].map((m) => Number(m[1]));
+    };
+    fs.copyFileSync(path.join(dir, 'sample.pdf'), path.join(dir, 'second.PDF'));
+    expect(await youngGenerationsFor('pdfs', ['sample.pdf', 'second.PDF'])).toEqual([128]);
+    expect(await youngGenerationsFor('mixed', ['sample.pdf', 'sample.docx'])).toEqual([64]);
+  }, 120_000);
+
   it('When the Markdown is larger than a pipe holds and its reader is slow, then all of it arrives before the command exits', async () => {
     const big = path.join(dir, 'big.txt');
     const line = 'A line of text that the reader will take its time over.\n';
