@@ -77,7 +77,7 @@ describe('pnpm convert (the library without a server)', () => {
           (err: Error) => ({ code: 1, stdout: '', message: err.message }),
         );
         const counts = [...cli.stderr.matchAll(/^workers started: (\d+)\n/gm)].map((m) => Number(m[1]));
-        const messages = cli.stderr.replace(/^workers started: \d+\n/gm, '');
+        const messages = cli.stderr.replace(/^(workers started|worker young generation): \d+\n/gm, '');
         expect([name, cli.code, cli.stdout, messages, counts.reduce((a, b) => a + b, 0)]).toEqual([
           name,
           worker.code,
