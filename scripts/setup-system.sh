@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Debian packages Markwright needs, installed only when missing, with one `apt-get update`:
-# - runtime: poppler-utils reads PDF text (pdftohtml) and renders scanned pages for OCR, ffmpeg decodes audio, pocketsphinx +
+# - runtime: poppler-utils reads PDF text (pdftohtml, run with libmimalloc2.0's
+#   allocator preloaded: tool-runner.ts) and renders scanned pages for OCR, ffmpeg decodes audio, pocketsphinx +
 #   its US-English model transcribe offline; Tesseract traineddata for other scripts (Chinese,
 #   Japanese, Korean, with their vertical models, Cyrillic, Arabic, Hebrew, Greek, Devanagari, Thai)
 #   and the script detector (osd) let OCR read them; tesseract-ocr is the native engine OCR runs
@@ -19,7 +20,7 @@ set -euo pipefail
 OCR_DATA=(tesseract-ocr-osd tesseract-ocr-chi-sim tesseract-ocr-chi-sim-vert tesseract-ocr-chi-tra tesseract-ocr-chi-tra-vert
   tesseract-ocr-jpn tesseract-ocr-jpn-vert tesseract-ocr-kor tesseract-ocr-kor-vert tesseract-ocr-rus tesseract-ocr-ara
   tesseract-ocr-heb tesseract-ocr-ell tesseract-ocr-hin tesseract-ocr-tha)
-RUNTIME_PACKAGES=(poppler-utils ffmpeg pocketsphinx pocketsphinx-en-us tesseract-ocr tesseract-ocr-eng "${OCR_DATA[@]}")
+RUNTIME_PACKAGES=(poppler-utils libmimalloc2.0 ffmpeg pocketsphinx pocketsphinx-en-us tesseract-ocr tesseract-ocr-eng "${OCR_DATA[@]}")
 IMAGE_TOOLS=(podman runc debootstrap)
 TEST_PACKAGES=(flite espeak-ng fonts-dejavu-core fonts-wqy-zenhei fonts-noto-cjk fonts-noto-core fonts-nanum fonts-freefont-ttf
   chromium)

@@ -3,6 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { closeConversionWorkers, convertDocument, convertIsolated, runIsolatedTask } from '../../src';
+import { toolAllocator } from '../../src/readers/pdf/tool-runner';
 import { makePdf } from './make-pdf';
 
 /** A task module that runs `runTool` as a conversion worker runs poppler's tools, and reports what each run gave. */
@@ -175,4 +176,31 @@ describe('poppler tools run by the worker spawner', () => {
       expect(await convertIsolated(pdf, 'pdf', options, KEPT)).toEqual(expected);
     }
   });
+
+  it("When a tool runs, from a CLI worker or a converter worker's spawner, then it has mimalloc preloaded and the spawner does not", async () => {
+    expect(fs.existsSync(MIMALLOC)).toBe(true);
+    const preloadAndParent = { command: 'sh', args: ['-c', 'printf "%s %s" "$LD_PRELOAD" $PPID'], input: '' };
+    const cli = await runIsolatedTask<object, Array<{ stdout: string }>>(
+      taskFile,
+      { runs: [preloadAndParent] },
+      { timeoutMs: 60_000, maxMemoryMb: 512 },
+    );
+    expect(cli[0]!.stdout).toBe(`${MIMALLOC} ${process.pid}`);
+    const kept = await runIsolatedTask<object, Array<{ stdout: string }>>(taskFile, { runs: [preloadAndParent] }, KEPT);
+    const [preload, spawner] = kept[0]!.stdout.split(' ');
+    expect(preload).toBe(MIMALLOC);
+    expect(Number(spawner)).not.toBe(process.pid);
+    const spawnerEnv = fs.readFileSync(`/proc/${spawner}/environ`, 'utf8').split('\0');
+    expect(spawnerEnv.filter((entry) => entry.startsWith('LD_PRELOAD='))).toEqual([]);
+  });
+
+  it('When the operator set LD_PRELOAD, then tools keep theirs', () => {
+    expect(toolAllocator({ PATH: '/usr/bin' })).toBe(MIMALLOC);
+    expect(toolAllocator({ PATH: '/usr/bin', LD_PRELOAD: OTHER_PRELOAD })).toBeUndefined();
+  });
 });
+
+/** Debian's mimalloc (libmimalloc2.0, installed by scripts/setup-system.sh), as tool-runner.ts preloads it. */
+const MIMALLOC = `/usr/lib/${process.arch === 'arm64' ? 'aarch64' : 'x86_64'}-linux-gnu/libmimalloc.so.2`;
+/** An operator's own preload, which tools must keep. */
+const OTHER_PRELOAD = '/opt/allocator/libother.so';

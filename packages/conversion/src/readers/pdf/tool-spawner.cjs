@@ -13,6 +13,8 @@
 const { spawn } = require('node:child_process');
 const { setTimeout, clearTimeout } = require('node:timers');
 
+/** The tools' environment: the worker's, with the allocator tool-runner.ts chose preloaded (not into this process). */
+const TOOL_ENV = toolEnv();
 const RUN = 1;
 const KILL = 2;
 const HEADER = 13;
@@ -45,6 +47,11 @@ process.stdin.on('end', () => {
 });
 process.stdout.on('error', () => process.exit(0));
 
+function toolEnv() {
+  const { MARKWRIGHT_TOOL_PRELOAD: preload, ...env } = process.env;
+  return preload ? { ...env, LD_PRELOAD: preload } : env;
+}
+
 /** The first `size` bytes held, left held; undefined until that many arrived. */
 function peek(size) {
   if (held < size) return undefined;
@@ -70,7 +77,7 @@ function start(id, request, input) {
   let error;
   let child;
   try {
-    child = spawn(command, rest, { stdio: ['pipe', 'pipe', 'ignore'] });
+    child = spawn(command, rest, { stdio: ['pipe', 'pipe', 'ignore'], env: TOOL_ENV });
   } catch (err) {
     reply(id, { code: null, signal: null, error: String(err && err.message) }, []);
     return;
