@@ -20,7 +20,9 @@ describe('deploy/Dockerfile', () => {
   });
 
   it('When the runtime stage is read, then its apt packages are runtime ones only and none is test-only', () => {
-    expect(facts.runtimeAptPackages).toEqual(expect.arrayContaining(['poppler-utils', 'ffmpeg', 'pocketsphinx']));
+    expect(facts.runtimeAptPackages).toEqual(
+      expect.arrayContaining(['poppler-utils', 'libmimalloc2.0', 'ffmpeg', 'pocketsphinx']),
+    );
     for (const testOnly of ['flite', 'espeak-ng']) {
       expect(facts.testAptPackages).toContain(testOnly);
       expect(facts.runtimeAptPackages).not.toContain(testOnly);
