@@ -55,12 +55,54 @@ export interface PageQuality {
 
 /** Scores a page's text (its lines joined by spaces). */
 export function pageQuality(text: string): PageQuality {
-  const { letters, vowels: vowelCount, spaces, ascii, frequentAscii, asciiLetters } = letterCounts(text);
+  return qualityOf(text, letterCounts(text));
+}
+
+/**
+ * Whether a page's text layer scores below the threshold and should be re-read from its image. ASCII text
+ * has no mojibake, so its score is at least 0.6 × its letters' shape (see qualityOf): when that alone
+ * passes, or the page is not scored, the verdict needs no pass over its tokens (most pages of prose).
+ */
+export function scoresAsGarbled(text: string): boolean {
+  const counts = letterCounts(text);
+  if (counts.ascii && (!scoredOnLanguage(text, counts) || 0.6 * letterSignals(text, counts).shape >= GARBLED_BELOW)) {
+    return false;
+  }
+  return qualityOf(text, counts).score < GARBLED_BELOW;
+}
+
+type LetterCounts = ReturnType<typeof letterCounts>;
+
+/** Pages in other scripts (CJK, Arabic, Cyrillic...), and pages with few letters, are left to the character-class check. */
+function scoredOnLanguage(text: string, { letters, spaces }: LetterCounts): boolean {
+  return letters >= MIN_SCORED_LETTERS && letters >= (text.length - spaces) * 0.5;
+}
+
+/**
+ * The letters' two signals, each mapped to 0..1: vowels between 30% and 50% of letters (shifted text
+ * moves them far off), and the eight most frequent letters of these languages (e a i n s t r o), which
+ * make 0.59–0.73 of the letters of any prose, list or index written for the tests (a shifted alphabet
+ * moves them to 0.14–0.53); `shape` is the lower of the two.
+ */
+function letterSignals(
+  text: string,
+  { letters, vowels: vowelCount, ascii, frequentAscii, asciiLetters }: LetterCounts,
+): { vowelShare: number; frequentLetterShare: number; shape: number } {
+  const vowelShare = vowelCount / letters;
+  const outside = Math.max(0, 0.3 - vowelShare, vowelShare - 0.5);
+  const vowels = Math.max(0, 1 - outside * 10);
+  // ASCII text is its own NFD form and lower-casing it only maps A-Z: the first pass counted its letters already.
+  const frequentLetterShare = ascii ? (asciiLetters ? frequentAscii / asciiLetters : 0) : frequentLetters(text);
+  const letterShape = Math.min(1, Math.max(0, (frequentLetterShare - 0.45) / 0.1));
+  return { vowelShare, frequentLetterShare, shape: Math.min(vowels, letterShape) };
+}
+
+function qualityOf(text: string, counts: LetterCounts): PageQuality {
   const tokens = tokenCounts(text);
   // Every mojibake sequence has a character outside ASCII. A run of U+FFFD is one word whose font maps its
   // glyphs to nothing (a Gothic line in a font without a Unicode map): one bad token, not one per glyph, so
   // it does not send a page of good text to OCR.
-  const mojibake = ascii ? 0 : count(text.replace(REPLACEMENT_RUN, '\ufffd'), MOJIBAKE);
+  const mojibake = counts.ascii ? 0 : count(text.replace(REPLACEMENT_RUN, '\ufffd'), MOJIBAKE);
   const mojibakeShare = tokens.all ? mojibake / tokens.all : 0;
   const unscored = {
     score: 1,
@@ -70,36 +112,21 @@ export function pageQuality(text: string): PageQuality {
     frequentLetterShare: 0.6,
     mojibakeShare,
   };
-  // Pages in other scripts (CJK, Arabic, Cyrillic...) are left to the character-class check.
-  if (letters < MIN_SCORED_LETTERS || letters < (text.length - spaces) * 0.5) {
+  if (!scoredOnLanguage(text, counts)) {
     return mojibake >= 3 && mojibakeShare > 0.05 ? { ...unscored, score: 0, scored: true } : unscored;
   }
   const commonWordShare = tokens.latin ? tokens.common / tokens.latin : 0;
-  const vowelShare = vowelCount / letters;
-  // Each signal maps to 0..1: common words at 15% of tokens or more read as prose (lists, tables and
-  // headings have fewer than running text, so the bar is low); vowels between 30% and 50% of letters
-  // (shifted text moves them far off); mojibake at one token in twenty is garbage.
+  // Common words at 15% of tokens or more read as prose (lists, tables and headings have fewer than
+  // running text, so the bar is low); mojibake at one token in twenty is garbage.
   const words = Math.min(1, commonWordShare / 0.15);
-  const outside = Math.max(0, 0.3 - vowelShare, vowelShare - 0.5);
-  const vowels = Math.max(0, 1 - outside * 10);
-  // The eight most frequent letters of these languages (e a i n s t r o) make 0.59–0.73 of the letters of
-  // any prose, list or index written for the tests; a shifted alphabet moves them to 0.14–0.53.
-  // ASCII text is its own NFD form and lower-casing it only maps A-Z: the first pass counted its letters already.
-  const frequentLetterShare = ascii ? (asciiLetters ? frequentAscii / asciiLetters : 0) : frequentLetters(text);
-  const letterShape = Math.min(1, Math.max(0, (frequentLetterShare - 0.45) / 0.1));
+  const { vowelShare, frequentLetterShare, shape } = letterSignals(text, counts);
   const clean = Math.max(0, 1 - mojibakeShare * 20);
   // Common words suffice; without them (a language not listed, an index page) vowels and letter
   // frequencies in place keep the page above the threshold, and text with neither is no language.
   // Mojibake always counts.
   // Common words count less when the letters are far off (a shift can make a few of them by chance).
-  const shape = Math.min(vowels, letterShape);
   const score = Math.min(Math.max(Math.min(words, 0.45 + shape), 0.6 * shape + 0.4 * words), clean);
   return { score, scored: true, commonWordShare, vowelShare, frequentLetterShare, mojibakeShare };
-}
-
-/** Whether a page's text layer scores below the threshold and should be re-read from its image. */
-export function scoresAsGarbled(text: string): boolean {
-  return pageQuality(text).score < GARBLED_BELOW;
 }
 
 /** The share of e a i n s t r o among the Latin letters, accents set aside. */
