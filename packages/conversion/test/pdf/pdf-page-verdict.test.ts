@@ -1,4 +1,4 @@
-import { GARBLED_BELOW, pageQuality, scoresAsGarbled } from '../../src/readers/pdf/page-quality';
+import { GARBLED_BELOW, letterCounts, pageQuality, scoresAsGarbled } from '../../src/readers/pdf/page-quality';
 import { seeded } from '../seeded-random';
 
 const PROSE = 'the quarterly revenue report shows customer ledger and shipment schedule for each region'.split(' ');
@@ -44,5 +44,43 @@ describe('The text-quality verdict of a page', () => {
     }
     expect(verdicts.garbled).toBeGreaterThan(400);
     expect(verdicts.clean).toBeGreaterThan(400);
+  });
+});
+
+describe('Letter counts of a page', () => {
+  it('When generated text mixes ASCII, Latin, other scripts and white space, then the counts are those of the expressions', () => {
+    const random = seeded(37);
+    // Every character below U+0300 (the table's range and past it), white space above it, and a few scripts.
+    const alphabet = [
+      ...Array.from({ length: 0x300 }, (_, c) => String.fromCharCode(c)),
+      ...'\u1680\u2003\u2028\u202f\u3000\ufeff\u0085\u200bжш中あ\ud835\udd0a',
+    ];
+    for (let n = 0; n < 2000; n++) {
+      const ascii = random() < 0.3;
+      let text = '';
+      for (let k = Math.floor(random() * 200); k > 0; k--) {
+        text += ascii
+          ? String.fromCharCode(Math.floor(random() * 0x80))
+          : alphabet[Math.floor(random() * alphabet.length)];
+      }
+      const letters = text.match(/[A-Za-z\u00c0-\u024f]/g) ?? [];
+      const asciiLetters = text.match(/[A-Za-z]/g) ?? [];
+      expect([n, JSON.stringify(text), letterCounts(text)]).toEqual([
+        n,
+        JSON.stringify(text),
+        {
+          letters: letters.length,
+          vowels: (
+            text.match(
+              /[aeiouyAEIOUY\u00c0-\u00c6\u00c8-\u00cf\u00d2-\u00d6\u00d8-\u00dd\u00e0-\u00e6\u00e8-\u00ef\u00f2-\u00f6\u00f8-\u00fd\u00ff]/g,
+            ) ?? []
+          ).length,
+          spaces: (text.match(/\s/g) ?? []).length,
+          ascii: !/[^\x00-\x7f]/.test(text),
+          asciiLetters: asciiLetters.length,
+          frequentAscii: asciiLetters.filter((c) => 'eainstro'.includes(c.toLowerCase())).length,
+        },
+      ]);
+    }
   });
 });

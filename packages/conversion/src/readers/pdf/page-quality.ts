@@ -148,25 +148,32 @@ function count(text: string, pattern: RegExp): number {
   return text.match(pattern)?.length ?? 0;
 }
 
-const LETTER = 1;
-const VOWEL_LETTER = 2;
-/** LATIN_LETTER and VOWEL as a table over U+0000–U+024F, built from the two patterns. */
-const CLASSES = new Uint8Array(0x250);
-for (let c = 0; c < CLASSES.length; c++) {
+const SPACE = /\s/;
+/**
+ * What letterCounts counts of each character below U+0250, one bit each: LATIN_LETTER, VOWEL, an ASCII
+ * letter, one of e a i n s t r o in either case, and white space as /\s/ has it (below U+0250: the space,
+ * tab to carriage return, and the no-break space). Built from the patterns; one load per character.
+ */
+const [LETTER, VOWEL_LETTER, ASCII_LETTER, FREQUENT_LETTER, WHITE_SPACE] = [1, 2, 4, 8, 16];
+const CHARACTER_BITS = new Uint8Array(0x250);
+for (let c = 0; c < CHARACTER_BITS.length; c++) {
   const ch = String.fromCharCode(c);
-  CLASSES[c] =
-    (new RegExp(LATIN_LETTER.source).test(ch) ? LETTER : 0) | (new RegExp(VOWEL.source).test(ch) ? VOWEL_LETTER : 0);
+  CHARACTER_BITS[c] =
+    (new RegExp(LATIN_LETTER.source).test(ch) ? LETTER : 0) |
+    (new RegExp(VOWEL.source).test(ch) ? VOWEL_LETTER : 0) |
+    (/[A-Za-z]/.test(ch) ? ASCII_LETTER : 0) |
+    (c < 0x80 && /[eainstro]/i.test(ch) ? FREQUENT_LETTER : 0) |
+    (SPACE.test(ch) ? WHITE_SPACE : 0);
 }
 const FREQUENT = new Uint8Array(0x80);
 for (const ch of 'eainstro') FREQUENT[ch.charCodeAt(0)] = 1;
-const SPACE = /\s/;
 
 /**
  * Latin letters, vowels among them and whitespace (as /\s/ counts it) in one pass over the page's
  * text: regular expressions with the g flag built an array of every letter of every page, a tenth
- * of the PDF reader's CPU.
+ * of the PDF reader's CPU. Each count adds its bit of the character's entry, without a branch.
  */
-function letterCounts(text: string): {
+export function letterCounts(text: string): {
   letters: number;
   vowels: number;
   spaces: number;
@@ -178,28 +185,22 @@ function letterCounts(text: string): {
   let letters = 0;
   let vowels = 0;
   let spaces = 0;
-  let ascii = true;
+  let above = 0;
   let asciiLetters = 0;
   let frequentAscii = 0;
   for (let i = 0; i < text.length; i++) {
     const c = text.charCodeAt(i);
-    if (c >= 0x80) ascii = false;
-    else {
-      const lower = c >= 0x41 && c <= 0x5a ? c | 0x20 : c;
-      if (lower >= 0x61 && lower <= 0x7a) {
-        asciiLetters++;
-        if (FREQUENT[lower]) frequentAscii++;
-      }
-    }
+    above |= c;
     if (c < 0x250) {
-      const cls = CLASSES[c]!;
-      if (cls & LETTER) letters++;
-      if (cls & VOWEL_LETTER) vowels++;
-      // Below U+00A1, /\s/ is the space, tab to carriage return, and the no-break space.
-      if (cls === 0 && (c === 0x20 || (c >= 0x09 && c <= 0x0d) || c === 0xa0)) spaces++;
+      const bits = CHARACTER_BITS[c]!;
+      letters += bits & LETTER;
+      vowels += (bits & VOWEL_LETTER) >> 1;
+      asciiLetters += (bits & ASCII_LETTER) >> 2;
+      frequentAscii += (bits & FREQUENT_LETTER) >> 3;
+      spaces += (bits & WHITE_SPACE) >> 4;
     } else if (SPACE.test(text[i]!)) spaces++;
   }
-  return { letters, vowels, spaces, ascii, asciiLetters, frequentAscii };
+  return { letters, vowels, spaces, ascii: above < 0x80, asciiLetters, frequentAscii };
 }
 
 const LONGEST_COMMON_WORD = Math.max(...[...COMMON_WORDS].map((w) => w.length));
