@@ -140,6 +140,8 @@ function readPage([, number, h, w, body]: PageMatch, fonts: Fonts): PopplerPage 
 }
 
 function readFontSpecs(body: string, fonts: Fonts): void {
+  // pdftohtml declares a font on the first page that uses it: most pages declare none, and are not scanned for one.
+  if (!body.includes('<fontspec ')) return;
   for (const f of body.matchAll(FONTSPEC)) {
     // Subset prefixes ("ABCDEF+") differ between embeddings of one font.
     const family = f[3]!.replace(/^[A-Z]{6}\+/, '');
