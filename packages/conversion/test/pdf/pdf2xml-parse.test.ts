@@ -54,4 +54,22 @@ describe("pdftohtml's XML read into pages of positioned text", () => {
     // Ligatures and non-breaking spaces read as plain letters and spaces.
     expect(pages[1]!.items[0]).toMatchObject({ text: 'fine print', y: 400 - 10 - 9, size: 10 });
   });
+
+  it("When a font is first declared on a later page, then that page's items take its size and style", () => {
+    const pages = parsePdf2Xml(`<pdf2xml producer="poppler" version="23.02.0">
+<page number="1" position="absolute" top="0" left="0" height="842" width="595">
+	<fontspec id="0" size="10" family="Times" color="#000000"/>
+<text top="100" left="72" width="120" height="12" font="0">Body text</text>
+</page>
+<page number="2" position="absolute" top="0" left="0" height="842" width="595">
+<text top="100" left="72" width="120" height="12" font="0">More body text</text>
+	<fontspec id="1" size="16" family="Helvetica-BoldOblique" color="#000000"/>
+<text top="130" left="72" width="120" height="18" font="1">A heading</text>
+</page>
+</pdf2xml>`);
+    expect(pages[1]!.items.map((i) => [i.text, i.size, i.font])).toEqual([
+      ['More body text', 10, 'Times'],
+      ['A heading', 16, 'Helvetica-BoldOblique bold italic'],
+    ]);
+  });
 });

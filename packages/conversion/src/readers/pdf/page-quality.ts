@@ -55,12 +55,54 @@ export interface PageQuality {
 
 /** Scores a page's text (its lines joined by spaces). */
 export function pageQuality(text: string): PageQuality {
-  const { letters, vowels: vowelCount, spaces, ascii, frequentAscii, asciiLetters } = letterCounts(text);
+  return qualityOf(text, letterCounts(text));
+}
+
+/**
+ * Whether a page's text layer scores below the threshold and should be re-read from its image. ASCII text
+ * has no mojibake, so its score is at least 0.6 × its letters' shape (see qualityOf): when that alone
+ * passes, or the page is not scored, the verdict needs no pass over its tokens (most pages of prose).
+ */
+export function scoresAsGarbled(text: string): boolean {
+  const counts = letterCounts(text);
+  if (counts.ascii && (!scoredOnLanguage(text, counts) || 0.6 * letterSignals(text, counts).shape >= GARBLED_BELOW)) {
+    return false;
+  }
+  return qualityOf(text, counts).score < GARBLED_BELOW;
+}
+
+type LetterCounts = ReturnType<typeof letterCounts>;
+
+/** Pages in other scripts (CJK, Arabic, Cyrillic...), and pages with few letters, are left to the character-class check. */
+function scoredOnLanguage(text: string, { letters, spaces }: LetterCounts): boolean {
+  return letters >= MIN_SCORED_LETTERS && letters >= (text.length - spaces) * 0.5;
+}
+
+/**
+ * The letters' two signals, each mapped to 0..1: vowels between 30% and 50% of letters (shifted text
+ * moves them far off), and the eight most frequent letters of these languages (e a i n s t r o), which
+ * make 0.59–0.73 of the letters of any prose, list or index written for the tests (a shifted alphabet
+ * moves them to 0.14–0.53); `shape` is the lower of the two.
+ */
+function letterSignals(
+  text: string,
+  { letters, vowels: vowelCount, ascii, frequentAscii, asciiLetters }: LetterCounts,
+): { vowelShare: number; frequentLetterShare: number; shape: number } {
+  const vowelShare = vowelCount / letters;
+  const outside = Math.max(0, 0.3 - vowelShare, vowelShare - 0.5);
+  const vowels = Math.max(0, 1 - outside * 10);
+  // ASCII text is its own NFD form and lower-casing it only maps A-Z: the first pass counted its letters already.
+  const frequentLetterShare = ascii ? (asciiLetters ? frequentAscii / asciiLetters : 0) : frequentLetters(text);
+  const letterShape = Math.min(1, Math.max(0, (frequentLetterShare - 0.45) / 0.1));
+  return { vowelShare, frequentLetterShare, shape: Math.min(vowels, letterShape) };
+}
+
+function qualityOf(text: string, counts: LetterCounts): PageQuality {
   const tokens = tokenCounts(text);
   // Every mojibake sequence has a character outside ASCII. A run of U+FFFD is one word whose font maps its
   // glyphs to nothing (a Gothic line in a font without a Unicode map): one bad token, not one per glyph, so
   // it does not send a page of good text to OCR.
-  const mojibake = ascii ? 0 : count(text.replace(REPLACEMENT_RUN, '\ufffd'), MOJIBAKE);
+  const mojibake = counts.ascii ? 0 : count(text.replace(REPLACEMENT_RUN, '\ufffd'), MOJIBAKE);
   const mojibakeShare = tokens.all ? mojibake / tokens.all : 0;
   const unscored = {
     score: 1,
@@ -70,36 +112,21 @@ export function pageQuality(text: string): PageQuality {
     frequentLetterShare: 0.6,
     mojibakeShare,
   };
-  // Pages in other scripts (CJK, Arabic, Cyrillic...) are left to the character-class check.
-  if (letters < MIN_SCORED_LETTERS || letters < (text.length - spaces) * 0.5) {
+  if (!scoredOnLanguage(text, counts)) {
     return mojibake >= 3 && mojibakeShare > 0.05 ? { ...unscored, score: 0, scored: true } : unscored;
   }
   const commonWordShare = tokens.latin ? tokens.common / tokens.latin : 0;
-  const vowelShare = vowelCount / letters;
-  // Each signal maps to 0..1: common words at 15% of tokens or more read as prose (lists, tables and
-  // headings have fewer than running text, so the bar is low); vowels between 30% and 50% of letters
-  // (shifted text moves them far off); mojibake at one token in twenty is garbage.
+  // Common words at 15% of tokens or more read as prose (lists, tables and headings have fewer than
+  // running text, so the bar is low); mojibake at one token in twenty is garbage.
   const words = Math.min(1, commonWordShare / 0.15);
-  const outside = Math.max(0, 0.3 - vowelShare, vowelShare - 0.5);
-  const vowels = Math.max(0, 1 - outside * 10);
-  // The eight most frequent letters of these languages (e a i n s t r o) make 0.59–0.73 of the letters of
-  // any prose, list or index written for the tests; a shifted alphabet moves them to 0.14–0.53.
-  // ASCII text is its own NFD form and lower-casing it only maps A-Z: the first pass counted its letters already.
-  const frequentLetterShare = ascii ? (asciiLetters ? frequentAscii / asciiLetters : 0) : frequentLetters(text);
-  const letterShape = Math.min(1, Math.max(0, (frequentLetterShare - 0.45) / 0.1));
+  const { vowelShare, frequentLetterShare, shape } = letterSignals(text, counts);
   const clean = Math.max(0, 1 - mojibakeShare * 20);
   // Common words suffice; without them (a language not listed, an index page) vowels and letter
   // frequencies in place keep the page above the threshold, and text with neither is no language.
   // Mojibake always counts.
   // Common words count less when the letters are far off (a shift can make a few of them by chance).
-  const shape = Math.min(vowels, letterShape);
   const score = Math.min(Math.max(Math.min(words, 0.45 + shape), 0.6 * shape + 0.4 * words), clean);
   return { score, scored: true, commonWordShare, vowelShare, frequentLetterShare, mojibakeShare };
-}
-
-/** Whether a page's text layer scores below the threshold and should be re-read from its image. */
-export function scoresAsGarbled(text: string): boolean {
-  return pageQuality(text).score < GARBLED_BELOW;
 }
 
 /** The share of e a i n s t r o among the Latin letters, accents set aside. */
@@ -121,25 +148,32 @@ function count(text: string, pattern: RegExp): number {
   return text.match(pattern)?.length ?? 0;
 }
 
-const LETTER = 1;
-const VOWEL_LETTER = 2;
-/** LATIN_LETTER and VOWEL as a table over U+0000–U+024F, built from the two patterns. */
-const CLASSES = new Uint8Array(0x250);
-for (let c = 0; c < CLASSES.length; c++) {
+const SPACE = /\s/;
+/**
+ * What letterCounts counts of each character below U+0250, one bit each: LATIN_LETTER, VOWEL, an ASCII
+ * letter, one of e a i n s t r o in either case, and white space as /\s/ has it (below U+0250: the space,
+ * tab to carriage return, and the no-break space). Built from the patterns; one load per character.
+ */
+const [LETTER, VOWEL_LETTER, ASCII_LETTER, FREQUENT_LETTER, WHITE_SPACE] = [1, 2, 4, 8, 16];
+const CHARACTER_BITS = new Uint8Array(0x250);
+for (let c = 0; c < CHARACTER_BITS.length; c++) {
   const ch = String.fromCharCode(c);
-  CLASSES[c] =
-    (new RegExp(LATIN_LETTER.source).test(ch) ? LETTER : 0) | (new RegExp(VOWEL.source).test(ch) ? VOWEL_LETTER : 0);
+  CHARACTER_BITS[c] =
+    (new RegExp(LATIN_LETTER.source).test(ch) ? LETTER : 0) |
+    (new RegExp(VOWEL.source).test(ch) ? VOWEL_LETTER : 0) |
+    (/[A-Za-z]/.test(ch) ? ASCII_LETTER : 0) |
+    (c < 0x80 && /[eainstro]/i.test(ch) ? FREQUENT_LETTER : 0) |
+    (SPACE.test(ch) ? WHITE_SPACE : 0);
 }
 const FREQUENT = new Uint8Array(0x80);
 for (const ch of 'eainstro') FREQUENT[ch.charCodeAt(0)] = 1;
-const SPACE = /\s/;
 
 /**
  * Latin letters, vowels among them and whitespace (as /\s/ counts it) in one pass over the page's
  * text: regular expressions with the g flag built an array of every letter of every page, a tenth
- * of the PDF reader's CPU.
+ * of the PDF reader's CPU. Each count adds its bit of the character's entry, without a branch.
  */
-function letterCounts(text: string): {
+export function letterCounts(text: string): {
   letters: number;
   vowels: number;
   spaces: number;
@@ -151,28 +185,22 @@ function letterCounts(text: string): {
   let letters = 0;
   let vowels = 0;
   let spaces = 0;
-  let ascii = true;
+  let above = 0;
   let asciiLetters = 0;
   let frequentAscii = 0;
   for (let i = 0; i < text.length; i++) {
     const c = text.charCodeAt(i);
-    if (c >= 0x80) ascii = false;
-    else {
-      const lower = c >= 0x41 && c <= 0x5a ? c | 0x20 : c;
-      if (lower >= 0x61 && lower <= 0x7a) {
-        asciiLetters++;
-        if (FREQUENT[lower]) frequentAscii++;
-      }
-    }
+    above |= c;
     if (c < 0x250) {
-      const cls = CLASSES[c]!;
-      if (cls & LETTER) letters++;
-      if (cls & VOWEL_LETTER) vowels++;
-      // Below U+00A1, /\s/ is the space, tab to carriage return, and the no-break space.
-      if (cls === 0 && (c === 0x20 || (c >= 0x09 && c <= 0x0d) || c === 0xa0)) spaces++;
+      const bits = CHARACTER_BITS[c]!;
+      letters += bits & LETTER;
+      vowels += (bits & VOWEL_LETTER) >> 1;
+      asciiLetters += (bits & ASCII_LETTER) >> 2;
+      frequentAscii += (bits & FREQUENT_LETTER) >> 3;
+      spaces += (bits & WHITE_SPACE) >> 4;
     } else if (SPACE.test(text[i]!)) spaces++;
   }
-  return { letters, vowels, spaces, ascii, asciiLetters, frequentAscii };
+  return { letters, vowels, spaces, ascii: above < 0x80, asciiLetters, frequentAscii };
 }
 
 const LONGEST_COMMON_WORD = Math.max(...[...COMMON_WORDS].map((w) => w.length));

@@ -140,6 +140,8 @@ function readPage([, number, h, w, body]: PageMatch, fonts: Fonts): PopplerPage 
 }
 
 function readFontSpecs(body: string, fonts: Fonts): void {
+  // pdftohtml declares a font on the first page that uses it: most pages declare none, and are not scanned for one.
+  if (!body.includes('<fontspec ')) return;
   for (const f of body.matchAll(FONTSPEC)) {
     // Subset prefixes ("ABCDEF+") differ between embeddings of one font.
     const family = f[3]!.replace(/^[A-Z]{6}\+/, '');
@@ -150,14 +152,16 @@ function readFontSpecs(body: string, fonts: Fonts): void {
 /** One `<text>` element as a positioned item; undefined when it holds no text. */
 function textItem(t: string[], fonts: Fonts, height: number): TextItem | undefined {
   const [, top, left, width, boxHeight, fontId, raw] = t;
-  const text = normalise(decodeEntities(raw!.replace(/<[^>]*>/g, '')));
+  // Most elements hold neither tags nor entities: each replace is asked only of text that has its character.
+  const tagged = raw!.includes('<');
+  const text = normalise(decodeEntities(tagged ? raw!.replace(/<[^>]*>/g, '') : raw!));
   if (!text) return undefined;
   const font = fonts.get(fontId!) ?? { size: Number(boxHeight), bold: false, italic: false, family: '' };
   const bold = font.bold || raw!.startsWith('<b>');
-  const italic = font.italic || /^(<b>)?<i>/.test(raw!);
+  const italic = font.italic || (tagged && /^(<b>)?<i>/.test(raw!));
   const rtl = RTL_LETTER.test(text);
   // Right-to-left text is reordered as a whole, so it keeps one style.
-  const runs = !rtl && raw!.includes('<') ? styledRuns(raw!, font) : undefined;
+  const runs = !rtl && tagged ? styledRuns(raw!, font) : undefined;
   const indent = rtl ? 0 : leadingSpaceWidth(text, Number(width), font);
   // Every item has the same fields in the same order (absent ones undefined): one object shape, so the
   // layout code V8 optimises for the first items does not meet other shapes later and deoptimise.
@@ -187,7 +191,7 @@ const MONOSPACED_FAMILY = /courier|mono|consol/i;
  * the spaces do. Runs of spaces only, and runs that open with a letter, are left as they are.
  */
 function leadingSpaceWidth(text: string, width: number, font: { size: number; family: string }): number {
-  const spaces = /^ +/.exec(text)?.[0].length ?? 0;
+  const spaces = text.charCodeAt(0) === 0x20 ? (/^ +/.exec(text)?.[0].length ?? 0) : 0;
   if (!spaces || spaces === text.length) return 0;
   const perSpace = MONOSPACED_FAMILY.test(font.family) ? width / text.length : font.size * SPACE_WIDTH;
   return Math.min(spaces * perSpace, width);
@@ -249,6 +253,7 @@ export function visualToLogical(text: string): string {
 
 const ENTITIES: Record<string, string> = { amp: '&', lt: '<', gt: '>', quot: '"', apos: "'", nbsp: '\u00a0' };
 function decodeEntities(text: string): string {
+  if (!text.includes('&')) return text;
   return text.replace(/&(#x?[0-9a-f]+|[a-z]+);/gi, (m, e: string) => {
     if (e[0] === '#') {
       const code = e[1] === 'x' || e[1] === 'X' ? parseInt(e.slice(2), 16) : parseInt(e.slice(1), 10);
