@@ -1,5 +1,11 @@
 import { z } from 'zod';
 
+/**
+ * A sync upload up to this size may ride in its job message (`upload` below): as large as the
+ * converter converts plain text in its own thread (the conversion library's IN_THREAD_TEXT_MAX_BYTES).
+ */
+export const CARRIED_UPLOAD_MAX_BYTES = 4 * 1024;
+
 /** A conversion to run. The database row is the source of truth; the message only names it. */
 export const conversionJobSchema = z.object({
   conversionId: z.string().uuid(),
@@ -8,8 +14,22 @@ export const conversionJobSchema = z.object({
    * and keep their model for the merge. Absent: the whole conversion (the gateway's jobs).
    */
   part: z.object({ firstPage: z.number().int().min(1), lastPage: z.number().int().min(1) }).optional(),
+  /**
+   * A sync job's small upload with no option that changes the conversion (`carriesUpload`): the
+   * converter may convert it without claiming the row first. The row and its upload are stored
+   * as for any job, so a republished job (without this) is claimed as usual.
+   */
+  upload: z
+    .object({
+      originalFilename: z.string(),
+      extension: z.string(),
+      /** The bytes in base64. */
+      bytes: z.string().max(Math.ceil(CARRIED_UPLOAD_MAX_BYTES / 3) * 4),
+    })
+    .optional(),
 });
 export type ConversionJob = z.infer<typeof conversionJobSchema>;
+export type CarriedUpload = NonNullable<ConversionJob['upload']>;
 
 export const conversionModeSchema = z.enum(['sync', 'async']);
 export type ConversionMode = z.infer<typeof conversionModeSchema>;

@@ -18,6 +18,7 @@ import {
 import type { Logger } from '@markwright/config';
 import {
   CANCELLED_BY_REQUEST,
+  type CarriedUpload,
   parsePageRange,
   type StructureOptions,
   type StructureOutput,
@@ -72,13 +73,79 @@ export const WORKER_STOPPED = 'The file could not be processed: the conversion s
  * Redelivered jobs of finished conversions are only announced again (from the row). The upload
  * is held only within the byte budget, and the conversion waits for a free worker thread.
  */
-export async function runConversion(deps: RunDeps, conversionId: string, part?: PartRange): Promise<void> {
+export async function runConversion(
+  deps: RunDeps,
+  conversionId: string,
+  part?: PartRange,
+  upload?: CarriedUpload,
+): Promise<void> {
   const running = deps.running.begin(conversionId);
   try {
+    if (upload && !part && (await convertCarried(deps, conversionId, upload, running.signal))) return;
     await claimConvertAndStore(deps, conversionId, running.signal, part);
   } finally {
     running.end();
   }
+}
+
+/**
+ * A sync job that carried its small upload, converted in this thread when it is plain text, and
+ * its result stored without a claim: the completion statement takes the row from pending to
+ * completed (started_at = completed_at) and deletes the stored upload, as for a claimed job. A
+ * row finished meanwhile (cancelled, timed out, a redelivery) drops the result and is announced
+ * from the row. False when the bytes are not plain text after all: the job is claimed as any job.
+ */
+async function convertCarried(
+  deps: RunDeps,
+  conversionId: string,
+  upload: CarriedUpload,
+  cancel: AbortSignal,
+): Promise<boolean> {
+  if (cancel.aborted) return false;
+  const job = {
+    mode: 'sync' as const,
+    extension: upload.extension,
+    originalFilename: upload.originalFilename,
+    useEnhancedAi: false,
+    optimizeTokens: false,
+    includePages: false,
+    pageRange: null,
+    chunkMaxTokens: null,
+    includeDocument: false,
+  };
+  const started = Date.now();
+  let result;
+  try {
+    result = await convertSmallTextInThread(
+      Buffer.from(upload.bytes, 'base64'),
+      job.extension,
+      convertOptions(deps, job),
+    );
+  } catch (err) {
+    if (!(err instanceof ConversionError)) throw err;
+    deps.logger.info({ conversionId, code: err.code, ms: Date.now() - started }, 'conversion failed');
+    await deps.announce(conversionId, await fail(deps, conversionId, job, err.message, (Date.now() - started) / 1000));
+    return true;
+  }
+  if (!result) return false;
+  await deps.announce(conversionId, await keepResult(deps, conversionId, job, result, started));
+  return true;
+}
+
+/** The library's options for a job's inputs. */
+function convertOptions(
+  deps: RunDeps,
+  job: Pick<ClaimedJob, 'useEnhancedAi' | 'optimizeTokens' | 'originalFilename'> &
+    Parameters<typeof structureOptions>[0],
+): ConvertDocumentOptions {
+  return {
+    enhanced: job.useEnhancedAi,
+    optimizeTokens: job.optimizeTokens,
+    filename: job.originalFilename,
+    modelEndpoint: job.useEnhancedAi ? deps.modelEndpoint : undefined,
+    transcriptionEndpoint: job.useEnhancedAi ? deps.transcriptionEndpoint : undefined,
+    ...structureOptions(job),
+  };
 }
 
 /** Not finished yet: other page ranges of the conversion are still to be read. */
@@ -252,14 +319,7 @@ async function convertAndKeep(
   cancel: AbortSignal,
 ): Promise<FinishedState | undefined> {
   let started = Date.now();
-  const options: ConvertDocumentOptions = {
-    enhanced: job.useEnhancedAi,
-    optimizeTokens: job.optimizeTokens,
-    filename: job.originalFilename,
-    modelEndpoint: job.useEnhancedAi ? deps.modelEndpoint : undefined,
-    transcriptionEndpoint: job.useEnhancedAi ? deps.transcriptionEndpoint : undefined,
-    ...structureOptions(job),
-  };
+  const options = convertOptions(deps, job);
   let result;
   try {
     // Small plain text converts here at once, without waiting for a worker thread (bounded: see the library).

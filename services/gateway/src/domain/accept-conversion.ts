@@ -1,5 +1,10 @@
 import { failConversion, isFinishedStatus, uuidv7, type Db } from '@markwright/db';
-import { sealWebhookSecret, type FinishedResult } from '@markwright/contracts';
+import {
+  CARRIED_UPLOAD_MAX_BYTES,
+  type CarriedUpload,
+  sealWebhookSecret,
+  type FinishedResult,
+} from '@markwright/contracts';
 import type { Logger } from '@markwright/config';
 import { AppError } from './app-error';
 import { conversionCost } from './plans';
@@ -68,7 +73,7 @@ export async function acceptConversion(
 
   const waiting = deps.listener.waitFor(created.id);
   try {
-    await publishJob(deps, created.id);
+    await publishJob(deps, created.id, carriedUpload(request));
     // pages, chunks and document never ride on the event: the row has them.
     const outcome = await waitUntilFinished(deps, created.id, waiting, !asksForStructure(request));
     if (outcome.status === 'completed') {
@@ -141,10 +146,29 @@ async function keyTakenAnswer(
   throw AppError.idempotencyConflict(IDEMPOTENCY_RETRY_AFTER_SECONDS);
 }
 
+/**
+ * A sync upload small enough to ride in its job message, asked for as plain Markdown of a `.txt`:
+ * the converter converts it in its own thread and stores the result without claiming the row
+ * first (one statement and one row version fewer per request; docs/decisions.md). The row still
+ * holds the upload, so a job published again by the sweeper (without it) is claimed as any job.
+ */
+function carriedUpload(request: ConvertRequest): CarriedUpload | undefined {
+  const plain =
+    !request.useEnhancedAi &&
+    !request.optimizeTokens &&
+    !request.includePages &&
+    request.pageRange === null &&
+    request.chunkMaxTokens === null &&
+    !request.includeDocument;
+  const bytes = request.file.buffer;
+  if (!plain || request.extension !== 'txt' || bytes.length > CARRIED_UPLOAD_MAX_BYTES) return undefined;
+  return { originalFilename: request.file.originalname, extension: request.extension, bytes: bytes.toString('base64') };
+}
+
 /** A failed publish is not lost: the row stays pending and the sweeper publishes it again. */
-async function publishJob(deps: AcceptDeps, conversionId: string): Promise<void> {
+async function publishJob(deps: AcceptDeps, conversionId: string, upload?: CarriedUpload): Promise<void> {
   try {
-    await deps.publisher.publish(conversionId);
+    await deps.publisher.publish(conversionId, upload && { upload });
   } catch (err) {
     deps.logger.warn({ conversionId, err: (err as Error).message }, 'publish failed; the sweeper will retry');
   }
