@@ -15,8 +15,8 @@ beforeAll(async () => {
 });
 afterAll(() => stack?.stop());
 
-/** A pending sync conversion of `bytes` with its stored upload, as the gateway's charge creates it. */
-async function pendingSync(bytes: Buffer, name: string): Promise<string> {
+/** A pending sync conversion of `bytes`, as the gateway's charge creates it: with its upload stored, or not when its job carries it. */
+async function pendingSync(bytes: Buffer, name: string, stored = true): Promise<string> {
   const { workspaceId } = await stack.workspace('starter', 10);
   const id = uuidv7();
   await chargeAndCreateConversion(stack.gateway.db, {
@@ -36,7 +36,7 @@ async function pendingSync(bytes: Buffer, name: string): Promise<string> {
     mode: 'sync',
     webhookUrl: null,
     webhookSecret: null,
-    bytes,
+    bytes: stored ? bytes : null,
   });
   return id;
 }
@@ -70,7 +70,7 @@ describe('A sync job that carries its small upload', () => {
 
   it('When it is plain text, then one statement takes the row from pending to completed, with what a claimed job stores and announces', async () => {
     const claimedId = await pendingSync(text, 'small.txt');
-    const carriedId = await pendingSync(text, 'small.txt');
+    const carriedId = await pendingSync(text, 'small.txt', false);
     const claimedAnnounced: Array<FinishedState | undefined> = [];
     const carriedAnnounced: Array<FinishedState | undefined> = [];
 
@@ -95,10 +95,10 @@ describe('A sync job that carries its small upload', () => {
     expect(carriedAnnounced[0]).toMatchObject({ status: 'completed', mode: 'sync' });
   });
 
-  it('When its bytes are not plain text, then it is claimed and converted as any job', async () => {
+  it('When its bytes are not plain text, then it is claimed and converted from the carried bytes as any job', async () => {
     const binary = Buffer.from([0x00, 0x01, 0x02, 0xff, 0xfe, 0x00, 0x10, 0x20]);
     const claimedId = await pendingSync(binary, 'odd.txt');
-    const carriedId = await pendingSync(binary, 'odd.txt');
+    const carriedId = await pendingSync(binary, 'odd.txt', false);
 
     await runConversion(depsWith([]), claimedId);
     await runConversion(depsWith([]), carriedId, undefined, carried(binary, 'odd.txt'));
@@ -114,7 +114,7 @@ describe('A sync job that carries its small upload', () => {
   });
 
   it('When the conversion finished before the job came (a sync timeout), then the late result is dropped and the row is announced as it is', async () => {
-    const id = await pendingSync(text, 'late.txt');
+    const id = await pendingSync(text, 'late.txt', false);
     await stack.gateway.db.conversion.update({
       where: { id },
       data: { status: 'failed', error: 'The conversion did not finish within 60 seconds.', completedAt: new Date() },

@@ -81,24 +81,25 @@ export async function runConversion(
 ): Promise<void> {
   const running = deps.running.begin(conversionId);
   try {
-    if (upload && !part && (await convertCarried(deps, conversionId, upload, running.signal))) return;
-    await claimConvertAndStore(deps, conversionId, running.signal, part);
+    const carried = upload && !part ? { ...upload, bytes: Buffer.from(upload.bytes, 'base64') } : undefined;
+    if (carried && (await convertCarried(deps, conversionId, carried, running.signal))) return;
+    await claimConvertAndStore(deps, conversionId, running.signal, part, carried?.bytes);
   } finally {
     running.end();
   }
 }
 
 /**
- * A sync job that carried its small upload, converted in this thread when it is plain text, and
- * its result stored without a claim: the completion statement takes the row from pending to
- * completed (started_at = completed_at) and deletes the stored upload, as for a claimed job. A
- * row finished meanwhile (cancelled, timed out, a redelivery) drops the result and is announced
- * from the row. False when the bytes are not plain text after all: the job is claimed as any job.
+ * A sync job that carried its small upload (which the gateway then did not store), converted in
+ * this thread when it is plain text, and its result stored without a claim: the completion
+ * statement takes the row from pending to completed (started_at = completed_at). A row finished
+ * meanwhile (cancelled, timed out, a redelivery) drops the result and is announced from the row.
+ * False when the bytes are not plain text after all: the job is claimed as any job, with these bytes.
  */
 async function convertCarried(
   deps: RunDeps,
   conversionId: string,
-  upload: CarriedUpload,
+  upload: Omit<CarriedUpload, 'bytes'> & { bytes: Buffer },
   cancel: AbortSignal,
 ): Promise<boolean> {
   if (cancel.aborted) return false;
@@ -116,11 +117,7 @@ async function convertCarried(
   const started = Date.now();
   let result;
   try {
-    result = await convertSmallTextInThread(
-      Buffer.from(upload.bytes, 'base64'),
-      job.extension,
-      convertOptions(deps, job),
-    );
+    result = await convertSmallTextInThread(upload.bytes, job.extension, convertOptions(deps, job));
   } catch (err) {
     if (!(err instanceof ConversionError)) throw err;
     deps.logger.info({ conversionId, code: err.code, ms: Date.now() - started }, 'conversion failed');
@@ -151,12 +148,16 @@ function convertOptions(
 /** Not finished yet: other page ranges of the conversion are still to be read. */
 const RANGES_PENDING = Symbol('ranges pending');
 
-/** The job's work; `cancel` aborts its worker task when the conversion is cancelled (E7). */
+/**
+ * The job's work; `cancel` aborts its worker task when the conversion is cancelled (E7). `carried`:
+ * the upload that came with the job, which the row may not hold.
+ */
 async function claimConvertAndStore(
   deps: RunDeps,
   conversionId: string,
   cancel: AbortSignal,
   part: PartRange | undefined,
+  carried?: Buffer,
 ): Promise<void> {
   const job = await claimJob(deps.db, conversionId, INLINE_UPLOAD_BYTES);
   if (part) splitPhase(deps, conversionId, 'range claimed', part);
@@ -170,9 +171,9 @@ async function claimConvertAndStore(
   let split = part !== undefined;
   const finished = await deps.slots
     .holdingBytes(
-      job.size ?? 0,
+      job.size ?? carried?.length ?? 0,
       async () => {
-        const bytes = job.bytes ?? (job.size === null ? null : await readUpload(deps.db, conversionId));
+        const bytes = job.bytes ?? carried ?? (job.size === null ? null : await readUpload(deps.db, conversionId));
         if (!bytes) return fail(deps, conversionId, job, UPLOAD_GONE);
         const claimed = { ...job, bytes };
         if (part) return convertRange(deps, conversionId, claimed, part, cancel);
