@@ -59,6 +59,18 @@ export const conversionFinishedSchema = z.object({
 });
 export type ConversionFinished = z.infer<typeof conversionFinishedSchema>;
 
+/**
+ * A "finished" message on the sync routing key: one event, or several that finished together
+ * (a converter announces the sync results it stores in one statement with one message).
+ */
+export const conversionFinishedEventsSchema = z.union([
+  z.array(conversionFinishedSchema).min(1),
+  conversionFinishedSchema.transform((event) => [event]),
+]);
+
+/** A sync event whose Markdown is longer than this (characters) is announced by a message of its own. */
+export const FINISHED_EVENTS_SHARED_MAX_CHARS = 16 * 1024;
+
 /** One webhook attempt to make (first or retry) of a series (1, then one more per redelivery, E10). */
 export const webhookAttemptSchema = z.object({
   conversionId: z.string().uuid(),
