@@ -17,8 +17,9 @@ export class JobPublisher {
     return new JobPublisher(channel, names);
   }
 
-  async publish(conversionId: string, part?: ConversionJob['part']): Promise<void> {
-    const job: ConversionJob = part ? { conversionId, part } : { conversionId };
+  /** `part`: a page range of a long document; `upload`: a small sync upload carried along (see the schema). */
+  async publish(conversionId: string, fields: Omit<ConversionJob, 'conversionId'> = {}): Promise<void> {
+    const job: ConversionJob = { conversionId, ...fields };
     await publishPersistent(this.channel, '', this.names.jobsQueue, encode(conversionJobSchema, job));
   }
 

@@ -1,5 +1,11 @@
 import { z } from 'zod';
 
+/**
+ * A sync upload up to this size may ride in its job message (`upload` below): as large as the
+ * converter converts plain text in its own thread (the conversion library's IN_THREAD_TEXT_MAX_BYTES).
+ */
+export const CARRIED_UPLOAD_MAX_BYTES = 4 * 1024;
+
 /** A conversion to run. The database row is the source of truth; the message only names it. */
 export const conversionJobSchema = z.object({
   conversionId: z.string().uuid(),
@@ -8,8 +14,22 @@ export const conversionJobSchema = z.object({
    * and keep their model for the merge. Absent: the whole conversion (the gateway's jobs).
    */
   part: z.object({ firstPage: z.number().int().min(1), lastPage: z.number().int().min(1) }).optional(),
+  /**
+   * A sync job's small upload with no option that changes the conversion (`carriesUpload`): the
+   * converter may convert it without claiming the row first. The row and its upload are stored
+   * as for any job, so a republished job (without this) is claimed as usual.
+   */
+  upload: z
+    .object({
+      originalFilename: z.string(),
+      extension: z.string(),
+      /** The bytes in base64. */
+      bytes: z.string().max(Math.ceil(CARRIED_UPLOAD_MAX_BYTES / 3) * 4),
+    })
+    .optional(),
 });
 export type ConversionJob = z.infer<typeof conversionJobSchema>;
+export type CarriedUpload = NonNullable<ConversionJob['upload']>;
 
 export const conversionModeSchema = z.enum(['sync', 'async']);
 export type ConversionMode = z.infer<typeof conversionModeSchema>;
@@ -38,6 +58,18 @@ export const conversionFinishedSchema = z.object({
   result: finishedResultSchema.optional(),
 });
 export type ConversionFinished = z.infer<typeof conversionFinishedSchema>;
+
+/**
+ * A "finished" message on the sync routing key: one event, or several that finished together
+ * (a converter announces the sync results it stores in one statement with one message).
+ */
+export const conversionFinishedEventsSchema = z.union([
+  z.array(conversionFinishedSchema).min(1),
+  conversionFinishedSchema.transform((event) => [event]),
+]);
+
+/** A sync event whose Markdown is longer than this (characters) is announced by a message of its own. */
+export const FINISHED_EVENTS_SHARED_MAX_CHARS = 16 * 1024;
 
 /** One webhook attempt to make (first or retry) of a series (1, then one more per redelivery, E10). */
 export const webhookAttemptSchema = z.object({

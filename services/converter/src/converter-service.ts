@@ -97,7 +97,7 @@ export async function startConverter(
       pages: config.SPLIT_PAGES,
       // Every converter has the same CONVERTER_CONCURRENCY (one configuration), and takes jobs as one consumer.
       slots: async () => Math.max(1, await rangePublisher.consumers()) * config.CONVERTER_CONCURRENCY,
-      publish: (id, range) => rangePublisher.publish(id, range),
+      publish: (id, range) => rangePublisher.publish(id, { part: range }),
     },
     modelEndpoint:
       config.ENHANCED_AI_BASE_URL && config.ENHANCED_AI_MODEL
@@ -123,9 +123,9 @@ export async function startConverter(
     logger,
     { prefetch, deliveryLimit: config.JOB_DELIVERY_LIMIT },
     {
-      onJob: async (id, part) => {
+      onJob: async (id, part, upload) => {
         jobs.inc({ queue: 'jobs' });
-        await runConversion(deps, id, part);
+        await runConversion(deps, id, part, upload);
       },
       onDeadJob: async (id) => {
         jobs.inc({ queue: 'dead' });

@@ -18,6 +18,7 @@ import {
 import type { Logger } from '@markwright/config';
 import {
   CANCELLED_BY_REQUEST,
+  type CarriedUpload,
   parsePageRange,
   type StructureOptions,
   type StructureOutput,
@@ -72,24 +73,91 @@ export const WORKER_STOPPED = 'The file could not be processed: the conversion s
  * Redelivered jobs of finished conversions are only announced again (from the row). The upload
  * is held only within the byte budget, and the conversion waits for a free worker thread.
  */
-export async function runConversion(deps: RunDeps, conversionId: string, part?: PartRange): Promise<void> {
+export async function runConversion(
+  deps: RunDeps,
+  conversionId: string,
+  part?: PartRange,
+  upload?: CarriedUpload,
+): Promise<void> {
   const running = deps.running.begin(conversionId);
   try {
-    await claimConvertAndStore(deps, conversionId, running.signal, part);
+    const carried = upload && !part ? { ...upload, bytes: Buffer.from(upload.bytes, 'base64') } : undefined;
+    if (carried && (await convertCarried(deps, conversionId, carried, running.signal))) return;
+    await claimConvertAndStore(deps, conversionId, running.signal, part, carried?.bytes);
   } finally {
     running.end();
   }
 }
 
+/**
+ * A sync job that carried its small upload (which the gateway then did not store), converted in
+ * this thread when it is plain text, and its result stored without a claim: the completion
+ * statement takes the row from pending to completed (started_at = completed_at). A row finished
+ * meanwhile (cancelled, timed out, a redelivery) drops the result and is announced from the row.
+ * False when the bytes are not plain text after all: the job is claimed as any job, with these bytes.
+ */
+async function convertCarried(
+  deps: RunDeps,
+  conversionId: string,
+  upload: Omit<CarriedUpload, 'bytes'> & { bytes: Buffer },
+  cancel: AbortSignal,
+): Promise<boolean> {
+  if (cancel.aborted) return false;
+  const job = {
+    mode: 'sync' as const,
+    extension: upload.extension,
+    originalFilename: upload.originalFilename,
+    useEnhancedAi: false,
+    optimizeTokens: false,
+    includePages: false,
+    pageRange: null,
+    chunkMaxTokens: null,
+    includeDocument: false,
+  };
+  const started = Date.now();
+  let result;
+  try {
+    result = await convertSmallTextInThread(upload.bytes, job.extension, convertOptions(deps, job));
+  } catch (err) {
+    if (!(err instanceof ConversionError)) throw err;
+    deps.logger.info({ conversionId, code: err.code, ms: Date.now() - started }, 'conversion failed');
+    await deps.announce(conversionId, await fail(deps, conversionId, job, err.message, (Date.now() - started) / 1000));
+    return true;
+  }
+  if (!result) return false;
+  await deps.announce(conversionId, await keepResult(deps, conversionId, job, result, started));
+  return true;
+}
+
+/** The library's options for a job's inputs. */
+function convertOptions(
+  deps: RunDeps,
+  job: Pick<ClaimedJob, 'useEnhancedAi' | 'optimizeTokens' | 'originalFilename'> &
+    Parameters<typeof structureOptions>[0],
+): ConvertDocumentOptions {
+  return {
+    enhanced: job.useEnhancedAi,
+    optimizeTokens: job.optimizeTokens,
+    filename: job.originalFilename,
+    modelEndpoint: job.useEnhancedAi ? deps.modelEndpoint : undefined,
+    transcriptionEndpoint: job.useEnhancedAi ? deps.transcriptionEndpoint : undefined,
+    ...structureOptions(job),
+  };
+}
+
 /** Not finished yet: other page ranges of the conversion are still to be read. */
 const RANGES_PENDING = Symbol('ranges pending');
 
-/** The job's work; `cancel` aborts its worker task when the conversion is cancelled (E7). */
+/**
+ * The job's work; `cancel` aborts its worker task when the conversion is cancelled (E7). `carried`:
+ * the upload that came with the job, which the row may not hold.
+ */
 async function claimConvertAndStore(
   deps: RunDeps,
   conversionId: string,
   cancel: AbortSignal,
   part: PartRange | undefined,
+  carried?: Buffer,
 ): Promise<void> {
   const job = await claimJob(deps.db, conversionId, INLINE_UPLOAD_BYTES);
   if (part) splitPhase(deps, conversionId, 'range claimed', part);
@@ -103,9 +171,9 @@ async function claimConvertAndStore(
   let split = part !== undefined;
   const finished = await deps.slots
     .holdingBytes(
-      job.size ?? 0,
+      job.size ?? carried?.length ?? 0,
       async () => {
-        const bytes = job.bytes ?? (job.size === null ? null : await readUpload(deps.db, conversionId));
+        const bytes = job.bytes ?? carried ?? (job.size === null ? null : await readUpload(deps.db, conversionId));
         if (!bytes) return fail(deps, conversionId, job, UPLOAD_GONE);
         const claimed = { ...job, bytes };
         if (part) return convertRange(deps, conversionId, claimed, part, cancel);
@@ -252,14 +320,7 @@ async function convertAndKeep(
   cancel: AbortSignal,
 ): Promise<FinishedState | undefined> {
   let started = Date.now();
-  const options: ConvertDocumentOptions = {
-    enhanced: job.useEnhancedAi,
-    optimizeTokens: job.optimizeTokens,
-    filename: job.originalFilename,
-    modelEndpoint: job.useEnhancedAi ? deps.modelEndpoint : undefined,
-    transcriptionEndpoint: job.useEnhancedAi ? deps.transcriptionEndpoint : undefined,
-    ...structureOptions(job),
-  };
+  const options = convertOptions(deps, job);
   let result;
   try {
     // Small plain text converts here at once, without waiting for a worker thread (bounded: see the library).

@@ -3,6 +3,7 @@ import type { PartRange } from '@markwright/db';
 import {
   assertConversionTopology,
   type Broker,
+  type CarriedUpload,
   type ChannelWrapper,
   conversionJobSchema,
   decode,
@@ -12,7 +13,7 @@ import {
 
 export interface JobHandlers {
   /** `part`: one page range of a long document split across converters (issue 22). */
-  onJob: (conversionId: string, part?: PartRange) => Promise<void>;
+  onJob: (conversionId: string, part?: PartRange, upload?: CarriedUpload) => Promise<void>;
   onDeadJob: (conversionId: string) => Promise<void>;
   /** Stopping: no more jobs arrive; jobs taken but not started should give up so they are requeued. */
   onStopping?: () => void;
@@ -36,7 +37,7 @@ export async function consumeJobs(
   const channel: ChannelWrapper = await broker.channel(async (ch) => {
     await assertConversionTopology(ch, names, options.deliveryLimit);
     await ch.prefetch(options.prefetch);
-    await consumer.consume(ch, names.jobsQueue, parse, (job) => handlers.onJob(job.conversionId, job.part));
+    await consumer.consume(ch, names.jobsQueue, parse, (job) => handlers.onJob(job.conversionId, job.part, job.upload));
     await consumer.consume(ch, names.deadJobsQueue, parse, (job) => handlers.onDeadJob(job.conversionId));
   });
   return {

@@ -15,6 +15,18 @@ export async function storeUpload(db: Db, conversionId: string, bytes: Buffer): 
   await db.upload.createMany({ data: [{ conversionId, bytes: bytes as Uint8Array<ArrayBuffer> }] });
 }
 
+/**
+ * Stores the upload of a conversion created without it (its job was to carry it, but the publish
+ * failed), unless the conversion has finished meanwhile: then nothing will read it.
+ */
+export async function storeUploadWhilePending(db: Db, conversionId: string, bytes: Buffer): Promise<void> {
+  await db.$executeRaw`
+    INSERT INTO uploads (conversion_id, bytes)
+    SELECT id, ${bytes as Uint8Array<ArrayBuffer>}::bytea FROM conversions
+    WHERE id = ${conversionId}::uuid AND status IN ('pending', 'processing')
+    ON CONFLICT DO NOTHING`;
+}
+
 /** Removes an upload whose charge was refused or failed (it has no conversion row). */
 export async function deleteUpload(db: Db, conversionId: string): Promise<void> {
   await db.upload.deleteMany({ where: { conversionId } });

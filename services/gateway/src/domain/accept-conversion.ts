@@ -1,5 +1,10 @@
 import { failConversion, isFinishedStatus, uuidv7, type Db } from '@markwright/db';
-import { sealWebhookSecret, type FinishedResult } from '@markwright/contracts';
+import {
+  CARRIED_UPLOAD_MAX_BYTES,
+  type CarriedUpload,
+  sealWebhookSecret,
+  type FinishedResult,
+} from '@markwright/contracts';
 import type { Logger } from '@markwright/config';
 import { AppError } from './app-error';
 import { conversionCost } from './plans';
@@ -10,6 +15,7 @@ import {
   deleteUpload,
   findConversion,
   storeUpload,
+  storeUploadWhilePending,
   UPLOAD_IN_CHARGE_MAX_BYTES,
 } from '../data-access/conversion-repository';
 import type { JobPublisher } from '@markwright/contracts';
@@ -53,7 +59,8 @@ export async function acceptConversion(
   idempotency: IdempotencyKey | null = null,
 ): Promise<Answer> {
   const cost = conversionCost(workspace.plan, request.useEnhancedAi);
-  const created = await storeThenCharge(deps, workspace, request, cost, idempotency).finally(() =>
+  const upload = request.webhookUrl ? undefined : carriedUpload(request);
+  const created = await storeThenCharge(deps, workspace, request, cost, idempotency, !upload).finally(() =>
     request.file.release?.(),
   );
   // An identical request with the same key charged first (E6): answer as it was answered.
@@ -68,7 +75,7 @@ export async function acceptConversion(
 
   const waiting = deps.listener.waitFor(created.id);
   try {
-    await publishJob(deps, created.id);
+    await publishJob(deps, created.id, upload && { upload, bytes: request.file.buffer });
     // pages, chunks and document never ride on the event: the row has them.
     const outcome = await waitUntilFinished(deps, created.id, waiting, !asksForStructure(request));
     if (outcome.status === 'completed') {
@@ -83,7 +90,8 @@ export async function acceptConversion(
 /**
  * A small upload is stored by the charge statement itself. A larger one is stored first, on its
  * own, then one short statement charges and creates the row: an upload that fails to store
- * charges nothing, and a refused or failed charge deletes it.
+ * charges nothing, and a refused or failed charge deletes it. One that rides in its job message
+ * is not stored (`store` false) unless the publish fails (`publishJob`).
  */
 async function storeThenCharge(
   deps: AcceptDeps,
@@ -91,10 +99,11 @@ async function storeThenCharge(
   request: ConvertRequest,
   cost: number,
   idempotency: IdempotencyKey | null,
+  store: boolean,
 ) {
   const conversionId = uuidv7();
   const bytes = request.file.buffer;
-  const storedFirst = bytes.length > UPLOAD_IN_CHARGE_MAX_BYTES;
+  const storedFirst = store && bytes.length > UPLOAD_IN_CHARGE_MAX_BYTES;
   if (storedFirst) await storeUpload(deps.db, conversionId, bytes);
   const sealed = request.webhookSecret ? sealWebhookSecret(request.webhookSecret, deps.webhookSecretKey) : null;
   try {
@@ -117,7 +126,7 @@ async function storeThenCharge(
         mode: request.webhookUrl ? 'async' : 'sync',
         webhookUrl: request.webhookUrl,
         webhookSecret: sealed,
-        bytes: storedFirst ? null : bytes,
+        bytes: storedFirst || !store ? null : bytes,
       },
       idempotency && { ...idempotency, expiredBefore: idempotencyExpiredBefore() },
     );
@@ -141,12 +150,44 @@ async function keyTakenAnswer(
   throw AppError.idempotencyConflict(IDEMPOTENCY_RETRY_AFTER_SECONDS);
 }
 
-/** A failed publish is not lost: the row stays pending and the sweeper publishes it again. */
-async function publishJob(deps: AcceptDeps, conversionId: string): Promise<void> {
+/**
+ * A sync upload small enough to ride in its job message, asked for as plain Markdown of a `.txt`:
+ * the converter converts it in its own thread and stores the result without claiming the row
+ * first, and the upload is not stored in PostgreSQL (one statement, one row version and an
+ * upload row written and deleted fewer per request; docs/decisions.md).
+ */
+function carriedUpload(request: ConvertRequest): CarriedUpload | undefined {
+  const plain =
+    !request.useEnhancedAi &&
+    !request.optimizeTokens &&
+    !request.includePages &&
+    request.pageRange === null &&
+    request.chunkMaxTokens === null &&
+    !request.includeDocument;
+  const bytes = request.file.buffer;
+  if (!plain || request.extension !== 'txt' || bytes.length > CARRIED_UPLOAD_MAX_BYTES) return undefined;
+  return { originalFilename: request.file.originalname, extension: request.extension, bytes: bytes.toString('base64') };
+}
+
+/**
+ * A failed publish is not lost: the row stays pending and the sweeper publishes it again (naming
+ * the conversion only, so an upload that was to ride along is stored first).
+ */
+async function publishJob(
+  deps: AcceptDeps,
+  conversionId: string,
+  carried?: { upload: CarriedUpload; bytes: Buffer },
+): Promise<void> {
   try {
-    await deps.publisher.publish(conversionId);
+    await deps.publisher.publish(conversionId, carried && { upload: carried.upload });
   } catch (err) {
     deps.logger.warn({ conversionId, err: (err as Error).message }, 'publish failed; the sweeper will retry');
+    // Not stored either: the republished job fails as "no longer available" and is refunded.
+    if (carried) {
+      await storeUploadWhilePending(deps.db, conversionId, carried.bytes).catch((stored: unknown) =>
+        deps.logger.warn({ conversionId, err: (stored as Error).message }, 'upload not stored'),
+      );
+    }
   }
 }
 

@@ -1,6 +1,6 @@
 import {
   type Broker,
-  conversionFinishedSchema,
+  conversionFinishedEventsSchema,
   decode,
   listenToEvents,
   ROUTING,
@@ -20,8 +20,7 @@ export class FinishedListener {
 
   async start(broker: Broker, names: TopologyNames): Promise<void> {
     this.listening = await listenToEvents(broker, names, ROUTING.finished('sync'), (content) => {
-      const event = decode(conversionFinishedSchema, content);
-      if (event) this.waiters.finished(event);
+      for (const event of decode(conversionFinishedEventsSchema, content) ?? []) this.waiters.finished(event);
     });
   }
 

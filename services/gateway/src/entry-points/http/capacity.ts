@@ -26,9 +26,9 @@ type Publisher = AcceptDeps['publisher'];
 export function publisherHoldingPlace(res: Response, publisher: Publisher): Publisher {
   const place = res.locals.queuePlace as QueuePlace | undefined;
   return {
-    async publish(conversionId) {
+    async publish(conversionId, fields) {
       try {
-        await publisher.publish(conversionId);
+        await publisher.publish(conversionId, fields);
         place?.published();
       } finally {
         place?.release();
