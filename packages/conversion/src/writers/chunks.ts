@@ -156,11 +156,11 @@ function blockPieces(
   counter: StretchCounter,
   out: Piece[],
 ): void {
-  const offsets =
+  const estimate =
     block.type === 'table' || block.type === 'list' || block.type === 'code'
-      ? unitOffsets(block.type, markdown)
+      ? unitsEstimate(block.type, markdown, at, max, counter)
       : undefined;
-  if (!offsets) {
+  if (estimate === undefined) {
     const tokens = counter.count(markdown, at);
     if (tokens > max) return splitText(markdown, at, max, place, '\n\n', counter, out);
     const whole = piece(place, markdown, '\n\n', tokens, at);
@@ -168,21 +168,15 @@ function blockPieces(
     out.push(whole);
     return;
   }
-  // Counted by place in the document: a block that fits (most) makes no string of its units.
-  const counts: number[] = [];
-  let estimate = offsets.length / 2 - 1;
-  for (let u = 0; u < offsets.length; u += 2) {
-    const tokens =
-      at < 0
-        ? countTokens(markdown.slice(offsets[u], offsets[u + 1]))
-        : counter.stretch(at + offsets[u]!, at + offsets[u + 1]!);
-    counts.push(tokens);
-    estimate += tokens;
-  }
   if (estimate <= max && (estimate <= max * NEAR_LIMIT || counter.count(markdown, at) <= max)) {
     out.push(piece(place, markdown, '\n\n', estimate, at));
     return;
   }
+  // Cut: its units as strings, each with its count.
+  const offsets = unitOffsets(block.type as 'table' | 'list' | 'code', markdown)!;
+  const counts: number[] = [];
+  for (let u = 0; u < offsets.length; u += 2)
+    counts.push(unitTokens(markdown, at, offsets[u]!, offsets[u + 1]!, counter));
   const units: string[] = [];
   const starts: number[] = [];
   for (let u = 0; u < offsets.length; u += 2) {
@@ -203,6 +197,44 @@ function blockPieces(
     } else if (room <= 0 || counts[i]! > room) splitText(row, rowAt, max, place, joiner, counter, out);
     else out.push(piece(place, row, joiner, counts[i]!, rowAt, header));
   });
+}
+
+/**
+ * The packing's estimate of a table, list or code block that fits: its units' counts (unitOffsets)
+ * plus one per line break between them, found line by line with no array or string made (most
+ * blocks fit). Infinity once it passes `max` (the block is cut), undefined when the block has no
+ * units (unitOffsets is undefined).
+ */
+function unitsEstimate(
+  type: 'table' | 'list' | 'code',
+  markdown: string,
+  at: number,
+  max: number,
+  counter: StretchCounter,
+): number | undefined {
+  let estimate = -1;
+  let unitStart = 0;
+  for (let start = 0, line = 0; ; line++) {
+    let end = markdown.indexOf('\n', start);
+    if (end < 0) end = markdown.length;
+    ITEM_START.lastIndex = start;
+    const opens = line === 0 || (type === 'table' ? line > 2 : type === 'code' || ITEM_START.test(markdown));
+    if (opens && line > 0) {
+      estimate += unitTokens(markdown, at, unitStart, start - 1, counter) + 1;
+      if (estimate > max) return Infinity;
+      unitStart = start;
+    }
+    if (end === markdown.length) {
+      if (type === 'table' && line < 2) return undefined;
+      return estimate + unitTokens(markdown, at, unitStart, end, counter) + 1;
+    }
+    start = end + 1;
+  }
+}
+
+/** The count of a unit, markdown[from, to), of a block that stands at `at` in the document (-1: not there). */
+function unitTokens(markdown: string, at: number, from: number, to: number, counter: StretchCounter): number {
+  return at < 0 ? countTokens(markdown.slice(from, to)) : counter.stretch(at + from, at + to);
 }
 
 /** Above this share of the limit a block's summed line counts are checked against a count of the whole. */

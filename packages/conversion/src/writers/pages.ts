@@ -18,6 +18,13 @@ export interface PageBlocks {
  */
 export function groupByPage(blocks: Block[], written: string[], numbers: number[] | undefined): PageBlocks[] {
   const known = numbers?.length ? numbers : [...new Set(blocks.map((b) => b.page ?? 1))].sort((a, b) => a - b);
+  const one = onlyPage(blocks, known[0] ?? 1);
+  if (one !== undefined) {
+    // Every block on one page (an HTML or text document, most DOCX): that page holds the arrays themselves, not copies.
+    return [...new Set([...(known.length ? known : [1]), one])]
+      .sort((a, b) => a - b)
+      .map((number) => (number === one ? { number, blocks, written } : { number, blocks: [], written: [] }));
+  }
   const byNumber = new Map<number, PageBlocks>(
     (known.length ? known : [1]).map((number) => [number, { number, blocks: [], written: [] }]),
   );
@@ -30,6 +37,14 @@ export function groupByPage(blocks: Block[], written: string[], numbers: number[
     page.written.push(written[i]!);
   });
   return [...byNumber.values()].sort((a, b) => a.number - b.number);
+}
+
+/** The page every block is on by groupByPage's rule (`start`: the page of blocks before any with a page) when it is one, else undefined. */
+function onlyPage(blocks: Block[], start: number): number | undefined {
+  if (!blocks.length) return undefined;
+  const first = blocks[0]!.page ?? start;
+  for (const block of blocks) if (block.page !== undefined && block.page !== first) return undefined;
+  return first;
 }
 
 /**

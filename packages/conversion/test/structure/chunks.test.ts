@@ -143,6 +143,23 @@ describe('E3 chunks', () => {
     expect(joinBack(chunks)).toBe(markdown.replace(/\s+/g, ' ').trim());
   });
 
+  it('When a list is exactly as long as the limit, then it moves whole to the next chunk; one token less, and it breaks between its items', async () => {
+    // Items that end in a letter: the line breaks are pieces of their own, so the items' counts and one per line break are the list's.
+    const list = Array.from({ length: 12 }, (_, i) => `- item ${i} of the river and the mill`).join('\n');
+    const tokens = countTokens(list);
+    // The list and the paragraph before it together pass every limit tried.
+    for (const max of [tokens, tokens + 1, tokens + 3]) {
+      const { chunks } = await chunksOf(`${sentence(99)}\n\n${list}`, max);
+      expect(chunks.map((c) => c.markdown)).toEqual([sentence(99), list]);
+      expect(chunks[1]!.tokens).toBe(tokens);
+    }
+    const { chunks } = await chunksOf(`${sentence(99)}\n\n${list}`, tokens - 1);
+    expectCommonRules(chunks, tokens - 1);
+    expect(chunks[0]!.markdown.startsWith(`${sentence(99)}\n\n- item 0 `)).toBe(true);
+    const lines = new Set([sentence(99), '', ...list.split('\n')]);
+    for (const c of chunks) for (const line of c.markdown.split('\n')) expect(lines.has(line)).toBe(true);
+  });
+
   it('When one paragraph is larger than the limit, then it breaks between sentences, and a word larger than the limit between characters', async () => {
     const paragraph = Array.from({ length: 30 }, (_, i) => sentence(i)).join(' ');
     const { markdown, chunks } = await chunksOf(paragraph, 64);

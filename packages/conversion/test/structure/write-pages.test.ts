@@ -1,5 +1,5 @@
 import { text as textNode, type Block } from '../../src/document/model';
-import { writePages, type PageBlocks } from '../../src/writers/pages';
+import { groupByPage, writePages, type PageBlocks } from '../../src/writers/pages';
 
 /** A page of one paragraph block whose written text is `text`, joined as the join callback returns it. */
 function page(number: number, text: string): PageBlocks {
@@ -35,5 +35,46 @@ describe('writePages (E1: the document is the join of its pages)', () => {
 
   it('When no page has any text, then the document is empty', () => {
     expect(writePages([page(1, '')], () => '').markdown).toBe('');
+  });
+});
+
+describe('groupByPage (E1: each block on the page it comes from)', () => {
+  const block = (name: string, page?: number): Block => ({ type: 'paragraph', text: [textNode(name)], page });
+  const grouped = (blocks: Block[], numbers?: number[]) =>
+    groupByPage(
+      blocks,
+      blocks.map((_, i) => `w${i}`),
+      numbers,
+    ).map((p) => ({ number: p.number, written: p.written }));
+
+  it('When every block is on one page, then that page holds them all and every other page read is there empty, in order', () => {
+    expect(grouped([block('a', 2), block('b'), block('c', 2)], [3, 2, 1])).toEqual([
+      { number: 1, written: [] },
+      { number: 2, written: ['w0', 'w1', 'w2'] },
+      { number: 3, written: [] },
+    ]);
+  });
+
+  it('When no page list is given and the first block has no page, then it is on page 1, and a page a later block names is its own', () => {
+    expect(grouped([block('a'), block('b', 3)])).toEqual([
+      { number: 1, written: ['w0'] },
+      { number: 3, written: ['w1'] },
+    ]);
+    expect(grouped([block('a'), block('b')])).toEqual([{ number: 1, written: ['w0', 'w1'] }]);
+  });
+
+  it('When blocks before any page are followed by blocks of the first page read, then all are on that page', () => {
+    expect(grouped([block('a'), block('b', 4)], [4, 5])).toEqual([
+      { number: 4, written: ['w0', 'w1'] },
+      { number: 5, written: [] },
+    ]);
+  });
+
+  it('When a block names a page the reader did not list, then that page is added in order', () => {
+    expect(grouped([block('a', 7)], [1, 2])).toEqual([
+      { number: 1, written: [] },
+      { number: 2, written: [] },
+      { number: 7, written: ['w0'] },
+    ]);
   });
 });
