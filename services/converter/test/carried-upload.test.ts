@@ -1,7 +1,7 @@
 import { uuidv7 } from '@markwright/db';
 import type { CarriedUpload } from '@markwright/contracts';
 import { silentLogger } from '@markwright/test-support';
-import { startStack, type Stack } from '../../gateway/test/stack';
+import { newConversion, startStack, type Stack } from '../../gateway/test/stack';
 import { chargeAndCreateConversion } from '../../gateway/src/data-access/conversion-repository';
 import type { FinishedState } from '../src/data-access/conversion-store';
 import { runConversion, type RunDeps } from '../src/domain/run-conversion';
@@ -19,25 +19,15 @@ afterAll(() => stack?.stop());
 async function pendingSync(bytes: Buffer, name: string, stored = true): Promise<string> {
   const { workspaceId } = await stack.workspace('starter', 10);
   const id = uuidv7();
-  await chargeAndCreateConversion(stack.gateway.db, {
-    id,
-    workspaceId,
-    cost: 1,
-    originalFilename: name,
-    extension: 'txt',
-    fileSizeBytes: bytes.length,
-    useEnhancedAi: false,
-    includeMetadata: false,
-    optimizeTokens: false,
-    includePages: false,
-    pageRange: null,
-    chunkMaxTokens: null,
-    includeDocument: false,
-    mode: 'sync',
-    webhookUrl: null,
-    webhookSecret: null,
-    bytes: stored ? bytes : null,
-  });
+  await chargeAndCreateConversion(
+    stack.gateway.db,
+    newConversion(workspaceId, {
+      id,
+      originalFilename: name,
+      fileSizeBytes: bytes.length,
+      bytes: stored ? bytes : null,
+    }),
+  );
   return id;
 }
 

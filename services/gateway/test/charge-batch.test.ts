@@ -1,11 +1,6 @@
 import { Client } from 'pg';
-import { uuidv7 } from '@markwright/db';
-import { startStack, type Stack, recordCommitModes } from './stack';
-import {
-  chargeAndCreateConversion,
-  type NewConversion,
-  UPLOAD_IN_BATCH_MAX_BYTES,
-} from '../src/data-access/conversion-repository';
+import { newConversion as conversion, startStack, type Stack, recordCommitModes } from './stack';
+import { chargeAndCreateConversion, UPLOAD_IN_BATCH_MAX_BYTES } from '../src/data-access/conversion-repository';
 
 /**
  * Charges of other workspaces made at once share one statement and one commit; a workspace's
@@ -24,29 +19,6 @@ afterAll(async () => {
   await pg?.end();
   await stack?.stop();
 });
-
-function conversion(workspaceId: string, fields: Partial<NewConversion> = {}): NewConversion {
-  return {
-    id: uuidv7(),
-    workspaceId,
-    cost: 1,
-    originalFilename: 'a.txt',
-    extension: 'txt',
-    fileSizeBytes: 5,
-    useEnhancedAi: false,
-    includeMetadata: false,
-    optimizeTokens: false,
-    includePages: false,
-    pageRange: null,
-    chunkMaxTokens: null,
-    includeDocument: false,
-    mode: 'sync',
-    webhookUrl: null,
-    webhookSecret: null,
-    bytes: Buffer.from('hello'),
-    ...fields,
-  };
-}
 
 /** Per conversion: the transaction that inserted it and the commit setting it was inserted under. */
 async function written(ids: string[]): Promise<Array<[string, string] | undefined>> {

@@ -4,6 +4,8 @@ import { createTestEnv, silentLogger, type TestEnv } from '@markwright/test-supp
 import { startConverter, type ConverterService } from '../../converter/src/converter-service';
 import { startGateway, type Gateway } from '../src/gateway';
 import { createWorkspace } from '../src/domain/workspaces';
+import { uuidv7 } from '@markwright/db';
+import type { NewConversion } from '../src/data-access/conversion-repository';
 import type { PlanName } from '../src/domain/plans';
 
 /** The real gateway (and optionally a real converter) in-process, on this file's own database and queues. */
@@ -83,4 +85,28 @@ export async function recordCommitModes(pg: Client, column: 'id' | 'original_fil
       RETURN NULL;
     END $$;
     CREATE TRIGGER record_commit_mode AFTER INSERT ON conversions FOR EACH ROW EXECUTE FUNCTION record_commit_mode();`);
+}
+
+/** What the gateway's charge statement creates for a sync upload of a 5-byte `.txt` with no options; `fields` change it. */
+export function newConversion(workspaceId: string, fields: Partial<NewConversion> = {}): NewConversion {
+  return {
+    id: uuidv7(),
+    workspaceId,
+    cost: 1,
+    originalFilename: 'a.txt',
+    extension: 'txt',
+    fileSizeBytes: 5,
+    useEnhancedAi: false,
+    includeMetadata: false,
+    optimizeTokens: false,
+    includePages: false,
+    pageRange: null,
+    chunkMaxTokens: null,
+    includeDocument: false,
+    mode: 'sync',
+    webhookUrl: null,
+    webhookSecret: null,
+    bytes: Buffer.from('hello'),
+    ...fields,
+  };
 }
