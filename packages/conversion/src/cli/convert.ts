@@ -8,9 +8,8 @@ import {
   convertIsolated,
   DEFAULT_LIMITS,
   type IsolatedConvertResult,
-  type PreparedReads,
 } from '../isolation/isolated-convert';
-import { MAX_PDF_PAGES, pdftohtmlXml } from '../readers/pdf/poppler';
+import { BatchReadAhead, readAhead } from './read-ahead';
 import { IN_THREAD_TEXT_MAX_BYTES } from '../isolation/in-thread-limit';
 import { ConversionError } from '../types';
 import type { ConvertDocumentResult } from '../convert';
@@ -58,14 +57,11 @@ async function main(): Promise<number> {
   // Files are converted side by side, one per core (the worker pool has a thread per core), when there is
   // enough to convert to pay for starting more workers; what each gives (a .md, stdout, a message on
   // stderr) is written in the order the files were named.
-  const readAheads = new Map<number, ReadAhead>();
+  let readAheads: BatchReadAhead | undefined;
   const convertFile = async (index: number): Promise<Outcome> => {
     const file = positionals[index]!;
     const ext = path.extname(file).slice(1).toLowerCase();
-    const ahead = readAheads.get(index);
-    readAheads.delete(index);
-    if (concurrency === 1 && !structure.pageRange && index + 1 < positionals.length)
-      readAheads.set(index + 1, readAhead(positionals[index + 1]!));
+    const ahead = readAheads?.take(index);
     try {
       const bytes = ahead ? await ahead.bytes : await fs.readFile(file);
       const request = { ...options, filename: path.basename(file) };
@@ -93,6 +89,8 @@ async function main(): Promise<number> {
     sizes.reduce((a, b, i) => a + workOf(positionals[i]!, b), 0) < MORE_WORKERS_FROM_BYTES
       ? 1
       : Math.max(1, Math.min(os.availableParallelism(), positionals.length));
+  if (concurrency === 1 && !structure.pageRange && positionals.length > 1)
+    readAheads = new BatchReadAhead(positionals, readAhead, Math.max(1, os.availableParallelism()));
   const outcomes: Array<Promise<Outcome> | undefined> = [];
   let started = 0;
   let written = 0;
@@ -163,34 +161,6 @@ function workOf(file: string, size: number): number {
   if (!isSupportedExtension(ext)) return size;
   return /^(image|audio)\//.test(FORMAT_MIME_TYPES[ext][0]) ? MORE_WORKERS_FROM_BYTES : size;
 }
-
-/** A file of a one-worker batch read ahead: its bytes, and for a PDF pdftohtml's output, made while the worker converts the file before it. */
-interface ReadAhead {
-  bytes: Promise<Buffer>;
-  /** pdftohtml's output once it has finished (at most the conversion deadline), or nothing: the worker then runs it, as without read-ahead. */
-  prepared: Promise<PreparedReads>;
-}
-
-/**
- * Starts reading the next file of a one-worker batch: pdftohtml on a PDF runs in its own process on the
- * other core while the worker converts the current file, which otherwise waits for it (8-11 ms a file for
- * the judge's 1- and 10-page PDFs, a fifth to a quarter of the batch). Same bytes, same arguments, so the
- * same output; a file pdftohtml refuses is left to the worker, which gets the same refusal.
- */
-function readAhead(file: string): ReadAhead {
-  const bytes = fs.readFile(file);
-  const prepared = bytes
-    .then(async (input): Promise<PreparedReads> => {
-      if (!input.subarray(0, PDF_HEADER.length).equals(PDF_HEADER)) return {};
-      const stop = AbortSignal.timeout(DEFAULT_LIMITS.timeoutMs);
-      return { pdftohtml: await pdftohtmlXml(input, 1, MAX_PDF_PAGES + 1, stop) };
-    })
-    .catch(() => ({}));
-  return { bytes, prepared };
-}
-
-/** How a PDF starts (a file without it is sniffed as something else, or fails, without pdftohtml). */
-const PDF_HEADER = Buffer.from('%PDF-');
 
 /** The progress bar of a batch written to a folder from a terminal; its library loads only then (10 ms of every start). */
 function progressBar(): CliProgress.SingleBar {
