@@ -127,6 +127,68 @@ describe('PDF tables set without rules', () => {
     );
   });
 
+  it('When a row is drawn cell by cell and a middle cell wraps, then the cells after the wrap stay in the row', async () => {
+    // Word and LibreOffice draw a table cell by cell: a cell's wrapped line comes before the next cell of its row.
+    const input = await pdf((doc) => {
+      doc.font('Helvetica').fontSize(10);
+      const cell = (text: string, x: number, y: number): void => void doc.text(text, x, y, { lineBreak: false });
+      [
+        ['Terminal', 72],
+        ['Purpose', 200],
+        ['Wire colour', 340],
+      ].forEach(([text, x]) => cell(text as string, x as number, 100));
+      cell('COM', 72, 120);
+      cell('Common return for', 200, 120);
+      cell('all valves', 200, 134);
+      cell('White', 340, 120);
+      cell('1', 72, 154);
+      cell('Front lawn', 200, 154);
+      cell('Red', 340, 154);
+      cell('2', 72, 174);
+      cell('Vegetable beds', 200, 174);
+      cell('Blue', 340, 174);
+    });
+    const { markdown } = await convertIsolated(input, 'pdf', std, limits);
+    expect(markdown).toBe(
+      '| Terminal | Purpose | Wire colour |\n| --- | --- | --- |\n| COM | Common return for all valves | White |\n| 1 | Front lawn | Red |\n| 2 | Vegetable beds | Blue |\n',
+    );
+  });
+
+  it('When the first column’s text wraps closer than the rows stand, then the wrapped text stays in its cell', async () => {
+    const input = await pdf((doc) => {
+      doc.font('Helvetica').fontSize(10);
+      const cell = (text: string, x: number, y: number): void => void doc.text(text, x, y, { lineBreak: false });
+      const row = (y: number, cells: string[], wrap?: string): void => {
+        cell(cells[0]!, 72, y);
+        if (wrap) cell(wrap, 72, y + 14);
+        cells.slice(1).forEach((text, c) => cell(text, [180, 280, 360][c]!, y));
+      };
+      row(100, ['Article', 'Code', 'Unit', 'Price']);
+      row(120, ['Desk, oak', 'D-160-OK', 'piece', '489.00'], 'veneer, 160 cm');
+      row(154, ['Office chair,', 'C-MESH-01', 'piece', '229.00'], 'mesh back');
+      row(188, ['Bookcase', 'B-5S-OK', 'piece', '265.00']);
+    });
+    const { markdown } = await convertIsolated(input, 'pdf', std, limits);
+    expect(markdown).toBe(
+      '| Article | Code | Unit | Price |\n| --- | --- | --- | --- |\n| Desk, oak veneer, 160 cm | D-160-OK | piece | 489.00 |\n| Office chair, mesh back | C-MESH-01 | piece | 229.00 |\n| Bookcase | B-5S-OK | piece | 265.00 |\n',
+    );
+  });
+
+  it('When two short columns of text are drawn one after the other, then their lines are not joined as rows', async () => {
+    const input = await pdf((doc) => {
+      doc.font('Helvetica').fontSize(10);
+      ['Northwind Traders', '12 Harbour Street', 'Bristol BS1 4QA'].forEach((t, k) =>
+        doc.text(t, 72, 100 + k * 14, { lineBreak: false }),
+      );
+      ['Invoice 2026-114', 'Issued 3 March 2026', 'Due 2 April 2026'].forEach((t, k) =>
+        doc.text(t, 330, 100 + k * 14, { lineBreak: false }),
+      );
+    });
+    const { markdown } = await convertIsolated(input, 'pdf', std, limits);
+    expect(markdown).toContain('Northwind Traders 12 Harbour Street Bristol BS1 4QA');
+    expect(markdown).toContain('Invoice 2026-114 Issued 3 March 2026 Due 2 April 2026');
+  });
+
   it('When a line in a smaller size sits under a row’s cell, then it is a row of its own', async () => {
     const input = await pdf((doc) => {
       const xs = [72, 110, 300];

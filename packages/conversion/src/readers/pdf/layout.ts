@@ -115,7 +115,73 @@ function lineGroups(items: TextItem[]): TextItem[][] {
     if (!mark) base = item;
   }
   if (current.length) groups.push(current);
+  return rowsRejoined(groups);
+}
+
+/** Lines of wrapped cell text a row's later cells may come after, in content-stream order. */
+const MAX_WRAPPED_LINES = 4;
+
+/**
+ * A table row whose cells are drawn cell by cell (Word's and LibreOffice's tables): a cell's wrapped
+ * lines come before the next cell of its row, whose baseline then starts a line of its own. That part
+ * joins its row again when it stands level with a line just above, right of it, and everything drawn in
+ * between is at most MAX_WRAPPED_LINES lines under that line, left of the part and not left of the line,
+ * all in one text size: the row's wrapped cells. Together they hold at least three cells (two lines of
+ * one text column each, a page set in columns, stay apart). The wrapped lines then follow the whole row.
+ */
+function rowsRejoined(groups: TextItem[][]): TextItem[][] {
+  for (let g = 2; g < groups.length; g++) {
+    const part = groups[g]!;
+    const head = part[0]!;
+    // Most lines start below the one before: one comparison, and nothing to do.
+    if (groups[g - 1]![0]!.y >= head.y - head.size * 0.45) continue;
+    const row = rowOfPart(groups, g);
+    if (row === undefined) continue;
+    groups[row] = [...groups[row]!, ...part];
+    groups.splice(g, 1);
+    g--;
+  }
   return groups;
+}
+
+/** The index of the earlier line `groups[g]` is the rest of (rowsRejoined), or undefined. */
+function rowOfPart(groups: TextItem[][], g: number): number | undefined {
+  const part = groups[g]!;
+  const head = part[0]!;
+  const partLeft = leftmost(part);
+  for (let j = g - 1; j >= 0 && g - j - 1 <= MAX_WRAPPED_LINES; j--) {
+    const line = groups[j]!;
+    const first = line[0]!;
+    if (!level(first, head)) {
+      // A line between must be under the row and no higher than the part: the row is further up.
+      if (
+        first.y < head.y &&
+        rightmost(line) < partLeft &&
+        first.y > head.y - head.size * (MAX_WRAPPED_LINES + 2) * 1.5
+      )
+        continue;
+      return undefined;
+    }
+    if (rightmost(line) >= partLeft || first.rtl || head.rtl || !sameType(first, head)) return undefined;
+    const lineLeft = leftmost(line);
+    for (let k = j + 1; k < g; k++) {
+      const between = groups[k]!;
+      if (leftmost(between) < lineLeft - head.size || !sameType(between[0]!, head)) return undefined;
+    }
+    return lineGaps(line) + lineGaps(part) >= 1 ? j : undefined;
+  }
+  return undefined;
+}
+
+/** Text of one size: cells of one row and their wrapped lines (a heading beside a block is larger). */
+function sameType(a: TextItem, b: TextItem): boolean {
+  return Math.abs(a.size - b.size) <= 0.05 * Math.max(a.size, b.size);
+}
+
+function rightmost(items: TextItem[]): number {
+  let right = -Infinity;
+  for (const i of items) right = Math.max(right, i.x + i.width);
+  return right;
 }
 
 /** Whether the item stands on the other's baseline, within a share of the smaller size. */

@@ -176,8 +176,12 @@ function alignedRun(lines: Line[], start: number): { columns: Column[]; members:
       // wrapped text never starts left of its column, and a line at the first column's edge is a label.
       const cell = line.cells[0]!;
       const column = alignedColumn(columns.slice(1), cell, tolerance);
-      if (!column || cell.x < column.x - tolerance || Math.abs(cell.x - columns[0]!.x) <= tolerance) break;
-      members.push({ line, placed: [column], continues: true });
+      if (column && cell.x >= column.x - tolerance && Math.abs(cell.x - columns[0]!.x) > tolerance) {
+        members.push({ line, placed: [column], continues: true });
+        continue;
+      }
+      if (!wrapsFirstColumn(lines, end, members, columns, tolerance)) break;
+      members.push({ line, placed: [columns[0]!], continues: true });
       continue;
     }
     const placed = placeRow(columns, line.cells, tolerance);
@@ -192,6 +196,32 @@ function alignedRun(lines: Line[], start: number): { columns: Column[]; members:
     members.pop();
   }
   return { columns, members };
+}
+
+/**
+ * A line of one cell at the first column's edge is that column's text wrapped (a description set in the
+ * first column) rather than a label when it stays inside the column, continues a filled first cell in
+ * the same type, and sits closer under it than rows sit under each other: the rows seen so far, or else
+ * the next line, a row.
+ */
+function wrapsFirstColumn(lines: Line[], at: number, members: Member[], columns: Column[], tolerance: number): boolean {
+  const line = lines[at]!;
+  const cell = line.cells[0]!;
+  const above = members[members.length - 1]!;
+  if (columns.length < 2 || Math.abs(cell.x - columns[0]!.x) > tolerance || cell.right > columns[1]!.x - tolerance / 2)
+    return false;
+  if (line.size !== above.line.size || above.placed[0] !== columns[0]) return false;
+  const gap = above.line.y - line.y;
+  let rowPitch = Infinity;
+  for (let k = 1; k < members.length; k++) {
+    if (!members[k]!.continues && !members[k - 1]!.continues) rowPitch = Math.min(rowPitch, gapAbove(members, k));
+  }
+  if (rowPitch === Infinity) {
+    const next = lines[at + 1];
+    if (!next || next.page !== line.page || next.cells.length < 2) return false;
+    rowPitch = line.y - next.y;
+  }
+  return gap > 0 && gap < rowPitch - WRAP_GAP_TOLERANCE;
 }
 
 /** The distance from the line above to member `k`. */
