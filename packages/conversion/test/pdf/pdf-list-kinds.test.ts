@@ -710,3 +710,29 @@ describe('PDF subscripts set close to their letter', () => {
     expect(markdown).toContain('- Le 1er décembre avec SAFE;\n- On the 21st of May with the trail club.');
   });
 });
+
+describe('PDF lines opening with a capital and a period', () => {
+  const write = (lines: string[]) =>
+    pdf((doc) => {
+      doc.font('Helvetica').fontSize(10);
+      lines.forEach((text, k) => doc.text(text, 72, 100 + k * 24, { lineBreak: false }));
+    });
+
+  it('When a paragraph after a numbered list opens with a name’s initial, then it is a paragraph, not the next item', async () => {
+    const input = await write([
+      '1. The lease was renewed for three years.',
+      '2. The conference will be held in Ghent.',
+      'R. Tanaka reported that the website goes live in April.',
+    ]);
+    const { markdown } = await convertIsolated(input, 'pdf', std, limits);
+    expect(markdown).toBe(
+      '1. The lease was renewed for three years.\n2. The conference will be held in Ghent.\n\nR. Tanaka reported that the website goes live in April.\n',
+    );
+  });
+
+  it('When capitals and periods letter a list, then its items stay items', async () => {
+    const input = await write(['A. Scope of the audit', 'B. Methods used', 'C. Findings and follow-up']);
+    const { markdown } = await convertIsolated(input, 'pdf', std, limits);
+    expect(markdown).toMatch(/^1\. Scope of the audit\n2\. Methods used\n3\. Findings and follow-up\n$/);
+  });
+});

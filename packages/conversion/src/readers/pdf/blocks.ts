@@ -215,7 +215,7 @@ export function linesToBlocks(read: Line[]): Block[] {
       (unmarked.has(line) || hanging.subItems.has(line) ? NO_MARKER : null);
     const numbered = bullet
       ? null
-      : (NUMBERED.exec(line.text) ??
+      : ((initialNotMarker(lines, i, item) ? null : NUMBERED.exec(line.text)) ??
         (line.rtl ? RTL_NUMBERED.exec(line.text) : null) ??
         enclosedNumber(lines, i, item, standsApart(lines, i, heading) ? lastEnclosed : undefined));
     // A list item's wrapped line (a bold question's second line, an italic note after it) is not a heading unless larger.
@@ -960,6 +960,30 @@ function hangingNumberedLines(lines: Line[]): { items: Set<Line>; subItems: Set<
     for (const l of subs) subItems.add(l);
   }
   return { items, subItems };
+}
+
+/** A capital and a period before a capitalised word: "R. Tanaka reported", or item "B. Methods" of a lettered list. */
+const INITIAL = /^([A-HJ-UWYZ])\.\s+\p{Lu}/u;
+/** Lines looked through for the next letter of a lettered list. */
+const NEXT_LETTER_REACH = 60;
+
+/**
+ * A line opening with a capital and a period is a name's initial, not a list marker, unless a lettered
+ * list runs through it: the list item before it has the letter before, or a later line at its indent
+ * has the next letter. (I, V and X may number a list in Roman numerals: they stay markers.)
+ */
+function initialNotMarker(lines: Line[], i: number, item: ListItemLines | undefined): boolean {
+  const line = lines[i]!;
+  const m = INITIAL.exec(line.text);
+  if (!m) return false;
+  const value = m[1]!.charCodeAt(0) - 64;
+  if (item && item.ordered && numberedValue(item.all[0]!) === value - 1) return false;
+  const end = Math.min(lines.length, i + NEXT_LETTER_REACH);
+  for (let j = i + 1; j < end; j++) {
+    const next = lines[j]!;
+    if (Math.abs(indent(next) - indent(line)) < 2 && numberedValue(next) === value + 1) return false;
+  }
+  return true;
 }
 
 /** The value of a line's "3." or "c)" marker (letters count from 1); undefined for other lines. */
