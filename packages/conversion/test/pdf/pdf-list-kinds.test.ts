@@ -487,6 +487,37 @@ describe('PDF numbered items with their text hung under them (an agenda)', () =>
   });
 });
 
+describe('PDF numbered section titles with bulleted items under one of them', () => {
+  it('When section "3." goes on from sections 1 and 2 in their type and bullets hang under it, then 3 and 4 stay headings', async () => {
+    const input = await pdf((doc) => {
+      const body = 'The board discussed the matter and agreed on the text read out by the chair.';
+      const title = (text: string, y: number) =>
+        doc.font('Helvetica-Bold').fontSize(13).text(text, 72, y, { lineBreak: false });
+      const text = (line: string, y: number, x = 72) =>
+        doc.font('Helvetica').fontSize(10).text(line, x, y, { lineBreak: false });
+      title('1. Approval of the minutes', 80);
+      text(body, 100);
+      title('2. Financial statement', 130);
+      text(body, 150);
+      title('3. Decisions', 180);
+      ['The lease was renewed for three years.', 'The conference will be held in Ghent.'].forEach((item, k) => {
+        text('•', 200 + k * 16, 84);
+        text(item, 200 + k * 16, 96);
+      });
+      title('4. Any other business', 250);
+      text(body, 270);
+    });
+    const { markdown } = await convertIsolated(input, 'pdf', std, limits);
+    expect(markdown.split('\n').filter((l) => l.startsWith('#'))).toEqual([
+      '# 1. Approval of the minutes',
+      '# 2. Financial statement',
+      '# 3. Decisions',
+      '# 4. Any other business',
+    ]);
+    expect(markdown).toContain('- The lease was renewed for three years.\n- The conference will be held in Ghent.\n');
+  });
+});
+
 describe('PDF numbered paragraphs set flush with their marks (regulations)', () => {
   it("When a lettered paragraph's sentence ends at the column's edge and the paragraph goes on at the marks' edge, then the next line stays in the item", async () => {
     const input = await pdf((doc) => {

@@ -955,7 +955,7 @@ function hangingNumberedLines(lines: Line[]): { items: Set<Line>; subItems: Set<
       hung = true;
       if (SUB_NUMBER.test(line.text)) subs.push(line);
     }
-    if (chain.length < 2 || !hung) continue;
+    if (chain.length < 2 || !hung || numberedHeadingBefore(lines, i)) continue;
     for (const l of chain) items.add(l);
     for (const l of subs) subItems.add(l);
   }
@@ -984,6 +984,23 @@ function initialNotMarker(lines: Line[], i: number, item: ListItemLines | undefi
     if (Math.abs(indent(next) - indent(line)) < 2 && numberedValue(next) === value + 1) return false;
   }
   return true;
+}
+
+/**
+ * Whether numbered line `i` goes on from an earlier one in its type: the number before it at its indent, in
+ * its size and font, with other lines between (a section "2." and its text before section "3."). Such lines
+ * number sections, which hung items under one of them do not make a list.
+ */
+function numberedHeadingBefore(lines: Line[], i: number): boolean {
+  const line = lines[i]!;
+  const value = numberedValue(line);
+  if (value === undefined || value < 2) return false;
+  for (let j = i - 2; j >= 0; j--) {
+    const earlier = lines[j]!;
+    if (numberedValue(earlier) !== value - 1 || Math.abs(indent(earlier) - indent(line)) >= 2) continue;
+    return earlier.size === line.size && earlier.font === line.font && earlier.bold === line.bold;
+  }
+  return false;
 }
 
 /** The value of a line's "3." or "c)" marker (letters count from 1); undefined for other lines. */
