@@ -174,6 +174,35 @@ describe('PDF tables set without rules', () => {
     );
   });
 
+  it('When every row wraps in its first and last columns, then each row keeps its wrapped text', async () => {
+    const input = await pdf((doc) => {
+      doc.font('Helvetica').fontSize(10);
+      const cell = (text: string, x: number, y: number): void => void doc.text(text, x, y, { lineBreak: false });
+      cell('Part', 72, 80);
+      cell('Code', 220, 80);
+      cell('Purpose', 340, 80);
+      const row = (y: number, part: string[], code: string, purpose: string[]): void => {
+        part.forEach((text, k) => cell(text, 72, y + k * 14));
+        cell(code, 220, y);
+        purpose.forEach((text, k) => cell(text, 340, y + k * 14));
+      };
+      row(100, ['Voltage regulator,', '800 mA, low dropout'], 'U-LDO33', [
+        'Supply for the',
+        'microcontroller and',
+        'the radio',
+      ]);
+      row(148, ['Electrolytic capacitor,', '470 uF, 25 V'], 'C-470U', ['Bulk storage after', 'the regulator']);
+      row(182, ['Schottky diode,', '40 V, 1 A'], 'D-SS14', ['Reverse polarity', 'protection']);
+    });
+    const { markdown } = await convertIsolated(input, 'pdf', std, limits);
+    expect(markdown).toBe(
+      '| Part | Code | Purpose |\n| --- | --- | --- |\n' +
+        '| Voltage regulator, 800 mA, low dropout | U-LDO33 | Supply for the microcontroller and the radio |\n' +
+        '| Electrolytic capacitor, 470 uF, 25 V | C-470U | Bulk storage after the regulator |\n' +
+        '| Schottky diode, 40 V, 1 A | D-SS14 | Reverse polarity protection |\n',
+    );
+  });
+
   it('When two short columns of text are drawn one after the other, then their lines are not joined as rows', async () => {
     const input = await pdf((doc) => {
       doc.font('Helvetica').fontSize(10);

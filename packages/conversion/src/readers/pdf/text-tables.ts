@@ -13,6 +13,8 @@ const MIN_PAIR_CELLS = 3;
 const WRAP_GAP_TOLERANCE = 1;
 /** Header lines of one cell each looked for above a table's first row. */
 const MAX_HEADER_LINES = 3;
+/** Lines of other cells' wrapped text looked past for the row after a first column's wrapped line. */
+const MAX_WRAPPED_AHEAD = 4;
 /** A cell of at least this many words reads as running text. */
 const PROSE_CELL_WORDS = 5;
 /** A column is running text when this share of its filled cells is. */
@@ -202,7 +204,7 @@ function alignedRun(lines: Line[], start: number): { columns: Column[]; members:
  * A line of one cell at the first column's edge is that column's text wrapped (a description set in the
  * first column) rather than a label when it stays inside the column, continues a filled first cell in
  * the same type, and sits closer under it than rows sit under each other: the rows seen so far, or else
- * the next line, a row.
+ * as close as wrapped lines seen in the table, or closer than the next row below.
  */
 function wrapsFirstColumn(lines: Line[], at: number, members: Member[], columns: Column[], tolerance: number): boolean {
   const line = lines[at]!;
@@ -217,9 +219,14 @@ function wrapsFirstColumn(lines: Line[], at: number, members: Member[], columns:
     if (!members[k]!.continues && !members[k - 1]!.continues) rowPitch = Math.min(rowPitch, gapAbove(members, k));
   }
   if (rowPitch === Infinity) {
-    const next = lines[at + 1];
-    if (!next || next.page !== line.page || next.cells.length < 2) return false;
-    rowPitch = line.y - next.y;
+    // No two rows in a row yet: wrapped lines seen in the table tell the pitch of wrapped text,
+    if (members.some((m, k) => m.continues && Math.abs(gapAbove(members, k) - gap) <= WRAP_GAP_TOLERANCE)) return true;
+    // or else the next row below, past the other cells' wrapped lines.
+    let next = at + 1;
+    while (next < lines.length && next <= at + MAX_WRAPPED_AHEAD && lines[next]!.cells.length < 2) next++;
+    const row = lines[next];
+    if (!row || row.page !== line.page || row.cells.length < 2) return false;
+    rowPitch = line.y - row.y;
   }
   return gap > 0 && gap < rowPitch - WRAP_GAP_TOLERANCE;
 }
