@@ -203,6 +203,25 @@ describe('PDF tables set without rules', () => {
     );
   });
 
+  it('When a nested list sets its bullets apart with tabs, "•" then "–", then it is a nested list, not a table', async () => {
+    const input = await pdf((doc) => {
+      doc.font('Helvetica').fontSize(10);
+      const item = (glyph: string, text: string, x: number, y: number): void => {
+        doc.text(glyph, x, y, { lineBreak: false });
+        doc.text(text, x + 24, y, { lineBreak: false });
+      };
+      item('•', 'Office days', 84, 100);
+      item('–', 'Monday and Thursday for the whole team', 120, 118);
+      item('–', 'one more day of your choice', 120, 136);
+      item('•', 'Remote days', 84, 154);
+      item('–', 'from home or a coworking space', 120, 172);
+    });
+    const { markdown } = await convertIsolated(input, 'pdf', std, limits);
+    expect(markdown).toBe(
+      '- Office days\n  - Monday and Thursday for the whole team\n  - one more day of your choice\n- Remote days\n  - from home or a coworking space\n',
+    );
+  });
+
   it('When two short columns of text are drawn one after the other, then their lines are not joined as rows', async () => {
     const input = await pdf((doc) => {
       doc.font('Helvetica').fontSize(10);

@@ -53,7 +53,9 @@ function finished(
 ): { rows: string[][]; end: number } | undefined {
   if (!table) return undefined;
   const rows = mergeStrayColumns([...header, ...table.rows], table.columns);
-  return isColumnsOfProse(rows) || isBulletColumn(rows) || isNumberColumn(rows) ? undefined : { rows, end: table.end };
+  return isColumnsOfProse(rows) || isBulletColumn(rows) || isNestedBullets(rows) || isNumberColumn(rows)
+    ? undefined
+    : { rows, end: table.end };
 }
 
 /** A list marker standing alone in a cell: "1.", "2)", "b.", "(3)", "(c)". */
@@ -92,6 +94,26 @@ function isBulletColumn(rows: string[][]): boolean {
     !/\p{N}/u.test(glyph) &&
     firsts.every((f) => f === glyph)
   );
+}
+
+/**
+ * Every row a lone glyph and the text right after it, the pairs at more than one depth (a nested list whose
+ * bullets, "•" then "–", are set apart from their text by tabs): a list, not a table.
+ */
+function isNestedBullets(rows: string[][]): boolean {
+  if (rows.length < 2) return false;
+  const depths = new Set<number>();
+  for (const row of rows) {
+    const filled: number[] = [];
+    row.forEach((cell, k) => {
+      if (cell.trim()) filled.push(k);
+    });
+    if (filled.length !== 2 || filled[1] !== filled[0]! + 1) return false;
+    const glyph = row[filled[0]!]!.trim();
+    if (!/^(\S)\1?$/u.test(glyph) || /[\p{L}\p{N}]/u.test(glyph)) return false;
+    depths.add(filled[0]!);
+  }
+  return depths.size > 1;
 }
 
 /** The aligned rows from `start` (a line of 2+ cells) and their columns, before stray columns are merged. */
