@@ -71,7 +71,10 @@ export async function storePart(
   });
 }
 
-const selectParts = namedStatement<{ conversionId: string; inHand: number[] }, { firstPage: number; read: string | null }>(
+const selectParts = namedStatement<
+  { conversionId: string; inHand: number[] },
+  { firstPage: number; read: string | null }
+>(
   'mw_read_parts',
   `SELECT first_page AS "firstPage", CASE WHEN first_page = ANY(:inHand::int[]) THEN NULL ELSE read END AS read
    FROM conversion_parts WHERE conversion_id = :conversionId::uuid ORDER BY first_page`,
