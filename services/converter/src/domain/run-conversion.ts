@@ -159,7 +159,9 @@ async function claimConvertAndStore(
   part: PartRange | undefined,
   carried?: Buffer,
 ): Promise<void> {
-  const job = await claimJob(deps.db, conversionId, INLINE_UPLOAD_BYTES);
+  // A range of a conversion split here: its upload is held already, so the claim does not bring it again.
+  const held = part && deps.split?.inHand.upload(conversionId);
+  const job = await claimJob(deps.db, conversionId, held ? 0 : INLINE_UPLOAD_BYTES);
   if (part) splitPhase(deps, conversionId, 'range claimed', part);
   if (!job) {
     // Finished (completed, failed, cancelled): a range left over holds text nobody will read.
@@ -177,10 +179,7 @@ async function claimConvertAndStore(
       job.size ?? carried?.length ?? 0,
       async () => {
         const bytes =
-          job.bytes ??
-          carried ??
-          (part && deps.split?.inHand.upload(conversionId)) ??
-          (job.size === null ? null : await readUpload(deps.db, conversionId));
+          job.bytes ?? carried ?? held ?? (job.size === null ? null : await readUpload(deps.db, conversionId));
         if (!bytes) return fail(deps, conversionId, job, UPLOAD_GONE);
         const claimed = { ...job, bytes };
         if (part) return convertRange(deps, conversionId, claimed, part, cancel);
