@@ -71,19 +71,27 @@ export async function storePart(
   });
 }
 
+const selectParts = namedStatement<
+  { conversionId: string; inHand: number[] },
+  { firstPage: number; read: string | null }
+>(
+  'mw_read_parts',
+  `SELECT first_page AS "firstPage", CASE WHEN first_page = ANY(:inHand::int[]) THEN NULL ELSE read END AS read
+   FROM conversion_parts WHERE conversion_id = :conversionId::uuid ORDER BY first_page`,
+  ['conversionId', 'inHand'],
+);
+
 /**
  * What was read of each range, as JSON text, in page order, to be written as one document; a
- * range not stored (the last one, merged from memory) has none.
+ * range not stored (the last one, merged from memory) has none, nor do the ranges whose first
+ * pages are `inHand` (the merging converter holds their readings already: not sent twice).
  */
 export async function readParts(
   db: Db,
   conversionId: string,
+  inHand: number[] = [],
 ): Promise<Array<{ firstPage: number; read: string | null }>> {
-  return db.conversionPart.findMany({
-    where: { conversionId },
-    select: { firstPage: true, read: true },
-    orderBy: { firstPage: 'asc' },
-  });
+  return selectParts(db, { conversionId, inHand });
 }
 
 /** Drops the ranges once the conversion is written or has failed: they hold the document's text. */

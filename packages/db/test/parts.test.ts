@@ -48,6 +48,18 @@ describe('the page ranges of a split conversion (issue 22)', () => {
     ]);
   });
 
+  it('When the merging converter holds some ranges already, then only the others come back with their text', async () => {
+    const id = await insertConversion(t.db, { status: 'processing' });
+    await planParts(t.db, id, three);
+    await storePart(t.db, id, 1, () => '{"a":1}');
+    await storePart(t.db, id, 135, () => '{"b":2}');
+    expect(await readParts(t.db, id, [1])).toEqual([
+      { firstPage: 1, read: null },
+      { firstPage: 135, read: '{"b":2}' },
+      { firstPage: 268, read: null },
+    ]);
+  });
+
   it('When the two last ranges are stored at once, then exactly one of them is last', async () => {
     const id = await insertConversion(t.db, { status: 'processing' });
     await planParts(t.db, id, two);

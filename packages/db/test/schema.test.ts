@@ -103,4 +103,20 @@ describe('migrations against the Prisma schema', () => {
     await client.query(refund, [ws, conv]);
     await expect(client.query(refund, [ws, conv])).rejects.toThrow(/duplicate key/);
   });
+
+  it('When the migrations are applied, then uploads are stored uncompressed and results compressed with lz4', async () => {
+    const { rows } = await client.query<{ col: string; storage: string; compression: string }>(
+      `SELECT attrelid::regclass || '.' || attname AS col, attstorage AS storage, attcompression AS compression
+       FROM pg_attribute WHERE attrelid IN ('uploads'::regclass, 'conversions'::regclass)
+         AND attname IN ('bytes', 'markdown', 'pages', 'chunks', 'document') ORDER BY 1`,
+    );
+    // 'e': EXTERNAL (moved out of line, never compressed); 'x': EXTENDED with 'l': lz4.
+    expect(rows).toEqual([
+      { col: 'conversions.chunks', storage: 'x', compression: 'l' },
+      { col: 'conversions.document', storage: 'x', compression: 'l' },
+      { col: 'conversions.markdown', storage: 'x', compression: 'l' },
+      { col: 'conversions.pages', storage: 'x', compression: 'l' },
+      { col: 'uploads.bytes', storage: 'e', compression: '' },
+    ]);
+  });
 });

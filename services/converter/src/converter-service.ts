@@ -16,6 +16,7 @@ import { consumeJobs } from './entry-points/job-consumer';
 import { createConversionMetrics } from './conversion-metrics';
 import { WorkSlots } from './domain/work-slots';
 import { warmUpWorkers } from './domain/warm-up';
+import { SplitsInHand } from './domain/splits-in-hand';
 
 /** Database connections of a converter beyond its conversions: claims, stores and announcements of the jobs waiting. */
 const SPARE_CONNECTIONS = 4;
@@ -27,6 +28,13 @@ const SPARE_CONNECTIONS = 4;
  * grouped 1–2 calls per statement.
  */
 export const PREFETCH_PER_SLOT = 32;
+/** Split conversions whose upload and range readings a converter holds for its range jobs (splits-in-hand.ts). */
+export const SPLITS_IN_HAND = 8;
+/**
+ * Upload bytes of split conversions a converter holds beside its byte budget: a 2,000-page PDF's
+ * upload is ~4 MB, and this keeps `split-memory` (< 512 MB RSS) whatever is uploaded.
+ */
+export const SPLIT_UPLOADS_IN_HAND_MB = 32;
 import { RunningConversions } from './domain/running-conversions';
 import { consumeCancels } from './entry-points/cancel-consumer';
 
@@ -98,6 +106,7 @@ export async function startConverter(
       // Every converter has the same CONVERTER_CONCURRENCY (one configuration), and takes jobs as one consumer.
       slots: async () => Math.max(1, await rangePublisher.consumers()) * config.CONVERTER_CONCURRENCY,
       publish: (id, range) => rangePublisher.publish(id, { part: range }),
+      inHand: new SplitsInHand(SPLITS_IN_HAND, SPLIT_UPLOADS_IN_HAND_MB * 1024 * 1024),
     },
     modelEndpoint:
       config.ENHANCED_AI_BASE_URL && config.ENHANCED_AI_MODEL

@@ -1,4 +1,5 @@
 import { MAX_RANGE_PAGES, planRanges, splits, type SplitDeps } from '../src/domain/split-conversion';
+import { SplitsInHand } from '../src/domain/splits-in-hand';
 
 /** Every page once, in order: the ranges are consecutive from page 1 to the last. */
 function coversInOrder(ranges: Array<{ firstPage: number; lastPage: number }>, pages: number): boolean {
@@ -55,7 +56,12 @@ describe('planRanges: how a long PDF is cut (issue 22, docs/decisions.md)', () =
 });
 
 describe('splits: which jobs are split', () => {
-  const split: SplitDeps = { pages: 64, slots: async () => 2, publish: async () => undefined };
+  const split: SplitDeps = {
+    pages: 64,
+    slots: async () => 2,
+    publish: async () => undefined,
+    inHand: new SplitsInHand(1, 0),
+  };
   const pdf = { extension: 'pdf', useEnhancedAi: false };
   const max = 2000;
 

@@ -159,11 +159,16 @@ async function claimConvertAndStore(
   part: PartRange | undefined,
   carried?: Buffer,
 ): Promise<void> {
-  const job = await claimJob(deps.db, conversionId, INLINE_UPLOAD_BYTES);
+  // A range of a conversion split here: its upload is held already, so the claim does not bring it again.
+  const held = part && deps.split?.inHand.upload(conversionId);
+  const job = await claimJob(deps.db, conversionId, held ? 0 : INLINE_UPLOAD_BYTES);
   if (part) splitPhase(deps, conversionId, 'range claimed', part);
   if (!job) {
     // Finished (completed, failed, cancelled): a range left over holds text nobody will read.
-    if (part) await deleteParts(deps.db, conversionId);
+    if (part) {
+      deps.split?.inHand.drop(conversionId);
+      await deleteParts(deps.db, conversionId);
+    }
     if (await conversionExists(deps.db, conversionId)) await deps.announce(conversionId);
     return;
   }
@@ -173,7 +178,8 @@ async function claimConvertAndStore(
     .holdingBytes(
       job.size ?? carried?.length ?? 0,
       async () => {
-        const bytes = job.bytes ?? carried ?? (job.size === null ? null : await readUpload(deps.db, conversionId));
+        const bytes =
+          job.bytes ?? carried ?? held ?? (job.size === null ? null : await readUpload(deps.db, conversionId));
         if (!bytes) return fail(deps, conversionId, job, UPLOAD_GONE);
         const claimed = { ...job, bytes };
         if (part) return convertRange(deps, conversionId, claimed, part, cancel);
@@ -190,7 +196,10 @@ async function claimConvertAndStore(
   await deps.announce(conversionId, finished);
   if (split) splitPhase(deps, conversionId, 'announced', part);
   // After the announcement, not before: the webhook or the waiting request does not wait for it.
-  if (split) await deleteParts(deps.db, conversionId);
+  if (split) {
+    deps.split?.inHand.drop(conversionId);
+    await deleteParts(deps.db, conversionId);
+  }
 }
 
 /**
@@ -210,6 +219,8 @@ async function splitWhenLong(deps: RunDeps, conversionId: string, job: ClaimedJo
   if (!splits(job, pageCount, split, PDF_PAGE_LIMIT)) return undefined;
   const slots = await split.slots().catch(() => 1);
   const unread = await planParts(deps.db, conversionId, planRanges(pageCount!, split.pages, slots));
+  // Held before the ranges are published: those that come to this converter take the bytes from here.
+  if (unread.length > 0) split.inHand.keepUpload(conversionId, job.bytes);
   // Published at once: each waits for the broker's confirm, and the first may start converting meanwhile.
   await Promise.all(unread.map((range) => split.publish(conversionId, range)));
   deps.logger.info(
@@ -267,13 +278,25 @@ async function convertRange(
     const stored = await storePart(deps.db, conversionId, part.firstPage, () => JSON.stringify(kept));
     splitPhase(deps, conversionId, stored.last ? 'range last' : 'range stored', part);
     // Finished meanwhile (cancelled, failed): the range is dropped.
-    if (!stored.live) return undefined;
-    if (!stored.last) return RANGES_PENDING;
+    if (!stored.live) {
+      deps.split?.inHand.drop(conversionId);
+      return undefined;
+    }
+    if (!stored.last) {
+      deps.split?.inHand.keepPart(conversionId, part.firstPage, kept);
+      return RANGES_PENDING;
+    }
     own = { firstPage: part.firstPage, kept };
   }
-  // The other ranges' texts or readings, and this one's from memory (the last range is not stored).
-  const parts = (await readParts(deps.db, conversionId)).map((p) =>
-    p.firstPage === own?.firstPage ? own.kept : (JSON.parse(p.read ?? 'null') as unknown),
+  // The other ranges' texts or readings, and from memory this one's (the last range is not stored)
+  // and those this converter read and still holds.
+  const held = deps.split?.inHand.parts(conversionId) ?? new Map<number, unknown>();
+  const parts = (await readParts(deps.db, conversionId, [...held.keys()])).map((p) =>
+    p.firstPage === own?.firstPage
+      ? own.kept
+      : held.has(p.firstPage)
+        ? held.get(p.firstPage)
+        : (JSON.parse(p.read ?? 'null') as unknown),
   );
   const result = joined
     ? joinParts(parts)
@@ -419,6 +442,7 @@ export async function failDeadJob(deps: RunDeps, conversionId: string): Promise<
     { extension: (await conversionExtension(deps.db, conversionId)) ?? 'unknown' },
     WORKER_STOPPED,
   );
+  deps.split?.inHand.drop(conversionId);
   await deleteParts(deps.db, conversionId);
   await deps.announce(conversionId);
 }

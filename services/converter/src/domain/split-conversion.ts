@@ -1,5 +1,6 @@
 import type { PartRange } from '@markwright/db';
 import { type DocumentMetadata, joinWrittenParts, type ReadResult, type WrittenBlocks } from '@markwright/conversion';
+import type { SplitsInHand } from './splits-in-hand';
 
 /**
  * Long documents split across converters (issue 22): the plan of page ranges and the merge of
@@ -14,6 +15,8 @@ export interface SplitDeps {
   slots: () => Promise<number>;
   /** Publishes one range as a job (confirmed by the broker before it resolves). */
   publish: (conversionId: string, part: PartRange) => Promise<void>;
+  /** The uploads and range readings this converter holds, so its range jobs need not read them back. */
+  inHand: SplitsInHand;
 }
 
 /**

@@ -1,4 +1,5 @@
-import { type Db, isFinishedStatus, retryOnConnectionLoss, uuidv7 } from '@markwright/db';
+import { type Db, isFinishedStatus, namedStatement, retryOnConnectionLoss, uuidv7 } from '@markwright/db';
+import type { FinishedConversion } from '../domain/payload';
 import type { SendResult } from './sender';
 
 /** The outcome of an attempt not yet recorded (being sent, or its sender or record was lost). */
@@ -62,9 +63,30 @@ export async function deliveryState(db: Db, conversionId: string, series: number
   return { delivered: attempts.some((a) => a.succeeded), attempts };
 }
 
+/** What a webhook is built and sent from, as the row holds it. */
+interface DeliverableRow extends FinishedConversion {
+  webhookUrl: string | null;
+  webhookSecret: string | null;
+  webhookSeries: number;
+}
+
+/**
+ * The columns a webhook needs, by a prepared statement: through Prisma, the row with a 400-page
+ * PDF's 860 KB of Markdown cost 12.2 ms of CPU against 8.2, before the webhook is sent.
+ */
+const selectDeliverable = namedStatement<{ conversionId: string }, DeliverableRow>(
+  'mw_select_deliverable',
+  `SELECT id::text AS id, status, created_at AS "createdAt", completed_at AS "completedAt", markdown, metadata,
+     include_metadata AS "includeMetadata", error, include_pages AS "includePages",
+     chunk_max_tokens AS "chunkMaxTokens", include_document AS "includeDocument", pages, chunks, document,
+     webhook_url AS "webhookUrl", webhook_secret AS "webhookSecret", webhook_series AS "webhookSeries"
+   FROM conversions WHERE id = :conversionId::uuid`,
+  ['conversionId'],
+);
+
 /** The conversion as a webhook needs it; null unless it is finished and has a webhook URL. */
 export async function findDeliverable(db: Db, conversionId: string) {
-  const conversion = await db.conversion.findUnique({ where: { id: conversionId } });
+  const [conversion] = await selectDeliverable(db, { conversionId });
   if (!conversion?.webhookUrl || !isFinishedStatus(conversion.status)) return null;
   return { ...conversion, webhookUrl: conversion.webhookUrl };
 }

@@ -1,3 +1,5 @@
+import https from 'node:https';
+import tls from 'node:tls';
 import got, { RequestError } from 'got';
 import { BlockedAddressError, guardedLookup, literalHostBlocked, trustedCertificateAuthorities } from '@markwright/net';
 
@@ -16,9 +18,19 @@ export interface SenderOptions {
   extraCaFile?: string;
 }
 
+/**
+ * Node's global HTTPS agent's options (what requests without an agent of their own get): kept-alive
+ * connections that close before a receiver's announced `Keep-Alive: timeout` instead of being reused
+ * as it closes them.
+ */
+const GLOBAL_AGENT_OPTIONS: https.AgentOptions = { keepAlive: true, scheduling: 'lifo', timeout: 5000 };
+
 /** One HTTPS POST of the exact bytes: whole-exchange deadline, no redirects, no retries (ours are scheduled). */
 export function createSender(options: SenderOptions) {
   const ca = trustedCertificateAuthorities(options.extraCaFile);
+  // The CAs in one TLS context built once: given with each request, they made Node's agent key every
+  // request by their ~200 KB of PEM text (3 ms of CPU) and parse ~150 certificates for each new connection.
+  const agent = ca && new https.Agent({ ...GLOBAL_AGENT_OPTIONS, secureContext: tls.createSecureContext({ ca }) });
   const lookup = guardedLookup(options.allowPrivateNetworks);
   return async function send(url: string, body: string, headers: Record<string, string>): Promise<SendResult> {
     const started = Date.now();
@@ -46,7 +58,7 @@ export function createSender(options: SenderOptions) {
         throwHttpErrors: false,
         retry: { limit: 0 },
         lookup: lookup as never,
-        https: ca ? { certificateAuthority: ca } : undefined,
+        agent: agent ? { https: agent } : undefined,
       });
       if (res.statusCode >= 300 && res.statusCode < 400)
         return done(res.statusCode, `redirect (${res.statusCode}) not followed`);

@@ -11,9 +11,19 @@ export interface ChargedConversion {
  * workspace, so however long a 50 MB write takes, no other request of the workspace waits for it.
  */
 export async function storeUpload(db: Db, conversionId: string, bytes: Buffer): Promise<void> {
-  // A Buffer is a Uint8Array: passed as is, without a copy; createMany does not send the bytes back.
-  await db.upload.createMany({ data: [{ conversionId, bytes: bytes as Uint8Array<ArrayBuffer> }] });
+  await insertUpload(db, { conversionId, bytes });
 }
+
+/**
+ * A prepared statement, the bytes sent as a binary parameter: through Prisma (`createMany`) the
+ * 825 KB PDF of the split benchmark cost 22 ms of the gateway's CPU (its query plan keys every
+ * parameter by its base64 text) against 8.5 ms, inside the request POST /convert answers after.
+ */
+const insertUpload = namedStatement<{ conversionId: string; bytes: Buffer }, never>(
+  'mw_store_upload',
+  'INSERT INTO uploads (conversion_id, bytes) VALUES (:conversionId::uuid, :bytes::bytea)',
+  ['conversionId', 'bytes'],
+);
 
 /**
  * Stores the upload of a conversion created without it (its job was to carry it, but the publish
