@@ -377,6 +377,8 @@ class RtfBuilder {
       controlWord: (word, param) => {
         // \ucN's replacement characters are skipped only right after a \u.
         if (this.skipChars > 0 && word !== 'u') this.skipChars = 0;
+        // Bytes before a control word are text in the formatting they were written in (`\'ef\'f0\b0`).
+        if (this.bytes.length) this.flushBytes();
         this.word(word, param);
       },
       text: (ch) => {
@@ -1028,14 +1030,8 @@ class RtfBuilder {
     }
     if (headingLevel) {
       this.flushList();
-      // Heading styles are usually bold; the emphasis says nothing once it is a heading.
-      const only = text.length === 1 ? text[0] : undefined;
       const label: Inline[] = marker && isLabel(marker) ? [{ type: 'text', text: `${marker} ` }] : [];
-      this.blocks.push({
-        type: 'heading',
-        level: headingLevel,
-        text: [...label, ...(only?.type === 'strong' ? only.children : text)],
-      });
+      this.blocks.push({ type: 'heading', level: headingLevel, text: [...label, ...headingText(text)] });
     } else if (inList) {
       const listed = ls !== undefined || this.pp.pn !== undefined;
       // Without list markup, nesting shows only as indentation.
@@ -1181,4 +1177,20 @@ function tidy(nodes: Inline[]): Inline[] {
 
 function clean(text: string | undefined): string {
   return (text ?? '').replace(/\s+/g, ' ').trim();
+}
+
+/**
+ * Heading styles are bold, often italic too (Word's Heading 2), and RTF repeats that on every run:
+ * emphasis over the whole heading says nothing once it is a heading.
+ */
+function headingText(text: Inline[]): Inline[] {
+  let out = text;
+  for (let pass = 0; pass < 4; pass++) {
+    const whole = (['strong', 'emphasis'] as const).find((type) =>
+      out.every((n) => n.type === type || (n.type === 'text' && !n.text.trim())),
+    );
+    if (!whole || !out.length) return out;
+    out = out.flatMap((n) => (n.type === 'strong' || n.type === 'emphasis' ? n.children : [n]));
+  }
+  return out;
 }
