@@ -58,6 +58,12 @@ describe('ODT', () => {
     );
   });
 
+  it('When a paragraph has a line break, then it is a hard line break, and a tab is a space', async () => {
+    const input = odt('<text:p>port = 8080<text:line-break/>mode = standalone</text:p><text:p>a<text:tab/>b</text:p>');
+    const { markdown } = await convertDocument(input, 'odt', std);
+    expect(markdown).toBe('port = 8080\\\nmode = standalone\n\na b\n');
+  });
+
   it('When spans are bold, italic or struck through by automatic styles, then the emphasis is kept', async () => {
     const input = odt(
       '<text:p>A <text:span text:style-name="T1">gone</text:span> and <text:span text:style-name="T2">slanted</text:span> word, ünïcödé.</text:p>',

@@ -197,8 +197,10 @@ function inline(el: Element, pkg: OdfPackage, notes: Note[], fmt: InlineStyle = 
         text(' '.repeat(Math.min(Number(attr(e, 'c') ?? 1) || 1, MAX_SPACES)));
         break;
       case 'tab':
-      case 'line-break':
         text(' ');
+        break;
+      case 'line-break':
+        out.push({ type: 'break' });
         break;
       case 'span':
         out.push(...inline(e, pkg, notes, applyStyle(fmt, pkg, 'text', attr(e, 'style-name') ?? '', false)));
