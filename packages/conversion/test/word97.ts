@@ -34,7 +34,7 @@ export interface DocParagraph {
 }
 
 export interface DocSpec {
-  body: Array<DocParagraph | { rows: string[][] }>;
+  body: Array<DocParagraph | DocTable>;
   title?: string;
   author?: string;
   /** Style names as a German Word writes them; the built-in style ids stay the same. */
@@ -43,6 +43,13 @@ export interface DocSpec {
   encryptedFlag?: boolean;
   /** Styles after the built-in ones, with the character properties they set. */
   styles?: DocStyle[];
+}
+
+/** Rows of cell texts; `spans` (grid columns per cell) and `flags` (TC80 merge flags per cell) by row. */
+export interface DocTable {
+  rows: string[][];
+  spans?: number[][];
+  flags?: number[][];
 }
 
 export interface DocStyle {
@@ -113,8 +120,9 @@ export function buildDoc(spec: DocSpec): Buffer {
   };
   for (const block of spec.body) {
     if ('rows' in block) {
-      const cells = Math.max(...block.rows.map((r) => r.length));
-      for (const row of block.rows) {
+      const widest = Math.max(...block.rows.map((r) => r.length));
+      for (const [r, row] of block.rows.entries()) {
+        const cells = block.spans ? row.length : widest;
         for (let c = 0; c < cells; c++) {
           emit(row[c] ?? '');
           endParagraph('\u0007', 0, sprms([SPRM.pFInTable, 1], [SPRM.pItap, 1]));
@@ -122,7 +130,10 @@ export function buildDoc(spec: DocSpec): Buffer {
         endParagraph(
           '\u0007',
           0,
-          Buffer.concat([sprms([SPRM.pFInTable, 1], [SPRM.pFTtp, 1], [SPRM.pItap, 1]), defTable(cells)]),
+          Buffer.concat([
+            sprms([SPRM.pFInTable, 1], [SPRM.pFTtp, 1], [SPRM.pItap, 1]),
+            defTable(cells, block.spans?.[r], block.flags?.[r]),
+          ]),
         );
       }
       continue;
@@ -268,13 +279,14 @@ function sprms(...list: Array<readonly [number, number]>): Buffer {
   );
 }
 
-/** sprmTDefTable: the row's cell boundaries (1.5 inches per cell), with empty cell descriptions. */
-function defTable(cells: number): Buffer {
-  const body = Buffer.concat([
-    Buffer.from([cells]),
-    ...Array.from({ length: cells + 1 }, (_, i) => u16(i * 2160)),
-    Buffer.alloc(cells * 20),
-  ]);
+/** sprmTDefTable: the row's cell boundaries (1.5 inches per grid column), and each cell's TC80 flags. */
+function defTable(cells: number, spans: number[] = [], flags: number[] = []): Buffer {
+  let edge = 0;
+  const edges = [u16(0)];
+  for (let i = 0; i < cells; i++) edges.push(u16((edge += (spans[i] ?? 1) * 2160)));
+  const tcs = Buffer.alloc(cells * 20);
+  flags.forEach((f, i) => tcs.writeUInt16LE(f, i * 20));
+  const body = Buffer.concat([Buffer.from([cells]), ...edges, tcs]);
   return Buffer.concat([u16(SPRM.tDefTable), u16(body.length + 1), body]);
 }
 

@@ -127,6 +127,35 @@ describe('DOC (Word 97-2003)', () => {
     expect(metadata).toEqual({ title: 'Quarterly notes', author: 'José Núñez', page_count: 0 });
   });
 
+  it('When DOC table cells are merged (a wide cell, Word 97 horizontal and vertical merges), then each merged text repeats over what it covers', async () => {
+    // TC80 flags: 0x01 fFirstMerged, 0x02 fMerged, 0x20 fVertMerge, 0x40 fVertRestart.
+    const doc = buildDoc({
+      body: [
+        {
+          rows: [
+            ['Item', '2025', '2026'],
+            ['Staff', '120', '140'],
+            ['', '30', '35'],
+            ['Licences', '15'],
+            ['Travel', 'Fees', '', '8'],
+          ],
+          spans: [
+            [1, 1, 1],
+            [1, 1, 1],
+            [1, 1, 1],
+            [1, 2],
+            [1, 0.5, 0.5, 1],
+          ],
+          flags: [[], [0x60], [0x20], [], [0, 0x01, 0x02]],
+        },
+      ],
+    });
+    expect((await convertDocument(doc, 'doc', std)).markdown).toBe(
+      '| Item | 2025 | 2025 | 2026 |\n| --- | --- | --- | --- |\n| Staff | 120 | 120 | 140 |\n| Staff | 30 | 30 | 35 |\n' +
+        '| Licences | 15 | 15 | 15 |\n| Travel | Fees | Fees | 8 |\n',
+    );
+  });
+
   it("When DOC numbered lists start at a set number, count on past a paragraph and restart, then they show Word's numbers", async () => {
     const doc = buildDoc({
       body: [

@@ -94,6 +94,8 @@ export interface WordParagraph {
   rowEnd: boolean;
   /** Page (or section) breaks right after this paragraph: the text's form feeds (E1). */
   pageBreaksAfter?: number;
+  /** A top-level row-end mark's cell edges and merges. */
+  row?: RowGeometry;
 }
 
 export interface WordNote {
@@ -123,7 +125,23 @@ interface ParagraphProps {
   itap: number;
   innerCell: boolean;
   innerTtp: boolean;
+  /** A row-end mark's cells (sprmTDefTable). */
+  row?: RowGeometry;
 }
+
+/** A table row's cell edges (twips, one more than cells) and each cell's TC80 merge flags. */
+export interface RowGeometry {
+  edges: number[];
+  merges: number[];
+}
+
+/** TC80 flags: merged with the cells before it (legacy horizontal merge), and vertical merges. */
+export const TC_FIRST_MERGED = 0x01;
+export const TC_MERGED = 0x02;
+export const TC_VERT_MERGE = 0x20;
+export const TC_VERT_RESTART = 0x40;
+/** Word's most cells in a row. */
+const MAX_ROW_CELLS = 63;
 
 interface CharProps {
   bold?: boolean;
@@ -389,8 +407,23 @@ function applyParagraphSprms(props: ParagraphProps, grpprl: Buffer): void {
       case SPRM.pFInnerTtp:
         props.innerTtp = op[0] === 1;
         break;
+      case SPRM.tDefTable:
+        props.row = rowGeometry(op);
+        break;
     }
   }
+}
+
+/** sprmTDefTable's operand: itcMac, itcMac + 1 edges, then a TC80 (20 bytes, flags first) per cell while they last. */
+function rowGeometry(op: Buffer): RowGeometry | undefined {
+  const cells = op[0] ?? 0;
+  if (cells < 1 || cells > MAX_ROW_CELLS || op.length < 1 + (cells + 1) * 2) return undefined;
+  const edges = Array.from({ length: cells + 1 }, (_, i) => op.readInt16LE(1 + i * 2));
+  const tcs = 1 + (cells + 1) * 2;
+  const merges = Array.from({ length: cells }, (_, i) =>
+    tcs + i * 20 + 2 <= op.length ? op.readUInt16LE(tcs + i * 20) : 0,
+  );
+  return { edges, merges };
 }
 
 /** The single property modifiers of a grpprl, with their operands (size from the sprm's spra bits). */
@@ -695,6 +728,7 @@ class TextReader {
     const rowEnd = depth > 1 ? props.innerTtp : props.ttp;
     const cellEnd = depth > 1 ? props.innerCell : cellMark && !rowEnd;
     const paragraph: WordParagraph = { runs, heading: 0, tableDepth: depth, cellEnd, rowEnd };
+    if (rowEnd && depth === 1 && props.row) paragraph.row = props.row;
     if (!depth) {
       paragraph.heading = this.headingLevel(props);
       if (props.ilfo > 0 && !paragraph.heading) {
