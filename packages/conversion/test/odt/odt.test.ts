@@ -283,4 +283,26 @@ describe('ODP', () => {
     const { markdown } = await convertDocument(input, 'odp', std);
     expect(markdown).toBe('# Agenda\n\n**Key point**\n');
   });
+
+  it('When a slide title is bold through its span and partly italic, then the title drops the bold and keeps the italic part', async () => {
+    const ns = `${NS} xmlns:draw="urn:oasis:names:tc:opendocument:xmlns:drawing:1.0" xmlns:presentation="urn:oasis:names:tc:opendocument:xmlns:presentation:1.0"`;
+    const styles =
+      '<style:style style:name="T1" style:family="text"><style:text-properties fo:font-weight="bold"/></style:style>' +
+      '<style:style style:name="T2" style:family="text"><style:text-properties fo:font-weight="bold" fo:font-style="italic"/></style:style>';
+    const title = (inner: string) =>
+      `<draw:page><draw:frame presentation:class="title"><draw:text-box><text:p>${inner}</text:p></draw:text-box></draw:frame></draw:page>`;
+    const input = Buffer.from(
+      zipSync({
+        mimetype: strToU8('application/vnd.oasis.opendocument.presentation'),
+        'content.xml': strToU8(
+          `<office:document-content ${ns}><office:automatic-styles>${styles}</office:automatic-styles><office:body><office:presentation>` +
+            title('<text:span text:style-name="T1">Roadmap 2027</text:span>') +
+            title('<text:span text:style-name="T1">Plan </text:span><text:span text:style-name="T2">now</text:span>') +
+            '</office:presentation></office:body></office:document-content>',
+        ),
+      }),
+    );
+    const { markdown } = await convertDocument(input, 'odp', std);
+    expect(markdown).toBe('# Roadmap 2027\n\n# Plan *now*\n');
+  });
 });

@@ -7,7 +7,7 @@ import { SafeZip } from '../../archive/safe-zip';
 import { parseXml, type Document } from '../shared/office-properties';
 import { attr, child, children, descendants } from '../shared/xml-dom';
 import type { Block, Inline, ListItem, Note } from '../../document/model';
-import { blocksAsInline, styled, type InlineStyle, type Position } from '../../document/builders';
+import { blocksAsInline, styled, withoutWholeEmphasis, type InlineStyle, type Position } from '../../document/builders';
 import { isBlankInline } from '../../document/predicates';
 import {
   inlines,
@@ -504,7 +504,9 @@ export const odpReader: Reader = {
             cls === 'title' ? PLAIN : undefined,
           );
           if (cls === 'title' && isBlank(title))
-            title = paragraphs.flatMap((p, i) => (i ? [space, ...inlines(p.text)] : inlines(p.text)));
+            title = withoutWholeEmphasis(
+              paragraphs.flatMap((p, i) => (i ? [space, ...inlines(p.text)] : inlines(p.text))),
+            );
           else blocks.push(...paragraphsToBlocks(paragraphs));
         } else if (child(frame, 'image')) {
           blocks.push({ type: 'paragraph', text: frameText(frame, pkg, notes) });

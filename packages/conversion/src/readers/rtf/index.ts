@@ -3,7 +3,7 @@ import type { Reader, ReadResult } from '../reader';
 import { ConversionError } from '../../types';
 import type { Block, Inline, Note } from '../../document/model';
 import { nestListItems, type FlatListItem } from '../../document/lists';
-import { collapseSpaces, styled, type Position } from '../../document/builders';
+import { collapseSpaces, styled, withoutWholeEmphasis, type Position } from '../../document/builders';
 import { inlineText, isBlankInline } from '../../document/predicates';
 import { MAX_NESTING_DEPTH } from '../shared/nesting-limits';
 import { imageAltText } from '../shared/alt-text';
@@ -1031,7 +1031,7 @@ class RtfBuilder {
     if (headingLevel) {
       this.flushList();
       const label: Inline[] = marker && isLabel(marker) ? [{ type: 'text', text: `${marker} ` }] : [];
-      this.blocks.push({ type: 'heading', level: headingLevel, text: [...label, ...headingText(text)] });
+      this.blocks.push({ type: 'heading', level: headingLevel, text: [...label, ...withoutWholeEmphasis(text)] });
     } else if (inList) {
       const listed = ls !== undefined || this.pp.pn !== undefined;
       // Without list markup, nesting shows only as indentation.
@@ -1177,20 +1177,4 @@ function tidy(nodes: Inline[]): Inline[] {
 
 function clean(text: string | undefined): string {
   return (text ?? '').replace(/\s+/g, ' ').trim();
-}
-
-/**
- * Heading styles are bold, often italic too (Word's Heading 2), and RTF repeats that on every run:
- * emphasis over the whole heading says nothing once it is a heading.
- */
-function headingText(text: Inline[]): Inline[] {
-  let out = text;
-  for (let pass = 0; pass < 4; pass++) {
-    const whole = (['strong', 'emphasis'] as const).find((type) =>
-      out.every((n) => n.type === type || (n.type === 'text' && !n.text.trim())),
-    );
-    if (!whole || !out.length) return out;
-    out = out.flatMap((n) => (n.type === 'strong' || n.type === 'emphasis' ? n.children : [n]));
-  }
-  return out;
 }
