@@ -64,6 +64,18 @@ describe('ODT', () => {
     expect(markdown).toBe('port = 8080\\\nmode = standalone\n\na b\n');
   });
 
+  it('When paragraphs have a code style (directly or through a parent), then each run of them is one code block, blank lines kept', async () => {
+    const input = odt(
+      '<text:p>Set:</text:p>' +
+        '<text:p text:style-name="P1">if (a) {</text:p><text:p text:style-name="P1"/>' +
+        '<text:p text:style-name="Source_20_Code"><text:s text:c="2"/>run();<text:line-break/>}</text:p>' +
+        '<text:p>Done.</text:p>',
+      '<style:style style:name="P1" style:family="paragraph" style:parent-style-name="Preformatted_20_Text"/>',
+    );
+    const { markdown } = await convertDocument(input, 'odt', std);
+    expect(markdown).toBe('Set:\n\n```\nif (a) {\n\n  run();\n}\n```\n\nDone.\n');
+  });
+
   it('When spans are bold, italic or struck through by automatic styles, then the emphasis is kept', async () => {
     const input = odt(
       '<text:p>A <text:span text:style-name="T1">gone</text:span> and <text:span text:style-name="T2">slanted</text:span> word, ünïcödé.</text:p>',
