@@ -156,6 +156,25 @@ describe('DOC (Word 97-2003)', () => {
     );
   });
 
+  it('When DOC paragraphs are in a code style (through its base style too), then each run of them is one code block as typed', async () => {
+    const doc = buildDoc({
+      styles: [
+        { name: 'Source Code', kind: 'paragraph' },
+        { name: 'Listing', kind: 'paragraph', basedOn: 'Source Code' },
+      ],
+      body: [
+        para('Run:'),
+        para('if (a) {', 'Source Code'),
+        para('', 'Listing'),
+        { runs: [{ text: '    go();\u000b}' }], style: 'Listing' },
+        para('Done.'),
+      ],
+    });
+    expect((await convertDocument(doc, 'doc', std)).markdown).toBe(
+      'Run:\n\n```\nif (a) {\n\n    go();\n}\n```\n\nDone.\n',
+    );
+  });
+
   it("When DOC numbered lists start at a set number, count on past a paragraph and restart, then they show Word's numbers", async () => {
     const doc = buildDoc({
       body: [

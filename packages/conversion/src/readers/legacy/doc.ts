@@ -60,6 +60,7 @@ function wordBlocks(doc: WordDocument): { blocks: Block[]; pageCount: number } {
   let listRun: FlatListItem[] = [];
   let rows: Inline[][][] = [];
   let geometry: Array<RowGeometry | undefined> = [];
+  let codeBefore = false;
   let row: Inline[][] = [];
   let cell: Inline[][] = [];
   const cellText = (): Inline[] => cell.flatMap((t, i): Inline[] => (i ? [{ type: 'break' }, ...t] : t));
@@ -103,6 +104,18 @@ function wordBlocks(doc: WordDocument): { blocks: Block[]; pageCount: number } {
       continue;
     }
     flushTable();
+    if (p.code) {
+      flushList();
+      // Code paragraphs in a row are one block, blank lines inside kept, as in the DOCX reader.
+      // The runs as typed: indentation and spacing are the code's own.
+      const line = p.runs.map((r) => (r.special ? '' : r.text)).join('');
+      const last = blocks[blocks.length - 1];
+      if (codeBefore && last?.type === 'code') last.text += `\n${line}`;
+      else if (!empty) blocks.push({ type: 'code', text: line });
+      codeBefore = codeBefore || !empty;
+      continue;
+    }
+    codeBefore = false;
     if (p.list && !empty) {
       listRun.push({ level: p.list.level, ordered: p.list.ordered, value: p.list.value, list: p.list.list, text });
       continue;

@@ -1,4 +1,5 @@
 import iconv from 'iconv-lite';
+import { CODE_STYLE } from '../shared/code-paragraphs';
 import { hyperlinkTarget } from '../shared/word-fields';
 import type { Position } from '../../document/builders';
 
@@ -96,6 +97,8 @@ export interface WordParagraph {
   pageBreaksAfter?: number;
   /** A top-level row-end mark's cell edges and merges. */
   row?: RowGeometry;
+  /** Body text in a code style ("Source Code", "HTML Preformatted", "Plain Text"). */
+  code?: boolean;
 }
 
 export interface WordNote {
@@ -733,7 +736,7 @@ class TextReader {
       paragraph.heading = this.headingLevel(props);
       if (props.ilfo > 0 && !paragraph.heading) {
         paragraph.list = this.listItem(props.ilfo, props.ilvl);
-      }
+      } else if (!paragraph.heading && this.codeStyle(props.istd)) paragraph.code = true;
     }
     return paragraph;
   }
@@ -752,6 +755,18 @@ class TextReader {
     counts[ilvl] = (counts[ilvl] ?? (list.starts[ilvl] ?? 1) - 1) + 1;
     counts.length = ilvl + 1;
     return { ordered: list.ordered[ilvl] ?? false, level, value: counts[ilvl], list: String(ilfo) };
+  }
+
+  /** Whether the paragraph style or one it is based on is named as code. */
+  private codeStyle(istd: number): boolean {
+    for (let at = istd, hop = 0; hop < MAX_STYLE_HOPS; hop++) {
+      const style = this.styles[at];
+      if (!style) return false;
+      if (CODE_STYLE.test(style.name)) return true;
+      if (style.base >= 0x0ffe || style.base === at) return false;
+      at = style.base;
+    }
+    return false;
   }
 
   private headingLevel(props: ParagraphProps): number {
