@@ -20,6 +20,8 @@ export interface DocRun {
   link?: string;
   /** A footnote at the end of the run. */
   footnote?: string;
+  /** A reviewer's comment anchored at the end of the run. */
+  comment?: { author: string; text: string };
 }
 
 export interface DocParagraph {
@@ -99,6 +101,8 @@ export function buildDoc(spec: DocSpec): Buffer {
   const chars: CharRun[] = [];
   const notes: string[] = [];
   const noteRefs: number[] = [];
+  const comments: Array<{ author: string; text: string }> = [];
+  const commentRefs: number[] = [];
   let text = '';
   const definitions: Array<{ ordered: boolean; start: number }> = []; // lsid - 1
   const lists: Array<{ lsid: number; restartAt?: number }> = []; // ilfo - 1
@@ -158,6 +162,11 @@ export function buildDoc(spec: DocSpec): Buffer {
         notes.push(run.footnote);
         emit('\u0002', special);
       }
+      if (run.comment) {
+        commentRefs.push(text.length);
+        comments.push(run.comment);
+        emit('\u0005', special);
+      }
     }
     const istd = block.style ? istdOf(spec, block.style) : 0;
     const listSprms = block.list
@@ -174,7 +183,16 @@ export function buildDoc(spec: DocSpec): Buffer {
     endParagraph('\r', 0, Buffer.alloc(0));
   }
   const ccpFtn = text.length - ccpText;
-  if (ccpFtn) endParagraph('\r', 0, Buffer.alloc(0)); // the final mark after the sub-documents
+  // The comments' sub-document (headers and macros, empty here, come between).
+  const commentStarts: number[] = [];
+  for (const comment of comments) {
+    commentStarts.push(text.length - ccpText - ccpFtn);
+    emit('\u0005', sprms([SPRM.cFSpec, 1]));
+    emit(` ${comment.text}`);
+    endParagraph('\r', 0, Buffer.alloc(0));
+  }
+  const ccpAtn = text.length - ccpText - ccpFtn;
+  if (ccpFtn || ccpAtn) endParagraph('\r', 0, Buffer.alloc(0)); // the final mark after the sub-documents
 
   // WordDocument: FIB, text at TEXT_FC, then the property pages.
   const textBytes = Buffer.from(text, 'utf16le');
@@ -215,6 +233,18 @@ export function buildDoc(spec: DocSpec): Buffer {
     fc[2] = put(Buffer.concat([...noteRefs, ccpText + 1].map(u32).concat(noteRefs.map(() => u16(1)))));
     fc[3] = put(Buffer.concat([...noteStarts, ccpFtn, ccpFtn + 1].map(u32)));
   }
+  if (comments.length) {
+    const authors = [...new Set(comments.map((c) => c.author))];
+    // ATRDPre10: initials (XST, 20 bytes), ibst (the author), then 8 bytes not used here.
+    const atrd = (author: string): Buffer => {
+      const b = Buffer.alloc(30);
+      b.writeInt16LE(authors.indexOf(author), 20);
+      return b;
+    };
+    fc[4] = put(Buffer.concat([...[...commentRefs, ccpText + 1].map(u32), ...comments.map((c) => atrd(c.author))]));
+    fc[5] = put(Buffer.concat([...commentStarts, ccpAtn, ccpAtn + 1].map(u32)));
+    fc[36] = put(Buffer.concat(authors.map((a) => Buffer.concat([u16(a.length), Buffer.from(a, 'utf16le')]))));
+  }
   if (fields.length) {
     const cps = [...fields.map(([cp]) => cp), ccpText + 1].map(u32);
     fc[16] = put(Buffer.concat([...cps, ...fields.map(([, ch, flt]) => Buffer.from([ch, flt]))]));
@@ -241,6 +271,7 @@ export function buildDoc(spec: DocSpec): Buffer {
   word.writeInt32LE(word.length, 64);
   word.writeInt32LE(ccpText, 64 + 12);
   word.writeInt32LE(ccpFtn, 64 + 16);
+  word.writeInt32LE(ccpAtn, 64 + 28);
   word.writeUInt16LE(93, 152);
   for (const [index, [offset, length]] of Object.entries(fc)) {
     word.writeUInt32LE(offset, 154 + Number(index) * 8);

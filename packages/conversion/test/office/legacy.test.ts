@@ -175,6 +175,24 @@ describe('DOC (Word 97-2003)', () => {
     );
   });
 
+  it("When a DOC has reviewers' comments, then each is a note c1, c2… saying who wrote it, after the footnotes", async () => {
+    const doc = buildDoc({
+      body: [
+        {
+          runs: [
+            { text: 'The roof was inspected.', comment: { author: 'Kim Lee', text: 'Check the date.' } },
+            { text: ' Two tiles broke.', footnote: 'Replaced.' },
+            { text: ' Done.', comment: { author: 'Ana Ruiz', text: 'Agreed.' } },
+          ],
+        },
+      ],
+    });
+    expect((await convertDocument(doc, 'doc', std)).markdown).toBe(
+      'The roof was inspected.[^c1] Two tiles broke.[^1] Done.[^c2]\n\n[^1]: Replaced.\n\n' +
+        '[^c1]: Comment by Kim Lee: Check the date.\n\n[^c2]: Comment by Ana Ruiz: Agreed.\n',
+    );
+  });
+
   it("When DOC numbered lists start at a set number, count on past a paragraph and restart, then they show Word's numbers", async () => {
     const doc = buildDoc({
       body: [

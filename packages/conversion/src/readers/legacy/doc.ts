@@ -141,11 +141,19 @@ function wordBlocks(doc: WordDocument): { blocks: Block[]; pageCount: number } {
         blocks: n.paragraphs
           .map((p) => inlineNodes(p.runs))
           .filter((t) => !isEmpty(t))
-          .map((text): Block => ({ type: 'paragraph', text })),
+          .map((text, i): Block => ({
+            type: 'paragraph',
+            text: i || n.author === undefined ? text : collapseSpaces([commentLead(n.author), ...text]),
+          })),
       })),
     });
   }
   return { blocks, pageCount: marks.length + 1 };
+}
+
+/** "Comment by <author>: " before a comment's text, as the DOCX, RTF and ODT readers write it. */
+function commentLead(author: string): Inline {
+  return plain(author.trim() ? `Comment by ${author.trim()}: ` : 'Comment: ');
 }
 
 /** A paragraph's runs as inline nodes: emphasis and links kept, pictures as placeholders, note marks as references. */

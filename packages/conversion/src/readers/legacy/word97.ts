@@ -29,9 +29,12 @@ const FC = {
   stshf: 1,
   plcffndRef: 2,
   plcffndTxt: 3,
+  plcfandRef: 4,
+  plcfandTxt: 5,
   plcfBteChpx: 12,
   plcfBtePapx: 13,
   clx: 33,
+  grpXstAtnOwners: 36,
   plcfendRef: 46,
   plcfendTxt: 47,
   plfLst: 73,
@@ -104,7 +107,13 @@ export interface WordParagraph {
 export interface WordNote {
   label: string;
   paragraphs: WordParagraph[];
+  /** A comment's author (annotations only). */
+  author?: string;
 }
+
+/** ATRDPre10, a comment reference's data in PlcfandRef: initials (20 bytes), then ibst, its author's index. */
+const ATRD_SIZE = 30;
+const ATRD_IBST = 20;
 
 export interface WordDocument {
   body: WordParagraph[];
@@ -242,6 +251,9 @@ export function readWordDocument(
   const labels = new Map<number, string>();
   footRefs.forEach((cp, i) => labels.set(cp, String(i + 1)));
   endRefs.forEach((cp, i) => labels.set(cp, String(footRefs.length + i + 1)));
+  // Comments are notes too, labelled c1, c2… as in the DOCX, RTF and ODT readers.
+  const annRefs = plcCps(slice(FC.plcfandRef), ATRD_SIZE);
+  annRefs.forEach((cp, i) => labels.set(cp, `c${i + 1}`));
 
   const body = reader.paragraphs(0, ccpText, labels);
   const notes: WordNote[] = [];
@@ -254,7 +266,28 @@ export function readWordDocument(
   };
   noteRange(slice(FC.plcffndTxt), ccpText, footRefs.length, 1);
   noteRange(slice(FC.plcfendTxt), ednStart, endRefs.length, footRefs.length + 1);
+  const atnStart = ccpText + ccpFtn + ccp(CCP.hdd) + ccp(CCP.mcr);
+  const owners = authorNames(slice(FC.grpXstAtnOwners));
+  const refData = slice(FC.plcfandRef);
+  const atnCps = plcCps(slice(FC.plcfandTxt), 0, true);
+  for (let i = 0; i + 1 < atnCps.length && i < annRefs.length; i++) {
+    const ibstAt = (annRefs.length + 1) * 4 + i * ATRD_SIZE + ATRD_IBST;
+    const ibst = refData && ibstAt + 2 <= refData.length ? refData.readInt16LE(ibstAt) : -1;
+    const paragraphs = reader.paragraphs(atnStart + atnCps[i]!, atnStart + atnCps[i + 1]!, new Map());
+    notes.push({ label: `c${i + 1}`, paragraphs, author: owners[ibst] ?? '' });
+  }
   return { body, notes };
+}
+
+/** GrpXstAtnOwners: the comment authors' names, each a count of UTF-16 characters and the characters. */
+function authorNames(grp: Buffer | undefined): string[] {
+  const names: string[] = [];
+  for (let at = 0; grp && at + 2 <= grp.length;) {
+    const cch = grp.readUInt16LE(at);
+    names.push(grp.subarray(at + 2, Math.min(grp.length, at + 2 + cch * 2)).toString('utf16le'));
+    at += 2 + cch * 2;
+  }
+  return names;
 }
 
 /** The piece table: which bytes of the WordDocument stream hold each range of characters. */
@@ -701,6 +734,7 @@ class TextReader {
             if (props.special) push('', props, { special: { kind: 'picture' } });
             continue;
           }
+          case '\u0005': // a comment's reference mark
           case '\u0002': {
             const label = noteLabels.get(cp);
             if (label) push('', this.charAt(fc), { special: { kind: 'note', label } });
