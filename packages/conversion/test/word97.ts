@@ -22,6 +22,8 @@ export interface DocRun {
   footnote?: string;
   /** A reviewer's comment anchored at the end of the run. */
   comment?: { author: string; text: string };
+  /** A floating text box anchored at the end of the run, with this text. */
+  textBox?: string;
 }
 
 export interface DocParagraph {
@@ -103,6 +105,8 @@ export function buildDoc(spec: DocSpec): Buffer {
   const noteRefs: number[] = [];
   const comments: Array<{ author: string; text: string }> = [];
   const commentRefs: number[] = [];
+  const boxes: string[] = [];
+  const boxRefs: number[] = [];
   let text = '';
   const definitions: Array<{ ordered: boolean; start: number }> = []; // lsid - 1
   const lists: Array<{ lsid: number; restartAt?: number }> = []; // ilfo - 1
@@ -162,6 +166,11 @@ export function buildDoc(spec: DocSpec): Buffer {
         notes.push(run.footnote);
         emit('\u0002', special);
       }
+      if (run.textBox !== undefined) {
+        boxRefs.push(text.length);
+        boxes.push(run.textBox);
+        emit('\u0008', special);
+      }
       if (run.comment) {
         commentRefs.push(text.length);
         comments.push(run.comment);
@@ -192,7 +201,15 @@ export function buildDoc(spec: DocSpec): Buffer {
     endParagraph('\r', 0, Buffer.alloc(0));
   }
   const ccpAtn = text.length - ccpText - ccpFtn;
-  if (ccpFtn || ccpAtn) endParagraph('\r', 0, Buffer.alloc(0)); // the final mark after the sub-documents
+  // The text boxes' sub-document (endnotes, none here, come before it).
+  const boxStarts: number[] = [];
+  for (const box of boxes) {
+    boxStarts.push(text.length - ccpText - ccpFtn - ccpAtn);
+    emit(box);
+    endParagraph('\r', 0, Buffer.alloc(0));
+  }
+  const ccpTxbx = text.length - ccpText - ccpFtn - ccpAtn;
+  if (ccpFtn || ccpAtn || ccpTxbx) endParagraph('\r', 0, Buffer.alloc(0)); // the final mark after the sub-documents
 
   // WordDocument: FIB, text at TEXT_FC, then the property pages.
   const textBytes = Buffer.from(text, 'utf16le');
@@ -245,6 +262,20 @@ export function buildDoc(spec: DocSpec): Buffer {
     fc[5] = put(Buffer.concat([...commentStarts, ccpAtn, ccpAtn + 1].map(u32)));
     fc[36] = put(Buffer.concat(authors.map((a) => Buffer.concat([u16(a.length), Buffer.from(a, 'utf16le')]))));
   }
+  if (boxes.length) {
+    // Shape ids from 1025, as Word numbers them; FSPA and FTXBXS carry them at bytes 0 and 14.
+    const fspa = (i: number): Buffer => Buffer.concat([u32(1025 + i), Buffer.alloc(22)]);
+    const ftxbxs = (lid: number): Buffer => Buffer.concat([Buffer.alloc(14), u32(lid), Buffer.alloc(4)]);
+    fc[40] = put(Buffer.concat([...[...boxRefs, ccpText + 1].map(u32), ...boxes.map((_, i) => fspa(i))]));
+    // Each story, then the dummy story that closes the list.
+    fc[56] = put(
+      Buffer.concat([
+        ...[...boxStarts, ccpTxbx, ccpTxbx + 1].map(u32),
+        ...boxes.map((_, i) => ftxbxs(1025 + i)),
+        ftxbxs(0),
+      ]),
+    );
+  }
   if (fields.length) {
     const cps = [...fields.map(([cp]) => cp), ccpText + 1].map(u32);
     fc[16] = put(Buffer.concat([...cps, ...fields.map(([, ch, flt]) => Buffer.from([ch, flt]))]));
@@ -272,6 +303,7 @@ export function buildDoc(spec: DocSpec): Buffer {
   word.writeInt32LE(ccpText, 64 + 12);
   word.writeInt32LE(ccpFtn, 64 + 16);
   word.writeInt32LE(ccpAtn, 64 + 28);
+  word.writeInt32LE(ccpTxbx, 64 + 36);
   word.writeUInt16LE(93, 152);
   for (const [index, [offset, length]] of Object.entries(fc)) {
     word.writeUInt32LE(offset, 154 + Number(index) * 8);

@@ -193,6 +193,24 @@ describe('DOC (Word 97-2003)', () => {
     );
   });
 
+  it('When a DOC paragraph anchors text boxes, then their text follows that paragraph, in its own paragraphs', async () => {
+    const doc = buildDoc({
+      body: [
+        { runs: [{ text: 'Before.' }] },
+        {
+          runs: [
+            { text: 'Roof', textBox: 'Boxed remark: gutters.' },
+            { text: ' inspected.', textBox: 'Second box.' },
+          ],
+        },
+        { runs: [{ text: 'After.' }] },
+      ],
+    });
+    expect((await convertDocument(doc, 'doc', std)).markdown).toBe(
+      'Before.\n\nRoof inspected.\n\nBoxed remark: gutters.\n\nSecond box.\n\nAfter.\n',
+    );
+  });
+
   it("When DOC numbered lists start at a set number, count on past a paragraph and restart, then they show Word's numbers", async () => {
     const doc = buildDoc({
       body: [

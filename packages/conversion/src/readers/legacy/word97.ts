@@ -35,14 +35,16 @@ const FC = {
   plcfBtePapx: 13,
   clx: 33,
   grpXstAtnOwners: 36,
+  plcSpaMom: 40,
   plcfendRef: 46,
   plcfendTxt: 47,
+  plcftxbxTxt: 56,
   plfLst: 73,
   plfLfo: 74,
 } as const;
 
 /** Offsets of the character counts of each sub-document in FibRgLw97. */
-const CCP = { text: 12, ftn: 16, hdd: 20, mcr: 24, atn: 28, edn: 32 } as const;
+const CCP = { text: 12, ftn: 16, hdd: 20, mcr: 24, atn: 28, edn: 32, txbx: 36 } as const;
 
 /** The single property modifiers this reader (and the test writer) use. */
 export const SPRM = {
@@ -110,6 +112,12 @@ export interface WordNote {
   /** A comment's author (annotations only). */
   author?: string;
 }
+
+/** FSPA, a drawn shape's anchor data in PlcSpaMom: its shape id first. */
+const FSPA_SIZE = 26;
+/** FTXBXS, a text box story's data in PlcftxbxTxt: the id of the shape that shows it at byte 14. */
+const FTXBXS_SIZE = 22;
+const FTXBXS_LID = 14;
 
 /** ATRDPre10, a comment reference's data in PlcfandRef: initials (20 bytes), then ibst, its author's index. */
 const ATRD_SIZE = 30;
@@ -255,7 +263,9 @@ export function readWordDocument(
   const annRefs = plcCps(slice(FC.plcfandRef), ATRD_SIZE);
   annRefs.forEach((cp, i) => labels.set(cp, `c${i + 1}`));
 
-  const body = reader.paragraphs(0, ccpText, labels);
+  const txbxStart = ednStart + ccp(CCP.edn);
+  const boxes = textBoxes(reader, slice(FC.plcSpaMom), slice(FC.plcftxbxTxt), txbxStart, txbxStart + ccp(CCP.txbx));
+  const body = reader.paragraphs(0, ccpText, labels, boxes);
   const notes: WordNote[] = [];
   const noteRange = (txt: Buffer | undefined, start: number, count: number, first: number): void => {
     const cps = plcCps(txt, 0, true);
@@ -277,6 +287,38 @@ export function readWordDocument(
     notes.push({ label: `c${i + 1}`, paragraphs, author: owners[ibst] ?? '' });
   }
   return { body, notes };
+}
+
+/**
+ * Text boxes' stories by the CP of the shape anchor that shows them (PlcSpaMom's shape ids matched
+ * to PlcftxbxTxt's); a story whose shape is not anchored in the main text is left out.
+ */
+function textBoxes(
+  reader: TextReader,
+  anchors: Buffer | undefined,
+  stories: Buffer | undefined,
+  start: number,
+  end: number,
+): Map<number, WordParagraph[]> {
+  const boxes = new Map<number, WordParagraph[]>();
+  const anchorCps = plcCps(anchors, FSPA_SIZE);
+  const storyCps = plcCps(stories, FTXBXS_SIZE, true);
+  if (!anchors || !stories || !anchorCps.length) return boxes;
+  const anchorOf = new Map<number, number>();
+  anchorCps.forEach((cp, i) => {
+    const at = (anchorCps.length + 1) * 4 + i * FSPA_SIZE;
+    if (at + 4 <= anchors.length) anchorOf.set(anchors.readInt32LE(at), cp);
+  });
+  const count = storyCps.length - 1;
+  for (let i = 0; i + 1 < storyCps.length; i++) {
+    const at = (count + 1) * 4 + i * FTXBXS_SIZE + FTXBXS_LID;
+    const cp = at + 4 <= stories.length ? anchorOf.get(stories.readInt32LE(at)) : undefined;
+    const from = start + storyCps[i]!;
+    const to = Math.min(end, start + storyCps[i + 1]!);
+    if (cp === undefined || from >= to) continue;
+    boxes.set(cp, [...(boxes.get(cp) ?? []), ...reader.paragraphs(from, to, new Map())]);
+  }
+  return boxes;
 }
 
 /** GrpXstAtnOwners: the comment authors' names, each a count of UTF-16 characters and the characters. */
@@ -652,9 +694,16 @@ class TextReader {
   private readonly seenLists = new Set<number>();
 
   /** The paragraphs of the CP range [from, to), fields resolved to their results. */
-  paragraphs(from: number, to: number, noteLabels: Map<number, string>): WordParagraph[] {
+  paragraphs(
+    from: number,
+    to: number,
+    noteLabels: Map<number, string>,
+    boxes: Map<number, WordParagraph[]> = new Map(),
+  ): WordParagraph[] {
     const out: WordParagraph[] = [];
     let runs: WordRun[] = [];
+    // Text boxes anchored in a paragraph follow it (as in the DOCX reader); in a table, after the table.
+    let pendingBoxes: WordParagraph[] = [];
     // Field stack: while any open field is in its instruction part, characters are instruction text.
     const fields: Array<{ instruction: string; inResult: boolean; resultStart: number; paragraph: number }> = [];
     // A field result starts a new run, so a hyperlink's text can be marked on its own.
@@ -720,6 +769,10 @@ class TextReader {
             runs = [];
             fieldStart = -1;
             if (paragraph) out.push(paragraph);
+            if (pendingBoxes.length && !paragraph?.tableDepth) {
+              out.push(...pendingBoxes);
+              pendingBoxes = [];
+            }
             // A form feed is a page or section break: counted on the paragraph it follows (none before the first).
             const last = out[out.length - 1];
             if (ch === '\u000c' && last) last.pageBreaksAfter = (last.pageBreaksAfter ?? 0) + 1;
@@ -730,6 +783,11 @@ class TextReader {
             continue;
           case '\u0001':
           case '\u0008': {
+            const box = ch === '\u0008' ? boxes.get(cp) : undefined;
+            if (box) {
+              pendingBoxes.push(...box);
+              continue;
+            }
             const props = this.charAt(fc);
             if (props.special) push('', props, { special: { kind: 'picture' } });
             continue;
@@ -756,6 +814,7 @@ class TextReader {
     if (runs.some((r) => r.text.trim() || r.special)) {
       out.push({ runs, heading: 0, tableDepth: 0, cellEnd: false, rowEnd: false });
     }
+    out.push(...pendingBoxes);
     return out;
   }
 
