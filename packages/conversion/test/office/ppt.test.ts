@@ -31,7 +31,7 @@ describe('PPT (PowerPoint 97-2003) slides', () => {
     );
   });
 
-  it('When a table\'s cells are one unit tall (as LibreOffice writes them), then each stays its own row', async () => {
+  it("When a table's cells are one unit tall (as LibreOffice writes them), then each stays its own row", async () => {
     const table = group(
       [1000, 1000, 3000, 1003],
       [
