@@ -20,6 +20,10 @@ export interface DocRun {
   link?: string;
   /** A footnote at the end of the run. */
   footnote?: string;
+  /** A reviewer's comment anchored at the end of the run. */
+  comment?: { author: string; text: string };
+  /** A floating text box anchored at the end of the run, with this text. */
+  textBox?: string;
 }
 
 export interface DocParagraph {
@@ -34,7 +38,7 @@ export interface DocParagraph {
 }
 
 export interface DocSpec {
-  body: Array<DocParagraph | { rows: string[][] }>;
+  body: Array<DocParagraph | DocTable>;
   title?: string;
   author?: string;
   /** Style names as a German Word writes them; the built-in style ids stay the same. */
@@ -43,6 +47,13 @@ export interface DocSpec {
   encryptedFlag?: boolean;
   /** Styles after the built-in ones, with the character properties they set. */
   styles?: DocStyle[];
+}
+
+/** Rows of cell texts; `spans` (grid columns per cell) and `flags` (TC80 merge flags per cell) by row. */
+export interface DocTable {
+  rows: string[][];
+  spans?: number[][];
+  flags?: number[][];
 }
 
 export interface DocStyle {
@@ -92,6 +103,10 @@ export function buildDoc(spec: DocSpec): Buffer {
   const chars: CharRun[] = [];
   const notes: string[] = [];
   const noteRefs: number[] = [];
+  const comments: Array<{ author: string; text: string }> = [];
+  const commentRefs: number[] = [];
+  const boxes: string[] = [];
+  const boxRefs: number[] = [];
   let text = '';
   const definitions: Array<{ ordered: boolean; start: number }> = []; // lsid - 1
   const lists: Array<{ lsid: number; restartAt?: number }> = []; // ilfo - 1
@@ -113,8 +128,9 @@ export function buildDoc(spec: DocSpec): Buffer {
   };
   for (const block of spec.body) {
     if ('rows' in block) {
-      const cells = Math.max(...block.rows.map((r) => r.length));
-      for (const row of block.rows) {
+      const widest = Math.max(...block.rows.map((r) => r.length));
+      for (const [r, row] of block.rows.entries()) {
+        const cells = block.spans ? row.length : widest;
         for (let c = 0; c < cells; c++) {
           emit(row[c] ?? '');
           endParagraph('\u0007', 0, sprms([SPRM.pFInTable, 1], [SPRM.pItap, 1]));
@@ -122,7 +138,10 @@ export function buildDoc(spec: DocSpec): Buffer {
         endParagraph(
           '\u0007',
           0,
-          Buffer.concat([sprms([SPRM.pFInTable, 1], [SPRM.pFTtp, 1], [SPRM.pItap, 1]), defTable(cells)]),
+          Buffer.concat([
+            sprms([SPRM.pFInTable, 1], [SPRM.pFTtp, 1], [SPRM.pItap, 1]),
+            defTable(cells, block.spans?.[r], block.flags?.[r]),
+          ]),
         );
       }
       continue;
@@ -147,6 +166,16 @@ export function buildDoc(spec: DocSpec): Buffer {
         notes.push(run.footnote);
         emit('\u0002', special);
       }
+      if (run.textBox !== undefined) {
+        boxRefs.push(text.length);
+        boxes.push(run.textBox);
+        emit('\u0008', special);
+      }
+      if (run.comment) {
+        commentRefs.push(text.length);
+        comments.push(run.comment);
+        emit('\u0005', special);
+      }
     }
     const istd = block.style ? istdOf(spec, block.style) : 0;
     const listSprms = block.list
@@ -163,7 +192,24 @@ export function buildDoc(spec: DocSpec): Buffer {
     endParagraph('\r', 0, Buffer.alloc(0));
   }
   const ccpFtn = text.length - ccpText;
-  if (ccpFtn) endParagraph('\r', 0, Buffer.alloc(0)); // the final mark after the sub-documents
+  // The comments' sub-document (headers and macros, empty here, come between).
+  const commentStarts: number[] = [];
+  for (const comment of comments) {
+    commentStarts.push(text.length - ccpText - ccpFtn);
+    emit('\u0005', sprms([SPRM.cFSpec, 1]));
+    emit(` ${comment.text}`);
+    endParagraph('\r', 0, Buffer.alloc(0));
+  }
+  const ccpAtn = text.length - ccpText - ccpFtn;
+  // The text boxes' sub-document (endnotes, none here, come before it).
+  const boxStarts: number[] = [];
+  for (const box of boxes) {
+    boxStarts.push(text.length - ccpText - ccpFtn - ccpAtn);
+    emit(box);
+    endParagraph('\r', 0, Buffer.alloc(0));
+  }
+  const ccpTxbx = text.length - ccpText - ccpFtn - ccpAtn;
+  if (ccpFtn || ccpAtn || ccpTxbx) endParagraph('\r', 0, Buffer.alloc(0)); // the final mark after the sub-documents
 
   // WordDocument: FIB, text at TEXT_FC, then the property pages.
   const textBytes = Buffer.from(text, 'utf16le');
@@ -204,6 +250,32 @@ export function buildDoc(spec: DocSpec): Buffer {
     fc[2] = put(Buffer.concat([...noteRefs, ccpText + 1].map(u32).concat(noteRefs.map(() => u16(1)))));
     fc[3] = put(Buffer.concat([...noteStarts, ccpFtn, ccpFtn + 1].map(u32)));
   }
+  if (comments.length) {
+    const authors = [...new Set(comments.map((c) => c.author))];
+    // ATRDPre10: initials (XST, 20 bytes), ibst (the author), then 8 bytes not used here.
+    const atrd = (author: string): Buffer => {
+      const b = Buffer.alloc(30);
+      b.writeInt16LE(authors.indexOf(author), 20);
+      return b;
+    };
+    fc[4] = put(Buffer.concat([...[...commentRefs, ccpText + 1].map(u32), ...comments.map((c) => atrd(c.author))]));
+    fc[5] = put(Buffer.concat([...commentStarts, ccpAtn, ccpAtn + 1].map(u32)));
+    fc[36] = put(Buffer.concat(authors.map((a) => Buffer.concat([u16(a.length), Buffer.from(a, 'utf16le')]))));
+  }
+  if (boxes.length) {
+    // Shape ids from 1025, as Word numbers them; FSPA and FTXBXS carry them at bytes 0 and 14.
+    const fspa = (i: number): Buffer => Buffer.concat([u32(1025 + i), Buffer.alloc(22)]);
+    const ftxbxs = (lid: number): Buffer => Buffer.concat([Buffer.alloc(14), u32(lid), Buffer.alloc(4)]);
+    fc[40] = put(Buffer.concat([...[...boxRefs, ccpText + 1].map(u32), ...boxes.map((_, i) => fspa(i))]));
+    // Each story, then the dummy story that closes the list.
+    fc[56] = put(
+      Buffer.concat([
+        ...[...boxStarts, ccpTxbx, ccpTxbx + 1].map(u32),
+        ...boxes.map((_, i) => ftxbxs(1025 + i)),
+        ftxbxs(0),
+      ]),
+    );
+  }
   if (fields.length) {
     const cps = [...fields.map(([cp]) => cp), ccpText + 1].map(u32);
     fc[16] = put(Buffer.concat([...cps, ...fields.map(([, ch, flt]) => Buffer.from([ch, flt]))]));
@@ -230,6 +302,8 @@ export function buildDoc(spec: DocSpec): Buffer {
   word.writeInt32LE(word.length, 64);
   word.writeInt32LE(ccpText, 64 + 12);
   word.writeInt32LE(ccpFtn, 64 + 16);
+  word.writeInt32LE(ccpAtn, 64 + 28);
+  word.writeInt32LE(ccpTxbx, 64 + 36);
   word.writeUInt16LE(93, 152);
   for (const [index, [offset, length]] of Object.entries(fc)) {
     word.writeUInt32LE(offset, 154 + Number(index) * 8);
@@ -268,13 +342,14 @@ function sprms(...list: Array<readonly [number, number]>): Buffer {
   );
 }
 
-/** sprmTDefTable: the row's cell boundaries (1.5 inches per cell), with empty cell descriptions. */
-function defTable(cells: number): Buffer {
-  const body = Buffer.concat([
-    Buffer.from([cells]),
-    ...Array.from({ length: cells + 1 }, (_, i) => u16(i * 2160)),
-    Buffer.alloc(cells * 20),
-  ]);
+/** sprmTDefTable: the row's cell boundaries (1.5 inches per grid column), and each cell's TC80 flags. */
+function defTable(cells: number, spans: number[] = [], flags: number[] = []): Buffer {
+  let edge = 0;
+  const edges = [u16(0)];
+  for (let i = 0; i < cells; i++) edges.push(u16((edge += (spans[i] ?? 1) * 2160)));
+  const tcs = Buffer.alloc(cells * 20);
+  flags.forEach((f, i) => tcs.writeUInt16LE(f, i * 20));
+  const body = Buffer.concat([Buffer.from([cells]), ...edges, tcs]);
   return Buffer.concat([u16(SPRM.tDefTable), u16(body.length + 1), body]);
 }
 

@@ -114,3 +114,20 @@ export function mergeNeighbours(nodes: Inline[], acrossSpace = false): Inline[] 
 }
 
 const isSpace = (n: Inline | undefined): boolean => n?.type === 'text' && n.text !== '' && !n.text.trim();
+
+/**
+ * A heading's text without emphasis over all of it: heading styles are bold, often italic too
+ * (Word's Heading 2), and formats that repeat that on every run (RTF, ODP title spans) would
+ * otherwise write `## **Title**`; emphasis on part of a heading is kept.
+ */
+export function withoutWholeEmphasis(text: Inline[]): Inline[] {
+  let out = text;
+  for (let pass = 0; pass < 4 && out.length; pass++) {
+    const whole = (['strong', 'emphasis'] as const).find((type) =>
+      out.every((n) => n.type === type || (n.type === 'text' && !n.text.trim())),
+    );
+    if (!whole) return out;
+    out = out.flatMap((n) => (n.type === 'strong' || n.type === 'emphasis' ? n.children : [n]));
+  }
+  return out;
+}

@@ -58,6 +58,24 @@ describe('ODT', () => {
     );
   });
 
+  it('When a paragraph has a line break, then it is a hard line break, and a tab is a space', async () => {
+    const input = odt('<text:p>port = 8080<text:line-break/>mode = standalone</text:p><text:p>a<text:tab/>b</text:p>');
+    const { markdown } = await convertDocument(input, 'odt', std);
+    expect(markdown).toBe('port = 8080\\\nmode = standalone\n\na b\n');
+  });
+
+  it('When paragraphs have a code style (directly or through a parent), then each run of them is one code block, blank lines kept', async () => {
+    const input = odt(
+      '<text:p>Set:</text:p>' +
+        '<text:p text:style-name="P1">if (a) {</text:p><text:p text:style-name="P1"/>' +
+        '<text:p text:style-name="Source_20_Code"><text:s text:c="2"/>run();<text:line-break/>}</text:p>' +
+        '<text:p>Done.</text:p>',
+      '<style:style style:name="P1" style:family="paragraph" style:parent-style-name="Preformatted_20_Text"/>',
+    );
+    const { markdown } = await convertDocument(input, 'odt', std);
+    expect(markdown).toBe('Set:\n\n```\nif (a) {\n\n  run();\n}\n```\n\nDone.\n');
+  });
+
   it('When spans are bold, italic or struck through by automatic styles, then the emphasis is kept', async () => {
     const input = odt(
       '<text:p>A <text:span text:style-name="T1">gone</text:span> and <text:span text:style-name="T2">slanted</text:span> word, ünïcödé.</text:p>',
@@ -276,5 +294,27 @@ describe('ODP', () => {
     );
     const { markdown } = await convertDocument(input, 'odp', std);
     expect(markdown).toBe('# Agenda\n\n**Key point**\n');
+  });
+
+  it('When a slide title is bold through its span and partly italic, then the title drops the bold and keeps the italic part', async () => {
+    const ns = `${NS} xmlns:draw="urn:oasis:names:tc:opendocument:xmlns:drawing:1.0" xmlns:presentation="urn:oasis:names:tc:opendocument:xmlns:presentation:1.0"`;
+    const styles =
+      '<style:style style:name="T1" style:family="text"><style:text-properties fo:font-weight="bold"/></style:style>' +
+      '<style:style style:name="T2" style:family="text"><style:text-properties fo:font-weight="bold" fo:font-style="italic"/></style:style>';
+    const title = (inner: string) =>
+      `<draw:page><draw:frame presentation:class="title"><draw:text-box><text:p>${inner}</text:p></draw:text-box></draw:frame></draw:page>`;
+    const input = Buffer.from(
+      zipSync({
+        mimetype: strToU8('application/vnd.oasis.opendocument.presentation'),
+        'content.xml': strToU8(
+          `<office:document-content ${ns}><office:automatic-styles>${styles}</office:automatic-styles><office:body><office:presentation>` +
+            title('<text:span text:style-name="T1">Roadmap 2027</text:span>') +
+            title('<text:span text:style-name="T1">Plan </text:span><text:span text:style-name="T2">now</text:span>') +
+            '</office:presentation></office:body></office:document-content>',
+        ),
+      }),
+    );
+    const { markdown } = await convertDocument(input, 'odp', std);
+    expect(markdown).toBe('# Roadmap 2027\n\n# Plan *now*\n');
   });
 });

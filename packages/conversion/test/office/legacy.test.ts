@@ -127,6 +127,90 @@ describe('DOC (Word 97-2003)', () => {
     expect(metadata).toEqual({ title: 'Quarterly notes', author: 'José Núñez', page_count: 0 });
   });
 
+  it('When DOC table cells are merged (a wide cell, Word 97 horizontal and vertical merges), then each merged text repeats over what it covers', async () => {
+    // TC80 flags: 0x01 fFirstMerged, 0x02 fMerged, 0x20 fVertMerge, 0x40 fVertRestart.
+    const doc = buildDoc({
+      body: [
+        {
+          rows: [
+            ['Item', '2025', '2026'],
+            ['Staff', '120', '140'],
+            ['', '30', '35'],
+            ['Licences', '15'],
+            ['Travel', 'Fees', '', '8'],
+          ],
+          spans: [
+            [1, 1, 1],
+            [1, 1, 1],
+            [1, 1, 1],
+            [1, 2],
+            [1, 0.5, 0.5, 1],
+          ],
+          flags: [[], [0x60], [0x20], [], [0, 0x01, 0x02]],
+        },
+      ],
+    });
+    expect((await convertDocument(doc, 'doc', std)).markdown).toBe(
+      '| Item | 2025 | 2025 | 2026 |\n| --- | --- | --- | --- |\n| Staff | 120 | 120 | 140 |\n| Staff | 30 | 30 | 35 |\n' +
+        '| Licences | 15 | 15 | 15 |\n| Travel | Fees | Fees | 8 |\n',
+    );
+  });
+
+  it('When DOC paragraphs are in a code style (through its base style too), then each run of them is one code block as typed', async () => {
+    const doc = buildDoc({
+      styles: [
+        { name: 'Source Code', kind: 'paragraph' },
+        { name: 'Listing', kind: 'paragraph', basedOn: 'Source Code' },
+      ],
+      body: [
+        para('Run:'),
+        para('if (a) {', 'Source Code'),
+        para('', 'Listing'),
+        { runs: [{ text: '    go();\u000b}' }], style: 'Listing' },
+        para('Done.'),
+      ],
+    });
+    expect((await convertDocument(doc, 'doc', std)).markdown).toBe(
+      'Run:\n\n```\nif (a) {\n\n    go();\n}\n```\n\nDone.\n',
+    );
+  });
+
+  it("When a DOC has reviewers' comments, then each is a note c1, c2… saying who wrote it, after the footnotes", async () => {
+    const doc = buildDoc({
+      body: [
+        {
+          runs: [
+            { text: 'The roof was inspected.', comment: { author: 'Kim Lee', text: 'Check the date.' } },
+            { text: ' Two tiles broke.', footnote: 'Replaced.' },
+            { text: ' Done.', comment: { author: 'Ana Ruiz', text: 'Agreed.' } },
+          ],
+        },
+      ],
+    });
+    expect((await convertDocument(doc, 'doc', std)).markdown).toBe(
+      'The roof was inspected.[^c1] Two tiles broke.[^1] Done.[^c2]\n\n[^1]: Replaced.\n\n' +
+        '[^c1]: Comment by Kim Lee: Check the date.\n\n[^c2]: Comment by Ana Ruiz: Agreed.\n',
+    );
+  });
+
+  it('When a DOC paragraph anchors text boxes, then their text follows that paragraph, in its own paragraphs', async () => {
+    const doc = buildDoc({
+      body: [
+        { runs: [{ text: 'Before.' }] },
+        {
+          runs: [
+            { text: 'Roof', textBox: 'Boxed remark: gutters.' },
+            { text: ' inspected.', textBox: 'Second box.' },
+          ],
+        },
+        { runs: [{ text: 'After.' }] },
+      ],
+    });
+    expect((await convertDocument(doc, 'doc', std)).markdown).toBe(
+      'Before.\n\nRoof inspected.\n\nBoxed remark: gutters.\n\nSecond box.\n\nAfter.\n',
+    );
+  });
+
   it("When DOC numbered lists start at a set number, count on past a paragraph and restart, then they show Word's numbers", async () => {
     const doc = buildDoc({
       body: [

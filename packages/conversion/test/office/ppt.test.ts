@@ -31,6 +31,25 @@ describe('PPT (PowerPoint 97-2003) slides', () => {
     );
   });
 
+  it("When a table's cells are one unit tall (as LibreOffice writes them), then each stays its own row", async () => {
+    const table = group(
+      [1000, 1000, 3000, 1003],
+      [
+        cell([1000, 1000, 2000, 1001], 'Quarter'),
+        cell([2000, 1000, 3000, 1001], 'Owner'),
+        cell([1000, 1001, 2000, 1002], 'Q1'),
+        cell([2000, 1001, 3000, 1002], 'Platform'),
+        cell([1000, 1002, 2000, 1003], 'Q2'),
+        cell([2000, 1002, 3000, 1003]),
+      ],
+      true,
+    );
+    const { stream, currentUser: user } = pptDocument({ slides: [slide(title('Plan'), table)] });
+    expect(await convert(pptFile(stream, user))).toBe(
+      '# Plan\n\n| Quarter | Owner |\n| --- | --- |\n| Q1 | Platform |\n| Q2 |  |\n',
+    );
+  });
+
   it('When shapes are stored out of order, then they read top to bottom and side by side left to right, numbered lists numbered', async () => {
     /** A StyleTextPropAtom paragraph run of `chars` characters at level 0 with its bullet turned on. */
     const bulleted = (chars: number): Buffer => {

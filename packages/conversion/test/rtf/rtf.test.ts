@@ -26,6 +26,18 @@ describe('RTF', () => {
     expect(markdown).toBe('Привет, мир\n');
   });
 
+  it("When a bold run written wholly in \\'hh bytes ends at \\b0, then the whole run is bold", async () => {
+    const { markdown } = await rtf("{\\rtf1\\ansi\\ansicpg1251 \\b \\'ef\\'f0\\'ee\\b0  \\'e8 x\\par}");
+    expect(markdown).toBe('**про** и x\n');
+  });
+
+  it('When a heading style is bold and italic, then the heading carries no emphasis markers', async () => {
+    const { markdown } = await rtf(
+      '{\\rtf1\\ansi{\\stylesheet{\\s2\\b\\i heading 2;}}\\pard\\s2\\b\\i Itinerary\\par\\pard\\plain\\s2\\b Plain {\\i part}\\par}',
+    );
+    expect(markdown).toBe('## Itinerary\n\n## Plain *part*\n');
+  });
+
   it('When \\uc2 is in force, then two fallback characters after each \\u escape are skipped', async () => {
     const { markdown } = await rtf("{\\rtf1\\ansi{\\uc2\\u1488\\'3f\\'3f\\u1489 ??} \\u945?.\\par}");
     expect(markdown).toBe('אב α.\n');

@@ -6,7 +6,18 @@ import { collapseSpaces, styled } from '../../document/builders';
 import { isBlankInline } from '../../document/predicates';
 import { nestListItems, type FlatListItem } from '../../document/lists';
 import { openCompoundFile, streamOf, summaryInformation } from '../shared/ole';
-import { readWordDocument, WordFormatError, type WordDocument, type WordRun } from './word97';
+import {
+  readWordDocument,
+  TC_FIRST_MERGED,
+  TC_MERGED,
+  TC_VERT_MERGE,
+  TC_VERT_RESTART,
+  WordFormatError,
+  type RowGeometry,
+  type WordDocument,
+  type WordRun,
+} from './word97';
+import { gridRows, type CellDef } from '../shared/table-grid';
 import { NO_ALT_TEXT } from '../shared/alt-text';
 
 /**
@@ -48,6 +59,8 @@ function wordBlocks(doc: WordDocument): { blocks: Block[]; pageCount: number } {
   let pendingBreaks = 0;
   let listRun: FlatListItem[] = [];
   let rows: Inline[][][] = [];
+  let geometry: Array<RowGeometry | undefined> = [];
+  let codeBefore = false;
   let row: Inline[][] = [];
   let cell: Inline[][] = [];
   const cellText = (): Inline[] => cell.flatMap((t, i): Inline[] => (i ? [{ type: 'break' }, ...t] : t));
@@ -58,8 +71,9 @@ function wordBlocks(doc: WordDocument): { blocks: Block[]; pageCount: number } {
   const flushTable = (): void => {
     if (cell.length) row.push(cellText());
     if (row.length) rows.push(row);
-    if (rows.length) blocks.push({ type: 'table', rows: dropEmptyTrailingColumns(rows) });
+    if (rows.length) blocks.push({ type: 'table', rows: dropEmptyTrailingColumns(onGrid(rows, geometry)) });
     rows = [];
+    geometry = [];
     row = [];
     cell = [];
   };
@@ -77,6 +91,7 @@ function wordBlocks(doc: WordDocument): { blocks: Block[]; pageCount: number } {
       if (p.rowEnd) {
         if (cell.length) row.push(cellText());
         rows.push(row);
+        geometry.push(p.row);
         row = [];
         cell = [];
         continue;
@@ -89,6 +104,18 @@ function wordBlocks(doc: WordDocument): { blocks: Block[]; pageCount: number } {
       continue;
     }
     flushTable();
+    if (p.code) {
+      flushList();
+      // Code paragraphs in a row are one block, blank lines inside kept, as in the DOCX reader.
+      // The runs as typed: indentation and spacing are the code's own.
+      const line = p.runs.map((r) => (r.special ? '' : r.text)).join('');
+      const last = blocks[blocks.length - 1];
+      if (codeBefore && last?.type === 'code') last.text += `\n${line}`;
+      else if (!empty) blocks.push({ type: 'code', text: line });
+      codeBefore = codeBefore || !empty;
+      continue;
+    }
+    codeBefore = false;
     if (p.list && !empty) {
       listRun.push({ level: p.list.level, ordered: p.list.ordered, value: p.list.value, list: p.list.list, text });
       continue;
@@ -114,11 +141,19 @@ function wordBlocks(doc: WordDocument): { blocks: Block[]; pageCount: number } {
         blocks: n.paragraphs
           .map((p) => inlineNodes(p.runs))
           .filter((t) => !isEmpty(t))
-          .map((text): Block => ({ type: 'paragraph', text })),
+          .map((text, i): Block => ({
+            type: 'paragraph',
+            text: i || n.author === undefined ? text : collapseSpaces([commentLead(n.author), ...text]),
+          })),
       })),
     });
   }
   return { blocks, pageCount: marks.length + 1 };
+}
+
+/** "Comment by <author>: " before a comment's text, as the DOCX, RTF and ODT readers write it. */
+function commentLead(author: string): Inline {
+  return plain(author.trim() ? `Comment by ${author.trim()}: ` : 'Comment: ');
 }
 
 /** A paragraph's runs as inline nodes: emphasis and links kept, pictures as placeholders, note marks as references. */
@@ -164,6 +199,29 @@ function mergeRuns(runs: WordRun[]): WordRun[] {
 }
 
 /** Rows without the trailing columns that are empty in every row (the writer pads short rows). */
+/**
+ * Rows on the column grid their cell edges make, merged cells repeated over what they span (as
+ * the DOCX and RTF readers): a wide cell over several columns, Word 97's horizontally merged cells,
+ * vertical merges. Rows are kept as read when any row's cells don't match its definition.
+ */
+function onGrid(rows: Inline[][][], geometry: Array<RowGeometry | undefined>): Inline[][][] {
+  const defined = rows.map((cells, i) => {
+    const g = geometry[i];
+    if (!g || g.merges.length !== cells.length) return undefined;
+    const defs = g.merges.map((flags, k): CellDef => ({
+      right: g.edges[k + 1],
+      mergedLeft: (flags & TC_MERGED) !== 0 && (flags & TC_FIRST_MERGED) === 0,
+      mergedUp: (flags & TC_VERT_MERGE) !== 0 && (flags & TC_VERT_RESTART) === 0,
+    }));
+    return { cells, defs };
+  });
+  if (defined.some((r) => !r)) return rows;
+  return gridRows(
+    defined.map((r) => r!),
+    (cell) => cell,
+  );
+}
+
 function dropEmptyTrailingColumns(rows: Inline[][][]): Inline[][][] {
   let width = Math.max(...rows.map((r) => r.length));
   while (width > 1 && rows.every((r) => isEmpty(r[width - 1] ?? []))) width--;

@@ -55,6 +55,8 @@ const TITLE_TYPES = new Set([0, 6]);
 const MAX_DEPTH = 32;
 /** OfficeArt shape type of straight lines (a table's borders are drawn with them). */
 const LINE_SHAPE = 20;
+/** Cell edges this many master units apart or less are one grid line drawn with rounding. */
+const GRID_ROUNDING = 2;
 /** OfficeArt property: tableProperties, whose lowest bit marks a group shape as a table. */
 const TABLE_PROPERTIES = 0x039f;
 
@@ -608,13 +610,23 @@ function tableRows(buf: Buffer, members: RecordHeader[], context: SlideContext |
     cells.push({ box, text });
   }
   if (!cells.length || cells.length > 10_000) return [];
-  const edges = (values: number[]): number[] => {
+  const edges = (values: number[], smallestCell: number): number[] => {
     const sorted = [...new Set(values)].sort((a, b) => a - b);
-    // Edges a few units apart are the same grid line drawn with rounding.
-    return sorted.filter((v, i) => i === 0 || v - sorted[i - 1]! > 2);
+    // Edges a few units apart are the same grid line drawn with rounding, unless cells are that small:
+    // LibreOffice writes its tables' rows one unit tall, stacked, and sizes them when drawing.
+    const rounding = Math.min(GRID_ROUNDING, (smallestCell - 1) / 2);
+    return sorted.filter((v, i) => i === 0 || v - sorted[i - 1]! > rounding);
   };
-  const xs = edges(cells.flatMap((c) => [c.box[0], c.box[2]]));
-  const ys = edges(cells.flatMap((c) => [c.box[1], c.box[3]]));
+  const smallest = (side: 0 | 1): number =>
+    cells.reduce((m, c) => Math.min(m, c.box[side + 2]! - c.box[side]!), Infinity);
+  const xs = edges(
+    cells.flatMap((c) => [c.box[0], c.box[2]]),
+    smallest(0),
+  );
+  const ys = edges(
+    cells.flatMap((c) => [c.box[1], c.box[3]]),
+    smallest(1),
+  );
   /** The grid line nearest to v (binary search: a table of thousands of cells stays linear-logarithmic). */
   const index = (lines: number[], v: number): number => {
     let lo = 0;

@@ -1,4 +1,5 @@
 import iconv from 'iconv-lite';
+import { CODE_STYLE } from '../shared/code-paragraphs';
 import { hyperlinkTarget } from '../shared/word-fields';
 import type { Position } from '../../document/builders';
 
@@ -28,17 +29,22 @@ const FC = {
   stshf: 1,
   plcffndRef: 2,
   plcffndTxt: 3,
+  plcfandRef: 4,
+  plcfandTxt: 5,
   plcfBteChpx: 12,
   plcfBtePapx: 13,
   clx: 33,
+  grpXstAtnOwners: 36,
+  plcSpaMom: 40,
   plcfendRef: 46,
   plcfendTxt: 47,
+  plcftxbxTxt: 56,
   plfLst: 73,
   plfLfo: 74,
 } as const;
 
 /** Offsets of the character counts of each sub-document in FibRgLw97. */
-const CCP = { text: 12, ftn: 16, hdd: 20, mcr: 24, atn: 28, edn: 32 } as const;
+const CCP = { text: 12, ftn: 16, hdd: 20, mcr: 24, atn: 28, edn: 32, txbx: 36 } as const;
 
 /** The single property modifiers this reader (and the test writer) use. */
 export const SPRM = {
@@ -94,12 +100,28 @@ export interface WordParagraph {
   rowEnd: boolean;
   /** Page (or section) breaks right after this paragraph: the text's form feeds (E1). */
   pageBreaksAfter?: number;
+  /** A top-level row-end mark's cell edges and merges. */
+  row?: RowGeometry;
+  /** Body text in a code style ("Source Code", "HTML Preformatted", "Plain Text"). */
+  code?: boolean;
 }
 
 export interface WordNote {
   label: string;
   paragraphs: WordParagraph[];
+  /** A comment's author (annotations only). */
+  author?: string;
 }
+
+/** FSPA, a drawn shape's anchor data in PlcSpaMom: its shape id first. */
+const FSPA_SIZE = 26;
+/** FTXBXS, a text box story's data in PlcftxbxTxt: the id of the shape that shows it at byte 14. */
+const FTXBXS_SIZE = 22;
+const FTXBXS_LID = 14;
+
+/** ATRDPre10, a comment reference's data in PlcfandRef: initials (20 bytes), then ibst, its author's index. */
+const ATRD_SIZE = 30;
+const ATRD_IBST = 20;
 
 export interface WordDocument {
   body: WordParagraph[];
@@ -123,7 +145,23 @@ interface ParagraphProps {
   itap: number;
   innerCell: boolean;
   innerTtp: boolean;
+  /** A row-end mark's cells (sprmTDefTable). */
+  row?: RowGeometry;
 }
+
+/** A table row's cell edges (twips, one more than cells) and each cell's TC80 merge flags. */
+export interface RowGeometry {
+  edges: number[];
+  merges: number[];
+}
+
+/** TC80 flags: merged with the cells before it (legacy horizontal merge), and vertical merges. */
+export const TC_FIRST_MERGED = 0x01;
+export const TC_MERGED = 0x02;
+export const TC_VERT_MERGE = 0x20;
+export const TC_VERT_RESTART = 0x40;
+/** Word's most cells in a row. */
+const MAX_ROW_CELLS = 63;
 
 interface CharProps {
   bold?: boolean;
@@ -221,8 +259,13 @@ export function readWordDocument(
   const labels = new Map<number, string>();
   footRefs.forEach((cp, i) => labels.set(cp, String(i + 1)));
   endRefs.forEach((cp, i) => labels.set(cp, String(footRefs.length + i + 1)));
+  // Comments are notes too, labelled c1, c2… as in the DOCX, RTF and ODT readers.
+  const annRefs = plcCps(slice(FC.plcfandRef), ATRD_SIZE);
+  annRefs.forEach((cp, i) => labels.set(cp, `c${i + 1}`));
 
-  const body = reader.paragraphs(0, ccpText, labels);
+  const txbxStart = ednStart + ccp(CCP.edn);
+  const boxes = textBoxes(reader, slice(FC.plcSpaMom), slice(FC.plcftxbxTxt), txbxStart, txbxStart + ccp(CCP.txbx));
+  const body = reader.paragraphs(0, ccpText, labels, boxes);
   const notes: WordNote[] = [];
   const noteRange = (txt: Buffer | undefined, start: number, count: number, first: number): void => {
     const cps = plcCps(txt, 0, true);
@@ -233,7 +276,60 @@ export function readWordDocument(
   };
   noteRange(slice(FC.plcffndTxt), ccpText, footRefs.length, 1);
   noteRange(slice(FC.plcfendTxt), ednStart, endRefs.length, footRefs.length + 1);
+  const atnStart = ccpText + ccpFtn + ccp(CCP.hdd) + ccp(CCP.mcr);
+  const owners = authorNames(slice(FC.grpXstAtnOwners));
+  const refData = slice(FC.plcfandRef);
+  const atnCps = plcCps(slice(FC.plcfandTxt), 0, true);
+  for (let i = 0; i + 1 < atnCps.length && i < annRefs.length; i++) {
+    const ibstAt = (annRefs.length + 1) * 4 + i * ATRD_SIZE + ATRD_IBST;
+    const ibst = refData && ibstAt + 2 <= refData.length ? refData.readInt16LE(ibstAt) : -1;
+    const paragraphs = reader.paragraphs(atnStart + atnCps[i]!, atnStart + atnCps[i + 1]!, new Map());
+    notes.push({ label: `c${i + 1}`, paragraphs, author: owners[ibst] ?? '' });
+  }
   return { body, notes };
+}
+
+/**
+ * Text boxes' stories by the CP of the shape anchor that shows them (PlcSpaMom's shape ids matched
+ * to PlcftxbxTxt's); a story whose shape is not anchored in the main text is left out.
+ */
+function textBoxes(
+  reader: TextReader,
+  anchors: Buffer | undefined,
+  stories: Buffer | undefined,
+  start: number,
+  end: number,
+): Map<number, WordParagraph[]> {
+  const boxes = new Map<number, WordParagraph[]>();
+  const anchorCps = plcCps(anchors, FSPA_SIZE);
+  const storyCps = plcCps(stories, FTXBXS_SIZE, true);
+  if (!anchors || !stories || !anchorCps.length) return boxes;
+  const anchorOf = new Map<number, number>();
+  anchorCps.forEach((cp, i) => {
+    const at = (anchorCps.length + 1) * 4 + i * FSPA_SIZE;
+    if (at + 4 <= anchors.length) anchorOf.set(anchors.readInt32LE(at), cp);
+  });
+  const count = storyCps.length - 1;
+  for (let i = 0; i + 1 < storyCps.length; i++) {
+    const at = (count + 1) * 4 + i * FTXBXS_SIZE + FTXBXS_LID;
+    const cp = at + 4 <= stories.length ? anchorOf.get(stories.readInt32LE(at)) : undefined;
+    const from = start + storyCps[i]!;
+    const to = Math.min(end, start + storyCps[i + 1]!);
+    if (cp === undefined || from >= to) continue;
+    boxes.set(cp, [...(boxes.get(cp) ?? []), ...reader.paragraphs(from, to, new Map())]);
+  }
+  return boxes;
+}
+
+/** GrpXstAtnOwners: the comment authors' names, each a count of UTF-16 characters and the characters. */
+function authorNames(grp: Buffer | undefined): string[] {
+  const names: string[] = [];
+  for (let at = 0; grp && at + 2 <= grp.length;) {
+    const cch = grp.readUInt16LE(at);
+    names.push(grp.subarray(at + 2, Math.min(grp.length, at + 2 + cch * 2)).toString('utf16le'));
+    at += 2 + cch * 2;
+  }
+  return names;
 }
 
 /** The piece table: which bytes of the WordDocument stream hold each range of characters. */
@@ -389,8 +485,23 @@ function applyParagraphSprms(props: ParagraphProps, grpprl: Buffer): void {
       case SPRM.pFInnerTtp:
         props.innerTtp = op[0] === 1;
         break;
+      case SPRM.tDefTable:
+        props.row = rowGeometry(op);
+        break;
     }
   }
+}
+
+/** sprmTDefTable's operand: itcMac, itcMac + 1 edges, then a TC80 (20 bytes, flags first) per cell while they last. */
+function rowGeometry(op: Buffer): RowGeometry | undefined {
+  const cells = op[0] ?? 0;
+  if (cells < 1 || cells > MAX_ROW_CELLS || op.length < 1 + (cells + 1) * 2) return undefined;
+  const edges = Array.from({ length: cells + 1 }, (_, i) => op.readInt16LE(1 + i * 2));
+  const tcs = 1 + (cells + 1) * 2;
+  const merges = Array.from({ length: cells }, (_, i) =>
+    tcs + i * 20 + 2 <= op.length ? op.readUInt16LE(tcs + i * 20) : 0,
+  );
+  return { edges, merges };
 }
 
 /** The single property modifiers of a grpprl, with their operands (size from the sprm's spra bits). */
@@ -583,9 +694,16 @@ class TextReader {
   private readonly seenLists = new Set<number>();
 
   /** The paragraphs of the CP range [from, to), fields resolved to their results. */
-  paragraphs(from: number, to: number, noteLabels: Map<number, string>): WordParagraph[] {
+  paragraphs(
+    from: number,
+    to: number,
+    noteLabels: Map<number, string>,
+    boxes: Map<number, WordParagraph[]> = new Map(),
+  ): WordParagraph[] {
     const out: WordParagraph[] = [];
     let runs: WordRun[] = [];
+    // Text boxes anchored in a paragraph follow it (as in the DOCX reader); in a table, after the table.
+    let pendingBoxes: WordParagraph[] = [];
     // Field stack: while any open field is in its instruction part, characters are instruction text.
     const fields: Array<{ instruction: string; inResult: boolean; resultStart: number; paragraph: number }> = [];
     // A field result starts a new run, so a hyperlink's text can be marked on its own.
@@ -651,6 +769,10 @@ class TextReader {
             runs = [];
             fieldStart = -1;
             if (paragraph) out.push(paragraph);
+            if (pendingBoxes.length && !paragraph?.tableDepth) {
+              out.push(...pendingBoxes);
+              pendingBoxes = [];
+            }
             // A form feed is a page or section break: counted on the paragraph it follows (none before the first).
             const last = out[out.length - 1];
             if (ch === '\u000c' && last) last.pageBreaksAfter = (last.pageBreaksAfter ?? 0) + 1;
@@ -661,10 +783,16 @@ class TextReader {
             continue;
           case '\u0001':
           case '\u0008': {
+            const box = ch === '\u0008' ? boxes.get(cp) : undefined;
+            if (box) {
+              pendingBoxes.push(...box);
+              continue;
+            }
             const props = this.charAt(fc);
             if (props.special) push('', props, { special: { kind: 'picture' } });
             continue;
           }
+          case '\u0005': // a comment's reference mark
           case '\u0002': {
             const label = noteLabels.get(cp);
             if (label) push('', this.charAt(fc), { special: { kind: 'note', label } });
@@ -686,6 +814,7 @@ class TextReader {
     if (runs.some((r) => r.text.trim() || r.special)) {
       out.push({ runs, heading: 0, tableDepth: 0, cellEnd: false, rowEnd: false });
     }
+    out.push(...pendingBoxes);
     return out;
   }
 
@@ -695,11 +824,12 @@ class TextReader {
     const rowEnd = depth > 1 ? props.innerTtp : props.ttp;
     const cellEnd = depth > 1 ? props.innerCell : cellMark && !rowEnd;
     const paragraph: WordParagraph = { runs, heading: 0, tableDepth: depth, cellEnd, rowEnd };
+    if (rowEnd && depth === 1 && props.row) paragraph.row = props.row;
     if (!depth) {
       paragraph.heading = this.headingLevel(props);
       if (props.ilfo > 0 && !paragraph.heading) {
         paragraph.list = this.listItem(props.ilfo, props.ilvl);
-      }
+      } else if (!paragraph.heading && this.codeStyle(props.istd)) paragraph.code = true;
     }
     return paragraph;
   }
@@ -718,6 +848,18 @@ class TextReader {
     counts[ilvl] = (counts[ilvl] ?? (list.starts[ilvl] ?? 1) - 1) + 1;
     counts.length = ilvl + 1;
     return { ordered: list.ordered[ilvl] ?? false, level, value: counts[ilvl], list: String(ilfo) };
+  }
+
+  /** Whether the paragraph style or one it is based on is named as code. */
+  private codeStyle(istd: number): boolean {
+    for (let at = istd, hop = 0; hop < MAX_STYLE_HOPS; hop++) {
+      const style = this.styles[at];
+      if (!style) return false;
+      if (CODE_STYLE.test(style.name)) return true;
+      if (style.base >= 0x0ffe || style.base === at) return false;
+      at = style.base;
+    }
+    return false;
   }
 
   private headingLevel(props: ParagraphProps): number {

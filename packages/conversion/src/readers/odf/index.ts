@@ -7,8 +7,9 @@ import { SafeZip } from '../../archive/safe-zip';
 import { parseXml, type Document } from '../shared/office-properties';
 import { attr, child, children, descendants } from '../shared/xml-dom';
 import type { Block, Inline, ListItem, Note } from '../../document/model';
-import { blocksAsInline, styled, type InlineStyle, type Position } from '../../document/builders';
-import { isBlankInline } from '../../document/predicates';
+import { blocksAsInline, styled, withoutWholeEmphasis, type InlineStyle, type Position } from '../../document/builders';
+import { inlineText, isBlankInline } from '../../document/predicates';
+import { CODE_STYLE } from '../shared/code-paragraphs';
 import {
   inlines,
   isBlank,
@@ -197,8 +198,10 @@ function inline(el: Element, pkg: OdfPackage, notes: Note[], fmt: InlineStyle = 
         text(' '.repeat(Math.min(Number(attr(e, 'c') ?? 1) || 1, MAX_SPACES)));
         break;
       case 'tab':
-      case 'line-break':
         text(' ');
+        break;
+      case 'line-break':
+        out.push({ type: 'break' });
         break;
       case 'span':
         out.push(...inline(e, pkg, notes, applyStyle(fmt, pkg, 'text', attr(e, 'style-name') ?? '', false)));
@@ -273,12 +276,17 @@ function frameText(frame: Element, pkg: OdfPackage, notes: Note[]): Inline[] {
 
 /** Body elements of a text document (or a cell, a section, a list item) to blocks. */
 function textBlocks(container: Element | undefined, pkg: OdfPackage, notes: Note[]): Block[] {
-  return elementBlocks(children(container), pkg, notes);
+  return joinCodeParagraphs(elementBlocks(children(container), pkg, notes));
 }
 
 function elementBlocks(elements: Element[], pkg: OdfPackage, notes: Note[]): Block[] {
   const blocks: Block[] = [];
   for (const el of elements) {
+    if (el.localName === 'p' && isCodeStyle(attr(el, 'style-name') ?? '', pkg)) {
+      // Blank lines of a listing are code paragraphs too: kept until the blocks are joined.
+      blocks.push({ type: 'code', text: inlineText(inline(el, pkg, notes), '\n') });
+      continue;
+    }
     switch (el.localName) {
       case 'h':
         blocks.push({
@@ -309,6 +317,28 @@ function elementBlocks(elements: Element[], pkg: OdfPackage, notes: Note[]): Blo
     }
   }
   return blocks;
+}
+
+/** Code paragraphs in a row are one block, blank lines inside kept, as in the DOCX and RTF readers. */
+function joinCodeParagraphs(blocks: Block[]): Block[] {
+  const out: Block[] = [];
+  for (const block of blocks) {
+    const last = out[out.length - 1];
+    if (block.type === 'code' && last?.type === 'code') last.text += `\n${block.text}`;
+    else out.push(block.type === 'code' ? { ...block } : block);
+  }
+  return out
+    .map((b) => (b.type === 'code' ? { ...b, text: b.text.replace(/^(\s*\n)+/, '').replace(/\s+$/, '') } : b))
+    .filter((b) => b.type !== 'code' || b.text !== '');
+}
+
+/** A paragraph style that means code ("Preformatted Text", "Source Code"), directly or through its parents. */
+function isCodeStyle(style: string, pkg: OdfPackage): boolean {
+  for (let name = style, hops = 0; name && hops < 8; name = pkg.parents.get(name) ?? '', hops++) {
+    // Style names encode spaces as _20_.
+    if (CODE_STYLE.test(name.replace(/_20_/g, ' '))) return true;
+  }
+  return false;
 }
 
 /** 1 for a Title paragraph, 2 for a Subtitle (directly or through parent styles), else 0. */
@@ -458,9 +488,10 @@ export const odtReader: Reader = {
       const page = breaks.walk(el);
       for (const block of elementBlocks([el], pkg, notes)) blocks.push({ ...block, page });
     }
+    const joined = joinCodeParagraphs(blocks);
     const pages = Number(attr(descendants(pkg.meta, 'document-statistic')[0], 'page-count') ?? 0);
     return {
-      blocks: withNotes(blocks, notes),
+      blocks: withNotes(joined, notes),
       metadata: odfMetadata(pkg, pages),
       pages: Array.from({ length: breaks.page }, (_, i) => i + 1),
     };
@@ -502,7 +533,9 @@ export const odpReader: Reader = {
             cls === 'title' ? PLAIN : undefined,
           );
           if (cls === 'title' && isBlank(title))
-            title = paragraphs.flatMap((p, i) => (i ? [space, ...inlines(p.text)] : inlines(p.text)));
+            title = withoutWholeEmphasis(
+              paragraphs.flatMap((p, i) => (i ? [space, ...inlines(p.text)] : inlines(p.text))),
+            );
           else blocks.push(...paragraphsToBlocks(paragraphs));
         } else if (child(frame, 'image')) {
           blocks.push({ type: 'paragraph', text: frameText(frame, pkg, notes) });

@@ -3,7 +3,7 @@ import type { Reader, ReadResult } from '../reader';
 import { ConversionError } from '../../types';
 import type { Block, Inline, Note } from '../../document/model';
 import { nestListItems, type FlatListItem } from '../../document/lists';
-import { collapseSpaces, styled, type Position } from '../../document/builders';
+import { collapseSpaces, styled, withoutWholeEmphasis, type Position } from '../../document/builders';
 import { inlineText, isBlankInline } from '../../document/predicates';
 import { MAX_NESTING_DEPTH } from '../shared/nesting-limits';
 import { imageAltText } from '../shared/alt-text';
@@ -377,6 +377,8 @@ class RtfBuilder {
       controlWord: (word, param) => {
         // \ucN's replacement characters are skipped only right after a \u.
         if (this.skipChars > 0 && word !== 'u') this.skipChars = 0;
+        // Bytes before a control word are text in the formatting they were written in (`\'ef\'f0\b0`).
+        if (this.bytes.length) this.flushBytes();
         this.word(word, param);
       },
       text: (ch) => {
@@ -1028,14 +1030,8 @@ class RtfBuilder {
     }
     if (headingLevel) {
       this.flushList();
-      // Heading styles are usually bold; the emphasis says nothing once it is a heading.
-      const only = text.length === 1 ? text[0] : undefined;
       const label: Inline[] = marker && isLabel(marker) ? [{ type: 'text', text: `${marker} ` }] : [];
-      this.blocks.push({
-        type: 'heading',
-        level: headingLevel,
-        text: [...label, ...(only?.type === 'strong' ? only.children : text)],
-      });
+      this.blocks.push({ type: 'heading', level: headingLevel, text: [...label, ...withoutWholeEmphasis(text)] });
     } else if (inList) {
       const listed = ls !== undefined || this.pp.pn !== undefined;
       // Without list markup, nesting shows only as indentation.

@@ -1,27 +1,12 @@
 import type { Block, Inline } from '../../document/model';
 import { blocksAsInline } from '../../document/builders';
 import { isBlankInline } from '../../document/predicates';
+import { gridRows, type CellDef, type GridRow } from '../shared/table-grid';
 
-/** Cell edges of different rows closer than this (twips) are one column line: writers round widths. */
-const SAME_EDGE_TWIPS = 20;
-/** The most grid columns one merged cell is repeated over, as in the DOCX reader. */
-const MAX_CELL_SPAN = 64;
 /** The deepest table nesting kept apart (\itapN); deeper paragraphs join the table at this level. */
 export const MAX_TABLE_DEPTH = 16;
 
-/** A cell's definition in its row (\clmgf/\clmrg, \clvmgf/\clvmrg, then \cellxN for its right edge). */
-export interface CellDef {
-  right?: number;
-  /** Merged into the cell on its left (\clmrg). */
-  mergedLeft?: boolean;
-  /** Merged into the cell above (\clvmrg). */
-  mergedUp?: boolean;
-}
-
-interface Row {
-  cells: Inline[][][];
-  defs: CellDef[];
-}
+type Row = GridRow<Inline[][]>;
 
 /** One table being read: finished rows, the row's finished cells, the paragraphs of the current cell. */
 class OpenTable {
@@ -143,49 +128,7 @@ function finishTable(table: OpenTable): Block[] {
   table.cells = [];
   const rows = table.rows;
   if (rows.every((r) => r.cells.every((c) => c.every(isBlankInline)))) return [];
-  return [{ type: 'table', rows: gridRows(rows) }];
-}
-
-/** Rows on one column grid: a cell spans the column lines its right edge passes, merged cells repeat. */
-function gridRows(rows: Row[]): Inline[][][] {
-  const column = columnIndex(rows.flatMap((r) => r.defs.map((d) => d.right ?? Number.NaN)));
-  const out: Inline[][][] = [];
-  let above: Inline[][] = [];
-  for (const row of rows) {
-    const line: Inline[][] = [];
-    let left = -1;
-    row.cells.forEach((paragraphs, i) => {
-      const def: CellDef = row.defs[i] ?? {};
-      const right = def.right !== undefined ? column.get(def.right) : undefined;
-      const span = right !== undefined && right > left ? Math.min(MAX_CELL_SPAN, right - left) : 1;
-      left = right !== undefined && right > left ? right : left + 1;
-      const text = def.mergedUp
-        ? (above[line.length] ?? [])
-        : def.mergedLeft && line.length
-          ? line[line.length - 1]!
-          : cellText(paragraphs);
-      for (let k = 0; k < span; k++) line.push(text);
-    });
-    out.push(line);
-    above = line;
-  }
-  return out;
-}
-
-/** Each right edge's column line on the table's grid (edges within SAME_EDGE_TWIPS share one). */
-function columnIndex(edges: number[]): Map<number, number> {
-  const sorted = [...new Set(edges.filter((e) => Number.isFinite(e)))].sort((a, b) => a - b);
-  const index = new Map<number, number>();
-  let line = -1;
-  let lineStart = Number.NEGATIVE_INFINITY;
-  for (const edge of sorted) {
-    if (edge - lineStart > SAME_EDGE_TWIPS) {
-      line++;
-      lineStart = edge;
-    }
-    index.set(edge, line);
-  }
-  return index;
+  return [{ type: 'table', rows: gridRows(rows, cellText) }];
 }
 
 /** A cell's paragraphs on one line, a break between them. */
