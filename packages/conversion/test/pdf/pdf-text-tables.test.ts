@@ -14,6 +14,11 @@ function writeRows(doc: PDFKit.PDFDocument, rows: string[][], xs: number[], pitc
   );
 }
 
+/** Draws one cell's text at a point, as a table writer draws it: one call per cell or wrapped line. */
+function cellsOf(doc: PDFKit.PDFDocument): (text: string, x: number, y: number) => void {
+  return (text, x, y) => void doc.text(text, x, y, { lineBreak: false });
+}
+
 describe('PDF tables set without rules', () => {
   it('When the header row leaves the row-label column empty, then the labels keep a column of their own', async () => {
     const input = await pdf((doc) => {
@@ -131,7 +136,7 @@ describe('PDF tables set without rules', () => {
     // Word and LibreOffice draw a table cell by cell: a cell's wrapped line comes before the next cell of its row.
     const input = await pdf((doc) => {
       doc.font('Helvetica').fontSize(10);
-      const cell = (text: string, x: number, y: number): void => void doc.text(text, x, y, { lineBreak: false });
+      const cell = cellsOf(doc);
       [
         ['Terminal', 72],
         ['Purpose', 200],
@@ -157,7 +162,7 @@ describe('PDF tables set without rules', () => {
   it('When the first column’s text wraps closer than the rows stand, then the wrapped text stays in its cell', async () => {
     const input = await pdf((doc) => {
       doc.font('Helvetica').fontSize(10);
-      const cell = (text: string, x: number, y: number): void => void doc.text(text, x, y, { lineBreak: false });
+      const cell = cellsOf(doc);
       const row = (y: number, cells: string[], wrap?: string): void => {
         cell(cells[0]!, 72, y);
         if (wrap) cell(wrap, 72, y + 14);
@@ -177,7 +182,7 @@ describe('PDF tables set without rules', () => {
   it('When every row wraps in its first and last columns, then each row keeps its wrapped text', async () => {
     const input = await pdf((doc) => {
       doc.font('Helvetica').fontSize(10);
-      const cell = (text: string, x: number, y: number): void => void doc.text(text, x, y, { lineBreak: false });
+      const cell = cellsOf(doc);
       cell('Part', 72, 80);
       cell('Code', 220, 80);
       cell('Purpose', 340, 80);
