@@ -22,6 +22,9 @@ interface Piece {
   tableHeader?: string;
   /** Where `markdown` stands in the document's Markdown; -1 when it is not found there as it is. */
   at: number;
+  /** The counter's marks at the piece's start and end (StretchCounter.mark); -1 when it has none. */
+  startMark: number;
+  endMark: number;
 }
 
 /**
@@ -41,7 +44,7 @@ export function writeChunks(
   document: string,
 ): Chunk[] {
   const counter = new StretchCounter(document);
-  const pieces: Piece[] = [];
+  const found: FoundBlock[] = [];
   const open: Array<{ level: number; text: string }> = [];
   /** The texts of `open`, shared by the pieces until a heading changes them. */
   let headings: string[] = [];
@@ -50,6 +53,8 @@ export function writeChunks(
   let first = true;
   /** The page and headings of the blocks, one object for their pieces until either changes (not one per block). */
   let place: Place = { page: 0, headings };
+  // Every block found in the document first, its edges (and its rows', items', lines') marked, so
+  // that the index records their counts as it scans instead of being searched for each.
   for (const { number, blocks, written } of groups) {
     place = { page: number, headings };
     blocks.forEach((block, i) => {
@@ -63,7 +68,7 @@ export function writeChunks(
         const at = counter.find(markdown, first ? 0 : end + BLOCK_JOINER.length);
         end = at >= 0 ? at + markdown.length : end + BLOCK_JOINER.length + markdown.length;
         first = false;
-        blockPieces(block, markdown, at, maxTokens, place, counter, pieces);
+        found.push(markEdges({ block, markdown, at, place, marks: -1, units: 0 }, counter));
       }
       if (block.type === 'heading' && markdown) {
         open.push({ level: block.level, text: inlineText(block.text).trim() });
@@ -72,11 +77,49 @@ export function writeChunks(
       }
     });
   }
+  const pieces: Piece[] = [];
+  for (const f of found) blockPieces(f, maxTokens, counter, pieces);
   try {
     return pack(pieces, maxTokens, counter);
   } finally {
     counter.release();
   }
+}
+
+/** A block as found in the document: its text alone, where it stands (-1: not there), its place, its first mark. */
+interface FoundBlock {
+  block: Block;
+  markdown: string;
+  at: number;
+  place: Place;
+  /** The block's first mark (its start), -1 when it has none; its units' edges follow it in pairs (markEdges). */
+  marks: number;
+  /** Its units (rows, items, lines) marked; 0: the block is marked whole. */
+  units: number;
+}
+
+/**
+ * Marks a found block's edges in the counter, or a table's, list's or code block's units' edges
+ * (unitOffsets: start and end of each, in pairs; the first unit starts and the last ends with the
+ * block), and sets its `marks` and `units`. Not found in the document: no marks.
+ */
+function markEdges(found: FoundBlock, counter: StretchCounter): FoundBlock {
+  const { block, markdown, at } = found;
+  if (at < 0) return found;
+  const offsets =
+    block.type === 'table' || block.type === 'list' || block.type === 'code'
+      ? unitOffsets(block.type, markdown)
+      : undefined;
+  if (!offsets) {
+    found.marks = counter.mark(at, at + markdown.length);
+    return found;
+  }
+  found.marks = counter.mark(at, at + offsets[1]!);
+  if (found.marks < 0) return found;
+  // Each unit starts after the end of the one before it: in order, so every one is marked.
+  for (let u = 2; u < offsets.length; u += 2) counter.mark(at + offsets[u]!, at + offsets[u + 1]!);
+  found.units = offsets.length / 2;
+  return found;
 }
 
 /** What stands between two blocks in the Markdown. */
@@ -90,8 +133,29 @@ const FIND_SLACK = 256;
  */
 class StretchCounter {
   private index: TokenIndex | undefined;
+  /** Positions the index records as it scans (TokenIndex's marks), ascending; marked before the first count. */
+  private readonly marks: number[] = [];
 
   constructor(readonly document: string) {}
+
+  /** Marks the stretch [start, end) of the document: the id of its start mark (its end's is the next), or -1 when it is out of order. */
+  mark(start: number, end: number): number {
+    const marks = this.marks;
+    if (this.index || start > end || (marks.length && start < marks[marks.length - 1]!)) return -1;
+    marks.push(start, end);
+    return marks.length - 2;
+  }
+
+  /** Where mark `id` stands in the document. */
+  position(id: number): number {
+    return this.marks[id]!;
+  }
+
+  /** The count of the document between two marks. */
+  between(first: number, last: number): number {
+    this.index ??= new TokenIndex(this.document, this.marks);
+    return this.index.countBetween(first, last);
+  }
 
   /** Where `markdown` stands in the document, looked for from `from`: -1 when not near there. */
   find(markdown: string, from: number): number {
@@ -103,7 +167,7 @@ class StretchCounter {
 
   /** The count of `prefix` + the document from `at` to `end`. */
   stretch(at: number, end: number, prefix = ''): number {
-    this.index ??= new TokenIndex(this.document);
+    this.index ??= new TokenIndex(this.document, this.marks);
     return this.index.count(at, end, prefix);
   }
 
@@ -137,17 +201,62 @@ function piece(
   tokens: number,
   at: number,
   tableHeader?: string,
+  startMark = -1,
+  endMark = -1,
 ): Piece {
-  return { markdown, joiner, tokens, page: place.page, headings: place.headings, heading: false, tableHeader, at };
+  return {
+    markdown,
+    joiner,
+    tokens,
+    page: place.page,
+    headings: place.headings,
+    heading: false,
+    tableHeader,
+    at,
+    startMark,
+    endMark,
+  };
 }
 
 /**
  * A block as pieces, added to `out`: whole when it fits, else cut at the boundaries E3 allows. A
- * table, list or code block is counted by its rows, items or lines (each line is counted once,
- * not once whole and again in parts); near the limit the whole is counted. `at`: where the block
- * stands in the document (-1: not found there).
+ * table, list or code block is counted by its rows, items or lines (each counted once, between
+ * its marks, not once whole and again in parts); near the limit the whole is counted.
  */
-function blockPieces(
+function blockPieces(found: FoundBlock, max: number, counter: StretchCounter, out: Piece[]): void {
+  const { block, markdown, at, place, marks, units } = found;
+  if (marks < 0) return unmarkedBlockPieces(block, markdown, at, max, place, counter, out);
+  if (!units) {
+    const tokens = counter.between(marks, marks + 1);
+    if (tokens > max) return splitText(markdown, at, max, place, '\n\n', counter, out);
+    const whole = piece(place, markdown, '\n\n', tokens, at, undefined, marks, marks + 1);
+    whole.heading = block.type === 'heading';
+    out.push(whole);
+    return;
+  }
+  const last = marks + 2 * units - 1;
+  // Its units' counts plus one per line break between them, until past the limit (the block is cut).
+  let estimate = -1;
+  for (let u = 0; u < units && estimate <= max; u++) estimate += counter.between(marks + 2 * u, marks + 2 * u + 1) + 1;
+  if (estimate <= max && (estimate <= max * NEAR_LIMIT || counter.between(marks, last) <= max)) {
+    out.push(piece(place, markdown, '\n\n', estimate, at, undefined, marks, last));
+    return;
+  }
+  // Cut: its units as strings, each with its count.
+  const counts: number[] = [];
+  const texts: string[] = [];
+  const starts: number[] = [];
+  for (let u = 0; u < units; u++) {
+    const start = counter.position(marks + 2 * u);
+    counts.push(counter.between(marks + 2 * u, marks + 2 * u + 1));
+    texts.push(markdown.slice(start - at, counter.position(marks + 2 * u + 1) - at));
+    starts.push(start);
+  }
+  cutBlockPieces(block, texts, starts, counts, marks, max, place, counter, out);
+}
+
+/** blockPieces of a block with no marks (not found in the document as it is written alone, at -1). */
+function unmarkedBlockPieces(
   block: Block,
   markdown: string,
   at: number,
@@ -183,7 +292,30 @@ function blockPieces(
     units.push(markdown.slice(offsets[u], offsets[u + 1]));
     starts.push(at < 0 ? -1 : at + offsets[u]!);
   }
-  if (block.type !== 'table') return unitPieces(units, starts, counts, '\n', max, place, counter, out);
+  cutBlockPieces(block, units, starts, counts, -1, max, place, counter, out);
+}
+
+/**
+ * A table, list or code block cut into its units (`units`, standing at `starts`, with `counts`;
+ * marked from `marks` in pairs, -1: not marked): a list's items and a code block's lines as pieces,
+ * a table's rows with its header and delimiter rows repeated before a continuation row.
+ */
+function cutBlockPieces(
+  block: Block,
+  units: string[],
+  starts: number[],
+  counts: number[],
+  marks: number,
+  max: number,
+  place: Place,
+  counter: StretchCounter,
+  out: Piece[],
+): void {
+  const at = starts[0]!;
+  /** The marks of unit i's start and end, or -1 and -1. */
+  const startOf = (i: number): number => (marks < 0 ? -1 : marks + 2 * i);
+  const endOf = (i: number): number => (marks < 0 ? -1 : marks + 2 * i + 1);
+  if (block.type !== 'table') return unitPieces(units, starts, counts, marks, '\n', max, place, counter, out);
   // The header and delimiter rows: the first unit but its last line.
   const header = units[0]!.slice(0, units[0]!.lastIndexOf('\n'));
   const room = max - counter.count(header, at) - 1;
@@ -192,10 +324,10 @@ function blockPieces(
     const rowAt = starts[i]!;
     // The first piece holds the header; a continuation row is written after it again when it opens a chunk.
     if (i === 0) {
-      if (counts[0]! <= max) out.push(piece(place, row, joiner, counts[0]!, rowAt));
+      if (counts[0]! <= max) out.push(piece(place, row, joiner, counts[0]!, rowAt, undefined, startOf(0), endOf(0)));
       else splitText(row, rowAt, max, place, joiner, counter, out);
     } else if (room <= 0 || counts[i]! > room) splitText(row, rowAt, max, place, joiner, counter, out);
-    else out.push(piece(place, row, joiner, counts[i]!, rowAt, header));
+    else out.push(piece(place, row, joiner, counts[i]!, rowAt, header, startOf(i), endOf(i)));
   });
 }
 
@@ -268,6 +400,7 @@ function unitPieces(
   units: string[],
   starts: number[],
   counts: number[],
+  marks: number,
   joiner: string,
   max: number,
   place: Place,
@@ -276,7 +409,9 @@ function unitPieces(
 ): void {
   units.forEach((unit, i) => {
     const join = i === 0 ? '\n\n' : joiner;
-    if (counts[i]! <= max) out.push(piece(place, unit, join, counts[i]!, starts[i]!));
+    const start = marks < 0 ? -1 : marks + 2 * i;
+    const end = marks < 0 ? -1 : start + 1;
+    if (counts[i]! <= max) out.push(piece(place, unit, join, counts[i]!, starts[i]!, undefined, start, end));
     else splitText(unit, starts[i]!, max, place, join, counter, out);
   });
 }
@@ -390,8 +525,11 @@ function pack(pieces: Piece[], max: number, counter: StretchCounter): Chunk[] {
   };
   const countOf = (from: number, to: number): number => {
     if (!stretch(from, to)) return countTokens(textOf(from, to));
+    const first = pieces[from]!;
     const last = pieces[to - 1]!;
-    return counter.stretch(pieces[from]!.at, last.at + last.markdown.length, headerOf(from));
+    if (!first.tableHeader && first.startMark >= 0 && last.endMark >= 0)
+      return counter.between(first.startMark, last.endMark);
+    return counter.stretch(first.at, last.at + last.markdown.length, headerOf(from));
   };
   const costOf = (p: Piece, first: boolean): number => {
     if (!first) return p.tokens + 1;
