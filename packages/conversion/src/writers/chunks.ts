@@ -2,6 +2,7 @@ import type { Chunk } from '@markwright/contracts/src/structure';
 import type { Block } from '../document/model';
 import { inlineText } from '../document/predicates';
 import { countTokens, TokenIndex } from '../tokens/count';
+import { type ChunkPlaces, recordChunkPlaces } from './chunk-places';
 import type { PageBlocks } from './pages';
 
 /**
@@ -497,6 +498,7 @@ function characterPieces(text: string, max: number): string[] {
  */
 function pack(pieces: Piece[], max: number, counter: StretchCounter): Chunk[] {
   const chunks: Chunk[] = [];
+  const places: ChunkPlaces['places'] = [];
   const headerTokens = new Map<string, number>();
   // apart[k]: pieces up to k that do not follow the piece before them in the document as joined.
   const apart = new Int32Array(pieces.length + 1);
@@ -576,14 +578,23 @@ function pack(pieces: Piece[], max: number, counter: StretchCounter): Chunk[] {
     }
     const pages = new Set<number>();
     for (let k = start; k < stop; k++) pages.add(pieces[k]!.page);
-    chunks.push({
+    const chunk: Chunk = {
       index: chunks.length,
       markdown: textOf(start, stop),
       tokens,
       pages: [...pages].sort((a, b) => a - b),
       headings: pieces[start]!.headings,
-    });
+    };
+    const first = pieces[start]!;
+    const last = pieces[stop - 1]!;
+    places.push(
+      stretch(start, stop)
+        ? { at: first.at, length: last.at + last.markdown.length - first.at, head: headerOf(start) }
+        : undefined,
+    );
+    chunks.push(chunk);
     start = stop;
   }
+  recordChunkPlaces(chunks, { document: counter.document, places });
   return chunks;
 }
