@@ -385,6 +385,8 @@ function nextPieceOfCodes(codes: Uint16Array, length: number, text: string, at: 
   return end;
 }
 
+const NO_MARKS = new Int32Array(0);
+
 /** Indexes built in this thread: the shared code buffer holds the last one's text (TokenIndex.cutCount). */
 let codesGenerations = 0;
 
@@ -413,13 +415,14 @@ export class TokenIndex {
   private readonly markTokens: Int32Array;
 
   /**
-   * `marks`: positions in `text`, ascending, whose stretches the caller will count (a chunk writer's
-   * block, row and item edges). The scan records where each falls in the split, so a stretch between
-   * two marks (`countBetween`) is counted with no search of the boundaries.
+   * `marks`: the first `markCount` are positions in `text`, ascending, whose stretches the caller will
+   * count (a chunk writer's block, row and item edges). The scan records where each falls in the
+   * split, so a stretch between two marks (`countBetween`) is counted with no search of the boundaries.
    */
   constructor(
     readonly text: string,
-    private readonly marks: ArrayLike<number> = [],
+    private readonly marks: Int32Array = NO_MARKS,
+    markCount = 0,
   ) {
     const size = Math.max(16, text.length >> 1);
     const reused = spare && spare.boundaries.length >= size ? spare : undefined;
@@ -432,7 +435,6 @@ export class TokenIndex {
     let total = 0;
     const codes = codesOf(text);
     const length = text.length;
-    const markCount = marks.length;
     const markBoundary = new Int32Array(markCount);
     const markTokens = new Int32Array(markCount);
     let m = 0;

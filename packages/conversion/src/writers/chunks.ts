@@ -45,7 +45,9 @@ export function writeChunks(
   document: string,
 ): Chunk[] {
   const counter = new StretchCounter(document);
-  const found: FoundBlock[] = [];
+  /** Each block found, as the piece it is when it fits (its units' marks from startMark to endMark), and its block. */
+  const found: Piece[] = [];
+  const foundBlocks: Block[] = [];
   const open: Array<{ level: number; text: string }> = [];
   /** The texts of `open`, shared by the pieces until a heading changes them. */
   let headings: string[] = [];
@@ -69,7 +71,12 @@ export function writeChunks(
         const at = counter.find(markdown, first ? 0 : end + BLOCK_JOINER.length);
         end = at >= 0 ? at + markdown.length : end + BLOCK_JOINER.length + markdown.length;
         first = false;
-        found.push(markEdges({ block, markdown, at, place, marks: -1, units: 0 }, counter));
+        const marks = at >= 0 && counter.marksFrom(at) ? counter.markCount() : -1;
+        if (marks >= 0) markEdges(block, markdown, at, counter);
+        const whole = piece(place, markdown, '\n\n', 0, at, undefined, marks, marks < 0 ? -1 : counter.markCount() - 1);
+        whole.heading = block.type === 'heading';
+        found.push(whole);
+        foundBlocks.push(block);
       }
       if (block.type === 'heading' && markdown) {
         open.push({ level: block.level, text: inlineText(block.text).trim() });
@@ -79,7 +86,7 @@ export function writeChunks(
     });
   }
   const pieces: Piece[] = [];
-  for (const f of found) blockPieces(f, maxTokens, counter, pieces);
+  for (let k = 0; k < found.length; k++) blockPieces(found[k]!, foundBlocks[k]!, maxTokens, counter, pieces);
   try {
     return pack(pieces, maxTokens, counter);
   } finally {
@@ -87,41 +94,53 @@ export function writeChunks(
   }
 }
 
-/** A block as found in the document: its text alone, where it stands (-1: not there), its place, its first mark. */
-interface FoundBlock {
-  block: Block;
-  markdown: string;
-  at: number;
-  place: Place;
-  /** The block's first mark (its start), -1 when it has none; its units' edges follow it in pairs (markEdges). */
-  marks: number;
-  /** Its units (rows, items, lines) marked; 0: the block is marked whole. */
-  units: number;
+/**
+ * Marks a block's edges in the counter (it stands at `at`, and marksFrom(at) holds), or a table's,
+ * list's or code block's units' edges (unitOffsets' units: start and end of each, in pairs; the
+ * first starts and the last ends with the block).
+ */
+function markEdges(block: Block, markdown: string, at: number, counter: StretchCounter): void {
+  const units =
+    block.type === 'table' || block.type === 'list' || block.type === 'code'
+      ? markUnits(block.type, markdown, at, counter)
+      : 0;
+  if (!units) counter.mark(at, at + markdown.length);
 }
 
 /**
- * Marks a found block's edges in the counter, or a table's, list's or code block's units' edges
- * (unitOffsets: start and end of each, in pairs; the first unit starts and the last ends with the
- * block), and sets its `marks` and `units`. Not found in the document: no marks.
+ * Marks the units of a table, list or code block that stands at `at`, as unitOffsets finds them
+ * (without its array: most blocks fit, and are not cut): how many, 0 for a table of fewer than
+ * three lines (not cut by rows, and marked whole).
  */
-function markEdges(found: FoundBlock, counter: StretchCounter): FoundBlock {
-  const { block, markdown, at } = found;
-  if (at < 0) return found;
-  const offsets =
-    block.type === 'table' || block.type === 'list' || block.type === 'code'
-      ? unitOffsets(block.type, markdown)
-      : undefined;
-  if (!offsets) {
-    found.marks = counter.mark(at, at + markdown.length);
-    return found;
+function markUnits(type: 'table' | 'list' | 'code', markdown: string, at: number, counter: StretchCounter): number {
+  let units = 0;
+  let unitStart = 0;
+  let unitEnd = 0;
+  for (let start = 0, line = 0; ; line++) {
+    let end = markdown.indexOf('\n', start);
+    if (end < 0) end = markdown.length;
+    ITEM_START.lastIndex = start;
+    const opens = line === 0 || (type === 'table' ? line > 2 : type === 'code' || ITEM_START.test(markdown));
+    if (opens && line > 0) {
+      counter.mark(at + unitStart, at + unitEnd);
+      units++;
+    }
+    if (opens) unitStart = start;
+    unitEnd = end;
+    if (end === markdown.length) {
+      // A table's units open from its fourth line: one of fewer than three lines has marked none.
+      if (type === 'table' && line < 2) return 0;
+      counter.mark(at + unitStart, at + unitEnd);
+      return units + 1;
+    }
+    start = end + 1;
   }
-  found.marks = counter.mark(at, at + offsets[1]!);
-  if (found.marks < 0) return found;
-  // Each unit starts after the end of the one before it: in order, so every one is marked.
-  for (let u = 2; u < offsets.length; u += 2) counter.mark(at + offsets[u]!, at + offsets[u + 1]!);
-  found.units = offsets.length / 2;
-  return found;
 }
+
+/** A released counter's marks, for the next one (a thread's counters run one after another). */
+let spareMarks: Int32Array | undefined;
+/** The most marks kept between documents (1 MB of them). */
+const SPARE_MARKS_MAX = 1 << 18;
 
 /** What stands between two blocks in the Markdown. */
 const BLOCK_JOINER = '\n\n';
@@ -135,16 +154,32 @@ const FIND_SLACK = 256;
 class StretchCounter {
   private index: TokenIndex | undefined;
   /** Positions the index records as it scans (TokenIndex's marks), ascending; marked before the first count. */
-  private readonly marks: number[] = [];
+  private marks: Int32Array = spareMarks ?? new Int32Array(1024);
+  private marked = 0;
 
-  constructor(readonly document: string) {}
+  constructor(readonly document: string) {
+    spareMarks = undefined;
+  }
 
-  /** Marks the stretch [start, end) of the document: the id of its start mark (its end's is the next), or -1 when it is out of order. */
-  mark(start: number, end: number): number {
-    const marks = this.marks;
-    if (this.index || start > end || (marks.length && start < marks[marks.length - 1]!)) return -1;
-    marks.push(start, end);
-    return marks.length - 2;
+  /** Whether a stretch from `start` on may be marked: the index is not built, and no mark is past it. */
+  marksFrom(start: number): boolean {
+    return !this.index && (this.marked === 0 || start >= this.marks[this.marked - 1]!);
+  }
+
+  /** The marks made so far: the id of the next. */
+  markCount(): number {
+    return this.marked;
+  }
+
+  /** Marks the stretch [start, end) of the document (marksFrom(start) holds, end >= start): its start's id is markCount() before. */
+  mark(start: number, end: number): void {
+    if (this.marked + 2 > this.marks.length) {
+      const grown = new Int32Array(this.marks.length * 2);
+      grown.set(this.marks);
+      this.marks = grown;
+    }
+    this.marks[this.marked++] = start;
+    this.marks[this.marked++] = end;
   }
 
   /** Where mark `id` stands in the document. */
@@ -154,7 +189,7 @@ class StretchCounter {
 
   /** The count of the document between two marks. */
   between(first: number, last: number): number {
-    this.index ??= new TokenIndex(this.document, this.marks);
+    this.index ??= new TokenIndex(this.document, this.marks, this.marked);
     return this.index.countBetween(first, last);
   }
 
@@ -168,7 +203,7 @@ class StretchCounter {
 
   /** The count of `prefix` + the document from `at` to `end`. */
   stretch(at: number, end: number, prefix = ''): number {
-    this.index ??= new TokenIndex(this.document, this.marks);
+    this.index ??= new TokenIndex(this.document, this.marks, this.marked);
     return this.index.count(at, end, prefix);
   }
 
@@ -177,9 +212,10 @@ class StretchCounter {
     return at >= 0 ? this.stretch(at, at + text.length) : countTokens(text);
   }
 
-  /** The index is not used again: its arrays go to the next one. */
+  /** The index is not used again: its arrays, and the marks, go to the next one. */
   release(): void {
     this.index?.release();
+    if (this.marks.length <= SPARE_MARKS_MAX) spareMarks = this.marks;
   }
 
   /** `joiner` stands in the document between what ends at `end` and what starts at `at`. */
@@ -220,27 +256,28 @@ function piece(
 }
 
 /**
- * A block as pieces, added to `out`: whole when it fits, else cut at the boundaries E3 allows. A
- * table, list or code block is counted by its rows, items or lines (each counted once, between
- * its marks, not once whole and again in parts); near the limit the whole is counted.
+ * A block as pieces, added to `out`: `whole` (its piece, its count not set) when it fits, else cut
+ * at the boundaries E3 allows. A table, list or code block is counted by its units (rows, items or
+ * lines), each between its marks, not once whole and again in parts; near the limit the whole is
+ * counted. A block of one unit is counted and cut as one marked whole, which it is.
  */
-function blockPieces(found: FoundBlock, max: number, counter: StretchCounter, out: Piece[]): void {
-  const { block, markdown, at, place, marks, units } = found;
-  if (marks < 0) return unmarkedBlockPieces(block, markdown, at, max, place, counter, out);
-  if (!units) {
-    const tokens = counter.between(marks, marks + 1);
-    if (tokens > max) return splitText(markdown, at, max, place, '\n\n', counter, out);
-    const whole = piece(place, markdown, '\n\n', tokens, at, undefined, marks, marks + 1);
-    whole.heading = block.type === 'heading';
+function blockPieces(whole: Piece, block: Block, max: number, counter: StretchCounter, out: Piece[]): void {
+  const { markdown, at, startMark: marks, endMark: last } = whole;
+  if (marks < 0) return unmarkedBlockPieces(block, markdown, at, max, whole, counter, out);
+  const units = (last - marks + 1) / 2;
+  if (units === 1) {
+    const tokens = counter.between(marks, last);
+    if (tokens > max) return splitText(markdown, at, max, whole, '\n\n', counter, out);
+    whole.tokens = tokens;
     out.push(whole);
     return;
   }
-  const last = marks + 2 * units - 1;
   // Its units' counts plus one per line break between them, until past the limit (the block is cut).
   let estimate = -1;
   for (let u = 0; u < units && estimate <= max; u++) estimate += counter.between(marks + 2 * u, marks + 2 * u + 1) + 1;
   if (estimate <= max && (estimate <= max * NEAR_LIMIT || counter.between(marks, last) <= max)) {
-    out.push(piece(place, markdown, '\n\n', estimate, at, undefined, marks, last));
+    whole.tokens = estimate;
+    out.push(whole);
     return;
   }
   // Cut: its units as strings, each with its count.
@@ -253,7 +290,7 @@ function blockPieces(found: FoundBlock, max: number, counter: StretchCounter, ou
     texts.push(markdown.slice(start - at, counter.position(marks + 2 * u + 1) - at));
     starts.push(start);
   }
-  cutBlockPieces(block, texts, starts, counts, marks, max, place, counter, out);
+  cutBlockPieces(block, texts, starts, counts, marks, max, whole, counter, out);
 }
 
 /** blockPieces of a block with no marks (not found in the document as it is written alone, at -1). */

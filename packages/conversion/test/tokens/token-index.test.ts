@@ -48,7 +48,7 @@ describe('TokenIndex (counts of stretches of one text)', () => {
       const text = Array.from({ length: 1 + next(200) }, () => ALPHABET[next(ALPHABET.length)]).join('');
       const marks = Array.from({ length: 1 + next(12) }, () => next(text.length + 1)).sort((a, b) => a - b);
       if (next(2)) marks.push(text.length);
-      const index = new TokenIndex(text, marks);
+      const index = new TokenIndex(text, Int32Array.from(marks), marks.length);
       for (let first = 0; first < marks.length; first++) {
         for (let last = first; last < marks.length; last++) {
           const expected = countTokens(text.slice(marks[first], marks[last]));
@@ -65,7 +65,7 @@ describe('TokenIndex (counts of stretches of one text)', () => {
     // Line starts and ends (most lines end inside a piece: `.` or ` |` before a line break), one mark inside `Total`, the end.
     const edges = [...text.matchAll(/\n/g)].flatMap((m) => [m.index!, m.index! + 1]);
     const marks = [...new Set([0, 3, ...edges, text.length])].sort((a, b) => a - b);
-    const index = new TokenIndex(text, marks);
+    const index = new TokenIndex(text, Int32Array.from(marks), marks.length);
     for (let first = 0; first < marks.length; first++) {
       for (let last = first + 1; last < marks.length; last++) {
         expect([marks[first], marks[last], index.countBetween(first, last)]).toEqual([
