@@ -1,4 +1,5 @@
 import type { Chunk, Page } from '@markwright/contracts/src/structure';
+import { chunkPlaces } from '../writers/chunk-places';
 
 /**
  * A page or chunk as it crosses from the worker thread: its Markdown is either sent (`markdown`)
@@ -35,8 +36,19 @@ export function sendStructure<R extends { markdown: string; pages?: Page[]; chun
   } else delete sent.pages;
   if (result.chunks) {
     const places = new Places(document);
-    sent.chunks = result.chunks.map((chunk) => {
+    // Cut by the chunk writer from this document: their places are known, not looked for.
+    const recorded = chunkPlaces(result.chunks);
+    const known = recorded?.document === document ? recorded.places : [];
+    sent.chunks = result.chunks.map((chunk, i) => {
       const { markdown, index, tokens, pages, headings } = chunk;
+      const place = known[i];
+      if (place) {
+        places.passed(place.at, place.length);
+        const { at, length, head } = place;
+        return head
+          ? { index, tokens, pages, headings, at, length, head }
+          : { index, tokens, pages, headings, at, length };
+      }
       let head = '';
       let at = places.locate(markdown);
       if (at < 0 && (head = TABLE_HEADER.exec(markdown)?.[0] ?? '')) {

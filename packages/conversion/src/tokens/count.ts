@@ -385,6 +385,8 @@ function nextPieceOfCodes(codes: Uint16Array, length: number, text: string, at: 
   return end;
 }
 
+const NO_MARKS = new Int32Array(0);
+
 /** Indexes built in this thread: the shared code buffer holds the last one's text (TokenIndex.cutCount). */
 let codesGenerations = 0;
 
@@ -408,8 +410,20 @@ export class TokenIndex {
   /** The text's code units, as the scan read them: valid while this is the last index built (codesGenerations). */
   private readonly codes: Uint16Array;
   private readonly codesGeneration: number;
+  /** Per mark (the constructor's `marks`): the last boundary of the split at or before it, and the tokens before that boundary. */
+  private readonly markBoundary: Int32Array;
+  private readonly markTokens: Int32Array;
 
-  constructor(readonly text: string) {
+  /**
+   * `marks`: the first `markCount` are positions in `text`, ascending, whose stretches the caller will
+   * count (a chunk writer's block, row and item edges). The scan records where each falls in the
+   * split, so a stretch between two marks (`countBetween`) is counted with no search of the boundaries.
+   */
+  constructor(
+    readonly text: string,
+    private readonly marks: Int32Array = NO_MARKS,
+    markCount = 0,
+  ) {
     const size = Math.max(16, text.length >> 1);
     const reused = spare && spare.boundaries.length >= size ? spare : undefined;
     if (reused) spare = undefined;
@@ -421,8 +435,16 @@ export class TokenIndex {
     let total = 0;
     const codes = codesOf(text);
     const length = text.length;
+    const markBoundary = new Int32Array(markCount);
+    const markTokens = new Int32Array(markCount);
+    let m = 0;
     for (let at = 0; at < length;) {
       const end = nextPieceOfCodes(codes, length, text, at);
+      // Marks inside this piece (or at its start): the piece starts on the last boundary at or before them.
+      while (m < markCount && marks[m]! < end) {
+        markBoundary[m] = at;
+        markTokens[m++] = total;
+      }
       total += lastPieceTokens;
       if (++n >= boundaries.length) {
         boundaries = grown(boundaries, new Int32Array(boundaries.length * 2));
@@ -432,6 +454,12 @@ export class TokenIndex {
       before[n] = total;
       at = end;
     }
+    for (; m < markCount; m++) {
+      markBoundary[m] = length;
+      markTokens[m] = total;
+    }
+    this.markBoundary = markBoundary;
+    this.markTokens = markTokens;
     this.boundaries = boundaries;
     this.before = before;
     this.pieces = n;
@@ -487,6 +515,23 @@ export class TokenIndex {
     const last = this.lastBoundaryAtOrBefore(to);
     total += this.before[last]! - this.before[b]!;
     const tail = this.boundaries[last]!;
+    return tail < to ? total + this.cutCount(tail, to) : total;
+  }
+
+  /**
+   * `count(marks[first], marks[last])`, from what the scan recorded at the two marks: a stretch that
+   * starts on a boundary of the split is the tokens between the boundaries plus the piece its end
+   * cuts (as count's middle and tail); one that starts inside a piece, or ends in white space, is
+   * counted by count.
+   */
+  countBetween(first: number, last: number): number {
+    const from = this.marks[first]!;
+    const to = this.marks[last]!;
+    if (to <= from) return 0;
+    if (this.markBoundary[first] !== from || to > this.text.length || isWhiteSpace(this.text.charCodeAt(to - 1)))
+      return this.count(from, to);
+    const total = this.markTokens[last]! - this.markTokens[first]!;
+    const tail = this.markBoundary[last]!;
     return tail < to ? total + this.cutCount(tail, to) : total;
   }
 

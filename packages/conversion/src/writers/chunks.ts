@@ -2,6 +2,7 @@ import type { Chunk } from '@markwright/contracts/src/structure';
 import type { Block } from '../document/model';
 import { inlineText } from '../document/predicates';
 import { countTokens, TokenIndex } from '../tokens/count';
+import { type ChunkPlaces, recordChunkPlaces } from './chunk-places';
 import type { PageBlocks } from './pages';
 
 /**
@@ -22,6 +23,9 @@ interface Piece {
   tableHeader?: string;
   /** Where `markdown` stands in the document's Markdown; -1 when it is not found there as it is. */
   at: number;
+  /** The counter's marks at the piece's start and end (StretchCounter.mark); -1 when it has none. */
+  startMark: number;
+  endMark: number;
 }
 
 /**
@@ -41,7 +45,9 @@ export function writeChunks(
   document: string,
 ): Chunk[] {
   const counter = new StretchCounter(document);
-  const pieces: Piece[] = [];
+  /** Each block found, as the piece it is when it fits (its units' marks from startMark to endMark), and its block. */
+  const found: Piece[] = [];
+  const foundBlocks: Block[] = [];
   const open: Array<{ level: number; text: string }> = [];
   /** The texts of `open`, shared by the pieces until a heading changes them. */
   let headings: string[] = [];
@@ -50,6 +56,8 @@ export function writeChunks(
   let first = true;
   /** The page and headings of the blocks, one object for their pieces until either changes (not one per block). */
   let place: Place = { page: 0, headings };
+  // Every block found in the document first, its edges (and its rows', items', lines') marked, so
+  // that the index records their counts as it scans instead of being searched for each.
   for (const { number, blocks, written } of groups) {
     place = { page: number, headings };
     blocks.forEach((block, i) => {
@@ -63,7 +71,12 @@ export function writeChunks(
         const at = counter.find(markdown, first ? 0 : end + BLOCK_JOINER.length);
         end = at >= 0 ? at + markdown.length : end + BLOCK_JOINER.length + markdown.length;
         first = false;
-        blockPieces(block, markdown, at, maxTokens, place, counter, pieces);
+        const marks = at >= 0 && counter.marksFrom(at) ? counter.markCount() : -1;
+        if (marks >= 0) markEdges(block, markdown, at, counter);
+        const whole = piece(place, markdown, '\n\n', 0, at, undefined, marks, marks < 0 ? -1 : counter.markCount() - 1);
+        whole.heading = block.type === 'heading';
+        found.push(whole);
+        foundBlocks.push(block);
       }
       if (block.type === 'heading' && markdown) {
         open.push({ level: block.level, text: inlineText(block.text).trim() });
@@ -72,12 +85,62 @@ export function writeChunks(
       }
     });
   }
+  const pieces: Piece[] = [];
+  for (let k = 0; k < found.length; k++) blockPieces(found[k]!, foundBlocks[k]!, maxTokens, counter, pieces);
   try {
     return pack(pieces, maxTokens, counter);
   } finally {
     counter.release();
   }
 }
+
+/**
+ * Marks a block's edges in the counter (it stands at `at`, and marksFrom(at) holds), or a table's,
+ * list's or code block's units' edges (unitOffsets' units: start and end of each, in pairs; the
+ * first starts and the last ends with the block).
+ */
+function markEdges(block: Block, markdown: string, at: number, counter: StretchCounter): void {
+  const units =
+    block.type === 'table' || block.type === 'list' || block.type === 'code'
+      ? markUnits(block.type, markdown, at, counter)
+      : 0;
+  if (!units) counter.mark(at, at + markdown.length);
+}
+
+/**
+ * Marks the units of a table, list or code block that stands at `at`, as unitOffsets finds them
+ * (without its array: most blocks fit, and are not cut): how many, 0 for a table of fewer than
+ * three lines (not cut by rows, and marked whole).
+ */
+function markUnits(type: 'table' | 'list' | 'code', markdown: string, at: number, counter: StretchCounter): number {
+  let units = 0;
+  let unitStart = 0;
+  let unitEnd = 0;
+  for (let start = 0, line = 0; ; line++) {
+    let end = markdown.indexOf('\n', start);
+    if (end < 0) end = markdown.length;
+    ITEM_START.lastIndex = start;
+    const opens = line === 0 || (type === 'table' ? line > 2 : type === 'code' || ITEM_START.test(markdown));
+    if (opens && line > 0) {
+      counter.mark(at + unitStart, at + unitEnd);
+      units++;
+    }
+    if (opens) unitStart = start;
+    unitEnd = end;
+    if (end === markdown.length) {
+      // A table's units open from its fourth line: one of fewer than three lines has marked none.
+      if (type === 'table' && line < 2) return 0;
+      counter.mark(at + unitStart, at + unitEnd);
+      return units + 1;
+    }
+    start = end + 1;
+  }
+}
+
+/** A released counter's marks, for the next one (a thread's counters run one after another). */
+let spareMarks: Int32Array | undefined;
+/** The most marks kept between documents (1 MB of them). */
+const SPARE_MARKS_MAX = 1 << 18;
 
 /** What stands between two blocks in the Markdown. */
 const BLOCK_JOINER = '\n\n';
@@ -90,8 +153,45 @@ const FIND_SLACK = 256;
  */
 class StretchCounter {
   private index: TokenIndex | undefined;
+  /** Positions the index records as it scans (TokenIndex's marks), ascending; marked before the first count. */
+  private marks: Int32Array = spareMarks ?? new Int32Array(1024);
+  private marked = 0;
 
-  constructor(readonly document: string) {}
+  constructor(readonly document: string) {
+    spareMarks = undefined;
+  }
+
+  /** Whether a stretch from `start` on may be marked: the index is not built, and no mark is past it. */
+  marksFrom(start: number): boolean {
+    return !this.index && (this.marked === 0 || start >= this.marks[this.marked - 1]!);
+  }
+
+  /** The marks made so far: the id of the next. */
+  markCount(): number {
+    return this.marked;
+  }
+
+  /** Marks the stretch [start, end) of the document (marksFrom(start) holds, end >= start): its start's id is markCount() before. */
+  mark(start: number, end: number): void {
+    if (this.marked + 2 > this.marks.length) {
+      const grown = new Int32Array(this.marks.length * 2);
+      grown.set(this.marks);
+      this.marks = grown;
+    }
+    this.marks[this.marked++] = start;
+    this.marks[this.marked++] = end;
+  }
+
+  /** Where mark `id` stands in the document. */
+  position(id: number): number {
+    return this.marks[id]!;
+  }
+
+  /** The count of the document between two marks. */
+  between(first: number, last: number): number {
+    this.index ??= new TokenIndex(this.document, this.marks, this.marked);
+    return this.index.countBetween(first, last);
+  }
 
   /** Where `markdown` stands in the document, looked for from `from`: -1 when not near there. */
   find(markdown: string, from: number): number {
@@ -103,7 +203,7 @@ class StretchCounter {
 
   /** The count of `prefix` + the document from `at` to `end`. */
   stretch(at: number, end: number, prefix = ''): number {
-    this.index ??= new TokenIndex(this.document);
+    this.index ??= new TokenIndex(this.document, this.marks, this.marked);
     return this.index.count(at, end, prefix);
   }
 
@@ -112,9 +212,10 @@ class StretchCounter {
     return at >= 0 ? this.stretch(at, at + text.length) : countTokens(text);
   }
 
-  /** The index is not used again: its arrays go to the next one. */
+  /** The index is not used again: its arrays, and the marks, go to the next one. */
   release(): void {
     this.index?.release();
+    if (this.marks.length <= SPARE_MARKS_MAX) spareMarks = this.marks;
   }
 
   /** `joiner` stands in the document between what ends at `end` and what starts at `at`. */
@@ -137,17 +238,63 @@ function piece(
   tokens: number,
   at: number,
   tableHeader?: string,
+  startMark = -1,
+  endMark = -1,
 ): Piece {
-  return { markdown, joiner, tokens, page: place.page, headings: place.headings, heading: false, tableHeader, at };
+  return {
+    markdown,
+    joiner,
+    tokens,
+    page: place.page,
+    headings: place.headings,
+    heading: false,
+    tableHeader,
+    at,
+    startMark,
+    endMark,
+  };
 }
 
 /**
- * A block as pieces, added to `out`: whole when it fits, else cut at the boundaries E3 allows. A
- * table, list or code block is counted by its rows, items or lines (each line is counted once,
- * not once whole and again in parts); near the limit the whole is counted. `at`: where the block
- * stands in the document (-1: not found there).
+ * A block as pieces, added to `out`: `whole` (its piece, its count not set) when it fits, else cut
+ * at the boundaries E3 allows. A table, list or code block is counted by its units (rows, items or
+ * lines), each between its marks, not once whole and again in parts; near the limit the whole is
+ * counted. A block of one unit is counted and cut as one marked whole, which it is.
  */
-function blockPieces(
+function blockPieces(whole: Piece, block: Block, max: number, counter: StretchCounter, out: Piece[]): void {
+  const { markdown, at, startMark: marks, endMark: last } = whole;
+  if (marks < 0) return unmarkedBlockPieces(block, markdown, at, max, whole, counter, out);
+  const units = (last - marks + 1) / 2;
+  if (units === 1) {
+    const tokens = counter.between(marks, last);
+    if (tokens > max) return splitText(markdown, at, max, whole, '\n\n', counter, out);
+    whole.tokens = tokens;
+    out.push(whole);
+    return;
+  }
+  // Its units' counts plus one per line break between them, until past the limit (the block is cut).
+  let estimate = -1;
+  for (let u = 0; u < units && estimate <= max; u++) estimate += counter.between(marks + 2 * u, marks + 2 * u + 1) + 1;
+  if (estimate <= max && (estimate <= max * NEAR_LIMIT || counter.between(marks, last) <= max)) {
+    whole.tokens = estimate;
+    out.push(whole);
+    return;
+  }
+  // Cut: its units as strings, each with its count.
+  const counts: number[] = [];
+  const texts: string[] = [];
+  const starts: number[] = [];
+  for (let u = 0; u < units; u++) {
+    const start = counter.position(marks + 2 * u);
+    counts.push(counter.between(marks + 2 * u, marks + 2 * u + 1));
+    texts.push(markdown.slice(start - at, counter.position(marks + 2 * u + 1) - at));
+    starts.push(start);
+  }
+  cutBlockPieces(block, texts, starts, counts, marks, max, whole, counter, out);
+}
+
+/** blockPieces of a block with no marks (not found in the document as it is written alone, at -1). */
+function unmarkedBlockPieces(
   block: Block,
   markdown: string,
   at: number,
@@ -183,7 +330,30 @@ function blockPieces(
     units.push(markdown.slice(offsets[u], offsets[u + 1]));
     starts.push(at < 0 ? -1 : at + offsets[u]!);
   }
-  if (block.type !== 'table') return unitPieces(units, starts, counts, '\n', max, place, counter, out);
+  cutBlockPieces(block, units, starts, counts, -1, max, place, counter, out);
+}
+
+/**
+ * A table, list or code block cut into its units (`units`, standing at `starts`, with `counts`;
+ * marked from `marks` in pairs, -1: not marked): a list's items and a code block's lines as pieces,
+ * a table's rows with its header and delimiter rows repeated before a continuation row.
+ */
+function cutBlockPieces(
+  block: Block,
+  units: string[],
+  starts: number[],
+  counts: number[],
+  marks: number,
+  max: number,
+  place: Place,
+  counter: StretchCounter,
+  out: Piece[],
+): void {
+  const at = starts[0]!;
+  /** The marks of unit i's start and end, or -1 and -1. */
+  const startOf = (i: number): number => (marks < 0 ? -1 : marks + 2 * i);
+  const endOf = (i: number): number => (marks < 0 ? -1 : marks + 2 * i + 1);
+  if (block.type !== 'table') return unitPieces(units, starts, counts, marks, '\n', max, place, counter, out);
   // The header and delimiter rows: the first unit but its last line.
   const header = units[0]!.slice(0, units[0]!.lastIndexOf('\n'));
   const room = max - counter.count(header, at) - 1;
@@ -192,10 +362,10 @@ function blockPieces(
     const rowAt = starts[i]!;
     // The first piece holds the header; a continuation row is written after it again when it opens a chunk.
     if (i === 0) {
-      if (counts[0]! <= max) out.push(piece(place, row, joiner, counts[0]!, rowAt));
+      if (counts[0]! <= max) out.push(piece(place, row, joiner, counts[0]!, rowAt, undefined, startOf(0), endOf(0)));
       else splitText(row, rowAt, max, place, joiner, counter, out);
     } else if (room <= 0 || counts[i]! > room) splitText(row, rowAt, max, place, joiner, counter, out);
-    else out.push(piece(place, row, joiner, counts[i]!, rowAt, header));
+    else out.push(piece(place, row, joiner, counts[i]!, rowAt, header, startOf(i), endOf(i)));
   });
 }
 
@@ -268,6 +438,7 @@ function unitPieces(
   units: string[],
   starts: number[],
   counts: number[],
+  marks: number,
   joiner: string,
   max: number,
   place: Place,
@@ -276,7 +447,9 @@ function unitPieces(
 ): void {
   units.forEach((unit, i) => {
     const join = i === 0 ? '\n\n' : joiner;
-    if (counts[i]! <= max) out.push(piece(place, unit, join, counts[i]!, starts[i]!));
+    const start = marks < 0 ? -1 : marks + 2 * i;
+    const end = marks < 0 ? -1 : start + 1;
+    if (counts[i]! <= max) out.push(piece(place, unit, join, counts[i]!, starts[i]!, undefined, start, end));
     else splitText(unit, starts[i]!, max, place, join, counter, out);
   });
 }
@@ -362,6 +535,7 @@ function characterPieces(text: string, max: number): string[] {
  */
 function pack(pieces: Piece[], max: number, counter: StretchCounter): Chunk[] {
   const chunks: Chunk[] = [];
+  const places: ChunkPlaces['places'] = [];
   const headerTokens = new Map<string, number>();
   // apart[k]: pieces up to k that do not follow the piece before them in the document as joined.
   const apart = new Int32Array(pieces.length + 1);
@@ -390,8 +564,11 @@ function pack(pieces: Piece[], max: number, counter: StretchCounter): Chunk[] {
   };
   const countOf = (from: number, to: number): number => {
     if (!stretch(from, to)) return countTokens(textOf(from, to));
+    const first = pieces[from]!;
     const last = pieces[to - 1]!;
-    return counter.stretch(pieces[from]!.at, last.at + last.markdown.length, headerOf(from));
+    if (!first.tableHeader && first.startMark >= 0 && last.endMark >= 0)
+      return counter.between(first.startMark, last.endMark);
+    return counter.stretch(first.at, last.at + last.markdown.length, headerOf(from));
   };
   const costOf = (p: Piece, first: boolean): number => {
     if (!first) return p.tokens + 1;
@@ -438,14 +615,23 @@ function pack(pieces: Piece[], max: number, counter: StretchCounter): Chunk[] {
     }
     const pages = new Set<number>();
     for (let k = start; k < stop; k++) pages.add(pieces[k]!.page);
-    chunks.push({
+    const chunk: Chunk = {
       index: chunks.length,
       markdown: textOf(start, stop),
       tokens,
       pages: [...pages].sort((a, b) => a - b),
       headings: pieces[start]!.headings,
-    });
+    };
+    const first = pieces[start]!;
+    const last = pieces[stop - 1]!;
+    places.push(
+      stretch(start, stop)
+        ? { at: first.at, length: last.at + last.markdown.length - first.at, head: headerOf(start) }
+        : undefined,
+    );
+    chunks.push(chunk);
     start = stop;
   }
+  recordChunkPlaces(chunks, { document: counter.document, places });
   return chunks;
 }

@@ -1,5 +1,6 @@
 import { closeConversionWorkers, convertDocument, convertIsolated } from '../../src';
 import { receiveStructure, sendStructure } from '../../src/isolation/structure-transfer';
+import { recordChunkPlaces } from '../../src/writers/chunk-places';
 import { makePdf } from '../pdf/make-pdf';
 
 afterAll(() => closeConversionWorkers());
@@ -69,6 +70,37 @@ describe('Pages and chunks across the worker thread (sent by place in the Markdo
     expect(sent.chunks![0]).toEqual(result.chunks[0]);
     expect(sent.chunks![1]).toEqual({ index: 1, tokens: 3, pages: [2], headings: ['H'], at: 13, length: 12 });
     expect(JSON.stringify(receiveStructure(structuredClone(sent)))).toBe(JSON.stringify(result));
+  });
+
+  it('When the chunk writer recorded where its chunks stand, then they are sent by those places, not looked for', () => {
+    const markdown = 'Alpha beta.\n\nAlpha beta.\n';
+    const chunks = [
+      { index: 0, markdown: 'Alpha beta.', tokens: 3, pages: [1], headings: [] },
+      { index: 1, markdown: '| a |\n| --- |\nAlpha beta.', tokens: 9, pages: [1], headings: [] },
+    ];
+    // Both chunks read as the second paragraph (looked for, the first would be found at 0).
+    recordChunkPlaces(chunks, {
+      document: markdown,
+      places: [
+        { at: 13, length: 11, head: '' },
+        { at: 13, length: 11, head: '| a |\n| --- |\n' },
+      ],
+    });
+    const sent = sendStructure({ markdown, chunks });
+    expect(sent.chunks).toEqual([
+      { index: 0, tokens: 3, pages: [1], headings: [], at: 13, length: 11 },
+      { index: 1, tokens: 9, pages: [1], headings: [], at: 13, length: 11, head: '| a |\n| --- |\n' },
+    ]);
+    expect(JSON.stringify(receiveStructure(structuredClone(sent)))).toBe(JSON.stringify({ markdown, chunks }));
+  });
+
+  it('When chunks’ places were recorded in another document, then they are looked for in this one', () => {
+    const markdown = 'Alpha beta.\n\nAlpha beta.\n';
+    const chunks = [{ index: 0, markdown: 'Alpha beta.', tokens: 3, pages: [1], headings: [] }];
+    recordChunkPlaces(chunks, { document: `${markdown}More.\n`, places: [{ at: 13, length: 11, head: '' }] });
+    expect(sendStructure({ markdown, chunks }).chunks).toEqual([
+      { index: 0, tokens: 3, pages: [1], headings: [], at: 0, length: 11 },
+    ]);
   });
 
   it('When a conversion with pages and chunks runs in a worker, then convertIsolated returns what convertDocument writes', async () => {

@@ -41,6 +41,42 @@ describe('TokenIndex (counts of stretches of one text)', () => {
     expect(wrong.slice(0, 3)).toEqual([]);
   });
 
+  it('When stretches between marks are counted (marks on boundaries, inside pieces, repeated, at the end), then each count is countTokens of that stretch', () => {
+    const next = random(11);
+    const wrong: unknown[] = [];
+    for (let i = 0; i < 500; i++) {
+      const text = Array.from({ length: 1 + next(200) }, () => ALPHABET[next(ALPHABET.length)]).join('');
+      const marks = Array.from({ length: 1 + next(12) }, () => next(text.length + 1)).sort((a, b) => a - b);
+      if (next(2)) marks.push(text.length);
+      const index = new TokenIndex(text, Int32Array.from(marks), marks.length);
+      for (let first = 0; first < marks.length; first++) {
+        for (let last = first; last < marks.length; last++) {
+          const expected = countTokens(text.slice(marks[first], marks[last]));
+          if (index.countBetween(first, last) !== expected) wrong.push({ text, marks, first, last, expected });
+        }
+      }
+      if (i % 2) index.release();
+    }
+    expect(wrong.slice(0, 3)).toEqual([]);
+  });
+
+  it('When Markdown’s lines are marked, then the count between two marks is the stretch’s, and a mark inside a piece or a stretch ending in white space is counted as it would be alone', () => {
+    const text = "Total: 3.5 kg.\n\n| a | b |\n| --- | --- |\n| it's | 12345 |\n\n- one\n- two  \n";
+    // Line starts and ends (most lines end inside a piece: `.` or ` |` before a line break), one mark inside `Total`, the end.
+    const edges = [...text.matchAll(/\n/g)].flatMap((m) => [m.index!, m.index! + 1]);
+    const marks = [...new Set([0, 3, ...edges, text.length])].sort((a, b) => a - b);
+    const index = new TokenIndex(text, Int32Array.from(marks), marks.length);
+    for (let first = 0; first < marks.length; first++) {
+      for (let last = first + 1; last < marks.length; last++) {
+        expect([marks[first], marks[last], index.countBetween(first, last)]).toEqual([
+          marks[first],
+          marks[last],
+          countTokens(text.slice(marks[first], marks[last])),
+        ]);
+      }
+    }
+  });
+
   it('When Markdown is counted between its blocks, rows and lines, then each stretch counts as it would alone', () => {
     const blocks = [
       '# Report: results',
