@@ -1,6 +1,24 @@
 import { type Db, isFinishedStatus, namedStatement, retryOnConnectionLoss, uuidv7 } from '@markwright/db';
-import type { FinishedConversion } from '../domain/payload';
 import type { SendResult } from './sender';
+
+/** A finished conversion as the webhook body is built from it (domain/payload.ts). */
+export interface FinishedConversion {
+  id: string;
+  status: string;
+  createdAt: Date;
+  completedAt: Date | null;
+  markdown: string | null;
+  metadata: unknown;
+  includeMetadata: boolean;
+  error: string | null;
+  /** E1, E3, E4: what was asked for, and what the conversion stored. */
+  includePages?: boolean;
+  chunkMaxTokens?: number | null;
+  includeDocument?: boolean;
+  pages?: unknown;
+  chunks?: unknown;
+  document?: unknown;
+}
 
 /** The outcome of an attempt not yet recorded (being sent, or its sender or record was lost). */
 export const IN_PROGRESS = 'in progress';

@@ -7,24 +7,7 @@ import {
   type Page,
   type WebhookPayload,
 } from '@markwright/contracts';
-
-export interface FinishedConversion {
-  id: string;
-  status: string;
-  createdAt: Date;
-  completedAt: Date | null;
-  markdown: string | null;
-  metadata: unknown;
-  includeMetadata: boolean;
-  error: string | null;
-  /** E1, E3, E4: what was asked for, and what the conversion stored. */
-  includePages?: boolean;
-  chunkMaxTokens?: number | null;
-  includeDocument?: boolean;
-  pages?: unknown;
-  chunks?: unknown;
-  document?: unknown;
-}
+import type { FinishedConversion } from '../data-access/attempt-repository';
 
 /**
  * The webhook body, serialised once: keys in the contract's order (id, status, created_at,
