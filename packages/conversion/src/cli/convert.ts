@@ -10,12 +10,12 @@ import {
   type IsolatedConvertResult,
 } from '../isolation/isolated-convert';
 import { BatchReadAhead, readAhead } from './read-ahead';
+import { batchWorkers, isPdf } from './batch-workers';
 import { IN_THREAD_TEXT_MAX_BYTES } from '../isolation/in-thread-limit';
 import { ConversionError } from '../types';
 import type { ConvertDocumentResult } from '../convert';
 import { CHUNK_MAX_TOKENS_MAX, CHUNK_MAX_TOKENS_MIN, parsePageRange } from '@markwright/contracts/src/page-range';
 import type { StructureOptions } from '@markwright/contracts/src/structure';
-import { FORMAT_MIME_TYPES, isSupportedExtension } from '@markwright/contracts/src/formats';
 
 const USAGE =
   'usage: markwright convert <files...> [--out DIR] [--metadata] [--optimize-tokens] [--enhanced]\n' +
@@ -84,13 +84,11 @@ async function main(): Promise<number> {
       ),
     ),
   );
-  const limits = positionals.every((f) => path.extname(f).toLowerCase() === '.pdf') ? PDF_BATCH_LIMITS : DEFAULT_LIMITS;
-  const concurrency =
-    sizes.reduce((a, b, i) => a + workOf(positionals[i]!, b), 0) < MORE_WORKERS_FROM_BYTES
-      ? 1
-      : Math.max(1, Math.min(os.availableParallelism(), positionals.length));
+  const allPdf = positionals.every(isPdf);
+  const limits = allPdf ? PDF_BATCH_LIMITS : DEFAULT_LIMITS;
+  const concurrency = batchWorkers(positionals, sizes, !!structure.pageRange, os.availableParallelism());
   if (concurrency === 1 && !structure.pageRange && positionals.length > 1)
-    readAheads = new BatchReadAhead(positionals, readAhead, Math.max(1, os.availableParallelism()));
+    readAheads = new BatchReadAhead(positionals, sizes, readAhead, Math.max(1, os.availableParallelism()));
   const outcomes: Array<Promise<Outcome> | undefined> = [];
   let started = 0;
   let written = 0;
@@ -130,16 +128,6 @@ async function main(): Promise<number> {
 }
 
 /**
- * A batch converts on more than one worker only from this much input: a worker costs 0.15-0.25 s of
- * CPU to start (its modules, its first document) plus its JIT warm-up. Timed on a quiet machine
- * (load under 2), twenty files one worker against two: 10-page DOCX (320 KB) 0.84-0.89 s against
- * 1.06-1.13 s, 10-page PDF (480 KB) even, 100-page DOCX (1.3 MB) 3.5-3.6 s against 3.2-3.4 s,
- * 100-page PDF (4 MB) 3.3-3.6 s against 2.9-3.1 s. (256 KB, the first choice, sent the DOCX batch
- * to two workers and made it slower.)
- */
-const MORE_WORKERS_FROM_BYTES = 1024 * 1024;
-
-/**
  * A batch of PDFs only gets workers with a 128 MB young generation (the library's default is 64 MB): a
  * PDF read keeps every line of its document until it ends, so at 64 MB a 100-page read's lines outlive
  * scavenges and are copied and promoted. Quiet machine, 20 copies of the judge's 100-page PDF, five
@@ -148,19 +136,6 @@ const MORE_WORKERS_FROM_BYTES = 1024 * 1024;
  * peak RSS from 360-460 to 490-640 MB, and made the XLSX batch slower.
  */
 const PDF_BATCH_LIMITS = { ...DEFAULT_LIMITS, youngGenerationMb: 128 };
-
-/**
- * How much a file weighs in that choice: its size, except that an image (OCR) or a recording (speech
- * recognition) counts as enough on its own. Their engines spend about a second of CPU on a 250 KB page
- * scan, in a child process of their own, so a worker's start-up is small beside them: three 250 KB scans
- * took 3.2 s on one worker and 2.4 s on two (quiet machine; the tesseract CLI alone 2.36 s). Known by
- * the extension's media type, from the contract's format list.
- */
-function workOf(file: string, size: number): number {
-  const ext = path.extname(file).slice(1).toLowerCase();
-  if (!isSupportedExtension(ext)) return size;
-  return /^(image|audio)\//.test(FORMAT_MIME_TYPES[ext][0]) ? MORE_WORKERS_FROM_BYTES : size;
-}
 
 /** The progress bar of a batch written to a folder from a terminal; its library loads only then (10 ms of every start). */
 function progressBar(): CliProgress.SingleBar {
