@@ -19,9 +19,14 @@ function cellsOf(doc: PDFKit.PDFDocument): (text: string, x: number, y: number) 
   return (text, x, y) => void doc.text(text, x, y, { lineBreak: false });
 }
 
+/** The Markdown of a one-page PDF that `draw` draws. */
+async function markdownOf(draw: (doc: PDFKit.PDFDocument) => void): Promise<string> {
+  return (await convertIsolated(await pdf(draw), 'pdf', std, limits)).markdown;
+}
+
 describe('PDF tables set without rules', () => {
   it('When the header row leaves the row-label column empty, then the labels keep a column of their own', async () => {
-    const input = await pdf((doc) => {
+    const markdown = await markdownOf((doc) => {
       doc.font('Helvetica').fontSize(10);
       writeRows(
         doc,
@@ -34,7 +39,6 @@ describe('PDF tables set without rules', () => {
         [72, 250, 310, 370],
       );
     });
-    const { markdown } = await convertIsolated(input, 'pdf', std, limits);
     expect(markdown).toBe(
       '|  | Hours | Rate | Cost |\n| --- | --- | --- | --- |\n| Parts |  |  | 2,100 |\n| Body labour | 2 | 150 | 300 |\n| Paint labour | 1.5 | 150 | 225 |\n',
     );
@@ -47,7 +51,7 @@ describe('PDF tables set without rules', () => {
       ['Water', '42.10', 'no'],
       ['Power', '7.00', 'yes'],
     ];
-    const input = await pdf((doc) => {
+    const markdown = await markdownOf((doc) => {
       doc.font('Helvetica').fontSize(10);
       rows.forEach((row, r) => {
         doc.text(row[0]!, 72, 100 + r * 18, { lineBreak: false });
@@ -55,14 +59,13 @@ describe('PDF tables set without rules', () => {
         doc.text(row[2]!, 340, 100 + r * 18, { lineBreak: false });
       });
     });
-    const { markdown } = await convertIsolated(input, 'pdf', std, limits);
     expect(markdown).toBe(
       '| Item | Amount | Paid |\n| --- | --- | --- |\n| Rent | 1,250.00 | yes |\n| Water | 42.10 | no |\n| Power | 7.00 | yes |\n',
     );
   });
 
   it('When a value sits off-centre under a wide column of labelled values, then it joins that column', async () => {
-    const input = await pdf((doc) => {
+    const markdown = await markdownOf((doc) => {
       doc.font('Helvetica').fontSize(10);
       const xs = [72, 150, 330, 390];
       writeRows(doc, [['Name', 'Gabriel Diaz', 'Year', '2022']], xs);
@@ -70,14 +73,13 @@ describe('PDF tables set without rules', () => {
       writeRows(doc, [['Claim #', '999', 'Make', 'Jeep']], [72, 250, 330, 390], 18, 118);
       writeRows(doc, [['Email', 'gabriel.diaz@example.com', 'Model', 'Cherokee']], xs, 18, 136);
     });
-    const { markdown } = await convertIsolated(input, 'pdf', std, limits);
     expect(markdown).toBe(
       '| Name | Gabriel Diaz | Year | 2022 |\n| --- | --- | --- | --- |\n| Claim # | 999 | Make | Jeep |\n| Email | gabriel.diaz@example.com | Model | Cherokee |\n',
     );
   });
 
   it('When a header and a single row split into the same three or more columns, then they are a table', async () => {
-    const input = await pdf((doc) => {
+    const markdown = await markdownOf((doc) => {
       doc.font('Helvetica').fontSize(10);
       writeRows(
         doc,
@@ -88,14 +90,13 @@ describe('PDF tables set without rules', () => {
         [72, 160, 250, 330],
       );
     });
-    const { markdown } = await convertIsolated(input, 'pdf', std, limits);
     expect(markdown).toBe(
       '| Start date | End date | Shows | Amount |\n| --- | --- | --- | --- |\n| 12/20/24 | 12/31/24 | 48 | $12,500.00 |\n',
     );
   });
 
   it('When two lines of running text split into two columns each, then they stay prose', async () => {
-    const input = await pdf((doc) => {
+    const markdown = await markdownOf((doc) => {
       doc.font('Times-Roman').fontSize(10);
       writeRows(
         doc,
@@ -107,14 +108,13 @@ describe('PDF tables set without rules', () => {
         13,
       );
     });
-    const { markdown } = await convertIsolated(input, 'pdf', std, limits);
     expect(markdown).toBe(
       'The council met on Monday to discuss Meanwhile the school orchestra has won the new bridge across the northern bank. the regional prize for a third year.\n',
     );
   });
 
   it('When a cell of a row wraps onto a second line, then the wrapped text stays in its cell', async () => {
-    const input = await pdf((doc) => {
+    const markdown = await markdownOf((doc) => {
       doc.font('Helvetica').fontSize(10);
       const xs = [72, 110, 300];
       const line = (y: number, cells: string[]): void =>
@@ -126,7 +126,6 @@ describe('PDF tables set without rules', () => {
       line(130, ['', 'bumper and grille', '']);
       line(148, ['2', 'Paint', '$225']);
     });
-    const { markdown } = await convertIsolated(input, 'pdf', std, limits);
     expect(markdown).toBe(
       '| Ln | Description | Total |\n| --- | --- | --- |\n| 1 | Replacement of the front bumper and grille | $300 |\n| 2 | Paint | $225 |\n',
     );
@@ -134,33 +133,33 @@ describe('PDF tables set without rules', () => {
 
   it('When a row is drawn cell by cell and a middle cell wraps, then the cells after the wrap stay in the row', async () => {
     // Word and LibreOffice draw a table cell by cell: a cell's wrapped line comes before the next cell of its row.
-    const input = await pdf((doc) => {
+    const markdown = await markdownOf((doc) => {
       doc.font('Helvetica').fontSize(10);
       const cell = cellsOf(doc);
-      [
-        ['Terminal', 72],
-        ['Purpose', 200],
-        ['Wire colour', 340],
-      ].forEach(([text, x]) => cell(text as string, x as number, 100));
-      cell('COM', 72, 120);
-      cell('Common return for', 200, 120);
-      cell('all valves', 200, 134);
-      cell('White', 340, 120);
-      cell('1', 72, 154);
-      cell('Front lawn', 200, 154);
-      cell('Red', 340, 154);
-      cell('2', 72, 174);
-      cell('Vegetable beds', 200, 174);
-      cell('Blue', 340, 174);
+      const cells: Array<[string, number, number]> = [
+        ['Terminal', 72, 100],
+        ['Purpose', 200, 100],
+        ['Wire colour', 340, 100],
+        ['COM', 72, 120],
+        ['Common return for', 200, 120],
+        ['all valves', 200, 134],
+        ['White', 340, 120],
+        ['1', 72, 154],
+        ['Front lawn', 200, 154],
+        ['Red', 340, 154],
+        ['2', 72, 174],
+        ['Vegetable beds', 200, 174],
+        ['Blue', 340, 174],
+      ];
+      for (const [text, x, y] of cells) cell(text, x, y);
     });
-    const { markdown } = await convertIsolated(input, 'pdf', std, limits);
     expect(markdown).toBe(
       '| Terminal | Purpose | Wire colour |\n| --- | --- | --- |\n| COM | Common return for all valves | White |\n| 1 | Front lawn | Red |\n| 2 | Vegetable beds | Blue |\n',
     );
   });
 
   it('When the first column’s text wraps closer than the rows stand, then the wrapped text stays in its cell', async () => {
-    const input = await pdf((doc) => {
+    const markdown = await markdownOf((doc) => {
       doc.font('Helvetica').fontSize(10);
       const cell = cellsOf(doc);
       const row = (y: number, cells: string[], wrap?: string): void => {
@@ -173,14 +172,13 @@ describe('PDF tables set without rules', () => {
       row(154, ['Office chair,', 'C-MESH-01', 'piece', '229.00'], 'mesh back');
       row(188, ['Bookcase', 'B-5S-OK', 'piece', '265.00']);
     });
-    const { markdown } = await convertIsolated(input, 'pdf', std, limits);
     expect(markdown).toBe(
       '| Article | Code | Unit | Price |\n| --- | --- | --- | --- |\n| Desk, oak veneer, 160 cm | D-160-OK | piece | 489.00 |\n| Office chair, mesh back | C-MESH-01 | piece | 229.00 |\n| Bookcase | B-5S-OK | piece | 265.00 |\n',
     );
   });
 
   it('When every row wraps in its first and last columns, then each row keeps its wrapped text', async () => {
-    const input = await pdf((doc) => {
+    const markdown = await markdownOf((doc) => {
       doc.font('Helvetica').fontSize(10);
       const cell = cellsOf(doc);
       cell('Part', 72, 80);
@@ -199,7 +197,6 @@ describe('PDF tables set without rules', () => {
       row(148, ['Electrolytic capacitor,', '470 uF, 25 V'], 'C-470U', ['Bulk storage after', 'the regulator']);
       row(182, ['Schottky diode,', '40 V, 1 A'], 'D-SS14', ['Reverse polarity', 'protection']);
     });
-    const { markdown } = await convertIsolated(input, 'pdf', std, limits);
     expect(markdown).toBe(
       '| Part | Code | Purpose |\n| --- | --- | --- |\n' +
         '| Voltage regulator, 800 mA, low dropout | U-LDO33 | Supply for the microcontroller and the radio |\n' +
@@ -209,7 +206,7 @@ describe('PDF tables set without rules', () => {
   });
 
   it('When a nested list sets its bullets apart with tabs, "•" then "–", then it is a nested list, not a table', async () => {
-    const input = await pdf((doc) => {
+    const markdown = await markdownOf((doc) => {
       doc.font('Helvetica').fontSize(10);
       const item = (glyph: string, text: string, x: number, y: number): void => {
         doc.text(glyph, x, y, { lineBreak: false });
@@ -221,14 +218,13 @@ describe('PDF tables set without rules', () => {
       item('•', 'Remote days', 84, 154);
       item('–', 'from home or a coworking space', 120, 172);
     });
-    const { markdown } = await convertIsolated(input, 'pdf', std, limits);
     expect(markdown).toBe(
       '- Office days\n  - Monday and Thursday for the whole team\n  - one more day of your choice\n- Remote days\n  - from home or a coworking space\n',
     );
   });
 
   it('When two short columns of text are drawn one after the other, then their lines are not joined as rows', async () => {
-    const input = await pdf((doc) => {
+    const markdown = await markdownOf((doc) => {
       doc.font('Helvetica').fontSize(10);
       ['Northwind Traders', '12 Harbour Street', 'Bristol BS1 4QA'].forEach((t, k) =>
         doc.text(t, 72, 100 + k * 14, { lineBreak: false }),
@@ -237,13 +233,12 @@ describe('PDF tables set without rules', () => {
         doc.text(t, 330, 100 + k * 14, { lineBreak: false }),
       );
     });
-    const { markdown } = await convertIsolated(input, 'pdf', std, limits);
     expect(markdown).toContain('Northwind Traders 12 Harbour Street Bristol BS1 4QA');
     expect(markdown).toContain('Invoice 2026-114 Issued 3 March 2026 Due 2 April 2026');
   });
 
   it('When a line in a smaller size sits under a row’s cell, then it is a row of its own', async () => {
-    const input = await pdf((doc) => {
+    const markdown = await markdownOf((doc) => {
       const xs = [72, 110, 300];
       const line = (y: number, cells: string[]): void =>
         cells.forEach((cell, c) => {
@@ -257,14 +252,13 @@ describe('PDF tables set without rules', () => {
       doc.fontSize(10);
       line(148, ['2', 'New Year Mystery', '$225']);
     });
-    const { markdown } = await convertIsolated(input, 'pdf', std, limits);
     expect(markdown).toBe(
       '| Ln | Title | Total |\n| --- | --- | --- |\n| 1 | Winter Wonderland | $300 |\n|  | (Runtime: 98 min) |  |\n| 2 | New Year Mystery | $225 |\n',
     );
   });
 
   it('When header cells stand centred over narrow columns and wrap onto two lines, then they are one header row', async () => {
-    const input = await pdf((doc) => {
+    const markdown = await markdownOf((doc) => {
       doc.font('Helvetica').fontSize(9);
       // Stream order as producers write it: the wrapped header's second line before the next header cell.
       doc.text('State funded', 300, 100, { lineBreak: false });
@@ -282,14 +276,13 @@ describe('PDF tables set without rules', () => {
         130,
       );
     });
-    const { markdown } = await convertIsolated(input, 'pdf', std, limits);
     expect(markdown).toBe(
       '|  | State funded legal aid | CSOs |\n| --- | --- | --- |\n| Children | \\* | \\* |\n| Women | \\* |  |\n| Migrants |  | \\* |\n',
     );
   });
 
   it('When a label stands alone over the label column above a table, then it stays outside the table', async () => {
-    const input = await pdf((doc) => {
+    const markdown = await markdownOf((doc) => {
       doc.font('Helvetica').fontSize(10);
       doc.text('Supplies', 72, 100, { lineBreak: false });
       writeRows(
@@ -304,12 +297,11 @@ describe('PDF tables set without rules', () => {
         116,
       );
     });
-    const { markdown } = await convertIsolated(input, 'pdf', std, limits);
     expect(markdown).toBe('Supplies\n\n| Paint | 60 |\n| --- | --- |\n| Body | 30 |\n| Other | 15 |\n');
   });
 
   it('When a label at the first column’s edge stands between rows, then it is not taken for wrapped text', async () => {
-    const input = await pdf((doc) => {
+    const markdown = await markdownOf((doc) => {
       doc.font('Helvetica').fontSize(9);
       // The label ends where the second column's entries end, flush right.
       const edge = 72 + doc.widthOfString('Alias list entries:');
@@ -325,7 +317,6 @@ describe('PDF tables set without rules', () => {
       row(148, '4', 'CARD32', 'N_ALIASES');
       row(160, '8', 'CARD64', 'ALIASES');
     });
-    const { markdown } = await convertIsolated(input, 'pdf', std, limits);
     expect(markdown).toBe(
       '| 4 | CARD32 | MAJOR_VERSION |\n| --- | --- | --- |\n| 4 | CARD32 | MINOR_VERSION |\n| 4 | CARD32 | ALIAS_LIST_OFFSET |\n\nAlias list entries:\n\n| 4 | CARD32 | N_ALIASES |\n| --- | --- | --- |\n| 8 | CARD64 | ALIASES |\n',
     );
@@ -334,7 +325,7 @@ describe('PDF tables set without rules', () => {
 
 describe('PDF tables drawn with rules', () => {
   it('When a header has no rule under it but the long column rules break there, then it is a row apart', async () => {
-    const input = await pdf((doc) => {
+    const markdown = await markdownOf((doc) => {
       doc.font('Helvetica').fontSize(10).lineWidth(0.8);
       const rule = (x0: number, y0: number, x1: number, y1: number): void => {
         doc.moveTo(x0, y0).lineTo(x1, y1).stroke();
@@ -351,12 +342,11 @@ describe('PDF tables drawn with rules', () => {
         ['South', '90'],
       ].forEach((row, r) => row.forEach((text, c) => doc.text(text, 76 + c * 120, 107 + r * 24, { lineBreak: false })));
     });
-    const { markdown } = await convertIsolated(input, 'pdf', std, limits);
     expect(markdown).toBe('| Region | Sales |\n| --- | --- |\n| North | 120 |\n| South | 90 |\n');
   });
 
   it('When column rules are cut at every text line, then the lines between two row rules stay one row', async () => {
-    const input = await pdf((doc) => {
+    const markdown = await markdownOf((doc) => {
       doc.font('Helvetica').fontSize(10).lineWidth(0.8);
       const rule = (x0: number, y0: number, x1: number, y1: number): void => {
         doc.moveTo(x0, y0).lineTo(x1, y1).stroke();
@@ -374,12 +364,11 @@ describe('PDF tables drawn with rules', () => {
       cell('HTML', 0, 158);
       cell('0.97', 1, 158);
     });
-    const { markdown } = await convertIsolated(input, 'pdf', std, limits);
     expect(markdown).toBe('| Model | Score |\n| --- | --- |\n| OTSL HTML | 0.96 0.97 |\n');
   });
 
   it('When a run of wide letters and narrow ones crosses a column rule, then the part after the rule is in the next cell', async () => {
-    const input = await pdf((doc) => {
+    const markdown = await markdownOf((doc) => {
       doc.font('Helvetica').fontSize(10);
       ruledGrid(
         doc,
@@ -392,14 +381,13 @@ describe('PDF tables drawn with rules', () => {
         ],
       );
     });
-    const { markdown } = await convertIsolated(input, 'pdf', std, limits);
     expect(markdown).toBe('| MMM | ill | 1 |\n| --- | --- | --- |\n| WWW | lit | 2 |\n| MWM | tilt | 3 |\n');
   });
 });
 
 describe('PDF tables with turned headers', () => {
   it('When a ruled table’s column headers are turned to run upwards, then each header reads in order', async () => {
-    const input = await pdf((doc) => {
+    const markdown = await markdownOf((doc) => {
       doc.font('Helvetica').fontSize(9);
       ruledGrid(
         doc,
@@ -425,7 +413,6 @@ describe('PDF tables with turned headers', () => {
         doc.restore();
       }
     });
-    const { markdown } = await convertIsolated(input, 'pdf', std, limits);
     expect(markdown).toBe(
       '| User action | \\*JOBCTL | QIBM_DB_SQLADM |\n| --- | --- | --- |\n| Start monitor | X |  |\n| End monitor | X | X |\n',
     );
