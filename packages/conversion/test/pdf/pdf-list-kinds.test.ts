@@ -151,6 +151,40 @@ describe('PDF items whose bullets are drawn, not written', () => {
     expect(markdown).toContain('Here is a list:\n\n- Bullet 1\n- Bullet 2\n- Bullet 3\n');
   });
 
+  it('When drawn-bullet items go on the sentence before them, in lower case ending "…;", then they are list items', async () => {
+    // A browser prints a list's discs as drawings: only the items' text is in the PDF.
+    const input = await pdf((doc) => {
+      doc.font('Helvetica').fontSize(11).text(INTRO, 72, 40, { width: 450 });
+      doc.text('The committee will:', 72, 80, { lineBreak: false });
+      [
+        'write to the council asking for bollards;',
+        'remind parents in the newsletter; and',
+        'organise a walking bus as a trial.',
+      ].forEach((t, k) => {
+        doc.circle(82, 104 + k * 16, 2.2).fill('#000');
+        doc.fillColor('#000').text(t, 94, 100 + k * 16, { lineBreak: false });
+      });
+      doc.text('The meeting closed at nine.', 72, 160, { lineBreak: false });
+    });
+    const { markdown } = await convertIsolated(input, 'pdf', std, limits);
+    expect(markdown).toContain(
+      'The committee will:\n\n- write to the council asking for bollards;\n- remind parents in the newsletter; and\n- organise a walking bus as a trial.\n\nThe meeting closed at nine.\n',
+    );
+  });
+
+  it('When indented lines in lower case do not end as items going on a sentence do, then they stay text', async () => {
+    const input = await pdf((doc) => {
+      doc.font('Helvetica').fontSize(11).text(INTRO, 72, 40, { width: 450 });
+      doc.text('The poem opens:', 72, 80, { lineBreak: false });
+      ['when the tide goes out', 'the gulls come down', 'to walk the shining sand'].forEach((t, k) =>
+        doc.text(t, 94, 100 + k * 16, { lineBreak: false }),
+      );
+    });
+    const { markdown } = await convertIsolated(input, 'pdf', std, limits);
+    expect(markdown).not.toMatch(/^- /m);
+    expect(markdown).toContain('when the tide goes out');
+  });
+
   it('When the indented lines are code in monospaced type, or a quotation whose line wraps, then they are not items', async () => {
     const input = await pdf((doc) => {
       doc.font('Helvetica').fontSize(11).text(INTRO, 72, 40, { width: 450 });

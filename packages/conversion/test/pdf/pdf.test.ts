@@ -265,3 +265,26 @@ describe('PDF text layer', () => {
     });
   });
 });
+
+describe('PDF running lines of a two-page document', () => {
+  it('When both pages carry the same line at the same place in their edge bands, then it is dropped; the same words in the body stay', async () => {
+    // A browser prints the date at the top and the address with "1/2", "2/2" at the foot of every page.
+    const input = await pdf((doc) => {
+      const page = (n: number, body: string): void => {
+        doc.font('Helvetica').fontSize(8);
+        doc.text('11/27/26, 5:34 PM', 24, 15, { lineBreak: false });
+        doc.text(`file:///home/ana/report.html                                  ${n}/2`, 24, 800, { lineBreak: false });
+        doc.fontSize(11).text('Opening hours', 72, 300, { lineBreak: false });
+        doc.text(body, 72, 330, { lineBreak: false });
+      };
+      page(1, 'The reading room opens at nine on weekdays.');
+      doc.addPage();
+      page(2, 'On Saturdays it opens at ten and closes at four.');
+    });
+    const { markdown } = await convertIsolated(input, 'pdf', std, limits);
+    expect(markdown).not.toMatch(/5:34 PM|file:|\d\/2/);
+    expect(markdown.match(/Opening hours/g)).toHaveLength(2);
+    expect(markdown).toContain('The reading room opens at nine on weekdays.');
+    expect(markdown).toContain('On Saturdays it opens at ten and closes at four.');
+  });
+});

@@ -23,9 +23,17 @@ const PAGE_NUMBER = /^(page\s*)?\d+(\s*(of|\/)\s*\d+)?$/i;
 /** Drops lines repeated at the same place on most pages (running headers, footers, page numbers). */
 export function removeRunningLines(pages: Line[][]): Line[][] {
   if (pages.length < 3) {
-    // A number in large type is a chapter number, not the page's.
+    // A number in large type is a chapter number, not the page's. Of two pages, what both carry at the same
+    // place in their edge bands runs too (a browser's printed date, and its address with "1/2" and "2/2").
     const large = bodySize(pages.flat()) * CHAPTER_NUMBER_RATIO;
-    return pages.map((p) => p.filter((l) => l.size >= large || !PAGE_NUMBER.test(l.text)));
+    const both = pages.length === 2 ? edgeKeysOnBoth(pages[0]!, pages[1]!) : undefined;
+    return pages.map((p) =>
+      p.filter(
+        (l) =>
+          !(l.size < large && PAGE_NUMBER.test(l.text)) &&
+          !(both && !l.table && inEdgeBand(l) && both.has(runningKey(l))),
+      ),
+    );
   }
   // Counted over all pages and over every other page: a book's left and right pages carry different
   // running heads (a regulation's "21 CFR Ch. II" and "Drug Enforcement Administration, Justice").
@@ -59,6 +67,15 @@ export function removeRunningLines(pages: Line[][]): Line[][] {
     kept.push(page);
   }
   return kept;
+}
+
+/** The running keys of lines in the edge bands of both pages. */
+function edgeKeysOnBoth(first: Line[], second: Line[]): Set<string> {
+  const firstKeys = new Set<string>();
+  for (const l of first) if (!l.table && inEdgeBand(l)) firstKeys.add(runningKey(l));
+  const both = new Set<string>();
+  for (const l of second) if (!l.table && inEdgeBand(l) && firstKeys.has(runningKey(l))) both.add(runningKey(l));
+  return both;
 }
 
 /** A page's top line and how far it stands above the next one down. */
@@ -1018,15 +1035,31 @@ const NO_MARKER: [string] = [''];
 /** How far (text sizes) the first drawn-bullet item may stand below the line ending with a colon. */
 const UNMARKED_FIRST_GAP = 2.6;
 
+/** How an item in lower case ends when another follows: "…;", "…," or "…; and" (a list that goes on its sentence). */
+const LOWER_ITEM_GOES_ON = /(?:[;,]|;\s+(?:and|or))$/u;
+
+/**
+ * Whether a line may open an unmarked item: a capital or a digit, or, in a list that goes on the sentence
+ * introducing it, lower case ending as such an item does ("…;"), or with a full stop after one that did.
+ */
+function opensItem(line: Line, previous: Line | undefined): boolean {
+  if (/^[\p{Lu}\d]/u.test(line.text)) return true;
+  if (!/^\p{Ll}/u.test(line.text)) return false;
+  return (
+    LOWER_ITEM_GOES_ON.test(line.text) ||
+    (!!previous && LOWER_ITEM_GOES_ON.test(previous.text) && /\.$/.test(line.text))
+  );
+}
+
 /** Monospaced type: indented lines after a colon in it are code, not items. */
 const MONOSPACED = /courier|mono|consol|menlo|code/i;
 
 /**
  * Items whose bullets are drawn (a filled circle, a picture) and so are not in the text: after a line that
  * ends with a colon, two or more lines indented past it, one under the other at one indent in one style,
- * each opening with a capital or a digit and each stopping well short of the column's edge (none wraps into
- * the next, which would make them a paragraph). Written markers are read as such elsewhere; lines in
- * monospaced type are code.
+ * each opening with a capital or a digit (`opensItem`) and each stopping well short of the column's edge (none wraps into
+ * the next, which would make them a paragraph), in lower case too when they go on the introducing sentence
+ * ("…;" items). Written markers are read as such elsewhere; lines in monospaced type are code.
  */
 function unmarkedItemLines(lines: Line[]): Set<Line> {
   const found = new Set<Line>();
@@ -1044,7 +1077,7 @@ function unmarkedItemLines(lines: Line[]): Set<Line> {
         !line.rtl &&
         line.cells.length <= 1 &&
         !MONOSPACED.test(line.font) &&
-        /^[\p{Lu}\d]/u.test(line.text) &&
+        opensItem(line, run[run.length - 1]) &&
         !BULLET.test(line.text) &&
         !NUMBERED.test(line.text) &&
         line.x >= intro.x + line.size * 0.8 &&
