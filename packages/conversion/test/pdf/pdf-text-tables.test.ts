@@ -417,4 +417,24 @@ describe('PDF tables with turned headers', () => {
       '| User action | \\*JOBCTL | QIBM_DB_SQLADM |\n| --- | --- | --- |\n| Start monitor | X |  |\n| End monitor | X | X |\n',
     );
   });
+
+  it('When poppler joins a label and the next column’s figure into one run, then the figure goes back to its column', async () => {
+    // pdftohtml joins words closer than about a letter's width: "Spotted flycatcher" ends 3 pt before "148".
+    const markdown = await markdownOf((doc) => {
+      doc.font('Helvetica').fontSize(10);
+      writeRows(
+        doc,
+        [
+          ['Species', 'This year', 'Last year', 'Trend'],
+          ['Garden warbler', '17', '16', 'Falling'],
+          ['Spotted flycatcher', '148', '175', 'Stable'],
+          ['Marsh tit', '228', '172', 'Stable'],
+        ],
+        [72, 160, 260, 360],
+      );
+    });
+    expect(markdown).toBe(
+      '| Species | This year | Last year | Trend |\n| --- | --- | --- | --- |\n| Garden warbler | 17 | 16 | Falling |\n| Spotted flycatcher | 148 | 175 | Stable |\n| Marsh tit | 228 | 172 | Stable |\n',
+    );
+  });
 });

@@ -208,9 +208,10 @@ function alignedRun(lines: Line[], start: number): { columns: Column[]; members:
       members.push({ line, placed: [columns[0]!], continues: true });
       continue;
     }
-    const placed = placeRow(columns, line.cells, tolerance);
+    const cells = cutJoinedFigures(columns, line.cells, tolerance);
+    const placed = placeRow(columns, cells, tolerance);
     if (!placed) break;
-    members.push({ line, placed, continues: false });
+    members.push({ line: cells === line.cells ? line : { ...line, cells }, placed, continues: false });
   }
   // A run ends on a row, or on wrapped text spaced like the wrapped text inside it.
   const wrapGaps = members.flatMap((m, k) => (m.continues && k < members.length - 1 ? [gapAbove(members, k)] : []));
@@ -262,6 +263,46 @@ function gapAbove(members: Member[], k: number): number {
 function alignedColumn(columns: Column[], cell: Cell, tolerance: number): Column | undefined {
   const edge = columns.find((c) => Math.abs(c.x - cell.x) <= tolerance || Math.abs(c.right - cell.right) <= tolerance);
   return edge ?? columns.find((c) => cell.x >= c.x - tolerance && cell.right <= c.right + tolerance);
+}
+
+/** A figure: digits with their separators, maybe signed, in brackets, with a currency or a percent sign. */
+const FIGURE = /^[-+\u2212(]?[$\u20ac\u00a3\u00a5]?\d[\d.,]*%?\)?$/u;
+
+/**
+ * The row's cells with a figure cut off the cell poppler joined it to: poppler joins words closer than
+ * about a letter's width into one run, so a label set close to the next column's figure ("Green woodpecker 187")
+ * comes as one cell. Cut when the last word is a figure whose place (letters placed by their share of the
+ * run's width) falls in a column right of the rest of the cell, which the row's next cell does not fill.
+ * The same array when nothing is cut (most rows).
+ */
+function cutJoinedFigures(columns: Column[], cells: Cell[], tolerance: number): Cell[] {
+  let out: Cell[] | undefined;
+  for (let i = 0; i < cells.length; i++) {
+    const cell = cells[i]!;
+    const space = cell.text.lastIndexOf(' ');
+    const figure = space > 0 ? cell.text.slice(space + 1) : '';
+    if (!figure || !FIGURE.test(figure)) continue;
+    const perChar = (cell.right - cell.x) / cell.text.length;
+    const headRight = cell.x + space * perChar;
+    const figureX = cell.right - figure.length * perChar;
+    const next = cells[i + 1];
+    const column = columns.find(
+      (c) =>
+        c.x > headRight &&
+        figureX >= c.x - tolerance &&
+        cell.right <= c.right + tolerance &&
+        (!next || next.x > c.right - tolerance),
+    );
+    if (!column) continue;
+    out ??= cells.slice(0, i);
+    out.push(
+      { x: cell.x, right: headRight, text: cell.text.slice(0, space) },
+      { x: figureX, right: cell.right, text: figure },
+    );
+    for (let k = i + 1; k < cells.length; k++) out.push(cells[k]!);
+    return out;
+  }
+  return cells;
 }
 
 /**
