@@ -31,6 +31,29 @@ describe('PDF structure', () => {
     );
   });
 
+  it('When poppler joins narrow letters before a rule and wide ones after it into one run, then the run is cut at the rule by the letters’ widths', async () => {
+    const input = await pdf((doc) => {
+      doc.font('Helvetica').fontSize(10);
+      const left = 'Lift with little tilt limit';
+      // The rule 2 pt after the left cell's text: poppler joins the two cells' words into one run.
+      const x = 76 + doc.widthOfString(left) + 2;
+      ruledGrid(
+        doc,
+        [72, x, x + 120],
+        [100, 120, 140, 160],
+        [
+          ['Part', 'Rating'],
+          ['Pump', '2 kW'],
+          [left, 'MW 4500 WM'],
+        ],
+      );
+    });
+    const { markdown } = await convertIsolated(input, 'pdf', std, limits);
+    expect(markdown).toBe(
+      '| Part | Rating |\n| --- | --- |\n| Pump | 2 kW |\n| Lift with little tilt limit | MW 4500 WM |\n',
+    );
+  });
+
   it('When a ruled table has cells only one word apart, then each cell is read from its own box', async () => {
     const input = await pdf((doc) => {
       doc.font('Helvetica').fontSize(10);

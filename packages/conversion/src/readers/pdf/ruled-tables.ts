@@ -1,5 +1,6 @@
 import type { TextItem } from './layout';
 import type { Rule } from './rulings';
+import { letterPositions } from './glyph-widths';
 
 /** Rules whose ends are this close (points) meet; two positions this close are one grid line. */
 const TOLERANCE = 3;
@@ -437,7 +438,7 @@ function crossesRowBetweenEnds(v: Rule, rows: Rule[]): boolean {
 
 /**
  * A run of text crossing a drawn column rule (poppler joins words closer than about a letter's
- * width, even across a rule) is cut at the space nearest each rule, letters placed by their share of its width.
+ * width, even across a rule) is cut at the space nearest each rule, letters placed by their widths (glyph-widths.ts).
  */
 function splitAtRules(item: TextItem, edges: number[], vertical: Rule[]): TextItem[] {
   const midY = item.y + item.size / 3;
@@ -447,15 +448,14 @@ function splitAtRules(item: TextItem, edges: number[], vertical: Rule[]): TextIt
     if (x > item.x + 2 && x < item.x + item.width - 2 && covered(vertical, false, x, midY)) (crossing ??= []).push(x);
   }
   if (!crossing || item.text.length < 2) return [item];
-  const perChar = item.width / item.text.length;
+  const at = letterPositions(item.text, item.x, item.width);
   const cuts: number[] = [];
   // The rule each cut was made for: the text after the cut starts right of it, whatever the letters' widths.
   const ruleAt = new Map<number, number>();
   for (const x of crossing) {
-    const ideal = (x - item.x) / perChar;
     let best = -1;
     for (let i = 1; i < item.text.length; i++) {
-      if (item.text[i] === ' ' && (best < 0 || Math.abs(i - ideal) < Math.abs(best - ideal))) best = i;
+      if (item.text[i] === ' ' && (best < 0 || Math.abs(at[i]! - x) < Math.abs(at[best]! - x))) best = i;
     }
     if (best > 0 && !cuts.includes(best)) {
       cuts.push(best);
@@ -466,8 +466,8 @@ function splitAtRules(item: TextItem, edges: number[], vertical: Rule[]): TextIt
   const bounds = [0, ...cuts, item.text.length];
   return bounds.slice(0, -1).map((start, k) => {
     const end = bounds[k + 1]!;
-    const x = Math.max(item.x + start * perChar, ruleAt.get(start) ?? -Infinity);
-    return { ...item, text: item.text.slice(start, end).trim(), x, width: Math.max(item.x + end * perChar, x + 1) - x };
+    const x = Math.max(at[start]!, ruleAt.get(start) ?? -Infinity);
+    return { ...item, text: item.text.slice(start, end).trim(), x, width: Math.max(at[end]!, x + 1) - x };
   });
 }
 

@@ -1,4 +1,5 @@
 import type { Cell, Line } from './layout';
+import { letterPositions } from './glyph-widths';
 
 /** Cell edges this close (points, at least, or text sizes) line up. */
 const MIN_ALIGN_TOLERANCE = 4;
@@ -271,8 +272,8 @@ const FIGURE = /^[-+\u2212(]?[$\u20ac\u00a3\u00a5]?\d[\d.,]*%?\)?$/u;
 /**
  * The row's cells with a figure cut off the cell poppler joined it to: poppler joins words closer than
  * about a letter's width into one run, so a label set close to the next column's figure ("Green woodpecker 187")
- * comes as one cell. Cut when the last word is a figure whose place (letters placed by their share of the
- * run's width) falls in a column right of the rest of the cell, which the row's next cell does not fill.
+ * comes as one cell. Cut when the last word is a figure whose place (letters placed by their widths,
+ * glyph-widths.ts) falls in a column right of the rest of the cell, which the row's next cell does not fill.
  * The same array when nothing is cut (most rows).
  */
 function cutJoinedFigures(columns: Column[], cells: Cell[], tolerance: number): Cell[] {
@@ -282,9 +283,9 @@ function cutJoinedFigures(columns: Column[], cells: Cell[], tolerance: number): 
     const space = cell.text.lastIndexOf(' ');
     const figure = space > 0 ? cell.text.slice(space + 1) : '';
     if (!figure || !FIGURE.test(figure)) continue;
-    const perChar = (cell.right - cell.x) / cell.text.length;
-    const headRight = cell.x + space * perChar;
-    const figureX = cell.right - figure.length * perChar;
+    const at = letterPositions(cell.text, cell.x, cell.right - cell.x);
+    const headRight = at[space]!;
+    const figureX = at[space + 1]!;
     const next = cells[i + 1];
     const column = columns.find(
       (c) =>
