@@ -437,4 +437,30 @@ describe('PDF tables with turned headers', () => {
       '| Species | This year | Last year | Trend |\n| --- | --- | --- | --- |\n| Garden warbler | 17 | 16 | Falling |\n| Spotted flycatcher | 148 | 175 | Stable |\n| Marsh tit | 228 | 172 | Stable |\n',
     );
   });
+
+  it('When a bold header row is set tighter than the rows under it, then its column names still part into cells', async () => {
+    // A paper's table: the header's names 9-10 pt apart, the figures under them further apart.
+    const markdown = await markdownOf((doc) => {
+      const xs = [72, 150, 215, 330];
+      doc.font('Helvetica-Bold').fontSize(10);
+      ['Scheme', 'Peaks seen', 'Energy (relative)', 'Interval (min)'].forEach((name, c) =>
+        doc.text(name, xs[c]!, 100, { lineBreak: false }),
+      );
+      doc.font('Helvetica');
+      writeRows(
+        doc,
+        [
+          ['Fixed, 1 min', '100%', '4.10', '1'],
+          ['Fixed, 15 min', '71%', '1.00', '15'],
+          ['Adaptive', '94%', '0.38', '24'],
+        ],
+        xs,
+        16,
+        118,
+      );
+    });
+    expect(markdown).toBe(
+      '| Scheme | Peaks seen | Energy (relative) | Interval (min) |\n| --- | --- | --- | --- |\n| Fixed, 1 min | 100% | 4.10 | 1 |\n| Fixed, 15 min | 71% | 1.00 | 15 |\n| Adaptive | 94% | 0.38 | 24 |\n',
+    );
+  });
 });

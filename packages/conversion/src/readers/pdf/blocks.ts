@@ -483,6 +483,7 @@ function splitRunInFirstMarks(lines: Line[], marks: Set<Line>): Line[] {
         text: runsText(tail),
         runs: tail,
         cells: [{ x: line.x, right: line.right, text: runsText(tail) }],
+        narrowGaps: undefined,
         bold: tail.every((r) => r.bold),
         marker: undefined,
       };
@@ -494,6 +495,7 @@ function splitRunInFirstMarks(lines: Line[], marks: Set<Line>): Line[] {
           runs: head,
           right: headRight,
           cells: [{ x: line.x, right: headRight, text: runsText(head) }],
+          narrowGaps: undefined,
           bold: head.every((r) => r.bold),
         },
         item,

@@ -204,6 +204,7 @@ function withTables(lines: Line[], tables: RuledTable[], page: number, pageHeigh
       font: '',
       cells: [],
       gaps: 0,
+      narrowGaps: undefined,
       page,
       pageHeight,
       table: t.rows,

@@ -30,6 +30,36 @@ export interface Cell {
   text: string;
 }
 
+/** A gap wider than half the text size inside a cell: the cell's index, where its text parts, and the edges either side. */
+export interface NarrowGap {
+  cell: number;
+  at: number;
+  before: number;
+  after: number;
+}
+
+/**
+ * A line's cells split at its narrow gaps as well: a header row set tighter than its table's rows
+ * ("Area (km²)", 12 pt, "Mean elevation (m)") is one cell in `cells`. The same cells when it has none.
+ */
+export function closeCells(line: Line): Cell[] {
+  const gaps = line.narrowGaps;
+  if (!gaps) return line.cells;
+  const out: Cell[] = [];
+  line.cells.forEach((cell, c) => {
+    let from = 0;
+    let x = cell.x;
+    for (const gap of gaps) {
+      if (gap.cell !== c) continue;
+      out.push({ x, right: gap.before, text: cell.text.slice(from, gap.at).trim() });
+      from = gap.at;
+      x = gap.after;
+    }
+    out.push({ x, right: cell.right, text: cell.text.slice(from).trim() });
+  });
+  return out;
+}
+
 /**
  * A line of a page. Every Line is made with all its fields, in this order (toLine, a table's line in the
  * reader): one object shape, so that the block rules, which read lines of both kinds, are compiled once.
@@ -49,6 +79,8 @@ export interface Line {
   cells: Cell[];
   /** Gaps wider than a word space between the line's runs: a hint of cells too close for `cells`. */
   gaps: number;
+  /** Where such a gap falls inside a cell of `cells` (most lines have none): `closeCells` splits there. */
+  narrowGaps: NarrowGap[] | undefined;
   page: number;
   /** Page height in PDF units (y grows upwards), to tell headers and footers by position. */
   pageHeight: number;
@@ -304,6 +336,7 @@ function toLine(items: TextItem[], page: number, pageHeight: number): Line {
   /** The left edge of the line's first item that is not spaces only. */
   let left = Infinity;
   let gaps = 0;
+  let narrowGaps: NarrowGap[] | undefined;
   let size = 0;
   let boldChars = 0;
   let chars = 0;
@@ -338,6 +371,8 @@ function toLine(items: TextItem[], page: number, pageHeight: number): Line {
     if (!cells.length || wide) cells.push({ x: item.x, right: item.x + item.width, text: trimmed });
     else {
       const cell = cells[cells.length - 1]!;
+      if (written && gap > item.size * 0.5)
+        (narrowGaps ??= []).push({ cell: cells.length - 1, at: cell.text.length, before: cell.right, after: item.x });
       // Each item's text is trimmed here, so a space that ended the last item (LibreOffice draws
       // the space after an italic run inside that run: "an " "italic " "word") still parts the words.
       cell.text += (gap > item.size * 0.15 || endsInSpace || item.spaceBefore ? ' ' : '') + trimmed;
@@ -387,6 +422,7 @@ function toLine(items: TextItem[], page: number, pageHeight: number): Line {
     // Every cell holds an item's trimmed text, which is not empty.
     cells,
     gaps,
+    narrowGaps,
     page,
     pageHeight,
     table: undefined,

@@ -1,4 +1,4 @@
-import type { Cell, Line } from './layout';
+import { closeCells, type Cell, type Line } from './layout';
 import { letterPositions } from './glyph-widths';
 
 /** Cell edges this close (points, at least, or text sizes) line up. */
@@ -35,6 +35,10 @@ interface Column {
  * rows above left empty (a header over the data columns only) when another of its cells lines up.
  */
 export function tableAt(lines: Line[], start: number): { rows: string[][]; end: number } | undefined {
+  return tableFromTightHeader(lines, start) ?? tableFrom(lines, start);
+}
+
+function tableFrom(lines: Line[], start: number): { rows: string[][]; end: number } | undefined {
   if (lines[start]!.cells.length >= 2) return finished(alignedTable(lines, start), []);
   // Header lines of one cell each (centred over their columns, maybe wrapped) may stand above the first row.
   for (let k = start + 1; k <= start + MAX_HEADER_LINES && k < lines.length; k++) {
@@ -45,6 +49,23 @@ export function tableAt(lines: Line[], start: number): { rows: string[][]; end: 
     return header ? finished(table, header) : undefined;
   }
   return undefined;
+}
+
+/**
+ * A table whose header row is set tighter than its rows (bold column names 12 pt apart, which `cells`
+ * does not part, over figures further apart): the first line split at its narrow gaps, when that gives
+ * it as many cells as the line under it has, opens the table.
+ */
+function tableFromTightHeader(lines: Line[], start: number): { rows: string[][]; end: number } | undefined {
+  const first = lines[start]!;
+  const next = lines[start + 1];
+  if (!first.narrowGaps || !next || next.page !== first.page || next.cells.length < 2) return undefined;
+  const cells = closeCells(first);
+  if (cells.length !== next.cells.length || cells.length <= first.cells.length) return undefined;
+  let end = start + 1;
+  while (end < lines.length && lines[end]!.page === first.page) end++;
+  const table = tableFrom([{ ...first, cells, narrowGaps: undefined }, ...lines.slice(start + 1, end)], 0);
+  return table && { rows: table.rows, end: start + table.end };
 }
 
 /** The table with its header rows on top and stray columns merged, unless it reads as columns of prose. */
