@@ -287,4 +287,18 @@ describe('PDF running lines of a two-page document', () => {
     expect(markdown).toContain('The reading room opens at nine on weekdays.');
     expect(markdown).toContain('On Saturdays it opens at ten and closes at four.');
   });
+
+  it('When one page carries what a browser prints in its margins, then the print date and the address with its page count are dropped; a date in the body stays', async () => {
+    const input = await pdf((doc) => {
+      doc.font('Helvetica').fontSize(8);
+      doc.text('27.11.2026, 17:34          Opening hours', 24, 15, { lineBreak: false });
+      doc.text('https://library.example.org/hours                                  1/1', 24, 800, {
+        lineBreak: false,
+      });
+      doc.fontSize(11).text('Opening hours', 72, 300, { lineBreak: false });
+      doc.text('27.11.2026, 17:34 is when this list was last changed.', 72, 330, { lineBreak: false });
+    });
+    const { markdown } = await convertIsolated(input, 'pdf', std, limits);
+    expect(markdown).toBe('Opening hours\n\n27.11.2026, 17:34 is when this list was last changed.\n');
+  });
 });

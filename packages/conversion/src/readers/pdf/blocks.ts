@@ -20,6 +20,14 @@ const MAX_HEADING_CHARS = 150;
 
 const PAGE_NUMBER = /^(page\s*)?\d+(\s*(of|\/)\s*\d+)?$/i;
 
+/**
+ * What a browser prints in a page's margins (Chrome's and Firefox's defaults): the date and time the page
+ * was printed, before its title, at the top; its address, with "1/3" or "Page 1 of 3", at the foot. Known by
+ * its form, so on a document of one page too.
+ */
+const BROWSER_STAMP =
+  /^\d{1,4}[./-]\d{1,2}[./-]\d{1,4},?\s+\d{1,2}:\d{2}(?::\d{2})?(?:\s*[AP]M)?\b|^(?:https?|file):\/\/\S+\s+(?:page\s+)?\d+\s*(?:\/|of)\s*\d+$/i;
+
 /** Drops lines repeated at the same place on most pages (running headers, footers, page numbers). */
 export function removeRunningLines(pages: Line[][]): Line[][] {
   if (pages.length < 3) {
@@ -31,7 +39,7 @@ export function removeRunningLines(pages: Line[][]): Line[][] {
       p.filter(
         (l) =>
           !(l.size < large && PAGE_NUMBER.test(l.text)) &&
-          !(both && !l.table && inEdgeBand(l) && both.has(runningKey(l))),
+          !(!l.table && inEdgeBand(l) && (BROWSER_STAMP.test(l.text) || (both && both.has(runningKey(l))))),
       ),
     );
   }
@@ -58,7 +66,7 @@ export function removeRunningLines(pages: Line[][]): Line[][] {
     const page: Line[] = [];
     for (const l of pages[p]!) {
       if (!l.table && atEdge(l, heads[p]!)) {
-        if (PAGE_NUMBER.test(l.text) && inEdgeBand(l)) continue;
+        if ((PAGE_NUMBER.test(l.text) || BROWSER_STAMP.test(l.text)) && inEdgeBand(l)) continue;
         const key = runningKey(l);
         if ((counts.get(key) ?? 0) >= threshold || (sideCounts.get(`${p % 2}|${key}`) ?? 0) >= sideThreshold) continue;
       }
