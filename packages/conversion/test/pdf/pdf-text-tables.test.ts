@@ -463,4 +463,62 @@ describe('PDF tables with turned headers', () => {
       '| Scheme | Peaks seen | Energy (relative) | Interval (min) |\n| --- | --- | --- | --- |\n| Fixed, 1 min | 100% | 4.10 | 1 |\n| Fixed, 15 min | 71% | 1.00 | 15 |\n| Adaptive | 94% | 0.38 | 24 |\n',
     );
   });
+
+  it('When a table drawn cell by cell wraps its first two cells in every row and sets a header cell to the bottom, then each row and the header stay whole', async () => {
+    // Word's and LibreOffice's order: each cell's lines, top to bottom, then the next cell; the header's
+    // last cell is set to the bottom of its row, so its first line stands above the others.
+    const markdown = await markdownOf((doc) => {
+      doc.font('Helvetica').fontSize(10);
+      const cell = cellsOf(doc);
+      const cells: Array<[string, number, number]> = [
+        ['Shift', 72, 117],
+        ['Days', 171, 117],
+        ['Hours', 270, 117],
+        ['Volunteers', 369, 100],
+        ['needed', 369, 117],
+        ['Morning', 72, 137],
+        ['sorting', 72, 154],
+        ['Monday to', 171, 137],
+        ['Friday', 171, 154],
+        ['09:00-12:00', 270, 137],
+        ['6', 369, 137],
+        ['Afternoon', 72, 174],
+        ['packing', 72, 191],
+        ['Monday to', 171, 174],
+        ['Friday', 171, 191],
+        ['13:00-16:00', 270, 174],
+        ['8', 369, 174],
+        ['Saturday', 72, 211],
+        ['delivery', 72, 228],
+        ['Saturday', 171, 211],
+        ['10:00-13:00', 270, 211],
+        ['4 drivers', 369, 211],
+      ];
+      for (const [text, x, y] of cells) cell(text, x, y);
+    });
+    expect(markdown).toBe(
+      '| Shift | Days | Hours | Volunteers needed |\n| --- | --- | --- | --- |\n' +
+        '| Morning sorting | Monday to Friday | 09:00-12:00 | 6 |\n' +
+        '| Afternoon packing | Monday to Friday | 13:00-16:00 | 8 |\n' +
+        '| Saturday delivery | Saturday | 10:00-13:00 | 4 drivers |\n',
+    );
+  });
+
+  it('When a short second column ends level with the first column’s last line, then its lines are not joined to that line', async () => {
+    const markdown = await markdownOf((doc) => {
+      doc.font('Helvetica').fontSize(10);
+      const left = [
+        'The survey ran for six weeks in spring.',
+        'Most answers came in the first week.',
+        'A reminder went out in week three.',
+      ];
+      left.forEach((t, k) => doc.text(t, 72, 100 + k * 14, { lineBreak: false }));
+      ['Returns by week are', 'shown in the figure.'].forEach((t, k) =>
+        doc.text(t, 320, 114 + k * 14, { lineBreak: false }),
+      );
+    });
+    expect(markdown).not.toContain('|');
+    expect(markdown).toContain('shown in the figure.');
+    expect(markdown).toMatch(/A reminder went out in week three\.(?! Returns)/);
+  });
 });

@@ -162,36 +162,73 @@ const MAX_WRAPPED_LINES = 4;
  * one text column each, a page set in columns, stay apart). The wrapped lines then follow the whole row.
  */
 function rowsRejoined(groups: TextItem[][]): TextItem[][] {
-  for (let g = 2; g < groups.length; g++) {
-    const part = groups[g]!;
-    const head = part[0]!;
-    // Most lines start below the one before: one comparison, and nothing to do.
-    if (groups[g - 1]![0]!.y >= head.y - head.size * 0.45) continue;
-    const row = rowOfPart(groups, g);
-    if (row === undefined) continue;
-    groups[row] = [...groups[row]!, ...part];
-    groups.splice(g, 1);
-    g--;
+  // A row whose first two cells both wrap has its first part joined only once the later cells are (they bring
+  // the third cell): the page is gone over again while parts join, at most ROW_PASSES times.
+  for (let pass = 0, joined = true; joined && pass < ROW_PASSES; pass++) {
+    joined = false;
+    for (let g = 2; g < groups.length; g++) {
+      const part = groups[g]!;
+      const head = part[0]!;
+      // Most lines start below the one before and have no line level with them just before: nothing to do.
+      if (groups[g - 1]![0]!.y >= head.y - head.size * 0.45 && !levelBefore(groups, g)) continue;
+      const found = rowOfPart(groups, g);
+      if (found === undefined) continue;
+      const { row, stacked } = found;
+      // A stacked cell's lines above the part join the row with it; wrapped lines under the row stay after it.
+      const from = stacked ? row + 1 : g;
+      groups[row] = [...groups[row]!, ...groups.slice(from, g + 1).flat()];
+      groups.splice(from, g + 1 - from);
+      g = from - 1;
+      joined = true;
+    }
   }
   return groups;
 }
 
-/** The index of the earlier line `groups[g]` is the rest of (rowsRejoined), or undefined. */
-function rowOfPart(groups: TextItem[][], g: number): number | undefined {
+/** Whether a line a few lines before `groups[g]`, past the one just before it, stands level with it. */
+function levelBefore(groups: TextItem[][], g: number): boolean {
+  const head = groups[g]![0]!;
+  for (let j = g - 2; j >= 0 && g - j - 1 <= MAX_WRAPPED_LINES; j--) if (level(groups[j]![0]!, head)) return true;
+  return false;
+}
+
+/** Passes of rowsRejoined over a page at most: a row's cells join from its last one back, one more each pass. */
+const ROW_PASSES = 4;
+
+/**
+ * The index of the earlier line `groups[g]` is the rest of (rowsRejoined), or undefined; `stacked` when the
+ * lines between are the part's own cell's lines above it (a cell set to the bottom of its row, as a header
+ * cell often is: "Volunteers" over "needed", level with "Shift"), which join the row with it.
+ */
+function rowOfPart(groups: TextItem[][], g: number): { row: number; stacked: boolean } | undefined {
   const part = groups[g]!;
   const head = part[0]!;
   const partLeft = leftmost(part);
+  const partRight = rightmost(part);
+  let below = false;
+  let above = false;
   for (let j = g - 1; j >= 0 && g - j - 1 <= MAX_WRAPPED_LINES; j--) {
     const line = groups[j]!;
     const first = line[0]!;
     if (!level(first, head)) {
+      const reach = head.size * (MAX_WRAPPED_LINES + 2) * 1.5;
       // A line between must be under the row and no higher than the part: the row is further up.
-      if (
-        first.y < head.y &&
-        rightmost(line) < partLeft &&
-        first.y > head.y - head.size * (MAX_WRAPPED_LINES + 2) * 1.5
-      )
+      if (!above && first.y < head.y && rightmost(line) < partLeft && first.y > head.y - reach) {
+        below = true;
         continue;
+      }
+      // Or, all of them, the part's own cell's lines stacked above it, over its column.
+      if (
+        !below &&
+        first.y > head.y &&
+        first.y < head.y + reach &&
+        leftmost(line) >= partLeft - head.size &&
+        rightmost(line) <= partRight + head.size * 6 &&
+        sameType(first, head)
+      ) {
+        above = true;
+        continue;
+      }
       return undefined;
     }
     if (rightmost(line) >= partLeft || first.rtl || head.rtl || !sameType(first, head)) return undefined;
@@ -200,7 +237,9 @@ function rowOfPart(groups: TextItem[][], g: number): number | undefined {
       const between = groups[k]!;
       if (leftmost(between) < lineLeft - head.size || !sameType(between[0]!, head)) return undefined;
     }
-    return lineGaps(line) + lineGaps(part) >= 1 ? j : undefined;
+    // A row with a stacked cell has other cells of its own before it (a page's second column is no cell).
+    if (above) return lineGaps(line) >= 1 ? { row: j, stacked: true } : undefined;
+    return lineGaps(line) + lineGaps(part) >= 1 ? { row: j, stacked: false } : undefined;
   }
   return undefined;
 }
@@ -365,6 +404,8 @@ function toLine(items: TextItem[], page: number, pageHeight: number): Line {
       continue;
     }
     left = Math.min(left, item.x);
+    // A cell's line stacked over another of the row's (rowsRejoined) parts words as a line break does.
+    const stacked = !!last && Math.abs(item.y - last.y) > item.size * 0.8;
     const gap = meter.next(item);
     const wide = gap > Math.max(item.size * 1.2, 8);
     if (written && gap > item.size * 0.5) gaps++;
@@ -375,14 +416,14 @@ function toLine(items: TextItem[], page: number, pageHeight: number): Line {
         (narrowGaps ??= []).push({ cell: cells.length - 1, at: cell.text.length, before: cell.right, after: item.x });
       // Each item's text is trimmed here, so a space that ended the last item (LibreOffice draws
       // the space after an italic run inside that run: "an " "italic " "word") still parts the words.
-      cell.text += (gap > item.size * 0.15 || endsInSpace || item.spaceBefore ? ' ' : '') + trimmed;
+      cell.text += (gap > item.size * 0.15 || endsInSpace || item.spaceBefore || stacked ? ' ' : '') + trimmed;
       cell.right = Math.max(cell.right, item.x + item.width);
     }
     // A sub- or superscript (smaller, off the baseline) is set closer to its letter than a word space of its own size.
     const script = !!last && item.size < last.size * 0.8 && Math.abs(item.y - last.y) > 0.5;
     const wordSpace = (script ? last!.size : item.size) * 0.15;
     last = item;
-    if (written && (gap > wordSpace || item.spaceBefore) && !endsInSpace && !startsWithSpace(text))
+    if (written && (gap > wordSpace || item.spaceBefore || stacked) && !endsInSpace && !startsWithSpace(text))
       runs.push(SPACE_RUN);
     written = true;
     endsInSpace = endsWithSpace(text);
