@@ -302,3 +302,34 @@ describe('PDF running lines of a two-page document', () => {
     expect(markdown).toBe('Opening hours\n\n27.11.2026, 17:34 is when this list was last changed.\n');
   });
 });
+
+describe('PDF code', () => {
+  it('When lines in monospaced type stand among text set in a proportional face, then they are a code block with their indents', async () => {
+    const input = await pdf((doc) => {
+      doc
+        .font('Helvetica')
+        .fontSize(11)
+        .text('To record a donation, enter this in the search box:', 72, 100, { lineBreak: false });
+      doc.font('Courier').fontSize(10);
+      doc.text('add donation \\', 72, 124, { lineBreak: false });
+      doc.text('--weight 12.5 --category tins', 96, 136, { lineBreak: false });
+      doc.font('Helvetica').fontSize(11).text('The system prints a receipt number.', 72, 160, { lineBreak: false });
+    });
+    const { markdown } = await convertIsolated(input, 'pdf', std, limits);
+    expect(markdown).toBe(
+      'To record a donation, enter this in the search box:\n\n```\nadd donation \\\n    --weight 12.5 --category tins\n```\n\nThe system prints a receipt number.\n',
+    );
+  });
+
+  it('When the whole text is set in a monospaced face (a typed letter), then it is read as text, not code', async () => {
+    const input = await pdf((doc) => {
+      doc.font('Courier').fontSize(11);
+      doc.text('Dear Ms Berg,', 72, 100, { lineBreak: false });
+      doc.text('Thank you for your letter of the ninth.', 72, 130, { lineBreak: false });
+      doc.text('We will deliver the parcels on Saturday.', 72, 144, { lineBreak: false });
+    });
+    const { markdown } = await convertIsolated(input, 'pdf', std, limits);
+    expect(markdown).not.toContain('```');
+    expect(markdown).toContain('Thank you for your letter of the ninth.');
+  });
+});

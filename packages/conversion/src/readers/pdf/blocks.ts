@@ -233,6 +233,15 @@ export function linesToBlocks(read: Line[]): Block[] {
       i = table.end - 1;
       continue;
     }
+    const code = codeLinesAt(lines, i, font);
+    if (code) {
+      flushParagraph();
+      flushList();
+      const run = lines.slice(i, code);
+      blocks.push({ type: 'code', text: codeText(run), page: line.page, ...boxOf(run) });
+      i = code - 1;
+      continue;
+    }
     const item = list?.items[list.items.length - 1];
     const bullet =
       BULLET.exec(line.text) ??
@@ -1063,6 +1072,38 @@ function opensItem(line: Line, previous: Line | undefined): boolean {
 
 /** Monospaced type: indented lines after a colon in it are code, not items. */
 const MONOSPACED = /courier|mono|consol|menlo|code/i;
+
+/** A monospaced letter's width, in text sizes (Courier's, DejaVu Sans Mono's): what an indent of code is counted in. */
+const MONOSPACED_ADVANCE = 0.6;
+
+/**
+ * The end of a run of code from line `i`: lines set wholly in monospaced type in a document whose text is
+ * not, one under the other on one page, none further below the last than a blank line would leave
+ * (a command a manual shows, a listing); undefined when line `i` is no such line.
+ */
+function codeLinesAt(lines: Line[], i: number, bodyFont: string): number | undefined {
+  if (MONOSPACED.test(bodyFont) || !isCodeLine(lines[i]!)) return undefined;
+  let end = i + 1;
+  while (end < lines.length) {
+    const line = lines[end]!;
+    const above = lines[end - 1]!;
+    if (!isCodeLine(line) || line.page !== above.page || gapBetween(above, line) > line.size * 2.6) break;
+    end++;
+  }
+  return end;
+}
+
+function isCodeLine(line: Line): boolean {
+  return !line.table && !line.rtl && MONOSPACED.test(line.font) && line.runs.every((r) => !r.text.trim() || !r.bold);
+}
+
+/** The code's lines as they stand: each indented by its distance from the run's left edge, in letters. */
+function codeText(run: Line[]): string {
+  const left = Math.min(...run.map((l) => l.x));
+  return run
+    .map((l) => ' '.repeat(Math.max(0, Math.round((l.x - left) / (l.size * MONOSPACED_ADVANCE)))) + l.text)
+    .join('\n');
+}
 
 /**
  * Items whose bullets are drawn (a filled circle, a picture) and so are not in the text: after a line that
