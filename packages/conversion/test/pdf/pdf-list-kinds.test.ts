@@ -172,6 +172,51 @@ describe('PDF items whose bullets are drawn, not written', () => {
     );
   });
 
+  it('When drawn-bullet items wrap in a narrow column, each running to the edge until its last line, then each is one list item', async () => {
+    const input = await pdf((doc) => {
+      doc.font('Helvetica').fontSize(10);
+      doc.text('Earlier work used fixed thresholds, which fail when the baseline drifts during a season.', 72, 60, {
+        width: 222,
+      });
+      doc.text('Our contributions are the following:', 72, 100, { lineBreak: false });
+      const item = (text: string, y: number): number => {
+        doc.circle(84, y + 4, 1.8).fill('#000');
+        doc.fillColor('#000').text(text, 94, y, { width: 200, lineGap: 2 });
+        return doc.y;
+      };
+      let y = item('a threshold that adapts to the seasonal baseline using a running median;', 118);
+      y = item('a field deployment of forty-two nodes over two seasons;', y);
+      item('an energy model validated against measured battery discharge.', y);
+    });
+    const { markdown } = await convertIsolated(input, 'pdf', std, limits);
+    expect(markdown).toContain(
+      'Our contributions are the following:\n\n- a threshold that adapts to the seasonal baseline using a running median;\n- a field deployment of forty-two nodes over two seasons;\n- an energy model validated against measured battery discharge.\n',
+    );
+  });
+
+  it('When an indented quotation of two paragraphs follows a colon, its paragraphs set further apart than its lines, then it is not a list', async () => {
+    const input = await pdf((doc) => {
+      doc.font('Helvetica').fontSize(10);
+      doc.text('The founder wrote in the first annual letter:', 72, 100, { lineBreak: false });
+      doc.text(
+        'We started with one van and a borrowed shed, and we delivered to nine families in the first week of the winter.',
+        94,
+        118,
+        { width: 228 },
+      );
+      doc.text(
+        'Today we reach four hundred homes, and every one of them was brought to us by a neighbour.',
+        94,
+        doc.y + 8,
+        {
+          width: 228,
+        },
+      );
+    });
+    const { markdown } = await convertIsolated(input, 'pdf', std, limits);
+    expect(markdown).not.toMatch(/^- /m);
+  });
+
   it('When indented lines in lower case do not end as items going on a sentence do, then they stay text', async () => {
     const input = await pdf((doc) => {
       doc.font('Helvetica').fontSize(11).text(INTRO, 72, 40, { width: 450 });

@@ -1122,21 +1122,15 @@ function unmarkedItemLines(lines: Line[]): Set<Line> {
       const line = lines[j]!;
       const first = run[0];
       const prev = lines[j - 1]!;
-      const fits =
-        line.page === intro.page &&
-        !line.table &&
-        !line.rtl &&
-        line.cells.length <= 1 &&
-        !MONOSPACED.test(line.font) &&
-        opensItem(line, run[run.length - 1]) &&
-        !BULLET.test(line.text) &&
-        !NUMBERED.test(line.text) &&
-        line.x >= intro.x + line.size * 0.8 &&
-        // The first item may stand a paragraph's spacing below the line that introduces it (Word's space after).
-        gapBetween(prev, line) < line.size * (first ? 2 : UNMARKED_FIRST_GAP) &&
-        (!first || (Math.abs(line.x - first.x) < 1 && sameStyle(line, first)));
+      const fits = opensItem(line, run[run.length - 1]) && indentedUnder(intro, line, prev, first);
       if (!fits) break;
       run.push(line);
+    }
+    const wrapped = wrappedItemStarts(lines, i);
+    if (wrapped) {
+      for (const line of wrapped.starts) found.add(line);
+      i = wrapped.end - 1;
+      continue;
     }
     // A last line followed at its indent by a line in lower case is a paragraph's first line (a quotation).
     if (run.length < 2) continue;
@@ -1149,18 +1143,110 @@ function unmarkedItemLines(lines: Line[]): Set<Line> {
     const idx = lines.indexOf(run[0]!);
     const column = lines.filter((l) => l.page === intro.page && !l.table && Math.abs(l.x - intro.x) < intro.size * 6);
     const right = Math.max(...column.map((l) => l.right));
-    const stopsShort = (line: Line, next: Line): boolean => {
-      const perChar = (next.right - next.x) / Math.max(1, next.text.length);
-      const firstWord = (/^\S+/u.exec(next.text)?.[0].length ?? 0) + 1;
-      return line.right + perChar * firstWord < right - line.size * 0.5;
-    };
     // A line that reaches the edge is a paragraph's first line, whatever follows.
     const short = (line: Line): boolean => line.right < right - line.size * 2;
-    if (!run.every((line, k) => short(line) && (k === run.length - 1 || stopsShort(line, run[k + 1]!)))) continue;
+    if (!run.every((line, k) => short(line) && (k === run.length - 1 || !wrapsInto(line, run[k + 1]!, right))))
+      continue;
     for (const line of run) found.add(line);
     i = idx + run.length - 1;
   }
   return found;
+}
+
+/**
+ * Whether `line` may be a drawn-bullet item's line under `intro` (a line ending with a colon): on its page,
+ * plain text in one cell, no written marker, not monospaced (code), indented past it, close under the line
+ * before (the first item may stand a paragraph's spacing below the intro: Word's space after), and at the
+ * indent and in the style of the run's `first` line.
+ */
+function indentedUnder(intro: Line, line: Line, prev: Line, first: Line | undefined): boolean {
+  return (
+    line.page === intro.page &&
+    !line.table &&
+    !line.rtl &&
+    line.cells.length <= 1 &&
+    !MONOSPACED.test(line.font) &&
+    !BULLET.test(line.text) &&
+    !NUMBERED.test(line.text) &&
+    line.x >= intro.x + line.size * 0.8 &&
+    gapBetween(prev, line) < line.size * (first ? 2 : UNMARKED_FIRST_GAP) &&
+    (!first || (Math.abs(line.x - first.x) < 1 && sameStyle(line, first)))
+  );
+}
+
+/** Lines either side of a line that tell the right edge of its column (columnRight). */
+const COLUMN_WINDOW = 12;
+
+/**
+ * The right edge of the text in line `i`'s column: of the lines near it on its page that start near it (a
+ * page's full-width title or abstract over two columns is further off).
+ */
+function columnRight(lines: Line[], i: number): number {
+  const at = lines[i]!;
+  let right = at.right;
+  for (let k = Math.max(0, i - COLUMN_WINDOW); k < Math.min(lines.length, i + COLUMN_WINDOW); k++) {
+    const l = lines[k]!;
+    if (l.page === at.page && !l.table && Math.abs(l.x - at.x) < at.size * 6) right = Math.max(right, l.right);
+  }
+  return right;
+}
+
+/** How an item's last line ends: a full stop, semicolon or comma, or "; and" (a list going on its sentence). */
+const ITEM_END = /(?:[.;,!?]|;\s+(?:and|or))["\u201d')]?$/u;
+
+/**
+ * Drawn-bullet items that wrap (a narrow column): after a line ending with a colon, lines at one indent past
+ * it, in one style, at one line pitch throughout (a quotation's paragraphs stand further apart), each item's
+ * lines wrapping into the next (its next word would not have fitted) until its last, which stops short and
+ * ends as an item does; at least two items, one of them wrapped. Items in lower case go on the introducing
+ * sentence ("…;"). The first line of each item and the line after the list, or undefined.
+ */
+function wrappedItemStarts(lines: Line[], i: number): { starts: Line[]; end: number } | undefined {
+  const intro = lines[i]!;
+  const right = columnRight(lines, i);
+  const run: Line[] = [];
+  for (let j = i + 1; j < lines.length; j++) {
+    const line = lines[j]!;
+    const first = run[0];
+    if (!indentedUnder(intro, line, lines[j - 1]!, first)) break;
+    run.push(line);
+  }
+  const starts: Line[] = [];
+  let items = 0;
+  let wrapped = false;
+  let open = false;
+  let last = -1;
+  for (let k = 0; k < run.length; k++) {
+    const line = run[k]!;
+    const next = run[k + 1];
+    if (!open) {
+      if (!/^[\p{L}\d]/u.test(line.text)) break;
+      starts.push(line);
+    }
+    open = !!next && wrapsInto(line, next, right);
+    if (!open && !ITEM_END.test(line.text)) break;
+    if (open) wrapped = true;
+    else {
+      items++;
+      last = k;
+    }
+  }
+  if (items < 2 || !wrapped) return undefined;
+  starts.length = items;
+  const kept = run.slice(0, last + 1);
+  const pitches = kept.slice(1).map((line, k) => gapBetween(kept[k]!, line));
+  if (Math.max(...pitches) - Math.min(...pitches) > intro.size * 0.3) return undefined;
+  const ends = kept.filter((_, k) => k === kept.length - 1 || starts.includes(kept[k + 1]!));
+  if (starts.some((l) => /^\p{Ll}/u.test(l.text)) && !ends.slice(0, -1).every((l) => LOWER_ITEM_GOES_ON.test(l.text)))
+    return undefined;
+  return { starts, end: lines.indexOf(kept[kept.length - 1]!, i) + 1 };
+}
+
+/** Whether a line's text wraps into the next: the next line's first word would not have fitted after it. */
+function wrapsInto(line: Line, next: Line, right: number): boolean {
+  const perChar = (next.right - next.x) / Math.max(1, next.text.length);
+  const firstWord = (/^\S+/u.exec(next.text)?.[0].length ?? 0) + 1;
+  return line.right + perChar * firstWord >= right - line.size * 0.5;
 }
 
 /** A symbol before a space and a word: currency or other symbols, not math (a chain of "⇒" steps is no list). */
