@@ -521,4 +521,25 @@ describe('PDF tables with turned headers', () => {
     expect(markdown).toContain('shown in the figure.');
     expect(markdown).toMatch(/A reminder went out in week three\.(?! Returns)/);
   });
+
+  it('When poppler joins a cell’s text to the next column’s words, then the words go back to the column they start in', async () => {
+    // Each row's second cell is set right after the first (LibreOffice fills a narrow column to its edge).
+    const markdown = await markdownOf((doc) => {
+      doc.font('Helvetica').fontSize(10);
+      const second = 72 + doc.widthOfString('Afternoon packing') + 3;
+      writeRows(
+        doc,
+        [
+          ['Shift', 'Days', 'Hours'],
+          ['Morning', 'Monday to Friday', '09:00-12:00'],
+          ['Afternoon packing', 'Monday to Friday', '13:00-16:00'],
+          ['Saturday delivery', 'Saturday', '10:00-13:00'],
+        ],
+        [72, second, second + 120],
+      );
+    });
+    expect(markdown).toBe(
+      '| Shift | Days | Hours |\n| --- | --- | --- |\n| Morning | Monday to Friday | 09:00-12:00 |\n| Afternoon packing | Monday to Friday | 13:00-16:00 |\n| Saturday delivery | Saturday | 10:00-13:00 |\n',
+    );
+  });
 });

@@ -230,7 +230,9 @@ function alignedRun(lines: Line[], start: number): { columns: Column[]; members:
       members.push({ line, placed: [columns[0]!], continues: true });
       continue;
     }
-    const cells = cutJoinedFigures(columns, line.cells, tolerance);
+    const cut = cutJoinedCells(columns, line.cells, tolerance);
+    // A cut row must fill the columns a row above fills: joined, it fills a shape none has.
+    const cells = cut !== line.cells && shapedLikeARow(cut, members, columns, tolerance) ? cut : line.cells;
     const placed = placeRow(columns, cells, tolerance);
     if (!placed) break;
     members.push({ line: cells === line.cells ? line : { ...line, cells }, placed, continues: false });
@@ -291,40 +293,78 @@ function alignedColumn(columns: Column[], cell: Cell, tolerance: number): Column
 const FIGURE = /^[-+\u2212(]?[$\u20ac\u00a3\u00a5]?\d[\d.,]*%?\)?$/u;
 
 /**
- * The row's cells with a figure cut off the cell poppler joined it to: poppler joins words closer than
- * about a letter's width into one run, so a label set close to the next column's figure ("Green woodpecker 187")
- * comes as one cell. Cut when the last word is a figure whose place (letters placed by their widths,
- * glyph-widths.ts) falls in a column right of the rest of the cell, which the row's next cell does not fill.
- * The same array when nothing is cut (most rows).
+ * The row's cells with a cell cut in two where poppler joined it to the next column's: poppler joins words
+ * closer than about a letter's width into one run, so a label set close to the next column's text ("Green
+ * woodpecker 187", "Afternoon packing Monday to Friday") comes as one cell. Letters placed by their widths
+ * (glyph-widths.ts), the cut is at a space: before a last word that is a figure falling in a column right of
+ * the rest of the cell, or before any word that starts where a column seen in the rows above starts. The
+ * column must be the one right after the cell's own, and one the row's next cell does not fill. The same array when nothing is cut (most rows).
  */
-function cutJoinedFigures(columns: Column[], cells: Cell[], tolerance: number): Cell[] {
-  let out: Cell[] | undefined;
+function cutJoinedCells(columns: Column[], cells: Cell[], tolerance: number): Cell[] {
   for (let i = 0; i < cells.length; i++) {
     const cell = cells[i]!;
-    const space = cell.text.lastIndexOf(' ');
-    const figure = space > 0 ? cell.text.slice(space + 1) : '';
-    if (!figure || !FIGURE.test(figure)) continue;
+    if (!cell.text.includes(' ')) continue;
     const at = letterPositions(cell.text, cell.x, cell.right - cell.x);
-    const headRight = at[space]!;
-    const figureX = at[space + 1]!;
     const next = cells[i + 1];
-    const column = columns.find(
-      (c) =>
-        c.x > headRight &&
-        figureX >= c.x - tolerance &&
-        cell.right <= c.right + tolerance &&
-        (!next || next.x > c.right - tolerance),
-    );
-    if (!column) continue;
-    out ??= cells.slice(0, i);
-    out.push(
-      { x: cell.x, right: headRight, text: cell.text.slice(0, space) },
-      { x: figureX, right: cell.right, text: figure },
-    );
-    for (let k = i + 1; k < cells.length; k++) out.push(cells[k]!);
-    return out;
+    // Only into the column right after the one the cell starts in, which the row's next cell does not fill.
+    const after = columns.find((c) => c.x > cell.x + tolerance);
+    const free = (c: Column): boolean => c === after && (!next || next.x > c.right - tolerance);
+    const space = figureCut(cell, at, columns, tolerance, free) ?? wordCut(cell, at, columns, tolerance, free);
+    if (space === undefined) continue;
+    return [
+      ...cells.slice(0, i),
+      { x: cell.x, right: at[space]!, text: cell.text.slice(0, space) },
+      { x: at[space + 1]!, right: cell.right, text: cell.text.slice(space + 1) },
+      ...cells.slice(i + 1),
+    ];
   }
   return cells;
+}
+
+/** Whether the cells fall, left to right, in exactly the columns one of the rows read so far fills. */
+function shapedLikeARow(cells: Cell[], members: Member[], columns: Column[], tolerance: number): boolean {
+  const shape: number[] = [];
+  for (const cell of cells) {
+    const from = shape.length ? shape[shape.length - 1]! + 1 : 0;
+    const column = alignedColumn(columns.slice(from), cell, tolerance);
+    if (!column) return false;
+    shape.push(columns.indexOf(column));
+  }
+  const key = shape.join();
+  return members.some((m) => !m.continues && m.placed.map((c) => columns.indexOf(c)).join() === key);
+}
+
+/** The space before the cell's last word when that word is a figure falling in a free column right of the rest. */
+function figureCut(
+  cell: Cell,
+  at: number[],
+  columns: Column[],
+  tolerance: number,
+  free: (c: Column) => boolean,
+): number | undefined {
+  const space = cell.text.lastIndexOf(' ');
+  if (space <= 0 || !FIGURE.test(cell.text.slice(space + 1))) return undefined;
+  const fits = columns.some(
+    (c) => free(c) && c.x > at[space]! && at[space + 1]! >= c.x - tolerance && cell.right <= c.right + tolerance,
+  );
+  return fits ? space : undefined;
+}
+
+/** The space before a word that starts where a free column, filled in a row above, starts. */
+function wordCut(
+  cell: Cell,
+  at: number[],
+  columns: Column[],
+  tolerance: number,
+  free: (c: Column) => boolean,
+): number | undefined {
+  for (const c of columns) {
+    if (c.rows < 1 || !free(c) || c.x >= cell.right - tolerance) continue;
+    for (let s = cell.text.indexOf(' '); s > 0; s = cell.text.indexOf(' ', s + 1)) {
+      if (Math.abs(at[s + 1]! - c.x) <= tolerance && at[s]! < c.x) return s;
+    }
+  }
+  return undefined;
 }
 
 /**
