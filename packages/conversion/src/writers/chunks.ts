@@ -108,33 +108,15 @@ function markEdges(block: Block, markdown: string, at: number, counter: StretchC
 }
 
 /**
- * Marks the units of a table, list or code block that stands at `at`, as unitOffsets finds them
- * (without its array: most blocks fit, and are not cut): how many, 0 for a table of fewer than
+ * Marks the units of a table, list or code block that stands at `at`, as walkUnits finds them
+ * (without an array: most blocks fit, and are not cut): how many, 0 for a table of fewer than
  * three lines (not cut by rows, and marked whole).
  */
-function markUnits(type: 'table' | 'list' | 'code', markdown: string, at: number, counter: StretchCounter): number {
-  let units = 0;
-  let unitStart = 0;
-  let unitEnd = 0;
-  for (let start = 0, line = 0; ; line++) {
-    let end = markdown.indexOf('\n', start);
-    if (end < 0) end = markdown.length;
-    ITEM_START.lastIndex = start;
-    const opens = line === 0 || (type === 'table' ? line > 2 : type === 'code' || ITEM_START.test(markdown));
-    if (opens && line > 0) {
-      counter.mark(at + unitStart, at + unitEnd);
-      units++;
-    }
-    if (opens) unitStart = start;
-    unitEnd = end;
-    if (end === markdown.length) {
-      // A table's units open from its fourth line: one of fewer than three lines has marked none.
-      if (type === 'table' && line < 2) return 0;
-      counter.mark(at + unitStart, at + unitEnd);
-      return units + 1;
-    }
-    start = end + 1;
-  }
+function markUnits(type: UnitType, markdown: string, at: number, counter: StretchCounter): number {
+  return walkUnits(type, markdown, (start, end) => {
+    counter.mark(at + start, at + end);
+    return true;
+  });
 }
 
 /** A released counter's marks, for the next one (a thread's counters run one after another). */
@@ -320,7 +302,7 @@ function unmarkedBlockPieces(
     return;
   }
   // Cut: its units as strings, each with its count.
-  const offsets = unitOffsets(block.type as 'table' | 'list' | 'code', markdown)!;
+  const offsets = unitOffsets(block.type as UnitType, markdown)!;
   const counts: number[] = [];
   for (let u = 0; u < offsets.length; u += 2)
     counts.push(unitTokens(markdown, at, offsets[u]!, offsets[u + 1]!, counter));
@@ -370,36 +352,27 @@ function cutBlockPieces(
 }
 
 /**
- * The packing's estimate of a table, list or code block that fits: its units' counts (unitOffsets)
- * plus one per line break between them, found line by line with no array or string made (most
- * blocks fit). Infinity once it passes `max` (the block is cut), undefined when the block has no
- * units (unitOffsets is undefined).
+ * The packing's estimate of a table, list or code block that fits: its units' counts (walkUnits)
+ * plus one per line break between them, with no array or string made (most blocks fit). Infinity
+ * once it passes `max` before its last unit (the block is cut), undefined when the block has no
+ * units (a table of fewer than three lines).
  */
 function unitsEstimate(
-  type: 'table' | 'list' | 'code',
+  type: UnitType,
   markdown: string,
   at: number,
   max: number,
   counter: StretchCounter,
 ): number | undefined {
   let estimate = -1;
-  let unitStart = 0;
-  for (let start = 0, line = 0; ; line++) {
-    let end = markdown.indexOf('\n', start);
-    if (end < 0) end = markdown.length;
-    ITEM_START.lastIndex = start;
-    const opens = line === 0 || (type === 'table' ? line > 2 : type === 'code' || ITEM_START.test(markdown));
-    if (opens && line > 0) {
-      estimate += unitTokens(markdown, at, unitStart, start - 1, counter) + 1;
-      if (estimate > max) return Infinity;
-      unitStart = start;
-    }
-    if (end === markdown.length) {
-      if (type === 'table' && line < 2) return undefined;
-      return estimate + unitTokens(markdown, at, unitStart, end, counter) + 1;
-    }
-    start = end + 1;
-  }
+  let last = 0;
+  const units = walkUnits(type, markdown, (start, end) => {
+    estimate += unitTokens(markdown, at, start, end, counter) + 1;
+    last = end;
+    return estimate <= max;
+  });
+  if (!units) return undefined;
+  return last < markdown.length ? Infinity : estimate;
 }
 
 /** The count of a unit, markdown[from, to), of a block that stands at `at` in the document (-1: not there). */
@@ -412,20 +385,45 @@ const NEAR_LIMIT = 0.8;
 
 /**
  * Where the units of a table, list or code block stand in its Markdown, as [start, end) offsets in
- * pairs: its lines, one line break apart, grouped (a table's first unit is its header, delimiter
- * and first row; a list's top-level item keeps its nested lines). Undefined for a table of fewer
- * than three lines, which is not cut by rows.
+ * pairs (walkUnits'). Undefined for a table of fewer than three lines, which is not cut by rows.
  */
-function unitOffsets(type: 'table' | 'list' | 'code', markdown: string): number[] | undefined {
+function unitOffsets(type: UnitType, markdown: string): number[] | undefined {
   const offsets: number[] = [];
+  const units = walkUnits(type, markdown, (start, end) => {
+    offsets.push(start, end);
+    return true;
+  });
+  return units ? offsets : undefined;
+}
+
+/** The blocks the chunker cuts between units (rows, items, lines) when they do not fit. */
+type UnitType = 'table' | 'list' | 'code';
+
+/**
+ * The units of a table, list or code block, each given to `unit` as [start, end) offsets in its
+ * Markdown, in order, until `unit` returns false: its lines, one line break apart, grouped (a
+ * table's first unit is its header, delimiter and first row; a list's top-level item keeps its
+ * nested lines). How many were given; 0 for a table of fewer than three lines, which is not cut by
+ * rows (none given: its first unit would end with the block).
+ */
+function walkUnits(type: UnitType, markdown: string, unit: (start: number, end: number) => boolean): number {
+  let units = 0;
+  let unitStart = 0;
   for (let start = 0, line = 0; ; line++) {
     let end = markdown.indexOf('\n', start);
     if (end < 0) end = markdown.length;
     ITEM_START.lastIndex = start;
-    const opens = offsets.length === 0 || (type === 'table' ? line > 2 : type === 'code' || ITEM_START.test(markdown));
-    if (opens) offsets.push(start, end);
-    else offsets[offsets.length - 1] = end;
-    if (end === markdown.length) return type === 'table' && line < 2 ? undefined : offsets;
+    // The unit before ends at the line break before this line.
+    if (line > 0 && (type === 'table' ? line > 2 : type === 'code' || ITEM_START.test(markdown))) {
+      units++;
+      if (!unit(unitStart, start - 1)) return units;
+      unitStart = start;
+    }
+    if (end === markdown.length) {
+      if (type === 'table' && line < 2) return 0;
+      unit(unitStart, end);
+      return units + 1;
+    }
     start = end + 1;
   }
 }
