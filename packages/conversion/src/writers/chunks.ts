@@ -108,15 +108,18 @@ function markEdges(block: Block, markdown: string, at: number, counter: StretchC
 }
 
 /**
- * Marks the units of a table, list or code block that stands at `at`, as walkUnits finds them
- * (without an array: most blocks fit, and are not cut): how many, 0 for a table of fewer than
- * three lines (not cut by rows, and marked whole).
+ * Marks the units of a table, list or code block that stands at `at` (unitEnd's), without an
+ * array (most blocks fit, and are not cut): how many, 0 for a table of fewer than three lines (not
+ * cut by rows, and marked whole).
  */
 function markUnits(type: UnitType, markdown: string, at: number, counter: StretchCounter): number {
-  return walkUnits(type, markdown, (start, end) => {
+  for (let start = 0, units = 1; ; units++) {
+    const end = unitEnd(type, markdown, start);
+    if (end < 0) return 0;
     counter.mark(at + start, at + end);
-    return true;
-  });
+    if (end === markdown.length) return units;
+    start = end + 1;
+  }
 }
 
 /** A released counter's marks, for the next one (a thread's counters run one after another). */
@@ -352,7 +355,7 @@ function cutBlockPieces(
 }
 
 /**
- * The packing's estimate of a table, list or code block that fits: its units' counts (walkUnits)
+ * The packing's estimate of a table, list or code block that fits: its units' counts (unitEnd's)
  * plus one per line break between them, with no array or string made (most blocks fit). Infinity
  * once it passes `max` before its last unit (the block is cut), undefined when the block has no
  * units (a table of fewer than three lines).
@@ -365,14 +368,14 @@ function unitsEstimate(
   counter: StretchCounter,
 ): number | undefined {
   let estimate = -1;
-  let last = 0;
-  const units = walkUnits(type, markdown, (start, end) => {
+  for (let start = 0; ;) {
+    const end = unitEnd(type, markdown, start);
+    if (end < 0) return undefined;
     estimate += unitTokens(markdown, at, start, end, counter) + 1;
-    last = end;
-    return estimate <= max;
-  });
-  if (!units) return undefined;
-  return last < markdown.length ? Infinity : estimate;
+    if (end === markdown.length) return estimate;
+    if (estimate > max) return Infinity;
+    start = end + 1;
+  }
 }
 
 /** The count of a unit, markdown[from, to), of a block that stands at `at` in the document (-1: not there). */
@@ -385,47 +388,46 @@ const NEAR_LIMIT = 0.8;
 
 /**
  * Where the units of a table, list or code block stand in its Markdown, as [start, end) offsets in
- * pairs (walkUnits'). Undefined for a table of fewer than three lines, which is not cut by rows.
+ * pairs (unitEnd's). Undefined for a table of fewer than three lines, which is not cut by rows.
  */
 function unitOffsets(type: UnitType, markdown: string): number[] | undefined {
   const offsets: number[] = [];
-  const units = walkUnits(type, markdown, (start, end) => {
+  for (let start = 0; ;) {
+    const end = unitEnd(type, markdown, start);
+    if (end < 0) return undefined;
     offsets.push(start, end);
-    return true;
-  });
-  return units ? offsets : undefined;
+    if (end === markdown.length) return offsets;
+    start = end + 1;
+  }
 }
 
 /** The blocks the chunker cuts between units (rows, items, lines) when they do not fit. */
 type UnitType = 'table' | 'list' | 'code';
 
 /**
- * The units of a table, list or code block, each given to `unit` as [start, end) offsets in its
- * Markdown, in order, until `unit` returns false: its lines, one line break apart, grouped (a
- * table's first unit is its header, delimiter and first row; a list's top-level item keeps its
- * nested lines). How many were given; 0 for a table of fewer than three lines, which is not cut by
- * rows (none given: its first unit would end with the block).
+ * Where the unit of a table, list or code block that starts at `start` in its Markdown ends (the
+ * next starts one line break after it): its lines, grouped (a table's first unit is its header,
+ * delimiter and first row; a list's top-level item keeps its nested lines). -1 for the first unit of
+ * a table of fewer than three lines, which is not cut by rows. Units are walked with no array or
+ * callback: the chunker marks those of every table, list and code block it finds.
  */
-function walkUnits(type: UnitType, markdown: string, unit: (start: number, end: number) => boolean): number {
-  let units = 0;
-  let unitStart = 0;
-  for (let start = 0, line = 0; ; line++) {
-    let end = markdown.indexOf('\n', start);
-    if (end < 0) end = markdown.length;
-    ITEM_START.lastIndex = start;
-    // The unit before ends at the line break before this line.
-    if (line > 0 && (type === 'table' ? line > 2 : type === 'code' || ITEM_START.test(markdown))) {
-      units++;
-      if (!unit(unitStart, start - 1)) return units;
-      unitStart = start;
+function unitEnd(type: UnitType, markdown: string, start: number): number {
+  let end = markdown.indexOf('\n', start);
+  if (type === 'table' && start === 0) {
+    for (let line = 1; line < 3; line++) {
+      if (end < 0) return -1;
+      end = markdown.indexOf('\n', end + 1);
     }
-    if (end === markdown.length) {
-      if (type === 'table' && line < 2) return 0;
-      unit(unitStart, end);
-      return units + 1;
-    }
-    start = end + 1;
+  } else if (type === 'list') {
+    while (end >= 0 && !itemStarts(markdown, end + 1)) end = markdown.indexOf('\n', end + 1);
   }
+  return end < 0 ? markdown.length : end;
+}
+
+/** Whether a list's top-level item starts at `at` (the start of a line). */
+function itemStarts(markdown: string, at: number): boolean {
+  ITEM_START.lastIndex = at;
+  return ITEM_START.test(markdown);
 }
 
 /** A list's top-level item starts a line (sticky: tested where the line starts). */
