@@ -613,13 +613,18 @@ function pack(pieces: Piece[], max: number, counter: StretchCounter): Chunk[] {
       stop--;
       tokens = countOf(start, stop);
     }
-    const pages = new Set<number>();
-    for (let k = start; k < stop; k++) pages.add(pieces[k]!.page);
+    // Its pages, each once, ascending: a chunk's pieces are mostly on one page (no Set made per chunk).
+    const pages: number[] = [];
+    for (let k = start; k < stop; k++) {
+      const page = pieces[k]!.page;
+      if (pages[pages.length - 1] !== page && !pages.includes(page)) pages.push(page);
+    }
+    if (pages.length > 1) pages.sort((a, b) => a - b);
     const chunk: Chunk = {
       index: chunks.length,
       markdown: textOf(start, stop),
       tokens,
-      pages: [...pages].sort((a, b) => a - b),
+      pages,
       headings: pieces[start]!.headings,
     };
     const first = pieces[start]!;

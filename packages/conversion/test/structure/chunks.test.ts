@@ -183,6 +183,25 @@ describe('E3 chunks', () => {
     }
   });
 
+  it('When a chunk holds blocks of several pages, then it names each page once, in ascending order', () => {
+    const page = (number: number, texts: string[]) => ({
+      number,
+      blocks: texts.map((text) => ({ type: 'paragraph' as const, text: [{ type: 'text' as const, text }] })),
+      written: texts,
+    });
+    // Pages as a reader may group them: a later page's blocks before an earlier one's, a page twice.
+    const groups = [page(3, ['Third page.']), page(1, ['First page.', 'Also first.']), page(3, ['Third again.'])];
+    const document = 'Third page.\n\nFirst page.\n\nAlso first.\n\nThird again.\n';
+    const chunks = writeChunks(groups, 512, (_block, written) => written, document);
+    expect(chunks.map((c) => c.pages)).toEqual([[1, 3]]);
+    // Two blocks a chunk: the first holds page 3 then page 1.
+    const small = writeChunks(groups, 8, (_block, written) => written, document);
+    expect(small.map((c) => [c.markdown, c.pages])).toEqual([
+      ['Third page.\n\nFirst page.', [1, 3]],
+      ['Also first.\n\nThird again.', [1, 3]],
+    ]);
+  });
+
   it('When one paragraph is larger than the limit, then it breaks between sentences, and a word larger than the limit between characters', async () => {
     const paragraph = Array.from({ length: 30 }, (_, i) => sentence(i)).join(' ');
     const { markdown, chunks } = await chunksOf(paragraph, 64);
