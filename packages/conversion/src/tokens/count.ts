@@ -296,96 +296,170 @@ function stringPiece(text: string, at: number): number {
   return end;
 }
 
+/** What the index's scan records besides the count (TokenIndex's arrays): see its constructor. */
+interface ScanRecord {
+  boundaries: Int32Array;
+  before: Int32Array;
+  pieces: number;
+  marks: Int32Array;
+  markCount: number;
+  markBoundary: Int32Array;
+  markTokens: Int32Array;
+}
+
 /**
- * nextPiece over `codes` (the code units of `text`, `length` of them): the end of the piece at
- * `at`, its count left in lastPieceTokens. The same pieces and counts (test/tokens/token-index.test.ts).
+ * The count of codes[from, length) (the code units of `text`), split as nextPiece splits it: the
+ * same pieces and counts (test/tokens/token-index.test.ts). With `into`, each piece's end and the
+ * tokens before it are recorded, and for each mark the boundary at or before it. One loop holds the
+ * piece's scan, with no call per piece: V8 does not inline a scan this large into the loop.
  */
-function nextPieceOfCodes(codes: Uint16Array, length: number, text: string, at: number): number {
-  const first = codes[at]!;
-  if (first >= 128) return stringPiece(text, at);
-  let keyLow = 0;
-  let keyHigh = 0;
-  let i = at;
-  // [^\r\n\p{L}\p{N}]? before a word: taken when an ASCII letter follows.
-  if (
-    !(first >= 65 && first <= 90) &&
-    !(first >= 97 && first <= 122) &&
-    !(first >= 48 && first <= 57) &&
-    first !== 10 &&
-    first !== 13 &&
-    at + 1 < length
-  ) {
-    const next = codes[at + 1]! | 32;
-    if (next >= 97 && next <= 122) {
-      keyLow = first;
-      i++;
-    }
-  }
-  const letters = i;
-  let c: number;
-  while (i < length && (c = codes[i]!) >= 65 && c <= 90) {
-    keyHigh = (keyHigh << 7) | (keyLow >>> 21);
-    keyLow = ((keyLow << 7) | c) & KEY_MASK;
-    i++;
-  }
-  while (i < length && (c = codes[i]!) >= 97 && c <= 122) {
-    keyHigh = (keyHigh << 7) | (keyLow >>> 21);
-    keyLow = ((keyLow << 7) | c) & KEY_MASK;
-    i++;
-  }
-  if (i > letters) {
-    if (i < length) {
-      c = codes[i]!;
-      // A letter or mark of another script may go on with the word: the pattern decides.
-      if (c >= 128) return stringPiece(text, at);
-      if (c === 39) {
-        const end = i + contractionOfCodes(codes, length, i);
-        for (; i < end; i++) {
-          keyHigh = (keyHigh << 7) | (keyLow >>> 21);
-          keyLow = ((keyLow << 7) | codes[i]!) & KEY_MASK;
+function scanCodes(codes: Uint16Array, length: number, text: string, from: number, into?: ScanRecord): number {
+  let total = 0;
+  let boundaries = into?.boundaries ?? NO_MARKS;
+  let before = into?.before ?? NO_MARKS;
+  const marks = into?.marks ?? NO_MARKS;
+  const markCount = into?.markCount ?? 0;
+  let n = 0;
+  let m = 0;
+  /** The position of mark m (past any piece's end when none is left): compared once per piece. */
+  let nextMark = markCount > 0 ? marks[0]! : NO_MARK_LEFT;
+  for (let at = from; at < length;) {
+    let end: number;
+    let tokens: number;
+    piece: {
+      const first = codes[at]!;
+      if (first >= 128) {
+        end = stringPiece(text, at);
+        tokens = lastPieceTokens;
+        break piece;
+      }
+      let keyLow = 0;
+      let keyHigh = 0;
+      let i = at;
+      // [^\r\n\p{L}\p{N}]? before a word: taken when an ASCII letter follows.
+      if (
+        !(first >= 65 && first <= 90) &&
+        !(first >= 97 && first <= 122) &&
+        !(first >= 48 && first <= 57) &&
+        first !== 10 &&
+        first !== 13 &&
+        at + 1 < length
+      ) {
+        const next = codes[at + 1]! | 32;
+        if (next >= 97 && next <= 122) {
+          keyLow = first;
+          i++;
         }
       }
+      const letters = i;
+      let c: number;
+      while (i < length && (c = codes[i]!) >= 65 && c <= 90) {
+        keyHigh = (keyHigh << 7) | (keyLow >>> 21);
+        keyLow = ((keyLow << 7) | c) & KEY_MASK;
+        i++;
+      }
+      while (i < length && (c = codes[i]!) >= 97 && c <= 122) {
+        keyHigh = (keyHigh << 7) | (keyLow >>> 21);
+        keyLow = ((keyLow << 7) | c) & KEY_MASK;
+        i++;
+      }
+      if (i > letters) {
+        if (i < length) {
+          c = codes[i]!;
+          // A letter or mark of another script may go on with the word: the pattern decides.
+          if (c >= 128) {
+            end = stringPiece(text, at);
+            tokens = lastPieceTokens;
+            break piece;
+          }
+          if (c === 39) {
+            const stop = i + contractionOfCodes(codes, length, i);
+            for (; i < stop; i++) {
+              keyHigh = (keyHigh << 7) | (keyLow >>> 21);
+              keyLow = ((keyLow << 7) | codes[i]!) & KEY_MASK;
+            }
+          }
+        }
+        end = i;
+        tokens = tableTokens(codes, text, at, end, keyLow, keyHigh);
+        break piece;
+      }
+      if (first >= 48 && first <= 57) {
+        // \p{N}{1,3} of ASCII digits: every such string is one o200k token (test/tokens/count.test.ts).
+        end = at + 1;
+        while (end < at + 3 && end < length && (c = codes[end]!) >= 48 && c <= 57) end++;
+        if (end === at + 3 || end >= length || codes[end]! < 128) tokens = 1;
+        else {
+          end = stringPiece(text, at);
+          tokens = lastPieceTokens;
+        }
+        break piece;
+      }
+      // ` ?[^\s\p{L}\p{N}]+[\r\n/]*` (no letter follows, or the word above took it): punctuation runs, as the scan in pieces.ts.
+      i = first === 32 ? at + 1 : at;
+      if (i < length && isAsciiOther(codes[i]!)) {
+        do i++;
+        while (i < length && isAsciiOther(codes[i]!));
+        if (i < length && codes[i]! >= 128) {
+          end = stringPiece(text, at);
+          tokens = lastPieceTokens;
+          break piece;
+        }
+        while (i < length && ((c = codes[i]!) === 10 || c === 13 || c === 47)) i++;
+        end = i;
+      } else {
+        end = asciiPieceEndOfCodes(codes, length, at);
+        if (end === NOT_ASCII) {
+          end = stringPiece(text, at);
+          tokens = lastPieceTokens;
+          break piece;
+        }
+      }
+      if (end - at <= 2) {
+        const key = end - at === 1 ? first : 128 + (first << 7) + codes[at + 1]!;
+        tokens = shortCounts[key] ||= pieceTokens(text, at, end);
+        break piece;
+      }
+      for (let k = at; k < end; k++) {
+        keyHigh = (keyHigh << 7) | (keyLow >>> 21);
+        keyLow = ((keyLow << 7) | codes[k]!) & KEY_MASK;
+      }
+      tokens = tableTokens(codes, text, at, end, keyLow, keyHigh);
     }
-    lastPieceTokens = tableTokens(codes, text, at, i, keyLow, keyHigh);
-    return i;
-  }
-  if (first >= 48 && first <= 57) {
-    // \p{N}{1,3} of ASCII digits: every such string is one o200k token (test/tokens/count.test.ts).
-    let end = at + 1;
-    while (end < at + 3 && end < length && (c = codes[end]!) >= 48 && c <= 57) end++;
-    if (end === at + 3 || end >= length || codes[end]! < 128) {
-      lastPieceTokens = 1;
-      return end;
+    if (into) {
+      // Marks inside this piece (or at its start): the piece starts on the last boundary at or before them.
+      if (nextMark < end) {
+        do {
+          into.markBoundary[m] = at;
+          into.markTokens[m++] = total;
+        } while (m < markCount && marks[m]! < end);
+        nextMark = m < markCount ? marks[m]! : NO_MARK_LEFT;
+      }
+      if (++n >= boundaries.length) {
+        boundaries = grown(boundaries, new Int32Array(boundaries.length * 2));
+        before = grown(before, new Int32Array(before.length * 2));
+      }
+      boundaries[n] = end;
+      before[n] = total + tokens;
     }
-    return stringPiece(text, at);
+    total += tokens;
+    at = end;
   }
-  // ` ?[^\s\p{L}\p{N}]+[\r\n/]*` (no letter follows, or the word above took it): punctuation runs, as the scan in pieces.ts.
-  i = first === 32 ? at + 1 : at;
-  let end: number;
-  if (i < length && isAsciiOther(codes[i]!)) {
-    do i++;
-    while (i < length && isAsciiOther(codes[i]!));
-    if (i < length && codes[i]! >= 128) return stringPiece(text, at);
-    while (i < length && ((c = codes[i]!) === 10 || c === 13 || c === 47)) i++;
-    end = i;
-  } else {
-    end = asciiPieceEndOfCodes(codes, length, at);
-    if (end === NOT_ASCII) return stringPiece(text, at);
+  if (into) {
+    for (; m < markCount; m++) {
+      into.markBoundary[m] = length;
+      into.markTokens[m] = total;
+    }
+    into.boundaries = boundaries;
+    into.before = before;
+    into.pieces = n;
   }
-  if (end - at <= 2) {
-    const key = end - at === 1 ? first : 128 + (first << 7) + codes[at + 1]!;
-    lastPieceTokens = shortCounts[key] ||= pieceTokens(text, at, end);
-    return end;
-  }
-  for (let k = at; k < end; k++) {
-    keyHigh = (keyHigh << 7) | (keyLow >>> 21);
-    keyLow = ((keyLow << 7) | codes[k]!) & KEY_MASK;
-  }
-  lastPieceTokens = tableTokens(codes, text, at, end, keyLow, keyHigh);
-  return end;
+  return total;
 }
 
 const NO_MARKS = new Int32Array(0);
+/** Past every position of a text (the index's scan has no mark left to record). */
+const NO_MARK_LEFT = 0x7fffffff;
 
 /** Indexes built in this thread: the shared code buffer holds the last one's text (TokenIndex.cutCount). */
 let codesGenerations = 0;
@@ -427,42 +501,26 @@ export class TokenIndex {
     const size = Math.max(16, text.length >> 1);
     const reused = spare && spare.boundaries.length >= size ? spare : undefined;
     if (reused) spare = undefined;
-    let boundaries = reused?.boundaries ?? new Int32Array(size);
-    let before = reused?.before ?? new Int32Array(boundaries.length);
+    const boundaries = reused?.boundaries ?? new Int32Array(size);
+    const before = reused?.before ?? new Int32Array(boundaries.length);
     boundaries[0] = 0;
     before[0] = 0;
-    let n = 0;
-    let total = 0;
     const codes = codesOf(text);
-    const length = text.length;
-    const markBoundary = new Int32Array(markCount);
-    const markTokens = new Int32Array(markCount);
-    let m = 0;
-    for (let at = 0; at < length;) {
-      const end = nextPieceOfCodes(codes, length, text, at);
-      // Marks inside this piece (or at its start): the piece starts on the last boundary at or before them.
-      while (m < markCount && marks[m]! < end) {
-        markBoundary[m] = at;
-        markTokens[m++] = total;
-      }
-      total += lastPieceTokens;
-      if (++n >= boundaries.length) {
-        boundaries = grown(boundaries, new Int32Array(boundaries.length * 2));
-        before = grown(before, new Int32Array(before.length * 2));
-      }
-      boundaries[n] = end;
-      before[n] = total;
-      at = end;
-    }
-    for (; m < markCount; m++) {
-      markBoundary[m] = length;
-      markTokens[m] = total;
-    }
-    this.markBoundary = markBoundary;
-    this.markTokens = markTokens;
-    this.boundaries = boundaries;
-    this.before = before;
-    this.pieces = n;
+    const scan: ScanRecord = {
+      boundaries,
+      before,
+      pieces: 0,
+      marks,
+      markCount,
+      markBoundary: new Int32Array(markCount),
+      markTokens: new Int32Array(markCount),
+    };
+    scanCodes(codes, text.length, text, 0, scan);
+    this.markBoundary = scan.markBoundary;
+    this.markTokens = scan.markTokens;
+    this.boundaries = scan.boundaries;
+    this.before = scan.before;
+    this.pieces = scan.pieces;
     this.codes = codes;
     this.codesGeneration = ++codesGenerations;
   }
@@ -544,13 +602,8 @@ export class TokenIndex {
     const codes = this.codes;
     if (this.codesGeneration !== codesGenerations) return countTokens(this.text.slice(from, to));
     for (let k = from; k < to; k++) if (codes[k]! >= 128) return countTokens(this.text.slice(from, to));
-    let total = 0;
     // Scanned as a text that ends at `to`: the pattern has no look-behind, so as the slice on its own.
-    for (let at = from; at < to;) {
-      at = nextPieceOfCodes(codes, to, this.text, at);
-      total += lastPieceTokens;
-    }
-    return total;
+    return scanCodes(codes, to, this.text, from);
   }
 
   /** prefixHead's answers for this text's counts (a table's header, repeated at each continuation chunk). */

@@ -108,31 +108,16 @@ function markEdges(block: Block, markdown: string, at: number, counter: StretchC
 }
 
 /**
- * Marks the units of a table, list or code block that stands at `at`, as unitOffsets finds them
- * (without its array: most blocks fit, and are not cut): how many, 0 for a table of fewer than
- * three lines (not cut by rows, and marked whole).
+ * Marks the units of a table, list or code block that stands at `at` (unitEnd's), without an
+ * array (most blocks fit, and are not cut): how many, 0 for a table of fewer than three lines (not
+ * cut by rows, and marked whole).
  */
-function markUnits(type: 'table' | 'list' | 'code', markdown: string, at: number, counter: StretchCounter): number {
-  let units = 0;
-  let unitStart = 0;
-  let unitEnd = 0;
-  for (let start = 0, line = 0; ; line++) {
-    let end = markdown.indexOf('\n', start);
-    if (end < 0) end = markdown.length;
-    ITEM_START.lastIndex = start;
-    const opens = line === 0 || (type === 'table' ? line > 2 : type === 'code' || ITEM_START.test(markdown));
-    if (opens && line > 0) {
-      counter.mark(at + unitStart, at + unitEnd);
-      units++;
-    }
-    if (opens) unitStart = start;
-    unitEnd = end;
-    if (end === markdown.length) {
-      // A table's units open from its fourth line: one of fewer than three lines has marked none.
-      if (type === 'table' && line < 2) return 0;
-      counter.mark(at + unitStart, at + unitEnd);
-      return units + 1;
-    }
+function markUnits(type: UnitType, markdown: string, at: number, counter: StretchCounter): number {
+  for (let start = 0, units = 1; ; units++) {
+    const end = unitEnd(type, markdown, start);
+    if (end < 0) return 0;
+    counter.mark(at + start, at + end);
+    if (end === markdown.length) return units;
     start = end + 1;
   }
 }
@@ -320,7 +305,7 @@ function unmarkedBlockPieces(
     return;
   }
   // Cut: its units as strings, each with its count.
-  const offsets = unitOffsets(block.type as 'table' | 'list' | 'code', markdown)!;
+  const offsets = unitOffsets(block.type as UnitType, markdown)!;
   const counts: number[] = [];
   for (let u = 0; u < offsets.length; u += 2)
     counts.push(unitTokens(markdown, at, offsets[u]!, offsets[u + 1]!, counter));
@@ -370,34 +355,25 @@ function cutBlockPieces(
 }
 
 /**
- * The packing's estimate of a table, list or code block that fits: its units' counts (unitOffsets)
- * plus one per line break between them, found line by line with no array or string made (most
- * blocks fit). Infinity once it passes `max` (the block is cut), undefined when the block has no
- * units (unitOffsets is undefined).
+ * The packing's estimate of a table, list or code block that fits: its units' counts (unitEnd's)
+ * plus one per line break between them, with no array or string made (most blocks fit). Infinity
+ * once it passes `max` before its last unit (the block is cut), undefined when the block has no
+ * units (a table of fewer than three lines).
  */
 function unitsEstimate(
-  type: 'table' | 'list' | 'code',
+  type: UnitType,
   markdown: string,
   at: number,
   max: number,
   counter: StretchCounter,
 ): number | undefined {
   let estimate = -1;
-  let unitStart = 0;
-  for (let start = 0, line = 0; ; line++) {
-    let end = markdown.indexOf('\n', start);
-    if (end < 0) end = markdown.length;
-    ITEM_START.lastIndex = start;
-    const opens = line === 0 || (type === 'table' ? line > 2 : type === 'code' || ITEM_START.test(markdown));
-    if (opens && line > 0) {
-      estimate += unitTokens(markdown, at, unitStart, start - 1, counter) + 1;
-      if (estimate > max) return Infinity;
-      unitStart = start;
-    }
-    if (end === markdown.length) {
-      if (type === 'table' && line < 2) return undefined;
-      return estimate + unitTokens(markdown, at, unitStart, end, counter) + 1;
-    }
+  for (let start = 0; ;) {
+    const end = unitEnd(type, markdown, start);
+    if (end < 0) return undefined;
+    estimate += unitTokens(markdown, at, start, end, counter) + 1;
+    if (end === markdown.length) return estimate;
+    if (estimate > max) return Infinity;
     start = end + 1;
   }
 }
@@ -412,22 +388,46 @@ const NEAR_LIMIT = 0.8;
 
 /**
  * Where the units of a table, list or code block stand in its Markdown, as [start, end) offsets in
- * pairs: its lines, one line break apart, grouped (a table's first unit is its header, delimiter
- * and first row; a list's top-level item keeps its nested lines). Undefined for a table of fewer
- * than three lines, which is not cut by rows.
+ * pairs (unitEnd's). Undefined for a table of fewer than three lines, which is not cut by rows.
  */
-function unitOffsets(type: 'table' | 'list' | 'code', markdown: string): number[] | undefined {
+function unitOffsets(type: UnitType, markdown: string): number[] | undefined {
   const offsets: number[] = [];
-  for (let start = 0, line = 0; ; line++) {
-    let end = markdown.indexOf('\n', start);
-    if (end < 0) end = markdown.length;
-    ITEM_START.lastIndex = start;
-    const opens = offsets.length === 0 || (type === 'table' ? line > 2 : type === 'code' || ITEM_START.test(markdown));
-    if (opens) offsets.push(start, end);
-    else offsets[offsets.length - 1] = end;
-    if (end === markdown.length) return type === 'table' && line < 2 ? undefined : offsets;
+  for (let start = 0; ;) {
+    const end = unitEnd(type, markdown, start);
+    if (end < 0) return undefined;
+    offsets.push(start, end);
+    if (end === markdown.length) return offsets;
     start = end + 1;
   }
+}
+
+/** The blocks the chunker cuts between units (rows, items, lines) when they do not fit. */
+type UnitType = 'table' | 'list' | 'code';
+
+/**
+ * Where the unit of a table, list or code block that starts at `start` in its Markdown ends (the
+ * next starts one line break after it): its lines, grouped (a table's first unit is its header,
+ * delimiter and first row; a list's top-level item keeps its nested lines). -1 for the first unit of
+ * a table of fewer than three lines, which is not cut by rows. Units are walked with no array or
+ * callback: the chunker marks those of every table, list and code block it finds.
+ */
+function unitEnd(type: UnitType, markdown: string, start: number): number {
+  let end = markdown.indexOf('\n', start);
+  if (type === 'table' && start === 0) {
+    for (let line = 1; line < 3; line++) {
+      if (end < 0) return -1;
+      end = markdown.indexOf('\n', end + 1);
+    }
+  } else if (type === 'list') {
+    while (end >= 0 && !itemStarts(markdown, end + 1)) end = markdown.indexOf('\n', end + 1);
+  }
+  return end < 0 ? markdown.length : end;
+}
+
+/** Whether a list's top-level item starts at `at` (the start of a line). */
+function itemStarts(markdown: string, at: number): boolean {
+  ITEM_START.lastIndex = at;
+  return ITEM_START.test(markdown);
 }
 
 /** A list's top-level item starts a line (sticky: tested where the line starts). */
@@ -613,13 +613,18 @@ function pack(pieces: Piece[], max: number, counter: StretchCounter): Chunk[] {
       stop--;
       tokens = countOf(start, stop);
     }
-    const pages = new Set<number>();
-    for (let k = start; k < stop; k++) pages.add(pieces[k]!.page);
+    // Its pages, each once, ascending: a chunk's pieces are mostly on one page (no Set made per chunk).
+    const pages: number[] = [];
+    for (let k = start; k < stop; k++) {
+      const page = pieces[k]!.page;
+      if (pages[pages.length - 1] !== page && !pages.includes(page)) pages.push(page);
+    }
+    if (pages.length > 1) pages.sort((a, b) => a - b);
     const chunk: Chunk = {
       index: chunks.length,
       markdown: textOf(start, stop),
       tokens,
-      pages: [...pages].sort((a, b) => a - b),
+      pages,
       headings: pieces[start]!.headings,
     };
     const first = pieces[start]!;

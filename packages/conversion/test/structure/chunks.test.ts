@@ -1,5 +1,8 @@
 import { chunkSchema, type Chunk } from '@markwright/contracts/src/structure';
 import { convertDocument, countTokens } from '../../src';
+import { blockAlone, writeBlocks } from '../../src/writers/markdown';
+import { groupByPage } from '../../src/writers/pages';
+import { writeChunks } from '../../src/writers/chunks';
 
 const md = (text: string) => Buffer.from(text);
 
@@ -158,6 +161,45 @@ describe('E3 chunks', () => {
     expect(chunks[0]!.markdown.startsWith(`${sentence(99)}\n\n- item 0 `)).toBe(true);
     const lines = new Set([sentence(99), '', ...list.split('\n')]);
     for (const c of chunks) for (const line of c.markdown.split('\n')) expect(lines.has(line)).toBe(true);
+  });
+
+  it('When no block is found in the document’s Markdown, then tables, lists and code blocks are chunked as when they are', async () => {
+    const items = Array.from({ length: 8 }, (_, i) => `- ${sentence(i)}\n  - nested ${i}`).join('\n');
+    const rows = Array.from({ length: 12 }, (_, i) => `| row ${i} | ${sentence(i)} |`).join('\n');
+    const code = Array.from({ length: 10 }, (_, i) => `let value${i} = compute(${i});`).join('\n');
+    const text = `# Lists\n\n${items}\n\n| a | b |\n| --- | --- |\n${rows}\n\n| x | y |\n| --- | --- |\n\n\`\`\`js\n${code}\n\`\`\``;
+    const { read, markdown } = await convertDocument(md(text), 'md', { enhanced: false, readOnly: true }).then(
+      async (r) => ({ read: r.read!, markdown: (await chunksOf(text, 64)).markdown }),
+    );
+    const alone = (block: Parameters<typeof blockAlone>[0], written: string) => blockAlone(block, written).trim();
+    const groups = () => groupByPage(read.blocks, writeBlocks(read.blocks), read.pages);
+    // Limits at which each block fits, the list is exactly as long as the limit or one token longer, and each is cut between its units.
+    for (const max of [40, 120, 200, 260, 400, 1000, countTokens(items), countTokens(items) - 1]) {
+      const found = writeChunks(groups(), max, alone, markdown);
+      // Found nowhere (an empty document): every block and unit is counted on its own.
+      const counted = writeChunks(groups(), max, alone, '');
+      expect(counted).toEqual(found);
+      expectCommonRules(counted, max);
+    }
+  });
+
+  it('When a chunk holds blocks of several pages, then it names each page once, in ascending order', () => {
+    const page = (number: number, texts: string[]) => ({
+      number,
+      blocks: texts.map((text) => ({ type: 'paragraph' as const, text: [{ type: 'text' as const, text }] })),
+      written: texts,
+    });
+    // Pages as a reader may group them: a later page's blocks before an earlier one's, a page twice.
+    const groups = [page(3, ['Third page.']), page(1, ['First page.', 'Also first.']), page(3, ['Third again.'])];
+    const document = 'Third page.\n\nFirst page.\n\nAlso first.\n\nThird again.\n';
+    const chunks = writeChunks(groups, 512, (_block, written) => written, document);
+    expect(chunks.map((c) => c.pages)).toEqual([[1, 3]]);
+    // Two blocks a chunk: the first holds page 3 then page 1.
+    const small = writeChunks(groups, 8, (_block, written) => written, document);
+    expect(small.map((c) => [c.markdown, c.pages])).toEqual([
+      ['Third page.\n\nFirst page.', [1, 3]],
+      ['Also first.\n\nThird again.', [1, 3]],
+    ]);
   });
 
   it('When one paragraph is larger than the limit, then it breaks between sentences, and a word larger than the limit between characters', async () => {
