@@ -77,13 +77,24 @@ export function removeRunningLines(pages: Line[][]): Line[][] {
   return kept;
 }
 
-/** The running keys of lines in the edge bands of both pages. */
+/**
+ * The running keys of lines in the edge bands of both pages that stand apart from their page's text
+ * (a page's only text, or its first line a paragraph's distance from the next, is no running line).
+ */
 function edgeKeysOnBoth(first: Line[], second: Line[]): Set<string> {
   const firstKeys = new Set<string>();
-  for (const l of first) if (!l.table && inEdgeBand(l)) firstKeys.add(runningKey(l));
+  for (const l of first) if (runsApart(l, first)) firstKeys.add(runningKey(l));
   const both = new Set<string>();
-  for (const l of second) if (!l.table && inEdgeBand(l) && firstKeys.has(runningKey(l))) both.add(runningKey(l));
+  for (const l of second) if (firstKeys.has(runningKey(l)) && runsApart(l, second)) both.add(runningKey(l));
   return both;
+}
+
+/** Whether a line in the page's edge band stands further from the page's text outside the band than RUNNING_HEAD_GAP sizes. */
+function runsApart(line: Line, page: Line[]): boolean {
+  if (line.table || !inEdgeBand(line)) return false;
+  let nearest = Infinity;
+  for (const l of page) if (!inEdgeBand(l)) nearest = Math.min(nearest, Math.abs(l.y - line.y));
+  return Number.isFinite(nearest) && nearest > line.size * RUNNING_HEAD_GAP;
 }
 
 /** A page's top line and how far it stands above the next one down. */
