@@ -254,4 +254,43 @@ describe('EPUB', () => {
     const { markdown } = await convertDocument(input, 'epub', std);
     expect(markdown).toBe('Alpha[^1].\n\n[^1]: Note A.\n');
   });
+
+  it('When a book marks its headings only by bold, larger classes (LibreOffice export), then they are headings ranked by size and the placeholder title and author go', async () => {
+    const css =
+      ".para0 {\n  margin: 0.33in 0px 0in 0px;\n}\n.span0 {\n  font-family: 'Calibri';\n  font-size: 16.0000pt;\n  font-weight: bold;\n}\n" +
+      '.span2 {\n  font-size: 14.0000pt;\n  font-weight: bold;\n}\n.span1 {\n}\n.span3 {\n  font-weight: bold;\n}\n';
+    const p = (span: string, text: string) => `<p class="para0"><span class="${span}">${text}</span></p>`;
+    const body =
+      p('span0', 'Board Minutes') +
+      p('span1', 'The board met in March.') +
+      p('span2', 'Decisions') +
+      p('span3', 'Approved.') +
+      p('span1', 'The budget was approved.') +
+      `<table><tr><td>${p('span2', 'Item')}</td><td>${p('span1', 'Cost')}</td></tr><tr><td>${p('span1', 'Rent')}</td><td>${p('span1', '12')}</td></tr></table>`;
+    const input = epub(
+      { 'OPS/s1.xhtml': page('', body), 'OPS/styles/stylesheet.css': strToU8(css) },
+      '<package xmlns:dc="http://purl.org/dc/elements/1.1/"><metadata><dc:title>Unknown Title</dc:title><dc:creator>Unknown Author</dc:creator></metadata>' +
+        '<manifest><item id="css" href="styles/stylesheet.css" media-type="text/css"/><item id="a" href="s1.xhtml"/></manifest>' +
+        '<spine><itemref idref="a"/></spine></package>',
+    );
+    const { markdown, metadata } = await convertDocument(input, 'epub', std);
+    expect(markdown).toBe(
+      '# Board Minutes\n\nThe board met in March.\n\n## Decisions\n\nApproved.\n\nThe budget was approved.\n\n| Item | Cost |\n| --- | --- |\n| Rent | 12 |\n',
+    );
+    expect(metadata).toEqual({ title: '', author: '', page_count: 1 });
+  });
+
+  it('When a book styles bold, larger classes but its paragraphs are long or all in that type, then none becomes a heading', async () => {
+    const css = '.big { font-size: 1.5em; font-weight: 700 }';
+    const long = 'A long bold paragraph that runs on. '.repeat(8).trim();
+    const input = epub(
+      {
+        'OPS/s1.xhtml': page('', `<p class="big">${long}</p><p class="big">Short bold line</p>`),
+        'OPS/s.css': strToU8(css),
+      },
+      '<package><metadata/><manifest><item id="css" href="s.css" media-type="text/css"/><item id="a" href="s1.xhtml"/></manifest><spine><itemref idref="a"/></spine></package>',
+    );
+    const { markdown } = await convertDocument(input, 'epub', std);
+    expect(markdown).toBe(`${long}\n\nShort bold line\n`);
+  });
 });

@@ -7,6 +7,7 @@ import { attr, descendants } from '../shared/xml-dom';
 import { htmlToBlocks, noteIds, type BookNotes } from '../shared/html/reader';
 import type { Block, ListItem } from '../../document/model';
 import { PictureReader } from '../shared/ocr/pictures';
+import { StyledHeadings } from './styled-headings';
 
 /** EPUB: container.xml → OPF; spine documents in order through the HTML converter; title and creator from the OPF. */
 export const epubReader: Reader = {
@@ -60,18 +61,26 @@ export const epubReader: Reader = {
       if (html) pages.push({ path: chapterPath, html });
     }
     const notes = bookNotes(pages, numbering);
+    const stylesheets = descendants(opf, 'item')
+      .filter((item) => attr(item, 'media-type') === 'text/css')
+      .map((item) => zip.textOf(resolve(attr(item, 'href') ?? '')) ?? '');
+    const styled = StyledHeadings.of(
+      stylesheets,
+      pages.map((p) => p.html),
+    );
     for (const { path: chapterPath, html: source } of pages) {
       const html = reader ? await withPictureText(source, chapterPath, zip, reader) : source;
       const blocks = htmlToBlocks(html, numbering, {
         dropRelativeLinks: true,
         bookPage: true,
         bookNotes: notes.of(chapterPath),
+        ...(styled ? { styledHeading: (el) => styled.level(el) } : {}),
       });
       // Each spine document is a page.
       const page = chapters.length + 1;
       if (blocks.length) chapters.push(blocks.map((block) => ({ ...block, page })));
     }
-    const text = (local: string): string => descendants(opf, local)[0]?.textContent?.trim() ?? '';
+    const text = (local: string): string => known(descendants(opf, local)[0]?.textContent);
     // The book's own description of itself leads, as a reader sees it on the cover page and in a
     // library: not its language tag (`en-US`), a code for reading systems that no reader is shown.
     const facts = [
@@ -79,7 +88,7 @@ export const epubReader: Reader = {
       [
         'Authors',
         descendants(opf, 'creator')
-          .map((c) => c.textContent?.trim())
+          .map((c) => known(c.textContent))
           .filter(Boolean)
           .join(', '),
       ],
@@ -111,6 +120,15 @@ export const epubReader: Reader = {
     };
   },
 };
+
+/**
+ * A metadata value, trimmed, or '' for the placeholder a writer puts where the author gave none
+ * (LibreOffice's "Unknown Title" and "Unknown Author", Calibre's "Unknown"): no reader is told that.
+ */
+function known(value: string | null | undefined): string {
+  const trimmed = value?.trim() ?? '';
+  return /^unknown(?: (?:title|author))?$/i.test(trimmed) ? '' : trimmed;
+}
 
 /**
  * `path#id` of an address with a file part in the page at `from` (relative to it, the page itself

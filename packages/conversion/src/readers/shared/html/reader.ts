@@ -86,6 +86,8 @@ export interface HtmlReadOptions {
   bookPage?: boolean;
   /** Notes that live in another page of the same book (an e-book's endnotes file). */
   bookNotes?: BookNotes;
+  /** The heading level of a paragraph that only its type marks as a heading (an e-book's styled classes). */
+  styledHeading?: (el: HtmlElement) => number | undefined;
 }
 
 /**
@@ -370,7 +372,9 @@ class HtmlReader {
 
   private block(el: HtmlElement, depth: number, out: Block[]): void {
     // Word's "Save as Web Page" writes its Title style as <p class=MsoTitle>: a level-1 heading, as in DOCX.
-    const heading = HEADING_TAGS.get(el.tag) ?? (el.tag === 'p' && /\bMsoTitle\b/.test(el.attrs.class ?? '') ? 1 : 0);
+    const heading =
+      HEADING_TAGS.get(el.tag) ??
+      (el.tag === 'p' && /\bMsoTitle\b/.test(el.attrs.class ?? '') ? 1 : (this.options.styledHeading?.(el) ?? 0));
     if (heading) {
       const text = tidy(this.inlines(el.children, depth));
       if (!isBlankInline(text)) out.push({ type: 'heading', level: heading, text });
