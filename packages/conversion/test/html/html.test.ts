@@ -32,6 +32,15 @@ describe('HTML', () => {
     expect(markdown).toBe('```\none\ntwo\n  three\n```\n\n```js\na = 1\nb = 2\n```\n');
   });
 
+  it('When pandoc highlighted the code (class "sourceCode python", numbered lines too), then the fence names the language', async () => {
+    const { markdown } = await html(
+      '<div class="sourceCode" id="cb1"><pre class="sourceCode python"><code class="sourceCode python"><span id="cb1-1"><span class="im">import</span> os</span></code></pre></div>' +
+        '<div class="sourceCode"><pre class="sourceCode numberSource sql numberLines"><code class="sourceCode sql">SELECT 1</code></pre></div>' +
+        '<div class="sourceCode"><pre class="sourceCode"><code class="sourceCode">plain</code></pre></div>',
+    );
+    expect(markdown).toBe('```python\nimport os\n```\n\n```sql\nSELECT 1\n```\n\n```\nplain\n```\n');
+  });
+
   it('When a description list is given, then terms become bold items with their descriptions nested', async () => {
     const { markdown } = await html(
       '<dl><dt>Coffee</dt><dd>Black hot drink</dd><dt><b>Milk</b></dt><dd>White</dd><dd>Cold</dd></dl>',

@@ -57,8 +57,12 @@ const CHROME_WORDS = new Set([
 const CHROME_ROLES = new Set(['navigation', 'search']);
 /** ARIA landmark roles of the page's own header and footer. */
 const PAGE_ROLES = new Set(['banner', 'contentinfo']);
-/** Code languages named in class attributes: `language-py`, `lang-js`, `highlight-source-rust`, `brush: sql`. */
+/**
+ * Code languages named in class attributes: `language-py`, `lang-js`, `highlight-source-rust`,
+ * `brush: sql`, and pandoc's `sourceCode python` (with `numberSource` when lines are numbered).
+ */
 const LANGUAGE_CLASS = [
+  /(?:^|\s)sourceCode\s+(?:numberSource\s+)?([\w+#-]+)/,
   /\blang(?:uage)?-([\w+#-]+)/i,
   /\bhighlight-source-([\w+#-]+)/i,
   /\bhighlight-([\w+#-]+)/i,
