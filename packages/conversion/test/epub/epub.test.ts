@@ -255,15 +255,17 @@ describe('EPUB', () => {
     expect(markdown).toBe('Alpha[^1].\n\n[^1]: Note A.\n');
   });
 
-  it('When a book marks its headings only by bold, larger classes (LibreOffice export), then they are headings ranked by size and the placeholder title and author go', async () => {
+  it('When a book marks its headings only by bold, larger classes (LibreOffice export), then they are headings ranked by size (bold in another face at body size below them) and the placeholder title and author go', async () => {
     const css =
       ".para0 {\n  margin: 0.33in 0px 0in 0px;\n}\n.span0 {\n  font-family: 'Calibri';\n  font-size: 16.0000pt;\n  font-weight: bold;\n}\n" +
-      '.span2 {\n  font-size: 14.0000pt;\n  font-weight: bold;\n}\n.span1 {\n}\n.span3 {\n  font-weight: bold;\n}\n';
+      '.span2 {\n  font-size: 14.0000pt;\n  font-weight: bold;\n}\n.span1 {\n}\n.span3 {\n  font-weight: bold;\n}\n' +
+      ".span4 {\n  color: #4f81bd;\n  font-family: 'Calibri';\n  font-size: 12.0000pt;\n  font-weight: bold;\n}\n";
     const p = (span: string, text: string) => `<p class="para0"><span class="${span}">${text}</span></p>`;
     const body =
       p('span0', 'Board Minutes') +
       p('span1', 'The board met in March.') +
       p('span2', 'Decisions') +
+      p('span4', 'Budget') +
       p('span3', 'Approved.') +
       p('span1', 'The budget was approved.') +
       `<table><tr><td>${p('span2', 'Item')}</td><td>${p('span1', 'Cost')}</td></tr><tr><td>${p('span1', 'Rent')}</td><td>${p('span1', '12')}</td></tr></table>`;
@@ -275,7 +277,7 @@ describe('EPUB', () => {
     );
     const { markdown, metadata } = await convertDocument(input, 'epub', std);
     expect(markdown).toBe(
-      '# Board Minutes\n\nThe board met in March.\n\n## Decisions\n\nApproved.\n\nThe budget was approved.\n\n| Item | Cost |\n| --- | --- |\n| Rent | 12 |\n',
+      '# Board Minutes\n\nThe board met in March.\n\n## Decisions\n\n### Budget\n\nApproved.\n\nThe budget was approved.\n\n| Item | Cost |\n| --- | --- |\n| Rent | 12 |\n',
     );
     expect(metadata).toEqual({ title: '', author: '', page_count: 1 });
   });

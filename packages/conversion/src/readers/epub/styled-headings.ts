@@ -1,9 +1,22 @@
 import { descendantsOf, parseHtml, type HtmlElement } from '../shared/html/dom';
 
-/** The type a stylesheet gives a class: its size in points, and whether it is bold. */
+/** The type a stylesheet gives a class: its size in points, whether it is bold, its family and colour. */
 interface ClassFont {
   size?: number;
   bold?: boolean;
+  family?: string;
+  color?: string;
+}
+
+/** A paragraph's type, as the heading rule reads it. */
+interface ParagraphFont {
+  /** Its smallest text size, in points rounded to a tenth. */
+  size: number;
+  chars: number;
+  /** All its text bold, short, and not in a list, table or figure. */
+  heading: boolean;
+  /** The family and colour of all its text ('' where none is set or its runs differ). */
+  face: string;
 }
 
 /** Sizes in other units, in points; relative sizes are taken on the usual 12 pt body. */
@@ -27,78 +40,94 @@ const BOLD_TAGS = new Set(['b', 'strong']);
  * Headings a book marks only by type: LibreOffice's EPUB export writes every paragraph as
  * `<p class="para2"><span class="span2">`, a heading's span styled bold and larger than the body
  * in the stylesheet. A paragraph whose text is all bold and larger than the body's most common
- * size is a heading; the larger its type, the higher its level.
+ * size is a heading; the larger its type, the higher its level. At the body's size, a bold
+ * paragraph in another family or colour than the body's (Word's Heading 3) is one level below them.
  */
 export class StyledHeadings {
   private constructor(
     private readonly fonts: Map<string, ClassFont>,
     private readonly levels: Map<number, number>,
+    /** Headings set at the body's size: that size, the body's face, and their level. */
+    private readonly atBodySize?: { size: number; face: string; level: number },
   ) {}
 
   /**
    * The book's type-marked headings, from its stylesheets and pages; undefined when no class is
-   * both bold and sized (most books: their headings are `<h1>`…`<h6>`), without reading the pages.
+   * bold and sized, coloured or in a family (most books: their headings are `<h1>`…`<h6>`),
+   * without reading the pages.
    */
   static of(stylesheets: string[], pages: string[]): StyledHeadings | undefined {
     const fonts = new Map<string, ClassFont>();
     for (const css of stylesheets) readClassFonts(css, fonts);
-    if (![...fonts.values()].some((f) => f.bold && f.size !== undefined)) return undefined;
+    if (![...fonts.values()].some((f) => f.bold && (f.size !== undefined || f.family || f.color))) return undefined;
     const probe = new StyledHeadings(fonts, new Map());
-    const chars = new Map<number, number>();
-    const candidates: number[] = [];
+    const sizes = new Map<number, number>();
+    const faces = new Map<string, number>();
+    const candidates: ParagraphFont[] = [];
     for (const html of pages) {
       for (const el of descendantsOf(parseHtml(html))) {
-        if (el.tag !== 'p' && el.tag !== 'div') continue;
-        if (el.hasBlock) continue;
         const font = probe.paragraphFont(el);
         if (!font) continue;
-        chars.set(font.size, (chars.get(font.size) ?? 0) + font.chars);
-        if (font.heading) candidates.push(font.size);
+        sizes.set(font.size, (sizes.get(font.size) ?? 0) + font.chars);
+        faces.set(font.face, (faces.get(font.face) ?? 0) + font.chars);
+        if (font.heading) candidates.push(font);
       }
     }
-    let body = BODY_POINTS;
-    let most = 0;
-    for (const [size, n] of chars) if (n > most) [body, most] = [size, n];
-    const sizes = [...new Set(candidates.filter((s) => s > body))].sort((a, b) => b - a);
-    if (!sizes.length) return undefined;
-    return new StyledHeadings(fonts, new Map(sizes.map((s, i) => [s, Math.min(i + 1, MAX_LEVEL)])));
+    const body = mostCommon(sizes) ?? BODY_POINTS;
+    const bodyFace = mostCommon(faces) ?? '';
+    const larger = [...new Set(candidates.map((c) => c.size).filter((s) => s > body))].sort((a, b) => b - a);
+    const accented = candidates.some((c) => c.size === body && c.face !== bodyFace);
+    if (!larger.length && !accented) return undefined;
+    return new StyledHeadings(
+      fonts,
+      new Map(larger.map((s, i) => [s, Math.min(i + 1, MAX_LEVEL)])),
+      accented ? { size: body, face: bodyFace, level: Math.min(larger.length + 1, MAX_LEVEL) } : undefined,
+    );
   }
 
   /** The heading level of a paragraph set in a heading's type, else undefined. */
   level(el: HtmlElement): number | undefined {
-    if ((el.tag !== 'p' && el.tag !== 'div') || el.hasBlock) return undefined;
     const font = this.paragraphFont(el);
-    return font?.heading ? this.levels.get(font.size) : undefined;
+    if (!font?.heading) return undefined;
+    if (font.size === this.atBodySize?.size) {
+      return font.face !== this.atBodySize.face ? this.atBodySize.level : undefined;
+    }
+    return this.levels.get(font.size);
   }
 
-  /**
-   * A paragraph's type: its smallest text size (points, rounded to a tenth), its length, and
-   * whether it could be a heading (all its text bold, short, not in a list, table or figure).
-   */
-  private paragraphFont(el: HtmlElement): { size: number; chars: number; heading: boolean } | undefined {
+  /** A paragraph's type (see ParagraphFont); undefined for other elements and paragraphs without text. */
+  private paragraphFont(el: HtmlElement): ParagraphFont | undefined {
+    if ((el.tag !== 'p' && el.tag !== 'div') || el.hasBlock) return undefined;
     let size = Infinity;
     let chars = 0;
     let bold = true;
-    const stack: Array<{ node: HtmlElement; size?: number; bold?: boolean }> = [{ node: el, ...this.inherited(el) }];
+    let face: string | undefined;
+    const stack: Array<{ node: HtmlElement; font: ClassFont }> = [{ node: el, font: this.inherited(el) }];
     while (stack.length) {
-      const { node, size: at, bold: isBold } = stack.pop()!;
+      const { node, font } = stack.pop()!;
       for (const child of node.children) {
-        if (typeof child === 'string') {
-          const n = child.trim().length;
-          if (!n) continue;
-          chars += n;
-          size = Math.min(size, at ?? BODY_POINTS);
-          bold &&= isBold === true;
-        } else {
-          const own = this.ownFont(child);
-          stack.push({ node: child, size: own.size ?? at, bold: own.bold ?? isBold });
+        if (typeof child !== 'string') {
+          stack.push({ node: child, font: { ...font, ...this.ownFont(child) } });
+          continue;
         }
+        const n = child.trim().length;
+        if (!n) continue;
+        chars += n;
+        size = Math.min(size, font.size ?? BODY_POINTS);
+        bold &&= font.bold === true;
+        const own = `${font.family ?? ''} ${font.color ?? ''}`.trim();
+        face = face === undefined || face === own ? own : '';
       }
     }
     if (!chars) return undefined;
     let inside = false;
     for (let p = el.parent; p && !inside; p = p.parent) inside = NOT_IN.has(p.tag);
-    return { size: Math.round(size * 10) / 10, chars, heading: bold && !inside && chars <= MAX_HEADING_CHARS };
+    return {
+      size: Math.round(size * 10) / 10,
+      chars,
+      heading: bold && !inside && chars <= MAX_HEADING_CHARS,
+      face: face ?? '',
+    };
   }
 
   /** The type an element sets itself, by its classes (the last class that says wins) or its tag. */
@@ -106,30 +135,29 @@ export class StyledHeadings {
     const out: ClassFont = BOLD_TAGS.has(el.tag) ? { bold: true } : {};
     for (const name of (el.attrs.class ?? '').split(/\s+/)) {
       const font = name ? this.fonts.get(name) : undefined;
-      if (font?.size !== undefined) out.size = font.size;
-      if (font?.bold !== undefined) out.bold = font.bold;
+      if (font) Object.assign(out, font);
     }
     return out;
   }
 
-  /** The type an element has: its own, else the nearest ancestor's that sets it. */
+  /** The type an element has: each property its own, else the nearest ancestor's that sets it. */
   private inherited(el: HtmlElement): ClassFont {
-    const out: ClassFont = {};
-    for (
-      let at: HtmlElement | undefined = el;
-      at && (out.size === undefined || out.bold === undefined);
-      at = at.parent
-    ) {
-      const own = this.ownFont(at);
-      out.size ??= own.size;
-      out.bold ??= own.bold;
-    }
-    return out;
+    const chain: ClassFont[] = [];
+    for (let at: HtmlElement | undefined = el; at; at = at.parent) chain.push(this.ownFont(at));
+    return Object.assign({}, ...chain.reverse()) as ClassFont;
   }
 }
 
+/** The key counted most often, or undefined when there are none. */
+function mostCommon<K>(counts: Map<K, number>): K | undefined {
+  let best: K | undefined;
+  let most = 0;
+  for (const [key, n] of counts) if (n > most) [best, most] = [key, n];
+  return best;
+}
+
 /**
- * The font size and weight of the stylesheet's class rules (`.name`, `p.name`, one class per
+ * The font size, weight, family and colour of the stylesheet's class rules (`.name`, `p.name`, one class per
  * selector): what LibreOffice writes, and what is enough to tell a heading's type from the body's.
  */
 function readClassFonts(css: string, into: Map<string, ClassFont>): void {
@@ -140,7 +168,11 @@ function readClassFonts(css: string, into: Map<string, ClassFont>): void {
     if (size) font.size = parseFloat(size[1]!) * POINTS_PER_UNIT[size[2]!.toLowerCase()]!;
     const weight = /(?:^|;)\s*font-weight\s*:\s*([\w]+)/i.exec(body!)?.[1]?.toLowerCase();
     if (weight) font.bold = weight === 'bold' || weight === 'bolder' || Number(weight) >= 600;
-    if (font.size === undefined && font.bold === undefined) continue;
+    const family = /(?:^|;)\s*font-family\s*:\s*([^;]+)/i.exec(body!)?.[1]?.trim().toLowerCase();
+    if (family) font.family = family;
+    const color = /(?:^|;)\s*color\s*:\s*([^;]+)/i.exec(body!)?.[1]?.trim().toLowerCase();
+    if (color && !/^(?:#000(?:000)?|black)$/.test(color)) font.color = color;
+    if (!Object.keys(font).length) continue;
     for (const selector of selectors!.split(',')) {
       const name = /^\s*[a-z]*\.([\w-]+)\s*$/i.exec(selector)?.[1];
       if (name) into.set(name, { ...into.get(name), ...font });
