@@ -295,4 +295,28 @@ describe('EPUB', () => {
     const { markdown } = await convertDocument(input, 'epub', std);
     expect(markdown).toBe(`${long}\n\nShort bold line\n`);
   });
+
+  it("When a book's headings are larger but not bold (Word's Title and Heading 1 and 2 through LibreOffice), then they are headings, and a note's number linking back to its mark goes", async () => {
+    const css =
+      '.span0 { font-size: 28.0000pt; }\n.span1 { color: #2e74b5; font-size: 16.0000pt; }\n' +
+      '.span3 { color: #2e74b5; font-size: 13.0000pt; }\n.span5 { font-size: 13.0000pt; }\n.span2 {\n}\n';
+    const p = (span: string, text: string) => `<p class="para0"><span class="${span}">${text}</span></p>`;
+    const body =
+      p('span0', 'Service Agreement') +
+      p('span1', 'Parties') +
+      '<p class="para0"><span class="span2">Made between the parties</span><sup id="calledF1"><a epub:type="noteref" href="#dataF1">1</a></sup><span class="span2">.</span></p>' +
+      p('span3', 'Fees') +
+      p('span5', 'A slightly larger plain line.') +
+      p('span2', 'Fees are due monthly, as the schedule sets out in its second part.') +
+      '<aside epub:type="footnote" id="dataF1"><p class="para0"><span class="span2"><sup><a href="#calledF1">1</a></sup>Source: survey.</span></p></aside>';
+    const input = epub(
+      { 'OPS/s1.xhtml': page('', body), 'OPS/s.css': strToU8(css) },
+      '<package><metadata/><manifest><item id="css" href="s.css" media-type="text/css"/><item id="a" href="s1.xhtml"/></manifest><spine><itemref idref="a"/></spine></package>',
+    );
+    const { markdown } = await convertDocument(input, 'epub', std);
+    expect(markdown).toBe(
+      '# Service Agreement\n\n## Parties\n\nMade between the parties[^1].\n\n### Fees\n\nA slightly larger plain line.\n\n' +
+        'Fees are due monthly, as the schedule sets out in its second part.\n\n[^1]: Source: survey.\n',
+    );
+  });
 });

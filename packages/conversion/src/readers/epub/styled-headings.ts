@@ -13,8 +13,10 @@ interface ParagraphFont {
   /** Its smallest text size, in points rounded to a tenth. */
   size: number;
   chars: number;
-  /** All its text bold, short, and not in a list, table or figure. */
-  heading: boolean;
+  /** All its text bold. */
+  bold: boolean;
+  /** Short, and not in a list, table or figure: it may be a heading. */
+  standalone: boolean;
   /** The family and colour of all its text ('' where none is set or its runs differ). */
   face: string;
 }
@@ -30,6 +32,8 @@ const POINTS_PER_UNIT: Record<string, number> = {
 };
 /** The longest paragraph taken for a heading by its type alone: a title, not a bold lead paragraph. */
 const MAX_HEADING_CHARS = 200;
+/** Type this much larger than the body's marks a heading by its size alone (Word's 16 pt Heading 1 over 12 pt). */
+const HEADING_SIZE_RATIO = 1.2;
 /** Markdown has six heading levels. */
 const MAX_LEVEL = 6;
 /** Places a heading never stands in: its type there is a cell's or an item's. */
@@ -38,17 +42,19 @@ const BOLD_TAGS = new Set(['b', 'strong']);
 
 /**
  * Headings a book marks only by type: LibreOffice's EPUB export writes every paragraph as
- * `<p class="para2"><span class="span2">`, a heading's span styled bold and larger than the body
- * in the stylesheet. A paragraph whose text is all bold and larger than the body's most common
- * size is a heading; the larger its type, the higher its level. At the body's size, a bold
- * paragraph in another family or colour than the body's (Word's Heading 3) is one level below them.
+ * `<p class="para2"><span class="span2">`, a heading's span styled in the stylesheet. A short
+ * paragraph is a heading when its type is set apart from the body's (the most common size, family
+ * and colour): larger and bold, larger in another family or colour, or much larger (Word's Title
+ * and Heading 1 are not bold); at the body's size, bold in another family or colour (Word's
+ * Heading 3). The larger its type, the higher its level; body-size headings come last.
  */
 export class StyledHeadings {
+  private levels = new Map<number, number>();
+
   private constructor(
     private readonly fonts: Map<string, ClassFont>,
-    private readonly levels: Map<number, number>,
-    /** Headings set at the body's size: that size, the body's face, and their level. */
-    private readonly atBodySize?: { size: number; face: string; level: number },
+    private readonly body = BODY_POINTS,
+    private readonly bodyFace = '',
   ) {}
 
   /**
@@ -59,8 +65,8 @@ export class StyledHeadings {
   static of(stylesheets: string[], pages: string[]): StyledHeadings | undefined {
     const fonts = new Map<string, ClassFont>();
     for (const css of stylesheets) readClassFonts(css, fonts);
-    if (![...fonts.values()].some((f) => f.bold && (f.size !== undefined || f.family || f.color))) return undefined;
-    const probe = new StyledHeadings(fonts, new Map());
+    if (![...fonts.values()].some((f) => f.size !== undefined || (f.bold && (f.family || f.color)))) return undefined;
+    const probe = new StyledHeadings(fonts);
     const sizes = new Map<number, number>();
     const faces = new Map<string, number>();
     const candidates: ParagraphFont[] = [];
@@ -70,29 +76,27 @@ export class StyledHeadings {
         if (!font) continue;
         sizes.set(font.size, (sizes.get(font.size) ?? 0) + font.chars);
         faces.set(font.face, (faces.get(font.face) ?? 0) + font.chars);
-        if (font.heading) candidates.push(font);
+        if (font.standalone) candidates.push(font);
       }
     }
-    const body = mostCommon(sizes) ?? BODY_POINTS;
-    const bodyFace = mostCommon(faces) ?? '';
-    const larger = [...new Set(candidates.map((c) => c.size).filter((s) => s > body))].sort((a, b) => b - a);
-    const accented = candidates.some((c) => c.size === body && c.face !== bodyFace);
-    if (!larger.length && !accented) return undefined;
-    return new StyledHeadings(
-      fonts,
-      new Map(larger.map((s, i) => [s, Math.min(i + 1, MAX_LEVEL)])),
-      accented ? { size: body, face: bodyFace, level: Math.min(larger.length + 1, MAX_LEVEL) } : undefined,
-    );
+    const book = new StyledHeadings(fonts, mostCommon(sizes) ?? BODY_POINTS, mostCommon(faces) ?? '');
+    const headingSizes = [...new Set(candidates.filter((c) => book.setApart(c)).map((c) => c.size))];
+    if (!headingSizes.length) return undefined;
+    headingSizes.sort((a, b) => b - a).forEach((size, i) => book.levels.set(size, Math.min(i + 1, MAX_LEVEL)));
+    return book;
   }
 
   /** The heading level of a paragraph set in a heading's type, else undefined. */
   level(el: HtmlElement): number | undefined {
     const font = this.paragraphFont(el);
-    if (!font?.heading) return undefined;
-    if (font.size === this.atBodySize?.size) {
-      return font.face !== this.atBodySize.face ? this.atBodySize.level : undefined;
-    }
-    return this.levels.get(font.size);
+    return font?.standalone && this.setApart(font) ? this.levels.get(font.size) : undefined;
+  }
+
+  /** Whether a paragraph's type is a heading's beside the body's (see the class comment). */
+  private setApart(font: ParagraphFont): boolean {
+    const otherFace = font.face !== this.bodyFace;
+    if (font.size === this.body) return font.bold && otherFace;
+    return font.size > this.body && (font.bold || otherFace || font.size >= this.body * HEADING_SIZE_RATIO);
   }
 
   /** A paragraph's type (see ParagraphFont); undefined for other elements and paragraphs without text. */
@@ -125,7 +129,8 @@ export class StyledHeadings {
     return {
       size: Math.round(size * 10) / 10,
       chars,
-      heading: bold && !inside && chars <= MAX_HEADING_CHARS,
+      bold,
+      standalone: !inside && chars <= MAX_HEADING_CHARS,
       face: face ?? '',
     };
   }

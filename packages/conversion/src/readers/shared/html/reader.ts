@@ -1,5 +1,5 @@
 import type { Block, Inline, ListItem, Note } from '../../../document/model';
-import { isBlankInline } from '../../../document/predicates';
+import { inlineText, isBlankInline } from '../../../document/predicates';
 import { BLOCK_TAGS, parseHtml, textOf, type HtmlElement, type HtmlNode } from './dom';
 import { isFormatting } from '../../../document/predicates';
 
@@ -266,6 +266,8 @@ function append<T>(target: T[], items: T[]): void {
 class HtmlReader {
   /** An element left out while one paragraph is read (the marker Word drew for a list item). */
   private hidden: HtmlElement | undefined;
+  /** How many notes are being read, one inside another: their links back to the mark go. */
+  private inNote = 0;
 
   /** Note labels by the note's element id (`fn1`, Word's `ftn1`), numbered in the order met. */
   private readonly noteLabels = new Map<string, string>();
@@ -312,7 +314,12 @@ class HtmlReader {
 
   /** A note's blocks are kept for the notes block at the end, not read where the note stands. */
   private takeNote(note: HtmlElement, depth: number): void {
-    this.notes.push({ id: this.noteLabel(note.attrs.id ?? ''), blocks: this.blocks(note.children, depth + 1) });
+    this.inNote++;
+    try {
+      this.notes.push({ id: this.noteLabel(note.attrs.id ?? ''), blocks: this.blocks(note.children, depth + 1) });
+    } finally {
+      this.inNote--;
+    }
   }
 
   /** Block context: inline runs gather into paragraphs, block elements become their blocks (appended to `out`). */
@@ -607,6 +614,9 @@ class HtmlReader {
         // A link within the page (or the book) showing only a symbol is a permalink or back link (¶
         // beside a heading, ↩ or ^ after a note): page furniture, not text.
         if ((el.attrs.href?.startsWith('#') || intoBook) && isOnlySymbols(inner)) return;
+        // In a note, a link within the page showing the note's number leads back to its mark
+        // (LibreOffice's EPUB: `<sup><a href="#calledF1">1</a></sup>Source…`).
+        if (this.inNote && el.attrs.href?.startsWith('#') && NOTE_NUMBER.test(inlineText(inner))) return;
         const kept = url && !intoBook;
         if (kept && !isBlankInline(inner)) out.push({ type: 'link', url, children: inner });
         else append(out, inner);
@@ -867,6 +877,9 @@ function svgLines(text: HtmlElement): string {
 }
 
 /** Only text, and no letter or digit in it (an empty link, a pilcrow, an arrow). */
+/** A note's number as its mark shows it: 1, [12], (a), iv, *. */
+const NOTE_NUMBER = /^\s*[[(]?(?:\d{1,4}|[a-z]|[ivx]{1,5}|\*{1,3})[\])]?\.?\s*$/i;
+
 function isOnlySymbols(nodes: Inline[]): boolean {
   const stack: Inline[][] = [nodes];
   while (stack.length) {
