@@ -25,6 +25,20 @@ const cell = (inner: string) => `<table:table-cell>${inner}</table:table-cell>`;
 const row = (...cells: string[]) => `<table:table-row>${cells.join('')}</table:table-row>`;
 
 describe('ODT', () => {
+  it('When plain paragraphs are in the Heading 1 and Heading 2 styles (a docx-library file through LibreOffice), then they are headings of those levels', async () => {
+    const input = odt(
+      '<text:p text:style-name="Heading_20_1"><text:bookmark-start text:name="_Toc1"/>Parties<text:bookmark-end text:name="_Toc1"/></text:p>' +
+        '<text:p text:style-name="Standard">The supplier and the client.</text:p>' +
+        '<text:p text:style-name="P1">Fees</text:p><text:p text:style-name="Heading_20_10">Not a level</text:p>',
+      '<style:style style:name="P1" style:family="paragraph" style:parent-style-name="Heading_20_2"/>',
+      '',
+      '<style:style style:name="Heading_20_1" style:display-name="Heading 1" style:family="paragraph"><style:text-properties fo:font-weight="bold"/></style:style>' +
+        '<style:style style:name="Heading_20_2" style:display-name="Heading 2" style:family="paragraph"><style:text-properties fo:font-weight="bold"/></style:style>',
+    );
+    const { markdown } = await convertDocument(input, 'odt', std);
+    expect(markdown).toBe('# Parties\n\nThe supplier and the client.\n\n## Fees\n\nNot a level\n');
+  });
+
   it('When table cells hold lists and a nested table, then each cell stays one line with markers and nested cells', async () => {
     const input = odt(
       '<table:table>' +

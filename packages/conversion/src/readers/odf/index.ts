@@ -341,11 +341,17 @@ function isCodeStyle(style: string, pkg: OdfPackage): boolean {
   return false;
 }
 
-/** 1 for a Title paragraph, 2 for a Subtitle (directly or through parent styles), else 0. */
+/**
+ * The heading level a paragraph's style gives it (directly or through parent styles): 1 for Title,
+ * 2 for Subtitle, N for "Heading N" on a plain paragraph (a DOCX heading whose style carried no
+ * outline level, as the docx library writes them, comes out of LibreOffice so), else 0.
+ */
 function titleRole(style: string, pkg: OdfPackage): number {
   for (let name = style, hops = 0; name && hops < 8; name = pkg.parents.get(name) ?? '', hops++) {
     if (name === 'Title') return 1;
     if (name === 'Subtitle') return 2;
+    const heading = /^Heading_20_([1-6])$/.exec(name);
+    if (heading) return Number(heading[1]);
   }
   return 0;
 }
