@@ -232,8 +232,11 @@ function position(shape: Element): { x: number; y: number } {
   return { x: Number(attr(off, 'x') ?? 0), y: Number(attr(off, 'y') ?? 0) };
 }
 
-/** Paragraphs of a text body; in body placeholders paragraphs are bullets unless marked buNone. */
-function textParagraphs(body: Element | undefined, bulletsByDefault: boolean): ParagraphModel[] {
+/** Paragraphs of a text body, as plain text; in body placeholders paragraphs are bullets unless marked buNone. */
+function textParagraphs(
+  body: Element | undefined,
+  bulletsByDefault: boolean,
+): Array<ParagraphModel & { text: string }> {
   return children(body, 'p').map((p) => {
     const pPr = child(p, 'pPr');
     const level = Number(attr(pPr, 'lvl') ?? 0);
