@@ -24,6 +24,14 @@ function epub(files: Record<string, Uint8Array>, opf: string): Buffer {
 const oneChapterOpf = (href: string) =>
   `<package><metadata/><manifest><item id="a" href="${href}"/></manifest><spine><itemref idref="a"/></spine></package>`;
 
+/** A book of one chapter (`body`) styled by one stylesheet (`css`), with the OPF's `metadata`. */
+const styledBook = (css: string, body: string, metadata = '<metadata/>') =>
+  epub(
+    { 'OPS/s1.xhtml': page('', body), 'OPS/s.css': strToU8(css) },
+    `<package xmlns:dc="http://purl.org/dc/elements/1.1/">${metadata}<manifest><item id="css" href="s.css" media-type="text/css"/>` +
+      '<item id="a" href="s1.xhtml"/></manifest><spine><itemref idref="a"/></spine></package>',
+  );
+
 describe('EPUB', () => {
   it('When an EPUB 2 book lists its contents page in the guide, then that page is skipped and chapters keep their structure', async () => {
     const input = epub(
@@ -269,11 +277,10 @@ describe('EPUB', () => {
       p('span3', 'Approved.') +
       p('span1', 'The budget was approved.') +
       `<table><tr><td>${p('span2', 'Item')}</td><td>${p('span1', 'Cost')}</td></tr><tr><td>${p('span1', 'Rent')}</td><td>${p('span1', '12')}</td></tr></table>`;
-    const input = epub(
-      { 'OPS/s1.xhtml': page('', body), 'OPS/styles/stylesheet.css': strToU8(css) },
-      '<package xmlns:dc="http://purl.org/dc/elements/1.1/"><metadata><dc:title>Unknown Title</dc:title><dc:creator>Unknown Author</dc:creator></metadata>' +
-        '<manifest><item id="css" href="styles/stylesheet.css" media-type="text/css"/><item id="a" href="s1.xhtml"/></manifest>' +
-        '<spine><itemref idref="a"/></spine></package>',
+    const input = styledBook(
+      css,
+      body,
+      '<metadata><dc:title>Unknown Title</dc:title><dc:creator>Unknown Author</dc:creator></metadata>',
     );
     const { markdown, metadata } = await convertDocument(input, 'epub', std);
     expect(markdown).toBe(
@@ -285,13 +292,7 @@ describe('EPUB', () => {
   it('When a book styles bold, larger classes but its paragraphs are long or all in that type, then none becomes a heading', async () => {
     const css = '.big { font-size: 1.5em; font-weight: 700 }';
     const long = 'A long bold paragraph that runs on. '.repeat(8).trim();
-    const input = epub(
-      {
-        'OPS/s1.xhtml': page('', `<p class="big">${long}</p><p class="big">Short bold line</p>`),
-        'OPS/s.css': strToU8(css),
-      },
-      '<package><metadata/><manifest><item id="css" href="s.css" media-type="text/css"/><item id="a" href="s1.xhtml"/></manifest><spine><itemref idref="a"/></spine></package>',
-    );
+    const input = styledBook(css, `<p class="big">${long}</p><p class="big">Short bold line</p>`);
     const { markdown } = await convertDocument(input, 'epub', std);
     expect(markdown).toBe(`${long}\n\nShort bold line\n`);
   });
@@ -309,10 +310,7 @@ describe('EPUB', () => {
       p('span5', 'A slightly larger plain line.') +
       p('span2', 'Fees are due monthly, as the schedule sets out in its second part.') +
       '<aside epub:type="footnote" id="dataF1"><p class="para0"><span class="span2"><sup><a href="#calledF1">1</a></sup>Source: survey.</span></p></aside>';
-    const input = epub(
-      { 'OPS/s1.xhtml': page('', body), 'OPS/s.css': strToU8(css) },
-      '<package><metadata/><manifest><item id="css" href="s.css" media-type="text/css"/><item id="a" href="s1.xhtml"/></manifest><spine><itemref idref="a"/></spine></package>',
-    );
+    const input = styledBook(css, body);
     const { markdown } = await convertDocument(input, 'epub', std);
     expect(markdown).toBe(
       '# Service Agreement\n\n## Parties\n\nMade between the parties[^1].\n\n### Fees\n\nA slightly larger plain line.\n\n' +
