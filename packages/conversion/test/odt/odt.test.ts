@@ -138,6 +138,31 @@ describe('ODT', () => {
 });
 
 describe('ODP', () => {
+  it('When a slide has no title frame and opens with a one-line text shape in title type (a pptxgenjs deck through LibreOffice), then that line is its title', async () => {
+    const ns = `${NS} xmlns:draw="urn:oasis:names:tc:opendocument:xmlns:drawing:1.0" xmlns:presentation="urn:oasis:names:tc:opendocument:xmlns:presentation:1.0"`;
+    const size = (name: string, pt: number, bold = false) =>
+      `<style:style style:name="${name}" style:family="text"><style:text-properties fo:font-size="${pt}pt"${bold ? ' fo:font-weight="bold"' : ''}/></style:style>`;
+    const shape = (style: string, text: string) =>
+      `<draw:custom-shape><text:p><text:span text:style-name="${style}">${text}</text:span></text:p></draw:custom-shape>`;
+    const input = Buffer.from(
+      zipSync({
+        mimetype: strToU8('application/vnd.oasis.opendocument.presentation'),
+        'content.xml': strToU8(
+          `<office:document-content ${ns}><office:automatic-styles>${size('T1', 36, true)}${size('T2', 18)}${size('T3', 14)}${size('T4', 28)}${size('T5', 72)}</office:automatic-styles>` +
+            '<office:body><office:presentation>' +
+            `<draw:page draw:name="page1">${shape('T1', 'Annual Review')}${shape('T2', 'Prepared by finance')}</draw:page>` +
+            `<draw:page draw:name="Quiet">${shape('T3', 'Just a caption')}${shape('T3', 'More text')}</draw:page>` +
+            `<draw:page draw:name="page3">${shape('T4', 'Agenda')}${shape('T5', '42%')}</draw:page>` +
+            '</office:presentation></office:body></office:document-content>',
+        ),
+      }),
+    );
+    const { markdown } = await convertDocument(input, 'odp', std);
+    expect(markdown).toBe(
+      '# Annual Review\n\nPrepared by finance\n\n# Quiet\n\nJust a caption\n\nMore text\n\n# page3\n\nAgenda\n\n42%\n',
+    );
+  });
+
   it('When a slide has no title, then its own name is the heading, and a slide with neither is numbered', async () => {
     const ns = `${NS} xmlns:draw="urn:oasis:names:tc:opendocument:xmlns:drawing:1.0" xmlns:presentation="urn:oasis:names:tc:opendocument:xmlns:presentation:1.0"`;
     const box = (cls: string, text: string) =>
