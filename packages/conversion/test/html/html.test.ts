@@ -41,6 +41,26 @@ describe('HTML', () => {
     expect(markdown).toBe('```python\nimport os\n```\n\n```sql\nSELECT 1\n```\n\n```\nplain\n```\n');
   });
 
+  it('When a Google Docs export writes each list level as its own flat list (lst-kix_ID-N) and the title as p.title, then the levels nest and the title is a heading', async () => {
+    const list = (tag: string, id: string, level: number, items: string[]) =>
+      `<${tag} class="c8 lst-kix_${id}-${level} start">${items.map((i) => `<li class="c1"><span class="c0">${i}</span></li>`).join('')}</${tag}>`;
+    const { markdown } = await html(
+      '<body class="doc-content"><p class="c3 title"><span class="c0">Team Handbook</span></p><p class="c3 subtitle"><span>2024</span></p>' +
+        list('ul', 'abc', 0, ['Get a laptop', 'Join the chat']) +
+        list('ul', 'abc', 1, ['Engineering']) +
+        list('ul', 'abc', 2, ['Alerts']) +
+        list('ul', 'abc', 0, ['Read the wiki']) +
+        list('ul', 'xyz', 1, ['Another list']) +
+        '<p>Between.</p>' +
+        list('ul', 'abc', 1, ['After a paragraph']) +
+        '</body>',
+    );
+    expect(markdown).toBe(
+      '# Team Handbook\n\n## 2024\n\n- Get a laptop\n- Join the chat\n  - Engineering\n    - Alerts\n- Read the wiki\n\n' +
+        '- Another list\n\nBetween.\n\n- After a paragraph\n',
+    );
+  });
+
   it('When a description list is given, then terms become bold items with their descriptions nested', async () => {
     const { markdown } = await html(
       '<dl><dt>Coffee</dt><dd>Black hot drink</dd><dt><b>Milk</b></dt><dd>White</dd><dd>Cold</dd></dl>',

@@ -327,6 +327,8 @@ class HtmlReader {
     let run: Inline[] = [];
     // Paragraphs Word saved as list items, gathered until other content shows.
     let word: WordList | undefined;
+    // Google Docs' flat lists of one level each, joined into the list they nest in.
+    let kix: KixLists | undefined;
     const endWordList = (): void => {
       if (word) out.push(word.list);
       word = undefined;
@@ -357,6 +359,21 @@ class HtmlReader {
           );
           continue;
         }
+        const kixClass = node.tag === 'ul' || node.tag === 'ol' ? KIX_LIST.exec(node.attrs.class ?? '') : null;
+        if (kixClass) {
+          endWordList();
+          const made: Block[] = [];
+          this.block(node, depth + 1, made);
+          const list = made[0];
+          const level = Number(kixClass[2]);
+          if (made.length !== 1 || list?.type !== 'list') append(out, made);
+          else if (kix?.id === kixClass[1] && out[out.length - 1] === kix.root) nestKixList(kix, level, list);
+          else {
+            out.push(list);
+            kix = { id: kixClass[1]!, root: list, open: [{ level, list }] };
+          }
+          continue;
+        }
         const at = out.length;
         this.block(node, depth + 1, out);
         // An empty paragraph between Word's list items does not end the list; content does.
@@ -382,10 +399,13 @@ class HtmlReader {
   }
 
   private block(el: HtmlElement, depth: number, out: Block[]): void {
-    // Word's "Save as Web Page" writes its Title style as <p class=MsoTitle>: a level-1 heading, as in DOCX.
+    // Word's "Save as Web Page" writes its Title style as <p class=MsoTitle>, Google Docs as <p class="title">
+    // (and "subtitle"): headings of levels 1 and 2, as in DOCX.
     const heading =
       HEADING_TAGS.get(el.tag) ??
-      (el.tag === 'p' && /\bMsoTitle\b/.test(el.attrs.class ?? '') ? 1 : (this.options.styledHeading?.(el) ?? 0));
+      (el.tag === 'p' ? titleLevel(el) : undefined) ??
+      this.options.styledHeading?.(el) ??
+      0;
     if (heading) {
       const text = tidy(this.inlines(el.children, depth));
       if (!isBlankInline(text)) out.push({ type: 'heading', level: heading, text });
@@ -720,7 +740,41 @@ function wordListItem(
   return { list, level: Math.min(Number(level), 9), marker: '' };
 }
 
+/** The heading level a paragraph's class gives it as a document title or subtitle, else undefined. */
+function titleLevel(p: HtmlElement): number | undefined {
+  const cls = p.attrs.class ?? '';
+  if (/\bMsoTitle\b|(?:^|\s)title(?:\s|$)/.test(cls)) return 1;
+  if (/(?:^|\s)subtitle(?:\s|$)/.test(cls)) return 2;
+  return undefined;
+}
+
 type ListBlock = Extract<Block, { type: 'list' }>;
+
+/**
+ * Google Docs' HTML writes each level of a list as its own flat <ul>/<ol>, one after another,
+ * classed `lst-kix_<list id>-<level>`.
+ */
+const KIX_LIST = /(?:^|\s)lst-kix_(\S+)-(\d+)(?:\s|$)/;
+
+/** One Google Docs list being joined: its first part (in the output) and the lists open at each level. */
+interface KixLists {
+  id: string;
+  root: ListBlock;
+  open: Array<{ level: number; list: ListBlock }>;
+}
+
+/** The next part of a Google Docs list: nested under the last item above its level, or continuing its level. */
+function nestKixList(lists: KixLists, level: number, list: ListBlock): void {
+  while (lists.open.length > 1 && lists.open[lists.open.length - 1]!.level > level) lists.open.pop();
+  const top = lists.open[lists.open.length - 1]!;
+  const parent = top.list.items[top.list.items.length - 1];
+  if (top.level >= level || !parent) {
+    append(top.list.items, list.items);
+    return;
+  }
+  (parent.children ??= []).push(list);
+  lists.open.push({ level, list });
+}
 
 /** One Word list's paragraphs (same `l<n>` id) as a list, nested by their levels; numbered when the marker is a number or letter. */
 class WordList {
