@@ -284,7 +284,7 @@ describe('EPUB', () => {
     );
     const { markdown, metadata } = await convertDocument(input, 'epub', std);
     expect(markdown).toBe(
-      '# Board Minutes\n\nThe board met in March.\n\n## Decisions\n\n### Budget\n\nApproved.\n\nThe budget was approved.\n\n| Item | Cost |\n| --- | --- |\n| Rent | 12 |\n',
+      '# Board Minutes\n\nThe board met in March.\n\n## Decisions\n\n### Budget\n\n**Approved.**\n\nThe budget was approved.\n\n| **Item** | Cost |\n| --- | --- |\n| Rent | 12 |\n',
     );
     expect(metadata).toEqual({ title: '', author: '', page_count: 1 });
   });

@@ -61,6 +61,17 @@ describe('HTML', () => {
     );
   });
 
+  it('When runs are bold or italic only by their class in the head <style> or their style attribute (Google Docs), then they are strong and emphasis', async () => {
+    const { markdown } = await html(
+      '<html><head><style>.c0{font-weight:400;font-style:normal}.c2{font-weight:700}.c4{font-style:italic}p.c9,.c5{font-weight:bold;font-style:italic}</style></head><body>' +
+        '<h1><span class="c2">Heading</span></h1>' +
+        '<p><span class="c0">Plain, </span><span class="c2">bold</span><span class="c0">, </span><span class="c4">italic</span>' +
+        '<span class="c0">, </span><span class="c5">both</span><span class="c0"> and </span><span style="font-weight: 600">inline</span>' +
+        '<span class="c2 c0"> unbolded</span>.</p></body></html>',
+    );
+    expect(markdown).toBe('# Heading\n\nPlain, **bold**, *italic*, ***both*** and **inline** unbolded.\n');
+  });
+
   it('When a description list is given, then terms become bold items with their descriptions nested', async () => {
     const { markdown } = await html(
       '<dl><dt>Coffee</dt><dd>Black hot drink</dd><dt><b>Milk</b></dt><dd>White</dd><dd>Cold</dd></dl>',

@@ -8,6 +8,7 @@ import { htmlToBlocks, noteIds, type BookNotes } from '../shared/html/reader';
 import type { Block, ListItem } from '../../document/model';
 import { PictureReader } from '../shared/ocr/pictures';
 import { StyledHeadings } from './styled-headings';
+import { readClassFonts, type ClassFont } from '../shared/html/class-fonts';
 
 /** EPUB: container.xml → OPF; spine documents in order through the HTML converter; title and creator from the OPF. */
 export const epubReader: Reader = {
@@ -64,6 +65,9 @@ export const epubReader: Reader = {
     const stylesheets = descendants(opf, 'item')
       .filter((item) => attr(item, 'media-type') === 'text/css')
       .map((item) => zip.textOf(resolve(attr(item, 'href') ?? '')) ?? '');
+    // The book's class rules: a run's weight and slant (LibreOffice's spans) are set there, not by <b> or <i>.
+    const classFonts = new Map<string, ClassFont>();
+    for (const css of stylesheets) readClassFonts(css, classFonts);
     const styled = StyledHeadings.of(
       stylesheets,
       pages.map((p) => p.html),
@@ -74,6 +78,7 @@ export const epubReader: Reader = {
         dropRelativeLinks: true,
         bookPage: true,
         bookNotes: notes.of(chapterPath),
+        classFonts,
         ...(styled ? { styledHeading: (el) => styled.level(el) } : {}),
       });
       // Each spine document is a page.

@@ -1,12 +1,5 @@
 import { descendantsOf, parseHtml, type HtmlElement } from '../shared/html/dom';
-
-/** The type a stylesheet gives a class: its size in points, whether it is bold, its family and colour. */
-interface ClassFont {
-  size?: number;
-  bold?: boolean;
-  family?: string;
-  color?: string;
-}
+import { BODY_POINTS, readClassFonts, type ClassFont } from '../shared/html/class-fonts';
 
 /** A paragraph's type, as the heading rule reads it. */
 interface ParagraphFont {
@@ -21,15 +14,6 @@ interface ParagraphFont {
   face: string;
 }
 
-/** Sizes in other units, in points; relative sizes are taken on the usual 12 pt body. */
-const BODY_POINTS = 12;
-const POINTS_PER_UNIT: Record<string, number> = {
-  pt: 1,
-  px: 0.75,
-  em: BODY_POINTS,
-  rem: BODY_POINTS,
-  '%': BODY_POINTS / 100,
-};
 /** The longest paragraph taken for a heading by its type alone: a title, not a bold lead paragraph. */
 const MAX_HEADING_CHARS = 200;
 /** Type this much larger than the body's marks a heading by its size alone (Word's 16 pt Heading 1 over 12 pt). */
@@ -159,28 +143,4 @@ function mostCommon<K>(counts: Map<K, number>): K | undefined {
   let most = 0;
   for (const [key, n] of counts) if (n > most) [best, most] = [key, n];
   return best;
-}
-
-/**
- * The font size, weight, family and colour of the stylesheet's class rules (`.name`, `p.name`, one class per
- * selector): what LibreOffice writes, and what is enough to tell a heading's type from the body's.
- */
-function readClassFonts(css: string, into: Map<string, ClassFont>): void {
-  const rules = css.replace(/\/\*[\s\S]*?\*\//g, '').matchAll(/([^{}]+)\{([^{}]*)\}/g);
-  for (const [, selectors, body] of rules) {
-    const font: ClassFont = {};
-    const size = /(?:^|;)\s*font-size\s*:\s*([\d.]+)\s*(pt|px|em|rem|%)/i.exec(body!);
-    if (size) font.size = parseFloat(size[1]!) * POINTS_PER_UNIT[size[2]!.toLowerCase()]!;
-    const weight = /(?:^|;)\s*font-weight\s*:\s*([\w]+)/i.exec(body!)?.[1]?.toLowerCase();
-    if (weight) font.bold = weight === 'bold' || weight === 'bolder' || Number(weight) >= 600;
-    const family = /(?:^|;)\s*font-family\s*:\s*([^;]+)/i.exec(body!)?.[1]?.trim().toLowerCase();
-    if (family) font.family = family;
-    const color = /(?:^|;)\s*color\s*:\s*([^;]+)/i.exec(body!)?.[1]?.trim().toLowerCase();
-    if (color && !/^(?:#000(?:000)?|black)$/.test(color)) font.color = color;
-    if (!Object.keys(font).length) continue;
-    for (const selector of selectors!.split(',')) {
-      const name = /^\s*[a-z]*\.([\w-]+)\s*$/i.exec(selector)?.[1];
-      if (name) into.set(name, { ...into.get(name), ...font });
-    }
-  }
 }

@@ -2,6 +2,8 @@ import type { Block, Inline, ListItem, Note } from '../../../document/model';
 import { inlineText, isBlankInline } from '../../../document/predicates';
 import { BLOCK_TAGS, parseHtml, textOf, type HtmlElement, type HtmlNode } from './dom';
 import { isFormatting } from '../../../document/predicates';
+import { withoutWholeEmphasis } from '../../../document/builders';
+import { declaredFont, readClassFonts, type ClassFont } from './class-fonts';
 
 /** Elements nested deeper than this are read as their plain text (no stack overflow on hostile nesting). */
 export const MAX_HTML_DEPTH = 200;
@@ -90,6 +92,8 @@ export interface HtmlReadOptions {
   bookPage?: boolean;
   /** Notes that live in another page of the same book (an e-book's endnotes file). */
   bookNotes?: BookNotes;
+  /** The type of the document's classes (an e-book's stylesheets); else read from the page's own <style>. */
+  classFonts?: ReadonlyMap<string, ClassFont>;
   /** The heading level of a paragraph that only its type marks as a heading (an e-book's styled classes). */
   styledHeading?: (el: HtmlElement) => number | undefined;
 }
@@ -124,6 +128,7 @@ export function readHtml(
   const content = mainContent(root);
   const notes = noteElements(root, options.bookNotes);
   const first = numbering.next;
+  options = options.classFonts ? options : { ...options, classFonts: headClassFonts(root) };
   const blocks = new HtmlReader('all', notes, numbering, options).document(content);
   if (blocks.length || !textOf(root, (el) => SKIPPED_TAGS.has(el.tag)).trim()) return blocks;
   // A page that is all chrome (a bare header or menu) keeps what is inside its outermost chrome,
@@ -407,7 +412,8 @@ class HtmlReader {
       this.options.styledHeading?.(el) ??
       0;
     if (heading) {
-      const text = tidy(this.inlines(el.children, depth));
+      // A heading's look (bold in its class or a <b> over all of it) is the heading's, not emphasis.
+      const text = withoutWholeEmphasis(tidy(this.inlines(el.children, depth)));
       if (!isBlankInline(text)) out.push({ type: 'heading', level: heading, text });
       return;
     }
@@ -572,6 +578,27 @@ class HtmlReader {
     });
   }
 
+  /**
+   * The weight and slant a span's classes (the last that says wins) and its style attribute set:
+   * Google Docs and LibreOffice's EPUB write every run's look so, never as <b> or <i>.
+   */
+  private spanLook(el: HtmlElement): ClassFont | undefined {
+    const fonts = this.options.classFonts;
+    if (!fonts?.size && el.attrs.style === undefined) return undefined;
+    const look: ClassFont = {};
+    for (const name of (el.attrs.class ?? '').split(/\s+/)) {
+      const font = name ? fonts?.get(name) : undefined;
+      if (font?.bold !== undefined) look.bold = font.bold;
+      if (font?.italic !== undefined) look.italic = font.italic;
+    }
+    if (el.attrs.style !== undefined) {
+      const own = declaredFont(el.attrs.style);
+      look.bold = own.bold ?? look.bold;
+      look.italic = own.italic ?? look.italic;
+    }
+    return look;
+  }
+
   /** Inline context: formatting becomes nodes; block elements met here are set apart by spaces. */
   private inlines(nodes: HtmlNode[], depth: number, out: Inline[] = []): Inline[] {
     for (const node of nodes) {
@@ -585,6 +612,13 @@ class HtmlReader {
   }
 
   private inline(el: HtmlElement, depth: number, out: Inline[]): void {
+    const look = el.tag === 'span' ? this.spanLook(el) : undefined;
+    if (look?.bold || look?.italic) {
+      let children = this.inlines(el.children, depth);
+      if (look.italic) children = [{ type: 'emphasis', children }];
+      out.push(look.bold ? { type: 'strong', children } : children[0]!);
+      return;
+    }
     switch (el.tag) {
       case 'strong':
       case 'b':
@@ -749,6 +783,17 @@ function titleLevel(p: HtmlElement): number | undefined {
 }
 
 type ListBlock = Extract<Block, { type: 'list' }>;
+
+/** The class rules of the <style> elements in the page's <head> (html > head > style). */
+function headClassFonts(root: HtmlElement): Map<string, ClassFont> {
+  const fonts = new Map<string, ClassFont>();
+  const children = (el: HtmlElement | undefined, tag: string): HtmlElement[] =>
+    (el?.children ?? []).filter((c): c is HtmlElement => typeof c !== 'string' && c.tag === tag);
+  const html = children(root, 'html')[0] ?? root;
+  for (const head of children(html, 'head'))
+    for (const style of children(head, 'style')) readClassFonts(textOf(style), fonts);
+  return fonts;
+}
 
 /**
  * Google Docs' HTML writes each level of a list as its own flat <ul>/<ol>, one after another,
