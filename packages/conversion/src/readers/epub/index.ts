@@ -4,7 +4,8 @@ import { ConversionError } from '../../types';
 import { SafeZip } from '../../archive/safe-zip';
 import { parseXml } from '../shared/office-properties';
 import { attr, descendants } from '../shared/xml-dom';
-import { htmlToBlocks, noteIds, type BookNotes } from '../shared/html/reader';
+import { htmlToBlocks, noteIds, readHtml, type BookNotes, type HtmlReadOptions } from '../shared/html/reader';
+import { parseHtml } from '../shared/html/dom';
 import type { Block, ListItem } from '../../document/model';
 import { PictureReader } from '../shared/ocr/pictures';
 import { StyledHeadings } from './styled-headings';
@@ -68,19 +69,22 @@ export const epubReader: Reader = {
     // The book's class rules: a run's weight and slant (LibreOffice's spans) are set there, not by <b> or <i>.
     const classFonts = new Map<string, ClassFont>();
     for (const css of stylesheets) readClassFonts(css, classFonts);
-    const styled = StyledHeadings.of(
-      stylesheets,
-      pages.map((p) => p.html),
-    );
-    for (const { path: chapterPath, html: source } of pages) {
-      const html = reader ? await withPictureText(source, chapterPath, zip, reader) : source;
-      const blocks = htmlToBlocks(html, numbering, {
+    // Parsed once, here, when the book's classes could mark headings: that rule reads every page first.
+    const roots = StyledHeadings.couldMark(classFonts) ? pages.map((p) => parseHtml(p.html)) : undefined;
+    const styled = roots ? StyledHeadings.of(classFonts, roots) : undefined;
+    for (const [i, { path: chapterPath, html: source }] of pages.entries()) {
+      const pageOptions: HtmlReadOptions = {
         dropRelativeLinks: true,
         bookPage: true,
         bookNotes: notes.of(chapterPath),
         classFonts,
         ...(styled ? { styledHeading: (el) => styled.level(el) } : {}),
-      });
+      };
+      const blocks = reader
+        ? htmlToBlocks(await withPictureText(source, chapterPath, zip, reader), numbering, pageOptions)
+        : roots
+          ? readHtml(roots[i]!, numbering, pageOptions)
+          : htmlToBlocks(source, numbering, pageOptions);
       // Each spine document is a page.
       const page = chapters.length + 1;
       if (blocks.length) chapters.push(blocks.map((block) => ({ ...block, page })));

@@ -1,5 +1,5 @@
-import { descendantsOf, parseHtml, type HtmlElement } from '../shared/html/dom';
-import { BODY_POINTS, readClassFonts, type ClassFont } from '../shared/html/class-fonts';
+import { descendantsOf, type HtmlElement } from '../shared/html/dom';
+import { BODY_POINTS, type ClassFont } from '../shared/html/class-fonts';
 
 /** A paragraph's type, as the heading rule reads it. */
 interface ParagraphFont {
@@ -34,29 +34,31 @@ const BOLD_TAGS = new Set(['b', 'strong']);
  */
 export class StyledHeadings {
   private levels = new Map<number, number>();
+  /** The type of each paragraph of the pages read to find the body's (looked up again when they are read). */
+  private readonly seen = new Map<HtmlElement, ParagraphFont>();
 
   private constructor(
-    private readonly fonts: Map<string, ClassFont>,
+    private readonly fonts: ReadonlyMap<string, ClassFont>,
     private readonly body = BODY_POINTS,
     private readonly bodyFace = '',
   ) {}
 
-  /**
-   * The book's type-marked headings, from its stylesheets and pages; undefined when no class is
-   * bold and sized, coloured or in a family (most books: their headings are `<h1>`…`<h6>`),
-   * without reading the pages.
-   */
-  static of(stylesheets: string[], pages: string[]): StyledHeadings | undefined {
-    const fonts = new Map<string, ClassFont>();
-    for (const css of stylesheets) readClassFonts(css, fonts);
-    if (![...fonts.values()].some((f) => f.size !== undefined || (f.bold && (f.family || f.color)))) return undefined;
+  /** Whether the book's class rules can mark a heading at all (most books' headings are `<h1>`…`<h6>`). */
+  static couldMark(fonts: ReadonlyMap<string, ClassFont>): boolean {
+    for (const f of fonts.values()) if (f.size !== undefined || (f.bold && (f.family || f.color))) return true;
+    return false;
+  }
+
+  /** The book's type-marked headings, from its class rules and its parsed pages; undefined when none is. */
+  static of(fonts: ReadonlyMap<string, ClassFont>, pages: HtmlElement[]): StyledHeadings | undefined {
     const probe = new StyledHeadings(fonts);
     const sizes = new Map<number, number>();
     const faces = new Map<string, number>();
     const candidates: ParagraphFont[] = [];
-    for (const html of pages) {
-      for (const el of descendantsOf(parseHtml(html))) {
+    for (const root of pages) {
+      for (const el of descendantsOf(root)) {
         const font = probe.paragraphFont(el);
+        if (font) probe.seen.set(el, font);
         if (!font) continue;
         sizes.set(font.size, (sizes.get(font.size) ?? 0) + font.chars);
         faces.set(font.face, (faces.get(font.face) ?? 0) + font.chars);
@@ -64,6 +66,7 @@ export class StyledHeadings {
       }
     }
     const book = new StyledHeadings(fonts, mostCommon(sizes) ?? BODY_POINTS, mostCommon(faces) ?? '');
+    for (const [el, font] of probe.seen) book.seen.set(el, font);
     const headingSizes = [...new Set(candidates.filter((c) => book.setApart(c)).map((c) => c.size))];
     if (!headingSizes.length) return undefined;
     headingSizes.sort((a, b) => b - a).forEach((size, i) => book.levels.set(size, Math.min(i + 1, MAX_LEVEL)));
@@ -72,7 +75,7 @@ export class StyledHeadings {
 
   /** The heading level of a paragraph set in a heading's type, else undefined. */
   level(el: HtmlElement): number | undefined {
-    const font = this.paragraphFont(el);
+    const font = this.seen.get(el) ?? this.paragraphFont(el);
     return font?.standalone && this.setApart(font) ? this.levels.get(font.size) : undefined;
   }
 
