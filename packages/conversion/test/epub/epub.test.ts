@@ -24,6 +24,14 @@ function epub(files: Record<string, Uint8Array>, opf: string): Buffer {
 const oneChapterOpf = (href: string) =>
   `<package><metadata/><manifest><item id="a" href="${href}"/></manifest><spine><itemref idref="a"/></spine></package>`;
 
+/** A book of one chapter (`body`) styled by one stylesheet (`css`), with the OPF's `metadata`. */
+const styledBook = (css: string, body: string, metadata = '<metadata/>') =>
+  epub(
+    { 'OPS/s1.xhtml': page('', body), 'OPS/s.css': strToU8(css) },
+    `<package xmlns:dc="http://purl.org/dc/elements/1.1/">${metadata}<manifest><item id="css" href="s.css" media-type="text/css"/>` +
+      '<item id="a" href="s1.xhtml"/></manifest><spine><itemref idref="a"/></spine></package>',
+  );
+
 describe('EPUB', () => {
   it('When an EPUB 2 book lists its contents page in the guide, then that page is skipped and chapters keep their structure', async () => {
     const input = epub(
@@ -253,5 +261,60 @@ describe('EPUB', () => {
     );
     const { markdown } = await convertDocument(input, 'epub', std);
     expect(markdown).toBe('Alpha[^1].\n\n[^1]: Note A.\n');
+  });
+
+  it('When a book marks its headings only by bold, larger classes (LibreOffice export), then they are headings ranked by size (bold in another face at body size below them) and the placeholder title and author go', async () => {
+    const css =
+      ".para0 {\n  margin: 0.33in 0px 0in 0px;\n}\n.span0 {\n  font-family: 'Calibri';\n  font-size: 16.0000pt;\n  font-weight: bold;\n}\n" +
+      '.span2 {\n  font-size: 14.0000pt;\n  font-weight: bold;\n}\n.span1 {\n}\n.span3 {\n  font-weight: bold;\n}\n' +
+      ".span4 {\n  color: #4f81bd;\n  font-family: 'Calibri';\n  font-size: 12.0000pt;\n  font-weight: bold;\n}\n";
+    const p = (span: string, text: string) => `<p class="para0"><span class="${span}">${text}</span></p>`;
+    const body =
+      p('span0', 'Board Minutes') +
+      p('span1', 'The board met in March.') +
+      p('span2', 'Decisions') +
+      p('span4', 'Budget') +
+      p('span3', 'Approved.') +
+      p('span1', 'The budget was approved.') +
+      `<table><tr><td>${p('span2', 'Item')}</td><td>${p('span1', 'Cost')}</td></tr><tr><td>${p('span1', 'Rent')}</td><td>${p('span1', '12')}</td></tr></table>`;
+    const input = styledBook(
+      css,
+      body,
+      '<metadata><dc:title>Unknown Title</dc:title><dc:creator>Unknown Author</dc:creator></metadata>',
+    );
+    const { markdown, metadata } = await convertDocument(input, 'epub', std);
+    expect(markdown).toBe(
+      '# Board Minutes\n\nThe board met in March.\n\n## Decisions\n\n### Budget\n\n**Approved.**\n\nThe budget was approved.\n\n| **Item** | Cost |\n| --- | --- |\n| Rent | 12 |\n',
+    );
+    expect(metadata).toEqual({ title: '', author: '', page_count: 1 });
+  });
+
+  it('When a book styles bold, larger classes but its paragraphs are long or all in that type, then none becomes a heading', async () => {
+    const css = '.big { font-size: 1.5em; font-weight: 700 }';
+    const long = 'A long bold paragraph that runs on. '.repeat(8).trim();
+    const input = styledBook(css, `<p class="big">${long}</p><p class="big">Short bold line</p>`);
+    const { markdown } = await convertDocument(input, 'epub', std);
+    expect(markdown).toBe(`${long}\n\nShort bold line\n`);
+  });
+
+  it("When a book's headings are larger but not bold (Word's Title and Heading 1 and 2 through LibreOffice), then they are headings, and a note's number linking back to its mark goes", async () => {
+    const css =
+      '.span0 { font-size: 28.0000pt; }\n.span1 { color: #2e74b5; font-size: 16.0000pt; }\n' +
+      '.span3 { color: #2e74b5; font-size: 13.0000pt; }\n.span5 { font-size: 13.0000pt; }\n.span2 {\n}\n';
+    const p = (span: string, text: string) => `<p class="para0"><span class="${span}">${text}</span></p>`;
+    const body =
+      p('span0', 'Service Agreement') +
+      p('span1', 'Parties') +
+      '<p class="para0"><span class="span2">Made between the parties</span><sup id="calledF1"><a epub:type="noteref" href="#dataF1">1</a></sup><span class="span2">.</span></p>' +
+      p('span3', 'Fees') +
+      p('span5', 'A slightly larger plain line.') +
+      p('span2', 'Fees are due monthly, as the schedule sets out in its second part.') +
+      '<aside epub:type="footnote" id="dataF1"><p class="para0"><span class="span2"><sup><a href="#calledF1">1</a></sup>Source: survey.</span></p></aside>';
+    const input = styledBook(css, body);
+    const { markdown } = await convertDocument(input, 'epub', std);
+    expect(markdown).toBe(
+      '# Service Agreement\n\n## Parties\n\nMade between the parties[^1].\n\n### Fees\n\nA slightly larger plain line.\n\n' +
+        'Fees are due monthly, as the schedule sets out in its second part.\n\n[^1]: Source: survey.\n',
+    );
   });
 });

@@ -32,6 +32,46 @@ describe('HTML', () => {
     expect(markdown).toBe('```\none\ntwo\n  three\n```\n\n```js\na = 1\nb = 2\n```\n');
   });
 
+  it('When pandoc highlighted the code (class "sourceCode python", numbered lines too), then the fence names the language', async () => {
+    const { markdown } = await html(
+      '<div class="sourceCode" id="cb1"><pre class="sourceCode python"><code class="sourceCode python"><span id="cb1-1"><span class="im">import</span> os</span></code></pre></div>' +
+        '<div class="sourceCode"><pre class="sourceCode numberSource sql numberLines"><code class="sourceCode sql">SELECT 1</code></pre></div>' +
+        '<div class="sourceCode"><pre class="sourceCode"><code class="sourceCode">plain</code></pre></div>',
+    );
+    expect(markdown).toBe('```python\nimport os\n```\n\n```sql\nSELECT 1\n```\n\n```\nplain\n```\n');
+  });
+
+  it('When a Google Docs export writes each list level as its own flat list (lst-kix_ID-N) and the title as p.title, then the levels nest and the title is a heading', async () => {
+    const list = (tag: string, id: string, level: number, items: string[]) =>
+      `<${tag} class="c8 lst-kix_${id}-${level} start">${items.map((i) => `<li class="c1"><span class="c0">${i}</span></li>`).join('')}</${tag}>`;
+    const { markdown } = await html(
+      '<body class="doc-content"><p class="c3 title"><span class="c0">Team Handbook</span></p><p class="c3 subtitle"><span>2024</span></p>' +
+        list('ul', 'abc', 0, ['Get a laptop', 'Join the chat']) +
+        list('ul', 'abc', 1, ['Engineering']) +
+        list('ul', 'abc', 2, ['Alerts']) +
+        list('ul', 'abc', 0, ['Read the wiki']) +
+        list('ul', 'xyz', 1, ['Another list']) +
+        '<p>Between.</p>' +
+        list('ul', 'abc', 1, ['After a paragraph']) +
+        '</body>',
+    );
+    expect(markdown).toBe(
+      '# Team Handbook\n\n## 2024\n\n- Get a laptop\n- Join the chat\n  - Engineering\n    - Alerts\n- Read the wiki\n\n' +
+        '- Another list\n\nBetween.\n\n- After a paragraph\n',
+    );
+  });
+
+  it('When runs are bold or italic only by their class in the head <style> or their style attribute (Google Docs), then they are strong and emphasis', async () => {
+    const { markdown } = await html(
+      '<html><head><style>.c0{font-weight:400;font-style:normal}.c2{font-weight:700}.c4{font-style:italic}p.c9,.c5{font-weight:bold;font-style:italic}</style></head><body>' +
+        '<h1><span class="c2">Heading</span></h1>' +
+        '<p><span class="c0">Plain, </span><span class="c2">bold</span><span class="c0">, </span><span class="c4">italic</span>' +
+        '<span class="c0">, </span><span class="c5">both</span><span class="c0"> and </span><span style="font-weight: 600">inline</span>' +
+        '<span class="c2 c0"> unbolded</span>.</p></body></html>',
+    );
+    expect(markdown).toBe('# Heading\n\nPlain, **bold**, *italic*, ***both*** and **inline** unbolded.\n');
+  });
+
   it('When a description list is given, then terms become bold items with their descriptions nested', async () => {
     const { markdown } = await html(
       '<dl><dt>Coffee</dt><dd>Black hot drink</dd><dt><b>Milk</b></dt><dd>White</dd><dd>Cold</dd></dl>',

@@ -25,6 +25,20 @@ const cell = (inner: string) => `<table:table-cell>${inner}</table:table-cell>`;
 const row = (...cells: string[]) => `<table:table-row>${cells.join('')}</table:table-row>`;
 
 describe('ODT', () => {
+  it('When plain paragraphs are in the Heading 1 and Heading 2 styles (a docx-library file through LibreOffice), then they are headings of those levels', async () => {
+    const input = odt(
+      '<text:p text:style-name="Heading_20_1"><text:bookmark-start text:name="_Toc1"/>Parties<text:bookmark-end text:name="_Toc1"/></text:p>' +
+        '<text:p text:style-name="Standard">The supplier and the client.</text:p>' +
+        '<text:p text:style-name="P1">Fees</text:p><text:p text:style-name="Heading_20_10">Not a level</text:p>',
+      '<style:style style:name="P1" style:family="paragraph" style:parent-style-name="Heading_20_2"/>',
+      '',
+      '<style:style style:name="Heading_20_1" style:display-name="Heading 1" style:family="paragraph"><style:text-properties fo:font-weight="bold"/></style:style>' +
+        '<style:style style:name="Heading_20_2" style:display-name="Heading 2" style:family="paragraph"><style:text-properties fo:font-weight="bold"/></style:style>',
+    );
+    const { markdown } = await convertDocument(input, 'odt', std);
+    expect(markdown).toBe('# Parties\n\nThe supplier and the client.\n\n## Fees\n\nNot a level\n');
+  });
+
   it('When table cells hold lists and a nested table, then each cell stays one line with markers and nested cells', async () => {
     const input = odt(
       '<table:table>' +
@@ -124,6 +138,31 @@ describe('ODT', () => {
 });
 
 describe('ODP', () => {
+  it('When a slide has no title frame and opens with a one-line text shape in title type (a pptxgenjs deck through LibreOffice), then that line is its title', async () => {
+    const ns = `${NS} xmlns:draw="urn:oasis:names:tc:opendocument:xmlns:drawing:1.0" xmlns:presentation="urn:oasis:names:tc:opendocument:xmlns:presentation:1.0"`;
+    const size = (name: string, pt: number, bold = false) =>
+      `<style:style style:name="${name}" style:family="text"><style:text-properties fo:font-size="${pt}pt"${bold ? ' fo:font-weight="bold"' : ''}/></style:style>`;
+    const shape = (style: string, text: string) =>
+      `<draw:custom-shape><text:p><text:span text:style-name="${style}">${text}</text:span></text:p></draw:custom-shape>`;
+    const input = Buffer.from(
+      zipSync({
+        mimetype: strToU8('application/vnd.oasis.opendocument.presentation'),
+        'content.xml': strToU8(
+          `<office:document-content ${ns}><office:automatic-styles>${size('T1', 36, true)}${size('T2', 18)}${size('T3', 14)}${size('T4', 28)}${size('T5', 72)}</office:automatic-styles>` +
+            '<office:body><office:presentation>' +
+            `<draw:page draw:name="page1">${shape('T1', 'Annual Review')}${shape('T2', 'Prepared by finance')}</draw:page>` +
+            `<draw:page draw:name="Quiet">${shape('T3', 'Just a caption')}${shape('T3', 'More text')}</draw:page>` +
+            `<draw:page draw:name="page3">${shape('T4', 'Agenda')}${shape('T5', '42%')}</draw:page>` +
+            '</office:presentation></office:body></office:document-content>',
+        ),
+      }),
+    );
+    const { markdown } = await convertDocument(input, 'odp', std);
+    expect(markdown).toBe(
+      '# Annual Review\n\nPrepared by finance\n\n# Quiet\n\nJust a caption\n\nMore text\n\n# page3\n\nAgenda\n\n42%\n',
+    );
+  });
+
   it('When a slide has no title, then its own name is the heading, and a slide with neither is numbered', async () => {
     const ns = `${NS} xmlns:draw="urn:oasis:names:tc:opendocument:xmlns:drawing:1.0" xmlns:presentation="urn:oasis:names:tc:opendocument:xmlns:presentation:1.0"`;
     const box = (cls: string, text: string) =>

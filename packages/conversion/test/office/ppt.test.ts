@@ -10,6 +10,18 @@ const cell = (box: [number, number, number, number], text = ''): Buffer =>
   shape({ box, text: text ? { kind: 4, text } : undefined }, true);
 
 describe('PPT (PowerPoint 97-2003) slides', () => {
+  it('When a slide has no title placeholder and its topmost text is a plain one-line box (a LibreOffice title slide), then that line is its title', async () => {
+    const drawn = shape({ box: [500, 1500, 5000, 2200], text: { kind: 4, text: 'Project Kickoff' } });
+    const subtitle = shape({ box: [500, 2400, 5000, 2800], text: { kind: 4, text: 'March planning' } });
+    const twoLines = shape({ box: [500, 500, 5000, 900], text: { kind: 4, text: 'First line\rSecond line' } });
+    const { stream, currentUser: user } = pptDocument({
+      slides: [slide(subtitle, drawn), slide(twoLines), slide(title('Goals'), subtitle)],
+    });
+    expect(await convert(pptFile(stream, user))).toBe(
+      '# Project Kickoff\n\nMarch planning\n\n# Slide 2\n\nFirst line\n\nSecond line\n\n# Goals\n\nMarch planning\n',
+    );
+  });
+
   it('When a slide has a table (a group shape flagged as a table), then its cells become a table, merged cells repeated and Markdown characters escaped', async () => {
     // Columns at 1000 | 2000 | 3000 | 4000, rows at 1000 | 1200 | 1400; "Region" spans the two value columns.
     const table = group(

@@ -33,6 +33,24 @@ describe('PPTX', () => {
     expect(metadata).toEqual({ title: 'Deck', author: 'Nora', page_count: 2 });
   });
 
+  it('When a slide has no title placeholder and opens with a one-line text box in title type (pptxgenjs decks), then that line is its title', async () => {
+    const pptx = new PptxGenJS();
+    const cover = pptx.addSlide();
+    cover.addText('Annual Review', { x: 1, y: 1, w: 8, h: 1, fontSize: 36, bold: true });
+    cover.addText('Prepared by finance', { x: 1, y: 2.2, w: 8, h: 0.6, fontSize: 18 });
+    const small = pptx.addSlide();
+    small.addText('Just a caption', { x: 1, y: 1, w: 8, h: 1, fontSize: 14 });
+    small.addText('More text', { x: 1, y: 2, w: 8, h: 1, fontSize: 14 });
+    const outsized = pptx.addSlide();
+    outsized.addText('Agenda', { x: 1, y: 0.5, w: 8, h: 1, fontSize: 28 });
+    outsized.addText('42%', { x: 1, y: 2, w: 8, h: 2, fontSize: 72 });
+    const input = (await pptx.write({ outputType: 'nodebuffer' })) as Buffer;
+    const { markdown } = await convertDocument(input, 'pptx', std);
+    expect(markdown).toBe(
+      '# Annual Review\n\nPrepared by finance\n\n# Slide 2\n\nJust a caption\n\nMore text\n\n# Slide 3\n\nAgenda\n\n42%\n',
+    );
+  });
+
   it('When text boxes sit side by side with tops a hair apart, then they read left to right before the row below', async () => {
     const pptx = new PptxGenJS();
     const slide = pptx.addSlide();

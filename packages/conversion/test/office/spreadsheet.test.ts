@@ -22,6 +22,45 @@ async function markdownInEachFormat(cells: unknown[][]): Promise<Record<string, 
 const inEachFormat = (markdown: string) => ({ xlsx: markdown, xls: markdown, ods: markdown });
 
 describe('spreadsheets', () => {
+  it('When an ods sheet is hidden by its table style (display false), then it is left out like a hidden xlsx sheet', async () => {
+    const wb = XLSX.utils.book_new();
+    XLSX.utils.book_append_sheet(wb, XLSX.utils.aoa_to_sheet([['Shown']]), 'A & B');
+    XLSX.utils.book_append_sheet(wb, XLSX.utils.aoa_to_sheet([['Secret']]), 'Hidden & Co');
+    XLSX.utils.book_append_sheet(wb, XLSX.utils.aoa_to_sheet([['Last']]), 'Last');
+    const files = unzipSync(Buffer.from(XLSX.write(wb, { type: 'buffer', bookType: 'ods' })));
+    const hiddenStyle =
+      '<style:style style:name="taHidden" style:family="table"><style:table-properties table:display="false"/></style:style>';
+    files['content.xml'] = strToU8(
+      new TextDecoder()
+        .decode(files['content.xml'])
+        .replace('<office:automatic-styles>', `<office:automatic-styles>${hiddenStyle}`)
+        .replace(
+          'table:name="Hidden &amp; Co" table:style-name="ta1"',
+          'table:name="Hidden &amp; Co" table:style-name="taHidden"',
+        ),
+    );
+    const { markdown, metadata } = await convertDocument(Buffer.from(zipSync(files)), 'ods', std);
+    expect(markdown).toBe('## A & B\n\n| Shown |\n| --- |\n\n## Last\n\n| Last |\n| --- |\n');
+    expect(metadata.page_count).toBe(3);
+  });
+
+  it('When a cell holds the formula TRUE() or FALSE() over a number (how LibreOffice keeps a boolean), then it reads TRUE or FALSE', async () => {
+    const sheet = XLSX.utils.aoa_to_sheet([
+      ['Order', 'Paid'],
+      ['A-1', { t: 'n', v: 1, f: 'TRUE()', z: 'yyyy-mm-dd' }],
+      ['A-2', { t: 'n', v: 0, f: 'FALSE()', z: 'yyyy-mm-dd' }],
+      ['A-3', { t: 'n', v: 42, f: 'SUM(40,2)' }],
+    ]);
+    const wb = XLSX.utils.book_new();
+    XLSX.utils.book_append_sheet(wb, sheet, 'Data');
+    for (const bookType of ['xlsx', 'ods'] as const) {
+      const input = Buffer.from(XLSX.write(wb, { type: 'buffer', bookType }));
+      expect((await convertDocument(input, bookType, std)).markdown).toBe(
+        '## Data\n\n| Order | Paid |\n| --- | --- |\n| A-1 | TRUE |\n| A-2 | FALSE |\n| A-3 | 42 |\n',
+      );
+    }
+  });
+
   it('When an ods sheet holds a chart object, then the chart follows its sheet as title, kind and table', async () => {
     const wb = XLSX.utils.book_new();
     XLSX.utils.book_append_sheet(

@@ -4,9 +4,12 @@ import { ConversionError } from '../../types';
 import { SafeZip } from '../../archive/safe-zip';
 import { parseXml } from '../shared/office-properties';
 import { attr, descendants } from '../shared/xml-dom';
-import { htmlToBlocks, noteIds, type BookNotes } from '../shared/html/reader';
+import { htmlToBlocks, noteIds, readHtml, type BookNotes, type HtmlReadOptions } from '../shared/html/reader';
+import { parseHtml } from '../shared/html/dom';
 import type { Block, ListItem } from '../../document/model';
 import { PictureReader } from '../shared/ocr/pictures';
+import { StyledHeadings } from './styled-headings';
+import { readClassFonts, type ClassFont } from '../shared/html/class-fonts';
 
 /** EPUB: container.xml → OPF; spine documents in order through the HTML converter; title and creator from the OPF. */
 export const epubReader: Reader = {
@@ -60,18 +63,33 @@ export const epubReader: Reader = {
       if (html) pages.push({ path: chapterPath, html });
     }
     const notes = bookNotes(pages, numbering);
-    for (const { path: chapterPath, html: source } of pages) {
-      const html = reader ? await withPictureText(source, chapterPath, zip, reader) : source;
-      const blocks = htmlToBlocks(html, numbering, {
+    const stylesheets = descendants(opf, 'item')
+      .filter((item) => attr(item, 'media-type') === 'text/css')
+      .map((item) => zip.textOf(resolve(attr(item, 'href') ?? '')) ?? '');
+    // The book's class rules: a run's weight and slant (LibreOffice's spans) are set there, not by <b> or <i>.
+    const classFonts = new Map<string, ClassFont>();
+    for (const css of stylesheets) readClassFonts(css, classFonts);
+    // Parsed once, here, when the book's classes could mark headings: that rule reads every page first.
+    const roots = StyledHeadings.couldMark(classFonts) ? pages.map((p) => parseHtml(p.html)) : undefined;
+    const styled = roots ? StyledHeadings.of(classFonts, roots) : undefined;
+    for (const [i, { path: chapterPath, html: source }] of pages.entries()) {
+      const pageOptions: HtmlReadOptions = {
         dropRelativeLinks: true,
         bookPage: true,
         bookNotes: notes.of(chapterPath),
-      });
+        classFonts,
+        ...(styled ? { styledHeading: (el) => styled.level(el) } : {}),
+      };
+      const blocks = reader
+        ? htmlToBlocks(await withPictureText(source, chapterPath, zip, reader), numbering, pageOptions)
+        : roots
+          ? readHtml(roots[i]!, numbering, pageOptions)
+          : htmlToBlocks(source, numbering, pageOptions);
       // Each spine document is a page.
       const page = chapters.length + 1;
       if (blocks.length) chapters.push(blocks.map((block) => ({ ...block, page })));
     }
-    const text = (local: string): string => descendants(opf, local)[0]?.textContent?.trim() ?? '';
+    const text = (local: string): string => known(descendants(opf, local)[0]?.textContent);
     // The book's own description of itself leads, as a reader sees it on the cover page and in a
     // library: not its language tag (`en-US`), a code for reading systems that no reader is shown.
     const facts = [
@@ -79,7 +97,7 @@ export const epubReader: Reader = {
       [
         'Authors',
         descendants(opf, 'creator')
-          .map((c) => c.textContent?.trim())
+          .map((c) => known(c.textContent))
           .filter(Boolean)
           .join(', '),
       ],
@@ -111,6 +129,15 @@ export const epubReader: Reader = {
     };
   },
 };
+
+/**
+ * A metadata value, trimmed, or '' for the placeholder a writer puts where the author gave none
+ * (LibreOffice's "Unknown Title" and "Unknown Author", Calibre's "Unknown"): no reader is told that.
+ */
+function known(value: string | null | undefined): string {
+  const trimmed = value?.trim() ?? '';
+  return /^unknown(?: (?:title|author))?$/i.test(trimmed) ? '' : trimmed;
+}
 
 /**
  * `path#id` of an address with a file part in the page at `from` (relative to it, the page itself

@@ -52,6 +52,10 @@ const RT = {
   clientTextbox: 0xf00d,
 } as const;
 const TITLE_TYPES = new Set([0, 6]);
+/** TextHeaderAtom type of text in a shape that is no placeholder. */
+const OTHER_TEXT = 4;
+/** The longest line a plain box may hold to stand as its slide's title. */
+const MAX_DRAWN_TITLE = 100;
 const MAX_DEPTH = 32;
 /** OfficeArt shape type of straight lines (a table's borders are drawn with them). */
 const LINE_SHAPE = 20;
@@ -737,14 +741,12 @@ function decode(buf: Buffer, start: number, end: number, type: number): string {
 
 function toSlide(items: Item[], noteRuns: TextRun[]): SlideModel {
   const runs = items.flatMap((i) => i.runs);
-  const title =
-    runs
-      .find((r) => TITLE_TYPES.has(r.type))
-      ?.text.replace(/[\r\v]+/g, ' ')
-      .trim() ?? '';
+  const titleRun = runs.find((r) => TITLE_TYPES.has(r.type)) ?? drawnTitle(items);
+  const title = titleRun?.text.replace(/[\r\v]+/g, ' ').trim() ?? '';
   const blocks: Block[] = [];
   for (const item of items) {
     for (const run of item.runs) {
+      if (run === titleRun) continue;
       if (TITLE_TYPES.has(run.type) && run.text.replace(/[\r\v]+/g, ' ').trim() === title) continue;
       blocks.push(...paragraphsToBlocks(runParagraphs(run)));
     }
@@ -754,6 +756,19 @@ function toSlide(items: Item[], noteRuns: TextRun[]): SlideModel {
     .filter((r) => r.type === 2 || r.type === 1)
     .flatMap((r) => r.text.split(/\r/).map((t) => t.trim()));
   return { title, blocks, notes: notes.filter((n) => n && !/^\d+$/.test(n)) };
+}
+
+/**
+ * The title of a slide without a title placeholder: its topmost text, when that is a plain box
+ * (not a body placeholder) of one short unbulleted line. LibreOffice's PPT export writes a title
+ * slide's centred title so, as a plain text box.
+ */
+function drawnTitle(items: Item[]): TextRun | undefined {
+  const first = items.find((i) => i.blocks?.length || i.runs.some((r) => r.text.trim()));
+  const run = first?.blocks?.length || first?.runs.length !== 1 ? undefined : first.runs[0]!;
+  if (!run || run.type !== OTHER_TEXT || run.paragraphs?.some((p) => p.bullet)) return undefined;
+  const text = run.text.trim();
+  return text.length <= MAX_DRAWN_TITLE && !/[\r\v]/.test(text) && /\p{L}/u.test(text) ? run : undefined;
 }
 
 /**

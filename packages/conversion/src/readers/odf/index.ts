@@ -28,6 +28,8 @@ interface TextProperties {
   italic?: boolean;
   strike?: boolean;
   position?: Position | 'baseline';
+  /** Font size in points, where the style sets one in points. */
+  size?: number;
 }
 
 interface OdfStyle {
@@ -107,7 +109,9 @@ function textProperties(tp: Element | undefined): TextProperties {
   const slant = attr(tp, 'font-style');
   const through = attr(tp, 'text-line-through-style');
   const position = attr(tp, 'text-position');
+  const size = /^([\d.]+)pt$/.exec(attr(tp, 'font-size') ?? '')?.[1];
   return {
+    size: size === undefined ? undefined : Number(size),
     bold: weight === undefined ? undefined : /bold|[6-9]00/.test(weight),
     italic: slant === undefined ? undefined : slant === 'italic' || slant === 'oblique',
     strike: through === undefined ? undefined : through !== 'none',
@@ -341,11 +345,17 @@ function isCodeStyle(style: string, pkg: OdfPackage): boolean {
   return false;
 }
 
-/** 1 for a Title paragraph, 2 for a Subtitle (directly or through parent styles), else 0. */
+/**
+ * The heading level a paragraph's style gives it (directly or through parent styles): 1 for Title,
+ * 2 for Subtitle, N for "Heading N" on a plain paragraph (a DOCX heading whose style carried no
+ * outline level, as the docx library writes them, comes out of LibreOffice so), else 0.
+ */
 function titleRole(style: string, pkg: OdfPackage): number {
   for (let name = style, hops = 0; name && hops < 8; name = pkg.parents.get(name) ?? '', hops++) {
     if (name === 'Title') return 1;
     if (name === 'Subtitle') return 2;
+    const heading = /^Heading_20_([1-6])$/.exec(name);
+    if (heading) return Number(heading[1]);
   }
   return 0;
 }
@@ -512,6 +522,8 @@ export const odpReader: Reader = {
       const page = all[number - 1]!;
       let title: Inline[] = [];
       const blocks: Block[] = [];
+      // Text frames other than placeholders: where their blocks start, their type size, their line if one.
+      const drawn: DrawnFrame[] = [];
       for (const frame of children(page).flatMap((c) => (c.localName === 'g' ? children(c) : [c]))) {
         const cls = attr(frame, 'class') ?? '';
         const box = child(frame, 'text-box') ?? (frame.localName === 'custom-shape' ? frame : undefined);
@@ -536,7 +548,14 @@ export const odpReader: Reader = {
             title = withoutWholeEmphasis(
               paragraphs.flatMap((p, i) => (i ? [space, ...inlines(p.text)] : inlines(p.text))),
             );
-          else blocks.push(...paragraphsToBlocks(paragraphs));
+          else {
+            const filled = paragraphs.filter((p) => !isBlank(p.text));
+            if (filled.length && !cls) {
+              const line = filled.length === 1 && filled[0]!.bullet === 'none' ? filled[0]!.text : undefined;
+              drawn.push({ at: blocks.length, size: smallestTextSize(box, pkg), line });
+            }
+            blocks.push(...paragraphsToBlocks(paragraphs));
+          }
         } else if (child(frame, 'image')) {
           blocks.push({ type: 'paragraph', text: frameText(frame, pkg, notes) });
         }
@@ -552,6 +571,11 @@ export const odpReader: Reader = {
         author: child(a, 'creator')?.textContent ?? '',
         text: children(a, 'p').flatMap((p, i) => (i ? [space, ...inline(p, pkg, notes)] : inline(p, pkg, notes))),
       }));
+      const titleFrame = isBlank(title) ? drawnTitle(drawn) : undefined;
+      if (titleFrame) {
+        title = withoutWholeEmphasis(inlines(titleFrame.line!));
+        blocks.splice(titleFrame.at, 1);
+      }
       return { title, name: attr(page, 'name'), blocks, notes: noteText, comments, number };
     });
     return {
@@ -561,6 +585,42 @@ export const odpReader: Reader = {
     };
   },
 };
+
+/** A slide's text frame that is no placeholder: where its blocks start, its smallest type size, its one line. */
+interface DrawnFrame {
+  at: number;
+  size?: number;
+  line?: ParagraphModel['text'];
+}
+
+/** Type at least this large (points) can stand as a slide's title: PowerPoint's smallest title size. */
+const MIN_DRAWN_TITLE_POINTS = 24;
+
+/**
+ * The title of a slide without a title frame (a deck drawn by pptxgenjs or another generator,
+ * through LibreOffice), as for PPTX: its first text frame, when that is one line, opens the slide,
+ * and is set in title type no smaller than the slide's other text frames.
+ */
+function drawnTitle(frames: DrawnFrame[]): DrawnFrame | undefined {
+  const first = frames[0];
+  if (!first?.line || first.at !== 0 || (first.size ?? 0) < MIN_DRAWN_TITLE_POINTS) return undefined;
+  return frames.every((f) => f === first || (f.size ?? 0) <= first.size!) ? first : undefined;
+}
+
+/** The smallest font size (points) the automatic styles of a frame's paragraphs and spans set. */
+function smallestTextSize(box: Element, pkg: OdfPackage): number | undefined {
+  let smallest: number | undefined;
+  for (const [tag, family] of [
+    ['p', 'paragraph'],
+    ['span', 'text'],
+  ] as const) {
+    for (const el of descendants(box, tag)) {
+      const size = pkg.styles.get(`${family}:${attr(el, 'style-name') ?? ''}`)?.text.size;
+      if (size !== undefined && !(size >= (smallest ?? Infinity))) smallest = size;
+    }
+  }
+  return smallest;
+}
 
 function frameParagraphs(
   box: Element,

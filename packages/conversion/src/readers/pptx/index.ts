@@ -22,7 +22,12 @@ interface Placed {
   y: number;
   x: number;
   blocks: Block[];
+  /** A text box (no placeholder) of one line: its text, and its smallest run size set (hundredths of a point). */
+  line?: { text: string; size?: number };
 }
+
+/** Type at least this large (hundredths of a point) can stand as a slide's title: PowerPoint's smallest title size. */
+const MIN_DRAWN_TITLE_SIZE = 2400;
 
 /** PPTX: slides in presentation order, shapes by position, placeholders' bullets, tables, images' alt text, charts' titles, notes. */
 export const pptxReader: Reader = {
@@ -112,7 +117,12 @@ function readSlide(zip: SafeZip, part: string, tolerance: number, pictures?: Map
           continue;
         }
         if (phType === 'sldNum' || phType === 'dt' || phType === 'ftr') continue;
-        placed.push({ ...pos, blocks: paragraphsToBlocks(paragraphs) });
+        const filled = paragraphs.filter((p) => p.text.trim());
+        const line =
+          !ph && filled.length === 1 && filled[0]!.bullet === 'none'
+            ? { text: filled[0]!.text.trim(), size: smallestRunSize(child(shape, 'txBody')) }
+            : undefined;
+        placed.push({ ...pos, blocks: paragraphsToBlocks(paragraphs), line });
       } else if (shape.localName === 'graphicFrame') {
         const table = descendants(shape, 'tbl')[0];
         if (table) placed.push({ ...pos, blocks: [{ type: 'table', rows: tableRows(table) }] });
@@ -146,7 +156,32 @@ function readSlide(zip: SafeZip, part: string, tolerance: number, pictures?: Map
       }
     }
   }
-  return { title, blocks: readingOrder(placed, tolerance).flatMap((p) => p.blocks), notes };
+  const ordered = readingOrder(placed, tolerance);
+  const drawn = title ? undefined : drawnTitle(ordered);
+  if (drawn) title = drawn.line!.text;
+  return { title, blocks: ordered.filter((p) => p !== drawn).flatMap((p) => p.blocks), notes };
+}
+
+/**
+ * The title of a slide without a title placeholder (decks written by pptxgenjs and other
+ * libraries draw it as a text box): its first shape, when that is a one-line text box set in
+ * title type, no smaller than any text set on the slide.
+ */
+function drawnTitle(ordered: Placed[]): Placed | undefined {
+  const first = ordered.find((p) => p.blocks.length);
+  const size = first?.line?.size;
+  if (size === undefined || size < MIN_DRAWN_TITLE_SIZE) return undefined;
+  return ordered.every((p) => p === first || (p.line?.size ?? 0) <= size) ? first : undefined;
+}
+
+/** The smallest run size a text body sets (`a:rPr sz`), undefined when none is set. */
+function smallestRunSize(body: Element | undefined): number | undefined {
+  let smallest: number | undefined;
+  for (const r of descendants(body, 'rPr')) {
+    const size = Number(attr(r, 'sz'));
+    if (size > 0 && !(size >= (smallest ?? Infinity))) smallest = size;
+  }
+  return smallest;
 }
 
 /** Comment authors by id: classic comments' (commentAuthors.xml) and modern threaded comments' (authors.xml). */
@@ -197,8 +232,11 @@ function position(shape: Element): { x: number; y: number } {
   return { x: Number(attr(off, 'x') ?? 0), y: Number(attr(off, 'y') ?? 0) };
 }
 
-/** Paragraphs of a text body; in body placeholders paragraphs are bullets unless marked buNone. */
-function textParagraphs(body: Element | undefined, bulletsByDefault: boolean): ParagraphModel[] {
+/** Paragraphs of a text body, as plain text; in body placeholders paragraphs are bullets unless marked buNone. */
+function textParagraphs(
+  body: Element | undefined,
+  bulletsByDefault: boolean,
+): Array<ParagraphModel & { text: string }> {
   return children(body, 'p').map((p) => {
     const pPr = child(p, 'pPr');
     const level = Number(attr(pPr, 'lvl') ?? 0);

@@ -114,8 +114,14 @@ const LOCALE_DATE_FORMATS = new Map([
   ['m/d/yy h:mm', 'yyyy-mm-dd hh:mm'],
 ]);
 
+/** A formula that is a boolean constant: `TRUE()`, `FALSE()` (ODS, XLSX), `true` (BIFF as SheetJS reads it). */
+const BOOLEAN_FORMULA = /^\s*=?\s*(true|false)\s*(?:\(\s*\))?\s*$/i;
+
 function cellText(cell: XLSX.CellObject | undefined, date1904: boolean): string {
   if (!cell || cell.t === 'z') return '';
+  // LibreOffice keeps a boolean as the formula =TRUE() on a number, shown in the column's format (a date).
+  const constant = typeof cell.f === 'string' ? BOOLEAN_FORMULA.exec(cell.f)?.[1] : undefined;
+  if (constant) return constant.toUpperCase();
   const iso = cell.t === 'n' && typeof cell.z === 'string' ? LOCALE_DATE_FORMATS.get(cell.z) : undefined;
   if (iso) return XLSX.SSF.format(iso, cell.v as number, { date1904 });
   if (cell.w !== undefined) return cell.w.trim();

@@ -14,6 +14,7 @@ import { readBiffCharts, resolveChartCells } from '../shared/biff-chart';
 import { streamOf } from '../shared/ole';
 import { MAX_COLUMNS, positionedRegions, sheetCell, sheetGrid } from '../shared/sheet-grid';
 import { commentBlocks, type ReviewComment } from '../shared/comments';
+import { odsHiddenSheets } from './ods-hidden-sheets';
 
 /** Rows kept per sheet; more are summarised in a note so one huge sheet can't exhaust memory. */
 export const MAX_ROWS_PER_SHEET = 20_000;
@@ -66,10 +67,14 @@ export const spreadsheetReader: Reader = {
       zip ? (odsCharts.get(name) ?? []).flatMap(chartDataBlocks) : (biffCharts.get(name) ?? []);
     const biffCharts = zip ? new Map<string, Block[]>() : workbookCharts(input, wb);
     const hidden = new Set((wb.Workbook?.Sheets ?? []).filter((s) => s.Hidden).map((s) => s.name));
+    // SheetJS marks no ODS sheet hidden; names compared as shown (SheetJS keeps their entities).
+    const odsHidden = ods ? odsHiddenSheets(zip) : undefined;
     const blocks: Block[] = [];
     if (range && !selectedPages(range, wb.SheetNames.length).length) throw noPageSelected(wb.SheetNames.length);
     const numbers = selectedPages(range, wb.SheetNames.length);
-    const names = wb.SheetNames.filter((n, i) => !hidden.has(n) && pageSelected(range, i + 1));
+    const names = wb.SheetNames.filter(
+      (n, i) => !hidden.has(n) && !odsHidden?.has(decodeXML(n)) && pageSelected(range, i + 1),
+    );
     // Each sheet is a page (its number among all the workbook's sheets): marked once all are read.
     const starts: { at: number; page: number }[] = [];
     for (const name of names) {

@@ -1,7 +1,9 @@
 import type { Block, Inline, ListItem, Note } from '../../../document/model';
-import { isBlankInline } from '../../../document/predicates';
+import { inlineText, isBlankInline } from '../../../document/predicates';
 import { BLOCK_TAGS, parseHtml, textOf, type HtmlElement, type HtmlNode } from './dom';
 import { isFormatting } from '../../../document/predicates';
+import { withoutWholeEmphasis } from '../../../document/builders';
+import { declaredFont, readClassFonts, type ClassFont } from './class-fonts';
 
 /** Elements nested deeper than this are read as their plain text (no stack overflow on hostile nesting). */
 export const MAX_HTML_DEPTH = 200;
@@ -57,8 +59,12 @@ const CHROME_WORDS = new Set([
 const CHROME_ROLES = new Set(['navigation', 'search']);
 /** ARIA landmark roles of the page's own header and footer. */
 const PAGE_ROLES = new Set(['banner', 'contentinfo']);
-/** Code languages named in class attributes: `language-py`, `lang-js`, `highlight-source-rust`, `brush: sql`. */
+/**
+ * Code languages named in class attributes: `language-py`, `lang-js`, `highlight-source-rust`,
+ * `brush: sql`, and pandoc's `sourceCode python` (with `numberSource` when lines are numbered).
+ */
 const LANGUAGE_CLASS = [
+  /(?:^|\s)sourceCode\s+(?:numberSource\s+)?([\w+#-]+)/,
   /\blang(?:uage)?-([\w+#-]+)/i,
   /\bhighlight-source-([\w+#-]+)/i,
   /\bhighlight-([\w+#-]+)/i,
@@ -86,6 +92,10 @@ export interface HtmlReadOptions {
   bookPage?: boolean;
   /** Notes that live in another page of the same book (an e-book's endnotes file). */
   bookNotes?: BookNotes;
+  /** The type of the document's classes (an e-book's stylesheets); else read from the page's own <style>. */
+  classFonts?: ReadonlyMap<string, ClassFont>;
+  /** The heading level of a paragraph that only its type marks as a heading (an e-book's styled classes). */
+  styledHeading?: (el: HtmlElement) => number | undefined;
 }
 
 /**
@@ -118,6 +128,7 @@ export function readHtml(
   const content = mainContent(root);
   const notes = noteElements(root, options.bookNotes);
   const first = numbering.next;
+  options = options.classFonts ? options : { ...options, classFonts: headClassFonts(root) };
   const blocks = new HtmlReader('all', notes, numbering, options).document(content);
   if (blocks.length || !textOf(root, (el) => SKIPPED_TAGS.has(el.tag)).trim()) return blocks;
   // A page that is all chrome (a bare header or menu) keeps what is inside its outermost chrome,
@@ -260,6 +271,8 @@ function append<T>(target: T[], items: T[]): void {
 class HtmlReader {
   /** An element left out while one paragraph is read (the marker Word drew for a list item). */
   private hidden: HtmlElement | undefined;
+  /** How many notes are being read, one inside another: their links back to the mark go. */
+  private inNote = 0;
 
   /** Note labels by the note's element id (`fn1`, Word's `ftn1`), numbered in the order met. */
   private readonly noteLabels = new Map<string, string>();
@@ -306,7 +319,12 @@ class HtmlReader {
 
   /** A note's blocks are kept for the notes block at the end, not read where the note stands. */
   private takeNote(note: HtmlElement, depth: number): void {
-    this.notes.push({ id: this.noteLabel(note.attrs.id ?? ''), blocks: this.blocks(note.children, depth + 1) });
+    this.inNote++;
+    try {
+      this.notes.push({ id: this.noteLabel(note.attrs.id ?? ''), blocks: this.blocks(note.children, depth + 1) });
+    } finally {
+      this.inNote--;
+    }
   }
 
   /** Block context: inline runs gather into paragraphs, block elements become their blocks (appended to `out`). */
@@ -314,6 +332,8 @@ class HtmlReader {
     let run: Inline[] = [];
     // Paragraphs Word saved as list items, gathered until other content shows.
     let word: WordList | undefined;
+    // Google Docs' flat lists of one level each, joined into the list they nest in.
+    let kix: KixLists | undefined;
     const endWordList = (): void => {
       if (word) out.push(word.list);
       word = undefined;
@@ -344,6 +364,21 @@ class HtmlReader {
           );
           continue;
         }
+        const kixClass = node.tag === 'ul' || node.tag === 'ol' ? KIX_LIST.exec(node.attrs.class ?? '') : null;
+        if (kixClass) {
+          endWordList();
+          const made: Block[] = [];
+          this.block(node, depth + 1, made);
+          const list = made[0];
+          const level = Number(kixClass[2]);
+          if (made.length !== 1 || list?.type !== 'list') append(out, made);
+          else if (kix?.id === kixClass[1] && out[out.length - 1] === kix.root) nestKixList(kix, level, list);
+          else {
+            out.push(list);
+            kix = { id: kixClass[1]!, root: list, open: [{ level, list }] };
+          }
+          continue;
+        }
         const at = out.length;
         this.block(node, depth + 1, out);
         // An empty paragraph between Word's list items does not end the list; content does.
@@ -369,10 +404,16 @@ class HtmlReader {
   }
 
   private block(el: HtmlElement, depth: number, out: Block[]): void {
-    // Word's "Save as Web Page" writes its Title style as <p class=MsoTitle>: a level-1 heading, as in DOCX.
-    const heading = HEADING_TAGS.get(el.tag) ?? (el.tag === 'p' && /\bMsoTitle\b/.test(el.attrs.class ?? '') ? 1 : 0);
+    // Word's "Save as Web Page" writes its Title style as <p class=MsoTitle>, Google Docs as <p class="title">
+    // (and "subtitle"): headings of levels 1 and 2, as in DOCX.
+    const heading =
+      HEADING_TAGS.get(el.tag) ??
+      (el.tag === 'p' ? titleLevel(el) : undefined) ??
+      this.options.styledHeading?.(el) ??
+      0;
     if (heading) {
-      const text = tidy(this.inlines(el.children, depth));
+      // A heading's look (bold in its class or a <b> over all of it) is the heading's, not emphasis.
+      const text = withoutWholeEmphasis(tidy(this.inlines(el.children, depth)));
       if (!isBlankInline(text)) out.push({ type: 'heading', level: heading, text });
       return;
     }
@@ -537,6 +578,27 @@ class HtmlReader {
     });
   }
 
+  /**
+   * The weight and slant a span's classes (the last that says wins) and its style attribute set:
+   * Google Docs and LibreOffice's EPUB write every run's look so, never as <b> or <i>.
+   */
+  private spanLook(el: HtmlElement): ClassFont | undefined {
+    const fonts = this.options.classFonts;
+    if (!fonts?.size && el.attrs.style === undefined) return undefined;
+    const look: ClassFont = {};
+    for (const name of (el.attrs.class ?? '').split(/\s+/)) {
+      const font = name ? fonts?.get(name) : undefined;
+      if (font?.bold !== undefined) look.bold = font.bold;
+      if (font?.italic !== undefined) look.italic = font.italic;
+    }
+    if (el.attrs.style !== undefined) {
+      const own = declaredFont(el.attrs.style);
+      look.bold = own.bold ?? look.bold;
+      look.italic = own.italic ?? look.italic;
+    }
+    return look;
+  }
+
   /** Inline context: formatting becomes nodes; block elements met here are set apart by spaces. */
   private inlines(nodes: HtmlNode[], depth: number, out: Inline[] = []): Inline[] {
     for (const node of nodes) {
@@ -550,6 +612,13 @@ class HtmlReader {
   }
 
   private inline(el: HtmlElement, depth: number, out: Inline[]): void {
+    const look = el.tag === 'span' ? this.spanLook(el) : undefined;
+    if (look?.bold || look?.italic) {
+      let children = this.inlines(el.children, depth);
+      if (look.italic) children = [{ type: 'emphasis', children }];
+      out.push(look.bold ? { type: 'strong', children } : children[0]!);
+      return;
+    }
     switch (el.tag) {
       case 'strong':
       case 'b':
@@ -599,6 +668,9 @@ class HtmlReader {
         // A link within the page (or the book) showing only a symbol is a permalink or back link (¶
         // beside a heading, ↩ or ^ after a note): page furniture, not text.
         if ((el.attrs.href?.startsWith('#') || intoBook) && isOnlySymbols(inner)) return;
+        // In a note, a link within the page showing the note's number leads back to its mark
+        // (LibreOffice's EPUB: `<sup><a href="#calledF1">1</a></sup>Source…`).
+        if (this.inNote && el.attrs.href?.startsWith('#') && NOTE_NUMBER.test(inlineText(inner))) return;
         const kept = url && !intoBook;
         if (kept && !isBlankInline(inner)) out.push({ type: 'link', url, children: inner });
         else append(out, inner);
@@ -702,7 +774,52 @@ function wordListItem(
   return { list, level: Math.min(Number(level), 9), marker: '' };
 }
 
+/** The heading level a paragraph's class gives it as a document title or subtitle, else undefined. */
+function titleLevel(p: HtmlElement): number | undefined {
+  const cls = p.attrs.class ?? '';
+  if (/\bMsoTitle\b|(?:^|\s)title(?:\s|$)/.test(cls)) return 1;
+  if (/(?:^|\s)subtitle(?:\s|$)/.test(cls)) return 2;
+  return undefined;
+}
+
 type ListBlock = Extract<Block, { type: 'list' }>;
+
+/** The class rules of the <style> elements in the page's <head> (html > head > style). */
+function headClassFonts(root: HtmlElement): Map<string, ClassFont> {
+  const fonts = new Map<string, ClassFont>();
+  const children = (el: HtmlElement | undefined, tag: string): HtmlElement[] =>
+    (el?.children ?? []).filter((c): c is HtmlElement => typeof c !== 'string' && c.tag === tag);
+  const html = children(root, 'html')[0] ?? root;
+  for (const head of children(html, 'head'))
+    for (const style of children(head, 'style')) readClassFonts(textOf(style), fonts);
+  return fonts;
+}
+
+/**
+ * Google Docs' HTML writes each level of a list as its own flat <ul>/<ol>, one after another,
+ * classed `lst-kix_<list id>-<level>`.
+ */
+const KIX_LIST = /(?:^|\s)lst-kix_(\S+)-(\d+)(?:\s|$)/;
+
+/** One Google Docs list being joined: its first part (in the output) and the lists open at each level. */
+interface KixLists {
+  id: string;
+  root: ListBlock;
+  open: Array<{ level: number; list: ListBlock }>;
+}
+
+/** The next part of a Google Docs list: nested under the last item above its level, or continuing its level. */
+function nestKixList(lists: KixLists, level: number, list: ListBlock): void {
+  while (lists.open.length > 1 && lists.open[lists.open.length - 1]!.level > level) lists.open.pop();
+  const top = lists.open[lists.open.length - 1]!;
+  const parent = top.list.items[top.list.items.length - 1];
+  if (top.level >= level || !parent) {
+    append(top.list.items, list.items);
+    return;
+  }
+  (parent.children ??= []).push(list);
+  lists.open.push({ level, list });
+}
 
 /** One Word list's paragraphs (same `l<n>` id) as a list, nested by their levels; numbered when the marker is a number or letter. */
 class WordList {
@@ -859,6 +976,9 @@ function svgLines(text: HtmlElement): string {
 }
 
 /** Only text, and no letter or digit in it (an empty link, a pilcrow, an arrow). */
+/** A note's number as its mark shows it: 1, [12], (a), iv, *. */
+const NOTE_NUMBER = /^\s*[[(]?(?:\d{1,4}|[a-z]|[ivx]{1,5}|\*{1,3})[\])]?\.?\s*$/i;
+
 function isOnlySymbols(nodes: Inline[]): boolean {
   const stack: Inline[][] = [nodes];
   while (stack.length) {
