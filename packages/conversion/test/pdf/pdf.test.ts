@@ -332,4 +332,27 @@ describe('PDF code', () => {
     expect(markdown).not.toContain('```');
     expect(markdown).toContain('Thank you for your letter of the ninth.');
   });
+
+  it('When paragraphs are set as TeX sets them, no space between and each first line indented, then each is a paragraph of its own', async () => {
+    const input = await pdf((doc) => {
+      doc.font('Times-Roman').fontSize(10);
+      const para = (text: string, indent: number): void => void doc.text(text, { width: 300, indent });
+      doc.text('', 72, 100);
+      para(
+        'The survey ran for six weeks in the spring, and most of the answers came in during its first week, before the reminder went out.',
+        0,
+      );
+      para(
+        'A second round followed in the autumn. It reached fewer households, but those it reached answered at a higher rate than in spring.',
+        12,
+      );
+      para('The figures below compare the two rounds by district and by the age of the person who answered.', 12);
+    });
+    const { markdown } = await convertIsolated(input, 'pdf', std, limits);
+    expect(markdown.split('\n\n').map((p) => p.slice(0, 20))).toEqual([
+      'The survey ran for s',
+      'A second round follo',
+      'The figures below co',
+    ]);
+  });
 });

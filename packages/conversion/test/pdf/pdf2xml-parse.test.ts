@@ -73,3 +73,23 @@ describe("pdftohtml's XML read into pages of positioned text", () => {
     ]);
   });
 });
+
+describe("pdftohtml's XML of TeX's typewriter face", () => {
+  it('When pdftohtml spells out a word of a monospaced face letter by letter, then the item holds the word; a proportional face keeps its spaced letters', () => {
+    const pages = parsePdf2Xml(`<?xml version="1.0" encoding="UTF-8"?>
+<pdf2xml producer="poppler" version="22.12.0">
+<page number="1" position="absolute" top="0" left="0" height="842" width="595">
+	<fontspec id="0" size="9" family="RGZAFB+CMTT9" color="#000000"/>
+	<fontspec id="1" size="10" family="CMR10" color="#000000"/>
+<text top="366" left="135" width="44" height="7" font="0">f u n c t i o n</text>
+<text top="399" left="135" width="129" height="7" font="0">c o n s o l e . log ( add (3 , 5) ) ;</text>
+<text top="420" left="135" width="129" height="9" font="1">A B C of gardening</text>
+</page>
+</pdf2xml>`);
+    expect(pages[0]!.items.map((i) => i.text)).toEqual([
+      'function',
+      'console . log ( add (3 , 5) ) ;',
+      'A B C of gardening',
+    ]);
+  });
+});

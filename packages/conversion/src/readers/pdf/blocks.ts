@@ -5,6 +5,7 @@ import { dropLeading, joinRunLines, keepLeading, runsText, runsToInlines, type S
 import { bodyFont, bodySize, boilerplateKey, type Line } from './layout';
 import { tableAt } from './text-tables';
 import { isAuthorLine, isAuthorNamesLine } from './title-block';
+import { isMonospacedFont } from './glyph-widths';
 
 // Bullets, checkboxes, and symbol-font glyphs (Wingdings, Symbol) that map to C1 controls or the BMP's private use
 // area; other fonts' glyphs that map to a private use area or to no assigned character (IBM's BookMaster bullet
@@ -244,7 +245,7 @@ export function linesToBlocks(read: Line[]): Block[] {
       i = table.end - 1;
       continue;
     }
-    const code = codeLinesAt(lines, i, font);
+    const code = codeLinesAt(lines, i, font, body);
     if (code) {
       flushParagraph();
       flushList();
@@ -1081,9 +1082,6 @@ function opensItem(line: Line, previous: Line | undefined): boolean {
   );
 }
 
-/** Monospaced type: indented lines after a colon in it are code, not items. */
-const MONOSPACED = /courier|mono|consol|menlo|code/i;
-
 /** A monospaced letter's width, in text sizes (Courier's, DejaVu Sans Mono's): what an indent of code is counted in. */
 const MONOSPACED_ADVANCE = 0.6;
 
@@ -1092,23 +1090,26 @@ const MONOSPACED_ADVANCE = 0.6;
  * not, one under the other on one page, none further below the last than a blank line would leave
  * (a command a manual shows, a listing); undefined when line `i` is no such line.
  */
-function codeLinesAt(lines: Line[], i: number, bodyFont: string): number | undefined {
-  if (MONOSPACED.test(bodyFont) || !isCodeLine(lines[i]!)) return undefined;
+function codeLinesAt(lines: Line[], i: number, bodyFont: string, body: number): number | undefined {
+  if (isMonospacedFont(bodyFont) || !isCodeLine(lines[i]!, body)) return undefined;
   let end = i + 1;
   while (end < lines.length) {
     const line = lines[end]!;
     const above = lines[end - 1]!;
-    if (!isCodeLine(line) || line.page !== above.page || gapBetween(above, line) > line.size * 2.6) break;
+    if (!isCodeLine(line, body) || line.page !== above.page || gapBetween(above, line) > line.size * 2.6) break;
     end++;
   }
   return end;
 }
 
-function isCodeLine(line: Line): boolean {
-  return !line.table && !line.rtl && MONOSPACED.test(line.font) && line.runs.every((r) => !r.text.trim() || !r.bold);
+/** A line of code: in a monospaced face, in no larger type than the body's (a heading set in one is no code). */
+function isCodeLine(line: Line, body: number): boolean {
+  return !line.table && !line.rtl && isMonospacedFont(line.font) && line.size <= body * 1.05;
 }
 
-/** The code's lines as they stand: each indented by its distance from the run's left edge, in letters. */
+/**
+ * The code's lines as they stand: each indented by its distance from the run's left edge, in letters.
+ */
 function codeText(run: Line[]): string {
   const left = Math.min(...run.map((l) => l.x));
   return run
@@ -1176,7 +1177,7 @@ function indentedUnder(intro: Line, line: Line, prev: Line, first: Line | undefi
     !line.table &&
     !line.rtl &&
     line.cells.length <= 1 &&
-    !MONOSPACED.test(line.font) &&
+    !isMonospacedFont(line.font) &&
     !BULLET.test(line.text) &&
     !NUMBERED.test(line.text) &&
     line.x >= intro.x + line.size * 0.8 &&
@@ -1302,11 +1303,15 @@ function runsOnElsewhere(lines: Line[], i: number): boolean {
   );
 }
 
+/** A paragraph's first line is indented at least this many text sizes past the line before (LaTeX: 1 em in two columns, 1.5 em in one). */
+const PARAGRAPH_INDENT = 0.8;
+
 function startsNewParagraph(prev: Line, line: Line): boolean {
   if (prev.page !== line.page) return /[.!?:"”)]$/.test(prev.text);
   const gap = gapBetween(prev, line);
   if (gap > line.size * 1.75) return true;
   if (Math.abs(prev.size - line.size) > 0.5) return true;
-  if (indent(line) > indent(prev) + line.size * 1.5 && /[.!?:]$/.test(prev.text)) return true;
+  // A first line indented under a sentence's end (LaTeX's 1-1.5 em paragraph indent, no space between).
+  if (indent(line) >= indent(prev) + line.size * PARAGRAPH_INDENT && /[.!?:]$/.test(prev.text)) return true;
   return false;
 }

@@ -34,3 +34,13 @@ export function letterPositions(text: string, x: number, width: number): number[
   }
   return at;
 }
+
+/**
+ * A monospaced face, by its name: Courier, the "Mono" families (DejaVu, Liberation, Noto, Latin Modern),
+ * Consolas, Menlo, Source Code, and TeX's typewriter faces (cmtt10, lmtt, txtt, sftt/ectt as "+CMTT9").
+ */
+export function isMonospacedFont(name: string): boolean {
+  return MONOSPACED.test(name);
+}
+
+const MONOSPACED = /courier|mono|consol|menlo|code|(?:^|\+)(?:cm|lm|tx|sf|ec)tt\d/i;

@@ -1,6 +1,7 @@
 import type { TextItem } from './layout';
 import type { StyledRun } from './styled-runs';
 import { runTool } from './tool-runner';
+import { isMonospacedFont } from './glyph-widths';
 
 /** A child tool that runs longer than this is stuck on a hostile file; the worker's own deadline is the real limit. */
 const TOOL_TIMEOUT_MS = 300_000;
@@ -125,6 +126,8 @@ interface PopplerFont {
   bold: boolean;
   italic: boolean;
   family: string;
+  /** A monospaced face (told once per font, not per text element). */
+  monospaced: boolean;
 }
 type PageMatch = [string, string, string, string, string];
 
@@ -145,7 +148,13 @@ function readFontSpecs(body: string, fonts: Fonts): void {
   for (const f of body.matchAll(FONTSPEC)) {
     // Subset prefixes ("ABCDEF+") differ between embeddings of one font.
     const family = f[3]!.replace(/^[A-Z]{6}\+/, '');
-    fonts.set(f[1]!, { size: Number(f[2]), bold: BOLD_FONT.test(family), italic: ITALIC_FONT.test(family), family });
+    fonts.set(f[1]!, {
+      size: Number(f[2]),
+      bold: BOLD_FONT.test(family),
+      italic: ITALIC_FONT.test(family),
+      family,
+      monospaced: isMonospacedFont(family),
+    });
   }
 }
 
@@ -154,9 +163,17 @@ function textItem(t: string[], fonts: Fonts, height: number): TextItem | undefin
   const [, top, left, width, boxHeight, fontId, raw] = t;
   // Most elements hold neither tags nor entities: each replace is asked only of text that has its character.
   const tagged = raw!.includes('<');
-  const text = normalise(decodeEntities(tagged ? raw!.replace(/<[^>]*>/g, '') : raw!));
+  const font = fonts.get(fontId!) ?? {
+    size: Number(boxHeight),
+    bold: false,
+    italic: false,
+    family: '',
+    monospaced: false,
+  };
+  const decoded = normalise(decodeEntities(tagged ? raw!.replace(/<[^>]*>/g, '') : raw!));
+  // pdftohtml spells out a word of a monospaced face set wider than its letters ("r e t u r n": TeX's listings).
+  const text = font.monospaced && !tagged ? decoded.replace(SPELT_OUT, (word) => word.replace(/ /g, '')) : decoded;
   if (!text) return undefined;
-  const font = fonts.get(fontId!) ?? { size: Number(boxHeight), bold: false, italic: false, family: '' };
   const bold = font.bold || raw!.startsWith('<b>');
   const italic = font.italic || (tagged && /^(<b>)?<i>/.test(raw!));
   const rtl = RTL_LETTER.test(text);
@@ -181,19 +198,21 @@ function textItem(t: string[], fonts: Fonts, height: number): TextItem | undefin
   };
 }
 
+/** Three or more single letters, each set apart by one space. */
+const SPELT_OUT = /(?<!\S)\p{L}(?: \p{L}){2,}(?!\S)/gu;
+
 /** A space's width in a proportional font, in text sizes (Helvetica and Arial 0.278, Times 0.25). */
 const SPACE_WIDTH = 0.27;
-const MONOSPACED_FAMILY = /courier|mono|consol/i;
 
 /**
  * How far the spaces that open a run of text push its first letter right: a document indented with
  * spaces (a Word agenda's items under their numbers) sets its lines where the letters start, not where
  * the spaces do. Runs of spaces only, and runs that open with a letter, are left as they are.
  */
-function leadingSpaceWidth(text: string, width: number, font: { size: number; family: string }): number {
+function leadingSpaceWidth(text: string, width: number, font: PopplerFont): number {
   const spaces = text.charCodeAt(0) === 0x20 ? (/^ +/.exec(text)?.[0].length ?? 0) : 0;
   if (!spaces || spaces === text.length) return 0;
-  const perSpace = MONOSPACED_FAMILY.test(font.family) ? width / text.length : font.size * SPACE_WIDTH;
+  const perSpace = font.monospaced ? width / text.length : font.size * SPACE_WIDTH;
   return Math.min(spaces * perSpace, width);
 }
 
