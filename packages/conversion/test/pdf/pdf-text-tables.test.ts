@@ -542,4 +542,41 @@ describe('PDF tables with turned headers', () => {
       '| Shift | Days | Hours |\n| --- | --- | --- |\n| Morning | Monday to Friday | 09:00-12:00 |\n| Afternoon packing | Monday to Friday | 13:00-16:00 |\n| Saturday delivery | Saturday | 10:00-13:00 |\n',
     );
   });
+
+  it('When a browser centres a row’s cells beside a cell wrapped onto two lines, and poppler joins two header names, then each row and the header stay whole', async () => {
+    // A browser draws cell by cell and centres each cell in its row: a one-line cell stands half a line
+    // below a wrapped cell's first line. "Aspect" and "Nodes" stand 3 pt apart: one run to poppler.
+    const markdown = await markdownOf((doc) => {
+      doc.font('Helvetica-Bold').fontSize(9);
+      const cell = cellsOf(doc);
+      const nodes = 260 + doc.widthOfString('Aspect') + 3;
+      const header: Array<[string, number, number]> = [
+        ['Catchment', 72, 105],
+        ['Area', 140, 100],
+        ['(km²)', 140, 110],
+        ['Mean', 190, 100],
+        ['elevation (m)', 190, 110],
+        ['Aspect', 260, 105],
+        ['Nodes', nodes, 105],
+      ];
+      for (const [text, x, y] of header) cell(text, x, y);
+      doc.font('Helvetica');
+      const rows: Array<[string[], string, string, string, string]> = [
+        [['Val Ferret'], '20.4', '2310', 'North', '16'],
+        [['Combe', 'Noire'], '8.7', '2590', 'East', '12'],
+        [['Haut', 'Torrent'], '13.1', '2140', 'South', '14'],
+      ];
+      let y = 130;
+      for (const [first, ...rest] of rows) {
+        const middle = y + (first.length - 1) * 5;
+        first.forEach((t, k) => cell(t, 72, y + k * 10));
+        rest.forEach((t, k) => cell(t, [140, 190, 260, nodes][k]!, middle));
+        y += first.length * 10 + 3;
+      }
+    });
+    expect(markdown).toBe(
+      '| Catchment | Area (km²) | Mean elevation (m) | Aspect | Nodes |\n| --- | --- | --- | --- | --- |\n' +
+        '| Val Ferret | 20.4 | 2310 | North | 16 |\n| Combe Noire | 8.7 | 2590 | East | 12 |\n| Haut Torrent | 13.1 | 2140 | South | 14 |\n',
+    );
+  });
 });

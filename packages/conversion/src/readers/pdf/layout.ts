@@ -147,7 +147,7 @@ function lineGroups(items: TextItem[]): TextItem[][] {
     if (!mark) base = item;
   }
   if (current.length) groups.push(current);
-  return rowsRejoined(groups);
+  return halfLinesJoined(rowsRejoined(groups));
 }
 
 /** Lines of wrapped cell text a row's later cells may come after, in content-stream order. */
@@ -183,6 +183,63 @@ function rowsRejoined(groups: TextItem[][]): TextItem[][] {
     }
   }
   return groups;
+}
+
+/**
+ * A table row whose cells are centred in it (a browser's table, a header row): beside a cell wrapped
+ * onto two lines, a one-line cell stands half a line lower than the wrapped cell's first line, so the
+ * row comes as lines about half a line apart. Lines that close (under HALF_LINE of their size apart:
+ * lines of text stand a whole line apart) in one text size, whose runs stand apart from each other's
+ * (a wrapped cell's lines under each other aside), are one line.
+ */
+function halfLinesJoined(groups: TextItem[][]): TextItem[][] {
+  for (let g = 1; g < groups.length; g++) {
+    const line = groups[g]!;
+    const above = groups[g - 1]!;
+    const head = line[0]!;
+    // Most lines stand a whole line under the one before: a pass over the two, and nothing to do.
+    if (!withinHalfLine(above, line, head.size) || !sameType(above[0]!, head) || !apartFrom(line, above, head.size))
+      continue;
+    groups[g - 1] = [...above, ...line];
+    groups.splice(g, 1);
+    // The joined line may now stand within half a line of the one before it (a cell wrapped above the row).
+    g = Math.max(0, g - 2);
+  }
+  return groups;
+}
+
+/** Lines closer than this many text sizes are parts of one row (halfLinesJoined). */
+const HALF_LINE = 0.8;
+
+/**
+ * Whether an item of `line` stands about half a line from one of `above` (off its baseline by more than
+ * `level` allows, by less than HALF_LINE): lines that only share a baseline are a wrapped cell's lines
+ * beside each other, which the table reader takes one by one.
+ */
+function withinHalfLine(above: TextItem[], line: TextItem[], size: number): boolean {
+  let low = Infinity;
+  let high = -Infinity;
+  for (const i of above) {
+    low = Math.min(low, i.y);
+    high = Math.max(high, i.y);
+  }
+  const reach = size * HALF_LINE;
+  let near = false;
+  for (const i of line) if (i.y > low - reach && i.y < high + reach) near = true;
+  if (!near) return false;
+  for (const i of line) for (const a of above) if (!level(a, i) && Math.abs(a.y - i.y) < reach) return true;
+  return false;
+}
+
+/** Whether every item of `line` stands clear of `above`'s items, or right under one a line higher (its cell's line before). */
+function apartFrom(line: TextItem[], above: TextItem[], size: number): boolean {
+  for (const item of line) {
+    for (const other of above) {
+      const overlaps = item.x < other.x + other.width && other.x < item.x + item.width;
+      if (overlaps && other.y - item.y < size * 0.9) return false;
+    }
+  }
+  return true;
 }
 
 /** Whether a line a few lines before `groups[g]`, past the one just before it, stands level with it. */
@@ -310,8 +367,14 @@ function readingOrder(items: TextItem[]): { rtl: boolean; sorted: TextItem[] } {
     ? [...items].sort((a, b) => b.x + b.width - (a.x + a.width))
     : inOrderOfX(items)
       ? items
-      : [...items].sort((a, b) => a.x - b.x);
+      : [...items].sort(leftThenHigher);
   return { rtl, sorted };
+}
+
+/** Left to right; a cell's lines one under the other (halfLinesJoined) top first, wherever they start. */
+function leftThenHigher(a: TextItem, b: TextItem): number {
+  const stacked = a.x < b.x + b.width && b.x < a.x + a.width && Math.abs(a.y - b.y) > Math.min(a.size, b.size) * 0.9;
+  return stacked ? b.y - a.y : a.x - b.x;
 }
 
 function anyRtl(items: TextItem[]): boolean {

@@ -53,15 +53,25 @@ function tableFrom(lines: Line[], start: number): { rows: string[][]; end: numbe
 
 /**
  * A table whose header row is set tighter than its rows (bold column names 12 pt apart, which `cells`
- * does not part, over figures further apart): the first line split at its narrow gaps, when that gives
- * it as many cells as the line under it has, opens the table.
+ * does not part, over figures further apart), or whose names poppler joined into one run ("Aspect
+ * Nodes"): the first line split at its narrow gaps, then at the starts of the next line's cells
+ * (cutJoinedCells), when that gives it as many cells as the line under it has, opens the table.
  */
 function tableFromTightHeader(lines: Line[], start: number): { rows: string[][]; end: number } | undefined {
   const first = lines[start]!;
   const next = lines[start + 1];
-  if (!first.narrowGaps || !next || next.page !== first.page || next.cells.length < 2) return undefined;
-  const cells = closeCells(first);
-  if (cells.length !== next.cells.length || cells.length <= first.cells.length) return undefined;
+  if (!next || next.page !== first.page || next.cells.length < 2 || first.cells.length >= next.cells.length)
+    return undefined;
+  if (!first.narrowGaps && first.cells.length < 2) return undefined;
+  const tolerance = Math.max(MIN_ALIGN_TOLERANCE, first.size * ALIGN_TOLERANCE_RATIO);
+  const columns: Column[] = next.cells.map((c) => ({ x: c.x, right: c.right, rows: 1 }));
+  let cells = closeCells(first);
+  while (cells.length < next.cells.length) {
+    const cut = cutJoinedCells(columns, cells, tolerance);
+    if (cut === cells) break;
+    cells = cut;
+  }
+  if (cells.length !== next.cells.length) return undefined;
   let end = start + 1;
   while (end < lines.length && lines[end]!.page === first.page) end++;
   const table = tableFrom([{ ...first, cells, narrowGaps: undefined }, ...lines.slice(start + 1, end)], 0);
