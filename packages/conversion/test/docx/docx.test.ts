@@ -285,6 +285,39 @@ describe('DOCX', () => {
     expect(markdown).toBe('# Budget\n\n4. Approve\n5. Publish\n\n```\nSELECT total FROM budget;\n```\n');
   });
 
+  it("When a list's first item uses a restarting numbering instance and the rest the plain one, as LibreOffice writes it, then the items are one list until the next restart", async () => {
+    const ns = 'xmlns:w="http://schemas.openxmlformats.org/wordprocessingml/2006/main"';
+    const restart = '<w:lvlOverride w:ilvl="0"><w:startOverride w:val="1"/></w:lvlOverride>';
+    const numbering =
+      `<w:numbering ${ns}><w:abstractNum w:abstractNumId="2">` +
+      '<w:lvl w:ilvl="0"><w:start w:val="1"/><w:numFmt w:val="decimal"/><w:lvlText w:val="%1."/></w:lvl>' +
+      '<w:lvl w:ilvl="1"><w:start w:val="1"/><w:numFmt w:val="lowerLetter"/><w:lvlText w:val="%2)"/></w:lvl></w:abstractNum>' +
+      '<w:num w:numId="2"><w:abstractNumId w:val="2"/></w:num>' +
+      `<w:num w:numId="4"><w:abstractNumId w:val="2"/>${restart}</w:num>` +
+      `<w:num w:numId="5"><w:abstractNumId w:val="2"/>${restart}</w:num></w:numbering>`;
+    const item = (numId: string, ilvl: number, text: string) =>
+      `<w:p><w:pPr><w:numPr><w:ilvl w:val="${ilvl}"/><w:numId w:val="${numId}"/></w:numPr></w:pPr><w:r><w:t>${text}</w:t></w:r></w:p>`;
+    const body =
+      item('4', 0, 'Select the sites.') +
+      item('2', 1, 'Urban first.') +
+      item('2', 0, 'Visit each site.') +
+      item('2', 0, 'Write the report.') +
+      '<w:p><w:r><w:t>Second round</w:t></w:r></w:p>' +
+      item('5', 0, 'Call the owners.') +
+      item('2', 0, 'Book the visits.');
+    const zip = Buffer.from(
+      zipSync({
+        'word/document.xml': strToU8(`<w:document ${ns}><w:body>${body}</w:body></w:document>`),
+        'word/numbering.xml': strToU8(numbering),
+      }),
+    );
+    const { markdown } = await convertDocument(zip, 'docx', std);
+    expect(markdown).toBe(
+      '1. Select the sites.\n   1. Urban first.\n2. Visit each site.\n3. Write the report.\n\n' +
+        'Second round\n\n1. Call the owners.\n2. Book the visits.\n',
+    );
+  });
+
   it('When a paragraph has runs of spaces and no-break spaces, then each run is one space, or one no-break space when it holds one', async () => {
     const ns = 'xmlns:w="http://schemas.openxmlformats.org/wordprocessingml/2006/main"';
     const text = 'Total:   12\u00a0 \u00a0000 and  more';

@@ -25,7 +25,7 @@ const MAX_NESTING = 32;
 /** One body element after reading: a block, or a list item / code line that groups with its neighbours. */
 type Flat = (
   | { kind: 'block'; block: Block }
-  | { kind: 'item'; level: number; ordered: boolean; value: number; numId: string; text: Inline[] }
+  | { kind: 'item'; level: number; ordered: boolean; value: number; sequence: string; text: Inline[] }
   | { kind: 'code'; text: string }
 ) & { page?: number };
 
@@ -159,7 +159,7 @@ export class DocxReader {
           level: numbered.ilvl,
           ordered,
           value: numbered.value,
-          numId: numbered.numId,
+          sequence: numbered.sequence,
           text: [...prefix, ...text],
         });
       } else if (styleNames.some((n) => CODE_STYLE.test(n)) || this.isMonospaceCode(p, chain, plain)) {
@@ -573,7 +573,7 @@ function group(flat: Flat[]): Block[] {
     } else {
       const items: Array<Extract<Flat, { kind: 'item' }>> = [];
       while (i < flat.length && flat[i]!.kind === 'item') items.push(flat[i++] as Extract<Flat, { kind: 'item' }>);
-      const lists = nestListItems(items.map(({ page: _page, ...it }) => ({ ...it, list: it.numId })));
+      const lists = nestListItems(items.map(({ page: _page, ...it }) => ({ ...it, list: it.sequence })));
       out.push(...lists.map((b) => ({ ...b, ...page })));
     }
   }

@@ -8,12 +8,20 @@ export interface NumberedLevel {
   label: string;
   /** The label refers to more than its own level ("1.2."), so Markdown's own numbering cannot reproduce it. */
   multiLevel: boolean;
+  /**
+   * The counter sequence the item continues: its abstract numbering, renewed by each instance that
+   * restarts it. Items of different instances in one sequence are one list as Word numbers them
+   * (LibreOffice gives a list's first item a restarting instance and the rest the plain one).
+   */
+  sequence: string;
 }
 
 /** Word's list counters: one sequence per abstract numbering, deeper levels restart when a parent advances. */
 export class ListNumbering {
   private readonly counters = new Map<string, number[]>();
   private readonly seenNums = new Set<string>();
+  /** How many times each abstract numbering's counters were restarted by an instance's overrides. */
+  private readonly restarts = new Map<string, number>();
 
   constructor(private readonly pkg: DocxPackage) {}
 
@@ -33,6 +41,7 @@ export class ListNumbering {
       this.seenNums.add(numId);
       // A numbering instance with start overrides begins its own sequence.
       for (const [l, start] of num.startOverrides) counts[l] = start - 1;
+      if (num.startOverrides.size) this.restarts.set(num.abstractId, (this.restarts.get(num.abstractId) ?? 0) + 1);
     }
     counts[ilvl] = (counts[ilvl] ?? (levels[ilvl]?.start ?? 1) - 1) + 1;
     counts.length = ilvl + 1;
@@ -44,7 +53,13 @@ export class ListNumbering {
             const l = Number(d) - 1;
             return formatNumber(counts![l] ?? levels[l]?.start ?? 1, levels[l]?.format ?? 'decimal');
           });
-    return { level, value: counts[ilvl]!, label, multiLevel: refs.some((l) => l !== ilvl) };
+    return {
+      level,
+      value: counts[ilvl]!,
+      label,
+      multiLevel: refs.some((l) => l !== ilvl),
+      sequence: `${num.abstractId}#${this.restarts.get(num.abstractId) ?? 0}`,
+    };
   }
 }
 
