@@ -476,6 +476,22 @@ describe('DOCX', () => {
     expect(markdown).toBe('> Less is more.\n');
   });
 
+  it("When a paragraph is in LibreOffice's Quotations style (an HTML blockquote saved as DOCX), then it is a block quote", async () => {
+    const doc = new Document({
+      styles: { paragraphStyles: [{ id: 'Quotations', name: 'Quotations' }] },
+      sections: [
+        {
+          children: [
+            new Paragraph('The mayor said:'),
+            new Paragraph({ style: 'Quotations', children: [new TextRun('It is the busiest crossing in the city.')] }),
+          ],
+        },
+      ],
+    });
+    const { markdown } = await convertDocument(await Packer.toBuffer(doc), 'docx', std);
+    expect(markdown).toBe('The mayor said:\n\n> It is the busiest crossing in the city.\n');
+  });
+
   it('When a paragraph holds a SmartArt diagram, then its text follows as a list nested as its outline', async () => {
     const W = 'xmlns:w="http://schemas.openxmlformats.org/wordprocessingml/2006/main"';
     const WP = 'xmlns:wp="http://schemas.openxmlformats.org/drawingml/2006/wordprocessingDrawing"';

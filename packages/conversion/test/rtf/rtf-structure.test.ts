@@ -39,6 +39,11 @@ describe('RTF paragraph styles', () => {
     expect(await rtf(doc('\\pard\\s5 Said.\\par\\pard Plain.\\par', styles))).toBe('> Said.\n\nPlain.\n');
   });
 
+  it("When a paragraph style is LibreOffice's Quotations, then the paragraph is a block quote", async () => {
+    const styles = '{\\stylesheet{\\s0 Normal;}{\\s7\\sbasedon0 Quotations;}}';
+    expect(await rtf(doc('\\pard\\s7 Said.\\par\\pard Plain.\\par', styles))).toBe('> Said.\n\nPlain.\n');
+  });
+
   it('When a heading is numbered through \\listtext, then the number leads the heading text', async () => {
     expect(await rtf(doc('\\pard\\s1\\ls2 {\\listtext 4.\\tab}Method\\par', STYLES + LISTS))).toBe('# 4. Method\n');
   });

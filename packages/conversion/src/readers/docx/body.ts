@@ -3,6 +3,7 @@ import { text, type Block, type Inline, type Note } from '../../document/model';
 import { hyperlinkTarget } from '../shared/word-fields';
 import { imageAltText } from '../shared/alt-text';
 import { CODE_CHARS, CODE_STYLE, MONOSPACE } from '../shared/code-paragraphs';
+import { QUOTE_STYLE } from '../shared/quote-styles';
 import { nestListItems } from '../../document/lists';
 import { blocksAsInline, collapseSpaces, styled } from '../../document/builders';
 import { inlineText, isBlankInline } from '../../document/predicates';
@@ -19,7 +20,6 @@ interface Format extends RunFormat {
 /** A piece of a paragraph: plain text with its formatting, or an inline node (notes, images, math). */
 type Piece = ({ text: string } | { node: Inline } | { display: string }) & Format;
 
-const QUOTE_STYLE = /quote/i;
 const MAX_NESTING = 32;
 
 /** One body element after reading: a block, or a list item / code line that groups with its neighbours. */

@@ -8,6 +8,7 @@ import { inlineText, isBlankInline } from '../../document/predicates';
 import { MAX_NESTING_DEPTH } from '../shared/nesting-limits';
 import { imageAltText } from '../shared/alt-text';
 import { CODE_CHARS, CODE_STYLE, MONOSPACE } from '../shared/code-paragraphs';
+import { QUOTE_STYLE } from '../shared/quote-styles';
 import { hyperlinkTarget } from '../shared/word-fields';
 import { ListTables, isLabel, isOneLevelNumber, markerValue, pnWord, type LevelKind } from './lists';
 import { MAX_TABLE_DEPTH, RtfTables } from './tables';
@@ -1039,7 +1040,7 @@ class RtfBuilder {
         ? (this.pp.level ?? chain.find((s) => s.level !== undefined)?.level ?? 0)
         : this.indentLevel(this.pp.indent ?? 0);
       this.listParagraph(text, marker, ls, Math.max(0, Math.min(8, ilvl)));
-    } else if (chain.some((style) => /quote/i.test(style.name))) {
+    } else if (chain.some((style) => QUOTE_STYLE.test(style.name))) {
       this.flushList();
       this.blocks.push({ type: 'quote', blocks: [{ type: 'paragraph', text }] });
     } else {
