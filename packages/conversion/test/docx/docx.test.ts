@@ -492,6 +492,30 @@ describe('DOCX', () => {
     expect(markdown).toBe('The mayor said:\n\n> It is the busiest crossing in the city.\n');
   });
 
+  it('When heading styles carry localised names and no outline level, then they are headings of their number', async () => {
+    const doc = new Document({
+      styles: {
+        paragraphStyles: [
+          { id: 'Titel', name: 'Titel', run: { size: 48 } },
+          { id: 'Titre2', name: 'Titre 2', run: { size: 28, bold: true } },
+          { id: 'berschrift3', name: 'Überschrift 3', run: { bold: true } },
+        ],
+      },
+      sections: [
+        {
+          children: [
+            new Paragraph({ style: 'Titel', text: 'Rapport annuel' }),
+            new Paragraph({ style: 'Titre2', text: 'Méthode' }),
+            new Paragraph({ style: 'berschrift3', text: 'Ablauf' }),
+            new Paragraph('Text.'),
+          ],
+        },
+      ],
+    });
+    const { markdown } = await convertDocument(await Packer.toBuffer(doc), 'docx', std);
+    expect(markdown).toBe('# Rapport annuel\n\n## Méthode\n\n### Ablauf\n\nText.\n');
+  });
+
   it('When a paragraph holds a SmartArt diagram, then its text follows as a list nested as its outline', async () => {
     const W = 'xmlns:w="http://schemas.openxmlformats.org/wordprocessingml/2006/main"';
     const WP = 'xmlns:wp="http://schemas.openxmlformats.org/drawingml/2006/wordprocessingDrawing"';

@@ -4,6 +4,7 @@ import { hyperlinkTarget } from '../shared/word-fields';
 import { imageAltText } from '../shared/alt-text';
 import { CODE_CHARS, CODE_STYLE, MONOSPACE } from '../shared/code-paragraphs';
 import { QUOTE_STYLE } from '../shared/quote-styles';
+import { headingLevelOfStyleName } from '../shared/heading-styles';
 import { nestListItems } from '../../document/lists';
 import { blocksAsInline, collapseSpaces, styled } from '../../document/builders';
 import { inlineText, isBlankInline } from '../../document/predicates';
@@ -186,10 +187,8 @@ export class DocxReader {
 
   private headingLevel(pPr: Element | undefined, chain: StyleInfo[]): number {
     for (const st of chain) {
-      if (/^title$/i.test(st.name)) return 1;
-      if (/^subtitle$/i.test(st.name)) return 2;
-      const m = /^heading\s*(\d)/i.exec(st.name);
-      if (m) return Number(m[1]);
+      const named = headingLevelOfStyleName(st.name);
+      if (named) return named;
     }
     const direct = attr(child(pPr, 'outlineLvl'), 'val');
     const outline =
