@@ -249,10 +249,25 @@ function isChrome(el: HtmlElement, book: boolean): boolean {
   // The page's banner and footer landmarks; inside main content these roles are misused (as for
   // <header> and <footer>, which are landmarks only outside <main> and <article>).
   if (PAGE_ROLES.has(el.attrs.role ?? '') && !el.inMain) return true;
+  if (!book && isPageFooter(el)) return true;
   if (book || (el.attrs.class === undefined && el.attrs.id === undefined)) return false;
   const words = `${el.attrs.class ?? ''} ${el.attrs.id ?? ''}`.toLowerCase().split(/[\s_-]+/);
   // A tab strip names the panels beside it: content, whatever its class or id says.
   return words.some((w) => CHROME_WORDS.has(w)) && !el.hasContent && el.attrs.role !== 'tablist';
+}
+
+/** Elements whose <footer> is their own (HTML's sectioning content and <main>), not the page's. */
+const SECTIONING_TAGS = new Set(['article', 'aside', 'main', 'nav', 'section']);
+
+/**
+ * The page's own footer, where the page has no <main> or <article> to read alone: a <footer> outside
+ * sectioning content (the contentinfo landmark it stands for) or the `id="footer"` of a page laid
+ * out in divs (copyright, "powered by", site links). A section's or article's footer is content.
+ */
+function isPageFooter(el: HtmlElement): boolean {
+  if ((el.tag !== 'footer' && el.attrs.id?.toLowerCase() !== 'footer') || el.hasContent) return false;
+  for (let up = el.parent; up; up = up.parent) if (SECTIONING_TAGS.has(up.tag)) return false;
+  return true;
 }
 
 const textNode = (value: string): Inline => ({ type: 'text', text: value });
