@@ -318,6 +318,34 @@ describe('DOCX', () => {
     );
   });
 
+  it('When each nesting level has its own restarting instance of one numbering, as pandoc writes it, then the outer list resumes after the nested one', async () => {
+    const ns = 'xmlns:w="http://schemas.openxmlformats.org/wordprocessingml/2006/main"';
+    const restart = [0, 1]
+      .map((l) => `<w:lvlOverride w:ilvl="${l}"><w:startOverride w:val="1"/></w:lvlOverride>`)
+      .join('');
+    const numbering =
+      `<w:numbering ${ns}><w:abstractNum w:abstractNumId="9">` +
+      '<w:lvl w:ilvl="0"><w:start w:val="1"/><w:numFmt w:val="decimal"/><w:lvlText w:val="%1."/></w:lvl>' +
+      '<w:lvl w:ilvl="1"><w:start w:val="1"/><w:numFmt w:val="decimal"/><w:lvlText w:val="%2."/></w:lvl></w:abstractNum>' +
+      `<w:num w:numId="1002"><w:abstractNumId w:val="9"/>${restart}</w:num>` +
+      `<w:num w:numId="1003"><w:abstractNumId w:val="9"/>${restart}</w:num></w:numbering>`;
+    const item = (numId: string, ilvl: number, text: string) =>
+      `<w:p><w:pPr><w:numPr><w:ilvl w:val="${ilvl}"/><w:numId w:val="${numId}"/></w:numPr></w:pPr><w:r><w:t>${text}</w:t></w:r></w:p>`;
+    const body =
+      item('1002', 0, 'Budget approved.') +
+      item('1002', 0, 'Audit monthly.') +
+      item('1003', 1, 'First in April.') +
+      item('1002', 0, 'Website redesigned.');
+    const zip = Buffer.from(
+      zipSync({
+        'word/document.xml': strToU8(`<w:document ${ns}><w:body>${body}</w:body></w:document>`),
+        'word/numbering.xml': strToU8(numbering),
+      }),
+    );
+    const { markdown } = await convertDocument(zip, 'docx', std);
+    expect(markdown).toBe('1. Budget approved.\n2. Audit monthly.\n   1. First in April.\n3. Website redesigned.\n');
+  });
+
   it('When a paragraph has runs of spaces and no-break spaces, then each run is one space, or one no-break space when it holds one', async () => {
     const ns = 'xmlns:w="http://schemas.openxmlformats.org/wordprocessingml/2006/main"';
     const text = 'Total:   12\u00a0 \u00a0000 and  more';

@@ -9,9 +9,10 @@ export interface NumberedLevel {
   /** The label refers to more than its own level ("1.2."), so Markdown's own numbering cannot reproduce it. */
   multiLevel: boolean;
   /**
-   * The counter sequence the item continues: its abstract numbering, renewed by each instance that
-   * restarts it. Items of different instances in one sequence are one list as Word numbers them
-   * (LibreOffice gives a list's first item a restarting instance and the rest the plain one).
+   * The list the item belongs to: an instance that restarts its numbering (start overrides) is its
+   * own; a plain instance continues the last restarting instance of the same abstract numbering, as
+   * Word's shared counters show it (LibreOffice gives a list's first item a restarting instance and
+   * the rest the plain one).
    */
   sequence: string;
 }
@@ -20,8 +21,8 @@ export interface NumberedLevel {
 export class ListNumbering {
   private readonly counters = new Map<string, number[]>();
   private readonly seenNums = new Set<string>();
-  /** How many times each abstract numbering's counters were restarted by an instance's overrides. */
-  private readonly restarts = new Map<string, number>();
+  /** The last restarting instance used, by abstract numbering. */
+  private readonly lastRestart = new Map<string, string>();
 
   constructor(private readonly pkg: DocxPackage) {}
 
@@ -41,8 +42,8 @@ export class ListNumbering {
       this.seenNums.add(numId);
       // A numbering instance with start overrides begins its own sequence.
       for (const [l, start] of num.startOverrides) counts[l] = start - 1;
-      if (num.startOverrides.size) this.restarts.set(num.abstractId, (this.restarts.get(num.abstractId) ?? 0) + 1);
     }
+    if (num.startOverrides.size) this.lastRestart.set(num.abstractId, numId);
     counts[ilvl] = (counts[ilvl] ?? (levels[ilvl]?.start ?? 1) - 1) + 1;
     counts.length = ilvl + 1;
     const refs = [...level.text.matchAll(/%(\d)/g)].map((m) => Number(m[1]) - 1);
@@ -58,7 +59,7 @@ export class ListNumbering {
       value: counts[ilvl]!,
       label,
       multiLevel: refs.some((l) => l !== ilvl),
-      sequence: `${num.abstractId}#${this.restarts.get(num.abstractId) ?? 0}`,
+      sequence: num.startOverrides.size ? numId : (this.lastRestart.get(num.abstractId) ?? numId),
     };
   }
 }
