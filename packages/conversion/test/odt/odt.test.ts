@@ -38,6 +38,19 @@ describe('ODT', () => {
     expect(markdown).toBe('The mayor said:\n\n> It is the busiest crossing in the city.\n\n> And now the safest.\n');
   });
 
+  it('When plain paragraphs are in heading styles with localised names, then they are headings of their number', async () => {
+    const input = odt(
+      '<text:p text:style-name="Titre_20_2">Méthode</text:p><text:p text:style-name="P1">Ablauf</text:p>' +
+        '<text:p text:style-name="Standard">Text.</text:p>',
+      '<style:style style:name="P1" style:family="paragraph" style:parent-style-name="Überschrift_20_3"/>',
+      '',
+      '<style:style style:name="Titre_20_2" style:display-name="Titre 2" style:family="paragraph"/>' +
+        '<style:style style:name="Überschrift_20_3" style:display-name="Überschrift 3" style:family="paragraph"/>',
+    );
+    const { markdown } = await convertDocument(input, 'odt', std);
+    expect(markdown).toBe('## Méthode\n\n### Ablauf\n\nText.\n');
+  });
+
   it('When plain paragraphs are in the Heading 1 and Heading 2 styles (a docx-library file through LibreOffice), then they are headings of those levels', async () => {
     const input = odt(
       '<text:p text:style-name="Heading_20_1"><text:bookmark-start text:name="_Toc1"/>Parties<text:bookmark-end text:name="_Toc1"/></text:p>' +

@@ -11,6 +11,7 @@ import { blocksAsInline, styled, withoutWholeEmphasis, type InlineStyle, type Po
 import { inlineText, isBlankInline } from '../../document/predicates';
 import { CODE_STYLE } from '../shared/code-paragraphs';
 import { QUOTE_STYLE } from '../shared/quote-styles';
+import { headingLevelOfStyleName } from '../shared/heading-styles';
 import {
   inlines,
   isBlank,
@@ -352,15 +353,13 @@ function styleNamed(style: string, pkg: OdfPackage, pattern: RegExp): boolean {
 
 /**
  * The heading level a paragraph's style gives it (directly or through parent styles): 1 for Title,
- * 2 for Subtitle, N for "Heading N" on a plain paragraph (a DOCX heading whose style carried no
+ * 2 for Subtitle, N for "Heading N" (or a localised name, "Titre 2") on a plain paragraph (a DOCX heading whose style carried no
  * outline level, as the docx library writes them, comes out of LibreOffice so), else 0.
  */
 function titleRole(style: string, pkg: OdfPackage): number {
   for (let name = style, hops = 0; name && hops < 8; name = pkg.parents.get(name) ?? '', hops++) {
-    if (name === 'Title') return 1;
-    if (name === 'Subtitle') return 2;
-    const heading = /^Heading_20_([1-6])$/.exec(name);
-    if (heading) return Number(heading[1]);
+    const level = headingLevelOfStyleName(name.replace(/_20_/g, ' '));
+    if (level) return level;
   }
   return 0;
 }
