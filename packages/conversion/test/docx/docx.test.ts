@@ -37,6 +37,21 @@ async function docx(
   return Packer.toBuffer(doc);
 }
 
+/** A bare WordprocessingML package: the body's paragraphs and a numbering part. */
+function numberedDocx(body: string, numbering: string): Buffer {
+  const ns = 'xmlns:w="http://schemas.openxmlformats.org/wordprocessingml/2006/main"';
+  return Buffer.from(
+    zipSync({
+      'word/document.xml': strToU8(`<w:document ${ns}><w:body>${body}</w:body></w:document>`),
+      'word/numbering.xml': strToU8(`<w:numbering ${ns}>${numbering}</w:numbering>`),
+    }),
+  );
+}
+
+/** A paragraph numbered by instance `numId` at level `ilvl`. */
+const numberedItem = (numId: string, ilvl: number, text: string) =>
+  `<w:p><w:pPr><w:numPr><w:ilvl w:val="${ilvl}"/><w:numId w:val="${numId}"/></w:numPr></w:pPr><w:r><w:t>${text}</w:t></w:r></w:p>`;
+
 describe('DOCX', () => {
   it('When a document has headings, emphasis, a link, lists and a table, then the Markdown keeps each', async () => {
     const input = await docx(
@@ -286,31 +301,23 @@ describe('DOCX', () => {
   });
 
   it("When a list's first item uses a restarting numbering instance and the rest the plain one, as LibreOffice writes it, then the items are one list until the next restart", async () => {
-    const ns = 'xmlns:w="http://schemas.openxmlformats.org/wordprocessingml/2006/main"';
     const restart = '<w:lvlOverride w:ilvl="0"><w:startOverride w:val="1"/></w:lvlOverride>';
     const numbering =
-      `<w:numbering ${ns}><w:abstractNum w:abstractNumId="2">` +
+      '<w:abstractNum w:abstractNumId="2">' +
       '<w:lvl w:ilvl="0"><w:start w:val="1"/><w:numFmt w:val="decimal"/><w:lvlText w:val="%1."/></w:lvl>' +
       '<w:lvl w:ilvl="1"><w:start w:val="1"/><w:numFmt w:val="lowerLetter"/><w:lvlText w:val="%2)"/></w:lvl></w:abstractNum>' +
       '<w:num w:numId="2"><w:abstractNumId w:val="2"/></w:num>' +
       `<w:num w:numId="4"><w:abstractNumId w:val="2"/>${restart}</w:num>` +
-      `<w:num w:numId="5"><w:abstractNumId w:val="2"/>${restart}</w:num></w:numbering>`;
-    const item = (numId: string, ilvl: number, text: string) =>
-      `<w:p><w:pPr><w:numPr><w:ilvl w:val="${ilvl}"/><w:numId w:val="${numId}"/></w:numPr></w:pPr><w:r><w:t>${text}</w:t></w:r></w:p>`;
+      `<w:num w:numId="5"><w:abstractNumId w:val="2"/>${restart}</w:num>`;
     const body =
-      item('4', 0, 'Select the sites.') +
-      item('2', 1, 'Urban first.') +
-      item('2', 0, 'Visit each site.') +
-      item('2', 0, 'Write the report.') +
+      numberedItem('4', 0, 'Select the sites.') +
+      numberedItem('2', 1, 'Urban first.') +
+      numberedItem('2', 0, 'Visit each site.') +
+      numberedItem('2', 0, 'Write the report.') +
       '<w:p><w:r><w:t>Second round</w:t></w:r></w:p>' +
-      item('5', 0, 'Call the owners.') +
-      item('2', 0, 'Book the visits.');
-    const zip = Buffer.from(
-      zipSync({
-        'word/document.xml': strToU8(`<w:document ${ns}><w:body>${body}</w:body></w:document>`),
-        'word/numbering.xml': strToU8(numbering),
-      }),
-    );
+      numberedItem('5', 0, 'Call the owners.') +
+      numberedItem('2', 0, 'Book the visits.');
+    const zip = numberedDocx(body, numbering);
     const { markdown } = await convertDocument(zip, 'docx', std);
     expect(markdown).toBe(
       '1. Select the sites.\n   1. Urban first.\n2. Visit each site.\n3. Write the report.\n\n' +
@@ -319,29 +326,21 @@ describe('DOCX', () => {
   });
 
   it('When each nesting level has its own restarting instance of one numbering, as pandoc writes it, then the outer list resumes after the nested one', async () => {
-    const ns = 'xmlns:w="http://schemas.openxmlformats.org/wordprocessingml/2006/main"';
     const restart = [0, 1]
       .map((l) => `<w:lvlOverride w:ilvl="${l}"><w:startOverride w:val="1"/></w:lvlOverride>`)
       .join('');
     const numbering =
-      `<w:numbering ${ns}><w:abstractNum w:abstractNumId="9">` +
+      '<w:abstractNum w:abstractNumId="9">' +
       '<w:lvl w:ilvl="0"><w:start w:val="1"/><w:numFmt w:val="decimal"/><w:lvlText w:val="%1."/></w:lvl>' +
       '<w:lvl w:ilvl="1"><w:start w:val="1"/><w:numFmt w:val="decimal"/><w:lvlText w:val="%2."/></w:lvl></w:abstractNum>' +
       `<w:num w:numId="1002"><w:abstractNumId w:val="9"/>${restart}</w:num>` +
-      `<w:num w:numId="1003"><w:abstractNumId w:val="9"/>${restart}</w:num></w:numbering>`;
-    const item = (numId: string, ilvl: number, text: string) =>
-      `<w:p><w:pPr><w:numPr><w:ilvl w:val="${ilvl}"/><w:numId w:val="${numId}"/></w:numPr></w:pPr><w:r><w:t>${text}</w:t></w:r></w:p>`;
+      `<w:num w:numId="1003"><w:abstractNumId w:val="9"/>${restart}</w:num>`;
     const body =
-      item('1002', 0, 'Budget approved.') +
-      item('1002', 0, 'Audit monthly.') +
-      item('1003', 1, 'First in April.') +
-      item('1002', 0, 'Website redesigned.');
-    const zip = Buffer.from(
-      zipSync({
-        'word/document.xml': strToU8(`<w:document ${ns}><w:body>${body}</w:body></w:document>`),
-        'word/numbering.xml': strToU8(numbering),
-      }),
-    );
+      numberedItem('1002', 0, 'Budget approved.') +
+      numberedItem('1002', 0, 'Audit monthly.') +
+      numberedItem('1003', 1, 'First in April.') +
+      numberedItem('1002', 0, 'Website redesigned.');
+    const zip = numberedDocx(body, numbering);
     const { markdown } = await convertDocument(zip, 'docx', std);
     expect(markdown).toBe('1. Budget approved.\n2. Audit monthly.\n   1. First in April.\n3. Website redesigned.\n');
   });
