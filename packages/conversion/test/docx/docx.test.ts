@@ -543,6 +543,34 @@ describe('DOCX', () => {
     expect(markdown).toBe('# Rapport annuel\n\n## Méthode\n\n### Ablauf\n\nText.\n');
   });
 
+  it("When runs are in pandoc's Verbatim Char or LibreOffice's Source Text style, then they are inline code, spaces kept and bold around", async () => {
+    const doc = new Document({
+      styles: {
+        characterStyles: [
+          { id: 'VerbatimChar', name: 'Verbatim Char', run: { font: 'Consolas' } },
+          { id: 'SourceText', name: 'Source Text', run: { font: 'Liberation Mono' } },
+        ],
+      },
+      sections: [
+        {
+          children: [
+            new Paragraph({
+              children: [
+                new TextRun('Run '),
+                new TextRun({ text: 'make  all', style: 'VerbatimChar' }),
+                new TextRun(' and edit '),
+                new TextRun({ text: 'config.yml', style: 'SourceText', bold: true }),
+                new TextRun('.'),
+              ],
+            }),
+          ],
+        },
+      ],
+    });
+    const { markdown } = await convertDocument(await Packer.toBuffer(doc), 'docx', std);
+    expect(markdown).toBe('Run `make  all` and edit **`config.yml`**.\n');
+  });
+
   it('When a paragraph holds a SmartArt diagram, then its text follows as a list nested as its outline', async () => {
     const W = 'xmlns:w="http://schemas.openxmlformats.org/wordprocessingml/2006/main"';
     const WP = 'xmlns:wp="http://schemas.openxmlformats.org/drawingml/2006/wordprocessingDrawing"';

@@ -2,7 +2,7 @@ import type { Element } from '@xmldom/xmldom';
 import { text, type Block, type Inline, type Note } from '../../document/model';
 import { hyperlinkTarget } from '../shared/word-fields';
 import { imageAltText } from '../shared/alt-text';
-import { CODE_CHARS, CODE_STYLE, MONOSPACE } from '../shared/code-paragraphs';
+import { CODE_CHAR_STYLE, CODE_CHARS, CODE_STYLE, MONOSPACE } from '../shared/code-paragraphs';
 import { QUOTE_STYLE } from '../shared/quote-styles';
 import { headingLevelOfStyleName } from '../shared/heading-styles';
 import { nestListItems } from '../../document/lists';
@@ -16,6 +16,8 @@ import { applyStyleLevel, defaultFormat, PLAIN, type RunFormat } from './run-for
 
 interface Format extends RunFormat {
   href?: string;
+  /** In a character style that marks inline code. */
+  code?: boolean;
 }
 
 /** A piece of a paragraph: plain text with its formatting, or an inline node (notes, images, math). */
@@ -276,7 +278,8 @@ export class DocxReader {
   private run(r: Element, base: Format, out: Piece[], extra: Block[]): void {
     const rPr = child(r, 'rPr');
     const rStyleId = attr(child(rPr, 'rStyle'), 'val');
-    const styledRun = applyStyleLevel(base, rStyleId ? this.styleChain(rStyleId) : []);
+    const runChain = rStyleId ? this.styleChain(rStyleId) : [];
+    const styledRun = applyStyleLevel(base, runChain);
     // Direct formatting is absolute: w:b w:val="0" turns off bold a style turned on.
     const position = vertAlign(attr(child(rPr, 'vertAlign'), 'val'));
     const fmt: Format = {
@@ -285,6 +288,7 @@ export class DocxReader {
       s: on(child(rPr, 'strike')) ?? on(child(rPr, 'dstrike')) ?? styledRun.s,
       v: position ? (position === 'baseline' ? undefined : position) : styledRun.v,
       href: base.href,
+      code: runChain.some((st) => CODE_CHAR_STYLE.test(st.name)) || undefined,
     };
     const field = this.fields[this.fields.length - 1];
     if (field?.inResult && field.href && !fmt.href) fmt.href = field.href;
@@ -545,10 +549,12 @@ function formatted(pieces: Piece[]): Inline[] {
     let j = i;
     for (; j < pieces.length; j++) {
       const q = pieces[j]!;
-      if (!('text' in q) || q.b !== p.b || q.i !== p.i || q.s !== p.s || q.v !== p.v) break;
+      if (!('text' in q) || q.b !== p.b || q.i !== p.i || q.s !== p.s || q.v !== p.v || q.code !== p.code) break;
       text += q.text;
     }
-    out.push(...styled([{ type: 'text', text: tidy(text) }], { bold: p.b, italic: p.i, strike: p.s, position: p.v }));
+    // Inline code keeps its spaces as typed.
+    const node: Inline = p.code && text.trim() ? { type: 'code', text } : { type: 'text', text: tidy(text) };
+    out.push(...styled([node], { bold: p.b, italic: p.i, strike: p.s, position: p.v }));
     i = j;
   }
   return out;
