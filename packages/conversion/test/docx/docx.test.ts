@@ -37,6 +37,21 @@ async function docx(
   return Packer.toBuffer(doc);
 }
 
+/** A bare WordprocessingML package: the body's paragraphs and a numbering part. */
+function numberedDocx(body: string, numbering: string): Buffer {
+  const ns = 'xmlns:w="http://schemas.openxmlformats.org/wordprocessingml/2006/main"';
+  return Buffer.from(
+    zipSync({
+      'word/document.xml': strToU8(`<w:document ${ns}><w:body>${body}</w:body></w:document>`),
+      'word/numbering.xml': strToU8(`<w:numbering ${ns}>${numbering}</w:numbering>`),
+    }),
+  );
+}
+
+/** A paragraph numbered by instance `numId` at level `ilvl`. */
+const numberedItem = (numId: string, ilvl: number, text: string) =>
+  `<w:p><w:pPr><w:numPr><w:ilvl w:val="${ilvl}"/><w:numId w:val="${numId}"/></w:numPr></w:pPr><w:r><w:t>${text}</w:t></w:r></w:p>`;
+
 describe('DOCX', () => {
   it('When a document has headings, emphasis, a link, lists and a table, then the Markdown keeps each', async () => {
     const input = await docx(
@@ -285,6 +300,51 @@ describe('DOCX', () => {
     expect(markdown).toBe('# Budget\n\n4. Approve\n5. Publish\n\n```\nSELECT total FROM budget;\n```\n');
   });
 
+  it("When a list's first item uses a restarting numbering instance and the rest the plain one, as LibreOffice writes it, then the items are one list until the next restart", async () => {
+    const restart = '<w:lvlOverride w:ilvl="0"><w:startOverride w:val="1"/></w:lvlOverride>';
+    const numbering =
+      '<w:abstractNum w:abstractNumId="2">' +
+      '<w:lvl w:ilvl="0"><w:start w:val="1"/><w:numFmt w:val="decimal"/><w:lvlText w:val="%1."/></w:lvl>' +
+      '<w:lvl w:ilvl="1"><w:start w:val="1"/><w:numFmt w:val="lowerLetter"/><w:lvlText w:val="%2)"/></w:lvl></w:abstractNum>' +
+      '<w:num w:numId="2"><w:abstractNumId w:val="2"/></w:num>' +
+      `<w:num w:numId="4"><w:abstractNumId w:val="2"/>${restart}</w:num>` +
+      `<w:num w:numId="5"><w:abstractNumId w:val="2"/>${restart}</w:num>`;
+    const body =
+      numberedItem('4', 0, 'Select the sites.') +
+      numberedItem('2', 1, 'Urban first.') +
+      numberedItem('2', 0, 'Visit each site.') +
+      numberedItem('2', 0, 'Write the report.') +
+      '<w:p><w:r><w:t>Second round</w:t></w:r></w:p>' +
+      numberedItem('5', 0, 'Call the owners.') +
+      numberedItem('2', 0, 'Book the visits.');
+    const zip = numberedDocx(body, numbering);
+    const { markdown } = await convertDocument(zip, 'docx', std);
+    expect(markdown).toBe(
+      '1. Select the sites.\n   1. Urban first.\n2. Visit each site.\n3. Write the report.\n\n' +
+        'Second round\n\n1. Call the owners.\n2. Book the visits.\n',
+    );
+  });
+
+  it('When each nesting level has its own restarting instance of one numbering, as pandoc writes it, then the outer list resumes after the nested one', async () => {
+    const restart = [0, 1]
+      .map((l) => `<w:lvlOverride w:ilvl="${l}"><w:startOverride w:val="1"/></w:lvlOverride>`)
+      .join('');
+    const numbering =
+      '<w:abstractNum w:abstractNumId="9">' +
+      '<w:lvl w:ilvl="0"><w:start w:val="1"/><w:numFmt w:val="decimal"/><w:lvlText w:val="%1."/></w:lvl>' +
+      '<w:lvl w:ilvl="1"><w:start w:val="1"/><w:numFmt w:val="decimal"/><w:lvlText w:val="%2."/></w:lvl></w:abstractNum>' +
+      `<w:num w:numId="1002"><w:abstractNumId w:val="9"/>${restart}</w:num>` +
+      `<w:num w:numId="1003"><w:abstractNumId w:val="9"/>${restart}</w:num>`;
+    const body =
+      numberedItem('1002', 0, 'Budget approved.') +
+      numberedItem('1002', 0, 'Audit monthly.') +
+      numberedItem('1003', 1, 'First in April.') +
+      numberedItem('1002', 0, 'Website redesigned.');
+    const zip = numberedDocx(body, numbering);
+    const { markdown } = await convertDocument(zip, 'docx', std);
+    expect(markdown).toBe('1. Budget approved.\n2. Audit monthly.\n   1. First in April.\n3. Website redesigned.\n');
+  });
+
   it('When a paragraph has runs of spaces and no-break spaces, then each run is one space, or one no-break space when it holds one', async () => {
     const ns = 'xmlns:w="http://schemas.openxmlformats.org/wordprocessingml/2006/main"';
     const text = 'Total:   12\u00a0 \u00a0000 and  more';
@@ -441,6 +501,74 @@ describe('DOCX', () => {
     });
     const { markdown } = await convertDocument(await Packer.toBuffer(doc), 'docx', std);
     expect(markdown).toBe('> Less is more.\n');
+  });
+
+  it("When a paragraph is in LibreOffice's Quotations style (an HTML blockquote saved as DOCX), then it is a block quote", async () => {
+    const doc = new Document({
+      styles: { paragraphStyles: [{ id: 'Quotations', name: 'Quotations' }] },
+      sections: [
+        {
+          children: [
+            new Paragraph('The mayor said:'),
+            new Paragraph({ style: 'Quotations', children: [new TextRun('It is the busiest crossing in the city.')] }),
+          ],
+        },
+      ],
+    });
+    const { markdown } = await convertDocument(await Packer.toBuffer(doc), 'docx', std);
+    expect(markdown).toBe('The mayor said:\n\n> It is the busiest crossing in the city.\n');
+  });
+
+  it('When heading styles carry localised names and no outline level, then they are headings of their number', async () => {
+    const doc = new Document({
+      styles: {
+        paragraphStyles: [
+          { id: 'Titel', name: 'Titel', run: { size: 48 } },
+          { id: 'Titre2', name: 'Titre 2', run: { size: 28, bold: true } },
+          { id: 'berschrift3', name: 'Überschrift 3', run: { bold: true } },
+        ],
+      },
+      sections: [
+        {
+          children: [
+            new Paragraph({ style: 'Titel', text: 'Rapport annuel' }),
+            new Paragraph({ style: 'Titre2', text: 'Méthode' }),
+            new Paragraph({ style: 'berschrift3', text: 'Ablauf' }),
+            new Paragraph('Text.'),
+          ],
+        },
+      ],
+    });
+    const { markdown } = await convertDocument(await Packer.toBuffer(doc), 'docx', std);
+    expect(markdown).toBe('# Rapport annuel\n\n## Méthode\n\n### Ablauf\n\nText.\n');
+  });
+
+  it("When runs are in pandoc's Verbatim Char or LibreOffice's Source Text style, then they are inline code, spaces kept and bold around", async () => {
+    const doc = new Document({
+      styles: {
+        characterStyles: [
+          { id: 'VerbatimChar', name: 'Verbatim Char', run: { font: 'Consolas' } },
+          { id: 'SourceText', name: 'Source Text', run: { font: 'Liberation Mono' } },
+        ],
+      },
+      sections: [
+        {
+          children: [
+            new Paragraph({
+              children: [
+                new TextRun('Run '),
+                new TextRun({ text: 'make  all', style: 'VerbatimChar' }),
+                new TextRun(' and edit '),
+                new TextRun({ text: 'config.yml', style: 'SourceText', bold: true }),
+                new TextRun('.'),
+              ],
+            }),
+          ],
+        },
+      ],
+    });
+    const { markdown } = await convertDocument(await Packer.toBuffer(doc), 'docx', std);
+    expect(markdown).toBe('Run `make  all` and edit **`config.yml`**.\n');
   });
 
   it('When a paragraph holds a SmartArt diagram, then its text follows as a list nested as its outline', async () => {

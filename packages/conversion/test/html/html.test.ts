@@ -177,6 +177,25 @@ describe('HTML page chrome', () => {
     expect(markdown).toBe('Result title\n\nResult text\n');
   });
 
+  it('When a page without main or article has a page header and footer (elements, or divs with those ids), then they are left out and a section footer stays', async () => {
+    const { markdown } = await html(
+      '<body><div id="header"><a href="/">Garden Club</a></div><header><p>Since 1990</p></header>' +
+        '<div id="content"><h1>Spring planting</h1><section><p>Plant bulbs.</p><footer><p>Figures from 2009.</p></footer></section></div>' +
+        '<div id="footer"><p>Copyright 2009 Garden Club.</p></div><footer><p>Powered by a blog engine.</p></footer></body>',
+    );
+    expect(markdown).toBe('# Spring planting\n\nPlant bulbs.\n\nFigures from 2009.\n');
+  });
+
+  it('When a page header holds a heading, then it is content', async () => {
+    const { markdown } = await html('<body><header><h2>Field notes</h2></header><p>Plant bulbs.</p></body>');
+    expect(markdown).toBe('## Field notes\n\nPlant bulbs.\n');
+  });
+
+  it('When a page is only a footer, then its text is kept', async () => {
+    const { markdown } = await html('<body><footer><p>Contact: office@example.com</p></footer></body>');
+    expect(markdown).toBe('Contact: office@example.com\n');
+  });
+
   it('When articles nest inside articles, then each is read once, in order', async () => {
     const { markdown } = await html(
       '<body><p>Chrome</p><article><p>A</p><article><p>B</p></article></article><article><p>C</p></article></body>',

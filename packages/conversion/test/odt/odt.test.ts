@@ -25,6 +25,32 @@ const cell = (inner: string) => `<table:table-cell>${inner}</table:table-cell>`;
 const row = (...cells: string[]) => `<table:table-row>${cells.join('')}</table:table-row>`;
 
 describe('ODT', () => {
+  it("When paragraphs are in LibreOffice's Quotations style, directly or through a derived style, then they are block quotes", async () => {
+    const input = odt(
+      '<text:p text:style-name="Standard">The mayor said:</text:p>' +
+        '<text:p text:style-name="Quotations">It is the busiest crossing in the city.</text:p>' +
+        '<text:p text:style-name="P2">And now the safest.</text:p>',
+      '<style:style style:name="P2" style:family="paragraph" style:parent-style-name="Quotations"/>',
+      '',
+      '<style:style style:name="Quotations" style:family="paragraph"/>',
+    );
+    const { markdown } = await convertDocument(input, 'odt', std);
+    expect(markdown).toBe('The mayor said:\n\n> It is the busiest crossing in the city.\n\n> And now the safest.\n');
+  });
+
+  it('When plain paragraphs are in heading styles with localised names, then they are headings of their number', async () => {
+    const input = odt(
+      '<text:p text:style-name="Titre_20_2">Méthode</text:p><text:p text:style-name="P1">Ablauf</text:p>' +
+        '<text:p text:style-name="Standard">Text.</text:p>',
+      '<style:style style:name="P1" style:family="paragraph" style:parent-style-name="Überschrift_20_3"/>',
+      '',
+      '<style:style style:name="Titre_20_2" style:display-name="Titre 2" style:family="paragraph"/>' +
+        '<style:style style:name="Überschrift_20_3" style:display-name="Überschrift 3" style:family="paragraph"/>',
+    );
+    const { markdown } = await convertDocument(input, 'odt', std);
+    expect(markdown).toBe('## Méthode\n\n### Ablauf\n\nText.\n');
+  });
+
   it('When plain paragraphs are in the Heading 1 and Heading 2 styles (a docx-library file through LibreOffice), then they are headings of those levels', async () => {
     const input = odt(
       '<text:p text:style-name="Heading_20_1"><text:bookmark-start text:name="_Toc1"/>Parties<text:bookmark-end text:name="_Toc1"/></text:p>' +

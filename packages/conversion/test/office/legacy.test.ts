@@ -263,6 +263,18 @@ describe('DOC (Word 97-2003)', () => {
     expect(markdown).toBe(GOLDEN);
   });
 
+  it('When user paragraph styles carry localised heading names (a DOCX heading style saved as DOC), then they are headings of their number', async () => {
+    const input = buildDoc({
+      styles: [
+        { name: 'Titre 2', kind: 'paragraph', bold: true },
+        { name: 'Überschrift 3', kind: 'paragraph', bold: true },
+      ],
+      body: [para('Méthode', 'Titre 2'), para('Ablauf', 'Überschrift 3'), para('Text.')],
+    });
+    const { markdown } = await convertDocument(input, 'doc', std);
+    expect(markdown).toBe('## Méthode\n\n### Ablauf\n\nText.\n');
+  });
+
   it('When a DOC has no text, then the Markdown is empty', async () => {
     const { markdown } = await convertDocument(buildDoc({ body: [] }), 'doc', std);
     expect(markdown).toBe('');

@@ -39,6 +39,18 @@ describe('RTF paragraph styles', () => {
     expect(await rtf(doc('\\pard\\s5 Said.\\par\\pard Plain.\\par', styles))).toBe('> Said.\n\nPlain.\n');
   });
 
+  it("When a paragraph style is LibreOffice's Quotations, then the paragraph is a block quote", async () => {
+    const styles = '{\\stylesheet{\\s0 Normal;}{\\s7\\sbasedon0 Quotations;}}';
+    expect(await rtf(doc('\\pard\\s7 Said.\\par\\pard Plain.\\par', styles))).toBe('> Said.\n\nPlain.\n');
+  });
+
+  it('When paragraph styles carry localised heading names, then they are headings of their number', async () => {
+    const styles = '{\\stylesheet{\\s0 Normal;}{\\s2\\sbasedon0 Titre 2;}{\\s3\\sbasedon0 \\u220?berschrift 3;}}';
+    expect(await rtf(doc('\\pard\\s2 M\\u233?thode\\par\\pard\\s3 Ablauf\\par\\pard Text.\\par', styles))).toBe(
+      '## M\u00e9thode\n\n### Ablauf\n\nText.\n',
+    );
+  });
+
   it('When a heading is numbered through \\listtext, then the number leads the heading text', async () => {
     expect(await rtf(doc('\\pard\\s1\\ls2 {\\listtext 4.\\tab}Method\\par', STYLES + LISTS))).toBe('# 4. Method\n');
   });

@@ -2,7 +2,9 @@ import type { Element } from '@xmldom/xmldom';
 import { text, type Block, type Inline, type Note } from '../../document/model';
 import { hyperlinkTarget } from '../shared/word-fields';
 import { imageAltText } from '../shared/alt-text';
-import { CODE_CHARS, CODE_STYLE, MONOSPACE } from '../shared/code-paragraphs';
+import { CODE_CHAR_STYLE, CODE_CHARS, CODE_STYLE, MONOSPACE } from '../shared/code-paragraphs';
+import { QUOTE_STYLE } from '../shared/quote-styles';
+import { headingLevelOfStyleName } from '../shared/heading-styles';
 import { nestListItems } from '../../document/lists';
 import { blocksAsInline, collapseSpaces, styled } from '../../document/builders';
 import { inlineText, isBlankInline } from '../../document/predicates';
@@ -14,18 +16,19 @@ import { applyStyleLevel, defaultFormat, PLAIN, type RunFormat } from './run-for
 
 interface Format extends RunFormat {
   href?: string;
+  /** In a character style that marks inline code. */
+  code?: boolean;
 }
 
 /** A piece of a paragraph: plain text with its formatting, or an inline node (notes, images, math). */
 type Piece = ({ text: string } | { node: Inline } | { display: string }) & Format;
 
-const QUOTE_STYLE = /quote/i;
 const MAX_NESTING = 32;
 
 /** One body element after reading: a block, or a list item / code line that groups with its neighbours. */
 type Flat = (
   | { kind: 'block'; block: Block }
-  | { kind: 'item'; level: number; ordered: boolean; value: number; numId: string; text: Inline[] }
+  | { kind: 'item'; level: number; ordered: boolean; value: number; sequence: string; text: Inline[] }
   | { kind: 'code'; text: string }
 ) & { page?: number };
 
@@ -159,7 +162,7 @@ export class DocxReader {
           level: numbered.ilvl,
           ordered,
           value: numbered.value,
-          numId: numbered.numId,
+          sequence: numbered.sequence,
           text: [...prefix, ...text],
         });
       } else if (styleNames.some((n) => CODE_STYLE.test(n)) || this.isMonospaceCode(p, chain, plain)) {
@@ -186,10 +189,8 @@ export class DocxReader {
 
   private headingLevel(pPr: Element | undefined, chain: StyleInfo[]): number {
     for (const st of chain) {
-      if (/^title$/i.test(st.name)) return 1;
-      if (/^subtitle$/i.test(st.name)) return 2;
-      const m = /^heading\s*(\d)/i.exec(st.name);
-      if (m) return Number(m[1]);
+      const named = headingLevelOfStyleName(st.name);
+      if (named) return named;
     }
     const direct = attr(child(pPr, 'outlineLvl'), 'val');
     const outline =
@@ -277,7 +278,8 @@ export class DocxReader {
   private run(r: Element, base: Format, out: Piece[], extra: Block[]): void {
     const rPr = child(r, 'rPr');
     const rStyleId = attr(child(rPr, 'rStyle'), 'val');
-    const styledRun = applyStyleLevel(base, rStyleId ? this.styleChain(rStyleId) : []);
+    const runChain = rStyleId ? this.styleChain(rStyleId) : [];
+    const styledRun = applyStyleLevel(base, runChain);
     // Direct formatting is absolute: w:b w:val="0" turns off bold a style turned on.
     const position = vertAlign(attr(child(rPr, 'vertAlign'), 'val'));
     const fmt: Format = {
@@ -286,6 +288,7 @@ export class DocxReader {
       s: on(child(rPr, 'strike')) ?? on(child(rPr, 'dstrike')) ?? styledRun.s,
       v: position ? (position === 'baseline' ? undefined : position) : styledRun.v,
       href: base.href,
+      code: runChain.some((st) => CODE_CHAR_STYLE.test(st.name)) || undefined,
     };
     const field = this.fields[this.fields.length - 1];
     if (field?.inResult && field.href && !fmt.href) fmt.href = field.href;
@@ -546,10 +549,12 @@ function formatted(pieces: Piece[]): Inline[] {
     let j = i;
     for (; j < pieces.length; j++) {
       const q = pieces[j]!;
-      if (!('text' in q) || q.b !== p.b || q.i !== p.i || q.s !== p.s || q.v !== p.v) break;
+      if (!('text' in q) || q.b !== p.b || q.i !== p.i || q.s !== p.s || q.v !== p.v || q.code !== p.code) break;
       text += q.text;
     }
-    out.push(...styled([{ type: 'text', text: tidy(text) }], { bold: p.b, italic: p.i, strike: p.s, position: p.v }));
+    // Inline code keeps its spaces as typed.
+    const node: Inline = p.code && text.trim() ? { type: 'code', text } : { type: 'text', text: tidy(text) };
+    out.push(...styled([node], { bold: p.b, italic: p.i, strike: p.s, position: p.v }));
     i = j;
   }
   return out;
@@ -573,7 +578,7 @@ function group(flat: Flat[]): Block[] {
     } else {
       const items: Array<Extract<Flat, { kind: 'item' }>> = [];
       while (i < flat.length && flat[i]!.kind === 'item') items.push(flat[i++] as Extract<Flat, { kind: 'item' }>);
-      const lists = nestListItems(items.map(({ page: _page, ...it }) => ({ ...it, list: it.numId })));
+      const lists = nestListItems(items.map(({ page: _page, ...it }) => ({ ...it, list: it.sequence })));
       out.push(...lists.map((b) => ({ ...b, ...page })));
     }
   }

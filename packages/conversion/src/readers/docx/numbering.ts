@@ -8,12 +8,21 @@ export interface NumberedLevel {
   label: string;
   /** The label refers to more than its own level ("1.2."), so Markdown's own numbering cannot reproduce it. */
   multiLevel: boolean;
+  /**
+   * The list the item belongs to: an instance that restarts its numbering (start overrides) is its
+   * own; a plain instance continues the last restarting instance of the same abstract numbering, as
+   * Word's shared counters show it (LibreOffice gives a list's first item a restarting instance and
+   * the rest the plain one).
+   */
+  sequence: string;
 }
 
 /** Word's list counters: one sequence per abstract numbering, deeper levels restart when a parent advances. */
 export class ListNumbering {
   private readonly counters = new Map<string, number[]>();
   private readonly seenNums = new Set<string>();
+  /** The last restarting instance used, by abstract numbering. */
+  private readonly lastRestart = new Map<string, string>();
 
   constructor(private readonly pkg: DocxPackage) {}
 
@@ -34,6 +43,7 @@ export class ListNumbering {
       // A numbering instance with start overrides begins its own sequence.
       for (const [l, start] of num.startOverrides) counts[l] = start - 1;
     }
+    if (num.startOverrides.size) this.lastRestart.set(num.abstractId, numId);
     counts[ilvl] = (counts[ilvl] ?? (levels[ilvl]?.start ?? 1) - 1) + 1;
     counts.length = ilvl + 1;
     const refs = [...level.text.matchAll(/%(\d)/g)].map((m) => Number(m[1]) - 1);
@@ -44,7 +54,13 @@ export class ListNumbering {
             const l = Number(d) - 1;
             return formatNumber(counts![l] ?? levels[l]?.start ?? 1, levels[l]?.format ?? 'decimal');
           });
-    return { level, value: counts[ilvl]!, label, multiLevel: refs.some((l) => l !== ilvl) };
+    return {
+      level,
+      value: counts[ilvl]!,
+      label,
+      multiLevel: refs.some((l) => l !== ilvl),
+      sequence: num.startOverrides.size ? numId : (this.lastRestart.get(num.abstractId) ?? numId),
+    };
   }
 }
 

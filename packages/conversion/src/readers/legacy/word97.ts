@@ -1,5 +1,6 @@
 import iconv from 'iconv-lite';
 import { CODE_STYLE } from '../shared/code-paragraphs';
+import { headingLevelOfStyleName } from '../shared/heading-styles';
 import { hyperlinkTarget } from '../shared/word-fields';
 import type { Position } from '../../document/builders';
 
@@ -871,8 +872,8 @@ class TextReader {
       if (style.sti >= 1 && style.sti <= 9) return style.sti;
       if (style.sti === STI_TITLE) return 1;
       if (style.sti === STI_SUBTITLE) return 2;
-      const named = /^heading\s*(\d)$/i.exec(style.name);
-      if (named) return Number(named[1]);
+      const named = headingLevelOfStyleName(style.name);
+      if (named) return named;
       if (style.outline !== undefined && style.outline < 9) return style.outline + 1;
       if (style.base >= 0x0ffe || style.base === istd) return 0;
       istd = style.base;

@@ -10,6 +10,8 @@ import type { Block, Inline, ListItem, Note } from '../../document/model';
 import { blocksAsInline, styled, withoutWholeEmphasis, type InlineStyle, type Position } from '../../document/builders';
 import { inlineText, isBlankInline } from '../../document/predicates';
 import { CODE_STYLE } from '../shared/code-paragraphs';
+import { QUOTE_STYLE } from '../shared/quote-styles';
+import { headingLevelOfStyleName } from '../shared/heading-styles';
 import {
   inlines,
   isBlank,
@@ -286,7 +288,7 @@ function textBlocks(container: Element | undefined, pkg: OdfPackage, notes: Note
 function elementBlocks(elements: Element[], pkg: OdfPackage, notes: Note[]): Block[] {
   const blocks: Block[] = [];
   for (const el of elements) {
-    if (el.localName === 'p' && isCodeStyle(attr(el, 'style-name') ?? '', pkg)) {
+    if (el.localName === 'p' && styleNamed(attr(el, 'style-name') ?? '', pkg, CODE_STYLE)) {
       // Blank lines of a listing are code paragraphs too: kept until the blocks are joined.
       blocks.push({ type: 'code', text: inlineText(inline(el, pkg, notes), '\n') });
       continue;
@@ -303,7 +305,10 @@ function elementBlocks(elements: Element[], pkg: OdfPackage, notes: Note[]): Blo
         const text = inline(el, pkg, notes);
         const role = titleRole(attr(el, 'style-name') ?? '', pkg);
         if (isBlank(text)) break;
-        blocks.push(role ? { type: 'heading', level: role, text } : { type: 'paragraph', text });
+        if (role) blocks.push({ type: 'heading', level: role, text });
+        else if (styleNamed(attr(el, 'style-name') ?? '', pkg, QUOTE_STYLE))
+          blocks.push({ type: 'quote', blocks: [{ type: 'paragraph', text }] });
+        else blocks.push({ type: 'paragraph', text });
         break;
       }
       case 'list':
@@ -337,25 +342,24 @@ function joinCodeParagraphs(blocks: Block[]): Block[] {
 }
 
 /** A paragraph style that means code ("Preformatted Text", "Source Code"), directly or through its parents. */
-function isCodeStyle(style: string, pkg: OdfPackage): boolean {
+/** Whether the paragraph style, or one it derives from, has a name that `pattern` matches. */
+function styleNamed(style: string, pkg: OdfPackage, pattern: RegExp): boolean {
   for (let name = style, hops = 0; name && hops < 8; name = pkg.parents.get(name) ?? '', hops++) {
     // Style names encode spaces as _20_.
-    if (CODE_STYLE.test(name.replace(/_20_/g, ' '))) return true;
+    if (pattern.test(name.replace(/_20_/g, ' '))) return true;
   }
   return false;
 }
 
 /**
  * The heading level a paragraph's style gives it (directly or through parent styles): 1 for Title,
- * 2 for Subtitle, N for "Heading N" on a plain paragraph (a DOCX heading whose style carried no
+ * 2 for Subtitle, N for "Heading N" (or a localised name, "Titre 2") on a plain paragraph (a DOCX heading whose style carried no
  * outline level, as the docx library writes them, comes out of LibreOffice so), else 0.
  */
 function titleRole(style: string, pkg: OdfPackage): number {
   for (let name = style, hops = 0; name && hops < 8; name = pkg.parents.get(name) ?? '', hops++) {
-    if (name === 'Title') return 1;
-    if (name === 'Subtitle') return 2;
-    const heading = /^Heading_20_([1-6])$/.exec(name);
-    if (heading) return Number(heading[1]);
+    const level = headingLevelOfStyleName(name.replace(/_20_/g, ' '));
+    if (level) return level;
   }
   return 0;
 }

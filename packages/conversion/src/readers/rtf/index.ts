@@ -8,6 +8,8 @@ import { inlineText, isBlankInline } from '../../document/predicates';
 import { MAX_NESTING_DEPTH } from '../shared/nesting-limits';
 import { imageAltText } from '../shared/alt-text';
 import { CODE_CHARS, CODE_STYLE, MONOSPACE } from '../shared/code-paragraphs';
+import { QUOTE_STYLE } from '../shared/quote-styles';
+import { headingLevelOfStyleName } from '../shared/heading-styles';
 import { hyperlinkTarget } from '../shared/word-fields';
 import { ListTables, isLabel, isOneLevelNumber, markerValue, pnWord, type LevelKind } from './lists';
 import { MAX_TABLE_DEPTH, RtfTables } from './tables';
@@ -1039,7 +1041,7 @@ class RtfBuilder {
         ? (this.pp.level ?? chain.find((s) => s.level !== undefined)?.level ?? 0)
         : this.indentLevel(this.pp.indent ?? 0);
       this.listParagraph(text, marker, ls, Math.max(0, Math.min(8, ilvl)));
-    } else if (chain.some((style) => /quote/i.test(style.name))) {
+    } else if (chain.some((style) => QUOTE_STYLE.test(style.name))) {
       this.flushList();
       this.blocks.push({ type: 'quote', blocks: [{ type: 'paragraph', text }] });
     } else {
@@ -1153,13 +1155,11 @@ class RtfBuilder {
     return chain;
   }
 
-  /** Title 1, Subtitle 2, "heading N" N (as in the DOCX reader), else the outline level, direct or the style's. */
+  /** Title 1, Subtitle 2, "heading N" N, localised names too (as in the DOCX reader), else the outline level, direct or the style's. */
   private headingLevel(chain: StyleDef[]): number {
     for (const style of chain) {
-      if (/^title$/i.test(style.name)) return 1;
-      if (/^subtitle$/i.test(style.name)) return 2;
-      const m = /^heading\s*(\d)/i.exec(style.name);
-      if (m) return Number(m[1]);
+      const named = headingLevelOfStyleName(style.name);
+      if (named) return named;
     }
     const outline = this.pp.outline >= 0 ? this.pp.outline : chain.find((s) => s.outline !== undefined)?.outline;
     return outline !== undefined && outline >= 0 && outline < 9 ? outline + 1 : 0;

@@ -4,5 +4,11 @@ export const MONOSPACE = /courier|consolas|menlo|monaco|mono|lucida console|sour
 /** Paragraph style names that mean code (DOCX, RTF). */
 export const CODE_STYLE = /(^|\s)code(\s|$)|preformatted|^plain text$|^macro text$/i;
 
+/**
+ * Character style names that mean inline code (DOCX): pandoc's "Verbatim Char", LibreOffice's
+ * "Source Text" (an HTML <code> saved as DOCX), Word's "HTML Code", and any named "… Code …".
+ */
+export const CODE_CHAR_STYLE = /^verbatim char$|^source text$|(^|\s)code(\s|$)|^html (typewriter|keyboard|sample)$/i;
+
 /** What code has and prose rarely does: a monospaced paragraph is code only with one of these. */
 export const CODE_CHARS = /[{}();=<>[\]]|^\s{2,}\S|\b(def|class|function|return|import|SELECT|FROM)\b/;

@@ -1,6 +1,6 @@
 import type { Block, Inline, ListItem, Note } from '../../../document/model';
 import { inlineText, isBlankInline } from '../../../document/predicates';
-import { BLOCK_TAGS, parseHtml, textOf, type HtmlElement, type HtmlNode } from './dom';
+import { BLOCK_TAGS, descendantsOf, parseHtml, textOf, type HtmlElement, type HtmlNode } from './dom';
 import { isFormatting } from '../../../document/predicates';
 import { withoutWholeEmphasis } from '../../../document/builders';
 import { declaredFont, readClassFonts, type ClassFont } from './class-fonts';
@@ -249,10 +249,31 @@ function isChrome(el: HtmlElement, book: boolean): boolean {
   // The page's banner and footer landmarks; inside main content these roles are misused (as for
   // <header> and <footer>, which are landmarks only outside <main> and <article>).
   if (PAGE_ROLES.has(el.attrs.role ?? '') && !el.inMain) return true;
+  if (!book && isPageHeaderOrFooter(el)) return true;
   if (book || (el.attrs.class === undefined && el.attrs.id === undefined)) return false;
   const words = `${el.attrs.class ?? ''} ${el.attrs.id ?? ''}`.toLowerCase().split(/[\s_-]+/);
   // A tab strip names the panels beside it: content, whatever its class or id says.
   return words.some((w) => CHROME_WORDS.has(w)) && !el.hasContent && el.attrs.role !== 'tablist';
+}
+
+/** Elements whose <header> and <footer> are their own (HTML's sectioning content and <main>), not the page's. */
+const SECTIONING_TAGS = new Set(['article', 'aside', 'main', 'nav', 'section']);
+
+/**
+ * The page's own header or footer, where the page has no <main> or <article> to read alone: a
+ * <header>/<footer> outside sectioning content (the banner and contentinfo landmarks they stand for)
+ * or `id="header"`/`id="footer"` of a page laid out in divs (logo, copyright, "powered by", site
+ * links). A section's or article's own header and footer are content, and so is a header that
+ * holds a heading (the page's title may be there).
+ */
+function isPageHeaderOrFooter(el: HtmlElement): boolean {
+  const id = el.attrs.id?.toLowerCase();
+  const footer = el.tag === 'footer' || id === 'footer';
+  if ((!footer && el.tag !== 'header' && id !== 'header') || el.hasContent) return false;
+  for (let up = el.parent; up; up = up.parent) if (SECTIONING_TAGS.has(up.tag)) return false;
+  if (footer) return true;
+  for (const inner of descendantsOf(el)) if (HEADING_TAGS.has(inner.tag)) return false;
+  return true;
 }
 
 const textNode = (value: string): Inline => ({ type: 'text', text: value });
