@@ -6,7 +6,7 @@ import { pieceEnd } from './pieces';
  * The index's scan calls these for most pieces: bound once here, since a module run from sources
  * (tsx: jest, the bench, workers without MARKWRIGHT_BUNDLE) reads each import through a getter on every use.
  */
-const { asciiPieceEndOfCodes, contractionOfCodes, isAsciiOther, NOT_ASCII } = pieces;
+const { asciiPieceEndOfCodes, contractionOfCodes, isAsciiOther, isAsciiWordPrefix, NOT_ASCII } = pieces;
 
 let encoder: Tiktoken | undefined;
 
@@ -257,8 +257,10 @@ function tableTokens(
       if (length <= KEYED_CHARS) return pieceTable[base | 3]!;
       const start = meta >>> LENGTH_BITS;
       let k = 0;
-      while (k < length && piecePool[start + k] === codes[at + k]) k++;
-      if (k === length) return pieceTable[base | 3]!;
+      // The key holds the last KEYED_CHARS characters: only those before them are compared.
+      const compared = length - KEYED_CHARS;
+      while (k < compared && piecePool[start + k] === codes[at + k]) k++;
+      if (k === compared) return pieceTable[base | 3]!;
     }
     slot = (slot + 1) & (PIECE_SLOTS - 1);
   }
@@ -358,15 +360,8 @@ function scanCodes(
       let keyLow = 0;
       let keyHigh = 0;
       let i = at;
-      // [^\r\n\p{L}\p{N}]? before a word: taken when an ASCII letter follows.
-      if (
-        !(first >= 65 && first <= 90) &&
-        !(first >= 97 && first <= 122) &&
-        !(first >= 48 && first <= 57) &&
-        first !== 10 &&
-        first !== 13 &&
-        at + 1 < length
-      ) {
+      // [^\r\n\p{L}\p{N}]? before a word: taken when an ASCII letter follows (not END_OF_CODES).
+      if (isAsciiWordPrefix(first)) {
         const next = codes[at + 1]! | 32;
         if (next >= 97 && next <= 122) {
           keyLow = first;

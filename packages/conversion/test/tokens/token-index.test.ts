@@ -81,6 +81,14 @@ describe('TokenIndex (counts of stretches of one text)', () => {
     expect(wrong.slice(0, 3)).toEqual([]);
   });
 
+  it('When long pieces of one length share their last characters (the key the scan makes), then each is counted as itself', () => {
+    // 21 characters each, the last 8 the same: told apart by the characters before those.
+    const pieces = [' internationalization', ` ${'z'.repeat(12)}lization`, ` ${'q'.repeat(12)}lization`];
+    const text = [...pieces, ...pieces.reverse()].join('');
+    expect(new Set(pieces.map(countTokens)).size).toBeGreaterThan(1);
+    expect(new TokenIndex(text).count(0, text.length)).toBe(countTokens(text));
+  });
+
   it('When Markdown’s lines are marked, then the count between two marks is the stretch’s, and a mark inside a piece or a stretch ending in white space is counted as it would be alone', () => {
     const text = "Total: 3.5 kg.\n\n| a | b |\n| --- | --- |\n| it's | 12345 |\n\n- one\n- two  \n";
     // Line starts and ends (most lines end inside a piece: `.` or ` |` before a line break), one mark inside `Total`, the end.
