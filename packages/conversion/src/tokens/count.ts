@@ -299,8 +299,15 @@ function keptPieceTokens(
   return tokens;
 }
 
+/**
+ * Pieces cut by stringPiece so far in this thread. Every other piece the scan cuts is ASCII, so a
+ * text scanned with none is all ASCII (TokenIndex.cutCount).
+ */
+let stringPieces = 0;
+
 /** A piece that the ASCII scan cannot decide: cut by pieceEnd and counted from the string. */
 function stringPiece(text: string, at: number): number {
+  stringPieces++;
   const end = pieceEnd(text, at);
   lastPieceTokens = end - at <= 2 ? shortPieceTokens(text, at, end) : pieceTokens(text, at, end);
   return end;
@@ -515,6 +522,8 @@ export class TokenIndex {
   private readonly markBoundary: Int32Array;
   private readonly markTokens: Int32Array;
   private readonly markCount: number;
+  /** The text is all ASCII (its scan cut no piece from the string). */
+  private readonly ascii: boolean;
 
   /**
    * `marks`: the first `markCount` are positions in `text`, ascending, whose stretches the caller will
@@ -535,7 +544,9 @@ export class TokenIndex {
       markBoundary: new Int32Array(markCount),
       markTokens: new Int32Array(markCount),
     };
+    const earlier = stringPieces;
     scanCodes(codes, text.length, text, 0, scan);
+    this.ascii = stringPieces === earlier;
     this.markBoundary = scan.markBoundary;
     this.markTokens = scan.markTokens;
     this.markCount = markCount;
@@ -672,7 +683,8 @@ export class TokenIndex {
   private cutCount(from: number, to: number): number {
     const codes = this.codes;
     if (this.codesGeneration !== codesGenerations) return countTokens(this.text.slice(from, to));
-    for (let k = from; k < to; k++) if (codes[k]! >= 128) return countTokens(this.text.slice(from, to));
+    if (!this.ascii)
+      for (let k = from; k < to; k++) if (codes[k]! >= 128) return countTokens(this.text.slice(from, to));
     // Scanned as a text that ends at `to` (END_OF_CODES there for the while): the pattern has no
     // look-behind, so as the slice on its own.
     const after = codes[to]!;
