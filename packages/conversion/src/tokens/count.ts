@@ -504,9 +504,10 @@ const REGION_ENTRIES = 1 << 12;
  * whole text tokenized two to three times over (issue 19). Exact: a stretch's count is what
  * `countTokens` gives for it (test/tokens/token-index.test.ts).
  *
- * The whole scan records only the marks; the split's boundaries are recorded for the region that
- * `count` needs, scanned again from a mark before it (most documents' chunks are counted between
- * marks alone, and a boundary per piece is two stores for each of ~200 k pieces a megabyte).
+ * `count` needs the split's boundaries: the whole scan records them when the caller expects to
+ * count stretches other than between marks, else they are recorded for the region `count` needs,
+ * scanned again from a mark before it (most documents' chunks are counted between marks alone, and
+ * a boundary per piece is two stores for each of ~200 k pieces a megabyte).
  */
 export class TokenIndex {
   /** Where the pieces of the region's split end, in order: boundaries[0], where the region starts, is a boundary of the whole text's. */
@@ -529,15 +530,19 @@ export class TokenIndex {
    * `marks`: the first `markCount` are positions in `text`, ascending, whose stretches the caller will
    * count (a chunk writer's block, row and item edges). The scan records where each falls in the
    * split, so a stretch between two marks (`countBetween`) is counted with no search of the boundaries.
+   * `stretches`: other stretches will be counted (`count`), so the whole scan records the boundaries.
    */
   constructor(
     readonly text: string,
     private readonly marks: Int32Array = NO_MARKS,
     markCount = 0,
+    stretches = true,
   ) {
     const codes = codesOf(text);
+    if (stretches) this.startRegion(0, Math.max(REGION_ENTRIES, text.length >> 1));
     const scan: ScanRecord = {
-      before: NO_MARKS,
+      boundaries: stretches ? this.boundaries : undefined,
+      before: stretches ? this.before : NO_MARKS,
       pieces: 0,
       marks,
       markCount,
@@ -547,6 +552,11 @@ export class TokenIndex {
     const earlier = stringPieces;
     scanCodes(codes, text.length, text, 0, scan);
     this.ascii = stringPieces === earlier;
+    if (stretches) {
+      this.boundaries = scan.boundaries!;
+      this.before = scan.before;
+      this.pieces = scan.pieces;
+    }
     this.markBoundary = scan.markBoundary;
     this.markTokens = scan.markTokens;
     this.markCount = markCount;
@@ -562,17 +572,8 @@ export class TokenIndex {
   private cover(from: number, to: number): void {
     let last = this.pieces < 0 ? -1 : this.boundaries[this.pieces]!;
     if (last < 0 || from < this.boundaries[0]! || (from > last && this.markBoundaryBefore(from) > last)) {
-      if (this.pieces < 0) {
-        const reused = spare;
-        spare = undefined;
-        this.boundaries = reused?.boundaries ?? new Int32Array(REGION_ENTRIES);
-        this.before = reused?.before ?? new Int32Array(REGION_ENTRIES);
-      }
       last = this.markBoundaryBefore(from);
-      this.boundaries[0] = last;
-      this.before[0] = 0;
-      this.pieces = 0;
-      this.hint = 0;
+      this.startRegion(last, REGION_ENTRIES);
     }
     if (last >= to || last >= this.text.length) return;
     if (this.codesGeneration !== codesGenerations) {
@@ -592,6 +593,20 @@ export class TokenIndex {
     this.boundaries = scan.boundaries!;
     this.before = scan.before;
     this.pieces = scan.pieces;
+  }
+
+  /** Makes the region start (empty) at boundary `start`, its arrays the spare ones or new of `size` entries the first time. */
+  private startRegion(start: number, size: number): void {
+    if (this.pieces < 0) {
+      const reused = spare && spare.boundaries.length >= size ? spare : undefined;
+      if (reused) spare = undefined;
+      this.boundaries = reused?.boundaries ?? new Int32Array(size);
+      this.before = reused?.before ?? new Int32Array(size);
+    }
+    this.boundaries[0] = start;
+    this.before[0] = 0;
+    this.pieces = 0;
+    this.hint = 0;
   }
 
   /** The boundary the whole scan recorded for the last mark at or before `position`; 0 when none is. */

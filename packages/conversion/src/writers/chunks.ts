@@ -73,6 +73,8 @@ export function writeChunks(
         first = false;
         const marks = at >= 0 && counter.marksFrom(at) ? counter.markCount() : -1;
         if (marks >= 0) markEdges(block, markdown, at, counter);
+        // A block found but not marked, or one that may be cut, is counted as stretches other than between marks.
+        if (at >= 0 && (marks < 0 || mayExceed(markdown, maxTokens))) counter.stretches = true;
         const whole = piece(place, markdown, '\n\n', 0, at, undefined, marks, marks < 0 ? -1 : counter.markCount() - 1);
         whole.heading = block.type === 'heading';
         found.push(whole);
@@ -122,6 +124,14 @@ function markUnits(type: UnitType, markdown: string, at: number, counter: Stretc
   }
 }
 
+/**
+ * Whether `markdown` may count more than `max` tokens. A token is at least one UTF-8 byte, and a
+ * UTF-16 code unit at most three: a block within the limit by its bytes is never cut.
+ */
+function mayExceed(markdown: string, max: number): boolean {
+  return markdown.length * 3 > max && Buffer.byteLength(markdown, 'utf8') > max;
+}
+
 /** A released counter's marks, for the next one (a thread's counters run one after another). */
 let spareMarks: Int32Array | undefined;
 /** The most marks kept between documents (1 MB of them). */
@@ -141,6 +151,8 @@ class StretchCounter {
   /** Positions the index records as it scans (TokenIndex's marks), ascending; marked before the first count. */
   private marks: Int32Array = spareMarks ?? new Int32Array(1024);
   private marked = 0;
+  /** Stretches other than between marks will be counted (`stretch`, `count`): the index records every boundary as it scans. */
+  stretches = false;
 
   constructor(readonly document: string) {
     spareMarks = undefined;
@@ -174,7 +186,7 @@ class StretchCounter {
 
   /** The count of the document between two marks. */
   between(first: number, last: number): number {
-    this.index ??= new TokenIndex(this.document, this.marks, this.marked);
+    this.index ??= new TokenIndex(this.document, this.marks, this.marked, this.stretches);
     return this.index.countBetween(first, last);
   }
 
@@ -188,7 +200,7 @@ class StretchCounter {
 
   /** The count of `prefix` + the document from `at` to `end`. */
   stretch(at: number, end: number, prefix = ''): number {
-    this.index ??= new TokenIndex(this.document, this.marks, this.marked);
+    this.index ??= new TokenIndex(this.document, this.marks, this.marked, this.stretches);
     return this.index.count(at, end, prefix);
   }
 
