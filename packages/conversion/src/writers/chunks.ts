@@ -74,7 +74,7 @@ export function writeChunks(
         const marks = at >= 0 && counter.marksFrom(at) ? counter.markCount() : -1;
         if (marks >= 0) markEdges(block, markdown, at, counter);
         // A block found but not marked, or one that may be cut, is counted as stretches other than between marks.
-        if (at >= 0 && (marks < 0 || mayExceed(markdown, maxTokens))) counter.stretches = true;
+        if (at >= 0 && (marks < 0 || counter.mayExceed(markdown.length, maxTokens))) counter.stretches = true;
         const whole = piece(place, markdown, '\n\n', 0, at, undefined, marks, marks < 0 ? -1 : counter.markCount() - 1);
         whole.heading = block.type === 'heading';
         found.push(whole);
@@ -124,14 +124,6 @@ function markUnits(type: UnitType, markdown: string, at: number, counter: Stretc
   }
 }
 
-/**
- * Whether `markdown` may count more than `max` tokens. A token is at least one UTF-8 byte, and a
- * UTF-16 code unit at most three: a block within the limit by its bytes is never cut.
- */
-function mayExceed(markdown: string, max: number): boolean {
-  return markdown.length * 3 > max && Buffer.byteLength(markdown, 'utf8') > max;
-}
-
 /** A released counter's marks, for the next one (a thread's counters run one after another). */
 let spareMarks: Int32Array | undefined;
 /** The most marks kept between documents (1 MB of them). */
@@ -177,6 +169,21 @@ class StretchCounter {
     }
     this.marks[this.marked++] = start;
     this.marks[this.marked++] = end;
+  }
+
+  /** UTF-8 bytes per code unit at most in the document: 1 when it is all ASCII, else 3; 0 until asked. */
+  private unitBytes = 0;
+
+  /**
+   * Whether a stretch of the document `length` code units long may count more than `max` tokens.
+   * A token is at least one UTF-8 byte, so a block within the limit by its bytes is never cut (the
+   * document's bytes are measured once, not each block's: that costs a pass per block).
+   */
+  mayExceed(length: number, max: number): boolean {
+    if (length > max) return true;
+    if (length * 3 <= max) return false;
+    this.unitBytes ||= Buffer.byteLength(this.document, 'utf8') === this.document.length ? 1 : 3;
+    return length * this.unitBytes > max;
   }
 
   /** Where mark `id` stands in the document. */
