@@ -704,9 +704,11 @@ export class TokenIndex {
     // look-behind, so as the slice on its own.
     const after = codes[to]!;
     codes[to] = END_OF_CODES;
-    const tokens = scanCodes(codes, to, this.text, from);
-    codes[to] = after;
-    return tokens;
+    try {
+      return scanCodes(codes, to, this.text, from);
+    } finally {
+      codes[to] = after;
+    }
   }
 
   /** prefixHead's answers for this text's counts (a table's header, repeated at each continuation chunk). */
