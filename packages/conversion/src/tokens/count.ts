@@ -6,7 +6,7 @@ import { pieceEnd } from './pieces';
  * The index's scan calls these for most pieces: bound once here, since a module run from sources
  * (tsx: jest, the bench, workers without MARKWRIGHT_BUNDLE) reads each import through a getter on every use.
  */
-const { asciiPieceEndOfCodes, contractionOfCodes, isAsciiOther, NOT_ASCII } = pieces;
+const { asciiPieceEndOfCodes, contractionOfCodes, isAsciiOther, isAsciiWordPrefix, NOT_ASCII } = pieces;
 
 let encoder: Tiktoken | undefined;
 
@@ -189,14 +189,22 @@ let codeBytes: Buffer | undefined;
 /** The largest code buffer a worker keeps between documents (4 MB: 2M characters). */
 const CODE_BYTES_KEPT = 1 << 22;
 
-/** `text`'s UTF-16 code units (lone surrogates as they are), in a buffer reused from one index to the next. */
+/**
+ * `text`'s UTF-16 code units (lone surrogates as they are), in a buffer reused from one index to
+ * the next, and END_OF_CODES after them: the scan's letter runs stop there with no length check.
+ */
 function codesOf(text: string): Uint16Array {
-  const bytes = Math.max(2 * text.length, 2);
+  const bytes = 2 * text.length + 2;
   const buffer = codeBytes && codeBytes.length >= bytes ? codeBytes : Buffer.allocUnsafeSlow(bytes);
   if (buffer !== codeBytes && bytes <= CODE_BYTES_KEPT) codeBytes = buffer;
   buffer.write(text, 0, 'utf16le');
-  return new Uint16Array(buffer.buffer, buffer.byteOffset, text.length);
+  const codes = new Uint16Array(buffer.buffer, buffer.byteOffset, text.length + 1);
+  codes[text.length] = END_OF_CODES;
+  return codes;
 }
+
+/** Stands after the last code unit the scan reads: no letter, and beyond ASCII, so no run goes on over it. */
+const END_OF_CODES = 0xffff;
 
 /**
  * A piece's key, made while it is scanned: its last 8 characters, 7 bits each (every piece the scan
@@ -249,8 +257,10 @@ function tableTokens(
       if (length <= KEYED_CHARS) return pieceTable[base | 3]!;
       const start = meta >>> LENGTH_BITS;
       let k = 0;
-      while (k < length && piecePool[start + k] === codes[at + k]) k++;
-      if (k === length) return pieceTable[base | 3]!;
+      // The key holds the last KEYED_CHARS characters: only those before them are compared.
+      const compared = length - KEYED_CHARS;
+      while (k < compared && piecePool[start + k] === codes[at + k]) k++;
+      if (k === compared) return pieceTable[base | 3]!;
     }
     slot = (slot + 1) & (PIECE_SLOTS - 1);
   }
@@ -289,16 +299,26 @@ function keptPieceTokens(
   return tokens;
 }
 
+/**
+ * Pieces cut by stringPiece so far in this thread. Every other piece the scan cuts is ASCII, so a
+ * text scanned with none is all ASCII (TokenIndex.cutCount).
+ */
+let stringPieces = 0;
+
 /** A piece that the ASCII scan cannot decide: cut by pieceEnd and counted from the string. */
 function stringPiece(text: string, at: number): number {
+  stringPieces++;
   const end = pieceEnd(text, at);
   lastPieceTokens = end - at <= 2 ? shortPieceTokens(text, at, end) : pieceTokens(text, at, end);
   return end;
 }
 
-/** What the index's scan records besides the count (TokenIndex's arrays): see its constructor. */
+/**
+ * What the index's scans record besides the count (TokenIndex's arrays): with `boundaries`, each
+ * piece's end and the tokens up to it (a region's scan); with marks, the boundary at or before each.
+ */
 interface ScanRecord {
-  boundaries: Int32Array;
+  boundaries?: Int32Array;
   before: Int32Array;
   pieces: number;
   marks: Int32Array;
@@ -309,21 +329,32 @@ interface ScanRecord {
 
 /**
  * The count of codes[from, length) (the code units of `text`), split as nextPiece splits it: the
- * same pieces and counts (test/tokens/token-index.test.ts). With `into`, each piece's end and the
- * tokens before it are recorded, and for each mark the boundary at or before it. One loop holds the
- * piece's scan, with no call per piece: V8 does not inline a scan this large into the loop.
+ * same pieces and counts (test/tokens/token-index.test.ts). With `into`, for each mark the boundary
+ * at or before it is recorded, and with its `boundaries` each piece's end and the tokens up to it.
+ * The scan stops after the piece that reaches `until`. One loop holds the piece's scan, with no
+ * call per piece: V8 does not inline a scan this large into the loop.
  */
-function scanCodes(codes: Uint16Array, length: number, text: string, from: number, into?: ScanRecord): number {
+function scanCodes(
+  codes: Uint16Array,
+  length: number,
+  text: string,
+  from: number,
+  into?: ScanRecord,
+  until = length,
+): number {
   let total = 0;
+  const recording = into?.boundaries !== undefined;
   let boundaries = into?.boundaries ?? NO_MARKS;
   let before = into?.before ?? NO_MARKS;
   const marks = into?.marks ?? NO_MARKS;
   const markCount = into?.markCount ?? 0;
-  let n = 0;
+  let n = into?.pieces ?? 0;
+  /** The tokens up to boundary n (a region's scan goes on from its last boundary). */
+  let recorded = recording ? before[n]! : 0;
   let m = 0;
   /** The position of mark m (past any piece's end when none is left): compared once per piece. */
   let nextMark = markCount > 0 ? marks[0]! : NO_MARK_LEFT;
-  for (let at = from; at < length;) {
+  for (let at = from; at < until;) {
     let end: number;
     let tokens: number;
     piece: {
@@ -336,15 +367,8 @@ function scanCodes(codes: Uint16Array, length: number, text: string, from: numbe
       let keyLow = 0;
       let keyHigh = 0;
       let i = at;
-      // [^\r\n\p{L}\p{N}]? before a word: taken when an ASCII letter follows.
-      if (
-        !(first >= 65 && first <= 90) &&
-        !(first >= 97 && first <= 122) &&
-        !(first >= 48 && first <= 57) &&
-        first !== 10 &&
-        first !== 13 &&
-        at + 1 < length
-      ) {
+      // [^\r\n\p{L}\p{N}]? before a word: taken when an ASCII letter follows (not END_OF_CODES).
+      if (isAsciiWordPrefix(first)) {
         const next = codes[at + 1]! | 32;
         if (next >= 97 && next <= 122) {
           keyLow = first;
@@ -353,12 +377,13 @@ function scanCodes(codes: Uint16Array, length: number, text: string, from: numbe
       }
       const letters = i;
       let c: number;
-      while (i < length && (c = codes[i]!) >= 65 && c <= 90) {
+      // codes[length] is END_OF_CODES (no letter); one unsigned comparison per class.
+      while (((c = codes[i]!) - 65) >>> 0 < 26) {
         keyHigh = (keyHigh << 7) | (keyLow >>> 21);
         keyLow = ((keyLow << 7) | c) & KEY_MASK;
         i++;
       }
-      while (i < length && (c = codes[i]!) >= 97 && c <= 122) {
+      while (((c = codes[i]!) - 97) >>> 0 < 26) {
         keyHigh = (keyHigh << 7) | (keyLow >>> 21);
         keyLow = ((keyLow << 7) | c) & KEY_MASK;
         i++;
@@ -435,12 +460,14 @@ function scanCodes(codes: Uint16Array, length: number, text: string, from: numbe
         } while (m < markCount && marks[m]! < end);
         nextMark = m < markCount ? marks[m]! : NO_MARK_LEFT;
       }
-      if (++n >= boundaries.length) {
-        boundaries = grown(boundaries, new Int32Array(boundaries.length * 2));
-        before = grown(before, new Int32Array(before.length * 2));
+      if (recording) {
+        if (++n >= boundaries.length) {
+          boundaries = grown(boundaries, new Int32Array(boundaries.length * 2));
+          before = grown(before, new Int32Array(before.length * 2));
+        }
+        boundaries[n] = end;
+        before[n] = recorded += tokens;
       }
-      boundaries[n] = end;
-      before[n] = total + tokens;
     }
     total += tokens;
     at = end;
@@ -450,7 +477,7 @@ function scanCodes(codes: Uint16Array, length: number, text: string, from: numbe
       into.markBoundary[m] = length;
       into.markTokens[m] = total;
     }
-    into.boundaries = boundaries;
+    if (recording) into.boundaries = boundaries;
     into.before = before;
     into.pieces = n;
   }
@@ -468,61 +495,130 @@ let codesGenerations = 0;
 let spare: { boundaries: Int32Array; before: Int32Array } | undefined;
 /** The largest arrays kept (8 MB for the two: about 2 MB of Markdown); a worker does not hold more between conversions. */
 const SPARE_MAX_ENTRIES = 1 << 20;
+/** The entries a region's arrays start with (grown by doubling). */
+const REGION_ENTRIES = 1 << 12;
 
 /**
  * One text split and counted once, so that the count of any stretch of it costs a lookup: the
  * chunk writer counts every block, row and chunk of the Markdown, which counted one by one is the
  * whole text tokenized two to three times over (issue 19). Exact: a stretch's count is what
  * `countTokens` gives for it (test/tokens/token-index.test.ts).
+ *
+ * `count` needs the split's boundaries: the whole scan records them when the caller expects to
+ * count stretches other than between marks, else they are recorded for the region `count` needs,
+ * scanned again from a mark before it (most documents' chunks are counted between marks alone, and
+ * a boundary per piece is two stores for each of ~200 k pieces a megabyte).
  */
 export class TokenIndex {
-  /** Where the pieces of the whole text's split end, in order: boundaries[0] = 0. */
-  private readonly boundaries: Int32Array;
-  /** Tokens before each boundary. */
-  private readonly before: Int32Array;
-  private readonly pieces: number;
-  /** The text's code units, as the scan read them: valid while this is the last index built (codesGenerations). */
-  private readonly codes: Uint16Array;
-  private readonly codesGeneration: number;
+  /** Where the pieces of the region's split end, in order: boundaries[0], where the region starts, is a boundary of the whole text's. */
+  private boundaries: Int32Array = NO_MARKS;
+  /** Tokens from the region's start to each boundary. */
+  private before: Int32Array = NO_MARKS;
+  /** The region's last boundary is boundaries[pieces]; -1 while no region is scanned. */
+  private pieces = -1;
+  /** The text's code units, as the scan read them: valid while this is the last index to write them (codesGenerations). */
+  private codes: Uint16Array;
+  private codesGeneration: number;
   /** Per mark (the constructor's `marks`): the last boundary of the split at or before it, and the tokens before that boundary. */
   private readonly markBoundary: Int32Array;
   private readonly markTokens: Int32Array;
+  private readonly markCount: number;
+  /** The text is all ASCII (its scan cut no piece from the string). */
+  private readonly ascii: boolean;
 
   /**
    * `marks`: the first `markCount` are positions in `text`, ascending, whose stretches the caller will
    * count (a chunk writer's block, row and item edges). The scan records where each falls in the
    * split, so a stretch between two marks (`countBetween`) is counted with no search of the boundaries.
+   * `stretches`: other stretches will be counted (`count`), so the whole scan records the boundaries.
    */
   constructor(
     readonly text: string,
     private readonly marks: Int32Array = NO_MARKS,
     markCount = 0,
+    stretches = true,
   ) {
-    const size = Math.max(16, text.length >> 1);
-    const reused = spare && spare.boundaries.length >= size ? spare : undefined;
-    if (reused) spare = undefined;
-    const boundaries = reused?.boundaries ?? new Int32Array(size);
-    const before = reused?.before ?? new Int32Array(boundaries.length);
-    boundaries[0] = 0;
-    before[0] = 0;
     const codes = codesOf(text);
+    if (stretches) this.startRegion(0, Math.max(REGION_ENTRIES, text.length >> 1));
     const scan: ScanRecord = {
-      boundaries,
-      before,
+      boundaries: stretches ? this.boundaries : undefined,
+      before: stretches ? this.before : NO_MARKS,
       pieces: 0,
       marks,
       markCount,
       markBoundary: new Int32Array(markCount),
       markTokens: new Int32Array(markCount),
     };
+    const earlier = stringPieces;
     scanCodes(codes, text.length, text, 0, scan);
+    this.ascii = stringPieces === earlier;
+    if (stretches) {
+      this.boundaries = scan.boundaries!;
+      this.before = scan.before;
+      this.pieces = scan.pieces;
+    }
     this.markBoundary = scan.markBoundary;
     this.markTokens = scan.markTokens;
-    this.boundaries = scan.boundaries;
-    this.before = scan.before;
-    this.pieces = scan.pieces;
+    this.markCount = markCount;
     this.codes = codes;
     this.codesGeneration = ++codesGenerations;
+  }
+
+  /**
+   * Scans the region so that it holds a boundary at or before `from` and one at or after `to` (or
+   * the text's end): it goes on from its last boundary when `from` is in it or no mark lies between,
+   * else starts again at the last mark's boundary at or before `from` (the start of the text when none).
+   */
+  private cover(from: number, to: number): void {
+    let last = this.pieces < 0 ? -1 : this.boundaries[this.pieces]!;
+    if (last < 0 || from < this.boundaries[0]! || (from > last && this.markBoundaryBefore(from) > last)) {
+      last = this.markBoundaryBefore(from);
+      this.startRegion(last, REGION_ENTRIES);
+    }
+    if (last >= to || last >= this.text.length) return;
+    if (this.codesGeneration !== codesGenerations) {
+      this.codes = codesOf(this.text);
+      this.codesGeneration = ++codesGenerations;
+    }
+    const scan: ScanRecord = {
+      boundaries: this.boundaries,
+      before: this.before,
+      pieces: this.pieces,
+      marks: NO_MARKS,
+      markCount: 0,
+      markBoundary: NO_MARKS,
+      markTokens: NO_MARKS,
+    };
+    scanCodes(this.codes, this.text.length, this.text, last, scan, to);
+    this.boundaries = scan.boundaries!;
+    this.before = scan.before;
+    this.pieces = scan.pieces;
+  }
+
+  /** Makes the region start (empty) at boundary `start`, its arrays the spare ones or new of `size` entries the first time. */
+  private startRegion(start: number, size: number): void {
+    if (this.pieces < 0) {
+      const reused = spare && spare.boundaries.length >= size ? spare : undefined;
+      if (reused) spare = undefined;
+      this.boundaries = reused?.boundaries ?? new Int32Array(size);
+      this.before = reused?.before ?? new Int32Array(size);
+    }
+    this.boundaries[0] = start;
+    this.before[0] = 0;
+    this.pieces = 0;
+    this.hint = 0;
+  }
+
+  /** The boundary the whole scan recorded for the last mark at or before `position`; 0 when none is. */
+  private markBoundaryBefore(position: number): number {
+    let lo = 0;
+    let hi = this.markCount;
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      if (this.markBoundary[mid]! <= position) lo = mid + 1;
+      else hi = mid;
+    }
+    return lo > 0 ? this.markBoundary[lo - 1]! : 0;
   }
 
   /**
@@ -535,6 +631,7 @@ export class TokenIndex {
   count(from: number, to: number, prefix = ''): number {
     if (to <= from) return prefix ? countTokens(prefix) : 0;
     if (isWhiteSpace(this.text.charCodeAt(to - 1))) return countTokens(prefix + this.text.slice(from, to));
+    this.cover(from, to);
     let b = this.firstBoundaryAtOrAfter(from);
     let total = 0;
     // Most stretches (blocks, rows, lines) start on a boundary and have no prefix: no head, and no string made.
@@ -601,9 +698,17 @@ export class TokenIndex {
   private cutCount(from: number, to: number): number {
     const codes = this.codes;
     if (this.codesGeneration !== codesGenerations) return countTokens(this.text.slice(from, to));
-    for (let k = from; k < to; k++) if (codes[k]! >= 128) return countTokens(this.text.slice(from, to));
-    // Scanned as a text that ends at `to`: the pattern has no look-behind, so as the slice on its own.
-    return scanCodes(codes, to, this.text, from);
+    if (!this.ascii)
+      for (let k = from; k < to; k++) if (codes[k]! >= 128) return countTokens(this.text.slice(from, to));
+    // Scanned as a text that ends at `to` (END_OF_CODES there for the while): the pattern has no
+    // look-behind, so as the slice on its own.
+    const after = codes[to]!;
+    codes[to] = END_OF_CODES;
+    try {
+      return scanCodes(codes, to, this.text, from);
+    } finally {
+      codes[to] = after;
+    }
   }
 
   /** prefixHead's answers for this text's counts (a table's header, repeated at each continuation chunk). */
@@ -632,7 +737,7 @@ export class TokenIndex {
    */
   release(): void {
     const size = this.boundaries.length;
-    if (size <= SPARE_MAX_ENTRIES && (!spare || spare.boundaries.length < size)) {
+    if (this.pieces >= 0 && size <= SPARE_MAX_ENTRIES && (!spare || spare.boundaries.length < size)) {
       spare = { boundaries: this.boundaries, before: this.before };
     }
   }

@@ -169,6 +169,11 @@ export function isAsciiOther(c: number): boolean {
   return c < 128 && ASCII[c] === OTHER;
 }
 
+/** An ASCII character that may stand before a word in its piece (`[^\r\n\p{L}\p{N}]`). */
+export function isAsciiWordPrefix(c: number): boolean {
+  return (ASCII[c]! & (UPPER | LOWER | DIGIT | NEWLINE)) === 0;
+}
+
 /** Class bits of code unit `i` of `codes`: 0 past `length`, BEYOND beyond ASCII. */
 function codeClass(codes: Uint16Array, length: number, i: number): number {
   if (i >= length) return 0;

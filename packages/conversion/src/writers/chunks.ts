@@ -73,6 +73,8 @@ export function writeChunks(
         first = false;
         const marks = at >= 0 && counter.marksFrom(at) ? counter.markCount() : -1;
         if (marks >= 0) markEdges(block, markdown, at, counter);
+        // A block found but not marked, or one that may be cut, is counted as stretches other than between marks.
+        if (at >= 0 && (marks < 0 || counter.mayExceed(markdown.length, maxTokens))) counter.stretches = true;
         const whole = piece(place, markdown, '\n\n', 0, at, undefined, marks, marks < 0 ? -1 : counter.markCount() - 1);
         whole.heading = block.type === 'heading';
         found.push(whole);
@@ -141,6 +143,8 @@ class StretchCounter {
   /** Positions the index records as it scans (TokenIndex's marks), ascending; marked before the first count. */
   private marks: Int32Array = spareMarks ?? new Int32Array(1024);
   private marked = 0;
+  /** Stretches other than between marks will be counted (`stretch`, `count`): the index records every boundary as it scans. */
+  stretches = false;
 
   constructor(readonly document: string) {
     spareMarks = undefined;
@@ -167,6 +171,21 @@ class StretchCounter {
     this.marks[this.marked++] = end;
   }
 
+  /** UTF-8 bytes per code unit at most in the document: 1 when it is all ASCII, else 3; 0 until asked. */
+  private unitBytes = 0;
+
+  /**
+   * Whether a stretch of the document `length` code units long may count more than `max` tokens.
+   * A token is at least one UTF-8 byte, so a block within the limit by its bytes is never cut (the
+   * document's bytes are measured once, not each block's: that costs a pass per block).
+   */
+  mayExceed(length: number, max: number): boolean {
+    if (length > max) return true;
+    if (length * 3 <= max) return false;
+    this.unitBytes ||= Buffer.byteLength(this.document, 'utf8') === this.document.length ? 1 : 3;
+    return length * this.unitBytes > max;
+  }
+
   /** Where mark `id` stands in the document. */
   position(id: number): number {
     return this.marks[id]!;
@@ -174,7 +193,7 @@ class StretchCounter {
 
   /** The count of the document between two marks. */
   between(first: number, last: number): number {
-    this.index ??= new TokenIndex(this.document, this.marks, this.marked);
+    this.index ??= new TokenIndex(this.document, this.marks, this.marked, this.stretches);
     return this.index.countBetween(first, last);
   }
 
@@ -188,7 +207,7 @@ class StretchCounter {
 
   /** The count of `prefix` + the document from `at` to `end`. */
   stretch(at: number, end: number, prefix = ''): number {
-    this.index ??= new TokenIndex(this.document, this.marks, this.marked);
+    this.index ??= new TokenIndex(this.document, this.marks, this.marked, this.stretches);
     return this.index.count(at, end, prefix);
   }
 

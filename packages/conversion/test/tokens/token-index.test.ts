@@ -60,6 +60,36 @@ describe('TokenIndex (counts of stretches of one text)', () => {
     expect(wrong.slice(0, 3)).toEqual([]);
   });
 
+  it('When stretches of a marked text are counted in any order (back, forward, across marks, after another index was built), then each count is countTokens of the stretch', () => {
+    const next = random(23);
+    const wrong: unknown[] = [];
+    for (let i = 0; i < 60; i++) {
+      // Long enough that the region the counts need is scanned again from a mark, extended, and started again.
+      const text = Array.from({ length: 200 + next(3000) }, () => ALPHABET[next(ALPHABET.length)]).join('');
+      const marks = Array.from({ length: next(40) }, () => next(text.length + 1)).sort((a, b) => a - b);
+      // Told that only marks' stretches will be counted: the boundaries are scanned for what count needs.
+      const index = new TokenIndex(text, Int32Array.from(marks), marks.length, next(2) === 0);
+      for (let k = 0; k < 40; k++) {
+        const from = next(text.length);
+        const to = from + next(Math.min(400, text.length - from) + 1);
+        const prefix = next(4) ? '' : '| a |\n';
+        if (next(10) === 0) new TokenIndex(ALPHABET.join('')).release();
+        const expected = countTokens(prefix + text.slice(from, to));
+        if (index.count(from, to, prefix) !== expected) wrong.push({ text, marks, from, to, prefix, expected });
+      }
+      if (i % 2) index.release();
+    }
+    expect(wrong.slice(0, 3)).toEqual([]);
+  });
+
+  it('When long pieces of one length share their last characters (the key the scan makes), then each is counted as itself', () => {
+    // 21 characters each, the last 8 the same: told apart by the characters before those.
+    const pieces = [' internationalization', ` ${'z'.repeat(12)}lization`, ` ${'q'.repeat(12)}lization`];
+    const text = [...pieces, ...pieces.reverse()].join('');
+    expect(new Set(pieces.map(countTokens)).size).toBeGreaterThan(1);
+    expect(new TokenIndex(text).count(0, text.length)).toBe(countTokens(text));
+  });
+
   it('When Markdown’s lines are marked, then the count between two marks is the stretch’s, and a mark inside a piece or a stretch ending in white space is counted as it would be alone', () => {
     const text = "Total: 3.5 kg.\n\n| a | b |\n| --- | --- |\n| it's | 12345 |\n\n- one\n- two  \n";
     // Line starts and ends (most lines end inside a piece: `.` or ` |` before a line break), one mark inside `Total`, the end.
@@ -137,8 +167,14 @@ describe('TokenIndex (counts of stretches of one text)', () => {
       ),
     ]) {
       const index = new TokenIndex(text);
-      // Its pieces are the pattern's (the fields are private: read here for this check only).
-      const { boundaries, pieces } = index as unknown as { boundaries: Int32Array; pieces: number };
+      // Its pieces are the pattern's (the fields are private: the whole text's region scanned and read here for this check only).
+      const region = index as unknown as {
+        cover(from: number, to: number): void;
+        boundaries: Int32Array;
+        pieces: number;
+      };
+      region.cover(0, text.length);
+      const { boundaries, pieces } = region;
       const ends = [...text.matchAll(pattern)].map((m) => m.index + m[0].length);
       if (JSON.stringify([...boundaries.subarray(1, pieces + 1)]) !== JSON.stringify(ends))
         wrong.push({ text: text.slice(0, 80) });
