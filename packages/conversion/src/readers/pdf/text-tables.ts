@@ -319,7 +319,8 @@ function cutJoinedCells(columns: Column[], cells: Cell[], tolerance: number): Ce
     // Only into the column right after the one the cell starts in, which the row's next cell does not fill.
     const after = columns.find((c) => c.x > cell.x + tolerance);
     const free = (c: Column): boolean => c === after && (!next || next.x > c.right - tolerance);
-    const space = figureCut(cell, at, columns, tolerance, free) ?? wordCut(cell, at, columns, tolerance, free);
+    const place = { cell, at, columns, tolerance, free };
+    const space = figureCut(place) ?? wordCut(place);
     if (space === undefined) continue;
     return [
       ...cells.slice(0, i),
@@ -344,14 +345,17 @@ function shapedLikeARow(cells: Cell[], members: Member[], columns: Column[], tol
   return members.some((m) => !m.continues && m.placed.map((c) => columns.indexOf(c)).join() === key);
 }
 
+/** Where a joined cell may be cut: the cell, its letters' places, the columns and the ones free to cut into. */
+interface CutPlace {
+  cell: Cell;
+  at: number[];
+  columns: Column[];
+  tolerance: number;
+  free: (c: Column) => boolean;
+}
+
 /** The space before the cell's last word when that word is a figure falling in a free column right of the rest. */
-function figureCut(
-  cell: Cell,
-  at: number[],
-  columns: Column[],
-  tolerance: number,
-  free: (c: Column) => boolean,
-): number | undefined {
+function figureCut({ cell, at, columns, tolerance, free }: CutPlace): number | undefined {
   const space = cell.text.lastIndexOf(' ');
   if (space <= 0 || !FIGURE.test(cell.text.slice(space + 1))) return undefined;
   const fits = columns.some(
@@ -361,13 +365,7 @@ function figureCut(
 }
 
 /** The space before a word that starts where a free column, filled in a row above, starts. */
-function wordCut(
-  cell: Cell,
-  at: number[],
-  columns: Column[],
-  tolerance: number,
-  free: (c: Column) => boolean,
-): number | undefined {
+function wordCut({ cell, at, columns, tolerance, free }: CutPlace): number | undefined {
   for (const c of columns) {
     if (c.rows < 1 || !free(c) || c.x >= cell.right - tolerance) continue;
     for (let s = cell.text.indexOf(' '); s > 0; s = cell.text.indexOf(' ', s + 1)) {
