@@ -54,6 +54,53 @@ describe('PDF structure', () => {
     );
   });
 
+  it('When a ruled table follows a table set without rules closely, then both keep their rows', async () => {
+    const input = await pdf((doc) => {
+      doc.font('Helvetica').fontSize(10);
+      [
+        ['(a)', 'Within ten days.'],
+        ['(b)', 'At its own cost.'],
+        ['(c)', 'Paid monthly.'],
+      ].forEach(([mark, text], k) => {
+        doc.text(mark!, 72, 100 + k * 14, { lineBreak: false });
+        doc.text(text!, 120, 100 + k * 14, { lineBreak: false });
+      });
+      ruledGrid(
+        doc,
+        [72, 250, 400],
+        [146, 166, 186, 206],
+        [
+          ['Service', 'Fee'],
+          ['Hosting', '100'],
+          ['Support', '50'],
+        ],
+      );
+    });
+    const { markdown } = await convertIsolated(input, 'pdf', std, limits);
+    expect(markdown).toContain('| Service | Fee |\n| --- | --- |\n| Hosting | 100 |\n| Support | 50 |\n');
+    expect(markdown).toContain('Within ten days.');
+  });
+
+  it('When a heading set just above a ruled table dips under its top rule, then it stays above the table', async () => {
+    const input = await pdf((doc) => {
+      doc.font('Helvetica').fontSize(10).text('The fees are set once a year.', 72, 100, { lineBreak: false });
+      doc.font('Helvetica-Bold').fontSize(13).text('Fees', 72, 149, { lineBreak: false });
+      doc.font('Helvetica').fontSize(10);
+      ruledGrid(
+        doc,
+        [72, 250, 400],
+        [160, 180, 200, 220],
+        [
+          ['Service', 'Fee'],
+          ['Hosting', '100'],
+          ['Support', '50'],
+        ],
+      );
+    });
+    const { markdown } = await convertIsolated(input, 'pdf', std, limits);
+    expect(markdown).toMatch(/Fees\n\n\| Service \| Fee \|/);
+  });
+
   it('When a ruled table has cells only one word apart, then each cell is read from its own box', async () => {
     const input = await pdf((doc) => {
       doc.font('Helvetica').fontSize(10);

@@ -187,12 +187,15 @@ function typicalSize(items: TextItem[]): number {
   return [...weight].sort((a, b) => b[1] - a[1])[0]?.[0] ?? 10;
 }
 
-/** The page's lines with each ruled table standing before the first line below its top edge. */
+/**
+ * The page's lines with each ruled table standing before the first line below its top edge: a line whose
+ * middle is below it (a heading set just above a table dips under its top rule with its descenders).
+ */
 function withTables(lines: Line[], tables: RuledTable[], page: number, pageHeight: number): Line[] {
   const out = [...lines];
   for (const t of tables) {
     let at = -1;
-    for (let i = 0; i < out.length && at < 0; i++) if (!out[i]!.table && out[i]!.y < t.top) at = i;
+    for (let i = 0; i < out.length && at < 0; i++) if (!out[i]!.table && out[i]!.y + out[i]!.size / 2 < t.top) at = i;
     const line: Line = {
       text: '',
       runs: [],

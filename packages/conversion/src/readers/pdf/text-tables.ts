@@ -226,7 +226,9 @@ function alignedRun(lines: Line[], start: number): { columns: Column[]; members:
   for (let end = start + 1; end < lines.length; end++) {
     const line = lines[end]!;
     const prev = lines[end - 1]!;
-    if (line.page !== first.page || Math.abs(prev.y - line.y) >= first.size * MAX_ROW_GAP) break;
+    // A drawn table standing next in the flow (a line of no cells that holds it) ends the run: taken as a
+    // row, it was an empty one and its own rows were lost.
+    if (line.table || line.page !== first.page || Math.abs(prev.y - line.y) >= first.size * MAX_ROW_GAP) break;
     if (line.cells.length === 1) {
       // One cell under a column right of the first is a cell's text wrapped onto a second line;
       // wrapped text never starts left of its column, and a line at the first column's edge is a label.
