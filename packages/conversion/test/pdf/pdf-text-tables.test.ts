@@ -579,4 +579,51 @@ describe('PDF tables with turned headers', () => {
         '| Val Ferret | 20.4 | 2310 | North | 16 |\n| Combe Noire | 8.7 | 2590 | East | 12 |\n| Haut Torrent | 13.1 | 2140 | South | 14 |\n',
     );
   });
+
+  it('When the column names are centred over columns whose first two cells poppler joins in every row, then the rows are cut where the names part', async () => {
+    // A browser's table: names centred in bold, ids and descriptions set 4 pt apart (poppler joins them).
+    const markdown = await markdownOf((doc) => {
+      const names = ['Asset', 'Description', 'Location', 'State'];
+      const centres = [90, 150, 250, 340];
+      doc.font('Helvetica-Bold').fontSize(10);
+      names.forEach((name, c) => doc.text(name, centres[c]! - doc.widthOfString(name) / 2, 100, { lineBreak: false }));
+      doc.font('Helvetica');
+      [
+        ['FS-1001', 'Battery bank', 'Lower meadow', 'Good'],
+        ['FS-1002', 'Soil probe', 'Pond edge', 'Needs repair'],
+        ['FS-1003', 'Anemometer', 'North ridge', 'Good'],
+        ['FS-1004', 'Rain gauge', 'Main lab', 'Fair'],
+      ].forEach((cells, r) => {
+        const y = 120 + r * 18;
+        doc.text(cells[0]!, 72, y, { lineBreak: false });
+        doc.text(cells[1]!, 72 + doc.widthOfString(cells[0]!) + 4, y, { lineBreak: false });
+        doc.text(cells[2]!, 215, y, { lineBreak: false });
+        doc.text(cells[3]!, 320, y, { lineBreak: false });
+      });
+    });
+    expect(markdown).toBe(
+      '| Asset | Description | Location | State |\n| --- | --- | --- | --- |\n' +
+        '| FS-1001 | Battery bank | Lower meadow | Good |\n| FS-1002 | Soil probe | Pond edge | Needs repair |\n' +
+        '| FS-1003 | Anemometer | North ridge | Good |\n| FS-1004 | Rain gauge | Main lab | Fair |\n',
+    );
+  });
+
+  it('When a row joins two cells above the first row that fills their second column, then it is cut too', async () => {
+    // The first row leaves the date empty; the second's place ends 3 pt before the date column, which only the
+    // rows below show.
+    const markdown = await markdownOf((doc) => {
+      doc.font('Times-Roman').fontSize(10);
+      const rows = [
+        ['FS-1037', 'Spare mast', 'Boathouse', ''],
+        ['FS-1038', 'Battery bank', 'Store room of the east wing', '2026-10-11'],
+        ['FS-1039', 'Soil probe', 'Pond edge', '2026-09-20'],
+        ['FS-1040', 'Rain gauge', 'Main lab', '2026-01-15'],
+      ];
+      const xs = [72, 130, 200, 200 + doc.widthOfString(rows[1]![2]!) + 3];
+      rows.forEach((cells, r) =>
+        cells.forEach((cell, c) => cell && doc.text(cell, xs[c]!, 100 + r * 18, { lineBreak: false })),
+      );
+    });
+    expect(markdown).toContain('| FS-1038 | Battery bank | Store room of the east wing | 2026-10-11 |');
+  });
 });

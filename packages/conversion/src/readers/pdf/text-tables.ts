@@ -151,7 +151,14 @@ function isNestedBullets(rows: string[][]): boolean {
 /** The aligned rows from `start` (a line of 2+ cells) and their columns, before stray columns are merged. */
 function alignedTable(lines: Line[], start: number): { rows: string[][]; columns: Column[]; end: number } | undefined {
   const first = lines[start]!;
-  const { columns, members } = alignedRun(lines, start);
+  let { columns, members } = alignedRun(lines, start);
+  // A column first seen below the top rows (the first row set its columns, two of them joined) is read
+  // again from the top with every column known, so the rows above it are cut where it starts.
+  if (columns.length > first.cells.length) {
+    const again = alignedRun(lines, start, { columns, members });
+    if (again.members.length === members.length && again.columns.length === columns.length)
+      ({ columns, members } = again);
+  }
   const rowCount = members.filter((m) => !m.continues).length;
   if (rowCount < 2 || (rowCount < MIN_ROWS && !isHeaderAndRow(first, lines[start + 1]!, columns))) return undefined;
   const rows: string[][] = [];
@@ -218,14 +225,29 @@ interface Member {
 }
 
 /** The longest run of lines from `start` whose cells all fall into shared columns. */
-function alignedRun(lines: Line[], start: number): { columns: Column[]; members: Member[] } {
+function alignedRun(
+  lines: Line[],
+  start: number,
+  known?: { columns: Column[]; members: Member[] },
+): { columns: Column[]; members: Member[] } {
   const first = lines[start]!;
   const tolerance = Math.max(MIN_ALIGN_TOLERANCE, first.size * ALIGN_TOLERANCE_RATIO);
-  const columns: Column[] = first.cells.map((c) => ({ x: c.x, right: c.right, rows: 1 }));
-  const members: Member[] = [{ line: first, placed: [...columns], continues: false }];
-  for (let end = start + 1; end < lines.length; end++) {
+  // Read again with what a first reading found (`known`): every line, the first too, is cut and placed, into
+  // those columns, and a cut row takes the shape of a row of either reading.
+  // A known column ends before the next one starts (a joined cell read first may have widened it past that).
+  const columns: Column[] = known
+    ? known.columns.map((c, k) => ({
+        ...c,
+        right: Math.max(c.x, Math.min(c.right, (known.columns[k + 1]?.x ?? Infinity) - 1)),
+      }))
+    : first.cells.map((c) => ({ x: c.x, right: c.right, rows: 1 }));
+  const members: Member[] = known ? [] : [{ line: first, placed: [...columns], continues: false }];
+  const shapes: Member[] = known
+    ? known.members.map((m) => ({ ...m, placed: m.placed.map((c) => columns[known.columns.indexOf(c)]!) }))
+    : [];
+  for (let end = known ? start : start + 1; end < lines.length; end++) {
     const line = lines[end]!;
-    const prev = lines[end - 1]!;
+    const prev = lines[Math.max(end - 1, start)]!;
     // A drawn table standing next in the flow (a line of no cells that holds it) ends the run: taken as a
     // row, it was an empty one and its own rows were lost.
     if (line.table || line.page !== first.page || Math.abs(prev.y - line.y) >= first.size * MAX_ROW_GAP) break;
@@ -242,12 +264,26 @@ function alignedRun(lines: Line[], start: number): { columns: Column[]; members:
       members.push({ line, placed: [columns[0]!], continues: true });
       continue;
     }
-    const cut = cutJoinedCells(columns, line.cells, tolerance);
+    // A cell may have swallowed more than one column ("Solar panel North ridge 2026-03-14").
+    let cut = line.cells;
+    for (let k = 0; k < columns.length; k++) {
+      const again = cutJoinedCells(columns, cut, tolerance);
+      if (again === cut) break;
+      cut = again;
+    }
     // A cut row must fill the columns a row above fills: joined, it fills a shape none has.
-    const cells = cut !== line.cells && shapedLikeARow(cut, members, columns, tolerance) ? cut : line.cells;
+    const cells =
+      cut !== line.cells && shapedLikeARow(cut, shapes.length ? [...shapes, ...members] : members, columns, tolerance)
+        ? cut
+        : line.cells;
     const placed = placeRow(columns, cells, tolerance);
     if (!placed) break;
     members.push({ line: cells === line.cells ? line : { ...line, cells }, placed, continues: false });
+  }
+  // Read again, a column's rows are those of this reading alone.
+  if (known) {
+    for (const c of columns) c.rows = 0;
+    for (const m of members) if (!m.continues) for (const c of m.placed) c.rows++;
   }
   // A run ends on a row, or on wrapped text spaced like the wrapped text inside it.
   const wrapGaps = members.flatMap((m, k) => (m.continues && k < members.length - 1 ? [gapAbove(members, k)] : []));
@@ -298,7 +334,20 @@ function gapAbove(members: Member[], k: number): number {
 /** The first column the cell lines up with: by its left or right edge, else by sitting inside its span. */
 function alignedColumn(columns: Column[], cell: Cell, tolerance: number): Column | undefined {
   const edge = columns.find((c) => Math.abs(c.x - cell.x) <= tolerance || Math.abs(c.right - cell.right) <= tolerance);
-  return edge ?? columns.find((c) => cell.x >= c.x - tolerance && cell.right <= c.right + tolerance);
+  return (
+    edge ??
+    columns.find((c) => cell.x >= c.x - tolerance && cell.right <= c.right + tolerance) ??
+    // A column one line alone has set (a name centred over it, narrower than its cells) takes a cell lying
+    // across it and no other column.
+    columns.find(
+      (c, k) => c.rows <= 1 && overlaps(cell, c) && !overlaps(cell, columns[k - 1]) && !overlaps(cell, columns[k + 1]),
+    )
+  );
+}
+
+/** Whether a cell and a column share some width. */
+function overlaps(cell: Cell, column: Column | undefined): boolean {
+  return !!column && cell.x < column.right && cell.right > column.x;
 }
 
 /** A figure: digits with their separators, maybe signed, in brackets, with a currency or a percent sign. */
@@ -319,9 +368,17 @@ function cutJoinedCells(columns: Column[], cells: Cell[], tolerance: number): Ce
     const at = letterPositions(cell.text, cell.x, cell.right - cell.x);
     const next = cells[i + 1];
     // Only into the column right after the one the cell starts in, which the row's next cell does not fill.
-    const after = columns.find((c) => c.x > cell.x + tolerance);
-    const free = (c: Column): boolean => c === after && (!next || next.x > c.right - tolerance);
-    const place = { cell, at, columns, tolerance, free };
+    // The column after the cell's own: the one its first word lies under (a column headed by a centred name
+    // starts right of its cells), else the first one starting right of the cell.
+    // The next cell stands right of it: past its right edge, or at the column after it (a joined cell read
+    // earlier may have widened it).
+    const firstWordEnd = at[cell.text.indexOf(' ')]!;
+    const own = columns.findIndex((c) => c.x < firstWordEnd && c.right > cell.x && c.x > cell.x - tolerance);
+    const after = own >= 0 ? columns[own + 1] : columns.find((c) => c.x > cell.x + tolerance);
+    const beyond = after && columns[columns.indexOf(after) + 1];
+    const free = (c: Column): boolean =>
+      c === after && (!next || next.x > c.right - tolerance || (!!beyond && next.x > beyond.x - tolerance));
+    const place = { cell, at, columns, tolerance, free, ownRight: own >= 0 ? columns[own]!.right : undefined };
     const space = figureCut(place) ?? wordCut(place);
     if (space === undefined) continue;
     return [
@@ -354,6 +411,8 @@ interface CutPlace {
   columns: Column[];
   tolerance: number;
   free: (c: Column) => boolean;
+  /** The right edge of the column the cell starts in, when one is known. */
+  ownRight: number | undefined;
 }
 
 /** The space before the cell's last word when that word is a figure falling in a free column right of the rest. */
@@ -366,16 +425,34 @@ function figureCut({ cell, at, columns, tolerance, free }: CutPlace): number | u
   return fits ? space : undefined;
 }
 
-/** The space before a word that starts where a free column, filled in a row above, starts. */
-function wordCut({ cell, at, columns, tolerance, free }: CutPlace): number | undefined {
+/**
+ * The space before a word that starts where a free column, filled in a row above, starts, or in the gap before
+ * that column: the space nearest it. Letters placed by another face's widths stray further the further they are from the cell's start, so
+ * the reach grows with that distance.
+ */
+function wordCut({ cell, at, columns, tolerance, free, ownRight }: CutPlace): number | undefined {
   for (const c of columns) {
     if (c.rows < 1 || !free(c) || c.x >= cell.right - tolerance) continue;
+    const reach = tolerance + (c.x - cell.x) * WIDTH_STRAY;
+    let best: number | undefined;
+    let nearest = Infinity;
     for (let s = cell.text.indexOf(' '); s > 0; s = cell.text.indexOf(' ', s + 1)) {
-      if (Math.abs(at[s + 1]! - c.x) <= tolerance && at[s]! < c.x) return s;
+      const off = Math.abs(at[s + 1]! - c.x);
+      // Near the column's start, or in the gap between the cell's own column and it (a column whose
+      // name, centred over it, starts right of its cells).
+      const inGap = ownRight !== undefined && at[s]! >= ownRight - tolerance && at[s + 1]! <= c.x + tolerance;
+      if ((inGap || (off <= reach && at[s]! < c.x + reach - tolerance)) && off < nearest) {
+        best = s;
+        nearest = off;
+      }
     }
+    if (best !== undefined) return best;
   }
   return undefined;
 }
+
+/** How far (of the distance from a cell's start) a letter placed by Helvetica's widths may stand from its place. */
+const WIDTH_STRAY = 0.06;
 
 /**
  * The column of each cell, left to right, each in a column right of the previous cell's; the
