@@ -65,8 +65,10 @@ export function removeRunningLines(pages: Line[][]): Line[][] {
     // Most pages of one side, at least 3, and not on most of the other side's (that is the all-pages count).
     const sideThreshold = Math.max(3, Math.ceil(Math.ceil((pages.length - (p % 2)) / 2) * 0.75));
     const page: Line[] = [];
-    for (const l of pages[p]!) {
-      if (!l.table && atEdge(l, heads[p]!)) {
+    const lines = pages[p]!;
+    for (let i = 0; i < lines.length; i++) {
+      const l = lines[i]!;
+      if (!l.table && atEdge(l, heads[p]!) && !headsTable(l, lines[i + 1])) {
         if ((PAGE_NUMBER.test(l.text) || BROWSER_STAMP.test(l.text)) && inEdgeBand(l)) continue;
         const key = runningKey(l);
         if ((counts.get(key) ?? 0) >= threshold || (sideCounts.get(`${p % 2}|${key}`) ?? 0) >= sideThreshold) continue;
@@ -97,6 +99,20 @@ function runsApart(line: Line, page: Line[]): boolean {
   for (const l of page) if (!inEdgeBand(l)) nearest = Math.min(nearest, Math.abs(l.y - line.y));
   return Number.isFinite(nearest) && nearest > line.size * RUNNING_HEAD_GAP;
 }
+
+/**
+ * A table's header repeated at the top of each page it runs over (Word's "repeat as header row", a browser's
+ * `<thead>`) is no running head: a line of 3+ cells over a line of cells, a row's distance below.
+ */
+function headsTable(line: Line, next: Line | undefined): boolean {
+  if (!next || next.page !== line.page || line.cells.length < 3 || next.cells.length * 2 < line.cells.length)
+    return false;
+  const gap = line.y - next.y;
+  return gap > 0 && gap < line.size * TABLE_ROW_GAP;
+}
+
+/** Rows of a table stand less than this many of their sizes apart. */
+const TABLE_ROW_GAP = 3;
 
 /** A page's top line and how far it stands above the next one down. */
 interface PageHead {

@@ -13,6 +13,7 @@ import { ligatureSpellings, withLigaturesInOrder } from './rtl-ligatures';
 import { xfaBlocks } from './xfa-form';
 import { readsAsGarbage } from './text-quality';
 import { linesToBlocks, removeRunningLines } from './blocks';
+import { joinTablesOverPages } from './tables-over-pages';
 import type { Block } from '../../document/model';
 // OCR (its engine loads sharp) is loaded by the reads that need it: most PDFs have a text layer. require(), as the
 // format table does, loads a module the same way under tsx, jest and the bundle.
@@ -296,5 +297,5 @@ function pageBlocks(
     for (const block of recognised) blocks.push({ ...block, page: number });
   });
   blocks.push(...linesToBlocks(run), ...waitingBlocks());
-  return blocks;
+  return pageAnchored ? blocks : joinTablesOverPages(blocks);
 }
