@@ -626,4 +626,29 @@ describe('PDF tables with turned headers', () => {
     });
     expect(markdown).toContain('| FS-1038 | Battery bank | Store room of the east wing | 2026-10-11 |');
   });
+
+  it('When a printed spreadsheet sets its column names flush left and its figures flush right, then the names head the figures', async () => {
+    // Calc's and Excel's print: each cell 100 pt wide, text from its left edge, numbers up to its right edge.
+    const markdown = await markdownOf((doc) => {
+      doc.font('Helvetica').fontSize(10);
+      const starts = [72, 172, 272, 372];
+      const rows = [
+        ['Cost centre', 'Owner', 'Q1', 'Q2'],
+        ['Facilities', 'L. Chen', '32,190', '78,678'],
+        ['Research', 'A. Patel', '80,157', '63,135'],
+        ['Outreach', 'R. Silva', '80,377', '2,725'],
+      ];
+      rows.forEach((cells, r) =>
+        cells.forEach((cell, c) => {
+          const figure = r > 0 && c > 1;
+          const x = figure ? starts[c]! + 96 - doc.widthOfString(cell) : starts[c]! + 2;
+          doc.text(cell, x, 100 + r * 15, { lineBreak: false });
+        }),
+      );
+    });
+    expect(markdown).toBe(
+      '| Cost centre | Owner | Q1 | Q2 |\n| --- | --- | --- | --- |\n| Facilities | L. Chen | 32,190 | 78,678 |\n' +
+        '| Research | A. Patel | 80,157 | 63,135 |\n| Outreach | R. Silva | 80,377 | 2,725 |\n',
+    );
+  });
 });

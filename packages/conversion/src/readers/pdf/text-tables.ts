@@ -255,7 +255,7 @@ function alignedRun(
       // One cell under a column right of the first is a cell's text wrapped onto a second line;
       // wrapped text never starts left of its column, and a line at the first column's edge is a label.
       const cell = line.cells[0]!;
-      const column = alignedColumn(columns.slice(1), cell, tolerance);
+      const column = alignedColumn(columns, cell, tolerance, 1);
       if (column && cell.x >= column.x - tolerance && Math.abs(cell.x - columns[0]!.x) > tolerance) {
         members.push({ line, placed: [column], continues: true });
         continue;
@@ -331,18 +331,36 @@ function gapAbove(members: Member[], k: number): number {
   return Math.abs(members[k - 1]!.line.y - members[k]!.line.y);
 }
 
-/** The first column the cell lines up with: by its left or right edge, else by sitting inside its span. */
-function alignedColumn(columns: Column[], cell: Cell, tolerance: number): Column | undefined {
-  const edge = columns.find((c) => Math.abs(c.x - cell.x) <= tolerance || Math.abs(c.right - cell.right) <= tolerance);
-  return (
-    edge ??
-    columns.find((c) => cell.x >= c.x - tolerance && cell.right <= c.right + tolerance) ??
-    // A column one line alone has set (a name centred over it, narrower than its cells) takes a cell lying
-    // across it and no other column.
-    columns.find(
-      (c, k) => c.rows <= 1 && overlaps(cell, c) && !overlaps(cell, columns[k - 1]) && !overlaps(cell, columns[k + 1]),
-    )
-  );
+/**
+ * The first column from `from` the cell lines up with: by its left or right edge, else by sitting inside its
+ * span; or, for a column one line alone has set, by lying across it and no other column (a name centred over
+ * it, narrower than its cells), or by standing between its start and the next one's (a spreadsheet prints a
+ * figure flush right under a name set flush left; the last column reaches as far right as the one before it
+ * is wide).
+ */
+function alignedColumn(columns: Column[], cell: Cell, tolerance: number, from = 0): Column | undefined {
+  for (let k = from; k < columns.length; k++) {
+    const c = columns[k]!;
+    if (Math.abs(c.x - cell.x) <= tolerance || Math.abs(c.right - cell.right) <= tolerance) return c;
+  }
+  for (let k = from; k < columns.length; k++) {
+    const c = columns[k]!;
+    if (cell.x >= c.x - tolerance && cell.right <= c.right + tolerance) return c;
+  }
+  for (let k = from; k < columns.length; k++) {
+    const c = columns[k]!;
+    if (c.rows > 1) continue;
+    if (overlaps(cell, c) && (k === from || !overlaps(cell, columns[k - 1])) && !overlaps(cell, columns[k + 1]))
+      return c;
+  }
+  for (let k = from; k < columns.length; k++) {
+    const c = columns[k]!;
+    if (c.rows > 1 || cell.x < c.x) continue;
+    const next = columns[k + 1];
+    const prev = columns[k - 1];
+    if (cell.right < (next ? next.x : prev ? 2 * c.x - prev.x : c.right)) return c;
+  }
+  return undefined;
 }
 
 /** Whether a cell and a column share some width. */
@@ -396,7 +414,7 @@ function shapedLikeARow(cells: Cell[], members: Member[], columns: Column[], tol
   const shape: number[] = [];
   for (const cell of cells) {
     const from = shape.length ? shape[shape.length - 1]! + 1 : 0;
-    const column = alignedColumn(columns.slice(from), cell, tolerance);
+    const column = alignedColumn(columns, cell, tolerance, from);
     if (!column) return false;
     shape.push(columns.indexOf(column));
   }
@@ -464,7 +482,7 @@ function placeRow(columns: Column[], cells: Cell[], tolerance: number): Column[]
   let from = 0;
   for (const cell of cells) {
     const candidates = columns.slice(from);
-    const column = alignedColumn(candidates, cell, tolerance);
+    const column = alignedColumn(columns, cell, tolerance, from);
     if (column) {
       plan.push({ cell, column, opened: false });
       from = columns.indexOf(column) + 1;
