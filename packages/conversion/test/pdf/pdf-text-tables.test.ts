@@ -651,4 +651,25 @@ describe('PDF tables with turned headers', () => {
         '| Research | A. Patel | 80,157 | 63,135 |\n| Outreach | R. Silva | 80,377 | 2,725 |\n',
     );
   });
+
+  it('When poppler joins every cell of a table’s last row into one run, then the row stays in the table', async () => {
+    // LibreOffice sets the last row's cells 2 pt apart, as wide as its columns: poppler gives one run.
+    const markdown = await markdownOf((doc) => {
+      doc.font('Times-Roman').fontSize(11);
+      const last = ['Damselfly nymph', 'Three leaf-like', 'Caudal'];
+      const xs = [72];
+      xs.push(xs[0]! + doc.widthOfString(last[0]!) + 2, xs[0]! + doc.widthOfString(`${last[0]} ${last[1]}`) + 4);
+      const rows = [
+        ['Insect', 'Tails', 'Gills'],
+        ['Mayfly nymph', 'Three', 'Abdominal'],
+        ['Stonefly nymph', 'Two', 'Thoracic'],
+        last,
+      ];
+      rows.forEach((cells, r) =>
+        cells.forEach((cell, c) => doc.text(cell, xs[c]!, 100 + r * 20, { lineBreak: false })),
+      );
+      doc.text('The gills are the surest guide to the family.', 72, 200, { lineBreak: false });
+    });
+    expect(markdown).toContain('| Stonefly nymph | Two | Thoracic |\n| Damselfly nymph | Three leaf-like | Caudal |\n');
+  });
 });

@@ -251,7 +251,22 @@ function alignedRun(
     // A drawn table standing next in the flow (a line of no cells that holds it) ends the run: taken as a
     // row, it was an empty one and its own rows were lost.
     if (line.table || line.page !== first.page || Math.abs(prev.y - line.y) >= first.size * MAX_ROW_GAP) break;
-    if (line.cells.length === 1) {
+    // A cell may have swallowed more than one column ("Solar panel North ridge 2026-03-14"), even every one of
+    // its row ("Damselfly nymph Three leaf-like Caudal", the words of a tight row closer than poppler parts).
+    let cut = line.cells;
+    if (line.cells.length > 1 || joinsARow(line, members, columns, tolerance)) {
+      for (let k = 0; k < columns.length; k++) {
+        const again = cutJoinedCells(columns, cut, tolerance);
+        if (again === cut) break;
+        cut = again;
+      }
+    }
+    // A cut row must fill the columns a row above fills: joined, it fills a shape none has.
+    const cells =
+      cut !== line.cells && shapedLikeARow(cut, shapes.length ? [...shapes, ...members] : members, columns, tolerance)
+        ? cut
+        : line.cells;
+    if (cells.length === 1) {
       // One cell under a column right of the first is a cell's text wrapped onto a second line;
       // wrapped text never starts left of its column, and a line at the first column's edge is a label.
       const cell = line.cells[0]!;
@@ -264,18 +279,6 @@ function alignedRun(
       members.push({ line, placed: [columns[0]!], continues: true });
       continue;
     }
-    // A cell may have swallowed more than one column ("Solar panel North ridge 2026-03-14").
-    let cut = line.cells;
-    for (let k = 0; k < columns.length; k++) {
-      const again = cutJoinedCells(columns, cut, tolerance);
-      if (again === cut) break;
-      cut = again;
-    }
-    // A cut row must fill the columns a row above fills: joined, it fills a shape none has.
-    const cells =
-      cut !== line.cells && shapedLikeARow(cut, shapes.length ? [...shapes, ...members] : members, columns, tolerance)
-        ? cut
-        : line.cells;
     const placed = placeRow(columns, cells, tolerance);
     if (!placed) break;
     members.push({ line: cells === line.cells ? line : { ...line, cells }, placed, continues: false });
@@ -296,6 +299,34 @@ function alignedRun(
 }
 
 /**
+ * A line of one cell may be a whole row poppler joined: it starts at the first column, ends inside the
+ * table's width, reaches past the second column's start and stands a row's distance under the row above.
+ */
+function joinsARow(line: Line, members: Member[], columns: Column[], tolerance: number): boolean {
+  const cell = line.cells[0]!;
+  const pitch = smallestRowPitch(members);
+  const above = members[members.length - 1];
+  return (
+    columns.length >= 2 &&
+    !!above &&
+    !above.continues &&
+    Math.abs(cell.x - columns[0]!.x) <= tolerance &&
+    cell.right > columns[1]!.x + tolerance &&
+    cell.right <= columns[columns.length - 1]!.right + tolerance &&
+    Math.abs(above.line.y - line.y - pitch) <= WRAP_GAP_TOLERANCE * 2
+  );
+}
+
+/** The least distance between two rows in a row of the run; Infinity before there are two. */
+function smallestRowPitch(members: Member[]): number {
+  let pitch = Infinity;
+  for (let k = 1; k < members.length; k++) {
+    if (!members[k]!.continues && !members[k - 1]!.continues) pitch = Math.min(pitch, gapAbove(members, k));
+  }
+  return pitch;
+}
+
+/**
  * A line of one cell at the first column's edge is that column's text wrapped (a description set in the
  * first column) rather than a label when it stays inside the column, continues a filled first cell in
  * the same type, and sits closer under it than rows sit under each other: the rows seen so far, or else
@@ -309,10 +340,7 @@ function wrapsFirstColumn(lines: Line[], at: number, members: Member[], columns:
     return false;
   if (line.size !== above.line.size || above.placed[0] !== columns[0]) return false;
   const gap = above.line.y - line.y;
-  let rowPitch = Infinity;
-  for (let k = 1; k < members.length; k++) {
-    if (!members[k]!.continues && !members[k - 1]!.continues) rowPitch = Math.min(rowPitch, gapAbove(members, k));
-  }
+  let rowPitch = smallestRowPitch(members);
   if (rowPitch === Infinity) {
     // No two rows in a row yet: wrapped lines seen in the table tell the pitch of wrapped text,
     if (members.some((m, k) => m.continues && Math.abs(gapAbove(members, k) - gap) <= WRAP_GAP_TOLERANCE)) return true;
