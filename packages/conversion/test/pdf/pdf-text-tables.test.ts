@@ -672,4 +672,34 @@ describe('PDF tables with turned headers', () => {
     });
     expect(markdown).toContain('| Stonefly nymph | Two | Thoracic |\n| Damselfly nymph | Three leaf-like | Caudal |\n');
   });
+
+  it('When a page lists contents with dot leaders and page numbers, then the entries are a table of entry and page', async () => {
+    // A book's contents: spaced leaders and roman numbers, one title wrapped onto a second line.
+    const markdown = await markdownOf((doc) => {
+      doc.font('Helvetica').fontSize(10);
+      const entries: Array<[string, string]> = [
+        ['Notices', 'vii'],
+        ['Preface', 'xi'],
+        ['Chapter 1. Securing the data', '1'],
+        ['1.1 Security fundamentals', '2'],
+      ];
+      doc.text('Contents', 72, 72, { lineBreak: false });
+      entries.forEach(([title, page], k) => {
+        doc.text(`${title} ${'. '.repeat(40 - title.length / 2).trim()} ${page}`, 72, 100 + k * 14, {
+          lineBreak: false,
+        });
+      });
+      doc.text('1.2 Establishing and controlling accessibility by using', 72, 156, { lineBreak: false });
+      doc.text(`the rule text ${'. '.repeat(30).trim()} 21`, 84, 170, { lineBreak: false });
+      doc.text('This book is for security officers.', 72, 210, { lineBreak: false });
+    });
+    const leader = (title: string): string => `${title} ${'. '.repeat(40 - title.length / 2).trim()}`;
+    expect(markdown).toBe(
+      'Contents\n\n' +
+        `| ${leader('Notices')} | vii |\n| --- | --- |\n| ${leader('Preface')} | xi |\n` +
+        `| ${leader('Chapter 1. Securing the data')} | 1 |\n| ${leader('1.1 Security fundamentals')} | 2 |\n` +
+        `| 1.2 Establishing and controlling accessibility by using the rule text ${'. '.repeat(30).trim()} | 21 |\n\n` +
+        'This book is for security officers.\n',
+    );
+  });
 });

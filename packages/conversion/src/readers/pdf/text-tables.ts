@@ -35,7 +35,44 @@ interface Column {
  * rows above left empty (a header over the data columns only) when another of its cells lines up.
  */
 export function tableAt(lines: Line[], start: number): { rows: string[][]; end: number } | undefined {
-  return tableFromTightHeader(lines, start) ?? tableFrom(lines, start);
+  return tableFromTightHeader(lines, start) ?? tableFrom(lines, start) ?? contentsTable(lines, start);
+}
+
+/** A contents entry: its title, a leader of 4+ dots (spaced or not), and a page number, arabic or roman. */
+const CONTENTS_ENTRY = /^(.*?\S)\s*(?:\.\s?){4,}\s*(\d{1,4}|[ivxlcdm]{1,7})$/i;
+/** Entries in a row that make a table of contents. */
+const MIN_CONTENTS_ENTRIES = 3;
+
+/**
+ * A table of contents: 3+ lines on a page that end in a dot leader and a page number (Word's and LibreOffice's
+ * tab leaders, TeX's spaced dots), read as a table of entry and page, as Docling reads one. An entry's title
+ * wrapped onto a line without a leader is joined to it. The leader stays with the title, as it is printed.
+ */
+function contentsTable(lines: Line[], start: number): { rows: string[][]; end: number } | undefined {
+  const first = lines[start]!;
+  if (!hasLeader(first.text)) return undefined;
+  const rows: string[][] = [];
+  let end = start;
+  let wrapped = '';
+  while (end < lines.length && lines[end]!.page === first.page) {
+    const text = lines[end]!.text.trim();
+    const entry = hasLeader(text) ? CONTENTS_ENTRY.exec(text) : null;
+    if (entry) {
+      const page = entry[2]!;
+      const title = text.slice(0, text.length - page.length).trimEnd();
+      rows.push([wrapped ? `${wrapped} ${title}` : title, page]);
+      wrapped = '';
+    } else if (!wrapped && rows.length && CONTENTS_ENTRY.test(lines[end + 1]?.text.trim() ?? '')) wrapped = text;
+    else break;
+    end++;
+  }
+  if (wrapped) end--;
+  return rows.length >= MIN_CONTENTS_ENTRIES ? { rows, end } : undefined;
+}
+
+/** A quick look for a dot leader before the expression is tried. */
+function hasLeader(text: string): boolean {
+  return text.includes('....') || text.includes('. . .');
 }
 
 function tableFrom(lines: Line[], start: number): { rows: string[][]; end: number } | undefined {
