@@ -702,4 +702,25 @@ describe('PDF tables with turned headers', () => {
         'This book is for security officers.\n',
     );
   });
+
+  it('When a contract sets its clause numbers and lettered sub-clauses apart from their text by tabs, then they are not a table', async () => {
+    // Word's hanging indents: "2.1" at the margin, its text at the tab; "(a)" at the tab, its text further in.
+    const markdown = await markdownOf((doc) => {
+      doc.font('Times-Roman').fontSize(11);
+      const lines: Array<[number, string, number, string]> = [
+        [72, '2.1', 108, 'The Buyer may place orders by email. Each order must state:'],
+        [108, '(a)', 144, 'the quantity of each item of the Goods;'],
+        [108, '(b)', 144, 'the delivery date and the delivery address; and'],
+        [108, '(c)', 144, 'the name of the person who will receive them.'],
+        [72, '2.2', 108, 'The Supplier shall confirm each order within two days.'],
+      ];
+      lines.forEach(([mx, mark, tx, text], k) => {
+        doc.text(mark, mx, 100 + k * 16, { lineBreak: false });
+        doc.text(text, tx, 100 + k * 16, { lineBreak: false });
+      });
+    });
+    expect(markdown).not.toContain('|');
+    expect(markdown).toContain('2.1 The Buyer may place orders by email. Each order must state:');
+    expect(markdown).toContain('the name of the person who will receive them.');
+  });
 });

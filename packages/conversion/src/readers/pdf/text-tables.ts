@@ -122,7 +122,11 @@ function finished(
 ): { rows: string[][]; end: number } | undefined {
   if (!table) return undefined;
   const rows = mergeStrayColumns([...header, ...table.rows], table.columns);
-  return isColumnsOfProse(rows) || isBulletColumn(rows) || isNestedBullets(rows) || isNumberColumn(rows)
+  return isColumnsOfProse(rows) ||
+    isBulletColumn(rows) ||
+    isNestedBullets(rows) ||
+    isNumberColumn(rows) ||
+    isClauseList(rows)
     ? undefined
     : { rows, end: table.end };
 }
@@ -147,6 +151,40 @@ function isNumberColumn(rows: string[][]): boolean {
   });
   return values.every((v, k) => Number.isFinite(v) && (k === 0 || v === values[k - 1]! + 1));
 }
+
+/** A clause's or list item's mark standing alone in a cell: "1.", "2.1", "3.1.4", "(a)", "b)", "(iv)", "(2)". */
+const CLAUSE_MARKER = /^(?:\d{1,3}(?:\.\d{1,3})*[.)]?|\(?[a-z]\)|[a-z]\.|\(?[ivx]{1,5}\)|\(\d{1,3}\))$/i;
+
+/**
+ * Rows that each hold a mark and, in the cell right of it, a sentence, or only the wrapped rest of one: a
+ * contract's clauses or a list set with hanging indents and tabs ("2.1 | The Buyer may place orders…",
+ * " | (a) | the quantity of each item;"), not a table. Marks need not count up, but some must be more than a
+ * plain number; half the texts must run to four words or more.
+ */
+function isClauseList(rows: string[][]): boolean {
+  let marked = 0;
+  let sentences = 0;
+  // Plain numbers alone ("1.", "3.", "7.") are isNumberColumn's to judge: a table may number its rows so.
+  let plainOnly = true;
+  for (const row of rows) {
+    const filled: number[] = [];
+    row.forEach((cell, k) => {
+      if (cell.trim()) filled.push(k);
+    });
+    const mark = filled[0];
+    if (mark !== undefined && filled.length === 2 && filled[1] === mark + 1 && CLAUSE_MARKER.test(row[mark]!.trim())) {
+      const text = row[mark + 1]!.trim();
+      if (!/\p{L}/u.test(text)) return false;
+      if (!PLAIN_NUMBER.test(row[mark]!.trim())) plainOnly = false;
+      marked++;
+      if (text.split(/\s+/).length >= 4) sentences++;
+    } else if (filled.length !== 1) return false;
+  }
+  return marked >= 2 && !plainOnly && sentences * 2 >= marked;
+}
+
+/** A number of one level: "3.", "7)", "12". */
+const PLAIN_NUMBER = /^\d{1,3}[.)]?$/;
 
 /**
  * Two columns, the first holding one and the same glyph in every row it fills (a bullet set apart from its
