@@ -121,8 +121,9 @@ function chunksOf(
     const chunks = pack(pieces, maxTokens, counter);
     if (withoutControls) {
       const { places } = chunkPlaces(chunks)!;
+      // A stretch of the document was scanned: only its repeated table header (a continuation chunk's) is tested.
       for (let i = 0; i < chunks.length; i++)
-        if ((!places[i] || places[i]!.head) && CONTROL_CHARACTER.test(chunks[i]!.markdown)) return undefined;
+        if (CONTROL_CHARACTER.test(places[i] ? places[i]!.head : chunks[i]!.markdown)) return undefined;
     }
     return chunks;
   } finally {
