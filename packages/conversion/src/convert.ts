@@ -6,12 +6,13 @@ import { isSupportedExtension, isTextExtension, readerForContent } from './forma
 import type { TokenOptimization } from './tokens/count';
 import { blockAlone, joinBlocks, joinWritten, renderMarkdown, writeBlocks } from './writers/markdown';
 import { plainMetadataText } from './document/plain-text';
+import { CONTROL_CHARACTER, withoutControlCharacters } from './document/control-characters';
 import type { ModelEndpoint } from './enhanced/model-pass';
-import type { StructureOptions, StructureOutput } from '@markwright/contracts/src/structure';
+import type { Chunk, Page, StructureOptions, StructureOutput } from '@markwright/contracts/src/structure';
 import { ConversionError } from './types';
 import { noPageSelected } from './page-range';
 import { acceptsPageRange } from './formats/table';
-import { groupByPage, writePages } from './writers/pages';
+import { groupByPage, type PageBlocks, writePages } from './writers/pages';
 import type { WriterOptions } from './writers/markdown';
 
 export interface ConvertDocumentOptions extends ConvertOptions, StructureOptions {
@@ -196,25 +197,11 @@ function structure(
   let markdown: string | undefined;
   if (options.includePages || options.chunkMaxTokens !== undefined) {
     // Each block is written once; the pages, the chunks and the Markdown are joined from those texts.
-    let controls = false;
-    const join = (list: Block[], written: string[]): string => {
-      const text = joinBlocks(list, written);
-      if (!CONTROL_CHARACTER.test(text)) return text;
-      controls = true;
-      return withoutControlCharacters(text);
-    };
     const groups = groupByPage(blocks, writeBlocks(blocks, writer), pageNumbers);
-    const pages = writePages(groups, join);
-    markdown = pages.markdown;
-    if (options.includePages) output.pages = pages.pages;
-    if (options.chunkMaxTokens !== undefined) {
-      // eslint-disable-next-line @typescript-eslint/no-require-imports -- the tokenizer is loaded on use
-      const { writeChunks } = require('./writers/chunks') as typeof import('./writers/chunks');
-      // A block has control characters only if a page has: most documents have none, and skip one pass per block.
-      const alone = (block: Block, written: string): string =>
-        (controls ? withoutControlCharacters(blockAlone(block, written)) : blockAlone(block, written)).trim();
-      output.chunks = writeChunks(groups, options.chunkMaxTokens, alone, markdown);
-    }
+    const written = pagesAndChunks(groups, options.chunkMaxTokens);
+    markdown = written.markdown;
+    if (options.includePages) output.pages = written.pages;
+    if (written.chunks) output.chunks = written.chunks;
   }
   if (options.includeDocument) {
     // eslint-disable-next-line @typescript-eslint/no-require-imports -- loaded on use
@@ -224,6 +211,42 @@ function structure(
   return { output, markdown };
 }
 
+/**
+ * E1's pages of the grouped blocks, the document's Markdown (their join), and E3's chunks when
+ * `maxTokens` is set, all without control characters.
+ */
+function pagesAndChunks(
+  groups: PageBlocks[],
+  maxTokens: number | undefined,
+): { pages: Page[]; markdown: string; chunks?: Chunk[] } {
+  const chunker =
+    maxTokens === undefined
+      ? undefined
+      : // eslint-disable-next-line @typescript-eslint/no-require-imports -- the tokenizer is loaded on use
+        (require('./writers/chunks') as typeof import('./writers/chunks'));
+  if (chunker) {
+    // Most documents have none: joined untested, the chunk writer's token index tells as it reads
+    // the document anyway, which saves a pass over it; when it has some, all is written again below.
+    const pages = writePages(groups, joinBlocks);
+    const alone = (block: Block, written: string): string => blockAlone(block, written).trim();
+    const chunks = chunker.writeChunksWithoutControls(groups, maxTokens!, alone, pages.markdown);
+    if (chunks) return { ...pages, chunks };
+  }
+  let controls = false;
+  const join = (list: Block[], written: string[]): string => {
+    const text = joinBlocks(list, written);
+    if (!CONTROL_CHARACTER.test(text)) return text;
+    controls = true;
+    return withoutControlCharacters(text);
+  };
+  const pages = writePages(groups, join);
+  if (!chunker) return pages;
+  // A block has control characters only if a page has: most documents have none, and skip one pass per block.
+  const alone = (block: Block, written: string): string =>
+    (controls ? withoutControlCharacters(blockAlone(block, written)) : blockAlone(block, written)).trim();
+  return { ...pages, chunks: chunker.writeChunks(groups, maxTokens!, alone, pages.markdown) };
+}
+
 function normaliseMetadata(m: Partial<DocumentMetadata> | undefined): DocumentMetadata {
   return {
     title: typeof m?.title === 'string' ? plainMetadataText(withoutControlCharacters(m.title)) : '',
@@ -231,11 +254,3 @@ function normaliseMetadata(m: Partial<DocumentMetadata> | undefined): DocumentMe
     page_count: Number.isInteger(m?.page_count) && (m?.page_count ?? 0) >= 0 ? (m?.page_count as number) : 0,
   };
 }
-
-/** NUL and other C0 controls (tab and line breaks kept): no reader of Markdown wants them, and PostgreSQL cannot store NUL. */
-function withoutControlCharacters(text: string): string {
-  return text.replace(/[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f]/g, '');
-}
-
-/** One of the characters withoutControlCharacters removes. */
-const CONTROL_CHARACTER = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f]/;

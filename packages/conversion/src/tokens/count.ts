@@ -1,6 +1,7 @@
 import type { Tiktoken } from 'tiktoken/lite';
 import * as pieces from './pieces';
 import { pieceEnd } from './pieces';
+import { CONTROL_CHARACTER } from '../document/control-characters';
 
 /*
  * The index's scan calls these for most pieces: bound once here, since a module run from sources
@@ -55,13 +56,21 @@ function keptCopy(piece: string): string {
   return ` ${piece}`.slice(1);
 }
 
+/**
+ * Pieces holding a control character (CONTROL_CHARACTER) counted so far in this thread. No cache
+ * keeps such a piece, so each one is counted here again: a scan that counted none read a text
+ * without control characters, with no test of its own (TokenIndex.controls).
+ */
+let controlPieces = 0;
+
 /** The o200k_base count of `text.slice(at, end)`, one piece of the split (encoded on its own, as tiktoken does). */
 function pieceTokens(text: string, at: number, end: number): number {
   const piece = text.slice(at, end);
   let n = counted.get(piece);
   if (n === undefined) {
     n = tokenizer().encode_ordinary(piece).length;
-    if (piece.length <= CACHED_PIECE_CHARS) {
+    if (CONTROL_CHARACTER.test(piece)) controlPieces++;
+    else if (piece.length <= CACHED_PIECE_CHARS) {
       if (counted.size >= CACHE_LIMIT) counted.clear();
       counted.set(keptCopy(piece), n);
     }
@@ -130,8 +139,9 @@ function nextPiece(text: string, at: number): number {
     }
     slot = (slot + 1) & (WORD_SLOTS - 1);
   }
+  const controls = controlPieces;
   lastPieceTokens = pieceTokens(text, at, i);
-  if (length <= CACHED_PIECE_CHARS) {
+  if (length <= CACHED_PIECE_CHARS && controlPieces === controls) {
     if (wordKeys.length > WORD_SLOTS / 2) {
       wordSlots.fill(0);
       wordKeys = [''];
@@ -160,7 +170,15 @@ function shortPieceTokens(text: string, at: number, end: number): number {
   const b = end - at === 2 ? text.charCodeAt(at + 1) : -1;
   if (a >= 128 || b >= 128) return pieceTokens(text, at, end);
   const key = b < 0 ? a : 128 + (a << 7) + b;
-  return (shortCounts[key] ||= pieceTokens(text, at, end));
+  return shortCounts[key] || keptShortTokens(key, text, at, end);
+}
+
+/** The count of a piece of one or two ASCII characters not in shortCounts (`key`), kept there unless it holds a control character. */
+function keptShortTokens(key: number, text: string, at: number, end: number): number {
+  const controls = controlPieces;
+  const tokens = pieceTokens(text, at, end);
+  if (controlPieces === controls) shortCounts[key] = tokens;
+  return tokens;
 }
 
 function sameWord(key: string, text: string, at: number, length: number): boolean {
@@ -278,7 +296,9 @@ function keptPieceTokens(
   slot: number,
 ): number {
   const length = end - at;
+  const controls = controlPieces;
   const tokens = pieceTokens(text, at, end);
+  if (controlPieces !== controls) return tokens;
   const pooled = length > KEYED_CHARS;
   if (pieceEntries >= PIECE_ENTRIES || (pooled && poolUsed + length > PIECE_POOL_UNITS)) {
     pieceTable.fill(0);
@@ -442,7 +462,7 @@ function scanCodes(
       }
       if (end - at <= 2) {
         const key = end - at === 1 ? first : 128 + (first << 7) + codes[at + 1]!;
-        tokens = shortCounts[key] ||= pieceTokens(text, at, end);
+        tokens = shortCounts[key] || keptShortTokens(key, text, at, end);
         break piece;
       }
       for (let k = at; k < end; k++) {
@@ -525,6 +545,11 @@ export class TokenIndex {
   private readonly markCount: number;
   /** The text is all ASCII (its scan cut no piece from the string). */
   private readonly ascii: boolean;
+  /**
+   * The text holds a control character (CONTROL_CHARACTER): its scan counted a piece with one. Read
+   * from the scan, so a writer that would strip them learns it with no pass of its own.
+   */
+  readonly controls: boolean;
 
   /**
    * `marks`: the first `markCount` are positions in `text`, ascending, whose stretches the caller will
@@ -550,8 +575,10 @@ export class TokenIndex {
       markTokens: new Int32Array(markCount),
     };
     const earlier = stringPieces;
+    const earlierControls = controlPieces;
     scanCodes(codes, text.length, text, 0, scan);
     this.ascii = stringPieces === earlier;
+    this.controls = controlPieces !== earlierControls;
     if (stretches) {
       this.boundaries = scan.boundaries!;
       this.before = scan.before;

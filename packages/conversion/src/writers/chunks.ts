@@ -1,8 +1,9 @@
 import type { Chunk } from '@markwright/contracts/src/structure';
 import type { Block } from '../document/model';
 import { inlineText } from '../document/predicates';
+import { CONTROL_CHARACTER } from '../document/control-characters';
 import { countTokens, TokenIndex } from '../tokens/count';
-import { type ChunkPlaces, recordChunkPlaces } from './chunk-places';
+import { type ChunkPlaces, chunkPlaces, recordChunkPlaces } from './chunk-places';
 import type { PageBlocks } from './pages';
 
 /**
@@ -44,6 +45,32 @@ export function writeChunks(
   markdownOf: (block: Block, written: string) => string,
   document: string,
 ): Chunk[] {
+  return chunksOf(groups, maxTokens, markdownOf, document, false)!;
+}
+
+/**
+ * writeChunks when neither the document nor a chunk holds a control character (CONTROL_CHARACTER),
+ * else undefined (the caller strips them and chunks again). The token index's scan of the document
+ * tells, so a document is not tested by a pass of its own; only a chunk that is not a stretch of the
+ * document (rare: a block not found in it as written) is tested.
+ */
+export function writeChunksWithoutControls(
+  groups: PageBlocks[],
+  maxTokens: number,
+  markdownOf: (block: Block, written: string) => string,
+  document: string,
+): Chunk[] | undefined {
+  return chunksOf(groups, maxTokens, markdownOf, document, true);
+}
+
+/** writeChunks, or writeChunksWithoutControls (`withoutControls`). */
+function chunksOf(
+  groups: PageBlocks[],
+  maxTokens: number,
+  markdownOf: (block: Block, written: string) => string,
+  document: string,
+  withoutControls: boolean,
+): Chunk[] | undefined {
   const counter = new StretchCounter(document);
   /** Each block found, as the piece it is when it fits (its units' marks from startMark to endMark), and its block. */
   const found: Piece[] = [];
@@ -87,10 +114,18 @@ export function writeChunks(
       }
     });
   }
-  const pieces: Piece[] = [];
-  for (let k = 0; k < found.length; k++) blockPieces(found[k]!, foundBlocks[k]!, maxTokens, counter, pieces);
   try {
-    return pack(pieces, maxTokens, counter);
+    if (withoutControls && counter.controls()) return undefined;
+    const pieces: Piece[] = [];
+    for (let k = 0; k < found.length; k++) blockPieces(found[k]!, foundBlocks[k]!, maxTokens, counter, pieces);
+    const chunks = pack(pieces, maxTokens, counter);
+    if (withoutControls) {
+      const { places } = chunkPlaces(chunks)!;
+      // A stretch of the document was scanned: only its repeated table header (a continuation chunk's) is tested.
+      for (let i = 0; i < chunks.length; i++)
+        if (CONTROL_CHARACTER.test(places[i] ? places[i]!.head : chunks[i]!.markdown)) return undefined;
+    }
+    return chunks;
   } finally {
     counter.release();
   }
@@ -195,6 +230,12 @@ class StretchCounter {
   between(first: number, last: number): number {
     this.index ??= new TokenIndex(this.document, this.marks, this.marked, this.stretches);
     return this.index.countBetween(first, last);
+  }
+
+  /** Whether the document holds a control character (TokenIndex.controls); every mark is made. */
+  controls(): boolean {
+    this.index ??= new TokenIndex(this.document, this.marks, this.marked, this.stretches);
+    return this.index.controls;
   }
 
   /** Where `markdown` stands in the document, looked for from `from`: -1 when not near there. */

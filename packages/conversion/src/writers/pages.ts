@@ -17,6 +17,8 @@ export interface PageBlocks {
  * recorded on the page where it starts.
  */
 export function groupByPage(blocks: Block[], written: string[], numbers: number[] | undefined): PageBlocks[] {
+  // No page read and none named (HTML, text): all on page 1, found with one look at each block.
+  if (!numbers?.length && !blocks.some((b) => b.page !== undefined)) return [{ number: 1, blocks, written }];
   const known = numbers?.length ? numbers : [...new Set(blocks.map((b) => b.page ?? 1))].sort((a, b) => a - b);
   const one = onlyPage(blocks, known[0] ?? 1);
   if (one !== undefined) {

@@ -1,8 +1,10 @@
 import { chunkSchema, type Chunk } from '@markwright/contracts/src/structure';
 import { convertDocument, countTokens } from '../../src';
+import { finishDocument } from '../../src/convert';
+import type { Block } from '../../src/document/model';
 import { blockAlone, writeBlocks } from '../../src/writers/markdown';
 import { groupByPage } from '../../src/writers/pages';
-import { writeChunks } from '../../src/writers/chunks';
+import { writeChunks, writeChunksWithoutControls } from '../../src/writers/chunks';
 
 const md = (text: string) => Buffer.from(text);
 
@@ -226,5 +228,63 @@ describe('E3 chunks', () => {
     const { markdown, chunks } = await chunksOf(`# Fruit\n\n${table}`, 64, { optimizeTokens: true });
     expect(markdown).toContain('|Name|Qty|');
     expect(joinBack(chunks)).toBe(markdown.replace(/\s+/g, ' ').trim());
+  });
+});
+
+describe('E3 chunks of a document with control characters', () => {
+  const paragraph = (text: string): Block => ({ type: 'paragraph', text: [{ type: 'text', text }] });
+  const cell = (text: string) => [{ type: 'text' as const, text }];
+  /** Blocks with control characters (none at a block's edge; none in a heading, which chunks name as it is), or the same without them. */
+  const blocks = (control: (i: number) => string): Block[] => [
+    { type: 'heading', level: 1, text: [{ type: 'text', text: 'Heading' }] },
+    ...Array.from({ length: 12 }, (_, i) => paragraph(`${sentence(i)} Wo${control(i + 1)}rd.`)),
+    {
+      type: 'table',
+      rows: [
+        [cell('a'), cell(`b${control(13)}`)],
+        [cell('1'), cell('2')],
+      ],
+    },
+  ];
+  const metadata = { title: '', author: '', page_count: 0 };
+  const CONTROLS = [...'\u0001\u0008\u000b\u000c\u001f\u007f'];
+
+  it('When blocks hold control characters, then the Markdown, pages and chunks are those of the blocks without them', async () => {
+    for (const options of [
+      { includePages: true, chunkMaxTokens: 64 },
+      { chunkMaxTokens: 2048 },
+      { includePages: true, chunkMaxTokens: 128, optimizeTokens: true },
+    ]) {
+      const clean = await finishDocument({ blocks: blocks(() => ''), metadata }, { enhanced: false, ...options });
+      const result = await finishDocument(
+        { blocks: blocks((i) => CONTROLS[i % CONTROLS.length]!), metadata },
+        { enhanced: false, ...options },
+      );
+      expect({ markdown: result.markdown, pages: result.pages, chunks: result.chunks }).toEqual({
+        markdown: clean.markdown,
+        pages: clean.pages,
+        chunks: clean.chunks,
+      });
+      expectCommonRules(result.chunks!, options.chunkMaxTokens);
+    }
+  });
+
+  it('When neither the document nor a block holds a control character, then the chunks are writeChunks’s; else there are none', () => {
+    const list = blocks(() => '');
+    const written = writeBlocks(list);
+    const document = `${written.join('\n\n')}\n`;
+    const groups = () => groupByPage(list, written, undefined);
+    const alone = (block: Block, text: string) => blockAlone(block, text).trim();
+    for (const max of [16, 64, 512]) {
+      expect(writeChunksWithoutControls(groups(), max, alone, document)).toEqual(
+        writeChunks(groups(), max, alone, document),
+      );
+      // In the document: its scan sees it.
+      expect(writeChunksWithoutControls(groups(), max, alone, document.replace('Word', 'Wo\u0001rd'))).toBeUndefined();
+      // In a block found nowhere in the document: its chunk is tested.
+      const marked = (block: Block, text: string) =>
+        block.type === 'table' ? `${alone(block, text)}\u007f` : alone(block, text);
+      expect(writeChunksWithoutControls(groups(), max, marked, document)).toBeUndefined();
+    }
   });
 });

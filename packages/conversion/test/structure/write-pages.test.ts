@@ -63,6 +63,12 @@ describe('groupByPage (E1: each block on the page it comes from)', () => {
     expect(grouped([block('a'), block('b')])).toEqual([{ number: 1, written: ['w0', 'w1'] }]);
   });
 
+  it('When no block has a page and no page list is given (HTML, text), then page 1 holds them, and is there with no block too', () => {
+    expect(grouped([block('a'), block('b'), block('c')])).toEqual([{ number: 1, written: ['w0', 'w1', 'w2'] }]);
+    expect(grouped([])).toEqual([{ number: 1, written: [] }]);
+    expect(grouped([], [])).toEqual([{ number: 1, written: [] }]);
+  });
+
   it('When blocks before any page are followed by blocks of the first page read, then all are on that page', () => {
     expect(grouped([block('a'), block('b', 4)], [4, 5])).toEqual([
       { number: 4, written: ['w0', 'w1'] },

@@ -265,3 +265,49 @@ describe('TokenIndex (counts of stretches of one text)', () => {
     expect(wrong.slice(0, 3)).toEqual([]);
   });
 });
+
+describe('TokenIndex.controls (whether the text holds a control character, read from its scan)', () => {
+  const CONTROLS = [...'\u0000\u0001\u0008\u000b\u000c\u000e\u001b\u001f\u007f'];
+  /** Where a control character may stand in a piece: a word's prefix, a punctuation or white-space run, a short or long piece, beside text beyond ASCII. */
+  const PLACES = [
+    (c: string) => `Plain words ${c}word after.`,
+    (c: string) => `Stop.${c}!? and more`,
+    (c: string) => `a ${c}\n`,
+    (c: string) => `x${c}`,
+    (c: string) => c,
+    (c: string) => `${'-'.repeat(80)}${c}${'-'.repeat(10)}`,
+    (c: string) => `café${c}über`,
+    (c: string) => `| cell ${c}|\n| next |`,
+    (c: string) => `1${c}2`,
+    (c: string) => ` \t${c}  \n\nword`,
+  ];
+
+  it('When a text holds a control character anywhere, then its index says so, each time it is indexed (no count kept hides it)', () => {
+    const missed: unknown[] = [];
+    for (const c of CONTROLS) {
+      for (const place of PLACES) {
+        const text = place(c);
+        // The second index finds every piece counted already.
+        for (let round = 0; round < 2; round++) {
+          const index = new TokenIndex(text);
+          if (!index.controls || index.count(0, text.length) !== countTokens(text)) missed.push({ text, round });
+        }
+      }
+    }
+    expect(missed).toEqual([]);
+  });
+
+  it('When generated texts are indexed, then an index says it holds a control character exactly when the text does', () => {
+    const next = random(11);
+    const alphabet = [...ALPHABET, ...CONTROLS, '\r'];
+    const wrong: unknown[] = [];
+    for (let i = 0; i < 2000; i++) {
+      const text = Array.from({ length: 1 + next(60) }, () =>
+        next(8) === 0 ? alphabet[next(alphabet.length)] : ALPHABET[next(ALPHABET.length)],
+      ).join('');
+      const expected = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f]/.test(text);
+      if (new TokenIndex(text).controls !== expected) wrong.push({ text, expected });
+    }
+    expect(wrong).toEqual([]);
+  });
+});
