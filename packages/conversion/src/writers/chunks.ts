@@ -1,7 +1,7 @@
 import type { Chunk } from '@markwright/contracts/src/structure';
 import type { Block } from '../document/model';
 import { inlineText } from '../document/predicates';
-import { CONTROL_CHARACTER } from '../document/control-characters';
+import { CONTROL_CHARACTER, withoutControlCharacters } from '../document/control-characters';
 import { countTokens, TokenIndex } from '../tokens/count';
 import { type ChunkPlaces, chunkPlaces, recordChunkPlaces } from './chunk-places';
 import type { PageBlocks } from './pages';
@@ -108,7 +108,7 @@ function chunksOf(
         foundBlocks.push(block);
       }
       if (block.type === 'heading' && markdown) {
-        open.push({ level: block.level, text: inlineText(block.text).trim() });
+        open.push({ level: block.level, text: withoutControlCharacters(inlineText(block.text)).trim() });
         headings = open.map((h) => h.text);
         place = { page: number, headings };
       }

@@ -234,9 +234,9 @@ describe('E3 chunks', () => {
 describe('E3 chunks of a document with control characters', () => {
   const paragraph = (text: string): Block => ({ type: 'paragraph', text: [{ type: 'text', text }] });
   const cell = (text: string) => [{ type: 'text' as const, text }];
-  /** Blocks with control characters (none at a block's edge; none in a heading, which chunks name as it is), or the same without them. */
+  /** Blocks with control characters (none at a block's edge; one in the heading the chunks name), or the same without them. */
   const blocks = (control: (i: number) => string): Block[] => [
-    { type: 'heading', level: 1, text: [{ type: 'text', text: 'Heading' }] },
+    { type: 'heading', level: 1, text: [{ type: 'text', text: `Hea${control(0)}ding` }] },
     ...Array.from({ length: 12 }, (_, i) => paragraph(`${sentence(i)} Wo${control(i + 1)}rd.`)),
     {
       type: 'table',
