@@ -98,6 +98,30 @@ describe('ODT', () => {
     );
   });
 
+  it('When a cell spans two rows beside a plain cell (a Word table merged vertically, through LibreOffice), then the covered cell takes the spanning text, not its left neighbour', async () => {
+    const input = odt(
+      '<table:table>' +
+        row(cell('<text:p>Phase</text:p>'), cell('<text:p>Window</text:p>'), cell('<text:p>Owner</text:p>')) +
+        row(
+          cell('<text:p>Export</text:p>'),
+          cell('<text:p>Saturday 02:00</text:p>'),
+          '<table:table-cell table:number-rows-spanned="2"><text:p>Dana Reyes</text:p></table:table-cell>',
+        ) +
+        row(cell('<text:p>Import</text:p>'), cell('<text:p>Saturday 05:00</text:p>'), '<table:covered-table-cell/>') +
+        row(
+          '<table:table-cell table:number-columns-spanned="2"><text:p>Verify</text:p></table:table-cell>',
+          '<table:covered-table-cell/>',
+          cell('<text:p>Lee Park</text:p>'),
+        ) +
+        '</table:table>',
+    );
+    const { markdown } = await convertDocument(input, 'odt', std);
+    expect(markdown).toBe(
+      '| Phase | Window | Owner |\n| --- | --- | --- |\n| Export | Saturday 02:00 | Dana Reyes |\n' +
+        '| Import | Saturday 05:00 | Dana Reyes |\n| Verify | Verify | Lee Park |\n',
+    );
+  });
+
   it('When a paragraph has a line break, then it is a hard line break, and a tab is a space', async () => {
     const input = odt('<text:p>port = 8080<text:line-break/>mode = standalone</text:p><text:p>a<text:tab/>b</text:p>');
     const { markdown } = await convertDocument(input, 'odt', std);

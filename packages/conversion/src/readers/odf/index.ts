@@ -389,27 +389,40 @@ function listBlock(list: Element, pkg: OdfPackage, notes: Note[], styleName: str
   return { type: 'list', ordered, items };
 }
 
-/** A table with spanned cells repeated across their span (covered cells take the spanning value). */
+/**
+ * A table with spanned cells repeated across their span: a covered cell takes the text of the cell
+ * whose row or column span reaches over it (else, a file without spans, its left or upper neighbour).
+ */
 function tableBlocks(table: Element, pkg: OdfPackage, notes: Note[]): Block[] {
   const rows: Inline[][][] = [];
   const rowEls = descendants(table, 'table-row').filter((r) => nearestTable(r) === table);
   const above: Inline[][] = [];
-  for (const tr of rowEls) {
+  // Column → the spanning cell's text and the last row (index) its row span reaches.
+  const spanning = new Map<number, { text: Inline[]; untilRow: number }>();
+  rowEls.forEach((tr, r) => {
     const row: Inline[][] = [];
     for (const cell of children(tr).filter(
       (c) => c.localName === 'table-cell' || c.localName === 'covered-table-cell',
     )) {
       const repeat = Math.min(Number(attr(cell, 'number-columns-repeated') ?? 1), 64);
-      const covered = cell.localName === 'covered-table-cell';
-      const text = covered
-        ? (row[row.length - 1] ?? above[row.length] ?? [])
-        : blocksAsInline(textBlocks(cell, pkg, notes));
-      for (let k = 0; k < repeat; k++) row.push(text);
+      const own = cell.localName === 'covered-table-cell' ? undefined : blocksAsInline(textBlocks(cell, pkg, notes));
+      for (let k = 0; k < repeat; k++) {
+        const col = row.length;
+        const span = spanning.get(col);
+        const text = own ?? (span && span.untilRow >= r ? span.text : (row[col - 1] ?? above[col] ?? []));
+        if (own && k === 0) {
+          const cols = Math.min(Math.max(Number(attr(cell, 'number-columns-spanned') ?? 1) || 1, 1), 64);
+          const untilRow = r + Math.max(Number(attr(cell, 'number-rows-spanned') ?? 1) || 1, 1) - 1;
+          for (let c = col; c < col + cols; c++)
+            if (cols > 1 || untilRow > r) spanning.set(c, { text, untilRow });
+        }
+        row.push(text);
+      }
     }
     while (row.length && isEmpty(row[row.length - 1]!)) row.pop();
     rows.push(row);
     row.forEach((v, i) => (above[i] = v));
-  }
+  });
   const nonEmpty = rows.filter((r) => r.some((c) => !isEmpty(c)));
   return nonEmpty.length ? [{ type: 'table', rows: nonEmpty }] : [];
 }
