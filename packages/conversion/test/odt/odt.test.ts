@@ -122,6 +122,22 @@ describe('ODT', () => {
     );
   });
 
+  it("When spans are in a code character style (LibreOffice's Source_20_Text, pandoc's Source_Text, through a parent too), then they are inline code with their spaces", async () => {
+    const input = odt(
+      '<text:p>Run <text:span text:style-name="Source_20_Text">fixctl<text:s text:c="2"/>--audit</text:span> or ' +
+        '<text:span text:style-name="Source_Text">make all</text:span>, then <text:span text:style-name="T1">ls</text:span> ' +
+        'and <text:span text:style-name="Emphasis">read</text:span>.</text:p>',
+      '<style:style style:name="T1" style:family="text" style:parent-style-name="Verbatim_20_Char"/>',
+      '',
+      '<style:style style:name="Source_20_Text" style:display-name="Source Text" style:family="text"/>' +
+        '<style:style style:name="Source_Text" style:display-name="Source Text" style:family="text"/>' +
+        '<style:style style:name="Verbatim_20_Char" style:display-name="Verbatim Char" style:family="text"/>' +
+        '<style:style style:name="Emphasis" style:family="text"><style:text-properties fo:font-style="italic"/></style:style>',
+    );
+    const { markdown } = await convertDocument(input, 'odt', std);
+    expect(markdown).toBe('Run `fixctl  --audit` or `make all`, then `ls` and *read*.\n');
+  });
+
   it('When a paragraph has a line break, then it is a hard line break, and a tab is a space', async () => {
     const input = odt('<text:p>port = 8080<text:line-break/>mode = standalone</text:p><text:p>a<text:tab/>b</text:p>');
     const { markdown } = await convertDocument(input, 'odt', std);

@@ -9,7 +9,7 @@ import { attr, child, children, descendants } from '../shared/xml-dom';
 import type { Block, Inline, ListItem, Note } from '../../document/model';
 import { blocksAsInline, styled, withoutWholeEmphasis, type InlineStyle, type Position } from '../../document/builders';
 import { inlineText, isBlankInline } from '../../document/predicates';
-import { CODE_STYLE } from '../shared/code-paragraphs';
+import { CODE_CHAR_STYLE, CODE_STYLE } from '../shared/code-paragraphs';
 import { QUOTE_STYLE } from '../shared/quote-styles';
 import { headingLevelOfStyleName } from '../shared/heading-styles';
 import {
@@ -209,9 +209,20 @@ function inline(el: Element, pkg: OdfPackage, notes: Note[], fmt: InlineStyle = 
       case 'line-break':
         out.push({ type: 'break' });
         break;
-      case 'span':
-        out.push(...inline(e, pkg, notes, applyStyle(fmt, pkg, 'text', attr(e, 'style-name') ?? '', false)));
+      case 'span': {
+        const style = attr(e, 'style-name') ?? '';
+        // Inline code (pandoc's and LibreOffice's "Source Text", "Verbatim Char"): its text as typed,
+        // spaces kept; a span holding a note or a comment is read as text, so they keep their references.
+        const code =
+          styleNamed(style, pkg, CODE_CHAR_STYLE, 'text') &&
+          !descendants(e, 'note').length &&
+          !descendants(e, 'annotation').length
+            ? inlineText(inline(e, pkg, notes, PLAIN), '')
+            : '';
+        if (code.trim()) out.push(...styled([{ type: 'code', text: code }], fmt));
+        else out.push(...inline(e, pkg, notes, applyStyle(fmt, pkg, 'text', style, false)));
         break;
+      }
       case 'a': {
         const url = attr(e, 'href') ?? '';
         const inner = inline(e, pkg, notes, fmt);
@@ -341,12 +352,12 @@ function joinCodeParagraphs(blocks: Block[]): Block[] {
     .filter((b) => b.type !== 'code' || b.text !== '');
 }
 
-/** A paragraph style that means code ("Preformatted Text", "Source Code"), directly or through its parents. */
-/** Whether the paragraph style, or one it derives from, has a name that `pattern` matches. */
-function styleNamed(style: string, pkg: OdfPackage, pattern: RegExp): boolean {
-  for (let name = style, hops = 0; name && hops < 8; name = pkg.parents.get(name) ?? '', hops++) {
-    // Style names encode spaces as _20_.
-    if (pattern.test(name.replace(/_20_/g, ' '))) return true;
+/** Whether the style (of `family`), or one it derives from, has a name that `pattern` matches. */
+function styleNamed(style: string, pkg: OdfPackage, pattern: RegExp, family = 'paragraph'): boolean {
+  for (let name = style, hops = 0; name && hops < 8; hops++) {
+    // Style names encode spaces as _20_ (LibreOffice) or _ (pandoc's "Source_Text").
+    if (pattern.test(name.replace(/_20_/g, ' ')) || pattern.test(name.replace(/_20_|_/g, ' '))) return true;
+    name = family === 'paragraph' ? (pkg.parents.get(name) ?? '') : (pkg.styles.get(`${family}:${name}`)?.parent ?? '');
   }
   return false;
 }
@@ -413,8 +424,7 @@ function tableBlocks(table: Element, pkg: OdfPackage, notes: Note[]): Block[] {
         if (own && k === 0) {
           const cols = Math.min(Math.max(Number(attr(cell, 'number-columns-spanned') ?? 1) || 1, 1), 64);
           const untilRow = r + Math.max(Number(attr(cell, 'number-rows-spanned') ?? 1) || 1, 1) - 1;
-          for (let c = col; c < col + cols; c++)
-            if (cols > 1 || untilRow > r) spanning.set(c, { text, untilRow });
+          for (let c = col; c < col + cols; c++) if (cols > 1 || untilRow > r) spanning.set(c, { text, untilRow });
         }
         row.push(text);
       }
