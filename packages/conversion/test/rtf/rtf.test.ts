@@ -156,4 +156,15 @@ describe('RTF', () => {
     const { markdown } = await convertDocument(input, 'rtf', std);
     expect(markdown).toBe('A **key** word, e<sup>x</sup>.\n');
   });
+
+  it("When runs cite a code character style (LibreOffice's Source Text, pandoc's Source_Text kept by LibreOffice, one based on Verbatim Char), then they are inline code with their spaces", async () => {
+    const input = Buffer.from(
+      '{\\rtf1\\ansi{\\stylesheet{\\s0 Normal;}{\\*\\cs15\\snext15 Source Text;}{\\*\\cs16\\snext16 Source_Text;}' +
+        '{\\*\\cs17\\snext17 Verbatim Char;}{\\*\\cs18\\sbasedon17\\snext18\\b KeywordTok;}{\\*\\cs19\\snext19 Emphasis;}}' +
+        '\\pard\\plain Run {\\cs15 fixctl  --audit} or {\\cs16 make} then {\\cs18 def}, {\\cs19 not code}.\\par}',
+      'latin1',
+    );
+    const { markdown } = await convertDocument(input, 'rtf', std);
+    expect(markdown).toBe('Run `fixctl  --audit` or `make` then **`def`**, not code.\n');
+  });
 });

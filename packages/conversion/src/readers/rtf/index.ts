@@ -7,7 +7,7 @@ import { collapseSpaces, styled, withoutWholeEmphasis, type Position } from '../
 import { inlineText, isBlankInline } from '../../document/predicates';
 import { MAX_NESTING_DEPTH } from '../shared/nesting-limits';
 import { imageAltText } from '../shared/alt-text';
-import { CODE_CHARS, CODE_STYLE, MONOSPACE } from '../shared/code-paragraphs';
+import { CODE_CHAR_STYLE, CODE_CHARS, CODE_STYLE, MONOSPACE } from '../shared/code-paragraphs';
 import { QUOTE_STYLE } from '../shared/quote-styles';
 import { headingLevelOfStyleName } from '../shared/heading-styles';
 import { hyperlinkTarget } from '../shared/word-fields';
@@ -202,6 +202,8 @@ interface GroupState {
   mono: boolean;
   /** Raised or lowered (\super, \sub, \up, \dn). */
   position?: Position;
+  /** In a character style (\\csN) whose name means inline code ("Source Text", "Verbatim Char"). */
+  code?: boolean;
   hidden: boolean;
   uc: number;
   codepage: string;
@@ -224,7 +226,7 @@ interface GroupState {
   restorePp?: ParaProps;
 }
 
-type RunStyle = Pick<GroupState, 'bold' | 'italic' | 'strike' | 'position'>;
+type RunStyle = Pick<GroupState, 'bold' | 'italic' | 'strike' | 'position' | 'code'>;
 
 /** One output stream: the body, or a note being read. */
 interface Sink {
@@ -441,7 +443,13 @@ class RtfBuilder {
     if (closing.dest === 'stylesheet' && closing.style && closing.style !== parent?.style) {
       closing.style.name = closing.style.name.replace(/;\s*$/, '').trim();
       if (closing.style.kind === 'paragraph') this.styles.set(closing.style.number, closing.style);
-      if (closing.style.kind === 'character') this.charStyles.set(closing.style.number, closing.style.format);
+      if (closing.style.kind === 'character') {
+        const { name, basedOn, format } = closing.style;
+        // LibreOffice keeps an ODT's style names as they were ("Source_Text" from pandoc's ODT).
+        if (CODE_CHAR_STYLE.test(name.replace(/_/g, ' ')) || this.charStyles.get(basedOn ?? -1)?.code)
+          format.code = true;
+        this.charStyles.set(closing.style.number, format);
+      }
     }
     // Text before any \f is in the default font (\deffN), whose charset may name the code page.
     const defaultCodepage = this.fontCodepage.get(this.defaultFont);
@@ -866,7 +874,7 @@ class RtfBuilder {
       case 'plain':
         // \plain resets the character formatting, the font back to the default one.
         st.bold = st.italic = st.strike = st.hidden = st.caps = false;
-        st.position = undefined;
+        st.position = st.code = undefined;
         st.codepage = this.fontCodepage.get(this.defaultFont) ?? this.docCodepage;
         st.mono = MONOSPACE.test(this.fontNames.get(this.defaultFont) ?? '');
         break;
@@ -918,9 +926,11 @@ class RtfBuilder {
           style.bold !== st.bold ||
           style.italic !== st.italic ||
           style.strike !== st.strike ||
-          style.position !== st.position;
+          style.position !== st.position ||
+          style.code !== st.code;
         if (sink.run && changed) this.flushRun();
-        if (!sink.run) sink.runStyle = { bold: st.bold, italic: st.italic, strike: st.strike, position: st.position };
+        if (!sink.run)
+          sink.runStyle = { bold: st.bold, italic: st.italic, strike: st.strike, position: st.position, code: st.code };
         sink.run += st.caps ? ch.toUpperCase() : ch;
         if (ch.trim()) this.paragraphFonts[st.mono ? 'mono' : 'prose'] = true;
         return;
@@ -966,7 +976,12 @@ class RtfBuilder {
     if (this.bytes.length) this.flushBytes();
     const sink = this.sink;
     if (!sink.run) return;
-    const text: Inline[] = [{ type: 'text', text: sink.run.replace(/[ \t]+/g, ' ') }];
+    // Inline code keeps its spaces as typed.
+    const text: Inline[] = [
+      sink.runStyle.code && sink.run.trim()
+        ? { type: 'code', text: sink.run.replace(/\t/g, ' ') }
+        : { type: 'text', text: sink.run.replace(/[ \t]+/g, ' ') },
+    ];
     sink.nodes.push(...(sink.run.trim() ? styled(text, sink.runStyle) : text));
     sink.run = '';
   }
