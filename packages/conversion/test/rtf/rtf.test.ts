@@ -167,4 +167,15 @@ describe('RTF', () => {
     const { markdown } = await convertDocument(input, 'rtf', std);
     expect(markdown).toBe('Run `fixctl  --audit` or `make` then **`def`**, not code.\n');
   });
+
+  it('When a code paragraph is indented by a run of its own (LibreOffice writes "{    }" before the line), then the indentation is kept', async () => {
+    const input = Buffer.from(
+      '{\\rtf1\\ansi{\\stylesheet{\\s0 Normal;}{\\s44 Preformatted Text;}}' +
+        '\\pard\\plain\\s44{def total(orders):}\\par\\pard\\plain\\s44{    }{return  sum(o)}\\line{\\tab x}\\par' +
+        '\\pard\\plain Prose  with   spaces.\\par}',
+      'latin1',
+    );
+    const { markdown } = await convertDocument(input, 'rtf', std);
+    expect(markdown).toBe('```\ndef total(orders):\n    return  sum(o)\n x\n```\n\nProse with spaces.\n');
+  });
 });

@@ -314,8 +314,11 @@ class RtfBuilder {
   private readonly meta: Record<string, string> = {};
   private readonly fontCodepage = new Map<number, string>();
   private readonly fontNames = new Map<number, string>();
-  /** What the paragraph being read shows: text in monospaced fonts, text in others. */
-  private paragraphFonts = { mono: false, prose: false };
+  /**
+   * What the body paragraph being read shows: text in monospaced fonts, text in others, and its
+   * text as typed (spaces not collapsed, line breaks as "\n"), for a code block's indentation.
+   */
+  private paragraphFonts = { mono: false, prose: false, typed: '' };
   private readonly styles = new Map<number, StyleDef>();
   /** Character styles (\\csN) by number: the formatting each sets. */
   private readonly charStyles = new Map<number, Partial<RunStyle>>();
@@ -822,6 +825,7 @@ class RtfBuilder {
         if (st.hidden) break;
         this.flushRun();
         this.sink.nodes.push({ type: 'break' });
+        if (!this.sinks.length) this.paragraphFonts.typed += '\n';
         break;
       case 'pard':
         this.pp = newParaProps();
@@ -933,6 +937,7 @@ class RtfBuilder {
           sink.runStyle = { bold: st.bold, italic: st.italic, strike: st.strike, position: st.position, code: st.code };
         sink.run += st.caps ? ch.toUpperCase() : ch;
         if (ch.trim()) this.paragraphFonts[st.mono ? 'mono' : 'prose'] = true;
+        if (!this.sinks.length) this.paragraphFonts.typed += st.caps ? ch.toUpperCase() : ch;
         return;
       }
       case 'fonttbl':
@@ -1007,7 +1012,7 @@ class RtfBuilder {
       const para = tidy(sink.nodes.splice(0));
       if (para.length) sink.paragraphs.push(para);
       this.marker = undefined;
-      this.paragraphFonts = { mono: false, prose: false };
+      this.paragraphFonts = { mono: false, prose: false, typed: '' };
       return;
     }
     this.endParagraph();
@@ -1025,7 +1030,7 @@ class RtfBuilder {
     const marker = this.marker?.trim();
     this.marker = undefined;
     const fonts = this.paragraphFonts;
-    this.paragraphFonts = { mono: false, prose: false };
+    this.paragraphFonts = { mono: false, prose: false, typed: '' };
     // A paragraph outside the tables ends them, an empty one too (it is what separates two tables).
     this.flushTables();
     if (!text.length) return;
@@ -1037,7 +1042,8 @@ class RtfBuilder {
     this.lastWasCode = false;
     if (!headingLevel && !inList && this.isCode(chain, fonts, text)) {
       this.flushList();
-      const code = inlineText(text, '\n');
+      // As typed: the runs' text has its spaces collapsed, a code line's indentation with them.
+      const code = fonts.typed.replace(/\s+$/, '') || inlineText(text, '\n');
       const last = this.blocks[this.blocks.length - 1];
       // Consecutive code paragraphs are one block, as in the DOCX reader.
       if (last?.type === 'code' && wasCode) last.text += `\n${code}`;
@@ -1107,7 +1113,7 @@ class RtfBuilder {
 
   /** A paragraph inside a table cell; a list paragraph keeps its marker there, as in DOCX cells. */
   private cellParagraph(level: number): void {
-    this.paragraphFonts = { mono: false, prose: false };
+    this.paragraphFonts = { mono: false, prose: false, typed: '' };
     const text = tidy(this.body.nodes.splice(0));
     const marker = this.marker?.trim();
     this.marker = undefined;
