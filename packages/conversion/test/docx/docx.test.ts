@@ -571,6 +571,22 @@ describe('DOCX', () => {
     expect(markdown).toBe('Run `make  all` and edit **`config.yml`**.\n');
   });
 
+  it('When short monospaced lines without code characters stand beside monospaced code (a python-docx script), then they are lines of its block, and a monospaced sentence is not', async () => {
+    const mono = (text: string) => new Paragraph({ children: [new TextRun({ text, font: 'Consolas' })] });
+    const body = [
+      mono('#!/bin/sh'),
+      mono('for db in $(list); do'),
+      mono('  dump "$db"'),
+      mono('done'),
+      new Paragraph({ children: [new TextRun({ text: 'A note set in a typewriter face.', font: 'Courier New' })] }),
+      mono('done'),
+    ];
+    const { markdown } = await convertDocument(await docx(body), 'docx', std);
+    expect(markdown).toBe(
+      '```\n#!/bin/sh\nfor db in $(list); do\n  dump "$db"\ndone\n```\n\nA note set in a typewriter face.\n\ndone\n',
+    );
+  });
+
   it('When a paragraph holds a SmartArt diagram, then its text follows as a list nested as its outline', async () => {
     const W = 'xmlns:w="http://schemas.openxmlformats.org/wordprocessingml/2006/main"';
     const WP = 'xmlns:wp="http://schemas.openxmlformats.org/drawingml/2006/wordprocessingDrawing"';

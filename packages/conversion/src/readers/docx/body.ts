@@ -2,7 +2,7 @@ import type { Element } from '@xmldom/xmldom';
 import { text, type Block, type Inline, type Note } from '../../document/model';
 import { hyperlinkTarget } from '../shared/word-fields';
 import { imageAltText } from '../shared/alt-text';
-import { CODE_CHAR_STYLE, CODE_CHARS, CODE_STYLE, MONOSPACE } from '../shared/code-paragraphs';
+import { CODE_CHAR_STYLE, CODE_CHARS, CODE_STYLE, MONOSPACE, joinsCodeBeside } from '../shared/code-paragraphs';
 import { QUOTE_STYLE } from '../shared/quote-styles';
 import { headingLevelOfStyleName } from '../shared/heading-styles';
 import { nestListItems } from '../../document/lists';
@@ -26,11 +26,13 @@ type Piece = ({ text: string } | { node: Inline } | { display: string }) & Forma
 const MAX_NESTING = 32;
 
 /** One body element after reading: a block, or a list item / code line that groups with its neighbours. */
-type Flat = (
-  | { kind: 'block'; block: Block }
-  | { kind: 'item'; level: number; ordered: boolean; value: number; sequence: string; text: Inline[] }
-  | { kind: 'code'; text: string }
-) & { page?: number };
+type Flat =
+  /** `monoLine`: a monospaced paragraph's text, a line of a code block it stands next to (joinsCodeBeside). */
+  (
+    | { kind: 'block'; block: Block; monoLine?: string }
+    | { kind: 'item'; level: number; ordered: boolean; value: number; sequence: string; text: Inline[] }
+    | { kind: 'code'; text: string }
+  ) & { page?: number };
 
 interface Field {
   instr: string;
@@ -170,7 +172,12 @@ export class DocxReader {
       } else if (quoted) {
         out.push({ kind: 'block', block: { type: 'quote', blocks: [{ type: 'paragraph', text }] } });
       } else {
-        out.push({ kind: 'block', block: { type: 'paragraph', text } });
+        const monoLine = joinsCodeBeside(plain) && this.isMonospace(p, chain) ? plain.replace(/\s+$/, '') : undefined;
+        out.push({
+          kind: 'block',
+          block: { type: 'paragraph', text },
+          ...(monoLine === undefined ? {} : { monoLine }),
+        });
       }
     }
     for (const block of extra) out.push({ kind: 'block', block });
@@ -217,7 +224,11 @@ export class DocxReader {
   }
 
   private isMonospaceCode(p: Element, chain: StyleInfo[], plain: string): boolean {
-    if (!CODE_CHARS.test(plain)) return false;
+    return CODE_CHARS.test(plain) && this.isMonospace(p, chain);
+  }
+
+  /** Every run with text in a monospaced font, set on the run, its character style or the paragraph's style. */
+  private isMonospace(p: Element, chain: StyleInfo[]): boolean {
     const styleMono = chain.find((s) => s.monospace !== undefined)?.monospace ?? false;
     const runs = descendants(p, 'r').filter((r) => (r.textContent ?? '').trim());
     return (
@@ -562,6 +573,7 @@ function formatted(pieces: Piece[]): Inline[] {
 
 /** Groups list items into nested lists and code lines into code blocks. */
 function group(flat: Flat[]): Block[] {
+  joinMonospacedLines(flat);
   const out: Block[] = [];
   let i = 0;
   while (i < flat.length) {
@@ -583,6 +595,20 @@ function group(flat: Flat[]): Block[] {
     }
   }
   return out;
+}
+
+/** Monospaced paragraphs next to code lines (directly or through others like them) become code lines. */
+function joinMonospacedLines(flat: Flat[]): void {
+  for (let i = 0; i < flat.length; i++) {
+    if (flat[i]!.kind !== 'code') continue;
+    for (const step of [-1, 1]) {
+      for (let j = i + step; j >= 0 && j < flat.length; j += step) {
+        const f = flat[j]!;
+        if (f.kind !== 'block' || f.monoLine === undefined) break;
+        flat[j] = { kind: 'code', text: f.monoLine, ...(f.page === undefined ? {} : { page: f.page }) };
+      }
+    }
+  }
 }
 
 /**

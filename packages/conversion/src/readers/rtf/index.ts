@@ -7,7 +7,7 @@ import { collapseSpaces, styled, withoutWholeEmphasis, type Position } from '../
 import { inlineText, isBlankInline } from '../../document/predicates';
 import { MAX_NESTING_DEPTH } from '../shared/nesting-limits';
 import { imageAltText } from '../shared/alt-text';
-import { CODE_CHAR_STYLE, CODE_CHARS, CODE_STYLE, MONOSPACE } from '../shared/code-paragraphs';
+import { CODE_CHAR_STYLE, CODE_CHARS, CODE_STYLE, MONOSPACE, joinsCodeBeside } from '../shared/code-paragraphs';
 import { QUOTE_STYLE } from '../shared/quote-styles';
 import { headingLevelOfStyleName } from '../shared/heading-styles';
 import { hyperlinkTarget } from '../shared/word-fields';
@@ -340,6 +340,8 @@ class RtfBuilder {
   private indents: number[] = [];
   /** The last paragraph read was code: a code paragraph after it joins its block. */
   private lastWasCode = false;
+  /** The last block, when it is a short monospaced paragraph that a code paragraph after it takes in. */
+  private lastMonoLine: { block: Block; text: string } | undefined;
   /** The list marker (\listtext) of the paragraph being read; it may come before or after \pard. */
   private marker: string | undefined;
 
@@ -1039,15 +1041,21 @@ class RtfBuilder {
     const ls = this.pp.ls ?? chain.find((s) => s.ls !== undefined)?.ls;
     const inList = ls !== undefined || this.pp.pn !== undefined || marker !== undefined;
     const wasCode = this.lastWasCode;
+    const monoLine = this.lastMonoLine;
     this.lastWasCode = false;
-    if (!headingLevel && !inList && this.isCode(chain, fonts, text)) {
+    this.lastMonoLine = undefined;
+    // As typed: the runs' text has its spaces collapsed, a code line's indentation with them.
+    const typed = fonts.typed.replace(/\s+$/, '') || inlineText(text, '\n');
+    // A short monospaced line beside code ("done", "fi") is a line of it, as in the DOCX reader.
+    const joins = !headingLevel && !inList && fonts.mono && !fonts.prose && joinsCodeBeside(typed);
+    if (!headingLevel && !inList && (this.isCode(chain, fonts, text) || (joins && wasCode))) {
       this.flushList();
-      // As typed: the runs' text has its spaces collapsed, a code line's indentation with them.
-      const code = fonts.typed.replace(/\s+$/, '') || inlineText(text, '\n');
       const last = this.blocks[this.blocks.length - 1];
       // Consecutive code paragraphs are one block, as in the DOCX reader.
-      if (last?.type === 'code' && wasCode) last.text += `\n${code}`;
-      else this.blocks.push({ type: 'code', text: code });
+      if (last?.type === 'code' && wasCode) last.text += `\n${typed}`;
+      else if (monoLine && last === monoLine.block)
+        this.blocks[this.blocks.length - 1] = { type: 'code', text: `${monoLine.text}\n${typed}` };
+      else this.blocks.push({ type: 'code', text: typed });
       this.lastWasCode = true;
       return;
     }
@@ -1067,7 +1075,9 @@ class RtfBuilder {
       this.blocks.push({ type: 'quote', blocks: [{ type: 'paragraph', text }] });
     } else {
       this.flushList();
-      this.blocks.push({ type: 'paragraph', text });
+      const block: Block = { type: 'paragraph', text };
+      this.blocks.push(block);
+      if (joins) this.lastMonoLine = { block, text: typed };
     }
   }
 
