@@ -138,6 +138,24 @@ describe('ODT', () => {
     expect(markdown).toBe('Run `fixctl  --audit` or `make all`, then `ls` and *read*.\n');
   });
 
+  it('When a numbered list goes on after another list (continue-list, continue-numbering, a start value), then its numbers go on too', async () => {
+    const item = (t: string) => `<text:list-item><text:p>${t}</text:p></text:list-item>`;
+    const input = odt(
+      '<text:list xml:id="a" text:style-name="N">' + item('Stop') + item('Export') + '</text:list>' +
+        '<text:list text:style-name="B">' + item('Check') + '</text:list>' +
+        '<text:list text:continue-list="a" text:style-name="N">' + item('Import') + '</text:list>' +
+        '<text:p>Then:</text:p><text:list text:continue-numbering="true" text:style-name="N">' + item('Verify') + '</text:list>' +
+        '<text:list text:style-name="N"><text:list-item text:start-value="7"><text:p>Seven</text:p></text:list-item></text:list>' +
+        '<text:list text:style-name="N">' + item('Anew') + '</text:list>',
+      '<text:list-style style:name="N"><text:list-level-style-number text:level="1"/></text:list-style>' +
+        '<text:list-style style:name="B"><text:list-level-style-bullet text:level="1"/></text:list-style>',
+    );
+    const { markdown } = await convertDocument(input, 'odt', std);
+    expect(markdown).toBe(
+      '1. Stop\n2. Export\n\n- Check\n\n3. Import\n\nThen:\n\n4. Verify\n\n7. Seven\n\n1. Anew\n',
+    );
+  });
+
   it('When a paragraph has a line break, then it is a hard line break, and a tab is a space', async () => {
     const input = odt('<text:p>port = 8080<text:line-break/>mode = standalone</text:p><text:p>a<text:tab/>b</text:p>');
     const { markdown } = await convertDocument(input, 'odt', std);

@@ -54,6 +54,8 @@ interface OdfPackage {
   defaults: Map<string, TextProperties>;
   /** Paragraph style name → its parent style, to find Title / Subtitle paragraphs. */
   parents: Map<string, string>;
+  /** The last number of each top-level list read, by its xml:id and (the latest) by its list style. */
+  listEnds: { byId: Map<string, number>; byStyle: Map<string, number> };
 }
 
 function openOdf(input: Buffer, label: string): OdfPackage {
@@ -102,6 +104,7 @@ function openOdf(input: Buffer, label: string): OdfPackage {
     styles,
     defaults,
     parents,
+    listEnds: { byId: new Map(), byStyle: new Map() },
   };
 }
 
@@ -397,7 +400,33 @@ function listBlock(list: Element, pkg: OdfPackage, notes: Note[], styleName: str
       children: nested.length ? nested : undefined,
     });
   }
-  return { type: 'list', ordered, items };
+  if (depth > 0) return { type: 'list', ordered, items };
+  const start = ordered ? listStart(list, name, pkg) : undefined;
+  const end = (start ?? 1) - 1 + items.length;
+  const id = attr(list, 'id');
+  if (id) pkg.listEnds.byId.set(id, end);
+  pkg.listEnds.byStyle.set(name, end);
+  return start === undefined || start === 1
+    ? { type: 'list', ordered, items }
+    : { type: 'list', ordered, start, items };
+}
+
+/**
+ * The first number of a top-level numbered list: its first item's start value, else one after the
+ * list it goes on from (`text:continue-list`, as LibreOffice writes a Word list interrupted by
+ * another, or `text:continue-numbering` with the same list style), else 1.
+ */
+function listStart(list: Element, style: string, pkg: OdfPackage): number | undefined {
+  const first = children(list).find((c) => c.localName === 'list-item');
+  const value = Number(attr(first, 'start-value'));
+  if (Number.isInteger(value) && value >= 0) return value;
+  const from = attr(list, 'continue-list');
+  const before = from
+    ? pkg.listEnds.byId.get(from)
+    : attr(list, 'continue-numbering') === 'true'
+      ? pkg.listEnds.byStyle.get(style)
+      : undefined;
+  return before === undefined ? undefined : before + 1;
 }
 
 /**
