@@ -156,6 +156,28 @@ describe('ODT', () => {
     );
   });
 
+  it('When paragraphs are all in a monospaced font (spans or their paragraph style), then those reading like code are a code block with the short lines beside them, and a monospaced sentence stays prose', async () => {
+    const span = (style: string, text: string) => `<text:p><text:span text:style-name="${style}">${text}</text:span></text:p>`;
+    const input = odt(
+      span('T3', '#!/bin/sh') +
+        span('T3', 'for db in $(list); do') +
+        '<text:p text:style-name="P1"><text:s text:c="2"/>dump "$db"</text:p>' +
+        span('T3', 'done') +
+        span('T2', 'A note set in a typewriter face.') +
+        span('T2', 'done') +
+        '<text:p>Prose with <text:span text:style-name="T3">x = 1;</text:span> inside.</text:p>',
+      '<style:style style:name="T2" style:family="text"><style:text-properties style:font-name="Courier New"/></style:style>' +
+        '<style:style style:name="T3" style:family="text" style:parent-style-name="Mono"/>' +
+        '<style:style style:name="P1" style:family="paragraph"><style:text-properties fo:font-family="\'Liberation Mono\'"/></style:style>',
+      '',
+      '<style:style style:name="Mono" style:family="text"><style:text-properties style:font-name="Consolas"/></style:style>',
+    );
+    const { markdown } = await convertDocument(input, 'odt', std);
+    expect(markdown).toBe(
+      '```\n#!/bin/sh\nfor db in $(list); do\n  dump "$db"\ndone\n```\n\nA note set in a typewriter face.\n\ndone\n\nProse with x = 1; inside.\n',
+    );
+  });
+
   it('When a paragraph has a line break, then it is a hard line break, and a tab is a space', async () => {
     const input = odt('<text:p>port = 8080<text:line-break/>mode = standalone</text:p><text:p>a<text:tab/>b</text:p>');
     const { markdown } = await convertDocument(input, 'odt', std);

@@ -9,7 +9,7 @@ import { attr, child, children, descendants } from '../shared/xml-dom';
 import type { Block, Inline, ListItem, Note } from '../../document/model';
 import { blocksAsInline, styled, withoutWholeEmphasis, type InlineStyle, type Position } from '../../document/builders';
 import { inlineText, isBlankInline } from '../../document/predicates';
-import { CODE_CHAR_STYLE, CODE_STYLE } from '../shared/code-paragraphs';
+import { CODE_CHARS, CODE_CHAR_STYLE, CODE_STYLE, MONOSPACE, joinsCodeBeside } from '../shared/code-paragraphs';
 import { QUOTE_STYLE } from '../shared/quote-styles';
 import { headingLevelOfStyleName } from '../shared/heading-styles';
 import {
@@ -32,6 +32,8 @@ interface TextProperties {
   position?: Position | 'baseline';
   /** Font size in points, where the style sets one in points. */
   size?: number;
+  /** The font (style:font-name, else fo:font-family) is monospaced by its name. */
+  mono?: boolean;
 }
 
 interface OdfStyle {
@@ -56,6 +58,8 @@ interface OdfPackage {
   parents: Map<string, string>;
   /** The last number of each top-level list read, by its xml:id and (the latest) by its list style. */
   listEnds: { byId: Map<string, number>; byStyle: Map<string, number> };
+  /** A short monospaced paragraph's text (by its inline nodes), to join the code block it stands next to. */
+  monoLines: WeakMap<Inline[], string>;
 }
 
 function openOdf(input: Buffer, label: string): OdfPackage {
@@ -105,6 +109,7 @@ function openOdf(input: Buffer, label: string): OdfPackage {
     defaults,
     parents,
     listEnds: { byId: new Map(), byStyle: new Map() },
+    monoLines: new WeakMap(),
   };
 }
 
@@ -115,13 +120,57 @@ function textProperties(tp: Element | undefined): TextProperties {
   const through = attr(tp, 'text-line-through-style');
   const position = attr(tp, 'text-position');
   const size = /^([\d.]+)pt$/.exec(attr(tp, 'font-size') ?? '')?.[1];
+  const font = attr(tp, 'font-name') ?? attr(tp, 'font-family');
   return {
+    mono: font === undefined ? undefined : MONOSPACE.test(font),
     size: size === undefined ? undefined : Number(size),
     bold: weight === undefined ? undefined : /bold|[6-9]00/.test(weight),
     italic: slant === undefined ? undefined : slant === 'italic' || slant === 'oblique',
     strike: through === undefined ? undefined : through !== 'none',
     position: position === undefined ? undefined : (textPosition(position) ?? 'baseline'),
   };
+}
+
+/** What a style (through its parents, then with `withDefault` the family's default style) sets for `key`. */
+function styleProperty<K extends keyof TextProperties>(
+  pkg: OdfPackage,
+  family: string,
+  name: string,
+  key: K,
+  withDefault: boolean,
+): TextProperties[K] {
+  for (let n: string | undefined = name, hops = 0; n && hops < MAX_STYLE_DEPTH; hops++) {
+    const st = pkg.styles.get(`${family}:${n}`);
+    if (!st) break;
+    if (st.text[key] !== undefined) return st.text[key];
+    n = st.parent;
+  }
+  return withDefault ? pkg.defaults.get(family)?.[key] : undefined;
+}
+
+/**
+ * Whether all of a paragraph's text is set in a monospaced font (by its paragraph style, or by the
+ * spans around each piece of text), as a code listing typed in Courier or Consolas is.
+ */
+function isMonospaced(p: Element, pkg: OdfPackage): boolean {
+  let text = false;
+  const all = (el: Element, mono: boolean): boolean => {
+    for (let n = el.firstChild; n; n = n.nextSibling) {
+      if (n.nodeType === 3 && (n.nodeValue ?? '').trim()) {
+        text = true;
+        if (!mono) return false;
+      } else if (n.nodeType === 1) {
+        const e = n as Element;
+        if (e.localName === 'note' || e.localName === 'annotation' || e.localName === 'frame') continue;
+        const own =
+          e.localName === 'span' ? styleProperty(pkg, 'text', attr(e, 'style-name') ?? '', 'mono', false) : undefined;
+        if (!all(e, own ?? mono)) return false;
+      }
+    }
+    return true;
+  };
+  const paragraphMono = styleProperty(pkg, 'paragraph', attr(p, 'style-name') ?? '', 'mono', true) ?? false;
+  return all(p, paragraphMono) && text;
 }
 
 /**
@@ -296,7 +345,7 @@ function frameText(frame: Element, pkg: OdfPackage, notes: Note[]): Inline[] {
 
 /** Body elements of a text document (or a cell, a section, a list item) to blocks. */
 function textBlocks(container: Element | undefined, pkg: OdfPackage, notes: Note[]): Block[] {
-  return joinCodeParagraphs(elementBlocks(children(container), pkg, notes));
+  return joinCodeParagraphs(elementBlocks(children(container), pkg, notes), pkg);
 }
 
 function elementBlocks(elements: Element[], pkg: OdfPackage, notes: Note[]): Block[] {
@@ -306,6 +355,28 @@ function elementBlocks(elements: Element[], pkg: OdfPackage, notes: Note[]): Blo
       // Blank lines of a listing are code paragraphs too: kept until the blocks are joined.
       blocks.push({ type: 'code', text: inlineText(inline(el, pkg, notes), '\n') });
       continue;
+    }
+    if (
+      el.localName === 'p' &&
+      !titleRole(attr(el, 'style-name') ?? '', pkg) &&
+      !descendants(el, 'note').length &&
+      !descendants(el, 'annotation').length &&
+      isMonospaced(el, pkg)
+    ) {
+      // All in a monospaced font: code when it reads like code (as in the DOCX and RTF readers), and
+      // a short line ("done") a line of the code beside it. (Without notes, reading it twice adds none.)
+      const nodes = inline(el, pkg, notes);
+      const text = inlineText(nodes, '\n').replace(/\s+$/, '');
+      if (CODE_CHARS.test(text)) {
+        blocks.push({ type: 'code', text });
+        continue;
+      }
+      if (joinsCodeBeside(text)) {
+        const block: Block = { type: 'paragraph', text: nodes };
+        pkg.monoLines.set(block.text, text);
+        blocks.push(block);
+        continue;
+      }
     }
     switch (el.localName) {
       case 'h':
@@ -342,8 +413,23 @@ function elementBlocks(elements: Element[], pkg: OdfPackage, notes: Note[]): Blo
   return blocks;
 }
 
-/** Code paragraphs in a row are one block, blank lines inside kept, as in the DOCX and RTF readers. */
-function joinCodeParagraphs(blocks: Block[]): Block[] {
+/**
+ * Code paragraphs in a row are one block, blank lines inside kept, as in the DOCX and RTF readers;
+ * short monospaced lines next to them (directly or through others like them) are lines of the block.
+ */
+function joinCodeParagraphs(blocks: Block[], pkg: OdfPackage): Block[] {
+  const line = (b: Block | undefined): string | undefined =>
+    b?.type === 'paragraph' ? pkg.monoLines.get(b.text) : undefined;
+  blocks = [...blocks];
+  for (let i = 0; i < blocks.length; i++) {
+    if (blocks[i]!.type !== 'code') continue;
+    for (const step of [-1, 1]) {
+      for (let j = i + step; line(blocks[j]) !== undefined; j += step) {
+        const { text: _text, type: _type, ...provenance } = blocks[j] as Extract<Block, { type: 'paragraph' }>;
+        blocks[j] = { ...provenance, type: 'code', text: line(blocks[j])! };
+      }
+    }
+  }
   const out: Block[] = [];
   for (const block of blocks) {
     const last = out[out.length - 1];
@@ -554,7 +640,7 @@ export const odtReader: Reader = {
       const page = breaks.walk(el);
       for (const block of elementBlocks([el], pkg, notes)) blocks.push({ ...block, page });
     }
-    const joined = joinCodeParagraphs(blocks);
+    const joined = joinCodeParagraphs(blocks, pkg);
     const pages = Number(attr(descendants(pkg.meta, 'document-statistic')[0], 'page-count') ?? 0);
     return {
       blocks: withNotes(joined, notes),
