@@ -141,23 +141,33 @@ describe('ODT', () => {
   it('When a numbered list goes on after another list (continue-list, continue-numbering, a start value), then its numbers go on too', async () => {
     const item = (t: string) => `<text:list-item><text:p>${t}</text:p></text:list-item>`;
     const input = odt(
-      '<text:list xml:id="a" text:style-name="N">' + item('Stop') + item('Export') + '</text:list>' +
-        '<text:list text:style-name="B">' + item('Check') + '</text:list>' +
-        '<text:list text:continue-list="a" text:style-name="N">' + item('Import') + '</text:list>' +
-        '<text:p>Then:</text:p><text:list text:continue-numbering="true" text:style-name="N">' + item('Verify') + '</text:list>' +
+      '<text:list xml:id="a" text:style-name="N">' +
+        item('Stop') +
+        item('Export') +
+        '</text:list>' +
+        '<text:list text:style-name="B">' +
+        item('Check') +
+        '</text:list>' +
+        '<text:list text:continue-list="a" text:style-name="N">' +
+        item('Import') +
+        '</text:list>' +
+        '<text:p>Then:</text:p><text:list text:continue-numbering="true" text:style-name="N">' +
+        item('Verify') +
+        '</text:list>' +
         '<text:list text:style-name="N"><text:list-item text:start-value="7"><text:p>Seven</text:p></text:list-item></text:list>' +
-        '<text:list text:style-name="N">' + item('Anew') + '</text:list>',
+        '<text:list text:style-name="N">' +
+        item('Anew') +
+        '</text:list>',
       '<text:list-style style:name="N"><text:list-level-style-number text:level="1"/></text:list-style>' +
         '<text:list-style style:name="B"><text:list-level-style-bullet text:level="1"/></text:list-style>',
     );
     const { markdown } = await convertDocument(input, 'odt', std);
-    expect(markdown).toBe(
-      '1. Stop\n2. Export\n\n- Check\n\n3. Import\n\nThen:\n\n4. Verify\n\n7. Seven\n\n1. Anew\n',
-    );
+    expect(markdown).toBe('1. Stop\n2. Export\n\n- Check\n\n3. Import\n\nThen:\n\n4. Verify\n\n7. Seven\n\n1. Anew\n');
   });
 
   it('When paragraphs are all in a monospaced font (spans or their paragraph style), then those reading like code are a code block with the short lines beside them, and a monospaced sentence stays prose', async () => {
-    const span = (style: string, text: string) => `<text:p><text:span text:style-name="${style}">${text}</text:span></text:p>`;
+    const span = (style: string, text: string) =>
+      `<text:p><text:span text:style-name="${style}">${text}</text:span></text:p>`;
     const input = odt(
       span('T3', '#!/bin/sh') +
         span('T3', 'for db in $(list); do') +
