@@ -319,6 +319,29 @@ describe('DOC (Word 97-2003)', () => {
     expect(markdown).toBe('A *term*, e<sup>x</sup>\n');
   });
 
+  it("When DOC runs use a code character style (LibreOffice's Source Text, one based on Verbatim Char), then they are inline code with their spaces", async () => {
+    const input = buildDoc({
+      styles: [
+        { name: 'Source Text', kind: 'character' },
+        { name: 'Verbatim Char', kind: 'character' },
+        { name: 'KeywordTok', kind: 'character', basedOn: 'Verbatim Char', bold: true },
+      ],
+      body: [
+        {
+          runs: [
+            { text: 'Run ' },
+            { text: 'fixctl  --audit', style: 'Source Text' },
+            { text: ' then ' },
+            { text: 'def', style: 'KeywordTok' },
+            { text: '.' },
+          ],
+        },
+      ],
+    });
+    const { markdown } = await convertDocument(input, 'doc', std);
+    expect(markdown).toBe('Run `fixctl  --audit` then **`def`**.\n');
+  });
+
   it('When a DOC bold character style is used in a bold paragraph style, then the toggle rule leaves that run plain', async () => {
     const input = buildDoc({
       styles: [

@@ -165,7 +165,10 @@ function inlineNodes(runs: WordRun[]): Inline[] {
     else {
       run.text.split('\n').forEach((line, i) => {
         if (i) out.push({ type: 'break' });
-        let nodes = styled([{ type: 'text', text: line.replace(/[ \t]+/g, ' ') }], run);
+        // Inline code keeps its spaces as typed.
+        const node: Inline =
+          run.code && line.trim() ? { type: 'code', text: line } : { type: 'text', text: line.replace(/[ \t]+/g, ' ') };
+        let nodes = styled([node], run);
         if (run.link) nodes = [{ type: 'link', url: run.link, children: nodes }];
         out.push(...nodes);
       });
@@ -191,6 +194,7 @@ function mergeRuns(runs: WordRun[]): WordRun[] {
       last.bold === run.bold &&
       last.italic === run.italic &&
       last.position === run.position &&
+      last.code === run.code &&
       last.link === run.link;
     if (same) last.text += run.text;
     else out.push({ ...run });
