@@ -519,6 +519,22 @@ describe('DOCX', () => {
     expect(markdown).toBe('The mayor said:\n\n> It is the busiest crossing in the city.\n');
   });
 
+  it("When a paragraph is in Word's Block Text style (pandoc's DOCX of a block quote), then it is a block quote", async () => {
+    const doc = new Document({
+      styles: { paragraphStyles: [{ id: 'BlockText', name: 'Block Text' }] },
+      sections: [
+        {
+          children: [
+            new Paragraph('The mayor said:'),
+            new Paragraph({ style: 'BlockText', children: [new TextRun('It is the busiest crossing in the city.')] }),
+          ],
+        },
+      ],
+    });
+    const { markdown } = await convertDocument(await Packer.toBuffer(doc), 'docx', std);
+    expect(markdown).toBe('The mayor said:\n\n> It is the busiest crossing in the city.\n');
+  });
+
   it('When heading styles carry localised names and no outline level, then they are headings of their number', async () => {
     const doc = new Document({
       styles: {
