@@ -535,6 +535,40 @@ describe('DOCX', () => {
     expect(markdown).toBe('The mayor said:\n\n> It is the busiest crossing in the city.\n');
   });
 
+  it("When paragraphs are in LibreOffice's List Heading / List Contents or pandoc's Definition Term / Definition styles, then each term is a bold item with its definitions under it", async () => {
+    const doc = new Document({
+      styles: {
+        paragraphStyles: [
+          { id: 'ListHeading', name: 'List Heading' },
+          { id: 'ListContents', name: 'List Contents' },
+          { id: 'DefinitionTerm', name: 'Definition Term', run: { bold: true } },
+          { id: 'Definition', name: 'Definition' },
+        ],
+      },
+      sections: [
+        {
+          children: [
+            new Paragraph({ style: 'ListHeading', text: 'Boiler' }),
+            new Paragraph({ style: 'ListContents', text: 'A closed vessel.' }),
+            new Paragraph({ style: 'ListContents', text: 'Heats water.' }),
+            new Paragraph({ style: 'ListHeading', text: 'Damper' }),
+            new Paragraph({ style: 'ListContents', text: 'A plate in a duct.' }),
+            new Paragraph('Between.'),
+            new Paragraph({ style: 'DefinitionTerm', children: [new TextRun({ text: 'Valve', bold: true })] }),
+            new Paragraph({ style: 'Definition', text: 'Controls flow.' }),
+            new Paragraph({ style: 'ListHeading', text: 'Alone' }),
+            new Paragraph('After.'),
+          ],
+        },
+      ],
+    });
+    const { markdown } = await convertDocument(await Packer.toBuffer(doc), 'docx', std);
+    expect(markdown).toBe(
+      '- **Boiler**\n  - A closed vessel.\n  - Heats water.\n- **Damper**\n  - A plate in a duct.\n\nBetween.\n\n' +
+        '- **Valve**\n  - Controls flow.\n\nAlone\n\nAfter.\n',
+    );
+  });
+
   it('When heading styles carry localised names and no outline level, then they are headings of their number', async () => {
     const doc = new Document({
       styles: {

@@ -188,6 +188,20 @@ describe('ODT', () => {
     );
   });
 
+  it("When paragraphs are in LibreOffice's List Heading / List Contents styles (an HTML definition list), then each term is a bold item with its definitions under it", async () => {
+    const input = odt(
+      '<text:p text:style-name="List_20_Heading">Boiler </text:p><text:p text:style-name="P1">A closed vessel.</text:p>' +
+        '<text:p text:style-name="List_20_Heading">Damper</text:p><text:p text:style-name="List_20_Contents">A plate.</text:p>' +
+        '<text:p>After.</text:p>',
+      '<style:style style:name="P1" style:family="paragraph" style:parent-style-name="List_20_Contents"/>',
+      '',
+      '<style:style style:name="List_20_Heading" style:display-name="List Heading" style:family="paragraph"/>' +
+        '<style:style style:name="List_20_Contents" style:display-name="List Contents" style:family="paragraph"/>',
+    );
+    const { markdown } = await convertDocument(input, 'odt', std);
+    expect(markdown).toBe('- **Boiler**\n  - A closed vessel.\n- **Damper**\n  - A plate.\n\nAfter.\n');
+  });
+
   it('When a paragraph has a line break, then it is a hard line break, and a tab is a space', async () => {
     const input = odt('<text:p>port = 8080<text:line-break/>mode = standalone</text:p><text:p>a<text:tab/>b</text:p>');
     const { markdown } = await convertDocument(input, 'odt', std);

@@ -342,6 +342,24 @@ describe('DOC (Word 97-2003)', () => {
     expect(markdown).toBe('Run `fixctl  --audit` then **`def`**.\n');
   });
 
+  it("When DOC paragraphs are in List Heading / List Contents and Quotations styles (LibreOffice's DOC of a web page), then they are a definition list and a quote", async () => {
+    const input = buildDoc({
+      styles: [
+        { name: 'List Heading', kind: 'paragraph' },
+        { name: 'List Contents', kind: 'paragraph' },
+        { name: 'Quotations', kind: 'paragraph' },
+      ],
+      body: [
+        { runs: [{ text: 'Planned work costs less.' }], style: 'Quotations' },
+        { runs: [{ text: 'Boiler' }], style: 'List Heading' },
+        { runs: [{ text: 'A closed vessel.' }], style: 'List Contents' },
+        { runs: [{ text: 'After.' }] },
+      ],
+    });
+    const { markdown } = await convertDocument(input, 'doc', std);
+    expect(markdown).toBe('> Planned work costs less.\n\n- **Boiler**\n  - A closed vessel.\n\nAfter.\n');
+  });
+
   it('When a DOC bold character style is used in a bold paragraph style, then the toggle rule leaves that run plain', async () => {
     const input = buildDoc({
       styles: [

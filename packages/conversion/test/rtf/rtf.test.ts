@@ -178,4 +178,15 @@ describe('RTF', () => {
     const { markdown } = await convertDocument(input, 'rtf', std);
     expect(markdown).toBe('```\ndef total(orders):\n    return  sum(o)\n x\n```\n\nProse with spaces.\n');
   });
+
+  it("When paragraphs are in LibreOffice's List Heading / List Contents or Word's Block Text styles, then they are a definition list and a quote", async () => {
+    const input = Buffer.from(
+      '{\\rtf1\\ansi{\\stylesheet{\\s0 Normal;}{\\s1 List Heading;}{\\s2 List Contents;}{\\s3 Block Text;}}' +
+        '\\pard\\plain\\s1 Boiler\\par\\pard\\plain\\s2 A closed vessel.\\par\\pard\\plain\\s2 Heats water.\\par' +
+        '\\pard\\plain\\s3 Less is more.\\par\\pard\\plain\\s1 Alone\\par}',
+      'latin1',
+    );
+    const { markdown } = await convertDocument(input, 'rtf', std);
+    expect(markdown).toBe('- **Boiler**\n  - A closed vessel.\n  - Heats water.\n\n> Less is more.\n\nAlone\n');
+  });
 });

@@ -4,6 +4,7 @@ import { hyperlinkTarget } from '../shared/word-fields';
 import { imageAltText } from '../shared/alt-text';
 import { CODE_CHAR_STYLE, CODE_CHARS, CODE_STYLE, MONOSPACE, joinsCodeBeside } from '../shared/code-paragraphs';
 import { QUOTE_STYLE } from '../shared/quote-styles';
+import { DEFINITION_STYLE, TERM_STYLE, definitionLists, type DefinitionRole } from '../shared/definition-lists';
 import { headingLevelOfStyleName } from '../shared/heading-styles';
 import { nestListItems } from '../../document/lists';
 import { blocksAsInline, collapseSpaces, styled } from '../../document/builders';
@@ -75,7 +76,7 @@ export class DocxReader {
     }
     this.depth--;
     this.pageCount = pages.page;
-    const blocks = group(flat);
+    const blocks = this.group(flat);
     if (!this.noteDefinitions.length) return blocks;
     return [...blocks, { type: 'notes', notes: this.noteDefinitions }];
   }
@@ -88,7 +89,14 @@ export class DocxReader {
     const flat: Flat[] = [];
     for (const el of elements) this.element(el, flat);
     this.depth--;
-    return group(flat);
+    return this.group(flat);
+  }
+
+  /** Paragraphs in a definition list's term or definition style, by their text. */
+  private readonly definitionRoles = new WeakMap<Inline[], DefinitionRole>();
+
+  private group(flat: Flat[]): Block[] {
+    return definitionLists(group(flat), (b) => (b.type === 'paragraph' ? this.definitionRoles.get(b.text) : undefined));
   }
 
   private element(el: Element, out: Flat[]): void {
@@ -173,6 +181,8 @@ export class DocxReader {
         out.push({ kind: 'block', block: { type: 'quote', blocks: [{ type: 'paragraph', text }] } });
       } else {
         const monoLine = joinsCodeBeside(plain) && this.isMonospace(p, chain) ? plain.replace(/\s+$/, '') : undefined;
+        if (styleNames.some((n) => TERM_STYLE.test(n))) this.definitionRoles.set(text, 'term');
+        else if (styleNames.some((n) => DEFINITION_STYLE.test(n))) this.definitionRoles.set(text, 'definition');
         out.push({
           kind: 'block',
           block: { type: 'paragraph', text },

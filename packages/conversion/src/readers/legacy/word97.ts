@@ -1,5 +1,7 @@
 import iconv from 'iconv-lite';
 import { CODE_CHAR_STYLE, CODE_STYLE } from '../shared/code-paragraphs';
+import { QUOTE_STYLE } from '../shared/quote-styles';
+import { DEFINITION_STYLE, TERM_STYLE, type DefinitionRole } from '../shared/definition-lists';
 import { headingLevelOfStyleName } from '../shared/heading-styles';
 import { hyperlinkTarget } from '../shared/word-fields';
 import type { Position } from '../../document/builders';
@@ -107,6 +109,8 @@ export interface WordParagraph {
   row?: RowGeometry;
   /** Body text in a code style ("Source Code", "HTML Preformatted", "Plain Text"). */
   code?: boolean;
+  /** Body text in a quote style, or a definition list's term or definition style. */
+  role?: 'quote' | DefinitionRole;
 }
 
 export interface WordNote {
@@ -841,6 +845,11 @@ class TextReader {
       if (props.ilfo > 0 && !paragraph.heading) {
         paragraph.list = this.listItem(props.ilfo, props.ilvl);
       } else if (!paragraph.heading && this.codeStyle(props.istd)) paragraph.code = true;
+      else if (!paragraph.heading) {
+        if (this.styleNamed(props.istd, QUOTE_STYLE)) paragraph.role = 'quote';
+        else if (this.styleNamed(props.istd, TERM_STYLE)) paragraph.role = 'term';
+        else if (this.styleNamed(props.istd, DEFINITION_STYLE)) paragraph.role = 'definition';
+      }
     }
     return paragraph;
   }

@@ -11,6 +11,7 @@ import { blocksAsInline, styled, withoutWholeEmphasis, type InlineStyle, type Po
 import { inlineText, isBlankInline } from '../../document/predicates';
 import { CODE_CHARS, CODE_CHAR_STYLE, CODE_STYLE, MONOSPACE, joinsCodeBeside } from '../shared/code-paragraphs';
 import { QUOTE_STYLE } from '../shared/quote-styles';
+import { DEFINITION_STYLE, TERM_STYLE, definitionLists, type DefinitionRole } from '../shared/definition-lists';
 import { headingLevelOfStyleName } from '../shared/heading-styles';
 import {
   inlines,
@@ -60,6 +61,8 @@ interface OdfPackage {
   listEnds: { byId: Map<string, number>; byStyle: Map<string, number> };
   /** A short monospaced paragraph's text (by its inline nodes), to join the code block it stands next to. */
   monoLines: WeakMap<Inline[], string>;
+  /** Paragraphs in a definition list's term or definition style, by their text. */
+  definitionRoles: WeakMap<Inline[], DefinitionRole>;
 }
 
 function openOdf(input: Buffer, label: string): OdfPackage {
@@ -110,6 +113,7 @@ function openOdf(input: Buffer, label: string): OdfPackage {
     parents,
     listEnds: { byId: new Map(), byStyle: new Map() },
     monoLines: new WeakMap(),
+    definitionRoles: new WeakMap(),
   };
 }
 
@@ -345,7 +349,7 @@ function frameText(frame: Element, pkg: OdfPackage, notes: Note[]): Inline[] {
 
 /** Body elements of a text document (or a cell, a section, a list item) to blocks. */
 function textBlocks(container: Element | undefined, pkg: OdfPackage, notes: Note[]): Block[] {
-  return joinCodeParagraphs(elementBlocks(children(container), pkg, notes), pkg);
+  return bodyBlocks(elementBlocks(children(container), pkg, notes), pkg);
 }
 
 function elementBlocks(elements: Element[], pkg: OdfPackage, notes: Note[]): Block[] {
@@ -393,7 +397,12 @@ function elementBlocks(elements: Element[], pkg: OdfPackage, notes: Note[]): Blo
         if (role) blocks.push({ type: 'heading', level: role, text });
         else if (styleNamed(attr(el, 'style-name') ?? '', pkg, QUOTE_STYLE))
           blocks.push({ type: 'quote', blocks: [{ type: 'paragraph', text }] });
-        else blocks.push({ type: 'paragraph', text });
+        else {
+          const style = attr(el, 'style-name') ?? '';
+          if (styleNamed(style, pkg, TERM_STYLE)) pkg.definitionRoles.set(text, 'term');
+          else if (styleNamed(style, pkg, DEFINITION_STYLE)) pkg.definitionRoles.set(text, 'definition');
+          blocks.push({ type: 'paragraph', text });
+        }
         break;
       }
       case 'list':
@@ -411,6 +420,13 @@ function elementBlocks(elements: Element[], pkg: OdfPackage, notes: Note[]): Blo
     }
   }
   return blocks;
+}
+
+/** A text body's blocks with code paragraphs joined and definition lists made. */
+function bodyBlocks(blocks: Block[], pkg: OdfPackage): Block[] {
+  return definitionLists(joinCodeParagraphs(blocks, pkg), (b) =>
+    b.type === 'paragraph' ? pkg.definitionRoles.get(b.text) : undefined,
+  );
 }
 
 /**
@@ -640,7 +656,7 @@ export const odtReader: Reader = {
       const page = breaks.walk(el);
       for (const block of elementBlocks([el], pkg, notes)) blocks.push({ ...block, page });
     }
-    const joined = joinCodeParagraphs(blocks, pkg);
+    const joined = bodyBlocks(blocks, pkg);
     const pages = Number(attr(descendants(pkg.meta, 'document-statistic')[0], 'page-count') ?? 0);
     return {
       blocks: withNotes(joined, notes),

@@ -9,6 +9,7 @@ import { MAX_NESTING_DEPTH } from '../shared/nesting-limits';
 import { imageAltText } from '../shared/alt-text';
 import { CODE_CHAR_STYLE, CODE_CHARS, CODE_STYLE, MONOSPACE, joinsCodeBeside } from '../shared/code-paragraphs';
 import { QUOTE_STYLE } from '../shared/quote-styles';
+import { DEFINITION_STYLE, TERM_STYLE, definitionLists, type DefinitionRole } from '../shared/definition-lists';
 import { headingLevelOfStyleName } from '../shared/heading-styles';
 import { hyperlinkTarget } from '../shared/word-fields';
 import { ListTables, isLabel, isOneLevelNumber, markerValue, pnWord, type LevelKind } from './lists';
@@ -340,6 +341,8 @@ class RtfBuilder {
   private indents: number[] = [];
   /** The last paragraph read was code: a code paragraph after it joins its block. */
   private lastWasCode = false;
+  /** Paragraphs in a definition list's term or definition style, by their text. */
+  private readonly definitionRoles = new WeakMap<Inline[], DefinitionRole>();
   /** The last block, when it is a short monospaced paragraph that a code paragraph after it takes in. */
   private lastMonoLine: { block: Block; text: string } | undefined;
   /** The list marker (\listtext) of the paragraph being read; it may come before or after \pard. */
@@ -407,8 +410,10 @@ class RtfBuilder {
       while (page <= this.pageMarks.length && this.pageMarks[page - 1]! <= i) page++;
       return { ...block, page };
     });
+    const roles = this.definitionRoles;
+    const body = definitionLists(paged, (b) => (b.type === 'paragraph' ? roles.get(b.text) : undefined));
     return {
-      blocks: [...paged, ...notes],
+      blocks: [...body, ...notes],
       pages: Array.from({ length: this.pageMarks.length + 1 }, (_, i) => i + 1),
       metadata: {
         title: clean(this.meta.title),
@@ -1078,6 +1083,8 @@ class RtfBuilder {
       const block: Block = { type: 'paragraph', text };
       this.blocks.push(block);
       if (joins) this.lastMonoLine = { block, text: typed };
+      if (chain.some((style) => TERM_STYLE.test(style.name))) this.definitionRoles.set(text, 'term');
+      else if (chain.some((style) => DEFINITION_STYLE.test(style.name))) this.definitionRoles.set(text, 'definition');
     }
   }
 
