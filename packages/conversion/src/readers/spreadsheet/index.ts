@@ -16,6 +16,26 @@ import { MAX_COLUMNS, positionedRegions, sheetCell, sheetGrid } from '../shared/
 import { commentBlocks, type ReviewComment } from '../shared/comments';
 import { odsHiddenSheets } from './ods-hidden-sheets';
 
+/** A formula element that ends its cell without a value: `<f>…</f></c>`, `<f …/></c>`, `<f>…</f><v/></c>`. */
+const UNCACHED_FORMULA =
+  /<(?:\w+:)?f\b[^>]*(?:\/>|>[^<]*<\/(?:\w+:)?f>)\s*(?:<(?:\w+:)?v\s*\/>|<(?:\w+:)?v>\s*<\/(?:\w+:)?v>)?\s*<\/(?:\w+:)?c>/;
+
+/**
+ * Whether a worksheet of the XLSX holds a formula without its cached value (written by a library,
+ * never calculated). A workbook with a calculation chain was calculated (Excel writes one with its
+ * values), so its sheets are not inflated for this.
+ */
+function hasUncachedFormulas(zip: SafeZip): boolean {
+  if (zip.has('xl/calcChain.xml')) return false;
+  return zip
+    .list()
+    .filter((name) => /^xl\/worksheets\/[^/]+\.xml$/i.test(name))
+    .some((name) => {
+      const xml = Buffer.from(zip.bytesOf(name) ?? new Uint8Array()).toString('latin1');
+      return xml.includes('</c>') && /<(?:\w+:)?f[\s>/]/.test(xml) && UNCACHED_FORMULA.test(xml);
+    });
+}
+
 /** Rows kept per sheet; more are summarised in a note so one huge sheet can't exhaust memory. */
 export const MAX_ROWS_PER_SHEET = 20_000;
 
@@ -44,6 +64,9 @@ export const spreadsheetReader: Reader = {
         cellText: true,
         cellNF: true,
         cellHTML: false,
+        // Formula cells without a cached value (openpyxl, exceljs) are kept only as stubs; stubs
+        // cost a cell object per formatted blank cell, so only where such formulas are.
+        sheetStubs: zip?.has('xl/workbook.xml') ? hasUncachedFormulas(zip) : false,
         sheetRows: MAX_ROWS_PER_SHEET + 1,
         ...(selected ? { sheets: selected.map((n) => n - 1) } : {}),
       });
