@@ -188,18 +188,22 @@ describe('ODT', () => {
     );
   });
 
-  it("When paragraphs are in LibreOffice's List Heading / List Contents styles (an HTML definition list), then each term is a bold item with its definitions under it", async () => {
+  it("When paragraphs are in LibreOffice's List Heading / List Contents styles (an HTML definition list) or pandoc's Definition Term / Definition Tight styles, then each term is a bold item with its definitions under it", async () => {
     const input = odt(
       '<text:p text:style-name="List_20_Heading">Boiler </text:p><text:p text:style-name="P1">A closed vessel.</text:p>' +
         '<text:p text:style-name="List_20_Heading">Damper</text:p><text:p text:style-name="List_20_Contents">A plate.</text:p>' +
-        '<text:p>After.</text:p>',
+        '<text:p>After.</text:p>' +
+        '<text:p text:style-name="Definition_20_Term_20_Tight">Valve</text:p>' +
+        '<text:p text:style-name="Definition_20_Definition_20_Tight">Controls flow.</text:p>',
       '<style:style style:name="P1" style:family="paragraph" style:parent-style-name="List_20_Contents"/>',
       '',
       '<style:style style:name="List_20_Heading" style:display-name="List Heading" style:family="paragraph"/>' +
         '<style:style style:name="List_20_Contents" style:display-name="List Contents" style:family="paragraph"/>',
     );
     const { markdown } = await convertDocument(input, 'odt', std);
-    expect(markdown).toBe('- **Boiler**\n  - A closed vessel.\n- **Damper**\n  - A plate.\n\nAfter.\n');
+    expect(markdown).toBe(
+      '- **Boiler**\n  - A closed vessel.\n- **Damper**\n  - A plate.\n\nAfter.\n\n- **Valve**\n  - Controls flow.\n',
+    );
   });
 
   it('When spans are in a monospaced font among proportional text (a python-docx or Google Docs file through LibreOffice), then they are inline code', async () => {

@@ -4,10 +4,11 @@ import { withoutWholeEmphasis } from '../../document/builders';
 /**
  * Paragraph style names of a definition list's terms and of their definitions: LibreOffice's
  * "List Heading" / "List Contents" (an HTML <dl> opened in Writer) and pandoc's DOCX "Definition
- * Term" / "Definition" (DOCX, ODT, RTF, as the files keep the names).
+ * Term" / "Definition" (its ODT: "Definition Term Tight" / "Definition Definition Tight"), in
+ * DOCX, ODT, RTF and DOC, as the files keep the names.
  */
-export const TERM_STYLE = /^(list heading|definition term)$/i;
-export const DEFINITION_STYLE = /^(list contents|definition)$/i;
+export const TERM_STYLE = /^(list heading|definition term( tight)?)$/i;
+export const DEFINITION_STYLE = /^(list contents|definition( definition)?( tight)?)$/i;
 
 export type DefinitionRole = 'term' | 'definition';
 
