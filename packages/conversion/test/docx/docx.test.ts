@@ -637,23 +637,6 @@ describe('DOCX', () => {
     );
   });
 
-  it('When runs are set in a monospaced font among proportional text (python-docx, Google Docs), then they are inline code; a paragraph all monospaced is not', async () => {
-    const body = [
-      new Paragraph({
-        children: [
-          new TextRun('Start the export with '),
-          new TextRun({ text: 'pg_dumpall  --clean', font: 'Courier New' }),
-          new TextRun(' or '),
-          new TextRun({ text: 'make', font: 'Roboto Mono', bold: true }),
-          new TextRun('.'),
-        ],
-      }),
-      new Paragraph({ children: [new TextRun({ text: 'A typewritten note.', font: 'Courier New' })] }),
-    ];
-    const { markdown } = await convertDocument(await docx(body), 'docx', std);
-    expect(markdown).toBe('Start the export with `pg_dumpall  --clean` or **`make`**.\n\nA typewritten note.\n');
-  });
-
   it('When a paragraph holds a SmartArt diagram, then its text follows as a list nested as its outline', async () => {
     const W = 'xmlns:w="http://schemas.openxmlformats.org/wordprocessingml/2006/main"';
     const WP = 'xmlns:wp="http://schemas.openxmlformats.org/drawingml/2006/wordprocessingDrawing"';

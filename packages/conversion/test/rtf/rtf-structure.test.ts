@@ -248,16 +248,6 @@ describe('RTF text and destinations', () => {
     );
   });
 
-  it("When a run in a monospaced font stands in a paragraph of proportional text (pandoc's RTF of inline code), then it is inline code; a paragraph all monospaced is not", async () => {
-    const fonts = '{\\fonttbl{\\f0\\fswiss Helvetica;}{\\f1\\fmodern Courier;}}';
-    const body =
-      '\\pard\\f0 Run {\\f1 fixctl  --audit} to list {\\b\\f1 open} items.\\par' +
-      '\\pard\\f1 A typewritten  note.\\par\\pard\\f0 Prose {\\f1  } here.\\par';
-    expect(await rtf(doc(body, fonts))).toBe(
-      'Run `fixctl  --audit` to list **`open`** items.\n\nA typewritten note.\n\nProse here.\n',
-    );
-  });
-
   it('When tracked changes delete (\\deleted) and insert (\\revised) text, then the document reads as changed', async () => {
     expect(await rtf(doc('\\pard Price {\\deleted\\revauthdel1 10}{\\revised\\revauth1 12} EUR.\\par'))).toBe(
       'Price 12 EUR.\n',

@@ -19,8 +19,6 @@ interface Format extends RunFormat {
   href?: string;
   /** In a character style that marks inline code. */
   code?: boolean;
-  /** In a monospaced font set on the run or its character style: code among proportional text. */
-  mono?: boolean;
 }
 
 /** A piece of a paragraph: plain text with its formatting, or an inline node (notes, images, math). */
@@ -137,10 +135,6 @@ export class DocxReader {
     const extra: Block[] = [];
     const pieces: Piece[] = [];
     this.inline(children(p), base, pieces, extra);
-    // A run in a monospaced font is inline code among proportional text (a code word in Courier New,
-    // as python-docx and Google Docs write it); a paragraph all monospaced is judged as a whole below.
-    if (pieces.some((x) => 'text' in x && x.mono) && !this.isMonospace(p, chain))
-      for (const x of pieces) if ('text' in x && x.mono) x.code = true;
     // Nodes count as what they show (an image alone still makes a paragraph; code keeps note marks).
     const plain = pieces.map((x) => ('text' in x ? x.text : 'node' in x ? shownInCode(x.node) : x.display)).join('');
 
@@ -316,7 +310,6 @@ export class DocxReader {
       v: position ? (position === 'baseline' ? undefined : position) : styledRun.v,
       href: base.href,
       code: runChain.some((st) => CODE_CHAR_STYLE.test(st.name)) || undefined,
-      mono: runMonospace(rPr, runChain) || undefined,
     };
     const field = this.fields[this.fields.length - 1];
     if (field?.inResult && field.href && !fmt.href) fmt.href = field.href;
@@ -612,14 +605,6 @@ function group(flat: Flat[]): Block[] {
     }
   }
   return out;
-}
-
-/** Whether a run's own fonts, else its character style's, are monospaced (undefined when neither says). */
-function runMonospace(rPr: Element | undefined, runChain: StyleInfo[]): boolean | undefined {
-  const fonts = child(rPr, 'rFonts');
-  const name = attr(fonts, 'ascii') ?? attr(fonts, 'hAnsi');
-  if (name !== undefined) return MONOSPACE.test(name);
-  return runChain.find((s) => s.monospace !== undefined)?.monospace;
 }
 
 /** Monospaced paragraphs next to code lines (directly or through others like them) become code lines. */

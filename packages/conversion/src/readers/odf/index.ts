@@ -152,13 +152,6 @@ function styleProperty<K extends keyof TextProperties>(
   return withDefault ? pkg.defaults.get(family)?.[key] : undefined;
 }
 
-/** The paragraph or heading an element stands in (itself if it is one). */
-function paragraphOf(el: Element): Element {
-  for (let p: Element | null = el; p; p = p.parentNode as Element | null)
-    if (p.localName === 'p' || p.localName === 'h') return p;
-  return el;
-}
-
 /**
  * Whether all of a paragraph's text is set in a monospaced font (by its paragraph style, or by the
  * spans around each piece of text), as a code listing typed in Courier or Consolas is.
@@ -274,19 +267,16 @@ function inline(el: Element, pkg: OdfPackage, notes: Note[], fmt: InlineStyle = 
         break;
       case 'span': {
         const style = attr(e, 'style-name') ?? '';
-        const own = applyStyle(fmt, pkg, 'text', style, false);
-        // Inline code (pandoc's and LibreOffice's "Source Text", "Verbatim Char", or a monospaced font
-        // among proportional text): its text as typed, spaces kept; a span holding a note or a
-        // comment is read as text, so they keep their references.
+        // Inline code (pandoc's and LibreOffice's "Source Text", "Verbatim Char"): its text as typed,
+        // spaces kept; a span holding a note or a comment is read as text, so they keep their references.
         const code =
-          (styleNamed(style, pkg, CODE_CHAR_STYLE, 'text') ||
-            (styleProperty(pkg, 'text', style, 'mono', false) === true && !isMonospaced(paragraphOf(e), pkg))) &&
+          styleNamed(style, pkg, CODE_CHAR_STYLE, 'text') &&
           !descendants(e, 'note').length &&
           !descendants(e, 'annotation').length
             ? inlineText(inline(e, pkg, notes, PLAIN), '')
             : '';
-        if (code.trim()) out.push(...styled([{ type: 'code', text: code }], own));
-        else out.push(...inline(e, pkg, notes, own));
+        if (code.trim()) out.push(...styled([{ type: 'code', text: code }], fmt));
+        else out.push(...inline(e, pkg, notes, applyStyle(fmt, pkg, 'text', style, false)));
         break;
       }
       case 'a': {

@@ -227,7 +227,7 @@ interface GroupState {
   restorePp?: ParaProps;
 }
 
-type RunStyle = Pick<GroupState, 'bold' | 'italic' | 'strike' | 'position' | 'code'> & { mono?: boolean };
+type RunStyle = Pick<GroupState, 'bold' | 'italic' | 'strike' | 'position' | 'code'>;
 
 /** One output stream: the body, or a note being read. */
 interface Sink {
@@ -938,18 +938,10 @@ class RtfBuilder {
           style.italic !== st.italic ||
           style.strike !== st.strike ||
           style.position !== st.position ||
-          style.code !== st.code ||
-          style.mono !== st.mono;
+          style.code !== st.code;
         if (sink.run && changed) this.flushRun();
         if (!sink.run)
-          sink.runStyle = {
-            bold: st.bold,
-            italic: st.italic,
-            strike: st.strike,
-            position: st.position,
-            code: st.code,
-            mono: st.mono,
-          };
+          sink.runStyle = { bold: st.bold, italic: st.italic, strike: st.strike, position: st.position, code: st.code };
         sink.run += st.caps ? ch.toUpperCase() : ch;
         if (ch.trim()) this.paragraphFonts[st.mono ? 'mono' : 'prose'] = true;
         if (!this.sinks.length) this.paragraphFonts.typed += st.caps ? ch.toUpperCase() : ch;
@@ -992,37 +984,16 @@ class RtfBuilder {
     for (const ch of text) this.char(ch);
   }
 
-  /** Code nodes made from runs in a monospaced font (not from a code character style). */
-  private readonly monospaceCode = new WeakSet<Inline>();
-
-  /**
-   * A paragraph's nodes with monospaced runs as inline code only where other text of it is in a
-   * proportional font (pandoc's RTF, a code word in Courier): a paragraph all in Courier is text
-   * (a typewritten letter) or, when it reads like code, a code block.
-   */
-  private plainMonospace(nodes: Inline[], fonts: { mono: boolean; prose: boolean }): Inline[] {
-    if (fonts.prose || !fonts.mono) return nodes;
-    const plain = (list: Inline[]): Inline[] =>
-      list.map((n): Inline => {
-        if (n.type === 'code' && this.monospaceCode.has(n))
-          return { type: 'text', text: n.text.replace(/[ \t]+/g, ' ') };
-        return 'children' in n ? ({ ...n, children: plain(n.children) } as Inline) : n;
-      });
-    return plain(nodes);
-  }
-
   private flushRun(): void {
     if (this.bytes.length) this.flushBytes();
     const sink = this.sink;
     if (!sink.run) return;
-    // Inline code keeps its spaces as typed. A run in a monospaced font is code too, unless its
-    // whole paragraph is in one (plainMonospace undoes it then).
-    const code = (sink.runStyle.code || sink.runStyle.mono) && sink.run.trim() !== '';
-    const node: Inline = code
-      ? { type: 'code', text: sink.run.replace(/\t/g, ' ') }
-      : { type: 'text', text: sink.run.replace(/[ \t]+/g, ' ') };
-    if (code && !sink.runStyle.code) this.monospaceCode.add(node);
-    const text: Inline[] = [node];
+    // Inline code keeps its spaces as typed.
+    const text: Inline[] = [
+      sink.runStyle.code && sink.run.trim()
+        ? { type: 'code', text: sink.run.replace(/\t/g, ' ') }
+        : { type: 'text', text: sink.run.replace(/[ \t]+/g, ' ') },
+    ];
     sink.nodes.push(...(sink.run.trim() ? styled(text, sink.runStyle) : text));
     sink.run = '';
   }
@@ -1045,7 +1016,7 @@ class RtfBuilder {
     this.flushRun();
     if (this.sinks.length) {
       const sink = this.sink;
-      const para = tidy(this.plainMonospace(sink.nodes.splice(0), this.paragraphFonts));
+      const para = tidy(sink.nodes.splice(0));
       if (para.length) sink.paragraphs.push(para);
       this.marker = undefined;
       this.paragraphFonts = { mono: false, prose: false, typed: '' };
@@ -1062,10 +1033,10 @@ class RtfBuilder {
       this.cellParagraph(level);
       return;
     }
-    const fonts = this.paragraphFonts;
-    const text = tidy(this.plainMonospace(this.body.nodes.splice(0), fonts));
+    const text = tidy(this.body.nodes.splice(0));
     const marker = this.marker?.trim();
     this.marker = undefined;
+    const fonts = this.paragraphFonts;
     this.paragraphFonts = { mono: false, prose: false, typed: '' };
     // A paragraph outside the tables ends them, an empty one too (it is what separates two tables).
     this.flushTables();
@@ -1159,8 +1130,8 @@ class RtfBuilder {
 
   /** A paragraph inside a table cell; a list paragraph keeps its marker there, as in DOCX cells. */
   private cellParagraph(level: number): void {
-    const text = tidy(this.plainMonospace(this.body.nodes.splice(0), this.paragraphFonts));
     this.paragraphFonts = { mono: false, prose: false, typed: '' };
+    const text = tidy(this.body.nodes.splice(0));
     const marker = this.marker?.trim();
     this.marker = undefined;
     if (!text.length) return;
