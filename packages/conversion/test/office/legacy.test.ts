@@ -342,12 +342,12 @@ describe('DOC (Word 97-2003)', () => {
     expect(markdown).toBe('Run `fixctl  --audit` then **`def`**.\n');
   });
 
-  it("When DOC paragraphs are in List Heading / List Contents and Quotations styles (LibreOffice's DOC of a web page), then they are a definition list and a quote", async () => {
+  it("When DOC paragraphs are in List Heading / List Contents and Quotations styles (LibreOffice's DOC of a web page), then they are a definition list and a quote without the style's italic", async () => {
     const input = buildDoc({
       styles: [
         { name: 'List Heading', kind: 'paragraph' },
         { name: 'List Contents', kind: 'paragraph' },
-        { name: 'Quotations', kind: 'paragraph' },
+        { name: 'Quotations', kind: 'paragraph', italic: true },
       ],
       body: [
         { runs: [{ text: 'Planned work costs less.' }], style: 'Quotations' },

@@ -909,8 +909,9 @@ class TextReader {
     const paragraph = findRun(this.papx, fc)?.props ?? defaultParagraphProps();
     let state = this.paragraphChars.get(paragraph);
     if (!state) {
-      // A heading's style formatting is what makes it look like one, not emphasis (docs/decisions.md).
-      state = this.headingLevel(paragraph) ? PLAIN_CHARS : this.styleState(paragraph.istd);
+      // A heading's or quote's style formatting is what makes it look like one, not emphasis (docs/decisions.md).
+      const plain = this.headingLevel(paragraph) || this.styleNamed(paragraph.istd, QUOTE_STYLE);
+      state = plain ? PLAIN_CHARS : this.styleState(paragraph.istd);
       this.paragraphChars.set(paragraph, state);
     }
     let code: true | undefined;
