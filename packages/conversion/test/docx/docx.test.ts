@@ -593,12 +593,13 @@ describe('DOCX', () => {
     expect(markdown).toBe('# Rapport annuel\n\n## Méthode\n\n### Ablauf\n\nText.\n');
   });
 
-  it("When runs are in pandoc's Verbatim Char or LibreOffice's Source Text style, then they are inline code, spaces kept and bold around", async () => {
+  it("When runs are in pandoc's Verbatim Char or LibreOffice's Source Text style (or Source_Text, pandoc's ODT name kept), then they are inline code, spaces kept and bold around", async () => {
     const doc = new Document({
       styles: {
         characterStyles: [
           { id: 'VerbatimChar', name: 'Verbatim Char', run: { font: 'Consolas' } },
           { id: 'SourceText', name: 'Source Text', run: { font: 'Liberation Mono' } },
+          { id: 'SourceText2', name: 'Source_Text', run: { font: 'Liberation Mono' } },
         ],
       },
       sections: [
@@ -610,6 +611,8 @@ describe('DOCX', () => {
                 new TextRun({ text: 'make  all', style: 'VerbatimChar' }),
                 new TextRun(' and edit '),
                 new TextRun({ text: 'config.yml', style: 'SourceText', bold: true }),
+                new TextRun(', then '),
+                new TextRun({ text: 'ls', style: 'SourceText2' }),
                 new TextRun('.'),
               ],
             }),
@@ -618,7 +621,7 @@ describe('DOCX', () => {
       ],
     });
     const { markdown } = await convertDocument(await Packer.toBuffer(doc), 'docx', std);
-    expect(markdown).toBe('Run `make  all` and edit **`config.yml`**.\n');
+    expect(markdown).toBe('Run `make  all` and edit **`config.yml`**, then `ls`.\n');
   });
 
   it('When short monospaced lines without code characters stand beside monospaced code (a python-docx script), then they are lines of its block, and a monospaced sentence is not', async () => {

@@ -309,7 +309,8 @@ export class DocxReader {
       s: on(child(rPr, 'strike')) ?? on(child(rPr, 'dstrike')) ?? styledRun.s,
       v: position ? (position === 'baseline' ? undefined : position) : styledRun.v,
       href: base.href,
-      code: runChain.some((st) => CODE_CHAR_STYLE.test(st.name)) || undefined,
+      // Underscores as spaces: LibreOffice keeps pandoc's ODT name "Source_Text" in its DOCX.
+      code: runChain.some((st) => CODE_CHAR_STYLE.test(st.name.replace(/_/g, ' '))) || undefined,
     };
     const field = this.fields[this.fields.length - 1];
     if (field?.inResult && field.href && !fmt.href) fmt.href = field.href;
