@@ -297,7 +297,7 @@ describe('ODP', () => {
     );
   });
 
-  it('When a slide has no title, then its own name is the heading, and a slide with neither is numbered', async () => {
+  it('When a slide has no title, then its own name is the heading, and a slide with neither is numbered; a subtitle is a plain line', async () => {
     const ns = `${NS} xmlns:draw="urn:oasis:names:tc:opendocument:xmlns:drawing:1.0" xmlns:presentation="urn:oasis:names:tc:opendocument:xmlns:presentation:1.0"`;
     const box = (cls: string, text: string) =>
       `<draw:frame presentation:class="${cls}"><draw:text-box><text:p>${text}</text:p></draw:text-box></draw:frame>`;
@@ -314,7 +314,7 @@ describe('ODP', () => {
       }),
     );
     const { markdown } = await convertDocument(input, 'odp', std);
-    expect(markdown).toBe('# Welcome\n\n- Hello\n\n# Budget\n\nNumbers follow\n\n# Slide 3\n\nThe end\n');
+    expect(markdown).toBe('# Welcome\n\nHello\n\n# Budget\n\nNumbers follow\n\n# Slide 3\n\nThe end\n');
   });
 
   it('When a paragraph has a note and a bold span holding an asterisk, then the note is a footnote and the asterisk is escaped once', async () => {

@@ -697,7 +697,8 @@ export const odpReader: Reader = {
             box,
             pkg,
             notes,
-            cls === 'outline' || cls === 'subtitle' ? 'bullet' : 'none',
+            // Outline text is bulleted by default; a subtitle is a line (its own list, if any, still bullets it), as in PPTX.
+            cls === 'outline' ? 'bullet' : 'none',
             0,
             // A title's paragraph style is what makes it look like a title, as for ODT headings.
             cls === 'title' ? PLAIN : undefined,
