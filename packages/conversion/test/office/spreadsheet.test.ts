@@ -86,6 +86,22 @@ describe('spreadsheets', () => {
     );
   });
 
+  it('When uncached formulas run down a column (running totals, a chain through the cell above) or cite each other in a cycle, then each is computed once or shown as a formula', async () => {
+    const wb = new ExcelJS.Workbook();
+    const ws = wb.addWorksheet('Ledger');
+    const rows = 1000;
+    for (let r = 1; r <= rows; r++)
+      ws.addRow([r, { formula: `SUM(A$1:A${r})` }, r === 1 ? { formula: 'A1' } : { formula: `C${r - 1}+A${r}` }]);
+    ws.getCell('D1').value = { formula: 'D2' } as ExcelJS.CellFormulaValue;
+    ws.getCell('D2').value = { formula: 'D1' } as ExcelJS.CellFormulaValue;
+    ws.getCell('E1').value = { formula: 'F9' } as ExcelJS.CellFormulaValue;
+    const input = Buffer.from(await wb.xlsx.writeBuffer());
+    const lines = (await convertDocument(input, 'xlsx', std)).markdown.split('\n');
+    expect(lines[2]).toBe('| 1 | 1 | 1 | =D2 | 0 |');
+    expect(lines[4]).toBe('| 2 | 3 | 3 | =D1 |  |');
+    expect(lines[rows + 2]).toBe(`| ${rows} | ${(rows * (rows + 1)) / 2} | ${(rows * (rows + 1)) / 2} |  |  |`);
+  });
+
   it('When an ods sheet holds a chart object, then the chart follows its sheet as title, kind and table', async () => {
     const wb = XLSX.utils.book_new();
     XLSX.utils.book_append_sheet(

@@ -8,12 +8,31 @@ import * as XLSX from '@e965/xlsx';
  * ROUND, ABS. Anything else (another sheet, a name, IF, a lookup) gives undefined (docs/decisions.md).
  */
 export function formulaValue(sheet: XLSX.WorkSheet, formula: string, at: string): Value | undefined {
+  const state = stateOf(sheet);
+  if (state.values.has(at)) return state.values.get(at) ?? undefined;
+  let value: Value | undefined;
   try {
-    const value = new FormulaParser(sheet, formula, new Set([at])).parse();
-    return Array.isArray(value) ? undefined : value;
+    const result = new FormulaParser(sheet, formula, new Set([at]), state).parse();
+    value = Array.isArray(result) ? undefined : result;
   } catch {
-    return undefined;
+    value = undefined;
   }
+  state.values.set(at, value ?? null);
+  return value;
+}
+
+/** Per sheet: formula values already computed (null: not computable), and cell reads left. */
+interface SheetState {
+  values: Map<string, Value | null>;
+  budget: number;
+}
+
+const states = new WeakMap<XLSX.WorkSheet, SheetState>();
+
+function stateOf(sheet: XLSX.WorkSheet): SheetState {
+  let state = states.get(sheet);
+  if (!state) states.set(sheet, (state = { values: new Map(), budget: MAX_CELL_READS }));
+  return state;
 }
 
 export type Value = number | string | boolean;
@@ -21,6 +40,11 @@ type Operand = Value | undefined | Array<Value | undefined>;
 
 /** Cells a range may span before the formula is left alone (a whole-column SUM over a huge sheet). */
 const MAX_RANGE_CELLS = 100_000;
+/**
+ * Cell reads per sheet for all its formulas: a running total over a long column (`SUM(A$1:A5000)` on
+ * every row) is quadratic; past this the remaining formulas are shown as formulas.
+ */
+const MAX_CELL_READS = 2_000_000;
 /** Formula cells followed through references before giving up (a long chain or a cycle). */
 const MAX_DEPTH = 64;
 
@@ -38,6 +62,7 @@ class FormulaParser {
     private readonly sheet: XLSX.WorkSheet,
     formula: string,
     private readonly seen: Set<string>,
+    private readonly state: SheetState,
   ) {
     const src = formula.replace(/^=/, '');
     TOKEN.lastIndex = 0;
@@ -55,7 +80,8 @@ class FormulaParser {
   parse(): Operand {
     const value = this.concat();
     if (this.pos !== this.tokens.length) throw new Unsupported();
-    return value;
+    // A formula that is only an empty cell shows 0, as in Excel.
+    return value === undefined ? 0 : value;
   }
 
   private peek(): string | undefined {
@@ -190,6 +216,8 @@ class FormulaParser {
     const range = XLSX.utils.decode_range(clean);
     const cells = (range.e.r - range.s.r + 1) * (range.e.c - range.s.c + 1);
     if (cells > MAX_RANGE_CELLS || cells <= 0) throw new Unsupported();
+    this.state.budget -= cells;
+    if (this.state.budget < 0) throw new Unsupported();
     const values: Array<Value | undefined> = [];
     for (let r = range.s.r; r <= range.e.r; r++)
       for (let c = range.s.c; c <= range.e.c; c++) values.push(this.cellValue({ r, c }));
@@ -198,17 +226,28 @@ class FormulaParser {
 
   private cellValue(at: { r: number; c: number }): Value | undefined {
     const dense = this.sheet['!data'];
-    const address = XLSX.utils.encode_cell(at);
-    const cell = (dense ? dense[at.r]?.[at.c] : this.sheet[address]) as XLSX.CellObject | undefined;
+    const cell = (dense ? dense[at.r]?.[at.c] : this.sheet[XLSX.utils.encode_cell(at)]) as XLSX.CellObject | undefined;
     if (!cell) return undefined;
     if (cell.t === 'e') throw new Unsupported();
     if (cell.t === 'z' || cell.v === undefined) {
       if (typeof cell.f !== 'string') return undefined;
+      const address = XLSX.utils.encode_cell(at);
+      const known = this.state.values.get(address);
+      if (known === null) throw new Unsupported();
+      if (known !== undefined) return known;
       if (this.seen.has(address) || this.seen.size >= MAX_DEPTH) throw new Unsupported();
       this.seen.add(address);
-      const value = new FormulaParser(this.sheet, cell.f, this.seen).parse();
+      let value: Operand;
+      try {
+        value = new FormulaParser(this.sheet, cell.f, this.seen, this.state).parse();
+        if (Array.isArray(value)) throw new Unsupported();
+      } catch (err) {
+        // Not computable from here either: every formula citing it is left alone at once.
+        this.state.values.set(address, null);
+        throw err;
+      }
       this.seen.delete(address);
-      if (Array.isArray(value)) throw new Unsupported();
+      this.state.values.set(address, value ?? null);
       return value;
     }
     if (cell.v instanceof Date) throw new Unsupported();
