@@ -519,6 +519,56 @@ describe('DOCX', () => {
     expect(markdown).toBe('The mayor said:\n\n> It is the busiest crossing in the city.\n');
   });
 
+  it("When a paragraph is in Word's Block Text style (pandoc's DOCX of a block quote), then it is a block quote", async () => {
+    const doc = new Document({
+      styles: { paragraphStyles: [{ id: 'BlockText', name: 'Block Text' }] },
+      sections: [
+        {
+          children: [
+            new Paragraph('The mayor said:'),
+            new Paragraph({ style: 'BlockText', children: [new TextRun('It is the busiest crossing in the city.')] }),
+          ],
+        },
+      ],
+    });
+    const { markdown } = await convertDocument(await Packer.toBuffer(doc), 'docx', std);
+    expect(markdown).toBe('The mayor said:\n\n> It is the busiest crossing in the city.\n');
+  });
+
+  it("When paragraphs are in LibreOffice's List Heading / List Contents or pandoc's Definition Term / Definition styles, then each term is a bold item with its definitions under it", async () => {
+    const doc = new Document({
+      styles: {
+        paragraphStyles: [
+          { id: 'ListHeading', name: 'List Heading' },
+          { id: 'ListContents', name: 'List Contents' },
+          { id: 'DefinitionTerm', name: 'Definition Term', run: { bold: true } },
+          { id: 'Definition', name: 'Definition' },
+        ],
+      },
+      sections: [
+        {
+          children: [
+            new Paragraph({ style: 'ListHeading', text: 'Boiler' }),
+            new Paragraph({ style: 'ListContents', text: 'A closed vessel.' }),
+            new Paragraph({ style: 'ListContents', text: 'Heats water.' }),
+            new Paragraph({ style: 'ListHeading', text: 'Damper' }),
+            new Paragraph({ style: 'ListContents', text: 'A plate in a duct.' }),
+            new Paragraph('Between.'),
+            new Paragraph({ style: 'DefinitionTerm', children: [new TextRun({ text: 'Valve', bold: true })] }),
+            new Paragraph({ style: 'Definition', text: 'Controls flow.' }),
+            new Paragraph({ style: 'ListHeading', text: 'Alone' }),
+            new Paragraph('After.'),
+          ],
+        },
+      ],
+    });
+    const { markdown } = await convertDocument(await Packer.toBuffer(doc), 'docx', std);
+    expect(markdown).toBe(
+      '- **Boiler**\n  - A closed vessel.\n  - Heats water.\n- **Damper**\n  - A plate in a duct.\n\nBetween.\n\n' +
+        '- **Valve**\n  - Controls flow.\n\nAlone\n\nAfter.\n',
+    );
+  });
+
   it('When heading styles carry localised names and no outline level, then they are headings of their number', async () => {
     const doc = new Document({
       styles: {
@@ -543,12 +593,13 @@ describe('DOCX', () => {
     expect(markdown).toBe('# Rapport annuel\n\n## Méthode\n\n### Ablauf\n\nText.\n');
   });
 
-  it("When runs are in pandoc's Verbatim Char or LibreOffice's Source Text style, then they are inline code, spaces kept and bold around", async () => {
+  it("When runs are in pandoc's Verbatim Char or LibreOffice's Source Text style (or Source_Text, pandoc's ODT name kept), then they are inline code, spaces kept and bold around", async () => {
     const doc = new Document({
       styles: {
         characterStyles: [
           { id: 'VerbatimChar', name: 'Verbatim Char', run: { font: 'Consolas' } },
           { id: 'SourceText', name: 'Source Text', run: { font: 'Liberation Mono' } },
+          { id: 'SourceText2', name: 'Source_Text', run: { font: 'Liberation Mono' } },
         ],
       },
       sections: [
@@ -560,6 +611,8 @@ describe('DOCX', () => {
                 new TextRun({ text: 'make  all', style: 'VerbatimChar' }),
                 new TextRun(' and edit '),
                 new TextRun({ text: 'config.yml', style: 'SourceText', bold: true }),
+                new TextRun(', then '),
+                new TextRun({ text: 'ls', style: 'SourceText2' }),
                 new TextRun('.'),
               ],
             }),
@@ -568,7 +621,23 @@ describe('DOCX', () => {
       ],
     });
     const { markdown } = await convertDocument(await Packer.toBuffer(doc), 'docx', std);
-    expect(markdown).toBe('Run `make  all` and edit **`config.yml`**.\n');
+    expect(markdown).toBe('Run `make  all` and edit **`config.yml`**, then `ls`.\n');
+  });
+
+  it('When short monospaced lines without code characters stand beside monospaced code (a python-docx script), then they are lines of its block, and a monospaced sentence is not', async () => {
+    const mono = (text: string) => new Paragraph({ children: [new TextRun({ text, font: 'Consolas' })] });
+    const body = [
+      mono('#!/bin/sh'),
+      mono('for db in $(list); do'),
+      mono('  dump "$db"'),
+      mono('done'),
+      new Paragraph({ children: [new TextRun({ text: 'A note set in a typewriter face.', font: 'Courier New' })] }),
+      mono('done'),
+    ];
+    const { markdown } = await convertDocument(await docx(body), 'docx', std);
+    expect(markdown).toBe(
+      '```\n#!/bin/sh\nfor db in $(list); do\n  dump "$db"\ndone\n```\n\nA note set in a typewriter face.\n\ndone\n',
+    );
   });
 
   it('When a paragraph holds a SmartArt diagram, then its text follows as a list nested as its outline', async () => {

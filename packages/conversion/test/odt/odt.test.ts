@@ -98,6 +98,114 @@ describe('ODT', () => {
     );
   });
 
+  it('When a cell spans two rows beside a plain cell (a Word table merged vertically, through LibreOffice), then the covered cell takes the spanning text, not its left neighbour', async () => {
+    const input = odt(
+      '<table:table>' +
+        row(cell('<text:p>Phase</text:p>'), cell('<text:p>Window</text:p>'), cell('<text:p>Owner</text:p>')) +
+        row(
+          cell('<text:p>Export</text:p>'),
+          cell('<text:p>Saturday 02:00</text:p>'),
+          '<table:table-cell table:number-rows-spanned="2"><text:p>Dana Reyes</text:p></table:table-cell>',
+        ) +
+        row(cell('<text:p>Import</text:p>'), cell('<text:p>Saturday 05:00</text:p>'), '<table:covered-table-cell/>') +
+        row(
+          '<table:table-cell table:number-columns-spanned="2"><text:p>Verify</text:p></table:table-cell>',
+          '<table:covered-table-cell/>',
+          cell('<text:p>Lee Park</text:p>'),
+        ) +
+        '</table:table>',
+    );
+    const { markdown } = await convertDocument(input, 'odt', std);
+    expect(markdown).toBe(
+      '| Phase | Window | Owner |\n| --- | --- | --- |\n| Export | Saturday 02:00 | Dana Reyes |\n' +
+        '| Import | Saturday 05:00 | Dana Reyes |\n| Verify | Verify | Lee Park |\n',
+    );
+  });
+
+  it("When spans are in a code character style (LibreOffice's Source_20_Text, pandoc's Source_Text, through a parent too), then they are inline code with their spaces", async () => {
+    const input = odt(
+      '<text:p>Run <text:span text:style-name="Source_20_Text">fixctl<text:s text:c="2"/>--audit</text:span> or ' +
+        '<text:span text:style-name="Source_Text">make all</text:span>, then <text:span text:style-name="T1">ls</text:span> ' +
+        'and <text:span text:style-name="Emphasis">read</text:span>.</text:p>',
+      '<style:style style:name="T1" style:family="text" style:parent-style-name="Verbatim_20_Char"/>',
+      '',
+      '<style:style style:name="Source_20_Text" style:display-name="Source Text" style:family="text"/>' +
+        '<style:style style:name="Source_Text" style:display-name="Source Text" style:family="text"/>' +
+        '<style:style style:name="Verbatim_20_Char" style:display-name="Verbatim Char" style:family="text"/>' +
+        '<style:style style:name="Emphasis" style:family="text"><style:text-properties fo:font-style="italic"/></style:style>',
+    );
+    const { markdown } = await convertDocument(input, 'odt', std);
+    expect(markdown).toBe('Run `fixctl  --audit` or `make all`, then `ls` and *read*.\n');
+  });
+
+  it('When a numbered list goes on after another list (continue-list, continue-numbering, a start value), then its numbers go on too', async () => {
+    const item = (t: string) => `<text:list-item><text:p>${t}</text:p></text:list-item>`;
+    const input = odt(
+      '<text:list xml:id="a" text:style-name="N">' +
+        item('Stop') +
+        item('Export') +
+        '</text:list>' +
+        '<text:list text:style-name="B">' +
+        item('Check') +
+        '</text:list>' +
+        '<text:list text:continue-list="a" text:style-name="N">' +
+        item('Import') +
+        '</text:list>' +
+        '<text:p>Then:</text:p><text:list text:continue-numbering="true" text:style-name="N">' +
+        item('Verify') +
+        '</text:list>' +
+        '<text:list text:style-name="N"><text:list-item text:start-value="7"><text:p>Seven</text:p></text:list-item></text:list>' +
+        '<text:list text:style-name="N">' +
+        item('Anew') +
+        '</text:list>',
+      '<text:list-style style:name="N"><text:list-level-style-number text:level="1"/></text:list-style>' +
+        '<text:list-style style:name="B"><text:list-level-style-bullet text:level="1"/></text:list-style>',
+    );
+    const { markdown } = await convertDocument(input, 'odt', std);
+    expect(markdown).toBe('1. Stop\n2. Export\n\n- Check\n\n3. Import\n\nThen:\n\n4. Verify\n\n7. Seven\n\n1. Anew\n');
+  });
+
+  it('When paragraphs are all in a monospaced font (spans or their paragraph style), then those reading like code are a code block with the short lines beside them, and a monospaced sentence stays prose', async () => {
+    const span = (style: string, text: string) =>
+      `<text:p><text:span text:style-name="${style}">${text}</text:span></text:p>`;
+    const input = odt(
+      span('T3', '#!/bin/sh') +
+        span('T3', 'for db in $(list); do') +
+        '<text:p text:style-name="P1"><text:s text:c="2"/>dump "$db"</text:p>' +
+        span('T3', 'done') +
+        span('T2', 'A note set in a typewriter face.') +
+        span('T2', 'done') +
+        '<text:p>Prose with <text:span text:style-name="T3">x = 1;</text:span> inside.</text:p>',
+      '<style:style style:name="T2" style:family="text"><style:text-properties style:font-name="Courier New"/></style:style>' +
+        '<style:style style:name="T3" style:family="text" style:parent-style-name="Mono"/>' +
+        '<style:style style:name="P1" style:family="paragraph"><style:text-properties fo:font-family="\'Liberation Mono\'"/></style:style>',
+      '',
+      '<style:style style:name="Mono" style:family="text"><style:text-properties style:font-name="Consolas"/></style:style>',
+    );
+    const { markdown } = await convertDocument(input, 'odt', std);
+    expect(markdown).toBe(
+      '```\n#!/bin/sh\nfor db in $(list); do\n  dump "$db"\ndone\n```\n\nA note set in a typewriter face.\n\ndone\n\nProse with x = 1; inside.\n',
+    );
+  });
+
+  it("When paragraphs are in LibreOffice's List Heading / List Contents styles (an HTML definition list) or pandoc's Definition Term / Definition Tight styles, then each term is a bold item with its definitions under it", async () => {
+    const input = odt(
+      '<text:p text:style-name="List_20_Heading">Boiler </text:p><text:p text:style-name="P1">A closed vessel.</text:p>' +
+        '<text:p text:style-name="List_20_Heading">Damper</text:p><text:p text:style-name="List_20_Contents">A plate.</text:p>' +
+        '<text:p>After.</text:p>' +
+        '<text:p text:style-name="Definition_20_Term_20_Tight">Valve</text:p>' +
+        '<text:p text:style-name="Definition_20_Definition_20_Tight">Controls flow.</text:p>',
+      '<style:style style:name="P1" style:family="paragraph" style:parent-style-name="List_20_Contents"/>',
+      '',
+      '<style:style style:name="List_20_Heading" style:display-name="List Heading" style:family="paragraph"/>' +
+        '<style:style style:name="List_20_Contents" style:display-name="List Contents" style:family="paragraph"/>',
+    );
+    const { markdown } = await convertDocument(input, 'odt', std);
+    expect(markdown).toBe(
+      '- **Boiler**\n  - A closed vessel.\n- **Damper**\n  - A plate.\n\nAfter.\n\n- **Valve**\n  - Controls flow.\n',
+    );
+  });
+
   it('When a paragraph has a line break, then it is a hard line break, and a tab is a space', async () => {
     const input = odt('<text:p>port = 8080<text:line-break/>mode = standalone</text:p><text:p>a<text:tab/>b</text:p>');
     const { markdown } = await convertDocument(input, 'odt', std);
@@ -189,7 +297,7 @@ describe('ODP', () => {
     );
   });
 
-  it('When a slide has no title, then its own name is the heading, and a slide with neither is numbered', async () => {
+  it('When a slide has no title, then its own name is the heading, and a slide with neither is numbered; a subtitle is a plain line', async () => {
     const ns = `${NS} xmlns:draw="urn:oasis:names:tc:opendocument:xmlns:drawing:1.0" xmlns:presentation="urn:oasis:names:tc:opendocument:xmlns:presentation:1.0"`;
     const box = (cls: string, text: string) =>
       `<draw:frame presentation:class="${cls}"><draw:text-box><text:p>${text}</text:p></draw:text-box></draw:frame>`;
@@ -206,7 +314,7 @@ describe('ODP', () => {
       }),
     );
     const { markdown } = await convertDocument(input, 'odp', std);
-    expect(markdown).toBe('# Welcome\n\n- Hello\n\n# Budget\n\nNumbers follow\n\n# Slide 3\n\nThe end\n');
+    expect(markdown).toBe('# Welcome\n\nHello\n\n# Budget\n\nNumbers follow\n\n# Slide 3\n\nThe end\n');
   });
 
   it('When a paragraph has a note and a bold span holding an asterisk, then the note is a footnote and the asterisk is escaped once', async () => {

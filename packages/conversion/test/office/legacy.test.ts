@@ -319,6 +319,47 @@ describe('DOC (Word 97-2003)', () => {
     expect(markdown).toBe('A *term*, e<sup>x</sup>\n');
   });
 
+  it("When DOC runs use a code character style (LibreOffice's Source Text, one based on Verbatim Char), then they are inline code with their spaces", async () => {
+    const input = buildDoc({
+      styles: [
+        { name: 'Source Text', kind: 'character' },
+        { name: 'Verbatim Char', kind: 'character' },
+        { name: 'KeywordTok', kind: 'character', basedOn: 'Verbatim Char', bold: true },
+      ],
+      body: [
+        {
+          runs: [
+            { text: 'Run ' },
+            { text: 'fixctl  --audit', style: 'Source Text' },
+            { text: ' then ' },
+            { text: 'def', style: 'KeywordTok' },
+            { text: '.' },
+          ],
+        },
+      ],
+    });
+    const { markdown } = await convertDocument(input, 'doc', std);
+    expect(markdown).toBe('Run `fixctl  --audit` then **`def`**.\n');
+  });
+
+  it("When DOC paragraphs are in List Heading / List Contents and Quotations styles (LibreOffice's DOC of a web page), then they are a definition list and a quote without the style's italic", async () => {
+    const input = buildDoc({
+      styles: [
+        { name: 'List Heading', kind: 'paragraph' },
+        { name: 'List Contents', kind: 'paragraph' },
+        { name: 'Quotations', kind: 'paragraph', italic: true },
+      ],
+      body: [
+        { runs: [{ text: 'Planned work costs less.' }], style: 'Quotations' },
+        { runs: [{ text: 'Boiler' }], style: 'List Heading' },
+        { runs: [{ text: 'A closed vessel.' }], style: 'List Contents' },
+        { runs: [{ text: 'After.' }] },
+      ],
+    });
+    const { markdown } = await convertDocument(input, 'doc', std);
+    expect(markdown).toBe('> Planned work costs less.\n\n- **Boiler**\n  - A closed vessel.\n\nAfter.\n');
+  });
+
   it('When a DOC bold character style is used in a bold paragraph style, then the toggle rule leaves that run plain', async () => {
     const input = buildDoc({
       styles: [

@@ -61,6 +61,47 @@ describe('spreadsheets', () => {
     }
   });
 
+  it('When xlsx formulas have no cached values (a workbook exceljs or openpyxl wrote), then simple ones are computed in their cell format and the rest show the formula', async () => {
+    const wb = new ExcelJS.Workbook();
+    const ws = wb.addWorksheet('Orders');
+    ws.addRow(['Item', 'Qty', 'Price', 'Total']);
+    ws.addRow(['Widget', 4, 2.5, { formula: 'B2*C2' }]);
+    ws.addRow(['Gadget', 10, 1.25, { formula: 'B3*C3' }]);
+    ws.addRow(['Sum', { formula: 'SUM(B2:B3)' }, { formula: 'ROUND(AVERAGE(C2:C3),1)' }, { formula: 'D2+D3' }]);
+    ws.addRow([
+      'Share',
+      { formula: '-(B2/B4)%*100' },
+      { formula: 'MAX(C2:C3)-MIN(C2:C3)^2' },
+      { formula: 'COUNTA(A1:A4)' },
+    ]);
+    ws.addRow(['Label', { formula: 'A2&" x"&B2' }, { formula: 'VLOOKUP(A2,A1:D3,2,FALSE)' }, { formula: 'Other!A1' }]);
+    for (const r of [2, 3, 4]) ws.getCell(`D${r}`).numFmt = '"$"#,##0.00';
+    ws.getCell('B5').numFmt = '0.0%';
+    wb.addWorksheet('Other').addRow([7]);
+    const input = Buffer.from(await wb.xlsx.writeBuffer());
+    expect((await convertDocument(input, 'xlsx', std)).markdown).toBe(
+      '## Orders\n\n| Item | Qty | Price | Total |\n| --- | --- | --- | --- |\n| Widget | 4 | 2.5 | $10.00 |\n' +
+        '| Gadget | 10 | 1.25 | $12.50 |\n| Sum | 14 | 1.9 | $22.50 |\n| Share | -28.6% | 0.9375 | 4 |\n' +
+        '| Label | Widget x4 | =VLOOKUP(A2,A1:D3,2,FALSE) | =Other!A1 |\n\n## Other\n\n| 7 |\n| --- |\n',
+    );
+  });
+
+  it('When uncached formulas run down a column (running totals, a chain through the cell above) or cite each other in a cycle, then each is computed once or shown as a formula', async () => {
+    const wb = new ExcelJS.Workbook();
+    const ws = wb.addWorksheet('Ledger');
+    const rows = 1000;
+    for (let r = 1; r <= rows; r++)
+      ws.addRow([r, { formula: `SUM(A$1:A${r})` }, r === 1 ? { formula: 'A1' } : { formula: `C${r - 1}+A${r}` }]);
+    ws.getCell('D1').value = { formula: 'D2' } as ExcelJS.CellFormulaValue;
+    ws.getCell('D2').value = { formula: 'D1' } as ExcelJS.CellFormulaValue;
+    ws.getCell('E1').value = { formula: 'F9' } as ExcelJS.CellFormulaValue;
+    const input = Buffer.from(await wb.xlsx.writeBuffer());
+    const lines = (await convertDocument(input, 'xlsx', std)).markdown.split('\n');
+    expect(lines[2]).toBe('| 1 | 1 | 1 | =D2 | 0 |');
+    expect(lines[4]).toBe('| 2 | 3 | 3 | =D1 |  |');
+    expect(lines[rows + 2]).toBe(`| ${rows} | ${(rows * (rows + 1)) / 2} | ${(rows * (rows + 1)) / 2} |  |  |`);
+  });
+
   it('When an ods sheet holds a chart object, then the chart follows its sheet as title, kind and table', async () => {
     const wb = XLSX.utils.book_new();
     XLSX.utils.book_append_sheet(

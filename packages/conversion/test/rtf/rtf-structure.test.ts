@@ -238,6 +238,16 @@ describe('RTF text and destinations', () => {
     );
   });
 
+  it('When short monospaced lines without code characters stand before and after monospaced code, then they join its block, and a monospaced sentence does not', async () => {
+    const fonts = '{\\fonttbl{\\f0\\fswiss Helvetica;}{\\f1\\fmodern Courier New;}}';
+    const body =
+      '\\pard\\f1 #!/bin/sh\\par\\pard\\f1 for x in $(ls); do\\par\\pard\\f1 {  }echo x\\par\\pard\\f1 done\\par' +
+      '\\pard\\f1 A note in a typewriter face.\\par\\pard\\f1 done\\par\\pard\\f0 Prose.\\par';
+    expect(await rtf(doc(body, fonts))).toBe(
+      '```\n#!/bin/sh\nfor x in $(ls); do\n  echo x\ndone\n```\n\nA note in a typewriter face.\n\ndone\n\nProse.\n',
+    );
+  });
+
   it('When tracked changes delete (\\deleted) and insert (\\revised) text, then the document reads as changed', async () => {
     expect(await rtf(doc('\\pard Price {\\deleted\\revauthdel1 10}{\\revised\\revauth1 12} EUR.\\par'))).toBe(
       'Price 12 EUR.\n',

@@ -156,4 +156,37 @@ describe('RTF', () => {
     const { markdown } = await convertDocument(input, 'rtf', std);
     expect(markdown).toBe('A **key** word, e<sup>x</sup>.\n');
   });
+
+  it("When runs cite a code character style (LibreOffice's Source Text, pandoc's Source_Text kept by LibreOffice, one based on Verbatim Char), then they are inline code with their spaces", async () => {
+    const input = Buffer.from(
+      '{\\rtf1\\ansi{\\stylesheet{\\s0 Normal;}{\\*\\cs15\\snext15 Source Text;}{\\*\\cs16\\snext16 Source_Text;}' +
+        '{\\*\\cs17\\snext17 Verbatim Char;}{\\*\\cs18\\sbasedon17\\snext18\\b KeywordTok;}{\\*\\cs19\\snext19 Emphasis;}}' +
+        '\\pard\\plain Run {\\cs15 fixctl  --audit} or {\\cs16 make} then {\\cs18 def}, {\\cs19 not code}.\\par}',
+      'latin1',
+    );
+    const { markdown } = await convertDocument(input, 'rtf', std);
+    expect(markdown).toBe('Run `fixctl  --audit` or `make` then **`def`**, not code.\n');
+  });
+
+  it('When a code paragraph is indented by a run of its own (LibreOffice writes "{    }" before the line), then the indentation is kept', async () => {
+    const input = Buffer.from(
+      '{\\rtf1\\ansi{\\stylesheet{\\s0 Normal;}{\\s44 Preformatted Text;}}' +
+        '\\pard\\plain\\s44{def total(orders):}\\par\\pard\\plain\\s44{    }{return  sum(o)}\\line{\\tab x}\\par' +
+        '\\pard\\plain Prose  with   spaces.\\par}',
+      'latin1',
+    );
+    const { markdown } = await convertDocument(input, 'rtf', std);
+    expect(markdown).toBe('```\ndef total(orders):\n    return  sum(o)\n x\n```\n\nProse with spaces.\n');
+  });
+
+  it("When paragraphs are in LibreOffice's List Heading / List Contents or Word's Block Text styles, then they are a definition list and a quote", async () => {
+    const input = Buffer.from(
+      '{\\rtf1\\ansi{\\stylesheet{\\s0 Normal;}{\\s1 List Heading;}{\\s2 List Contents;}{\\s3 Block Text;}}' +
+        '\\pard\\plain\\s1 Boiler\\par\\pard\\plain\\s2 A closed vessel.\\par\\pard\\plain\\s2 Heats water.\\par' +
+        '\\pard\\plain\\s3 Less is more.\\par\\pard\\plain\\s1 Alone\\par}',
+      'latin1',
+    );
+    const { markdown } = await convertDocument(input, 'rtf', std);
+    expect(markdown).toBe('- **Boiler**\n  - A closed vessel.\n  - Heats water.\n\n> Less is more.\n\nAlone\n');
+  });
 });

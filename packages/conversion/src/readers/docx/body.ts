@@ -2,8 +2,9 @@ import type { Element } from '@xmldom/xmldom';
 import { text, type Block, type Inline, type Note } from '../../document/model';
 import { hyperlinkTarget } from '../shared/word-fields';
 import { imageAltText } from '../shared/alt-text';
-import { CODE_CHAR_STYLE, CODE_CHARS, CODE_STYLE, MONOSPACE } from '../shared/code-paragraphs';
+import { CODE_CHAR_STYLE, CODE_CHARS, CODE_STYLE, MONOSPACE, joinsCodeBeside } from '../shared/code-paragraphs';
 import { QUOTE_STYLE } from '../shared/quote-styles';
+import { DEFINITION_STYLE, TERM_STYLE, definitionLists, type DefinitionRole } from '../shared/definition-lists';
 import { headingLevelOfStyleName } from '../shared/heading-styles';
 import { nestListItems } from '../../document/lists';
 import { blocksAsInline, collapseSpaces, styled } from '../../document/builders';
@@ -26,11 +27,13 @@ type Piece = ({ text: string } | { node: Inline } | { display: string }) & Forma
 const MAX_NESTING = 32;
 
 /** One body element after reading: a block, or a list item / code line that groups with its neighbours. */
-type Flat = (
-  | { kind: 'block'; block: Block }
-  | { kind: 'item'; level: number; ordered: boolean; value: number; sequence: string; text: Inline[] }
-  | { kind: 'code'; text: string }
-) & { page?: number };
+type Flat =
+  /** `monoLine`: a monospaced paragraph's text, a line of a code block it stands next to (joinsCodeBeside). */
+  (
+    | { kind: 'block'; block: Block; monoLine?: string }
+    | { kind: 'item'; level: number; ordered: boolean; value: number; sequence: string; text: Inline[] }
+    | { kind: 'code'; text: string }
+  ) & { page?: number };
 
 interface Field {
   instr: string;
@@ -73,7 +76,7 @@ export class DocxReader {
     }
     this.depth--;
     this.pageCount = pages.page;
-    const blocks = group(flat);
+    const blocks = this.group(flat);
     if (!this.noteDefinitions.length) return blocks;
     return [...blocks, { type: 'notes', notes: this.noteDefinitions }];
   }
@@ -86,7 +89,14 @@ export class DocxReader {
     const flat: Flat[] = [];
     for (const el of elements) this.element(el, flat);
     this.depth--;
-    return group(flat);
+    return this.group(flat);
+  }
+
+  /** Paragraphs in a definition list's term or definition style, by their text. */
+  private readonly definitionRoles = new WeakMap<Inline[], DefinitionRole>();
+
+  private group(flat: Flat[]): Block[] {
+    return definitionLists(group(flat), (b) => (b.type === 'paragraph' ? this.definitionRoles.get(b.text) : undefined));
   }
 
   private element(el: Element, out: Flat[]): void {
@@ -170,7 +180,14 @@ export class DocxReader {
       } else if (quoted) {
         out.push({ kind: 'block', block: { type: 'quote', blocks: [{ type: 'paragraph', text }] } });
       } else {
-        out.push({ kind: 'block', block: { type: 'paragraph', text } });
+        const monoLine = joinsCodeBeside(plain) && this.isMonospace(p, chain) ? plain.replace(/\s+$/, '') : undefined;
+        if (styleNames.some((n) => TERM_STYLE.test(n))) this.definitionRoles.set(text, 'term');
+        else if (styleNames.some((n) => DEFINITION_STYLE.test(n))) this.definitionRoles.set(text, 'definition');
+        out.push({
+          kind: 'block',
+          block: { type: 'paragraph', text },
+          ...(monoLine === undefined ? {} : { monoLine }),
+        });
       }
     }
     for (const block of extra) out.push({ kind: 'block', block });
@@ -217,7 +234,11 @@ export class DocxReader {
   }
 
   private isMonospaceCode(p: Element, chain: StyleInfo[], plain: string): boolean {
-    if (!CODE_CHARS.test(plain)) return false;
+    return CODE_CHARS.test(plain) && this.isMonospace(p, chain);
+  }
+
+  /** Every run with text in a monospaced font, set on the run, its character style or the paragraph's style. */
+  private isMonospace(p: Element, chain: StyleInfo[]): boolean {
     const styleMono = chain.find((s) => s.monospace !== undefined)?.monospace ?? false;
     const runs = descendants(p, 'r').filter((r) => (r.textContent ?? '').trim());
     return (
@@ -288,7 +309,8 @@ export class DocxReader {
       s: on(child(rPr, 'strike')) ?? on(child(rPr, 'dstrike')) ?? styledRun.s,
       v: position ? (position === 'baseline' ? undefined : position) : styledRun.v,
       href: base.href,
-      code: runChain.some((st) => CODE_CHAR_STYLE.test(st.name)) || undefined,
+      // Underscores as spaces: LibreOffice keeps pandoc's ODT name "Source_Text" in its DOCX.
+      code: runChain.some((st) => CODE_CHAR_STYLE.test(st.name.replace(/_/g, ' '))) || undefined,
     };
     const field = this.fields[this.fields.length - 1];
     if (field?.inResult && field.href && !fmt.href) fmt.href = field.href;
@@ -562,6 +584,7 @@ function formatted(pieces: Piece[]): Inline[] {
 
 /** Groups list items into nested lists and code lines into code blocks. */
 function group(flat: Flat[]): Block[] {
+  joinMonospacedLines(flat);
   const out: Block[] = [];
   let i = 0;
   while (i < flat.length) {
@@ -583,6 +606,20 @@ function group(flat: Flat[]): Block[] {
     }
   }
   return out;
+}
+
+/** Monospaced paragraphs next to code lines (directly or through others like them) become code lines. */
+function joinMonospacedLines(flat: Flat[]): void {
+  for (let i = 0; i < flat.length; i++) {
+    if (flat[i]!.kind !== 'code') continue;
+    for (const step of [-1, 1]) {
+      for (let j = i + step; j >= 0 && j < flat.length; j += step) {
+        const f = flat[j]!;
+        if (f.kind !== 'block' || f.monoLine === undefined) break;
+        flat[j] = { kind: 'code', text: f.monoLine, ...(f.page === undefined ? {} : { page: f.page }) };
+      }
+    }
+  }
 }
 
 /**

@@ -19,6 +19,7 @@ import {
 } from './word97';
 import { gridRows, type CellDef } from '../shared/table-grid';
 import { NO_ALT_TEXT } from '../shared/alt-text';
+import { definitionLists, type DefinitionRole } from '../shared/definition-lists';
 
 /**
  * DOC (Word 97-2003): our own reader of the binary format (./word97.ts) gives paragraphs with
@@ -54,13 +55,15 @@ export const docReader: Reader = {
  * read when a break comes stays on the page where it started).
  */
 function wordBlocks(doc: WordDocument): { blocks: Block[]; pageCount: number } {
-  const blocks: Block[] = [];
+  let blocks: Block[] = [];
   const marks: number[] = [];
   let pendingBreaks = 0;
   let listRun: FlatListItem[] = [];
   let rows: Inline[][][] = [];
   let geometry: Array<RowGeometry | undefined> = [];
   let codeBefore = false;
+  // Paragraphs in a definition list's term or definition style, by their text.
+  const roles = new WeakMap<Inline[], DefinitionRole>();
   let row: Inline[][] = [];
   let cell: Inline[][] = [];
   const cellText = (): Inline[] => cell.flatMap((t, i): Inline[] => (i ? [{ type: 'break' }, ...t] : t));
@@ -122,7 +125,12 @@ function wordBlocks(doc: WordDocument): { blocks: Block[]; pageCount: number } {
     }
     flushList();
     if (empty) continue;
-    blocks.push(p.heading ? { type: 'heading', level: p.heading, text } : { type: 'paragraph', text });
+    if (p.heading) blocks.push({ type: 'heading', level: p.heading, text });
+    else if (p.role === 'quote') blocks.push({ type: 'quote', blocks: [{ type: 'paragraph', text }] });
+    else {
+      blocks.push({ type: 'paragraph', text });
+      if (p.role) roles.set(text, p.role);
+    }
   }
   flushTable();
   flushList();
@@ -132,6 +140,7 @@ function wordBlocks(doc: WordDocument): { blocks: Block[]; pageCount: number } {
     while (page <= marks.length && marks[page - 1]! <= i) page++;
     blocks[i] = { ...blocks[i]!, page };
   }
+  blocks = definitionLists(blocks, (b) => (b.type === 'paragraph' ? roles.get(b.text) : undefined));
   const notes = doc.notes.filter((n) => n.paragraphs.some((p) => !isEmpty(inlineNodes(p.runs))));
   if (notes.length) {
     blocks.push({
@@ -165,7 +174,10 @@ function inlineNodes(runs: WordRun[]): Inline[] {
     else {
       run.text.split('\n').forEach((line, i) => {
         if (i) out.push({ type: 'break' });
-        let nodes = styled([{ type: 'text', text: line.replace(/[ \t]+/g, ' ') }], run);
+        // Inline code keeps its spaces as typed.
+        const node: Inline =
+          run.code && line.trim() ? { type: 'code', text: line } : { type: 'text', text: line.replace(/[ \t]+/g, ' ') };
+        let nodes = styled([node], run);
         if (run.link) nodes = [{ type: 'link', url: run.link, children: nodes }];
         out.push(...nodes);
       });
@@ -191,6 +203,7 @@ function mergeRuns(runs: WordRun[]): WordRun[] {
       last.bold === run.bold &&
       last.italic === run.italic &&
       last.position === run.position &&
+      last.code === run.code &&
       last.link === run.link;
     if (same) last.text += run.text;
     else out.push({ ...run });

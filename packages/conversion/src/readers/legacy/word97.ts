@@ -1,5 +1,7 @@
 import iconv from 'iconv-lite';
-import { CODE_STYLE } from '../shared/code-paragraphs';
+import { CODE_CHAR_STYLE, CODE_STYLE } from '../shared/code-paragraphs';
+import { QUOTE_STYLE } from '../shared/quote-styles';
+import { DEFINITION_STYLE, TERM_STYLE, type DefinitionRole } from '../shared/definition-lists';
 import { headingLevelOfStyleName } from '../shared/heading-styles';
 import { hyperlinkTarget } from '../shared/word-fields';
 import type { Position } from '../../document/builders';
@@ -85,6 +87,8 @@ export interface WordRun {
   link?: string;
   /** A picture or a note reference, not text. */
   special?: { kind: 'picture' } | { kind: 'note'; label: string };
+  /** Inline code (a code character style). */
+  code?: boolean;
 }
 
 export interface WordParagraph {
@@ -105,6 +109,8 @@ export interface WordParagraph {
   row?: RowGeometry;
   /** Body text in a code style ("Source Code", "HTML Preformatted", "Plain Text"). */
   code?: boolean;
+  /** Body text in a quote style, or a definition list's term or definition style. */
+  role?: 'quote' | DefinitionRole;
 }
 
 export interface WordNote {
@@ -169,6 +175,8 @@ interface CharProps {
   italic?: boolean;
   position?: Position;
   special: boolean;
+  /** In a character style whose name means inline code ("Source Text", "Verbatim Char"). */
+  code?: boolean;
 }
 
 /** Character sprms as stored (a run's CHPX or a style's UPX): toggle operands unresolved. */
@@ -712,12 +720,18 @@ class TextReader {
     const push = (text: string, props: CharProps, extra?: Partial<WordRun>): void => {
       const bold = props.bold ?? false;
       const italic = props.italic ?? false;
-      const { position } = props;
+      const { position, code } = props;
       const last = runs[runs.length - 1];
       const joinable = last && !last.special && !extra && !last.link && runs.length > fieldStart;
-      if (joinable && last.bold === bold && last.italic === italic && last.position === position) {
+      if (
+        joinable &&
+        last.bold === bold &&
+        last.italic === italic &&
+        last.position === position &&
+        last.code === code
+      ) {
         last.text += text;
-      } else runs.push({ text, bold, italic, position, ...extra });
+      } else runs.push({ text, bold, italic, position, ...(code ? { code } : {}), ...extra });
     };
     for (const piece of this.pieces) {
       const start = Math.max(from, piece.cpStart);
@@ -831,6 +845,11 @@ class TextReader {
       if (props.ilfo > 0 && !paragraph.heading) {
         paragraph.list = this.listItem(props.ilfo, props.ilvl);
       } else if (!paragraph.heading && this.codeStyle(props.istd)) paragraph.code = true;
+      else if (!paragraph.heading) {
+        if (this.styleNamed(props.istd, QUOTE_STYLE)) paragraph.role = 'quote';
+        else if (this.styleNamed(props.istd, TERM_STYLE)) paragraph.role = 'term';
+        else if (this.styleNamed(props.istd, DEFINITION_STYLE)) paragraph.role = 'definition';
+      }
     }
     return paragraph;
   }
@@ -890,12 +909,15 @@ class TextReader {
     const paragraph = findRun(this.papx, fc)?.props ?? defaultParagraphProps();
     let state = this.paragraphChars.get(paragraph);
     if (!state) {
-      // A heading's style formatting is what makes it look like one, not emphasis (docs/decisions.md).
-      state = this.headingLevel(paragraph) ? PLAIN_CHARS : this.styleState(paragraph.istd);
+      // A heading's or quote's style formatting is what makes it look like one, not emphasis (docs/decisions.md).
+      const plain = this.headingLevel(paragraph) || this.styleNamed(paragraph.istd, QUOTE_STYLE);
+      state = plain ? PLAIN_CHARS : this.styleState(paragraph.istd);
       this.paragraphChars.set(paragraph, state);
     }
+    let code: true | undefined;
     if (raw.istd !== undefined && raw.istd !== ISTD_DEFAULT_FONT && this.styles[raw.istd]?.stk === 2) {
       const chars = this.styleState(raw.istd);
+      if (this.styleNamed(raw.istd, CODE_CHAR_STYLE)) code = true;
       // Toggle rule across style levels: a character style that is bold flips its paragraph's bold.
       state = {
         bold: state.bold !== chars.bold,
@@ -903,7 +925,19 @@ class TextReader {
         position: chars.position ?? state.position,
       };
     }
-    return { ...applyChars(state, raw), special: raw.special };
+    return { ...applyChars(state, raw), special: raw.special, code };
+  }
+
+  /** Whether the style, or one it is based on, has a name that `pattern` matches. */
+  private styleNamed(istd: number, pattern: RegExp): boolean {
+    for (let at = istd, hop = 0; hop < MAX_STYLE_HOPS; hop++) {
+      const style = this.styles[at];
+      if (!style) return false;
+      if (pattern.test(style.name.replace(/_/g, ' '))) return true;
+      if (style.base >= 0x0ffe || style.base === at) return false;
+      at = style.base;
+    }
+    return false;
   }
 
   /** What a style's chain of base styles resolves to, the root applied first. */

@@ -9,8 +9,9 @@ import { attr, child, children, descendants } from '../shared/xml-dom';
 import type { Block, Inline, ListItem, Note } from '../../document/model';
 import { blocksAsInline, styled, withoutWholeEmphasis, type InlineStyle, type Position } from '../../document/builders';
 import { inlineText, isBlankInline } from '../../document/predicates';
-import { CODE_STYLE } from '../shared/code-paragraphs';
+import { CODE_CHARS, CODE_CHAR_STYLE, CODE_STYLE, MONOSPACE, joinsCodeBeside } from '../shared/code-paragraphs';
 import { QUOTE_STYLE } from '../shared/quote-styles';
+import { DEFINITION_STYLE, TERM_STYLE, definitionLists, type DefinitionRole } from '../shared/definition-lists';
 import { headingLevelOfStyleName } from '../shared/heading-styles';
 import {
   inlines,
@@ -32,6 +33,8 @@ interface TextProperties {
   position?: Position | 'baseline';
   /** Font size in points, where the style sets one in points. */
   size?: number;
+  /** The font (style:font-name, else fo:font-family) is monospaced by its name. */
+  mono?: boolean;
 }
 
 interface OdfStyle {
@@ -54,6 +57,12 @@ interface OdfPackage {
   defaults: Map<string, TextProperties>;
   /** Paragraph style name → its parent style, to find Title / Subtitle paragraphs. */
   parents: Map<string, string>;
+  /** The last number of each top-level list read, by its xml:id and (the latest) by its list style. */
+  listEnds: { byId: Map<string, number>; byStyle: Map<string, number> };
+  /** A short monospaced paragraph's text (by its inline nodes), to join the code block it stands next to. */
+  monoLines: WeakMap<Inline[], string>;
+  /** Paragraphs in a definition list's term or definition style, by their text. */
+  definitionRoles: WeakMap<Inline[], DefinitionRole>;
 }
 
 function openOdf(input: Buffer, label: string): OdfPackage {
@@ -102,6 +111,9 @@ function openOdf(input: Buffer, label: string): OdfPackage {
     styles,
     defaults,
     parents,
+    listEnds: { byId: new Map(), byStyle: new Map() },
+    monoLines: new WeakMap(),
+    definitionRoles: new WeakMap(),
   };
 }
 
@@ -112,13 +124,57 @@ function textProperties(tp: Element | undefined): TextProperties {
   const through = attr(tp, 'text-line-through-style');
   const position = attr(tp, 'text-position');
   const size = /^([\d.]+)pt$/.exec(attr(tp, 'font-size') ?? '')?.[1];
+  const font = attr(tp, 'font-name') ?? attr(tp, 'font-family');
   return {
+    mono: font === undefined ? undefined : MONOSPACE.test(font),
     size: size === undefined ? undefined : Number(size),
     bold: weight === undefined ? undefined : /bold|[6-9]00/.test(weight),
     italic: slant === undefined ? undefined : slant === 'italic' || slant === 'oblique',
     strike: through === undefined ? undefined : through !== 'none',
     position: position === undefined ? undefined : (textPosition(position) ?? 'baseline'),
   };
+}
+
+/** What a style (through its parents, then with `withDefault` the family's default style) sets for `key`. */
+function styleProperty<K extends keyof TextProperties>(
+  pkg: OdfPackage,
+  family: string,
+  name: string,
+  key: K,
+  withDefault: boolean,
+): TextProperties[K] {
+  for (let n: string | undefined = name, hops = 0; n && hops < MAX_STYLE_DEPTH; hops++) {
+    const st = pkg.styles.get(`${family}:${n}`);
+    if (!st) break;
+    if (st.text[key] !== undefined) return st.text[key];
+    n = st.parent;
+  }
+  return withDefault ? pkg.defaults.get(family)?.[key] : undefined;
+}
+
+/**
+ * Whether all of a paragraph's text is set in a monospaced font (by its paragraph style, or by the
+ * spans around each piece of text), as a code listing typed in Courier or Consolas is.
+ */
+function isMonospaced(p: Element, pkg: OdfPackage): boolean {
+  let text = false;
+  const all = (el: Element, mono: boolean): boolean => {
+    for (let n = el.firstChild; n; n = n.nextSibling) {
+      if (n.nodeType === 3 && (n.nodeValue ?? '').trim()) {
+        text = true;
+        if (!mono) return false;
+      } else if (n.nodeType === 1) {
+        const e = n as Element;
+        if (e.localName === 'note' || e.localName === 'annotation' || e.localName === 'frame') continue;
+        const own =
+          e.localName === 'span' ? styleProperty(pkg, 'text', attr(e, 'style-name') ?? '', 'mono', false) : undefined;
+        if (!all(e, own ?? mono)) return false;
+      }
+    }
+    return true;
+  };
+  const paragraphMono = styleProperty(pkg, 'paragraph', attr(p, 'style-name') ?? '', 'mono', true) ?? false;
+  return all(p, paragraphMono) && text;
 }
 
 /**
@@ -209,9 +265,20 @@ function inline(el: Element, pkg: OdfPackage, notes: Note[], fmt: InlineStyle = 
       case 'line-break':
         out.push({ type: 'break' });
         break;
-      case 'span':
-        out.push(...inline(e, pkg, notes, applyStyle(fmt, pkg, 'text', attr(e, 'style-name') ?? '', false)));
+      case 'span': {
+        const style = attr(e, 'style-name') ?? '';
+        // Inline code (pandoc's and LibreOffice's "Source Text", "Verbatim Char"): its text as typed,
+        // spaces kept; a span holding a note or a comment is read as text, so they keep their references.
+        const code =
+          styleNamed(style, pkg, CODE_CHAR_STYLE, 'text') &&
+          !descendants(e, 'note').length &&
+          !descendants(e, 'annotation').length
+            ? inlineText(inline(e, pkg, notes, PLAIN), '')
+            : '';
+        if (code.trim()) out.push(...styled([{ type: 'code', text: code }], fmt));
+        else out.push(...inline(e, pkg, notes, applyStyle(fmt, pkg, 'text', style, false)));
         break;
+      }
       case 'a': {
         const url = attr(e, 'href') ?? '';
         const inner = inline(e, pkg, notes, fmt);
@@ -282,7 +349,7 @@ function frameText(frame: Element, pkg: OdfPackage, notes: Note[]): Inline[] {
 
 /** Body elements of a text document (or a cell, a section, a list item) to blocks. */
 function textBlocks(container: Element | undefined, pkg: OdfPackage, notes: Note[]): Block[] {
-  return joinCodeParagraphs(elementBlocks(children(container), pkg, notes));
+  return bodyBlocks(elementBlocks(children(container), pkg, notes), pkg);
 }
 
 function elementBlocks(elements: Element[], pkg: OdfPackage, notes: Note[]): Block[] {
@@ -292,6 +359,28 @@ function elementBlocks(elements: Element[], pkg: OdfPackage, notes: Note[]): Blo
       // Blank lines of a listing are code paragraphs too: kept until the blocks are joined.
       blocks.push({ type: 'code', text: inlineText(inline(el, pkg, notes), '\n') });
       continue;
+    }
+    if (
+      el.localName === 'p' &&
+      !titleRole(attr(el, 'style-name') ?? '', pkg) &&
+      !descendants(el, 'note').length &&
+      !descendants(el, 'annotation').length &&
+      isMonospaced(el, pkg)
+    ) {
+      // All in a monospaced font: code when it reads like code (as in the DOCX and RTF readers), and
+      // a short line ("done") a line of the code beside it. (Without notes, reading it twice adds none.)
+      const nodes = inline(el, pkg, notes);
+      const text = inlineText(nodes, '\n').replace(/\s+$/, '');
+      if (CODE_CHARS.test(text)) {
+        blocks.push({ type: 'code', text });
+        continue;
+      }
+      if (joinsCodeBeside(text)) {
+        const block: Block = { type: 'paragraph', text: nodes };
+        pkg.monoLines.set(block.text, text);
+        blocks.push(block);
+        continue;
+      }
     }
     switch (el.localName) {
       case 'h':
@@ -308,7 +397,12 @@ function elementBlocks(elements: Element[], pkg: OdfPackage, notes: Note[]): Blo
         if (role) blocks.push({ type: 'heading', level: role, text });
         else if (styleNamed(attr(el, 'style-name') ?? '', pkg, QUOTE_STYLE))
           blocks.push({ type: 'quote', blocks: [{ type: 'paragraph', text }] });
-        else blocks.push({ type: 'paragraph', text });
+        else {
+          const style = attr(el, 'style-name') ?? '';
+          if (styleNamed(style, pkg, TERM_STYLE)) pkg.definitionRoles.set(text, 'term');
+          else if (styleNamed(style, pkg, DEFINITION_STYLE)) pkg.definitionRoles.set(text, 'definition');
+          blocks.push({ type: 'paragraph', text });
+        }
         break;
       }
       case 'list':
@@ -328,8 +422,30 @@ function elementBlocks(elements: Element[], pkg: OdfPackage, notes: Note[]): Blo
   return blocks;
 }
 
-/** Code paragraphs in a row are one block, blank lines inside kept, as in the DOCX and RTF readers. */
-function joinCodeParagraphs(blocks: Block[]): Block[] {
+/** A text body's blocks with code paragraphs joined and definition lists made. */
+function bodyBlocks(blocks: Block[], pkg: OdfPackage): Block[] {
+  return definitionLists(joinCodeParagraphs(blocks, pkg), (b) =>
+    b.type === 'paragraph' ? pkg.definitionRoles.get(b.text) : undefined,
+  );
+}
+
+/**
+ * Code paragraphs in a row are one block, blank lines inside kept, as in the DOCX and RTF readers;
+ * short monospaced lines next to them (directly or through others like them) are lines of the block.
+ */
+function joinCodeParagraphs(blocks: Block[], pkg: OdfPackage): Block[] {
+  const line = (b: Block | undefined): string | undefined =>
+    b?.type === 'paragraph' ? pkg.monoLines.get(b.text) : undefined;
+  blocks = [...blocks];
+  for (let i = 0; i < blocks.length; i++) {
+    if (blocks[i]!.type !== 'code') continue;
+    for (const step of [-1, 1]) {
+      for (let j = i + step; line(blocks[j]) !== undefined; j += step) {
+        const { text: _text, type: _type, ...provenance } = blocks[j] as Extract<Block, { type: 'paragraph' }>;
+        blocks[j] = { ...provenance, type: 'code', text: line(blocks[j])! };
+      }
+    }
+  }
   const out: Block[] = [];
   for (const block of blocks) {
     const last = out[out.length - 1];
@@ -341,12 +457,12 @@ function joinCodeParagraphs(blocks: Block[]): Block[] {
     .filter((b) => b.type !== 'code' || b.text !== '');
 }
 
-/** A paragraph style that means code ("Preformatted Text", "Source Code"), directly or through its parents. */
-/** Whether the paragraph style, or one it derives from, has a name that `pattern` matches. */
-function styleNamed(style: string, pkg: OdfPackage, pattern: RegExp): boolean {
-  for (let name = style, hops = 0; name && hops < 8; name = pkg.parents.get(name) ?? '', hops++) {
-    // Style names encode spaces as _20_.
-    if (pattern.test(name.replace(/_20_/g, ' '))) return true;
+/** Whether the style (of `family`), or one it derives from, has a name that `pattern` matches. */
+function styleNamed(style: string, pkg: OdfPackage, pattern: RegExp, family = 'paragraph'): boolean {
+  for (let name = style, hops = 0; name && hops < 8; hops++) {
+    // Style names encode spaces as _20_ (LibreOffice) or _ (pandoc's "Source_Text").
+    if (pattern.test(name.replace(/_20_/g, ' ')) || pattern.test(name.replace(/_20_|_/g, ' '))) return true;
+    name = family === 'paragraph' ? (pkg.parents.get(name) ?? '') : (pkg.styles.get(`${family}:${name}`)?.parent ?? '');
   }
   return false;
 }
@@ -386,30 +502,68 @@ function listBlock(list: Element, pkg: OdfPackage, notes: Note[], styleName: str
       children: nested.length ? nested : undefined,
     });
   }
-  return { type: 'list', ordered, items };
+  if (depth > 0) return { type: 'list', ordered, items };
+  const start = ordered ? listStart(list, name, pkg) : undefined;
+  const end = (start ?? 1) - 1 + items.length;
+  const id = attr(list, 'id');
+  if (id) pkg.listEnds.byId.set(id, end);
+  pkg.listEnds.byStyle.set(name, end);
+  return start === undefined || start === 1
+    ? { type: 'list', ordered, items }
+    : { type: 'list', ordered, start, items };
 }
 
-/** A table with spanned cells repeated across their span (covered cells take the spanning value). */
+/**
+ * The first number of a top-level numbered list: its first item's start value, else one after the
+ * list it goes on from (`text:continue-list`, as LibreOffice writes a Word list interrupted by
+ * another, or `text:continue-numbering` with the same list style), else 1.
+ */
+function listStart(list: Element, style: string, pkg: OdfPackage): number | undefined {
+  const first = children(list).find((c) => c.localName === 'list-item');
+  const value = Number(attr(first, 'start-value'));
+  if (Number.isInteger(value) && value >= 0) return value;
+  const from = attr(list, 'continue-list');
+  const before = from
+    ? pkg.listEnds.byId.get(from)
+    : attr(list, 'continue-numbering') === 'true'
+      ? pkg.listEnds.byStyle.get(style)
+      : undefined;
+  return before === undefined ? undefined : before + 1;
+}
+
+/**
+ * A table with spanned cells repeated across their span: a covered cell takes the text of the cell
+ * whose row or column span reaches over it (else, a file without spans, its left or upper neighbour).
+ */
 function tableBlocks(table: Element, pkg: OdfPackage, notes: Note[]): Block[] {
   const rows: Inline[][][] = [];
   const rowEls = descendants(table, 'table-row').filter((r) => nearestTable(r) === table);
   const above: Inline[][] = [];
-  for (const tr of rowEls) {
+  // Column → the spanning cell's text and the last row (index) its row span reaches.
+  const spanning = new Map<number, { text: Inline[]; untilRow: number }>();
+  rowEls.forEach((tr, r) => {
     const row: Inline[][] = [];
     for (const cell of children(tr).filter(
       (c) => c.localName === 'table-cell' || c.localName === 'covered-table-cell',
     )) {
       const repeat = Math.min(Number(attr(cell, 'number-columns-repeated') ?? 1), 64);
-      const covered = cell.localName === 'covered-table-cell';
-      const text = covered
-        ? (row[row.length - 1] ?? above[row.length] ?? [])
-        : blocksAsInline(textBlocks(cell, pkg, notes));
-      for (let k = 0; k < repeat; k++) row.push(text);
+      const own = cell.localName === 'covered-table-cell' ? undefined : blocksAsInline(textBlocks(cell, pkg, notes));
+      for (let k = 0; k < repeat; k++) {
+        const col = row.length;
+        const span = spanning.get(col);
+        const text = own ?? (span && span.untilRow >= r ? span.text : (row[col - 1] ?? above[col] ?? []));
+        if (own && k === 0) {
+          const cols = Math.min(Math.max(Number(attr(cell, 'number-columns-spanned') ?? 1) || 1, 1), 64);
+          const untilRow = r + Math.max(Number(attr(cell, 'number-rows-spanned') ?? 1) || 1, 1) - 1;
+          for (let c = col; c < col + cols; c++) if (cols > 1 || untilRow > r) spanning.set(c, { text, untilRow });
+        }
+        row.push(text);
+      }
     }
     while (row.length && isEmpty(row[row.length - 1]!)) row.pop();
     rows.push(row);
     row.forEach((v, i) => (above[i] = v));
-  }
+  });
   const nonEmpty = rows.filter((r) => r.some((c) => !isEmpty(c)));
   return nonEmpty.length ? [{ type: 'table', rows: nonEmpty }] : [];
 }
@@ -502,7 +656,7 @@ export const odtReader: Reader = {
       const page = breaks.walk(el);
       for (const block of elementBlocks([el], pkg, notes)) blocks.push({ ...block, page });
     }
-    const joined = joinCodeParagraphs(blocks);
+    const joined = bodyBlocks(blocks, pkg);
     const pages = Number(attr(descendants(pkg.meta, 'document-statistic')[0], 'page-count') ?? 0);
     return {
       blocks: withNotes(joined, notes),
@@ -543,7 +697,8 @@ export const odpReader: Reader = {
             box,
             pkg,
             notes,
-            cls === 'outline' || cls === 'subtitle' ? 'bullet' : 'none',
+            // Outline text is bulleted by default; a subtitle is a line (its own list, if any, still bullets it), as in PPTX.
+            cls === 'outline' ? 'bullet' : 'none',
             0,
             // A title's paragraph style is what makes it look like a title, as for ODT headings.
             cls === 'title' ? PLAIN : undefined,

@@ -7,8 +7,9 @@ import { collapseSpaces, styled, withoutWholeEmphasis, type Position } from '../
 import { inlineText, isBlankInline } from '../../document/predicates';
 import { MAX_NESTING_DEPTH } from '../shared/nesting-limits';
 import { imageAltText } from '../shared/alt-text';
-import { CODE_CHARS, CODE_STYLE, MONOSPACE } from '../shared/code-paragraphs';
+import { CODE_CHAR_STYLE, CODE_CHARS, CODE_STYLE, MONOSPACE, joinsCodeBeside } from '../shared/code-paragraphs';
 import { QUOTE_STYLE } from '../shared/quote-styles';
+import { DEFINITION_STYLE, TERM_STYLE, definitionLists, type DefinitionRole } from '../shared/definition-lists';
 import { headingLevelOfStyleName } from '../shared/heading-styles';
 import { hyperlinkTarget } from '../shared/word-fields';
 import { ListTables, isLabel, isOneLevelNumber, markerValue, pnWord, type LevelKind } from './lists';
@@ -202,6 +203,8 @@ interface GroupState {
   mono: boolean;
   /** Raised or lowered (\super, \sub, \up, \dn). */
   position?: Position;
+  /** In a character style (\\csN) whose name means inline code ("Source Text", "Verbatim Char"). */
+  code?: boolean;
   hidden: boolean;
   uc: number;
   codepage: string;
@@ -224,7 +227,7 @@ interface GroupState {
   restorePp?: ParaProps;
 }
 
-type RunStyle = Pick<GroupState, 'bold' | 'italic' | 'strike' | 'position'>;
+type RunStyle = Pick<GroupState, 'bold' | 'italic' | 'strike' | 'position' | 'code'>;
 
 /** One output stream: the body, or a note being read. */
 interface Sink {
@@ -312,8 +315,11 @@ class RtfBuilder {
   private readonly meta: Record<string, string> = {};
   private readonly fontCodepage = new Map<number, string>();
   private readonly fontNames = new Map<number, string>();
-  /** What the paragraph being read shows: text in monospaced fonts, text in others. */
-  private paragraphFonts = { mono: false, prose: false };
+  /**
+   * What the body paragraph being read shows: text in monospaced fonts, text in others, and its
+   * text as typed (spaces not collapsed, line breaks as "\n"), for a code block's indentation.
+   */
+  private paragraphFonts = { mono: false, prose: false, typed: '' };
   private readonly styles = new Map<number, StyleDef>();
   /** Character styles (\\csN) by number: the formatting each sets. */
   private readonly charStyles = new Map<number, Partial<RunStyle>>();
@@ -335,6 +341,10 @@ class RtfBuilder {
   private indents: number[] = [];
   /** The last paragraph read was code: a code paragraph after it joins its block. */
   private lastWasCode = false;
+  /** Paragraphs in a definition list's term or definition style, by their text. */
+  private readonly definitionRoles = new WeakMap<Inline[], DefinitionRole>();
+  /** The last block, when it is a short monospaced paragraph that a code paragraph after it takes in. */
+  private lastMonoLine: { block: Block; text: string } | undefined;
   /** The list marker (\listtext) of the paragraph being read; it may come before or after \pard. */
   private marker: string | undefined;
 
@@ -400,8 +410,10 @@ class RtfBuilder {
       while (page <= this.pageMarks.length && this.pageMarks[page - 1]! <= i) page++;
       return { ...block, page };
     });
+    const roles = this.definitionRoles;
+    const body = definitionLists(paged, (b) => (b.type === 'paragraph' ? roles.get(b.text) : undefined));
     return {
-      blocks: [...paged, ...notes],
+      blocks: [...body, ...notes],
       pages: Array.from({ length: this.pageMarks.length + 1 }, (_, i) => i + 1),
       metadata: {
         title: clean(this.meta.title),
@@ -441,7 +453,13 @@ class RtfBuilder {
     if (closing.dest === 'stylesheet' && closing.style && closing.style !== parent?.style) {
       closing.style.name = closing.style.name.replace(/;\s*$/, '').trim();
       if (closing.style.kind === 'paragraph') this.styles.set(closing.style.number, closing.style);
-      if (closing.style.kind === 'character') this.charStyles.set(closing.style.number, closing.style.format);
+      if (closing.style.kind === 'character') {
+        const { name, basedOn, format } = closing.style;
+        // LibreOffice keeps an ODT's style names as they were ("Source_Text" from pandoc's ODT).
+        if (CODE_CHAR_STYLE.test(name.replace(/_/g, ' ')) || this.charStyles.get(basedOn ?? -1)?.code)
+          format.code = true;
+        this.charStyles.set(closing.style.number, format);
+      }
     }
     // Text before any \f is in the default font (\deffN), whose charset may name the code page.
     const defaultCodepage = this.fontCodepage.get(this.defaultFont);
@@ -814,6 +832,7 @@ class RtfBuilder {
         if (st.hidden) break;
         this.flushRun();
         this.sink.nodes.push({ type: 'break' });
+        if (!this.sinks.length) this.paragraphFonts.typed += '\n';
         break;
       case 'pard':
         this.pp = newParaProps();
@@ -866,7 +885,7 @@ class RtfBuilder {
       case 'plain':
         // \plain resets the character formatting, the font back to the default one.
         st.bold = st.italic = st.strike = st.hidden = st.caps = false;
-        st.position = undefined;
+        st.position = st.code = undefined;
         st.codepage = this.fontCodepage.get(this.defaultFont) ?? this.docCodepage;
         st.mono = MONOSPACE.test(this.fontNames.get(this.defaultFont) ?? '');
         break;
@@ -918,11 +937,14 @@ class RtfBuilder {
           style.bold !== st.bold ||
           style.italic !== st.italic ||
           style.strike !== st.strike ||
-          style.position !== st.position;
+          style.position !== st.position ||
+          style.code !== st.code;
         if (sink.run && changed) this.flushRun();
-        if (!sink.run) sink.runStyle = { bold: st.bold, italic: st.italic, strike: st.strike, position: st.position };
+        if (!sink.run)
+          sink.runStyle = { bold: st.bold, italic: st.italic, strike: st.strike, position: st.position, code: st.code };
         sink.run += st.caps ? ch.toUpperCase() : ch;
         if (ch.trim()) this.paragraphFonts[st.mono ? 'mono' : 'prose'] = true;
+        if (!this.sinks.length) this.paragraphFonts.typed += st.caps ? ch.toUpperCase() : ch;
         return;
       }
       case 'fonttbl':
@@ -966,7 +988,12 @@ class RtfBuilder {
     if (this.bytes.length) this.flushBytes();
     const sink = this.sink;
     if (!sink.run) return;
-    const text: Inline[] = [{ type: 'text', text: sink.run.replace(/[ \t]+/g, ' ') }];
+    // Inline code keeps its spaces as typed.
+    const text: Inline[] = [
+      sink.runStyle.code && sink.run.trim()
+        ? { type: 'code', text: sink.run.replace(/\t/g, ' ') }
+        : { type: 'text', text: sink.run.replace(/[ \t]+/g, ' ') },
+    ];
     sink.nodes.push(...(sink.run.trim() ? styled(text, sink.runStyle) : text));
     sink.run = '';
   }
@@ -992,7 +1019,7 @@ class RtfBuilder {
       const para = tidy(sink.nodes.splice(0));
       if (para.length) sink.paragraphs.push(para);
       this.marker = undefined;
-      this.paragraphFonts = { mono: false, prose: false };
+      this.paragraphFonts = { mono: false, prose: false, typed: '' };
       return;
     }
     this.endParagraph();
@@ -1010,7 +1037,7 @@ class RtfBuilder {
     const marker = this.marker?.trim();
     this.marker = undefined;
     const fonts = this.paragraphFonts;
-    this.paragraphFonts = { mono: false, prose: false };
+    this.paragraphFonts = { mono: false, prose: false, typed: '' };
     // A paragraph outside the tables ends them, an empty one too (it is what separates two tables).
     this.flushTables();
     if (!text.length) return;
@@ -1019,14 +1046,21 @@ class RtfBuilder {
     const ls = this.pp.ls ?? chain.find((s) => s.ls !== undefined)?.ls;
     const inList = ls !== undefined || this.pp.pn !== undefined || marker !== undefined;
     const wasCode = this.lastWasCode;
+    const monoLine = this.lastMonoLine;
     this.lastWasCode = false;
-    if (!headingLevel && !inList && this.isCode(chain, fonts, text)) {
+    this.lastMonoLine = undefined;
+    // As typed: the runs' text has its spaces collapsed, a code line's indentation with them.
+    const typed = fonts.typed.replace(/\s+$/, '') || inlineText(text, '\n');
+    // A short monospaced line beside code ("done", "fi") is a line of it, as in the DOCX reader.
+    const joins = !headingLevel && !inList && fonts.mono && !fonts.prose && joinsCodeBeside(typed);
+    if (!headingLevel && !inList && (this.isCode(chain, fonts, text) || (joins && wasCode))) {
       this.flushList();
-      const code = inlineText(text, '\n');
       const last = this.blocks[this.blocks.length - 1];
       // Consecutive code paragraphs are one block, as in the DOCX reader.
-      if (last?.type === 'code' && wasCode) last.text += `\n${code}`;
-      else this.blocks.push({ type: 'code', text: code });
+      if (last?.type === 'code' && wasCode) last.text += `\n${typed}`;
+      else if (monoLine && last === monoLine.block)
+        this.blocks[this.blocks.length - 1] = { type: 'code', text: `${monoLine.text}\n${typed}` };
+      else this.blocks.push({ type: 'code', text: typed });
       this.lastWasCode = true;
       return;
     }
@@ -1046,7 +1080,11 @@ class RtfBuilder {
       this.blocks.push({ type: 'quote', blocks: [{ type: 'paragraph', text }] });
     } else {
       this.flushList();
-      this.blocks.push({ type: 'paragraph', text });
+      const block: Block = { type: 'paragraph', text };
+      this.blocks.push(block);
+      if (joins) this.lastMonoLine = { block, text: typed };
+      if (chain.some((style) => TERM_STYLE.test(style.name))) this.definitionRoles.set(text, 'term');
+      else if (chain.some((style) => DEFINITION_STYLE.test(style.name))) this.definitionRoles.set(text, 'definition');
     }
   }
 
@@ -1092,7 +1130,7 @@ class RtfBuilder {
 
   /** A paragraph inside a table cell; a list paragraph keeps its marker there, as in DOCX cells. */
   private cellParagraph(level: number): void {
-    this.paragraphFonts = { mono: false, prose: false };
+    this.paragraphFonts = { mono: false, prose: false, typed: '' };
     const text = tidy(this.body.nodes.splice(0));
     const marker = this.marker?.trim();
     this.marker = undefined;

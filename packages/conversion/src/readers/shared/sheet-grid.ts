@@ -1,4 +1,5 @@
 import * as XLSX from '@e965/xlsx';
+import { formulaValue } from './sheet-formulas';
 
 /** Cells read per workbook (SheetJS sheetRows bounds parsing, not just rendering). */
 export const MAX_COLUMNS = 500;
@@ -36,7 +37,7 @@ export function sheetGrid(sheet: XLSX.WorkSheet, date1904: boolean): { rows: str
     const row = new Array<string>(width);
     let filled = false;
     for (let c = firstCol; c <= lastCol; c++) {
-      const text = cellText(sheetCell(sheet, r, c), date1904);
+      const text = cellText(sheetCell(sheet, r, c), date1904, sheet, r, c);
       row[c - firstCol] = text;
       if (text !== '') filled = true;
     }
@@ -117,16 +118,42 @@ const LOCALE_DATE_FORMATS = new Map([
 /** A formula that is a boolean constant: `TRUE()`, `FALSE()` (ODS, XLSX), `true` (BIFF as SheetJS reads it). */
 const BOOLEAN_FORMULA = /^\s*=?\s*(true|false)\s*(?:\(\s*\))?\s*$/i;
 
-function cellText(cell: XLSX.CellObject | undefined, date1904: boolean): string {
-  if (!cell || cell.t === 'z') return '';
+function cellText(cell: XLSX.CellObject | undefined, date1904: boolean, sheet?: XLSX.WorkSheet, r = 0, c = 0): string {
+  if (!cell) return '';
   // LibreOffice keeps a boolean as the formula =TRUE() on a number, shown in the column's format (a date).
   const constant = typeof cell.f === 'string' ? BOOLEAN_FORMULA.exec(cell.f)?.[1] : undefined;
   if (constant) return constant.toUpperCase();
+  if (cell.t === 'z')
+    return typeof cell.f === 'string' && sheet ? uncachedFormulaText(cell, sheet, r, c, date1904) : '';
   const iso = cell.t === 'n' && typeof cell.z === 'string' ? LOCALE_DATE_FORMATS.get(cell.z) : undefined;
   if (iso) return XLSX.SSF.format(iso, cell.v as number, { date1904 });
   if (cell.w !== undefined) return cell.w.trim();
   if (cell.v === undefined || cell.v === null) return '';
   return String(cell.v).trim();
+}
+
+/**
+ * A formula cell without a cached value (a workbook a library wrote and no spreadsheet program has
+ * saved): its value where simple enough to compute, in the cell's number format, else the formula
+ * itself ("=VLOOKUP(…)"), which says more than an empty cell (docs/decisions.md).
+ */
+function uncachedFormulaText(
+  cell: XLSX.CellObject,
+  sheet: XLSX.WorkSheet,
+  r: number,
+  c: number,
+  date1904: boolean,
+): string {
+  const value = formulaValue(sheet, cell.f!, XLSX.utils.encode_cell({ r, c }));
+  if (value === undefined) return `=${cell.f!.replace(/^=/, '')}`;
+  if (typeof value === 'boolean') return value ? 'TRUE' : 'FALSE';
+  if (typeof value === 'string') return value.trim();
+  const format = typeof cell.z === 'string' ? (LOCALE_DATE_FORMATS.get(cell.z) ?? cell.z) : 'General';
+  try {
+    return XLSX.SSF.format(format, value, { date1904 }).trim();
+  } catch {
+    return XLSX.SSF.format('General', value).trim();
+  }
 }
 
 /**

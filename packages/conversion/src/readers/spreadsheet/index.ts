@@ -16,6 +16,31 @@ import { MAX_COLUMNS, positionedRegions, sheetCell, sheetGrid } from '../shared/
 import { commentBlocks, type ReviewComment } from '../shared/comments';
 import { odsHiddenSheets } from './ods-hidden-sheets';
 
+/** A formula element that ends its cell without a value: `<f>…</f></c>`, `<f …/></c>`, `<f>…</f><v/></c>`. */
+const UNCACHED_FORMULA =
+  /<(?:\w+:)?f\b[^>]*(?:\/>|>[^<]*<\/(?:\w+:)?f>)\s*(?:<(?:\w+:)?v\s*\/>|<(?:\w+:)?v>\s*<\/(?:\w+:)?v>)?\s*<\/(?:\w+:)?c>/;
+
+/**
+ * Whether a worksheet of an XLSX read with its parts (`bookFiles`) holds a formula without its
+ * cached value (written by a library, never calculated). A workbook with a calculation chain was
+ * calculated (Excel writes one with its values); a sheet without a formula element is passed over
+ * by a byte search, before any text is made of it.
+ */
+function hasUncachedFormulas(wb: XLSX.WorkBook): boolean {
+  const files = (wb as { files?: Record<string, { content?: Uint8Array }> }).files ?? {};
+  const names = Object.keys(files);
+  if (names.some((n) => /^\/?xl\/calcChain\.xml$/i.test(n))) return false;
+  return names
+    .filter((name) => /^\/?xl\/worksheets\/[^/]+\.xml$/i.test(name))
+    .some((name) => {
+      const content = files[name]?.content;
+      if (!(content instanceof Uint8Array)) return false;
+      const bytes = Buffer.from(content.buffer, content.byteOffset, content.byteLength);
+      if (!['<f>', '<f ', ':f>', ':f '].some((tag) => bytes.includes(tag))) return false;
+      return UNCACHED_FORMULA.test(bytes.toString('latin1'));
+    });
+}
+
 /** Rows kept per sheet; more are summarised in a note so one huge sheet can't exhaust memory. */
 export const MAX_ROWS_PER_SHEET = 20_000;
 
@@ -34,19 +59,28 @@ export const spreadsheetReader: Reader = {
     // Charts carry their own titles and cached values, which SheetJS doesn't read.
     const charts = zip?.has('xl/workbook.xml') ? worksheetCharts(zip) : new Map<string, SheetChart[]>();
     let wb: XLSX.WorkBook;
+    const xlsx = zip?.has('xl/workbook.xml') ?? false;
     try {
-      wb = XLSX.read(input, {
-        type: 'buffer',
-        // Rows as arrays: no 'A1' key built and hashed per cell, on reading or on looking up.
-        dense: true,
-        cellDates: false,
-        // The displayed text (.w) is what we show; the format string (.z) picks out locale dates.
-        cellText: true,
-        cellNF: true,
-        cellHTML: false,
-        sheetRows: MAX_ROWS_PER_SHEET + 1,
-        ...(selected ? { sheets: selected.map((n) => n - 1) } : {}),
-      });
+      const read = (stubs: boolean): XLSX.WorkBook =>
+        XLSX.read(input, {
+          type: 'buffer',
+          // Rows as arrays: no 'A1' key built and hashed per cell, on reading or on looking up.
+          dense: true,
+          cellDates: false,
+          // The displayed text (.w) is what we show; the format string (.z) picks out locale dates.
+          cellText: true,
+          cellNF: true,
+          cellHTML: false,
+          // Formula cells without a cached value are kept only as stubs (a cell per formatted blank).
+          sheetStubs: stubs,
+          // The parts as read, to look for such formulas without inflating the sheets again.
+          bookFiles: xlsx && !stubs,
+          sheetRows: MAX_ROWS_PER_SHEET + 1,
+          ...(selected ? { sheets: selected.map((n) => n - 1) } : {}),
+        });
+      wb = read(false);
+      // A workbook a library wrote (openpyxl, exceljs) may keep formulas without values: read again with stubs.
+      if (xlsx && hasUncachedFormulas(wb)) wb = read(true);
     } catch (err) {
       const message = (err as Error).message;
       if (/password|encrypt/i.test(message)) {
