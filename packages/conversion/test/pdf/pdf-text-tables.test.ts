@@ -723,4 +723,27 @@ describe('PDF tables with turned headers', () => {
     expect(markdown).toContain('2.1 The Buyer may place orders by email. Each order must state:');
     expect(markdown).toContain('the name of the person who will receive them.');
   });
+
+  it('When a table sets its columns 12 pt apart as TeX does, then its cells are parted at those gaps', async () => {
+    // TeX's tabular: each column as wide as its widest entry, twice \tabcolsep (12 pt) between columns.
+    const markdown = await markdownOf((doc) => {
+      doc.font('Times-Roman').fontSize(10);
+      const rows = [
+        ['Asset', 'Description', 'Last inspection', 'Condition'],
+        ['FS-1001', 'Battery bank', '2026-07-21', 'Good'],
+        ['FS-1002', 'Weather mast', '2026-09-04', 'Needs repair'],
+        ['FS-1003', 'Anemometer', '2026-09-07', 'Good'],
+      ];
+      const xs = [90];
+      for (let c = 1; c < 4; c++) xs.push(xs[c - 1]! + Math.max(...rows.map((r) => doc.widthOfString(r[c - 1]!))) + 12);
+      rows.forEach((cells, r) =>
+        cells.forEach((cell, c) => doc.text(cell, xs[c]!, 100 + r * 12, { lineBreak: false })),
+      );
+    });
+    expect(markdown).toBe(
+      '| Asset | Description | Last inspection | Condition |\n| --- | --- | --- | --- |\n' +
+        '| FS-1001 | Battery bank | 2026-07-21 | Good |\n| FS-1002 | Weather mast | 2026-09-04 | Needs repair |\n' +
+        '| FS-1003 | Anemometer | 2026-09-07 | Good |\n',
+    );
+  });
 });

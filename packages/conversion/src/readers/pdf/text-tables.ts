@@ -35,7 +35,53 @@ interface Column {
  * rows above left empty (a header over the data columns only) when another of its cells lines up.
  */
 export function tableAt(lines: Line[], start: number): { rows: string[][]; end: number } | undefined {
-  return tableFromTightHeader(lines, start) ?? tableFrom(lines, start) ?? contentsTable(lines, start);
+  const found = tableFromTightHeader(lines, start) ?? tableFrom(lines, start);
+  // Right-to-left lines part at the runs of the other direction they hold, not at columns.
+  const close = lines[start]!.narrowGaps && !lines[start]!.rtl ? tableSetClose(lines, start) : undefined;
+  if (close && (!found || readsBetter(close, found))) return close;
+  return found ?? contentsTable(lines, start);
+}
+
+/**
+ * The table read with every line of the page from `start` parted at its narrow gaps too: TeX sets columns
+ * 12 pt apart (twice \tabcolsep), no wider than a wide word space at 10 pt, so a row's cells come joined
+ * in pairs ("FS-1001 Battery bank") unless the gaps between them part them.
+ */
+function tableSetClose(lines: Line[], start: number): { rows: string[][]; end: number } | undefined {
+  const page = lines[start]!.page;
+  const close: Line[] = [];
+  for (let k = start; k < lines.length && lines[k]!.page === page; k++) {
+    const line = lines[k]!;
+    close.push(line.narrowGaps && !line.rtl ? { ...line, cells: closeCells(line), narrowGaps: undefined } : line);
+  }
+  const table = tableFrom(close, 0);
+  return table && { rows: table.rows, end: start + table.end };
+}
+
+/**
+ * A reading reaching as far down reads the table better with more columns as full of text, or as many
+ * columns fuller (cells no longer joined in pairs leave no column empty).
+ */
+function readsBetter(close: { rows: string[][]; end: number }, found: { rows: string[][]; end: number }): boolean {
+  if (close.end < found.end) return false;
+  const [columns, before] = [close.rows[0]!.length, found.rows[0]!.length];
+  const [full, was] = [filled(close.rows), filled(found.rows)];
+  return (columns > before && full >= was) || (columns === before && full > was + FULLER);
+}
+
+/** How much fuller a reading with as many columns must be. */
+const FULLER = 0.05;
+
+/** The share of a table's cells that hold text. */
+function filled(rows: string[][]): number {
+  let full = 0;
+  let all = 0;
+  for (const row of rows)
+    for (const cell of row) {
+      all++;
+      if (cell.trim()) full++;
+    }
+  return all ? full / all : 0;
 }
 
 /** A contents entry: its title, a leader of 4+ dots (spaced or not), and a page number, arabic or roman. */
