@@ -137,3 +137,25 @@ describe('PDF tables over page breaks', () => {
     ]);
   });
 });
+
+describe('PDF page numbers set high above the foot', () => {
+  it('When TeX sets the page number apart under the text, more than a tenth of the page up, then it is dropped and a table goes on over the break', async () => {
+    const markdown = (
+      await convertIsolated(
+        await pdf((doc) => {
+          doc.font('Helvetica').fontSize(10);
+          for (let p = 0; p < 3; p++) {
+            if (p) doc.addPage();
+            writeRows(doc, rows(p * 30 + 1, p * 30 + 30, p === 0), 80);
+            // 842 pt page: the number 100 pt above the foot (outside the 84 pt edge band), 40 pt under the text.
+            doc.text(String(p + 1), 295, 742, { lineBreak: false });
+          }
+        }),
+        'pdf',
+        std,
+        limits,
+      )
+    ).markdown;
+    expect(markdown).toBe(register(90));
+  });
+});

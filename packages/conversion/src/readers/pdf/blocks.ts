@@ -114,28 +114,41 @@ function headsTable(line: Line, next: Line | undefined): boolean {
 /** Rows of a table stand less than this many of their sizes apart. */
 const TABLE_ROW_GAP = 3;
 
-/** A page's top line and how far it stands above the next one down. */
+/** A page's top and bottom lines and how far each stands from the next one in. */
 interface PageHead {
   top: number;
   apart: number;
+  bottom: number;
+  apartBelow: number;
 }
 
 /**
  * A page's top line counts wherever it sits when it stands apart from the text under it: a reduced page
- * (a regulation printed small on letter paper) has its running head a fifth of the way down.
+ * (a regulation printed small on letter paper) has its running head a fifth of the way down. So does its
+ * bottom line standing apart from the text above it: TeX's page number sits more than a tenth of a letter
+ * page up from its foot.
  */
 function pageHead(page: Line[]): PageHead {
   const ys: number[] = [];
   for (const l of page) if (!l.table) ys.push(l.y);
   const top = Math.max(...ys);
-  const lower: number[] = [];
-  for (const y of ys) if (y < top) lower.push(y);
-  return { top, apart: top - Math.max(...lower) };
+  const bottom = Math.min(...ys);
+  let below = -Infinity;
+  let above = Infinity;
+  for (const y of ys) {
+    if (y < top && y > below) below = y;
+    if (y > bottom && y < above) above = y;
+  }
+  return { top, apart: top - below, bottom, apartBelow: above - bottom };
 }
 
-/** Whether the line stands where running heads and footers do: in the page's edge bands, or as its apart top line. */
+/** Whether the line stands where running heads and footers do: in the page's edge bands, or as its apart top or bottom line. */
 function atEdge(l: Line, head: PageHead): boolean {
-  return inEdgeBand(l) || (l.y === head.top && head.apart > l.size * RUNNING_HEAD_GAP);
+  return (
+    inEdgeBand(l) ||
+    (l.y === head.top && head.apart > l.size * RUNNING_HEAD_GAP) ||
+    (l.y === head.bottom && head.apartBelow > l.size * RUNNING_HEAD_GAP)
+  );
 }
 
 /** What a running line is recognised by across pages: its height on the page and its text, numbers folded. */
