@@ -279,6 +279,35 @@ describe('HTML inline and Word kinds', () => {
   });
 });
 
+describe('HTML math', () => {
+  it('When MathML carries a TeX annotation (pandoc, KaTeX), then the formula is that TeX, not its glyphs run together', async () => {
+    const { markdown } = await html(
+      '<p>So <math><semantics><mrow><msup><mi>e</mi><mrow><mi>i</mi><mi>π</mi></mrow></msup><mo>+</mo><mn>1</mn><mo>=</mo><mn>0</mn></mrow>' +
+        '<annotation encoding="application/x-tex">e^{i\\pi} + 1 = 0</annotation></semantics></math> holds.</p>' +
+        '<p><span class="katex"><span class="katex-mathml"><math><semantics><mrow><mi>a</mi></mrow><annotation encoding="application/x-tex">a^2</annotation></semantics></math></span>' +
+        '<span class="katex-html" aria-hidden="true"><span class="mord">a</span><span class="mord">2</span></span></span> grows.</p>',
+    );
+    expect(markdown).toBe('So $e^{i\\pi} + 1 = 0$ holds.\n\n$a^2$ grows.\n');
+  });
+
+  it('When MathML has no TeX, then fractions, roots and scripts are written as TeX', async () => {
+    const { markdown } = await html(
+      '<math display="block"><mrow><mi>x</mi><mo>=</mo><mfrac><mrow><mo>−</mo><mi>b</mi><mo>±</mo><msqrt><mrow><msup><mi>b</mi><mn>2</mn></msup>' +
+        '<mo>−</mo><mn>4</mn><mi>a</mi><mi>c</mi></mrow></msqrt></mrow><mrow><mn>2</mn><mi>a</mi></mrow></mfrac><mo>+</mo><msub><mi>x</mi><mn>10</mn></msub>' +
+        '<mo>+</mo><mi>sin</mi><mi>θ</mi></mrow></math>',
+    );
+    expect(markdown).toBe('$$x=\\frac{-b±\\sqrt{b^2-4ac}}{2a}+x_{10}+\\operatorname{sin}θ$$\n');
+  });
+
+  it('When a page keeps MathJax 2 sources in math/tex scripts, then each is the formula and what MathJax drew from it is left out', async () => {
+    const { markdown } = await html(
+      '<p>Area <span class="MathJax_Preview">πr²</span><span class="MathJax" id="MathJax-Element-1-Frame"><nobr>πr2</nobr></span>' +
+        '<script type="math/tex" id="MathJax-Element-1">\\pi r^2</script> and</p><script type="math/tex; mode=display">\\int_0^1 x\\,dx</script><script>var x = "<b>";</script>',
+    );
+    expect(markdown).toBe('Area $\\pi r^2$ and\n\n$$\\int_0^1 x\\,dx$$\n');
+  });
+});
+
 describe('HTML with token optimization', () => {
   it('When tokens are optimized, then the writer works on the page model: no bold whole headings or header cells, joined bold words, compact tables, code kept', async () => {
     const html =

@@ -4,6 +4,7 @@ import { BLOCK_TAGS, descendantsOf, parseHtml, textOf, type HtmlElement, type Ht
 import { isFormatting } from '../../../document/predicates';
 import { withoutWholeEmphasis } from '../../../document/builders';
 import { declaredFont, readClassFonts, type ClassFont } from './class-fonts';
+import { mathTex } from './mathml';
 
 /** Elements nested deeper than this are read as their plain text (no stack overflow on hostile nesting). */
 export const MAX_HTML_DEPTH = 200;
@@ -723,8 +724,14 @@ class HtmlReader {
         return;
       }
       case 'math': {
-        const tex = el.attrs.alttext ?? '';
+        const tex = mathTex(el);
         out.push(tex ? { type: 'math', tex, display: el.attrs.display === 'block' } : textNode(textOf(el)));
+        return;
+      }
+      case 'script': {
+        // Only a MathJax 2 source script gets here (see `skipped`): its TeX is the formula.
+        const tex = textOf(el).trim();
+        if (tex) out.push({ type: 'math', tex, display: /mode\s*=\s*display/i.test(el.attrs.type ?? '') });
         return;
       }
       case 'ul':
@@ -754,12 +761,23 @@ class HtmlReader {
   }
 
   private skipped(el: HtmlElement): boolean {
+    if (el.tag === 'script' && TEX_SCRIPT.test(el.attrs.type ?? '')) return false;
     if (SKIPPED_TAGS.has(el.tag) || el.attrs.hidden !== undefined || el === this.hidden) return true;
+    if (isMathJaxRendering(el)) return true;
     if (el.attrs.style !== undefined && /display:\s*none/i.test(el.attrs.style)) return true;
     if (this.chrome === 'none') return false;
     if (this.chrome !== 'all' && this.chrome.has(el)) return false;
     return isChrome(el, this.options.bookPage === true);
   }
+}
+
+/** MathJax 2's source of a formula: `<script type="math/tex">` or `math/tex; mode=display`. */
+const TEX_SCRIPT = /^\s*math\/tex\b/i;
+/** What MathJax 2 drew for a formula from its script (`MathJax-Element-1-Frame`), and its preview: the script is read instead. */
+const MATHJAX_FRAME = /^MathJax-Element-\d+-Frame$/;
+
+function isMathJaxRendering(el: HtmlElement): boolean {
+  return MATHJAX_FRAME.test(el.attrs.id ?? '') || /(?:^|\s)MathJax_Preview(?:\s|$)/.test(el.attrs.class ?? '');
 }
 
 const HEADING_TAGS = new Map([
