@@ -1,4 +1,5 @@
 import { XMLValidator } from 'fast-xml-parser';
+import type { Element } from '@xmldom/xmldom';
 import type { Reader } from '../reader';
 import { ConversionError } from '../../types';
 import { decodeText, normaliseNewlines } from '../shared/text-decoding';
@@ -50,16 +51,41 @@ function feedBlocks(xml: string): { blocks: Block[]; title: string } | undefined
       level: 2,
       text: href ? [{ type: 'link', url: href, children: [plain(heading || href)] }] : [plain(heading)],
     });
+    const author = entryAuthor(entry);
+    if (author) blocks.push({ type: 'paragraph', text: [plain(author)] });
     const date = text(entry, 'pubDate') || text(entry, 'updated') || text(entry, 'published') || text(entry, 'date');
     if (date) blocks.push({ type: 'paragraph', text: [{ type: 'emphasis', children: [plain(date)] }] });
-    const body =
-      text(entry, 'encoded') || text(entry, 'description') || text(entry, 'content') || text(entry, 'summary');
-    if (body)
+    const full = text(entry, 'encoded') || text(entry, 'content');
+    const summary = text(entry, 'description') || text(entry, 'summary');
+    // A summary beside the full text is often its own teaser, not the full text's opening: kept unless repeated.
+    const shown = full ? [summary, full] : [summary];
+    const fullWords = words(full);
+    for (const body of shown) {
+      if (!body || (body === summary && full && fullWords.includes(words(summary)))) continue;
       blocks.push(
         ...(/<[a-z]/i.test(body)
           ? htmlToBlocks(body, numbering)
           : [{ type: 'paragraph' as const, text: [plain(body)] }]),
       );
+    }
   }
   return { blocks, title };
+}
+
+/** An entry's authors: Atom's `<author><name>`, RSS's `<author>` or Dublin Core's `<dc:creator>`. */
+function entryAuthor(entry: Element): string {
+  const names = [...children(entry, 'author'), ...children(entry, 'creator')].map(
+    (el) => (child(el, 'name')?.textContent ?? el.textContent ?? '').replace(/\s+/g, ' ').trim(),
+  );
+  return [...new Set(names.filter(Boolean))].join(', ');
+}
+
+/** A text's words, markup and spacing aside, to tell whether one text repeats another. */
+function words(textOrHtml: string): string {
+  return textOrHtml
+    .replace(/<[^>]*>/g, ' ')
+    .replace(/&[#\w]+;/g, ' ')
+    .replace(/\W+/gu, ' ')
+    .trim()
+    .toLowerCase();
 }
