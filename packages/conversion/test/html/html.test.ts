@@ -279,6 +279,27 @@ describe('HTML inline and Word kinds', () => {
   });
 });
 
+describe('HTML chrome beside an article', () => {
+  it('When a page without main or article has ads, related links, a ticker, a most-read box, a sign-up form and pagination, then only the story is left', async () => {
+    const { markdown } = await html(
+      '<div id="masthead"><a href="/">Daily Post</a></div><div class="breaking-news-ticker">BREAKING: storm</div>' +
+        '<div class="story"><h1>Tram approved</h1><p>The council voted 31 to 9.</p>' +
+        '<div class="related-articles"><h3>Related</h3><ul><li><a href="/a">Bus fares</a></li></ul></div></div>' +
+        '<div class="most-read"><ol><li>Chef opens restaurant</li></ol></div><div class="ad-slot">Advertisement</div>' +
+        '<div class="newsletter-signup"><p>Never miss a story</p></div><div class="widget-area"><p>About me</p></div>' +
+        '<div class="action-bar"><a href="/reply">Post Reply</a></div><ul class="pagination"><li>1</li><li>2</li></ul>',
+    );
+    expect(markdown).toBe('# Tram approved\n\nThe council voted 31 to 9.\n');
+  });
+
+  it('When Sphinx wraps highlighted code in a highlight-LANG div around a highlight div, then the fence names LANG', async () => {
+    const { markdown } = await html(
+      '<div class="highlight-console notranslate"><div class="highlight"><pre><span class="gp">$ </span>pip install x\n</pre></div></div>',
+    );
+    expect(markdown).toBe('```console\n$ pip install x\n```\n');
+  });
+});
+
 describe('HTML math', () => {
   it('When MathML carries a TeX annotation (pandoc, KaTeX), then the formula is that TeX, not its glyphs run together', async () => {
     const { markdown } = await html(

@@ -55,7 +55,27 @@ const CHROME_WORDS = new Set([
   'share',
   'social',
   'noprint',
+  // Advertising, teasers for other pages and sign-up boxes beside an article.
+  'ad',
+  'ads',
+  'advert',
+  'advertisement',
+  'sponsored',
+  'related',
+  'recommendations',
+  'recommended',
+  'upsell',
+  'ticker',
+  'masthead',
+  'widget',
+  'widgets',
+  'signup',
+  'subscribe',
+  'pagination',
+  'pager',
 ]);
+/** Class or id names of chrome written as several words (`most-read`, `action_bar`), compared without their separators. */
+const CHROME_COMPOUNDS = new Set(['mostread', 'mostpopular', 'mostviewed', 'actionbar', 'jumpbox']);
 /** ARIA roles of navigation and search, chrome wherever they are. */
 const CHROME_ROLES = new Set(['navigation', 'search']);
 /** ARIA landmark roles of the page's own header and footer. */
@@ -252,9 +272,12 @@ function isChrome(el: HtmlElement, book: boolean): boolean {
   if (PAGE_ROLES.has(el.attrs.role ?? '') && !el.inMain) return true;
   if (!book && isPageHeaderOrFooter(el)) return true;
   if (book || (el.attrs.class === undefined && el.attrs.id === undefined)) return false;
-  const words = `${el.attrs.class ?? ''} ${el.attrs.id ?? ''}`.toLowerCase().split(/[\s_-]+/);
+  const names = `${el.attrs.class ?? ''} ${el.attrs.id ?? ''}`.toLowerCase().split(/\s+/);
+  const chrome = names.some(
+    (name) => CHROME_COMPOUNDS.has(name.replace(/[_-]/g, '')) || name.split(/[_-]+/).some((w) => CHROME_WORDS.has(w)),
+  );
   // A tab strip names the panels beside it: content, whatever its class or id says.
-  return words.some((w) => CHROME_WORDS.has(w)) && !el.hasContent && el.attrs.role !== 'tablist';
+  return chrome && !el.hasContent && el.attrs.role !== 'tablist';
 }
 
 /** Elements whose <header> and <footer> are their own (HTML's sectioning content and <main>), not the page's. */
@@ -895,7 +918,9 @@ function span(value: string | undefined): number {
 /** <pre>: a fenced block in the language its classes name, indentation shared by every line removed. */
 function codeBlock(pre: HtmlElement): Block {
   const code = pre.children.find((c): c is HtmlElement => typeof c !== 'string' && c.tag === 'code');
-  const language = [pre, code, pre.parent]
+  // Sphinx wraps the <pre> twice: `<div class="highlight-console"><div class="highlight"><pre>`.
+  const wrapper = pre.parent?.attrs.class?.trim() === 'highlight' ? pre.parent.parent : undefined;
+  const language = [pre, code, pre.parent, wrapper]
     .flatMap((el) => LANGUAGE_CLASS.map((re) => re.exec(el?.attrs.class ?? '')?.[1]))
     .find((l) => l && !/^(none|plain|text|nohighlight)$/i.test(l));
   return { type: 'code', text: dedent(preText(pre)), language: language?.toLowerCase() };
