@@ -300,6 +300,16 @@ describe('HTML chrome beside an article', () => {
   });
 });
 
+describe('HTML task lists', () => {
+  it('When list items start with checkboxes (GitHub, markdown-it, pandoc), then they become task items ticked as the boxes are', async () => {
+    const { markdown } = await html(
+      '<ul class="contains-task-list"><li class="task-list-item"><input type="checkbox" checked disabled> Book the hut</li>' +
+        '<li><label><input type="checkbox" disabled=""> Buy a map</label></li><li>Plain <input type="checkbox"> later</li></ul>',
+    );
+    expect(markdown).toBe('- [x] Book the hut\n- [ ] Buy a map\n- Plain later\n');
+  });
+});
+
 describe('HTML math', () => {
   it('When MathML carries a TeX annotation (pandoc, KaTeX), then the formula is that TeX, not its glyphs run together', async () => {
     const { markdown } = await html(

@@ -513,9 +513,11 @@ class HtmlReader {
         continue;
       }
       const first = blocks[0];
+      const checked = child.tag === 'li' ? taskBox(child) : undefined;
+      const task = checked === undefined ? {} : { checked };
       if (first?.type === 'paragraph') {
-        items.push({ text: first.text, children: blocks.length > 1 ? blocks.slice(1) : undefined });
-      } else if (blocks.length) items.push({ text: [], children: blocks });
+        items.push({ text: first.text, children: blocks.length > 1 ? blocks.slice(1) : undefined, ...task });
+      } else if (blocks.length) items.push({ text: [], children: blocks, ...task });
     }
     if (!items.length) return;
     const ordered = el.tag === 'ol';
@@ -913,6 +915,25 @@ class WordList {
 function span(value: string | undefined): number {
   const n = Number(value ?? 1);
   return Number.isFinite(n) && n >= 1 ? Math.min(Math.floor(n), MAX_SPAN) : 1;
+}
+
+/**
+ * A task list item's box (GitHub, markdown-it, pandoc): the checkbox that comes before any of the
+ * item's text, ticked or not; undefined when the item starts otherwise.
+ */
+function taskBox(li: HtmlElement): boolean | undefined {
+  const stack: HtmlNode[] = li.children.slice().reverse();
+  while (stack.length) {
+    const node = stack.pop()!;
+    if (typeof node === 'string') {
+      if (node.trim()) return undefined;
+      continue;
+    }
+    if (node.tag === 'input') return node.attrs.type?.toLowerCase() === 'checkbox' ? node.attrs.checked !== undefined : undefined;
+    if (node.tag === 'ul' || node.tag === 'ol') return undefined;
+    for (let i = node.children.length - 1; i >= 0; i--) stack.push(node.children[i]!);
+  }
+  return undefined;
 }
 
 /** <pre>: a fenced block in the language its classes name, indentation shared by every line removed. */
