@@ -74,8 +74,8 @@ function feedBlocks(xml: string): { blocks: Block[]; title: string } | undefined
 
 /** An entry's authors: Atom's `<author><name>`, RSS's `<author>` or Dublin Core's `<dc:creator>`. */
 function entryAuthor(entry: Element): string {
-  const names = [...children(entry, 'author'), ...children(entry, 'creator')].map(
-    (el) => (child(el, 'name')?.textContent ?? el.textContent ?? '').replace(/\s+/g, ' ').trim(),
+  const names = [...children(entry, 'author'), ...children(entry, 'creator')].map((el) =>
+    (child(el, 'name')?.textContent ?? el.textContent ?? '').replace(/\s+/g, ' ').trim(),
   );
   return [...new Set(names.filter(Boolean))].join(', ');
 }

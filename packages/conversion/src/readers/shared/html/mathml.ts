@@ -7,7 +7,16 @@ const MAX_MATH_DEPTH = 100;
 /** Operators written as TeX commands; other characters (π, ≤) stay as they are, which TeX renderers accept. */
 const OPERATORS: Record<string, string> = { '−': '-', '∗': '*', '\u2061': '', '\u2062': '', '\u2063': '' };
 /** Accents drawn over a base by <mover accent>. */
-const ACCENTS: Record<string, string> = { '^': '\\hat', ˆ: '\\hat', '¯': '\\bar', '‾': '\\overline', '→': '\\vec', '˙': '\\dot', '~': '\\tilde', '˜': '\\tilde' };
+const ACCENTS: Record<string, string> = {
+  '^': '\\hat',
+  ˆ: '\\hat',
+  '¯': '\\bar',
+  '‾': '\\overline',
+  '→': '\\vec',
+  '˙': '\\dot',
+  '~': '\\tilde',
+  '˜': '\\tilde',
+};
 
 /**
  * A <math> element as TeX: its `alttext`, else its TeX annotation, else its presentation markup

@@ -929,7 +929,8 @@ function taskBox(li: HtmlElement): boolean | undefined {
       if (node.trim()) return undefined;
       continue;
     }
-    if (node.tag === 'input') return node.attrs.type?.toLowerCase() === 'checkbox' ? node.attrs.checked !== undefined : undefined;
+    if (node.tag === 'input')
+      return node.attrs.type?.toLowerCase() === 'checkbox' ? node.attrs.checked !== undefined : undefined;
     if (node.tag === 'ul' || node.tag === 'ol') return undefined;
     for (let i = node.children.length - 1; i >= 0; i--) stack.push(node.children[i]!);
   }
