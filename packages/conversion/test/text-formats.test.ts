@@ -165,12 +165,12 @@ describe('more text-family behaviour', () => {
     expect(metadata.title).toBe('News');
   });
 
-  it('When feed entries have an author and a summary beside their full text, then both are kept; a summary the full text repeats is not', async () => {
+  it('When feed entries have an author and a summary beside their full text, then both are kept; a summary that is an excerpt of the full text is not', async () => {
     const atom =
       '<?xml version="1.0"?><feed xmlns="http://www.w3.org/2005/Atom"><title>Blog</title>' +
       '<entry><title>Shards</title><author><name>Priya Nair</name></author><updated>2026-05-01</updated>' +
       '<summary>Why we split one table.</summary><content type="html">&lt;p&gt;We split the &lt;b&gt;jobs&lt;/b&gt; table.&lt;/p&gt;</content></entry>' +
-      '<entry><title>Cron</title><summary>Jobs run on the queue.</summary><content type="html">&lt;p&gt;Jobs run on the queue.&lt;/p&gt;&lt;p&gt;More.&lt;/p&gt;</content></entry></feed>';
+      '<entry><title>Cron</title><summary>Jobs run on the queue [&amp;#8230;] The post Cron appeared first on Blog.</summary><content type="html">&lt;p&gt;Jobs run on the queue.&lt;/p&gt;&lt;p&gt;More.&lt;/p&gt;</content></entry></feed>';
     const { markdown } = await convertDocument(Buffer.from(atom), 'xml', { enhanced: false });
     expect(markdown).toBe(
       '# Blog\n\n## Shards\n\nPriya Nair\n\n*2026-05-01*\n\nWhy we split one table.\n\nWe split the **jobs** table.\n\n## Cron\n\nJobs run on the queue.\n\nMore.\n',

@@ -57,11 +57,14 @@ function feedBlocks(xml: string): { blocks: Block[]; title: string } | undefined
     if (date) blocks.push({ type: 'paragraph', text: [{ type: 'emphasis', children: [plain(date)] }] });
     const full = text(entry, 'encoded') || text(entry, 'content');
     const summary = text(entry, 'description') || text(entry, 'summary');
-    // A summary beside the full text is often its own teaser, not the full text's opening: kept unless repeated.
+    // A summary beside the full text is often its own teaser: kept, unless it is an excerpt (its opening words are the full text's).
     const shown = full ? [summary, full] : [summary];
-    const fullWords = words(full);
+    const excerpt = words(summary.split(ELLIPSIS)[0] ?? '')
+      .split(' ')
+      .slice(0, EXCERPT_WORDS)
+      .join(' ');
     for (const body of shown) {
-      if (!body || (body === summary && full && fullWords.includes(words(summary)))) continue;
+      if (!body || (body === summary && full && words(full).includes(excerpt))) continue;
       blocks.push(
         ...(/<[a-z]/i.test(body)
           ? htmlToBlocks(body, numbering)
@@ -71,6 +74,11 @@ function feedBlocks(xml: string): { blocks: Block[]; title: string } | undefined
   }
   return { blocks, title };
 }
+
+/** Opening words of a feed entry's summary that, found in its full text, make the summary an excerpt of it. */
+const EXCERPT_WORDS = 12;
+/** Where an excerpt was cut (`…`, `...`, WordPress's `[&#8230;]`): what follows is no longer the full text's. */
+const ELLIPSIS = /…|\.\.\.|&#8230;|&hellip;/;
 
 /** An entry's authors: Atom's `<author><name>`, RSS's `<author>` or Dublin Core's `<dc:creator>`. */
 function entryAuthor(entry: Element): string {
