@@ -33,6 +33,24 @@ describe('text family', () => {
     });
   });
 
+  it('When a .json file holds JSON Lines (one record a line), then the records are kept as a json block instead of failing', async () => {
+    const { markdown } = await convertDocument(
+      Buffer.from('{"id":1,"msg":"start"}\n{"id":2,"msg":"disk full"}\r\n\n[3,"retry"]\n'),
+      'json',
+      std,
+    );
+    expect(markdown).toBe('```json\n{"id":1,"msg":"start"}\n{"id":2,"msg":"disk full"}\n[3,"retry"]\n```\n');
+    await expect(convertDocument(Buffer.from('{"id":1}\n{"id":2,}\n'), 'json', std)).rejects.toMatchObject({
+      code: 'corrupt_file',
+    });
+  });
+
+  it("When a CSV starts with Excel's sep= line, then that names the delimiter and is not a row", async () => {
+    const csv = 'sep=;\r\nName;Amount\r\n"Doe, J.";"1.234,56"\r\nRoe;12,00\r\n';
+    const { markdown } = await convertDocument(Buffer.from(csv), 'csv', std);
+    expect(markdown).toBe('| Name | Amount |\n| --- | --- |\n| Doe, J. | 1.234,56 |\n| Roe | 12,00 |\n');
+  });
+
   it('When XML is well-formed, then it is fenced as xml and its title is the metadata title', async () => {
     const xml = '<?xml version="1.0"?>\n<doc><title>Ölçü</title><p>x</p></doc>';
     const result = await convertDocument(Buffer.from(xml), 'xml', std);
