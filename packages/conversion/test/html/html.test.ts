@@ -310,6 +310,16 @@ describe('HTML task lists', () => {
   });
 });
 
+describe('HTML tabbed blocks', () => {
+  it('When tab labels are written back to back (MkDocs Material), then their names stay separate words', async () => {
+    const { markdown } = await html(
+      '<div class="tabbed-set"><input type="radio" checked><input type="radio"><div class="tabbed-labels"><label for="a">pip</label><label for="b">conda</label></div>' +
+        '<div class="tabbed-content"><div class="tabbed-block"><pre><code>pip install demo</code></pre></div></div></div><p><label>Name</label>: Ana</p>',
+    );
+    expect(markdown).toBe('pip conda\n\n```\npip install demo\n```\n\nName: Ana\n');
+  });
+});
+
 describe('HTML math', () => {
   it('When MathML carries a TeX annotation (pandoc, KaTeX), then the formula is that TeX, not its glyphs run together', async () => {
     const { markdown } = await html(

@@ -777,7 +777,7 @@ class HtmlReader {
         return;
       }
       default: {
-        const apart = BLOCK_TAGS.has(el.tag) || el.tag === 'td' || el.tag === 'th';
+        const apart = BLOCK_TAGS.has(el.tag) || el.tag === 'td' || el.tag === 'th' || isLabelInRow(el);
         if (apart) out.push(textNode(' '));
         this.inlines(el.children, depth, out);
         if (apart) out.push(textNode(' '));
@@ -794,6 +794,17 @@ class HtmlReader {
     if (this.chrome !== 'all' && this.chrome.has(el)) return false;
     return isChrome(el, this.options.bookPage === true);
   }
+}
+
+/**
+ * A label beside other labels: the tab names of a tabbed block (MkDocs Material's `tabbed-labels`),
+ * written back to back, are separate words ("pip conda", not "pipconda").
+ */
+function isLabelInRow(el: HtmlElement): boolean {
+  return (
+    el.tag === 'label' &&
+    (el.parent?.children ?? []).some((c) => c !== el && typeof c !== 'string' && c.tag === 'label')
+  );
 }
 
 /** MathJax 2's source of a formula: `<script type="math/tex">` or `math/tex; mode=display`. */
