@@ -310,6 +310,16 @@ describe('HTML task lists', () => {
   });
 });
 
+describe('HTML headings', () => {
+  it('When a heading is only a link back to the contents (docutils toc-backref), then its text is kept; a MediaWiki edit link beside it is not', async () => {
+    const { markdown } = await html(
+      '<div class="section"><h1><a class="toc-backref" href="#toc-entry-1">Introduction</a></h1><p>Text.</p></div>' +
+        '<h2><span class="mw-headline">Taxonomy</span><span class="mw-editsection">[<a href="?action=edit">edit</a>]</span></h2>',
+    );
+    expect(markdown).toBe('# [Introduction](#toc-entry-1)\n\nText.\n\n## Taxonomy\n');
+  });
+});
+
 describe('HTML tabbed blocks', () => {
   it('When tab labels are written back to back (MkDocs Material), then their names stay separate words', async () => {
     const { markdown } = await html(

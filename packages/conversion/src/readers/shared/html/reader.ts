@@ -271,13 +271,24 @@ function isChrome(el: HtmlElement, book: boolean): boolean {
   // <header> and <footer>, which are landmarks only outside <main> and <article>).
   if (PAGE_ROLES.has(el.attrs.role ?? '') && !el.inMain) return true;
   if (!book && isPageHeaderOrFooter(el)) return true;
-  if (book || (el.attrs.class === undefined && el.attrs.id === undefined)) return false;
+  if (book || (el.attrs.class === undefined && el.attrs.id === undefined) || isWholeHeading(el)) return false;
   const names = `${el.attrs.class ?? ''} ${el.attrs.id ?? ''}`.toLowerCase().split(/\s+/);
   const chrome = names.some(
     (name) => CHROME_COMPOUNDS.has(name.replace(/[_-]/g, '')) || name.split(/[_-]+/).some((w) => CHROME_WORDS.has(w)),
   );
   // A tab strip names the panels beside it: content, whatever its class or id says.
   return chrome && !el.hasContent && el.attrs.role !== 'tablist';
+}
+
+/**
+ * The only thing in a heading: its text, whatever its class says (docutils links each section
+ * title back to the contents, `<h1><a class="toc-backref">Introduction</a></h1>`). A part of a
+ * heading beside its text (MediaWiki's `[edit]`) can still be chrome.
+ */
+function isWholeHeading(el: HtmlElement): boolean {
+  const parent = el.parent;
+  if (!parent || !HEADING_TAGS.has(parent.tag)) return false;
+  return parent.children.every((c) => c === el || (typeof c === 'string' ? !c.trim() : false));
 }
 
 /** Elements whose <header> and <footer> are their own (HTML's sectioning content and <main>), not the page's. */
