@@ -727,8 +727,8 @@ class HtmlReader {
         // beside a heading, ↩ or ^ after a note): page furniture, not text.
         if ((el.attrs.href?.startsWith('#') || intoBook) && isOnlySymbols(inner)) return;
         // In a note, a link within the page showing the note's number leads back to its mark
-        // (LibreOffice's EPUB: `<sup><a href="#calledF1">1</a></sup>Source…`).
-        if (this.inNote && el.attrs.href?.startsWith('#') && NOTE_NUMBER.test(inlineText(inner))) return;
+        // (LibreOffice's EPUB: `<sup><a href="#calledF1">1</a></sup>Source…`; InDesign's names the chapter file).
+        if (this.inNote && (el.attrs.href?.startsWith('#') || intoBook) && NOTE_NUMBER.test(inlineText(inner))) return;
         const kept = url && !intoBook;
         if (kept && !isBlankInline(inner)) out.push({ type: 'link', url, children: inner });
         else append(out, inner);
