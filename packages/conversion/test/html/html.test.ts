@@ -320,6 +320,19 @@ describe('HTML headings', () => {
   });
 });
 
+describe('HTML lists drawn as text', () => {
+  it('When paragraphs start with typed bullets or with numbers counting up (InDesign, layout tools), then they are lists without the typed markers', async () => {
+    const { markdown } = await html(
+      '<p class="Bullet">•\tOrange-red <b>breast</b></p><p class="Bullet">•\tGrey back</p><p>Then feed them:</p>' +
+        '<p class="Numbered">3.\tPut out mealworms.</p><p class="Numbered">4)\tKeep water.</p>' +
+        '<p>– Hello, she said.</p><p>1. A lone numbered paragraph.</p><p>2026. A year.</p>',
+    );
+    expect(markdown).toBe(
+      '- Orange-red **breast**\n- Grey back\n\nThen feed them:\n\n3. Put out mealworms.\n4. Keep water.\n\n– Hello, she said.\n\n1\\. A lone numbered paragraph.\n\n2026\\. A year.\n',
+    );
+  });
+});
+
 describe('HTML tabbed blocks', () => {
   it('When tab labels are written back to back (MkDocs Material), then their names stay separate words', async () => {
     const { markdown } = await html(

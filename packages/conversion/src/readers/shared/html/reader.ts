@@ -5,6 +5,7 @@ import { isFormatting } from '../../../document/predicates';
 import { withoutWholeEmphasis } from '../../../document/builders';
 import { declaredFont, readClassFonts, type ClassFont } from './class-fonts';
 import { mathTex } from './mathml';
+import { withDrawnLists } from './drawn-lists';
 
 /** Elements nested deeper than this are read as their plain text (no stack overflow on hostile nesting). */
 export const MAX_HTML_DEPTH = 200;
@@ -344,7 +345,7 @@ class HtmlReader {
 
   /** The page's blocks, then its notes. */
   document(nodes: HtmlNode[]): Block[] {
-    const out = this.blocks(nodes, 0);
+    const out = withDrawnLists(this.blocks(nodes, 0));
     // In the order of their marks in the text (footnotes and endnotes share one numbering).
     const notes = this.notes.filter((n) => n.blocks.length).sort((a, b) => Number(a.id) - Number(b.id));
     if (notes.length) out.push({ type: 'notes', notes });
