@@ -333,6 +333,20 @@ describe('HTML lists drawn as text', () => {
   });
 });
 
+describe('HTML docutils footnotes', () => {
+  it('When docutils wrote footnotes as label-and-text tables (HTML 4 writer), then they are [^n] notes without their labels', async () => {
+    const { markdown } = await html(
+      '<p>Retention <a class="footnote-reference" href="#footnote-1" id="footnote-reference-1">[1]</a> is described below.</p>' +
+        '<table class="docutils footnote" frame="void" id="footnote-1" rules="none"><colgroup><col class="label" /><col /></colgroup><tbody valign="top">' +
+        '<tr><td class="label"><a class="fn-backref" href="#footnote-reference-1">[1]</a></td><td>How long copies are <em>kept</em>.</td></tr></tbody></table>' +
+        '<table class="docutils" id="t2"><tr><td>A</td><td>B</td></tr></table>',
+    );
+    expect(markdown).toBe(
+      'Retention [^1] is described below.\n\n| A | B |\n| --- | --- |\n\n[^1]: How long copies are *kept*.\n',
+    );
+  });
+});
+
 describe('HTML tabbed blocks', () => {
   it('When tab labels are written back to back (MkDocs Material), then their names stay separate words', async () => {
     const { markdown } = await html(

@@ -175,6 +175,17 @@ const NOTES_TYPE = /(?:^|\s)(?:footnotes|endnotes|rearnotes)(?:\s|$)/i;
  */
 const NOTES_CLASS = /(?:^|\s)(?:footnotes|endnotes)(?:\s|$)/i;
 
+/** Docutils' HTML 4 footnote: `<table class="docutils footnote" id="footnote-1">`, its label in the first cell. */
+const NOTE_TABLE_CLASS = /(?:^|\s)footnote(?:\s|$)/;
+
+/** What a note holds: a docutils footnote table's text cells (not its label cell); any other note's content. */
+function noteBody(note: HtmlElement): HtmlNode[] {
+  if (note.tag !== 'table') return note.children;
+  return [...descendantsOf(note)]
+    .filter((el) => el.tag === 'td' && !/(?:^|\s)label(?:\s|$)/.test(el.attrs.class ?? ''))
+    .flatMap((td) => td.children);
+}
+
 /**
  * Footnotes and endnotes marked as such (EPUB `epub:type`, DPUB-ARIA roles, the items of a marked
  * notes list) that a link in the same page (or, in a book, in another page) points to, by id.
@@ -204,7 +215,10 @@ function noteCandidates(root: HtmlElement): { candidates: Map<string, HtmlElemen
     if (el.tag === 'a' && href?.startsWith('#')) targets.add(href.slice(1));
     const note =
       id !== undefined &&
-      ((type !== undefined && NOTE_TYPE.test(type)) || NOTE_ROLES.has(role ?? '') || (listed && el.tag === 'li'));
+      ((type !== undefined && NOTE_TYPE.test(type)) ||
+        NOTE_ROLES.has(role ?? '') ||
+        (listed && el.tag === 'li') ||
+        (el.tag === 'table' && NOTE_TABLE_CLASS.test(el.attrs.class ?? '')));
     if (note) candidates.set(id, el);
     const list =
       !note &&
@@ -378,7 +392,7 @@ class HtmlReader {
   private takeNote(note: HtmlElement, depth: number): void {
     this.inNote++;
     try {
-      this.notes.push({ id: this.noteLabel(note.attrs.id ?? ''), blocks: this.blocks(note.children, depth + 1) });
+      this.notes.push({ id: this.noteLabel(note.attrs.id ?? ''), blocks: this.blocks(noteBody(note), depth + 1) });
     } finally {
       this.inNote--;
     }
