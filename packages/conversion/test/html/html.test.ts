@@ -386,6 +386,24 @@ describe('HTML math', () => {
   });
 });
 
+describe('HTML math in pandoc spans and hidden MathML', () => {
+  it('When pandoc wrote math as TeX in math spans (--mathjax, --katex), then each span is a formula without its delimiters; its own italics rendering stays', async () => {
+    const { markdown } = await html(
+      '<p>A <span class="math inline">\\(e^{i\\pi}\\)</span>, B <span class="math inline">a_1</span>, C <span class="math inline"><em>x</em><sup>2</sup></span>.</p>' +
+        '<p><span class="math display">\\[\\frac12\\]</span></p>',
+    );
+    expect(markdown).toBe('A $e^{i\\pi}$, B $a_1$, C *x*<sup>2</sup>.\n\n$$\\frac12$$\n');
+  });
+
+  it('When MathML is hidden for sight beside a picture hidden from screen readers (Wikipedia), then the MathML is the formula and the picture is left out', async () => {
+    const { markdown } = await html(
+      '<p>So <span class="mwe-math-element"><span class="mwe-math-mathml-inline mwe-math-mathml-a11y" style="display: none;"><math alttext="{\\displaystyle E=mc^{2}}"><mi>E</mi></math></span>' +
+        '<img src="x.svg" aria-hidden="true" alt="{\\displaystyle E=mc^{2}}"></span> holds.<span style="display:none">Hidden text</span></p>',
+    );
+    expect(markdown).toBe('So ${\\displaystyle E=mc^{2}}$ holds.\n');
+  });
+});
+
 describe('HTML with token optimization', () => {
   it('When tokens are optimized, then the writer works on the page model: no bold whole headings or header cells, joined bold words, compact tables, code kept', async () => {
     const html =

@@ -685,6 +685,11 @@ class HtmlReader {
   }
 
   private inline(el: HtmlElement, depth: number, out: Inline[]): void {
+    const tex = el.tag === 'span' ? spanTex(el) : undefined;
+    if (tex !== undefined) {
+      if (tex.text) out.push({ type: 'math', tex: tex.text, display: tex.display });
+      return;
+    }
     const look = el.tag === 'span' ? this.spanLook(el) : undefined;
     if (look?.bold || look?.italic) {
       let children = this.inlines(el.children, depth);
@@ -815,7 +820,7 @@ class HtmlReader {
     if (el.tag === 'script' && TEX_SCRIPT.test(el.attrs.type ?? '')) return false;
     if (SKIPPED_TAGS.has(el.tag) || el.attrs.hidden !== undefined || el === this.hidden) return true;
     if (isMathJaxRendering(el)) return true;
-    if (el.attrs.style !== undefined && /display:\s*none/i.test(el.attrs.style)) return true;
+    if (el.attrs.style !== undefined && /display:\s*none/i.test(el.attrs.style) && !isAccessibleMath(el)) return true;
     if (this.chrome === 'none') return false;
     if (this.chrome !== 'all' && this.chrome.has(el)) return false;
     return isChrome(el, this.options.bookPage === true);
@@ -831,6 +836,34 @@ function isLabelInRow(el: HtmlElement): boolean {
     el.tag === 'label' &&
     (el.parent?.children ?? []).some((c) => c !== el && typeof c !== 'string' && c.tag === 'label')
   );
+}
+
+/**
+ * MathML hidden from sight but kept for screen readers beside a picture of the formula that is
+ * hidden from them (Wikipedia's `mwe-math-mathml-a11y` span, its `<img aria-hidden>` after it):
+ * the formula's only text, read instead of the picture.
+ */
+function isAccessibleMath(el: HtmlElement): boolean {
+  const elements = el.children.filter((c): c is HtmlElement => typeof c !== 'string');
+  return elements.length === 1 && elements[0]!.tag === 'math';
+}
+
+/** pandoc's math (`--mathjax`, `--katex`, Quarto, R Markdown): `<span class="math inline">\(x^2\)</span>`. */
+const MATH_SPAN = /(?:^|\s)math\s+(inline|display)(?:\s|$)/;
+/** The delimiters MathJax and KaTeX find math by, around the TeX in such a span. */
+const TEX_DELIMITERS = /^\s*(?:\\\(([\s\S]*)\\\)|\\\[([\s\S]*)\\\]|\$\$([\s\S]*)\$\$|\$([\s\S]*)\$)\s*$/;
+
+/**
+ * The TeX of a pandoc math span, its delimiters removed; undefined when the span is no such span
+ * or holds markup (pandoc's own rendering of simple math as italics and superscripts, kept as it is).
+ */
+function spanTex(el: HtmlElement): { text: string; display: boolean } | undefined {
+  const kind = MATH_SPAN.exec(el.attrs.class ?? '')?.[1];
+  if (!kind || el.children.some((c) => typeof c !== 'string')) return undefined;
+  const raw = textOf(el);
+  const m = TEX_DELIMITERS.exec(raw);
+  const text = (m ? (m[1] ?? m[2] ?? m[3] ?? m[4] ?? '') : raw).trim();
+  return { text, display: kind === 'display' };
 }
 
 /** MathJax 2's source of a formula: `<script type="math/tex">` or `math/tex; mode=display`. */
