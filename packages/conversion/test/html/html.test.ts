@@ -347,6 +347,29 @@ describe('HTML docutils footnotes', () => {
   });
 });
 
+describe('HTML lists split by LibreOffice', () => {
+  it('When LibreOffice closed a list around its sublist and reopened it (HTML export), then it is one list with the sublist under its item', async () => {
+    const { markdown } = await html(
+      '<ol><li value="1"><p>Never transmit.</p><li><p>Keep away:</p></ol><ol type="a"><ol type="a"><li value="1"><p>when sending;</p><li><p>when charging.</p></ol></ol>' +
+        '<ol start="3"><li><p>Use approved batteries.</p></ol><ul><li>Other list</li></ul>',
+    );
+    expect(markdown).toBe(
+      '1. Never transmit.\n2. Keep away:\n   1. when sending;\n   2. when charging.\n3. Use approved batteries.\n\n- Other list\n',
+    );
+  });
+
+  it('When list items draw their own markers floated left (LibreOffice XHTML export), then the drawn markers are left out', async () => {
+    const { markdown } = await html(
+      '<ol><li><p class="P1"><span class="ListLabel_20_10" style="display:block;float:left;min-width:0cm;">1.</span>Never transmit.</p></li>' +
+        '<li><p><span style="float:left">2.</span>Keep away:</p></li></ol><ol><li><ol><li><p><span style="float:left">a.</span>when sending.</p></li></ol></li></ol>' +
+        '<ol><li><p><span style="float:left">3.</span>Use batteries.</p></li></ol><ul><li><span style="float:left">Note</span> stays</li></ul>',
+    );
+    expect(markdown).toBe(
+      '1. Never transmit.\n2. Keep away:\n   1. when sending.\n3. Use batteries.\n\n- Note stays\n',
+    );
+  });
+});
+
 describe('HTML tabbed blocks', () => {
   it('When tab labels are written back to back (MkDocs Material), then their names stay separate words', async () => {
     const { markdown } = await html(

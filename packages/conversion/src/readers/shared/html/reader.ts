@@ -6,6 +6,7 @@ import { withoutWholeEmphasis } from '../../../document/builders';
 import { declaredFont, readClassFonts, type ClassFont } from './class-fonts';
 import { mathTex } from './mathml';
 import { withDrawnLists } from './drawn-lists';
+import { withSplitListsJoined } from './split-lists';
 
 /** Elements nested deeper than this are read as their plain text (no stack overflow on hostile nesting). */
 export const MAX_HTML_DEPTH = 200;
@@ -359,7 +360,7 @@ class HtmlReader {
 
   /** The page's blocks, then its notes. */
   document(nodes: HtmlNode[]): Block[] {
-    const out = withDrawnLists(this.blocks(nodes, 0));
+    const out = withSplitListsJoined(withDrawnLists(this.blocks(nodes, 0)));
     // In the order of their marks in the text (footnotes and endnotes share one numbering).
     const notes = this.notes.filter((n) => n.blocks.length).sort((a, b) => Number(a.id) - Number(b.id));
     if (notes.length) out.push({ type: 'notes', notes });
@@ -531,8 +532,15 @@ class HtmlReader {
         continue;
       }
       const blocks: Block[] = [];
-      if (child.tag === 'li') this.blocks(child.children, depth + 1, blocks);
-      else this.block(child, depth + 1, blocks);
+      if (child.tag === 'li') {
+        const hidden = this.hidden;
+        this.hidden = floatedMarker(child) ?? hidden;
+        try {
+          this.blocks(child.children, depth + 1, blocks);
+        } finally {
+          this.hidden = hidden;
+        }
+      } else this.block(child, depth + 1, blocks);
       if (child.tag !== 'li' && items.length) {
         // A list written straight inside a list (invalid, common) belongs to the item before it.
         append((items[items.length - 1]!.children ??= []), blocks);
@@ -985,6 +993,24 @@ class WordList {
 function span(value: string | undefined): number {
   const n = Number(value ?? 1);
   return Number.isFinite(n) && n >= 1 ? Math.min(Math.floor(n), MAX_SPAN) : 1;
+}
+
+/** A list marker as typed: a number or letter and its stop, or a bullet. */
+const MARKER_TEXT = /^(?:\(?(?:\d{1,4}|[a-z]{1,4})[.)]|[•◦▪■●○‣⁃–-])$/i;
+
+/**
+ * The marker a list item draws itself, floated left before its text, beside the one its list
+ * shows (LibreOffice's XHTML export: `<li><p><span class="ListLabel_20_1" style="float:left">1.</span>`).
+ */
+function floatedMarker(li: HtmlElement): HtmlElement | undefined {
+  let el: HtmlElement | undefined = li;
+  for (let level = 0; el && level < 3; level++) {
+    const first: HtmlNode | undefined = el.children.find((c) => typeof c !== 'string' || c.trim() !== '');
+    if (!first || typeof first === 'string') return undefined;
+    if (/float:\s*left/i.test(first.attrs.style ?? '') && MARKER_TEXT.test(textOf(first).trim())) return first;
+    el = first;
+  }
+  return undefined;
 }
 
 /**
