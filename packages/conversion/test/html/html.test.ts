@@ -308,6 +308,14 @@ describe('HTML task lists', () => {
     );
     expect(markdown).toBe('- [x] Book the hut\n- [ ] Buy a map\n- Plain later\n');
   });
+
+  it('When a Notion export draws to-do boxes as classed divs, then the items are task items ticked as drawn', async () => {
+    const { markdown } = await html(
+      '<ul class="to-do-list"><li><div class="checkbox checkbox-on"></div> <span class="to-do-children-checked">Write migration</span></li>' +
+        '<li><div class="checkbox checkbox-off"></div> <span>Review PR</span></li><li><div class="checkbox"></div> Plain</li></ul>',
+    );
+    expect(markdown).toBe('- [x] Write migration\n- [ ] Review PR\n- Plain\n');
+  });
 });
 
 describe('HTML headings', () => {

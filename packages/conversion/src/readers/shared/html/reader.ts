@@ -1013,6 +1013,15 @@ function floatedMarker(li: HtmlElement): HtmlElement | undefined {
   return undefined;
 }
 
+/** A checkbox drawn by an element's classes (Notion's export: `<div class="checkbox checkbox-on">`): ticked or not. */
+function drawnCheckbox(el: HtmlElement): boolean | undefined {
+  const words = (el.attrs.class ?? '').toLowerCase().split(/\s+/);
+  if (!words.includes('checkbox')) return undefined;
+  if (words.includes('checkbox-on') || words.includes('checkbox-checked')) return true;
+  if (words.includes('checkbox-off') || words.includes('checkbox-unchecked')) return false;
+  return undefined;
+}
+
 /**
  * A task list item's box (GitHub, markdown-it, pandoc): the checkbox that comes before any of the
  * item's text, ticked or not; undefined when the item starts otherwise.
@@ -1027,6 +1036,8 @@ function taskBox(li: HtmlElement): boolean | undefined {
     }
     if (node.tag === 'input')
       return node.attrs.type?.toLowerCase() === 'checkbox' ? node.attrs.checked !== undefined : undefined;
+    const drawn = drawnCheckbox(node);
+    if (drawn !== undefined) return drawn;
     if (node.tag === 'ul' || node.tag === 'ol') return undefined;
     for (let i = node.children.length - 1; i >= 0; i--) stack.push(node.children[i]!);
   }
