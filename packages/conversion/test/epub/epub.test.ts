@@ -94,7 +94,7 @@ describe('EPUB', () => {
     );
     const { markdown } = await convertDocument(input, 'epub', std);
     expect(markdown).toBe(
-      'Alpha[^1].\n\n---\n\n[^1]: Note A.\n\nBeta[^2].\n\n---\n\n[^2]: Note B.\n\nGamma.\n\n1. Not pointed at.\n',
+      'Alpha[^1].\n\n[^1]: Note A.\n\nBeta[^2].\n\n[^2]: Note B.\n\nGamma.\n\n1. Not pointed at.\n',
     );
   });
 

@@ -341,6 +341,18 @@ describe('HTML lists drawn as text', () => {
   });
 });
 
+describe('HTML rules above notes', () => {
+  it('When a rule separates the notes (pandoc inside and before the notes section, markdown-it before it), then it goes with them; other rules stay', async () => {
+    const pandoc =
+      '<p>A<a href="#fn1" role="doc-noteref">1</a></p><hr /><section class="footnotes" role="doc-endnotes"><hr /><ol><li id="fn1" role="doc-endnote"><p>Note A.</p></li></ol></section>';
+    const markdownIt =
+      '<p>B<sup class="footnote-ref"><a href="#fn2" id="fnref2">[2]</a></sup></p><hr class="footnotes-sep"><section class="footnotes"><ol class="footnotes-list"><li id="fn2" class="footnote-item"><p>Note B.</p></li></ol></section>';
+    expect((await html(pandoc)).markdown).toBe('A[^1]\n\n[^1]: Note A.\n');
+    expect((await html('<p>One</p><hr><p>Two</p>')).markdown).toBe('One\n\n---\n\nTwo\n');
+    expect((await html(markdownIt)).markdown).toBe('B[^1]\n\n[^1]: Note B.\n');
+  });
+});
+
 describe('HTML docutils footnotes', () => {
   it('When docutils wrote footnotes as label-and-text tables (HTML 4 writer), then they are [^n] notes without their labels', async () => {
     const { markdown } = await html(

@@ -176,6 +176,29 @@ const NOTES_TYPE = /(?:^|\s)(?:footnotes|endnotes|rearnotes)(?:\s|$)/i;
  */
 const NOTES_CLASS = /(?:^|\s)(?:footnotes|endnotes)(?:\s|$)/i;
 
+/** Whether an element holds a page's notes (pandoc's `<section class="footnotes" role="doc-endnotes">`, `epub:type="footnotes"`). */
+function isNotesContainer(el: HtmlElement): boolean {
+  const type = el.attrs['epub:type'];
+  return (
+    el.attrs.role === 'doc-endnotes' ||
+    (type !== undefined && NOTES_TYPE.test(type)) ||
+    (el.attrs.class !== undefined && NOTES_CLASS.test(el.attrs.class))
+  );
+}
+
+/**
+ * The rule a page draws above its notes (pandoc's `<hr />` inside the notes section,
+ * markdown-it's `<hr class="footnotes-sep">` before it): the notes are written at the end, with
+ * no rule of their own, so it would be left standing alone in the text.
+ */
+function isNotesSeparator(hr: HtmlElement): boolean {
+  if (/(?:^|\s)footnotes?-sep(?:\s|$)/.test(hr.attrs.class ?? '')) return true;
+  if (hr.parent && isNotesContainer(hr.parent)) return true;
+  const siblings = hr.parent?.children.filter((c): c is HtmlElement => typeof c !== 'string') ?? [];
+  const next = siblings[siblings.indexOf(hr) + 1];
+  return next !== undefined && isNotesContainer(next);
+}
+
 /** Docutils' HTML 4 footnote: `<table class="docutils footnote" id="footnote-1">`, its label in the first cell. */
 const NOTE_TABLE_CLASS = /(?:^|\s)footnote(?:\s|$)/;
 
@@ -510,7 +533,7 @@ class HtmlReader {
         return;
       }
       case 'hr':
-        out.push({ type: 'rule' });
+        if (!isNotesSeparator(el)) out.push({ type: 'rule' });
         return;
       case 'table':
         return this.table(el, depth, out);
