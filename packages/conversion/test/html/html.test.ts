@@ -111,6 +111,18 @@ describe('HTML', () => {
     expect(markdown).toBe('| A | B |\n| --- | --- |\n| x1 x2 | y |\n');
   });
 
+  it('When tables without header cells lay out a page (text in one column, beside spacer and icon columns), then their cells are read as blocks', async () => {
+    const { markdown } = await html(
+      '<table id="main"><tr><td><table class="item"><tr><td class="rank"></td><td><img src="up.gif"></td><td><a href="https://x.test">Show HN: a converter</a></td></tr>' +
+        '<tr><td colspan="2"></td><td>142 points by alice</td></tr></table></td></tr>' +
+        '<tr><td><table><tr><td><img src="s.gif" width="40"></td><td><div class="comment"><p>How does it compare?</p></div></td></tr></table></td></tr></table>' +
+        '<table><tr><td><b>Name</b></td><td><b>Role</b></td></tr><tr><td>Ana</td><td>CFO</td></tr></table>',
+    );
+    expect(markdown).toBe(
+      '[Show HN: a converter](https://x.test)\n\n142 points by alice\n\nHow does it compare?\n\n| **Name** | **Role** |\n| --- | --- |\n| Ana | CFO |\n',
+    );
+  });
+
   it('When hidden elements and scripts are present, then their text is not in the Markdown', async () => {
     const { markdown } = await html(
       '<p>Shown</p><p hidden>Secret</p><div style="display:none">Gone</div><script>var x = 1;</script>',

@@ -199,6 +199,30 @@ function isNotesSeparator(hr: HtmlElement): boolean {
   return next !== undefined && isNotesContainer(next);
 }
 
+/**
+ * A table that lays out a page rather than holding data (Hacker News, old sites, mail): nothing
+ * in it is a header (no <th>, no caption) and it has text in one column only, beside spacer and
+ * icon columns (a nested table alone is no sign: data tables nest too). A table whose header cells say it is data
+ * keeps a nested table as its cell's text.
+ */
+function isLayoutGrid(rows: HtmlElement[][], captioned: boolean): boolean {
+  if (captioned || rows.some((cells) => cells.some((cell) => cell.tag === 'th'))) return false;
+  return filledColumns(rows) <= 1;
+}
+
+/** How many columns have text in some row (a layout grid's spacer and icon columns have none). */
+function filledColumns(rows: HtmlElement[][]): number {
+  const filled = new Set<number>();
+  for (const cells of rows) {
+    let column = 0;
+    for (const cell of cells) {
+      if (textOf(cell).trim()) filled.add(column);
+      column += span(cell.attrs.colspan);
+    }
+  }
+  return filled.size;
+}
+
 /** Docutils' HTML 4 footnote: `<table class="docutils footnote" id="footnote-1">`, its label in the first cell. */
 const NOTE_TABLE_CLASS = /(?:^|\s)footnote(?:\s|$)/;
 
@@ -637,7 +661,7 @@ class HtmlReader {
     // A table of one cell (a frame around a list or another table) or one marked presentational
     // (role="presentation"/"none": columns of a page) is layout: its cells are read as blocks, row by row.
     const role = table.attrs.role;
-    if (cellCount <= 1 || role === 'presentation' || role === 'none') {
+    if (cellCount <= 1 || role === 'presentation' || role === 'none' || isLayoutGrid(rows, captions.length > 0)) {
       for (const el of captions) this.blocks(el.children, depth, out);
       for (const cells of rows) for (const cell of cells) this.blocks(cell.children, depth, out);
       return;
