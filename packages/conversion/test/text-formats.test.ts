@@ -183,6 +183,14 @@ describe('more text-family behaviour', () => {
     expect(metadata.title).toBe('News');
   });
 
+  it('When an Atom entry holds XHTML content (type="xhtml"), then its paragraphs, lists and code stay apart', async () => {
+    const atom =
+      '<?xml version="1.0"?><feed xmlns="http://www.w3.org/2005/Atom"><title>Notes</title><entry><title>Release</title>' +
+      '<content type="xhtml"><div xmlns="http://www.w3.org/1999/xhtml"><p>New <strong>features</strong>:</p><ul><li>Tables</li><li>Notes</li></ul><pre>npm i x</pre></div></content></entry></feed>';
+    const { markdown } = await convertDocument(Buffer.from(atom), 'xml', { enhanced: false });
+    expect(markdown).toBe('# Notes\n\n## Release\n\nNew **features**:\n\n- Tables\n- Notes\n\n```\nnpm i x\n```\n');
+  });
+
   it('When feed entries have an author and a summary beside their full text, then both are kept; a summary that is an excerpt of the full text is not', async () => {
     const atom =
       '<?xml version="1.0"?><feed xmlns="http://www.w3.org/2005/Atom"><title>Blog</title>' +

@@ -1,5 +1,5 @@
 import { XMLValidator } from 'fast-xml-parser';
-import type { Element } from '@xmldom/xmldom';
+import { XMLSerializer, type Element } from '@xmldom/xmldom';
 import type { Reader } from '../reader';
 import { ConversionError } from '../../types';
 import { decodeText, normaliseNewlines } from '../shared/text-decoding';
@@ -55,8 +55,8 @@ function feedBlocks(xml: string): { blocks: Block[]; title: string } | undefined
     if (author) blocks.push({ type: 'paragraph', text: [plain(author)] });
     const date = text(entry, 'pubDate') || text(entry, 'updated') || text(entry, 'published') || text(entry, 'date');
     if (date) blocks.push({ type: 'paragraph', text: [{ type: 'emphasis', children: [plain(date)] }] });
-    const full = text(entry, 'encoded') || text(entry, 'content');
-    const summary = text(entry, 'description') || text(entry, 'summary');
+    const full = text(entry, 'encoded') || entryText(entry, 'content');
+    const summary = text(entry, 'description') || entryText(entry, 'summary');
     // A summary beside the full text is often its own teaser: kept, unless it is an excerpt (its opening words are the full text's).
     const shown = full ? [summary, full] : [summary];
     const excerpt = words(summary.split(ELLIPSIS)[0] ?? '')
@@ -79,6 +79,21 @@ function feedBlocks(xml: string): { blocks: Block[]; title: string } | undefined
 const EXCERPT_WORDS = 12;
 /** Where an excerpt was cut (`…`, `...`, WordPress's `[&#8230;]`): what follows is no longer the full text's. */
 const ELLIPSIS = /…|\.\.\.|&#8230;|&hellip;/;
+
+/**
+ * An Atom text construct: its markup when `type="xhtml"` (XHTML elements inside it, whose text
+ * alone runs paragraphs and list items together), else its text (escaped HTML or plain).
+ */
+function entryText(entry: Element, name: string): string {
+  const el = child(entry, name);
+  if (!el) return '';
+  if (el.getAttribute('type') !== 'xhtml') return el.textContent?.trim() ?? '';
+  const serializer = new XMLSerializer();
+  return children(el)
+    .map((node) => serializer.serializeToString(node))
+    .join('')
+    .trim();
+}
 
 /** An entry's authors: Atom's `<author><name>`, RSS's `<author>` or Dublin Core's `<dc:creator>`. */
 function entryAuthor(entry: Element): string {
