@@ -198,6 +198,14 @@ describe('HTML page chrome', () => {
     expect(markdown).toBe('# Spring planting\n\nPlant bulbs.\n\nFigures from 2009.\n');
   });
 
+  it("When a theme puts the page's footer (with its contentinfo) inside a section, then it is still chrome; a section's own footer stays", async () => {
+    const { markdown } = await html(
+      '<section class="wrap"><div role="main"><h1>Install</h1><p>Run it.</p></div><section><p>Part.</p><footer><p>Section note.</p></footer></section>' +
+        '<footer><div role="navigation"><a href="prev.html">Previous</a></div><div role="contentinfo"><p>© 2026 Frob.</p></div>Built with Sphinx.</footer></section>',
+    );
+    expect(markdown).toBe('# Install\n\nRun it.\n\nPart.\n\nSection note.\n');
+  });
+
   it('When a page header holds a heading, then it is content', async () => {
     const { markdown } = await html('<body><header><h2>Field notes</h2></header><p>Plant bulbs.</p></body>');
     expect(markdown).toBe('## Field notes\n\nPlant bulbs.\n');

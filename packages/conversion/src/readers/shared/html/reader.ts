@@ -368,6 +368,8 @@ function isPageHeaderOrFooter(el: HtmlElement): boolean {
   const id = el.attrs.id?.toLowerCase();
   const footer = el.tag === 'footer' || id === 'footer';
   if ((!footer && el.tag !== 'header' && id !== 'header') || el.hasContent) return false;
+  // A footer holding the page's contentinfo landmark is the page's, in whatever section a theme put it (Read the Docs).
+  if (footer && !el.inMain && [...descendantsOf(el)].some((d) => d.attrs.role === 'contentinfo')) return true;
   for (let up = el.parent; up; up = up.parent) if (SECTIONING_TAGS.has(up.tag)) return false;
   if (footer) return true;
   for (const inner of descendantsOf(el)) if (HEADING_TAGS.has(inner.tag)) return false;
