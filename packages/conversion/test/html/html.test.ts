@@ -410,6 +410,13 @@ describe('HTML lists split by LibreOffice', () => {
   });
 });
 
+describe('HTML bullet lines', () => {
+  it('When one paragraph holds lines that each open with a typed bullet, split by <br>, then they are a list; a paragraph with a plain line among them is not', async () => {
+    const { markdown } = await html('<p>• Fast<br>• Small<br/> • <b>Free</b></p><p>Roses<br>• not a list</p>');
+    expect(markdown).toBe('- Fast\n- Small\n- **Free**\n\nRoses\\\n• not a list\n');
+  });
+});
+
 describe('HTML tabbed blocks', () => {
   it('When tab labels are written back to back (MkDocs Material), then their names stay separate words', async () => {
     const { markdown } = await html(

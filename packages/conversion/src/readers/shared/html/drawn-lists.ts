@@ -17,6 +17,12 @@ const NUMBER = /^[\s\u00a0]*(\d{1,4})[.)][\s\u00a0]+/;
 export function withDrawnLists(blocks: Block[]): Block[] {
   const out: Block[] = [];
   for (let i = 0; i < blocks.length;) {
+    const lines = bulletLines(blocks[i]!);
+    if (lines) {
+      out.push({ type: 'list', ordered: false, items: lines.map((text) => ({ text: withoutMarker(text, BULLET) })) });
+      i++;
+      continue;
+    }
     const run = drawnRun(blocks, i);
     if (!run) {
       out.push(blocks[i]!);
@@ -58,6 +64,24 @@ function drawnRun(
     paragraphs.push(blocks[i] as Paragraph);
   }
   return paragraphs.length >= 2 ? { paragraphs, marker: NUMBER, start: Number(start) } : undefined;
+}
+
+/** A paragraph of two or more lines (split at line breaks) that each open with a typed bullet: those lines. */
+function bulletLines(block: Block): Inline[][] | undefined {
+  if (block.type !== 'paragraph' || !block.text.some((n) => n.type === 'break')) return undefined;
+  const lines: Inline[][] = [[]];
+  for (const node of block.text) {
+    if (node.type === 'break') lines.push([]);
+    else lines[lines.length - 1]!.push(node);
+  }
+  const blank = (n: Inline) => n.type === 'text' && !n.text.trim();
+  const filled = lines.filter((line) => !line.every(blank));
+  const opensWithBullet = (line: Inline[]) => {
+    const head = line.find((n) => !blank(n));
+    return head?.type === 'text' && BULLET.test(head.text);
+  };
+  if (filled.length < 2 || !filled.every(opensWithBullet)) return undefined;
+  return filled.map((line) => line.slice(line.findIndex((n) => !blank(n))));
 }
 
 /** The text a paragraph opens with, when its first inline is plain text. */
