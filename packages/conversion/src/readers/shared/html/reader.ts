@@ -193,10 +193,27 @@ function isNotesContainer(el: HtmlElement): boolean {
  */
 function isNotesSeparator(hr: HtmlElement): boolean {
   if (/(?:^|\s)footnotes?-sep(?:\s|$)/.test(hr.attrs.class ?? '')) return true;
-  if (hr.parent && isNotesContainer(hr.parent)) return true;
-  const siblings = hr.parent?.children.filter((c): c is HtmlElement => typeof c !== 'string') ?? [];
-  const next = siblings[siblings.indexOf(hr) + 1];
+  if (!hr.parent) return false;
+  if (isNotesContainer(hr.parent)) return true;
+  const next = nextElements(hr.parent).get(hr);
   return next !== undefined && isNotesContainer(next);
+}
+
+/** Each child element's next element sibling, worked out once per parent (many <hr> siblings stay linear). */
+const nextElementMaps = new WeakMap<HtmlElement, Map<HtmlElement, HtmlElement>>();
+function nextElements(parent: HtmlElement): Map<HtmlElement, HtmlElement> {
+  let map = nextElementMaps.get(parent);
+  if (!map) {
+    map = new Map();
+    let previous: HtmlElement | undefined;
+    for (const c of parent.children) {
+      if (typeof c === 'string') continue;
+      if (previous) map.set(previous, c);
+      previous = c;
+    }
+    nextElementMaps.set(parent, map);
+  }
+  return map;
 }
 
 /**
@@ -216,11 +233,25 @@ function filledColumns(rows: HtmlElement[][]): number {
   for (const cells of rows) {
     let column = 0;
     for (const cell of cells) {
-      if (textOf(cell).trim()) filled.add(column);
+      if (!filled.has(column) && hasText(cell)) filled.add(column);
+      // Two are enough to call it data: no need to look at every cell of a large table.
+      if (filled.size > 1) return filled.size;
       column += span(cell.attrs.colspan);
     }
   }
   return filled.size;
+}
+
+/** Whether an element holds any text, looked for only until some is found. */
+function hasText(el: HtmlElement): boolean {
+  const stack: HtmlNode[] = [...el.children];
+  while (stack.length) {
+    const n = stack.pop()!;
+    if (typeof n === 'string') {
+      if (n.trim()) return true;
+    } else for (const c of n.children) stack.push(c);
+  }
+  return false;
 }
 
 /** Docutils' HTML 4 footnote: `<table class="docutils footnote" id="footnote-1">`, its label in the first cell. */
@@ -889,10 +920,18 @@ class HtmlReader {
  * written back to back, are separate words ("pip conda", not "pipconda").
  */
 function isLabelInRow(el: HtmlElement): boolean {
-  return (
-    el.tag === 'label' &&
-    (el.parent?.children ?? []).some((c) => c !== el && typeof c !== 'string' && c.tag === 'label')
-  );
+  return el.tag === 'label' && el.parent !== undefined && labelCount(el.parent) > 1;
+}
+
+/** Labels among an element's children, counted once per element (a page of 200,000 labels stays linear). */
+const labelCounts = new WeakMap<HtmlElement, number>();
+function labelCount(parent: HtmlElement): number {
+  let n = labelCounts.get(parent);
+  if (n === undefined) {
+    n = parent.children.filter((c) => typeof c !== 'string' && c.tag === 'label').length;
+    labelCounts.set(parent, n);
+  }
+  return n;
 }
 
 /**
