@@ -33,6 +33,24 @@ describe('text family', () => {
     });
   });
 
+  it('When a .json file holds JSON Lines (one record a line), then the records are kept as a json block instead of failing', async () => {
+    const { markdown } = await convertDocument(
+      Buffer.from('{"id":1,"msg":"start"}\n{"id":2,"msg":"disk full"}\r\n\n[3,"retry"]\n'),
+      'json',
+      std,
+    );
+    expect(markdown).toBe('```json\n{"id":1,"msg":"start"}\n{"id":2,"msg":"disk full"}\n[3,"retry"]\n```\n');
+    await expect(convertDocument(Buffer.from('{"id":1}\n{"id":2,}\n'), 'json', std)).rejects.toMatchObject({
+      code: 'corrupt_file',
+    });
+  });
+
+  it("When a CSV starts with Excel's sep= line, then that names the delimiter and is not a row", async () => {
+    const csv = 'sep=;\r\nName;Amount\r\n"Doe, J.";"1.234,56"\r\nRoe;12,00\r\n';
+    const { markdown } = await convertDocument(Buffer.from(csv), 'csv', std);
+    expect(markdown).toBe('| Name | Amount |\n| --- | --- |\n| Doe, J. | 1.234,56 |\n| Roe | 12,00 |\n');
+  });
+
   it('When XML is well-formed, then it is fenced as xml and its title is the metadata title', async () => {
     const xml = '<?xml version="1.0"?>\n<doc><title>Ölçü</title><p>x</p></doc>';
     const result = await convertDocument(Buffer.from(xml), 'xml', std);
@@ -163,5 +181,25 @@ describe('more text-family behaviour', () => {
     const { markdown, metadata } = await convertDocument(Buffer.from(rss), 'xml', { enhanced: false });
     expect(markdown).toBe('# News\n\nDaily\n\n## [First](https://x.test/1)\n\n*Mon, 01 Jan 2026*\n\nHello **there**\n');
     expect(metadata.title).toBe('News');
+  });
+
+  it('When an Atom entry holds XHTML content (type="xhtml"), then its paragraphs, lists and code stay apart', async () => {
+    const atom =
+      '<?xml version="1.0"?><feed xmlns="http://www.w3.org/2005/Atom"><title>Notes</title><entry><title>Release</title>' +
+      '<content type="xhtml"><div xmlns="http://www.w3.org/1999/xhtml"><p>New <strong>features</strong>:</p><ul><li>Tables</li><li>Notes</li></ul><pre>npm i x</pre></div></content></entry></feed>';
+    const { markdown } = await convertDocument(Buffer.from(atom), 'xml', { enhanced: false });
+    expect(markdown).toBe('# Notes\n\n## Release\n\nNew **features**:\n\n- Tables\n- Notes\n\n```\nnpm i x\n```\n');
+  });
+
+  it('When feed entries have an author and a summary beside their full text, then both are kept; a summary that is an excerpt of the full text is not', async () => {
+    const atom =
+      '<?xml version="1.0"?><feed xmlns="http://www.w3.org/2005/Atom"><title>Blog</title>' +
+      '<entry><title>Shards</title><author><name>Priya Nair</name></author><updated>2026-05-01</updated>' +
+      '<summary>Why we split one table.</summary><content type="html">&lt;p&gt;We split the &lt;b&gt;jobs&lt;/b&gt; table.&lt;/p&gt;</content></entry>' +
+      '<entry><title>Cron</title><summary>Jobs run on the queue [&amp;#8230;] The post Cron appeared first on Blog.</summary><content type="html">&lt;p&gt;Jobs run on the queue.&lt;/p&gt;&lt;p&gt;More.&lt;/p&gt;</content></entry></feed>';
+    const { markdown } = await convertDocument(Buffer.from(atom), 'xml', { enhanced: false });
+    expect(markdown).toBe(
+      '# Blog\n\n## Shards\n\nPriya Nair\n\n*2026-05-01*\n\nWhy we split one table.\n\nWe split the **jobs** table.\n\n## Cron\n\nJobs run on the queue.\n\nMore.\n',
+    );
   });
 });

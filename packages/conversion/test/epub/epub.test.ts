@@ -94,8 +94,28 @@ describe('EPUB', () => {
     );
     const { markdown } = await convertDocument(input, 'epub', std);
     expect(markdown).toBe(
-      'Alpha[^1].\n\n---\n\n[^1]: Note A.\n\nBeta[^2].\n\n---\n\n[^2]: Note B.\n\nGamma.\n\n1. Not pointed at.\n',
+      'Alpha[^1].\n\n[^1]: Note A.\n\nBeta[^2].\n\n[^2]: Note B.\n\nGamma.\n\n1. Not pointed at.\n',
     );
+  });
+
+  it("When note marks are plain links (InDesign) to marked notes in the same or another page, then they become [^n] notes without the notes' numbers linking back", async () => {
+    const input = epub(
+      {
+        'OPS/text/ch1.xhtml': page(
+          'One',
+          '<p>Robin.<a class="_idFootnoteLink" href="notes.xhtml#fn-0" id="fn-0-back">1</a> Wren.<a class="_idFootnoteLink" href="ch1.xhtml#fn-1" id="fn-1-back">2</a> ' +
+            'See <a href="ch2.xhtml#top">chapter 2</a>.</p><aside epub:type="footnote" id="fn-1"><p><a href="ch1.xhtml#fn-1-back">2</a>\tTroglodytes.</p></aside>',
+        ),
+        'OPS/text/notes.xhtml': page(
+          'Notes',
+          '<aside class="_idFootnote" epub:type="footnote" id="fn-0"><p><a class="_idFootnoteAnchor" href="ch1.xhtml#fn-0-back">1</a>\tErithacus.</p></aside>',
+        ),
+      },
+      '<package><metadata/><manifest><item id="a" href="text/ch1.xhtml"/><item id="n" href="text/notes.xhtml"/></manifest>' +
+        '<spine><itemref idref="a"/><itemref idref="n"/></spine></package>',
+    );
+    const { markdown } = await convertDocument(input, 'epub', std);
+    expect(markdown).toBe('Robin.[^1] Wren.[^2] See chapter 2.\n\n[^2]: Troglodytes.\n\n[^1]: Erithacus.\n');
   });
 
   it('When only fonts are obfuscated in encryption.xml, then the book still converts', async () => {

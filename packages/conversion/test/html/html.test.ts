@@ -111,6 +111,18 @@ describe('HTML', () => {
     expect(markdown).toBe('| A | B |\n| --- | --- |\n| x1 x2 | y |\n');
   });
 
+  it('When tables without header cells lay out a page (text in one column, beside spacer and icon columns), then their cells are read as blocks', async () => {
+    const { markdown } = await html(
+      '<table id="main"><tr><td><table class="item"><tr><td class="rank"></td><td><img src="up.gif"></td><td><a href="https://x.test">Show HN: a converter</a></td></tr>' +
+        '<tr><td colspan="2"></td><td>142 points by alice</td></tr></table></td></tr>' +
+        '<tr><td><table><tr><td><img src="s.gif" width="40"></td><td><div class="comment"><p>How does it compare?</p></div></td></tr></table></td></tr></table>' +
+        '<table><tr><td><b>Name</b></td><td><b>Role</b></td></tr><tr><td>Ana</td><td>CFO</td></tr></table>',
+    );
+    expect(markdown).toBe(
+      '[Show HN: a converter](https://x.test)\n\n142 points by alice\n\nHow does it compare?\n\n| **Name** | **Role** |\n| --- | --- |\n| Ana | CFO |\n',
+    );
+  });
+
   it('When hidden elements and scripts are present, then their text is not in the Markdown', async () => {
     const { markdown } = await html(
       '<p>Shown</p><p hidden>Secret</p><div style="display:none">Gone</div><script>var x = 1;</script>',
@@ -184,6 +196,14 @@ describe('HTML page chrome', () => {
         '<div id="footer"><p>Copyright 2009 Garden Club.</p></div><footer><p>Powered by a blog engine.</p></footer></body>',
     );
     expect(markdown).toBe('# Spring planting\n\nPlant bulbs.\n\nFigures from 2009.\n');
+  });
+
+  it("When a theme puts the page's footer (with its contentinfo) inside a section, then it is still chrome; a section's own footer stays", async () => {
+    const { markdown } = await html(
+      '<section class="wrap"><div role="main"><h1>Install</h1><p>Run it.</p></div><section><p>Part.</p><footer><p>Section note.</p></footer></section>' +
+        '<footer><div role="navigation"><a href="prev.html">Previous</a></div><div role="contentinfo"><p>© 2026 Frob.</p></div>Built with Sphinx.</footer></section>',
+    );
+    expect(markdown).toBe('# Install\n\nRun it.\n\nPart.\n\nSection note.\n');
   });
 
   it('When a page header holds a heading, then it is content', async () => {
@@ -276,6 +296,181 @@ describe('HTML inline and Word kinds', () => {
     expect(markdown).toBe(
       'Book text[^1], web text[^2], elsewhere[3](#zz).\n\nNever referenced.\n\n[^1]: Aside note.\n\n[^2]: End *note*.\n',
     );
+  });
+});
+
+describe('HTML chrome beside an article', () => {
+  it('When a page without main or article has ads, related links, a ticker, a most-read box, a sign-up form and pagination, then only the story is left', async () => {
+    const { markdown } = await html(
+      '<div id="masthead"><a href="/">Daily Post</a></div><div class="breaking-news-ticker">BREAKING: storm</div>' +
+        '<div class="story"><h1>Tram approved</h1><p>The council voted 31 to 9.</p>' +
+        '<div class="related-articles"><h3>Related</h3><ul><li><a href="/a">Bus fares</a></li></ul></div></div>' +
+        '<div class="most-read"><ol><li>Chef opens restaurant</li></ol></div><div class="ad-slot">Advertisement</div>' +
+        '<div class="newsletter-signup"><p>Never miss a story</p></div><div class="widget-area"><p>About me</p></div>' +
+        '<div class="action-bar"><a href="/reply">Post Reply</a></div><ul class="pagination"><li>1</li><li>2</li></ul>',
+    );
+    expect(markdown).toBe('# Tram approved\n\nThe council voted 31 to 9.\n');
+  });
+
+  it('When Sphinx wraps highlighted code in a highlight-LANG div around a highlight div, then the fence names LANG', async () => {
+    const { markdown } = await html(
+      '<div class="highlight-console notranslate"><div class="highlight"><pre><span class="gp">$ </span>pip install x\n</pre></div></div>',
+    );
+    expect(markdown).toBe('```console\n$ pip install x\n```\n');
+  });
+});
+
+describe('HTML task lists', () => {
+  it('When list items start with checkboxes (GitHub, markdown-it, pandoc), then they become task items ticked as the boxes are', async () => {
+    const { markdown } = await html(
+      '<ul class="contains-task-list"><li class="task-list-item"><input type="checkbox" checked disabled> Book the hut</li>' +
+        '<li><label><input type="checkbox" disabled=""> Buy a map</label></li><li>Plain <input type="checkbox"> later</li></ul>',
+    );
+    expect(markdown).toBe('- [x] Book the hut\n- [ ] Buy a map\n- Plain later\n');
+  });
+
+  it('When a Notion export draws to-do boxes as classed divs, then the items are task items ticked as drawn', async () => {
+    const { markdown } = await html(
+      '<ul class="to-do-list"><li><div class="checkbox checkbox-on"></div> <span class="to-do-children-checked">Write migration</span></li>' +
+        '<li><div class="checkbox checkbox-off"></div> <span>Review PR</span></li><li><div class="checkbox"></div> Plain</li></ul>',
+    );
+    expect(markdown).toBe('- [x] Write migration\n- [ ] Review PR\n- Plain\n');
+  });
+});
+
+describe('HTML headings', () => {
+  it('When a heading is only a link back to the contents (docutils toc-backref), then its text is kept; a MediaWiki edit link beside it is not', async () => {
+    const { markdown } = await html(
+      '<div class="section"><h1><a class="toc-backref" href="#toc-entry-1">Introduction</a></h1><p>Text.</p></div>' +
+        '<h2><span class="mw-headline">Taxonomy</span><span class="mw-editsection">[<a href="?action=edit">edit</a>]</span></h2>',
+    );
+    expect(markdown).toBe('# [Introduction](#toc-entry-1)\n\nText.\n\n## Taxonomy\n');
+  });
+});
+
+describe('HTML lists drawn as text', () => {
+  it('When paragraphs start with typed bullets or with numbers counting up (InDesign, layout tools), then they are lists without the typed markers', async () => {
+    const { markdown } = await html(
+      '<p class="Bullet">•\tOrange-red <b>breast</b></p><p class="Bullet">•\tGrey back</p><p>Then feed them:</p>' +
+        '<p class="Numbered">3.\tPut out mealworms.</p><p class="Numbered">4)\tKeep water.</p>' +
+        '<p>– Hello, she said.</p><p>1. A lone numbered paragraph.</p><p>2026. A year.</p>',
+    );
+    expect(markdown).toBe(
+      '- Orange-red **breast**\n- Grey back\n\nThen feed them:\n\n3. Put out mealworms.\n4. Keep water.\n\n– Hello, she said.\n\n1\\. A lone numbered paragraph.\n\n2026\\. A year.\n',
+    );
+  });
+});
+
+describe('HTML rules above notes', () => {
+  it('When a rule separates the notes (pandoc inside and before the notes section, markdown-it before it), then it goes with them; other rules stay', async () => {
+    const pandoc =
+      '<p>A<a href="#fn1" role="doc-noteref">1</a></p><hr /><section class="footnotes" role="doc-endnotes"><hr /><ol><li id="fn1" role="doc-endnote"><p>Note A.</p></li></ol></section>';
+    const markdownIt =
+      '<p>B<sup class="footnote-ref"><a href="#fn2" id="fnref2">[2]</a></sup></p><hr class="footnotes-sep"><section class="footnotes"><ol class="footnotes-list"><li id="fn2" class="footnote-item"><p>Note B.</p></li></ol></section>';
+    expect((await html(pandoc)).markdown).toBe('A[^1]\n\n[^1]: Note A.\n');
+    expect((await html('<p>One</p><hr><p>Two</p>')).markdown).toBe('One\n\n---\n\nTwo\n');
+    expect((await html(markdownIt)).markdown).toBe('B[^1]\n\n[^1]: Note B.\n');
+  });
+});
+
+describe('HTML docutils footnotes', () => {
+  it('When docutils wrote footnotes as label-and-text tables (HTML 4 writer), then they are [^n] notes without their labels', async () => {
+    const { markdown } = await html(
+      '<p>Retention <a class="footnote-reference" href="#footnote-1" id="footnote-reference-1">[1]</a> is described below.</p>' +
+        '<table class="docutils footnote" frame="void" id="footnote-1" rules="none"><colgroup><col class="label" /><col /></colgroup><tbody valign="top">' +
+        '<tr><td class="label"><a class="fn-backref" href="#footnote-reference-1">[1]</a></td><td>How long copies are <em>kept</em>.</td></tr></tbody></table>' +
+        '<table class="docutils" id="t2"><tr><td>A</td><td>B</td></tr></table>',
+    );
+    expect(markdown).toBe(
+      'Retention [^1] is described below.\n\n| A | B |\n| --- | --- |\n\n[^1]: How long copies are *kept*.\n',
+    );
+  });
+});
+
+describe('HTML lists split by LibreOffice', () => {
+  it('When LibreOffice closed a list around its sublist and reopened it (HTML export), then it is one list with the sublist under its item', async () => {
+    const { markdown } = await html(
+      '<ol><li value="1"><p>Never transmit.</p><li><p>Keep away:</p></ol><ol type="a"><ol type="a"><li value="1"><p>when sending;</p><li><p>when charging.</p></ol></ol>' +
+        '<ol start="3"><li><p>Use approved batteries.</p></ol><ul><li>Other list</li></ul>',
+    );
+    expect(markdown).toBe(
+      '1. Never transmit.\n2. Keep away:\n   1. when sending;\n   2. when charging.\n3. Use approved batteries.\n\n- Other list\n',
+    );
+  });
+
+  it('When list items draw their own markers floated left (LibreOffice XHTML export), then the drawn markers are left out', async () => {
+    const { markdown } = await html(
+      '<ol><li><p class="P1"><span class="ListLabel_20_10" style="display:block;float:left;min-width:0cm;">1.</span>Never transmit.</p></li>' +
+        '<li><p><span style="float:left">2.</span>Keep away:</p></li></ol><ol><li><ol><li><p><span style="float:left">a.</span>when sending.</p></li></ol></li></ol>' +
+        '<ol><li><p><span style="float:left">3.</span>Use batteries.</p></li></ol><ul><li><span style="float:left">Note</span> stays</li></ul>',
+    );
+    expect(markdown).toBe(
+      '1. Never transmit.\n2. Keep away:\n   1. when sending.\n3. Use batteries.\n\n- Note stays\n',
+    );
+  });
+});
+
+describe('HTML bullet lines', () => {
+  it('When one paragraph holds lines that each open with a typed bullet, split by <br>, then they are a list; a paragraph with a plain line among them is not', async () => {
+    const { markdown } = await html('<p>• Fast<br>• Small<br/> • <b>Free</b></p><p>Roses<br>• not a list</p>');
+    expect(markdown).toBe('- Fast\n- Small\n- **Free**\n\nRoses\\\n• not a list\n');
+  });
+});
+
+describe('HTML tabbed blocks', () => {
+  it('When tab labels are written back to back (MkDocs Material), then their names stay separate words', async () => {
+    const { markdown } = await html(
+      '<div class="tabbed-set"><input type="radio" checked><input type="radio"><div class="tabbed-labels"><label for="a">pip</label><label for="b">conda</label></div>' +
+        '<div class="tabbed-content"><div class="tabbed-block"><pre><code>pip install demo</code></pre></div></div></div><p><label>Name</label>: Ana</p>',
+    );
+    expect(markdown).toBe('pip conda\n\n```\npip install demo\n```\n\nName: Ana\n');
+  });
+});
+
+describe('HTML math', () => {
+  it('When MathML carries a TeX annotation (pandoc, KaTeX), then the formula is that TeX, not its glyphs run together', async () => {
+    const { markdown } = await html(
+      '<p>So <math><semantics><mrow><msup><mi>e</mi><mrow><mi>i</mi><mi>π</mi></mrow></msup><mo>+</mo><mn>1</mn><mo>=</mo><mn>0</mn></mrow>' +
+        '<annotation encoding="application/x-tex">e^{i\\pi} + 1 = 0</annotation></semantics></math> holds.</p>' +
+        '<p><span class="katex"><span class="katex-mathml"><math><semantics><mrow><mi>a</mi></mrow><annotation encoding="application/x-tex">a^2</annotation></semantics></math></span>' +
+        '<span class="katex-html" aria-hidden="true"><span class="mord">a</span><span class="mord">2</span></span></span> grows.</p>',
+    );
+    expect(markdown).toBe('So $e^{i\\pi} + 1 = 0$ holds.\n\n$a^2$ grows.\n');
+  });
+
+  it('When MathML has no TeX, then fractions, roots and scripts are written as TeX', async () => {
+    const { markdown } = await html(
+      '<math display="block"><mrow><mi>x</mi><mo>=</mo><mfrac><mrow><mo>−</mo><mi>b</mi><mo>±</mo><msqrt><mrow><msup><mi>b</mi><mn>2</mn></msup>' +
+        '<mo>−</mo><mn>4</mn><mi>a</mi><mi>c</mi></mrow></msqrt></mrow><mrow><mn>2</mn><mi>a</mi></mrow></mfrac><mo>+</mo><msub><mi>x</mi><mn>10</mn></msub>' +
+        '<mo>+</mo><mi>sin</mi><mi>θ</mi></mrow></math>',
+    );
+    expect(markdown).toBe('$$x=\\frac{-b±\\sqrt{b^2-4ac}}{2a}+x_{10}+\\operatorname{sin}θ$$\n');
+  });
+
+  it('When a page keeps MathJax 2 sources in math/tex scripts, then each is the formula and what MathJax drew from it is left out', async () => {
+    const { markdown } = await html(
+      '<p>Area <span class="MathJax_Preview">πr²</span><span class="MathJax" id="MathJax-Element-1-Frame"><nobr>πr2</nobr></span>' +
+        '<script type="math/tex" id="MathJax-Element-1">\\pi r^2</script> and</p><script type="math/tex; mode=display">\\int_0^1 x\\,dx</script><script>var x = "<b>";</script>',
+    );
+    expect(markdown).toBe('Area $\\pi r^2$ and\n\n$$\\int_0^1 x\\,dx$$\n');
+  });
+});
+
+describe('HTML math in pandoc spans and hidden MathML', () => {
+  it('When pandoc wrote math as TeX in math spans (--mathjax, --katex), then each span is a formula without its delimiters; its own italics rendering stays', async () => {
+    const { markdown } = await html(
+      '<p>A <span class="math inline">\\(e^{i\\pi}\\)</span>, B <span class="math inline">a_1</span>, C <span class="math inline"><em>x</em><sup>2</sup></span>.</p>' +
+        '<p><span class="math display">\\[\\frac12\\]</span></p>',
+    );
+    expect(markdown).toBe('A $e^{i\\pi}$, B $a_1$, C *x*<sup>2</sup>.\n\n$$\\frac12$$\n');
+  });
+
+  it('When MathML is hidden for sight beside a picture hidden from screen readers (Wikipedia), then the MathML is the formula and the picture is left out', async () => {
+    const { markdown } = await html(
+      '<p>So <span class="mwe-math-element"><span class="mwe-math-mathml-inline mwe-math-mathml-a11y" style="display: none;"><math alttext="{\\displaystyle E=mc^{2}}"><mi>E</mi></math></span>' +
+        '<img src="x.svg" aria-hidden="true" alt="{\\displaystyle E=mc^{2}}"></span> holds.<span style="display:none">Hidden text</span></p>',
+    );
+    expect(markdown).toBe('So ${\\displaystyle E=mc^{2}}$ holds.\n');
   });
 });
 

@@ -4,14 +4,20 @@ import { decodeText, normaliseNewlines } from '../shared/text-decoding';
 import { text as plain } from '../../document/model';
 
 const DELIMITERS = [',', ';', '\t', '|'];
+/** The first line Excel reads as the delimiter's name (and writes when asked to): `sep=;`. */
+const SEPARATOR_HINT = /^"?sep=(.)"?[ \t]*(?:\n|$)/i;
 
 /** CSV: one GFM table, delimiter sniffed, quoted fields kept whole, ragged rows padded. */
 export const csvReader: Reader = {
   name: 'csv',
   async read(input) {
-    const text = normaliseNewlines(decodeText(input)).trim();
+    const whole = normaliseNewlines(decodeText(input)).trim();
+    // Excel's `sep=;` first line names the delimiter; it is no row of the table.
+    const hint = SEPARATOR_HINT.exec(whole);
+    const text = hint ? whole.slice(hint[0].length).trim() : whole;
     if (!text) return { blocks: [], metadata: { title: '', author: '', page_count: 1 } };
-    const parsed = Papa.parse<string[]>(text, { delimiter: sniffDelimiter(text), skipEmptyLines: 'greedy' });
+    const delimiter = hint?.[1] ?? sniffDelimiter(text);
+    const parsed = Papa.parse<string[]>(text, { delimiter, skipEmptyLines: 'greedy' });
     const rows = parsed.data.map((row) => row.map((cell) => [plain(cell.trim())]));
     return { blocks: [{ type: 'table', rows }], metadata: { title: '', author: '', page_count: 1 } };
   },

@@ -157,6 +157,10 @@ function bookAddress(from: string, href: string): string | undefined {
 
 /** A note mark: a link whose `epub:type` or role says it points to a note. */
 const NOTE_MARK = /<a\b(?=[^>]*\b(?:epub:type|role)\s*=\s*["'][^"']*\b(?:doc-)?noteref\b)[^>]*>/gi;
+/** Any link with an address: a mark when what it points to is a marked note (InDesign's `_idFootnoteLink` has no type). */
+const LINK = /<a\b[^>]*\bhref\s*=[^>]*>/gi;
+/** A page that marks notes (`epub:type="footnote"`, `role="doc-endnote"`): only its notes can be pointed at. */
+const MARKS_NOTES = /\b(?:epub:type|role)\s*=\s*["'][^"']*\b(?:doc-)?(?:foot|end|rear)notes?\b/i;
 const HREF = /\bhref\s*=\s*(?:"([^"]*)"|'([^']*)')/i;
 
 /**
@@ -166,12 +170,15 @@ const HREF = /\bhref\s*=\s*(?:"([^"]*)"|'([^']*)')/i;
  */
 function bookNotes(pages: { path: string; html: string }[], numbering: { next: number }) {
   const pointed = new Map<string, Set<string>>();
+  const withNotes = new Set(pages.filter((page) => MARKS_NOTES.test(page.html)).map((page) => page.path));
   for (const page of pages) {
-    for (const tag of page.html.match(NOTE_MARK) ?? []) {
+    const typed = new Set(page.html.match(NOTE_MARK) ?? []);
+    for (const tag of withNotes.size ? (page.html.match(LINK) ?? []) : typed) {
       const match = HREF.exec(tag);
       const address = bookAddress(page.path, match?.[1] ?? match?.[2] ?? '');
       if (!address) continue;
       const file = address.slice(0, address.indexOf('#'));
+      if (!typed.has(tag) && !withNotes.has(file)) continue;
       if (!pointed.has(file)) pointed.set(file, new Set());
       pointed.get(file)!.add(address.slice(file.length + 1));
     }

@@ -14,6 +14,8 @@ export const jsonReader: Reader = {
     try {
       value = JSON.parse(text);
     } catch (err) {
+      const lines = jsonLines(text);
+      if (lines) return { blocks: [{ type: 'code', language: 'json', text: lines }], metadata: NO_METADATA };
       throw new ConversionError('corrupt_file', `The JSON file is not valid JSON: ${(err as Error).message}`);
     }
     const title = value && typeof value === 'object' && typeof (value as Record<string, unknown>).title === 'string';
@@ -27,3 +29,25 @@ export const jsonReader: Reader = {
     };
   },
 };
+
+const NO_METADATA = { title: '', author: '', page_count: 1 };
+
+/**
+ * JSON Lines saved as .json (log exports, database dumps): one JSON value a line, two lines at
+ * least. Kept as the lines are, each a complete record; undefined when any line is not JSON.
+ */
+function jsonLines(text: string): string | undefined {
+  const lines = text
+    .split(/\r?\n/)
+    .map((line) => line.trim())
+    .filter(Boolean);
+  if (lines.length < 2) return undefined;
+  for (const line of lines) {
+    try {
+      JSON.parse(line);
+    } catch {
+      return undefined;
+    }
+  }
+  return lines.join('\n');
+}

@@ -1,4 +1,5 @@
 import { XMLValidator } from 'fast-xml-parser';
+import { XMLSerializer, type Element } from '@xmldom/xmldom';
 import type { Reader } from '../reader';
 import { ConversionError } from '../../types';
 import { decodeText, normaliseNewlines } from '../shared/text-decoding';
@@ -50,16 +51,64 @@ function feedBlocks(xml: string): { blocks: Block[]; title: string } | undefined
       level: 2,
       text: href ? [{ type: 'link', url: href, children: [plain(heading || href)] }] : [plain(heading)],
     });
+    const author = entryAuthor(entry);
+    if (author) blocks.push({ type: 'paragraph', text: [plain(author)] });
     const date = text(entry, 'pubDate') || text(entry, 'updated') || text(entry, 'published') || text(entry, 'date');
     if (date) blocks.push({ type: 'paragraph', text: [{ type: 'emphasis', children: [plain(date)] }] });
-    const body =
-      text(entry, 'encoded') || text(entry, 'description') || text(entry, 'content') || text(entry, 'summary');
-    if (body)
+    const full = text(entry, 'encoded') || entryText(entry, 'content');
+    const summary = text(entry, 'description') || entryText(entry, 'summary');
+    // A summary beside the full text is often its own teaser: kept, unless it is an excerpt (its opening words are the full text's).
+    const shown = full ? [summary, full] : [summary];
+    const excerpt = words(summary.split(ELLIPSIS)[0] ?? '')
+      .split(' ')
+      .slice(0, EXCERPT_WORDS)
+      .join(' ');
+    for (const body of shown) {
+      if (!body || (body === summary && full && words(full).includes(excerpt))) continue;
       blocks.push(
         ...(/<[a-z]/i.test(body)
           ? htmlToBlocks(body, numbering)
           : [{ type: 'paragraph' as const, text: [plain(body)] }]),
       );
+    }
   }
   return { blocks, title };
+}
+
+/** Opening words of a feed entry's summary that, found in its full text, make the summary an excerpt of it. */
+const EXCERPT_WORDS = 12;
+/** Where an excerpt was cut (`…`, `...`, WordPress's `[&#8230;]`): what follows is no longer the full text's. */
+const ELLIPSIS = /…|\.\.\.|&#8230;|&hellip;/;
+
+/**
+ * An Atom text construct: its markup when `type="xhtml"` (XHTML elements inside it, whose text
+ * alone runs paragraphs and list items together), else its text (escaped HTML or plain).
+ */
+function entryText(entry: Element, name: string): string {
+  const el = child(entry, name);
+  if (!el) return '';
+  if (el.getAttribute('type') !== 'xhtml') return el.textContent?.trim() ?? '';
+  const serializer = new XMLSerializer();
+  return children(el)
+    .map((node) => serializer.serializeToString(node))
+    .join('')
+    .trim();
+}
+
+/** An entry's authors: Atom's `<author><name>`, RSS's `<author>` or Dublin Core's `<dc:creator>`. */
+function entryAuthor(entry: Element): string {
+  const names = [...children(entry, 'author'), ...children(entry, 'creator')].map((el) =>
+    (child(el, 'name')?.textContent ?? el.textContent ?? '').replace(/\s+/g, ' ').trim(),
+  );
+  return [...new Set(names.filter(Boolean))].join(', ');
+}
+
+/** A text's words, markup and spacing aside, to tell whether one text repeats another. */
+function words(textOrHtml: string): string {
+  return textOrHtml
+    .replace(/<[^>]*>/g, ' ')
+    .replace(/&[#\w]+;/g, ' ')
+    .replace(/\W+/gu, ' ')
+    .trim()
+    .toLowerCase();
 }

@@ -4,6 +4,9 @@ import { BLOCK_TAGS, descendantsOf, parseHtml, textOf, type HtmlElement, type Ht
 import { isFormatting } from '../../../document/predicates';
 import { withoutWholeEmphasis } from '../../../document/builders';
 import { declaredFont, readClassFonts, type ClassFont } from './class-fonts';
+import { mathTex } from './mathml';
+import { withDrawnLists } from './drawn-lists';
+import { withSplitListsJoined } from './split-lists';
 
 /** Elements nested deeper than this are read as their plain text (no stack overflow on hostile nesting). */
 export const MAX_HTML_DEPTH = 200;
@@ -54,7 +57,27 @@ const CHROME_WORDS = new Set([
   'share',
   'social',
   'noprint',
+  // Advertising, teasers for other pages and sign-up boxes beside an article.
+  'ad',
+  'ads',
+  'advert',
+  'advertisement',
+  'sponsored',
+  'related',
+  'recommendations',
+  'recommended',
+  'upsell',
+  'ticker',
+  'masthead',
+  'widget',
+  'widgets',
+  'signup',
+  'subscribe',
+  'pagination',
+  'pager',
 ]);
+/** Class or id names of chrome written as several words (`most-read`, `action_bar`), compared without their separators. */
+const CHROME_COMPOUNDS = new Set(['mostread', 'mostpopular', 'mostviewed', 'actionbar', 'jumpbox']);
 /** ARIA roles of navigation and search, chrome wherever they are. */
 const CHROME_ROLES = new Set(['navigation', 'search']);
 /** ARIA landmark roles of the page's own header and footer. */
@@ -153,6 +176,95 @@ const NOTES_TYPE = /(?:^|\s)(?:footnotes|endnotes|rearnotes)(?:\s|$)/i;
  */
 const NOTES_CLASS = /(?:^|\s)(?:footnotes|endnotes)(?:\s|$)/i;
 
+/** Whether an element holds a page's notes (pandoc's `<section class="footnotes" role="doc-endnotes">`, `epub:type="footnotes"`). */
+function isNotesContainer(el: HtmlElement): boolean {
+  const type = el.attrs['epub:type'];
+  return (
+    el.attrs.role === 'doc-endnotes' ||
+    (type !== undefined && NOTES_TYPE.test(type)) ||
+    (el.attrs.class !== undefined && NOTES_CLASS.test(el.attrs.class))
+  );
+}
+
+/**
+ * The rule a page draws above its notes (pandoc's `<hr />` inside the notes section,
+ * markdown-it's `<hr class="footnotes-sep">` before it): the notes are written at the end, with
+ * no rule of their own, so it would be left standing alone in the text.
+ */
+function isNotesSeparator(hr: HtmlElement): boolean {
+  if (/(?:^|\s)footnotes?-sep(?:\s|$)/.test(hr.attrs.class ?? '')) return true;
+  if (!hr.parent) return false;
+  if (isNotesContainer(hr.parent)) return true;
+  const next = nextElements(hr.parent).get(hr);
+  return next !== undefined && isNotesContainer(next);
+}
+
+/** Each child element's next element sibling, worked out once per parent (many <hr> siblings stay linear). */
+const nextElementMaps = new WeakMap<HtmlElement, Map<HtmlElement, HtmlElement>>();
+function nextElements(parent: HtmlElement): Map<HtmlElement, HtmlElement> {
+  let map = nextElementMaps.get(parent);
+  if (!map) {
+    map = new Map();
+    let previous: HtmlElement | undefined;
+    for (const c of parent.children) {
+      if (typeof c === 'string') continue;
+      if (previous) map.set(previous, c);
+      previous = c;
+    }
+    nextElementMaps.set(parent, map);
+  }
+  return map;
+}
+
+/**
+ * A table that lays out a page rather than holding data (Hacker News, old sites, mail): nothing
+ * in it is a header (no <th>, no caption) and it has text in one column only, beside spacer and
+ * icon columns (a nested table alone is no sign: data tables nest too). A table whose header cells say it is data
+ * keeps a nested table as its cell's text.
+ */
+function isLayoutGrid(rows: HtmlElement[][], captioned: boolean): boolean {
+  if (captioned || rows.some((cells) => cells.some((cell) => cell.tag === 'th'))) return false;
+  return filledColumns(rows) <= 1;
+}
+
+/** How many columns have text in some row (a layout grid's spacer and icon columns have none). */
+function filledColumns(rows: HtmlElement[][]): number {
+  const filled = new Set<number>();
+  for (const cells of rows) {
+    let column = 0;
+    for (const cell of cells) {
+      if (!filled.has(column) && hasText(cell)) filled.add(column);
+      // Two are enough to call it data: no need to look at every cell of a large table.
+      if (filled.size > 1) return filled.size;
+      column += span(cell.attrs.colspan);
+    }
+  }
+  return filled.size;
+}
+
+/** Whether an element holds any text, looked for only until some is found. */
+function hasText(el: HtmlElement): boolean {
+  const stack: HtmlNode[] = [...el.children];
+  while (stack.length) {
+    const n = stack.pop()!;
+    if (typeof n === 'string') {
+      if (n.trim()) return true;
+    } else for (const c of n.children) stack.push(c);
+  }
+  return false;
+}
+
+/** Docutils' HTML 4 footnote: `<table class="docutils footnote" id="footnote-1">`, its label in the first cell. */
+const NOTE_TABLE_CLASS = /(?:^|\s)footnote(?:\s|$)/;
+
+/** What a note holds: a docutils footnote table's text cells (not its label cell); any other note's content. */
+function noteBody(note: HtmlElement): HtmlNode[] {
+  if (note.tag !== 'table') return note.children;
+  return [...descendantsOf(note)]
+    .filter((el) => el.tag === 'td' && !/(?:^|\s)label(?:\s|$)/.test(el.attrs.class ?? ''))
+    .flatMap((td) => td.children);
+}
+
 /**
  * Footnotes and endnotes marked as such (EPUB `epub:type`, DPUB-ARIA roles, the items of a marked
  * notes list) that a link in the same page (or, in a book, in another page) points to, by id.
@@ -182,7 +294,10 @@ function noteCandidates(root: HtmlElement): { candidates: Map<string, HtmlElemen
     if (el.tag === 'a' && href?.startsWith('#')) targets.add(href.slice(1));
     const note =
       id !== undefined &&
-      ((type !== undefined && NOTE_TYPE.test(type)) || NOTE_ROLES.has(role ?? '') || (listed && el.tag === 'li'));
+      ((type !== undefined && NOTE_TYPE.test(type)) ||
+        NOTE_ROLES.has(role ?? '') ||
+        (listed && el.tag === 'li') ||
+        (el.tag === 'table' && NOTE_TABLE_CLASS.test(el.attrs.class ?? '')));
     if (note) candidates.set(id, el);
     const list =
       !note &&
@@ -250,10 +365,24 @@ function isChrome(el: HtmlElement, book: boolean): boolean {
   // <header> and <footer>, which are landmarks only outside <main> and <article>).
   if (PAGE_ROLES.has(el.attrs.role ?? '') && !el.inMain) return true;
   if (!book && isPageHeaderOrFooter(el)) return true;
-  if (book || (el.attrs.class === undefined && el.attrs.id === undefined)) return false;
-  const words = `${el.attrs.class ?? ''} ${el.attrs.id ?? ''}`.toLowerCase().split(/[\s_-]+/);
+  if (book || (el.attrs.class === undefined && el.attrs.id === undefined) || isWholeHeading(el)) return false;
+  const names = `${el.attrs.class ?? ''} ${el.attrs.id ?? ''}`.toLowerCase().split(/\s+/);
+  const chrome = names.some(
+    (name) => CHROME_COMPOUNDS.has(name.replace(/[_-]/g, '')) || name.split(/[_-]+/).some((w) => CHROME_WORDS.has(w)),
+  );
   // A tab strip names the panels beside it: content, whatever its class or id says.
-  return words.some((w) => CHROME_WORDS.has(w)) && !el.hasContent && el.attrs.role !== 'tablist';
+  return chrome && !el.hasContent && el.attrs.role !== 'tablist';
+}
+
+/**
+ * The only thing in a heading: its text, whatever its class says (docutils links each section
+ * title back to the contents, `<h1><a class="toc-backref">Introduction</a></h1>`). A part of a
+ * heading beside its text (MediaWiki's `[edit]`) can still be chrome.
+ */
+function isWholeHeading(el: HtmlElement): boolean {
+  const parent = el.parent;
+  if (!parent || !HEADING_TAGS.has(parent.tag)) return false;
+  return parent.children.every((c) => c === el || (typeof c === 'string' ? !c.trim() : false));
 }
 
 /** Elements whose <header> and <footer> are their own (HTML's sectioning content and <main>), not the page's. */
@@ -270,6 +399,8 @@ function isPageHeaderOrFooter(el: HtmlElement): boolean {
   const id = el.attrs.id?.toLowerCase();
   const footer = el.tag === 'footer' || id === 'footer';
   if ((!footer && el.tag !== 'header' && id !== 'header') || el.hasContent) return false;
+  // A footer holding the page's contentinfo landmark is the page's, in whatever section a theme put it (Read the Docs).
+  if (footer && !el.inMain && [...descendantsOf(el)].some((d) => d.attrs.role === 'contentinfo')) return true;
   for (let up = el.parent; up; up = up.parent) if (SECTIONING_TAGS.has(up.tag)) return false;
   if (footer) return true;
   for (const inner of descendantsOf(el)) if (HEADING_TAGS.has(inner.tag)) return false;
@@ -309,7 +440,7 @@ class HtmlReader {
 
   /** The page's blocks, then its notes. */
   document(nodes: HtmlNode[]): Block[] {
-    const out = this.blocks(nodes, 0);
+    const out = withSplitListsJoined(withDrawnLists(this.blocks(nodes, 0)));
     // In the order of their marks in the text (footnotes and endnotes share one numbering).
     const notes = this.notes.filter((n) => n.blocks.length).sort((a, b) => Number(a.id) - Number(b.id));
     if (notes.length) out.push({ type: 'notes', notes });
@@ -342,7 +473,7 @@ class HtmlReader {
   private takeNote(note: HtmlElement, depth: number): void {
     this.inNote++;
     try {
-      this.notes.push({ id: this.noteLabel(note.attrs.id ?? ''), blocks: this.blocks(note.children, depth + 1) });
+      this.notes.push({ id: this.noteLabel(note.attrs.id ?? ''), blocks: this.blocks(noteBody(note), depth + 1) });
     } finally {
       this.inNote--;
     }
@@ -459,7 +590,7 @@ class HtmlReader {
         return;
       }
       case 'hr':
-        out.push({ type: 'rule' });
+        if (!isNotesSeparator(el)) out.push({ type: 'rule' });
         return;
       case 'table':
         return this.table(el, depth, out);
@@ -481,17 +612,26 @@ class HtmlReader {
         continue;
       }
       const blocks: Block[] = [];
-      if (child.tag === 'li') this.blocks(child.children, depth + 1, blocks);
-      else this.block(child, depth + 1, blocks);
+      if (child.tag === 'li') {
+        const hidden = this.hidden;
+        this.hidden = floatedMarker(child) ?? hidden;
+        try {
+          this.blocks(child.children, depth + 1, blocks);
+        } finally {
+          this.hidden = hidden;
+        }
+      } else this.block(child, depth + 1, blocks);
       if (child.tag !== 'li' && items.length) {
         // A list written straight inside a list (invalid, common) belongs to the item before it.
         append((items[items.length - 1]!.children ??= []), blocks);
         continue;
       }
       const first = blocks[0];
+      const checked = child.tag === 'li' ? taskBox(child) : undefined;
+      const task = checked === undefined ? {} : { checked };
       if (first?.type === 'paragraph') {
-        items.push({ text: first.text, children: blocks.length > 1 ? blocks.slice(1) : undefined });
-      } else if (blocks.length) items.push({ text: [], children: blocks });
+        items.push({ text: first.text, children: blocks.length > 1 ? blocks.slice(1) : undefined, ...task });
+      } else if (blocks.length) items.push({ text: [], children: blocks, ...task });
     }
     if (!items.length) return;
     const ordered = el.tag === 'ol';
@@ -554,7 +694,7 @@ class HtmlReader {
     // A table of one cell (a frame around a list or another table) or one marked presentational
     // (role="presentation"/"none": columns of a page) is layout: its cells are read as blocks, row by row.
     const role = table.attrs.role;
-    if (cellCount <= 1 || role === 'presentation' || role === 'none') {
+    if (cellCount <= 1 || role === 'presentation' || role === 'none' || isLayoutGrid(rows, captions.length > 0)) {
       for (const el of captions) this.blocks(el.children, depth, out);
       for (const cells of rows) for (const cell of cells) this.blocks(cell.children, depth, out);
       return;
@@ -633,6 +773,11 @@ class HtmlReader {
   }
 
   private inline(el: HtmlElement, depth: number, out: Inline[]): void {
+    const tex = el.tag === 'span' ? spanTex(el) : undefined;
+    if (tex !== undefined) {
+      if (tex.text) out.push({ type: 'math', tex: tex.text, display: tex.display });
+      return;
+    }
     const look = el.tag === 'span' ? this.spanLook(el) : undefined;
     if (look?.bold || look?.italic) {
       let children = this.inlines(el.children, depth);
@@ -690,8 +835,8 @@ class HtmlReader {
         // beside a heading, ↩ or ^ after a note): page furniture, not text.
         if ((el.attrs.href?.startsWith('#') || intoBook) && isOnlySymbols(inner)) return;
         // In a note, a link within the page showing the note's number leads back to its mark
-        // (LibreOffice's EPUB: `<sup><a href="#calledF1">1</a></sup>Source…`).
-        if (this.inNote && el.attrs.href?.startsWith('#') && NOTE_NUMBER.test(inlineText(inner))) return;
+        // (LibreOffice's EPUB: `<sup><a href="#calledF1">1</a></sup>Source…`; InDesign's names the chapter file).
+        if (this.inNote && (el.attrs.href?.startsWith('#') || intoBook) && NOTE_NUMBER.test(inlineText(inner))) return;
         const kept = url && !intoBook;
         if (kept && !isBlankInline(inner)) out.push({ type: 'link', url, children: inner });
         else append(out, inner);
@@ -723,8 +868,14 @@ class HtmlReader {
         return;
       }
       case 'math': {
-        const tex = el.attrs.alttext ?? '';
+        const tex = mathTex(el);
         out.push(tex ? { type: 'math', tex, display: el.attrs.display === 'block' } : textNode(textOf(el)));
+        return;
+      }
+      case 'script': {
+        // Only a MathJax 2 source script gets here (see `skipped`): its TeX is the formula.
+        const tex = textOf(el).trim();
+        if (tex) out.push({ type: 'math', tex, display: /mode\s*=\s*display/i.test(el.attrs.type ?? '') });
         return;
       }
       case 'ul':
@@ -745,7 +896,7 @@ class HtmlReader {
         return;
       }
       default: {
-        const apart = BLOCK_TAGS.has(el.tag) || el.tag === 'td' || el.tag === 'th';
+        const apart = BLOCK_TAGS.has(el.tag) || el.tag === 'td' || el.tag === 'th' || isLabelInRow(el);
         if (apart) out.push(textNode(' '));
         this.inlines(el.children, depth, out);
         if (apart) out.push(textNode(' '));
@@ -754,12 +905,70 @@ class HtmlReader {
   }
 
   private skipped(el: HtmlElement): boolean {
+    if (el.tag === 'script' && TEX_SCRIPT.test(el.attrs.type ?? '')) return false;
     if (SKIPPED_TAGS.has(el.tag) || el.attrs.hidden !== undefined || el === this.hidden) return true;
-    if (el.attrs.style !== undefined && /display:\s*none/i.test(el.attrs.style)) return true;
+    if (isMathJaxRendering(el)) return true;
+    if (el.attrs.style !== undefined && /display:\s*none/i.test(el.attrs.style) && !isAccessibleMath(el)) return true;
     if (this.chrome === 'none') return false;
     if (this.chrome !== 'all' && this.chrome.has(el)) return false;
     return isChrome(el, this.options.bookPage === true);
   }
+}
+
+/**
+ * A label beside other labels: the tab names of a tabbed block (MkDocs Material's `tabbed-labels`),
+ * written back to back, are separate words ("pip conda", not "pipconda").
+ */
+function isLabelInRow(el: HtmlElement): boolean {
+  return el.tag === 'label' && el.parent !== undefined && labelCount(el.parent) > 1;
+}
+
+/** Labels among an element's children, counted once per element (a page of 200,000 labels stays linear). */
+const labelCounts = new WeakMap<HtmlElement, number>();
+function labelCount(parent: HtmlElement): number {
+  let n = labelCounts.get(parent);
+  if (n === undefined) {
+    n = parent.children.filter((c) => typeof c !== 'string' && c.tag === 'label').length;
+    labelCounts.set(parent, n);
+  }
+  return n;
+}
+
+/**
+ * MathML hidden from sight but kept for screen readers beside a picture of the formula that is
+ * hidden from them (Wikipedia's `mwe-math-mathml-a11y` span, its `<img aria-hidden>` after it):
+ * the formula's only text, read instead of the picture.
+ */
+function isAccessibleMath(el: HtmlElement): boolean {
+  const elements = el.children.filter((c): c is HtmlElement => typeof c !== 'string');
+  return elements.length === 1 && elements[0]!.tag === 'math';
+}
+
+/** pandoc's math (`--mathjax`, `--katex`, Quarto, R Markdown): `<span class="math inline">\(x^2\)</span>`. */
+const MATH_SPAN = /(?:^|\s)math\s+(inline|display)(?:\s|$)/;
+/** The delimiters MathJax and KaTeX find math by, around the TeX in such a span. */
+const TEX_DELIMITERS = /^\s*(?:\\\(([\s\S]*)\\\)|\\\[([\s\S]*)\\\]|\$\$([\s\S]*)\$\$|\$([\s\S]*)\$)\s*$/;
+
+/**
+ * The TeX of a pandoc math span, its delimiters removed; undefined when the span is no such span
+ * or holds markup (pandoc's own rendering of simple math as italics and superscripts, kept as it is).
+ */
+function spanTex(el: HtmlElement): { text: string; display: boolean } | undefined {
+  const kind = MATH_SPAN.exec(el.attrs.class ?? '')?.[1];
+  if (!kind || el.children.some((c) => typeof c !== 'string')) return undefined;
+  const raw = textOf(el);
+  const m = TEX_DELIMITERS.exec(raw);
+  const text = (m ? (m[1] ?? m[2] ?? m[3] ?? m[4] ?? '') : raw).trim();
+  return { text, display: kind === 'display' };
+}
+
+/** MathJax 2's source of a formula: `<script type="math/tex">` or `math/tex; mode=display`. */
+const TEX_SCRIPT = /^\s*math\/tex\b/i;
+/** What MathJax 2 drew for a formula from its script (`MathJax-Element-1-Frame`), and its preview: the script is read instead. */
+const MATHJAX_FRAME = /^MathJax-Element-\d+-Frame$/;
+
+function isMathJaxRendering(el: HtmlElement): boolean {
+  return MATHJAX_FRAME.test(el.attrs.id ?? '') || /(?:^|\s)MathJax_Preview(?:\s|$)/.test(el.attrs.class ?? '');
 }
 
 const HEADING_TAGS = new Map([
@@ -874,10 +1083,61 @@ function span(value: string | undefined): number {
   return Number.isFinite(n) && n >= 1 ? Math.min(Math.floor(n), MAX_SPAN) : 1;
 }
 
+/** A list marker as typed: a number or letter and its stop, or a bullet. */
+const MARKER_TEXT = /^(?:\(?(?:\d{1,4}|[a-z]{1,4})[.)]|[•◦▪■●○‣⁃–-])$/i;
+
+/**
+ * The marker a list item draws itself, floated left before its text, beside the one its list
+ * shows (LibreOffice's XHTML export: `<li><p><span class="ListLabel_20_1" style="float:left">1.</span>`).
+ */
+function floatedMarker(li: HtmlElement): HtmlElement | undefined {
+  let el: HtmlElement | undefined = li;
+  for (let level = 0; el && level < 3; level++) {
+    const first: HtmlNode | undefined = el.children.find((c) => typeof c !== 'string' || c.trim() !== '');
+    if (!first || typeof first === 'string') return undefined;
+    if (/float:\s*left/i.test(first.attrs.style ?? '') && MARKER_TEXT.test(textOf(first).trim())) return first;
+    el = first;
+  }
+  return undefined;
+}
+
+/** A checkbox drawn by an element's classes (Notion's export: `<div class="checkbox checkbox-on">`): ticked or not. */
+function drawnCheckbox(el: HtmlElement): boolean | undefined {
+  const words = (el.attrs.class ?? '').toLowerCase().split(/\s+/);
+  if (!words.includes('checkbox')) return undefined;
+  if (words.includes('checkbox-on') || words.includes('checkbox-checked')) return true;
+  if (words.includes('checkbox-off') || words.includes('checkbox-unchecked')) return false;
+  return undefined;
+}
+
+/**
+ * A task list item's box (GitHub, markdown-it, pandoc): the checkbox that comes before any of the
+ * item's text, ticked or not; undefined when the item starts otherwise.
+ */
+function taskBox(li: HtmlElement): boolean | undefined {
+  const stack: HtmlNode[] = li.children.slice().reverse();
+  while (stack.length) {
+    const node = stack.pop()!;
+    if (typeof node === 'string') {
+      if (node.trim()) return undefined;
+      continue;
+    }
+    if (node.tag === 'input')
+      return node.attrs.type?.toLowerCase() === 'checkbox' ? node.attrs.checked !== undefined : undefined;
+    const drawn = drawnCheckbox(node);
+    if (drawn !== undefined) return drawn;
+    if (node.tag === 'ul' || node.tag === 'ol') return undefined;
+    for (let i = node.children.length - 1; i >= 0; i--) stack.push(node.children[i]!);
+  }
+  return undefined;
+}
+
 /** <pre>: a fenced block in the language its classes name, indentation shared by every line removed. */
 function codeBlock(pre: HtmlElement): Block {
   const code = pre.children.find((c): c is HtmlElement => typeof c !== 'string' && c.tag === 'code');
-  const language = [pre, code, pre.parent]
+  // Sphinx wraps the <pre> twice: `<div class="highlight-console"><div class="highlight"><pre>`.
+  const wrapper = pre.parent?.attrs.class?.trim() === 'highlight' ? pre.parent.parent : undefined;
+  const language = [pre, code, pre.parent, wrapper]
     .flatMap((el) => LANGUAGE_CLASS.map((re) => re.exec(el?.attrs.class ?? '')?.[1]))
     .find((l) => l && !/^(none|plain|text|nohighlight)$/i.test(l));
   return { type: 'code', text: dedent(preText(pre)), language: language?.toLowerCase() };
