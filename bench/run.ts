@@ -77,6 +77,7 @@ const TABLE_SECTIONS: Record<string, () => Promise<() => Promise<string>>> = {
   'split-memory': async () => (await import('./split-memory')).runSplitMemoryBench,
   'upload-memory': async () => (await import('./upload-memory')).runUploadMemoryBench,
   structure: async () => (await import('./structure')).runStructureBench,
+  'long-paragraph': async () => (await import('./long-paragraph')).runLongParagraphBench,
 };
 /** Sections a full run leaves out: the speech variants take about half an hour on this machine. */
 const ONLY_WHEN_NAMED = ['speech'];

@@ -9,6 +9,16 @@ const t = (text: string): Inline => ({ type: 'text', text });
 const paragraph = (...text: Inline[]): Block => ({ type: 'paragraph', text });
 
 describe('Markdown writer', () => {
+  it('When a node that writes nothing stands between a `<` and a node opening with `!`, then the `<` is still escaped', () => {
+    // The writer joins the nodes' pieces once at the end; an empty piece must not hide the `<` before it.
+    const text: Inline[] = [
+      { type: 'text', text: 'a <' },
+      { type: 'code', text: '' },
+      { type: 'image', alt: 'map' },
+    ];
+    expect(renderMarkdown([{ type: 'paragraph', text }])).toBe('a &lt;![map](#)\n');
+  });
+
   it('When a file numbers a list outside what CommonMark counts (negative, past 999,999,999, not whole), then the list counts from 1; a start inside stays', () => {
     const list = (start: number): Block => ({
       type: 'list',
