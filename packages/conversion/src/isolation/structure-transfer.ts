@@ -2,22 +2,17 @@ import type { Chunk, Page } from '@markwright/contracts/src/structure';
 import { chunkPlaces } from '../writers/chunk-places';
 
 /**
- * A page or chunk as it crosses from the worker thread: its Markdown is either sent (`markdown`)
- * or, when it is a stretch of the document's Markdown (pages always are, E1's join; most chunks
- * too, E3's), named by where it stands there (`at`, `length`), after `head` (a continuation
- * chunk's repeated table header). The document's Markdown crosses once instead of up to three
- * times (it, its pages, its chunks): structured cloning copies every string twice.
+ * A page as it crosses from the worker thread: its Markdown is either sent (`markdown`) or, when it
+ * is a stretch of the document's Markdown (pages always are, E1's join), named by where it stands
+ * there (`at`, `length`); chunks are named so too, in columns (`ChunkColumns`). The document's
+ * Markdown crosses once instead of up to three times (it, its pages, its chunks): structured
+ * cloning copies every string twice.
  */
-type Sent<T extends { markdown: string }> = Omit<T, 'markdown'> & {
-  markdown?: string;
-  at?: number;
-  length?: number;
-  head?: string;
-};
+type SentPage = Omit<Page, 'markdown'> & { markdown?: string; at?: number; length?: number };
 
 export interface StructureSent {
   markdown: string;
-  pages?: Array<Sent<Page>>;
+  pages?: SentPage[];
   chunks?: ChunkColumns;
 }
 
@@ -102,8 +97,7 @@ export function receiveStructure<R extends StructureSent>(
   sent: R,
 ): Omit<R, 'pages' | 'chunks'> & { pages?: Page[]; chunks?: Chunk[] } {
   const document = sent.markdown;
-  const text = (part: { markdown?: string; at?: number; length?: number; head?: string }): string =>
-    part.markdown ?? (part.head ?? '') + document.slice(part.at!, part.at! + part.length!);
+  const text = (page: SentPage): string => page.markdown ?? document.slice(page.at!, page.at! + page.length!);
   const received: Omit<R, 'pages' | 'chunks'> & { pages?: Page[]; chunks?: Chunk[] } = {
     ...sent,
     pages: undefined,
