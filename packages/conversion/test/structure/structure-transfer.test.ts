@@ -1,10 +1,17 @@
+import { chunkSchema, type Chunk } from '@markwright/contracts/src/structure';
 import { closeConversionWorkers, convertDocument, convertIsolated } from '../../src';
-import { receiveStructure, sendStructure } from '../../src/isolation/structure-transfer';
+import { receiveStructure, sendStructure, type ChunkColumns } from '../../src/isolation/structure-transfer';
 import { recordChunkPlaces } from '../../src/writers/chunk-places';
 import { makePdf } from '../pdf/make-pdf';
 
 afterAll(() => closeConversionWorkers());
 const limits = { timeoutMs: 120_000, maxMemoryMb: 768 };
+
+/** Chunk i's row of numbers in the columns, by name. */
+function row(columns: ChunkColumns, i: number) {
+  const [index, tokens, at, length, head, pages, headings] = columns.numbers.subarray(i * 7, i * 7 + 7);
+  return { index, tokens, at, length, head, pages, headings };
+}
 
 const SENTENCE = 'Pilots guide the tankers past the lighthouse, and dock workers check every seal. ';
 
@@ -41,9 +48,15 @@ describe('Pages and chunks across the worker thread (sent by place in the Markdo
       const sent = sendStructure(result);
       // Every non-empty page, and every chunk (continuation chunks after their repeated header), is named by place.
       expect(sent.pages?.filter((p) => p.markdown !== undefined && p.markdown !== '') ?? []).toEqual([]);
-      expect(sent.chunks!.filter((c) => c.markdown !== undefined)).toEqual([]);
-      if (extension === 'md' && options.chunkMaxTokens === 64) expect(sent.chunks!.some((c) => c.head)).toBe(true);
-      expect(JSON.stringify(receiveStructure(structuredClone(sent)))).toBe(JSON.stringify(result));
+      // In columns: no chunk crosses as an object of its own.
+      expect(sent.chunks!.whole).toEqual([]);
+      expect(sent.chunks!.numbers).toHaveLength(result.chunks!.length * 7);
+      if (extension === 'md' && options.chunkMaxTokens === 64) {
+        expect(result.chunks!.some((_c, i) => row(sent.chunks!, i).head! >= 0)).toBe(true);
+      }
+      const received = receiveStructure(structuredClone(sent));
+      expect(JSON.stringify(received)).toBe(JSON.stringify(result));
+      for (const chunk of received.chunks!) expect(chunkSchema.parse(chunk)).toEqual(chunk);
     },
   );
 
@@ -67,8 +80,10 @@ describe('Pages and chunks across the worker thread (sent by place in the Markdo
       { number: 2, markdown: 'Not in the document.' },
       { number: 3, markdown: '' },
     ]);
-    expect(sent.chunks![0]).toEqual(result.chunks[0]);
-    expect(sent.chunks![1]).toEqual({ index: 1, tokens: 3, pages: [2], headings: ['H'], at: 13, length: 12 });
+    expect(sent.chunks!.whole).toEqual([result.chunks[0]]);
+    expect(row(sent.chunks!, 0).at).toBe(-1);
+    expect(row(sent.chunks!, 1)).toEqual({ index: 1, tokens: 3, at: 13, length: 12, head: -1, pages: 1, headings: 1 });
+    expect(sent.chunks!.texts).toEqual(['H']);
     expect(JSON.stringify(receiveStructure(structuredClone(sent)))).toBe(JSON.stringify(result));
   });
 
@@ -87,10 +102,9 @@ describe('Pages and chunks across the worker thread (sent by place in the Markdo
       ],
     });
     const sent = sendStructure({ markdown, chunks });
-    expect(sent.chunks).toEqual([
-      { index: 0, tokens: 3, pages: [1], headings: [], at: 13, length: 11 },
-      { index: 1, tokens: 9, pages: [1], headings: [], at: 13, length: 11, head: '| a |\n| --- |\n' },
-    ]);
+    expect(row(sent.chunks!, 0)).toEqual({ index: 0, tokens: 3, at: 13, length: 11, head: -1, pages: 1, headings: 0 });
+    expect(row(sent.chunks!, 1)).toEqual({ index: 1, tokens: 9, at: 13, length: 11, head: 0, pages: 1, headings: 0 });
+    expect(sent.chunks!.texts).toEqual(['| a |\n| --- |\n']);
     expect(JSON.stringify(receiveStructure(structuredClone(sent)))).toBe(JSON.stringify({ markdown, chunks }));
   });
 
@@ -98,9 +112,64 @@ describe('Pages and chunks across the worker thread (sent by place in the Markdo
     const markdown = 'Alpha beta.\n\nAlpha beta.\n';
     const chunks = [{ index: 0, markdown: 'Alpha beta.', tokens: 3, pages: [1], headings: [] }];
     recordChunkPlaces(chunks, { document: `${markdown}More.\n`, places: [{ at: 13, length: 11, head: '' }] });
-    expect(sendStructure({ markdown, chunks }).chunks).toEqual([
-      { index: 0, tokens: 3, pages: [1], headings: [], at: 0, length: 11 },
-    ]);
+    expect(row(sendStructure({ markdown, chunks }).chunks!, 0)).toEqual({
+      index: 0,
+      tokens: 3,
+      at: 0,
+      length: 11,
+      head: -1,
+      pages: 1,
+      headings: 0,
+    });
+  });
+
+  it('When neighbouring chunks share a list of pages or headings, then it crosses once and is received shared, the others each their own', () => {
+    const markdown = 'One.\n\nTwo.\n\nThree.\n\nFour.\n';
+    const outer = ['Part', 'Chapter'];
+    const onePage = [1];
+    const chunks: Chunk[] = [
+      { index: 0, markdown: 'One.', tokens: 2, pages: onePage, headings: outer },
+      { index: 1, markdown: 'Two.', tokens: 2, pages: onePage, headings: outer },
+      { index: 2, markdown: 'Three.', tokens: 2, pages: [1, 2], headings: outer },
+      { index: 3, markdown: 'Four.', tokens: 2, pages: [2], headings: ['Part', 'Appendix'] },
+    ];
+    const sent = sendStructure({ markdown, chunks });
+    expect(Array.from(sent.chunks!.pageNumbers)).toEqual([1, 1, 2, 2]);
+    expect(sent.chunks!.texts).toEqual(['Part', 'Chapter', 'Appendix']);
+    expect(Array.from(sent.chunks!.headings)).toEqual([0, 1, 0, 2]);
+    const received = receiveStructure(structuredClone(sent)).chunks!;
+    expect(received).toEqual(chunks);
+    expect(received[1]!.pages).toBe(received[0]!.pages);
+    expect(received[2]!.headings).toBe(received[0]!.headings);
+    expect(received[2]!.pages).not.toBe(received[1]!.pages);
+    expect(received[3]!.headings).not.toBe(received[2]!.headings);
+    expect(received[3]!.pages).not.toBe(received[2]!.pages);
+  });
+
+  it.each([
+    ['tokens that are not a whole number', { tokens: 2.5 }],
+    ['a page beyond 32-bit numbers', { pages: [2 ** 31] }],
+    ['an index of -0', { index: -0 }],
+    ['a heading that is not text', { headings: [7 as unknown as string] }],
+  ])('When a chunk has %s, then it crosses as it is and is received the same', (_, odd) => {
+    const markdown = 'One.\n\nTwo.\n\nThree.\n';
+    const chunks: Chunk[] = [
+      { index: 0, markdown: 'One.', tokens: 2, pages: [1], headings: ['H'] },
+      { index: 1, markdown: 'Two.', tokens: 2, pages: [1], headings: ['H'], ...odd },
+      { index: 2, markdown: 'Three.', tokens: 2, pages: [1], headings: ['H'] },
+    ];
+    const sent = sendStructure({ markdown, chunks });
+    expect(sent.chunks!.whole).toEqual([chunks[1]]);
+    expect([0, 1, 2].map((i) => row(sent.chunks!, i).at)).toEqual([0, -1, 12]);
+    const received = receiveStructure(structuredClone(sent)).chunks!;
+    expect(received).toEqual(chunks);
+    expect(Object.is(received[1]!.index, chunks[1]!.index)).toBe(true);
+  });
+
+  it('When there are no chunks, then the columns are empty and nothing is received', () => {
+    const sent = sendStructure({ markdown: '', chunks: [] });
+    expect(sent.chunks!.numbers).toHaveLength(0);
+    expect(receiveStructure(structuredClone(sent)).chunks).toEqual([]);
   });
 
   it('When a conversion with pages and chunks runs in a worker, then convertIsolated returns what convertDocument writes', async () => {
