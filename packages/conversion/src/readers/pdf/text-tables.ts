@@ -411,7 +411,8 @@ function alignedRun(
   }
   // A run ends on a row, or on wrapped text spaced like the wrapped text inside it.
   const wrapGaps = members.flatMap((m, k) => (m.continues && k < members.length - 1 ? [gapAbove(members, k)] : []));
-  while (members[members.length - 1]!.continues) {
+  // (A second reading whose first line found no place has no members: the first reading stands.)
+  while (members.length && members[members.length - 1]!.continues) {
     const gap = gapAbove(members, members.length - 1);
     if (wrapGaps.some((g) => Math.abs(g - gap) <= WRAP_GAP_TOLERANCE)) break;
     members.pop();
