@@ -747,3 +747,152 @@ describe('PDF tables with turned headers', () => {
     );
   });
 });
+
+/**
+ * Draws a table cell by cell, as a browser or Word does: each cell's lines top to bottom, then the next cell,
+ * rows `pitch` apart plus the tallest cell's lines; each cell set to the row's top or middle.
+ */
+function drawCellByCell(
+  doc: PDFKit.PDFDocument,
+  rows: string[][][],
+  xs: number[],
+  align: 'top' | 'middle',
+  top = 100,
+  leading = 13,
+): number {
+  let y = top;
+  for (const row of rows) {
+    const tallest = Math.max(...row.map((lines) => lines.length));
+    row.forEach((lines, c) => {
+      const offset = align === 'middle' ? ((tallest - lines.length) * leading) / 2 : 0;
+      lines.forEach((line, k) => void doc.text(line, xs[c]!, y + offset + k * leading, { lineBreak: false }));
+    });
+    y += tallest * leading + 10;
+  }
+  return y;
+}
+
+describe('PDF tables without rules whose cells wrap onto several lines', () => {
+  const wrapped = [
+    [
+      'Inspect the pump house and',
+      'record the pressure on the',
+      'sheet by the door before',
+      'the morning shift starts.',
+    ],
+    ['Clean the intake screens of', 'leaves after every storm.'],
+    [
+      'Check the backup generator',
+      'fuel level and run it for',
+      'ten minutes, logging the',
+      'hours and any warning',
+      'lights on the panel.',
+    ],
+  ];
+  const rows = [
+    [['Task'], ['Instructions'], ['Owner']],
+    [['T-1'], wrapped[0]!, ['Maria']],
+    [['T-2'], wrapped[1]!, ['Facilities']],
+    [['T-3'], wrapped[2]!, ['Night crew']],
+  ];
+  const expected =
+    '| Task | Instructions | Owner |\n| --- | --- | --- |\n' +
+    rows
+      .slice(1)
+      .map((r) => `| ${r.map((lines) => lines.join(' ')).join(' | ')} |`)
+      .join('\n') +
+    '\n';
+
+  it('When a browser centres each row’s cells beside a cell wrapped onto three to five lines, then every row is whole', async () => {
+    const markdown = await markdownOf((doc) => {
+      doc.font('Helvetica').fontSize(10);
+      drawCellByCell(doc, rows, [72, 130, 330], 'middle');
+    });
+    expect(markdown).toBe(expected);
+  });
+
+  it('When Word sets the cells to the top and the first cell wraps too, beside a cell of five lines, then every row is whole', async () => {
+    const labelled = rows.map((r, k) => (k === 0 ? r : [['Site', `area ${k}`], r[1]!, r[2]!]));
+    const markdown = await markdownOf((doc) => {
+      doc.font('Helvetica').fontSize(10);
+      drawCellByCell(doc, labelled, [72, 130, 330], 'top');
+    });
+    expect(markdown).toBe(
+      expected
+        .replace('| T-1 |', '| Site area 1 |')
+        .replace('| T-2 |', '| Site area 2 |')
+        .replace('| T-3 |', '| Site area 3 |'),
+    );
+  });
+
+  it('When an identifier wraps at its hyphen in a narrow cell, then it is one word again', async () => {
+    const markdown = await markdownOf((doc) => {
+      doc.font('Helvetica').fontSize(10);
+      drawCellByCell(
+        doc,
+        [
+          [['Code'], ['Meaning'], ['Since']],
+          [['RX-', 'valve'], ['Return valve on the', 'east loop'], ['2019']],
+          [['TX-', 'pump'], ['Transfer pump beside', 'the tank'], ['2021']],
+        ],
+        [72, 130, 330],
+        'middle',
+      );
+    });
+    expect(markdown).toContain('| RX-valve | Return valve on the east loop | 2019 |');
+    expect(markdown).toContain('| TX-pump | Transfer pump beside the tank | 2021 |');
+  });
+
+  it('When blocks of running text stand side by side in rows (a page of cards), then each stays a paragraph of its own', async () => {
+    const cards = [
+      ['Our gardeners visit every', 'week in the growing season', 'and once a month in winter.'],
+      ['Every visit ends with a short', 'note about what was done', 'and what comes next time.'],
+      ['Tools and green waste are', 'taken away the same day, so', 'nothing is left behind.'],
+    ];
+    const markdown = await markdownOf((doc) => {
+      doc.font('Helvetica').fontSize(10);
+      drawCellByCell(doc, [cards, cards.map((c) => [...c].reverse())], [72, 230, 390], 'top');
+    });
+    expect(markdown).not.toContain('|');
+    expect(markdown).toContain('Our gardeners visit every week in the growing season and once a month in winter.');
+  });
+
+  it('When a page break cuts a row and its cell goes on for four lines at the top of the next page, then the row is whole', async () => {
+    const markdown = await markdownOf((doc) => {
+      doc.font('Helvetica').fontSize(10);
+      drawCellByCell(
+        doc,
+        [
+          [['Step'], ['What to do'], ['Who']],
+          [['1'], ['Open the valve'], ['Ann']],
+          [['2'], ['Drain the tank into the', 'grey barrel and'], ['Bob']],
+        ],
+        [72, 130, 330],
+        'top',
+        680,
+      );
+      doc.addPage();
+      drawCellByCell(
+        doc,
+        [[[], ['rinse it twice with', 'clean water, then', 'close the outlet and', 'note the time.'], []]],
+        [72, 130, 330],
+        'top',
+        72,
+      );
+      drawCellByCell(
+        doc,
+        [
+          [['3'], ['Refill the tank'], ['Ann']],
+          [['4'], ['Check for leaks'], ['Bob']],
+        ],
+        [72, 130, 330],
+        'top',
+        134,
+      );
+    });
+    expect(markdown).toContain(
+      '| 2 | Drain the tank into the grey barrel and rinse it twice with clean water, then close the outlet and note the time. | Bob |',
+    );
+    expect(markdown).toContain('| 3 | Refill the tank | Ann |');
+  });
+});

@@ -492,7 +492,7 @@ function boxOf(lines: Line[]): { bbox?: Box } {
       Math.min(l.x, l.right),
       l.pageHeight - l.y - l.size,
       Math.max(l.x, l.right),
-      l.pageHeight - l.y,
+      l.pageHeight - l.y + l.depth,
     ]);
   }
   return { bbox: box };

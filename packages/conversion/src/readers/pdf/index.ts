@@ -202,6 +202,7 @@ function withTables(lines: Line[], tables: RuledTable[], page: number, pageHeigh
       runs: [],
       x: 0,
       y: t.top,
+      depth: 0,
       right: 0,
       size: 0,
       bold: false,

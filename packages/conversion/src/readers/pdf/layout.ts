@@ -1,5 +1,7 @@
 import { runsText, tidyRuns, type StyledRun } from './styled-runs';
 import { visualToLogical } from './poppler';
+import { leftmost, level, rightmost, sameType } from './item-geometry';
+import { bandRowsJoined, type RowBand } from './row-bands';
 
 /** Positioned text from a PDF page, and the line/paragraph rules that turn it into blocks. */
 export interface TextItem {
@@ -70,6 +72,8 @@ export interface Line {
   runs: StyledRun[];
   x: number;
   y: number;
+  /** How far under `y` the line's lowest baseline stands: a table row joined from cells wrapped onto several lines (0 for a line). */
+  depth: number;
   right: number;
   size: number;
   bold: boolean;
@@ -97,8 +101,9 @@ export interface Line {
 /** Groups a page's items (in content-stream order) into lines: a new line starts when the baseline moves. */
 export function buildLines(items: TextItem[], page: number, pageHeight: number): Line[] {
   const lines: Line[] = [];
-  for (const group of lineGroups(items)) {
-    const line = toLine(group, page, pageHeight);
+  const { groups, bands } = lineGroups(items);
+  for (const group of groups) {
+    const line = toLine(group, page, pageHeight, bands.get(group));
     if (line.text.trim() !== '') lines.push(line);
   }
   return lines;
@@ -111,7 +116,7 @@ export function buildLines(items: TextItem[], page: number, pageHeight: number):
  */
 export function linesWithGaps(items: TextItem[], enough: number): number {
   let found = 0;
-  for (const group of lineGroups(items)) {
+  for (const group of lineGroups(items).groups) {
     if (found >= enough) break;
     if (lineGaps(group) > 0) found++;
   }
@@ -122,7 +127,7 @@ export function linesWithGaps(items: TextItem[], enough: number): number {
  * The items of each line of the page, in order (buildLines' grouping). Plain functions and loops, no
  * closure per call or per item: V8 compiles a hot closure again for every new instance of it.
  */
-function lineGroups(items: TextItem[]): TextItem[][] {
+function lineGroups(items: TextItem[]): { groups: TextItem[][]; bands: Map<TextItem[], RowBand> } {
   const groups: TextItem[][] = [];
   let current: TextItem[] = [];
   // The line's text baseline: its last item that is not a raised mark set after a word.
@@ -147,7 +152,8 @@ function lineGroups(items: TextItem[]): TextItem[][] {
     if (!mark) base = item;
   }
   if (current.length) groups.push(current);
-  return halfLinesJoined(rowsRejoined(groups));
+  const { groups: banded, bands } = bandRowsJoined(groups);
+  return { groups: halfLinesJoined(rowsRejoined(banded, bands), bands), bands };
 }
 
 /** Lines of wrapped cell text a row's later cells may come after, in content-stream order. */
@@ -161,7 +167,7 @@ const MAX_WRAPPED_LINES = 4;
  * all in one text size: the row's wrapped cells. Together they hold at least three cells (two lines of
  * one text column each, a page set in columns, stay apart). The wrapped lines then follow the whole row.
  */
-function rowsRejoined(groups: TextItem[][]): TextItem[][] {
+function rowsRejoined(groups: TextItem[][], bands: Map<TextItem[], RowBand>): TextItem[][] {
   // A row whose first two cells both wrap has its first part joined only once the later cells are (they bring
   // the third cell): the page is gone over again while parts join, at most ROW_PASSES times.
   for (let pass = 0, joined = true; joined && pass < ROW_PASSES; pass++) {
@@ -172,7 +178,7 @@ function rowsRejoined(groups: TextItem[][]): TextItem[][] {
       // Most lines start below the one before and have no line level with them just before: nothing to do.
       if (groups[g - 1]![0]!.y >= head.y - head.size * 0.45 && !levelBefore(groups, g)) continue;
       const found = rowOfPart(groups, g);
-      if (found === undefined) continue;
+      if (found === undefined || (bands.size && joinsABand(groups, found.row, g, bands))) continue;
       const { row, stacked } = found;
       // A stacked cell's lines above the part join the row with it; wrapped lines under the row stay after it.
       const from = stacked ? row + 1 : g;
@@ -192,11 +198,12 @@ function rowsRejoined(groups: TextItem[][]): TextItem[][] {
  * lines of text stand a whole line apart) in one text size, whose runs stand apart from each other's
  * (a wrapped cell's lines under each other aside), are one line.
  */
-function halfLinesJoined(groups: TextItem[][]): TextItem[][] {
+function halfLinesJoined(groups: TextItem[][], bands: Map<TextItem[], RowBand>): TextItem[][] {
   for (let g = 1; g < groups.length; g++) {
     const line = groups[g]!;
     const above = groups[g - 1]!;
     const head = line[0]!;
+    if (bands.size && (bands.has(line) || bands.has(above))) continue;
     // Most lines stand a whole line under the one before: a pass over the two, and nothing to do.
     if (!withinHalfLine(above, line, head.size) || !sameType(above[0]!, head) || !apartFrom(line, above, head.size))
       continue;
@@ -240,6 +247,12 @@ function apartFrom(line: TextItem[], above: TextItem[], size: number): boolean {
     }
   }
   return true;
+}
+
+/** Whether groups `from`..`to` hold a row already joined whole (bandRowsJoined): it takes no more parts. */
+function joinsABand(groups: TextItem[][], from: number, to: number, bands: Map<TextItem[], RowBand>): boolean {
+  for (let k = from; k <= to; k++) if (bands.has(groups[k]!)) return true;
+  return false;
 }
 
 /** Whether a line a few lines before `groups[g]`, past the one just before it, stands level with it. */
@@ -299,22 +312,6 @@ function rowOfPart(groups: TextItem[][], g: number): { row: number; stacked: boo
     return lineGaps(line) + lineGaps(part) >= 1 ? { row: j, stacked: false } : undefined;
   }
   return undefined;
-}
-
-/** Text of one size: cells of one row and their wrapped lines (a heading beside a block is larger). */
-function sameType(a: TextItem, b: TextItem): boolean {
-  return Math.abs(a.size - b.size) <= 0.05 * Math.max(a.size, b.size);
-}
-
-function rightmost(items: TextItem[]): number {
-  let right = -Infinity;
-  for (const i of items) right = Math.max(right, i.x + i.width);
-  return right;
-}
-
-/** Whether the item stands on the other's baseline, within a share of the smaller size. */
-function level(item: TextItem, other: TextItem): boolean {
-  return Math.abs(item.y - other.y) <= Math.max(2, 0.45 * Math.min(item.size, other.size));
 }
 
 /** One glyph, or one glyph drawn twice (a fake-bold bullet): what a list marker in a symbol font reads as. */
@@ -427,8 +424,11 @@ export function lineGaps(items: TextItem[]): number {
   return gaps;
 }
 
-function toLine(items: TextItem[], page: number, pageHeight: number): Line {
-  const { rtl, sorted } = readingOrder(items);
+function toLine(items: TextItem[], page: number, pageHeight: number, band?: RowBand): Line {
+  // A row joined from its cells (bandRowsJoined) is read cell after cell, each cell's lines top first, as drawn.
+  const { rtl, sorted } = band ? { rtl: false, sorted: items } : readingOrder(items);
+  /** The band's cell the text so far is in. */
+  let bandCell = 0;
   const meter = new GapMeter(rtl);
   // Whether the line has text yet, and whether what was last added ends with whitespace (the line's text is its runs').
   let written = false;
@@ -470,7 +470,14 @@ function toLine(items: TextItem[], page: number, pageHeight: number): Line {
     // A cell's line stacked over another of the row's (rowsRejoined) parts words as a line break does.
     const stacked = !!last && Math.abs(item.y - last.y) > item.size * 0.8;
     const gap = meter.next(item);
-    const wide = gap > Math.max(item.size * 1.2, 8);
+    let wide: boolean;
+    if (band) {
+      const cell = bandCellOf(band, item.x);
+      wide = cell > bandCell;
+      bandCell = Math.max(bandCell, cell);
+    } else wide = gap > Math.max(item.size * 1.2, 8);
+    // A word wrapped at its hyphen onto the cell's next line goes on without a space ("R1-" over "contract").
+    const hyphenWrap = stacked && !wide && endsWithHyphen(cells[cells.length - 1]?.text) && /^\p{L}/u.test(trimmed);
     if (written && gap > item.size * 0.5) gaps++;
     if (!cells.length || wide) cells.push({ x: item.x, right: item.x + item.width, text: trimmed });
     else {
@@ -479,14 +486,21 @@ function toLine(items: TextItem[], page: number, pageHeight: number): Line {
         (narrowGaps ??= []).push({ cell: cells.length - 1, at: cell.text.length, before: cell.right, after: item.x });
       // Each item's text is trimmed here, so a space that ended the last item (LibreOffice draws
       // the space after an italic run inside that run: "an " "italic " "word") still parts the words.
-      cell.text += (gap > item.size * 0.15 || endsInSpace || item.spaceBefore || stacked ? ' ' : '') + trimmed;
+      cell.text +=
+        (!hyphenWrap && (gap > item.size * 0.15 || endsInSpace || item.spaceBefore || stacked) ? ' ' : '') + trimmed;
       cell.right = Math.max(cell.right, item.x + item.width);
     }
     // A sub- or superscript (smaller, off the baseline) is set closer to its letter than a word space of its own size.
     const script = !!last && item.size < last.size * 0.8 && Math.abs(item.y - last.y) > 0.5;
     const wordSpace = (script ? last!.size : item.size) * 0.15;
     last = item;
-    if (written && (gap > wordSpace || item.spaceBefore || stacked) && !endsInSpace && !startsWithSpace(text))
+    if (
+      written &&
+      !hyphenWrap &&
+      (gap > wordSpace || item.spaceBefore || stacked) &&
+      !endsInSpace &&
+      !startsWithSpace(text)
+    )
       runs.push(SPACE_RUN);
     written = true;
     endsInSpace = endsWithSpace(text);
@@ -518,7 +532,8 @@ function toLine(items: TextItem[], page: number, pageHeight: number): Line {
     runs: tidy,
     // Where the line's first glyph stands: a run of spaces before it (a tab drawn as spaces) is no text.
     x: Number.isFinite(left) ? left : leftmost(sorted),
-    y: items[0]!.y,
+    y: band ? band.top : items[0]!.y,
+    depth: band ? band.top - band.bottom : 0,
     right: meter.end,
     size: Math.round(((sizeChars && lettersSize(sizeChars)) ?? size) * 10) / 10,
     bold: chars > 0 && boldChars / chars > 0.6,
@@ -534,6 +549,18 @@ function toLine(items: TextItem[], page: number, pageHeight: number): Line {
     rtl: rtl ? true : undefined,
     marker,
   };
+}
+
+/** The cell of a joined row an item starting at `x` is in: how many cells start left of it (or at it). */
+function bandCellOf(band: RowBand, x: number): number {
+  let cell = 0;
+  for (const start of band.starts) if (x >= start - 0.5) cell++;
+  return cell;
+}
+
+/** Whether a cell's text ends with a hyphen after a letter or digit: a word wrapped where it is hyphenated. */
+function endsWithHyphen(text: string | undefined): boolean {
+  return !!text && text.length > 1 && text.endsWith('-') && /[\p{L}\p{N}]/u.test(text[text.length - 2]!);
 }
 
 /** Whether all the items have one text size. */
@@ -561,12 +588,6 @@ function endsWithSpace(text: string): boolean {
   const c = text.charCodeAt(text.length - 1);
   if (c === 0x20 || (c >= 0x09 && c <= 0x0d)) return true;
   return c > 0x7f && /\s/.test(text[text.length - 1]!);
-}
-
-function leftmost(items: TextItem[]): number {
-  let x = Infinity;
-  for (const i of items) x = Math.min(x, i.x);
-  return x;
 }
 
 /** The size with the most letters (the larger one on a tie); undefined when none was counted. */

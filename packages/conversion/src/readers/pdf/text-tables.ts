@@ -14,6 +14,8 @@ const MIN_PAIR_CELLS = 3;
 const WRAP_GAP_TOLERANCE = 1;
 /** Header lines of one cell each looked for above a table's first row. */
 const MAX_HEADER_LINES = 3;
+/** Lines of a row's cell a page break cut looked past at the top of the next page for the table's next row. */
+const MAX_BROKEN_ROW_LINES = 12;
 /** Lines of other cells' wrapped text looked past for the row after a first column's wrapped line. */
 const MAX_WRAPPED_AHEAD = 4;
 /** A cell of at least this many words reads as running text. */
@@ -123,11 +125,15 @@ function hasLeader(text: string): boolean {
 
 function tableFrom(lines: Line[], start: number): { rows: string[][]; end: number } | undefined {
   if (lines[start]!.cells.length >= 2) return finished(alignedTable(lines, start), []);
-  // Header lines of one cell each (centred over their columns, maybe wrapped) may stand above the first row.
-  for (let k = start + 1; k <= start + MAX_HEADER_LINES && k < lines.length; k++) {
+  // Header lines of one cell each (centred over their columns, maybe wrapped) may stand above the first row;
+  // at the top of a page, so may the rest of a row the page break cut, wrapped in its cell over more lines.
+  const page = lines[start]!.page;
+  const opensPage = start === 0 || lines[start - 1]!.page !== page;
+  const reach = opensPage ? MAX_BROKEN_ROW_LINES : MAX_HEADER_LINES;
+  for (let k = start + 1; k <= start + reach && k < lines.length && lines[k]!.page === page; k++) {
     if (lines[k]!.cells.length < 2) continue;
     const table = alignedTable(lines, k);
-    if (!table || table.rows.length < MIN_ROWS) return undefined;
+    if (!table || (table.rows.length < MIN_ROWS && !opensPage)) return undefined;
     const header = headerRows(lines.slice(start, k), lines[k]!, table.columns);
     return header ? finished(table, header) : undefined;
   }
@@ -371,7 +377,7 @@ function alignedRun(
     const prev = lines[Math.max(end - 1, start)]!;
     // A drawn table standing next in the flow (a line of no cells that holds it) ends the run: taken as a
     // row, it was an empty one and its own rows were lost.
-    if (line.table || line.page !== first.page || Math.abs(prev.y - line.y) >= first.size * MAX_ROW_GAP) break;
+    if (line.table || line.page !== first.page || distanceBelow(prev, line) >= first.size * MAX_ROW_GAP) break;
     // A cell may have swallowed more than one column ("Solar panel North ridge 2026-03-14"), even every one of
     // its row ("Damselfly nymph Three leaf-like Caudal", the words of a tight row closer than poppler parts).
     let cut = line.cells;
@@ -478,7 +484,12 @@ function wrapsFirstColumn(lines: Line[], at: number, members: Member[], columns:
 
 /** The distance from the line above to member `k`. */
 function gapAbove(members: Member[], k: number): number {
-  return Math.abs(members[k - 1]!.line.y - members[k]!.line.y);
+  return distanceBelow(members[k - 1]!.line, members[k]!.line);
+}
+
+/** How far a line stands under the one above: from that one's lowest baseline (a row of wrapped cells reaches below its `y`). */
+function distanceBelow(above: Line, line: Line): number {
+  return Math.abs(above.y - line.y) - above.depth;
 }
 
 /**
