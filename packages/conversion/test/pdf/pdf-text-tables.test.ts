@@ -896,3 +896,33 @@ describe('PDF tables without rules whose cells wrap onto several lines', () => {
     expect(markdown).toContain('| 3 | Refill the tank | Ann |');
   });
 });
+
+describe('PDF tables whose cells are centred in their columns', () => {
+  it('When a centred cell is wider than the ones above it and a date wraps at its hyphen, then both stay in their columns', async () => {
+    const markdown = await markdownOf((doc) => {
+      doc.font('Helvetica').fontSize(10);
+      const centred = (text: string, middle: number, y: number): void =>
+        void doc.text(text, middle - doc.widthOfString(text) / 2, y, { lineBreak: false });
+      const rows = [
+        ['Name', 'Notes', 'Due'],
+        ['Ann', 'Short note', '2026-05-01'],
+        ['Bob', 'A much longer note than the first one', '2026-06-12'],
+        ['Cy', 'Mid-size note here', '2026-07-30'],
+      ];
+      rows.forEach((row, r) => {
+        centred(row[0]!, 100, 100 + r * 34);
+        centred(row[1]!, 260, 100 + r * 34);
+        if (r === 0) centred(row[2]!, 420, 100);
+        else {
+          const [year, rest] = [row[2]!.slice(0, 5), row[2]!.slice(5)];
+          centred(year, 420, 94 + r * 34);
+          centred(rest, 420, 106 + r * 34);
+        }
+      });
+    });
+    expect(markdown).toBe(
+      '| Name | Notes | Due |\n| --- | --- | --- |\n| Ann | Short note | 2026-05-01 |\n' +
+        '| Bob | A much longer note than the first one | 2026-06-12 |\n| Cy | Mid-size note here | 2026-07-30 |\n',
+    );
+  });
+});

@@ -477,7 +477,8 @@ function toLine(items: TextItem[], page: number, pageHeight: number, band?: RowB
       bandCell = Math.max(bandCell, cell);
     } else wide = gap > Math.max(item.size * 1.2, 8);
     // A word wrapped at its hyphen onto the cell's next line goes on without a space ("R1-" over "contract").
-    const hyphenWrap = stacked && !wide && endsWithHyphen(cells[cells.length - 1]?.text) && /^\p{L}/u.test(trimmed);
+    const hyphenWrap =
+      stacked && !wide && endsWithHyphen(cells[cells.length - 1]?.text) && /^[\p{L}\p{N}]/u.test(trimmed);
     if (written && gap > item.size * 0.5) gaps++;
     if (!cells.length || wide) cells.push({ x: item.x, right: item.x + item.width, text: trimmed });
     else {

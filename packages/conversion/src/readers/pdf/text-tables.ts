@@ -493,7 +493,7 @@ function distanceBelow(above: Line, line: Line): number {
 }
 
 /**
- * The first column from `from` the cell lines up with: by its left or right edge, else by sitting inside its
+ * The first column from `from` the cell lines up with: by its left or right edge or its middle, else by sitting inside its
  * span; or, for a column one line alone has set, by lying across it and no other column (a name centred over
  * it, narrower than its cells), or by standing between its start and the next one's (a spreadsheet prints a
  * figure flush right under a name set flush left; the last column reaches as far right as the one before it
@@ -503,6 +503,8 @@ function alignedColumn(columns: Column[], cell: Cell, tolerance: number, from = 
   for (let k = from; k < columns.length; k++) {
     const c = columns[k]!;
     if (Math.abs(c.x - cell.x) <= tolerance || Math.abs(c.right - cell.right) <= tolerance) return c;
+    // Centred in the column: a wider cell than the column's so far, set in its middle.
+    if (Math.abs(c.x + c.right - cell.x - cell.right) <= tolerance && cell.x < c.right && cell.right > c.x) return c;
   }
   for (let k = from; k < columns.length; k++) {
     const c = columns[k]!;
