@@ -897,6 +897,64 @@ describe('PDF tables without rules whose cells wrap onto several lines', () => {
   });
 });
 
+describe('PDF tables of two columns, a label beside wrapped text', () => {
+  const fields: Array<[string, string[]]> = [
+    ['timeout', ['How long the client waits for', 'an answer before it gives up,', 'in seconds.']],
+    ['retries', ['How many times a failed call', 'is tried again.']],
+    ['base_url', ['The address of the service,', 'with its version path.']],
+  ];
+
+  it('When a browser centres each label beside its description wrapped onto two or three lines, then it is a table of two columns', async () => {
+    const markdown = await markdownOf((doc) => {
+      doc.font('Helvetica').fontSize(10);
+      drawCellByCell(
+        doc,
+        [[['Option'], ['Meaning']], ...fields.map(([name, text]) => [[name], text])],
+        [72, 170],
+        'middle',
+      );
+    });
+    expect(markdown).toBe(
+      '| Option | Meaning |\n| --- | --- |\n' +
+        fields.map(([name, text]) => `| ${name} | ${text.join(' ')} |`).join('\n') +
+        '\n',
+    );
+  });
+
+  it('When a long label comes joined by poppler to its text’s first line under a row that wraps, then it is cut at the column', async () => {
+    const rows: Array<[string, string[]]> = [
+      ['id', ['The record’s number, given by', 'the service when it is made.']],
+      ['created_at_time', ['When the record was made.']],
+      ['owner', ['Who may change it.']],
+    ];
+    const markdown = await markdownOf((doc) => {
+      doc.font('Helvetica').fontSize(10);
+      const column = 72 + doc.widthOfString('created_at_time') + 5;
+      drawCellByCell(
+        doc,
+        [[['Field'], ['Meaning']], ...rows.map(([name, text]) => [[name], text])],
+        [72, column],
+        'top',
+      );
+    });
+    expect(markdown).toContain('| created_at_time | When the record was made. |');
+  });
+
+  it('When bullets stand apart from their wrapped items, then they stay a list, not a table', async () => {
+    const markdown = await markdownOf((doc) => {
+      doc.font('Helvetica').fontSize(10);
+      drawCellByCell(
+        doc,
+        fields.map(([, text]) => [['•'], text]),
+        [72, 90],
+        'top',
+      );
+    });
+    expect(markdown).not.toContain('|');
+    expect(markdown).toContain('- How many times a failed call is tried again.');
+  });
+});
+
 describe('PDF tables whose cells are centred in their columns', () => {
   it('When a centred cell is wider than the ones above it and a date wraps at its hyphen, then both stay in their columns', async () => {
     const markdown = await markdownOf((doc) => {

@@ -190,11 +190,12 @@ function inOrderOfX(items: TextItem[]): boolean {
   return true;
 }
 
-/** Stacks `first`..`last` that make a row, and where its cells start. */
+/** Stacks `first`..`last` that make a row, and where its cells start; `pair` for a label and its wrapped text. */
 interface Candidate {
   first: number;
   last: number;
   starts: number[];
+  pair: boolean;
 }
 
 /**
@@ -220,13 +221,33 @@ function candidateRows(stacks: Stack[], pieces: Piece[]): Candidate[] {
       wrapped ||= next.lines > 1;
     }
     const whole = pieces[first.from]!.opens && pieces[stacks[last]!.to]!.ends;
-    if (last > i && cells >= MIN_BAND_CELLS && wrapped && whole && hasShortCell(stacks, i, last, pieces)) {
-      rows.push({ first: i, last, starts: stacks.slice(i, last + 1).flatMap((s) => s.starts) });
+    if (!whole || last === i || !wrapped) continue;
+    const pair = cells === 2 && isLabelAndText(stacks, i, pieces);
+    if ((cells >= MIN_BAND_CELLS && hasShortCell(stacks, i, last, pieces)) || pair) {
+      rows.push({ first: i, last, starts: stacks.slice(i, last + 1).flatMap((s) => s.starts), pair });
       i = last;
     }
   }
   return rows;
 }
+
+/**
+ * Two cells, a one-line label of a few words (not a list's bullet or number) beside text wrapped onto lines of
+ * its own: a row of a two-column table ("Field | Description") when rows like it follow.
+ */
+function isLabelAndText(stacks: Stack[], i: number, pieces: Piece[]): boolean {
+  const label = stacks[i]!;
+  const text = stacks[i + 1]!;
+  if (label.lines !== 1 || label.starts.length !== 1 || text.lines < 2 || text.starts.length !== 1) return false;
+  const words = pieces[label.from]!.items.map((item) => item.text.trim()).join(' ');
+  return wordCount(words) < SHORT_CELL_WORDS && !LIST_MARK.test(words);
+}
+
+/** A list's bullet (one glyph, maybe drawn twice) or number: "•", "1.", "b)", "(iv)". */
+const LIST_MARK = /^(?:(\S)\1?|\(?(?:\d{1,3}|[a-z]|[ivxlc]{1,5})[.)])$/iu;
+
+/** Two-column rows (`pair`) stand in a table of at least this many such rows. */
+const MIN_PAIR_ROWS = 3;
 
 /**
  * Whether one of the row's cells is a short entry (a name, a figure, a date): blocks of running text side by
@@ -297,6 +318,12 @@ function sameColumns(a: number[], b: number[]): boolean {
  */
 function supported(rows: Candidate[], k: number, stacks: Stack[], pieces: Piece[], groups: TextItem[][]): boolean {
   const row = rows[k]!;
+  if (row.pair) {
+    let alike = 1;
+    for (let j = 0; j < rows.length && alike < MIN_PAIR_ROWS; j++)
+      if (j !== k && rows[j]!.pair && sameColumns(row.starts, rows[j]!.starts)) alike++;
+    return alike >= MIN_PAIR_ROWS;
+  }
   if (rows[k - 1]?.last === row.first - 1 || rows[k + 1]?.first === row.last + 1) return true;
   if (rows.some((other, j) => j !== k && sameColumns(row.starts, other.starts))) return true;
   let top = -Infinity;

@@ -432,17 +432,26 @@ function alignedRun(
  */
 function joinsARow(line: Line, members: Member[], columns: Column[], tolerance: number): boolean {
   const cell = line.cells[0]!;
-  const pitch = smallestRowPitch(members);
   const above = members[members.length - 1];
-  return (
-    columns.length >= 2 &&
-    !!above &&
-    !above.continues &&
-    Math.abs(cell.x - columns[0]!.x) <= tolerance &&
-    cell.right > columns[1]!.x + tolerance &&
-    cell.right <= columns[columns.length - 1]!.right + tolerance &&
-    Math.abs(above.line.y - line.y - pitch) <= WRAP_GAP_TOLERANCE * 2
-  );
+  if (
+    columns.length < 2 ||
+    !above ||
+    Math.abs(cell.x - columns[0]!.x) > tolerance ||
+    cell.right <= columns[1]!.x + tolerance ||
+    cell.right > tableRight(members, columns) + tolerance
+  )
+    return false;
+  const gap = distanceBelow(above.line, line);
+  // Under a cell's wrapped text, a row stands further down than the wrapped lines stand from each other.
+  if (above.continues) return gap > gapAbove(members, members.length - 1) + WRAP_GAP_TOLERANCE * 2;
+  return Math.abs(gap - smallestRowPitch(members)) <= WRAP_GAP_TOLERANCE * 2;
+}
+
+/** The right edge of the table so far: its last column's, or a wrapped line's reaching further. */
+function tableRight(members: Member[], columns: Column[]): number {
+  let right = columns[columns.length - 1]!.right;
+  for (const m of members) right = Math.max(right, m.line.right);
+  return right;
 }
 
 /** The least distance between two rows in a row of the run; Infinity before there are two. */
