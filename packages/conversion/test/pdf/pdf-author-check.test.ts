@@ -28,14 +28,14 @@ describe('Author lines told only among heading candidates', () => {
       run('A Study of Quiet Machines', 72, 760, 20),
       run('Alice Smith∗ and Bob Jones†', 72, 730, 14),
       run('The body of the paper starts here and runs on for a while in plain type.', 72, 700, 10),
-      run('It goes on in the same type, a second line of the same paragraph.', 72, 686, 10),
+      run('It goes on in the same type, a second line of the same paragraph,', 72, 686, 10),
       run('And ends on a third line of plain running text.', 72, 672, 10),
     ];
     const markdown = renderMarkdown(linesToBlocks(buildLines(items, 1, 842)));
     expect(markdown).toBe(
       '# A Study of Quiet Machines\n\nAlice Smith∗ and Bob Jones†\n\n' +
         'The body of the paper starts here and runs on for a while in plain type. It goes on in the same type, ' +
-        'a second line of the same paragraph. And ends on a third line of plain running text.\n',
+        'a second line of the same paragraph, And ends on a third line of plain running text.\n',
     );
     // The title and the names are set large (heading candidates); the three body lines are not tried.
     expect(authorLine.mock.calls.map(([line]) => line.text)).toEqual([

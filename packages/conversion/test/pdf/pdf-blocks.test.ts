@@ -26,3 +26,31 @@ describe('PDF lines to blocks', () => {
     );
   });
 });
+
+describe('PDF paragraphs set with neither indent nor space between them', () => {
+  it('When a line ends a sentence where the next line’s first word would have fitted, then the next line opens a paragraph', () => {
+    const items = page([
+      [72, 700, 'The pumps were serviced in March and every valve on the east loop was'],
+      [72, 686, 'checked for leaks.'],
+      [72, 672, 'The new meters arrive in May and will be fitted by the same crew over'],
+      [72, 658, 'two days.'],
+    ]);
+    const markdown = renderMarkdown(linesToBlocks(buildLines(items, 1, 842)));
+    expect(markdown).toBe(
+      'The pumps were serviced in March and every valve on the east loop was checked for leaks.\n\n' +
+        'The new meters arrive in May and will be fitted by the same crew over two days.\n',
+    );
+  });
+
+  it('When a line ends a sentence because the next word would not have fitted, then the paragraph goes on', () => {
+    const items = page([
+      [72, 700, 'The pumps were serviced in March and every valve was checked again.'],
+      [72, 686, 'Afterwards the crew wrote a short report for the office and the'],
+      [72, 672, 'board.'],
+    ]);
+    const markdown = renderMarkdown(linesToBlocks(buildLines(items, 1, 842)));
+    expect(markdown).toBe(
+      'The pumps were serviced in March and every valve was checked again. Afterwards the crew wrote a short report for the office and the board.\n',
+    );
+  });
+});

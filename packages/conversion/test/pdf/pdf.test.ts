@@ -117,7 +117,7 @@ describe('PDF text layer', () => {
     const right = [
       'Meanwhile the school orchestra has won the',
       'regional prize for a third year in a row',
-      'with folk songs arranged by the pupils.',
+      'with folk songs arranged by the pupils;',
       'The prize money will buy a new piano for',
       'the music room and stands for the hall.',
       'Rehearsals begin again in the autumn.',

@@ -381,7 +381,7 @@ export function linesToBlocks(read: Line[]): Block[] {
       continue;
     }
     flushList();
-    if (paragraph.length && prev && startsNewParagraph(prev, line) && !runsOnElsewhere(lines, i)) flushParagraph();
+    if (paragraph.length && prev && startsNewParagraph(lines, i) && !runsOnElsewhere(lines, i)) flushParagraph();
     paragraph.push(line);
   }
   flushParagraph();
@@ -1335,12 +1335,17 @@ function runsOnElsewhere(lines: Line[], i: number): boolean {
 /** A paragraph's first line is indented at least this many text sizes past the line before (LaTeX: 1 em in two columns, 1.5 em in one). */
 const PARAGRAPH_INDENT = 0.8;
 
-function startsNewParagraph(prev: Line, line: Line): boolean {
+function startsNewParagraph(lines: Line[], i: number): boolean {
+  const prev = lines[i - 1]!;
+  const line = lines[i]!;
   if (prev.page !== line.page) return /[.!?:"”)]$/.test(prev.text);
   const gap = gapBetween(prev, line);
   if (gap > line.size * 1.75) return true;
   if (Math.abs(prev.size - line.size) > 0.5) return true;
+  if (!/[.!?:]$/.test(prev.text)) return false;
   // A first line indented under a sentence's end (LaTeX's 1-1.5 em paragraph indent, no space between).
-  if (indent(line) >= indent(prev) + line.size * PARAGRAPH_INDENT && /[.!?:]$/.test(prev.text)) return true;
-  return false;
+  if (indent(line) >= indent(prev) + line.size * PARAGRAPH_INDENT) return true;
+  // A sentence's end where the next line's first word would have fitted: the line was ended, not wrapped
+  // (a one-line paragraph before an indented one, paragraphs set with neither indent nor space).
+  return !prev.table && !line.table && indent(line) >= indent(prev) - 1 && !wrappedBefore(lines, i - 1, line);
 }
