@@ -54,3 +54,30 @@ describe('PDF paragraphs set with neither indent nor space between them', () => 
     );
   });
 });
+
+describe('PDF tables under a numbered section heading', () => {
+  it('When TeX sets a numbered section heading 1 em before its title over a tabular, then the heading is no row of the table', () => {
+    const item = (text: string, x: number, y: number, width: number, size: number): TextItem => ({
+      text,
+      x,
+      y,
+      width,
+      size,
+      bold: size > 10,
+      font: size > 10 ? 'CMBX12 bold' : 'CMR10',
+    });
+    const items = [
+      item('2', 72, 582, 8, 14),
+      item('Data', 96, 582, 34, 14),
+      ...[
+        ['Name', 'Value', 'Note'],
+        ['Alpha', '12', 'first'],
+        ['Beta', '7', 'second'],
+      ].flatMap((row, r) => row.map((text, c) => item(text, [78, 116, 152][c]!, 562 - r * 11.5, text.length * 5, 10))),
+    ];
+    const markdown = renderMarkdown(linesToBlocks(buildLines(items, 1, 842)));
+    expect(markdown).toBe(
+      '# 2 Data\n\n| Name | Value | Note |\n| --- | --- | --- |\n| Alpha | 12 | first |\n| Beta | 7 | second |\n',
+    );
+  });
+});

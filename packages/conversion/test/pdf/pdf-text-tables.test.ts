@@ -955,6 +955,28 @@ describe('PDF tables of two columns, a label beside wrapped text', () => {
   });
 });
 
+describe('PDF tables whose header row is set larger', () => {
+  it('When a table’s header row is set larger than its rows, at their columns, then it stays the header', async () => {
+    const markdown = await markdownOf((doc) => {
+      doc.font('Helvetica-Bold').fontSize(13);
+      writeRows(doc, [['Food', 'Portion', 'Calories']], [72, 180, 300], 20, 80);
+      doc.font('Helvetica').fontSize(10);
+      writeRows(
+        doc,
+        [
+          ['Leaves', 'One cup', '50'],
+          ['Berries', 'Half a cup', '150'],
+          ['Grain', 'One bowl', '200'],
+        ],
+        [72, 180, 300],
+        16,
+        104,
+      );
+    });
+    expect(markdown).toContain('| Food | Portion | Calories |\n| --- | --- | --- |\n| Leaves | One cup | 50 |');
+  });
+});
+
 describe('PDF tables whose cells are centred in their columns', () => {
   it('When a centred cell is wider than the ones above it and a date wraps at its hyphen, then both stay in their columns', async () => {
     const markdown = await markdownOf((doc) => {

@@ -14,6 +14,18 @@ const MIN_PAIR_CELLS = 3;
 const WRAP_GAP_TOLERANCE = 1;
 /** Header lines of one cell each looked for above a table's first row. */
 const MAX_HEADER_LINES = 3;
+/** Whether every cell of a line after its first starts or ends where a cell of the other line does. */
+function edgesLineUp(line: Line, other: Line): boolean {
+  const tolerance = Math.max(MIN_ALIGN_TOLERANCE, other.size * ALIGN_TOLERANCE_RATIO);
+  return line.cells
+    .slice(1)
+    .every((cell) =>
+      other.cells.some((c) => Math.abs(c.x - cell.x) <= tolerance || Math.abs(c.right - cell.right) <= tolerance),
+    );
+}
+
+/** A line this many times the size of the line under it is a heading over a table, not a row of it. */
+const LARGER_THAN_ROWS = 1.2;
 /** Lines of a row's cell a page break cut looked past at the top of the next page for the table's next row. */
 const MAX_BROKEN_ROW_LINES = 12;
 /** Lines of other cells' wrapped text looked past for the row after a first column's wrapped line. */
@@ -124,7 +136,15 @@ function hasLeader(text: string): boolean {
 }
 
 function tableFrom(lines: Line[], start: number): { rows: string[][]; end: number } | undefined {
-  if (lines[start]!.cells.length >= 2) return finished(alignedTable(lines, start), []);
+  if (lines[start]!.cells.length >= 2) {
+    // A numbered heading ("2 Data", its number set apart) in larger type over a table is not its first row;
+    // a header row in larger type is, its names standing at the columns' edges.
+    const first = lines[start]!;
+    const next = lines[start + 1];
+    if (next && next.page === first.page && first.size > next.size * LARGER_THAN_ROWS && !edgesLineUp(first, next))
+      return undefined;
+    return finished(alignedTable(lines, start), []);
+  }
   // Header lines of one cell each (centred over their columns, maybe wrapped) may stand above the first row;
   // at the top of a page, so may the rest of a row the page break cut, wrapped in its cell over more lines.
   const page = lines[start]!.page;
