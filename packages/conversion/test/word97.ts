@@ -24,6 +24,8 @@ export interface DocRun {
   comment?: { author: string; text: string };
   /** A floating text box anchored at the end of the run, with this text. */
   textBox?: string;
+  /** Deleted with tracked changes on (sprmCFRMarkDel). */
+  deleted?: boolean;
 }
 
 export interface DocParagraph {
@@ -35,6 +37,8 @@ export interface DocParagraph {
    * (LFO) restarts level 0 of that definition at this number, a list "restarted" in Word.
    */
   list?: { ordered: boolean; level: number; start?: number; restartAt?: number };
+  /** The paragraph mark is deleted with tracked changes on: the paragraph joins the next. */
+  markDeleted?: boolean;
 }
 
 export interface DocSpec {
@@ -122,8 +126,8 @@ export function buildDoc(spec: DocSpec): Buffer {
     text += s;
     chars.push({ cpEnd: text.length, grpprl });
   };
-  const endParagraph = (mark: string, istd: number, sprms: Buffer): void => {
-    emit(mark);
+  const endParagraph = (mark: string, istd: number, sprms: Buffer, markFormat?: Buffer): void => {
+    emit(mark, markFormat);
     paras.push({ cpEnd: text.length, grpprl: sprms, istd });
   };
   for (const block of spec.body) {
@@ -149,6 +153,7 @@ export function buildDoc(spec: DocSpec): Buffer {
     for (const run of block.runs) {
       const toggles = charSprms(run);
       if (run.style) toggles.push([SPRM.cIstd, istdOf(spec, run.style)]);
+      if (run.deleted) toggles.push([SPRM.cFRMarkDel, 1]);
       const format = sprms(...toggles);
       const special = Buffer.concat([sprms([SPRM.cFSpec, 1]), format]);
       if (run.link) {
@@ -181,7 +186,7 @@ export function buildDoc(spec: DocSpec): Buffer {
     const listSprms = block.list
       ? sprms([SPRM.pIlvl, block.list.level], [SPRM.pIlfo, listFor(block.list)]) // LibreOffice wants the level first
       : Buffer.alloc(0);
-    endParagraph('\r', istd, listSprms);
+    endParagraph('\r', istd, listSprms, block.markDeleted ? sprms([SPRM.cFRMarkDel, 1]) : undefined);
   }
   const ccpText = text.length;
   const noteStarts: number[] = [];

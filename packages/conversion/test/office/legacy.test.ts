@@ -211,6 +211,28 @@ describe('DOC (Word 97-2003)', () => {
     );
   });
 
+  it('When a DOC has tracked deletions, then deleted words and a deleted paragraph are left out and insertions kept', async () => {
+    const doc = buildDoc({
+      body: [
+        {
+          runs: [
+            { text: 'Delivery within ' },
+            { text: 'thirty', deleted: true },
+            { text: 'fourteen' },
+            { text: ' days.' },
+            { text: ' Late payments carry no interest.', deleted: true },
+          ],
+        },
+        { runs: [{ text: 'This clause was removed.', deleted: true }], markDeleted: true },
+        para('Warranty', 'heading 2'),
+        para('Defects must be reported in writing.'),
+      ],
+    });
+    expect((await convertDocument(doc, 'doc', std)).markdown).toBe(
+      'Delivery within fourteen days.\n\n## Warranty\n\nDefects must be reported in writing.\n',
+    );
+  });
+
   it("When DOC numbered lists start at a set number, count on past a paragraph and restart, then they show Word's numbers", async () => {
     const doc = buildDoc({
       body: [

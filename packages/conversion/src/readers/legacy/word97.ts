@@ -60,6 +60,8 @@ export const SPRM = {
   pItap: 0x6649,
   pFInnerTableCell: 0x244b,
   pFInnerTtp: 0x244c,
+  /** sprmCFRMarkDel: text deleted with tracked changes on (still in the file, not shown once accepted). */
+  cFRMarkDel: 0x0800,
   cFBold: 0x0835,
   cFItalic: 0x0836,
   cFSpec: 0x0855,
@@ -188,6 +190,8 @@ interface RawCharProps {
   /** Character style (sprmCIstd). */
   istd?: number;
   special: boolean;
+  /** Deleted as a tracked change (sprmCFRMarkDel). */
+  deleted?: boolean;
 }
 
 /** Resolved bold, italic and raise of a style or a run. */
@@ -438,6 +442,7 @@ function readCharSprms(grpprl: Buffer): RawCharProps {
     else if (sprm === SPRM.cFSpec) props.special = operand[0] === 1;
     else if (sprm === SPRM.cIss) props.position = operand[0] === 1 ? 'super' : operand[0] === 2 ? 'sub' : 'baseline';
     else if (sprm === SPRM.cIstd && operand.length >= 2) props.istd = operand.readUInt16LE(0);
+    else if (sprm === SPRM.cFRMarkDel) props.deleted = operand[0] === 1;
   }
   return props;
 }
@@ -696,7 +701,17 @@ class TextReader {
     private readonly chpx: FcRun<RawCharProps>[],
     private readonly styles: Style[],
     private readonly lists: Map<number, ListFormat>,
-  ) {}
+  ) {
+    this.tracksDeletions = chpx.some((run) => run.props.deleted);
+  }
+
+  /** Whether any text is marked deleted (tracked changes), so characters need the look-up at all. */
+  private readonly tracksDeletions: boolean;
+
+  /** Text deleted with tracked changes on: left out, as Word shows the document with its changes accepted. */
+  private deletedAt(fc: number): boolean {
+    return this.tracksDeletions && findRun(this.chpx, fc)?.props.deleted === true;
+  }
 
   /** Word's list counters, one sequence per list definition; deeper levels restart when a parent advances. */
   private readonly counters = new Map<number, number[]>();
@@ -776,6 +791,8 @@ class TextReader {
           }
         }
         const cp = piece.cpStart + (start - piece.cpStart) + i;
+        // A deleted paragraph mark joins its paragraph to the next; cell and row marks keep the table's shape.
+        if (ch !== '\u0007' && ch !== '\u000c' && this.deletedAt(fc)) continue;
         switch (ch) {
           case '\r':
           case '\u0007':
