@@ -81,7 +81,7 @@ describe('ODT', () => {
     expect(markdown).toBe('| Column A | Column B |\n| --- | --- |\n| Intro: - one - two | x y |\n');
   });
 
-  it("When a comment is anchored in a heading and a shape with an SVG title sits in a paragraph, then the comment is a note and only the shape's own text shows", async () => {
+  it("When a comment is anchored in a heading and a shape with an SVG title sits in a paragraph, then the comment is a note and only the shape's own text shows, after the paragraph", async () => {
     const DRAW =
       'xmlns:draw="urn:oasis:names:tc:opendocument:xmlns:drawing:1.0" xmlns:svg="urn:oasis:names:tc:opendocument:xmlns:svg-compatible:1.0"';
     const input = odt(
@@ -93,8 +93,49 @@ describe('ODT', () => {
     );
     const { markdown } = await convertDocument(input, 'odt', std);
     expect(markdown).toBe(
-      '# Quarterly [^c1]Review\n\nSales rose.[^1]\n\nInside the box After the box.\n\n' +
+      '# Quarterly [^c1]Review\n\nSales rose.[^1]\n\nAfter the box.\n\nInside the box\n\n' +
         '[^c1]: Comment by Ann Lee: Check the figures.\n\n[^1]: In euros.\n',
+    );
+  });
+
+  it('When a text box and a shape with paragraphs are anchored in a paragraph (a sidebar), then their paragraphs follow it as paragraphs of their own', async () => {
+    const DRAW = 'xmlns:draw="urn:oasis:names:tc:opendocument:xmlns:drawing:1.0"';
+    const input = odt(
+      `<text:p>Planting starts in April.<draw:frame ${DRAW} draw:name="Sidebar"><draw:text-box>` +
+        '<text:p>Opening hours</text:p><text:p>Saturday 9:00 to 13:00</text:p></draw:text-box></draw:frame> Bring gloves.</text:p>' +
+        `<text:p><draw:custom-shape ${DRAW}><text:p>Tool shed</text:p><draw:enhanced-geometry/></draw:custom-shape></text:p>` +
+        '<text:p>Seedlings are shared by lot.</text:p>',
+    );
+    const { markdown } = await convertDocument(input, 'odt', std);
+    expect(markdown).toBe(
+      'Planting starts in April. Bring gloves.\n\nOpening hours\n\nSaturday 9:00 to 13:00\n\nTool shed\n\nSeedlings are shared by lot.\n',
+    );
+  });
+
+  it('When a comment names the end of the text it is on, then its note mark stands at that end', async () => {
+    const input = odt(
+      '<text:p><office:annotation office:name="__Annotation__1"><dc:creator>Mia Chen</dc:creator><text:p>Check the month.</text:p></office:annotation>' +
+        'Acme opens a warehouse in June.<office:annotation-end office:name="__Annotation__1"/> It will employ 120 people.</text:p>',
+    );
+    const { markdown } = await convertDocument(input, 'odt', std);
+    expect(markdown).toBe(
+      'Acme opens a warehouse in June.[^c1] It will employ 120 people.\n\n[^c1]: Comment by Mia Chen: Check the month.\n',
+    );
+  });
+
+  it('When a document has a table of contents, then its entries are kept as the file shows them, without links to its own headings', async () => {
+    const input = odt(
+      '<text:table-of-content text:name="Table of Contents1"><text:table-of-content-source text:outline-level="3">' +
+        '<text:index-title-template>Contents</text:index-title-template></text:table-of-content-source><text:index-body>' +
+        '<text:index-title text:name="Table of Contents1_Head"><text:p text:style-name="Contents_20_Heading">Contents</text:p></text:index-title>' +
+        '<text:p text:style-name="Contents_20_1"><text:a xmlns:xlink="http://www.w3.org/1999/xlink" xlink:href="#__RefHeading___Toc1">Introduction<text:tab/>2</text:a></text:p>' +
+        '<text:p text:style-name="Contents_20_2"><text:a xmlns:xlink="http://www.w3.org/1999/xlink" xlink:href="#__RefHeading___Toc2">Near misses<text:tab/>3</text:a></text:p>' +
+        '</text:index-body></text:table-of-content>' +
+        '<text:h text:outline-level="1">Introduction</text:h><text:p>This review covers the year.</text:p>',
+    );
+    const { markdown } = await convertDocument(input, 'odt', std);
+    expect(markdown).toBe(
+      'Contents\n\nIntroduction 2\n\nNear misses 3\n\n# Introduction\n\nThis review covers the year.\n',
     );
   });
 

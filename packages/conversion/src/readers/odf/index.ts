@@ -63,6 +63,10 @@ interface OdfPackage {
   monoLines: WeakMap<Inline[], string>;
   /** Paragraphs in a definition list's term or definition style, by their text. */
   definitionRoles: WeakMap<Inline[], DefinitionRole>;
+  /** Text boxes and shapes read as blocks after the paragraph they are anchored in, not as its text. */
+  liftedShapes: WeakSet<Element>;
+  /** A comment's note id by its name, marked at its `office:annotation-end`. */
+  commentEnds: Map<string, string>;
 }
 
 function openOdf(input: Buffer, label: string): OdfPackage {
@@ -114,6 +118,8 @@ function openOdf(input: Buffer, label: string): OdfPackage {
     listEnds: { byId: new Map(), byStyle: new Map() },
     monoLines: new WeakMap(),
     definitionRoles: new WeakMap(),
+    liftedShapes: new WeakSet(),
+    commentEnds: new Map(),
   };
 }
 
@@ -305,7 +311,15 @@ function inline(el: Element, pkg: OdfPackage, notes: Note[], fmt: InlineStyle = 
           first?.type === 'paragraph'
             ? [{ type: 'paragraph', text: [lead, ...first.text] }, ...rest]
             : [{ type: 'paragraph', text: [lead] }, ...(first ? [first, ...rest] : [])];
-        out.push({ type: 'noteRef', id });
+        // A comment on a span of text is marked where the span ends, as Word marks it, when that is in this paragraph.
+        const name = attr(e, 'name');
+        if (name && annotationEnd(e, name)) pkg.commentEnds.set(name, id);
+        else out.push({ type: 'noteRef', id });
+        break;
+      }
+      case 'annotation-end': {
+        const id = pkg.commentEnds.get(attr(e, 'name') ?? '');
+        if (id) out.push({ type: 'noteRef', id });
         break;
       }
       case 'title':
@@ -318,18 +332,58 @@ function inline(el: Element, pkg: OdfPackage, notes: Note[], fmt: InlineStyle = 
         out.push(space, ...inline(e, pkg, notes), space);
         break;
       case 'frame':
-        out.push(...frameText(e, pkg, notes));
+        if (!pkg.liftedShapes.has(e)) out.push(...frameText(e, pkg, notes));
         break;
-      case 'annotation-end':
       case 'bookmark':
       case 'bookmark-start':
       case 'bookmark-end':
       case 'soft-page-break':
         break;
       default:
-        out.push(...inline(e, pkg, notes, fmt));
+        if (!pkg.liftedShapes.has(e)) out.push(...inline(e, pkg, notes, fmt));
     }
   }
+  return out;
+}
+
+/** The end of the comment named `name` in the paragraph that holds `annotation`, if there is one. */
+function annotationEnd(annotation: Element, name: string): Element | undefined {
+  let p = annotation.parentNode as Element | null;
+  while (p && p.localName !== 'p' && p.localName !== 'h') p = p.parentNode as Element | null;
+  return p ? descendants(p, 'annotation-end').find((end) => attr(end, 'name') === name) : undefined;
+}
+
+/** Drawing shapes that can hold paragraphs of their own (ODF 1.2, 10.3). */
+const TEXT_SHAPES = new Set([
+  'custom-shape',
+  'rect',
+  'ellipse',
+  'circle',
+  'polygon',
+  'regular-polygon',
+  'polyline',
+  'path',
+  'caption',
+]);
+
+/**
+ * The text boxes and shapes with paragraphs anchored in a paragraph (a sidebar, a callout): each
+ * one's container of paragraphs, marked so the paragraph's own text leaves them out. Their text is
+ * blocks after the paragraph, as the DOCX and DOC readers place text boxes.
+ */
+function anchoredTextShapes(p: Element, pkg: OdfPackage): Element[] {
+  const out: Element[] = [];
+  const walk = (el: Element): void => {
+    for (const c of children(el)) {
+      const box = c.localName === 'frame' ? child(c, 'text-box') : undefined;
+      const container = box ?? (TEXT_SHAPES.has(c.localName) ? c : undefined);
+      if (container && children(container).some((k) => k.localName === 'p' || k.localName === 'list')) {
+        pkg.liftedShapes.add(c);
+        out.push(container);
+      } else if (c.localName !== 'note' && c.localName !== 'annotation' && c.localName !== 'frame') walk(c);
+    }
+  };
+  walk(p);
   return out;
 }
 
@@ -382,6 +436,7 @@ function elementBlocks(elements: Element[], pkg: OdfPackage, notes: Note[]): Blo
         continue;
       }
     }
+    const shapes = el.localName === 'p' || el.localName === 'h' ? anchoredTextShapes(el, pkg) : [];
     switch (el.localName) {
       case 'h':
         blocks.push({
@@ -413,13 +468,34 @@ function elementBlocks(elements: Element[], pkg: OdfPackage, notes: Note[]): Blo
         break;
       case 'section':
       case 'text-content':
+      case 'index-title':
         blocks.push(...textBlocks(el, pkg, notes));
+        break;
+      case 'table-of-content':
+      case 'illustration-index':
+      case 'table-index':
+      case 'object-index':
+      case 'user-index':
+      case 'alphabetical-index':
+      case 'bibliography':
+        // A generated index as the file last showed it (as DOCX keeps a TOC field's result); its entries'
+        // links to the document's own headings lead nowhere outside it.
+        blocks.push(...textBlocks(child(el, 'index-body'), pkg, notes).map(withoutInternalLinks));
         break;
       default:
         break;
     }
+    for (const shape of shapes) blocks.push(...textBlocks(shape, pkg, notes));
   }
   return blocks;
+}
+
+/** A paragraph or heading whose links to places in the document (`#…`) are plain text. */
+function withoutInternalLinks(block: Block): Block {
+  if (block.type !== 'paragraph' && block.type !== 'heading') return block;
+  const unlink = (nodes: Inline[]): Inline[] =>
+    nodes.flatMap((n) => (n.type === 'link' && n.url.startsWith('#') ? unlink(n.children) : [n]));
+  return { ...block, text: unlink(block.text) };
 }
 
 /** A text body's blocks with code paragraphs joined and definition lists made. */
