@@ -112,6 +112,35 @@ describe('ODT', () => {
     );
   });
 
+  it('When a LibreOffice Math formula object stands alone in a paragraph and another sits in a line, then both are TeX, the first displayed', async () => {
+    const DRAW =
+      'xmlns:draw="urn:oasis:names:tc:opendocument:xmlns:drawing:1.0" xmlns:xlink="http://www.w3.org/1999/xlink"';
+    const formula = (name: string) =>
+      `<draw:frame ${DRAW} draw:name="${name}" text:anchor-type="as-char"><draw:object xlink:href="./${name}"/>` +
+      `<draw:image xlink:href="./ObjectReplacements/${name}"/></draw:frame>`;
+    const math = (body: string) =>
+      strToU8(
+        `<?xml version="1.0" encoding="UTF-8"?><math xmlns="http://www.w3.org/1998/Math/MathML" display="block">` +
+          `<semantics>${body}<annotation encoding="StarMath 5.0">x</annotation></semantics></math>`,
+      );
+    const input = Buffer.from(
+      zipSync({
+        mimetype: strToU8('application/vnd.oasis.opendocument.text'),
+        'content.xml': strToU8(
+          `<office:document-content ${NS}><office:body><office:text>` +
+            `<text:p>The cooling law:</text:p><text:p>${formula('Object 1')}</text:p>` +
+            `<text:p>where ${formula('Object 2')} is the room temperature.</text:p></office:text></office:body></office:document-content>`,
+        ),
+        'Object 1/content.xml': math(
+          '<mrow><msub><mi>T</mi><mi>a</mi></msub><mo>+</mo><mfrac><mn>1</mn><mi>k</mi></mfrac></mrow>',
+        ),
+        'Object 2/content.xml': math('<msub><mi>T</mi><mi>a</mi></msub>'),
+      }),
+    );
+    const { markdown } = await convertDocument(input, 'odt', std);
+    expect(markdown).toBe('The cooling law:\n\n$$T_a+\\frac1k$$\n\nwhere $T_a$ is the room temperature.\n');
+  });
+
   it('When a comment names the end of the text it is on, then its note mark stands at that end', async () => {
     const input = odt(
       '<text:p><office:annotation office:name="__Annotation__1"><dc:creator>Mia Chen</dc:creator><text:p>Check the month.</text:p></office:annotation>' +

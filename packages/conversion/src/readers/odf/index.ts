@@ -24,6 +24,8 @@ import {
 import { chartDataBlocks } from '../shared/charts';
 import { odfChart } from '../shared/odf-chart';
 import { imageAltText } from '../shared/alt-text';
+import { parseHtml, type HtmlElement } from '../shared/html/dom';
+import { mathTex } from '../shared/html/mathml';
 
 /** Text properties as one style sets them; undefined where it says nothing. */
 interface TextProperties {
@@ -390,6 +392,9 @@ function anchoredTextShapes(p: Element, pkg: OdfPackage): Element[] {
 function frameText(frame: Element, pkg: OdfPackage, notes: Note[]): Inline[] {
   const box = child(frame, 'text-box');
   if (box) return children(box).flatMap((p) => [space, ...inline(p, pkg, notes), space]);
+  const object = child(frame, 'object');
+  const tex = object ? formulaTex(pkg.zip, attr(object, 'href') ?? '') : undefined;
+  if (tex) return [{ type: 'math', tex }];
   if (child(frame, 'image')) {
     const alt = imageAltText(
       child(frame, 'desc')?.textContent,
@@ -399,6 +404,31 @@ function frameText(frame: Element, pkg: OdfPackage, notes: Note[]): Inline[] {
     return [{ type: 'image', alt }];
   }
   return [];
+}
+
+/**
+ * A formula object's TeX: LibreOffice Math keeps the formula as MathML in the object's
+ * content.xml (its picture replacement beside it is only a rendering).
+ */
+function formulaTex(zip: SafeZip, href: string): string | undefined {
+  const dir = href.replace(/^\.\//, '').replace(/\/$/, '');
+  const xml = dir ? zip.textOf(`${dir}/content.xml`) : undefined;
+  if (!xml || !/<(?:\w+:)?math\b/.test(xml)) return undefined;
+  // The MathML namespace may carry a prefix (math:mi): the reader of MathML goes by bare names.
+  const root = parseHtml(xml.replace(/<(\/?)\w+:/g, '<$1'));
+  const math = findElement(root, 'math');
+  const tex = math ? mathTex(math) : '';
+  return tex || undefined;
+}
+
+function findElement(root: HtmlElement, tag: string): HtmlElement | undefined {
+  const stack: HtmlElement[] = [root];
+  while (stack.length) {
+    const el = stack.pop()!;
+    if (el.tag === tag) return el;
+    for (const c of el.children) if (typeof c !== 'string') stack.push(c);
+  }
+  return undefined;
 }
 
 /** Body elements of a text document (or a cell, a section, a list item) to blocks. */
@@ -446,7 +476,7 @@ function elementBlocks(elements: Element[], pkg: OdfPackage, notes: Note[]): Blo
         });
         break;
       case 'p': {
-        const text = inline(el, pkg, notes);
+        const text = displayedFormula(inline(el, pkg, notes));
         const role = titleRole(attr(el, 'style-name') ?? '', pkg);
         if (isBlank(text)) break;
         if (role) blocks.push({ type: 'heading', level: role, text });
@@ -488,6 +518,13 @@ function elementBlocks(elements: Element[], pkg: OdfPackage, notes: Note[]): Blo
     for (const shape of shapes) blocks.push(...textBlocks(shape, pkg, notes));
   }
   return blocks;
+}
+
+/** A formula that stands alone in its paragraph is displayed, as Word's equation on its own line. */
+function displayedFormula(text: Inline[]): Inline[] {
+  const shown = text.filter((n) => n.type !== 'text' || n.text.trim());
+  const only = shown.length === 1 ? shown[0] : undefined;
+  return only?.type === 'math' ? [{ ...only, display: true }] : text;
 }
 
 /** A paragraph or heading whose links to places in the document (`#…`) are plain text. */
