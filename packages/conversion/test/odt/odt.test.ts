@@ -141,6 +141,28 @@ describe('ODT', () => {
     expect(markdown).toBe('The cooling law:\n\n$$T_a+\\frac1k$$\n\nwhere $T_a$ is the room temperature.\n');
   });
 
+  it('When Word headings numbered by a list come through LibreOffice (each heading a list of its own, numbering continued), then they are headings with their numbers', async () => {
+    const styles =
+      '<text:list-style style:name="WWNum9"><text:list-level-style-number text:level="1" style:num-format="1"/>' +
+      '<text:list-level-style-number text:level="2" style:num-format="1" text:display-levels="2"/></text:list-style>';
+    const heading = (level: number, text: string, continued: boolean) => {
+      const h = `<text:h text:outline-level="${level}">${text}</text:h>`;
+      const item = level === 1 ? h : `<text:list><text:list-item>${h}</text:list-item></text:list>`;
+      return `<text:list text:style-name="WWNum9"${continued ? ' text:continue-numbering="true"' : ''}><text:list-item>${item}</text:list-item></text:list>`;
+    };
+    const input = odt(
+      heading(1, 'Introduction', false) +
+        '<text:p>Plan.</text:p>' +
+        heading(2, 'Scope', true) +
+        heading(2, 'Timeline', true) +
+        heading(1, 'Risks', true) +
+        '<text:p>Data loss.</text:p>',
+      styles,
+    );
+    const { markdown } = await convertDocument(input, 'odt', std);
+    expect(markdown).toBe('# 1 Introduction\n\nPlan.\n\n## 1.1 Scope\n\n## 1.2 Timeline\n\n# 2 Risks\n\nData loss.\n');
+  });
+
   it('When a comment names the end of the text it is on, then its note mark stands at that end', async () => {
     const input = odt(
       '<text:p><office:annotation office:name="__Annotation__1"><dc:creator>Mia Chen</dc:creator><text:p>Check the month.</text:p></office:annotation>' +

@@ -24,6 +24,7 @@ import {
 import { chartDataBlocks } from '../shared/charts';
 import { odfChart } from '../shared/odf-chart';
 import { imageAltText } from '../shared/alt-text';
+import { formatNumber } from '../shared/list-numbers';
 import { parseHtml, type HtmlElement } from '../shared/html/dom';
 import { mathTex } from '../shared/html/mathml';
 
@@ -47,6 +48,19 @@ interface OdfStyle {
 /** Parent hops followed at most (a cycle or a hostile chain stops there). */
 const MAX_STYLE_DEPTH = 16;
 
+/** How a numbered list level draws its label (ODF list-level-style-number). */
+interface ListLabelFormat {
+  format: string;
+  prefix: string;
+  suffix: string;
+  /** Levels the label shows, this one and those above it ("1.2" shows 2). */
+  shown: number;
+  start: number;
+}
+
+/** List levels ODF defines (text:level 1 to 10). */
+const MAX_LIST_LEVELS = 10;
+
 interface OdfPackage {
   content: Document;
   meta: Document | undefined;
@@ -67,6 +81,10 @@ interface OdfPackage {
   definitionRoles: WeakMap<Inline[], DefinitionRole>;
   /** Text boxes and shapes read as blocks after the paragraph they are anchored in, not as its text. */
   liftedShapes: WeakSet<Element>;
+  /** List style name → how each level (from 1) numbers: format ("1", "a", "I"…), prefix, suffix, levels shown. */
+  listLabels: Map<string, ListLabelFormat[]>;
+  /** Numbered headings' counters by list style, carried from list to list while numbering continues. */
+  headingCounters: Map<string, number[]>;
   /** A comment's note id by its name, marked at its `office:annotation-end`. */
   commentEnds: Map<string, string>;
 }
@@ -100,12 +118,25 @@ function openOdf(input: Buffer, label: string): OdfPackage {
   const defaults = new Map<string, TextProperties>();
   for (const st of descendants(stylesDoc, 'default-style'))
     defaults.set(attr(st, 'family') ?? '', textProperties(child(st, 'text-properties')));
+  const listLabels = new Map<string, ListLabelFormat[]>();
   for (const doc of [content, stylesDoc]) {
     for (const ls of descendants(doc, 'list-style')) {
       const levels: boolean[] = [];
-      for (const lvl of children(ls))
-        levels[Number(attr(lvl, 'level') ?? 1) - 1] = lvl.localName === 'list-level-style-number';
+      const labels: ListLabelFormat[] = [];
+      for (const lvl of children(ls)) {
+        const at = Number(attr(lvl, 'level') ?? 1) - 1;
+        levels[at] = lvl.localName === 'list-level-style-number';
+        if (levels[at] && at >= 0 && at < MAX_LIST_LEVELS)
+          labels[at] = {
+            format: attr(lvl, 'num-format') ?? '',
+            prefix: attr(lvl, 'num-prefix') ?? '',
+            suffix: attr(lvl, 'num-suffix') ?? '',
+            shown: Math.max(1, Number(attr(lvl, 'display-levels') ?? 1) || 1),
+            start: Number(attr(lvl, 'start-value') ?? 1) || 1,
+          };
+      }
       numberedLists.set(attr(ls, 'name') ?? '', levels);
+      if (!listLabels.has(attr(ls, 'name') ?? '')) listLabels.set(attr(ls, 'name') ?? '', labels);
     }
   }
   const metaXml = zip.textOf('meta.xml');
@@ -122,6 +153,8 @@ function openOdf(input: Buffer, label: string): OdfPackage {
     definitionRoles: new WeakMap(),
     liftedShapes: new WeakSet(),
     commentEnds: new Map(),
+    listLabels,
+    headingCounters: new Map(),
   };
 }
 
@@ -491,7 +524,8 @@ function elementBlocks(elements: Element[], pkg: OdfPackage, notes: Note[]): Blo
         break;
       }
       case 'list':
-        blocks.push(listBlock(el, pkg, notes, attr(el, 'style-name') ?? '', 0));
+        if (holdsOnlyHeadings(el)) blocks.push(...numberedHeadings(el, pkg, notes));
+        else blocks.push(listBlock(el, pkg, notes, attr(el, 'style-name') ?? '', 0));
         break;
       case 'table':
         blocks.push(...tableBlocks(el, pkg, notes));
@@ -591,6 +625,78 @@ function titleRole(style: string, pkg: OdfPackage): number {
     if (level) return level;
   }
   return 0;
+}
+
+/** A list whose items hold headings and nothing else (a Word heading numbered by a list, through LibreOffice). */
+function holdsOnlyHeadings(list: Element): boolean {
+  let headings = 0;
+  const walk = (el: Element): boolean =>
+    children(el).every((c) => {
+      if (c.localName === 'h') return ++headings > 0;
+      if (c.localName === 'list' || c.localName === 'list-item' || c.localName === 'list-header') return walk(c);
+      return false;
+    });
+  return walk(list) && headings > 0;
+}
+
+/**
+ * The headings of such a list, each with the number its list level draws ("1.2"), counted on from
+ * the list before it in the same style while numbering continues (each heading is a list of its own).
+ */
+function numberedHeadings(list: Element, pkg: OdfPackage, notes: Note[]): Block[] {
+  const style = attr(list, 'style-name') ?? '';
+  const formats = pkg.listLabels.get(style) ?? [];
+  const continues = attr(list, 'continue-numbering') === 'true' || attr(list, 'continue-list') !== undefined;
+  const counters = continues ? (pkg.headingCounters.get(style) ?? []) : [];
+  pkg.headingCounters.set(style, counters);
+  const out: Block[] = [];
+  const walk = (el: Element, depth: number): void => {
+    for (const c of children(el)) {
+      if (c.localName === 'list-item' || c.localName === 'list-header') walk(c, depth);
+      else if (c.localName === 'list') walk(c, Math.min(depth + 1, MAX_LIST_LEVELS - 1));
+      else if (c.localName === 'h') {
+        const format = formats[depth];
+        counters[depth] = (counters[depth] ?? (format?.start ?? 1) - 1) + 1;
+        counters.length = depth + 1;
+        const label = format ? headingLabel(formats, counters, depth) : '';
+        const text = inline(c, pkg, notes);
+        out.push({
+          type: 'heading',
+          level: Number(attr(c, 'outline-level') ?? depth + 1),
+          text: label ? [{ type: 'text', text: `${label} ` }, ...text] : text,
+        });
+      }
+    }
+  };
+  walk(list, 0);
+  return out;
+}
+
+/** The label a numbered level draws for the counters: the levels it shows, joined by dots, with its prefix and suffix. */
+function headingLabel(formats: ListLabelFormat[], counters: number[], depth: number): string {
+  const format = formats[depth]!;
+  const numbers: string[] = [];
+  for (let d = Math.max(0, depth - format.shown + 1); d <= depth; d++) {
+    const shown = numberAs(formats[d]?.format ?? '1', counters[d] ?? formats[d]?.start ?? 1);
+    if (shown === undefined) return '';
+    numbers.push(shown);
+  }
+  return `${format.prefix}${numbers.join('.')}${format.suffix}`;
+}
+
+/** Word's names for ODF's number formats (style:num-format); others draw no number here. */
+const ODF_NUMBER_FORMATS: Record<string, string> = {
+  '1': 'decimal',
+  a: 'lowerLetter',
+  A: 'upperLetter',
+  i: 'lowerRoman',
+  I: 'upperRoman',
+};
+
+/** A counter in an ODF number format: 1, a, A, i, I; none for other formats. */
+function numberAs(format: string, n: number): string | undefined {
+  const word = ODF_NUMBER_FORMATS[format];
+  return word ? formatNumber(n, word) : undefined;
 }
 
 function listBlock(list: Element, pkg: OdfPackage, notes: Note[], styleName: string, depth: number): Block {
