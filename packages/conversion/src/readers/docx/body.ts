@@ -344,6 +344,9 @@ export class DocxReader {
         }
         case 'fldChar': {
           const type = attr(c, 'fldCharType');
+          // A legacy form check box (FORMCHECKBOX) has no result text: it shows as its state.
+          const checkBox = type === 'begin' ? child(child(c, 'ffData'), 'checkBox') : undefined;
+          if (checkBox) text(formCheckBoxChecked(checkBox) ? CHECKED_BOX : UNCHECKED_BOX);
           if (type === 'begin') this.fields.push({ instr: '', inResult: false });
           else if (type === 'separate' && field) {
             field.inResult = true;
@@ -496,6 +499,15 @@ function cellsOf(tr: Element): Element[] {
         ? children(child(c, 'sdtContent') ?? c, 'tc')
         : [],
   );
+}
+
+/** The characters Word's own check box content controls show (☒ checked, ☐ not). */
+const CHECKED_BOX = '\u2612';
+const UNCHECKED_BOX = '\u2610';
+
+/** A form check box's state: `w:checked` as set, else its default. */
+function formCheckBoxChecked(checkBox: Element): boolean {
+  return on(child(checkBox, 'checked')) ?? on(child(checkBox, 'default')) ?? false;
 }
 
 function on(el: Element | undefined): boolean | undefined {
