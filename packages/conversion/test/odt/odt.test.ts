@@ -163,6 +163,18 @@ describe('ODT', () => {
     expect(markdown).toBe('# 1 Introduction\n\nPlan.\n\n## 1.1 Scope\n\n## 1.2 Timeline\n\n# 2 Risks\n\nData loss.\n');
   });
 
+  it("When a Word form's check boxes come through LibreOffice (field:fieldmark FORMCHECKBOX), then each shows its state as ☒ or ☐", async () => {
+    const FIELD = 'xmlns:field="urn:openoffice:names:experimental:ooo-ms-interop:xmlns:field:1.0"';
+    const box = (param: string, label: string) =>
+      `<text:p><field:fieldmark ${FIELD} text:name="Check1" field:type="vnd.oasis.opendocument.field.FORMCHECKBOX">${param}</field:fieldmark><text:s/>${label}</text:p>`;
+    const input = odt(
+      box(`<field:param ${FIELD} field:name="Checkbox_Checked" field:value="true"/>`, 'Weekend shifts') +
+        box('', 'Driving'),
+    );
+    const { markdown } = await convertDocument(input, 'odt', std);
+    expect(markdown).toBe('☒ Weekend shifts\n\n☐ Driving\n');
+  });
+
   it('When a comment names the end of the text it is on, then its note mark stands at that end', async () => {
     const input = odt(
       '<text:p><office:annotation office:name="__Annotation__1"><dc:creator>Mia Chen</dc:creator><text:p>Check the month.</text:p></office:annotation>' +

@@ -25,6 +25,7 @@ import { chartDataBlocks } from '../shared/charts';
 import { odfChart } from '../shared/odf-chart';
 import { imageAltText } from '../shared/alt-text';
 import { formatNumber } from '../shared/list-numbers';
+import { checkBoxCharacter } from '../shared/check-boxes';
 import { parseHtml, type HtmlElement } from '../shared/html/dom';
 import { mathTex } from '../shared/html/mathml';
 
@@ -357,6 +358,15 @@ function inline(el: Element, pkg: OdfPackage, notes: Note[], fmt: InlineStyle = 
         if (id) out.push({ type: 'noteRef', id });
         break;
       }
+      case 'fieldmark':
+        // A Word form check box through LibreOffice: its state is a parameter, it has no text.
+        if (/FORMCHECKBOX$/.test(attr(e, 'type') ?? '')) {
+          const checked = children(e, 'param').some(
+            (p) => attr(p, 'name') === 'Checkbox_Checked' && attr(p, 'value') === 'true',
+          );
+          text(checkBoxCharacter(checked));
+        }
+        break;
       case 'title':
       case 'desc':
         // A drawn shape's SVG title and description name it for accessibility; they are not shown.
