@@ -472,7 +472,7 @@ function lstf(lsid: number): Buffer {
   return b;
 }
 
-/** Nine levels: "1." style numbers (starting at `start`) or bullets. */
+/** Nine levels: "1.", "1.1." style numbers (starting at `start`) or bullets. */
 function levels(ordered: boolean, start = 1): Buffer {
   const out: Buffer[] = [];
   for (let level = 0; level < 9; level++) {
@@ -481,7 +481,8 @@ function levels(ordered: boolean, start = 1): Buffer {
     lvlf[4] = ordered ? NFC_DECIMAL : NFC_BULLET;
     if (ordered) lvlf[6] = 1; // the level's number is at xst index 0
     lvlf.writeInt32LE(360 * (level + 1), 16);
-    const xst = ordered ? String.fromCharCode(level) + '.' : '\uf0b7';
+    // Numbers as a multi-level list draws them: "1.2." at the second level.
+    const xst = ordered ? Array.from({ length: level + 1 }, (_, k) => `${String.fromCharCode(k)}.`).join('') : '\uf0b7';
     out.push(lvlf, u16(xst.length), Buffer.from(xst, 'utf16le'));
   }
   return Buffer.concat(out);

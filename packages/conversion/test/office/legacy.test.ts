@@ -233,6 +233,21 @@ describe('DOC (Word 97-2003)', () => {
     );
   });
 
+  it('When DOC headings are numbered by a multi-level list, then each heading carries the number Word draws on it', async () => {
+    const doc = buildDoc({
+      body: [
+        { runs: [{ text: 'Introduction' }], style: 'heading 1', list: { ordered: true, level: 0 } },
+        para('Plan.'),
+        { runs: [{ text: 'Scope' }], style: 'heading 2', list: { ordered: true, level: 1 } },
+        { runs: [{ text: 'Timeline' }], style: 'heading 2', list: { ordered: true, level: 1 } },
+        { runs: [{ text: 'Risks' }], style: 'heading 1', list: { ordered: true, level: 0 } },
+      ],
+    });
+    expect((await convertDocument(doc, 'doc', std)).markdown).toBe(
+      '# 1. Introduction\n\nPlan.\n\n## 1.1. Scope\n\n## 1.2. Timeline\n\n# 2. Risks\n',
+    );
+  });
+
   it("When DOC numbered lists start at a set number, count on past a paragraph and restart, then they show Word's numbers", async () => {
     const doc = buildDoc({
       body: [

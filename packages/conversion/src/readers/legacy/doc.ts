@@ -125,7 +125,12 @@ function wordBlocks(doc: WordDocument): { blocks: Block[]; pageCount: number } {
     }
     flushList();
     if (empty) continue;
-    if (p.heading) blocks.push({ type: 'heading', level: p.heading, text });
+    if (p.heading)
+      blocks.push({
+        type: 'heading',
+        level: p.heading,
+        text: p.label ? [{ type: 'text', text: `${p.label} ` }, ...text] : text,
+      });
     else if (p.role === 'quote') blocks.push({ type: 'quote', blocks: [{ type: 'paragraph', text }] });
     else {
       blocks.push({ type: 'paragraph', text });
