@@ -56,6 +56,8 @@ export interface DocSpec {
 /** Rows of cell texts; `spans` (grid columns per cell) and `flags` (TC80 merge flags per cell) by row. */
 export interface DocTable {
   rows: string[][];
+  /** A table nested in the cell at `row`, `col`, after that cell's own text. */
+  nested?: { row: number; col: number; rows: string[][] };
   spans?: number[][];
   flags?: number[][];
 }
@@ -137,6 +139,23 @@ export function buildDoc(spec: DocSpec): Buffer {
         const cells = block.spans ? row.length : widest;
         for (let c = 0; c < cells; c++) {
           emit(row[c] ?? '');
+          const inner = block.nested?.row === r && block.nested.col === c ? block.nested.rows : undefined;
+          if (inner) {
+            // Inner cells end with a paragraph mark flagged as a cell (pFInnerTableCell) at depth 2.
+            endParagraph('\r', 0, sprms([SPRM.pFInTable, 1], [SPRM.pItap, 1]));
+            const innerMark = [
+              [SPRM.pFInTable, 1],
+              [SPRM.pItap, 2],
+              [SPRM.pFInnerTableCell, 1],
+            ] as const;
+            for (const innerRow of inner) {
+              for (const text of innerRow) {
+                emit(text);
+                endParagraph('\r', 0, sprms(...innerMark));
+              }
+              endParagraph('\r', 0, sprms(...innerMark, [SPRM.pFInnerTtp, 1]));
+            }
+          }
           endParagraph('\u0007', 0, sprms([SPRM.pFInTable, 1], [SPRM.pItap, 1]));
         }
         endParagraph(

@@ -248,6 +248,31 @@ describe('DOC (Word 97-2003)', () => {
     );
   });
 
+  it('When a DOC table cell holds a nested table, then the outer table keeps its rows and the cell holds the inner text', async () => {
+    const doc = buildDoc({
+      body: [
+        {
+          rows: [
+            ['Room', 'Equipment'],
+            ['Boardroom', 'Available items:'],
+            ['Studio', 'None'],
+          ],
+          nested: {
+            row: 1,
+            col: 1,
+            rows: [
+              ['Projector', '1'],
+              ['Chairs', '12'],
+            ],
+          },
+        },
+      ],
+    });
+    expect((await convertDocument(doc, 'doc', std)).markdown).toBe(
+      '| Room | Equipment |\n| --- | --- |\n| Boardroom | Available items: Projector 1 Chairs 12 |\n| Studio | None |\n',
+    );
+  });
+
   it("When DOC numbered lists start at a set number, count on past a paragraph and restart, then they show Word's numbers", async () => {
     const doc = buildDoc({
       body: [

@@ -91,6 +91,8 @@ function wordBlocks(doc: WordDocument): { blocks: Block[]; pageCount: number } {
     const empty = isEmpty(text);
     if (p.tableDepth > 0) {
       flushList();
+      // A nested table's row end only ends a row of that table: its cells' text stays in the outer cell.
+      if (p.rowEnd && p.tableDepth > 1) continue;
       if (p.rowEnd) {
         if (cell.length) row.push(cellText());
         rows.push(row);
