@@ -248,6 +248,16 @@ describe('DOC (Word 97-2003)', () => {
     );
   });
 
+  it('When a DOC heading is bold on every run (LibreOffice sets it directly), then the heading is plain and bold on part of one stays', async () => {
+    const doc = buildDoc({
+      body: [
+        { runs: [{ text: 'Introduction', bold: true }], style: 'heading 1' },
+        { runs: [{ text: 'Part', bold: true }, { text: ' two' }], style: 'heading 2' },
+      ],
+    });
+    expect((await convertDocument(doc, 'doc', std)).markdown).toBe('# Introduction\n\n## **Part** two\n');
+  });
+
   it('When a DOC table cell holds a nested table, then the outer table keeps its rows and the cell holds the inner text', async () => {
     const doc = buildDoc({
       body: [

@@ -2,7 +2,7 @@ import WordExtractor from 'word-extractor';
 import type { Reader } from '../reader';
 import { ConversionError } from '../../types';
 import { text as plain, type Block, type Inline } from '../../document/model';
-import { collapseSpaces, styled } from '../../document/builders';
+import { collapseSpaces, styled, withoutWholeEmphasis } from '../../document/builders';
 import { isBlankInline } from '../../document/predicates';
 import { nestListItems, type FlatListItem } from '../../document/lists';
 import { openCompoundFile, streamOf, summaryInformation } from '../shared/ole';
@@ -131,7 +131,8 @@ function wordBlocks(doc: WordDocument): { blocks: Block[]; pageCount: number } {
       blocks.push({
         type: 'heading',
         level: p.heading,
-        text: p.label ? [{ type: 'text', text: `${p.label} ` }, ...text] : text,
+        // Bold set on every run of a heading repeats what its style does (as in the RTF reader).
+        text: [...(p.label ? [{ type: 'text' as const, text: `${p.label} ` }] : []), ...withoutWholeEmphasis(text)],
       });
     else if (p.role === 'quote') blocks.push({ type: 'quote', blocks: [{ type: 'paragraph', text }] });
     else {
