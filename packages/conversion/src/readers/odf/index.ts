@@ -421,7 +421,7 @@ function anchoredTextShapes(p: Element, pkg: OdfPackage): Element[] {
   const walk = (el: Element): void => {
     for (const c of children(el)) {
       const box = c.localName === 'frame' ? child(c, 'text-box') : undefined;
-      const container = box ?? (TEXT_SHAPES.has(c.localName) ? c : undefined);
+      const container = box ?? (TEXT_SHAPES.has(c.localName ?? '') ? c : undefined);
       if (container && children(container).some((k) => k.localName === 'p' || k.localName === 'list')) {
         pkg.liftedShapes.add(c);
         out.push(container);
