@@ -24,6 +24,8 @@ export interface DocRun {
   comment?: { author: string; text: string };
   /** A floating text box anchored at the end of the run, with this text. */
   textBox?: string;
+  /** Deleted with tracked changes on (sprmCFRMarkDel). */
+  deleted?: boolean;
 }
 
 export interface DocParagraph {
@@ -35,6 +37,8 @@ export interface DocParagraph {
    * (LFO) restarts level 0 of that definition at this number, a list "restarted" in Word.
    */
   list?: { ordered: boolean; level: number; start?: number; restartAt?: number };
+  /** The paragraph mark is deleted with tracked changes on: the paragraph joins the next. */
+  markDeleted?: boolean;
 }
 
 export interface DocSpec {
@@ -52,6 +56,8 @@ export interface DocSpec {
 /** Rows of cell texts; `spans` (grid columns per cell) and `flags` (TC80 merge flags per cell) by row. */
 export interface DocTable {
   rows: string[][];
+  /** A table nested in the cell at `row`, `col`, after that cell's own text. */
+  nested?: { row: number; col: number; rows: string[][] };
   spans?: number[][];
   flags?: number[][];
 }
@@ -122,8 +128,8 @@ export function buildDoc(spec: DocSpec): Buffer {
     text += s;
     chars.push({ cpEnd: text.length, grpprl });
   };
-  const endParagraph = (mark: string, istd: number, sprms: Buffer): void => {
-    emit(mark);
+  const endParagraph = (mark: string, istd: number, sprms: Buffer, markFormat?: Buffer): void => {
+    emit(mark, markFormat);
     paras.push({ cpEnd: text.length, grpprl: sprms, istd });
   };
   for (const block of spec.body) {
@@ -133,6 +139,23 @@ export function buildDoc(spec: DocSpec): Buffer {
         const cells = block.spans ? row.length : widest;
         for (let c = 0; c < cells; c++) {
           emit(row[c] ?? '');
+          const inner = block.nested?.row === r && block.nested.col === c ? block.nested.rows : undefined;
+          if (inner) {
+            // Inner cells end with a paragraph mark flagged as a cell (pFInnerTableCell) at depth 2.
+            endParagraph('\r', 0, sprms([SPRM.pFInTable, 1], [SPRM.pItap, 1]));
+            const innerMark = [
+              [SPRM.pFInTable, 1],
+              [SPRM.pItap, 2],
+              [SPRM.pFInnerTableCell, 1],
+            ] as const;
+            for (const innerRow of inner) {
+              for (const text of innerRow) {
+                emit(text);
+                endParagraph('\r', 0, sprms(...innerMark));
+              }
+              endParagraph('\r', 0, sprms(...innerMark, [SPRM.pFInnerTtp, 1]));
+            }
+          }
           endParagraph('\u0007', 0, sprms([SPRM.pFInTable, 1], [SPRM.pItap, 1]));
         }
         endParagraph(
@@ -149,6 +172,7 @@ export function buildDoc(spec: DocSpec): Buffer {
     for (const run of block.runs) {
       const toggles = charSprms(run);
       if (run.style) toggles.push([SPRM.cIstd, istdOf(spec, run.style)]);
+      if (run.deleted) toggles.push([SPRM.cFRMarkDel, 1]);
       const format = sprms(...toggles);
       const special = Buffer.concat([sprms([SPRM.cFSpec, 1]), format]);
       if (run.link) {
@@ -181,7 +205,7 @@ export function buildDoc(spec: DocSpec): Buffer {
     const listSprms = block.list
       ? sprms([SPRM.pIlvl, block.list.level], [SPRM.pIlfo, listFor(block.list)]) // LibreOffice wants the level first
       : Buffer.alloc(0);
-    endParagraph('\r', istd, listSprms);
+    endParagraph('\r', istd, listSprms, block.markDeleted ? sprms([SPRM.cFRMarkDel, 1]) : undefined);
   }
   const ccpText = text.length;
   const noteStarts: number[] = [];
@@ -467,7 +491,7 @@ function lstf(lsid: number): Buffer {
   return b;
 }
 
-/** Nine levels: "1." style numbers (starting at `start`) or bullets. */
+/** Nine levels: "1.", "1.1." style numbers (starting at `start`) or bullets. */
 function levels(ordered: boolean, start = 1): Buffer {
   const out: Buffer[] = [];
   for (let level = 0; level < 9; level++) {
@@ -476,7 +500,8 @@ function levels(ordered: boolean, start = 1): Buffer {
     lvlf[4] = ordered ? NFC_DECIMAL : NFC_BULLET;
     if (ordered) lvlf[6] = 1; // the level's number is at xst index 0
     lvlf.writeInt32LE(360 * (level + 1), 16);
-    const xst = ordered ? String.fromCharCode(level) + '.' : '\uf0b7';
+    // Numbers as a multi-level list draws them: "1.2." at the second level.
+    const xst = ordered ? Array.from({ length: level + 1 }, (_, k) => `${String.fromCharCode(k)}.`).join('') : '\uf0b7';
     out.push(lvlf, u16(xst.length), Buffer.from(xst, 'utf16le'));
   }
   return Buffer.concat(out);

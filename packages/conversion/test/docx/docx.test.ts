@@ -53,6 +53,23 @@ const numberedItem = (numId: string, ilvl: number, text: string) =>
   `<w:p><w:pPr><w:numPr><w:ilvl w:val="${ilvl}"/><w:numId w:val="${numId}"/></w:numPr></w:pPr><w:r><w:t>${text}</w:t></w:r></w:p>`;
 
 describe('DOCX', () => {
+  it('When a legacy form has text fields and check boxes (FORMTEXT, FORMCHECKBOX), then the fields show their text and the boxes their state', async () => {
+    const checkBox = (state: string, label: string) =>
+      `<w:p><w:r><w:fldChar w:fldCharType="begin"><w:ffData><w:name w:val="Check1"/><w:checkBox><w:sizeAuto/>${state}</w:checkBox></w:ffData></w:fldChar></w:r>` +
+      `<w:r><w:instrText xml:space="preserve"> FORMCHECKBOX </w:instrText></w:r><w:r><w:fldChar w:fldCharType="end"/></w:r><w:r><w:t xml:space="preserve"> ${label}</w:t></w:r></w:p>`;
+    const input = numberedDocx(
+      '<w:p><w:r><w:t xml:space="preserve">Name: </w:t></w:r><w:r><w:fldChar w:fldCharType="begin"><w:ffData><w:textInput/></w:ffData></w:fldChar></w:r>' +
+        '<w:r><w:instrText xml:space="preserve"> FORMTEXT </w:instrText></w:r><w:r><w:fldChar w:fldCharType="separate"/></w:r>' +
+        '<w:r><w:t>Samuel Okafor</w:t></w:r><w:r><w:fldChar w:fldCharType="end"/></w:r></w:p>' +
+        checkBox('<w:default w:val="1"/>', 'Weekend shifts') +
+        checkBox('<w:default w:val="0"/>', 'Driving') +
+        checkBox('<w:default w:val="0"/><w:checked/>', 'First aid'),
+      '',
+    );
+    const { markdown } = await convertDocument(input, 'docx', std);
+    expect(markdown).toBe('Name: Samuel Okafor\n\n☒ Weekend shifts\n\n☐ Driving\n\n☒ First aid\n');
+  });
+
   it('When a document has headings, emphasis, a link, lists and a table, then the Markdown keeps each', async () => {
     const input = await docx(
       [

@@ -81,7 +81,7 @@ describe('ODT', () => {
     expect(markdown).toBe('| Column A | Column B |\n| --- | --- |\n| Intro: - one - two | x y |\n');
   });
 
-  it("When a comment is anchored in a heading and a shape with an SVG title sits in a paragraph, then the comment is a note and only the shape's own text shows", async () => {
+  it("When a comment is anchored in a heading and a shape with an SVG title sits in a paragraph, then the comment is a note and only the shape's own text shows, after the paragraph", async () => {
     const DRAW =
       'xmlns:draw="urn:oasis:names:tc:opendocument:xmlns:drawing:1.0" xmlns:svg="urn:oasis:names:tc:opendocument:xmlns:svg-compatible:1.0"';
     const input = odt(
@@ -93,8 +93,112 @@ describe('ODT', () => {
     );
     const { markdown } = await convertDocument(input, 'odt', std);
     expect(markdown).toBe(
-      '# Quarterly [^c1]Review\n\nSales rose.[^1]\n\nInside the box After the box.\n\n' +
+      '# Quarterly [^c1]Review\n\nSales rose.[^1]\n\nAfter the box.\n\nInside the box\n\n' +
         '[^c1]: Comment by Ann Lee: Check the figures.\n\n[^1]: In euros.\n',
+    );
+  });
+
+  it('When a text box and a shape with paragraphs are anchored in a paragraph (a sidebar), then their paragraphs follow it as paragraphs of their own', async () => {
+    const DRAW = 'xmlns:draw="urn:oasis:names:tc:opendocument:xmlns:drawing:1.0"';
+    const input = odt(
+      `<text:p>Planting starts in April.<draw:frame ${DRAW} draw:name="Sidebar"><draw:text-box>` +
+        '<text:p>Opening hours</text:p><text:p>Saturday 9:00 to 13:00</text:p></draw:text-box></draw:frame> Bring gloves.</text:p>' +
+        `<text:p><draw:custom-shape ${DRAW}><text:p>Tool shed</text:p><draw:enhanced-geometry/></draw:custom-shape></text:p>` +
+        '<text:p>Seedlings are shared by lot.</text:p>',
+    );
+    const { markdown } = await convertDocument(input, 'odt', std);
+    expect(markdown).toBe(
+      'Planting starts in April. Bring gloves.\n\nOpening hours\n\nSaturday 9:00 to 13:00\n\nTool shed\n\nSeedlings are shared by lot.\n',
+    );
+  });
+
+  it('When a LibreOffice Math formula object stands alone in a paragraph and another sits in a line, then both are TeX, the first displayed', async () => {
+    const DRAW =
+      'xmlns:draw="urn:oasis:names:tc:opendocument:xmlns:drawing:1.0" xmlns:xlink="http://www.w3.org/1999/xlink"';
+    const formula = (name: string) =>
+      `<draw:frame ${DRAW} draw:name="${name}" text:anchor-type="as-char"><draw:object xlink:href="./${name}"/>` +
+      `<draw:image xlink:href="./ObjectReplacements/${name}"/></draw:frame>`;
+    const math = (body: string) =>
+      strToU8(
+        `<?xml version="1.0" encoding="UTF-8"?><math xmlns="http://www.w3.org/1998/Math/MathML" display="block">` +
+          `<semantics>${body}<annotation encoding="StarMath 5.0">x</annotation></semantics></math>`,
+      );
+    const input = Buffer.from(
+      zipSync({
+        mimetype: strToU8('application/vnd.oasis.opendocument.text'),
+        'content.xml': strToU8(
+          `<office:document-content ${NS}><office:body><office:text>` +
+            `<text:p>The cooling law:</text:p><text:p>${formula('Object 1')}</text:p>` +
+            `<text:p>where ${formula('Object 2')} is the room temperature.</text:p></office:text></office:body></office:document-content>`,
+        ),
+        'Object 1/content.xml': math(
+          '<mrow><msub><mi>T</mi><mi>a</mi></msub><mo>+</mo><mfrac><mn>1</mn><mi>k</mi></mfrac></mrow>',
+        ),
+        'Object 2/content.xml': math('<msub><mi>T</mi><mi>a</mi></msub>'),
+      }),
+    );
+    const { markdown } = await convertDocument(input, 'odt', std);
+    expect(markdown).toBe('The cooling law:\n\n$$T_a+\\frac1k$$\n\nwhere $T_a$ is the room temperature.\n');
+  });
+
+  it('When Word headings numbered by a list come through LibreOffice (each heading a list of its own, numbering continued), then they are headings with their numbers', async () => {
+    const styles =
+      '<text:list-style style:name="WWNum9"><text:list-level-style-number text:level="1" style:num-format="1"/>' +
+      '<text:list-level-style-number text:level="2" style:num-format="1" text:display-levels="2"/></text:list-style>';
+    const heading = (level: number, text: string, continued: boolean) => {
+      const h = `<text:h text:outline-level="${level}">${text}</text:h>`;
+      const item = level === 1 ? h : `<text:list><text:list-item>${h}</text:list-item></text:list>`;
+      return `<text:list text:style-name="WWNum9"${continued ? ' text:continue-numbering="true"' : ''}><text:list-item>${item}</text:list-item></text:list>`;
+    };
+    const input = odt(
+      heading(1, 'Introduction', false) +
+        '<text:p>Plan.</text:p>' +
+        heading(2, 'Scope', true) +
+        heading(2, 'Timeline', true) +
+        heading(1, 'Risks', true) +
+        '<text:p>Data loss.</text:p>',
+      styles,
+    );
+    const { markdown } = await convertDocument(input, 'odt', std);
+    expect(markdown).toBe('# 1 Introduction\n\nPlan.\n\n## 1.1 Scope\n\n## 1.2 Timeline\n\n# 2 Risks\n\nData loss.\n');
+  });
+
+  it("When a Word form's check boxes come through LibreOffice (field:fieldmark FORMCHECKBOX), then each shows its state as ☒ or ☐", async () => {
+    const FIELD = 'xmlns:field="urn:openoffice:names:experimental:ooo-ms-interop:xmlns:field:1.0"';
+    const box = (param: string, label: string) =>
+      `<text:p><field:fieldmark ${FIELD} text:name="Check1" field:type="vnd.oasis.opendocument.field.FORMCHECKBOX">${param}</field:fieldmark><text:s/>${label}</text:p>`;
+    const input = odt(
+      box(`<field:param ${FIELD} field:name="Checkbox_Checked" field:value="true"/>`, 'Weekend shifts') +
+        box('', 'Driving'),
+    );
+    const { markdown } = await convertDocument(input, 'odt', std);
+    expect(markdown).toBe('☒ Weekend shifts\n\n☐ Driving\n');
+  });
+
+  it('When a comment names the end of the text it is on, then its note mark stands at that end', async () => {
+    const input = odt(
+      '<text:p><office:annotation office:name="__Annotation__1"><dc:creator>Mia Chen</dc:creator><text:p>Check the month.</text:p></office:annotation>' +
+        'Acme opens a warehouse in June.<office:annotation-end office:name="__Annotation__1"/> It will employ 120 people.</text:p>',
+    );
+    const { markdown } = await convertDocument(input, 'odt', std);
+    expect(markdown).toBe(
+      'Acme opens a warehouse in June.[^c1] It will employ 120 people.\n\n[^c1]: Comment by Mia Chen: Check the month.\n',
+    );
+  });
+
+  it('When a document has a table of contents, then its entries are kept as the file shows them, without links to its own headings', async () => {
+    const input = odt(
+      '<text:table-of-content text:name="Table of Contents1"><text:table-of-content-source text:outline-level="3">' +
+        '<text:index-title-template>Contents</text:index-title-template></text:table-of-content-source><text:index-body>' +
+        '<text:index-title text:name="Table of Contents1_Head"><text:p text:style-name="Contents_20_Heading">Contents</text:p></text:index-title>' +
+        '<text:p text:style-name="Contents_20_1"><text:a xmlns:xlink="http://www.w3.org/1999/xlink" xlink:href="#__RefHeading___Toc1">Introduction<text:tab/>2</text:a></text:p>' +
+        '<text:p text:style-name="Contents_20_2"><text:a xmlns:xlink="http://www.w3.org/1999/xlink" xlink:href="#__RefHeading___Toc2">Near misses<text:tab/>3</text:a></text:p>' +
+        '</text:index-body></text:table-of-content>' +
+        '<text:h text:outline-level="1">Introduction</text:h><text:p>This review covers the year.</text:p>',
+    );
+    const { markdown } = await convertDocument(input, 'odt', std);
+    expect(markdown).toBe(
+      'Contents\n\nIntroduction 2\n\nNear misses 3\n\n# Introduction\n\nThis review covers the year.\n',
     );
   });
 

@@ -211,6 +211,78 @@ describe('DOC (Word 97-2003)', () => {
     );
   });
 
+  it('When a DOC has tracked deletions, then deleted words and a deleted paragraph are left out and insertions kept', async () => {
+    const doc = buildDoc({
+      body: [
+        {
+          runs: [
+            { text: 'Delivery within ' },
+            { text: 'thirty', deleted: true },
+            { text: 'fourteen' },
+            { text: ' days.' },
+            { text: ' Late payments carry no interest.', deleted: true },
+          ],
+        },
+        { runs: [{ text: 'This clause was removed.', deleted: true }], markDeleted: true },
+        para('Warranty', 'heading 2'),
+        para('Defects must be reported in writing.'),
+      ],
+    });
+    expect((await convertDocument(doc, 'doc', std)).markdown).toBe(
+      'Delivery within fourteen days.\n\n## Warranty\n\nDefects must be reported in writing.\n',
+    );
+  });
+
+  it('When DOC headings are numbered by a multi-level list, then each heading carries the number Word draws on it', async () => {
+    const doc = buildDoc({
+      body: [
+        { runs: [{ text: 'Introduction' }], style: 'heading 1', list: { ordered: true, level: 0 } },
+        para('Plan.'),
+        { runs: [{ text: 'Scope' }], style: 'heading 2', list: { ordered: true, level: 1 } },
+        { runs: [{ text: 'Timeline' }], style: 'heading 2', list: { ordered: true, level: 1 } },
+        { runs: [{ text: 'Risks' }], style: 'heading 1', list: { ordered: true, level: 0 } },
+      ],
+    });
+    expect((await convertDocument(doc, 'doc', std)).markdown).toBe(
+      '# 1. Introduction\n\nPlan.\n\n## 1.1. Scope\n\n## 1.2. Timeline\n\n# 2. Risks\n',
+    );
+  });
+
+  it('When a DOC heading is bold on every run (LibreOffice sets it directly), then the heading is plain and bold on part of one stays', async () => {
+    const doc = buildDoc({
+      body: [
+        { runs: [{ text: 'Introduction', bold: true }], style: 'heading 1' },
+        { runs: [{ text: 'Part', bold: true }, { text: ' two' }], style: 'heading 2' },
+      ],
+    });
+    expect((await convertDocument(doc, 'doc', std)).markdown).toBe('# Introduction\n\n## **Part** two\n');
+  });
+
+  it('When a DOC table cell holds a nested table, then the outer table keeps its rows and the cell holds the inner text', async () => {
+    const doc = buildDoc({
+      body: [
+        {
+          rows: [
+            ['Room', 'Equipment'],
+            ['Boardroom', 'Available items:'],
+            ['Studio', 'None'],
+          ],
+          nested: {
+            row: 1,
+            col: 1,
+            rows: [
+              ['Projector', '1'],
+              ['Chairs', '12'],
+            ],
+          },
+        },
+      ],
+    });
+    expect((await convertDocument(doc, 'doc', std)).markdown).toBe(
+      '| Room | Equipment |\n| --- | --- |\n| Boardroom | Available items: Projector 1 Chairs 12 |\n| Studio | None |\n',
+    );
+  });
+
   it("When DOC numbered lists start at a set number, count on past a paragraph and restart, then they show Word's numbers", async () => {
     const doc = buildDoc({
       body: [

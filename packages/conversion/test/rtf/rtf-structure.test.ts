@@ -213,11 +213,27 @@ describe('RTF text and destinations', () => {
     expect(await rtf(doc(body))).toBe('See ![A bar chart](#) here.\n');
   });
 
-  it('When a floating picture is a shape (\\shp with its pib property) and a text box, then the picture is one placeholder and the box text is read', async () => {
+  it('When a floating picture is a shape (\\shp with its pib property) and a text box, then the picture is one placeholder and the box text follows its paragraph', async () => {
     const body =
       '\\pard A{\\shp{\\*\\shpinst{\\sp{\\sn pib}{\\sv {\\pict\\pngblip 89504e47}}}{\\sp{\\sn wzName}{\\sv Picture 2}}}' +
       '{\\shprslt{\\*\\do\\dobxcolumn{\\pict\\wmetafile8 0100}}}}B\\par{\\shp{\\*\\shpinst{\\shptxt \\pard Boxed\\par}}}\\pard C\\par';
-    expect(await rtf(doc(body))).toBe('A![image](#)B\n\nBoxed\n\nC\n');
+    expect(await rtf(doc(body))).toBe('A![image](#)B\n\nC\n\nBoxed\n');
+  });
+
+  it('When a text box is anchored in the middle of a paragraph (LibreOffice writes it in a SHAPE field), then its paragraphs follow that paragraph', async () => {
+    const body =
+      '\\pard Planting starts in April.{\\field{\\*\\fldinst SHAPE }{\\fldrslt{\\shp{\\*\\shpinst{\\sp{\\sn shapeType}{\\sv 1}}' +
+      '{\\shptxt \\pard Opening hours\\par \\pard Saturday 9:00\\par}}}}} Bring gloves.\\par\\pard Seedlings are shared.\\par';
+    expect(await rtf(doc(body))).toBe(
+      'Planting starts in April. Bring gloves.\n\nOpening hours\n\nSaturday 9:00\n\nSeedlings are shared.\n',
+    );
+  });
+
+  it('When a table of contents links its entries to bookmarks (HYPERLINK "#_Toc1"), then the entries are plain text', async () => {
+    const body =
+      '\\pard {\\field{\\*\\fldinst HYPERLINK "#_Toc1" }{\\fldrslt Introduction\\tab 2}}\\par' +
+      '\\pard See {\\field{\\*\\fldinst HYPERLINK "https://example.org/policy" }{\\fldrslt the policy}}.\\par';
+    expect(await rtf(doc(body))).toBe('Introduction 2\n\nSee [the policy](https://example.org/policy).\n');
   });
 
   it('When a paragraph style is named like code (e.g. "HTML Preformatted"), then the paragraph is a code block, as in DOCX', async () => {

@@ -2,6 +2,7 @@ import type { Element } from '@xmldom/xmldom';
 import { text, type Block, type Inline, type Note } from '../../document/model';
 import { hyperlinkTarget } from '../shared/word-fields';
 import { imageAltText } from '../shared/alt-text';
+import { checkBoxCharacter } from '../shared/check-boxes';
 import { CODE_CHAR_STYLE, CODE_CHARS, CODE_STYLE, MONOSPACE, joinsCodeBeside } from '../shared/code-paragraphs';
 import { QUOTE_STYLE } from '../shared/quote-styles';
 import { DEFINITION_STYLE, TERM_STYLE, definitionLists, type DefinitionRole } from '../shared/definition-lists';
@@ -344,6 +345,9 @@ export class DocxReader {
         }
         case 'fldChar': {
           const type = attr(c, 'fldCharType');
+          // A legacy form check box (FORMCHECKBOX) has no result text: it shows as its state.
+          const checkBox = type === 'begin' ? child(child(c, 'ffData'), 'checkBox') : undefined;
+          if (checkBox) text(checkBoxCharacter(formCheckBoxChecked(checkBox)));
           if (type === 'begin') this.fields.push({ instr: '', inResult: false });
           else if (type === 'separate' && field) {
             field.inResult = true;
@@ -496,6 +500,11 @@ function cellsOf(tr: Element): Element[] {
         ? children(child(c, 'sdtContent') ?? c, 'tc')
         : [],
   );
+}
+
+/** A form check box's state: `w:checked` as set, else its default. */
+function formCheckBoxChecked(checkBox: Element): boolean {
+  return on(child(checkBox, 'checked')) ?? on(child(checkBox, 'default')) ?? false;
 }
 
 function on(el: Element | undefined): boolean | undefined {

@@ -2,7 +2,7 @@ import WordExtractor from 'word-extractor';
 import type { Reader } from '../reader';
 import { ConversionError } from '../../types';
 import { text as plain, type Block, type Inline } from '../../document/model';
-import { collapseSpaces, styled } from '../../document/builders';
+import { collapseSpaces, styled, withoutWholeEmphasis } from '../../document/builders';
 import { isBlankInline } from '../../document/predicates';
 import { nestListItems, type FlatListItem } from '../../document/lists';
 import { openCompoundFile, streamOf, summaryInformation } from '../shared/ole';
@@ -91,6 +91,8 @@ function wordBlocks(doc: WordDocument): { blocks: Block[]; pageCount: number } {
     const empty = isEmpty(text);
     if (p.tableDepth > 0) {
       flushList();
+      // A nested table's row end only ends a row of that table: its cells' text stays in the outer cell.
+      if (p.rowEnd && p.tableDepth > 1) continue;
       if (p.rowEnd) {
         if (cell.length) row.push(cellText());
         rows.push(row);
@@ -125,7 +127,13 @@ function wordBlocks(doc: WordDocument): { blocks: Block[]; pageCount: number } {
     }
     flushList();
     if (empty) continue;
-    if (p.heading) blocks.push({ type: 'heading', level: p.heading, text });
+    if (p.heading)
+      blocks.push({
+        type: 'heading',
+        level: p.heading,
+        // Bold set on every run of a heading repeats what its style does (as in the RTF reader).
+        text: [...(p.label ? [{ type: 'text' as const, text: `${p.label} ` }] : []), ...withoutWholeEmphasis(text)],
+      });
     else if (p.role === 'quote') blocks.push({ type: 'quote', blocks: [{ type: 'paragraph', text }] });
     else {
       blocks.push({ type: 'paragraph', text });

@@ -4,6 +4,7 @@ import { QUOTE_STYLE } from '../shared/quote-styles';
 import { DEFINITION_STYLE, TERM_STYLE, type DefinitionRole } from '../shared/definition-lists';
 import { headingLevelOfStyleName } from '../shared/heading-styles';
 import { hyperlinkTarget } from '../shared/word-fields';
+import { formatNumber } from '../shared/list-numbers';
 import type { Position } from '../../document/builders';
 
 /**
@@ -60,6 +61,8 @@ export const SPRM = {
   pItap: 0x6649,
   pFInnerTableCell: 0x244b,
   pFInnerTtp: 0x244c,
+  /** sprmCFRMarkDel: text deleted with tracked changes on (still in the file, not shown once accepted). */
+  cFRMarkDel: 0x0800,
   cFBold: 0x0835,
   cFItalic: 0x0836,
   cFSpec: 0x0855,
@@ -97,6 +100,8 @@ export interface WordParagraph {
   heading: number;
   /** `value`: the number Word shows on it; `list`: its list (LFO), a different one starts a new list. */
   list?: { ordered: boolean; level: number; value?: number; list?: string };
+  /** A numbered heading's number as its list draws it ("1.2"). */
+  label?: string;
   /** Table nesting depth (0 outside tables). */
   tableDepth: number;
   /** This paragraph ends a table cell (its mark is a cell mark). */
@@ -188,6 +193,8 @@ interface RawCharProps {
   /** Character style (sprmCIstd). */
   istd?: number;
   special: boolean;
+  /** Deleted as a tracked change (sprmCFRMarkDel). */
+  deleted?: boolean;
 }
 
 /** Resolved bold, italic and raise of a style or a run. */
@@ -438,6 +445,7 @@ function readCharSprms(grpprl: Buffer): RawCharProps {
     else if (sprm === SPRM.cFSpec) props.special = operand[0] === 1;
     else if (sprm === SPRM.cIss) props.position = operand[0] === 1 ? 'super' : operand[0] === 2 ? 'sub' : 'baseline';
     else if (sprm === SPRM.cIstd && operand.length >= 2) props.istd = operand.readUInt16LE(0);
+    else if (sprm === SPRM.cFRMarkDel) props.deleted = operand[0] === 1;
   }
   return props;
 }
@@ -607,21 +615,40 @@ interface ListFormat {
   ordered: boolean[];
   /** Per level: the number its first item shows (LVLF iStartAt). */
   starts: number[];
+  /** Per level: the number format (nfc) and the number text (xst) it draws. */
+  formats: number[];
+  texts: string[];
   /** Levels this LFO restarts at a number of its own (LFOLVL with fStartAt). */
   restarts: Map<number, number>;
 }
 
-/** Reads one LVL at `at`: its start number and whether it is ordered; returns the offset after it. */
-function readLevel(plfLst: Buffer, at: number): { start: number; ordered: boolean; next: number } {
+/**
+ * Reads one LVL at `at`: its start number, number format, whether it is ordered and its number text
+ * (xst: characters 0–8 stand for the levels' numbers); returns the offset after it.
+ */
+function readLevel(
+  plfLst: Buffer,
+  at: number,
+): { start: number; nfc: number; ordered: boolean; text: string; next: number } {
   const start = plfLst.readInt32LE(at);
   const nfc = plfLst[at + 4]!;
   const cbChpx = plfLst[at + 24]!;
   const cbPapx = plfLst[at + 25]!;
   let next = at + 28 + cbPapx + cbChpx;
   const cch = plfLst.readUInt16LE(next);
+  const text = plfLst.toString('utf16le', next + 2, next + 2 + cch * 2);
   next += 2 + cch * 2;
-  return { start, ordered: nfc !== NFC_BULLET && nfc !== NFC_NONE, next };
+  return { start, nfc, ordered: nfc !== NFC_BULLET && nfc !== NFC_NONE, text, next };
 }
+
+/** Word's names for the LVL number formats (nfc) a label draws; others count in digits. */
+const NFC_FORMATS: Record<number, string> = {
+  1: 'upperRoman',
+  2: 'lowerRoman',
+  3: 'upperLetter',
+  4: 'lowerLetter',
+  22: 'decimalZero',
+};
 
 /** For each list (LFO index, 1-based): its list definition, each level's format and start, and its restarts. */
 function readListFormats(plfLst: Buffer | undefined, plfLfo: Buffer | undefined): Map<number, ListFormat> {
@@ -629,7 +656,7 @@ function readListFormats(plfLst: Buffer | undefined, plfLfo: Buffer | undefined)
   if (!plfLst || !plfLfo || plfLst.length < 2) return out;
   try {
     const cLst = plfLst.readInt16LE(0);
-    const byLsid = new Map<number, { ordered: boolean[]; starts: number[] }>();
+    const byLsid = new Map<number, { ordered: boolean[]; starts: number[]; formats: number[]; texts: string[] }>();
     const lstfs: Array<{ lsid: number; simple: boolean }> = [];
     for (let i = 0; i < cLst; i++) {
       const at = 2 + i * 28;
@@ -639,13 +666,17 @@ function readListFormats(plfLst: Buffer | undefined, plfLfo: Buffer | undefined)
     for (const lstf of lstfs) {
       const ordered: boolean[] = [];
       const starts: number[] = [];
+      const formats: number[] = [];
+      const texts: string[] = [];
       for (let l = 0; l < (lstf.simple ? 1 : 9); l++) {
         const level = readLevel(plfLst, at);
         at = level.next;
         ordered.push(level.ordered);
         starts.push(level.start);
+        formats.push(level.nfc);
+        texts.push(level.text);
       }
-      byLsid.set(lstf.lsid, { ordered, starts });
+      byLsid.set(lstf.lsid, { ordered, starts, formats, texts });
     }
     const lfoMac = plfLfo.readInt32LE(0);
     const overrideCounts: number[] = [];
@@ -696,7 +727,17 @@ class TextReader {
     private readonly chpx: FcRun<RawCharProps>[],
     private readonly styles: Style[],
     private readonly lists: Map<number, ListFormat>,
-  ) {}
+  ) {
+    this.tracksDeletions = chpx.some((run) => run.props.deleted);
+  }
+
+  /** Whether any text is marked deleted (tracked changes), so characters need the look-up at all. */
+  private readonly tracksDeletions: boolean;
+
+  /** Text deleted with tracked changes on: left out, as Word shows the document with its changes accepted. */
+  private deletedAt(fc: number): boolean {
+    return this.tracksDeletions && findRun(this.chpx, fc)?.props.deleted === true;
+  }
 
   /** Word's list counters, one sequence per list definition; deeper levels restart when a parent advances. */
   private readonly counters = new Map<number, number[]>();
@@ -776,6 +817,8 @@ class TextReader {
           }
         }
         const cp = piece.cpStart + (start - piece.cpStart) + i;
+        // A deleted paragraph mark joins its paragraph to the next; cell and row marks keep the table's shape.
+        if (ch !== '\u0007' && ch !== '\u000c' && this.deletedAt(fc)) continue;
         switch (ch) {
           case '\r':
           case '\u0007':
@@ -842,6 +885,8 @@ class TextReader {
     if (rowEnd && depth === 1 && props.row) paragraph.row = props.row;
     if (!depth) {
       paragraph.heading = this.headingLevel(props);
+      // A heading numbered by a list ("1.2 Scope") shows its number, as the DOCX reader writes it.
+      if (paragraph.heading && props.ilfo > 0) paragraph.label = this.headingLabel(props.ilfo, props.ilvl);
       if (props.ilfo > 0 && !paragraph.heading) {
         paragraph.list = this.listItem(props.ilfo, props.ilvl);
       } else if (!paragraph.heading && this.codeStyle(props.istd)) paragraph.code = true;
@@ -852,6 +897,20 @@ class TextReader {
       }
     }
     return paragraph;
+  }
+
+  /** The number a list draws on a heading in it at level `ilvl` ("1.2"), counted with the list; none for bullets. */
+  private headingLabel(ilfo: number, ilvl: number): string | undefined {
+    const item = this.listItem(ilfo, ilvl);
+    const list = this.lists.get(ilfo);
+    const counts = list && this.counters.get(list.lsid);
+    if (!list || !counts || !item?.ordered) return undefined;
+    const text = list.texts[Math.min(ilvl, 8)] ?? '';
+    const label = text.replace(/[\u0000-\u0008]/g, (ch) => {
+      const level = ch.charCodeAt(0);
+      return formatNumber(counts[level] ?? list.starts[level] ?? 1, NFC_FORMATS[list.formats[level] ?? 0] ?? 'decimal');
+    });
+    return label.trim() || undefined;
   }
 
   /** The list entry of a paragraph in list `ilfo` at level `ilvl`, with the number Word shows on it. */

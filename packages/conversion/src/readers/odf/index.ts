@@ -24,6 +24,10 @@ import {
 import { chartDataBlocks } from '../shared/charts';
 import { odfChart } from '../shared/odf-chart';
 import { imageAltText } from '../shared/alt-text';
+import { formatNumber } from '../shared/list-numbers';
+import { checkBoxCharacter } from '../shared/check-boxes';
+import { parseHtml, type HtmlElement } from '../shared/html/dom';
+import { mathTex } from '../shared/html/mathml';
 
 /** Text properties as one style sets them; undefined where it says nothing. */
 interface TextProperties {
@@ -45,6 +49,19 @@ interface OdfStyle {
 /** Parent hops followed at most (a cycle or a hostile chain stops there). */
 const MAX_STYLE_DEPTH = 16;
 
+/** How a numbered list level draws its label (ODF list-level-style-number). */
+interface ListLabelFormat {
+  format: string;
+  prefix: string;
+  suffix: string;
+  /** Levels the label shows, this one and those above it ("1.2" shows 2). */
+  shown: number;
+  start: number;
+}
+
+/** List levels ODF defines (text:level 1 to 10). */
+const MAX_LIST_LEVELS = 10;
+
 interface OdfPackage {
   content: Document;
   meta: Document | undefined;
@@ -63,6 +80,14 @@ interface OdfPackage {
   monoLines: WeakMap<Inline[], string>;
   /** Paragraphs in a definition list's term or definition style, by their text. */
   definitionRoles: WeakMap<Inline[], DefinitionRole>;
+  /** Text boxes and shapes read as blocks after the paragraph they are anchored in, not as its text. */
+  liftedShapes: WeakSet<Element>;
+  /** List style name → how each level (from 1) numbers: format ("1", "a", "I"…), prefix, suffix, levels shown. */
+  listLabels: Map<string, ListLabelFormat[]>;
+  /** Numbered headings' counters by list style, carried from list to list while numbering continues. */
+  headingCounters: Map<string, number[]>;
+  /** A comment's note id by its name, marked at its `office:annotation-end`. */
+  commentEnds: Map<string, string>;
 }
 
 function openOdf(input: Buffer, label: string): OdfPackage {
@@ -94,12 +119,25 @@ function openOdf(input: Buffer, label: string): OdfPackage {
   const defaults = new Map<string, TextProperties>();
   for (const st of descendants(stylesDoc, 'default-style'))
     defaults.set(attr(st, 'family') ?? '', textProperties(child(st, 'text-properties')));
+  const listLabels = new Map<string, ListLabelFormat[]>();
   for (const doc of [content, stylesDoc]) {
     for (const ls of descendants(doc, 'list-style')) {
       const levels: boolean[] = [];
-      for (const lvl of children(ls))
-        levels[Number(attr(lvl, 'level') ?? 1) - 1] = lvl.localName === 'list-level-style-number';
+      const labels: ListLabelFormat[] = [];
+      for (const lvl of children(ls)) {
+        const at = Number(attr(lvl, 'level') ?? 1) - 1;
+        levels[at] = lvl.localName === 'list-level-style-number';
+        if (levels[at] && at >= 0 && at < MAX_LIST_LEVELS)
+          labels[at] = {
+            format: attr(lvl, 'num-format') ?? '',
+            prefix: attr(lvl, 'num-prefix') ?? '',
+            suffix: attr(lvl, 'num-suffix') ?? '',
+            shown: Math.max(1, Number(attr(lvl, 'display-levels') ?? 1) || 1),
+            start: Number(attr(lvl, 'start-value') ?? 1) || 1,
+          };
+      }
       numberedLists.set(attr(ls, 'name') ?? '', levels);
+      if (!listLabels.has(attr(ls, 'name') ?? '')) listLabels.set(attr(ls, 'name') ?? '', labels);
     }
   }
   const metaXml = zip.textOf('meta.xml');
@@ -114,6 +152,10 @@ function openOdf(input: Buffer, label: string): OdfPackage {
     listEnds: { byId: new Map(), byStyle: new Map() },
     monoLines: new WeakMap(),
     definitionRoles: new WeakMap(),
+    liftedShapes: new WeakSet(),
+    commentEnds: new Map(),
+    listLabels,
+    headingCounters: new Map(),
   };
 }
 
@@ -305,9 +347,26 @@ function inline(el: Element, pkg: OdfPackage, notes: Note[], fmt: InlineStyle = 
           first?.type === 'paragraph'
             ? [{ type: 'paragraph', text: [lead, ...first.text] }, ...rest]
             : [{ type: 'paragraph', text: [lead] }, ...(first ? [first, ...rest] : [])];
-        out.push({ type: 'noteRef', id });
+        // A comment on a span of text is marked where the span ends, as Word marks it, when that is in this paragraph.
+        const name = attr(e, 'name');
+        if (name && annotationEnd(e, name)) pkg.commentEnds.set(name, id);
+        else out.push({ type: 'noteRef', id });
         break;
       }
+      case 'annotation-end': {
+        const id = pkg.commentEnds.get(attr(e, 'name') ?? '');
+        if (id) out.push({ type: 'noteRef', id });
+        break;
+      }
+      case 'fieldmark':
+        // A Word form check box through LibreOffice: its state is a parameter, it has no text.
+        if (/FORMCHECKBOX$/.test(attr(e, 'type') ?? '')) {
+          const checked = children(e, 'param').some(
+            (p) => attr(p, 'name') === 'Checkbox_Checked' && attr(p, 'value') === 'true',
+          );
+          text(checkBoxCharacter(checked));
+        }
+        break;
       case 'title':
       case 'desc':
         // A drawn shape's SVG title and description name it for accessibility; they are not shown.
@@ -318,24 +377,67 @@ function inline(el: Element, pkg: OdfPackage, notes: Note[], fmt: InlineStyle = 
         out.push(space, ...inline(e, pkg, notes), space);
         break;
       case 'frame':
-        out.push(...frameText(e, pkg, notes));
+        if (!pkg.liftedShapes.has(e)) out.push(...frameText(e, pkg, notes));
         break;
-      case 'annotation-end':
       case 'bookmark':
       case 'bookmark-start':
       case 'bookmark-end':
       case 'soft-page-break':
         break;
       default:
-        out.push(...inline(e, pkg, notes, fmt));
+        if (!pkg.liftedShapes.has(e)) out.push(...inline(e, pkg, notes, fmt));
     }
   }
+  return out;
+}
+
+/** The end of the comment named `name` in the paragraph that holds `annotation`, if there is one. */
+function annotationEnd(annotation: Element, name: string): Element | undefined {
+  let p = annotation.parentNode as Element | null;
+  while (p && p.localName !== 'p' && p.localName !== 'h') p = p.parentNode as Element | null;
+  return p ? descendants(p, 'annotation-end').find((end) => attr(end, 'name') === name) : undefined;
+}
+
+/** Drawing shapes that can hold paragraphs of their own (ODF 1.2, 10.3). */
+const TEXT_SHAPES = new Set([
+  'custom-shape',
+  'rect',
+  'ellipse',
+  'circle',
+  'polygon',
+  'regular-polygon',
+  'polyline',
+  'path',
+  'caption',
+]);
+
+/**
+ * The text boxes and shapes with paragraphs anchored in a paragraph (a sidebar, a callout): each
+ * one's container of paragraphs, marked so the paragraph's own text leaves them out. Their text is
+ * blocks after the paragraph, as the DOCX and DOC readers place text boxes.
+ */
+function anchoredTextShapes(p: Element, pkg: OdfPackage): Element[] {
+  const out: Element[] = [];
+  const walk = (el: Element): void => {
+    for (const c of children(el)) {
+      const box = c.localName === 'frame' ? child(c, 'text-box') : undefined;
+      const container = box ?? (TEXT_SHAPES.has(c.localName ?? '') ? c : undefined);
+      if (container && children(container).some((k) => k.localName === 'p' || k.localName === 'list')) {
+        pkg.liftedShapes.add(c);
+        out.push(container);
+      } else if (c.localName !== 'note' && c.localName !== 'annotation' && c.localName !== 'frame') walk(c);
+    }
+  };
+  walk(p);
   return out;
 }
 
 function frameText(frame: Element, pkg: OdfPackage, notes: Note[]): Inline[] {
   const box = child(frame, 'text-box');
   if (box) return children(box).flatMap((p) => [space, ...inline(p, pkg, notes), space]);
+  const object = child(frame, 'object');
+  const tex = object ? formulaTex(pkg.zip, attr(object, 'href') ?? '') : undefined;
+  if (tex) return [{ type: 'math', tex }];
   if (child(frame, 'image')) {
     const alt = imageAltText(
       child(frame, 'desc')?.textContent,
@@ -345,6 +447,31 @@ function frameText(frame: Element, pkg: OdfPackage, notes: Note[]): Inline[] {
     return [{ type: 'image', alt }];
   }
   return [];
+}
+
+/**
+ * A formula object's TeX: LibreOffice Math keeps the formula as MathML in the object's
+ * content.xml (its picture replacement beside it is only a rendering).
+ */
+function formulaTex(zip: SafeZip, href: string): string | undefined {
+  const dir = href.replace(/^\.\//, '').replace(/\/$/, '');
+  const xml = dir ? zip.textOf(`${dir}/content.xml`) : undefined;
+  if (!xml || !/<(?:\w+:)?math\b/.test(xml)) return undefined;
+  // The MathML namespace may carry a prefix (math:mi): the reader of MathML goes by bare names.
+  const root = parseHtml(xml.replace(/<(\/?)\w+:/g, '<$1'));
+  const math = findElement(root, 'math');
+  const tex = math ? mathTex(math) : '';
+  return tex || undefined;
+}
+
+function findElement(root: HtmlElement, tag: string): HtmlElement | undefined {
+  const stack: HtmlElement[] = [root];
+  while (stack.length) {
+    const el = stack.pop()!;
+    if (el.tag === tag) return el;
+    for (const c of el.children) if (typeof c !== 'string') stack.push(c);
+  }
+  return undefined;
 }
 
 /** Body elements of a text document (or a cell, a section, a list item) to blocks. */
@@ -382,6 +509,7 @@ function elementBlocks(elements: Element[], pkg: OdfPackage, notes: Note[]): Blo
         continue;
       }
     }
+    const shapes = el.localName === 'p' || el.localName === 'h' ? anchoredTextShapes(el, pkg) : [];
     switch (el.localName) {
       case 'h':
         blocks.push({
@@ -391,7 +519,7 @@ function elementBlocks(elements: Element[], pkg: OdfPackage, notes: Note[]): Blo
         });
         break;
       case 'p': {
-        const text = inline(el, pkg, notes);
+        const text = displayedFormula(inline(el, pkg, notes));
         const role = titleRole(attr(el, 'style-name') ?? '', pkg);
         if (isBlank(text)) break;
         if (role) blocks.push({ type: 'heading', level: role, text });
@@ -406,20 +534,49 @@ function elementBlocks(elements: Element[], pkg: OdfPackage, notes: Note[]): Blo
         break;
       }
       case 'list':
-        blocks.push(listBlock(el, pkg, notes, attr(el, 'style-name') ?? '', 0));
+        if (holdsOnlyHeadings(el)) blocks.push(...numberedHeadings(el, pkg, notes));
+        else blocks.push(listBlock(el, pkg, notes, attr(el, 'style-name') ?? '', 0));
         break;
       case 'table':
         blocks.push(...tableBlocks(el, pkg, notes));
         break;
       case 'section':
       case 'text-content':
+      case 'index-title':
         blocks.push(...textBlocks(el, pkg, notes));
+        break;
+      case 'table-of-content':
+      case 'illustration-index':
+      case 'table-index':
+      case 'object-index':
+      case 'user-index':
+      case 'alphabetical-index':
+      case 'bibliography':
+        // A generated index as the file last showed it (as DOCX keeps a TOC field's result); its entries'
+        // links to the document's own headings lead nowhere outside it.
+        blocks.push(...textBlocks(child(el, 'index-body'), pkg, notes).map(withoutInternalLinks));
         break;
       default:
         break;
     }
+    for (const shape of shapes) blocks.push(...textBlocks(shape, pkg, notes));
   }
   return blocks;
+}
+
+/** A formula that stands alone in its paragraph is displayed, as Word's equation on its own line. */
+function displayedFormula(text: Inline[]): Inline[] {
+  const shown = text.filter((n) => n.type !== 'text' || n.text.trim());
+  const only = shown.length === 1 ? shown[0] : undefined;
+  return only?.type === 'math' ? [{ ...only, display: true }] : text;
+}
+
+/** A paragraph or heading whose links to places in the document (`#…`) are plain text. */
+function withoutInternalLinks(block: Block): Block {
+  if (block.type !== 'paragraph' && block.type !== 'heading') return block;
+  const unlink = (nodes: Inline[]): Inline[] =>
+    nodes.flatMap((n) => (n.type === 'link' && n.url.startsWith('#') ? unlink(n.children) : [n]));
+  return { ...block, text: unlink(block.text) };
 }
 
 /** A text body's blocks with code paragraphs joined and definition lists made. */
@@ -478,6 +635,78 @@ function titleRole(style: string, pkg: OdfPackage): number {
     if (level) return level;
   }
   return 0;
+}
+
+/** A list whose items hold headings and nothing else (a Word heading numbered by a list, through LibreOffice). */
+function holdsOnlyHeadings(list: Element): boolean {
+  let headings = 0;
+  const walk = (el: Element): boolean =>
+    children(el).every((c) => {
+      if (c.localName === 'h') return ++headings > 0;
+      if (c.localName === 'list' || c.localName === 'list-item' || c.localName === 'list-header') return walk(c);
+      return false;
+    });
+  return walk(list) && headings > 0;
+}
+
+/**
+ * The headings of such a list, each with the number its list level draws ("1.2"), counted on from
+ * the list before it in the same style while numbering continues (each heading is a list of its own).
+ */
+function numberedHeadings(list: Element, pkg: OdfPackage, notes: Note[]): Block[] {
+  const style = attr(list, 'style-name') ?? '';
+  const formats = pkg.listLabels.get(style) ?? [];
+  const continues = attr(list, 'continue-numbering') === 'true' || attr(list, 'continue-list') !== undefined;
+  const counters = continues ? (pkg.headingCounters.get(style) ?? []) : [];
+  pkg.headingCounters.set(style, counters);
+  const out: Block[] = [];
+  const walk = (el: Element, depth: number): void => {
+    for (const c of children(el)) {
+      if (c.localName === 'list-item' || c.localName === 'list-header') walk(c, depth);
+      else if (c.localName === 'list') walk(c, Math.min(depth + 1, MAX_LIST_LEVELS - 1));
+      else if (c.localName === 'h') {
+        const format = formats[depth];
+        counters[depth] = (counters[depth] ?? (format?.start ?? 1) - 1) + 1;
+        counters.length = depth + 1;
+        const label = format ? headingLabel(formats, counters, depth) : '';
+        const text = inline(c, pkg, notes);
+        out.push({
+          type: 'heading',
+          level: Number(attr(c, 'outline-level') ?? depth + 1),
+          text: label ? [{ type: 'text', text: `${label} ` }, ...text] : text,
+        });
+      }
+    }
+  };
+  walk(list, 0);
+  return out;
+}
+
+/** The label a numbered level draws for the counters: the levels it shows, joined by dots, with its prefix and suffix. */
+function headingLabel(formats: ListLabelFormat[], counters: number[], depth: number): string {
+  const format = formats[depth]!;
+  const numbers: string[] = [];
+  for (let d = Math.max(0, depth - format.shown + 1); d <= depth; d++) {
+    const shown = numberAs(formats[d]?.format ?? '1', counters[d] ?? formats[d]?.start ?? 1);
+    if (shown === undefined) return '';
+    numbers.push(shown);
+  }
+  return `${format.prefix}${numbers.join('.')}${format.suffix}`;
+}
+
+/** Word's names for ODF's number formats (style:num-format); others draw no number here. */
+const ODF_NUMBER_FORMATS: Record<string, string> = {
+  '1': 'decimal',
+  a: 'lowerLetter',
+  A: 'upperLetter',
+  i: 'lowerRoman',
+  I: 'upperRoman',
+};
+
+/** A counter in an ODF number format: 1, a, A, i, I; none for other formats. */
+function numberAs(format: string, n: number): string | undefined {
+  const word = ODF_NUMBER_FORMATS[format];
+  return word ? formatNumber(n, word) : undefined;
 }
 
 function listBlock(list: Element, pkg: OdfPackage, notes: Note[], styleName: string, depth: number): Block {

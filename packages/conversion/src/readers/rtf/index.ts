@@ -213,7 +213,7 @@ interface GroupState {
   metaField?: string;
   field?: Field;
   /** Set on the group that opened a note, a link result, a picture or a shape, to finish it when the group ends. */
-  closes?: 'footnote' | 'comment' | 'link' | 'picture' | 'shape' | 'property' | 'pn';
+  closes?: 'footnote' | 'comment' | 'textbox' | 'link' | 'picture' | 'shape' | 'property' | 'pn';
   linkStart?: number;
   fontNumber?: number;
   style?: StyleDef;
@@ -240,6 +240,8 @@ interface Sink {
   paragraphs: Inline[][];
   /** The note this sink reads. */
   note?: Note;
+  /** This sink reads a text box, whose paragraphs follow the paragraph it is anchored in. */
+  box?: boolean;
   /** A comment's "Comment by …: " lead, put before its first paragraph. */
   lead?: string;
 }
@@ -345,6 +347,8 @@ class RtfBuilder {
   private readonly definitionRoles = new WeakMap<Inline[], DefinitionRole>();
   /** The last block, when it is a short monospaced paragraph that a code paragraph after it takes in. */
   private lastMonoLine: { block: Block; text: string } | undefined;
+  /** Paragraphs of text boxes anchored in the body paragraph being read. */
+  private readonly boxParagraphs: Inline[][] = [];
   /** The list marker (\listtext) of the paragraph being read; it may come before or after \pard. */
   private marker: string | undefined;
 
@@ -402,6 +406,7 @@ class RtfBuilder {
     // A file cut off inside a note keeps the note's text.
     while (this.sinks.length) this.closeNote();
     this.endParagraph();
+    this.flushBoxes();
     this.flushTables();
     this.flushList();
     const notes: Block[] = this.notes.length ? [{ type: 'notes', notes: this.notes }] : [];
@@ -472,6 +477,9 @@ class RtfBuilder {
       case 'footnote':
       case 'comment':
         this.closeNote();
+        break;
+      case 'textbox':
+        this.closeTextBox();
         break;
       case 'link':
         this.closeLink(closing);
@@ -545,6 +553,20 @@ class RtfBuilder {
     this.pp = newParaProps();
     // The note's text is not raised because its mark (`{\super\chftn}`) is.
     this.st.position = undefined;
+  }
+
+  /** Ends a text box: its paragraphs wait for the end of the paragraph it is anchored in. */
+  private closeTextBox(): void {
+    this.paragraphBreak();
+    const sink = this.sinks.pop();
+    if (sink) this.boxParagraphs.push(...sink.paragraphs);
+  }
+
+  /** The text boxes' paragraphs read since the last body paragraph ended, as paragraphs. */
+  private flushBoxes(): void {
+    if (!this.boxParagraphs.length || this.tableLevel() > 0) return;
+    this.flushList();
+    this.blocks.push(...this.boxParagraphs.splice(0).map((text): Block => ({ type: 'paragraph', text })));
   }
 
   /** Ends the note being read: its paragraphs become the note's blocks. */
@@ -736,9 +758,16 @@ class RtfBuilder {
         if (st.property) st.dest = 'propertyValue';
         return true;
       case 'shptxt':
-        // A text box: its paragraphs are read where the shape stands.
+        // A text box: its paragraphs follow the body paragraph it is anchored in (as the DOCX and DOC
+        // readers place them); in a table or a note they are read where the shape stands.
         st.dest = st.drawing?.inText ? 'text' : 'skip';
         st.restorePp = this.pp;
+        if (st.drawing?.inText && !this.sinks.length && this.tableLevel() === 0) {
+          this.flushRun();
+          this.sinks.push({ ...newSink(), box: true });
+          st.closes = 'textbox';
+          this.pp = newParaProps();
+        }
         return true;
       case 'object':
         st.objectOuter = st.dest;
@@ -1023,6 +1052,7 @@ class RtfBuilder {
       return;
     }
     this.endParagraph();
+    this.flushBoxes();
   }
 
   private endParagraph(): void {
