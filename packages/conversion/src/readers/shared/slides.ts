@@ -77,24 +77,59 @@ function nestList(run: ParagraphModel[], base: number): Block[] {
   return blocks;
 }
 
+/** A shape's place on the slide: its top-left corner, and its size where the format gives one. */
+export interface SlideBox {
+  x: number;
+  y: number;
+  w?: number;
+  h?: number;
+}
+
 /**
  * Shapes in reading order: top to bottom in bands of nearly equal tops (within `tolerance`, so
  * boxes side by side whose tops differ by a hair read left to right), left to right within a band.
+ * A band of column headings over a band of taller boxes, one under each heading (PowerPoint's
+ * Comparison layout, a heading over each column's text), is read column by column.
  */
-export function readingOrder<T extends { x: number; y: number }>(items: T[], tolerance: number): T[] {
-  const out: T[] = [];
+export function readingOrder<T extends SlideBox>(items: T[], tolerance: number): T[] {
+  const bands: T[][] = [];
   let band: T[] = [];
   let bandTop = -Infinity;
   for (const item of [...items].sort((a, b) => a.y - b.y)) {
     if (item.y - bandTop > tolerance) {
-      out.push(...band.sort((a, b) => a.x - b.x));
+      if (band.length) bands.push(band.sort((a, b) => a.x - b.x));
       band = [];
       bandTop = item.y;
     }
     band.push(item);
   }
-  out.push(...band.sort((a, b) => a.x - b.x));
+  if (band.length) bands.push(band.sort((a, b) => a.x - b.x));
+  const out: T[] = [];
+  for (let i = 0; i < bands.length; i++) {
+    const below = bands[i + 1];
+    if (below && headsColumns(bands[i]!, below, tolerance)) {
+      bands[i]!.forEach((head, k) => out.push(head, below[k]!));
+      i++;
+    } else out.push(...bands[i]!);
+  }
   return out;
+}
+
+/**
+ * Whether each box of `heads` heads the box under it in `bodies`: as many of each (two or more),
+ * the k-th body under the k-th heading (overlapping it across, touching no other column, starting
+ * below it) and taller than it. Rows of boxes the same height (a grid of labels and values) are no
+ * such pair and stay rows.
+ */
+function headsColumns<T extends SlideBox>(heads: T[], bodies: T[], tolerance: number): boolean {
+  if (heads.length < 2 || heads.length !== bodies.length) return false;
+  const across = (a: T, b: T): boolean => a.x < b.x + (b.w ?? 0) && b.x < a.x + (a.w ?? 0);
+  return heads.every((head, k) => {
+    const body = bodies[k]!;
+    if (!head.w || !head.h || !body.w || !body.h) return false;
+    if (body.h <= head.h || head.y + head.h > body.y + tolerance) return false;
+    return across(head, body) && bodies.every((other, j) => j === k || !across(head, other));
+  });
 }
 
 /** The slides in order, each opened by its title as a heading, every block marked with its slide's number as its page. */
