@@ -82,6 +82,18 @@ describe('PPT (PowerPoint 97-2003) slides', () => {
     expect(await convert(pptFile(stream, user))).toBe('# Cake\n\n- Flour\n- Eggs\n\n1. Mix\n2. Bake\n\nEnjoy.\n');
   });
 
+  it('When a slide sets a heading over each of two columns (Comparison layout), then each heading is read with its column, left then right', async () => {
+    // Box: left, top, right, bottom; the right column is stored first.
+    const buyHead = shape({ box: [3100, 1050, 5500, 1350], text: { kind: 4, text: 'Buy' } });
+    const buyBody = shape({ box: [3100, 1400, 5500, 3000], text: { kind: 4, text: 'Six weeks' } });
+    const buildHead = shape({ box: [500, 1000, 2900, 1300], text: { kind: 4, text: 'Build' } });
+    const buildBody = shape({ box: [500, 1420, 2900, 3000], text: { kind: 4, text: 'Nine months' } });
+    const { stream, currentUser: user } = pptDocument({
+      slides: [slide(buyHead, buyBody, title('Choice'), buildHead, buildBody)],
+    });
+    expect(await convert(pptFile(stream, user))).toBe('# Choice\n\nBuild\n\nNine months\n\nBuy\n\nSix weeks\n');
+  });
+
   it('When a numbered list starts at a number or is split into paragraph runs, then it keeps its start and stays one numbered list', async () => {
     /** StyleTextPropAtom paragraph runs of [chars, bullet on] at level 0. */
     const runs = (...spec: Array<[number, boolean]>): Buffer =>

@@ -684,6 +684,8 @@ export const odpReader: Reader = {
       const drawn: DrawnFrame[] = [];
       for (const frame of children(page).flatMap((c) => (c.localName === 'g' ? children(c) : [c]))) {
         const cls = attr(frame, 'class') ?? '';
+        // Slide numbers, footers and dates repeat on every slide (a "<number>" field, the footer text).
+        if (RUNNING_CLASSES.has(cls)) continue;
         const box = child(frame, 'text-box') ?? (frame.localName === 'custom-shape' ? frame : undefined);
         const table = child(frame, 'table');
         const object = child(frame, 'object');
@@ -744,6 +746,9 @@ export const odpReader: Reader = {
     };
   },
 };
+
+/** Presentation classes of frames that repeat on every slide: left out, like running page headers. */
+const RUNNING_CLASSES = new Set(['page-number', 'footer', 'date-time', 'header']);
 
 /** A slide's text frame that is no placeholder: where its blocks start, its smallest type size, its one line. */
 interface DrawnFrame {

@@ -1,0 +1,44 @@
+import { strToU8, zipSync } from 'fflate';
+import { convertDocument } from '../../src';
+
+const std = { enhanced: false };
+const NS = [
+  'xmlns:office="urn:oasis:names:tc:opendocument:xmlns:office:1.0"',
+  'xmlns:text="urn:oasis:names:tc:opendocument:xmlns:text:1.0"',
+  'xmlns:draw="urn:oasis:names:tc:opendocument:xmlns:drawing:1.0"',
+  'xmlns:svg="urn:oasis:names:tc:opendocument:xmlns:svg-compatible:1.0"',
+  'xmlns:presentation="urn:oasis:names:tc:opendocument:xmlns:presentation:1.0"',
+].join(' ');
+
+/** An ODP whose one slide holds the given frames. */
+function odp(frames: string): Buffer {
+  return Buffer.from(
+    zipSync({
+      mimetype: strToU8('application/vnd.oasis.opendocument.presentation'),
+      'content.xml': strToU8(
+        `<office:document-content ${NS}><office:body><office:presentation>` +
+          `<draw:page draw:name="page1">${frames}</draw:page>` +
+          '</office:presentation></office:body></office:document-content>',
+      ),
+    }),
+  );
+}
+
+/** A frame at (x, y) cm, w × h cm, of a presentation class (none: a plain text box) holding one paragraph. */
+const frame = (cls: string, x: number, y: number, w: number, h: number, inner: string): string =>
+  `<draw:frame ${cls ? `presentation:class="${cls}" ` : ''}svg:x="${x}cm" svg:y="${y}cm" svg:width="${w}cm" svg:height="${h}cm">` +
+  `<draw:text-box><text:p>${inner}</text:p></draw:text-box></draw:frame>`;
+
+describe('ODP slides', () => {
+  it('When a slide carries a slide number, a footer and a date, then none of them is written on the slide', async () => {
+    const input = odp(
+      frame('title', 1, 0.5, 24, 2, 'Results') +
+        frame('outline', 1, 3, 24, 9, 'Sales rose') +
+        frame('page-number', 23, 13, 2, 0.8, '<text:page-number>&lt;number&gt;</text:page-number>') +
+        frame('footer', 8, 13, 10, 0.8, 'Acme Confidential') +
+        frame('date-time', 1, 13, 5, 0.8, '<text:date>27/11/2026</text:date>'),
+    );
+    const { markdown } = await convertDocument(input, 'odp', std);
+    expect(markdown).toBe('# Results\n\n- Sales rose\n');
+  });
+});
