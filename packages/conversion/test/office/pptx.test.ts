@@ -1,4 +1,5 @@
 import JSZip from 'jszip';
+import sharp from 'sharp';
 import PptxGenJS from 'pptxgenjs';
 import { convertDocument } from '../../src';
 import { DIAGRAM_DATA_REL, SMARTART_GRAPHIC, smartArtData } from '../smartart';
@@ -309,5 +310,37 @@ describe('PPTX', () => {
     const input = (await pptx.write({ outputType: 'nodebuffer' })) as Buffer;
     const { markdown } = await convertDocument(input, 'pptx', std);
     expect(markdown).toBe('# Slide 1\n\n```\ndef square(x):\n    return x * x\n```\n\nTyped on a typewriter\n');
+  });
+  it('When a row of photos stands over names and roles, then each photo is read with its name and role; an empty placeholder splits nothing', async () => {
+    const png = await sharp({ create: { width: 16, height: 16, channels: 3, background: '#ffffff' } })
+      .png()
+      .toBuffer();
+    const pptx = new PptxGenJS();
+    pptx.defineSlideMaster({
+      title: 'TB',
+      objects: [{ placeholder: { options: { name: 'body', type: 'body', x: 0.5, y: 1, w: 9, h: 4 }, text: '' } }],
+    });
+    const slide = pptx.addSlide({ masterName: 'TB' });
+    [
+      ['Ines Duarte', 'Chief Executive'],
+      ['Tomas Berg', 'Head of Sales'],
+    ].forEach(([name, role], i) => {
+      const x = 0.5 + i * 4.5;
+      slide.addImage({
+        data: `data:image/png;base64,${png.toString('base64')}`,
+        x,
+        y: 1,
+        w: 3,
+        h: 2,
+        altText: `Portrait of ${name}`,
+      });
+      slide.addText(name!, { x, y: 3.1, w: 3, h: 0.5 });
+      slide.addText(role!, { x, y: 3.6, w: 3, h: 0.4 });
+    });
+    const input = (await pptx.write({ outputType: 'nodebuffer' })) as Buffer;
+    const { markdown } = await convertDocument(input, 'pptx', std);
+    expect(markdown).toBe(
+      '# Slide 1\n\n![Portrait of Ines Duarte](#)\n\nInes Duarte\n\nChief Executive\n\n![Portrait of Tomas Berg](#)\n\nTomas Berg\n\nHead of Sales\n',
+    );
   });
 });

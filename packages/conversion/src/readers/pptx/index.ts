@@ -145,7 +145,7 @@ function readSlide(zip: SafeZip, part: string, tolerance: number, pictures?: Map
         const alt = imageAltText(attr(nv, 'descr'), attr(nv, 'title'), attr(nv, 'name'));
         const embedded = rels.get(relAttr(descendants(shape, 'blip')[0], 'embed') ?? '');
         const text = embedded ? pictures?.get(embedded) : undefined;
-        placed.push({ ...pos, blocks: [{ type: 'paragraph', text: picturePlaceholder(alt, text) }] });
+        placed.push({ ...pos, picture: true, blocks: [{ type: 'paragraph', text: picturePlaceholder(alt, text) }] });
       }
     }
   };
@@ -162,7 +162,10 @@ function readSlide(zip: SafeZip, part: string, tolerance: number, pictures?: Map
       }
     }
   }
-  const ordered = readingOrder(placed, tolerance);
+  const ordered = readingOrder(
+    placed.filter((p) => p.blocks.length),
+    tolerance,
+  );
   const drawn = title ? undefined : drawnTitle(ordered);
   if (drawn) title = drawn.line!.text;
   return { title, blocks: ordered.filter((p) => p !== drawn).flatMap((p) => p.blocks), notes };
