@@ -8,15 +8,16 @@ const NS = [
   'xmlns:draw="urn:oasis:names:tc:opendocument:xmlns:drawing:1.0"',
   'xmlns:svg="urn:oasis:names:tc:opendocument:xmlns:svg-compatible:1.0"',
   'xmlns:presentation="urn:oasis:names:tc:opendocument:xmlns:presentation:1.0"',
+  'xmlns:style="urn:oasis:names:tc:opendocument:xmlns:style:1.0"',
 ].join(' ');
 
-/** An ODP whose one slide holds the given frames. */
-function odp(frames: string): Buffer {
+/** An ODP whose one slide holds the given frames (`styles`: content.xml's automatic styles). */
+function odp(frames: string, styles = ''): Buffer {
   return Buffer.from(
     zipSync({
       mimetype: strToU8('application/vnd.oasis.opendocument.presentation'),
       'content.xml': strToU8(
-        `<office:document-content ${NS}><office:body><office:presentation>` +
+        `<office:document-content ${NS}><office:automatic-styles>${styles}</office:automatic-styles><office:body><office:presentation>` +
           `<draw:page draw:name="page1">${frames}</draw:page>` +
           '</office:presentation></office:body></office:document-content>',
       ),
@@ -40,5 +41,19 @@ describe('ODP slides', () => {
     );
     const { markdown } = await convertDocument(input, 'odp', std);
     expect(markdown).toBe('# Results\n\n- Sales rose\n');
+  });
+
+  it("When a numbered list on a slide starts at 4 by its list style (LibreOffice's ODP of a PowerPoint list), then it is numbered from 4", async () => {
+    const styles =
+      '<text:list-style style:name="L7"><text:list-level-style-number text:level="1" style:num-suffix="." style:num-format="1" text:start-value="4"/></text:list-style>';
+    const item = (text: string): string => `<text:list-item><text:p>${text}</text:p></text:list-item>`;
+    const list = `<text:list text:style-name="L7">${item('Close the lease')}${item('Hire two engineers')}</text:list>`;
+    const input = odp(
+      frame('title', 1, 0.5, 24, 2, 'Next steps') +
+        `<draw:frame presentation:class="outline" svg:x="1cm" svg:y="3cm" svg:width="24cm" svg:height="9cm"><draw:text-box>${list}</draw:text-box></draw:frame>`,
+      styles,
+    );
+    const { markdown } = await convertDocument(input, 'odp', std);
+    expect(markdown).toBe('# Next steps\n\n4. Close the lease\n5. Hire two engineers\n');
   });
 });

@@ -786,6 +786,26 @@ function smallestTextSize(box: Element, pkg: OdfPackage): number | undefined {
   return smallest;
 }
 
+/**
+ * The first number of a numbered list in a slide's frame, when not 1: its first item's start value,
+ * else its list style's at that level (LibreOffice writes a PowerPoint list's `startAt` there).
+ */
+function slideListStart(list: Element, style: string, level: number, pkg: OdfPackage): number | undefined {
+  const item = Number(
+    attr(
+      children(list).find((c) => c.localName === 'list-item'),
+      'start-value',
+    ),
+  );
+  if (Number.isInteger(item) && item > 0) return item === 1 ? undefined : item;
+  const listStyle = descendants(pkg.content, 'list-style').find((ls) => attr(ls, 'name') === style);
+  const levelStyle = children(listStyle, 'list-level-style-number').find(
+    (l) => Number(attr(l, 'level') ?? 1) === level + 1,
+  );
+  const value = Number(attr(levelStyle, 'start-value'));
+  return Number.isInteger(value) && value > 1 ? value : undefined;
+}
+
 function frameParagraphs(
   box: Element,
   pkg: OdfPackage,
@@ -799,19 +819,14 @@ function frameParagraphs(
     if (c.localName === 'p' || c.localName === 'h') out.push({ text: inline(c, pkg, notes, fmt), level, bullet });
     else if (c.localName === 'list') {
       const style = attr(c, 'style-name') ?? '';
-      const ordered = pkg.numberedLists.get(style)?.[level] ?? false;
+      // A list in the frame itself is at the frame's level; one inside a list item a level deeper.
+      const depth = box.localName === 'list-item' ? level + 1 : level;
+      const ordered = pkg.numberedLists.get(style)?.[depth] ?? false;
+      const first = out.length;
       for (const item of children(c))
-        out.push(
-          ...frameParagraphs(
-            item,
-            pkg,
-            notes,
-            ordered ? 'number' : 'bullet',
-            // A list in the frame itself is at the frame's level; one inside a list item a level deeper.
-            box.localName === 'list-item' ? level + 1 : level,
-            fmt,
-          ),
-        );
+        out.push(...frameParagraphs(item, pkg, notes, ordered ? 'number' : 'bullet', depth, fmt));
+      const start = ordered ? slideListStart(c, style, depth, pkg) : undefined;
+      if (start !== undefined && out[first]) out[first] = { ...out[first]!, start };
     } else if (c.localName === 'list-item') out.push(...frameParagraphs(c, pkg, notes, bullet, level, fmt));
   }
   return out;
