@@ -9,6 +9,7 @@ const NS = [
   'xmlns:svg="urn:oasis:names:tc:opendocument:xmlns:svg-compatible:1.0"',
   'xmlns:presentation="urn:oasis:names:tc:opendocument:xmlns:presentation:1.0"',
   'xmlns:style="urn:oasis:names:tc:opendocument:xmlns:style:1.0"',
+  'xmlns:fo="urn:oasis:names:tc:opendocument:xmlns:xsl-fo-compatible:1.0"',
 ].join(' ');
 
 /** An ODP whose one slide holds the given frames (`styles`: content.xml's automatic styles). */
@@ -55,5 +56,22 @@ describe('ODP slides', () => {
     );
     const { markdown } = await convertDocument(input, 'odp', std);
     expect(markdown).toBe('# Next steps\n\n4. Close the lease\n5. Hire two engineers\n');
+  });
+
+  it('When a text frame holds a listing in a monospaced face, then it is a code block with its indentation; monospaced prose stays prose', async () => {
+    const styles =
+      '<style:style style:name="T3" style:family="text"><style:text-properties style:font-name="Courier New" fo:font-family="\'Courier New\'"/></style:style>';
+    const line = (text: string, indent = 0): string =>
+      `<text:p><text:span text:style-name="T3">${indent ? `<text:s text:c="${indent}"/>` : ''}${text}</text:span></text:p>`;
+    const shape = (x: number, y: number, inner: string): string =>
+      `<draw:custom-shape svg:x="${x}cm" svg:y="${y}cm" svg:width="20cm" svg:height="4cm">${inner}</draw:custom-shape>`;
+    const input = odp(
+      frame('title', 1, 0.5, 24, 2, 'Recursion') +
+        shape(1, 3, line('def square(x):') + line('return x * x', 4)) +
+        shape(1, 8, line('Typed on a typewriter')),
+      styles,
+    );
+    const { markdown } = await convertDocument(input, 'odp', std);
+    expect(markdown).toBe('# Recursion\n\n```\ndef square(x):\n    return x * x\n```\n\nTyped on a typewriter\n');
   });
 });

@@ -690,10 +690,13 @@ export const odpReader: Reader = {
         const table = child(frame, 'table');
         const object = child(frame, 'object');
         const chart = object ? odfChart(pkg.zip, attr(object, 'href') ?? '') : undefined;
+        const code = box && cls !== 'title' ? frameCode(box, pkg, notes) : undefined;
         if (table) {
           blocks.push(...tableBlocks(table, pkg, notes));
         } else if (chart) {
           blocks.push(...chartDataBlocks(chart));
+        } else if (code !== undefined) {
+          blocks.push({ type: 'code', text: code });
         } else if (box) {
           const paragraphs = frameParagraphs(
             box,
@@ -784,6 +787,25 @@ function smallestTextSize(box: Element, pkg: OdfPackage): number | undefined {
     }
   }
   return smallest;
+}
+
+/**
+ * A slide's text frame set all in a monospaced face whose text reads as code (a listing on a
+ * lecture slide): its lines, spaces kept; undefined otherwise, as in the PPTX reader.
+ */
+function frameCode(box: Element, pkg: OdfPackage, notes: Note[]): string | undefined {
+  const paragraphs = descendants(box, 'p');
+  // A frame with notes or comments is read once, as text (reading it here would add its notes twice).
+  if (descendants(box, 'note').length || descendants(box, 'annotation').length) return undefined;
+  if (
+    !paragraphs.some((p) => p.textContent?.trim()) ||
+    !paragraphs.every((p) => !p.textContent?.trim() || isMonospaced(p, pkg))
+  )
+    return undefined;
+  const lines = paragraphs.map((p) => inlineText(inline(p, pkg, notes), '\n').replace(/\s+$/, ''));
+  while (lines.length && !lines[lines.length - 1]!.trim()) lines.pop();
+  while (lines.length && !lines[0]!.trim()) lines.shift();
+  return lines.some((l) => CODE_CHARS.test(l)) ? lines.join('\n') : undefined;
 }
 
 /**
