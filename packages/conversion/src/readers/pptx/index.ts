@@ -109,7 +109,6 @@ function readSlide(zip: SafeZip, part: string, tolerance: number, pictures?: Map
         const paragraphs = textParagraphs(
           child(shape, 'txBody'),
           phType === 'body' || phType === 'obj' || (ph !== undefined && !attr(ph, 'type')),
-          rels,
         );
         if ((phType === 'title' || phType === 'ctrTitle') && !title) {
           title = paragraphs
@@ -125,9 +124,7 @@ function readSlide(zip: SafeZip, part: string, tolerance: number, pictures?: Map
             ? { text: filled[0]!.text.trim(), size: smallestRunSize(child(shape, 'txBody')) }
             : undefined;
         const code = phType === 'title' || phType === 'ctrTitle' ? undefined : codeText(child(shape, 'txBody'));
-        const blocks: Block[] = code
-          ? [{ type: 'code', text: code }]
-          : paragraphsToBlocks(paragraphs.map((p) => (p.linked ? { ...p, text: p.linked } : p)));
+        const blocks: Block[] = code ? [{ type: 'code', text: code }] : paragraphsToBlocks(paragraphs);
         placed.push({ ...pos, blocks, line: code ? undefined : line });
       } else if (shape.localName === 'graphicFrame') {
         const table = descendants(shape, 'tbl')[0];
@@ -312,23 +309,19 @@ function inheritedBox(shape: Element, inherited: Map<string, SlideBox>): SlideBo
   return undefined;
 }
 
-/** A text body's paragraph: its plain text, and its inline nodes when it holds a hyperlink. */
-type TextParagraph = ParagraphModel & { text: string; linked?: Inline[] };
-
 /**
  * Paragraphs of a text body, as plain text; in body placeholders paragraphs are bullets unless
- * marked buNone. With the part's relationships, runs linking to a web or mail address are links.
+ * marked buNone. A numbered paragraph keeps the number its list starts at (`buAutoNum startAt`).
  */
 function textParagraphs(
   body: Element | undefined,
   bulletsByDefault: boolean,
-  rels?: Map<string, string>,
-): TextParagraph[] {
+): Array<ParagraphModel & { text: string }> {
   return children(body, 'p').map((p) => {
     const pPr = child(p, 'pPr');
     const level = Number(attr(pPr, 'lvl') ?? 0);
-    const pieces = children(p).map((r) => ({
-      text:
+    const text = children(p)
+      .map((r) =>
         r.localName === 'br'
           ? '\n'
           : r.localName === 'r' || r.localName === 'fld'
@@ -336,9 +329,8 @@ function textParagraphs(
                 .map((t) => t.textContent ?? '')
                 .join('')
             : '',
-      url: r.localName === 'r' && rels ? linkTarget(child(child(r, 'rPr'), 'hlinkClick'), rels) : undefined,
-    }));
-    const text = pieces.map((piece) => piece.text).join('');
+      )
+      .join('');
     let bullet: ParagraphModel['bullet'] = bulletsByDefault ? 'bullet' : 'none';
     let start: number | undefined;
     const autoNum = child(pPr, 'buAutoNum');
@@ -346,36 +338,10 @@ function textParagraphs(
     else if (autoNum) {
       bullet = 'number';
       const at = Number(attr(autoNum, 'startAt'));
-      if (Number.isInteger(at) && at > 0) start = at;
+      if (Number.isInteger(at) && at > 1) start = at;
     } else if (child(pPr, 'buChar') || child(pPr, 'buBlip')) bullet = 'bullet';
-    const flat = (t: string): string => t.replace(/\s*\n\s*/g, ' ');
-    const linked = pieces.some((piece) => piece.url) ? linkedInlines(pieces, flat) : undefined;
-    return { text: flat(text), level, bullet, ...(start !== undefined && { start }), ...(linked && { linked }) };
+    return { text: text.replace(/\s*\n\s*/g, ' '), level, bullet, ...(start !== undefined && { start }) };
   });
-}
-
-/** A run's hyperlink (`a:hlinkClick`) when it goes to a web or mail address; jumps within the deck are not links. */
-function linkTarget(click: Element | undefined, rels: Map<string, string>): string | undefined {
-  const target = click && rels.get(relAttr(click) ?? '');
-  return target && /^(https?:|mailto:|ftp:)/i.test(target) ? target : undefined;
-}
-
-/** Runs as inline nodes: neighbouring runs with the same address are one link; the paragraph's ends trimmed. */
-function linkedInlines(pieces: Array<{ text: string; url?: string }>, flat: (t: string) => string): Inline[] {
-  const out: Inline[] = [];
-  pieces.forEach((piece, i) => {
-    let value = flat(piece.text);
-    if (i === 0) value = value.trimStart();
-    if (i === pieces.length - 1) value = value.trimEnd();
-    if (!value) return;
-    const last = out[out.length - 1];
-    if (piece.url) {
-      if (last?.type === 'link' && last.url === piece.url) last.children.push(plain(value));
-      else out.push({ type: 'link', url: piece.url, children: [plain(value)] });
-    } else if (last?.type === 'text') last.text += value;
-    else out.push(plain(value));
-  });
-  return out;
 }
 
 /**
