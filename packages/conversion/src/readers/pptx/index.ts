@@ -49,6 +49,8 @@ export const pptxReader: Reader = {
     // Shapes whose tops differ by less than a 48th of the slide's height read as one row, left to right.
     const tolerance = (Number(attr(descendants(presentationDoc, 'sldSz')[0], 'cy')) || 6858000) / 48;
     const slides: SlideModel[] = [];
+    // Placeholder boxes of each slide layout (and its master), read once for the deck.
+    const layouts = new Map<string, Map<string, SlideBox>>();
     const authors = commentAuthors(zip);
     // Enhanced mode reads the text inside the slides' pictures (screenshots, scanned handouts).
     const reader = options.enhanced ? new PictureReader() : undefined;
@@ -61,7 +63,7 @@ export const pptxReader: Reader = {
       const target = targets[number - 1]!;
       const pictures = reader ? await slidePictureText(zip, target, reader) : undefined;
       slides.push({
-        ...readSlide(zip, target, tolerance, pictures),
+        ...readSlide(zip, target, tolerance, layouts, pictures),
         comments: slideComments(zip, target, authors),
         number,
       });
@@ -90,7 +92,13 @@ async function slidePictureText(zip: SafeZip, part: string, reader: PictureReade
   return out;
 }
 
-function readSlide(zip: SafeZip, part: string, tolerance: number, pictures?: Map<string, string>): SlideModel {
+function readSlide(
+  zip: SafeZip,
+  part: string,
+  tolerance: number,
+  layouts: Map<string, Map<string, SlideBox>>,
+  pictures?: Map<string, string>,
+): SlideModel {
   const xml = zip.textOf(part);
   if (!xml) return { title: '', blocks: [], notes: [] };
   const doc = parseXml(xml, 'slide');
@@ -98,10 +106,16 @@ function readSlide(zip: SafeZip, part: string, tolerance: number, pictures?: Map
   const tree = descendants(doc, 'spTree')[0];
   let title = '';
   const placed: Placed[] = [];
-  const inherited = layoutPlaceholders(zip, rels);
+  // Read only when a placeholder sets no position of its own; one reading per layout for the deck.
+  let inherited: Map<string, SlideBox> | undefined;
+  const layoutBox = (shape: Element): SlideBox | undefined => {
+    const layout = [...rels.values()].find((t) => /slideLayouts\/[^/]+\.xml$/.test(t)) ?? '';
+    inherited ??= layouts.get(layout) ?? layouts.set(layout, layoutPlaceholders(zip, layout)).get(layout)!;
+    return inheritedBox(shape, inherited);
+  };
   const visit = (container: Element | undefined, map: Mapping): void => {
     for (const shape of children(container)) {
-      const pos = map(ownBox(shape) ?? inheritedBox(shape, inherited) ?? { x: 0, y: 0 });
+      const pos = map(ownBox(shape) ?? layoutBox(shape) ?? { x: 0, y: 0 });
       if (shape.localName === 'grpSp') visit(shape, groupMapping(shape, map));
       else if (shape.localName === 'sp') {
         const ph = descendants(child(shape, 'nvSpPr'), 'ph')[0];
@@ -271,9 +285,9 @@ function groupMapping(group: Element, outer: Mapping): Mapping {
 }
 
 /** Boxes of the placeholders on a slide's layout and its master, by `idx:N` and `type:T`, the layout's first. */
-function layoutPlaceholders(zip: SafeZip, slideRels: Map<string, string>): Map<string, SlideBox> {
+function layoutPlaceholders(zip: SafeZip, layout: string): Map<string, SlideBox> {
   const out = new Map<string, SlideBox>();
-  const layout = [...slideRels.values()].find((t) => /slideLayouts\/[^/]+\.xml$/.test(t));
+  if (!layout) return out;
   const master = layout && [...relationships(zip, layout).values()].find((t) => /slideMasters\/[^/]+\.xml$/.test(t));
   for (const part of [layout, master]) {
     const xml = part && zip.textOf(part);
