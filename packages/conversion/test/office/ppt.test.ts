@@ -1,3 +1,5 @@
+import CFB from 'cfb';
+import { strToU8, zipSync } from 'fflate';
 import * as XLSX from '@e965/xlsx';
 import { convertDocument } from '../../src';
 import { appendToWorkbook, bof, chartSubstream, eof, workbookStorage } from '../biff8';
@@ -80,6 +82,18 @@ describe('PPT (PowerPoint 97-2003) slides', () => {
     const footer = shape({ box: [500, 3500, 5000, 3800], text: { kind: 4, text: 'Enjoy.' } });
     const { stream, currentUser: user } = pptDocument({ slides: [slide(footer, steps, title('Cake'), left)] });
     expect(await convert(pptFile(stream, user))).toBe('# Cake\n\n- Flour\n- Eggs\n\n1. Mix\n2. Bake\n\nEnjoy.\n');
+  });
+
+  it('When a slide sets a heading over each of two columns (Comparison layout), then each heading is read with its column, left then right', async () => {
+    // Box: left, top, right, bottom; the right column is stored first.
+    const buyHead = shape({ box: [3100, 1050, 5500, 1350], text: { kind: 4, text: 'Buy' } });
+    const buyBody = shape({ box: [3100, 1400, 5500, 3000], text: { kind: 4, text: 'Six weeks' } });
+    const buildHead = shape({ box: [500, 1000, 2900, 1300], text: { kind: 4, text: 'Build' } });
+    const buildBody = shape({ box: [500, 1420, 2900, 3000], text: { kind: 4, text: 'Nine months' } });
+    const { stream, currentUser: user } = pptDocument({
+      slides: [slide(buyHead, buyBody, title('Choice'), buildHead, buildBody)],
+    });
+    expect(await convert(pptFile(stream, user))).toBe('# Choice\n\nBuild\n\nNine months\n\nBuy\n\nSix weeks\n');
   });
 
   it('When a numbered list starts at a number or is split into paragraph runs, then it keeps its start and stays one numbered list', async () => {
@@ -228,6 +242,37 @@ describe('PPT embedded charts and worksheets', () => {
     const xls = XLSX.write(wb, { type: 'buffer', bookType: 'biff8' }) as Buffer;
     expect(await convert(withObject(xls, 'Excel.Sheet.8'))).toBe(
       '# Results\n\n| Item | Price |\n| --- | --- |\n| Tea | 3 |\n',
+    );
+  });
+
+  it('When LibreOffice embeds a chart as an ODF chart document (package_stream), then its title, kind and data become a table', async () => {
+    const content =
+      '<office:document-content xmlns:office="urn:oasis:names:tc:opendocument:xmlns:office:1.0" xmlns:chart="urn:oasis:names:tc:opendocument:xmlns:chart:1.0" xmlns:text="urn:oasis:names:tc:opendocument:xmlns:text:1.0" xmlns:table="urn:oasis:names:tc:opendocument:xmlns:table:1.0">' +
+      '<office:body><office:chart><chart:chart chart:class="chart:bar"><chart:title><text:p>Sales</text:p></chart:title>' +
+      '<chart:plot-area><chart:series chart:values-cell-range-address="local-table.$B$2:.$B$3"/></chart:plot-area>' +
+      '<table:table table:name="local-table"><table:table-rows>' +
+      [
+        ['', 'Hardware'],
+        ['Q1', '14'],
+        ['Q2', '18'],
+      ]
+        .map(
+          (r) =>
+            `<table:table-row>${r.map((v) => `<table:table-cell><text:p>${v}</text:p></table:table-cell>`).join('')}</table:table-row>`,
+        )
+        .join('') +
+      '</table:table-rows></table:table></chart:chart></office:chart></office:body></office:document-content>';
+    const pkg = Buffer.from(
+      zipSync({
+        mimetype: strToU8('application/vnd.oasis.opendocument.chart'),
+        'content.xml': strToU8(content),
+      }),
+    );
+    const cfb = CFB.utils.cfb_new();
+    CFB.utils.cfb_add(cfb, 'package_stream', pkg);
+    const storage = Buffer.from(CFB.write(cfb, { type: 'buffer' }) as Uint8Array);
+    expect(await convert(withObject(storage, ''))).toBe(
+      '# Results\n\n**Sales**\n\n*Bar chart*\n\n|  | Hardware |\n| --- | --- |\n| Q1 | 14 |\n| Q2 | 18 |\n',
     );
   });
 

@@ -1,4 +1,5 @@
 import JSZip from 'jszip';
+import sharp from 'sharp';
 import PptxGenJS from 'pptxgenjs';
 import { convertDocument } from '../../src';
 import { DIAGRAM_DATA_REL, SMARTART_GRAPHIC, smartArtData } from '../smartart';
@@ -208,5 +209,127 @@ describe('PPTX', () => {
     zip.file(slide, (await zip.file(slide)!.async('string')).replace('</p:spTree>', `${frame}</p:spTree>`));
     const { markdown } = await convertDocument(await zip.generateAsync({ type: 'nodebuffer' }), 'pptx', std);
     expect(markdown).toBe('# Slide 1\n\nProcess\n\n- Plan\n- Build\n  - Test the parts\n- Ship\n');
+  });
+  it('When a slide sets a heading over each of two columns (Comparison layout), then each heading is read with its column, left then right', async () => {
+    const pptx = new PptxGenJS();
+    const slide = pptx.addSlide();
+    slide.addText('Build versus buy', { x: 0.5, y: 0.3, w: 9, h: 0.8, fontSize: 32 });
+    // Added right column first: the file's order is not the reading order.
+    slide.addText('Buy', { x: 5.1, y: 1.25, w: 4.4, h: 0.5, fontSize: 20 });
+    slide.addText([{ text: 'Live in six weeks', options: { bullet: true } }], { x: 5.1, y: 1.8, w: 4.4, h: 3 });
+    slide.addText('Build', { x: 0.5, y: 1.2, w: 4.4, h: 0.5, fontSize: 20 });
+    slide.addText([{ text: 'Needs a team of four', options: { bullet: true } }], { x: 0.5, y: 1.85, w: 4.4, h: 3 });
+    // A grid of labels and values in boxes of one height stays rows.
+    const grid = pptx.addSlide();
+    grid.addText('Owner', { x: 0.5, y: 1, w: 3, h: 0.5 });
+    grid.addText('Dana', { x: 4, y: 1, w: 3, h: 0.5 });
+    grid.addText('Due', { x: 0.5, y: 1.6, w: 3, h: 0.5 });
+    grid.addText('March', { x: 4, y: 1.6, w: 3, h: 0.5 });
+    const input = (await pptx.write({ outputType: 'nodebuffer' })) as Buffer;
+    const { markdown } = await convertDocument(input, 'pptx', std);
+    expect(markdown).toBe(
+      '# Build versus buy\n\nBuild\n\n- Needs a team of four\n\nBuy\n\n- Live in six weeks\n\n# Slide 2\n\nOwner\n\nDana\n\nDue\n\nMarch\n',
+    );
+  });
+
+  it('When placeholders take their place from the slide layout, then they are read where the layout puts them', async () => {
+    const pptx = new PptxGenJS();
+    pptx.addSlide().addText('Body', { x: 0.5, y: 1.5, w: 9, h: 3 });
+    const zip = await JSZip.loadAsync((await pptx.write({ outputType: 'nodebuffer' })) as Buffer);
+    const part = 'ppt/slides/slide1.xml';
+    const xml = await zip.file(part)!.async('string');
+    // A comparison slide as PowerPoint saves it: the placeholders set no position of their own; the
+    // file lists the right column before the left one.
+    const ph = (id: number, idx: number, text: string): string =>
+      `<p:sp><p:nvSpPr><p:cNvPr id="${id}" name="P${id}"/><p:cNvSpPr/><p:nvPr><p:ph idx="${idx}"/></p:nvPr></p:nvSpPr><p:spPr/><p:txBody><a:bodyPr/><a:p><a:pPr><a:buNone/></a:pPr><a:r><a:t>${text}</a:t></a:r></a:p></p:txBody></p:sp>`;
+    const shapes = ph(10, 3, 'Right') + ph(11, 2, 'Left');
+    await zip.file(part, xml.replace(/<p:sp>.*<\/p:sp>/s, shapes));
+    const layoutPart = Object.keys(zip.files).find((f) => /slideLayouts\/slideLayout\d+\.xml$/.test(f))!;
+    const layout = await zip.file(layoutPart)!.async('string');
+    const box = (id: number, idx: number, x: number): string =>
+      `<p:sp><p:nvSpPr><p:cNvPr id="${id}" name="L${id}"/><p:cNvSpPr/><p:nvPr><p:ph idx="${idx}"/></p:nvPr></p:nvSpPr><p:spPr><a:xfrm><a:off x="${x}" y="1600000"/><a:ext cx="4000000" cy="3000000"/></a:xfrm></p:spPr></p:sp>`;
+    await zip.file(layoutPart, layout.replace('</p:spTree>', box(20, 2, 500000) + box(21, 3, 5000000) + '</p:spTree>'));
+    const input = await zip.generateAsync({ type: 'nodebuffer' });
+    const { markdown } = await convertDocument(input, 'pptx', std);
+    expect(markdown).toBe('# Slide 1\n\nLeft\n\nRight\n');
+  });
+
+  it('When shapes sit in a group, then their places are mapped from the group onto the slide', async () => {
+    const pptx = new PptxGenJS();
+    pptx.addSlide().addText('Body', { x: 0.5, y: 1.5, w: 9, h: 3 });
+    const zip = await JSZip.loadAsync((await pptx.write({ outputType: 'nodebuffer' })) as Buffer);
+    const part = 'ppt/slides/slide1.xml';
+    const xml = await zip.file(part)!.async('string');
+    const box = (id: number, x: number, y: number, text: string): string =>
+      `<p:sp><p:nvSpPr><p:cNvPr id="${id}" name="T${id}"/><p:cNvSpPr txBox="1"/><p:nvPr/></p:nvSpPr><p:spPr><a:xfrm><a:off x="${x}" y="${y}"/><a:ext cx="100" cy="50"/></a:xfrm></p:spPr><p:txBody><a:bodyPr/><a:p><a:r><a:t>${text}</a:t></a:r></a:p></p:txBody></p:sp>`;
+    // The group's children are in its own space (0..200 by 0..200), drawn at the slide's bottom half;
+    // the box outside the group lies between the group's two rows.
+    const group =
+      '<p:grpSp><p:nvGrpSpPr><p:cNvPr id="30" name="G"/><p:cNvGrpSpPr/><p:nvPr/></p:nvGrpSpPr>' +
+      '<p:grpSpPr><a:xfrm><a:off x="0" y="3000000"/><a:ext cx="8000000" cy="3000000"/><a:chOff x="0" y="0"/><a:chExt cx="200" cy="200"/></a:xfrm></p:grpSpPr>' +
+      box(31, 0, 0, 'Grouped top') +
+      box(32, 0, 150, 'Grouped bottom') +
+      '</p:grpSp>';
+    await zip.file(part, xml.replace(/<p:sp>.*<\/p:sp>/s, group + box(40, 0, 4000000, 'Loose middle')));
+    const input = await zip.generateAsync({ type: 'nodebuffer' });
+    const { markdown } = await convertDocument(input, 'pptx', std);
+    expect(markdown).toBe('# Slide 1\n\nGrouped top\n\nLoose middle\n\nGrouped bottom\n');
+  });
+
+  it('When a numbered list starts at 4, then it is numbered from 4', async () => {
+    const pptx = new PptxGenJS();
+    const numbered = { bullet: { type: 'number' as const, numberStartAt: 4 } };
+    pptx.addSlide().addText(
+      [
+        { text: 'Close the lease', options: numbered },
+        { text: 'Hire two engineers', options: numbered },
+      ],
+      { x: 0.5, y: 1, w: 9, h: 2 },
+    );
+    const input = (await pptx.write({ outputType: 'nodebuffer' })) as Buffer;
+    const { markdown } = await convertDocument(input, 'pptx', std);
+    expect(markdown).toBe('# Slide 1\n\n4. Close the lease\n5. Hire two engineers\n');
+  });
+
+  it('When a text box holds a listing in a monospaced face, then it is a code block with its indentation; monospaced prose stays prose', async () => {
+    const pptx = new PptxGenJS();
+    const slide = pptx.addSlide();
+    slide.addText('def square(x):\n    return x * x', { x: 0.5, y: 1, w: 9, h: 2, fontFace: 'Courier New' });
+    slide.addText('Typed on a typewriter', { x: 0.5, y: 3.5, w: 9, h: 1, fontFace: 'Courier New' });
+    const input = (await pptx.write({ outputType: 'nodebuffer' })) as Buffer;
+    const { markdown } = await convertDocument(input, 'pptx', std);
+    expect(markdown).toBe('# Slide 1\n\n```\ndef square(x):\n    return x * x\n```\n\nTyped on a typewriter\n');
+  });
+  it('When a row of photos stands over names and roles, then each photo is read with its name and role; an empty placeholder splits nothing', async () => {
+    const png = await sharp({ create: { width: 16, height: 16, channels: 3, background: '#ffffff' } })
+      .png()
+      .toBuffer();
+    const pptx = new PptxGenJS();
+    pptx.defineSlideMaster({
+      title: 'TB',
+      objects: [{ placeholder: { options: { name: 'body', type: 'body', x: 0.5, y: 1, w: 9, h: 4 }, text: '' } }],
+    });
+    const slide = pptx.addSlide({ masterName: 'TB' });
+    [
+      ['Ines Duarte', 'Chief Executive'],
+      ['Tomas Berg', 'Head of Sales'],
+    ].forEach(([name, role], i) => {
+      const x = 0.5 + i * 4.5;
+      slide.addImage({
+        data: `data:image/png;base64,${png.toString('base64')}`,
+        x,
+        y: 1,
+        w: 3,
+        h: 2,
+        altText: `Portrait of ${name}`,
+      });
+      slide.addText(name!, { x, y: 3.1, w: 3, h: 0.5 });
+      slide.addText(role!, { x, y: 3.6, w: 3, h: 0.4 });
+    });
+    const input = (await pptx.write({ outputType: 'nodebuffer' })) as Buffer;
+    const { markdown } = await convertDocument(input, 'pptx', std);
+    expect(markdown).toBe(
+      '# Slide 1\n\n![Portrait of Ines Duarte](#)\n\nInes Duarte\n\nChief Executive\n\n![Portrait of Tomas Berg](#)\n\nTomas Berg\n\nHead of Sales\n',
+    );
   });
 });

@@ -6,6 +6,8 @@ import { chartDataBlocks } from '../shared/charts';
 import { sheetRows, tableRegions } from '../shared/sheet-grid';
 import { readBiffChart, resolveChartCells } from '../shared/biff-chart';
 import { streamOf } from '../shared/ole';
+import { odfChart } from '../shared/odf-chart';
+import { SafeZip } from '../../archive/safe-zip';
 
 /** An OLE object embedded in a presentation (ExOleObjStg): its program id and its storage's bytes. */
 export interface EmbeddedObject {
@@ -35,7 +37,7 @@ export function embeddedObjectBlocks(object: EmbeddedObject): Block[] {
     return [];
   }
   const workbook = streamOf(cfb, 'Workbook') ?? streamOf(cfb, 'Book');
-  if (!workbook) return [];
+  if (!workbook) return packagedChartBlocks(streamOf(cfb, 'package_stream'));
   const chart = readBiffChart(workbook);
   let wb: XLSX.WorkBook | undefined;
   const book = (): XLSX.WorkBook | undefined => {
@@ -59,6 +61,22 @@ export function embeddedObjectBlocks(object: EmbeddedObject): Block[] {
     blocks.push({ type: 'paragraph', text: [{ type: 'strong', children: [{ type: 'text', text: chart.title }] }] });
   for (const rows of tables) blocks.push({ type: 'table', rows: rows.map((r) => r.map((c) => [text(c)])) });
   return blocks;
+}
+
+/**
+ * A chart LibreOffice embeds as its own ODF chart document in the object's `package_stream` (its
+ * PPT export of any chart): title, kind and data table, as an ODP chart object is read.
+ */
+function packagedChartBlocks(bytes: Buffer | undefined): Block[] {
+  if (!bytes || bytes.length > MAX_OBJECT_BYTES || bytes.readUInt32LE(0) !== 0x04034b50) return [];
+  try {
+    const zip = new SafeZip(bytes, 'embedded chart');
+    if (!zip.textOf('mimetype')?.includes('opendocument.chart')) return [];
+    const chart = odfChart(zip, '');
+    return chart?.series.length ? chartDataBlocks(chart) : [];
+  } catch {
+    return [];
+  }
 }
 
 function storageBytes(object: EmbeddedObject): Buffer | undefined {

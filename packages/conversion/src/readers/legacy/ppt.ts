@@ -83,6 +83,9 @@ type AutoNumber = { start: number } | false | undefined;
 interface Item {
   x: number;
   y: number;
+  /** Width and height on the slide, where the shape has an anchor. */
+  w?: number;
+  h?: number;
   runs: TextRun[];
   blocks?: Block[];
 }
@@ -553,9 +556,12 @@ function resolveRuns(runs: TextRun[], context: SlideContext | undefined): TextRu
   });
 }
 
-function position(info: ShapeInfo, frame: Frame): { x: number; y: number } {
+function position(info: ShapeInfo, frame: Frame): { x: number; y: number; w?: number; h?: number } {
   const a = info.anchor;
-  return a ? frame.map(a[0], a[1]) : frame.map(0, 0);
+  if (!a) return frame.map(0, 0);
+  const top = frame.map(a[0], a[1]);
+  const bottom = frame.map(a[2], a[3]);
+  return bottom.x > top.x && bottom.y > top.y ? { ...top, w: bottom.x - top.x, h: bottom.y - top.y } : top;
 }
 
 /** A group: a table when its shape is flagged as one, else its shapes with the group's coordinates mapped onto the slide. */

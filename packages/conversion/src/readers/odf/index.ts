@@ -913,14 +913,19 @@ export const odpReader: Reader = {
       const drawn: DrawnFrame[] = [];
       for (const frame of children(page).flatMap((c) => (c.localName === 'g' ? children(c) : [c]))) {
         const cls = attr(frame, 'class') ?? '';
+        // Slide numbers, footers and dates repeat on every slide (a "<number>" field, the footer text).
+        if (RUNNING_CLASSES.has(cls)) continue;
         const box = child(frame, 'text-box') ?? (frame.localName === 'custom-shape' ? frame : undefined);
         const table = child(frame, 'table');
         const object = child(frame, 'object');
         const chart = object ? odfChart(pkg.zip, attr(object, 'href') ?? '') : undefined;
+        const code = box && cls !== 'title' ? frameCode(box, pkg, notes) : undefined;
         if (table) {
           blocks.push(...tableBlocks(table, pkg, notes));
         } else if (chart) {
           blocks.push(...chartDataBlocks(chart));
+        } else if (code !== undefined) {
+          blocks.push({ type: 'code', text: code });
         } else if (box) {
           const paragraphs = frameParagraphs(
             box,
@@ -974,6 +979,9 @@ export const odpReader: Reader = {
   },
 };
 
+/** Presentation classes of frames that repeat on every slide: left out, like running page headers. */
+const RUNNING_CLASSES = new Set(['page-number', 'footer', 'date-time', 'header']);
+
 /** A slide's text frame that is no placeholder: where its blocks start, its smallest type size, its one line. */
 interface DrawnFrame {
   at: number;
@@ -1010,6 +1018,45 @@ function smallestTextSize(box: Element, pkg: OdfPackage): number | undefined {
   return smallest;
 }
 
+/**
+ * A slide's text frame set all in a monospaced face whose text reads as code (a listing on a
+ * lecture slide): its lines, spaces kept; undefined otherwise, as in the PPTX reader.
+ */
+function frameCode(box: Element, pkg: OdfPackage, notes: Note[]): string | undefined {
+  const paragraphs = descendants(box, 'p');
+  // A frame with notes or comments is read once, as text (reading it here would add its notes twice).
+  if (descendants(box, 'note').length || descendants(box, 'annotation').length) return undefined;
+  if (
+    !paragraphs.some((p) => p.textContent?.trim()) ||
+    !paragraphs.every((p) => !p.textContent?.trim() || isMonospaced(p, pkg))
+  )
+    return undefined;
+  const lines = paragraphs.map((p) => inlineText(inline(p, pkg, notes), '\n').replace(/\s+$/, ''));
+  while (lines.length && !lines[lines.length - 1]!.trim()) lines.pop();
+  while (lines.length && !lines[0]!.trim()) lines.shift();
+  return lines.some((l) => CODE_CHARS.test(l)) ? lines.join('\n') : undefined;
+}
+
+/**
+ * The first number of a numbered list in a slide's frame, when not 1: its first item's start value,
+ * else its list style's at that level (LibreOffice writes a PowerPoint list's `startAt` there).
+ */
+function slideListStart(list: Element, style: string, level: number, pkg: OdfPackage): number | undefined {
+  const item = Number(
+    attr(
+      children(list).find((c) => c.localName === 'list-item'),
+      'start-value',
+    ),
+  );
+  if (Number.isInteger(item) && item > 0) return item === 1 ? undefined : item;
+  const listStyle = descendants(pkg.content, 'list-style').find((ls) => attr(ls, 'name') === style);
+  const levelStyle = children(listStyle, 'list-level-style-number').find(
+    (l) => Number(attr(l, 'level') ?? 1) === level + 1,
+  );
+  const value = Number(attr(levelStyle, 'start-value'));
+  return Number.isInteger(value) && value > 1 ? value : undefined;
+}
+
 function frameParagraphs(
   box: Element,
   pkg: OdfPackage,
@@ -1023,19 +1070,14 @@ function frameParagraphs(
     if (c.localName === 'p' || c.localName === 'h') out.push({ text: inline(c, pkg, notes, fmt), level, bullet });
     else if (c.localName === 'list') {
       const style = attr(c, 'style-name') ?? '';
-      const ordered = pkg.numberedLists.get(style)?.[level] ?? false;
+      // A list in the frame itself is at the frame's level; one inside a list item a level deeper.
+      const depth = box.localName === 'list-item' ? level + 1 : level;
+      const ordered = pkg.numberedLists.get(style)?.[depth] ?? false;
+      const first = out.length;
       for (const item of children(c))
-        out.push(
-          ...frameParagraphs(
-            item,
-            pkg,
-            notes,
-            ordered ? 'number' : 'bullet',
-            // A list in the frame itself is at the frame's level; one inside a list item a level deeper.
-            box.localName === 'list-item' ? level + 1 : level,
-            fmt,
-          ),
-        );
+        out.push(...frameParagraphs(item, pkg, notes, ordered ? 'number' : 'bullet', depth, fmt));
+      const start = ordered ? slideListStart(c, style, depth, pkg) : undefined;
+      if (start !== undefined && out[first]) out[first] = { ...out[first]!, start };
     } else if (c.localName === 'list-item') out.push(...frameParagraphs(c, pkg, notes, bullet, level, fmt));
   }
   return out;

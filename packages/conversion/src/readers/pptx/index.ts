@@ -10,17 +10,17 @@ import { PictureReader, picturePlaceholder } from '../shared/ocr/pictures';
 import { imageAltText } from '../shared/alt-text';
 import { chartBlocks, relationships } from '../shared/ooxml-parts';
 import { diagramNodes } from '../shared/smartart';
+import { CODE_CHARS, MONOSPACE } from '../shared/code-paragraphs';
 import {
   type ParagraphModel,
   paragraphsToBlocks,
   readingOrder,
   slidesToBlocks,
+  type SlideBox,
   type SlideModel,
 } from '../shared/slides';
 
-interface Placed {
-  y: number;
-  x: number;
+interface Placed extends SlideBox {
   blocks: Block[];
   /** A text box (no placeholder) of one line: its text, and its smallest run size set (hundredths of a point). */
   line?: { text: string; size?: number };
@@ -49,6 +49,8 @@ export const pptxReader: Reader = {
     // Shapes whose tops differ by less than a 48th of the slide's height read as one row, left to right.
     const tolerance = (Number(attr(descendants(presentationDoc, 'sldSz')[0], 'cy')) || 6858000) / 48;
     const slides: SlideModel[] = [];
+    // Placeholder boxes of each slide layout (and its master), read once for the deck.
+    const layouts = new Map<string, Map<string, SlideBox>>();
     const authors = commentAuthors(zip);
     // Enhanced mode reads the text inside the slides' pictures (screenshots, scanned handouts).
     const reader = options.enhanced ? new PictureReader() : undefined;
@@ -61,7 +63,7 @@ export const pptxReader: Reader = {
       const target = targets[number - 1]!;
       const pictures = reader ? await slidePictureText(zip, target, reader) : undefined;
       slides.push({
-        ...readSlide(zip, target, tolerance, pictures),
+        ...readSlide(zip, target, tolerance, layouts, pictures),
         comments: slideComments(zip, target, authors),
         number,
       });
@@ -90,7 +92,13 @@ async function slidePictureText(zip: SafeZip, part: string, reader: PictureReade
   return out;
 }
 
-function readSlide(zip: SafeZip, part: string, tolerance: number, pictures?: Map<string, string>): SlideModel {
+function readSlide(
+  zip: SafeZip,
+  part: string,
+  tolerance: number,
+  layouts: Map<string, Map<string, SlideBox>>,
+  pictures?: Map<string, string>,
+): SlideModel {
   const xml = zip.textOf(part);
   if (!xml) return { title: '', blocks: [], notes: [] };
   const doc = parseXml(xml, 'slide');
@@ -98,10 +106,17 @@ function readSlide(zip: SafeZip, part: string, tolerance: number, pictures?: Map
   const tree = descendants(doc, 'spTree')[0];
   let title = '';
   const placed: Placed[] = [];
-  const visit = (container: Element | undefined): void => {
+  // Read only when a placeholder sets no position of its own; one reading per layout for the deck.
+  let inherited: Map<string, SlideBox> | undefined;
+  const layoutBox = (shape: Element): SlideBox | undefined => {
+    const layout = [...rels.values()].find((t) => /slideLayouts\/[^/]+\.xml$/.test(t)) ?? '';
+    inherited ??= layouts.get(layout) ?? layouts.set(layout, layoutPlaceholders(zip, layout)).get(layout)!;
+    return inheritedBox(shape, inherited);
+  };
+  const visit = (container: Element | undefined, map: Mapping): void => {
     for (const shape of children(container)) {
-      const pos = position(shape);
-      if (shape.localName === 'grpSp') visit(shape);
+      const pos = map(ownBox(shape) ?? layoutBox(shape) ?? { x: 0, y: 0 });
+      if (shape.localName === 'grpSp') visit(shape, groupMapping(shape, map));
       else if (shape.localName === 'sp') {
         const ph = descendants(child(shape, 'nvSpPr'), 'ph')[0];
         const phType = attr(ph, 'type') ?? (ph ? 'body' : '');
@@ -122,7 +137,9 @@ function readSlide(zip: SafeZip, part: string, tolerance: number, pictures?: Map
           !ph && filled.length === 1 && filled[0]!.bullet === 'none'
             ? { text: filled[0]!.text.trim(), size: smallestRunSize(child(shape, 'txBody')) }
             : undefined;
-        placed.push({ ...pos, blocks: paragraphsToBlocks(paragraphs), line });
+        const code = phType === 'title' || phType === 'ctrTitle' ? undefined : codeText(child(shape, 'txBody'));
+        const blocks: Block[] = code ? [{ type: 'code', text: code }] : paragraphsToBlocks(paragraphs);
+        placed.push({ ...pos, blocks, line: code ? undefined : line });
       } else if (shape.localName === 'graphicFrame') {
         const table = descendants(shape, 'tbl')[0];
         if (table) placed.push({ ...pos, blocks: [{ type: 'table', rows: tableRows(table) }] });
@@ -139,11 +156,11 @@ function readSlide(zip: SafeZip, part: string, tolerance: number, pictures?: Map
         const alt = imageAltText(attr(nv, 'descr'), attr(nv, 'title'), attr(nv, 'name'));
         const embedded = rels.get(relAttr(descendants(shape, 'blip')[0], 'embed') ?? '');
         const text = embedded ? pictures?.get(embedded) : undefined;
-        placed.push({ ...pos, blocks: [{ type: 'paragraph', text: picturePlaceholder(alt, text) }] });
+        placed.push({ ...pos, picture: true, blocks: [{ type: 'paragraph', text: picturePlaceholder(alt, text) }] });
       }
     }
   };
-  visit(tree);
+  visit(tree, (box) => box);
   const notesPart = [...rels.values()].find((t) => /notesSlide\d*\.xml$/.test(t));
   const notes: SlideModel['notes'] = [];
   if (notesPart) {
@@ -156,7 +173,10 @@ function readSlide(zip: SafeZip, part: string, tolerance: number, pictures?: Map
       }
     }
   }
-  const ordered = readingOrder(placed, tolerance);
+  const ordered = readingOrder(
+    placed.filter((p) => p.blocks.length),
+    tolerance,
+  );
   const drawn = title ? undefined : drawnTitle(ordered);
   if (drawn) title = drawn.line!.text;
   return { title, blocks: ordered.filter((p) => p !== drawn).flatMap((p) => p.blocks), notes };
@@ -226,13 +246,87 @@ function slideComments(zip: SafeZip, part: string, authors: Map<string, string>)
   return out;
 }
 
-/** The shape's offset on the slide (group children keep their own offsets, close enough to order them). */
-function position(shape: Element): { x: number; y: number } {
-  const off = descendants(shape, 'off')[0];
-  return { x: Number(attr(off, 'x') ?? 0), y: Number(attr(off, 'y') ?? 0) };
+/** Maps a box in a group's child coordinates onto the slide. */
+type Mapping = (box: SlideBox) => SlideBox;
+
+/** A shape's own box (`a:xfrm` offset and extent), undefined when it sets none (a placeholder placed by its layout). */
+function ownBox(shape: Element): SlideBox | undefined {
+  const xfrm =
+    child(child(shape, shape.localName === 'grpSp' ? 'grpSpPr' : 'spPr'), 'xfrm') ?? descendants(shape, 'xfrm')[0];
+  const off = child(xfrm, 'off');
+  if (!off) return undefined;
+  const ext = child(xfrm, 'ext');
+  return {
+    x: Number(attr(off, 'x') ?? 0),
+    y: Number(attr(off, 'y') ?? 0),
+    w: Number(attr(ext, 'cx') ?? 0) || undefined,
+    h: Number(attr(ext, 'cy') ?? 0) || undefined,
+  };
 }
 
-/** Paragraphs of a text body, as plain text; in body placeholders paragraphs are bullets unless marked buNone. */
+/** A group's mapping: its children's boxes are in its child space (`a:chOff`, `a:chExt`), scaled onto its own box. */
+function groupMapping(group: Element, outer: Mapping): Mapping {
+  const xfrm = child(child(group, 'grpSpPr'), 'xfrm');
+  const off = child(xfrm, 'off');
+  const ext = child(xfrm, 'ext');
+  const chOff = child(xfrm, 'chOff');
+  const chExt = child(xfrm, 'chExt');
+  if (!off || !ext || !chOff || !chExt) return outer;
+  const num = (el: Element, name: string): number => Number(attr(el, name) ?? 0);
+  const sx = num(chExt, 'cx') > 0 ? num(ext, 'cx') / num(chExt, 'cx') : 1;
+  const sy = num(chExt, 'cy') > 0 ? num(ext, 'cy') / num(chExt, 'cy') : 1;
+  return (box) =>
+    outer({
+      x: num(off, 'x') + (box.x - num(chOff, 'x')) * sx,
+      y: num(off, 'y') + (box.y - num(chOff, 'y')) * sy,
+      w: box.w === undefined ? undefined : box.w * sx,
+      h: box.h === undefined ? undefined : box.h * sy,
+    });
+}
+
+/** Boxes of the placeholders on a slide's layout and its master, by `idx:N` and `type:T`, the layout's first. */
+function layoutPlaceholders(zip: SafeZip, layout: string): Map<string, SlideBox> {
+  const out = new Map<string, SlideBox>();
+  if (!layout) return out;
+  const master = layout && [...relationships(zip, layout).values()].find((t) => /slideMasters\/[^/]+\.xml$/.test(t));
+  for (const part of [layout, master]) {
+    const xml = part && zip.textOf(part);
+    if (!xml) continue;
+    for (const sp of descendants(parseXml(xml, 'slide layout'), 'sp')) {
+      const ph = descendants(child(sp, 'nvSpPr'), 'ph')[0];
+      const box = ph && ownBox(sp);
+      if (!ph || !box) continue;
+      for (const key of placeholderKeys(ph)) if (!out.has(key)) out.set(key, box);
+    }
+  }
+  return out;
+}
+
+/** How a placeholder is matched to its layout's: by index, then by type (no type is a body). */
+function placeholderKeys(ph: Element): string[] {
+  const idx = attr(ph, 'idx');
+  const type = attr(ph, 'type') ?? 'body';
+  return [...(idx ? [`idx:${idx}`] : []), `type:${type === 'ctrTitle' ? 'title' : type}`];
+}
+
+/** The box a placeholder without its own takes from its layout or master. */
+function inheritedBox(shape: Element, inherited: Map<string, SlideBox>): SlideBox | undefined {
+  const ph = descendants(
+    child(shape, 'nvSpPr') ?? child(shape, 'nvGraphicFramePr') ?? child(shape, 'nvPicPr'),
+    'ph',
+  )[0];
+  if (!ph) return undefined;
+  for (const key of placeholderKeys(ph)) {
+    const box = inherited.get(key);
+    if (box) return box;
+  }
+  return undefined;
+}
+
+/**
+ * Paragraphs of a text body, as plain text; in body placeholders paragraphs are bullets unless
+ * marked buNone. A numbered paragraph keeps the number its list starts at (`buAutoNum startAt`).
+ */
 function textParagraphs(
   body: Element | undefined,
   bulletsByDefault: boolean,
@@ -252,11 +346,42 @@ function textParagraphs(
       )
       .join('');
     let bullet: ParagraphModel['bullet'] = bulletsByDefault ? 'bullet' : 'none';
+    let start: number | undefined;
+    const autoNum = child(pPr, 'buAutoNum');
     if (child(pPr, 'buNone')) bullet = 'none';
-    else if (child(pPr, 'buAutoNum')) bullet = 'number';
-    else if (child(pPr, 'buChar') || child(pPr, 'buBlip')) bullet = 'bullet';
-    return { text: text.replace(/\s*\n\s*/g, ' '), level, bullet };
+    else if (autoNum) {
+      bullet = 'number';
+      const at = Number(attr(autoNum, 'startAt'));
+      if (Number.isInteger(at) && at > 1) start = at;
+    } else if (child(pPr, 'buChar') || child(pPr, 'buBlip')) bullet = 'bullet';
+    return { text: text.replace(/\s*\n\s*/g, ' '), level, bullet, ...(start !== undefined && { start }) };
   });
+}
+
+/**
+ * A text box set all in a monospaced face whose text reads as code (a listing on a lecture slide):
+ * its lines, spaces kept. Undefined for anything else, a box of prose in a typewriter face included.
+ */
+function codeText(body: Element | undefined): string | undefined {
+  const runs = descendants(body, 'r').filter((r) => descendants(r, 't').some((t) => t.textContent?.trim()));
+  if (!runs.length) return undefined;
+  if (!runs.every((r) => MONOSPACE.test(attr(child(child(r, 'rPr'), 'latin'), 'typeface') ?? ''))) return undefined;
+  const lines = children(body, 'p').flatMap((p) =>
+    children(p)
+      .map((r) =>
+        r.localName === 'br'
+          ? '\n'
+          : descendants(r, 't')
+              .map((t) => t.textContent ?? '')
+              .join(''),
+      )
+      .join('')
+      .split('\n'),
+  );
+  while (lines.length && !lines[lines.length - 1]!.trim()) lines.pop();
+  while (lines.length && !lines[0]!.trim()) lines.shift();
+  const code = lines.map((l) => l.trimEnd()).join('\n');
+  return lines.some((l) => CODE_CHARS.test(l)) ? code : undefined;
 }
 
 /** Table cells with merged areas repeated, as a reader sees the merged value across them. */

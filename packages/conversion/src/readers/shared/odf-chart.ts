@@ -23,11 +23,12 @@ const CHART_KINDS: Record<string, string> = {
  * An embedded ODF chart object (`<draw:object xlink:href="./Object 1">`): its title, kind and
  * the data of its local table (first row the series names, first column the categories; series
  * in rows, as the series' cell ranges say, are turned into columns). Undefined when the object
- * is not a chart.
+ * is not a chart. An empty href reads the package's own content (a chart document by itself).
  */
 export function odfChart(zip: SafeZip, href: string): ChartData | undefined {
   const dir = href.replace(/^\.\//, '').replace(/\/$/, '');
-  const xml = zip.textOf(`${dir}/content.xml`);
+  // An empty href is the package itself (a chart document of its own, as LibreOffice embeds one in a PPT).
+  const xml = zip.textOf(dir ? `${dir}/content.xml` : 'content.xml');
   if (!xml) return undefined;
   const chart = descendants(parseXml(xml, 'chart object'), 'chart').find((c) => c.namespaceURI?.includes('chart'));
   if (!chart) return undefined;

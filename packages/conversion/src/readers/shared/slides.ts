@@ -77,24 +77,81 @@ function nestList(run: ParagraphModel[], base: number): Block[] {
   return blocks;
 }
 
+/** A shape's place on the slide: its top-left corner, and its size where the format gives one. */
+export interface SlideBox {
+  x: number;
+  y: number;
+  w?: number;
+  h?: number;
+  /** A picture: a row of pictures over captions under each reads picture by picture (cards). */
+  picture?: boolean;
+}
+
 /**
  * Shapes in reading order: top to bottom in bands of nearly equal tops (within `tolerance`, so
  * boxes side by side whose tops differ by a hair read left to right), left to right within a band.
+ * A band of column headings over a band of taller boxes, one under each heading (PowerPoint's
+ * Comparison layout, a heading over each column's text), is read column by column, and so is a row
+ * of pictures with text under each (a team slide's photo, name and role).
  */
-export function readingOrder<T extends { x: number; y: number }>(items: T[], tolerance: number): T[] {
-  const out: T[] = [];
+export function readingOrder<T extends SlideBox>(items: T[], tolerance: number): T[] {
+  const bands: T[][] = [];
   let band: T[] = [];
   let bandTop = -Infinity;
   for (const item of [...items].sort((a, b) => a.y - b.y)) {
     if (item.y - bandTop > tolerance) {
-      out.push(...band.sort((a, b) => a.x - b.x));
+      if (band.length) bands.push(band.sort((a, b) => a.x - b.x));
       band = [];
       bandTop = item.y;
     }
     band.push(item);
   }
-  out.push(...band.sort((a, b) => a.x - b.x));
+  if (band.length) bands.push(band.sort((a, b) => a.x - b.x));
+  const out: T[] = [];
+  for (let i = 0; i < bands.length; i++) {
+    const top = bands[i]!;
+    let end = i + 1;
+    if (top.length >= 2 && top.every((p) => p.picture)) {
+      while (
+        end < bands.length &&
+        bands[end]!.every((p) => !p.picture) &&
+        underEach(bands[end - 1]!, bands[end]!, tolerance)
+      )
+        end++;
+    } else if (end < bands.length && headsColumns(top, bands[end]!, tolerance)) end++;
+    if (end === i + 1) {
+      out.push(...top);
+      continue;
+    }
+    top.forEach((_, k) => {
+      for (let j = i; j < end; j++) out.push(bands[j]![k]!);
+    });
+    i = end - 1;
+  }
   return out;
+}
+
+/**
+ * Whether each box of `lower` stands under the box of `upper` in its place: as many of each (two
+ * or more), the k-th overlapping the k-th across and no other, starting below it.
+ */
+function underEach<T extends SlideBox>(upper: T[], lower: T[], tolerance: number): boolean {
+  if (upper.length < 2 || upper.length !== lower.length) return false;
+  const across = (a: T, b: T): boolean => a.x < b.x + (b.w ?? 0) && b.x < a.x + (a.w ?? 0);
+  return upper.every((above, k) => {
+    const below = lower[k]!;
+    if (!above.w || !above.h || !below.w || !below.h) return false;
+    if (above.y + above.h > below.y + tolerance) return false;
+    return across(above, below) && lower.every((other, j) => j === k || !across(above, other));
+  });
+}
+
+/**
+ * Whether each box of `heads` heads the box under it in `bodies` and is shorter than it. Rows of
+ * boxes the same height (a grid of labels and values) are no such pair and stay rows.
+ */
+function headsColumns<T extends SlideBox>(heads: T[], bodies: T[], tolerance: number): boolean {
+  return underEach(heads, bodies, tolerance) && heads.every((head, k) => bodies[k]!.h! > head.h!);
 }
 
 /** The slides in order, each opened by its title as a heading, every block marked with its slide's number as its page. */
