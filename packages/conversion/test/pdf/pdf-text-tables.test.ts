@@ -955,6 +955,28 @@ describe('PDF tables of two columns, a label beside wrapped text', () => {
   });
 });
 
+describe('PDF table cells hyphenated where they wrap', () => {
+  it('When TeX hyphenates a word at a cell’s line end, row after row drawn line by line, then the word is whole again', async () => {
+    const markdown = await markdownOf((doc) => {
+      doc.font('Helvetica').fontSize(10);
+      const lines: Array<[string[], number]> = [
+        [['ID', 'Description', 'Priority'], 100],
+        [['R-1', 'The system shall keep every doc-', 'High'], 116],
+        [['', 'ument for thirty days.', ''], 128],
+        [['R-2', 'Users can search by title.', 'Low'], 144],
+        [['R-3', 'Reports come as PDF and as spread-', 'Low'], 160],
+        [['', 'sheets with one header row.', ''], 172],
+      ];
+      for (const [cells, y] of lines)
+        cells.forEach((text, c) => {
+          if (text) doc.text(text, [72, 110, 300][c]!, y, { lineBreak: false });
+        });
+    });
+    expect(markdown).toContain('| R-1 | The system shall keep every document for thirty days. | High |');
+    expect(markdown).toContain('| R-3 | Reports come as PDF and as spreadsheets with one header row. | Low |');
+  });
+});
+
 describe('PDF tables whose header row is set larger', () => {
   it('When a table’s header row is set larger than its rows, at their columns, then it stays the header', async () => {
     const markdown = await markdownOf((doc) => {

@@ -1,7 +1,15 @@
 import type { Block, Inline } from '../../document/model';
 import { inlineText } from '../../document/predicates';
 import { nestListItems, type FlatListItem } from '../../document/lists';
-import { dropLeading, joinRunLines, keepLeading, runsText, runsToInlines, type StyledRun } from './styled-runs';
+import {
+  dropLeading,
+  joinRunLines,
+  keepLeading,
+  runsText,
+  runsToInlines,
+  type StyledRun,
+  joinWrapped,
+} from './styled-runs';
 import { bodyFont, bodySize, boilerplateKey, type Line } from './layout';
 import { tableAt } from './text-tables';
 import { isAuthorLine, isAuthorNamesLine } from './title-block';
@@ -434,13 +442,6 @@ function endsHeading(lines: Line[], i: number): boolean {
 
 /** A heading's wrapped line hangs at most this many sizes right of its first line. */
 const HEADING_HANG = 2.5;
-
-/** Two wrapped lines as one text: a hyphen at the first's end before a lower-case word is a hyphenation. */
-function joinWrapped(first: string, second: string): string {
-  if (!/\p{L}-$/u.test(first)) return `${first} ${second}`;
-  // "Stress-" over "Engineered" keeps its hyphen (a compound); "sub-" over "stances" was a hyphenation.
-  return /^\p{Ll}/u.test(second) ? first.slice(0, -1) + second : first + second;
-}
 
 /** "IV. " and "A. " before a section's title. */
 const ROMAN_SECTION = /^[IVX]{1,5}\.\s/;

@@ -476,9 +476,16 @@ function toLine(items: TextItem[], page: number, pageHeight: number, band?: RowB
       wide = cell > bandCell;
       bandCell = Math.max(bandCell, cell);
     } else wide = gap > Math.max(item.size * 1.2, 8);
-    // A word wrapped at its hyphen onto the cell's next line goes on without a space ("R1-" over "contract").
+    // A word wrapped at its hyphen onto the cell's next line goes on without a space ("R1-" over "contract"), and
+    // a hyphenation before a lower-case word loses its hyphen ("doc-" over "ument"), as joinWrapped joins lines.
     const hyphenWrap =
       stacked && !wide && endsWithHyphen(cells[cells.length - 1]?.text) && /^[\p{L}\p{N}]/u.test(trimmed);
+    if (hyphenWrap && /\p{Ll}-$/u.test(cells[cells.length - 1]!.text) && /^\p{Ll}/u.test(trimmed)) {
+      const cell = cells[cells.length - 1]!;
+      cell.text = cell.text.slice(0, -1);
+      const run = runs[runs.length - 1];
+      if (run?.text.endsWith('-')) runs[runs.length - 1] = { ...run, text: run.text.slice(0, -1) };
+    }
     if (written && gap > item.size * 0.5) gaps++;
     if (!cells.length || wide) cells.push({ x: item.x, right: item.x + item.width, text: trimmed });
     else {

@@ -71,6 +71,16 @@ export function keepLeading(runs: StyledRun[], count: number): StyledRun[] {
   return out.filter((r) => r.text);
 }
 
+/**
+ * Two wrapped lines of a heading or a cell as one text: a hyphen at the first's end before a lower-case word is a
+ * hyphenation and goes ("sub-" over "stances"); after a capital or digit, or before any other word it stays, with no
+ * space ("Stress-" over "Engineered", "R1-" over "valve", "2026-" over "05-18").
+ */
+export function joinWrapped(first: string, second: string): string {
+  if (!/[\p{L}\p{N}]-$/u.test(first) || !/^[\p{L}\p{N}]/u.test(second)) return `${first} ${second}`;
+  return /\p{Ll}-$/u.test(first) && /^\p{Ll}/u.test(second) ? first.slice(0, -1) + second : first + second;
+}
+
 /** Wrapped lines as one run list: a hyphen at a line end before a lower-case word is a hyphenation and goes. */
 export function joinRunLines(lines: StyledRun[][]): StyledRun[] {
   const out: StyledRun[] = [];

@@ -1,5 +1,6 @@
 import { closeCells, type Cell, type Line } from './layout';
 import { letterPositions } from './glyph-widths';
+import { joinWrapped } from './styled-runs';
 
 /** Cell edges this close (points, at least, or text sizes) line up. */
 const MIN_ALIGN_TOLERANCE = 4;
@@ -316,7 +317,7 @@ function alignedTable(lines: Line[], start: number): { rows: string[][]; columns
     const row = wraps ? rows[rows.length - 1]! : columns.map(() => '');
     line.cells.forEach((c, i) => {
       const at = columns.indexOf(placed[i]!);
-      row[at] = row[at] ? `${row[at]} ${c.text}` : c.text;
+      row[at] = row[at] ? joinWrapped(row[at], c.text) : c.text;
     });
     if (!wraps) rows.push(row);
     if (!continues) rowSize = line.size;
@@ -403,7 +404,7 @@ function alignedRun(
     let cut = line.cells;
     if (line.cells.length > 1 || joinsARow(line, members, columns, tolerance)) {
       for (let k = 0; k < columns.length; k++) {
-        const again = cutJoinedCells(columns, cut, tolerance);
+        const again = cutJoinedCells(columns, cut, tolerance, line.depth ? line.size : undefined);
         if (again === cut) break;
         cut = again;
       }
@@ -571,10 +572,13 @@ const FIGURE = /^[-+\u2212(]?[$\u20ac\u00a3\u00a5]?\d[\d.,]*%?\)?$/u;
  * the rest of the cell, or before any word that starts where a column seen in the rows above starts. The
  * column must be the one right after the cell's own, and one the row's next cell does not fill. The same array when nothing is cut (most rows).
  */
-function cutJoinedCells(columns: Column[], cells: Cell[], tolerance: number): Cell[] {
+function cutJoinedCells(columns: Column[], cells: Cell[], tolerance: number, stackedAt?: number): Cell[] {
   for (let i = 0; i < cells.length; i++) {
     const cell = cells[i]!;
     if (!cell.text.includes(' ')) continue;
+    // In a row joined from cells wrapped onto several lines (text in size `stackedAt`), a cell too narrow for its
+    // text on one line stands on several: its letters' places can't be told from its width.
+    if (stackedAt && cell.right - cell.x < cell.text.length * stackedAt * MIN_LETTER_WIDTH) continue;
     const at = letterPositions(cell.text, cell.x, cell.right - cell.x);
     const next = cells[i + 1];
     // Only into the column right after the one the cell starts in, which the row's next cell does not fill.
@@ -660,6 +664,9 @@ function wordCut({ cell, at, columns, tolerance, free, ownRight }: CutPlace): nu
   }
   return undefined;
 }
+
+/** The narrowest a letter of a line's text is, in text sizes (an "i" in Helvetica is 0.22, the mean ~0.5). */
+const MIN_LETTER_WIDTH = 0.3;
 
 /** How far (of the distance from a cell's start) a letter placed by Helvetica's widths may stand from its place. */
 const WIDTH_STRAY = 0.06;
