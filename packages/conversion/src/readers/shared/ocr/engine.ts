@@ -17,6 +17,7 @@ import {
 } from './scripts';
 import { ConversionError } from '../../../types';
 import { median } from './boxes';
+import { blackPercentile } from './contrast';
 import { isSpeckled, ruledGrid, unreadInkShare, withoutHorizontalRules } from './ink';
 import { lineHeightOf } from './text-size';
 import { joinSideBySide } from './side-by-side';
@@ -123,14 +124,20 @@ export interface PreparedImage {
   source?: { width: number; height: number };
 }
 
-/** Decodes, orients (EXIF), greys, normalises contrast and upscales small text. */
+/** Decodes, orients (EXIF), greys, normalises contrast (blackPercentile) and upscales small text. */
 export async function prepareImage(input: Buffer): Promise<PreparedImage> {
   try {
     const image = sharp(input, { limitInputPixels: MAX_IMAGE_PIXELS, failOn: 'error' }).rotate();
-    const { data, info } = await image
+    const grey = await image
       .flatten({ background: 'white' })
       .greyscale()
-      .normalise()
+      .extractChannel(0)
+      .raw()
+      .toBuffer({ resolveWithObject: true });
+    const { data, info } = await sharp(grey.data, {
+      raw: { width: grey.info.width, height: grey.info.height, channels: 1 },
+    })
+      .normalise({ lower: blackPercentile(grey.data) })
       .extractChannel(0)
       .raw()
       .toBuffer({ resolveWithObject: true });
