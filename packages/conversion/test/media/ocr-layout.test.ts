@@ -33,21 +33,21 @@ const std = { enhanced: false };
 const paragraphsOf = (markdown: string): string[] => markdown.trim().split('\n\n');
 
 describe('page layout analysis of scanned pages (standard mode)', () => {
-  it('When a page has a large light-blue title above a heading and body text, then all three are read in order', async () => {
+  it('When a page has a large light-blue title above a heading and body text, then all three are read in order, the title and the heading as headings by their size', async () => {
     const { markdown } = await convertIsolated(await reportPage(), 'png', std, limits);
-    expect(paragraphsOf(markdown)).toEqual([REPORT.title, REPORT.heading, REPORT.body]);
+    expect(paragraphsOf(markdown)).toEqual([`# ${REPORT.title}`, `## ${REPORT.heading}`, REPORT.body]);
   });
 
-  it('When a heading is set in white letters on a dark band, then it is read before the text below it', async () => {
+  it('When a heading is set in white letters on a dark band, then it is read as a heading before the text below it', async () => {
     const { markdown } = await convertIsolated(await bandedPage(), 'png', std, limits);
-    expect(paragraphsOf(markdown)).toEqual([BANDED.band, BANDED.body]);
+    expect(paragraphsOf(markdown)).toEqual([`# ${BANDED.band}`, BANDED.body]);
   });
 
   it('When a form sets labels and values in two pairs of columns, then each row is read across, label before value, as a table', async () => {
     const { markdown } = await convertIsolated(await formImage(), 'png', std, limits);
     const table = FORM.map((row) => `| ${row.join(' | ')} |`);
     expect(paragraphsOf(markdown)).toEqual([
-      'CUSTOMER DETAILS',
+      '# CUSTOMER DETAILS',
       [table[0], '| --- | --- | --- | --- |', ...table.slice(1)].join('\n'),
     ]);
   });
@@ -154,7 +154,7 @@ describe('page layout analysis of scanned pages (standard mode)', () => {
       const file = path.join(dir, 'report.png');
       fs.writeFileSync(file, await reportPage());
       const { stdout, stderr } = await run(TSX, [CLI, file], { timeout: 120_000 });
-      expect([stdout.split('\n')[0], stderr]).toEqual([REPORT.title, '']);
+      expect([stdout.split('\n')[0], stderr]).toEqual([`# ${REPORT.title}`, '']);
     } finally {
       fs.rmSync(dir, { recursive: true, force: true });
     }

@@ -16,12 +16,22 @@ import {
   SYSTEM_TESSDATA,
 } from './scripts';
 import { ConversionError } from '../../../types';
-import { median } from './boxes';
-import { isSpeckled, ruledGrid, unreadInkShare, withoutHorizontalRules } from './ink';
-import { lineHeightOf } from './text-size';
+import { median, type Box } from './boxes';
+import { blackPercentile } from './contrast';
+import { BULLET, hasSkippedBullet, withBulletNamed } from './bullets';
+import { INK_LEVEL, isSpeckled, ruledGrid, unreadInkShare, withoutHorizontalRules } from './ink';
+import { comparableTypeHeight, differentType, lineHeightOf, typeHeightOfWords } from './text-size';
 import { joinSideBySide } from './side-by-side';
 import { usesNativeEngine } from './engine-choice';
-import { detectNative, pgm, readNative, type PageReading, type ReadWord, type ScriptReport } from './native-tesseract';
+import {
+  detectNative,
+  pgm,
+  readNative,
+  type PageReading,
+  type ReadLine,
+  type ReadWord,
+  type ScriptReport,
+} from './native-tesseract';
 import {
   confidentLatinLines,
   eraseBoxes,
@@ -123,14 +133,20 @@ export interface PreparedImage {
   source?: { width: number; height: number };
 }
 
-/** Decodes, orients (EXIF), greys, normalises contrast and upscales small text. */
+/** Decodes, orients (EXIF), greys, normalises contrast (blackPercentile) and upscales small text. */
 export async function prepareImage(input: Buffer): Promise<PreparedImage> {
   try {
     const image = sharp(input, { limitInputPixels: MAX_IMAGE_PIXELS, failOn: 'error' }).rotate();
-    const { data, info } = await image
+    const grey = await image
       .flatten({ background: 'white' })
       .greyscale()
-      .normalise()
+      .extractChannel(0)
+      .raw()
+      .toBuffer({ resolveWithObject: true });
+    const { data, info } = await sharp(grey.data, {
+      raw: { width: grey.info.width, height: grey.info.height, channels: 1 },
+    })
+      .normalise({ lower: blackPercentile(grey.data) })
       .extractChannel(0)
       .raw()
       .toBuffer({ resolveWithObject: true });
@@ -213,6 +229,8 @@ function asPngWithResolution(image: PreparedImage): Promise<Buffer> {
 
 export interface OcrResult {
   paragraphs: string[];
+  /** Per paragraph, the full height of its type in the prepared image's pixels (typeHeightOf): what tells headings. */
+  paragraphSizes: number[];
   confidence: number;
   /** The prepared image the words' boxes refer to (for ruling lines). */
   image: PreparedImage;
@@ -385,10 +403,19 @@ async function detectOnce(image: PreparedImage): Promise<ScriptReport | undefine
   };
 }
 
+/** A step between two lines' tops this much longer than the page's usual line pitch starts a new paragraph. */
+const PARAGRAPH_STEP = 1.3;
+/** A line that starts with a list item's marker (a bullet named by withBulletNamed, or a number). */
+const ITEM_START = /^(?:•|\d{1,3}[.)])\s/u;
+
 /** A reading as paragraphs rebuilt from Tesseract's blocks and lines, noise dropped, and the words' boxes. */
 function asResult(reading: Reading, image: PreparedImage): OcrResult {
-  const blocks = joinSideBySide(reading.page.blocks);
+  const blocks = joinSideBySide(reading.page.blocks).map((block) => ({
+    ...block,
+    paragraphs: block.paragraphs.map((p) => ({ lines: withBullets(p.lines, image) })),
+  }));
   const paragraphs: string[] = [];
+  const paragraphSizes: number[] = [];
   const words: OcrWord[] = [];
   let lineNo = 0;
   for (const block of blocks) {
@@ -396,38 +423,87 @@ function asResult(reading: Reading, image: PreparedImage): OcrResult {
       for (const line of paragraph.lines) {
         lineNo++;
         for (const w of line.words) {
-          if (w.confidence >= MIN_WORD_CONFIDENCE) words.push({ text: w.text, ...w.bbox, line: lineNo });
+          if (w.confidence >= MIN_WORD_CONFIDENCE || w.text === BULLET)
+            words.push({ text: w.text, ...w.bbox, line: lineNo });
         }
       }
     }
   }
+  const pitch = linePitch(blocks.flatMap((b) => b.paragraphs));
   for (const block of blocks) {
     for (const paragraph of block.paragraphs) {
-      // Tesseract often keeps paragraphs separated only by a blank line in one paragraph: split at such gaps.
+      // Tesseract often keeps paragraphs separated only by a blank line in one paragraph, and list
+      // items in one paragraph: split at such gaps and before each item's marker.
       const lineHeight = median(paragraph.lines.map((l) => l.bbox.y1 - l.bbox.y0));
       let text = '';
-      let previousBottom: number | undefined;
-      for (const line of paragraph.lines) {
-        const gap = previousBottom === undefined ? 0 : line.bbox.y0 - previousBottom;
-        previousBottom = line.bbox.y1;
-        if (text && gap > lineHeight * PARAGRAPH_GAP) {
+      let kept: ReadWord[] = [];
+      let previousTop: number | undefined;
+      let previousSize = 0;
+      const flush = (): void => {
+        if (text) {
           paragraphs.push(text);
-          text = '';
+          paragraphSizes.push(typeHeightOfWords(kept.map((w) => ({ text: w.text, ...w.bbox }))));
         }
-        const words = joinWords(
-          line.words
-            .filter((w) => w.confidence >= MIN_WORD_CONFIDENCE || /^[\p{L}\p{N}]{3,}$/u.test(w.text))
-            .map((w) => ({ text: w.text.trim(), x0: w.bbox.x0, x1: w.bbox.x1 }))
-            .filter((w) => w.text),
+        text = '';
+        kept = [];
+      };
+      for (const line of paragraph.lines) {
+        const step = previousTop === undefined ? 0 : line.bbox.y0 - previousTop;
+        previousTop = line.bbox.y0;
+        const lineWords = line.words
+          .filter((w) => w.confidence >= MIN_WORD_CONFIDENCE || w.text === BULLET || /^[\p{L}\p{N}]{3,}$/u.test(w.text))
+          .map((w) => ({ ...w, text: w.text.trim() }))
+          .filter((w) => w.text);
+        const joined = joinWords(
+          lineWords.map((w) => ({ text: w.text, x0: w.bbox.x0, x1: w.bbox.x1 })),
           line.bbox.y1 - line.bbox.y0,
         );
-        if (!words || !/[\p{L}\p{N}]/u.test(words)) continue;
-        text = joinLine(text, words);
+        if (!joined || !/[\p{L}\p{N}]/u.test(joined)) continue;
+        const item = ITEM_START.test(joined) && (joined.startsWith(BULLET) || ITEM_START.test(text));
+        const size = comparableTypeHeight(lineWords.map((w) => ({ text: w.text, ...w.bbox })));
+        const gap = step > lineHeight * Math.max(1 + PARAGRAPH_GAP, pitch * PARAGRAPH_STEP);
+        if (text && (gap || item || differentType(size, previousSize))) flush();
+        previousSize = size;
+        text = joinLine(text, joined);
+        kept.push(...lineWords.filter((w) => w.text !== BULLET));
       }
-      if (text) paragraphs.push(text);
+      flush();
     }
   }
-  return { paragraphs, confidence: reading.page.confidence, words, image, language: reading.language };
+  return { paragraphs, paragraphSizes, confidence: reading.page.confidence, words, image, language: reading.language };
+}
+
+/**
+ * A paragraph's lines with their drawn bullets named (withBulletNamed), and a bullet Tesseract
+ * skipped restored where an item above had one at the same place (hasSkippedBullet).
+ */
+function withBullets(lines: ReadLine[], image: PreparedImage): ReadLine[] {
+  let above: { bullet: Box; line: Box; textStart: number } | undefined;
+  return lines.map((line) => {
+    let words = withBulletNamed(line.words);
+    if (words[0]?.text !== BULLET && above && hasSkippedBullet(image, line, above, INK_LEVEL)) {
+      const top = line.bbox.y0 + (above.bullet.y0 - above.line.y0);
+      const bbox = { ...above.bullet, y0: top, y1: top + above.bullet.y1 - above.bullet.y0 };
+      words = [{ text: BULLET, confidence: MIN_WORD_CONFIDENCE, bbox }, ...words];
+    }
+    if (words[0]?.text === BULLET && words[1])
+      above = { bullet: words[0].bbox, line: line.bbox, textStart: words[1].bbox.x0 };
+    return { ...line, words };
+  });
+}
+
+/**
+ * The page's usual step from one line's top to the next inside a paragraph, in line heights (tops,
+ * because a line without descenders has a shorter box and so a wider gap below it).
+ */
+function linePitch(paragraphs: Array<{ lines: Array<{ bbox: Box }> }>): number {
+  const steps: number[] = [];
+  for (const p of paragraphs) {
+    const lineHeight = median(p.lines.map((l) => l.bbox.y1 - l.bbox.y0));
+    if (!lineHeight) continue;
+    for (let i = 1; i < p.lines.length; i++) steps.push((p.lines[i]!.bbox.y0 - p.lines[i - 1]!.bbox.y0) / lineHeight);
+  }
+  return median(steps.filter((s) => s > 0));
 }
 
 /** OCR of an image file in any format sharp reads. */

@@ -3,7 +3,9 @@ import { text as plain } from '../../../document/model';
 import { median } from './boxes';
 import { joinLine, PARAGRAPH_GAP, type OcrResult, type OcrWord } from './engine';
 import { ruledTable, type RuledTable } from './ruled-table';
-import { isVertical } from './scripts';
+import { BULLET } from './bullets';
+import { ENGLISH, isVertical } from './scripts';
+import { comparableTypeHeight, differentType, LARGER_TYPE, typeHeightOf } from './text-size';
 
 /**
  * Layout analysis of OCR output. Both modes keep a table drawn with ruling lines, and a table
@@ -14,21 +16,83 @@ import { isVertical } from './scripts';
  * paragraphs for such a page and for a page without a table.
  */
 export async function ocrBlocks(result: OcrResult, enhanced: boolean): Promise<Block[]> {
+  const headings = headingSizes(result);
   // A table drawn with ruling lines is clear in either mode; the text above and below it stays text.
   const ruled = await ruledTable(result.image, result.language).catch(() => undefined);
-  if (ruled) return aroundTable(result.words, ruled);
+  if (ruled) return aroundTable(result.words, ruled, headings);
+  const tesseracts = result.paragraphs.map((text, i) => ({ text, size: result.paragraphSizes[i] }));
   const columns = columnParagraphs(result.words);
-  if (columns) return enhanced ? textBlocks(columns) : textBlocks(result.paragraphs);
+  if (columns) return enhanced ? textBlocks(columns, headings) : textBlocks(tesseracts, headings);
   // Cells aligned in columns over 3+ lines are a table in either mode (a page of running text set
   // in columns, above, is not; nor are vertical lines of CJK side by side); standard mode keeps
   // Tesseract's paragraphs around it.
-  const withTables = result.language && isVertical(result.language) ? undefined : blocksWithTables(result.words);
+  const withTables =
+    result.language && isVertical(result.language) ? undefined : blocksWithTables(result.words, headings);
   if (withTables) return withTables;
-  return textBlocks(result.paragraphs);
+  return textBlocks(tesseracts, headings);
+}
+
+/** A paragraph read by OCR and the full height of its type (typeHeightOf), when known. */
+export interface OcrParagraph {
+  text: string;
+  size?: number;
+}
+
+/** Type this much larger than the page's body text makes a short paragraph a heading. */
+const HEADING_SIZE = LARGER_TYPE;
+/** A one-word heading's size is told from one box, which a capital's or a glyph's shape can throw off: it must stand out more. */
+const ONE_WORD_HEADING_SIZE = 1.3;
+/** A heading has at most this many words (a larger paragraph is a lead or a pull quote). */
+const HEADING_MAX_WORDS = 15;
+/** Heading sizes within this ratio of each other are one level. */
+const SAME_LEVEL = 1.12;
+/** Levels of headings told apart by size at most. */
+const MAX_HEADING_LEVELS = 3;
+/** A page has body text when at least this many of its words are set in the usual size. */
+const MIN_BODY_WORDS = 8;
+
+/** What tells a heading on a page: the size of its body text, in the prepared image's pixels. */
+interface HeadingSizes {
+  body: number;
+}
+
+/**
+ * The page's body size, when headings can be told by size: Latin script (the size estimate reads
+ * ascenders and descenders) and enough words of body text.
+ */
+function headingSizes(result: OcrResult): HeadingSizes | undefined {
+  if (result.language !== ENGLISH) return undefined;
+  const sizes = result.words.filter((w) => /\p{L}{2}/u.test(w.text)).map(typeHeightOf);
+  const body = median(sizes);
+  if (!body || sizes.filter((s) => s < body * HEADING_SIZE).length < MIN_BODY_WORDS) return undefined;
+  return { body };
+}
+
+/** Heading level by size for each paragraph set clearly larger than the body (largest type is level 1). */
+function headingLevels(paragraphs: OcrParagraph[], page: HeadingSizes | undefined): Array<number | undefined> {
+  if (!page) return paragraphs.map(() => undefined);
+  const isHeading = (p: OcrParagraph): boolean =>
+    !!p.size &&
+    p.size >= page.body * (/\s/.test(p.text) ? HEADING_SIZE : ONE_WORD_HEADING_SIZE) &&
+    p.text.split(/\s+/).length <= HEADING_MAX_WORDS &&
+    !LIST_MARKER.test(p.text) &&
+    /\p{L}/u.test(p.text);
+  const sizes = paragraphs
+    .filter(isHeading)
+    .map((p) => p.size!)
+    .sort((a, b) => b - a);
+  const levels: number[] = [];
+  sizes.forEach((size, i) => {
+    const level = i === 0 ? 0 : sizes[i - 1]! / size > SAME_LEVEL ? levels[i - 1]! + 1 : levels[i - 1]!;
+    levels.push(level);
+  });
+  return paragraphs.map((p) =>
+    isHeading(p) ? Math.min(MAX_HEADING_LEVELS, levels[sizes.indexOf(p.size!)]! + 1) : undefined,
+  );
 }
 
 /** The words above a ruled table as paragraphs, the table, then the words below it. */
-function aroundTable(words: OcrWord[], table: RuledTable): Block[] {
+function aroundTable(words: OcrWord[], table: RuledTable, headings: HeadingSizes | undefined): Block[] {
   const height = median(words.map((w) => w.y1 - w.y0)) || 10;
   const middle = (table.top + table.bottom) / 2;
   const outside = words.filter((w) => {
@@ -37,7 +101,7 @@ function aroundTable(words: OcrWord[], table: RuledTable): Block[] {
     return cx < table.left || cx > table.right || cy < table.top || cy > table.bottom;
   });
   const paragraphs = (part: OcrWord[]): Block[] =>
-    part.length ? textBlocks(linesToParagraphs(visualLines(part, height))) : [];
+    part.length ? textBlocks(linesToParagraphs(visualLines(part, height)), headings) : [];
   return [
     ...paragraphs(outside.filter((w) => (w.y0 + w.y1) / 2 < middle)),
     { type: 'table', rows: table.rows.map((r) => r.map((c) => [plain(c)])) },
@@ -45,10 +109,19 @@ function aroundTable(words: OcrWord[], table: RuledTable): Block[] {
   ];
 }
 
-/** Recognised paragraphs as blocks: runs of paragraphs that start with a bullet or a number become lists. */
-function textBlocks(paragraphs: string[]): Block[] {
+/**
+ * Recognised paragraphs as blocks: runs of paragraphs that start with a bullet or a number become
+ * lists, short paragraphs set clearly larger than the body headings.
+ */
+function textBlocks(paragraphs: OcrParagraph[], headings: HeadingSizes | undefined): Block[] {
   const blocks: Block[] = [];
-  for (const text of paragraphs) {
+  const levels = headingLevels(paragraphs, headings);
+  for (const [i, { text }] of paragraphs.entries()) {
+    const level = levels[i];
+    if (level) {
+      blocks.push({ type: 'heading', level, text: [plain(text)] });
+      continue;
+    }
     const marker = LIST_MARKER.exec(text);
     if (!marker) {
       blocks.push({ type: 'paragraph', text: [plain(text)] });
@@ -110,7 +183,7 @@ function segments<T extends TextBox>(line: T[], gap: number): Array<Segment<T>> 
 }
 
 /** Paragraphs in column order when the words form 2+ columns of running text; undefined otherwise. */
-export function columnParagraphs(words: OcrWord[]): string[] | undefined {
+export function columnParagraphs(words: OcrWord[]): OcrParagraph[] | undefined {
   return columnSections(words)?.flatMap(linesToParagraphs);
 }
 
@@ -204,7 +277,7 @@ const LIST_MARKER = /^([•*▪◦–¢«-]|\d{1,3}[.)])\s/u;
  * A column's lines as paragraphs: a step between line centres clearly longer than the column's
  * usual line pitch starts a new one (centres, because boxes vary with ascenders and descenders).
  */
-function linesToParagraphs(lines: TextBox[][]): string[] {
+function linesToParagraphs(lines: TextBox[][]): OcrParagraph[] {
   const centre = (l: TextBox[]): number => median(l.map((w) => (w.y0 + w.y1) / 2));
   const lineHeight = median(lines.map((l) => median(l.map((w) => w.y1 - w.y0))));
   const pitches = lines.slice(1).map((l, i) => centre(l) - centre(lines[i]!));
@@ -213,21 +286,26 @@ function linesToParagraphs(lines: TextBox[][]): string[] {
   // The usual right edge of full lines (a quartile in from the widest, which may be a table or a figure).
   const rights = lines.map((l) => Math.max(...l.map((w) => w.x1))).sort((a, b) => a - b);
   const right = rights[Math.floor(rights.length * 0.75)] ?? 0;
-  const out: string[] = [];
+  const out: OcrParagraph[] = [];
   let text = '';
+  let sizes: number[] = [];
+  const flush = (): void => {
+    if (text) out.push({ text, size: median(sizes) });
+    text = '';
+    sizes = [];
+  };
   lines.forEach((line, i) => {
     const words = line.map((w) => w.text).join(' ');
     const previous = lines[i - 1];
     const gap = previous !== undefined && centre(line) - centre(previous) > Math.max(pitch * 1.4, lineHeight * 1.2);
     // A line that stops well short of the column's right edge ends its paragraph; a bullet starts one.
     const endedShort = previous !== undefined && Math.max(...previous.map((w) => w.x1)) < left + (right - left) * 0.7;
-    if (text && (gap || endedShort || LIST_MARKER.test(words))) {
-      out.push(text);
-      text = '';
-    }
+    const resized = previous !== undefined && differentType(comparableTypeHeight(line), comparableTypeHeight(previous));
+    if (text && (gap || endedShort || resized || LIST_MARKER.test(words))) flush();
     text = joinLine(text, words);
+    sizes.push(...line.filter((w) => w.text !== BULLET).map(typeHeightOf));
   });
-  if (text) out.push(text);
+  flush();
   return out;
 }
 
@@ -238,7 +316,7 @@ function linesToParagraphs(lines: TextBox[][]): string[] {
 /** What Tesseract makes of a speck or a rule's end: bars, dots and ticks, nothing a word is made of. */
 const SPECK_MARK = /^[|¦!:;.,'`"‘’]+$/u;
 
-export function blocksWithTables(all: OcrWord[]): Block[] | undefined {
+export function blocksWithTables(all: OcrWord[], headings?: HeadingSizes): Block[] | undefined {
   if (all.length < 6) return undefined;
   const height = median(all.map((w) => w.y1 - w.y0)) || 10;
   // A speck read as a bar-like mark (the end of a rule read as "|") would make a line of its own
@@ -250,7 +328,7 @@ export function blocksWithTables(all: OcrWord[]): Block[] | undefined {
   let prose: OcrWord[][] = [];
   let found = false;
   const flushProse = (): void => {
-    blocks.push(...textBlocks(linesToParagraphs(prose)));
+    blocks.push(...textBlocks(linesToParagraphs(prose), headings));
     prose = [];
   };
   for (let i = 0; i < lines.length;) {
