@@ -21,3 +21,14 @@ export function rightmost(items: TextItem[]): number {
 export function level(item: TextItem, other: TextItem): boolean {
   return Math.abs(item.y - other.y) <= Math.max(2, 0.45 * Math.min(item.size, other.size));
 }
+
+/** Whether the items stand in order of their left edges (a stable sort by x would keep them as they are). */
+export function inOrderOfX(items: TextItem[]): boolean {
+  for (let i = 1; i < items.length; i++) if (items[i]!.x < items[i - 1]!.x) return false;
+  return true;
+}
+
+/** Whether a gap between two runs of text in `size` is wide enough to part two cells, not two words. */
+export function partsCells(gap: number, size: number): boolean {
+  return gap > Math.max(size * 1.2, 8);
+}

@@ -1,6 +1,6 @@
 import { runsText, tidyRuns, type StyledRun } from './styled-runs';
 import { visualToLogical } from './poppler';
-import { leftmost, level, rightmost, sameType } from './item-geometry';
+import { inOrderOfX, leftmost, partsCells, level, rightmost, sameType } from './item-geometry';
 import { bandRowsJoined, type RowBand } from './row-bands';
 
 /** Positioned text from a PDF page, and the line/paragraph rules that turn it into blocks. */
@@ -475,7 +475,7 @@ function toLine(items: TextItem[], page: number, pageHeight: number, band?: RowB
       const cell = bandCellOf(band, item.x);
       wide = cell > bandCell;
       bandCell = Math.max(bandCell, cell);
-    } else wide = gap > Math.max(item.size * 1.2, 8);
+    } else wide = partsCells(gap, item.size);
     // A word wrapped at its hyphen onto the cell's next line goes on without a space ("R1-" over "contract"), and
     // a hyphenation before a lower-case word loses its hyphen ("doc-" over "ument"), as joinWrapped joins lines.
     const hyphenWrap =
@@ -583,12 +583,6 @@ function startsWithSpace(text: string): boolean {
   const c = text.charCodeAt(0);
   if (c === 0x20 || (c >= 0x09 && c <= 0x0d)) return true;
   return c > 0x7f && /\s/.test(text[0]!);
-}
-
-/** Whether the items stand in order of their left edges (a stable sort by x would keep them as they are). */
-function inOrderOfX(items: TextItem[]): boolean {
-  for (let i = 1; i < items.length; i++) if (items[i]!.x < items[i - 1]!.x) return false;
-  return true;
 }
 
 /** Whether the text ends with whitespace (as `/\s$/` tells, without that expression trying every position of a long line). */

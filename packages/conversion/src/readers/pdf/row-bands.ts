@@ -1,5 +1,5 @@
 import type { TextItem } from './layout';
-import { leftmost, rightmost, sameType } from './item-geometry';
+import { inOrderOfX, leftmost, partsCells, rightmost, sameType } from './item-geometry';
 
 /**
  * A table row joined from cells drawn one after another, each wrapped onto its own number of lines and set
@@ -116,7 +116,7 @@ function piecesOf(groups: TextItem[][]): Piece[] {
     for (let i = 0; i < group.length; i++) {
       const item = group[i]!;
       if (!item.text.trim()) continue;
-      if (end > -Infinity && item.x - end > Math.max(item.size * 1.2, 8)) {
+      if (end > -Infinity && partsCells(item.x - end, item.size)) {
         pieces.push({ items: group.slice(from, i), group: g, opens: from === 0, ends: false });
         from = i;
       }
@@ -179,15 +179,10 @@ function stretchStarts(items: TextItem[]): number[] {
   let end = -Infinity;
   for (const item of sorted) {
     if (!item.text.trim()) continue;
-    if (end === -Infinity || item.x - end > Math.max(item.size * 1.2, 8)) starts.push(item.x);
+    if (end === -Infinity || partsCells(item.x - end, item.size)) starts.push(item.x);
     end = Math.max(end, item.x + item.width);
   }
   return starts;
-}
-
-function inOrderOfX(items: TextItem[]): boolean {
-  for (let i = 1; i < items.length; i++) if (items[i]!.x < items[i - 1]!.x) return false;
-  return true;
 }
 
 /** Stacks `first`..`last` that make a row, and where its cells start; `pair` for a label and its wrapped text. */

@@ -1,3 +1,4 @@
+import { partsCells } from './item-geometry';
 import type { TextItem } from './layout';
 import type { Rule } from './rulings';
 import { letterPositions } from './glyph-widths';
@@ -487,7 +488,7 @@ function holdsLayout(items: TextItem[]): boolean {
   }
   if (baselines.length > MAX_CELL_LINES) return true;
   return baselines.some((line) =>
-    line.some((item, k) => k > 0 && item.x - (line[k - 1]!.x + line[k - 1]!.width) > Math.max(item.size * 1.2, 8)),
+    line.some((item, k) => k > 0 && partsCells(item.x - (line[k - 1]!.x + line[k - 1]!.width), item.size)),
   );
 }
 
