@@ -72,6 +72,16 @@ describe('HTML', () => {
     expect(markdown).toBe('# Heading\n\nPlain, **bold**, *italic*, ***both*** and **inline** unbolded.\n');
   });
 
+  it('When runs are struck through only by their class or style attribute (Google Docs, shop prices), then they are strike-through', async () => {
+    const { markdown } = await html(
+      '<html><head><style>.c7{text-decoration:line-through}.c8{color:#1155cc;text-decoration:underline}.c1{font-weight:700}</style></head><body>' +
+        '<p><span>The </span><span class="c7">old plan</span><span> is dropped, </span><span class="c1 c7">this too</span>' +
+        '<span>; was </span><span style="text-decoration-line: line-through">$20</span><span>, see </span>' +
+        '<span class="c8">the link</span>.</p></body></html>',
+    );
+    expect(markdown).toBe('The ~~old plan~~ is dropped, **~~this too~~**; was ~~$20~~, see the link.\n');
+  });
+
   it('When a description list is given, then terms become bold items with their descriptions nested', async () => {
     const { markdown } = await html(
       '<dl><dt>Coffee</dt><dd>Black hot drink</dd><dt><b>Milk</b></dt><dd>White</dd><dd>Cold</dd></dl>',
