@@ -124,7 +124,8 @@ function joinTexts(nodes: Inline[]): Inline[] {
   const out: Inline[] = [];
   for (const node of nodes) {
     const last = out[out.length - 1];
-    if (node.type === 'text' && last?.type === 'text') out[out.length - 1] = { type: 'text', text: last.text + node.text };
+    if (node.type === 'text' && last?.type === 'text')
+      out[out.length - 1] = { type: 'text', text: last.text + node.text };
     else out.push(node);
   }
   return out;
