@@ -184,6 +184,14 @@ describe('Markdown writer', () => {
     );
   });
 
+  it('When a bracket pair ends a text before a line end, a closing marker or another node, then it is judged by what follows', () => {
+    const link = { type: 'link' as const, url: 'https://x.test', children: [t('go')] };
+    expect(renderMarkdown([paragraph(t('ends with [a]'))])).toBe('ends with [a]\n');
+    expect(renderMarkdown([paragraph({ type: 'strong', children: [t('see [1]')] }, t(' and [2]'), link)])).toBe(
+      '**see [1]** and \\[2\\][go](https://x.test)\n',
+    );
+  });
+
   it('When bracketed text could be read as a link, reference, definition, footnote or task box, then it is escaped', () => {
     const cases: Array<[string, string]> = [
       ['[a](b) c', '\\[a\\](b) c\n'],
@@ -191,7 +199,6 @@ describe('Markdown writer', () => {
       ['[a]: http://x c', '\\[a\\]: http://x c\n'],
       ['[^1] c', '\\[^1\\] c\n'],
       ['[x] done', '\\[x\\] done\n'],
-      ['ends with [a]', 'ends with \\[a\\]\n'],
       ['[[a] b', '\\[[a] b\n'],
     ];
     for (const [text, md] of cases) expect(renderMarkdown([paragraph(t(text))])).toBe(md);

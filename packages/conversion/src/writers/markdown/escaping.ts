@@ -16,11 +16,15 @@ const MARKUP_INSIDE = /^(?:[ xX]|\^.*|)$/s;
 /** Every character one of escapeText's rules rewrites. */
 export const ESCAPABLE = /[\\`*[\]_<]/;
 
-/** Escapes plain text so it renders as itself, without escaping harmless characters. */
-export function escapeText(text: string): string {
+/**
+ * Escapes plain text so it renders as itself, without escaping harmless characters. `after` is the
+ * first character written after the text, where the caller knows it (a bracket pair at the text's
+ * end is judged by it); unknown, a pair there is escaped.
+ */
+export function escapeText(text: string, after?: string): string {
   // Most text (every number in a sheet) has nothing to escape: skip the three passes for it.
   if (!ESCAPABLE.test(text)) return text;
-  return escapeBrackets(text.replace(ALWAYS, (c) => `\\${c}`))
+  return escapeBrackets(text.replace(ALWAYS, (c) => `\\${c}`), after)
     .replace(/(^|[^\p{L}\p{N}])_|_(?=$|[^\p{L}\p{N}])/gu, (m) => m.replace('_', '\\_'))
     .replace(/<(?=[A-Za-z/!?])/g, '&lt;');
 }
@@ -30,13 +34,13 @@ export function escapeText(text: string): string {
  * not a task box or footnote mark, and followed (within this text) by a character that opens no link,
  * reference or definition. A citation like `word.[11] Next` stays as written.
  */
-function escapeBrackets(text: string): string {
+function escapeBrackets(text: string, after?: string): string {
   if (!/[[\]]/.test(text)) return text;
   let out = '';
   let last = 0;
   for (const m of text.matchAll(BRACKET_PAIR)) {
     const end = m.index + m[0].length;
-    const next = text[end];
+    const next = end < text.length ? text[end] : after;
     out += text.slice(last, m.index).replace(/[[\]]/g, '\\$&');
     const inert = next !== undefined && INERT_AFTER.test(next) && !MARKUP_INSIDE.test(m[1]!) && !hasMarkupPair(m[1]!);
     out += inert ? m[0] : `\\[${escapeBrackets(m[1]!)}\\]`;
