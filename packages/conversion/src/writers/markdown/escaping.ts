@@ -24,7 +24,10 @@ export const ESCAPABLE = /[\\`*[\]_<]/;
 export function escapeText(text: string, after?: string): string {
   // Most text (every number in a sheet) has nothing to escape: skip the three passes for it.
   if (!ESCAPABLE.test(text)) return text;
-  return escapeBrackets(text.replace(ALWAYS, (c) => `\\${c}`), after)
+  return escapeBrackets(
+    text.replace(ALWAYS, (c) => `\\${c}`),
+    after,
+  )
     .replace(/(^|[^\p{L}\p{N}])_|_(?=$|[^\p{L}\p{N}])/gu, (m) => m.replace('_', '\\_'))
     .replace(/<(?=[A-Za-z/!?])/g, '&lt;');
 }
