@@ -97,6 +97,14 @@ describe('text family', () => {
     );
   });
 
+  it('When a text file holds a 60,000-line grid that never closes, then it stays text and is read at once', async () => {
+    const text =
+      Array.from({ length: 60_000 }, (_, i) => (i % 2 ? '| a | b |' : '+---+---+')).join('\n') + '\n| end |\n';
+    const started = Date.now();
+    const { markdown } = await convertDocument(Buffer.from(text), 'txt', std);
+    expect([markdown.startsWith('+---+---+\n| a | b |'), Date.now() - started < 5000]).toEqual([true, true]);
+  });
+
   it('When a text file is Latin-1, then accents are decoded correctly', async () => {
     const { markdown } = await convertDocument(
       Buffer.from('Café crème et naïve façade, déjà vu.\n', 'latin1'),

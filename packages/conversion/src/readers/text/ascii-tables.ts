@@ -23,22 +23,28 @@ export function textWithGridTables(text: string): Block[] {
     plain = [];
   };
   for (let i = 0; i < lines.length;) {
-    const table = BORDER.test(lines[i]!.trim()) ? gridAt(lines, i) : undefined;
-    if (!table) {
-      plain.push(lines[i]!);
-      i++;
+    const grid = BORDER.test(lines[i]!.trim()) ? gridAt(lines, i) : undefined;
+    if (!grid?.block) {
+      // A grid that failed fails the same from any border inside it: its lines stay text, once
+      // each (a long broken grid is not scanned again from every border).
+      const end = grid?.end ?? i + 1;
+      plain.push(...lines.slice(i, end));
+      i = end;
       continue;
     }
     flush();
-    blocks.push(table.block);
-    i = table.end;
+    blocks.push(grid.block);
+    i = grid.end;
   }
   flush();
   return blocks;
 }
 
-/** The grid table whose top border is line `start`, and the line after it; none if the grid is not regular. */
-function gridAt(lines: string[], start: number): { block: Block; end: number } | undefined {
+/**
+ * The grid table whose top border is line `start`, and the line after it; no block if the grid is
+ * not regular, and `end` then the line where it stopped being one (where another may start).
+ */
+function gridAt(lines: string[], start: number): { block?: Block; end: number } {
   const top = lines[start]!.trim();
   const indent = lines[start]!.indexOf('+');
   const edges = [...top].flatMap((c, i) => (c === '+' ? [i] : []));
@@ -49,8 +55,8 @@ function gridAt(lines: string[], start: number): { block: Block; end: number } |
   for (; end < lines.length; end++) {
     const line = lines[end]!.slice(indent).trimEnd();
     if (BORDER.test(line)) {
-      if (line.length !== top.length || !edges.every((e) => line[e] === '+')) return undefined;
-      if (!current.length) return undefined;
+      if (line.length !== top.length || !edges.every((e) => line[e] === '+')) return { end };
+      if (!current.length) return { end };
       parts.push(current);
       current = [];
       if (line.includes('=')) headerParts = parts.length;
@@ -60,7 +66,7 @@ function gridAt(lines: string[], start: number): { block: Block; end: number } |
     current.push(edges.slice(1).map((e, k) => line.slice(edges[k]! + 1, e).trim()));
   }
   // A grid ends on a border, and holds a row between two of them.
-  if (current.length || !parts.length) return undefined;
+  if (current.length || !parts.length) return { end };
   const rows: string[][] =
     parts.length === 2 && !headerParts ? [joined(parts[0]!), ...parts[1]!] : parts.map((part) => joined(part));
   const cell = (text: string): InlineContent => (text ? [{ type: 'text', text }] : []);
