@@ -76,6 +76,35 @@ describe('text family', () => {
     expect(result.metadata).toEqual({ title: 'Report', author: 'Ana', page_count: 1 });
   });
 
+  it('When a text file holds ASCII grid tables (a database client, pandoc), then they become tables and the text around stays', async () => {
+    const border = '+------+-----+';
+    const client = [border, '| Name | Age |', border, '| Ann  | 7   |', '| Bob  | 12  |', border].join('\n');
+    const grid = [
+      '+-------+------+',
+      '| Fruit | Cost |',
+      '+=======+======+',
+      '| Red   | 1.34 |',
+      '| apple |      |',
+      '+-------+------+',
+      '| Lime  | 2    |',
+      '+-------+------+',
+    ].join('\n');
+    const text = `Report\n\n${client}\n\nMiddle +-- text\n${grid}\n\n+--- not | a table\n`;
+    const { markdown } = await convertDocument(Buffer.from(text), 'txt', std);
+    expect(markdown).toBe(
+      'Report\n\n| Name | Age |\n| --- | --- |\n| Ann | 7 |\n| Bob | 12 |\n\nMiddle +-- text\n\n' +
+        '| Fruit | Cost |\n| --- | --- |\n| Red apple | 1.34 |\n| Lime | 2 |\n\n+--- not | a table\n',
+    );
+  });
+
+  it('When a text file holds a 60,000-line grid that never closes, then it stays text and is read at once', async () => {
+    const text =
+      Array.from({ length: 60_000 }, (_, i) => (i % 2 ? '| a | b |' : '+---+---+')).join('\n') + '\n| end |\n';
+    const started = Date.now();
+    const { markdown } = await convertDocument(Buffer.from(text), 'txt', std);
+    expect([markdown.startsWith('+---+---+\n| a | b |'), Date.now() - started < 5000]).toEqual([true, true]);
+  });
+
   it('When a text file is Latin-1, then accents are decoded correctly', async () => {
     const { markdown } = await convertDocument(
       Buffer.from('Café crème et naïve façade, déjà vu.\n', 'latin1'),

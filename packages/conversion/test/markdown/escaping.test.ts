@@ -3,7 +3,7 @@ import { escapeText } from '../../src/writers/markdown/escaping';
 import { seeded } from '../seeded-random';
 
 /** Characters that make or break inline Markdown, mixed with letters and digits. */
-const ALPHABET = ['[', ']', '(', ')', ':', '^', 'x', ' ', 'a', '!', '1', '.', '*', '_', '\\', '`', '<'];
+const ALPHABET = ['[', ']', '[', ']', '(', ')', ':', '^', 'x', ' ', 'a', '!', '1', '.', '*', '_', '\\', '`', '<'];
 const CASES = 20_000;
 
 describe('escaping', () => {

@@ -35,6 +35,21 @@ describe('Markdown reader', () => {
     });
   });
 
+  it('When a Markdown file holds GitHub alerts and wiki links, then they come back as written, not escaped', async () => {
+    const source = '> [!NOTE]\n> Read this first.\n\nSee [[Other Page]] and [[Target|alias]].\n';
+    expect(await md(source)).toBe(source);
+  });
+
+  it('When brackets nest around a link, a footnote mark or before a parenthesis, then they are still escaped', async () => {
+    expect(await md('Text \\[[^1]\\] and \\[[a]\\](b) end\n')).toBe('Text \\[\\[^1\\]\\] and \\[\\[a\\]\\](b) end\n');
+  });
+
+  it('When a Markdown file opens with TOML front matter, then the block stays as written and its title is the metadata title', async () => {
+    const source = '+++\ntitle = "Field notes"\ntags = ["a", "b"]\n+++\n\n# Other\n';
+    const result = await convertDocument(Buffer.from(source), 'md', { enhanced: false });
+    expect([result.markdown, result.metadata.title]).toEqual([source, 'Field notes']);
+  });
+
   it('When a Markdown file has no front matter, then a setext level-1 heading is the title', async () => {
     const result = await convertDocument(Buffer.from('Intro\n=====\n\ntext\n'), 'md', { enhanced: false });
     expect([result.markdown, result.metadata.title]).toEqual(['# Intro\n\ntext\n', 'Intro']);

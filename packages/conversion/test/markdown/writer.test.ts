@@ -184,6 +184,14 @@ describe('Markdown writer', () => {
     );
   });
 
+  it('When a bracket pair ends a text before a line end, a closing marker or another node, then it is judged by what follows', () => {
+    const link = { type: 'link' as const, url: 'https://x.test', children: [t('go')] };
+    expect(renderMarkdown([paragraph(t('ends with [a]'))])).toBe('ends with [a]\n');
+    expect(renderMarkdown([paragraph({ type: 'strong', children: [t('see [1]')] }, t(' and [2]'), link)])).toBe(
+      '**see [1]** and \\[2\\][go](https://x.test)\n',
+    );
+  });
+
   it('When bracketed text could be read as a link, reference, definition, footnote or task box, then it is escaped', () => {
     const cases: Array<[string, string]> = [
       ['[a](b) c', '\\[a\\](b) c\n'],
@@ -191,16 +199,16 @@ describe('Markdown writer', () => {
       ['[a]: http://x c', '\\[a\\]: http://x c\n'],
       ['[^1] c', '\\[^1\\] c\n'],
       ['[x] done', '\\[x\\] done\n'],
-      ['ends with [a]', 'ends with \\[a\\]\n'],
       ['[[a] b', '\\[[a] b\n'],
     ];
     for (const [text, md] of cases) expect(renderMarkdown([paragraph(t(text))])).toBe(md);
   });
 
   it('When each text holds one Markdown character, then each is escaped and plain text is kept', () => {
-    const words = ['a\\b', 'c`d', 'e*f', 'g[h', 'i]j', 'k_', '_l', 'm<n', 'plain 4.5'];
+    // The brackets unpaired: neighbouring texts are escaped as one, and `g[h i]j` would render as itself.
+    const words = ['a\\b', 'c`d', 'e*f', 'i]j', 'g[h', 'k_', '_l', 'm<n', 'plain 4.5'];
     const md = renderMarkdown([paragraph(...words.flatMap((w) => [t(w), t(' ')]))]);
-    expect(md).toBe('a\\\\b c\\`d e\\*f g\\[h i\\]j k\\_ \\_l m&lt;n plain 4.5\n');
+    expect(md).toBe('a\\\\b c\\`d e\\*f i\\]j g\\[h k\\_ \\_l m&lt;n plain 4.5\n');
   });
 
   it('When text is raised or lowered, then it is written as <sup>/<sub> with escaped content, spaces outside and neighbours merged', () => {

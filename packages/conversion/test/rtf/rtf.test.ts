@@ -49,8 +49,8 @@ describe('RTF', () => {
   });
 
   it('When Markdown characters appear in the text, then they are escaped', async () => {
-    const { markdown } = await rtf('{\\rtf1\\ansi\\pard # not a heading *nor* [link]\\par}');
-    expect(markdown).toBe('\\# not a heading \\*nor\\* \\[link\\]\n');
+    const { markdown } = await rtf('{\\rtf1\\ansi\\pard # not a heading *nor* [link](x)\\par}');
+    expect(markdown).toBe('\\# not a heading \\*nor\\* \\[link\\](x)\n');
   });
 
   it('When the RTF has no text, then the Markdown is empty and metadata is blank', async () => {

@@ -14,9 +14,9 @@ export const markdownReader: Reader = {
   },
 };
 
-/** The `title:` of YAML front matter, unquoted. */
-function frontMatterTitle(yaml: string): string | undefined {
-  return /^title:\s*["']?(.+?)["']?\s*$/m.exec(yaml)?.[1];
+/** The `title:` of YAML front matter or `title =` of TOML, unquoted. */
+function frontMatterTitle(frontMatter: string): string | undefined {
+  return /^title\s*[:=]\s*["']?(.+?)["']?\s*$/m.exec(frontMatter)?.[1];
 }
 
 /** The text of the first level-1 heading, ATX or setext. */

@@ -104,8 +104,17 @@ function renderNodes(nodes: Inline[], ctx: Context): string {
   // Pieces joined once: a string grown node by node and read at its end each time is flattened again
   // and again (a paragraph of 40,000 styled words took seconds, mostly the kernel mapping memory).
   const parts: string[] = [];
-  for (const node of mergeNeighbours(nodes)) {
-    const md = renderNode(node, ctx);
+  const all = joinTexts(mergeNeighbours(nodes));
+  // Text is escaped knowing what is written after it: the next node, or, after the last, the
+  // parent's closing marker (`**`, `~~`, `](`'s `]`, `</sup>`) or the line's end, none of which opens a link.
+  const rendered = all.map((node) => (node.type === 'text' ? undefined : renderNode(node, ctx)));
+  let following = '\n';
+  for (let i = all.length - 1; i >= 0; i--) {
+    const node = all[i]!;
+    if (node.type === 'text') rendered[i] = escapeText(node.text, following);
+    if (rendered[i]) following = rendered[i]![0]!;
+  }
+  for (const md of rendered as string[]) {
     if (!md) continue;
     // A `<` ending one node and a letter starting the next would make a tag between them.
     const before = parts.length ? parts[parts.length - 1]! : '';
@@ -113,6 +122,22 @@ function renderNodes(nodes: Inline[], ctx: Context): string {
     parts.push(md);
   }
   return parts.join('');
+}
+
+/**
+ * Neighbouring text nodes as one (a parser's line and its soft break are separate nodes): text is
+ * escaped by what follows it, so `[!NOTE]` before a newline is seen to open no link.
+ */
+function joinTexts(nodes: Inline[]): Inline[] {
+  if (!nodes.some((n, i) => n.type === 'text' && nodes[i + 1]?.type === 'text')) return nodes;
+  const out: Inline[] = [];
+  for (const node of nodes) {
+    const last = out[out.length - 1];
+    if (node.type === 'text' && last?.type === 'text')
+      out[out.length - 1] = { type: 'text', text: last.text + node.text };
+    else out.push(node);
+  }
+  return out;
 }
 
 const isNoteMark = (n: Inline): boolean => n.type === 'noteRef' || (n.type === 'text' && !n.text.trim());

@@ -1,10 +1,12 @@
-/** The type a stylesheet gives a class: size in points, weight, slant, family and colour. */
+/** The type a stylesheet gives a class: size in points, weight, slant, family, colour and strike-through. */
 export interface ClassFont {
   size?: number;
   bold?: boolean;
   italic?: boolean;
   family?: string;
   color?: string;
+  /** Struck through (`text-decoration: line-through`); false where a decoration is set without it. */
+  strike?: boolean;
 }
 
 /** Sizes in other units, in points; relative sizes are taken on the usual 12 pt body. */
@@ -30,6 +32,8 @@ export function declaredFont(declarations: string): ClassFont {
   if (slant) font.italic = slant === 'italic' || slant === 'oblique';
   const family = value('font-family');
   if (family) font.family = family;
+  const decoration = value('text-decoration-line') ?? value('text-decoration');
+  if (decoration) font.strike = decoration.includes('line-through');
   const color = value('color');
   if (color && !/^(?:#000(?:000)?|black)$/.test(color)) font.color = color;
   return font;

@@ -740,8 +740,8 @@ class HtmlReader {
   }
 
   /**
-   * The weight and slant a span's classes (the last that says wins) and its style attribute set:
-   * Google Docs and LibreOffice's EPUB write every run's look so, never as <b> or <i>.
+   * The weight, slant and strike-through a span's classes (the last that says wins) and its style
+   * attribute set: Google Docs and LibreOffice's EPUB write every run's look so, never as <b>, <i> or <s>.
    */
   private spanLook(el: HtmlElement): ClassFont | undefined {
     const fonts = this.options.classFonts;
@@ -751,11 +751,13 @@ class HtmlReader {
       const font = name ? fonts?.get(name) : undefined;
       if (font?.bold !== undefined) look.bold = font.bold;
       if (font?.italic !== undefined) look.italic = font.italic;
+      if (font?.strike !== undefined) look.strike = font.strike;
     }
     if (el.attrs.style !== undefined) {
       const own = declaredFont(el.attrs.style);
       look.bold = own.bold ?? look.bold;
       look.italic = own.italic ?? look.italic;
+      look.strike = own.strike ?? look.strike;
     }
     return look;
   }
@@ -779,10 +781,12 @@ class HtmlReader {
       return;
     }
     const look = el.tag === 'span' ? this.spanLook(el) : undefined;
-    if (look?.bold || look?.italic) {
+    if (look?.bold || look?.italic || look?.strike) {
       let children = this.inlines(el.children, depth);
+      if (look.strike) children = [{ type: 'strike', children }];
       if (look.italic) children = [{ type: 'emphasis', children }];
-      out.push(look.bold ? { type: 'strong', children } : children[0]!);
+      if (look.bold) children = [{ type: 'strong', children }];
+      out.push(...children);
       return;
     }
     switch (el.tag) {

@@ -3,7 +3,7 @@ import { htmlToBlocks, type NoteNumbering } from '../html/reader';
 import { footnoteId, readInline } from './inline-tokens';
 import { parseMarkdown, TOO_DEEP } from './parser';
 
-/** A Markdown document as the model, and the YAML front matter it opened with (without its fences). */
+/** A Markdown document as the model, and the YAML or TOML front matter it opened with (without its fences). */
 export interface MarkdownDocument {
   blocks: Block[];
   frontMatter?: string;
@@ -19,10 +19,20 @@ type Container =
 /** A GFM task list item's box at the start of its text: `[ ]`, `[x]` or `[X]` and a space. */
 const TASK_BOX = /^\[([ xX])\][ \t]+/;
 
+/** TOML front matter (Hugo, Zola): `+++` lines around it, at the very start of the file. */
+const TOML_FRONT_MATTER = /^\+\+\+[ \t]*\n([\s\S]*?)\n\+\+\+[ \t]*(?:\n|$)/;
+
 /** Markdown source as document blocks: Markdown read by markdown-it, raw HTML blocks by the HTML reader. */
 export function readMarkdown(source: string): MarkdownDocument {
-  const tokens = parseMarkdown(source);
   const doc: MarkdownDocument = { blocks: [] };
+  // markdown-it's plugin knows YAML's `---` fences only: TOML's would be read as a paragraph of its lines.
+  const toml = TOML_FRONT_MATTER.exec(source);
+  if (toml) {
+    doc.frontMatter = toml[1]!;
+    doc.blocks.push({ type: 'raw', markdown: `+++\n${toml[1]!}\n+++` });
+    source = source.slice(toml[0].length);
+  }
+  const tokens = parseMarkdown(source);
   const numbering: NoteNumbering = { next: 1 };
   const stack: Container[] = [{ kind: 'blocks', blocks: doc.blocks, finish: () => undefined }];
   const top = (): Container => stack[stack.length - 1]!;
