@@ -1348,5 +1348,24 @@ function startsNewParagraph(lines: Line[], i: number): boolean {
   if (indent(line) >= indent(prev) + line.size * PARAGRAPH_INDENT) return true;
   // A sentence's end where the next line's first word would have fitted: the line was ended, not wrapped
   // (a one-line paragraph before an indented one, paragraphs set with neither indent nor space).
-  return !prev.table && !line.table && indent(line) >= indent(prev) - 1 && !wrappedBefore(lines, i - 1, line);
+  return !prev.table && !line.table && indent(line) >= indent(prev) - 1 && endedShort(lines, i - 1, line);
 }
+
+/**
+ * A line that stops short of the right edge of the text around it by clearly more than the next line's first
+ * word (its width told from the next line's mean letter, with room for that guess to be wrong): it was ended.
+ */
+function endedShort(lines: Line[], i: number, next: Line): boolean {
+  const line = lines[i]!;
+  let right = line.right;
+  for (let k = Math.max(0, i - 6); k <= i + 6 && k < lines.length; k++) {
+    const l = lines[k]!;
+    if (l.page === line.page && !l.table && Math.abs(l.x - line.x) < line.size * 6) right = Math.max(right, l.right);
+  }
+  const perChar = (next.right - next.x) / Math.max(1, next.text.length);
+  const firstWord = (/^\S+/u.exec(next.text)?.[0].length ?? 0) + 1;
+  return line.right + perChar * firstWord * SHORT_MARGIN + line.size < right;
+}
+
+/** How much wider than its guessed width the next line's first word must have room for. */
+const SHORT_MARGIN = 1.5;
