@@ -788,14 +788,24 @@ function runsInNextNumber(item: ListItemLines, line: Line): boolean {
  * around it: it was wrapped, not ended.
  */
 function wrappedBefore(lines: Line[], i: number, next: Line): boolean {
+  const { room, word } = roomForNextWord(lines, i, next);
+  return word >= room - lines[i]!.size * 0.5;
+}
+
+/**
+ * How far line `i` stops short of the right edge of the text around it (lines near it on its page, starting
+ * near its left edge), and the width of the next line's first word with its space, told from that line's mean letter.
+ */
+function roomForNextWord(lines: Line[], i: number, next: Line): { room: number; word: number } {
   const line = lines[i]!;
-  const near = lines
-    .slice(Math.max(0, i - 6), i + 7)
-    .filter((l) => l.page === line.page && !l.table && Math.abs(l.x - line.x) < line.size * 6);
-  const right = Math.max(...near.map((l) => l.right));
+  let right = line.right;
+  for (let k = Math.max(0, i - 6); k <= i + 6 && k < lines.length; k++) {
+    const l = lines[k]!;
+    if (l.page === line.page && !l.table && Math.abs(l.x - line.x) < line.size * 6) right = Math.max(right, l.right);
+  }
   const perChar = (next.right - next.x) / Math.max(1, next.text.length);
   const firstWord = (/^\S+/u.exec(next.text)?.[0].length ?? 0) + 1;
-  return line.right + perChar * firstWord >= right - line.size * 0.5;
+  return { room: right - line.right, word: perChar * firstWord };
 }
 
 /** A heading's first line that ends with a colon, right above its second line in the same type. */
@@ -1356,15 +1366,8 @@ function startsNewParagraph(lines: Line[], i: number): boolean {
  * word (its width told from the next line's mean letter, with room for that guess to be wrong): it was ended.
  */
 function endedShort(lines: Line[], i: number, next: Line): boolean {
-  const line = lines[i]!;
-  let right = line.right;
-  for (let k = Math.max(0, i - 6); k <= i + 6 && k < lines.length; k++) {
-    const l = lines[k]!;
-    if (l.page === line.page && !l.table && Math.abs(l.x - line.x) < line.size * 6) right = Math.max(right, l.right);
-  }
-  const perChar = (next.right - next.x) / Math.max(1, next.text.length);
-  const firstWord = (/^\S+/u.exec(next.text)?.[0].length ?? 0) + 1;
-  return line.right + perChar * firstWord * SHORT_MARGIN + line.size < right;
+  const { room, word } = roomForNextWord(lines, i, next);
+  return word * SHORT_MARGIN + lines[i]!.size < room;
 }
 
 /** How much wider than its guessed width the next line's first word must have room for. */

@@ -80,11 +80,7 @@ export function bandRowsJoined(groups: TextItem[][]): { groups: TextItem[][]; ba
     const to = pieces[cells[cells.length - 1]!.to]!.group;
     for (; next < from; next++) out.push(groups[next]!);
     const joined = groups.slice(from, to + 1).flat();
-    bands.set(joined, {
-      top: Math.max(...cells.map((c) => c.top)),
-      bottom: Math.min(...cells.map((c) => c.bottom)),
-      starts: row.starts.slice(1),
-    });
+    bands.set(joined, { top: row.top, bottom: row.bottom, starts: row.starts.slice(1) });
     out.push(joined);
     next = to + 1;
   });
@@ -190,6 +186,9 @@ interface Candidate {
   first: number;
   last: number;
   starts: number[];
+  /** Baselines of the row's highest and lowest lines. */
+  top: number;
+  bottom: number;
   pair: boolean;
 }
 
@@ -219,7 +218,15 @@ function candidateRows(stacks: Stack[], pieces: Piece[]): Candidate[] {
     if (!whole || last === i || !wrapped) continue;
     const pair = cells === 2 && isLabelAndText(stacks, i, pieces);
     if ((cells >= MIN_BAND_CELLS && hasShortCell(stacks, i, last, pieces)) || pair) {
-      rows.push({ first: i, last, starts: stacks.slice(i, last + 1).flatMap((s) => s.starts), pair });
+      const cellsOf = stacks.slice(i, last + 1);
+      rows.push({
+        first: i,
+        last,
+        starts: cellsOf.flatMap((s) => s.starts),
+        top: Math.max(...cellsOf.map((s) => s.top)),
+        bottom: Math.min(...cellsOf.map((s) => s.bottom)),
+        pair,
+      });
       i = last;
     }
   }
@@ -321,12 +328,7 @@ function supported(rows: Candidate[], k: number, stacks: Stack[], pieces: Piece[
   }
   if (rows[k - 1]?.last === row.first - 1 || rows[k + 1]?.first === row.last + 1) return true;
   if (rows.some((other, j) => j !== k && sameColumns(row.starts, other.starts))) return true;
-  let top = -Infinity;
-  let bottom = Infinity;
-  for (let s = row.first; s <= row.last; s++) {
-    top = Math.max(top, stacks[s]!.top);
-    bottom = Math.min(bottom, stacks[s]!.bottom);
-  }
+  const { top, bottom } = row;
   const reach = stacks[row.first]!.size * NEIGHBOUR_REACH;
   const before = pieces[stacks[row.first]!.from]!.group - 1;
   const after = pieces[stacks[row.last]!.to]!.group + 1;
