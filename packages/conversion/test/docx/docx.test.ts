@@ -53,6 +53,38 @@ const numberedItem = (numId: string, ilvl: number, text: string) =>
   `<w:p><w:pPr><w:numPr><w:ilvl w:val="${ilvl}"/><w:numId w:val="${numId}"/></w:numPr></w:pPr><w:r><w:t>${text}</w:t></w:r></w:p>`;
 
 describe('DOCX', () => {
+  it('When table rows sit inside nested content controls (a repeating section) and a cell inside a drop-down control, then their text is read', async () => {
+    const cell = (text: string) => `<w:tc><w:p><w:r><w:t>${text}</w:t></w:r></w:p></w:tc>`;
+    const control = (inner: string, placeholder = false) =>
+      `<w:sdt><w:sdtPr>${placeholder ? '<w:showingPlcHdr/>' : ''}</w:sdtPr><w:sdtContent>${inner}</w:sdtContent></w:sdt>`;
+    const body =
+      `<w:tbl><w:tr>${cell('Note')}${cell('Details')}</w:tr>` +
+      control(control(control(`<w:tr>${control(cell('Yes'))}${cell('Sample entry')}</w:tr>`))) +
+      control(`<w:tr>${control(cell('Choose an item.'), true)}${cell('Second entry')}</w:tr>`) +
+      `</w:tbl>`;
+    expect((await convertDocument(numberedDocx(body, ''), 'docx', std)).markdown).toBe(
+      '| Note | Details |\n| --- | --- |\n| Yes | Sample entry |\n|  | Second entry |\n',
+    );
+  });
+
+  it("When a content control shows its placeholder, then Word's prompt is left out and entered text is kept", async () => {
+    const control = (inner: string, placeholder: boolean) =>
+      `<w:sdt><w:sdtPr>${placeholder ? '<w:showingPlcHdr/>' : ''}</w:sdtPr><w:sdtContent>${inner}</w:sdtContent></w:sdt>`;
+    const run = (text: string) => `<w:r><w:t xml:space="preserve">${text}</w:t></w:r>`;
+    const body =
+      control(`<w:p>${run('[Job Title]')}</w:p>`, true) +
+      `<w:p>${run('Name: ')}${control(run('Click or tap here to enter text.'), true)}</w:p>` +
+      `<w:p>${run('Role: ')}${control(run('Engineer'), false)}</w:p>`;
+    expect((await convertDocument(numberedDocx(body, ''), 'docx', std)).markdown).toBe('Name:\n\nRole: Engineer\n');
+  });
+
+  it('When text carries ruby (furigana), then the base text is read and its reading left out', async () => {
+    const body =
+      '<w:p><w:r><w:t xml:space="preserve">Tokyo: </w:t></w:r><w:r><w:ruby><w:rubyPr><w:hps w:val="11"/></w:rubyPr>' +
+      '<w:rt><w:r><w:t>とうきょう</w:t></w:r></w:rt><w:rubyBase><w:r><w:t>東京</w:t></w:r></w:rubyBase></w:ruby></w:r></w:p>';
+    expect((await convertDocument(numberedDocx(body, ''), 'docx', std)).markdown).toBe('Tokyo: 東京\n');
+  });
+
   it('When a legacy form has text fields and check boxes (FORMTEXT, FORMCHECKBOX), then the fields show their text and the boxes their state', async () => {
     const checkBox = (state: string, label: string) =>
       `<w:p><w:r><w:fldChar w:fldCharType="begin"><w:ffData><w:name w:val="Check1"/><w:checkBox><w:sizeAuto/>${state}</w:checkBox></w:ffData></w:fldChar></w:r>` +

@@ -109,6 +109,7 @@ export class DocxReader {
         out.push(...this.table(el).map((block): Flat => ({ kind: 'block', block })));
         break;
       case 'sdt':
+        if (showsPlaceholder(el)) break;
         for (const c of children(child(el, 'sdtContent'))) this.element(c, out);
         break;
       case 'customXml':
@@ -280,7 +281,7 @@ export class DocxReader {
           this.inline(children(el), fmt, out, extra);
           break;
         case 'sdt':
-          this.inline(children(child(el, 'sdtContent')), fmt, out, extra);
+          if (!showsPlaceholder(el)) this.inline(children(child(el, 'sdtContent')), fmt, out, extra);
           break;
         case 'oMath':
           out.push({ node: { type: 'math', tex: ommlToLatex(el) }, ...fmt });
@@ -375,6 +376,10 @@ export class DocxReader {
           for (const g of children(choice)) this.graphic(g, fmt, out, extra);
           break;
         }
+        case 'ruby':
+          // Ruby (furigana): the base text is the text; its reading set above it is a pronunciation aid.
+          for (const based of children(child(c, 'rubyBase'), 'r')) this.run(based, base, out, extra);
+          break;
         default:
           break;
       }
@@ -462,7 +467,7 @@ export class DocxReader {
         const span = Math.max(1, Math.min(64, Number(attr(child(tcPr, 'gridSpan'), 'val') ?? 1)));
         const vMerge = child(tcPr, 'vMerge');
         const continued = vMerge !== undefined && attr(vMerge, 'val') !== 'restart';
-        const text = continued ? (above[row.length] ?? []) : this.cellText(tc);
+        const text = continued ? (above[row.length] ?? []) : PLACEHOLDER_CELLS.has(tc) ? [] : this.cellText(tc);
         for (let k = 0; k < span; k++) row.push(text);
       }
       rows.push(row);
@@ -483,23 +488,40 @@ export function imageRelId(el: Element): string | undefined {
 }
 
 function rowsOf(tbl: Element): Element[] {
-  return children(tbl).flatMap((c) =>
-    c.localName === 'tr' ? [c] : c.localName === 'sdt' || c.localName === 'customXml' ? descendantRows(c) : [],
-  );
-}
-
-function descendantRows(el: Element): Element[] {
-  return children(child(el, 'sdtContent') ?? el).flatMap((c) => (c.localName === 'tr' ? [c] : []));
+  return wrapped(tbl, 'tr');
 }
 
 function cellsOf(tr: Element): Element[] {
-  return children(tr).flatMap((c) =>
-    c.localName === 'tc'
-      ? [c]
-      : c.localName === 'sdt' || c.localName === 'customXml'
-        ? children(child(c, 'sdtContent') ?? c, 'tc')
-        : [],
-  );
+  return wrapped(tr, 'tc');
+}
+
+/**
+ * The `name` children of `el`, with those inside content controls and custom XML, however deeply nested: Word's
+ * repeating sections wrap rows in three controls, and a drop-down control may wrap a single cell.
+ */
+function wrapped(el: Element, name: 'tr' | 'tc'): Element[] {
+  return children(el).flatMap((c) => {
+    if (c.localName === name) return [c];
+    if (c.localName !== 'sdt' && c.localName !== 'customXml') return [];
+    const inside = wrapped(child(c, 'sdtContent') ?? c, name);
+    // A cell whose control shows its placeholder keeps its place in the row, empty.
+    if (name === 'tc' && showsPlaceholder(c)) for (const tc of inside) PLACEHOLDER_CELLS.add(tc);
+    return inside;
+  });
+}
+
+/** Cells wrapped in a content control that shows its placeholder ("Choose an item."). */
+const PLACEHOLDER_CELLS = new WeakSet<Element>();
+
+/**
+ * A content control showing its placeholder: Word's grey prompt ("Click or tap here to enter text.", "[Job Title]")
+ * stands where nothing was entered, and is not the document's text.
+ */
+function showsPlaceholder(sdt: Element): boolean {
+  const flag = child(child(sdt, 'sdtPr'), 'showingPlcHdr');
+  if (!flag) return false;
+  const val = attr(flag, 'val');
+  return val !== '0' && val !== 'false' && val !== 'off';
 }
 
 /** A form check box's state: `w:checked` as set, else its default. */
