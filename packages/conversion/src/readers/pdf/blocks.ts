@@ -27,6 +27,13 @@ const HEADING_RATIO = 1.15;
 const HEADING_CONTINUATION_SIZE_RATIO = 0.9;
 const MAX_HEADING_CHARS = 150;
 
+/**
+ * Math faces (TeX's Computer and Latin Modern math fonts, AMS symbols, Cambria and STIX Math): a line set
+ * mostly in one is a displayed formula, whose large operators ("∑" drawn as cmex's "X") are no heading.
+ */
+const MATH_FONT =
+  /^(?:CM(?:MI|SY|EX|BSY|MIB)\d|LMMath|Latin ?Modern ?Math|MSBM|MSAM|EUF[MB]|EUSM|Cambria ?Math|STIX\w*Math|XITS ?Math|TeXGyre\w*Math)/i;
+
 const PAGE_NUMBER = /^(page\s*)?\d+(\s*(of|\/)\s*\d+)?$/i;
 
 /**
@@ -210,7 +217,8 @@ export function linesToBlocks(read: Line[]): Block[] {
         !hanging.items.has(l) &&
         !hanging.subItems.has(l) &&
         !isAuthorLine(l) &&
-        !isAuthorNamesLine(lines, i),
+        !isAuthorNamesLine(lines, i) &&
+        !MATH_FONT.test(l.font),
     );
   }
   let romanSections = false;
@@ -357,6 +365,7 @@ export function linesToBlocks(read: Line[]): Block[] {
         value: Number.isFinite(first) ? first : undefined,
         enclosed: !!numbered && numbered[0].startsWith('('),
         mark: numbered?.[0].startsWith('(') ? numbered[1] : undefined,
+        checked: bullet ? boxState(bullet[0]) : undefined,
         lines: [dropLeading(line.runs, (bullet ?? numbered)![0].length)],
         x: indent(line),
         last: line,
@@ -1349,17 +1358,30 @@ const PARAGRAPH_INDENT = 0.8;
 function startsNewParagraph(lines: Line[], i: number): boolean {
   const prev = lines[i - 1]!;
   const line = lines[i]!;
-  if (prev.page !== line.page) return /[.!?:"”)]$/.test(prev.text);
+  if (prev.page !== line.page) return /[.!?:"”)]$/.test(textBeforeMark(prev));
   const gap = gapBetween(prev, line);
   if (gap > line.size * 1.75) return true;
   if (Math.abs(prev.size - line.size) > 0.5) return true;
-  if (!/[.!?:]$/.test(prev.text)) return false;
+  if (!/[.!?:]$/.test(textBeforeMark(prev))) return false;
   // A first line indented under a sentence's end (LaTeX's 1-1.5 em paragraph indent, no space between).
   if (indent(line) >= indent(prev) + line.size * PARAGRAPH_INDENT) return true;
   // A sentence's end where the next line's first word would have fitted: the line was ended, not wrapped
   // (a one-line paragraph before an indented one, paragraphs set with neither indent nor space).
   return !prev.table && !line.table && indent(line) >= indent(prev) - 1 && endedShort(lines, i - 1, line);
 }
+
+/** A check box leading an item (a form's field, a printed checklist): ticked or not; undefined for other bullets. */
+function boxState(marker: string): boolean | undefined {
+  const box = marker.trimStart()[0];
+  return box === '☐' ? false : box === '☒' || box === '☑' ? true : undefined;
+}
+
+/** A line's text without the footnote mark raised after its last word: "years.¹" ends a sentence as "years." does. */
+function textBeforeMark(line: Line): string {
+  return line.endMark ? line.text.replace(TRAILING_MARK, '') : line.text;
+}
+
+const TRAILING_MARK = /\s*(?:[∗*†‡§¶]{1,3}|\d{1,3})$/;
 
 /**
  * A line that stops short of the right edge of the text around it by clearly more than the next line's first
