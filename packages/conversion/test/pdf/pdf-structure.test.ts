@@ -164,6 +164,25 @@ describe('PDF structure', () => {
     expect(markdown).toBe('Comments:\n\nHappy to volunteer at the spring open day.\n');
   });
 
+  it('When a book’s running heads name each page’s chapter or section beside its printed number, then they are dropped', async () => {
+    const heads = ['12 CHAPTER 2. THE HIVE', 'HIVES AND STANDS 13', '14 CHAPTER 3. THE YEAR', 'SPRING WORK 15'];
+    const texts = [
+      'The hive stands on a level slab facing the morning sun.',
+      'A stand keeps the floor dry and the entrance clear of grass.',
+      'The colony grows quickly once the willow is in flower.',
+      'Inspect the brood every week from the middle of April.',
+    ];
+    const input = await pdf((doc) => {
+      heads.forEach((head, i) => {
+        if (i) doc.addPage();
+        doc.font('Times-Italic').fontSize(10).text(head, 72, 60, { lineBreak: false });
+        doc.font('Times-Roman').fontSize(11).text(texts[i]!, 72, 120, { lineBreak: false });
+      });
+    });
+    const { markdown } = await convertIsolated(input, 'pdf', std, limits);
+    expect(markdown).toBe(`${texts.join('\n\n')}\n`);
+  });
+
   it('When a form exists only as XFA, then its texts and field values (text, box, choice, notes) are read from the XFA', async () => {
     const field = (name: string, caption: string, ui: string, items = ''): string =>
       `<field name="${name}" w="5in" h="0.3in"><ui>${ui}</ui>${items}<caption reserve="1.5in"><value><text>${caption}</text></value></caption></field>`;

@@ -66,6 +66,7 @@ export function removeRunningLines(pages: Line[][]): Line[][] {
   const sideCounts = new Map<string, number>();
   const heads: PageHead[] = [];
   for (const page of pages) heads.push(pageHead(page));
+  const numbered = pageNumberedLines(pages, heads);
   for (let p = 0; p < pages.length; p++) {
     const keys = new Set<string>();
     for (const l of pages[p]!) if (atEdge(l, heads[p]!)) keys.add(runningKey(l));
@@ -85,6 +86,7 @@ export function removeRunningLines(pages: Line[][]): Line[][] {
       const l = lines[i]!;
       if (!l.table && atEdge(l, heads[p]!) && !headsTable(l, lines[i + 1])) {
         if ((PAGE_NUMBER.test(l.text) || BROWSER_STAMP.test(l.text)) && inEdgeBand(l)) continue;
+        if (numbered.has(l)) continue;
         const key = runningKey(l);
         if ((counts.get(key) ?? 0) >= threshold || (sideCounts.get(`${p % 2}|${key}`) ?? 0) >= sideThreshold) continue;
       }
@@ -93,6 +95,38 @@ export function removeRunningLines(pages: Line[][]): Line[][] {
     kept.push(page);
   }
   return kept;
+}
+
+/** A page's printed number opening or closing a running head ("2 CHAPTER 1. GETTING STARTED", "1.1. SPRING 3"), or alone. */
+const HEAD_NUMBER = /^(\d{1,4})(?:\s*(?=\p{Lu})|$)|\s(\d{1,4})$/u;
+
+/** Pages whose printed numbers must run in step with the file's pages for their heads and feet to count as running. */
+const NUMBERED_PAGES = 3;
+
+/**
+ * Top and bottom lines that carry the page's printed number, known because the number goes up with the page:
+ * a book's running heads name the chapter on one side and the section on the other, so no head's text repeats
+ * on most pages, but each carries its page's number. Heads and feet of the body size or smaller (a chapter's first
+ * page has its number at the foot) on at least NUMBERED_PAGES pages whose numbers stand the same distance from
+ * the file's page numbers.
+ */
+function pageNumberedLines(pages: Line[][], heads: PageHead[]): Set<Line> {
+  const found = new Set<Line>();
+  if (pages.length < NUMBERED_PAGES) return found;
+  const body = bodySize(pages.flat());
+  const candidates = new Map<number, Line[]>();
+  for (let p = 0; p < pages.length; p++) {
+    const head = heads[p]!;
+    for (const l of pages[p]!) {
+      if (l.table || l.size > body + 0.5 || (l.y !== head.top && l.y !== head.bottom) || !atEdge(l, head)) continue;
+      const match = HEAD_NUMBER.exec(l.text);
+      if (!match) continue;
+      const key = Number(match[1] ?? match[2]) - l.page;
+      candidates.set(key, [...(candidates.get(key) ?? []), l]);
+    }
+  }
+  for (const lines of candidates.values()) if (lines.length >= NUMBERED_PAGES) for (const l of lines) found.add(l);
+  return found;
 }
 
 /**
