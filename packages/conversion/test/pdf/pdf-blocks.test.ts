@@ -120,3 +120,30 @@ describe('PDF footnote marks and displayed formulas', () => {
     expect(blocks.filter((b) => b.type === 'heading')).toEqual([]);
   });
 });
+
+describe('PDF pull quotes', () => {
+  it('When a quoted sentence is set large between paragraphs over two lines, then it is a paragraph, not headings', () => {
+    const quote = (y: number, text: string): TextItem => ({
+      text,
+      x: 72,
+      y,
+      width: text.length * 7,
+      size: 14,
+      bold: false,
+      font: 'Serif italic',
+      italic: true,
+    });
+    const items = [
+      ...page([[72, 700, 'Shops on both banks say trade has picked up since the bridge opened.']]),
+      quote(670, '“It feels like the village has been stitched back'),
+      quote(652, 'together.”'),
+      ...page([[72, 625, 'The bakery reported its busiest Saturday since the spring.']]),
+    ];
+    const markdown = renderMarkdown(linesToBlocks(buildLines(items, 1, 842)));
+    expect(markdown).toBe(
+      'Shops on both banks say trade has picked up since the bridge opened.\n\n' +
+        '*“It feels like the village has been stitched back together.”*\n\n' +
+        'The bakery reported its busiest Saturday since the spring.\n',
+    );
+  });
+});

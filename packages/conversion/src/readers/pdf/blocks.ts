@@ -255,6 +255,7 @@ export function linesToBlocks(read: Line[]): Block[] {
         !MATH_FONT.test(l.font),
     );
   }
+  for (let i = 0; i < lines.length; i++) if (heading[i]) i = pullQuoteEnd(lines, i, heading);
   let romanSections = false;
   const sizes = new Set<number>();
   for (let i = 0; i < lines.length; i++) {
@@ -888,6 +889,33 @@ const MAX_NESTED_INDENT_RATIO = 5;
 
 function plainText(value: string): Inline[] {
   return [{ type: 'text', text: value }];
+}
+
+/** A quotation's opening mark, and a sentence's end inside its closing one. */
+const OPENS_QUOTE = /^["“„«‘]/;
+const ENDS_QUOTED_SENTENCE = /[.!?…]["”»’]$/;
+
+/** Lines a pull quote may wrap onto. */
+const PULL_QUOTE_LINES = 4;
+
+/**
+ * A magazine's pull quote, set large between the columns' paragraphs ("“It feels like the village has been
+ * stitched back" / "together.”"), is a quoted sentence, not a heading: from a heading line that opens a
+ * quotation, the lines in its style up to the one that closes it after a sentence's end lose their heading
+ * flag. Returns the last line looked at.
+ */
+function pullQuoteEnd(lines: Line[], i: number, heading: boolean[]): number {
+  const first = lines[i]!;
+  if (!OPENS_QUOTE.test(first.text)) return i;
+  for (let j = i; j < lines.length && j < i + PULL_QUOTE_LINES; j++) {
+    const line = lines[j]!;
+    if (j > i && (!sameStyle(first, line) || line.page !== first.page)) return i;
+    if (ENDS_QUOTED_SENTENCE.test(line.text)) {
+      for (let k = i; k <= j; k++) heading[k] = false;
+      return j;
+    }
+  }
+  return i;
 }
 
 function isHeadingLine(line: Line, body: number): boolean {
