@@ -113,19 +113,25 @@ const NUMBERED_PAGES = 3;
 function pageNumberedLines(pages: Line[][], heads: PageHead[]): Set<Line> {
   const found = new Set<Line>();
   if (pages.length < NUMBERED_PAGES) return found;
-  const body = bodySize(pages.flat());
   const candidates = new Map<number, Line[]>();
   for (let p = 0; p < pages.length; p++) {
     const head = heads[p]!;
     for (const l of pages[p]!) {
-      if (l.table || l.size > body + 0.5 || (l.y !== head.top && l.y !== head.bottom) || !atEdge(l, head)) continue;
+      if (l.table || (l.y !== head.top && l.y !== head.bottom) || !atEdge(l, head)) continue;
       const match = HEAD_NUMBER.exec(l.text);
       if (!match) continue;
       const key = Number(match[1] ?? match[2]) - l.page;
       candidates.set(key, [...(candidates.get(key) ?? []), l]);
     }
   }
-  for (const lines of candidates.values()) if (lines.length >= NUMBERED_PAGES) for (const l of lines) found.add(l);
+  // The body size is counted only when some number runs in step with the pages (most files have none).
+  let body: number | undefined;
+  for (const lines of candidates.values()) {
+    if (lines.length < NUMBERED_PAGES) continue;
+    body ??= bodySize(pages.flat());
+    const small = lines.filter((l) => l.size <= body! + 0.5);
+    if (small.length >= NUMBERED_PAGES) for (const l of small) found.add(l);
+  }
   return found;
 }
 
