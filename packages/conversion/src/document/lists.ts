@@ -11,6 +11,8 @@ export interface FlatListItem {
   list?: string;
   /** Further paragraphs of the item (RTF list paragraphs without a marker of their own). */
   more?: Block[];
+  /** A task item's box, ticked or not (a PDF form's check box before its label). */
+  checked?: boolean;
 }
 
 /** Consecutive list paragraphs as nested Markdown lists (a deeper level nests under the item before it). */
@@ -40,7 +42,9 @@ function listAt(items: FlatListItem[], start: number, level: number): [Block, nu
       continue;
     }
     if (list.length && (it.ordered !== first.ordered || (it.ordered && it.list !== first.list))) break;
-    list.push(it.more?.length ? { text: it.text, children: [...it.more] } : { text: it.text });
+    const item: ListItem = it.more?.length ? { text: it.text, children: [...it.more] } : { text: it.text };
+    if (it.checked !== undefined) item.checked = it.checked;
+    list.push(item);
     i++;
   }
   return [{ type: 'list', ordered: first.ordered, start: first.ordered ? first.value : undefined, items: list }, i];

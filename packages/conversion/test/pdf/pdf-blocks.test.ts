@@ -81,3 +81,69 @@ describe('PDF tables under a numbered section heading', () => {
     );
   });
 });
+
+describe('PDF footnote marks and displayed formulas', () => {
+  it('When a sentence ends with a raised footnote mark and the next line would have fitted, then the next line opens a paragraph', () => {
+    const items = page([
+      [72, 700, 'The trust looks after eleven kilometres of river bank and three meadows.'],
+      [72, 686, 'It was founded in spring.'],
+      [72, 672, 'Most of the work was done by volunteers, who gave six thousand hours'],
+      [72, 658, 'between them.'],
+    ]);
+    // The mark: smaller, set right after the period and above the line's baseline.
+    items.splice(2, 0, { text: '1', x: 72 + 25 * 5, y: 690, width: 3, size: 7, bold: false, font: 'Serif' });
+    const markdown = renderMarkdown(linesToBlocks(buildLines(items, 1, 842)));
+    expect(markdown).toBe(
+      'The trust looks after eleven kilometres of river bank and three meadows. It was founded in spring.1\n\n' +
+        'Most of the work was done by volunteers, who gave six thousand hours between them.\n',
+    );
+  });
+
+  it('When a displayed formula is set in TeX math faces with a large operator, then its lines are no headings', () => {
+    const math = (x: number, y: number, text: string, size: number, font: string): TextItem => ({
+      text,
+      x,
+      y,
+      width: text.length * size * 0.5,
+      size,
+      bold: false,
+      font,
+    });
+    const items = [
+      ...page([[72, 700, 'Then the number of admissible paths is']]),
+      math(150, 670, 'A = N(s, t) −', 14, 'LMMathItalic10 italic'),
+      math(240, 668, 'X', 14, 'LMMathExtension10'),
+      math(262, 670, 'N(s, bi) Ai, (1)', 14, 'LMMathItalic10 italic'),
+      ...page([[72, 640, 'where Ai counts the admissible paths from bi to t.']]),
+    ];
+    const blocks = linesToBlocks(buildLines(items, 1, 842));
+    expect(blocks.filter((b) => b.type === 'heading')).toEqual([]);
+  });
+});
+
+describe('PDF pull quotes', () => {
+  it('When a quoted sentence is set large between paragraphs over two lines, then it is a paragraph, not headings', () => {
+    const quote = (y: number, text: string): TextItem => ({
+      text,
+      x: 72,
+      y,
+      width: text.length * 7,
+      size: 14,
+      bold: false,
+      font: 'Serif italic',
+      italic: true,
+    });
+    const items = [
+      ...page([[72, 700, 'Shops on both banks say trade has picked up since the bridge opened.']]),
+      quote(670, '“It feels like the village has been stitched back'),
+      quote(652, 'together.”'),
+      ...page([[72, 625, 'The bakery reported its busiest Saturday since the spring.']]),
+    ];
+    const markdown = renderMarkdown(linesToBlocks(buildLines(items, 1, 842)));
+    expect(markdown).toBe(
+      'Shops on both banks say trade has picked up since the bridge opened.\n\n' +
+        '*“It feels like the village has been stitched back together.”*\n\n' +
+        'The bakery reported its busiest Saturday since the spring.\n',
+    );
+  });
+});

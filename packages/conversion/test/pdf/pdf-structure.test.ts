@@ -1,4 +1,5 @@
 import sharp from 'sharp';
+import { PDFDocument, StandardFonts } from 'pdf-lib';
 import { closeConversionWorkers, convertIsolated } from '../../src';
 import { makePdf as pdf, ruledGrid, xfaOnlyPdf } from './make-pdf';
 
@@ -130,6 +131,56 @@ describe('PDF structure', () => {
     });
     const { markdown } = await convertIsolated(input, 'pdf', std, limits);
     expect(markdown).toBe('Full name: Ada Lovelace\n\nSubscribed: ☒\n');
+  });
+
+  it('When a form has check boxes before their labels, then the lines are task items ticked as the boxes are', async () => {
+    const doc = await PDFDocument.create();
+    const page = doc.addPage([595, 842]);
+    const font = await doc.embedFont(StandardFonts.Helvetica);
+    const form = doc.getForm();
+    [
+      ['giftAid', 'Add Gift Aid to my subscription', true],
+      ['post', 'Send me the newsletter by post', false],
+    ].forEach(([name, label, ticked], i) => {
+      const box = form.createCheckBox(name as string);
+      box.addToPage(page, { x: 72, y: 700 - i * 24, width: 12, height: 12 });
+      if (ticked) box.check();
+      page.drawText(label as string, { x: 92, y: 702 - i * 24, size: 11, font });
+    });
+    const { markdown } = await convertIsolated(Buffer.from(await doc.save()), 'pdf', std, limits);
+    expect(markdown).toBe('- [x] Add Gift Aid to my subscription\n- [ ] Send me the newsletter by post\n');
+  });
+
+  it('When a filled multi-line field draws its value wrapped onto two lines, then the value is read once, as typed', async () => {
+    const doc = await PDFDocument.create();
+    const page = doc.addPage([595, 842]);
+    const font = await doc.embedFont(StandardFonts.Helvetica);
+    page.drawText('Comments:', { x: 72, y: 720, size: 11, font });
+    const field = doc.getForm().createTextField('comments');
+    field.enableMultiline();
+    field.setText('Happy to volunteer at the spring open day.');
+    field.addToPage(page, { x: 160, y: 680, width: 200, height: 50, font });
+    const { markdown } = await convertIsolated(Buffer.from(await doc.save()), 'pdf', std, limits);
+    expect(markdown).toBe('Comments:\n\nHappy to volunteer at the spring open day.\n');
+  });
+
+  it('When a book’s running heads name each page’s chapter or section beside its printed number, then they are dropped', async () => {
+    const heads = ['12 CHAPTER 2. THE HIVE', 'HIVES AND STANDS 13', '14 CHAPTER 3. THE YEAR', 'SPRING WORK 15'];
+    const texts = [
+      'The hive stands on a level slab facing the morning sun.',
+      'A stand keeps the floor dry and the entrance clear of grass.',
+      'The colony grows quickly once the willow is in flower.',
+      'Inspect the brood every week from the middle of April.',
+    ];
+    const input = await pdf((doc) => {
+      heads.forEach((head, i) => {
+        if (i) doc.addPage();
+        doc.font('Times-Italic').fontSize(10).text(head, 72, 60, { lineBreak: false });
+        doc.font('Times-Roman').fontSize(11).text(texts[i]!, 72, 120, { lineBreak: false });
+      });
+    });
+    const { markdown } = await convertIsolated(input, 'pdf', std, limits);
+    expect(markdown).toBe(`${texts.join('\n\n')}\n`);
   });
 
   it('When a form exists only as XFA, then its texts and field values (text, box, choice, notes) are read from the XFA', async () => {

@@ -1028,3 +1028,29 @@ describe('PDF tables whose cells are centred in their columns', () => {
     );
   });
 });
+
+describe('PDF label and value tables', () => {
+  it('When poppler joins a middle row whose value is the table’s longest, then the row stays in the table', async () => {
+    const markdown = await markdownOf((doc) => {
+      doc.font('Helvetica').fontSize(10);
+      // The values' column starts 3 pt after the longest label: that row is one run to poppler.
+      const second = 72 + doc.widthOfString('Statement period') + 3;
+      writeRows(
+        doc,
+        [
+          ['Holder', 'Ms Ada Okonkwo'],
+          ['Account', '0042 7781 93'],
+          ['Statement period', '1 September 2026 to 30 September 2026'],
+          ['Opening', '£1,204.55'],
+          ['Closing', '£1,872.10'],
+        ],
+        [72, second],
+        14,
+      );
+    });
+    expect(markdown).toBe(
+      '| Holder | Ms Ada Okonkwo |\n| --- | --- |\n| Account | 0042 7781 93 |\n' +
+        '| Statement period | 1 September 2026 to 30 September 2026 |\n| Opening | £1,204.55 |\n| Closing | £1,872.10 |\n',
+    );
+  });
+});

@@ -27,6 +27,13 @@ const HEADING_RATIO = 1.15;
 const HEADING_CONTINUATION_SIZE_RATIO = 0.9;
 const MAX_HEADING_CHARS = 150;
 
+/**
+ * Math faces (TeX's Computer and Latin Modern math fonts, AMS symbols, Cambria and STIX Math): a line set
+ * mostly in one is a displayed formula, whose large operators ("∑" drawn as cmex's "X") are no heading.
+ */
+const MATH_FONT =
+  /^(?:CM(?:MI|SY|EX|BSY|MIB)\d|LMMath|Latin ?Modern ?Math|MSBM|MSAM|EUF[MB]|EUSM|Cambria ?Math|STIX\w*Math|XITS ?Math|TeXGyre\w*Math)/i;
+
 const PAGE_NUMBER = /^(page\s*)?\d+(\s*(of|\/)\s*\d+)?$/i;
 
 /**
@@ -59,6 +66,7 @@ export function removeRunningLines(pages: Line[][]): Line[][] {
   const sideCounts = new Map<string, number>();
   const heads: PageHead[] = [];
   for (const page of pages) heads.push(pageHead(page));
+  const numbered = pageNumberedLines(pages, heads);
   for (let p = 0; p < pages.length; p++) {
     const keys = new Set<string>();
     for (const l of pages[p]!) if (atEdge(l, heads[p]!)) keys.add(runningKey(l));
@@ -78,6 +86,7 @@ export function removeRunningLines(pages: Line[][]): Line[][] {
       const l = lines[i]!;
       if (!l.table && atEdge(l, heads[p]!) && !headsTable(l, lines[i + 1])) {
         if ((PAGE_NUMBER.test(l.text) || BROWSER_STAMP.test(l.text)) && inEdgeBand(l)) continue;
+        if (numbered.has(l)) continue;
         const key = runningKey(l);
         if ((counts.get(key) ?? 0) >= threshold || (sideCounts.get(`${p % 2}|${key}`) ?? 0) >= sideThreshold) continue;
       }
@@ -86,6 +95,44 @@ export function removeRunningLines(pages: Line[][]): Line[][] {
     kept.push(page);
   }
   return kept;
+}
+
+/** A page's printed number opening or closing a running head ("2 CHAPTER 1. GETTING STARTED", "1.1. SPRING 3"), or alone. */
+const HEAD_NUMBER = /^(\d{1,4})(?:\s*(?=\p{Lu})|$)|\s(\d{1,4})$/u;
+
+/** Pages whose printed numbers must run in step with the file's pages for their heads and feet to count as running. */
+const NUMBERED_PAGES = 3;
+
+/**
+ * Top and bottom lines that carry the page's printed number, known because the number goes up with the page:
+ * a book's running heads name the chapter on one side and the section on the other, so no head's text repeats
+ * on most pages, but each carries its page's number. Heads and feet of the body size or smaller (a chapter's first
+ * page has its number at the foot) on at least NUMBERED_PAGES pages whose numbers stand the same distance from
+ * the file's page numbers.
+ */
+function pageNumberedLines(pages: Line[][], heads: PageHead[]): Set<Line> {
+  const found = new Set<Line>();
+  if (pages.length < NUMBERED_PAGES) return found;
+  const candidates = new Map<number, Line[]>();
+  for (let p = 0; p < pages.length; p++) {
+    const head = heads[p]!;
+    for (const l of pages[p]!) {
+      if (l.table || (l.y !== head.top && l.y !== head.bottom) || !atEdge(l, head)) continue;
+      const match = HEAD_NUMBER.exec(l.text);
+      if (!match) continue;
+      const key = Number(match[1] ?? match[2]) - l.page;
+      candidates.set(key, [...(candidates.get(key) ?? []), l]);
+    }
+  }
+  // The body size is counted only when some number runs in step with the pages (most files have none).
+  let body: number | undefined;
+  for (const lines of candidates.values()) {
+    if (lines.length < NUMBERED_PAGES) continue;
+    body ??= bodySize(pages.flat());
+    const small = lines.filter((l) => l.size <= body! + 0.5);
+    if (small.length >= NUMBERED_PAGES) for (const l of small) found.add(l);
+  }
+  return found;
 }
 
 /**
@@ -210,9 +257,11 @@ export function linesToBlocks(read: Line[]): Block[] {
         !hanging.items.has(l) &&
         !hanging.subItems.has(l) &&
         !isAuthorLine(l) &&
-        !isAuthorNamesLine(lines, i),
+        !isAuthorNamesLine(lines, i) &&
+        !MATH_FONT.test(l.font),
     );
   }
+  for (let i = 0; i < lines.length; i++) if (heading[i]) i = pullQuoteEnd(lines, i, heading);
   let romanSections = false;
   const sizes = new Set<number>();
   for (let i = 0; i < lines.length; i++) {
@@ -357,6 +406,7 @@ export function linesToBlocks(read: Line[]): Block[] {
         value: Number.isFinite(first) ? first : undefined,
         enclosed: !!numbered && numbered[0].startsWith('('),
         mark: numbered?.[0].startsWith('(') ? numbered[1] : undefined,
+        checked: bullet ? boxState(bullet[0]) : undefined,
         lines: [dropLeading(line.runs, (bullet ?? numbered)![0].length)],
         x: indent(line),
         last: line,
@@ -845,6 +895,33 @@ const MAX_NESTED_INDENT_RATIO = 5;
 
 function plainText(value: string): Inline[] {
   return [{ type: 'text', text: value }];
+}
+
+/** A quotation's opening mark, and a sentence's end inside its closing one. */
+const OPENS_QUOTE = /^["“„«‘]/;
+const ENDS_QUOTED_SENTENCE = /[.!?…]["”»’]$/;
+
+/** Lines a pull quote may wrap onto. */
+const PULL_QUOTE_LINES = 4;
+
+/**
+ * A magazine's pull quote, set large between the columns' paragraphs ("“It feels like the village has been
+ * stitched back" / "together.”"), is a quoted sentence, not a heading: from a heading line that opens a
+ * quotation, the lines in its style up to the one that closes it after a sentence's end lose their heading
+ * flag. Returns the last line looked at.
+ */
+function pullQuoteEnd(lines: Line[], i: number, heading: boolean[]): number {
+  const first = lines[i]!;
+  if (!OPENS_QUOTE.test(first.text)) return i;
+  for (let j = i; j < lines.length && j < i + PULL_QUOTE_LINES; j++) {
+    const line = lines[j]!;
+    if (j > i && (!sameStyle(first, line) || line.page !== first.page)) return i;
+    if (ENDS_QUOTED_SENTENCE.test(line.text)) {
+      for (let k = i; k <= j; k++) heading[k] = false;
+      return j;
+    }
+  }
+  return i;
 }
 
 function isHeadingLine(line: Line, body: number): boolean {
@@ -1349,17 +1426,30 @@ const PARAGRAPH_INDENT = 0.8;
 function startsNewParagraph(lines: Line[], i: number): boolean {
   const prev = lines[i - 1]!;
   const line = lines[i]!;
-  if (prev.page !== line.page) return /[.!?:"”)]$/.test(prev.text);
+  if (prev.page !== line.page) return /[.!?:"”)]$/.test(textBeforeMark(prev));
   const gap = gapBetween(prev, line);
   if (gap > line.size * 1.75) return true;
   if (Math.abs(prev.size - line.size) > 0.5) return true;
-  if (!/[.!?:]$/.test(prev.text)) return false;
+  if (!/[.!?:]$/.test(textBeforeMark(prev))) return false;
   // A first line indented under a sentence's end (LaTeX's 1-1.5 em paragraph indent, no space between).
   if (indent(line) >= indent(prev) + line.size * PARAGRAPH_INDENT) return true;
   // A sentence's end where the next line's first word would have fitted: the line was ended, not wrapped
   // (a one-line paragraph before an indented one, paragraphs set with neither indent nor space).
   return !prev.table && !line.table && indent(line) >= indent(prev) - 1 && endedShort(lines, i - 1, line);
 }
+
+/** A check box leading an item (a form's field, a printed checklist): ticked or not; undefined for other bullets. */
+function boxState(marker: string): boolean | undefined {
+  const box = marker.trimStart()[0];
+  return box === '☐' ? false : box === '☒' || box === '☑' ? true : undefined;
+}
+
+/** A line's text without the footnote mark raised after its last word: "years.¹" ends a sentence as "years." does. */
+function textBeforeMark(line: Line): string {
+  return line.endMark ? line.text.replace(TRAILING_MARK, '') : line.text;
+}
+
+const TRAILING_MARK = /\s*(?:[∗*†‡§¶]{1,3}|\d{1,3})$/;
 
 /**
  * A line that stops short of the right edge of the text around it by clearly more than the next line's first

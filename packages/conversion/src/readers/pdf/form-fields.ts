@@ -68,9 +68,15 @@ export async function withFormValues(
     const y = label?.y ?? box.bottom + Math.max(0, (box.top - box.bottom - size) / 2);
     const shown = drawn.filter((d) => inside(d) && !moved.has(d));
     const text = shownValue(w);
-    const values =
-      text && !shown.some((d) => d.text.includes(text))
-        ? [...shown, { text, x: box.left + 2, y, width: Math.max(1, box.right - box.left - 4), size, bold: false }]
+    const value = { text, x: box.left + 2, y, width: Math.max(1, box.right - box.left - 4), size, bold: false };
+    // A box's drawn tick ("✓", "4" in ZapfDingbats) is its state, which the value says; a field wrapped onto
+    // several lines draws its value in parts, which would run together on the label's line.
+    const drawnAsValue = text && (w.checkBox || w.radioButton || (shown.length > 1 && sameLetters(shown, text)));
+    if (drawnAsValue) for (const d of shown) moved.add(d);
+    const values = drawnAsValue
+      ? [value]
+      : text && !shown.some((d) => d.text.includes(text))
+        ? [...shown, value]
         : shown;
     for (const d of values) {
       moved.add(d);
@@ -86,4 +92,10 @@ export async function withFormValues(
   }
   items.push(...(after.get(undefined) ?? []));
   return items;
+}
+
+/** Whether items drawn in a field spell its value, whatever the line breaks and spaces between them. */
+function sameLetters(shown: TextItem[], value: string): boolean {
+  const letters = (t: string): string => t.replace(/\s+/g, '');
+  return letters(shown.map((d) => d.text).join('')) === letters(value);
 }

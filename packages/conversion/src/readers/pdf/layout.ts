@@ -96,6 +96,8 @@ export interface Line {
   rtl?: boolean;
   /** A lone glyph leading the line in another font or size than its text, set apart from it (a symbol-font bullet such as Wingdings' "q"). */
   marker?: string;
+  /** The line ends with a footnote mark set smaller and raised after its last word ("years.¹"). */
+  endMark?: boolean;
 }
 
 /** Groups a page's items (in content-stream order) into lines: a new line starts when the baseline moves. */
@@ -556,8 +558,23 @@ function toLine(items: TextItem[], page: number, pageHeight: number, band?: RowB
     tableBox: undefined,
     rtl: rtl ? true : undefined,
     marker,
+    endMark: !rtl && endsWithRaisedMark(sorted) ? true : undefined,
   };
 }
+
+/** A footnote's mark: a number or a symbol, set alone. */
+const NOTE_MARK = /^(?:[∗*†‡§¶]{1,3}|\d{1,3})$/;
+
+/** Whether a line's last item is a footnote mark set smaller than the item before it and above its baseline. */
+function endsWithRaisedMark(sorted: TextItem[]): boolean {
+  const mark = sorted[sorted.length - 1];
+  const word = sorted[sorted.length - 2];
+  if (!mark || !word || mark.size >= word.size * RAISED_MARK_SIZE || !NOTE_MARK.test(mark.text.trim())) return false;
+  return mark.y > word.y && mark.y < word.y + word.size * 0.75;
+}
+
+/** A raised mark is set at most this share of its word's size. */
+const RAISED_MARK_SIZE = 0.85;
 
 /** The cell of a joined row an item starting at `x` is in: how many cells start left of it (or at it). */
 function bandCellOf(band: RowBand, x: number): number {

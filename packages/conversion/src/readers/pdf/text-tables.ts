@@ -402,7 +402,7 @@ function alignedRun(
     // A cell may have swallowed more than one column ("Solar panel North ridge 2026-03-14"), even every one of
     // its row ("Damselfly nymph Three leaf-like Caudal", the words of a tight row closer than poppler parts).
     let cut = line.cells;
-    if (line.cells.length > 1 || joinsARow(line, members, columns, tolerance)) {
+    if (line.cells.length > 1 || joinsARow(line, members, columns, tolerance, lines[end + 1])) {
       for (let k = 0; k < columns.length; k++) {
         const again = cutJoinedCells(columns, cut, tolerance, line.depth ? line.size : undefined);
         if (again === cut) break;
@@ -450,8 +450,10 @@ function alignedRun(
 /**
  * A line of one cell may be a whole row poppler joined: it starts at the first column, ends inside the
  * table's width, reaches past the second column's start and stands a row's distance under the row above.
+ * Between two rows it may end past the table's width: its last cell is the table's longest (a label and
+ * value table whose values are set flush left, "Statement period 1 September 2026 to 30 September 2026").
  */
-function joinsARow(line: Line, members: Member[], columns: Column[], tolerance: number): boolean {
+function joinsARow(line: Line, members: Member[], columns: Column[], tolerance: number, next?: Line): boolean {
   const cell = line.cells[0]!;
   const above = members[members.length - 1];
   if (
@@ -459,7 +461,7 @@ function joinsARow(line: Line, members: Member[], columns: Column[], tolerance: 
     !above ||
     Math.abs(cell.x - columns[0]!.x) > tolerance ||
     cell.right <= columns[1]!.x + tolerance ||
-    cell.right > tableRight(members, columns) + tolerance
+    (cell.right > tableRight(members, columns) + tolerance && !rowFollows(line, next, columns, tolerance))
   )
     return false;
   const gap = distanceBelow(above.line, line);
@@ -467,6 +469,16 @@ function joinsARow(line: Line, members: Member[], columns: Column[], tolerance: 
   if (above.continues) return gap > gapAbove(members, members.length - 1) + WRAP_GAP_TOLERANCE * 2;
   return Math.abs(gap - smallestRowPitch(members)) <= WRAP_GAP_TOLERANCE * 2;
 }
+
+/** Whether the next line is a row of cells starting where each of the columns starts, a line's pitch below. */
+function rowFollows(line: Line, next: Line | undefined, columns: Column[], tolerance: number): boolean {
+  if (!next || next.page !== line.page || next.cells.length !== columns.length) return false;
+  if (distanceBelow(line, next) >= line.size * SAME_ROW_PITCH) return false;
+  return next.cells.every((c, k) => Math.abs(c.x - columns[k]!.x) <= tolerance);
+}
+
+/** Rows of a table set without space between them stand at most this many text sizes apart. */
+const SAME_ROW_PITCH = 2;
 
 /** The right edge of the table so far: its last column's, or a wrapped line's reaching further. */
 function tableRight(members: Member[], columns: Column[]): number {
