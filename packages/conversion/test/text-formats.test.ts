@@ -192,6 +192,14 @@ describe('more text-family behaviour', () => {
     expect(markdown).toBe('| 名前 | 年齢 |\n| --- | --- |\n| 佐藤 | 30 |\n');
   });
 
+  it('When a Latin-1 CSV would also decode as GB18030, then its accented letters are kept', async () => {
+    const csv = Buffer.from('Ville,Région\r\nSète,Occitanie\r\nÉvian,Auvergne-Rhône-Alpes\r\n', 'latin1');
+    const { markdown } = await convertDocument(csv, 'csv', { enhanced: false });
+    expect(markdown).toBe(
+      '| Ville | Région |\n| --- | --- |\n| Sète | Occitanie |\n| Évian | Auvergne-Rhône-Alpes |\n',
+    );
+  });
+
   it('When an HTML page has navigation, a table of contents and a language menu, then only the content remains', async () => {
     const html =
       '<html><body><nav><a href="/">Home</a><a href="/about">About</a></nav>' +
