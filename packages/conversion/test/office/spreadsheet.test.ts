@@ -196,6 +196,19 @@ describe('spreadsheets', () => {
     expect(metadata).toEqual({ title: 'Budget', author: 'Ana', page_count: 2 });
   });
 
+  it('When a whole number of 12 or more digits is in the General format, then all its digits are written, not scientific notation', async () => {
+    expect(
+      await markdownInEachFormat([
+        ['Account', 'Barcode', 'Count'],
+        [123456789012, 4006381333931, 42],
+      ]),
+    ).toEqual(
+      inEachFormat(
+        '## Data\n\n| Account | Barcode | Count |\n| --- | --- | --- |\n| 123456789012 | 4006381333931 | 42 |\n',
+      ),
+    );
+  });
+
   it('When a sheet holds two separate tables, then each becomes its own GFM table and empty edges are trimmed', async () => {
     expect(await markdownInEachFormat([[], ['', 'a', 'b', '', '', 'x'], ['', '1', '2', '', '', '9']])).toEqual(
       inEachFormat('## Data\n\n| a | b |\n| --- | --- |\n| 1 | 2 |\n\n| x |\n| --- |\n| 9 |\n'),

@@ -127,9 +127,30 @@ function cellText(cell: XLSX.CellObject | undefined, date1904: boolean, sheet?: 
     return typeof cell.f === 'string' && sheet ? uncachedFormulaText(cell, sheet, r, c, date1904) : '';
   const iso = cell.t === 'n' && typeof cell.z === 'string' ? LOCALE_DATE_FORMATS.get(cell.z) : undefined;
   if (iso) return XLSX.SSF.format(iso, cell.v as number, { date1904 });
+  if (isWholeNumberInGeneral(cell)) return String(cell.v);
   if (cell.w !== undefined) return cell.w.trim();
   if (cell.v === undefined || cell.v === null) return '';
   return String(cell.v).trim();
+}
+
+/** Whole numbers a double holds exactly: up to 15 digits, as many as Excel keeps. */
+const MAX_EXACT_WHOLE_NUMBER = 1e15;
+
+/**
+ * A whole number in the General format that Excel would draw in scientific notation (12 digits or
+ * more: an account number, a barcode, a phone number) is written with all its digits: `1.23457E+11`
+ * throws away digits the file holds, and LibreOffice's General shows them all.
+ */
+function isWholeNumberInGeneral(cell: XLSX.CellObject): boolean {
+  return (
+    cell.t === 'n' &&
+    typeof cell.v === 'number' &&
+    Number.isInteger(cell.v) &&
+    Math.abs(cell.v) < MAX_EXACT_WHOLE_NUMBER &&
+    (cell.z === undefined || cell.z === 'General') &&
+    cell.w !== undefined &&
+    /E\+/.test(cell.w)
+  );
 }
 
 /**
