@@ -246,6 +246,37 @@ describe('spreadsheets', () => {
     );
   });
 
+  it('When an xlsx chart has no cached values (openpyxl writes none), then its series and categories are read from the cells they name', async () => {
+    const wb = new ExcelJS.Workbook();
+    const ws = wb.addWorksheet('Fruit data');
+    ws.addRows([
+      ['Month', 'Apples'],
+      ['Jan', 10],
+      ['Feb', 14],
+    ]);
+    const files = unzipSync(new Uint8Array(await wb.xlsx.writeBuffer()));
+    files['xl/worksheets/_rels/sheet1.xml.rels'] = strToU8(
+      '<Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships"><Relationship Id="rIdD1" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/drawing" Target="../drawings/drawing1.xml"/></Relationships>',
+    );
+    files['xl/drawings/drawing1.xml'] = strToU8(
+      '<xdr:wsDr xmlns:xdr="http://schemas.openxmlformats.org/drawingml/2006/spreadsheetDrawing" xmlns:a="http://schemas.openxmlformats.org/drawingml/2006/main" xmlns:c="http://schemas.openxmlformats.org/drawingml/2006/chart" xmlns:r="http://schemas.openxmlformats.org/officeDocument/2006/relationships"><xdr:twoCellAnchor><xdr:from><xdr:col>4</xdr:col><xdr:row>1</xdr:row></xdr:from><xdr:graphicFrame><a:graphic><a:graphicData><c:chart r:id="rIdC1"/></a:graphicData></a:graphic></xdr:graphicFrame></xdr:twoCellAnchor></xdr:wsDr>',
+    );
+    files['xl/drawings/_rels/drawing1.xml.rels'] = strToU8(
+      '<Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships"><Relationship Id="rIdC1" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/chart" Target="../charts/chart1.xml"/></Relationships>',
+    );
+    files['xl/charts/chart1.xml'] = strToU8(
+      '<chartSpace xmlns="http://schemas.openxmlformats.org/drawingml/2006/chart" xmlns:a="http://schemas.openxmlformats.org/drawingml/2006/main"><chart>' +
+        '<title><tx><rich><a:p><a:r><a:t>Apples sold</a:t></a:r></a:p></rich></tx></title>' +
+        "<plotArea><barChart><ser><tx><strRef><f>'Fruit data'!B1</f></strRef></tx>" +
+        "<cat><numRef><f>'Fruit data'!$A$2:$A$3</f></numRef></cat><val><numRef><f>'Fruit data'!$B$2:$B$3</f></numRef></val>" +
+        '</ser></barChart></plotArea></chart></chartSpace>',
+    );
+    const { markdown } = await convertDocument(Buffer.from(zipSync(files)), 'xlsx', std);
+    expect(markdown).toBe(
+      '## Fruit data\n\n| Month | Apples |\n| --- | --- |\n| Jan | 10 |\n| Feb | 14 |\n\n**Apples sold**\n\n*Bar chart*\n\n|  | Apples |\n| --- | --- |\n| Jan | 10 |\n| Feb | 14 |\n',
+    );
+  });
+
   it('When a chart is anchored between two tables, then it sits between them in reading order', async () => {
     const wb = new ExcelJS.Workbook();
     const ws = wb.addWorksheet('Sales');

@@ -105,6 +105,28 @@ function spreadMerges(
   }
 }
 
+/** `'It''s'!$A$1:$B$3` or `Data!B1`: a sheet (quoted or bare) and one cell or range, nothing else. */
+const SHEET_RANGE = /^(?:'((?:[^']|'')+)'|([^'!]+))!\$?([A-Z]{1,3})\$?(\d+)(?::\$?([A-Z]{1,3})\$?(\d+))?$/;
+
+/**
+ * The displayed texts of the cells a formula such as `'Data'!$B$2:$B$4` names, row by row, at most
+ * `max`; none when the formula is anything else (a union, a name) or its sheet was not read.
+ */
+export function rangeTexts(wb: XLSX.WorkBook, formula: string, max: number): string[] {
+  const m = SHEET_RANGE.exec(formula.trim());
+  if (!m) return [];
+  const name = m[1] !== undefined ? m[1].replace(/''/g, "'") : m[2]!;
+  const sheet = wb.Sheets[name];
+  if (!sheet) return [];
+  const range = XLSX.utils.decode_range(`${m[3]}${m[4]}:${m[5] ?? m[3]}${m[6] ?? m[4]}`);
+  const date1904 = wb.Workbook?.WBProps?.date1904 ?? false;
+  const out: string[] = [];
+  for (let r = range.s.r; r <= range.e.r && out.length < max; r++)
+    for (let c = range.s.c; c <= range.e.c && out.length < max; c++)
+      out.push(cellText(sheetCell(sheet, r, c), date1904));
+  return out;
+}
+
 /**
  * Excel's built-in short date and date-time (format ids 14 and 22, which SheetJS names by their
  * US pattern) are drawn in the reader's locale, never with a two-digit year; ISO says the same

@@ -12,7 +12,7 @@ import { chartDataBlocks, type ChartData } from '../shared/charts';
 import { odsSheetCharts } from '../shared/odf-chart';
 import { readBiffCharts, resolveChartCells } from '../shared/biff-chart';
 import { streamOf } from '../shared/ole';
-import { MAX_COLUMNS, positionedRegions, sheetCell, sheetGrid } from '../shared/sheet-grid';
+import { MAX_COLUMNS, positionedRegions, rangeTexts, sheetCell, sheetGrid } from '../shared/sheet-grid';
 import { commentBlocks, type ReviewComment } from '../shared/comments';
 import { odsHiddenSheets } from './ods-hidden-sheets';
 
@@ -96,7 +96,13 @@ export const spreadsheetReader: Reader = {
     const ods = zip !== undefined && !zip.has('xl/workbook.xml');
     const odsCharts = ods ? odsSheetCharts(zip) : new Map<string, ChartData[]>();
     const anchoredChartsOf = (name: string): Placed[] =>
-      zip ? (charts.get(name) ?? []).map((c) => ({ top: c.row, left: c.col, blocks: chartBlocks(zip, c.part) })) : [];
+      zip
+        ? (charts.get(name) ?? []).map((c) => ({
+            top: c.row,
+            left: c.col,
+            blocks: chartBlocks(zip, c.part, (f, max) => rangeTexts(wb, f, max)),
+          }))
+        : [];
     const chartsOf = (name: string): Block[] =>
       zip ? (odsCharts.get(name) ?? []).flatMap(chartDataBlocks) : (biffCharts.get(name) ?? []);
     const biffCharts = zip ? new Map<string, Block[]>() : workbookCharts(input, wb);
