@@ -11,6 +11,14 @@ describe('text family', () => {
     expect(markdown).toBe('| name | note |\n| --- | --- |\n| Smith; John | said "hi" |\n| Åsa | ok |\n');
   });
 
+  it('When a semicolon CSV opens with title lines above its header, then the semicolon is still the delimiter', async () => {
+    const csv = Buffer.from('Account statement\nCreated 01.03.2026\n\nDate;Amount;Purpose\n01.02.2026;-12,50;Bakery\n');
+    const { markdown } = await convertDocument(csv, 'csv', std);
+    expect(markdown).toBe(
+      '| Account statement |  |  |\n| --- | --- | --- |\n| Created 01.03.2026 |  |  |\n| Date | Amount | Purpose |\n| 01.02.2026 | -12,50 | Bakery |\n',
+    );
+  });
+
   it('When a CSV is tab separated with ragged rows, then rows are padded to the widest', async () => {
     const { markdown } = await convertDocument(Buffer.from('a\tb\tc\n1\t2\n'), 'csv', std);
     expect(markdown).toBe('| a | b | c |\n| --- | --- | --- |\n| 1 | 2 |  |\n');

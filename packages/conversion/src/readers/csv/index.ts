@@ -23,7 +23,11 @@ export const csvReader: Reader = {
   },
 };
 
-/** Picks the delimiter that splits the first lines into the most consistent, widest rows. */
+/**
+ * Picks the delimiter that splits the first lines into the most consistent, widest rows. The rows'
+ * commonest width counts, not the first row's: an export's title lines above the header
+ * ("Account statement", "Created 01.03.2026") are one field whatever the delimiter.
+ */
 export function sniffDelimiter(text: string): string {
   const sample = text.split('\n').slice(0, 20).join('\n');
   let best = ',';
@@ -32,7 +36,7 @@ export function sniffDelimiter(text: string): string {
     const { data } = Papa.parse<string[]>(sample, { delimiter, skipEmptyLines: 'greedy' });
     if (data.length === 0) continue;
     const widths = data.map((r) => r.length);
-    const width = widths[0] ?? 1;
+    const width = commonestWidth(widths);
     if (width < 2) continue;
     const consistent = widths.filter((w) => w === width).length / widths.length;
     const score = consistent * 10 + Math.min(width, 50) / 50;
@@ -41,5 +45,19 @@ export function sniffDelimiter(text: string): string {
       best = delimiter;
     }
   }
+  return best;
+}
+
+/** The width most rows share, among rows of two fields or more (the wider on a tie); 1 when none has two. */
+function commonestWidth(widths: number[]): number {
+  const counts = new Map<number, number>();
+  for (const w of widths) if (w >= 2) counts.set(w, (counts.get(w) ?? 0) + 1);
+  let best = 1;
+  let bestCount = 0;
+  for (const [w, n] of counts)
+    if (n > bestCount || (n === bestCount && w > best)) {
+      best = w;
+      bestCount = n;
+    }
   return best;
 }
