@@ -209,6 +209,21 @@ describe('spreadsheets', () => {
     );
   });
 
+  it('When cells carry hyperlinks to the web, to mail or into the workbook, then web and mail links are kept in every format', async () => {
+    const link = (v: string, Target: string) => ({ t: 's', v, l: { Target } });
+    const markdown = await markdownInEachFormat([
+      ['Name', 'Link'],
+      ['Docs', link('Manual', 'https://example.test/manual')],
+      ['Mail', link('Write', 'mailto:team@example.test')],
+      ['Inside', link('Totals', '#Data!A1')],
+    ]);
+    expect(markdown).toEqual(
+      inEachFormat(
+        '## Data\n\n| Name | Link |\n| --- | --- |\n| Docs | [Manual](https://example.test/manual) |\n| Mail | [Write](mailto:team@example.test) |\n| Inside | Totals |\n',
+      ),
+    );
+  });
+
   it('When a sheet holds two separate tables, then each becomes its own GFM table and empty edges are trimmed', async () => {
     expect(await markdownInEachFormat([[], ['', 'a', 'b', '', '', 'x'], ['', '1', '2', '', '', '9']])).toEqual(
       inEachFormat('## Data\n\n| a | b |\n| --- | --- |\n| 1 | 2 |\n\n| x |\n| --- |\n| 9 |\n'),

@@ -208,11 +208,23 @@ export function tableRegions(rows: string[][]): string[][][] {
   return positionedRegions(rows).map((region) => region.rows);
 }
 
-/** A table region of a sheet and the row and column (in the rows it was cut from) of its top-left cell. */
+/**
+ * A table region of a sheet and the row and column (in the rows it was cut from) of its top-left
+ * cell; `rowsAt` and `colsAt` say where each of its rows and columns was (spacers are left out).
+ */
 interface Region {
   top: number;
   left: number;
   rows: string[][];
+  rowsAt: number[];
+  colsAt: number[];
+}
+
+/** The numbers from `first` to `last`, those in `leftOut` left out. */
+function indexesBetween(first: number, last: number, leftOut?: Set<number>): number[] {
+  const out: number[] = [];
+  for (let i = first; i <= last; i++) if (!leftOut?.has(i)) out.push(i);
+  return out;
 }
 
 /** `tableRegions`, each with where it starts. */
@@ -220,8 +232,11 @@ export function positionedRegions(rows: string[][]): Region[] {
   const height = rows.length;
   let width = 0;
   for (const r of rows) if (r.length > width) width = r.length;
-  if (height * width > MAX_REGION_CELLS)
-    return [{ top: 0, left: 0, rows: rows.filter((r) => r.some((c) => c !== '')) }];
+  if (height * width > MAX_REGION_CELLS) {
+    const filled = indexesBetween(0, height - 1).filter((r) => rows[r]!.some((c) => c !== ''));
+    const colsAt = indexesBetween(0, width - 1);
+    return [{ top: 0, left: 0, rows: filled.map((r) => rows[r]!), rowsAt: filled, colsAt }];
+  }
   // One byte per cell, 1 = filled and not yet reached, 2 = reached; the fill's stack holds cell indexes.
   const cells = new Uint8Array(height * width);
   for (let r = 0; r < height; r++) {
@@ -257,16 +272,17 @@ export function positionedRegions(rows: string[][]): Region[] {
   }
   const merged = mergeOverlapping(boxes, height, width);
   merged.sort((a, b) => a.top - b.top || a.left - b.left);
-  return joinSpacers(merged, rows).flatMap((t) =>
-    splitTitleRow({
+  return joinSpacers(merged, rows).flatMap((t) => {
+    const rowsAt = indexesBetween(t.box.top, t.box.bottom, t.spacerRows);
+    const colsAt = indexesBetween(t.box.left, t.box.right, t.spacerCols);
+    return splitTitleRow({
       top: t.box.top,
       left: t.box.left,
-      rows: rows
-        .slice(t.box.top, t.box.bottom + 1)
-        .filter((_, i) => !t.spacerRows.has(t.box.top + i))
-        .map((r) => cellsBetween(r, t.box.left, t.box.right).filter((_, i) => !t.spacerCols.has(t.box.left + i))),
-    }),
-  );
+      rows: rowsAt.map((r) => colsAt.map((c) => rows[r]![c] ?? '')),
+      rowsAt,
+      colsAt,
+    });
+  });
 }
 
 /** A table: its box on the sheet and the empty spacer columns and rows inside it, left out of the output. */
@@ -435,12 +451,12 @@ function splitTitleRow(region: Region): Region[] {
   const width = table[0]?.length ?? 0;
   const lone = table[0]?.[0] ?? '';
   if (width >= 2 && table.length === 1 && /\p{L}/u.test(lone) && table[0]!.every((c) => c === lone)) {
-    return [{ ...region, rows: [[lone]] }];
+    return [{ ...region, rows: [[lone]], colsAt: region.colsAt.slice(0, 1) }];
   }
   if (width >= 2 && table.length >= 3 && distinct(table[0]) === 1 && table[0]![0] !== '' && distinct(table[1]) >= 2) {
     return [
-      { ...region, rows: [[table[0]![0]!]] },
-      { ...region, top: region.top + 1, rows: table.slice(1) },
+      { ...region, rows: [[table[0]![0]!]], rowsAt: region.rowsAt.slice(0, 1), colsAt: region.colsAt.slice(0, 1) },
+      { ...region, top: region.top + 1, rows: table.slice(1), rowsAt: region.rowsAt.slice(1) },
     ];
   }
   return [region];
