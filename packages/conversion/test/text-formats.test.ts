@@ -19,6 +19,15 @@ describe('text family', () => {
     );
   });
 
+  it('When every line of a CSV ends with a delimiter or starts with an empty field, then those empty edge columns are left out', async () => {
+    const trailing = await convertDocument(Buffer.from('Date;Amount;\n01.02.2026;-12,50;\n'), 'csv', std);
+    const leading = await convertDocument(Buffer.from(',a,,b\n,1,,2\n'), 'csv', std);
+    expect([trailing.markdown, leading.markdown]).toEqual([
+      '| Date | Amount |\n| --- | --- |\n| 01.02.2026 | -12,50 |\n',
+      '| a |  | b |\n| --- | --- | --- |\n| 1 |  | 2 |\n',
+    ]);
+  });
+
   it('When a CSV is tab separated with ragged rows, then rows are padded to the widest', async () => {
     const { markdown } = await convertDocument(Buffer.from('a\tb\tc\n1\t2\n'), 'csv', std);
     expect(markdown).toBe('| a | b | c |\n| --- | --- | --- |\n| 1 | 2 |  |\n');

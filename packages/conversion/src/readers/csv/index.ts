@@ -18,7 +18,9 @@ export const csvReader: Reader = {
     if (!text) return { blocks: [], metadata: { title: '', author: '', page_count: 1 } };
     const delimiter = hint?.[1] ?? sniffDelimiter(text);
     const parsed = Papa.parse<string[]>(text, { delimiter, skipEmptyLines: 'greedy' });
-    const rows = parsed.data.map((row) => row.map((cell) => [plain(cell.trim())]));
+    const rows = withoutEmptyEdgeColumns(parsed.data.map((row) => row.map((cell) => cell.trim()))).map((row) =>
+      row.map((cell) => [plain(cell)]),
+    );
     return { blocks: [{ type: 'table', rows }], metadata: { title: '', author: '', page_count: 1 } };
   },
 };
@@ -60,4 +62,24 @@ function commonestWidth(widths: number[]): number {
       bestCount = n;
     }
   return best;
+}
+
+/**
+ * The rows without the columns left or right of every value (a delimiter ending each line, as many
+ * exports write, or a leading empty column), as a sheet's empty edges are trimmed; an empty column
+ * between values stays.
+ */
+function withoutEmptyEdgeColumns(rows: string[][]): string[][] {
+  let first = Infinity;
+  let last = -1;
+  for (const row of rows) {
+    const start = row.findIndex((cell) => cell !== '');
+    if (start < 0) continue;
+    let end = row.length - 1;
+    while (row[end] === '') end--;
+    if (start < first) first = start;
+    if (end > last) last = end;
+  }
+  if (last < 0 || (first === 0 && rows.every((row) => row.length <= last + 1))) return rows;
+  return rows.map((row) => row.slice(first, last + 1));
 }
