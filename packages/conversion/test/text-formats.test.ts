@@ -11,6 +11,23 @@ describe('text family', () => {
     expect(markdown).toBe('| name | note |\n| --- | --- |\n| Smith; John | said "hi" |\n| Åsa | ok |\n');
   });
 
+  it('When a semicolon CSV opens with title lines above its header, then the semicolon is still the delimiter', async () => {
+    const csv = Buffer.from('Account statement\nCreated 01.03.2026\n\nDate;Amount;Purpose\n01.02.2026;-12,50;Bakery\n');
+    const { markdown } = await convertDocument(csv, 'csv', std);
+    expect(markdown).toBe(
+      '| Account statement |  |  |\n| --- | --- | --- |\n| Created 01.03.2026 |  |  |\n| Date | Amount | Purpose |\n| 01.02.2026 | -12,50 | Bakery |\n',
+    );
+  });
+
+  it('When every line of a CSV ends with a delimiter or starts with an empty field, then those empty edge columns are left out', async () => {
+    const trailing = await convertDocument(Buffer.from('Date;Amount;\n01.02.2026;-12,50;\n'), 'csv', std);
+    const leading = await convertDocument(Buffer.from(',a,,b\n,1,,2\n'), 'csv', std);
+    expect([trailing.markdown, leading.markdown]).toEqual([
+      '| Date | Amount |\n| --- | --- |\n| 01.02.2026 | -12,50 |\n',
+      '| a |  | b |\n| --- | --- | --- |\n| 1 |  | 2 |\n',
+    ]);
+  });
+
   it('When a CSV is tab separated with ragged rows, then rows are padded to the widest', async () => {
     const { markdown } = await convertDocument(Buffer.from('a\tb\tc\n1\t2\n'), 'csv', std);
     expect(markdown).toBe('| a | b | c |\n| --- | --- | --- |\n| 1 | 2 |  |\n');
@@ -190,6 +207,14 @@ describe('more text-family behaviour', () => {
       { enhanced: false },
     );
     expect(markdown).toBe('| 名前 | 年齢 |\n| --- | --- |\n| 佐藤 | 30 |\n');
+  });
+
+  it('When a Latin-1 CSV would also decode as GB18030, then its accented letters are kept', async () => {
+    const csv = Buffer.from('Ville,Région\r\nSète,Occitanie\r\nÉvian,Auvergne-Rhône-Alpes\r\n', 'latin1');
+    const { markdown } = await convertDocument(csv, 'csv', { enhanced: false });
+    expect(markdown).toBe(
+      '| Ville | Région |\n| --- | --- |\n| Sète | Occitanie |\n| Évian | Auvergne-Rhône-Alpes |\n',
+    );
   });
 
   it('When an HTML page has navigation, a table of contents and a language menu, then only the content remains', async () => {

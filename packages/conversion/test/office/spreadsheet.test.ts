@@ -196,6 +196,34 @@ describe('spreadsheets', () => {
     expect(metadata).toEqual({ title: 'Budget', author: 'Ana', page_count: 2 });
   });
 
+  it('When a whole number of 12 or more digits is in the General format, then all its digits are written, not scientific notation', async () => {
+    expect(
+      await markdownInEachFormat([
+        ['Account', 'Barcode', 'Count'],
+        [123456789012, 4006381333931, 42],
+      ]),
+    ).toEqual(
+      inEachFormat(
+        '## Data\n\n| Account | Barcode | Count |\n| --- | --- | --- |\n| 123456789012 | 4006381333931 | 42 |\n',
+      ),
+    );
+  });
+
+  it('When cells carry hyperlinks to the web, to mail or into the workbook, then web and mail links are kept in every format', async () => {
+    const link = (v: string, Target: string) => ({ t: 's', v, l: { Target } });
+    const markdown = await markdownInEachFormat([
+      ['Name', 'Link'],
+      ['Docs', link('Manual', 'https://example.test/manual')],
+      ['Mail', link('Write', 'mailto:team@example.test')],
+      ['Inside', link('Totals', '#Data!A1')],
+    ]);
+    expect(markdown).toEqual(
+      inEachFormat(
+        '## Data\n\n| Name | Link |\n| --- | --- |\n| Docs | [Manual](https://example.test/manual) |\n| Mail | [Write](mailto:team@example.test) |\n| Inside | Totals |\n',
+      ),
+    );
+  });
+
   it('When a sheet holds two separate tables, then each becomes its own GFM table and empty edges are trimmed', async () => {
     expect(await markdownInEachFormat([[], ['', 'a', 'b', '', '', 'x'], ['', '1', '2', '', '', '9']])).toEqual(
       inEachFormat('## Data\n\n| a | b |\n| --- | --- |\n| 1 | 2 |\n\n| x |\n| --- |\n| 9 |\n'),
@@ -230,6 +258,37 @@ describe('spreadsheets', () => {
     const { markdown } = await convertDocument(Buffer.from(zipSync(files)), 'xlsx', std);
     expect(markdown).toBe(
       '## Sales\n\n| Month | Units |\n| --- | --- |\n| Jan | 10 |\n| Feb | 14 |\n\n**Units by month**\n\n*Bar chart*\n\n|  | Units |\n| --- | --- |\n| Jan | 10 |\n| Feb | 14 |\n',
+    );
+  });
+
+  it('When an xlsx chart has no cached values (openpyxl writes none), then its series and categories are read from the cells they name', async () => {
+    const wb = new ExcelJS.Workbook();
+    const ws = wb.addWorksheet('Fruit data');
+    ws.addRows([
+      ['Month', 'Apples'],
+      ['Jan', 10],
+      ['Feb', 14],
+    ]);
+    const files = unzipSync(new Uint8Array(await wb.xlsx.writeBuffer()));
+    files['xl/worksheets/_rels/sheet1.xml.rels'] = strToU8(
+      '<Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships"><Relationship Id="rIdD1" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/drawing" Target="../drawings/drawing1.xml"/></Relationships>',
+    );
+    files['xl/drawings/drawing1.xml'] = strToU8(
+      '<xdr:wsDr xmlns:xdr="http://schemas.openxmlformats.org/drawingml/2006/spreadsheetDrawing" xmlns:a="http://schemas.openxmlformats.org/drawingml/2006/main" xmlns:c="http://schemas.openxmlformats.org/drawingml/2006/chart" xmlns:r="http://schemas.openxmlformats.org/officeDocument/2006/relationships"><xdr:twoCellAnchor><xdr:from><xdr:col>4</xdr:col><xdr:row>1</xdr:row></xdr:from><xdr:graphicFrame><a:graphic><a:graphicData><c:chart r:id="rIdC1"/></a:graphicData></a:graphic></xdr:graphicFrame></xdr:twoCellAnchor></xdr:wsDr>',
+    );
+    files['xl/drawings/_rels/drawing1.xml.rels'] = strToU8(
+      '<Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships"><Relationship Id="rIdC1" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/chart" Target="../charts/chart1.xml"/></Relationships>',
+    );
+    files['xl/charts/chart1.xml'] = strToU8(
+      '<chartSpace xmlns="http://schemas.openxmlformats.org/drawingml/2006/chart" xmlns:a="http://schemas.openxmlformats.org/drawingml/2006/main"><chart>' +
+        '<title><tx><rich><a:p><a:r><a:t>Apples sold</a:t></a:r></a:p></rich></tx></title>' +
+        "<plotArea><barChart><ser><tx><strRef><f>'Fruit data'!B1</f></strRef></tx>" +
+        "<cat><numRef><f>'Fruit data'!$A$2:$A$3</f></numRef></cat><val><numRef><f>'Fruit data'!$B$2:$B$3</f></numRef></val>" +
+        '</ser></barChart></plotArea></chart></chartSpace>',
+    );
+    const { markdown } = await convertDocument(Buffer.from(zipSync(files)), 'xlsx', std);
+    expect(markdown).toBe(
+      '## Fruit data\n\n| Month | Apples |\n| --- | --- |\n| Jan | 10 |\n| Feb | 14 |\n\n**Apples sold**\n\n*Bar chart*\n\n|  | Apples |\n| --- | --- |\n| Jan | 10 |\n| Feb | 14 |\n',
     );
   });
 

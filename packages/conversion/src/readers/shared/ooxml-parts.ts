@@ -46,8 +46,14 @@ const CHART_KINDS: Record<string, string> = {
   surface3DChart: 'Surface chart',
 };
 
-/** A DrawingML chart part as Markdown, from the values cached in the part (see chartDataBlocks). */
-export function chartBlocks(zip: SafeZip, part: string): Block[] {
+/** The texts of the cells a chart formula names (`'Data'!$B$2:$B$4`), for charts saved without caches. */
+export type ChartCells = (formula: string, max: number) => string[];
+
+/**
+ * A DrawingML chart part as Markdown, from the values cached in the part (see chartDataBlocks); a
+ * series saved without its cache (openpyxl writes none) takes its cells' values through `cellsOf`.
+ */
+export function chartBlocks(zip: SafeZip, part: string, cellsOf?: ChartCells): Block[] {
   const xml = zip.textOf(part);
   if (!xml) return [];
   const doc = parseXml(xml, 'chart');
@@ -68,11 +74,20 @@ export function chartBlocks(zip: SafeZip, part: string): Block[] {
   // Scatter and bubble charts have x values instead of categories.
   const axis = (s: Element | undefined): Element | undefined => child(s, 'cat') ?? child(s, 'xVal');
   const values = (s: Element | undefined): Element | undefined => child(s, 'val') ?? child(s, 'yVal');
+  const orCells = (points: string[], container: Element | undefined): string[] => {
+    if (points.length || !cellsOf) return points;
+    const formula = descendants(container, 'f')[0]?.textContent?.trim();
+    return formula ? cellsOf(formula, MAX_CHART_POINTS) : points;
+  };
+  const categoryAxis = axis(series.find((s) => axis(s)));
   return chartDataBlocks({
     title,
     kinds,
-    categories: categoryLabels(axis(series.find((s) => axis(s)))),
-    series: series.map((s) => ({ name: seriesName(s), values: cachedPoints(values(s)) })),
+    categories: orCells(categoryLabels(categoryAxis), categoryAxis),
+    series: series.map((s) => ({
+      name: seriesName(s) || orCells([], child(s, 'tx')).join(' ').trim(),
+      values: orCells(cachedPoints(values(s)), values(s)),
+    })),
   });
 }
 

@@ -105,6 +105,28 @@ function spreadMerges(
   }
 }
 
+/** `'It''s'!$A$1:$B$3` or `Data!B1`: a sheet (quoted or bare) and one cell or range, nothing else. */
+const SHEET_RANGE = /^(?:'((?:[^']|'')+)'|([^'!]+))!\$?([A-Z]{1,3})\$?(\d+)(?::\$?([A-Z]{1,3})\$?(\d+))?$/;
+
+/**
+ * The displayed texts of the cells a formula such as `'Data'!$B$2:$B$4` names, row by row, at most
+ * `max`; none when the formula is anything else (a union, a name) or its sheet was not read.
+ */
+export function rangeTexts(wb: XLSX.WorkBook, formula: string, max: number): string[] {
+  const m = SHEET_RANGE.exec(formula.trim());
+  if (!m) return [];
+  const name = m[1] !== undefined ? m[1].replace(/''/g, "'") : m[2]!;
+  const sheet = wb.Sheets[name];
+  if (!sheet) return [];
+  const range = XLSX.utils.decode_range(`${m[3]}${m[4]}:${m[5] ?? m[3]}${m[6] ?? m[4]}`);
+  const date1904 = wb.Workbook?.WBProps?.date1904 ?? false;
+  const out: string[] = [];
+  for (let r = range.s.r; r <= range.e.r && out.length < max; r++)
+    for (let c = range.s.c; c <= range.e.c && out.length < max; c++)
+      out.push(cellText(sheetCell(sheet, r, c), date1904));
+  return out;
+}
+
 /**
  * Excel's built-in short date and date-time (format ids 14 and 22, which SheetJS names by their
  * US pattern) are drawn in the reader's locale, never with a two-digit year; ISO says the same
@@ -127,9 +149,30 @@ function cellText(cell: XLSX.CellObject | undefined, date1904: boolean, sheet?: 
     return typeof cell.f === 'string' && sheet ? uncachedFormulaText(cell, sheet, r, c, date1904) : '';
   const iso = cell.t === 'n' && typeof cell.z === 'string' ? LOCALE_DATE_FORMATS.get(cell.z) : undefined;
   if (iso) return XLSX.SSF.format(iso, cell.v as number, { date1904 });
+  if (isWholeNumberInGeneral(cell)) return String(cell.v);
   if (cell.w !== undefined) return cell.w.trim();
   if (cell.v === undefined || cell.v === null) return '';
   return String(cell.v).trim();
+}
+
+/** Whole numbers a double holds exactly: up to 15 digits, as many as Excel keeps. */
+const MAX_EXACT_WHOLE_NUMBER = 1e15;
+
+/**
+ * A whole number in the General format that Excel would draw in scientific notation (12 digits or
+ * more: an account number, a barcode, a phone number) is written with all its digits: `1.23457E+11`
+ * throws away digits the file holds, and LibreOffice's General shows them all.
+ */
+function isWholeNumberInGeneral(cell: XLSX.CellObject): boolean {
+  return (
+    cell.t === 'n' &&
+    typeof cell.v === 'number' &&
+    Number.isInteger(cell.v) &&
+    Math.abs(cell.v) < MAX_EXACT_WHOLE_NUMBER &&
+    (cell.z === undefined || cell.z === 'General') &&
+    cell.w !== undefined &&
+    /E\+/.test(cell.w)
+  );
 }
 
 /**
@@ -165,11 +208,23 @@ export function tableRegions(rows: string[][]): string[][][] {
   return positionedRegions(rows).map((region) => region.rows);
 }
 
-/** A table region of a sheet and the row and column (in the rows it was cut from) of its top-left cell. */
+/**
+ * A table region of a sheet and the row and column (in the rows it was cut from) of its top-left
+ * cell; `rowsAt` and `colsAt` say where each of its rows and columns was (spacers are left out).
+ */
 interface Region {
   top: number;
   left: number;
   rows: string[][];
+  rowsAt: number[];
+  colsAt: number[];
+}
+
+/** The numbers from `first` to `last`, those in `leftOut` left out. */
+function indexesBetween(first: number, last: number, leftOut?: Set<number>): number[] {
+  const out: number[] = [];
+  for (let i = first; i <= last; i++) if (!leftOut?.has(i)) out.push(i);
+  return out;
 }
 
 /** `tableRegions`, each with where it starts. */
@@ -177,8 +232,11 @@ export function positionedRegions(rows: string[][]): Region[] {
   const height = rows.length;
   let width = 0;
   for (const r of rows) if (r.length > width) width = r.length;
-  if (height * width > MAX_REGION_CELLS)
-    return [{ top: 0, left: 0, rows: rows.filter((r) => r.some((c) => c !== '')) }];
+  if (height * width > MAX_REGION_CELLS) {
+    const filled = indexesBetween(0, height - 1).filter((r) => rows[r]!.some((c) => c !== ''));
+    const colsAt = indexesBetween(0, width - 1);
+    return [{ top: 0, left: 0, rows: filled.map((r) => rows[r]!), rowsAt: filled, colsAt }];
+  }
   // One byte per cell, 1 = filled and not yet reached, 2 = reached; the fill's stack holds cell indexes.
   const cells = new Uint8Array(height * width);
   for (let r = 0; r < height; r++) {
@@ -214,16 +272,17 @@ export function positionedRegions(rows: string[][]): Region[] {
   }
   const merged = mergeOverlapping(boxes, height, width);
   merged.sort((a, b) => a.top - b.top || a.left - b.left);
-  return joinSpacers(merged, rows).flatMap((t) =>
-    splitTitleRow({
+  return joinSpacers(merged, rows).flatMap((t) => {
+    const rowsAt = indexesBetween(t.box.top, t.box.bottom, t.spacerRows);
+    const colsAt = indexesBetween(t.box.left, t.box.right, t.spacerCols);
+    return splitTitleRow({
       top: t.box.top,
       left: t.box.left,
-      rows: rows
-        .slice(t.box.top, t.box.bottom + 1)
-        .filter((_, i) => !t.spacerRows.has(t.box.top + i))
-        .map((r) => cellsBetween(r, t.box.left, t.box.right).filter((_, i) => !t.spacerCols.has(t.box.left + i))),
-    }),
-  );
+      rows: rowsAt.map((r) => colsAt.map((c) => rows[r]![c] ?? '')),
+      rowsAt,
+      colsAt,
+    });
+  });
 }
 
 /** A table: its box on the sheet and the empty spacer columns and rows inside it, left out of the output. */
@@ -392,12 +451,12 @@ function splitTitleRow(region: Region): Region[] {
   const width = table[0]?.length ?? 0;
   const lone = table[0]?.[0] ?? '';
   if (width >= 2 && table.length === 1 && /\p{L}/u.test(lone) && table[0]!.every((c) => c === lone)) {
-    return [{ ...region, rows: [[lone]] }];
+    return [{ ...region, rows: [[lone]], colsAt: region.colsAt.slice(0, 1) }];
   }
   if (width >= 2 && table.length >= 3 && distinct(table[0]) === 1 && table[0]![0] !== '' && distinct(table[1]) >= 2) {
     return [
-      { ...region, rows: [[table[0]![0]!]] },
-      { ...region, top: region.top + 1, rows: table.slice(1) },
+      { ...region, rows: [[table[0]![0]!]], rowsAt: region.rowsAt.slice(0, 1), colsAt: region.colsAt.slice(0, 1) },
+      { ...region, top: region.top + 1, rows: table.slice(1), rowsAt: region.rowsAt.slice(1) },
     ];
   }
   return [region];

@@ -39,6 +39,20 @@ export function normaliseNewlines(text: string): string {
 /** East Asian multi-byte encodings, tried strictly; statistical detection is unreliable on short files. */
 const CJK_ENCODINGS = ['shift_jis', 'euc-jp', 'gb18030', 'big5', 'euc-kr'];
 
+const ASIAN = '[\\u3000-\\u30ff\\u3400-\\u9fff\\uac00-\\ud7af\\uff00-\\uffef]';
+const ASIAN_CHARACTERS = new RegExp(ASIAN, 'g');
+/** An Asian character with a Latin letter against it: `R間ion` is `Région` read as GB18030. */
+const ASIAN_BY_LATIN = new RegExp(`(?<=[A-Za-z])${ASIAN}|${ASIAN}(?=[A-Za-z])`, 'g');
+
+/**
+ * Whether "CJK" text is Latin-1 read two bytes at a time: an accented letter's byte takes the ASCII
+ * letter after it as its second byte, so most of the Asian characters sit inside Latin words;
+ * in real CJK text they stand in runs of their own.
+ */
+function latinInDisguise(text: string, asian: number): boolean {
+  return (text.match(ASIAN_BY_LATIN)?.length ?? 0) * 2 >= asian;
+}
+
 /** The text in the first CJK encoding that decodes without error into mostly CJK characters. */
 function decodeCjk(input: Buffer): string | undefined {
   for (const encoding of CJK_ENCODINGS) {
@@ -49,8 +63,9 @@ function decodeCjk(input: Buffer): string | undefined {
       continue;
     }
     const nonAscii = text.match(/[^\x00-\x7f]/g) ?? [];
-    const asian = text.match(/[\u3000-\u30ff\u3400-\u9fff\uac00-\ud7af\uff00-\uffef]/g) ?? [];
-    if (nonAscii.length > 0 && asian.length / nonAscii.length >= 0.9) return text;
+    const asian = text.match(ASIAN_CHARACTERS) ?? [];
+    if (nonAscii.length > 0 && asian.length / nonAscii.length >= 0.9 && !latinInDisguise(text, asian.length))
+      return text;
   }
   return undefined;
 }

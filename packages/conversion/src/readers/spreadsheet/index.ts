@@ -5,14 +5,14 @@ import { noPageSelected, pageSelected, selectedPages } from '../../page-range';
 import type { PageRange } from '@markwright/contracts/src/structure';
 import { SafeZip } from '../../archive/safe-zip';
 import { chartBlocks, worksheetCharts, type SheetChart } from '../shared/ooxml-parts';
-import { text, type Block } from '../../document/model';
+import { text, type Block, type Inline } from '../../document/model';
 import CFB from 'cfb';
 import { decodeXML } from 'entities';
 import { chartDataBlocks, type ChartData } from '../shared/charts';
 import { odsSheetCharts } from '../shared/odf-chart';
 import { readBiffCharts, resolveChartCells } from '../shared/biff-chart';
 import { streamOf } from '../shared/ole';
-import { MAX_COLUMNS, positionedRegions, sheetCell, sheetGrid } from '../shared/sheet-grid';
+import { MAX_COLUMNS, positionedRegions, rangeTexts, sheetCell, sheetGrid } from '../shared/sheet-grid';
 import { commentBlocks, type ReviewComment } from '../shared/comments';
 import { odsHiddenSheets } from './ods-hidden-sheets';
 
@@ -96,7 +96,13 @@ export const spreadsheetReader: Reader = {
     const ods = zip !== undefined && !zip.has('xl/workbook.xml');
     const odsCharts = ods ? odsSheetCharts(zip) : new Map<string, ChartData[]>();
     const anchoredChartsOf = (name: string): Placed[] =>
-      zip ? (charts.get(name) ?? []).map((c) => ({ top: c.row, left: c.col, blocks: chartBlocks(zip, c.part) })) : [];
+      zip
+        ? (charts.get(name) ?? []).map((c) => ({
+            top: c.row,
+            left: c.col,
+            blocks: chartBlocks(zip, c.part, (f, max) => rangeTexts(wb, f, max)),
+          }))
+        : [];
     const chartsOf = (name: string): Block[] =>
       zip ? (odsCharts.get(name) ?? []).flatMap(chartDataBlocks) : (biffCharts.get(name) ?? []);
     const biffCharts = zip ? new Map<string, Block[]>() : workbookCharts(input, wb);
@@ -116,10 +122,11 @@ export const spreadsheetReader: Reader = {
       // SheetJS leaves entities in ODS sheet names ("A &amp; B"); the sheet is still keyed by them.
       const shownName = ods ? decodeXML(name) : name;
       blocks.push({ type: 'heading', level: 2, text: [text(shownName)] });
-      const grid = sheetGrid(wb.Sheets[name]!, wb.Workbook?.WBProps?.date1904 ?? false);
+      const sheet = wb.Sheets[name]!;
+      const grid = sheetGrid(sheet, wb.Workbook?.WBProps?.date1904 ?? false);
       const anchored = anchoredChartsOf(shownName);
       const sheetCharts = chartsOf(shownName);
-      const comments = commentBlocks(sheetComments(wb.Sheets[name]!));
+      const comments = commentBlocks(sheetComments(sheet));
       if (grid.rows.length === 0) {
         if (!anchored.length && !sheetCharts.length && !comments.length)
           blocks.push({ type: 'paragraph', text: [{ type: 'emphasis', children: [text('(empty sheet)')] }] });
@@ -130,7 +137,16 @@ export const spreadsheetReader: Reader = {
       const tables: Placed[] = positionedRegions(grid.rows.slice(0, MAX_ROWS_PER_SHEET)).map((region) => ({
         top: grid.top + region.top,
         left: grid.left + region.left,
-        blocks: [{ type: 'table', rows: region.rows.map((r) => r.map((c) => [text(c)])) }],
+        blocks: [
+          {
+            type: 'table',
+            rows: region.rows.map((r, i) =>
+              r.map((c, j) =>
+                cellInlines(c, sheetCell(sheet, grid.top + region.rowsAt[i]!, grid.left + region.colsAt[j]!)),
+              ),
+            ),
+          },
+        ],
       }));
       // Reading order: top to bottom, then left to right; a chart after a table at the same cell.
       const placed = [...tables, ...anchored].sort((a, b) => a.top - b.top || a.left - b.left);
@@ -189,6 +205,16 @@ function workbookCharts(input: Buffer, wb: XLSX.WorkBook): Map<string, Block[]> 
     out.set(name, [...(out.get(name) ?? []), ...chartDataBlocks(chart)]);
   }
   return out;
+}
+
+/**
+ * A cell's text, as a link when the cell carries a hyperlink to a web or mail address (XLSX, XLS
+ * and ODS alike); a link to a place in the workbook (`#Sheet2!A1`) is no link, as a bookmark's.
+ */
+function cellInlines(shown: string, cell: XLSX.CellObject | undefined): Inline[] {
+  const target = shown === '' ? undefined : cell?.l?.Target?.trim();
+  if (!target || target.startsWith('#')) return [text(shown)];
+  return [{ type: 'link', url: target, children: [text(shown)] }];
 }
 
 /** Blocks that sit at a cell of the sheet (a table region, an anchored chart), to be put in reading order. */
