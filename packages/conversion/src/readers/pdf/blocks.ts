@@ -14,6 +14,7 @@ import { bodyFont, bodySize, boilerplateKey, type Line } from './layout';
 import { tableAt } from './text-tables';
 import { isAuthorLine, isAuthorNamesLine } from './title-block';
 import { isMonospacedFont } from './glyph-widths';
+import { RTL_LETTER } from './poppler';
 
 // Bullets, checkboxes, and symbol-font glyphs (Wingdings, Symbol) that map to C1 controls or the BMP's private use
 // area; other fonts' glyphs that map to a private use area or to no assigned character (IBM's BookMaster bullet
@@ -263,7 +264,7 @@ export function linesToBlocks(read: Line[]): Block[] {
       flushList();
       blocks.push({
         type: 'table',
-        rows: line.table.map((r) => r.map(plainText)),
+        rows: inReadingOrder(line.table).map((r) => r.map(plainText)),
         page: line.page,
         ...(line.tableBox ? { bbox: line.tableBox } : {}),
       });
@@ -275,7 +276,7 @@ export function linesToBlocks(read: Line[]): Block[] {
       flushList();
       blocks.push({
         type: 'table',
-        rows: table.rows.map((r) => r.map(plainText)),
+        rows: inReadingOrder(table.rows).map((r) => r.map(plainText)),
         page: line.page,
         ...boxOf(lines.slice(i, table.end)),
       });
@@ -1372,3 +1373,23 @@ function endedShort(lines: Line[], i: number, next: Line): boolean {
 
 /** How much wider than its guessed width the next line's first word must have room for. */
 const SHORT_MARGIN = 1.5;
+
+const RTL_LETTERS = new RegExp(RTL_LETTER.source, 'g');
+const LETTERS = /\p{L}/gu;
+
+/**
+ * A table's rows in reading order: a table in a right-to-left script (most of its letters Arabic or Hebrew) is read
+ * from its right edge, so its first column is the rightmost one, as the document that was printed has it.
+ */
+function inReadingOrder(rows: string[][]): string[][] {
+  if (!rows.some((row) => row.some((cell) => RTL_LETTER.test(cell)))) return rows;
+  let rtl = 0;
+  let all = 0;
+  for (const row of rows) {
+    for (const cell of row) {
+      rtl += cell.match(RTL_LETTERS)?.length ?? 0;
+      all += cell.match(LETTERS)?.length ?? 0;
+    }
+  }
+  return rtl * 2 > all ? rows.map((row) => [...row].reverse()) : rows;
+}
