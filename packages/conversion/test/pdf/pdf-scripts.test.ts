@@ -2,7 +2,9 @@ import { closeConversionWorkers, convertIsolated } from '../../src';
 import { parsePdf2Xml } from '../../src/readers/pdf/poppler';
 import { readsAsGarbage } from '../../src/readers/pdf/text-quality';
 import { joinRunLines, joinWrapped } from '../../src/readers/pdf/styled-runs';
-import type { Line } from '../../src/readers/pdf/layout';
+import type { Line, TextItem } from '../../src/readers/pdf/layout';
+import { ruledTables } from '../../src/readers/pdf/ruled-tables';
+import type { Rule } from '../../src/readers/pdf/rulings';
 import { makePdf as pdf, ruledGrid } from './make-pdf';
 
 afterAll(() => closeConversionWorkers());
@@ -133,5 +135,29 @@ describe('PDF text in scripts other than Latin', () => {
     expect(markdown).toBe(
       '| רכיב | גרסה | זיכרון |\n| --- | --- | --- |\n| שרת | 3.4 | 4 GB |\n| מסד | 15.2 | 2 GB |\n',
     );
+  });
+
+  it('When a narrow ruled table wraps Japanese cells one character a line, then each cell reads as one word', () => {
+    const h = (at: number, from: number, to: number): Rule => ({ horizontal: true, at, from, to });
+    const v = (at: number, from: number, to: number): Rule => ({ horizontal: false, at, from, to });
+    // Columns at 100/130/160, rows at 700/640/580 (top down): each cell's characters one under the other.
+    const rules = [
+      ...[700, 640, 580].flatMap((y) => [h(y, 100, 130), h(y, 130, 160)]),
+      ...[100, 130, 160].flatMap((x) => [v(x, 640, 700), v(x, 580, 640)]),
+    ];
+    const stacked = (text: string, x: number, top: number): TextItem[] =>
+      [...text].map((c, k) => ({ text: c, x, y: top - 14 - k * 14, width: 11, size: 11, bold: false }));
+    const items = [
+      ...stacked('契約書', 104, 696),
+      ...stacked('十年', 134, 696),
+      ...stacked('請求書', 104, 636),
+      ...stacked('七年', 134, 636),
+    ];
+    expect(ruledTables(rules, items).tables.map((t) => t.rows)).toEqual([
+      [
+        ['契約書', '十年'],
+        ['請求書', '七年'],
+      ],
+    ]);
   });
 });

@@ -2,6 +2,7 @@ import { partsCells } from './item-geometry';
 import type { TextItem } from './layout';
 import type { Rule } from './rulings';
 import { letterPositions } from './glyph-widths';
+import { wrapsWithoutSpace } from './styled-runs';
 
 /** Rules whose ends are this close (points) meet; two positions this close are one grid line. */
 const TOLERANCE = 3;
@@ -539,7 +540,7 @@ function readCell(items: TextItem[], rtl: boolean): string {
     if (!text) continue;
     if (!out) out = text;
     else if (/\p{Ll}-$/u.test(out) && /^\p{Ll}/u.test(text)) out = out.slice(0, -1) + text;
-    else out += runsOnFrom(last!, item, rtl) ? text : ` ${text}`;
+    else out += runsOnFrom(last!, item, rtl) || wrapsWithoutSpace(out, text) ? text : ` ${text}`;
     last = item;
   }
   return out;
