@@ -11,6 +11,7 @@ afterAll(() => closeConversionWorkers());
 const limits = { timeoutMs: 60_000, maxMemoryMb: 512 };
 const std = { enhanced: false };
 const DEJAVU = '/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf';
+const CJK_FONT = '/usr/share/fonts/truetype/droid/DroidSansFallbackFull.ttf';
 
 /** pdftohtml's XML of one page holding these text elements (top, left, width, text), written by hand. */
 function pageXml(texts: Array<[number, number, number, string]>): string {
@@ -159,5 +160,31 @@ describe('PDF text in scripts other than Latin', () => {
         ['請求書', '七年'],
       ],
     ]);
+  });
+
+  it('When a page is set in vertical Japanese columns, then each paragraph reads top-down, columns right to left, as one text', async () => {
+    const paragraph = 'この規程は、当社における文書の作成、保管および廃棄に関する基本的な事項を定めるものである。';
+    const second = '保存期間を経過した文書は、速やかに廃棄する。';
+    const input = await pdf((doc) => {
+      doc.font(CJK_FONT).fontSize(14);
+      // Columns of 20 characters from the right edge leftwards, each character drawn one size under the one before;
+      // a paragraph's first column starts one character down.
+      let x = 480;
+      for (const text of [paragraph, second]) {
+        const chars = [...text];
+        let row = 1;
+        for (const c of chars) {
+          doc.text(c, x, 80 + row * 14, { lineBreak: false });
+          row++;
+          if (row === 20) {
+            row = 0;
+            x -= 22;
+          }
+        }
+        x -= 22;
+      }
+    });
+    const { markdown } = await convertIsolated(input, 'pdf', std, limits);
+    expect(markdown).toBe(`${paragraph}\n\n${second}\n`);
   });
 });

@@ -9,6 +9,7 @@ import {
   runsToInlines,
   type StyledRun,
   joinWrapped,
+  wrapsWithoutSpace,
 } from './styled-runs';
 import { bodyFont, bodySize, boilerplateKey, type Line } from './layout';
 import { tableAt } from './text-tables';
@@ -805,7 +806,8 @@ function roomForNextWord(lines: Line[], i: number, next: Line): { room: number; 
     if (l.page === line.page && !l.table && Math.abs(l.x - line.x) < line.size * 6) right = Math.max(right, l.right);
   }
   const perChar = (next.right - next.x) / Math.max(1, next.text.length);
-  const firstWord = (/^\S+/u.exec(next.text)?.[0].length ?? 0) + 1;
+  // In Chinese, Japanese or Thai text a line may break after any character: the next word is one character.
+  const firstWord = wrapsWithoutSpace(line.text, next.text) ? 1 : (/^\S+/u.exec(next.text)?.[0].length ?? 0) + 1;
   return { room: right - line.right, word: perChar * firstWord };
 }
 
@@ -1350,11 +1352,11 @@ const PARAGRAPH_INDENT = 0.8;
 function startsNewParagraph(lines: Line[], i: number): boolean {
   const prev = lines[i - 1]!;
   const line = lines[i]!;
-  if (prev.page !== line.page) return /[.!?:"”)]$/.test(prev.text);
+  if (prev.page !== line.page) return /[.!?:"”)。！？」]$/.test(prev.text);
   const gap = gapBetween(prev, line);
   if (gap > line.size * 1.75) return true;
   if (Math.abs(prev.size - line.size) > 0.5) return true;
-  if (!/[.!?:]$/.test(prev.text)) return false;
+  if (!/[.!?:。！？]$/.test(prev.text)) return false;
   // A first line indented under a sentence's end (LaTeX's 1-1.5 em paragraph indent, no space between).
   if (indent(line) >= indent(prev) + line.size * PARAGRAPH_INDENT) return true;
   // A sentence's end where the next line's first word would have fitted: the line was ended, not wrapped

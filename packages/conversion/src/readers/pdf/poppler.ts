@@ -2,6 +2,7 @@ import type { TextItem } from './layout';
 import type { StyledRun } from './styled-runs';
 import { runTool } from './tool-runner';
 import { isMonospacedFont } from './glyph-widths';
+import { verticalTextTurned } from './vertical-text';
 
 /** A child tool that runs longer than this is stuck on a hostile file; the worker's own deadline is the real limit. */
 const TOOL_TIMEOUT_MS = 300_000;
@@ -140,12 +141,12 @@ function readPage([, number, h, w, body]: PageMatch, fonts: Fonts): PopplerPage 
     if (item) items.push(item);
   }
   // One scan of the page for the signs' characters; pages without Indic text go no further.
-  return {
+  return verticalTextTurned({
     number: Number(number),
     width: Number(w),
     height,
     items: PRE_BASE_VOWEL_SIGN.test(body) ? indicInReadingOrder(items) : items,
-  };
+  });
 }
 
 function readFontSpecs(body: string, fonts: Fonts): void {
