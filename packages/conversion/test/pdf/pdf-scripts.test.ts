@@ -187,4 +187,34 @@ describe('PDF text in scripts other than Latin', () => {
     const { markdown } = await convertIsolated(input, 'pdf', std, limits);
     expect(markdown).toBe(`${paragraph}\n\n${second}\n`);
   });
+
+  it('When a PDF spells accented letters as a letter and combining accents, then the items hold them composed', () => {
+    expect(itemTexts(pageXml([[100, 72, 200, 'Chu\u0301ng to\u0302i, e\u0301le\u0300ves']]))).toEqual([
+      'Chúng tôi, élèves',
+    ]);
+  });
+
+  it('When right-to-left bullets stand right against their items, then the lines are items of one list', async () => {
+    const items = [
+      ['מערכת', 'הפעלה', 'חדשה'],
+      ['גישת', 'מנהל', 'למכונה'],
+      ['חיבור', 'רשת', 'יציב'],
+    ];
+    const input = await pdf((doc) => {
+      doc.font(DEJAVU).fontSize(11);
+      items.forEach((words, row) => {
+        const y = 100 + row * 16;
+        // The bullet ends where the item's first word starts: LibreOffice draws the space after it on the text's left.
+        let x = 500 - doc.widthOfString('•');
+        doc.text('•', x, y, { lineBreak: false });
+        for (const word of words) {
+          x -= doc.widthOfString(word);
+          doc.text(word, x, y, { lineBreak: false });
+          x -= doc.widthOfString(' ');
+        }
+      });
+    });
+    const { markdown } = await convertIsolated(input, 'pdf', std, limits);
+    expect(markdown).toBe(items.map((words) => `- ${words.join(' ')}\n`).join(''));
+  });
 });

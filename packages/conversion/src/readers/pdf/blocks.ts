@@ -23,6 +23,11 @@ import { RTL_LETTER } from './poppler';
 const BULLET = /^(?:[•◦▪▫●○■□‣⁃∙·*\-–—\p{Co}\p{Cn}]\s+|[☐☑☒❑❒✓✔➢➤►▶◆◇\u0080-\u009f\uf000-\uf0ff]\s*(?=\S))/u;
 const NUMBERED = /^((?:\d{1,3}|[a-z]|[ivx]{1,5})[.)])\s+/i;
 /** A number marker in a right-to-left line: "1." as drawn (".1", the stop on its left), or in Arabic-Indic digits. */
+/**
+ * A bullet set right against a right-to-left item's first word: the space after it, drawn on its left, is where the
+ * line's text ends in visual order (LibreOffice's Arabic and Hebrew lists).
+ */
+const RTL_BULLET = /^[•◦▪●○■□‣⁃∙](?=[\u0590-\u08ff\ufb1d-\ufdff\ufe70-\ufeff])/u;
 const RTL_NUMBERED = /^(?:[.)]([0-9\u0660-\u0669\u06f0-\u06f9]{1,3})|([\u0660-\u0669\u06f0-\u06f9]{1,3})[.)])\s+/u;
 const HEADING_RATIO = 1.15;
 /** Consecutive heading lines this close in size are one heading set over two lines (a title with a smaller second line). */
@@ -296,6 +301,7 @@ export function linesToBlocks(read: Line[]): Block[] {
     const item = list?.items[list.items.length - 1];
     const bullet =
       BULLET.exec(line.text) ??
+      (line.rtl ? RTL_BULLET.exec(line.text) : null) ??
       (symbolBullets.has(line) ? leadingMarker(line) : null) ??
       (unmarked.has(line) || hanging.subItems.has(line) ? NO_MARKER : null);
     const numbered = bullet

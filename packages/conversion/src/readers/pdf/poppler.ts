@@ -298,10 +298,17 @@ const COMPATIBILITY_FORM = /[\ufb00-\ufb06\u2f00-\u2fdf\ufe10-\ufe19\ufe30-\ufe4
 const NORMALISED_OR_NBSP = /[\ufb00-\ufb06\u2f00-\u2fdf\ufe10-\ufe19\ufe30-\ufe4f\u00a0]|\u0e4d\u0e32|\u0ecd\u0eb2/;
 const SARA_AM: Record<string, string> = { '\u0e4d\u0e32': '\u0e33', '\u0ecd\u0eb2': '\u0eb3' };
 
-/** Compatibility glyph forms read as the letters they stand for, and non-breaking spaces as spaces. */
+/** Latin, Greek and Cyrillic combining accents: text that spells "é" as "e" and an accent (PDFs made from such text). */
+const COMBINING_ACCENT = /[\u0300-\u036f]/;
+
+/**
+ * Compatibility glyph forms read as the letters they stand for, non-breaking spaces as spaces, and accents composed
+ * with their letters (NFC), so that words are word-shaped to the text-layer checks and read as typed.
+ */
 function normalise(text: string): string {
-  if (!NORMALISED_OR_NBSP.test(text)) return text;
-  return text.replace(COMPATIBILITY_FORM, (c) => SARA_AM[c] ?? c.normalize('NFKC')).replace(/\u00a0/g, ' ');
+  const composed = COMBINING_ACCENT.test(text) ? text.normalize('NFC') : text;
+  if (!NORMALISED_OR_NBSP.test(composed)) return composed;
+  return composed.replace(COMPATIBILITY_FORM, (c) => SARA_AM[c] ?? c.normalize('NFKC')).replace(/\u00a0/g, ' ');
 }
 
 /** Vowel signs of Indic scripts drawn before the consonant they follow (Devanagari ि, Bengali ি ে ৈ, Tamil ெ ே ை...). */
