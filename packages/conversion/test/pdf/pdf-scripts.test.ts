@@ -69,12 +69,13 @@ describe('PDF text in scripts other than Latin', () => {
     const texts = itemTexts(
       pageXml([
         [100, 72, 60, '\u2f42\u66f8\ufe11\u3053\u306e'], // Kangxi radical "text" for 文, vertical ideographic comma
+        [110, 72, 60, '\u5168\u2ec6\u2ed3'], // radical supplements for 角 and 长 (Noto CJK as Chromium embeds it)
         [120, 72, 60, '\u0e04\u0e4d\u0e32\u0e1e\u0e39\u0e14'], // Thai sara am spelt as nikhahit + sara aa
         [140, 300, 60, '\ufea6\ufe8e\ufeae\ufe97'], // Arabic presentation forms, drawn right to left
         [160, 300, 60, '\ufefb\ufeb3'], // lam-alef ligature in a word drawn right to left
       ]),
     );
-    expect(texts).toEqual(['文書、この', 'คำพูด', 'تراخ', 'سلا']);
+    expect(texts).toEqual(['文書、この', '全角长', 'คำพูด', 'تراخ', 'سلا']);
   });
 
   it('When Devanagari words are drawn with the i vowel sign before its consonant, then each word is in reading order', () => {

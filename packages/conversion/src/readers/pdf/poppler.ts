@@ -3,6 +3,7 @@ import type { StyledRun } from './styled-runs';
 import { runTool } from './tool-runner';
 import { isMonospacedFont } from './glyph-widths';
 import { verticalTextTurned } from './vertical-text';
+import { ideographOfRadical } from './cjk-radicals';
 
 /** A child tool that runs longer than this is stuck on a hostile file; the worker's own deadline is the real limit. */
 const TOOL_TIMEOUT_MS = 300_000;
@@ -291,11 +292,13 @@ function decodeEntities(text: string): string {
 
 /**
  * Glyph forms that fonts map to a compatibility character instead of the letter: Latin ligatures (ﬁ, ﬀ, ﬃ), Kangxi
- * radicals for the ideographs they look like (⽂ for 文), vertical-text forms of CJK punctuation (︑ for 、), and
+ * radicals and CJK radical supplements for the ideographs they look like (⽂ for 文, ⻆ for 角), vertical-text forms of CJK punctuation (︑ for 、), and
  * Thai and Lao sara am spelt as its two parts (nikhahit and sara aa: what NFKC makes of it, not what is typed).
  */
-const COMPATIBILITY_FORM = /[\ufb00-\ufb06\u2f00-\u2fdf\ufe10-\ufe19\ufe30-\ufe4f]|\u0e4d\u0e32|\u0ecd\u0eb2/g;
-const NORMALISED_OR_NBSP = /[\ufb00-\ufb06\u2f00-\u2fdf\ufe10-\ufe19\ufe30-\ufe4f\u00a0]|\u0e4d\u0e32|\u0ecd\u0eb2/;
+const COMPATIBILITY_FORM =
+  /[\ufb00-\ufb06\u2e80-\u2eff\u2f00-\u2fdf\ufe10-\ufe19\ufe30-\ufe4f]|\u0e4d\u0e32|\u0ecd\u0eb2/g;
+const NORMALISED_OR_NBSP =
+  /[\ufb00-\ufb06\u2e80-\u2eff\u2f00-\u2fdf\ufe10-\ufe19\ufe30-\ufe4f\u00a0]|\u0e4d\u0e32|\u0ecd\u0eb2/;
 const SARA_AM: Record<string, string> = { '\u0e4d\u0e32': '\u0e33', '\u0ecd\u0eb2': '\u0eb3' };
 
 /** Latin, Greek and Cyrillic combining accents: text that spells "é" as "e" and an accent (PDFs made from such text). */
@@ -308,7 +311,13 @@ const COMBINING_ACCENT = /[\u0300-\u036f]/;
 function normalise(text: string): string {
   const composed = COMBINING_ACCENT.test(text) ? text.normalize('NFC') : text;
   if (!NORMALISED_OR_NBSP.test(composed)) return composed;
-  return composed.replace(COMPATIBILITY_FORM, (c) => SARA_AM[c] ?? c.normalize('NFKC')).replace(/\u00a0/g, ' ');
+  return composed.replace(COMPATIBILITY_FORM, compatibilityLetters).replace(/\u00a0/g, ' ');
+}
+
+/** The letters a compatibility form stands for: radicals by Unicode's equivalence table, the rest by NFKC. */
+function compatibilityLetters(form: string): string {
+  const code = form.charCodeAt(0);
+  return code >= 0x2e80 && code <= 0x2eff ? ideographOfRadical(form) : (SARA_AM[form] ?? form.normalize('NFKC'));
 }
 
 /** Vowel signs of Indic scripts drawn before the consonant they follow (Devanagari ि, Bengali ি ে ৈ, Tamil ெ ே ை...). */
