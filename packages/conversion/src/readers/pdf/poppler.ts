@@ -4,6 +4,7 @@ import { runTool } from './tool-runner';
 import { isMonospacedFont } from './glyph-widths';
 import { verticalTextTurned } from './vertical-text';
 import { ideographOfRadical } from './cjk-radicals';
+import { composedText } from '../../document/composed-text';
 
 /** A child tool that runs longer than this is stuck on a hostile file; the worker's own deadline is the real limit. */
 const TOOL_TIMEOUT_MS = 300_000;
@@ -309,7 +310,7 @@ const COMBINING_ACCENT = /[\u0300-\u036f]/;
  * with their letters (NFC), so that words are word-shaped to the text-layer checks and read as typed.
  */
 function normalise(text: string): string {
-  const composed = COMBINING_ACCENT.test(text) ? text.normalize('NFC') : text;
+  const composed = COMBINING_ACCENT.test(text) ? composedText(text) : text;
   if (!NORMALISED_OR_NBSP.test(composed)) return composed;
   return composed.replace(COMPATIBILITY_FORM, compatibilityLetters).replace(/\u00a0/g, ' ');
 }

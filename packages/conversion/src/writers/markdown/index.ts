@@ -1,4 +1,5 @@
 import type { Block, ListItem, Note } from '../../document/model';
+import { composedText } from '../../document/composed-text';
 import { escapeLineStart } from './escaping';
 import { inertRawMarkdown } from './inert-markup';
 import { noteLabel, renderInline } from './inline';
@@ -24,22 +25,9 @@ export function renderMarkdown(blocks: Block[], options: WriterOptions = {}): st
  * writers cut the document between blocks, and write each block once for all of them.
  */
 export function writeBlocks(blocks: Block[], options: WriterOptions = {}): string[] {
-  return blocks.map((b) => composed(b.type === 'raw' ? inertRawMarkdown(b.markdown.trim()) : renderBlock(b, options)));
-}
-
-/**
- * What Unicode normalisation form C would change: combining marks, conjoining Hangul jamo, and the letters and
- * ideographs that are another's canonical duplicate (Ångström sign, Kelvin sign, CJK compatibility ideographs).
- */
-const NOT_SURELY_COMPOSED = /[\p{M}\u1100-\u11ff\u2126\u212a\u212b\uf900-\ufaff\u{2f800}-\u{2fa1f}]/u;
-
-/**
- * Text in normalisation form C: a file that spells "é" as "e" and a combining accent (macOS names, some exports and
- * PDFs) gives the same Markdown as one that doesn't, so a search for the word finds it. Text without any
- * character NFC could change (most text) is not normalised.
- */
-function composed(text: string): string {
-  return NOT_SURELY_COMPOSED.test(text) ? text.normalize('NFC') : text;
+  return blocks.map((b) =>
+    composedText(b.type === 'raw' ? inertRawMarkdown(b.markdown.trim()) : renderBlock(b, options)),
+  );
 }
 
 /** `blocks` written as one document from their `writeBlocks` texts: what renderMarkdown(blocks) writes. */
