@@ -9,11 +9,13 @@ import {
   runsToInlines,
   type StyledRun,
   joinWrapped,
+  wrapsWithoutSpace,
 } from './styled-runs';
 import { bodyFont, bodySize, boilerplateKey, type Line } from './layout';
 import { tableAt } from './text-tables';
 import { isAuthorLine, isAuthorNamesLine } from './title-block';
 import { isMonospacedFont } from './glyph-widths';
+import { RTL_LETTER } from './poppler';
 
 // Bullets, checkboxes, and symbol-font glyphs (Wingdings, Symbol) that map to C1 controls or the BMP's private use
 // area; other fonts' glyphs that map to a private use area or to no assigned character (IBM's BookMaster bullet
@@ -21,6 +23,11 @@ import { isMonospacedFont } from './glyph-widths';
 const BULLET = /^(?:[•◦▪▫●○■□‣⁃∙·*\-–—\p{Co}\p{Cn}]\s+|[☐☑☒❑❒✓✔➢➤►▶◆◇\u0080-\u009f\uf000-\uf0ff]\s*(?=\S))/u;
 const NUMBERED = /^((?:\d{1,3}|[a-z]|[ivx]{1,5})[.)])\s+/i;
 /** A number marker in a right-to-left line: "1." as drawn (".1", the stop on its left), or in Arabic-Indic digits. */
+/**
+ * A bullet set right against a right-to-left item's first word: the space after it, drawn on its left, is where the
+ * line's text ends in visual order (LibreOffice's Arabic and Hebrew lists).
+ */
+const RTL_BULLET = /^[•◦▪●○■□‣⁃∙](?=[\u0590-\u08ff\ufb1d-\ufdff\ufe70-\ufeff])/u;
 const RTL_NUMBERED = /^(?:[.)]([0-9\u0660-\u0669\u06f0-\u06f9]{1,3})|([\u0660-\u0669\u06f0-\u06f9]{1,3})[.)])\s+/u;
 const HEADING_RATIO = 1.15;
 /** Consecutive heading lines this close in size are one heading set over two lines (a title with a smaller second line). */
@@ -312,7 +319,7 @@ export function linesToBlocks(read: Line[]): Block[] {
       flushList();
       blocks.push({
         type: 'table',
-        rows: line.table.map((r) => r.map(plainText)),
+        rows: inReadingOrder(line.table).map((r) => r.map(plainText)),
         page: line.page,
         ...(line.tableBox ? { bbox: line.tableBox } : {}),
       });
@@ -324,7 +331,7 @@ export function linesToBlocks(read: Line[]): Block[] {
       flushList();
       blocks.push({
         type: 'table',
-        rows: table.rows.map((r) => r.map(plainText)),
+        rows: inReadingOrder(table.rows).map((r) => r.map(plainText)),
         page: line.page,
         ...boxOf(lines.slice(i, table.end)),
       });
@@ -343,6 +350,7 @@ export function linesToBlocks(read: Line[]): Block[] {
     const item = list?.items[list.items.length - 1];
     const bullet =
       BULLET.exec(line.text) ??
+      (line.rtl ? RTL_BULLET.exec(line.text) : null) ??
       (symbolBullets.has(line) ? leadingMarker(line) : null) ??
       (unmarked.has(line) || hanging.subItems.has(line) ? NO_MARKER : null);
     const numbered = bullet
@@ -854,7 +862,8 @@ function roomForNextWord(lines: Line[], i: number, next: Line): { room: number; 
     if (l.page === line.page && !l.table && Math.abs(l.x - line.x) < line.size * 6) right = Math.max(right, l.right);
   }
   const perChar = (next.right - next.x) / Math.max(1, next.text.length);
-  const firstWord = (/^\S+/u.exec(next.text)?.[0].length ?? 0) + 1;
+  // In Chinese, Japanese or Thai text a line may break after any character: the next word is one character.
+  const firstWord = wrapsWithoutSpace(line.text, next.text) ? 1 : (/^\S+/u.exec(next.text)?.[0].length ?? 0) + 1;
   return { room: right - line.right, word: perChar * firstWord };
 }
 
@@ -1426,11 +1435,11 @@ const PARAGRAPH_INDENT = 0.8;
 function startsNewParagraph(lines: Line[], i: number): boolean {
   const prev = lines[i - 1]!;
   const line = lines[i]!;
-  if (prev.page !== line.page) return /[.!?:"”)]$/.test(textBeforeMark(prev));
+  if (prev.page !== line.page) return /[.!?:"”)。！？」]$/.test(textBeforeMark(prev));
   const gap = gapBetween(prev, line);
   if (gap > line.size * 1.75) return true;
   if (Math.abs(prev.size - line.size) > 0.5) return true;
-  if (!/[.!?:]$/.test(textBeforeMark(prev))) return false;
+  if (!/[.!?:。！？]$/.test(textBeforeMark(prev))) return false;
   // A first line indented under a sentence's end (LaTeX's 1-1.5 em paragraph indent, no space between).
   if (indent(line) >= indent(prev) + line.size * PARAGRAPH_INDENT) return true;
   // A sentence's end where the next line's first word would have fitted: the line was ended, not wrapped
@@ -1462,3 +1471,23 @@ function endedShort(lines: Line[], i: number, next: Line): boolean {
 
 /** How much wider than its guessed width the next line's first word must have room for. */
 const SHORT_MARGIN = 1.5;
+
+const RTL_LETTERS = new RegExp(RTL_LETTER.source, 'g');
+const LETTERS = /\p{L}/gu;
+
+/**
+ * A table's rows in reading order: a table in a right-to-left script (most of its letters Arabic or Hebrew) is read
+ * from its right edge, so its first column is the rightmost one, as the document that was printed has it.
+ */
+function inReadingOrder(rows: string[][]): string[][] {
+  if (!rows.some((row) => row.some((cell) => RTL_LETTER.test(cell)))) return rows;
+  let rtl = 0;
+  let all = 0;
+  for (const row of rows) {
+    for (const cell of row) {
+      rtl += cell.match(RTL_LETTERS)?.length ?? 0;
+      all += cell.match(LETTERS)?.length ?? 0;
+    }
+  }
+  return rtl * 2 > all ? rows.map((row) => [...row].reverse()) : rows;
+}

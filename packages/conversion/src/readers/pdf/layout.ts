@@ -354,6 +354,12 @@ function raisedMark(last: TextItem, base: TextItem, item: TextItem): boolean {
 const MARKER_MAX_GAP = 4;
 
 const SPACE_RUN: StyledRun = { text: ' ', bold: false, italic: false };
+/**
+ * A Latin word or number in a right-to-left line with the stop that ends it drawn on its left (".Linux"): the stop
+ * takes the line's direction, so it shows on the side where the sentence goes on.
+ */
+const STOP_DRAWN_FIRST = /^([.,:;!?]+)([\p{Script=Latin}\p{N}]\S*)$/u;
+
 /** Text with no letter or digit: punctuation and symbols, which take the direction of the line around them. */
 const NEUTRAL = /^[^\p{L}\p{N}]+$/u;
 
@@ -457,7 +463,9 @@ function toLine(items: TextItem[], page: number, pageHeight: number, band?: RowB
     const item =
       rtl && !drawn.rtl && NEUTRAL.test(drawn.text)
         ? { ...drawn, text: visualToLogical(drawn.text), runs: undefined }
-        : drawn;
+        : rtl && !drawn.rtl && STOP_DRAWN_FIRST.test(drawn.text)
+          ? { ...drawn, text: drawn.text.replace(STOP_DRAWN_FIRST, '$2$1'), runs: undefined }
+          : drawn;
     const text = item.text;
     const trimmed = text.trim();
     // pdf.js inserts space items spanning gaps; they must not hide the gap between cells.

@@ -2,6 +2,9 @@ import type { TextItem } from './layout';
 import type { StyledRun } from './styled-runs';
 import { runTool } from './tool-runner';
 import { isMonospacedFont } from './glyph-widths';
+import { verticalTextTurned } from './vertical-text';
+import { ideographOfRadical } from './cjk-radicals';
+import { composedText } from '../../document/composed-text';
 
 /** A child tool that runs longer than this is stuck on a hostile file; the worker's own deadline is the real limit. */
 const TOOL_TIMEOUT_MS = 300_000;
@@ -139,7 +142,13 @@ function readPage([, number, h, w, body]: PageMatch, fonts: Fonts): PopplerPage 
     const item = textItem(t as unknown as string[], fonts, height);
     if (item) items.push(item);
   }
-  return { number: Number(number), width: Number(w), height, items };
+  // One scan of the page for the signs' characters; pages without Indic text go no further.
+  return verticalTextTurned({
+    number: Number(number),
+    width: Number(w),
+    height,
+    items: PRE_BASE_VOWEL_SIGN.test(body) ? indicInReadingOrder(items) : items,
+  });
 }
 
 function readFontSpecs(body: string, fonts: Fonts): void {
@@ -183,7 +192,7 @@ function textItem(t: string[], fonts: Fonts, height: number): TextItem | undefin
   // Every item has the same fields in the same order (absent ones undefined): one object shape, so the
   // layout code V8 optimises for the first items does not meet other shapes later and deoptimise.
   return {
-    text: rtl ? visualToLogical(text) : indent ? text.trimStart() : text,
+    text: rtl ? rtlPresentationFormsAsLetters(visualToLogical(text)) : indent ? text.trimStart() : text,
     x: Number(left) + indent,
     // pdf.js convention: y grows upwards from the page bottom; the box's bottom is the steadiest baseline.
     y: height - Number(top) - Number(boxHeight),
@@ -282,12 +291,71 @@ function decodeEntities(text: string): string {
   });
 }
 
-const LIGATURE_OR_NBSP = /[\ufb00-\ufb06\u00a0]/;
+/**
+ * Glyph forms that fonts map to a compatibility character instead of the letter: Latin ligatures (ﬁ, ﬀ, ﬃ), Kangxi
+ * radicals and CJK radical supplements for the ideographs they look like (⽂ for 文, ⻆ for 角), vertical-text forms of CJK punctuation (︑ for 、), and
+ * Thai and Lao sara am spelt as its two parts (nikhahit and sara aa: what NFKC makes of it, not what is typed).
+ */
+const COMPATIBILITY_FORM =
+  /[\ufb00-\ufb06\u2e80-\u2eff\u2f00-\u2fdf\ufe10-\ufe19\ufe30-\ufe4f]|\u0e4d\u0e32|\u0ecd\u0eb2/g;
+const NORMALISED_OR_NBSP =
+  /[\ufb00-\ufb06\u2e80-\u2eff\u2f00-\u2fdf\ufe10-\ufe19\ufe30-\ufe4f\u00a0]|\u0e4d\u0e32|\u0ecd\u0eb2/;
+const SARA_AM: Record<string, string> = { '\u0e4d\u0e32': '\u0e33', '\u0ecd\u0eb2': '\u0eb3' };
 
-/** Typographic ligatures (ﬁ, ﬀ, ﬃ) and non-breaking spaces read as plain letters and spaces. */
+/** Latin, Greek and Cyrillic combining accents: text that spells "é" as "e" and an accent (PDFs made from such text). */
+const COMBINING_ACCENT = /[\u0300-\u036f]/;
+
+/**
+ * Compatibility glyph forms read as the letters they stand for, non-breaking spaces as spaces, and accents composed
+ * with their letters (NFC), so that words are word-shaped to the text-layer checks and read as typed.
+ */
 function normalise(text: string): string {
-  if (!LIGATURE_OR_NBSP.test(text)) return text;
-  return text.replace(/[\ufb00-\ufb06]/g, (c) => c.normalize('NFKC')).replace(/\u00a0/g, ' ');
+  const composed = COMBINING_ACCENT.test(text) ? composedText(text) : text;
+  if (!NORMALISED_OR_NBSP.test(composed)) return composed;
+  return composed.replace(COMPATIBILITY_FORM, compatibilityLetters).replace(/\u00a0/g, ' ');
+}
+
+/** The letters a compatibility form stands for: radicals by Unicode's equivalence table, the rest by NFKC. */
+function compatibilityLetters(form: string): string {
+  const code = form.charCodeAt(0);
+  return code >= 0x2e80 && code <= 0x2eff ? ideographOfRadical(form) : (SARA_AM[form] ?? form.normalize('NFKC'));
+}
+
+/** Vowel signs of Indic scripts drawn before the consonant they follow (Devanagari ि, Bengali ি ে ৈ, Tamil ெ ே ை...). */
+const PRE_BASE_VOWEL_SIGN = /[\u093f\u09bf\u09c7\u09c8\u0a3f\u0abf\u0b47\u0bc6-\u0bc8\u0d46-\u0d48]/;
+/** Such a sign where reading order can't have it: opening a word, or after anything but a consonant or nukta. */
+const PRE_BASE_DRAWN_FIRST =
+  /(?<![\p{Lo}\u093c\u09bc\u0a3c\u0abc\u0b3c])[\u093f\u09bf\u09c7\u09c8\u0a3f\u0abf\u0b47\u0bc6-\u0bc8\u0d46-\u0d48]/u;
+/** A pre-base sign and the consonant cluster after it (consonants joined by viramas, each maybe with a nukta). */
+const SIGN_BEFORE_CLUSTER =
+  /([\u093f\u09bf\u09c7\u09c8\u0a3f\u0abf\u0b47\u0bc6-\u0bc8\u0d46-\u0d48])(\p{Lo}[\u093c\u09bc\u0a3c\u0abc\u0b3c]?(?:[\u094d\u09cd\u0a4d\u0acd\u0b4d\u0bcd\u0d4d]\p{Lo}[\u093c\u09bc\u0a3c\u0abc\u0b3c]?)*)/gu;
+
+/**
+ * A page's Indic text in reading order. Some PDFs (Chromium's among them) map glyphs in the order they are drawn,
+ * so a vowel sign drawn left of its consonant comes first ("िहन्दी" for "हिन्दी"). Such a page is told by a sign
+ * where reading order can't have it, in any of its words; then every pre-base sign on it goes after the cluster it
+ * was drawn before ("क्षित्रय", whose sign follows a consonant, included).
+ */
+function indicInReadingOrder(items: TextItem[]): TextItem[] {
+  if (!items.some((i) => PRE_BASE_DRAWN_FIRST.test(i.text))) return items;
+  const reorder = (text: string): string =>
+    text.replace(SIGN_BEFORE_CLUSTER, (_, sign: string, cluster: string) => cluster + sign);
+  return items.map((i) =>
+    PRE_BASE_VOWEL_SIGN.test(i.text)
+      ? { ...i, text: reorder(i.text), runs: i.runs?.map((r) => ({ ...r, text: reorder(r.text) })) }
+      : i,
+  );
+}
+
+/** Arabic and Hebrew presentation forms (contextual shapes, lam-alef and other ligatures) and their letters. */
+const RTL_PRESENTATION_FORM = /[\ufb1d-\ufdff\ufe70-\ufefc]/g;
+
+/**
+ * Right-to-left text in reading order with presentation forms read as the letters they show. Done after the
+ * reversal: a ligature is one code point in visual order and its letters come out in reading order.
+ */
+function rtlPresentationFormsAsLetters(text: string): string {
+  return text.replace(RTL_PRESENTATION_FORM, (c) => c.normalize('NFKC'));
 }
 
 /**

@@ -2,6 +2,7 @@ import { partsCells } from './item-geometry';
 import type { TextItem } from './layout';
 import type { Rule } from './rulings';
 import { letterPositions } from './glyph-widths';
+import { wrapsWithoutSpace } from './styled-runs';
 
 /** Rules whose ends are this close (points) meet; two positions this close are one grid line. */
 const TOLERANCE = 3;
@@ -360,7 +361,9 @@ function itemsInCells(
 /** The table's rows of cell texts: empty rows and columns dropped, a merged cell's text in every grid cell it spans. */
 function cellRows({ cols, rows }: Grid, parent: number[], texts: Map<number, TextItem[]>): string[][] {
   const cellText = new Map<number, string>();
-  for (const [root, list] of texts) cellText.set(root, readCell(list));
+  // A table in a right-to-left script reads each cell from the right, a cell of Latin words and numbers too.
+  const rtl = mostlyRtl([...texts.values()].flat());
+  for (const [root, list] of texts) cellText.set(root, readCell(list, rtl));
   const filled: string[][] = [];
   const keep: boolean[] = [];
   for (let c = 0; c < cols; c++) keep.push(false);
@@ -509,14 +512,16 @@ function dropRepeatedColumns(grid: string[][]): string[][] {
  * and the next begins inside a word or before its punctuation ("*ital*, then"), no space drawn
  * at either side and no more than a word space's fraction between them (as lines are joined).
  */
-function runsOnFrom(before: TextItem, item: TextItem): boolean {
+function runsOnFrom(before: TextItem, item: TextItem, rtl: boolean): boolean {
   if (Math.abs(before.y - item.y) > Math.min(before.size, item.size) / 2) return false;
   if (/\s$/.test(before.text) || /^\s/.test(item.text) || item.spaceBefore) return false;
-  return item.x - (before.x + before.width) <= item.size * 0.15;
+  // A right-to-left cell is read from the right: the gap is left of the text read so far.
+  const gap = rtl ? before.x - (item.x + item.width) : item.x - (before.x + before.width);
+  return gap <= item.size * 0.15;
 }
 
 /** A cell's items in reading order: lines top-down, each left to right, wrapped words re-joined. */
-function readCell(items: TextItem[]): string {
+function readCell(items: TextItem[], rtl: boolean): string {
   if (items.length === 1 && !isTurned(items[0]!)) return items[0]!.text.trim();
   // Text turned to run upwards (a narrow column's header) comes from poppler in zero-width pieces, bottom first.
   if (items.every(isTurned)) {
@@ -527,7 +532,7 @@ function readCell(items: TextItem[]): string {
       .replace(/\s+/g, ' ')
       .trim();
   }
-  const sorted = [...items].sort(byLineThenLeft);
+  const sorted = [...items].sort(rtl ? byLineThenRight : byLineThenLeft);
   let out = '';
   let last: TextItem | undefined;
   for (const item of sorted) {
@@ -535,7 +540,7 @@ function readCell(items: TextItem[]): string {
     if (!text) continue;
     if (!out) out = text;
     else if (/\p{Ll}-$/u.test(out) && /^\p{Ll}/u.test(text)) out = out.slice(0, -1) + text;
-    else out += runsOnFrom(last!, item) ? text : ` ${text}`;
+    else out += runsOnFrom(last!, item, rtl) || wrapsWithoutSpace(out, text) ? text : ` ${text}`;
     last = item;
   }
   return out;
@@ -548,6 +553,22 @@ function topDownThenLeft(a: TextItem, b: TextItem): number {
 /** Lines top-down (items within half a size of each other's baseline are one line), each left to right. */
 function byLineThenLeft(a: TextItem, b: TextItem): number {
   return Math.abs(a.y - b.y) > Math.min(a.size, b.size) / 2 ? b.y - a.y : a.x - b.x;
+}
+
+/** Lines top-down, each right to left: a cell in a right-to-left script, Latin words and numbers among its words. */
+function byLineThenRight(a: TextItem, b: TextItem): number {
+  return Math.abs(a.y - b.y) > Math.min(a.size, b.size) / 2 ? b.y - a.y : b.x + b.width - (a.x + a.width);
+}
+
+/** Whether a table's text is mostly in a right-to-left script (as a line is read from its right edge). */
+function mostlyRtl(items: TextItem[]): boolean {
+  let rtl = 0;
+  let other = 0;
+  for (const i of items) {
+    if (i.rtl) rtl += i.text.trim().length;
+    else other += i.text.trim().length;
+  }
+  return rtl > 0 && rtl > other / 2;
 }
 
 /** poppler gives text set at a right angle as pieces of zero width. */

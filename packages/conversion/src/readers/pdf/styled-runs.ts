@@ -77,8 +77,25 @@ export function keepLeading(runs: StyledRun[], count: number): StyledRun[] {
  * space ("Stress-" over "Engineered", "R1-" over "valve", "2026-" over "05-18").
  */
 export function joinWrapped(first: string, second: string): string {
+  if (wrapsWithoutSpace(first, second)) return first + second;
   if (!/[\p{L}\p{N}]-$/u.test(first) || !/^[\p{L}\p{N}]/u.test(second)) return `${first} ${second}`;
   return /\p{Ll}-$/u.test(first) && /^\p{Ll}/u.test(second) ? first.slice(0, -1) + second : first + second;
+}
+
+/**
+ * Letters of scripts written without spaces between words (Chinese, Japanese kana, Thai, Lao, Khmer, Myanmar) and
+ * CJK punctuation; Korean is written with spaces and is not among them.
+ */
+const UNSPACED_SCRIPT =
+  /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Thai}\p{Script=Lao}\p{Script=Khmer}\p{Script=Myanmar}\u3000-\u303f\uff01-\uff0f\uff1a-\uff20\uff3b-\uff40\uff5b-\uff65\u30fc\u2026]/u;
+
+/** Whether a line break between these two texts is no space: both sides are in a script written without spaces. */
+export function wrapsWithoutSpace(before: string, after: string): boolean {
+  const last = before.codePointAt(before.length - 1) ?? 0;
+  const first = after.codePointAt(0) ?? 0;
+  // Both ends outside the scripts' blocks (U+0E00 Thai up, Latin and Cyrillic below): one comparison each.
+  if (last < 0xe00 || first < 0xe00) return false;
+  return UNSPACED_SCRIPT.test(String.fromCodePoint(last)) && UNSPACED_SCRIPT.test(String.fromCodePoint(first));
 }
 
 /** Wrapped lines as one run list: a hyphen at a line end before a lower-case word is a hyphenation and goes. */
@@ -89,7 +106,7 @@ export function joinRunLines(lines: StyledRun[][]): StyledRun[] {
     if (out.length) {
       const last = out[out.length - 1]!;
       if (/\p{Ll}-$/u.test(last.text) && /^\p{Ll}/u.test(line[0]!.text)) last.text = last.text.slice(0, -1);
-      else last.text += ' ';
+      else if (!wrapsWithoutSpace(last.text, line[0]!.text)) last.text += ' ';
     }
     // Copies (the last one's text changes here), made by one literal: runs come from several places.
     for (const r of line) out.push({ text: r.text, bold: r.bold, italic: r.italic });

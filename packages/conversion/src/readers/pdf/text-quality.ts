@@ -8,11 +8,15 @@ const MIN_WORD_SHARE = 0.45;
 /** Above this share of characters outside letters, digits, spaces and ordinary punctuation it is noise too. */
 const MAX_SYMBOL_SHARE = 0.25;
 
-/** A token that reads as a word or number: one case pattern of letters, or digits with separators. */
+/**
+ * A token that reads as a word or number: one case pattern of letters, digits with separators, or letters
+ * without case (CJK, Thai, Arabic...) with the punctuation of scripts written without spaces between their
+ * letters: a Chinese or Japanese line is one token, its commas and full stops inside it.
+ */
 const WORD_SHAPED =
-  /^(?:\p{Lu}?\p{Ll}+(?:['’-]\p{Ll}+)*|\p{Lu}+|\p{Lu}\p{Ll}*(?:-\p{Lu}\p{Ll}*)+|[\p{Lo}\p{M}]+|\p{N}+(?:[.,:/-]\p{N}+)*%?)$/u;
-/** Characters outside letters, digits, spaces and ordinary punctuation, counted in one pass. */
-const UNORDINARY = /[^\p{L}\p{N}\p{M}\s.,;:!?'"’“”()[\]\-–—/%&]/gu;
+  /^(?:\p{Lu}?\p{Ll}+(?:['’-]\p{Ll}+)*|\p{Lu}+|\p{Lu}\p{Ll}*(?:-\p{Lu}\p{Ll}*)+|(?=.*[\p{Lo}\p{Lm}\p{Nl}])[\p{Lo}\p{Lm}\p{Nl}\p{M}\p{N}\u3000-\u303f\uff01-\uff0f\uff1a-\uff20\u201c\u201d\u2018\u2019\u2026\u30fb]+|\p{N}+(?:[.,:/-]\p{N}+)*%?)$/u;
+/** Characters outside letters, digits, spaces and ordinary punctuation (CJK and full-width punctuation is ordinary), counted in one pass. */
+const UNORDINARY = /[^\p{L}\p{N}\p{M}\s.,;:!?'"’“”()[\]\-–—/%&\u3000-\u303f\uff01-\uff0f\uff1a-\uff20\u30fb]/gu;
 /** The same class for text that is all ASCII (no marks there; letters, digits and spaces are the ASCII ones), several times faster. */
 const UNORDINARY_ASCII = /[^A-Za-z0-9\s.,;:!?'"()[\]\-/%&]/g;
 const NON_ASCII = /[^\x00-\x7f]/;

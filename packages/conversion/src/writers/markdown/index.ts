@@ -1,4 +1,5 @@
 import type { Block, ListItem, Note } from '../../document/model';
+import { composedText } from '../../document/composed-text';
 import { escapeLineStart } from './escaping';
 import { inertRawMarkdown } from './inert-markup';
 import { noteLabel, renderInline } from './inline';
@@ -24,7 +25,9 @@ export function renderMarkdown(blocks: Block[], options: WriterOptions = {}): st
  * writers cut the document between blocks, and write each block once for all of them.
  */
 export function writeBlocks(blocks: Block[], options: WriterOptions = {}): string[] {
-  return blocks.map((b) => (b.type === 'raw' ? inertRawMarkdown(b.markdown.trim()) : renderBlock(b, options)));
+  return blocks.map((b) =>
+    composedText(b.type === 'raw' ? inertRawMarkdown(b.markdown.trim()) : renderBlock(b, options)),
+  );
 }
 
 /** `blocks` written as one document from their `writeBlocks` texts: what renderMarkdown(blocks) writes. */
