@@ -81,6 +81,23 @@ describe('legacy binary Office', () => {
 });
 
 describe('DOC (Word 97-2003)', () => {
+  it('When a DOC holds an embedded Word document (its own WordDocument and 1Table under ObjectPool), then the host document is read, not the embedded one', async () => {
+    const host = CFB.read(buildDoc({ body: [para('Host letter text.')] }), { type: 'buffer' });
+    const embedded = CFB.read(buildDoc({ body: [para('Embedded memo text that is much longer than the host.')] }), {
+      type: 'buffer',
+    });
+    const file = CFB.utils.cfb_new();
+    const stream = (cfb: CFB.CFB$Container, name: string): Buffer =>
+      Buffer.from(CFB.find(cfb, `/${name}`)!.content as Uint8Array);
+    // The embedded object's streams come first in the directory, as Word's ObjectPool does before the root's 1Table.
+    CFB.utils.cfb_add(file, '/ObjectPool/_1307178611/WordDocument', stream(embedded, 'WordDocument'));
+    CFB.utils.cfb_add(file, '/ObjectPool/_1307178611/1Table', stream(embedded, '1Table'));
+    CFB.utils.cfb_add(file, '/WordDocument', stream(host, 'WordDocument'));
+    CFB.utils.cfb_add(file, '/1Table', stream(host, '1Table'));
+    const bytes = Buffer.from(CFB.write(file, { type: 'buffer' }) as Uint8Array);
+    expect((await convertDocument(bytes, 'doc', std)).markdown).toBe('Host letter text.\n');
+  });
+
   const golden = (localisedStyleNames = false): Buffer =>
     buildDoc({
       title: 'Quarterly notes',

@@ -14,8 +14,13 @@ export function openCompoundFile(input: Buffer, label: string): CFB.CFB$Containe
   }
 }
 
+/**
+ * A stream at the top of the compound file. By its bare name, cfb finds the first stream so named
+ * anywhere, which can be an embedded object's (a Word document pasted into another keeps its own
+ * WordDocument and 1Table streams under ObjectPool).
+ */
 export function streamOf(cfb: CFB.CFB$Container, name: string): Buffer | undefined {
-  const entry = CFB.find(cfb, name);
+  const entry = CFB.find(cfb, `/${name}`);
   return entry?.content ? Buffer.from(entry.content as Uint8Array) : undefined;
 }
 
