@@ -461,3 +461,78 @@ describe('DOC (Word 97-2003)', () => {
     expect(markdown).toBe('**Bold** not\n');
   });
 });
+
+describe('DOC (Word 6.0/95)', () => {
+  /**
+   * A Word 6/95 WordDocument stream: the FIB (FibBase, FibRgLw95's counts, the fc/lcb pairs) and
+   * 8-bit text from fcMin, or, when `pieces` are given, a fast-saved file whose clx (at 0x160) maps
+   * character ranges to where they are stored.
+   */
+  function word6Stream(opts: {
+    bytes: Buffer;
+    ccpText: number;
+    ccpFtn?: number;
+    pieces?: Array<{ cpStart: number; cpEnd: number; at: number }>;
+    mac?: boolean;
+  }): Buffer {
+    const fcMin = 0x200;
+    const fib = Buffer.alloc(fcMin);
+    fib.writeUInt16LE(0xa5dc, 0);
+    fib.writeUInt16LE(0x65, 2);
+    fib.writeUInt16LE(opts.pieces ? 0x0004 : 0, 0x0a);
+    fib[0x12] = opts.mac ? 1 : 0;
+    fib.writeUInt32LE(fcMin, 0x18);
+    fib.writeUInt32LE(fcMin + opts.bytes.length, 0x1c);
+    fib.writeInt32LE(opts.ccpText, 0x34);
+    fib.writeInt32LE(opts.ccpFtn ?? 0, 0x38);
+    const parts = [fib, opts.bytes];
+    if (opts.pieces) {
+      const n = opts.pieces.length;
+      const plc = Buffer.alloc((n + 1) * 4 + n * 8);
+      opts.pieces.forEach((p, i) => {
+        plc.writeUInt32LE(p.cpStart, i * 4);
+        plc.writeUInt32LE(p.cpEnd, (i + 1) * 4);
+        plc.writeUInt32LE(fcMin + p.at, (n + 1) * 4 + i * 8 + 2);
+      });
+      const head = Buffer.alloc(5);
+      head[0] = 0x02;
+      head.writeUInt32LE(plc.length, 1);
+      const fcClx = fcMin + opts.bytes.length;
+      fib.writeUInt32LE(fcClx, 0x160);
+      fib.writeUInt32LE(plc.length + 5, 0x164);
+      parts.push(head, plc);
+    }
+    return Buffer.concat(parts);
+  }
+  const word6File = (stream: Buffer): Buffer => {
+    const cfb = CFB.utils.cfb_new();
+    CFB.utils.cfb_add(cfb, '/WordDocument', stream);
+    return Buffer.from(CFB.write(cfb, { type: 'buffer' }) as Uint8Array);
+  };
+  const convertDoc = async (file: Buffer): Promise<string> => (await convertDocument(file, 'doc', std)).markdown;
+
+  it('When a DOC is a Word 6/95 document, then its paragraphs and footnotes come out, field codes, cell marks and tab alignment left out', async () => {
+    const body =
+      'Café menu\r\u0013 PAGE \u00142\u0015 Soup\tdu jour\u0007Bread\u0007\u0007Price\u00a0list\u0002\r';
+    const note = '\u0002 Served until noon.\r';
+    const bytes = Buffer.from(body + note, 'latin1');
+    const markdown = await convertDoc(word6File(word6Stream({ bytes, ccpText: body.length, ccpFtn: note.length })));
+    expect(markdown).toBe('Café menu\n\n2 Soup du jour\n\nBread\n\nPrice list\n\n---\n\nServed until noon.\n');
+  });
+
+  it('When a Word 6/95 DOC was fast-saved (a piece table) or written on a Macintosh, then its text is read in piece order and in Mac Roman', async () => {
+    // "Second part\r" is stored before "First part l\x8Eg\x8Fre\r" (Mac Roman é and è at 0x8E, 0x8F).
+    const first = Buffer.from('First part l\u008eg\u008fre\r', 'latin1');
+    const second = Buffer.from('Second part\r', 'latin1');
+    const stream = word6Stream({
+      bytes: Buffer.concat([second, first]),
+      ccpText: first.length + second.length,
+      mac: true,
+      pieces: [
+        { cpStart: 0, cpEnd: first.length, at: second.length },
+        { cpStart: first.length, cpEnd: first.length + second.length, at: 0 },
+      ],
+    });
+    expect(await convertDoc(word6File(stream))).toBe('First part légère\n\nSecond part\n');
+  });
+});
