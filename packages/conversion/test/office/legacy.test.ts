@@ -81,6 +81,13 @@ describe('legacy binary Office', () => {
 });
 
 describe('DOC (Word 97-2003)', () => {
+  it('When a DOC paragraph in a heading style holds only a picture (a logo), then it is the picture, not a heading', async () => {
+    const doc = buildDoc({
+      body: [{ runs: [{ text: '', picture: true }], style: 'heading 2' }, para('Clinical Trials Unit', 'heading 1')],
+    });
+    expect((await convertDocument(doc, 'doc', std)).markdown).toBe('![image](#)\n\n# Clinical Trials Unit\n');
+  });
+
   it('When a DOC holds an embedded Word document (its own WordDocument and 1Table under ObjectPool), then the host document is read, not the embedded one', async () => {
     const host = CFB.read(buildDoc({ body: [para('Host letter text.')] }), { type: 'buffer' });
     const embedded = CFB.read(buildDoc({ body: [para('Embedded memo text that is much longer than the host.')] }), {

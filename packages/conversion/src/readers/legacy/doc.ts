@@ -3,7 +3,7 @@ import type { Reader } from '../reader';
 import { ConversionError } from '../../types';
 import { text as plain, type Block, type Inline } from '../../document/model';
 import { collapseSpaces, styled, withoutWholeEmphasis } from '../../document/builders';
-import { isBlankInline } from '../../document/predicates';
+import { inlineText, isBlankInline } from '../../document/predicates';
 import { nestListItems, type FlatListItem } from '../../document/lists';
 import { openCompoundFile, streamOf, summaryInformation } from '../shared/ole';
 import {
@@ -129,7 +129,8 @@ function wordBlocks(doc: WordDocument): { blocks: Block[]; pageCount: number } {
     }
     flushList();
     if (empty) continue;
-    if (p.heading)
+    // A heading style on a paragraph of pictures only (a logo) makes no heading, as in the DOCX reader.
+    if (p.heading && (p.label || inlineText(text).trim()))
       blocks.push({
         type: 'heading',
         level: p.heading,
