@@ -24,9 +24,9 @@ import { readWord6Text, word6Lines, Word6FormatError, WORD6_IDENT } from './word
 
 /**
  * DOC (Word 97-2003): our own reader of the binary format (./word97.ts) gives paragraphs with
- * their styles, so headings, lists, tables, emphasis, links and notes come through. A file it can't
- * follow (Word 6/95, a damaged table stream) falls back to word-extractor's plain text, rebuilt
- * into paragraphs and cell-marked table rows.
+ * their styles, so headings, lists, tables, emphasis, links and notes come through. Word 6/95 files
+ * are read as text (./word6.ts); a file it can't follow (a damaged table stream) falls back to
+ * word-extractor's plain text, rebuilt into paragraphs and cell-marked table rows.
  */
 export const docReader: Reader = {
   name: 'doc',
