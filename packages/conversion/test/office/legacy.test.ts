@@ -519,8 +519,7 @@ describe('DOC (Word 6.0/95)', () => {
   const convertDoc = async (file: Buffer): Promise<string> => (await convertDocument(file, 'doc', std)).markdown;
 
   it('When a DOC is a Word 6/95 document, then its paragraphs and footnotes come out, field codes, cell marks and tab alignment left out', async () => {
-    const body =
-      'Café menu\r\u0013 PAGE \u00142\u0015 Soup\tdu jour\u0007Bread\u0007\u0007Price\u00a0list\u0002\r';
+    const body = 'Café menu\r\u0013 PAGE \u00142\u0015 Soup\tdu jour\u0007Bread\u0007\u0007Price\u00a0list\u0002\r';
     const note = '\u0002 Served until noon.\r';
     const bytes = Buffer.from(body + note, 'latin1');
     const markdown = await convertDoc(word6File(word6Stream({ bytes, ccpText: body.length, ccpFtn: note.length })));

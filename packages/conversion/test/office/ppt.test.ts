@@ -133,7 +133,7 @@ describe('PPT (PowerPoint 97-2003) slides', () => {
     );
   });
 
-  it('When a slide\'s outline title is empty (a TextHeaderAtom without characters), then the body its OutlineTextRefAtom points past it still shows', async () => {
+  it("When a slide's outline title is empty (a TextHeaderAtom without characters), then the body its OutlineTextRefAtom points past it still shows", async () => {
     const doc = pptDocument({
       slides: [
         slide(

@@ -135,7 +135,9 @@ export const pptReader: Reader = {
     };
     const slides = doc.slideOffsets.map((offset, i) => readSlide(stream, offset, doc, i, objects));
     const hasContent = slides.some((s) => s.length);
-    const source = hasContent ? slides : doc.listed.map((runs) => runs.filter((r) => r.text).map((r) => ({ x: 0, y: 0, runs: [r] })));
+    const source = hasContent
+      ? slides
+      : doc.listed.map((runs) => runs.filter((r) => r.text).map((r) => ({ x: 0, y: 0, runs: [r] })));
     // Notes belong to the slide whose id they name; files without ids pair them in order.
     const notesOf = (i: number): TextRun[] =>
       doc.slideIds.length

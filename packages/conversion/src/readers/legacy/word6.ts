@@ -64,9 +64,11 @@ export function readWord6Text(word: Buffer): Word6Text {
   // A document written on a Macintosh (envr 1) is in Mac Roman unless a font says otherwise.
   const mac = word[FIB6.envr] === 1;
   const codepage = fontCodepage(word) ?? (mac ? 10000 : 1252);
-  const encoding = codepage === 10000 ? 'macintosh' : iconv.encodingExists(`cp${codepage}`) ? `cp${codepage}` : 'cp1252';
+  const encoding =
+    codepage === 10000 ? 'macintosh' : iconv.encodingExists(`cp${codepage}`) ? `cp${codepage}` : 'cp1252';
   const width = DOUBLE_BYTE.has(codepage) ? 2 : 1;
-  const decode = (from: number, to: number): string => iconv.decode(word.subarray(from, Math.min(to, word.length)), encoding);
+  const decode = (from: number, to: number): string =>
+    iconv.decode(word.subarray(from, Math.min(to, word.length)), encoding);
   // The characters [start, end) of the document, piece by piece.
   let range: (start: number, end: number) => string;
   if (flags & FLAG_COMPLEX) {
