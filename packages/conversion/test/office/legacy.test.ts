@@ -81,6 +81,14 @@ describe('legacy binary Office', () => {
 });
 
 describe('DOC (Word 97-2003)', () => {
+  it('When a damaged directory marks the 1Table stream as a storage though it holds data, then the DOC is still read', async () => {
+    const doc = buildDoc({ body: [para('Damaged directory text.')] });
+    // The directory entry's type byte (offset 66 of its 128 bytes): 2 stream → 1 storage, as fuzzed files have it.
+    const name = doc.indexOf(Buffer.from('1Table', 'utf16le'));
+    doc[name - (name % 128) + 66] = 1;
+    expect((await convertDocument(doc, 'doc', std)).markdown).toBe('Damaged directory text.\n');
+  });
+
   it('When a DOC paragraph in a heading style holds only a picture (a logo), then it is the picture, not a heading', async () => {
     const doc = buildDoc({
       body: [{ runs: [{ text: '', picture: true }], style: 'heading 2' }, para('Clinical Trials Unit', 'heading 1')],
