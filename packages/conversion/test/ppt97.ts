@@ -129,8 +129,11 @@ export function slide(...shapes: Buffer[]): Buffer {
 
 export interface PptDocumentSpec {
   slides: Buffer[];
-  /** Text kept in the SlideListWithText per slide (PowerPoint 97 placeholders' outline text). */
-  outline?: Array<Array<{ kind: number; text: string }>>;
+  /**
+   * Text kept in the SlideListWithText per slide (PowerPoint 97 placeholders' outline text); `null`
+   * text is a TextHeaderAtom alone, as PowerPoint writes an empty placeholder.
+   */
+  outline?: Array<Array<{ kind: number; text: string | null }>>;
   /** Embedded OLE objects: exObjId, program id and the compound file; `compress` stores it zlib-compressed. */
   objects?: Array<{ id: number; progId: string; storage: Buffer; compress?: boolean }>;
   /** Slides written to the stream in this order (indexes into `slides`); the presentation order stays `slides`'. */
@@ -150,7 +153,7 @@ export function pptDocument(spec: PptDocumentSpec): { stream: Buffer; currentUse
   const objectPersist = (k: number): number => 2 + spec.slides.length + k;
   const list = spec.slides.flatMap((_, i) => [
     record(0x03f3, i32s(slidePersist(i), 0, 0, slideId(i), 0)),
-    ...(spec.outline?.[i] ?? []).map((t) => textAtom(t.kind, t.text)),
+    ...(spec.outline?.[i] ?? []).map((t) => (t.text === null ? record(0x0f9f, u32(t.kind)) : textAtom(t.kind, t.text))),
   ]);
   const objects = (spec.objects ?? []).map((o, k) =>
     record(

@@ -26,6 +26,8 @@ export interface DocRun {
   textBox?: string;
   /** Deleted with tracked changes on (sprmCFRMarkDel). */
   deleted?: boolean;
+  /** An inline picture (a special \x01 character) at the end of the run. */
+  picture?: boolean;
 }
 
 export interface DocParagraph {
@@ -190,6 +192,7 @@ export function buildDoc(spec: DocSpec): Buffer {
         notes.push(run.footnote);
         emit('\u0002', special);
       }
+      if (run.picture) emit('\u0001', special);
       if (run.textBox !== undefined) {
         boxRefs.push(text.length);
         boxes.push(run.textBox);

@@ -94,6 +94,7 @@ function joined(parts: Inline[][]): Inline[] {
  * With `acrossSpace` (token optimisation) a space between them joins too: `**Air India**`.
  */
 export function mergeNeighbours(nodes: Inline[], acrossSpace = false): Inline[] {
+  nodes = nestedToMatchNeighbours(nodes);
   const joins = (n: Inline, i: number): boolean =>
     isFormatting(n) &&
     (nodes[i + 1]?.type === n.type || (acrossSpace && isSpace(nodes[i + 1]) && nodes[i + 2]?.type === n.type));
@@ -111,6 +112,27 @@ export function mergeNeighbours(nodes: Inline[], acrossSpace = false): Inline[] 
     } else out.push(node);
   }
   return out;
+}
+
+/**
+ * `**` around `*B*` beside `*A*` turned inside out, `*A*` + `*` around `**B**`, so the two can merge:
+ * an italic sentence with a bold-italic phrase is `*A **B** C*`, not `*A* ***B****C*` (emphasis
+ * that CommonMark reads wrongly). Readers wrap each run in its own formatting, strong outermost.
+ */
+function nestedToMatchNeighbours(nodes: Inline[]): Inline[] {
+  let out: Inline[] | undefined;
+  for (let i = 0; i < nodes.length; i++) {
+    const n = nodes[i]!;
+    const inner = isFormatting(n) && n.children.length === 1 ? n.children[0] : undefined;
+    if (!isFormatting(inner) || inner.type === n.type) continue;
+    const beside = (m: Inline | undefined): boolean => m?.type === inner.type;
+    if (!beside(nodes[i - 1]) && !beside(nodes[i + 1])) continue;
+    if (isFormatting(nodes[i - 1]) && nodes[i - 1]!.type === n.type) continue;
+    if (isFormatting(nodes[i + 1]) && nodes[i + 1]!.type === n.type) continue;
+    out ??= [...nodes];
+    out[i] = { ...inner, children: [{ ...n, children: inner.children } as Inline] } as Inline;
+  }
+  return out ?? nodes;
 }
 
 const isSpace = (n: Inline | undefined): boolean => n?.type === 'text' && n.text !== '' && !n.text.trim();

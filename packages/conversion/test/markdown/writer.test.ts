@@ -118,6 +118,16 @@ describe('Markdown writer', () => {
     expect(md).toBe('**bold *both* again** **apart**\n');
   });
 
+  it('When a bold-italic run sits among italic runs (each run wrapped strong outermost), then the italic markers enclose the bold', () => {
+    const em = (...children: Inline[]): Inline => ({ type: 'emphasis', children });
+    const strong = (...children: Inline[]): Inline => ({ type: 'strong', children });
+    const md = renderMarkdown([
+      paragraph(em(t('Enter the ')), strong(em(t('Reading path'))), em(t(', then choose'))),
+      paragraph(t('j'), em(t('um')), strong(em(t('ped'))), t(' over')),
+    ]);
+    expect(md).toBe('*Enter the **Reading path**, then choose*\n\nj*um**ped*** over\n');
+  });
+
   it('When text holds Markdown syntax, then it is escaped and line starts cannot become blocks', () => {
     const md = renderMarkdown([paragraph(t('1*2 [x] snake_case _y_'), { type: 'break' }, t('- not a list'))]);
     expect(md).toBe('1\\*2 \\[x\\] snake_case \\_y\\_\\\n\\- not a list\n');

@@ -81,6 +81,38 @@ describe('legacy binary Office', () => {
 });
 
 describe('DOC (Word 97-2003)', () => {
+  it('When a damaged directory marks the 1Table stream as a storage though it holds data, then the DOC is still read', async () => {
+    const doc = buildDoc({ body: [para('Damaged directory text.')] });
+    // The directory entry's type byte (offset 66 of its 128 bytes): 2 stream → 1 storage, as fuzzed files have it.
+    const name = doc.indexOf(Buffer.from('1Table', 'utf16le'));
+    doc[name - (name % 128) + 66] = 1;
+    expect((await convertDocument(doc, 'doc', std)).markdown).toBe('Damaged directory text.\n');
+  });
+
+  it('When a DOC paragraph in a heading style holds only a picture (a logo), then it is the picture, not a heading', async () => {
+    const doc = buildDoc({
+      body: [{ runs: [{ text: '', picture: true }], style: 'heading 2' }, para('Clinical Trials Unit', 'heading 1')],
+    });
+    expect((await convertDocument(doc, 'doc', std)).markdown).toBe('![image](#)\n\n# Clinical Trials Unit\n');
+  });
+
+  it('When a DOC holds an embedded Word document (its own WordDocument and 1Table under ObjectPool), then the host document is read, not the embedded one', async () => {
+    const host = CFB.read(buildDoc({ body: [para('Host letter text.')] }), { type: 'buffer' });
+    const embedded = CFB.read(buildDoc({ body: [para('Embedded memo text that is much longer than the host.')] }), {
+      type: 'buffer',
+    });
+    const file = CFB.utils.cfb_new();
+    const stream = (cfb: CFB.CFB$Container, name: string): Buffer =>
+      Buffer.from(CFB.find(cfb, `/${name}`)!.content as Uint8Array);
+    // The embedded object's streams come first in the directory, as Word's ObjectPool does before the root's 1Table.
+    CFB.utils.cfb_add(file, '/ObjectPool/_1307178611/WordDocument', stream(embedded, 'WordDocument'));
+    CFB.utils.cfb_add(file, '/ObjectPool/_1307178611/1Table', stream(embedded, '1Table'));
+    CFB.utils.cfb_add(file, '/WordDocument', stream(host, 'WordDocument'));
+    CFB.utils.cfb_add(file, '/1Table', stream(host, '1Table'));
+    const bytes = Buffer.from(CFB.write(file, { type: 'buffer' }) as Uint8Array);
+    expect((await convertDocument(bytes, 'doc', std)).markdown).toBe('Host letter text.\n');
+  });
+
   const golden = (localisedStyleNames = false): Buffer =>
     buildDoc({
       title: 'Quarterly notes',
@@ -442,5 +474,79 @@ describe('DOC (Word 97-2003)', () => {
     });
     const { markdown } = await convertDocument(input, 'doc', std);
     expect(markdown).toBe('**Bold** not\n');
+  });
+});
+
+describe('DOC (Word 6.0/95)', () => {
+  /**
+   * A Word 6/95 WordDocument stream: the FIB (FibBase, FibRgLw95's counts, the fc/lcb pairs) and
+   * 8-bit text from fcMin, or, when `pieces` are given, a fast-saved file whose clx (at 0x160) maps
+   * character ranges to where they are stored.
+   */
+  function word6Stream(opts: {
+    bytes: Buffer;
+    ccpText: number;
+    ccpFtn?: number;
+    pieces?: Array<{ cpStart: number; cpEnd: number; at: number }>;
+    mac?: boolean;
+  }): Buffer {
+    const fcMin = 0x200;
+    const fib = Buffer.alloc(fcMin);
+    fib.writeUInt16LE(0xa5dc, 0);
+    fib.writeUInt16LE(0x65, 2);
+    fib.writeUInt16LE(opts.pieces ? 0x0004 : 0, 0x0a);
+    fib[0x12] = opts.mac ? 1 : 0;
+    fib.writeUInt32LE(fcMin, 0x18);
+    fib.writeUInt32LE(fcMin + opts.bytes.length, 0x1c);
+    fib.writeInt32LE(opts.ccpText, 0x34);
+    fib.writeInt32LE(opts.ccpFtn ?? 0, 0x38);
+    const parts = [fib, opts.bytes];
+    if (opts.pieces) {
+      const n = opts.pieces.length;
+      const plc = Buffer.alloc((n + 1) * 4 + n * 8);
+      opts.pieces.forEach((p, i) => {
+        plc.writeUInt32LE(p.cpStart, i * 4);
+        plc.writeUInt32LE(p.cpEnd, (i + 1) * 4);
+        plc.writeUInt32LE(fcMin + p.at, (n + 1) * 4 + i * 8 + 2);
+      });
+      const head = Buffer.alloc(5);
+      head[0] = 0x02;
+      head.writeUInt32LE(plc.length, 1);
+      const fcClx = fcMin + opts.bytes.length;
+      fib.writeUInt32LE(fcClx, 0x160);
+      fib.writeUInt32LE(plc.length + 5, 0x164);
+      parts.push(head, plc);
+    }
+    return Buffer.concat(parts);
+  }
+  const word6File = (stream: Buffer): Buffer => {
+    const cfb = CFB.utils.cfb_new();
+    CFB.utils.cfb_add(cfb, '/WordDocument', stream);
+    return Buffer.from(CFB.write(cfb, { type: 'buffer' }) as Uint8Array);
+  };
+  const convertDoc = async (file: Buffer): Promise<string> => (await convertDocument(file, 'doc', std)).markdown;
+
+  it('When a DOC is a Word 6/95 document, then its paragraphs and footnotes come out, field codes, cell marks and tab alignment left out', async () => {
+    const body = 'Café menu\r\u0013 PAGE \u00142\u0015 Soup\tdu jour\u0007Bread\u0007\u0007Price\u00a0list\u0002\r';
+    const note = '\u0002 Served until noon.\r';
+    const bytes = Buffer.from(body + note, 'latin1');
+    const markdown = await convertDoc(word6File(word6Stream({ bytes, ccpText: body.length, ccpFtn: note.length })));
+    expect(markdown).toBe('Café menu\n\n2 Soup du jour\n\nBread\n\nPrice list\n\n---\n\nServed until noon.\n');
+  });
+
+  it('When a Word 6/95 DOC was fast-saved (a piece table) or written on a Macintosh, then its text is read in piece order and in Mac Roman', async () => {
+    // "Second part\r" is stored before "First part l\x8Eg\x8Fre\r" (Mac Roman é and è at 0x8E, 0x8F).
+    const first = Buffer.from('First part l\u008eg\u008fre\r', 'latin1');
+    const second = Buffer.from('Second part\r', 'latin1');
+    const stream = word6Stream({
+      bytes: Buffer.concat([second, first]),
+      ccpText: first.length + second.length,
+      mac: true,
+      pieces: [
+        { cpStart: 0, cpEnd: first.length, at: second.length },
+        { cpStart: first.length, cpEnd: first.length + second.length, at: 0 },
+      ],
+    });
+    expect(await convertDoc(word6File(stream))).toBe('First part légère\n\nSecond part\n');
   });
 });

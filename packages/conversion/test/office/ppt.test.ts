@@ -133,6 +133,26 @@ describe('PPT (PowerPoint 97-2003) slides', () => {
     );
   });
 
+  it("When a slide's outline title is empty (a TextHeaderAtom without characters), then the body its OutlineTextRefAtom points past it still shows", async () => {
+    const doc = pptDocument({
+      slides: [
+        slide(
+          shape({ box: [500, 1000, 5000, 2000], outlineRef: 1 }),
+          shape({ box: [500, 3000, 5000, 3400], text: { kind: 4, text: 'Ask questions' } }),
+        ),
+      ],
+      outline: [
+        [
+          { kind: 0, text: null },
+          { kind: 1, text: 'First run\rSecond run' },
+        ],
+      ],
+    });
+    expect(await convert(pptFile(doc.stream, doc.currentUser))).toBe(
+      '# Slide 1\n\n- First run\n- Second run\n\nAsk questions\n',
+    );
+  });
+
   it("When a table cell's text is PowerPoint 97 outline text (an OutlineTextRefAtom), then the cell shows it", async () => {
     const table = group(
       [1000, 1000, 3000, 1400],

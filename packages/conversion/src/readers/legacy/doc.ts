@@ -3,7 +3,7 @@ import type { Reader } from '../reader';
 import { ConversionError } from '../../types';
 import { text as plain, type Block, type Inline } from '../../document/model';
 import { collapseSpaces, styled, withoutWholeEmphasis } from '../../document/builders';
-import { isBlankInline } from '../../document/predicates';
+import { inlineText, isBlankInline } from '../../document/predicates';
 import { nestListItems, type FlatListItem } from '../../document/lists';
 import { openCompoundFile, streamOf, summaryInformation } from '../shared/ole';
 import {
@@ -20,12 +20,13 @@ import {
 import { gridRows, type CellDef } from '../shared/table-grid';
 import { NO_ALT_TEXT } from '../shared/alt-text';
 import { definitionLists, type DefinitionRole } from '../shared/definition-lists';
+import { readWord6Text, word6Lines, Word6FormatError, WORD6_IDENT } from './word6';
 
 /**
  * DOC (Word 97-2003): our own reader of the binary format (./word97.ts) gives paragraphs with
- * their styles, so headings, lists, tables, emphasis, links and notes come through. A file it can't
- * follow (Word 6/95, a damaged table stream) falls back to word-extractor's plain text, rebuilt
- * into paragraphs and cell-marked table rows.
+ * their styles, so headings, lists, tables, emphasis, links and notes come through. Word 6/95 files
+ * are read as text (./word6.ts); a file it can't follow (a damaged table stream) falls back to
+ * word-extractor's plain text, rebuilt into paragraphs and cell-marked table rows.
  */
 export const docReader: Reader = {
   name: 'doc',
@@ -36,6 +37,7 @@ export const docReader: Reader = {
     const word = streamOf(cfb, 'WordDocument');
     if (!word)
       throw new ConversionError('corrupt_file', 'The file has no WordDocument stream: it is not a Word document.');
+    if (word.length >= 2 && word.readUInt16LE(0) === WORD6_IDENT) return { blocks: word6Blocks(word), metadata };
     try {
       const doc = readWordDocument(word, { '0Table': streamOf(cfb, '0Table'), '1Table': streamOf(cfb, '1Table') });
       const { blocks, pageCount } = wordBlocks(doc);
@@ -127,7 +129,8 @@ function wordBlocks(doc: WordDocument): { blocks: Block[]; pageCount: number } {
     }
     flushList();
     if (empty) continue;
-    if (p.heading)
+    // A heading style on a paragraph of pictures only (a logo) makes no heading, as in the DOCX reader.
+    if (p.heading && (p.label || inlineText(text).trim()))
       blocks.push({
         type: 'heading',
         level: p.heading,
@@ -247,6 +250,25 @@ function dropEmptyTrailingColumns(rows: Inline[][][]): Inline[][][] {
   let width = Math.max(...rows.map((r) => r.length));
   while (width > 1 && rows.every((r) => isEmpty(r[width - 1] ?? []))) width--;
   return rows.map((r) => r.slice(0, width));
+}
+
+/**
+ * A Word 6.0/95 document (which word-extractor refuses): its text as paragraphs, footnotes after a
+ * rule, as for word-extractor's text. Its styles and table structure (Word 6 property runs) are not read.
+ */
+function word6Blocks(word: Buffer): Block[] {
+  let text: ReturnType<typeof readWord6Text>;
+  try {
+    text = readWord6Text(word);
+  } catch (err) {
+    if (!(err instanceof Word6FormatError)) throw err;
+    if (err.message === 'encrypted') throw new ConversionError('encrypted_file', 'The DOC file is password-protected.');
+    throw new ConversionError('corrupt_file', `The Word 6/95 file could not be read: ${err.message}.`);
+  }
+  const blocks = textToBlocks(word6Lines(text.body));
+  const notes = word6Lines(text.footnotes).trim();
+  if (notes) blocks.push({ type: 'rule' }, ...textToBlocks(notes));
+  return blocks;
 }
 
 /** word-extractor's text of a document our reader can't follow. */

@@ -135,7 +135,9 @@ export const pptReader: Reader = {
     };
     const slides = doc.slideOffsets.map((offset, i) => readSlide(stream, offset, doc, i, objects));
     const hasContent = slides.some((s) => s.length);
-    const source = hasContent ? slides : doc.listed.map((runs) => runs.map((r) => ({ x: 0, y: 0, runs: [r] })));
+    const source = hasContent
+      ? slides
+      : doc.listed.map((runs) => runs.filter((r) => r.text).map((r) => ({ x: 0, y: 0, runs: [r] })));
     // Notes belong to the slide whose id they name; files without ids pair them in order.
     const notesOf = (i: number): TextRun[] =>
       doc.slideIds.length
@@ -323,16 +325,26 @@ function slideList(
 ): void {
   let current: TextRun[] | undefined;
   let lastType = 4;
+  // A TextHeaderAtom's run waits for its characters.
+  let held = false;
   for (const h of records(buf, list.body, list.end)) {
     if (h.type === RT.slidePersistAtom && h.end - h.body >= 16) {
       current = [];
+      held = false;
       model.listed.push(current);
       const slideId = buf.readUInt32LE(h.body + 12);
       model.slideIds.push(slideId);
       persists.push({ persistId: buf.readUInt32LE(h.body), slideId });
-    } else if (h.type === RT.textHeader && h.end - h.body >= 4) lastType = buf.readUInt32LE(h.body);
-    else if ((h.type === RT.textChars || h.type === RT.textBytes) && current) {
-      current.push({ type: lastType, text: decode(buf, h.body, h.end, h.type) });
+    } else if (h.type === RT.textHeader && h.end - h.body >= 4) {
+      lastType = buf.readUInt32LE(h.body);
+      // OutlineTextRefAtoms count TextHeaderAtoms, so a text without characters (an empty title) keeps its place.
+      current?.push({ type: lastType, text: '' });
+      held = true;
+    } else if ((h.type === RT.textChars || h.type === RT.textBytes) && current) {
+      const text = decode(buf, h.body, h.end, h.type);
+      if (held) current[current.length - 1]!.text = text;
+      else current.push({ type: lastType, text });
+      held = false;
     } else if (h.type === RT.styleTextProp && current?.length) {
       const run = current[current.length - 1]!;
       run.paragraphs ??= paragraphStyles(buf, h.body, h.end, run.text.length + 1);
@@ -367,6 +379,7 @@ function numberOutline(model: DocumentModel, numbers: Map<string, AutoNumber[][]
     if (slideId === undefined) return;
     const seen = new Map<number, number>();
     for (const run of runs) {
+      if (!run.text) continue;
       const k = seen.get(run.type) ?? 0;
       seen.set(run.type, k + 1);
       run.numbered ??= numbers.get(`${slideId}:${run.type}`)?.[k];
@@ -747,7 +760,7 @@ function decode(buf: Buffer, start: number, end: number, type: number): string {
 
 function toSlide(items: Item[], noteRuns: TextRun[]): SlideModel {
   const runs = items.flatMap((i) => i.runs);
-  const titleRun = runs.find((r) => TITLE_TYPES.has(r.type)) ?? drawnTitle(items);
+  const titleRun = runs.find((r) => TITLE_TYPES.has(r.type) && r.text.trim()) ?? drawnTitle(items);
   const title = titleRun?.text.replace(/[\r\v]+/g, ' ').trim() ?? '';
   const blocks: Block[] = [];
   for (const item of items) {

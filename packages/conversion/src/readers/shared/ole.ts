@@ -14,8 +14,21 @@ export function openCompoundFile(input: Buffer, label: string): CFB.CFB$Containe
   }
 }
 
+/**
+ * A stream at the top of the compound file. By its bare name, cfb finds the first stream so named
+ * anywhere, which can be an embedded object's (a Word document pasted into another keeps its own
+ * WordDocument and 1Table streams under ObjectPool). An entry written with a storage's type but
+ * holding data (damaged directories) still counts, as cfb's own lookup lets it.
+ */
 export function streamOf(cfb: CFB.CFB$Container, name: string): Buffer | undefined {
-  const entry = CFB.find(cfb, name);
+  const root = cfb.FullPaths[0]?.toUpperCase() ?? '';
+  const wanted = `${root}${name.toUpperCase()}`;
+  const paths = cfb.FullPaths.map((p) => p.toUpperCase());
+  let entry = cfb.FileIndex[paths.indexOf(wanted)];
+  if (!entry) {
+    const storage = cfb.FileIndex[paths.indexOf(`${wanted}/`)];
+    if (storage?.content?.length) entry = storage;
+  }
   return entry?.content ? Buffer.from(entry.content as Uint8Array) : undefined;
 }
 
