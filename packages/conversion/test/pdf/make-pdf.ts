@@ -76,3 +76,17 @@ export function ruledGrid(
     row.forEach((text, c) => text && doc.text(text, xs[c]! + 4, ys[r]! + 7, { lineBreak: false })),
   );
 }
+
+/**
+ * Words drawn as a right-to-left line is printed: each word placed leftwards from `right`, a space's width
+ * between them, at `y`. Returns where the line's left end is.
+ */
+export function drawRightToLeft(doc: PDFKit.PDFDocument, words: string[], right: number, y: number): number {
+  let x = right;
+  for (const word of words) {
+    x -= doc.widthOfString(word);
+    doc.text(word, x, y, { lineBreak: false });
+    x -= doc.widthOfString(' ');
+  }
+  return x;
+}

@@ -5,7 +5,7 @@ import { joinRunLines, joinWrapped } from '../../src/readers/pdf/styled-runs';
 import type { Line, TextItem } from '../../src/readers/pdf/layout';
 import { ruledTables } from '../../src/readers/pdf/ruled-tables';
 import type { Rule } from '../../src/readers/pdf/rulings';
-import { makePdf as pdf, ruledGrid } from './make-pdf';
+import { drawRightToLeft, makePdf as pdf, ruledGrid } from './make-pdf';
 
 afterAll(() => closeConversionWorkers());
 const limits = { timeoutMs: 60_000, maxMemoryMb: 512 };
@@ -98,12 +98,7 @@ describe('PDF text in scripts other than Latin', () => {
     const words = ['על', 'מערכת', '.Linux', 'ההתקנה', 'אורכת'];
     const input = await pdf((doc) => {
       doc.font(DEJAVU).fontSize(14);
-      let x = 500;
-      for (const word of words) {
-        x -= doc.widthOfString(word);
-        doc.text(word, x, 100, { lineBreak: false });
-        x -= doc.widthOfString(' ');
-      }
+      drawRightToLeft(doc, words, 500, 100);
     });
     const { markdown } = await convertIsolated(input, 'pdf', std, limits);
     expect(markdown).toBe('על מערכת Linux. ההתקנה אורכת\n');
@@ -206,13 +201,9 @@ describe('PDF text in scripts other than Latin', () => {
       items.forEach((words, row) => {
         const y = 100 + row * 16;
         // The bullet ends where the item's first word starts: LibreOffice draws the space after it on the text's left.
-        let x = 500 - doc.widthOfString('•');
+        const x = 500 - doc.widthOfString('•');
         doc.text('•', x, y, { lineBreak: false });
-        for (const word of words) {
-          x -= doc.widthOfString(word);
-          doc.text(word, x, y, { lineBreak: false });
-          x -= doc.widthOfString(' ');
-        }
+        drawRightToLeft(doc, words, x, y);
       });
     });
     const { markdown } = await convertIsolated(input, 'pdf', std, limits);

@@ -1,5 +1,5 @@
 import { closeConversionWorkers, convertIsolated } from '../../src';
-import { makePdf as pdf } from './make-pdf';
+import { drawRightToLeft, makePdf as pdf } from './make-pdf';
 import { MAX_PDF_PAGES } from '../../src/readers/pdf';
 
 afterAll(() => closeConversionWorkers());
@@ -141,12 +141,7 @@ describe('PDF text layer', () => {
     const words = ['שלום', 'לכל', 'החברים', 'בצוות', 'Markwright', 'היום'];
     const input = await pdf((doc) => {
       doc.font('/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf').fontSize(14);
-      let x = 500;
-      for (const word of words) {
-        x -= doc.widthOfString(word);
-        doc.text(word, x, 100, { lineBreak: false });
-        x -= doc.widthOfString(' ');
-      }
+      drawRightToLeft(doc, words, 500, 100);
     });
     const { markdown } = await convertIsolated(input, 'pdf', std, limits);
     expect(markdown).toBe(`${words.join(' ')}\n`);
@@ -156,12 +151,7 @@ describe('PDF text layer', () => {
     const words = ['تحسين', 'الإنتاجية', 'وحل', 'المشكلات', 'من', 'خلال', 'البرمجة'];
     const input = await pdf((doc) => {
       doc.font('/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf').fontSize(14);
-      let x = 500;
-      for (const word of words) {
-        x -= doc.widthOfString(word);
-        doc.text(word, x, 100, { lineBreak: false });
-        x -= doc.widthOfString(' ');
-      }
+      drawRightToLeft(doc, words, 500, 100);
     });
     const { markdown } = await convertIsolated(input, 'pdf', std, limits);
     expect(markdown).toBe(`${words.join(' ')}\n`);
@@ -176,14 +166,9 @@ describe('PDF text layer', () => {
       doc.font('/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf').fontSize(11);
       items.forEach((words, row) => {
         const y = 100 + row * 16;
-        let x = 500 - doc.widthOfString('•');
+        const x = 500 - doc.widthOfString('•');
         doc.text('•', x, y, { lineBreak: false });
-        x -= doc.widthOfString('  ');
-        for (const word of words) {
-          x -= doc.widthOfString(word);
-          doc.text(word, x, y, { lineBreak: false });
-          x -= doc.widthOfString(' ');
-        }
+        drawRightToLeft(doc, words, x - doc.widthOfString('  '), y);
       });
     });
     const { markdown } = await convertIsolated(input, 'pdf', std, limits);
@@ -201,14 +186,9 @@ describe('PDF text layer', () => {
         const y = 100 + row * 16;
         // "1." in a right-to-left paragraph shows its stop on the left: ".1".
         const marker = `.${row + 1}`;
-        let x = 500 - doc.widthOfString(marker);
+        const x = 500 - doc.widthOfString(marker);
         doc.text(marker, x, y, { lineBreak: false });
-        x -= doc.widthOfString('  ');
-        for (const word of words) {
-          x -= doc.widthOfString(word);
-          doc.text(word, x, y, { lineBreak: false });
-          x -= doc.widthOfString(' ');
-        }
+        drawRightToLeft(doc, words, x - doc.widthOfString('  '), y);
       });
     });
     const { markdown } = await convertIsolated(input, 'pdf', std, limits);
