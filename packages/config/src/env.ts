@@ -45,6 +45,12 @@ export const envSchema = z.object({
     .regex(/^[a-z0-9_.-]*$/i, 'may hold letters, digits, dot, dash and underscore only')
     .default('markwright'),
   SYNC_TIMEOUT_MS: positiveInt.default(120_000),
+  /**
+   * How long the gateway keeps an idle keep-alive connection. Node's 5 s is shorter than the idle
+   * time of most client pools and load balancers, which then send a request on a connection the
+   * gateway is closing and get ECONNRESET (a POST is not retried): above theirs (60 s is common).
+   */
+  HTTP_KEEP_ALIVE_TIMEOUT_MS: positiveInt.default(65_000),
   WEBHOOK_RETRY_DELAYS_MS: msList.default('60000,300000'),
   WEBHOOK_TIMEOUT_MS: positiveInt.default(30_000),
   WEBHOOK_ALLOW_PRIVATE_NETWORKS: bool.default('false'),

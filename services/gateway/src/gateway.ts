@@ -119,6 +119,7 @@ export async function startGateway(config: Config, logger: Logger = createLogger
   retention.start(config.SWEEP_INTERVAL_MS);
   const server = http.createServer(app);
   server.requestTimeout = config.SYNC_TIMEOUT_MS + 30_000;
+  server.keepAliveTimeout = config.HTTP_KEEP_ALIVE_TIMEOUT_MS;
   await new Promise<void>((resolve) => server.listen(config.PORT, '0.0.0.0', resolve));
   const port = (server.address() as AddressInfo).port;
   logger.info({ port }, 'gateway listening');
@@ -147,12 +148,15 @@ export async function startGateway(config: Config, logger: Logger = createLogger
 }
 
 /**
- * Stops taking connections, closes the idle ones and lets requests in flight finish for up to
- * `graceMs` (the server's request timeout, the longest a request may take), then closes what is
- * left. Without the bound, a client that stalls mid-upload held the stop open for ever: close()
+ * Stops taking connections, closes the idle ones (and each busy one once its answer is sent) and
+ * lets requests in flight finish for up to `graceMs` (the server's request timeout, the longest a
+ * request may take), then closes what is left. Without the bound, a client that stalls mid-upload held the stop open for ever: close()
  * also stops the server's own check of request timeouts.
  */
 function closeHttpServer(server: http.Server, graceMs: number): Promise<void> {
+  // A connection whose request is answered from now on is closed about a second later (Node adds
+  // one) instead of idling for HTTP_KEEP_ALIVE_TIMEOUT_MS; 0 would mean never.
+  server.keepAliveTimeout = 1;
   return new Promise<void>((resolve) => {
     const force = setTimeout(() => server.closeAllConnections(), graceMs);
     server.close(() => {
