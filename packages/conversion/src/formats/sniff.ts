@@ -18,6 +18,7 @@ const named = (line: FormatLine): SniffedFormat => line.format as SniffedFormat;
 const fileTypeLibrary = () => require('file-type') as typeof import('file-type');
 const cfbLibrary = () => require('cfb') as typeof CFB;
 const safeZip = () => require('../archive/safe-zip') as typeof import('../archive/safe-zip');
+const oleStreams = () => require('../readers/shared/ole') as typeof import('../readers/shared/ole');
 /* eslint-enable @typescript-eslint/no-require-imports */
 
 /** What the sniffer looks up, derived once from the format table's lines. */
@@ -192,7 +193,9 @@ function oleFormat(input: Buffer, declared: string, k: Known): SniffedFormat {
   } catch {
     throw refused(k, declared, 'it is a damaged or truncated Office 97-2003 file that cannot be opened');
   }
-  const has = (name: string) => ole.find(cfb, name) !== null && ole.find(cfb, name) !== undefined;
+  // At the top only, where the readers look: a workbook embedding a Word document is a workbook.
+  const { topLevelEntry } = oleStreams();
+  const has = (name: string) => topLevelEntry(cfb, name) !== undefined;
   for (const [stream, format] of k.oleStreams) if (has(stream)) return format;
   if (has('EncryptedPackage')) {
     throw new ConversionError(

@@ -1,4 +1,5 @@
 import CFB from 'cfb';
+import * as XLSX from '@e965/xlsx';
 import { convertDocument } from '../../src';
 import { buildDoc, para } from '../word97';
 import { pptFile, record, textAtom, u32 } from '../ppt97';
@@ -111,6 +112,29 @@ describe('DOC (Word 97-2003)', () => {
     CFB.utils.cfb_add(file, '/1Table', stream(host, '1Table'));
     const bytes = Buffer.from(CFB.write(file, { type: 'buffer' }) as Uint8Array);
     expect((await convertDocument(bytes, 'doc', std)).markdown).toBe('Host letter text.\n');
+  });
+
+  it('When an XLS workbook embeds a Word document and a PowerPoint deck (their streams in storages of their own), then it is read as the workbook it is', async () => {
+    const sheet = XLSX.utils.aoa_to_sheet([
+      ['Region', 'Sales'],
+      ['North', 120],
+    ]);
+    const book = XLSX.utils.book_new();
+    XLSX.utils.book_append_sheet(book, sheet, 'Figures');
+    const host = CFB.read(XLSX.write(book, { type: 'buffer', bookType: 'biff8' }) as Buffer, { type: 'buffer' });
+    const memo = CFB.read(buildDoc({ body: [para('Embedded memo text.')] }), { type: 'buffer' });
+    const stream = (cfb: CFB.CFB$Container, name: string): Buffer =>
+      Buffer.from(CFB.find(cfb, `/${name}`)!.content as Uint8Array);
+    const file = CFB.utils.cfb_new();
+    // Excel keeps each embedded object in an MBD… storage beside its own Workbook stream.
+    CFB.utils.cfb_add(file, '/MBD00032A24/WordDocument', stream(memo, 'WordDocument'));
+    CFB.utils.cfb_add(file, '/MBD00032A24/1Table', stream(memo, '1Table'));
+    CFB.utils.cfb_add(file, '/MBD0003271D/PowerPoint Document', samplePpt().subarray(0, 64));
+    CFB.utils.cfb_add(file, '/Workbook', stream(host, 'Workbook'));
+    const bytes = Buffer.from(CFB.write(file, { type: 'buffer' }) as Uint8Array);
+    const { markdown } = await convertDocument(bytes, 'xls', std);
+    expect(markdown).toContain('| North | 120 |');
+    expect(markdown).not.toContain('Embedded memo text');
   });
 
   const golden = (localisedStyleNames = false): Buffer =>

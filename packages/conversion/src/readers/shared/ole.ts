@@ -21,6 +21,12 @@ export function openCompoundFile(input: Buffer, label: string): CFB.CFB$Containe
  * holding data (damaged directories) still counts, as cfb's own lookup lets it.
  */
 export function streamOf(cfb: CFB.CFB$Container, name: string): Buffer | undefined {
+  const entry = topLevelEntry(cfb, name);
+  return entry?.content ? Buffer.from(entry.content as Uint8Array) : undefined;
+}
+
+/** The entry `streamOf` reads, without copying it: how the sniffer tells a Word, Excel or PowerPoint host from what it embeds. */
+export function topLevelEntry(cfb: CFB.CFB$Container, name: string): CFB.CFB$Entry | undefined {
   const root = cfb.FullPaths[0]?.toUpperCase() ?? '';
   const wanted = `${root}${name.toUpperCase()}`;
   const paths = cfb.FullPaths.map((p) => p.toUpperCase());
@@ -29,7 +35,7 @@ export function streamOf(cfb: CFB.CFB$Container, name: string): Buffer | undefin
     const storage = cfb.FileIndex[paths.indexOf(`${wanted}/`)];
     if (storage?.content?.length) entry = storage;
   }
-  return entry?.content ? Buffer.from(entry.content as Uint8Array) : undefined;
+  return entry?.content ? entry : undefined;
 }
 
 /** Title, author and counts from the \x05SummaryInformation property set. */
