@@ -94,7 +94,7 @@ function expectNoInternals(message: string) {
 
 const zeros = (mb: number) => new Uint8Array(mb * 1024 * 1024);
 
-/** A zip whose members inflate far beyond their compressed size. */
+/** A zip whose members inflate far beyond their compressed size (40 MB each: past the size where the ratio is judged). */
 function zipBomb(members: Record<string, Uint8Array>): Buffer {
   return Buffer.from(zipSync(members, { level: 9 }));
 }
@@ -111,11 +111,11 @@ function lyingSizes(zip: Buffer, size: number): Buffer {
 }
 
 const BOMB_PACKAGES: Record<string, Record<string, Uint8Array>> = {
-  docx: { '[Content_Types].xml': strToU8('<Types/>'), 'word/document.xml': zeros(8) },
-  xlsx: { '[Content_Types].xml': strToU8('<Types/>'), 'xl/workbook.xml': zeros(8) },
-  pptx: { '[Content_Types].xml': strToU8('<Types/>'), 'ppt/presentation.xml': zeros(8) },
-  odt: { mimetype: strToU8('application/vnd.oasis.opendocument.text'), 'content.xml': zeros(8) },
-  epub: { mimetype: strToU8('application/epub+zip'), 'META-INF/container.xml': zeros(8) },
+  docx: { '[Content_Types].xml': strToU8('<Types/>'), 'word/document.xml': zeros(40) },
+  xlsx: { '[Content_Types].xml': strToU8('<Types/>'), 'xl/workbook.xml': zeros(40) },
+  pptx: { '[Content_Types].xml': strToU8('<Types/>'), 'ppt/presentation.xml': zeros(40) },
+  odt: { mimetype: strToU8('application/vnd.oasis.opendocument.text'), 'content.xml': zeros(40) },
+  epub: { mimetype: strToU8('application/epub+zip'), 'META-INF/container.xml': zeros(40) },
 };
 
 const LAUGHS =

@@ -7,6 +7,11 @@ export const ZIP_LIMITS = {
   maxTotalInflatedBytes: 1024 * 1024 * 1024,
   maxEntryInflatedBytes: 512 * 1024 * 1024,
   maxCompressionRatio: 200,
+  /**
+   * Entries inflating to less than this are not judged by their ratio: the declared size caps what
+   * they cost, and pictures in metafile or bitmap form (EMF, WMF, BMP) legitimately pack 500:1.
+   */
+  ratioCheckedAboveBytes: 16 * 1024 * 1024,
 } as const;
 
 export interface ZipEntryInfo {
@@ -37,7 +42,7 @@ export class SafeZip {
           if (this.entries.size > ZIP_LIMITS.maxEntries) throw bomb(label, 'too many entries');
           if (info.size > ZIP_LIMITS.maxEntryInflatedBytes) throw bomb(label, `entry ${file.name} is too large`);
           if (
-            info.size > 1024 * 1024 &&
+            info.size > ZIP_LIMITS.ratioCheckedAboveBytes &&
             info.size / Math.max(1, info.compressedSize) > ZIP_LIMITS.maxCompressionRatio
           ) {
             throw bomb(label, `entry ${file.name} has a suspicious compression ratio`);

@@ -308,6 +308,25 @@ describe('DOCX', () => {
     await expect(convertDocument(zip, 'docx', std)).rejects.toMatchObject({ code: 'too_large' });
   });
 
+  it('When the package holds a 1.5 MB picture that packs 700:1 (a metafile), then it converts: only entries over 16 MB are judged by their ratio', async () => {
+    const ns = 'xmlns:w="http://schemas.openxmlformats.org/wordprocessingml/2006/main"';
+    const picture = new Uint8Array(1536 * 1024);
+    picture.set(strToU8(' EMF'), 40);
+    const zip = Buffer.from(
+      zipSync(
+        {
+          'word/document.xml': strToU8(
+            `<w:document ${ns}><w:body><w:p><w:r><w:t>Quarterly chart</w:t></w:r></w:p></w:body></w:document>`,
+          ),
+          'word/media/image1.emf': picture,
+        },
+        { level: 9 },
+      ),
+    );
+    expect(picture.length / zip.length).toBeGreaterThan(200);
+    expect((await convertDocument(zip, 'docx', std)).markdown).toBe('Quarterly chart\n');
+  });
+
   it('When the package has no document part, then it fails with a clear message', async () => {
     const zip = Buffer.from(zipSync({ '[Content_Types].xml': strToU8('<Types/>') }));
     await expect(convertDocument(zip, 'docx', std)).rejects.toMatchObject({
