@@ -90,6 +90,23 @@ describe('content, not extension', () => {
     expect(markdown).toContain('| Ana | Lisbon |');
   });
 
+  it('When an Excel 2003 XML spreadsheet is named .xml, then it converts as a workbook; other XML stays XML', async () => {
+    const workbook = (ns: string) =>
+      '<?xml version="1.0"?>\n<?mso-application progid="Excel.Sheet"?>\n' +
+      `<Workbook xmlns="${ns}" xmlns:ss="${ns}"><Worksheet ss:Name="Budget"><Table>` +
+      '<Row><Cell><Data ss:Type="String">Item</Data></Cell><Cell><Data ss:Type="String">Cost</Data></Cell></Row>' +
+      '<Row><Cell><Data ss:Type="String">Paper</Data></Cell><Cell><Data ss:Type="Number">12.5</Data></Cell></Row>' +
+      '</Table></Worksheet></Workbook>\n';
+    const sheet = await convertDocument(
+      Buffer.from(workbook('urn:schemas-microsoft-com:office:spreadsheet')),
+      'xml',
+      std,
+    );
+    expect(sheet.markdown).toBe('## Budget\n\n| Item | Cost |\n| --- | --- |\n| Paper | 12.5 |\n');
+    const other = await convertDocument(Buffer.from(workbook('urn:example:books')), 'xml', std);
+    expect(other.markdown).toMatch(/^```xml\n/);
+  });
+
   it('When a zip is damaged, then the error says so without the zip reader internals', async () => {
     const zip = Buffer.from(samples.docx!.subarray(0, 200));
     await expect(convertDocument(zip, 'epub', std)).rejects.toMatchObject({

@@ -220,6 +220,8 @@ function textFormat(input: Buffer, declared: string, k: Known): SniffedFormat {
     .replace(/^(\xef\xbb\xbf|\xff\xfe|\xfe\xff)/, '')
     .replace(/\0/g, '');
   if (/^\s*\{\\rtf/.test(head)) return 'rtf';
+  // Excel 2003's XML spreadsheet keeps its .xml name as often as it takes .xls: it is a workbook either way.
+  if (declared === 'xml' && isSpreadsheetMl(head)) return 'xls';
   if (byName) return byName;
   if (declared === 'rtf') return 'rtf';
   if (/^\s*(<!--[\s\S]*?-->\s*)*(<!doctype\s+html|<html[\s>]|<head[\s>]|<body[\s>]|<table[\s>])/i.test(head)) {
@@ -228,6 +230,12 @@ function textFormat(input: Buffer, declared: string, k: Known): SniffedFormat {
   const line = k.byExtension.get(declared);
   if (line?.readsText) return named(line);
   throw refused(k, declared, 'its content is plain text');
+}
+
+/** An Excel 2003 XML spreadsheet: its root (after the prolog) is a Workbook in the SpreadsheetML 2003 namespace. */
+function isSpreadsheetMl(head: string): boolean {
+  const root = /^\s*(?:<\?[\s\S]*?\?>\s*|<!--[\s\S]*?-->\s*)*<([A-Za-z_][\w.-]*:)?Workbook\b([^>]*)>/.exec(head);
+  return !!root && /xmlns(:[\w.-]+)?\s*=\s*["']urn:schemas-microsoft-com:office:spreadsheet["']/.test(root[2]!);
 }
 
 /**
