@@ -222,6 +222,8 @@ function textFormat(input: Buffer, declared: string, k: Known): SniffedFormat {
   if (/^\s*\{\\rtf/.test(head)) return 'rtf';
   // Excel 2003's XML spreadsheet keeps its .xml name as often as it takes .xls: it is a workbook either way.
   if (declared === 'xml' && isSpreadsheetMl(head)) return 'xls';
+  // Word 2003's XML document, saved as .xml or (Word's own habit) as .doc: the DOCX reader reads it.
+  if ((declared === 'xml' || declared === 'doc' || declared === 'docx') && isWordMl2003(head)) return 'docx';
   if (byName) return byName;
   if (declared === 'rtf') return 'rtf';
   if (/^\s*(<!--[\s\S]*?-->\s*)*(<!doctype\s+html|<html[\s>]|<head[\s>]|<body[\s>]|<table[\s>])/i.test(head)) {
@@ -236,6 +238,12 @@ function textFormat(input: Buffer, declared: string, k: Known): SniffedFormat {
 function isSpreadsheetMl(head: string): boolean {
   const root = /^\s*(?:<\?[\s\S]*?\?>\s*|<!--[\s\S]*?-->\s*)*<([A-Za-z_][\w.-]*:)?Workbook\b([^>]*)>/.exec(head);
   return !!root && /xmlns(:[\w.-]+)?\s*=\s*["']urn:schemas-microsoft-com:office:spreadsheet["']/.test(root[2]!);
+}
+
+/** A Word 2003 XML document: its root (after the prolog) is a wordDocument in WordprocessingML 2003's namespace. */
+function isWordMl2003(head: string): boolean {
+  const root = /^\s*(?:<\?[\s\S]*?\?>\s*|<!--[\s\S]*?-->\s*)*<([A-Za-z_][\w.-]*:)?wordDocument\b([^>]*)>/.exec(head);
+  return !!root && root[2]!.includes('http://schemas.microsoft.com/office/word/2003/wordml');
 }
 
 /**

@@ -8,8 +8,12 @@ import { DocxReader, imageRelId } from './body';
 
 // Picture OCR (its module loads sharp, ~60 ms of CPU) is loaded by enhanced reads only, as the PDF
 // reader does: require() loads it the same way under tsx, jest and the bundle.
-/* eslint-disable-next-line @typescript-eslint/no-require-imports */
+/* eslint-disable @typescript-eslint/no-require-imports */
 const pictures = () => require('../shared/ocr/pictures') as typeof import('../shared/ocr/pictures');
+const wordMl = () => require('./wordml') as typeof import('./wordml');
+/* eslint-enable @typescript-eslint/no-require-imports */
+
+const isZip = (input: Buffer): boolean => input.length >= 2 && input[0] === 0x50 && input[1] === 0x4b;
 
 /**
  * DOCX: WordprocessingML read directly (xmldom) rather than through mammoth, because mammoth drops
@@ -19,7 +23,8 @@ const pictures = () => require('../shared/ocr/pictures') as typeof import('../sh
 export const docxReader: Reader = {
   name: 'docx',
   async read(input, options) {
-    const { zip, pkg } = openDocx(input);
+    // Word 2003's XML document (the sniffer sends it here): read as the package it maps to.
+    const { zip, pkg } = openDocx(isZip(input) ? input : wordMl().wordMlAsDocx(input));
     // Enhanced mode reads the text inside pictures (scanned inserts, screenshots, charts).
     const pictureText = options.enhanced ? await readPictures(zip, pkg) : undefined;
     const body = new DocxReader(pkg, pictureText);
