@@ -53,6 +53,23 @@ const numberedItem = (numId: string, ilvl: number, text: string) =>
   `<w:p><w:pPr><w:numPr><w:ilvl w:val="${ilvl}"/><w:numId w:val="${numId}"/></w:numPr></w:pPr><w:r><w:t>${text}</w:t></w:r></w:p>`;
 
 describe('DOCX', () => {
+  it('When a package has no styles part and paragraphs cite Heading1 and Heading2 by id (a script-written file), then they are headings of those levels', async () => {
+    const body =
+      '<w:p><w:pPr><w:pStyle w:val="Heading1"/></w:pPr><w:r><w:t>Invoice Summary</w:t></w:r></w:p>' +
+      '<w:p><w:pPr><w:pStyle w:val="Heading2"/></w:pPr><w:r><w:t>Delivery Notes</w:t></w:r></w:p>' +
+      '<w:p><w:pPr><w:pStyle w:val="BodyText"/></w:pPr><w:r><w:t>Leave parcels at the desk.</w:t></w:r></w:p>';
+    const { markdown } = await convertDocument(numberedDocx(body, ''), 'docx', std);
+    expect(markdown).toBe('# Invoice Summary\n\n## Delivery Notes\n\nLeave parcels at the desk.\n');
+  });
+
+  it('When a heading paragraph is bold all through by its runs own formatting (AbiWord, scripts), then the heading carries no emphasis; bold on part of it stays', async () => {
+    const body =
+      '<w:p><w:pPr><w:pStyle w:val="Heading1"/></w:pPr><w:r><w:rPr><w:b/></w:rPr><w:t>Harbour Notes</w:t></w:r></w:p>' +
+      '<w:p><w:pPr><w:pStyle w:val="Heading2"/></w:pPr><w:r><w:t xml:space="preserve">The </w:t></w:r><w:r><w:rPr><w:b/></w:rPr><w:t>second</w:t></w:r><w:r><w:t xml:space="preserve"> page</w:t></w:r></w:p>';
+    const { markdown } = await convertDocument(numberedDocx(body, ''), 'docx', std);
+    expect(markdown).toBe('# Harbour Notes\n\n## The **second** page\n');
+  });
+
   it('When table rows sit inside nested content controls (a repeating section) and a cell inside a drop-down control, then their text is read', async () => {
     const cell = (text: string) => `<w:tc><w:p><w:r><w:t>${text}</w:t></w:r></w:p></w:tc>`;
     const control = (inner: string, placeholder = false) =>

@@ -8,6 +8,7 @@ import { QUOTE_STYLE } from '../shared/quote-styles';
 import { DEFINITION_STYLE, TERM_STYLE, definitionLists, type DefinitionRole } from '../shared/definition-lists';
 import { headingLevelOfStyleName } from '../shared/heading-styles';
 import { nestListItems } from '../../document/lists';
+import { withoutWholeEmphasis } from '../../document/builders';
 import { blocksAsInline, collapseSpaces, styled } from '../../document/builders';
 import { inlineText, isBlankInline } from '../../document/predicates';
 import { attr, child, children, descendants, relAttr } from '../shared/xml-dom';
@@ -128,8 +129,9 @@ export class DocxReader {
 
   private paragraph(p: Element, out: Flat[]): void {
     const pPr = child(p, 'pPr');
-    const chain = this.styleChain(attr(child(pPr, 'pStyle'), 'val') ?? this.pkg.defaultParagraphStyle);
-    const headingLevel = this.headingLevel(pPr, chain);
+    const styleId = attr(child(pPr, 'pStyle'), 'val');
+    const chain = this.styleChain(styleId ?? this.pkg.defaultParagraphStyle);
+    const headingLevel = this.headingLevel(pPr, chain, styleId);
     const styleNames = chain.map((s) => s.name);
     const quoted = styleNames.some((n) => QUOTE_STYLE.test(n));
     // A heading's or quote's style formatting is what makes it look like one, not emphasis (docs/decisions.md).
@@ -165,7 +167,10 @@ export class DocxReader {
       const text = toInlines(pieces);
       if (headingLevel) {
         const label: Inline[] = numbered?.label ? [{ type: 'text', text: `${numbered.label} ` }] : [];
-        out.push({ kind: 'block', block: { type: 'heading', level: headingLevel, text: [...label, ...text] } });
+        out.push({
+          kind: 'block',
+          block: { type: 'heading', level: headingLevel, text: [...label, ...withoutWholeEmphasis(text)] },
+        });
       } else if (numbered && numbered.level.format !== 'none' && plain.trim()) {
         const ordered = numbered.level.format !== 'bullet' && !numbered.multiLevel;
         const prefix: Inline[] = !ordered && numbered.label ? [{ type: 'text', text: `${numbered.label} ` }] : [];
@@ -206,9 +211,14 @@ export class DocxReader {
     return chain;
   }
 
-  private headingLevel(pPr: Element | undefined, chain: StyleInfo[]): number {
+  private headingLevel(pPr: Element | undefined, chain: StyleInfo[], styleId: string | undefined): number {
     for (const st of chain) {
       const named = headingLevelOfStyleName(st.name);
+      if (named) return named;
+    }
+    // A style the file cites but never defines (scripts that write no styles part): its id is all it says.
+    if (!chain.length && styleId) {
+      const named = headingLevelOfStyleName(styleId);
       if (named) return named;
     }
     const direct = attr(child(pPr, 'outlineLvl'), 'val');
