@@ -353,6 +353,21 @@ describe('spreadsheets', () => {
     );
   });
 
+  it('When a total row with an empty middle cell stands an empty row under a full table, then the table keeps every column', async () => {
+    const cells = [
+      ['Item', 'Quantity', 'Unit price'],
+      ['Chair', 2, 249],
+      ['Desk', 1, 519],
+      [],
+      ['Order total', '', 1017],
+    ];
+    expect(await markdownInEachFormat(cells)).toEqual(
+      inEachFormat(
+        '## Data\n\n| Item | Quantity | Unit price |\n| --- | --- | --- |\n| Chair | 2 | 249 |\n| Desk | 1 | 519 |\n| Order total |  | 1017 |\n',
+      ),
+    );
+  });
+
   it('When a column of labels stands one empty column left of a block of values, then they stay two tables', async () => {
     const cells = [
       ['Voltage', '', 'kV', '130'],

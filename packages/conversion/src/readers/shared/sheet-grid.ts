@@ -345,12 +345,21 @@ function joinSpacers(boxes: Box[], rows: string[][]): JoinedTable[] {
         for (const r of b.spacerRows) a.spacerRows.add(r);
         a.box.right = Math.max(a.box.right, b.box.right);
         a.box.bottom = Math.max(a.box.bottom, b.box.bottom);
+        // A part's spacer is filled in the other part (a total row "Total | | 99" under a full table).
+        for (const c of a.spacerCols) if (!emptyBetween(rows, a.box.top, a.box.bottom, c, c)) a.spacerCols.delete(c);
+        for (const r of a.spacerRows) if (!emptyBetween(rows, r, r, a.box.left, a.box.right)) a.spacerRows.delete(r);
         tables.splice(j, 1);
         joined = true;
       }
     }
   }
   return tables;
+}
+
+/** Whether every cell of the rows and columns between (inclusive) is empty. */
+function emptyBetween(rows: string[][], top: number, bottom: number, left: number, right: number): boolean {
+  for (let r = top; r <= bottom; r++) if (cellsBetween(rows[r] ?? [], left, right).some((v) => v !== '')) return false;
+  return true;
 }
 
 /**
