@@ -53,6 +53,35 @@ const numberedItem = (numId: string, ilvl: number, text: string) =>
   `<w:p><w:pPr><w:numPr><w:ilvl w:val="${ilvl}"/><w:numId w:val="${numId}"/></w:numPr></w:pPr><w:r><w:t>${text}</w:t></w:r></w:p>`;
 
 describe('DOCX', () => {
+  it("When items use Word's built-in List Bullet 2 and 3 styles (each its own list at level 0, as python-docx and Word's template write them), then they nest under the item before", async () => {
+    const ns = 'xmlns:w="http://schemas.openxmlformats.org/wordprocessingml/2006/main"';
+    const style = (id: string, name: string, numId: string) =>
+      `<w:style w:type="paragraph" w:styleId="${id}"><w:name w:val="${name}"/><w:pPr><w:numPr><w:numId w:val="${numId}"/></w:numPr></w:pPr></w:style>`;
+    const bullets = (id: string) =>
+      `<w:abstractNum w:abstractNumId="${id}"><w:lvl w:ilvl="0"><w:numFmt w:val="bullet"/><w:lvlText w:val="•"/></w:lvl></w:abstractNum>`;
+    const item = (styleId: string, text: string) =>
+      `<w:p><w:pPr><w:pStyle w:val="${styleId}"/></w:pPr><w:r><w:t>${text}</w:t></w:r></w:p>`;
+    const input = Buffer.from(
+      zipSync({
+        'word/document.xml': strToU8(
+          `<w:document ${ns}><w:body>${item('ListBullet', 'Instruments')}${item('ListBullet2', 'Rangefinder')}` +
+            `${item('ListBullet3', 'Battery')}${item('ListBullet', 'Safety')}</w:body></w:document>`,
+        ),
+        'word/styles.xml': strToU8(
+          `<w:styles ${ns}>${style('ListBullet', 'List Bullet', '1')}${style('ListBullet2', 'List Bullet 2', '2')}` +
+            `${style('ListBullet3', 'List Bullet 3', '3')}</w:styles>`,
+        ),
+        'word/numbering.xml': strToU8(
+          `<w:numbering ${ns}>${bullets('0')}${bullets('1')}${bullets('2')}` +
+            '<w:num w:numId="1"><w:abstractNumId w:val="0"/></w:num><w:num w:numId="2"><w:abstractNumId w:val="1"/></w:num>' +
+            '<w:num w:numId="3"><w:abstractNumId w:val="2"/></w:num></w:numbering>',
+        ),
+      }),
+    );
+    const { markdown } = await convertDocument(input, 'docx', std);
+    expect(markdown).toBe('- Instruments\n  - Rangefinder\n    - Battery\n- Safety\n');
+  });
+
   it('When a package has no styles part and paragraphs cite Heading1 and Heading2 by id (a script-written file), then they are headings of those levels', async () => {
     const body =
       '<w:p><w:pPr><w:pStyle w:val="Heading1"/></w:pPr><w:r><w:t>Invoice Summary</w:t></w:r></w:p>' +

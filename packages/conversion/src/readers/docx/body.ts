@@ -176,7 +176,7 @@ export class DocxReader {
         const prefix: Inline[] = !ordered && numbered.label ? [{ type: 'text', text: `${numbered.label} ` }] : [];
         out.push({
           kind: 'item',
-          level: numbered.ilvl,
+          level: numbered.ilvl || builtInListLevel(styleNames),
           ordered,
           value: numbered.value,
           sequence: numbered.sequence,
@@ -621,6 +621,18 @@ function formatted(pieces: Piece[]): Inline[] {
     i = j;
   }
   return out;
+}
+
+/** Word's built-in "List Bullet 2", "List Number 3" … styles: each numbers at level 0 of its own list, indented as level N. */
+const BUILT_IN_LIST_STYLE = /^List(?: Bullet| Number)? ([2-9])$/i;
+
+/** The nesting level a built-in "List Bullet N" style gives an item (N - 1), else 0. */
+function builtInListLevel(styleNames: string[]): number {
+  for (const name of styleNames) {
+    const m = BUILT_IN_LIST_STYLE.exec(name);
+    if (m) return Number(m[1]) - 1;
+  }
+  return 0;
 }
 
 /** Groups list items into nested lists and code lines into code blocks. */
