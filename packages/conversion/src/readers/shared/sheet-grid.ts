@@ -1,5 +1,5 @@
 import * as XLSX from '@e965/xlsx';
-import { formulaValue } from './sheet-formulas';
+import { formulaValue, holdsEmptyTextResult } from './sheet-formulas';
 
 /** Cells read per workbook (SheetJS sheetRows bounds parsing, not just rendering). */
 export const MAX_COLUMNS = 500;
@@ -147,6 +147,8 @@ function cellText(cell: XLSX.CellObject | undefined, date1904: boolean, sheet?: 
   if (constant) return constant.toUpperCase();
   if (cell.t === 'z')
     return typeof cell.f === 'string' && sheet ? uncachedFormulaText(cell, sheet, r, c, date1904) : '';
+  // Not computable: the empty text stays, as the file says (it may be the real result).
+  if (holdsEmptyTextResult(cell)) return sheet ? uncachedFormulaText(cell, sheet, r, c, date1904, '') : '';
   const iso = cell.t === 'n' && typeof cell.z === 'string' ? LOCALE_DATE_FORMATS.get(cell.z) : undefined;
   if (iso) return XLSX.SSF.format(iso, cell.v as number, { date1904 });
   if (isWholeNumberInGeneral(cell)) return String(cell.v);
@@ -186,9 +188,10 @@ function uncachedFormulaText(
   r: number,
   c: number,
   date1904: boolean,
+  notComputed = `=${cell.f!.replace(/^=/, '')}`,
 ): string {
   const value = formulaValue(sheet, cell.f!, XLSX.utils.encode_cell({ r, c }));
-  if (value === undefined) return `=${cell.f!.replace(/^=/, '')}`;
+  if (value === undefined) return notComputed;
   if (typeof value === 'boolean') return value ? 'TRUE' : 'FALSE';
   if (typeof value === 'string') return value.trim();
   const format = typeof cell.z === 'string' ? (LOCALE_DATE_FORMATS.get(cell.z) ?? cell.z) : 'General';
