@@ -53,6 +53,27 @@ const numberedItem = (numId: string, ilvl: number, text: string) =>
   `<w:p><w:pPr><w:numPr><w:ilvl w:val="${ilvl}"/><w:numId w:val="${numId}"/></w:numPr></w:pPr><w:r><w:t>${text}</w:t></w:r></w:p>`;
 
 describe('DOCX', () => {
+  it('When each nested list is a numbering of its own at level 0, set further right by its paragraphs (AbiWord), then the lists nest as drawn', async () => {
+    const decimal = (id: string) =>
+      `<w:abstractNum w:abstractNumId="${id}"><w:lvl w:ilvl="0"><w:start w:val="1"/><w:numFmt w:val="decimal"/><w:lvlText w:val="%1."/></w:lvl></w:abstractNum>` +
+      `<w:num w:numId="${id}"><w:abstractNumId w:val="${id}"/></w:num>`;
+    const item = (numId: string, left: number, text: string) =>
+      `<w:p><w:pPr><w:ind w:hanging="432"/><w:ind w:left="${left}"/><w:numPr><w:ilvl w:val="0"/><w:numId w:val="${numId}"/></w:numPr></w:pPr><w:r><w:t>${text}</w:t></w:r></w:p>`;
+    const body =
+      item('1', 720, 'Inventory') +
+      item('2', 1440, 'Racks') +
+      item('3', 2160, 'Power') +
+      item('3', 2160, 'Panels') +
+      item('2', 1440, 'Assets') +
+      item('1', 720, 'Databases');
+    const { markdown } = await convertDocument(
+      numberedDocx(body, decimal('1') + decimal('2') + decimal('3')),
+      'docx',
+      std,
+    );
+    expect(markdown).toBe('1. Inventory\n   1. Racks\n      1. Power\n      2. Panels\n   2. Assets\n2. Databases\n');
+  });
+
   it("When items use Word's built-in List Bullet 2 and 3 styles (each its own list at level 0, as python-docx and Word's template write them), then they nest under the item before", async () => {
     const ns = 'xmlns:w="http://schemas.openxmlformats.org/wordprocessingml/2006/main"';
     const style = (id: string, name: string, numId: string) =>

@@ -33,7 +33,16 @@ type Flat =
   /** `monoLine`: a monospaced paragraph's text, a line of a code block it stands next to (joinsCodeBeside). */
   (
     | { kind: 'block'; block: Block; monoLine?: string }
-    | { kind: 'item'; level: number; ordered: boolean; value: number; sequence: string; text: Inline[] }
+    | {
+        kind: 'item';
+        level: number;
+        ordered: boolean;
+        value: number;
+        sequence: string;
+        text: Inline[];
+        /** Left indent in twips (the paragraph's own, else its numbering level's), to nest lists by. */
+        indent?: number;
+      }
     | { kind: 'code'; text: string }
   ) & { page?: number };
 
@@ -181,6 +190,7 @@ export class DocxReader {
           value: numbered.value,
           sequence: numbered.sequence,
           text: [...prefix, ...text],
+          ...indentOf(pPr, numbered.level.indent),
         });
       } else if (styleNames.some((n) => CODE_STYLE.test(n)) || this.isMonospaceCode(p, chain, plain)) {
         out.push({ kind: 'code', text: plain.replace(/\s+$/, '') });
@@ -623,6 +633,46 @@ function formatted(pieces: Piece[]): Inline[] {
   return out;
 }
 
+/** A list paragraph's left indent: its own `w:ind` (the last one that sets it), else its numbering level's. */
+function indentOf(pPr: Element | undefined, levelIndent: number | undefined): { indent?: number } {
+  let own: number | undefined;
+  for (const ind of children(pPr, 'ind')) {
+    const value = Number(attr(ind, 'left') ?? attr(ind, 'start'));
+    if (Number.isFinite(value)) own = value;
+  }
+  const indent = own ?? levelIndent;
+  return indent === undefined ? {} : { indent };
+}
+
+/**
+ * Lists nested by indentation alone: AbiWord (and Word's "List Bullet 2" styles) write each nested list
+ * as a list of its own at level 0, set further right. An item at level 0 of another list than the items
+ * before it, indented past them, nests under them, as it is drawn; items of one list keep their levels.
+ */
+function nestByIndent(items: Array<Extract<Flat, { kind: 'item' }>>): void {
+  /** The lists open around the current item, outermost first: the level their level-0 items take, the last item's level. */
+  const open: Array<{ sequence: string; indent: number; base: number; last: number }> = [];
+  for (const it of items) {
+    const own = open.findIndex((l) => l.sequence === it.sequence);
+    if (own >= 0) {
+      open.length = own + 1;
+      it.level += open[own]!.base;
+      open[own]!.last = it.level;
+      continue;
+    }
+    if (it.indent === undefined) {
+      open.length = 0;
+      continue;
+    }
+    while (open.length && open[open.length - 1]!.indent >= it.indent) open.pop();
+    const parent = open[open.length - 1];
+    const base = parent && it.level === 0 ? parent.last + 1 : 0;
+    if (!base) open.length = 0;
+    it.level += base;
+    open.push({ sequence: it.sequence, indent: it.indent, base, last: it.level });
+  }
+}
+
 /** Word's built-in "List Bullet 2", "List Number 3" … styles: each numbers at level 0 of its own list, indented as level N. */
 const BUILT_IN_LIST_STYLE = /^List(?: Bullet| Number)? ([2-9])$/i;
 
@@ -654,6 +704,7 @@ function group(flat: Flat[]): Block[] {
     } else {
       const items: Array<Extract<Flat, { kind: 'item' }>> = [];
       while (i < flat.length && flat[i]!.kind === 'item') items.push(flat[i++] as Extract<Flat, { kind: 'item' }>);
+      nestByIndent(items);
       const lists = nestListItems(items.map(({ page: _page, ...it }) => ({ ...it, list: it.sequence })));
       out.push(...lists.map((b) => ({ ...b, ...page })));
     }
