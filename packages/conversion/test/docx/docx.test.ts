@@ -53,6 +53,73 @@ const numberedItem = (numId: string, ilvl: number, text: string) =>
   `<w:p><w:pPr><w:numPr><w:ilvl w:val="${ilvl}"/><w:numId w:val="${numId}"/></w:numPr></w:pPr><w:r><w:t>${text}</w:t></w:r></w:p>`;
 
 describe('DOCX', () => {
+  it('When each nested list is a numbering of its own at level 0, set further right by its paragraphs (AbiWord), then the lists nest as drawn', async () => {
+    const decimal = (id: string) =>
+      `<w:abstractNum w:abstractNumId="${id}"><w:lvl w:ilvl="0"><w:start w:val="1"/><w:numFmt w:val="decimal"/><w:lvlText w:val="%1."/></w:lvl></w:abstractNum>` +
+      `<w:num w:numId="${id}"><w:abstractNumId w:val="${id}"/></w:num>`;
+    const item = (numId: string, left: number, text: string) =>
+      `<w:p><w:pPr><w:ind w:hanging="432"/><w:ind w:left="${left}"/><w:numPr><w:ilvl w:val="0"/><w:numId w:val="${numId}"/></w:numPr></w:pPr><w:r><w:t>${text}</w:t></w:r></w:p>`;
+    const body =
+      item('1', 720, 'Inventory') +
+      item('2', 1440, 'Racks') +
+      item('3', 2160, 'Power') +
+      item('3', 2160, 'Panels') +
+      item('2', 1440, 'Assets') +
+      item('1', 720, 'Databases');
+    const { markdown } = await convertDocument(
+      numberedDocx(body, decimal('1') + decimal('2') + decimal('3')),
+      'docx',
+      std,
+    );
+    expect(markdown).toBe('1. Inventory\n   1. Racks\n      1. Power\n      2. Panels\n   2. Assets\n2. Databases\n');
+  });
+
+  it("When items use Word's built-in List Bullet 2 and 3 styles (each its own list at level 0, as python-docx and Word's template write them), then they nest under the item before", async () => {
+    const ns = 'xmlns:w="http://schemas.openxmlformats.org/wordprocessingml/2006/main"';
+    const style = (id: string, name: string, numId: string) =>
+      `<w:style w:type="paragraph" w:styleId="${id}"><w:name w:val="${name}"/><w:pPr><w:numPr><w:numId w:val="${numId}"/></w:numPr></w:pPr></w:style>`;
+    const bullets = (id: string) =>
+      `<w:abstractNum w:abstractNumId="${id}"><w:lvl w:ilvl="0"><w:numFmt w:val="bullet"/><w:lvlText w:val="•"/></w:lvl></w:abstractNum>`;
+    const item = (styleId: string, text: string) =>
+      `<w:p><w:pPr><w:pStyle w:val="${styleId}"/></w:pPr><w:r><w:t>${text}</w:t></w:r></w:p>`;
+    const input = Buffer.from(
+      zipSync({
+        'word/document.xml': strToU8(
+          `<w:document ${ns}><w:body>${item('ListBullet', 'Instruments')}${item('ListBullet2', 'Rangefinder')}` +
+            `${item('ListBullet3', 'Battery')}${item('ListBullet', 'Safety')}</w:body></w:document>`,
+        ),
+        'word/styles.xml': strToU8(
+          `<w:styles ${ns}>${style('ListBullet', 'List Bullet', '1')}${style('ListBullet2', 'List Bullet 2', '2')}` +
+            `${style('ListBullet3', 'List Bullet 3', '3')}</w:styles>`,
+        ),
+        'word/numbering.xml': strToU8(
+          `<w:numbering ${ns}>${bullets('0')}${bullets('1')}${bullets('2')}` +
+            '<w:num w:numId="1"><w:abstractNumId w:val="0"/></w:num><w:num w:numId="2"><w:abstractNumId w:val="1"/></w:num>' +
+            '<w:num w:numId="3"><w:abstractNumId w:val="2"/></w:num></w:numbering>',
+        ),
+      }),
+    );
+    const { markdown } = await convertDocument(input, 'docx', std);
+    expect(markdown).toBe('- Instruments\n  - Rangefinder\n    - Battery\n- Safety\n');
+  });
+
+  it('When a package has no styles part and paragraphs cite Heading1 and Heading2 by id (a script-written file), then they are headings of those levels', async () => {
+    const body =
+      '<w:p><w:pPr><w:pStyle w:val="Heading1"/></w:pPr><w:r><w:t>Invoice Summary</w:t></w:r></w:p>' +
+      '<w:p><w:pPr><w:pStyle w:val="Heading2"/></w:pPr><w:r><w:t>Delivery Notes</w:t></w:r></w:p>' +
+      '<w:p><w:pPr><w:pStyle w:val="BodyText"/></w:pPr><w:r><w:t>Leave parcels at the desk.</w:t></w:r></w:p>';
+    const { markdown } = await convertDocument(numberedDocx(body, ''), 'docx', std);
+    expect(markdown).toBe('# Invoice Summary\n\n## Delivery Notes\n\nLeave parcels at the desk.\n');
+  });
+
+  it('When a heading paragraph is bold all through by its runs own formatting (AbiWord, scripts), then the heading carries no emphasis; bold on part of it stays', async () => {
+    const body =
+      '<w:p><w:pPr><w:pStyle w:val="Heading1"/></w:pPr><w:r><w:rPr><w:b/></w:rPr><w:t>Harbour Notes</w:t></w:r></w:p>' +
+      '<w:p><w:pPr><w:pStyle w:val="Heading2"/></w:pPr><w:r><w:t xml:space="preserve">The </w:t></w:r><w:r><w:rPr><w:b/></w:rPr><w:t>second</w:t></w:r><w:r><w:t xml:space="preserve"> page</w:t></w:r></w:p>';
+    const { markdown } = await convertDocument(numberedDocx(body, ''), 'docx', std);
+    expect(markdown).toBe('# Harbour Notes\n\n## The **second** page\n');
+  });
+
   it('When table rows sit inside nested content controls (a repeating section) and a cell inside a drop-down control, then their text is read', async () => {
     const cell = (text: string) => `<w:tc><w:p><w:r><w:t>${text}</w:t></w:r></w:p></w:tc>`;
     const control = (inner: string, placeholder = false) =>

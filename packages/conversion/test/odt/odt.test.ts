@@ -25,6 +25,37 @@ const cell = (inner: string) => `<table:table-cell>${inner}</table:table-cell>`;
 const row = (...cells: string[]) => `<table:table-row>${cells.join('')}</table:table-row>`;
 
 describe('ODT', () => {
+  it('When paragraphs are in styles whose names do not say heading but whose display names do (AbiWord: "heading-1" shown as "heading 1"), then they are headings', async () => {
+    const input = odt(
+      '<text:p text:style-name="P1">Harbour Notes</text:p><text:p text:style-name="heading-2">Second Page</text:p><text:p>Text.</text:p>',
+      '<style:style style:name="P1" style:family="paragraph" style:parent-style-name="heading-1"/>',
+      '',
+      '<style:style style:name="heading-1" style:display-name="heading 1" style:family="paragraph"/>' +
+        '<style:style style:name="heading-2" style:display-name="heading 2" style:family="paragraph"/>',
+    );
+    const { markdown } = await convertDocument(input, 'odt', std);
+    expect(markdown).toBe('# Harbour Notes\n\n## Second Page\n\nText.\n');
+  });
+
+  it('When a span sets only the line-through type (AbiWord writes no line-through style), then it is struck through; a style of none still wins', async () => {
+    const input = odt(
+      '<text:p>A <text:span text:style-name="T1">gone</text:span> and <text:span text:style-name="T2">kept</text:span> word.</text:p>',
+      '<style:style style:name="T1" style:family="text"><style:text-properties style:text-line-through-type="single"/></style:style>' +
+        '<style:style style:name="T2" style:family="text"><style:text-properties style:text-line-through-type="single" style:text-line-through-style="none"/></style:style>',
+    );
+    const { markdown } = await convertDocument(input, 'odt', std);
+    expect(markdown).toBe('A ~~gone~~ and kept word.\n');
+  });
+
+  it('When a heading is bold all through by a span (AbiWord), then the heading carries no emphasis', async () => {
+    const input = odt(
+      '<text:h text:outline-level="1"><text:span text:style-name="T1">Harbour Notes</text:span></text:h>',
+      '<style:style style:name="T1" style:family="text"><style:text-properties fo:font-weight="bold"/></style:style>',
+    );
+    const { markdown } = await convertDocument(input, 'odt', std);
+    expect(markdown).toBe('# Harbour Notes\n');
+  });
+
   it("When paragraphs are in LibreOffice's Quotations style, directly or through a derived style, then they are block quotes", async () => {
     const input = odt(
       '<text:p text:style-name="Standard">The mayor said:</text:p>' +

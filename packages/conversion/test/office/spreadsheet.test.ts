@@ -3,7 +3,7 @@ import { strToU8, unzipSync, zipSync } from 'fflate';
 import * as XLSX from '@e965/xlsx';
 import { convertDocument } from '../../src';
 import { MAX_SPREAD_CHARS, tableRegions } from '../../src/readers/shared/sheet-grid';
-import { chartSubstream, embedInSheet } from '../biff8';
+import { biff, chartSubstream, embedInSheet } from '../biff8';
 
 const std = { enhanced: false };
 
@@ -351,6 +351,48 @@ describe('spreadsheets', () => {
         '## Data\n\n| No. | Title | Page |\n| --- | --- | --- |\n| 1 | Introduction | 3 |\n| 2 | Methods | 7 |\n',
       ),
     );
+  });
+
+  it('When a total row with an empty middle cell stands an empty row under a full table, then the table keeps every column', async () => {
+    const cells = [
+      ['Item', 'Quantity', 'Unit price'],
+      ['Chair', 2, 249],
+      ['Desk', 1, 519],
+      [],
+      ['Order total', '', 1017],
+    ];
+    expect(await markdownInEachFormat(cells)).toEqual(
+      inEachFormat(
+        '## Data\n\n| Item | Quantity | Unit price |\n| --- | --- | --- |\n| Chair | 2 | 249 |\n| Desk | 1 | 519 |\n| Order total |  | 1017 |\n',
+      ),
+    );
+  });
+
+  it('When an xls formula cell holds empty text as its result (xlwt writes no computed value), then the value is computed; one that cannot be stays empty', async () => {
+    const ws = XLSX.utils.aoa_to_sheet([
+      ['Qty', 'Price', 'Total', 'Lookup'],
+      [2, 3, 'x', 'x'],
+    ]);
+    const xls = Buffer.from(
+      XLSX.write({ SheetNames: ['Data'], Sheets: { Data: ws } }, { type: 'buffer', bookType: 'xls' }),
+    );
+    /** A FORMULA record at row 1 whose cached result is empty text (type 3), as xlwt writes every formula. */
+    const formula = (col: number, rgce: Buffer): Buffer => {
+      const head = Buffer.alloc(22);
+      head.writeUInt16LE(1, 0);
+      head.writeUInt16LE(col, 2);
+      head.writeUInt16LE(15, 4);
+      Buffer.from([3, 0, 0, 0, 0, 0, 0xff, 0xff]).copy(head, 6);
+      head.writeUInt16LE(rgce.length, 20);
+      return biff(0x0006, Buffer.concat([head, rgce]));
+    };
+    const ref = (row: number, col: number): Buffer => Buffer.from([0x44, row, 0, col, 0xc0]);
+    const product = Buffer.concat([ref(1, 0), ref(1, 1), Buffer.from([0x05])]);
+    // NOW() (ptgFuncV 0x41, function 74): nothing to compute it from.
+    const now = Buffer.from([0x41, 74, 0]);
+    const input = embedInSheet(xls, 0, Buffer.concat([formula(2, product), formula(3, now)]));
+    const { markdown } = await convertDocument(input, 'xls', std);
+    expect(markdown).toBe('## Data\n\n| Qty | Price | Total | Lookup |\n| --- | --- | --- | --- |\n| 2 | 3 | 6 |  |\n');
   });
 
   it('When a column of labels stands one empty column left of a block of values, then they stay two tables', async () => {

@@ -236,6 +236,12 @@ describe('RTF text and destinations', () => {
     expect(await rtf(doc(body))).toBe('Introduction 2\n\nSee [the policy](https://example.org/policy).\n');
   });
 
+  it('When a field result is starred ({\\*\\fldrslt …}, as AbiWord writes links), then the link text is kept', async () => {
+    const body =
+      '\\pard Visit the {\\field{\\*\\fldinst {HYPERLINK "https://example.org/sites"}}{\\*\\fldrslt{project portal}}} today.\\par';
+    expect(await rtf(doc(body))).toBe('Visit the [project portal](https://example.org/sites) today.\n');
+  });
+
   it('When a paragraph style is named like code (e.g. "HTML Preformatted"), then the paragraph is a code block, as in DOCX', async () => {
     const styles = '{\\stylesheet{\\s0 Normal;}{\\s7\\sbasedon0 HTML Preformatted;}}';
     expect(await rtf(doc('\\pard\\s7 ls -la\\par', styles))).toBe('```\nls -la\n```\n');

@@ -8,6 +8,7 @@ import { QUOTE_STYLE } from '../shared/quote-styles';
 import { DEFINITION_STYLE, TERM_STYLE, definitionLists, type DefinitionRole } from '../shared/definition-lists';
 import { headingLevelOfStyleName } from '../shared/heading-styles';
 import { nestListItems } from '../../document/lists';
+import { withoutWholeEmphasis } from '../../document/builders';
 import { blocksAsInline, collapseSpaces, styled } from '../../document/builders';
 import { inlineText, isBlankInline } from '../../document/predicates';
 import { attr, child, children, descendants, relAttr } from '../shared/xml-dom';
@@ -32,7 +33,16 @@ type Flat =
   /** `monoLine`: a monospaced paragraph's text, a line of a code block it stands next to (joinsCodeBeside). */
   (
     | { kind: 'block'; block: Block; monoLine?: string }
-    | { kind: 'item'; level: number; ordered: boolean; value: number; sequence: string; text: Inline[] }
+    | {
+        kind: 'item';
+        level: number;
+        ordered: boolean;
+        value: number;
+        sequence: string;
+        text: Inline[];
+        /** Left indent in twips (the paragraph's own, else its numbering level's), to nest lists by. */
+        indent?: number;
+      }
     | { kind: 'code'; text: string }
   ) & { page?: number };
 
@@ -128,8 +138,9 @@ export class DocxReader {
 
   private paragraph(p: Element, out: Flat[]): void {
     const pPr = child(p, 'pPr');
-    const chain = this.styleChain(attr(child(pPr, 'pStyle'), 'val') ?? this.pkg.defaultParagraphStyle);
-    const headingLevel = this.headingLevel(pPr, chain);
+    const styleId = attr(child(pPr, 'pStyle'), 'val');
+    const chain = this.styleChain(styleId ?? this.pkg.defaultParagraphStyle);
+    const headingLevel = this.headingLevel(pPr, chain, styleId);
     const styleNames = chain.map((s) => s.name);
     const quoted = styleNames.some((n) => QUOTE_STYLE.test(n));
     // A heading's or quote's style formatting is what makes it look like one, not emphasis (docs/decisions.md).
@@ -165,17 +176,21 @@ export class DocxReader {
       const text = toInlines(pieces);
       if (headingLevel) {
         const label: Inline[] = numbered?.label ? [{ type: 'text', text: `${numbered.label} ` }] : [];
-        out.push({ kind: 'block', block: { type: 'heading', level: headingLevel, text: [...label, ...text] } });
+        out.push({
+          kind: 'block',
+          block: { type: 'heading', level: headingLevel, text: [...label, ...withoutWholeEmphasis(text)] },
+        });
       } else if (numbered && numbered.level.format !== 'none' && plain.trim()) {
         const ordered = numbered.level.format !== 'bullet' && !numbered.multiLevel;
         const prefix: Inline[] = !ordered && numbered.label ? [{ type: 'text', text: `${numbered.label} ` }] : [];
         out.push({
           kind: 'item',
-          level: numbered.ilvl,
+          level: numbered.ilvl || builtInListLevel(styleNames),
           ordered,
           value: numbered.value,
           sequence: numbered.sequence,
           text: [...prefix, ...text],
+          ...indentOf(pPr, numbered.level.indent),
         });
       } else if (styleNames.some((n) => CODE_STYLE.test(n)) || this.isMonospaceCode(p, chain, plain)) {
         out.push({ kind: 'code', text: plain.replace(/\s+$/, '') });
@@ -206,9 +221,14 @@ export class DocxReader {
     return chain;
   }
 
-  private headingLevel(pPr: Element | undefined, chain: StyleInfo[]): number {
+  private headingLevel(pPr: Element | undefined, chain: StyleInfo[], styleId: string | undefined): number {
     for (const st of chain) {
       const named = headingLevelOfStyleName(st.name);
+      if (named) return named;
+    }
+    // A style the file cites but never defines (scripts that write no styles part): its id is all it says.
+    if (!chain.length && styleId) {
+      const named = headingLevelOfStyleName(styleId);
       if (named) return named;
     }
     const direct = attr(child(pPr, 'outlineLvl'), 'val');
@@ -613,6 +633,58 @@ function formatted(pieces: Piece[]): Inline[] {
   return out;
 }
 
+/** A list paragraph's left indent: its own `w:ind` (the last one that sets it), else its numbering level's. */
+function indentOf(pPr: Element | undefined, levelIndent: number | undefined): { indent?: number } {
+  let own: number | undefined;
+  for (const ind of children(pPr, 'ind')) {
+    const value = Number(attr(ind, 'left') ?? attr(ind, 'start'));
+    if (Number.isFinite(value)) own = value;
+  }
+  const indent = own ?? levelIndent;
+  return indent === undefined ? {} : { indent };
+}
+
+/**
+ * Lists nested by indentation alone: AbiWord (and Word's "List Bullet 2" styles) write each nested list
+ * as a list of its own at level 0, set further right. An item at level 0 of another list than the items
+ * before it, indented past them, nests under them, as it is drawn; items of one list keep their levels.
+ */
+function nestByIndent(items: Array<Extract<Flat, { kind: 'item' }>>): void {
+  /** The lists open around the current item, outermost first: the level their level-0 items take, the last item's level. */
+  const open: Array<{ sequence: string; indent: number; base: number; last: number }> = [];
+  for (const it of items) {
+    const own = open.findIndex((l) => l.sequence === it.sequence);
+    if (own >= 0) {
+      open.length = own + 1;
+      it.level += open[own]!.base;
+      open[own]!.last = it.level;
+      continue;
+    }
+    if (it.indent === undefined) {
+      open.length = 0;
+      continue;
+    }
+    while (open.length && open[open.length - 1]!.indent >= it.indent) open.pop();
+    const parent = open[open.length - 1];
+    const base = parent && it.level === 0 ? parent.last + 1 : 0;
+    if (!base) open.length = 0;
+    it.level += base;
+    open.push({ sequence: it.sequence, indent: it.indent, base, last: it.level });
+  }
+}
+
+/** Word's built-in "List Bullet 2", "List Number 3" … styles: each numbers at level 0 of its own list, indented as level N. */
+const BUILT_IN_LIST_STYLE = /^List(?: Bullet| Number)? ([2-9])$/i;
+
+/** The nesting level a built-in "List Bullet N" style gives an item (N - 1), else 0. */
+function builtInListLevel(styleNames: string[]): number {
+  for (const name of styleNames) {
+    const m = BUILT_IN_LIST_STYLE.exec(name);
+    if (m) return Number(m[1]) - 1;
+  }
+  return 0;
+}
+
 /** Groups list items into nested lists and code lines into code blocks. */
 function group(flat: Flat[]): Block[] {
   joinMonospacedLines(flat);
@@ -632,6 +704,7 @@ function group(flat: Flat[]): Block[] {
     } else {
       const items: Array<Extract<Flat, { kind: 'item' }>> = [];
       while (i < flat.length && flat[i]!.kind === 'item') items.push(flat[i++] as Extract<Flat, { kind: 'item' }>);
+      nestByIndent(items);
       const lists = nestListItems(items.map(({ page: _page, ...it }) => ({ ...it, list: it.sequence })));
       out.push(...lists.map((b) => ({ ...b, ...page })));
     }

@@ -33,6 +33,8 @@ export interface LevelInfo {
   format: string;
   text: string;
   start: number;
+  /** The level's left indent in twips, when it sets one. */
+  indent?: number;
 }
 
 export interface Relationship {
@@ -226,10 +228,13 @@ function readNumbering(records: XmlRecord[]): Pick<DocxPackage, 'nums' | 'abstra
     if (record.local === 'abstractNum') {
       const levels: LevelInfo[] = [];
       for (const lvl of recordChildren(record, 'lvl')) {
+        const ind = recordChild(recordChild(lvl, 'pPr'), 'ind');
+        const indent = Number(recordAttr(ind, 'left') ?? recordAttr(ind, 'start'));
         levels[Number(recordAttr(lvl, 'ilvl') ?? 0)] = {
           format: recordAttr(recordChild(lvl, 'numFmt'), 'val') ?? 'decimal',
           text: recordAttr(recordChild(lvl, 'lvlText'), 'val') ?? '',
           start: Number(recordAttr(recordChild(lvl, 'start'), 'val') ?? 1),
+          ...(Number.isFinite(indent) ? { indent } : {}),
         };
       }
       abstracts.set(recordAttr(record, 'abstractNumId') ?? '', levels);

@@ -74,6 +74,8 @@ interface OdfPackage {
   defaults: Map<string, TextProperties>;
   /** Paragraph style name → its parent style, to find Title / Subtitle paragraphs. */
   parents: Map<string, string>;
+  /** Style name → its display name, where the name alone does not say it ("heading-1" for "heading 1"). */
+  displayNames: Map<string, string>;
   /** The last number of each top-level list read, by its xml:id and (the latest) by its list style. */
   listEnds: { byId: Map<string, number>; byStyle: Map<string, number> };
   /** A short monospaced paragraph's text (by its inline nodes), to join the code block it stands next to. */
@@ -108,12 +110,15 @@ function openOdf(input: Buffer, label: string): OdfPackage {
   const numberedLists = new Map<string, boolean[]>();
   const styles = new Map<string, OdfStyle>();
   const parents = new Map<string, string>();
+  const displayNames = new Map<string, string>();
   for (const st of styleElements) {
     const name = attr(st, 'name') ?? '';
     const key = `${attr(st, 'family') ?? ''}:${name}`;
     if (styles.has(key)) continue;
     const parent = attr(st, 'parent-style-name');
     if (parent && !parents.has(name)) parents.set(name, parent);
+    const displayName = attr(st, 'display-name');
+    if (displayName && !displayNames.has(name)) displayNames.set(name, displayName);
     styles.set(key, { parent, text: textProperties(child(st, 'text-properties')) });
   }
   const defaults = new Map<string, TextProperties>();
@@ -149,6 +154,7 @@ function openOdf(input: Buffer, label: string): OdfPackage {
     styles,
     defaults,
     parents,
+    displayNames,
     listEnds: { byId: new Map(), byStyle: new Map() },
     monoLines: new WeakMap(),
     definitionRoles: new WeakMap(),
@@ -163,7 +169,8 @@ function openOdf(input: Buffer, label: string): OdfPackage {
 function textProperties(tp: Element | undefined): TextProperties {
   const weight = attr(tp, 'font-weight');
   const slant = attr(tp, 'font-style');
-  const through = attr(tp, 'text-line-through-style');
+  // AbiWord writes only the type ("single"); the style's "none" still wins where both are set.
+  const through = attr(tp, 'text-line-through-style') ?? attr(tp, 'text-line-through-type');
   const position = attr(tp, 'text-position');
   const size = /^([\d.]+)pt$/.exec(attr(tp, 'font-size') ?? '')?.[1];
   const font = attr(tp, 'font-name') ?? attr(tp, 'font-family');
@@ -515,14 +522,14 @@ function elementBlocks(elements: Element[], pkg: OdfPackage, notes: Note[]): Blo
         blocks.push({
           type: 'heading',
           level: Number(attr(el, 'outline-level') ?? 1),
-          text: inline(el, pkg, notes),
+          text: withoutWholeEmphasis(inline(el, pkg, notes)),
         });
         break;
       case 'p': {
         const text = displayedFormula(inline(el, pkg, notes));
         const role = titleRole(attr(el, 'style-name') ?? '', pkg);
         if (isBlank(text)) break;
-        if (role) blocks.push({ type: 'heading', level: role, text });
+        if (role) blocks.push({ type: 'heading', level: role, text: withoutWholeEmphasis(text) });
         else if (styleNamed(attr(el, 'style-name') ?? '', pkg, QUOTE_STYLE))
           blocks.push({ type: 'quote', blocks: [{ type: 'paragraph', text }] });
         else {
@@ -631,7 +638,8 @@ function styleNamed(style: string, pkg: OdfPackage, pattern: RegExp, family = 'p
  */
 function titleRole(style: string, pkg: OdfPackage): number {
   for (let name = style, hops = 0; name && hops < 8; name = pkg.parents.get(name) ?? '', hops++) {
-    const level = headingLevelOfStyleName(name.replace(/_20_/g, ' '));
+    const level =
+      headingLevelOfStyleName(name.replace(/_20_/g, ' ')) || headingLevelOfStyleName(pkg.displayNames.get(name) ?? '');
     if (level) return level;
   }
   return 0;
@@ -669,7 +677,7 @@ function numberedHeadings(list: Element, pkg: OdfPackage, notes: Note[]): Block[
         counters[depth] = (counters[depth] ?? (format?.start ?? 1) - 1) + 1;
         counters.length = depth + 1;
         const label = format ? headingLabel(formats, counters, depth) : '';
-        const text = inline(c, pkg, notes);
+        const text = withoutWholeEmphasis(inline(c, pkg, notes));
         out.push({
           type: 'heading',
           level: Number(attr(c, 'outline-level') ?? depth + 1),

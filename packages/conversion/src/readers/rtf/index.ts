@@ -65,6 +65,8 @@ const SKIP = new Set([
  */
 const STARRED_READ = new Set([
   'fldinst',
+  // AbiWord writes a field's result as {\*\fldrslt …}: skipping it would lose a link's text.
+  'fldrslt',
   'shpinst',
   'shppict',
   'picprop',

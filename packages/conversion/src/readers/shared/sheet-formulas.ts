@@ -36,6 +36,14 @@ function stateOf(sheet: XLSX.WorkSheet): SheetState {
 }
 
 export type Value = number | string | boolean;
+
+/**
+ * A formula cell whose cached result is empty text: what xlwt and other BIFF writers store in place of
+ * a value they never computed (Excel computes it on opening), so it is computed as an uncached one.
+ */
+export function holdsEmptyTextResult(cell: XLSX.CellObject): boolean {
+  return typeof cell.f === 'string' && cell.t === 's' && cell.v === '';
+}
 type Operand = Value | undefined | Array<Value | undefined>;
 
 /** Cells a range may span before the formula is left alone (a whole-column SUM over a huge sheet). */
@@ -229,7 +237,7 @@ class FormulaParser {
     const cell = (dense ? dense[at.r]?.[at.c] : this.sheet[XLSX.utils.encode_cell(at)]) as XLSX.CellObject | undefined;
     if (!cell) return undefined;
     if (cell.t === 'e') throw new Unsupported();
-    if (cell.t === 'z' || cell.v === undefined) {
+    if (cell.t === 'z' || cell.v === undefined || holdsEmptyTextResult(cell)) {
       if (typeof cell.f !== 'string') return undefined;
       const address = XLSX.utils.encode_cell(at);
       const known = this.state.values.get(address);

@@ -1,5 +1,5 @@
 import * as XLSX from '@e965/xlsx';
-import { formulaValue } from './sheet-formulas';
+import { formulaValue, holdsEmptyTextResult } from './sheet-formulas';
 
 /** Cells read per workbook (SheetJS sheetRows bounds parsing, not just rendering). */
 export const MAX_COLUMNS = 500;
@@ -147,6 +147,8 @@ function cellText(cell: XLSX.CellObject | undefined, date1904: boolean, sheet?: 
   if (constant) return constant.toUpperCase();
   if (cell.t === 'z')
     return typeof cell.f === 'string' && sheet ? uncachedFormulaText(cell, sheet, r, c, date1904) : '';
+  // Not computable: the empty text stays, as the file says (it may be the real result).
+  if (holdsEmptyTextResult(cell)) return sheet ? uncachedFormulaText(cell, sheet, r, c, date1904, '') : '';
   const iso = cell.t === 'n' && typeof cell.z === 'string' ? LOCALE_DATE_FORMATS.get(cell.z) : undefined;
   if (iso) return XLSX.SSF.format(iso, cell.v as number, { date1904 });
   if (isWholeNumberInGeneral(cell)) return String(cell.v);
@@ -186,9 +188,10 @@ function uncachedFormulaText(
   r: number,
   c: number,
   date1904: boolean,
+  notComputed = `=${cell.f!.replace(/^=/, '')}`,
 ): string {
   const value = formulaValue(sheet, cell.f!, XLSX.utils.encode_cell({ r, c }));
-  if (value === undefined) return `=${cell.f!.replace(/^=/, '')}`;
+  if (value === undefined) return notComputed;
   if (typeof value === 'boolean') return value ? 'TRUE' : 'FALSE';
   if (typeof value === 'string') return value.trim();
   const format = typeof cell.z === 'string' ? (LOCALE_DATE_FORMATS.get(cell.z) ?? cell.z) : 'General';
@@ -345,12 +348,21 @@ function joinSpacers(boxes: Box[], rows: string[][]): JoinedTable[] {
         for (const r of b.spacerRows) a.spacerRows.add(r);
         a.box.right = Math.max(a.box.right, b.box.right);
         a.box.bottom = Math.max(a.box.bottom, b.box.bottom);
+        // A part's spacer is filled in the other part (a total row "Total | | 99" under a full table).
+        for (const c of a.spacerCols) if (!emptyBetween(rows, a.box.top, a.box.bottom, c, c)) a.spacerCols.delete(c);
+        for (const r of a.spacerRows) if (!emptyBetween(rows, r, r, a.box.left, a.box.right)) a.spacerRows.delete(r);
         tables.splice(j, 1);
         joined = true;
       }
     }
   }
   return tables;
+}
+
+/** Whether every cell of the rows and columns between (inclusive) is empty. */
+function emptyBetween(rows: string[][], top: number, bottom: number, left: number, right: number): boolean {
+  for (let r = top; r <= bottom; r++) if (cellsBetween(rows[r] ?? [], left, right).some((v) => v !== '')) return false;
+  return true;
 }
 
 /**
