@@ -394,6 +394,48 @@ describe('DOCX', () => {
     expect((await convertDocument(zip, 'docx', std)).markdown).toBe('Quarterly chart\n');
   });
 
+  it('When the document imports HTML chunks (w:altChunk: an HTML part, and a web archive as html-docx-js writes one), then their content is read where each sits', async () => {
+    const ns =
+      'xmlns:w="http://schemas.openxmlformats.org/wordprocessingml/2006/main" xmlns:r="http://schemas.openxmlformats.org/officeDocument/2006/relationships"';
+    const chunkRel = 'http://schemas.openxmlformats.org/officeDocument/2006/relationships/aFChunk';
+    const mht = [
+      'MIME-Version: 1.0',
+      'Content-Type: multipart/related; type="text/html"; boundary="NEXT.ITEM-boundary"',
+      '',
+      '--NEXT.ITEM-boundary',
+      'Content-Type: text/html; charset="utf-8"',
+      'Content-Transfer-Encoding: quoted-printable',
+      'Content-Location: file:///C:/fake/document.html',
+      '',
+      '<html><body><h2>Terms</h2><ul><li>Pay within 30 days</li><li>Ship by r=',
+      'oad</li></ul><p>Signed: Jos=C3=A9</p></body></html>',
+      '',
+      '--NEXT.ITEM-boundary--',
+      '',
+    ].join('\r\n');
+    const zip = Buffer.from(
+      zipSync({
+        'word/document.xml': strToU8(
+          `<w:document ${ns}><w:body><w:p><w:r><w:t>Cover letter</w:t></w:r></w:p><w:altChunk r:id="html1"/>` +
+            '<w:p><w:r><w:t>Between the chunks</w:t></w:r></w:p><w:altChunk r:id="mht1"/></w:body></w:document>',
+        ),
+        'word/_rels/document.xml.rels': strToU8(
+          '<Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships">' +
+            `<Relationship Id="html1" Type="${chunkRel}" Target="/word/chunk.html"/>` +
+            `<Relationship Id="mht1" Type="${chunkRel}" Target="afchunk.mht"/></Relationships>`,
+        ),
+        'word/chunk.html': strToU8(
+          '<html><body><p>Dear <b>client</b>,</p><table><tr><th>Item</th><th>Cost</th></tr><tr><td>Desk</td><td>90</td></tr></table></body></html>',
+        ),
+        'word/afchunk.mht': strToU8(mht),
+      }),
+    );
+    expect((await convertDocument(zip, 'docx', std)).markdown).toBe(
+      'Cover letter\n\nDear **client**,\n\n| Item | Cost |\n| --- | --- |\n| Desk | 90 |\n\nBetween the chunks\n\n' +
+        '## Terms\n\n- Pay within 30 days\n- Ship by road\n\nSigned: José\n',
+    );
+  });
+
   it('When the package has no document part, then it fails with a clear message', async () => {
     const zip = Buffer.from(zipSync({ '[Content_Types].xml': strToU8('<Types/>') }));
     await expect(convertDocument(zip, 'docx', std)).rejects.toMatchObject({

@@ -64,6 +64,8 @@ export class DocxReader {
   constructor(
     private readonly pkg: DocxPackage,
     private readonly pictureText: ReadonlyMap<string, string> = new Map(),
+    /** What each imported chunk (w:altChunk, by relationship id) reads as: read ahead by the reader. */
+    private readonly altChunks: ReadonlyMap<string, Block[]> = new Map(),
   ) {
     this.numbering = new ListNumbering(pkg);
   }
@@ -130,6 +132,9 @@ export class DocxReader {
         break;
       case 'AlternateContent':
         for (const c of children(children(el, 'Choice')[0] ?? child(el, 'Fallback'))) this.element(c, out);
+        break;
+      case 'altChunk':
+        for (const block of this.altChunks.get(relAttr(el) ?? '') ?? []) out.push({ kind: 'block', block });
         break;
       default:
         break;

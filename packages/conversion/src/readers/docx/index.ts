@@ -1,7 +1,10 @@
 import path from 'node:path';
 import type { Reader } from '../reader';
 import { ooxmlProperties } from '../shared/office-properties';
-import { descendants } from '../shared/xml-dom';
+import { descendants, relAttr } from '../shared/xml-dom';
+import { htmlToBlocks } from '../shared/html/reader';
+import { decodeText } from '../shared/text-decoding';
+import type { Block } from '../../document/model';
 import type { SafeZip } from '../../archive/safe-zip';
 import { openDocx, type DocxPackage } from './parts';
 import { DocxReader, imageRelId } from './body';
@@ -11,6 +14,7 @@ import { DocxReader, imageRelId } from './body';
 /* eslint-disable @typescript-eslint/no-require-imports */
 const pictures = () => require('../shared/ocr/pictures') as typeof import('../shared/ocr/pictures');
 const wordMl = () => require('./wordml') as typeof import('./wordml');
+const mime = () => require('postal-mime') as typeof import('postal-mime');
 /* eslint-enable @typescript-eslint/no-require-imports */
 
 const isZip = (input: Buffer): boolean => input.length >= 2 && input[0] === 0x50 && input[1] === 0x4b;
@@ -27,7 +31,7 @@ export const docxReader: Reader = {
     const { zip, pkg } = openDocx(isZip(input) ? input : wordMl().wordMlAsDocx(input));
     // Enhanced mode reads the text inside pictures (scanned inserts, screenshots, charts).
     const pictureText = options.enhanced ? await readPictures(zip, pkg) : undefined;
-    const body = new DocxReader(pkg, pictureText);
+    const body = new DocxReader(pkg, pictureText, await readAltChunks(pkg));
     const blocks = body.read();
     const props = ooxmlProperties(zip);
     return {
@@ -38,6 +42,40 @@ export const docxReader: Reader = {
     };
   },
 };
+
+/**
+ * Imported chunks (w:altChunk): HTML, or a web archive (MHT, as html-docx-js and Word's own
+ * "insert file" write them), that Word renders where the chunk sits. Read by the HTML reader;
+ * other kinds (a nested DOCX, RTF, plain text) give nothing yet.
+ */
+async function readAltChunks(pkg: DocxPackage): Promise<Map<string, Block[]>> {
+  const out = new Map<string, Block[]>();
+  const numbering = { next: 1 };
+  for (const chunk of descendants(pkg.body, 'altChunk')) {
+    const id = relAttr(chunk) ?? '';
+    const part = out.has(id) ? undefined : pkg.part(id);
+    if (!part) continue;
+    const html = await chunkHtml(part.name, Buffer.from(part.bytes));
+    if (html !== undefined) out.set(id, htmlToBlocks(html, numbering));
+  }
+  return out;
+}
+
+/** The HTML of an imported chunk: a web archive's HTML part, or the part itself when it is HTML. */
+async function chunkHtml(name: string, bytes: Buffer): Promise<string | undefined> {
+  const head = bytes.subarray(0, 1024).toString('latin1');
+  if (/\.mht(ml)?$/i.test(name) || /^(MIME-Version|Content-Type):/im.test(head.trimStart().slice(0, 200))) {
+    const { default: PostalMime } = mime();
+    const archive = await PostalMime.parse(bytes);
+    return archive.html ?? (archive.text !== undefined ? `<pre>${escapeHtml(archive.text)}</pre>` : undefined);
+  }
+  if (/\.x?html?$/i.test(name) || /^\s*</.test(head)) return decodeText(bytes);
+  return undefined;
+}
+
+function escapeHtml(text: string): string {
+  return text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
+}
 
 async function readPictures(zip: SafeZip, pkg: DocxPackage): Promise<Map<string, string>> {
   const out = new Map<string, string>();

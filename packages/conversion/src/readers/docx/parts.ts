@@ -62,6 +62,8 @@ export interface DocxPackage {
   comments: Map<string, { author: string; body: Element }>;
   /** The text outline of the SmartArt diagram whose data part the relationship names. */
   diagram(relId: string): DiagramNode[];
+  /** The part the relationship names inside the package (an imported chunk's), with its bytes. */
+  part(relId: string): { name: string; bytes: Uint8Array } | undefined;
 }
 
 export function openDocx(input: Buffer): { zip: SafeZip; pkg: DocxPackage } {
@@ -113,6 +115,13 @@ export function openDocx(input: Buffer): { zip: SafeZip; pkg: DocxPackage } {
         ]),
       ),
   );
+  /** Where an internal relationship points, as a path in the package. */
+  const internalTarget = (relId: string): string | undefined => {
+    const rel = rels.get(relId);
+    if (!rel || rel.external) return undefined;
+    const target = rel.target.startsWith('/') ? rel.target.slice(1) : path.posix.join(dir, rel.target);
+    return path.posix.normalize(target);
+  };
   return {
     zip,
     pkg: {
@@ -134,10 +143,13 @@ export function openDocx(input: Buffer): { zip: SafeZip; pkg: DocxPackage } {
         return comments();
       },
       diagram: (relId) => {
-        const rel = rels.get(relId);
-        if (!rel || rel.external) return [];
-        const target = rel.target.startsWith('/') ? rel.target.slice(1) : path.posix.join(dir, rel.target);
-        return diagramNodes(zip, path.posix.normalize(target));
+        const target = internalTarget(relId);
+        return target ? diagramNodes(zip, target) : [];
+      },
+      part: (relId) => {
+        const name = internalTarget(relId);
+        const bytes = name ? zip.bytesOf(name) : undefined;
+        return name && bytes ? { name, bytes } : undefined;
       },
     },
   };
