@@ -3,6 +3,7 @@ import { gzipSync } from 'node:zlib';
 import { strToU8, zipSync } from 'fflate';
 import { closeConversionWorkers, convertDocument, convertIsolated } from '../src';
 import { makeSamples, PHRASE } from './samples';
+import { handWrittenPdf } from './pdf/make-pdf';
 
 const std = { enhanced: false };
 const limits = { timeoutMs: 120_000, maxMemoryMb: 1536 };
@@ -105,6 +106,19 @@ describe('content, not extension', () => {
     expect(sheet.markdown).toBe('## Budget\n\n| Item | Cost |\n| --- | --- |\n| Paper | 12.5 |\n');
     const other = await convertDocument(Buffer.from(workbook('urn:example:books')), 'xml', std);
     expect(other.markdown).toMatch(/^```xml\n/);
+  });
+
+  it('When a PDF starts after a byte-order mark and its body is uncompressed text, then it converts as a PDF', async () => {
+    const content = 'BT /F1 18 Tf 72 700 Td (Hello from a mail gateway) Tj ET';
+    const pdf = handWrittenPdf([
+      '<< /Type /Catalog /Pages 2 0 R >>',
+      '<< /Type /Pages /Kids [3 0 R] /Count 1 >>',
+      '<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Contents 4 0 R /Resources << /Font << /F1 5 0 R >> >> >>',
+      `<< /Length ${content.length} >>\nstream\n${content}\nendstream`,
+      '<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>',
+    ]);
+    const withBom = Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), pdf]);
+    expect((await convertDocument(withBom, 'pdf', std)).markdown).toBe('Hello from a mail gateway\n');
   });
 
   it('When a zip is damaged, then the error says so without the zip reader internals', async () => {

@@ -121,6 +121,9 @@ export async function sniffFormat(
   if (startsWith(input, OLE_SIGNATURE)) return oleFormat(input, declared, k);
   if (input.subarray(0, 5).toString('latin1') === '%PDF-') return 'pdf';
   if (isBiff2To4Worksheet(input)) return 'xls';
+  // A PDF whose header comes after a few bytes (a BOM, a mail gateway's line) is still a PDF, as
+  // its readers take it, even when its uncompressed body reads as text.
+  if (declared === 'pdf' && mayBePdf(input)) return 'pdf';
   if (isText(input)) return textFormat(input, declared, k);
   if (mayBePdf(input)) return 'pdf';
   const detected = await fileTypeLibrary()
