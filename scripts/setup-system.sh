@@ -22,7 +22,7 @@ OCR_DATA=(tesseract-ocr-osd tesseract-ocr-chi-sim tesseract-ocr-chi-sim-vert tes
   tesseract-ocr-heb tesseract-ocr-ell tesseract-ocr-hin tesseract-ocr-tha)
 RUNTIME_PACKAGES=(poppler-utils libmimalloc2.0 ffmpeg pocketsphinx pocketsphinx-en-us tesseract-ocr tesseract-ocr-eng "${OCR_DATA[@]}")
 IMAGE_TOOLS=(podman runc debootstrap)
-TEST_PACKAGES=(flite espeak-ng fonts-dejavu-core fonts-wqy-zenhei fonts-noto-cjk fonts-noto-core fonts-nanum fonts-freefont-ttf
+TEST_PACKAGES=(flite espeak-ng fonts-dejavu-core fonts-wqy-zenhei fonts-noto-cjk fonts-noto-core fonts-nanum fonts-freefont-ttf fonts-droid-fallback
   chromium)
 READY_TIMEOUT_S=60
 
