@@ -1,4 +1,10 @@
+import { closeConversionWorkers, convertIsolated } from '../../src';
 import { parsePdf2Xml } from '../../src/readers/pdf/poppler';
+import { makePdf as pdf } from './make-pdf';
+
+afterAll(() => closeConversionWorkers());
+const limits = { timeoutMs: 60_000, maxMemoryMb: 512 };
+const std = { enhanced: false };
 
 /** pdftohtml's XML of one page holding these text elements (top, left, width, text), written by hand. */
 function pageXml(texts: Array<[number, number, number, string]>): string {
@@ -27,5 +33,31 @@ describe('PDFs from producers other than browsers and office suites', () => {
       'The first office was affluent and flew staff.',
       '昀椀 is never read alone; 晨昀椀光 stays Chinese.',
     ]);
+  });
+
+  it('When a table set without rules has its header row drawn as one run (TeX, booktabs), then the header is its first row', async () => {
+    // The header drawn as one run, its columns three spaces apart (about TeX's 12 pt), so poppler gives one item.
+    const rows = [
+      ['Arrangement', 'Days per week', 'Approval'],
+      ['Occasional', 'Up to one', 'Line manager'],
+      ['Regular', 'Two or three', 'Department head'],
+      ['Full remote', 'Five', 'Human resources'],
+    ];
+    const input = await pdf((doc) => {
+      doc.font('Helvetica').fontSize(10);
+      doc.text('Core hours run from ten in the morning until three in the afternoon.', 72, 100, { lineBreak: false });
+      const header = rows[0]!.join('   ');
+      doc.text(header, 72, 130, { lineBreak: false });
+      const xs = rows[0]!.map((cell) => 72 + doc.widthOfString(header.slice(0, header.indexOf(cell))));
+      rows
+        .slice(1)
+        .forEach((row, r) => row.forEach((cell, c) => doc.text(cell, xs[c]!, 150 + 14 * r, { lineBreak: false })));
+    });
+    const { markdown } = await convertIsolated(input, 'pdf', std, limits);
+    expect(markdown).toBe(
+      'Core hours run from ten in the morning until three in the afternoon.\n\n' +
+        '| Arrangement | Days per week | Approval |\n| --- | --- | --- |\n| Occasional | Up to one | Line manager |\n' +
+        '| Regular | Two or three | Department head |\n| Full remote | Five | Human resources |\n',
+    );
   });
 });
