@@ -1,6 +1,6 @@
 import { closeConversionWorkers, convertIsolated } from '../../src';
 import { parsePdf2Xml } from '../../src/readers/pdf/poppler';
-import { makePdf as pdf } from './make-pdf';
+import { makePdf as pdf, ruledGrid } from './make-pdf';
 
 afterAll(() => closeConversionWorkers());
 const limits = { timeoutMs: 60_000, maxMemoryMb: 512 };
@@ -58,6 +58,31 @@ describe('PDFs from producers other than browsers and office suites', () => {
       'Core hours run from ten in the morning until three in the afternoon.\n\n' +
         '| Arrangement | Days per week | Approval |\n| --- | --- | --- |\n| Occasional | Up to one | Line manager |\n' +
         '| Regular | Two or three | Department head |\n| Full remote | Five | Human resources |\n',
+    );
+  });
+
+  it('When a page draws its footer before its text (ReportLab page templates), then a ruled table stays where it stands', async () => {
+    const input = await pdf((doc) => {
+      doc.font('Helvetica').fontSize(8);
+      doc.text('Quarterly report', 72, 800, { lineBreak: false });
+      doc.text('Page 1', 480, 800, { lineBreak: false });
+      doc.fontSize(10).text('The following table lists the spending for each region.', 72, 100, { lineBreak: false });
+      ruledGrid(
+        doc,
+        [150, 250, 350],
+        [140, 160, 180, 200],
+        [
+          ['Region', 'Hardware'],
+          ['North', '120'],
+          ['South', '98'],
+        ],
+      );
+      doc.text('Figures are in thousands of euros.', 72, 240, { lineBreak: false });
+    });
+    const { markdown } = await convertIsolated(input, 'pdf', std, limits);
+    expect(markdown).toBe(
+      'Quarterly report Page 1\n\nThe following table lists the spending for each region.\n\n' +
+        '| Region | Hardware |\n| --- | --- |\n| North | 120 |\n| South | 98 |\n\nFigures are in thousands of euros.\n',
     );
   });
 });
