@@ -85,4 +85,21 @@ describe('PDFs from producers other than browsers and office suites', () => {
         '| Region | Hardware |\n| --- | --- |\n| North | 120 |\n| South | 98 |\n\nFigures are in thousands of euros.\n',
     );
   });
+
+  it('When troff prints a page number between dashes at the top of a page ("- 2 -"), then it is not part of the text', async () => {
+    const input = await pdf((doc) => {
+      doc.font('Times-Roman').fontSize(11);
+      doc.text('Employees become eligible after completing their probationary period.', 72, 700, { lineBreak: false });
+      doc.addPage();
+      doc.text('- 2 -', 285, 48, { lineBreak: false });
+      doc.text('Managers may refuse a request when the role requires physical presence.', 72, 100, {
+        lineBreak: false,
+      });
+    });
+    const { markdown } = await convertIsolated(input, 'pdf', std, limits);
+    expect(markdown).toBe(
+      'Employees become eligible after completing their probationary period.\n\n' +
+        'Managers may refuse a request when the role requires physical presence.\n',
+    );
+  });
 });
