@@ -102,4 +102,23 @@ describe('PDFs from producers other than browsers and office suites', () => {
         'Managers may refuse a request when the role requires physical presence.\n',
     );
   });
+
+  it('When troff sets a table row as one run with its columns parted by spaces, then each column is an item of its own', () => {
+    const items = parsePdf2Xml(
+      pageXml([
+        [345, 257, 296, 'Arrangement      Days per week      Approval'],
+        [411, 257, 350, 'Full remote, the text   goes on'],
+      ]),
+    )[0]!.items;
+    expect(items.map((i) => i.text)).toEqual([
+      'Arrangement',
+      'Days per week',
+      'Approval',
+      'Full remote, the text',
+      'goes on',
+    ]);
+    expect(items[0]!.x).toBe(257);
+    expect(items[1]!.x).toBeGreaterThan(items[0]!.x + items[0]!.width);
+    expect(items[2]!.x + items[2]!.width).toBeCloseTo(257 + 296);
+  });
 });
