@@ -121,4 +121,22 @@ describe('PDFs from producers other than browsers and office suites', () => {
     expect(items[1]!.x).toBeGreaterThan(items[0]!.x + items[0]!.width);
     expect(items[2]!.x + items[2]!.width).toBeCloseTo(257 + 296);
   });
+
+  it('When a bold heading at the body size stands over a numbered list (troff ms), then it is not read as a table header', async () => {
+    const input = await pdf((doc) => {
+      doc.font('Times-Roman').fontSize(11);
+      doc.text('Questions about this report go to the infrastructure office.', 72, 100, { lineBreak: false });
+      doc.font('Times-Bold').text('Next Steps', 72, 130, { lineBreak: false });
+      doc.font('Times-Roman');
+      ['Finalise the procurement of the fibre switches', 'Train the support officers', 'Publish the handbook'].forEach(
+        (item, i) => {
+          doc.text(`${i + 1}.`, 72, 150 + 18 * i, { lineBreak: false });
+          doc.text(item, 94, 150 + 18 * i, { lineBreak: false });
+        },
+      );
+    });
+    const { markdown } = await convertIsolated(input, 'pdf', std, limits);
+    expect(markdown).not.toContain('| Next | Steps |');
+    expect(markdown).toContain('1. Finalise the procurement of the fibre switches\n2. Train the support officers\n');
+  });
 });

@@ -192,7 +192,8 @@ function tableFromTightHeader(lines: Line[], start: number): { rows: string[][];
  * A line that poppler gave as one run over the next line's columns: a header set as close as TeX sets it (a
  * booktabs table's "Region Hardware Licences", columns 12 pt apart) comes as one run when the gaps are narrow
  * enough. In the rows' type, it starts at the first column and reaches the last one, has a word per column at
- * least, and does not end as a sentence (a caption or a paragraph's last line over a table does).
+ * least, and does not end as a sentence (a caption or a paragraph's last line over a table does); a bold line
+ * over plain rows, or over rows opened by list marks, is a heading (troff's ms sets headings at the body size).
  */
 function headerRunOverColumns(first: Line, next: Line, tolerance: number): boolean {
   if (first.cells.length !== 1 || first.rtl) return false;
@@ -204,9 +205,13 @@ function headerRunOverColumns(first: Line, next: Line, tolerance: number): boole
     cell.right > last.x &&
     Math.abs(first.size - next.size) <= 0.05 * next.size &&
     cell.text.split(' ').length >= columns.length &&
-    !SENTENCE_END.test(cell.text)
+    !SENTENCE_END.test(cell.text) &&
+    !(first.bold && !next.bold) &&
+    !LIST_MARK.test(columns[0]!.text)
   );
 }
+/** A list's mark opening the row under the line: the line is a heading over a list, not a table's header. */
+const LIST_MARK = /^(?:\d{1,3}[.)]|[a-z][.)]|\(\w{1,4}\)|[•·▪◦‣∙–—-])$/;
 const SENTENCE_END = /[.:;,!?]$/;
 
 /** The table with its header rows on top and stray columns merged, unless it reads as columns of prose. */
