@@ -141,13 +141,7 @@ function readPage([, number, h, w, body]: PageMatch, fonts: Fonts): PopplerPage 
   for (const t of body.matchAll(TEXT)) {
     const item = textItem(t as unknown as string[], fonts, height);
     if (!item) continue;
-    if (
-      item.text.includes(COLUMN_SPACES) &&
-      SPACES_INSIDE.test(item.text) &&
-      !item.runs &&
-      !item.rtl &&
-      !isMonospacedFont(item.font ?? '')
-    )
+    if (item.text.includes(COLUMN_SPACES) && !item.runs && !item.rtl && !isMonospacedFont(item.font ?? ''))
       pushColumnParts(items, item);
     else items.push(item);
   }
@@ -179,8 +173,6 @@ function readFontSpecs(body: string, fonts: Fonts): void {
 /** Spaces this many in a row inside a run of proportional text: a gap between columns poppler filled with spaces. */
 const COLUMN_SPACES = '   ';
 const SPACES_RUN = / {3,}/g;
-/** Such spaces between two words (a run of spaces only, or spaces that open or close it, stay as they are). */
-const SPACES_INSIDE = /\S {3,}\S/;
 
 /**
  * An item cut where it holds three spaces or more in a row, each part placed by its letters' widths: troff's
