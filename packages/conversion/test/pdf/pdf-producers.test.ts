@@ -103,25 +103,6 @@ describe('PDFs from producers other than browsers and office suites', () => {
     );
   });
 
-  it('When troff sets a table row as one run with its columns parted by spaces, then each column is an item of its own', () => {
-    const items = parsePdf2Xml(
-      pageXml([
-        [345, 257, 296, 'Arrangement      Days per week      Approval'],
-        [411, 257, 350, 'Full remote, the text   goes on'],
-      ]),
-    )[0]!.items;
-    expect(items.map((i) => i.text)).toEqual([
-      'Arrangement',
-      'Days per week',
-      'Approval',
-      'Full remote, the text',
-      'goes on',
-    ]);
-    expect(items[0]!.x).toBe(257);
-    expect(items[1]!.x).toBeGreaterThan(items[0]!.x + items[0]!.width);
-    expect(items[2]!.x + items[2]!.width).toBeCloseTo(257 + 296);
-  });
-
   it('When a bold heading at the body size stands over a numbered list (troff ms), then it is not read as a table header', async () => {
     const input = await pdf((doc) => {
       doc.font('Times-Roman').fontSize(11);

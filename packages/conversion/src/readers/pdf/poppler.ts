@@ -1,7 +1,7 @@
 import type { TextItem } from './layout';
 import type { StyledRun } from './styled-runs';
 import { runTool } from './tool-runner';
-import { isMonospacedFont, letterPositions } from './glyph-widths';
+import { isMonospacedFont } from './glyph-widths';
 import { verticalTextTurned } from './vertical-text';
 import { ideographOfRadical } from './cjk-radicals';
 import { composedText } from '../../document/composed-text';
@@ -140,10 +140,7 @@ function readPage([, number, h, w, body]: PageMatch, fonts: Fonts): PopplerPage 
   const items: TextItem[] = [];
   for (const t of body.matchAll(TEXT)) {
     const item = textItem(t as unknown as string[], fonts, height);
-    if (!item) continue;
-    if (item.text.includes(COLUMN_SPACES) && !item.runs && !item.rtl && !isMonospacedFont(item.font ?? ''))
-      pushColumnParts(items, item);
-    else items.push(item);
+    if (item) items.push(item);
   }
   // One scan of the page for the signs' characters; pages without Indic text go no further.
   return verticalTextTurned({
@@ -168,30 +165,6 @@ function readFontSpecs(body: string, fonts: Fonts): void {
       monospaced: isMonospacedFont(family),
     });
   }
-}
-
-/** Spaces this many in a row inside a run of proportional text: a gap between columns poppler filled with spaces. */
-const COLUMN_SPACES = '   ';
-const SPACES_RUN = / {3,}/g;
-
-/**
- * An item cut where it holds three spaces or more in a row, each part placed by its letters' widths: troff's
- * tables (gropdf) set columns with spaces, which poppler keeps in one run ("Regular      Two or three").
- */
-function pushColumnParts(items: TextItem[], item: TextItem): void {
-  const at = letterPositions(item.text, item.x, item.width);
-  let from = 0;
-  for (const gap of item.text.matchAll(SPACES_RUN)) {
-    pushPart(items, item, at, from, gap.index);
-    from = gap.index + gap[0].length;
-  }
-  pushPart(items, item, at, from, item.text.length);
-}
-
-function pushPart(items: TextItem[], item: TextItem, at: number[], from: number, to: number): void {
-  if (to <= from) return;
-  const spaceBefore = from === 0 ? item.spaceBefore : undefined;
-  items.push({ ...item, text: item.text.slice(from, to), x: at[from]!, width: at[to]! - at[from]!, spaceBefore });
 }
 
 /** One `<text>` element as a positioned item; undefined when it holds no text. */
