@@ -41,7 +41,8 @@ const MAX_HEADING_CHARS = 150;
 const MATH_FONT =
   /^(?:CM(?:MI|SY|EX|BSY|MIB)\d|LMMath|Latin ?Modern ?Math|MSBM|MSAM|EUF[MB]|EUSM|Cambria ?Math|STIX\w*Math|XITS ?Math|TeXGyre\w*Math)/i;
 
-const PAGE_NUMBER = /^(page\s*)?\d+(\s*(of|\/)\s*\d+)?$/i;
+/** A printed page number: "12", "Page 3", "3 of 9", "3/9", or between dashes as troff's ms macros print it ("- 2 -"). */
+const PAGE_NUMBER = /^(page\s*)?\d+(\s*(of|\/)\s*\d+)?$|^[-\u2010-\u2014\u2212]\s?\d{1,4}\s?[-\u2010-\u2014\u2212]$/i;
 
 /**
  * What a browser prints in a page's margins (Chrome's and Firefox's defaults): the date and time the page

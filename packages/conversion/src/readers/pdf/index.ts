@@ -190,13 +190,20 @@ function typicalSize(items: TextItem[]): number {
 
 /**
  * The page's lines with each ruled table standing before the first line below its top edge: a line whose
- * middle is below it (a heading set just above a table dips under its top rule with its descenders).
+ * middle is below it (a heading set just above a table dips under its top rule with its descenders). The page's
+ * lowest line drawn before any line above the table, when the next line climbs back over the table, is passed by:
+ * a footer drawn before the page's text (ReportLab's page templates draw it first), not the text after the table.
  */
 function withTables(lines: Line[], tables: RuledTable[], page: number, pageHeight: number): Line[] {
   const out = [...lines];
   for (const t of tables) {
     let at = -1;
-    for (let i = 0; i < out.length && at < 0; i++) if (!out[i]!.table && out[i]!.y + out[i]!.size / 2 < t.top) at = i;
+    let above = false;
+    for (let i = 0; i < out.length && at < 0; i++) {
+      if (out[i]!.table) continue;
+      if (!below(out[i]!, t.top)) above = true;
+      else if (above || !drawnBeforeText(out, i, t)) at = i;
+    }
     const line: Line = {
       text: '',
       runs: [],
@@ -223,6 +230,17 @@ function withTables(lines: Line[], tables: RuledTable[], page: number, pageHeigh
     out.splice(at < 0 ? out.length : at, 0, line);
   }
   return out;
+}
+
+function below(line: Line, top: number): boolean {
+  return line.y + line.size / 2 < top;
+}
+
+/** Whether the line below a table is the page's lowest and the next line of text is above the table. */
+function drawnBeforeText(lines: Line[], i: number, t: RuledTable): boolean {
+  const line = lines[i]!;
+  const next = lines.slice(i + 1).find((l) => !l.table);
+  return !!next && !below(next, t.top) && lines.every((l) => l.table || l.y >= line.y);
 }
 
 /** Names what is wrong with a file poppler refuses, from pdf.js's own error (poppler's messages are not for users). */

@@ -299,8 +299,22 @@ function decodeEntities(text: string): string {
 const COMPATIBILITY_FORM =
   /[\ufb00-\ufb06\u2e80-\u2eff\u2f00-\u2fdf\ufe10-\ufe19\ufe30-\ufe4f]|\u0e4d\u0e32|\u0ecd\u0eb2/g;
 const NORMALISED_OR_NBSP =
-  /[\ufb00-\ufb06\u2e80-\u2eff\u2f00-\u2fdf\ufe10-\ufe19\ufe30-\ufe4f\u00a0]|\u0e4d\u0e32|\u0ecd\u0eb2/;
+  /[\ufb00-\ufb06\u2e80-\u2eff\u2f00-\u2fdf\ufe10-\ufe19\ufe30-\ufe4f\u00a0\u6600]|\u0e4d\u0e32|\u0ecd\u0eb2/;
 const SARA_AM: Record<string, string> = { '\u0e4d\u0e32': '\u0e33', '\u0ecd\u0eb2': '\u0eb3' };
+/**
+ * Ghostscript 10.0's ToUnicode maps of f-ligatures (PDFs it rewrote: ps2pdf, PDF/A, shrinking services) give each
+ * letter's code in the high byte ("昀椀" for "fi", U+6600 U+6900) and, for three letters, the last two summed
+ * (U+CF00 is f + i): read as the letters when next to a Latin letter, so Chinese text keeps 昀 and 椀.
+ */
+const SHIFTED_F_LIGATURE =
+  /(?<=[A-Za-z])\u6600[\u6600\u6900\u6c00\ucf00\ud200]|\u6600[\u6600\u6900\u6c00\ucf00\ud200](?=[A-Za-z])/g;
+const SHIFTED_LIGATURE_LETTERS: Record<string, string> = {
+  '\u6600': 'f',
+  '\u6900': 'i',
+  '\u6c00': 'l',
+  '\ucf00': 'fi',
+  '\ud200': 'fl',
+};
 
 /** Latin, Greek and Cyrillic combining accents: text that spells "é" as "e" and an accent (PDFs made from such text). */
 const COMBINING_ACCENT = /[\u0300-\u036f]/;
@@ -312,7 +326,14 @@ const COMBINING_ACCENT = /[\u0300-\u036f]/;
 function normalise(text: string): string {
   const composed = COMBINING_ACCENT.test(text) ? composedText(text) : text;
   if (!NORMALISED_OR_NBSP.test(composed)) return composed;
-  return composed.replace(COMPATIBILITY_FORM, compatibilityLetters).replace(/\u00a0/g, ' ');
+  return composed
+    .replace(COMPATIBILITY_FORM, compatibilityLetters)
+    .replace(/\u00a0/g, ' ')
+    .replace(SHIFTED_F_LIGATURE, shiftedLigatureLetters);
+}
+
+function shiftedLigatureLetters(pair: string): string {
+  return 'f' + SHIFTED_LIGATURE_LETTERS[pair[1]!]!;
 }
 
 /** The letters a compatibility form stands for: radicals by Unicode's equivalence table, the rest by NFKC. */

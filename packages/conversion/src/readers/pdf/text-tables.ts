@@ -172,8 +172,8 @@ function tableFromTightHeader(lines: Line[], start: number): { rows: string[][];
   const next = lines[start + 1];
   if (!next || next.page !== first.page || next.cells.length < 2 || first.cells.length >= next.cells.length)
     return undefined;
-  if (!first.narrowGaps && first.cells.length < 2) return undefined;
   const tolerance = Math.max(MIN_ALIGN_TOLERANCE, first.size * ALIGN_TOLERANCE_RATIO);
+  if (!first.narrowGaps && first.cells.length < 2 && !headerRunOverColumns(first, next, tolerance)) return undefined;
   const columns: Column[] = next.cells.map((c) => ({ x: c.x, right: c.right, rows: 1 }));
   let cells = closeCells(first);
   while (cells.length < next.cells.length) {
@@ -187,6 +187,32 @@ function tableFromTightHeader(lines: Line[], start: number): { rows: string[][];
   const table = tableFrom([{ ...first, cells, narrowGaps: undefined }, ...lines.slice(start + 1, end)], 0);
   return table && { rows: table.rows, end: start + table.end };
 }
+
+/**
+ * A line that poppler gave as one run over the next line's columns: a header set as close as TeX sets it (a
+ * booktabs table's "Region Hardware Licences", columns 12 pt apart) comes as one run when the gaps are narrow
+ * enough. In the rows' type, it starts at the first column and reaches the last one, has a word per column at
+ * least, and does not end as a sentence (a caption or a paragraph's last line over a table does); a bold line
+ * over plain rows, or over rows opened by list marks, is a heading (troff's ms sets headings at the body size).
+ */
+function headerRunOverColumns(first: Line, next: Line, tolerance: number): boolean {
+  if (first.cells.length !== 1 || first.rtl) return false;
+  const cell = first.cells[0]!;
+  const columns = next.cells;
+  const last = columns[columns.length - 1]!;
+  return (
+    Math.abs(cell.x - columns[0]!.x) <= tolerance &&
+    cell.right > last.x &&
+    Math.abs(first.size - next.size) <= 0.05 * next.size &&
+    cell.text.split(' ').length >= columns.length &&
+    !SENTENCE_END.test(cell.text) &&
+    !(first.bold && !next.bold) &&
+    !LIST_MARK.test(columns[0]!.text)
+  );
+}
+/** A list's mark opening the row under the line: the line is a heading over a list, not a table's header. */
+const LIST_MARK = /^(?:\d{1,3}[.)]|[a-z][.)]|\(\w{1,4}\)|[•·▪◦‣∙–—-])$/;
+const SENTENCE_END = /[.:;,!?]$/;
 
 /** The table with its header rows on top and stray columns merged, unless it reads as columns of prose. */
 function finished(
