@@ -1,6 +1,7 @@
 import sharp from 'sharp';
 import { closeConversionWorkers, convertIsolated } from '../../src';
 import { closeOcrEngine } from '../../src/readers/shared/ocr/engine';
+import { seeded } from '../seeded-random';
 
 afterAll(() => closeConversionWorkers());
 afterAll(() => closeOcrEngine());
@@ -40,5 +41,25 @@ describe('text on tinted backgrounds', () => {
     );
     expect(markdown).toContain(notes[0]![1]);
     expect(markdown).toContain(notes[1]![1]);
+  });
+
+  it('When one line of text (a tiny share of the page) sits in a box of faint grey grain, then the line is read and the grain is not', async () => {
+    const [width, height] = [1700, 1300];
+    const random = seeded(38);
+    const pixels = Buffer.alloc(width * height, 255);
+    // A box whose background is near-white grain (levels 244-253), as a scanned or JPEG'd slide has.
+    for (let y = 350; y < 800; y++)
+      for (let x = 60; x < 1640; x++) pixels[y * width + x] = 244 + Math.floor(random() * 10);
+    const line = Buffer.from(
+      `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}">` +
+        '<text x="110" y="430" font-family="DejaVu Sans Mono" font-size="30">Happy New Year 2003!</text>' +
+        '</svg>',
+    );
+    const page = await sharp(pixels, { raw: { width, height, channels: 1 } })
+      .composite([{ input: line }])
+      .png()
+      .toBuffer();
+    const { markdown } = await convertIsolated(page, 'png', std, limits);
+    expect(markdown).toBe('Happy New Year 2003!\n');
   });
 });

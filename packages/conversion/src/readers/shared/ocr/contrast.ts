@@ -24,6 +24,13 @@ const INK_SHARE = 0.001;
 const ABOVE_INK = 24;
 const NEAR_BLACK = 16;
 const PAPER_MARGIN = 8;
+/**
+ * The usual black point must lie at least this many levels darker than the paper: on a page whose
+ * ink is under 1 % of it (one line on a slide or a label), that level is the paper's own grain or a
+ * faint tint, and stretching it to black turned a light box's noise into a field of black specks
+ * that hid the line and read as text in another script. The darkest pixel is used then.
+ */
+const MIN_INK_CONTRAST = 64;
 
 /** The percentile of a grey image's pixels that contrast stretching should turn black (see above). */
 export function blackPercentile(pixels: Uint8Array): number {
@@ -33,6 +40,7 @@ export function blackPercentile(pixels: Uint8Array): number {
   for (let v = 1; v < 256; v++) if (histogram[v]! > histogram[paper]!) paper = v;
   const ink = level(histogram, pixels.length * INK_SHARE);
   const black = level(histogram, pixels.length * BLACK_SHARE);
+  if (paper - level(histogram, (pixels.length * USUAL_BLACK_PERCENTILE) / 100) < MIN_INK_CONTRAST) return DARKEST_PERCENTILE;
   for (let v = ink + ABOVE_INK; v + BACKGROUND_WINDOW <= 256 && v <= black + NEAR_BLACK; v++) {
     if (Math.abs(v + 1 - paper) <= PAPER_MARGIN) continue;
     const count = windowCount(histogram, v);
