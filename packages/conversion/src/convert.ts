@@ -15,6 +15,10 @@ import { acceptsPageRange } from './formats/table';
 import { groupByPage, type PageBlocks, writePages } from './writers/pages';
 import type { WriterOptions } from './writers/markdown';
 
+// Loaded on the first zip package, as formats/sniff.ts loads the container libraries.
+// eslint-disable-next-line @typescript-eslint/no-require-imports
+const localHeaders = () => require('./archive/local-headers') as typeof import('./archive/local-headers');
+
 export interface ConvertDocumentOptions extends ConvertOptions, StructureOptions {
   optimizeTokens?: boolean;
   /** Enhanced mode only: an OpenAI-compatible endpoint for a final repair pass. */
@@ -85,10 +89,18 @@ export async function convertDocument(
     };
   }
   let read: ReadResult;
+  // A zip package cut short (no central directory) is read from what its local headers hold (docs/decisions.md).
+  let whole: Buffer | undefined;
   try {
-    const reader = await readerForContent(input, extension);
-    read = await reader.read(input, readOptions);
+    if (input[0] === 0x50 && input[1] === 0x4b) whole = localHeaders().zipFromLocalHeaders(input);
+    const reader = await readerForContent(whole ?? input, extension);
+    read = await reader.read(whole ?? input, readOptions);
   } catch (err) {
+    if (whole && !(err instanceof ConversionError && (err.code === 'too_large' || err.code === 'encrypted_file')))
+      throw new ConversionError(
+        'corrupt_file',
+        `The .${extension.toLowerCase()} file is cut short (its end, with the zip directory, is missing) and the part that remains cannot be read.`,
+      );
     throw userFacingError(err, extension);
   }
   if (options.readOnly) return { markdown: '', metadata: normaliseMetadata(read.metadata), blocks: read.blocks, read };
