@@ -14,6 +14,8 @@ export interface ConvertOptions {
   pageAnchored?: boolean;
   /** Enhanced mode: the deeper local pipeline (OCR of embedded images, layout analysis). */
   enhanced: boolean;
+  /** Read as an object embedded in another document: its own embedded objects are not read (one level). */
+  embedded?: boolean;
   /** Original file name, when known (some formats use it as a fallback title). */
   filename?: string;
   /** Enhanced mode only: an OpenAI-compatible speech-to-text endpoint, tried before the offline engine. */

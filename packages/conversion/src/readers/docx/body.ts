@@ -51,9 +51,11 @@ export class DocxReader {
   private depth = 0;
 
   /** @param pictureText text read from pictures (enhanced mode), by image relationship id. */
+  /** @param embedded the blocks of embedded documents (OLE objects), by relationship id. */
   constructor(
     private readonly pkg: DocxPackage,
     private readonly pictureText: ReadonlyMap<string, string> = new Map(),
+    private readonly embedded: ReadonlyMap<string, Block[]> = new Map(),
   ) {
     this.numbering = new ListNumbering(pkg);
   }
@@ -388,6 +390,12 @@ export class DocxReader {
 
   /** An image becomes its alt-text placeholder; a text box contributes its paragraphs after this one. */
   private graphic(el: Element, fmt: Format, out: Piece[], extra: Block[]): void {
+    // An embedded document we read (a worksheet or document pasted as an object): its content, not its preview.
+    const object = this.embedded.get(relAttr(descendants(el, 'OLEObject')[0], 'id') ?? '');
+    if (object) {
+      extra.push(...object);
+      return;
+    }
     const boxes = descendants(el, 'txbxContent').filter(
       (b) => !hasAncestor(b, 'Fallback', el) && !hasAncestor(b.parentNode as Element, 'txbxContent', el),
     );

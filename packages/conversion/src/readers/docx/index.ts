@@ -1,7 +1,8 @@
 import path from 'node:path';
 import type { Reader } from '../reader';
 import { ooxmlProperties } from '../shared/office-properties';
-import { descendants } from '../shared/xml-dom';
+import { descendants, relAttr } from '../shared/xml-dom';
+import type { Block } from '../../document/model';
 import type { SafeZip } from '../../archive/safe-zip';
 import { openDocx, type DocxPackage } from './parts';
 import { DocxReader, imageRelId } from './body';
@@ -10,6 +11,9 @@ import { DocxReader, imageRelId } from './body';
 // reader does: require() loads it the same way under tsx, jest and the bundle.
 /* eslint-disable-next-line @typescript-eslint/no-require-imports */
 const pictures = () => require('../shared/ocr/pictures') as typeof import('../shared/ocr/pictures');
+// The format table (which loads this reader) is loaded when a document embeds another.
+/* eslint-disable-next-line @typescript-eslint/no-require-imports */
+const formats = () => require('../../formats/table') as typeof import('../../formats/table');
 
 /**
  * DOCX: WordprocessingML read directly (xmldom) rather than through mammoth, because mammoth drops
@@ -22,7 +26,8 @@ export const docxReader: Reader = {
     const { zip, pkg } = openDocx(input);
     // Enhanced mode reads the text inside pictures (scanned inserts, screenshots, charts).
     const pictureText = options.enhanced ? await readPictures(zip, pkg) : undefined;
-    const body = new DocxReader(pkg, pictureText);
+    const embedded = options.embedded ? undefined : await readEmbedded(zip, pkg);
+    const body = new DocxReader(pkg, pictureText, embedded);
     const blocks = body.read();
     const props = ooxmlProperties(zip);
     return {
@@ -33,6 +38,46 @@ export const docxReader: Reader = {
     };
   },
 };
+
+/** Embedded documents larger than this keep their preview picture. */
+const MAX_EMBEDDED_BYTES = 32 * 1024 * 1024;
+/** At most this many embedded documents are read per document. */
+const MAX_EMBEDDED = 32;
+/** Embedded parts read by their own reader, by extension; `bin` is an OLE object (a DOC or XLS inside). */
+const EMBEDDED_FORMATS = new Map([
+  ...['docx', 'docm', 'xlsx', 'xlsm', 'pptx', 'doc', 'xls', 'ppt', 'odt', 'ods', 'odp', 'rtf', 'csv'].map(
+    (ext) => [ext, ext] as const,
+  ),
+  ['bin', 'doc'],
+]);
+
+/**
+ * The content of documents embedded as OLE objects (docs/decisions.md): each read by the reader its
+ * bytes call for, one level deep (an embedded document's own objects stay pictures), notes dropped.
+ * An object we can't read keeps its preview picture.
+ */
+async function readEmbedded(zip: SafeZip, pkg: DocxPackage): Promise<Map<string, Block[]>> {
+  const out = new Map<string, Block[]>();
+  for (const ole of descendants(pkg.body, 'OLEObject').slice(0, MAX_EMBEDDED)) {
+    const id = relAttr(ole, 'id');
+    const rel = id ? pkg.rels.get(id) : undefined;
+    if (!id || !rel || rel.external || out.has(id)) continue;
+    const part = path.posix.normalize(path.posix.join(pkg.dir, rel.target)).replace(/^\//, '');
+    const declared = EMBEDDED_FORMATS.get(path.posix.extname(part).slice(1).toLowerCase());
+    const size = zip.info(part)?.size ?? Infinity;
+    if (!declared || size > MAX_EMBEDDED_BYTES) continue;
+    try {
+      const bytes = Buffer.from(zip.bytesOf(part)!);
+      const reader = await formats().readerForContent(bytes, declared);
+      const read = await reader.read(bytes, { enhanced: false, embedded: true });
+      const blocks = read.blocks.filter((b) => b.type !== 'notes');
+      if (blocks.length) out.set(id, blocks);
+    } catch {
+      // Not a document we read (an equation, a package of another kind): its preview picture stays.
+    }
+  }
+  return out;
+}
 
 async function readPictures(zip: SafeZip, pkg: DocxPackage): Promise<Map<string, string>> {
   const out = new Map<string, string>();
