@@ -54,7 +54,7 @@ const numberedItem = (numId: string, ilvl: number, text: string) =>
   `<w:p><w:pPr><w:numPr><w:ilvl w:val="${ilvl}"/><w:numId w:val="${numId}"/></w:numPr></w:pPr><w:r><w:t>${text}</w:t></w:r></w:p>`;
 
 describe('DOCX', () => {
-  it("When a DOCX embeds a worksheet as an OLE object, then the worksheet's table comes where the object sits instead of its preview picture", async () => {
+  it("When a DOCX embeds a worksheet as an OLE object, then the worksheet's table comes where the object sits instead of its preview picture, its empty sheets left out", async () => {
     const wb = XLSX.utils.book_new();
     XLSX.utils.book_append_sheet(
       wb,
@@ -64,6 +64,8 @@ describe('DOCX', () => {
       ]),
       'Orders',
     );
+    // Its empty sheets are left out (a sheet of its own shows "(empty sheet)").
+    XLSX.utils.book_append_sheet(wb, XLSX.utils.aoa_to_sheet([]), 'Spare');
     const sheet = new Uint8Array(XLSX.write(wb, { type: 'buffer', bookType: 'xlsx' }) as Buffer);
     const ns =
       'xmlns:w="http://schemas.openxmlformats.org/wordprocessingml/2006/main" xmlns:v="urn:schemas-microsoft-com:vml" ' +

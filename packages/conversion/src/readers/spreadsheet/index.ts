@@ -131,7 +131,14 @@ export const spreadsheetReader: Reader = {
       const sheetCharts = chartsOf(shownName);
       const comments = commentBlocks(sheetComments(sheet));
       if (grid.rows.length === 0) {
-        if (!anchored.length && !sheetCharts.length && !comments.length)
+        const nothing = !anchored.length && !sheetCharts.length && !comments.length;
+        // A worksheet embedded in another document shows its content only: its empty sheets are left out.
+        if (nothing && options.embedded) {
+          blocks.pop();
+          starts.pop();
+          continue;
+        }
+        if (nothing)
           blocks.push({ type: 'paragraph', text: [{ type: 'emphasis', children: [text('(empty sheet)')] }] });
         blocks.push(...anchored.flatMap((c) => c.blocks), ...sheetCharts, ...comments);
         continue;
