@@ -666,6 +666,15 @@ describe('DOC (Word 6.0/95)', () => {
     );
   });
 
+  it('When a Word 6/95 DOC has a style sheet cut short, then its text is still read, as paragraphs', async () => {
+    const bytes = Buffer.from('Agenda\rMinutes\r', 'latin1');
+    const stream = word6Stream({ bytes, ccpText: bytes.length });
+    // The style sheet (fc/lcb pair 1) points at five bytes: too few for its header.
+    stream.writeUInt32LE(0x200, 0x60);
+    stream.writeUInt32LE(5, 0x64);
+    expect(await convertDoc(word6File(stream))).toBe('Agenda\n\nMinutes\n');
+  });
+
   it('When a Word 6/95 DOC was fast-saved (a piece table) or written on a Macintosh, then its text is read in piece order and in Mac Roman', async () => {
     // "Second part\r" is stored before "First part l\x8Eg\x8Fre\r" (Mac Roman é and è at 0x8E, 0x8F).
     const first = Buffer.from('First part l\u008eg\u008fre\r', 'latin1');

@@ -270,8 +270,8 @@ function dropEmptyTrailingColumns(rows: Inline[][][]): Inline[][][] {
 function word6Blocks(word: Buffer): Block[] {
   let text: ReturnType<typeof readWord6Text>;
   try {
-    const doc = readWord6Document(word);
     text = readWord6Text(word);
+    const doc = structuredWord6(word);
     if (doc) {
       const blocks = wordBlocks(doc).blocks;
       // Footnote text whose references can't be placed (no footnote tables) still comes out, after a rule.
@@ -287,6 +287,19 @@ function word6Blocks(word: Buffer): Block[] {
   const notes = word6Lines(text.footnotes).trim();
   if (notes) blocks.push({ type: 'rule' }, ...textToBlocks(notes));
   return blocks;
+}
+
+/**
+ * The Word 6 document with its structure, or undefined when its property pages or style sheet can't be
+ * followed (damaged tables): then its text alone is read, as before structure was read.
+ */
+function structuredWord6(word: Buffer): ReturnType<typeof readWord6Document> {
+  try {
+    return readWord6Document(word);
+  } catch (err) {
+    if (err instanceof Word6FormatError) throw err;
+    return undefined;
+  }
 }
 
 /** word-extractor's text of a document our reader can't follow. */
