@@ -60,6 +60,12 @@ export interface ConvertDocumentResult extends StructureOutput {
   written?: WrittenBlocks;
 }
 
+/** A document embedded in the one being read, read by the reader its bytes call for; its own objects are not read. */
+async function readEmbedded(bytes: Buffer, extension: string): Promise<Block[]> {
+  const reader = await readerForContent(bytes, extension);
+  return (await reader.read(bytes, { enhanced: false, embedded: true })).blocks;
+}
+
 /**
  * One document to Markdown, in this thread: pick the reader by what the bytes are, read, run the
  * filters, write. The one caller of the writers.
@@ -94,7 +100,7 @@ export async function convertDocument(
   try {
     if (input[0] === 0x50 && input[1] === 0x4b) whole = localHeaders().zipFromLocalHeaders(input);
     const reader = await readerForContent(whole ?? input, extension);
-    read = await reader.read(whole ?? input, readOptions);
+    read = await reader.read(whole ?? input, { ...readOptions, readEmbedded });
   } catch (err) {
     if (whole && !(err instanceof ConversionError && (err.code === 'too_large' || err.code === 'encrypted_file')))
       throw new ConversionError(

@@ -3,6 +3,7 @@ import type { Reader } from '../reader';
 import { ooxmlProperties } from '../shared/office-properties';
 import { descendants, relAttr } from '../shared/xml-dom';
 import type { Block } from '../../document/model';
+import type { ConvertOptions } from '../../types';
 import type { SafeZip } from '../../archive/safe-zip';
 import { openDocx, type DocxPackage } from './parts';
 import { DocxReader, imageRelId } from './body';
@@ -11,9 +12,6 @@ import { DocxReader, imageRelId } from './body';
 // reader does: require() loads it the same way under tsx, jest and the bundle.
 /* eslint-disable-next-line @typescript-eslint/no-require-imports */
 const pictures = () => require('../shared/ocr/pictures') as typeof import('../shared/ocr/pictures');
-// The format table (which loads this reader) is loaded when a document embeds another.
-/* eslint-disable-next-line @typescript-eslint/no-require-imports */
-const formats = () => require('../../formats/table') as typeof import('../../formats/table');
 
 /**
  * DOCX: WordprocessingML read directly (xmldom) rather than through mammoth, because mammoth drops
@@ -26,7 +24,7 @@ export const docxReader: Reader = {
     const { zip, pkg } = openDocx(input);
     // Enhanced mode reads the text inside pictures (scanned inserts, screenshots, charts).
     const pictureText = options.enhanced ? await readPictures(zip, pkg) : undefined;
-    const embedded = options.embedded ? undefined : await readEmbedded(zip, pkg);
+    const embedded = options.readEmbedded ? await readEmbedded(zip, pkg, options.readEmbedded) : undefined;
     const body = new DocxReader(pkg, pictureText, embedded);
     const blocks = body.read();
     const props = ooxmlProperties(zip);
@@ -56,7 +54,11 @@ const EMBEDDED_FORMATS = new Map([
  * bytes call for, one level deep (an embedded document's own objects stay pictures), notes dropped.
  * An object we can't read keeps its preview picture.
  */
-async function readEmbedded(zip: SafeZip, pkg: DocxPackage): Promise<Map<string, Block[]>> {
+async function readEmbedded(
+  zip: SafeZip,
+  pkg: DocxPackage,
+  read: NonNullable<ConvertOptions['readEmbedded']>,
+): Promise<Map<string, Block[]>> {
   const out = new Map<string, Block[]>();
   for (const ole of descendants(pkg.body, 'OLEObject').slice(0, MAX_EMBEDDED)) {
     const id = relAttr(ole, 'id');
@@ -68,9 +70,7 @@ async function readEmbedded(zip: SafeZip, pkg: DocxPackage): Promise<Map<string,
     if (!declared || size > MAX_EMBEDDED_BYTES) continue;
     try {
       const bytes = Buffer.from(zip.bytesOf(part)!);
-      const reader = await formats().readerForContent(bytes, declared);
-      const read = await reader.read(bytes, { enhanced: false, embedded: true });
-      const blocks = read.blocks.filter((b) => b.type !== 'notes');
+      const blocks = (await read(bytes, declared)).filter((b) => b.type !== 'notes');
       if (blocks.length) out.set(id, blocks);
     } catch {
       // Not a document we read (an equation, a package of another kind): its preview picture stays.
