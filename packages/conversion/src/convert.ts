@@ -15,6 +15,10 @@ import { acceptsPageRange } from './formats/table';
 import { groupByPage, type PageBlocks, writePages } from './writers/pages';
 import type { WriterOptions } from './writers/markdown';
 
+// Loaded on the first zip package, as formats/sniff.ts loads the container libraries.
+// eslint-disable-next-line @typescript-eslint/no-require-imports
+const localHeaders = () => require('./archive/local-headers') as typeof import('./archive/local-headers');
+
 export interface ConvertDocumentOptions extends ConvertOptions, StructureOptions {
   optimizeTokens?: boolean;
   /** Enhanced mode only: an OpenAI-compatible endpoint for a final repair pass. */
@@ -56,6 +60,12 @@ export interface ConvertDocumentResult extends StructureOutput {
   written?: WrittenBlocks;
 }
 
+/** A document embedded in the one being read, read by the reader its bytes call for; its own objects are not read. */
+async function readEmbedded(bytes: Buffer, extension: string): Promise<Block[]> {
+  const reader = await readerForContent(bytes, extension);
+  return (await reader.read(bytes, { enhanced: false, embedded: true })).blocks;
+}
+
 /**
  * One document to Markdown, in this thread: pick the reader by what the bytes are, read, run the
  * filters, write. The one caller of the writers.
@@ -85,10 +95,18 @@ export async function convertDocument(
     };
   }
   let read: ReadResult;
+  // A zip package cut short (no central directory) is read from what its local headers hold (docs/decisions.md).
+  let whole: Buffer | undefined;
   try {
-    const reader = await readerForContent(input, extension);
-    read = await reader.read(input, readOptions);
+    if (input[0] === 0x50 && input[1] === 0x4b) whole = localHeaders().zipFromLocalHeaders(input);
+    const reader = await readerForContent(whole ?? input, extension);
+    read = await reader.read(whole ?? input, { ...readOptions, readEmbedded });
   } catch (err) {
+    if (whole && !(err instanceof ConversionError && (err.code === 'too_large' || err.code === 'encrypted_file')))
+      throw new ConversionError(
+        'corrupt_file',
+        `The .${extension.toLowerCase()} file is cut short (its end, with the zip directory, is missing) and the part that remains cannot be read.`,
+      );
     throw userFacingError(err, extension);
   }
   if (options.readOnly) return { markdown: '', metadata: normaliseMetadata(read.metadata), blocks: read.blocks, read };

@@ -1,4 +1,5 @@
 import type { PageRange } from '@markwright/contracts/src/structure';
+import type { Block } from './document/model';
 
 /** What every reader receives; `Reader` below is the one interface of the conversion library. */
 export interface ConvertOptions {
@@ -14,6 +15,13 @@ export interface ConvertOptions {
   pageAnchored?: boolean;
   /** Enhanced mode: the deeper local pipeline (OCR of embedded images, layout analysis). */
   enhanced: boolean;
+  /** Read as an object embedded in another document: its own embedded objects are not read (one level). */
+  embedded?: boolean;
+  /**
+   * Given by convertDocument to the reader of the document itself (never to an embedded one): reads
+   * the bytes of a document embedded in it, by what they are (`extension` breaks ties), to its blocks.
+   */
+  readEmbedded?: (bytes: Buffer, extension: string) => Promise<Block[]>;
   /** Original file name, when known (some formats use it as a fallback title). */
   filename?: string;
   /** Enhanced mode only: an OpenAI-compatible speech-to-text endpoint, tried before the offline engine. */

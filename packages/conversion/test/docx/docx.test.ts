@@ -13,6 +13,7 @@ import {
   TextRun,
 } from 'docx';
 import { strToU8, zipSync } from 'fflate';
+import * as XLSX from '@e965/xlsx';
 import { convertDocument } from '../../src';
 import { DIAGRAM_DATA_REL, SMARTART_GRAPHIC, smartArtData } from '../smartart';
 
@@ -118,6 +119,45 @@ describe('DOCX', () => {
       '<w:p><w:pPr><w:pStyle w:val="Heading2"/></w:pPr><w:r><w:t xml:space="preserve">The </w:t></w:r><w:r><w:rPr><w:b/></w:rPr><w:t>second</w:t></w:r><w:r><w:t xml:space="preserve"> page</w:t></w:r></w:p>';
     const { markdown } = await convertDocument(numberedDocx(body, ''), 'docx', std);
     expect(markdown).toBe('# Harbour Notes\n\n## The **second** page\n');
+  });
+
+  it("When a DOCX embeds a worksheet as an OLE object, then the worksheet's table comes where the object sits instead of its preview picture, its empty sheets left out", async () => {
+    const wb = XLSX.utils.book_new();
+    XLSX.utils.book_append_sheet(
+      wb,
+      XLSX.utils.aoa_to_sheet([
+        ['Item', 'Qty'],
+        ['Tea', 2],
+      ]),
+      'Orders',
+    );
+    // Its empty sheets are left out (a sheet of its own shows "(empty sheet)").
+    XLSX.utils.book_append_sheet(wb, XLSX.utils.aoa_to_sheet([]), 'Spare');
+    const sheet = new Uint8Array(XLSX.write(wb, { type: 'buffer', bookType: 'xlsx' }) as Buffer);
+    const ns =
+      'xmlns:w="http://schemas.openxmlformats.org/wordprocessingml/2006/main" xmlns:v="urn:schemas-microsoft-com:vml" ' +
+      'xmlns:o="urn:schemas-microsoft-com:office:office" xmlns:r="http://schemas.openxmlformats.org/officeDocument/2006/relationships"';
+    const object =
+      '<w:object><v:shape><v:imagedata r:id="rId4"/></v:shape><o:OLEObject Type="Embed" ProgID="Excel.Sheet.12" r:id="rId5"/></w:object>';
+    const para = (inner: string) => `<w:p>${inner}</w:p>`;
+    const rels =
+      '<Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships">' +
+      '<Relationship Id="rId4" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/image" Target="media/image1.emf"/>' +
+      '<Relationship Id="rId5" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/package" Target="embeddings/Microsoft_Excel_Worksheet.xlsx"/>' +
+      '</Relationships>';
+    const docx = Buffer.from(
+      zipSync({
+        'word/document.xml': strToU8(
+          `<w:document ${ns}><w:body>${para('<w:r><w:t>Orders this week:</w:t></w:r>')}${para(`<w:r>${object}</w:r>`)}${para('<w:r><w:t>Thanks.</w:t></w:r>')}</w:body></w:document>`,
+        ),
+        'word/_rels/document.xml.rels': strToU8(rels),
+        'word/media/image1.emf': new Uint8Array(16),
+        'word/embeddings/Microsoft_Excel_Worksheet.xlsx': sheet,
+      }),
+    );
+    expect((await convertDocument(docx, 'docx', std)).markdown).toBe(
+      'Orders this week:\n\n## Orders\n\n| Item | Qty |\n| --- | --- |\n| Tea | 2 |\n\nThanks.\n',
+    );
   });
 
   it('When table rows sit inside nested content controls (a repeating section) and a cell inside a drop-down control, then their text is read', async () => {

@@ -212,6 +212,27 @@ describe('DOC (Word 97-2003)', () => {
     );
   });
 
+  it("When a DOC table's rows are split at edges that don't line up, then each row keeps its own cells instead of a grid of repeated slivers", async () => {
+    // Edges at 2160/4320/6480 against 1080/3240/6480: five grid columns for rows of three cells.
+    const doc = buildDoc({
+      body: [
+        {
+          rows: [
+            ['Name', 'Maker', 'Price'],
+            ['Aligote', 'Basvinex', '31-00'],
+          ],
+          spans: [
+            [1, 1, 1],
+            [0.5, 1, 1.5],
+          ],
+        },
+      ],
+    });
+    expect((await convertDocument(doc, 'doc', std)).markdown).toBe(
+      '| Name | Maker | Price |\n| --- | --- | --- |\n| Aligote | Basvinex | 31-00 |\n',
+    );
+  });
+
   it('When DOC paragraphs are in a code style (through its base style too), then each run of them is one code block as typed', async () => {
     const doc = buildDoc({
       styles: [
@@ -556,6 +577,126 @@ describe('DOC (Word 6.0/95)', () => {
     const bytes = Buffer.from(body + note, 'latin1');
     const markdown = await convertDoc(word6File(word6Stream({ bytes, ccpText: body.length, ccpFtn: note.length })));
     expect(markdown).toBe('Café menu\n\n2 Soup du jour\n\nBread\n\nPrice list\n\n---\n\nServed until noon.\n');
+  });
+
+  /**
+   * Word 6's property pages for `paragraphs` (each its text with its mark, istd and one-byte sprms),
+   * a style sheet (Normal, "heading 1" as sti 1) and character runs (`bold` ranges of the text),
+   * and footnote tables when the text has a reference mark (\u0002): a WordDocument stream as Word 6 writes one.
+   */
+  function structuredWord6(
+    paragraphs: Array<{ text: string; istd?: number; sprms?: number[] }>,
+    bold: string,
+    note: string,
+  ): Buffer {
+    const fcMin = 0x200;
+    const body = paragraphs.map((p) => p.text).join('');
+    const text = Buffer.from(body + note, 'latin1');
+    const page = (n: number): number => Math.ceil((fcMin + text.length) / 512) + n;
+    // PAPX FKP: rgfc, 7-byte BXs (offset in words, PHE), PAPXs (cw, istd, grpprl) from the page's end.
+    const papx = Buffer.alloc(512);
+    let fc = fcMin;
+    let free = 510;
+    papx.writeUInt32LE(fc, 0);
+    paragraphs.forEach((p, i) => {
+      fc += p.text.length;
+      papx.writeUInt32LE(fc, (i + 1) * 4);
+      const grpprl = Buffer.from(p.sprms ?? []);
+      const cw = Math.ceil((2 + grpprl.length) / 2);
+      free -= cw * 2 + 2;
+      papx[free] = cw;
+      papx.writeUInt16LE(p.istd ?? 0, free + 1);
+      grpprl.copy(papx, free + 3);
+      papx[(paragraphs.length + 1) * 4 + i * 7] = free / 2;
+    });
+    papx[511] = paragraphs.length;
+    // CHPX FKP: plain, the bold words, plain.
+    const chpx = Buffer.alloc(512);
+    const boldAt = fcMin + body.indexOf(bold);
+    [fcMin, boldAt, boldAt + bold.length, fcMin + body.length].forEach((f, i) => chpx.writeUInt32LE(f, i * 4));
+    chpx[16 + 1] = 250;
+    chpx[500] = 2;
+    chpx[501] = 85;
+    chpx[502] = 1;
+    chpx[511] = 3;
+    const bin = (first: number, last: number, pn: number): Buffer => {
+      const plc = Buffer.alloc(10);
+      plc.writeUInt32LE(first, 0);
+      plc.writeUInt32LE(last, 4);
+      plc.writeUInt16LE(pn, 8);
+      return plc;
+    };
+    // STSH: cbStshi 4 (cstd 2, cbSTDBaseInFile 8), Normal as an empty STD, then "heading 1" (sti 1).
+    const name = Buffer.from('\u0009heading 1\u0000', 'latin1');
+    const std = Buffer.concat([Buffer.from([1, 0, 0x01, 0, 0, 0, 0, 0]), name]);
+    const stsh = Buffer.concat([Buffer.from([4, 0, 2, 0, 8, 0, 0, 0]), Buffer.from([std.length, 0]), std]);
+    const refCp = body.indexOf('\u0002');
+    const fndRef = Buffer.alloc(10);
+    fndRef.writeUInt32LE(refCp, 0);
+    fndRef.writeUInt32LE(body.length, 4);
+    fndRef.writeUInt16LE(1, 8);
+    const fndTxt = Buffer.alloc(8);
+    fndTxt.writeUInt32LE(note.length, 4);
+    const tables: Array<[number, Buffer]> = [
+      [1, stsh],
+      ...(refCp >= 0
+        ? ([
+            [2, fndRef],
+            [3, fndTxt],
+          ] as Array<[number, Buffer]>)
+        : []),
+      [12, bin(fcMin, fcMin + body.length, page(1))],
+      [13, bin(fcMin, fcMin + body.length, page(0))],
+    ];
+    const fib = Buffer.alloc(fcMin);
+    fib.writeUInt16LE(0xa5dc, 0);
+    fib.writeUInt16LE(0x65, 2);
+    fib.writeUInt32LE(fcMin, 0x18);
+    fib.writeUInt32LE(fcMin + text.length, 0x1c);
+    fib.writeInt32LE(body.length, 0x34);
+    fib.writeInt32LE(note.length, 0x38);
+    const pages = Buffer.concat([text, Buffer.alloc(page(0) * 512 - fcMin - text.length), papx, chpx]);
+    let at = fcMin + pages.length;
+    for (const [index, data] of tables) {
+      fib.writeUInt32LE(at, 0x58 + index * 8);
+      fib.writeUInt32LE(data.length, 0x58 + index * 8 + 4);
+      at += data.length;
+    }
+    return Buffer.concat([fib, pages, ...tables.map(([, data]) => data)]);
+  }
+
+  it('When a Word 6/95 DOC has a heading style, a table, numbered and bulleted paragraphs, bold runs and a footnote, then they come out as such', async () => {
+    const inTable = [24, 1];
+    const anld = (nfc: number): number[] => [12, 4, nfc, 0, 0, 0];
+    const stream = structuredWord6(
+      [
+        { text: 'Menu\r', istd: 1 },
+        { text: 'Soup\u0007', sprms: inTable },
+        { text: 'Bread\u0007', sprms: inTable },
+        { text: '\u0007', sprms: [...inTable, 25, 1] },
+        { text: 'Tea\u0007', sprms: inTable },
+        { text: 'Milk\u0007', sprms: inTable },
+        { text: '\u0007', sprms: [...inTable, 25, 1] },
+        { text: 'First\r', sprms: [13, 10, ...anld(0)] },
+        { text: 'Second\r', sprms: [13, 10, ...anld(0)] },
+        { text: 'Apples\r', sprms: [13, 11, ...anld(23)] },
+        { text: 'Served hot\u0002\r' },
+      ],
+      'hot',
+      '\u0002 Until noon.\r',
+    );
+    expect(await convertDoc(word6File(stream))).toBe(
+      '# Menu\n\n| Soup | Bread |\n| --- | --- |\n| Tea | Milk |\n\n1. First\n2. Second\n\n- Apples\n\nServed **hot**[^1]\n\n[^1]: Until noon.\n',
+    );
+  });
+
+  it('When a Word 6/95 DOC has a style sheet cut short, then its text is still read, as paragraphs', async () => {
+    const bytes = Buffer.from('Agenda\rMinutes\r', 'latin1');
+    const stream = word6Stream({ bytes, ccpText: bytes.length });
+    // The style sheet (fc/lcb pair 1) points at five bytes: too few for its header.
+    stream.writeUInt32LE(0x200, 0x60);
+    stream.writeUInt32LE(5, 0x64);
+    expect(await convertDoc(word6File(stream))).toBe('Agenda\n\nMinutes\n');
   });
 
   it('When a Word 6/95 DOC was fast-saved (a piece table) or written on a Macintosh, then its text is read in piece order and in Mac Roman', async () => {

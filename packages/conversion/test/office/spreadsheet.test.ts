@@ -646,4 +646,33 @@ describe('spreadsheets', () => {
         '## Summary\n\n| Notes |\n| --- |\n\n**Units by month**\n\n*Bar chart*\n\n|  | Units |\n| --- | --- |\n| Jan | 10 |\n| Feb | 14 |\n',
     );
   });
+
+  it("When an ODS date is in the locale's default format (LibreOffice's short date), then it is written ISO as XLSX's built-in short date, other date styles as shown", async () => {
+    const ns =
+      'xmlns:office="urn:oasis:names:tc:opendocument:xmlns:office:1.0" xmlns:style="urn:oasis:names:tc:opendocument:xmlns:style:1.0" ' +
+      'xmlns:table="urn:oasis:names:tc:opendocument:xmlns:table:1.0" xmlns:number="urn:oasis:names:tc:opendocument:xmlns:datastyle:1.0" ' +
+      'xmlns:text="urn:oasis:names:tc:opendocument:xmlns:text:1.0"';
+    const styles =
+      '<number:date-style style:name="N30" number:automatic-order="true" number:format-source="language"><number:month/><number:text>/</number:text><number:day/><number:text>/</number:text><number:year/></number:date-style>' +
+      '<number:date-style style:name="N40"><number:day number:style="long"/><number:text>.</number:text><number:month number:style="long"/><number:text>.</number:text><number:year number:style="long"/></number:date-style>' +
+      '<style:style style:name="ce1" style:family="table-cell" style:data-style-name="N30"/><style:style style:name="ce2" style:family="table-cell" style:data-style-name="N40"/>';
+    const row = (label: string, style: string, shown: string) =>
+      `<table:table-row><table:table-cell office:value-type="string"><text:p>${label}</text:p></table:table-cell>` +
+      `<table:table-cell table:style-name="${style}" office:value-type="date" office:date-value="2026-03-04"><text:p>${shown}</text:p></table:table-cell></table:table-row>`;
+    const content =
+      `<?xml version="1.0" encoding="UTF-8"?><office:document-content ${ns}><office:automatic-styles>${styles}</office:automatic-styles>` +
+      `<office:body><office:spreadsheet><table:table table:name="Dates">${row('Due', 'ce1', '3/4/26')}${row('Paid', 'ce2', '04.03.2026')}</table:table></office:spreadsheet></office:body></office:document-content>`;
+    const ods = Buffer.from(
+      zipSync({
+        mimetype: [strToU8('application/vnd.oasis.opendocument.spreadsheet'), { level: 0 }],
+        'content.xml': strToU8(content),
+        'styles.xml': strToU8(`<office:document-styles ${ns}/>`),
+        'META-INF/manifest.xml': strToU8(
+          '<manifest:manifest xmlns:manifest="urn:oasis:names:tc:opendocument:xmlns:manifest:1.0"><manifest:file-entry manifest:full-path="/" manifest:media-type="application/vnd.oasis.opendocument.spreadsheet"/><manifest:file-entry manifest:full-path="content.xml" manifest:media-type="text/xml"/></manifest:manifest>',
+        ),
+      }),
+    );
+    const { markdown } = await convertDocument(ods, 'ods', std);
+    expect(markdown).toBe('## Dates\n\n| Due | 2026-03-04 |\n| --- | --- |\n| Paid | 04.03.2026 |\n');
+  });
 });

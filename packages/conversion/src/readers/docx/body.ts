@@ -61,11 +61,15 @@ export class DocxReader {
   private depth = 0;
 
   /** @param pictureText text read from pictures (enhanced mode), by image relationship id. */
+  /** @param embedded the blocks of embedded documents (OLE objects), by relationship id. */
   constructor(
     private readonly pkg: DocxPackage,
     private readonly pictureText: ReadonlyMap<string, string> = new Map(),
-    /** What each imported chunk (w:altChunk, by relationship id) reads as: read ahead by the reader. */
-    private readonly altChunks: ReadonlyMap<string, Block[]> = new Map(),
+    /**
+     * What documents inside this one read as, by relationship id, read ahead by the reader: imported
+     * chunks (w:altChunk) and embedded objects (docs/decisions.md).
+     */
+    private readonly embedded: ReadonlyMap<string, Block[]> = new Map(),
   ) {
     this.numbering = new ListNumbering(pkg);
   }
@@ -134,7 +138,7 @@ export class DocxReader {
         for (const c of children(children(el, 'Choice')[0] ?? child(el, 'Fallback'))) this.element(c, out);
         break;
       case 'altChunk':
-        for (const block of this.altChunks.get(relAttr(el) ?? '') ?? []) out.push({ kind: 'block', block });
+        for (const block of this.embedded.get(relAttr(el) ?? '') ?? []) out.push({ kind: 'block', block });
         break;
       default:
         break;
@@ -413,6 +417,12 @@ export class DocxReader {
 
   /** An image becomes its alt-text placeholder; a text box contributes its paragraphs after this one. */
   private graphic(el: Element, fmt: Format, out: Piece[], extra: Block[]): void {
+    // An embedded document we read (a worksheet or document pasted as an object): its content, not its preview.
+    const object = this.embedded.get(relAttr(descendants(el, 'OLEObject')[0], 'id') ?? '');
+    if (object) {
+      extra.push(...object);
+      return;
+    }
     const boxes = descendants(el, 'txbxContent').filter(
       (b) => !hasAncestor(b, 'Fallback', el) && !hasAncestor(b.parentNode as Element, 'txbxContent', el),
     );

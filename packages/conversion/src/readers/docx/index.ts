@@ -5,6 +5,7 @@ import { descendants, relAttr } from '../shared/xml-dom';
 import { htmlToBlocks } from '../shared/html/reader';
 import { decodeText } from '../shared/text-decoding';
 import type { Block } from '../../document/model';
+import type { ConvertOptions } from '../../types';
 import type { SafeZip } from '../../archive/safe-zip';
 import { openDocx, type DocxPackage } from './parts';
 import { DocxReader, imageRelId } from './body';
@@ -31,7 +32,8 @@ export const docxReader: Reader = {
     const { zip, pkg } = openDocx(isZip(input) ? input : wordMl().wordMlAsDocx(input));
     // Enhanced mode reads the text inside pictures (scanned inserts, screenshots, charts).
     const pictureText = options.enhanced ? await readPictures(zip, pkg) : undefined;
-    const body = new DocxReader(pkg, pictureText, await readAltChunks(pkg));
+    const embedded = options.readEmbedded ? await readEmbedded(zip, pkg, options.readEmbedded) : undefined;
+    const body = new DocxReader(pkg, pictureText, new Map([...(embedded ?? []), ...(await readAltChunks(pkg))]));
     const blocks = body.read();
     const props = ooxmlProperties(zip);
     return {
@@ -57,6 +59,47 @@ async function readAltChunks(pkg: DocxPackage): Promise<Map<string, Block[]>> {
     if (!part) continue;
     const html = await chunkHtml(part.name, Buffer.from(part.bytes));
     if (html !== undefined) out.set(id, htmlToBlocks(html, numbering));
+  }
+  return out;
+}
+
+/** Embedded documents larger than this keep their preview picture. */
+const MAX_EMBEDDED_BYTES = 32 * 1024 * 1024;
+/** At most this many embedded documents are read per document. */
+const MAX_EMBEDDED = 32;
+/** Embedded parts read by their own reader, by extension; `bin` is an OLE object (a DOC or XLS inside). */
+const EMBEDDED_FORMATS = new Map([
+  ...['docx', 'docm', 'xlsx', 'xlsm', 'pptx', 'doc', 'xls', 'ppt', 'odt', 'ods', 'odp', 'rtf', 'csv'].map(
+    (ext) => [ext, ext] as const,
+  ),
+  ['bin', 'doc'],
+]);
+
+/**
+ * The content of documents embedded as OLE objects (docs/decisions.md): each read by the reader its
+ * bytes call for, one level deep (an embedded document's own objects stay pictures), notes dropped.
+ * An object we can't read keeps its preview picture.
+ */
+async function readEmbedded(
+  zip: SafeZip,
+  pkg: DocxPackage,
+  read: NonNullable<ConvertOptions['readEmbedded']>,
+): Promise<Map<string, Block[]>> {
+  const out = new Map<string, Block[]>();
+  for (const ole of descendants(pkg.body, 'OLEObject').slice(0, MAX_EMBEDDED)) {
+    const id = relAttr(ole, 'id');
+    const part = id && !out.has(id) ? pkg.partName(id) : undefined;
+    if (!id || !part) continue;
+    const declared = EMBEDDED_FORMATS.get(path.posix.extname(part).slice(1).toLowerCase());
+    const size = zip.info(part)?.size ?? Infinity;
+    if (!declared || size > MAX_EMBEDDED_BYTES) continue;
+    try {
+      const bytes = Buffer.from(zip.bytesOf(part)!);
+      const blocks = (await read(bytes, declared)).filter((b) => b.type !== 'notes');
+      if (blocks.length) out.set(id, blocks);
+    } catch {
+      // Not a document we read (an equation, a package of another kind): its preview picture stays.
+    }
   }
   return out;
 }

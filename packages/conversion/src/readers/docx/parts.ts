@@ -64,6 +64,8 @@ export interface DocxPackage {
   diagram(relId: string): DiagramNode[];
   /** The part the relationship names inside the package (an imported chunk's), with its bytes. */
   part(relId: string): { name: string; bytes: Uint8Array } | undefined;
+  /** Where an internal relationship points, as a path in the package (absolute targets included). */
+  partName(relId: string): string | undefined;
 }
 
 export function openDocx(input: Buffer): { zip: SafeZip; pkg: DocxPackage } {
@@ -146,6 +148,7 @@ export function openDocx(input: Buffer): { zip: SafeZip; pkg: DocxPackage } {
         const target = internalTarget(relId);
         return target ? diagramNodes(zip, target) : [];
       },
+      partName: internalTarget,
       part: (relId) => {
         const name = internalTarget(relId);
         const bytes = name ? zip.bytesOf(name) : undefined;

@@ -20,7 +20,7 @@ import {
 import { gridRows, type CellDef } from '../shared/table-grid';
 import { NO_ALT_TEXT } from '../shared/alt-text';
 import { definitionLists, type DefinitionRole } from '../shared/definition-lists';
-import { readWord6Text, word6Lines, Word6FormatError, WORD6_IDENT } from './word6';
+import { readWord6Document, readWord6Text, word6Lines, Word6FormatError, WORD6_IDENT } from './word6';
 
 /**
  * DOC (Word 97-2003): our own reader of the binary format (./word97.ts) gives paragraphs with
@@ -226,8 +226,14 @@ function mergeRuns(runs: WordRun[]): WordRun[] {
 /**
  * Rows on the column grid their cell edges make, merged cells repeated over what they span (as
  * the DOCX and RTF readers): a wide cell over several columns, Word 97's horizontally merged cells,
- * vertical merges. Rows are kept as read when any row's cells don't match its definition.
+ * vertical merges. Rows are kept as read when any row's cells don't match its definition. Rows whose
+ * edges don't line up (each row drawn on its own, offset or split anew: Word 6 forms and price lists)
+ * make a grid of many slivers, every cell repeated over several; when it has more than half as many
+ * columns again as the widest row has cells, each row keeps its own cells, a merge as one cell.
  */
+/** A grid this many times wider than the widest row's own cells is made of misaligned rows. */
+const MISALIGNED_GRID = 1.5;
+
 function onGrid(rows: Inline[][][], geometry: Array<RowGeometry | undefined>): Inline[][][] {
   const defined = rows.map((cells, i) => {
     const g = geometry[i];
@@ -240,10 +246,14 @@ function onGrid(rows: Inline[][][], geometry: Array<RowGeometry | undefined>): I
     return { cells, defs };
   });
   if (defined.some((r) => !r)) return rows;
-  return gridRows(
+  const grid = gridRows(
     defined.map((r) => r!),
     (cell) => cell,
   );
+  const own = defined.map((r) => r!.cells.filter((_, k) => !r!.defs[k]!.mergedLeft));
+  const widest = Math.max(...own.map((cells) => cells.length));
+  const columns = Math.max(...grid.map((cells) => cells.length));
+  return columns > widest * MISALIGNED_GRID ? own : grid;
 }
 
 function dropEmptyTrailingColumns(rows: Inline[][][]): Inline[][][] {
@@ -253,13 +263,21 @@ function dropEmptyTrailingColumns(rows: Inline[][][]): Inline[][][] {
 }
 
 /**
- * A Word 6.0/95 document (which word-extractor refuses): its text as paragraphs, footnotes after a
- * rule, as for word-extractor's text. Its styles and table structure (Word 6 property runs) are not read.
+ * A Word 6.0/95 document (which word-extractor refuses): read as a Word 97 one is, with its styles,
+ * tables, numbering and footnotes (Word 6 property runs). A double-byte (Far East) document is read
+ * as text: paragraphs, footnotes after a rule, as for word-extractor's text.
  */
 function word6Blocks(word: Buffer): Block[] {
   let text: ReturnType<typeof readWord6Text>;
   try {
     text = readWord6Text(word);
+    const doc = structuredWord6(word);
+    if (doc) {
+      const blocks = wordBlocks(doc).blocks;
+      // Footnote text whose references can't be placed (no footnote tables) still comes out, after a rule.
+      const notes = doc.notes.length ? '' : word6Lines(text.footnotes).trim();
+      return notes ? [...blocks, { type: 'rule' }, ...textToBlocks(notes)] : blocks;
+    }
   } catch (err) {
     if (!(err instanceof Word6FormatError)) throw err;
     if (err.message === 'encrypted') throw new ConversionError('encrypted_file', 'The DOC file is password-protected.');
@@ -269,6 +287,19 @@ function word6Blocks(word: Buffer): Block[] {
   const notes = word6Lines(text.footnotes).trim();
   if (notes) blocks.push({ type: 'rule' }, ...textToBlocks(notes));
   return blocks;
+}
+
+/**
+ * The Word 6 document with its structure, or undefined when its property pages or style sheet can't be
+ * followed (damaged tables): then its text alone is read, as before structure was read.
+ */
+function structuredWord6(word: Buffer): ReturnType<typeof readWord6Document> {
+  try {
+    return readWord6Document(word);
+  } catch (err) {
+    if (err instanceof Word6FormatError) throw err;
+    return undefined;
+  }
 }
 
 /** word-extractor's text of a document our reader can't follow. */

@@ -82,6 +82,28 @@ const NFC_NONE = 0xff;
 
 export class WordFormatError extends Error {}
 
+/**
+ * How a file generation stores properties: Word 97's two-byte sprms, 13-byte FKP entries and
+ * 4-byte page numbers, or Word 6/95's one-byte sprms (translated to Word 97's ids), 7-byte FKP
+ * entries, 2-byte page numbers and 8-bit style names.
+ */
+export interface WordDialect {
+  sprms(grpprl: Buffer): Iterable<[number, Buffer]>;
+  /** Size of a PAPX FKP's BX (offset byte and PHE). */
+  papxEntry: number;
+  /** Size of a TC in sprmTDefTable (Word 97's TC80, Word 6's TC with 16-bit borders). */
+  cellDefinition: number;
+  /** Size of a bin table's page numbers. */
+  pageNumber: 2 | 4;
+  /** A style name as stored after the STD's base (undefined: Word 97's UTF-16, counted in characters). */
+  styleName?(std: Buffer, at: number): { name: string; next: number };
+  /** 8-bit text of a piece. */
+  decode8(bytes: Buffer): string;
+}
+
+/** Word 6/95 paragraph numbering (no lists in Word 97's sense): sprmPNLvlAnm and the ANLD's number format. */
+export const W6_SPRM = { nLvlAnm: 0x1000d, anld: 0x1000c } as const;
+
 export interface WordRun {
   text: string;
   bold: boolean;
@@ -149,6 +171,9 @@ interface Piece {
 
 interface ParagraphProps {
   istd: number;
+  /** Word 6/95 auto-numbering: level (1-9 outline, 10 numbered, 11 bulleted) and ANLD number format. */
+  anm?: number;
+  anmFormat?: number;
   ilfo: number;
   ilvl: number;
   outline?: number;
@@ -228,6 +253,8 @@ interface Style {
   stk?: number;
   /** The character properties the style sets (its CHPX UPX). */
   chars?: RawCharProps;
+  /** Word 6/95 numbering the style sets. */
+  anm?: { level: number; format?: number };
 }
 
 /** Reads the main document and its footnotes and endnotes. Throws WordFormatError for what it can't read. */
@@ -301,6 +328,39 @@ export function readWordDocument(
     const ibst = refData && ibstAt + 2 <= refData.length ? refData.readInt16LE(ibstAt) : -1;
     const paragraphs = reader.paragraphs(atnStart + atnCps[i]!, atnStart + atnCps[i + 1]!, new Map());
     notes.push({ label: `c${i + 1}`, paragraphs, author: owners[ibst] ?? '' });
+  }
+  return { body, notes };
+}
+
+/** Where ./word6.ts found a Word 6/95 document's parts: its pieces (all 8-bit) and what its FIB points at. */
+export interface OldWordParts {
+  pieces: Array<{ cpStart: number; cpEnd: number; fc: number }>;
+  stsh?: Buffer;
+  plcfBtePapx?: Buffer;
+  plcfBteChpx?: Buffer;
+  plcffndRef?: Buffer;
+  plcffndTxt?: Buffer;
+  ccpText: number;
+  ccpFtn: number;
+}
+
+/** A Word 6/95 document read as a Word 97 one is, through its dialect: paragraphs with styles, tables, footnotes. */
+export function readOldWordDocument(word: Buffer, parts: OldWordParts, dialect: WordDialect): WordDocument {
+  const pieces = parts.pieces.map((p): Piece => ({ ...p, compressed: true }));
+  const styles = readStyles(parts.stsh, dialect);
+  const papx = readBinTable(word, parts.plcfBtePapx, (page) => readPapxPage(page, dialect), dialect.pageNumber);
+  const chpx = readBinTable(word, parts.plcfBteChpx, (page) => readChpxPage(page, dialect), dialect.pageNumber);
+  const reader = new TextReader(word, pieces, papx, chpx, styles, new Map(), dialect);
+  const footRefs = plcCps(parts.plcffndRef, 2);
+  const labels = new Map<number, string>();
+  footRefs.forEach((cp, i) => labels.set(cp, String(i + 1)));
+  const body = reader.paragraphs(0, parts.ccpText, labels);
+  const notes: WordNote[] = [];
+  const cps = plcCps(parts.plcffndTxt, 0, true);
+  for (let i = 0; i + 1 < cps.length && i < footRefs.length; i++) {
+    const from = parts.ccpText + cps[i]!;
+    const to = Math.min(parts.ccpText + parts.ccpFtn, parts.ccpText + cps[i + 1]!);
+    if (from < to) notes.push({ label: String(i + 1), paragraphs: reader.paragraphs(from, to, new Map()) });
   }
   return { body, notes };
 }
@@ -381,12 +441,18 @@ function plcCps(plc: Buffer | undefined, dataSize: number, keepLast = false): nu
 }
 
 /** A PlcBtePapx / PlcBteChpx: the 512-byte formatted-disk pages that hold property runs by file offset. */
-function readBinTable<T>(word: Buffer, plc: Buffer | undefined, readPage: (page: Buffer) => FcRun<T>[]): FcRun<T>[] {
+export function readBinTable<T>(
+  word: Buffer,
+  plc: Buffer | undefined,
+  readPage: (page: Buffer) => FcRun<T>[],
+  pageNumber: 2 | 4 = 4,
+): FcRun<T>[] {
   if (!plc) return [];
-  const n = Math.floor((plc.length - 4) / 8);
+  const n = Math.floor((plc.length - 4) / (4 + pageNumber));
   const runs: FcRun<T>[] = [];
   for (let i = 0; i < n; i++) {
-    const pn = plc.readUInt32LE((n + 1) * 4 + i * 4) & 0x3fffff;
+    const at = (n + 1) * 4 + i * pageNumber;
+    const pn = pageNumber === 4 ? plc.readUInt32LE(at) & 0x3fffff : plc.readUInt16LE(at);
     const page = word.subarray(pn * 512, pn * 512 + 512);
     if (page.length === 512) runs.push(...readPage(page));
   }
@@ -398,25 +464,25 @@ function fkpBounds(page: Buffer): { crun: number; fc: (i: number) => number } {
   return { crun, fc: (i) => page.readUInt32LE(i * 4) };
 }
 
-function readPapxPage(page: Buffer): FcRun<ParagraphProps>[] {
+export function readPapxPage(page: Buffer, dialect: WordDialect = WORD97): FcRun<ParagraphProps>[] {
   const { crun, fc } = fkpBounds(page);
   const runs: FcRun<ParagraphProps>[] = [];
   for (let i = 0; i < crun; i++) {
-    const bOffset = page[(crun + 1) * 4 + i * 13]! * 2;
+    const bOffset = page[(crun + 1) * 4 + i * dialect.papxEntry]! * 2;
     const props: ParagraphProps = defaultParagraphProps();
     if (bOffset) {
       let cb = page[bOffset]!;
       let start = bOffset + 1;
       let size: number;
-      if (cb === 0) {
+      if (cb === 0 && dialect === WORD97) {
         cb = page[bOffset + 1]!;
         start = bOffset + 2;
         size = cb * 2;
-      } else size = cb * 2 - 1;
+      } else size = dialect === WORD97 ? cb * 2 - 1 : cb * 2;
       const grp = page.subarray(start, Math.min(512, start + size));
       if (grp.length >= 2) {
         props.istd = grp.readUInt16LE(0);
-        applyParagraphSprms(props, grp.subarray(2));
+        applyParagraphSprms(props, grp.subarray(2), dialect);
       }
     }
     runs.push({ fcStart: fc(i), fcEnd: fc(i + 1), props });
@@ -424,22 +490,22 @@ function readPapxPage(page: Buffer): FcRun<ParagraphProps>[] {
   return runs;
 }
 
-function readChpxPage(page: Buffer): FcRun<RawCharProps>[] {
+export function readChpxPage(page: Buffer, dialect: WordDialect = WORD97): FcRun<RawCharProps>[] {
   const { crun, fc } = fkpBounds(page);
   const runs: FcRun<RawCharProps>[] = [];
   for (let i = 0; i < crun; i++) {
     const offset = page[(crun + 1) * 4 + i]! * 2;
     const cb = offset ? page[offset]! : 0;
-    const props = offset ? readCharSprms(page.subarray(offset + 1, offset + 1 + cb)) : { special: false };
+    const props = offset ? readCharSprms(page.subarray(offset + 1, offset + 1 + cb), dialect) : { special: false };
     runs.push({ fcStart: fc(i), fcEnd: fc(i + 1), props });
   }
   return runs;
 }
 
 /** The character sprms this reader uses, from a CHPX's or a style's grpprl. */
-function readCharSprms(grpprl: Buffer): RawCharProps {
+function readCharSprms(grpprl: Buffer, dialect: WordDialect): RawCharProps {
   const props: RawCharProps = { special: false };
-  for (const [sprm, operand] of sprms(grpprl)) {
+  for (const [sprm, operand] of dialect.sprms(grpprl)) {
     if (sprm === SPRM.cFBold) props.bold = operand[0];
     else if (sprm === SPRM.cFItalic) props.italic = operand[0];
     else if (sprm === SPRM.cFSpec) props.special = operand[0] === 1;
@@ -472,9 +538,15 @@ function defaultParagraphProps(): ParagraphProps {
   return { istd: 0, ilfo: 0, ilvl: 0, inTable: false, ttp: false, itap: 0, innerCell: false, innerTtp: false };
 }
 
-function applyParagraphSprms(props: ParagraphProps, grpprl: Buffer): void {
-  for (const [sprm, op] of sprms(grpprl)) {
+function applyParagraphSprms(props: ParagraphProps, grpprl: Buffer, dialect: WordDialect): void {
+  for (const [sprm, op] of dialect.sprms(grpprl)) {
     switch (sprm) {
+      case W6_SPRM.nLvlAnm:
+        props.anm = op[0];
+        break;
+      case W6_SPRM.anld:
+        props.anmFormat = op[0];
+        break;
       case SPRM.pIstd:
         if (op.length >= 2) props.istd = op.readUInt16LE(0);
         break;
@@ -503,26 +575,26 @@ function applyParagraphSprms(props: ParagraphProps, grpprl: Buffer): void {
         props.innerTtp = op[0] === 1;
         break;
       case SPRM.tDefTable:
-        props.row = rowGeometry(op);
+        props.row = rowGeometry(op, dialect.cellDefinition);
         break;
     }
   }
 }
 
-/** sprmTDefTable's operand: itcMac, itcMac + 1 edges, then a TC80 (20 bytes, flags first) per cell while they last. */
-function rowGeometry(op: Buffer): RowGeometry | undefined {
+/** sprmTDefTable's operand: itcMac, itcMac + 1 edges, then a TC (flags first) per cell while they last. */
+function rowGeometry(op: Buffer, tcSize: number): RowGeometry | undefined {
   const cells = op[0] ?? 0;
   if (cells < 1 || cells > MAX_ROW_CELLS || op.length < 1 + (cells + 1) * 2) return undefined;
   const edges = Array.from({ length: cells + 1 }, (_, i) => op.readInt16LE(1 + i * 2));
   const tcs = 1 + (cells + 1) * 2;
   const merges = Array.from({ length: cells }, (_, i) =>
-    tcs + i * 20 + 2 <= op.length ? op.readUInt16LE(tcs + i * 20) : 0,
+    tcs + i * tcSize + 2 <= op.length ? op.readUInt16LE(tcs + i * tcSize) : 0,
   );
   return { edges, merges };
 }
 
 /** The single property modifiers of a grpprl, with their operands (size from the sprm's spra bits). */
-function* sprms(grpprl: Buffer): Generator<[number, Buffer]> {
+function* sprms97(grpprl: Buffer): Generator<[number, Buffer]> {
   let at = 0;
   while (at + 2 <= grpprl.length) {
     const sprm = grpprl.readUInt16LE(at);
@@ -560,7 +632,7 @@ function* sprms(grpprl: Buffer): Generator<[number, Buffer]> {
 }
 
 /** The style sheet: each style's built-in id, name, base style and outline level. */
-function readStyles(stsh: Buffer | undefined): Style[] {
+function readStyles(stsh: Buffer | undefined, dialect: WordDialect = WORD97): Style[] {
   if (!stsh || stsh.length < 4) return [];
   const cbStshi = stsh.readUInt16LE(0);
   const cstd = stsh.readUInt16LE(2);
@@ -571,7 +643,7 @@ function readStyles(stsh: Buffer | undefined): Style[] {
     const cbStd = stsh.readUInt16LE(at);
     const std = stsh.subarray(at + 2, at + 2 + cbStd);
     at += 2 + cbStd;
-    if (cbStd < cbStdBase || std.length < 10) {
+    if (cbStd < cbStdBase || std.length < Math.max(4, cbStdBase)) {
       styles.push({ sti: 0x0ffe, name: '', base: 0x0fff });
       continue;
     }
@@ -580,7 +652,9 @@ function readStyles(stsh: Buffer | undefined): Style[] {
     const base = std.readUInt16LE(2) >> 4;
     let name = '';
     let p = cbStdBase;
-    if (p + 2 <= std.length) {
+    if (dialect.styleName) {
+      ({ name, next: p } = dialect.styleName(std, p));
+    } else if (p + 2 <= std.length) {
       const cch = std.readUInt16LE(p);
       name = std.subarray(p + 2, p + 2 + cch * 2).toString('utf16le');
       p += 2 + (cch + 1) * 2;
@@ -592,15 +666,16 @@ function readStyles(stsh: Buffer | undefined): Style[] {
       const upx = std.subarray(p + 2, p + 2 + cbUpx);
       if (upx.length >= 2) {
         const props = defaultParagraphProps();
-        applyParagraphSprms(props, upx.subarray(2));
+        applyParagraphSprms(props, upx.subarray(2), dialect);
         style.outline = props.outline;
+        if (props.anm !== undefined) style.anm = { level: props.anm, format: props.anmFormat };
       }
       // UPXs are padded to an even length; the second holds the character properties.
       p += 2 + cbUpx + (cbUpx & 1);
     }
     if ((stk === 1 || stk === 2) && p + 2 <= std.length) {
       const cbUpx = std.readUInt16LE(p);
-      style.chars = readCharSprms(std.subarray(p + 2, p + 2 + cbUpx));
+      style.chars = readCharSprms(std.subarray(p + 2, p + 2 + cbUpx), dialect);
     }
     styles.push(style);
   }
@@ -727,6 +802,7 @@ class TextReader {
     private readonly chpx: FcRun<RawCharProps>[],
     private readonly styles: Style[],
     private readonly lists: Map<number, ListFormat>,
+    private readonly dialect: WordDialect = WORD97,
   ) {
     this.tracksDeletions = chpx.some((run) => run.props.deleted);
   }
@@ -781,7 +857,7 @@ class TextReader {
       const width = piece.compressed ? 1 : 2;
       const firstFc = piece.fc + (start - piece.cpStart) * width;
       const bytes = this.word.subarray(firstFc, firstFc + (end - start) * width);
-      const text = piece.compressed ? decodeCompressed(bytes) : bytes.toString('utf16le');
+      const text = piece.compressed ? this.dialect.decode8(bytes) : bytes.toString('utf16le');
       for (let i = 0; i < text.length; i++) {
         const ch = text[i]!;
         const fc = firstFc + i * width;
@@ -887,9 +963,11 @@ class TextReader {
       paragraph.heading = this.headingLevel(props);
       // A heading numbered by a list ("1.2 Scope") shows its number, as the DOCX reader writes it.
       if (paragraph.heading && props.ilfo > 0) paragraph.label = this.headingLabel(props.ilfo, props.ilvl);
+      const numbered = paragraph.heading ? undefined : this.oldNumbering(props);
       if (props.ilfo > 0 && !paragraph.heading) {
         paragraph.list = this.listItem(props.ilfo, props.ilvl);
-      } else if (!paragraph.heading && this.codeStyle(props.istd)) paragraph.code = true;
+      } else if (numbered) paragraph.list = numbered;
+      else if (!paragraph.heading && this.codeStyle(props.istd)) paragraph.code = true;
       else if (!paragraph.heading) {
         if (this.styleNamed(props.istd, QUOTE_STYLE)) paragraph.role = 'quote';
         else if (this.styleNamed(props.istd, TERM_STYLE)) paragraph.role = 'term';
@@ -897,6 +975,26 @@ class TextReader {
       }
     }
     return paragraph;
+  }
+
+  /**
+   * Word 6/95 auto-numbering of a paragraph (its own or its style's): level 10 numbers paragraphs,
+   * 11 bullets them, 1-9 are outline levels; the ANLD's number format says bullet (nfc 23) or number.
+   */
+  private oldNumbering(props: ParagraphProps): WordParagraph['list'] {
+    let level = props.anm;
+    let format = props.anmFormat;
+    for (let at = props.istd, hop = 0; (level === undefined || format === undefined) && hop < MAX_STYLE_HOPS; hop++) {
+      const style = this.styles[at];
+      if (!style) break;
+      level ??= style.anm?.level;
+      format ??= style.anm?.format;
+      if (style.base >= 0x0ffe || style.base === at) break;
+      at = style.base;
+    }
+    if (!level || level > 11) return undefined;
+    const ordered = level !== 11 && format !== NFC_BULLET;
+    return { ordered, level: level <= 9 ? level - 1 : 0 };
   }
 
   /** The number a list draws on a heading in it at level `ilvl` ("1.2"), counted with the list; none for bullets. */
@@ -1034,3 +1132,11 @@ function findRun<T>(runs: FcRun<T>[], fc: number): FcRun<T> | undefined {
 function decodeCompressed(bytes: Buffer): string {
   return iconv.decode(bytes, 'cp1252');
 }
+
+const WORD97: WordDialect = {
+  sprms: sprms97,
+  papxEntry: 13,
+  cellDefinition: 20,
+  pageNumber: 4,
+  decode8: decodeCompressed,
+};

@@ -22,7 +22,11 @@ export function sheetRows(sheet: XLSX.WorkSheet, date1904 = false): string[][] {
  * inside stays (as `[]`) so tables one under another stay apart, and a merged range shows its
  * value in every cell it covers (as DOCX and PPTX tables), which also keeps it in one table.
  */
-export function sheetGrid(sheet: XLSX.WorkSheet, date1904: boolean): { rows: string[][]; top: number; left: number } {
+export function sheetGrid(
+  sheet: XLSX.WorkSheet,
+  date1904: boolean,
+  localeDates?: ReadonlyMap<string, string>,
+): { rows: string[][]; top: number; left: number } {
   const ref = sheet['!ref'];
   if (!ref) return { rows: [], top: 0, left: 0 };
   const range = XLSX.utils.decode_range(ref);
@@ -37,7 +41,7 @@ export function sheetGrid(sheet: XLSX.WorkSheet, date1904: boolean): { rows: str
     const row = new Array<string>(width);
     let filled = false;
     for (let c = firstCol; c <= lastCol; c++) {
-      const text = cellText(sheetCell(sheet, r, c), date1904, sheet, r, c);
+      const text = cellText(sheetCell(sheet, r, c), date1904, sheet, r, c, localeDates);
       row[c - firstCol] = text;
       if (text !== '') filled = true;
     }
@@ -140,7 +144,18 @@ const LOCALE_DATE_FORMATS = new Map([
 /** A formula that is a boolean constant: `TRUE()`, `FALSE()` (ODS, XLSX), `true` (BIFF as SheetJS reads it). */
 const BOOLEAN_FORMULA = /^\s*=?\s*(true|false)\s*(?:\(\s*\))?\s*$/i;
 
-function cellText(cell: XLSX.CellObject | undefined, date1904: boolean, sheet?: XLSX.WorkSheet, r = 0, c = 0): string {
+/**
+ * A cell as the sheet shows it; `localeDates`: more format codes drawn in the reader's locale (an
+ * ODS's language-default date styles, see spreadsheet/ods-locale-dates.ts), written ISO as ids 14 and 22.
+ */
+function cellText(
+  cell: XLSX.CellObject | undefined,
+  date1904: boolean,
+  sheet?: XLSX.WorkSheet,
+  r = 0,
+  c = 0,
+  localeDates?: ReadonlyMap<string, string>,
+): string {
   if (!cell) return '';
   // LibreOffice keeps a boolean as the formula =TRUE() on a number, shown in the column's format (a date).
   const constant = typeof cell.f === 'string' ? BOOLEAN_FORMULA.exec(cell.f)?.[1] : undefined;
@@ -149,7 +164,10 @@ function cellText(cell: XLSX.CellObject | undefined, date1904: boolean, sheet?: 
     return typeof cell.f === 'string' && sheet ? uncachedFormulaText(cell, sheet, r, c, date1904) : '';
   // Not computable: the empty text stays, as the file says (it may be the real result).
   if (holdsEmptyTextResult(cell)) return sheet ? uncachedFormulaText(cell, sheet, r, c, date1904, '') : '';
-  const iso = cell.t === 'n' && typeof cell.z === 'string' ? LOCALE_DATE_FORMATS.get(cell.z) : undefined;
+  const iso =
+    cell.t === 'n' && typeof cell.z === 'string'
+      ? (LOCALE_DATE_FORMATS.get(cell.z) ?? localeDates?.get(cell.z))
+      : undefined;
   if (iso) return XLSX.SSF.format(iso, cell.v as number, { date1904 });
   if (isWholeNumberInGeneral(cell)) return String(cell.v);
   if (cell.w !== undefined) return cell.w.trim();

@@ -15,6 +15,7 @@ import { streamOf } from '../shared/ole';
 import { MAX_COLUMNS, positionedRegions, rangeTexts, sheetCell, sheetGrid } from '../shared/sheet-grid';
 import { commentBlocks, type ReviewComment } from '../shared/comments';
 import { odsHiddenSheets } from './ods-hidden-sheets';
+import { odsLocaleDateFormats } from './ods-locale-dates';
 
 /** A formula element that ends its cell without a value: `<f>…</f></c>`, `<f …/></c>`, `<f>…</f><v/></c>`. */
 const UNCACHED_FORMULA =
@@ -109,6 +110,8 @@ export const spreadsheetReader: Reader = {
     const hidden = new Set((wb.Workbook?.Sheets ?? []).filter((s) => s.Hidden).map((s) => s.name));
     // SheetJS marks no ODS sheet hidden; names compared as shown (SheetJS keeps their entities).
     const odsHidden = ods ? odsHiddenSheets(zip) : undefined;
+    // ODS dates in the locale's default format are written ISO, as XLSX's built-in short dates.
+    const localeDates = ods ? odsLocaleDateFormats(zip) : undefined;
     const blocks: Block[] = [];
     if (range && !selectedPages(range, wb.SheetNames.length).length) throw noPageSelected(wb.SheetNames.length);
     const numbers = selectedPages(range, wb.SheetNames.length);
@@ -123,12 +126,19 @@ export const spreadsheetReader: Reader = {
       const shownName = ods ? decodeXML(name) : name;
       blocks.push({ type: 'heading', level: 2, text: [text(shownName)] });
       const sheet = wb.Sheets[name]!;
-      const grid = sheetGrid(sheet, wb.Workbook?.WBProps?.date1904 ?? false);
+      const grid = sheetGrid(sheet, wb.Workbook?.WBProps?.date1904 ?? false, localeDates);
       const anchored = anchoredChartsOf(shownName);
       const sheetCharts = chartsOf(shownName);
       const comments = commentBlocks(sheetComments(sheet));
       if (grid.rows.length === 0) {
-        if (!anchored.length && !sheetCharts.length && !comments.length)
+        const nothing = !anchored.length && !sheetCharts.length && !comments.length;
+        // A worksheet embedded in another document shows its content only: its empty sheets are left out.
+        if (nothing && options.embedded) {
+          blocks.pop();
+          starts.pop();
+          continue;
+        }
+        if (nothing)
           blocks.push({ type: 'paragraph', text: [{ type: 'emphasis', children: [text('(empty sheet)')] }] });
         blocks.push(...anchored.flatMap((c) => c.blocks), ...sheetCharts, ...comments);
         continue;
