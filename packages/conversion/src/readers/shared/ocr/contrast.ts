@@ -40,7 +40,8 @@ export function blackPercentile(pixels: Uint8Array): number {
   for (let v = 1; v < 256; v++) if (histogram[v]! > histogram[paper]!) paper = v;
   const ink = level(histogram, pixels.length * INK_SHARE);
   const black = level(histogram, pixels.length * BLACK_SHARE);
-  if (paper - level(histogram, (pixels.length * USUAL_BLACK_PERCENTILE) / 100) < MIN_INK_CONTRAST) return DARKEST_PERCENTILE;
+  if (paper - level(histogram, (pixels.length * USUAL_BLACK_PERCENTILE) / 100) < MIN_INK_CONTRAST)
+    return DARKEST_PERCENTILE;
   for (let v = ink + ABOVE_INK; v + BACKGROUND_WINDOW <= 256 && v <= black + NEAR_BLACK; v++) {
     if (Math.abs(v + 1 - paper) <= PAPER_MARGIN) continue;
     const count = windowCount(histogram, v);
