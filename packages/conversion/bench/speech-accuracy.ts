@@ -2,10 +2,11 @@ import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { transcribe } from '../src/readers/audio';
+import { transcribe, transcribeWithMoonshine } from '../src/readers/audio';
+import { loadMoonshine } from '../src/readers/audio/moonshine';
 
 /**
- * `pnpm bench speech` (round 2), or `npx tsx packages/conversion/bench/speech-accuracy.ts round1|round2
+ * `pnpm bench speech` (round 4), or `npx tsx packages/conversion/bench/speech-accuracy.ts round1|round2|round3|round4
  * [label,...]`: word error rate, word recall (longest common word sequence ÷ reference words) and
  * time of the offline speech path (ffmpeg → PocketSphinx) under pre-processing, segmenting and
  * decoder variants, each against the pipeline the converter had before, on the same recordings in
@@ -235,6 +236,8 @@ export interface SpeechVariant {
   flags?: string[];
   /** Shortest silence (seconds) between two stretches; Infinity decodes 30 s pieces whole. */
   silence?: number;
+  /** Decode the stretches with Moonshine (the npm-shipped ONNX model) instead of PocketSphinx. */
+  moonshine?: boolean;
 }
 
 const BEFORE: SpeechVariant = { label: 'continuous decoder (before)', continuous: true };
@@ -295,7 +298,19 @@ const ROUND3: SpeechVariant[] = [
   { label: 'no silence split (30 s pieces)', silence: Infinity },
 ];
 
-export const ROUNDS: Record<string, SpeechVariant[]> = { round1: ROUND1, round2: ROUND2, round3: ROUND3 };
+/** Round 4: another engine, Moonshine tiny, on the same stretches, against PocketSphinx. */
+const ROUND4: SpeechVariant[] = [
+  BEFORE,
+  { label: 'PocketSphinx, stretches (the converter before)' },
+  { label: 'Moonshine tiny, stretches', moonshine: true },
+];
+
+export const ROUNDS: Record<string, SpeechVariant[]> = {
+  round1: ROUND1,
+  round2: ROUND2,
+  round3: ROUND3,
+  round4: ROUND4,
+};
 
 function run(cmd: string, args: string[]): string {
   return execFileSync(cmd, args, { encoding: 'utf8', maxBuffer: 64 * 1024 * 1024, stdio: ['ignore', 'pipe', 'pipe'] });
@@ -336,6 +351,11 @@ function wordsOf(output: string): string[] {
 }
 
 async function decode(wav: string, variant: SpeechVariant): Promise<string[]> {
+  if (variant.moonshine) {
+    const model = await loadMoonshine();
+    if (!model) throw new Error('speech bench: Moonshine is not installed');
+    return (await transcribeWithMoonshine(wav, model)).flatMap((w) => w.word.split(/\s+/));
+  }
   if (!variant.continuous) return (await transcribe(wav, variant.flags ?? [], variant.silence)).map((w) => w.word);
   return wordsOf(
     run('pocketsphinx_continuous', [
@@ -384,13 +404,15 @@ interface Score {
   ms: number;
 }
 
-export async function runSpeechBench(round = 'round2', only?: string[]): Promise<string> {
+export async function runSpeechBench(round = 'round4', only?: string[]): Promise<string> {
   const all = ROUNDS[round];
   if (!all) throw new Error(`speech bench: no round ${round} (${Object.keys(ROUNDS).join(', ')})`);
   const variants = only?.length ? all.filter((v) => v === BEFORE || only.includes(v.label)) : all;
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'mw-speech-'));
   try {
     const recordings = makeRecordings(dir);
+    // The model loads once per process in the converter too: its load is not charged to the first recording.
+    if (variants.some((v) => v.moonshine)) await loadMoonshine();
     const audio = recordings.reduce((s, r) => s + r.seconds, 0);
     const scores = new Map<string, Map<string, Score>>(variants.map((v) => [v.label, new Map()]));
     for (const [n, rec] of recordings.entries()) {

@@ -7,6 +7,7 @@ import type { Reader } from '../reader';
 import { ConversionError } from '../../types';
 import { text } from '../../document/model';
 import { transcribeWithEndpoint, type TranscribedSegment } from '../../enhanced/transcription-endpoint';
+import { loadMoonshine, type Moonshine } from './moonshine';
 
 const run = promisify(execFile);
 const MODEL_DIR = '/usr/share/pocketsphinx/model/en-us';
@@ -14,7 +15,7 @@ const MODEL_DIR = '/usr/share/pocketsphinx/model/en-us';
 const CHUNK_SECONDS = 300;
 /** A pause this long (seconds) between words starts a new paragraph. */
 const PARAGRAPH_PAUSE = 1.2;
-/** Past this many seconds a paragraph ends at the next short pause (a sentence gap), so long speech gets timestamps. */
+/** A paragraph that would run past this many seconds ends at the next short pause (a sentence gap), so long speech gets timestamps. */
 const PARAGRAPH_SOFT_SECONDS = 30;
 /** A gap between words at least this long (seconds) is a pause between sentences. */
 const SENTENCE_PAUSE = 0.05;
@@ -32,9 +33,10 @@ export interface Word {
 }
 
 /**
- * wav, mp3, m4a: ffmpeg decodes to 16 kHz mono, CMU PocketSphinx (Debian's pocketsphinx and its
- * US-English model, both offline) transcribes chunk by chunk, each stretch of sound between
- * silences as its own utterance; paragraphs start at pauses and
+ * wav, mp3, m4a: ffmpeg decodes to 16 kHz mono, Moonshine (an ONNX model installed with the npm
+ * dependencies; `moonshine.ts`) transcribes chunk by chunk, each stretch of sound between silences
+ * as its own utterance, and CMU PocketSphinx (Debian's pocketsphinx and its US-English model) does
+ * when Moonshine is not installed or fails on a chunk; paragraphs start at pauses and
  * carry [mm:ss] timestamps. Title and artist come from the file's tags. In enhanced mode with a
  * transcription endpoint configured, each chunk goes there first; a chunk it fails is transcribed offline.
  */
@@ -71,14 +73,16 @@ export const audioReader: Reader = {
           options.enhanced && options.transcriptionEndpoint
             ? await transcribeWithEndpoint(await fs.readFile(chunk), options.transcriptionEndpoint)
             : undefined;
-        for (const w of remote ? segmentsAsWords(remote) : await transcribe(chunk)) {
+        for (const w of remote ? segmentsAsWords(remote) : await transcribeOffline(chunk)) {
           const at = w.start + offset;
           const current = paragraphs[paragraphs.length - 1];
           const length = current ? at - current.at : 0;
+          // Measured to the piece's end: a Moonshine piece is a whole stretch of sound, up to 30 s.
+          const lengthWith = current ? w.end + offset - current.at : 0;
           const breakHere =
             !current ||
             w.pause >= PARAGRAPH_PAUSE ||
-            (length >= PARAGRAPH_SOFT_SECONDS && w.pause >= SENTENCE_PAUSE) ||
+            (lengthWith >= PARAGRAPH_SOFT_SECONDS && w.pause >= SENTENCE_PAUSE) ||
             length >= PARAGRAPH_HARD_SECONDS;
           if (breakHere) paragraphs.push({ at, words: [] });
           paragraphs[paragraphs.length - 1]!.words.push(w.word);
@@ -225,6 +229,42 @@ function splitLong(samples: Int16Array, start: number, end: number): Array<[numb
   }
   pieces.push([from, end]);
   return pieces;
+}
+
+/** Offline words of a 16 kHz mono WAV: Moonshine's, or PocketSphinx's when Moonshine cannot be loaded or fails. */
+async function transcribeOffline(wav: string): Promise<Word[]> {
+  const model = await loadMoonshine();
+  if (model) {
+    try {
+      return await transcribeWithMoonshine(wav, model);
+    } catch {
+      // The chunk is transcribed by PocketSphinx below, as when the model is not installed.
+    }
+  }
+  return transcribe(wav);
+}
+
+/**
+ * Moonshine's text for each stretch of sound (speechStretches) as one timed "word", so paragraphs
+ * and timestamps follow the same pauses as PocketSphinx's words (the model gives no word times).
+ */
+export async function transcribeWithMoonshine(wav: string, model: Moonshine): Promise<Word[]> {
+  const { samples } = wavSamples(await fs.readFile(wav));
+  const perFrame = SAMPLE_RATE / FRAMES_PER_SECOND;
+  const words: Word[] = [];
+  let lastEnd = 0;
+  for (const [from, to] of speechStretches(samples)) {
+    const said = await model.transcribe(
+      Float32Array.from(samples.subarray(from * perFrame, to * perFrame), (s) => s / 32768),
+    );
+    if (!said) continue;
+    // Times of the sound itself: a stretch carries STRETCH_PADDING of silence at each end that has one.
+    const start = from / FRAMES_PER_SECOND + (from > 0 ? STRETCH_PADDING : 0);
+    const end = Math.max(start, to / FRAMES_PER_SECOND - STRETCH_PADDING);
+    words.push({ word: said, start, end, pause: words.length ? Math.max(0, start - lastEnd) : 0 });
+    lastEnd = end;
+  }
+  return words;
 }
 
 /**

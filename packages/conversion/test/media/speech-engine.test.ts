@@ -1,0 +1,81 @@
+import { execFileSync } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { closeConversionWorkers, convertIsolated } from '../../src';
+import { audioReader } from '../../src/readers/audio';
+import { loadMoonshine } from '../../src/readers/audio/moonshine';
+
+jest.mock('../../src/readers/audio/moonshine', () => {
+  const actual = jest.requireActual('../../src/readers/audio/moonshine');
+  return { ...actual, loadMoonshine: jest.fn(actual.loadMoonshine) };
+});
+
+// onnxruntime-node checks its tensors' arrays against Node's own Float32Array, which jest's sandbox
+// replaces: the model runs in a conversion worker here, as in the services; the fallbacks run in jest.
+afterAll(() => closeConversionWorkers());
+const limits = { timeoutMs: 120_000, maxMemoryMb: 1536 };
+jest.setTimeout(180_000);
+const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'mw-speech-engine-'));
+afterAll(() => fs.rmSync(tmp, { recursive: true, force: true }));
+
+/** flite's words as a file of the given extension, with silences of `gap` seconds between the sentences. */
+function spoken(sentences: string[], ext: string, gap = 1.5): Buffer {
+  const parts = sentences.map((s, i) => {
+    const wav = path.join(tmp, `part-${i}.wav`);
+    execFileSync('flite', ['-voice', 'slt', '-t', s, '-o', wav]);
+    return wav;
+  });
+  const out = path.join(tmp, `spoken.${ext}`);
+  const inputs = parts.flatMap((p) => ['-i', p]);
+  const pads = parts.map((_, i) => `[${i}]aresample=16000,apad=pad_dur=${gap}[a${i}]`).join(';');
+  const concat = `${parts.map((_, i) => `[a${i}]`).join('')}concat=n=${parts.length}:v=0:a=1`;
+  execFileSync('ffmpeg', ['-v', 'error', '-y', ...inputs, '-filter_complex', `${pads};${concat}`, out]);
+  return fs.readFileSync(out);
+}
+
+const converted = async (input: Buffer): Promise<string> =>
+  (await convertIsolated(input, 'wav', { enhanced: false }, limits)).markdown.trim();
+
+/** The reader's paragraphs in this process (where the model cannot run), for the fallbacks. */
+const markdownOf = async (input: Buffer): Promise<string> =>
+  (await audioReader.read(input, { enhanced: false })).blocks
+    .map((b) =>
+      b.type === 'paragraph'
+        ? b.text.map((n) => ('text' in n ? n.text : n.type === 'raw' ? n.markdown : '')).join('')
+        : '',
+    )
+    .join('\n\n');
+
+describe('the offline speech engine', () => {
+  it('When speech is transcribed offline, then Moonshine writes it with sentence capitals and punctuation', async () => {
+    const md = await converted(spoken(['Please send the quarterly report to the finance team by Friday.'], 'wav'));
+    expect(md).toMatch(/^\[00:00\] Please send the quarterly report to the [A-Za-z ]+ by Friday\.$/);
+  });
+
+  it('When sentences are 3 s apart, then each is a paragraph stamped with the time it starts', async () => {
+    const md = await converted(
+      spoken(['The meeting starts at nine.', 'The train leaves every twenty minutes.'], 'wav', 3),
+    );
+    const paragraphs = md.split('\n\n');
+    expect(paragraphs).toHaveLength(2);
+    expect(paragraphs[0]).toBe('[00:00] The meeting starts at nine.');
+    // flite says the first sentence in about two seconds, then 3 s of silence.
+    expect(paragraphs[1]).toMatch(/^\[00:0[45]\] The train leaves every twenty minutes/);
+  });
+
+  it('When Moonshine fails on a chunk, then PocketSphinx transcribes it instead', async () => {
+    jest.mocked(loadMoonshine).mockResolvedValueOnce({
+      transcribe: () => Promise.reject(new Error('onnxruntime failed')),
+    });
+    const md = await markdownOf(spoken(['Hello world.'], 'wav'));
+    // PocketSphinx writes lower-case words without punctuation.
+    expect(md).toMatch(/^\[00:00\] [a-z ]*hello world[a-z ]*$/);
+  });
+
+  it('When Moonshine is not installed, then PocketSphinx transcribes the audio', async () => {
+    jest.mocked(loadMoonshine).mockResolvedValueOnce(undefined);
+    const md = await markdownOf(spoken(['Hello world.'], 'wav'));
+    expect(md).toMatch(/^\[00:00\] [a-z ]*hello world[a-z ]*$/);
+  });
+});
