@@ -64,6 +64,38 @@ describe('the offline speech engine', () => {
     expect(paragraphs[1]).toMatch(/^\[00:0[45]\] The train leaves every twenty minutes/);
   });
 
+  it('When a sentence straddles the 5-minute chunk seam, then each of its words is transcribed once', async () => {
+    const said = [
+      'The council will vote on the new library budget next week.',
+      'Several residents asked for longer opening hours.',
+    ];
+    const speech = path.join(tmp, 'seam-speech.wav');
+    fs.writeFileSync(speech, spoken(said, 'wav', 0.5));
+    const out = path.join(tmp, 'seam.mp3');
+    // 298.8 s of silence, so the first sentence starts 1.2 s before the seam.
+    execFileSync('ffmpeg', [
+      '-v',
+      'error',
+      '-y',
+      '-f',
+      'lavfi',
+      '-i',
+      'anullsrc=r=16000:cl=mono:d=298.8',
+      '-i',
+      speech,
+      '-filter_complex',
+      '[0][1]concat=n=2:v=0:a=1',
+      '-b:a',
+      '32k',
+      out,
+    ]);
+    const md = await convertIsolated(fs.readFileSync(out), 'mp3', { enhanced: false }, limits);
+    const words = md.markdown.toLowerCase().split(/[^a-z]+/);
+    for (const word of ['council', 'vote', 'library', 'budget', 'residents', 'opening', 'hours'])
+      expect(words.filter((w) => w === word)).toEqual([word]);
+    expect(md.markdown).toMatch(/^\[04:5[89]\] /);
+  });
+
   it('When Moonshine fails on a chunk, then PocketSphinx transcribes it instead', async () => {
     jest.mocked(loadMoonshine).mockResolvedValueOnce({
       transcribe: () => Promise.reject(new Error('onnxruntime failed')),

@@ -11,8 +11,10 @@ import { loadMoonshine, type Moonshine } from './moonshine';
 
 const run = promisify(execFile);
 const MODEL_DIR = '/usr/share/pocketsphinx/model/en-us';
-/** Audio is transcribed in chunks of this many seconds, so memory stays bounded on long files. */
+/** Audio is transcribed in chunks of about this many seconds, so memory stays bounded on long files. */
 const CHUNK_SECONDS = 300;
+/** A chunk may run this much longer (seconds, the longest stretch of sound), so it ends in a silence, not inside a word. */
+const SEAM_SECONDS = 30;
 /** A pause this long (seconds) between words starts a new paragraph. */
 const PARAGRAPH_PAUSE = 1.2;
 /** A paragraph that would run past this many seconds ends at the next short pause (a sentence gap), so long speech gets timestamps. */
@@ -49,7 +51,8 @@ export const audioReader: Reader = {
       await fs.writeFile(source, input);
       const tags = await probe(source);
       const paragraphs: Array<{ at: number; words: string[] }> = [];
-      for (let offset = 0; offset < Math.max(tags.duration, 0.1); offset += CHUNK_SECONDS) {
+      let lastEnd: number | undefined;
+      for (let offset = 0, kept = 0; offset < Math.max(tags.duration, 0.1); offset += kept) {
         const chunk = path.join(dir, `chunk.wav`);
         await tool('ffmpeg', [
           '-v',
@@ -58,7 +61,7 @@ export const audioReader: Reader = {
           '-ss',
           String(offset),
           '-t',
-          String(CHUNK_SECONDS),
+          String(CHUNK_SECONDS + SEAM_SECONDS),
           '-i',
           source,
           '-ar',
@@ -69,20 +72,24 @@ export const audioReader: Reader = {
           'wav',
           chunk,
         ]);
+        kept = await keepUntilSeam(chunk);
         const remote =
           options.enhanced && options.transcriptionEndpoint
             ? await transcribeWithEndpoint(await fs.readFile(chunk), options.transcriptionEndpoint)
             : undefined;
-        for (const w of remote ? segmentsAsWords(remote) : await transcribeOffline(chunk)) {
+        for (const [i, w] of (remote ? segmentsAsWords(remote) : await transcribeOffline(chunk)).entries()) {
           const at = w.start + offset;
+          // A chunk's first piece counts its pause from the previous chunk's last one.
+          const pause = i === 0 && lastEnd !== undefined ? at - lastEnd : w.pause;
+          lastEnd = w.end + offset;
           const current = paragraphs[paragraphs.length - 1];
           const length = current ? at - current.at : 0;
           // Measured to the piece's end: a Moonshine piece is a whole stretch of sound, up to 30 s.
           const lengthWith = current ? w.end + offset - current.at : 0;
           const breakHere =
             !current ||
-            w.pause >= PARAGRAPH_PAUSE ||
-            (lengthWith >= PARAGRAPH_SOFT_SECONDS && w.pause >= SENTENCE_PAUSE) ||
+            pause >= PARAGRAPH_PAUSE ||
+            (lengthWith >= PARAGRAPH_SOFT_SECONDS && pause >= SENTENCE_PAUSE) ||
             length >= PARAGRAPH_HARD_SECONDS;
           if (breakHere) paragraphs.push({ at, words: [] });
           paragraphs[paragraphs.length - 1]!.words.push(w.word);
@@ -148,6 +155,26 @@ const MIN_SOUND_SECONDS = 0.1;
 const STRETCH_PADDING = 0.15;
 /** A stretch longer than this (seconds) is cut at its quietest 10 ms inside the last third. */
 const MAX_STRETCH_SECONDS = 30;
+
+/**
+ * Cuts a chunk's WAV where the next chunk should begin: at the start of the first stretch of sound
+ * that begins after CHUNK_SECONDS (stretches are separated by silence, or cut at their quietest
+ * frame), so no word is split between two chunks. Returns the seconds kept: all of a chunk with no
+ * stretch starting there (the end of the audio, or silence to the end of the chunk).
+ */
+export async function keepUntilSeam(wav: string): Promise<number> {
+  const bytes = await fs.readFile(wav);
+  const { offset, samples } = wavSamples(bytes);
+  const perFrame = SAMPLE_RATE / FRAMES_PER_SECOND;
+  const next = speechStretches(samples).find(([start]) => start >= CHUNK_SECONDS * FRAMES_PER_SECOND);
+  if (!next) return Math.max(samples.length / SAMPLE_RATE, CHUNK_SECONDS);
+  const kept = next[0] * perFrame;
+  const out = Buffer.from(bytes.subarray(0, offset + kept * 2));
+  out.writeUInt32LE(out.length - 8, 4);
+  out.writeUInt32LE(kept * 2, offset - 4);
+  await fs.writeFile(wav, out);
+  return kept / SAMPLE_RATE;
+}
 
 /** Where the samples of a 16-bit PCM WAV file start, and how many there are. */
 function wavSamples(wav: Buffer): { offset: number; samples: Int16Array } {
