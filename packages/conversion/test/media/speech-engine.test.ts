@@ -96,6 +96,16 @@ describe('the offline speech engine', () => {
     expect(md.markdown).toMatch(/^\[04:5[89]\] /);
   });
 
+  it('When the two channels are in opposite phase, then the speech is transcribed from one of them', async () => {
+    const mono = path.join(tmp, 'phase-mono.wav');
+    fs.writeFileSync(mono, spoken(['Please send the quarterly report to the finance team by Friday.'], 'wav'));
+    const out = path.join(tmp, 'phase.wav');
+    // The right channel is the left one inverted: their mix is silence.
+    execFileSync('ffmpeg', ['-v', 'error', '-y', '-i', mono, '-af', 'pan=stereo|c0=c0|c1=-1*c0', out]);
+    const md = (await convertIsolated(fs.readFileSync(out), 'wav', { enhanced: false }, limits)).markdown;
+    expect(md).toMatch(/^\[00:00\] Please send the quarterly report to the [A-Za-z ]+ by Friday\.\n*$/);
+  });
+
   it('When Moonshine fails on a chunk, then PocketSphinx transcribes it instead', async () => {
     jest.mocked(loadMoonshine).mockResolvedValueOnce({
       transcribe: () => Promise.reject(new Error('onnxruntime failed')),

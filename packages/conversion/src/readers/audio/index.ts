@@ -54,24 +54,29 @@ export const audioReader: Reader = {
       let lastEnd: number | undefined;
       for (let offset = 0, kept = 0; offset < Math.max(tags.duration, 0.1); offset += kept) {
         const chunk = path.join(dir, `chunk.wav`);
-        await tool('ffmpeg', [
-          '-v',
-          'error',
-          '-y',
-          '-ss',
-          String(offset),
-          '-t',
-          String(CHUNK_SECONDS + SEAM_SECONDS),
-          '-i',
-          source,
-          '-ar',
-          '16000',
-          '-ac',
-          '1',
-          '-f',
-          'wav',
-          chunk,
-        ]);
+        const decode = (filters: string[]) =>
+          tool('ffmpeg', [
+            '-v',
+            'error',
+            '-y',
+            '-ss',
+            String(offset),
+            '-t',
+            String(CHUNK_SECONDS + SEAM_SECONDS),
+            '-i',
+            source,
+            ...filters,
+            '-ar',
+            '16000',
+            '-ac',
+            '1',
+            '-f',
+            'wav',
+            chunk,
+          ]);
+        await decode([]);
+        // Channels in opposite phase (a wrongly wired microphone) cancel in the mix: the first one alone is heard.
+        if (tags.channels > 1 && !(await hasSound(chunk))) await decode(['-af', 'pan=mono|c0=c0']);
         kept = await keepUntilSeam(chunk);
         const remote =
           options.enhanced && options.transcriptionEndpoint
@@ -126,9 +131,12 @@ async function tool(cmd: string, args: string[]): Promise<string> {
   }
 }
 
-async function probe(file: string): Promise<{ duration: number; title: string; artist: string }> {
-  const out = JSON.parse(await tool('ffprobe', ['-v', 'error', '-print_format', 'json', '-show_format', file])) as {
+async function probe(file: string): Promise<{ duration: number; title: string; artist: string; channels: number }> {
+  const out = JSON.parse(
+    await tool('ffprobe', ['-v', 'error', '-print_format', 'json', '-show_format', '-show_streams', file]),
+  ) as {
     format?: { duration?: string; tags?: Record<string, string> };
+    streams?: Array<{ codec_type?: string; channels?: number }>;
   };
   const tags = Object.fromEntries(Object.entries(out.format?.tags ?? {}).map(([k, v]) => [k.toLowerCase(), v]));
   const duration = Number(out.format?.duration ?? 0);
@@ -137,6 +145,10 @@ async function probe(file: string): Promise<{ duration: number; title: string; a
     duration: Number.isFinite(duration) ? duration : 0,
     title: tags.title ?? '',
     artist: tags.artist ?? tags.album_artist ?? '',
+    channels: Math.max(
+      0,
+      ...(out.streams ?? []).filter((st) => st.codec_type === 'audio').map((st) => st.channels ?? 0),
+    ),
   };
 }
 
@@ -155,6 +167,11 @@ const MIN_SOUND_SECONDS = 0.1;
 const STRETCH_PADDING = 0.15;
 /** A stretch longer than this (seconds) is cut at its quietest 10 ms inside the last third. */
 const MAX_STRETCH_SECONDS = 30;
+
+/** Whether a 16 kHz mono WAV holds any stretch of sound. */
+async function hasSound(wav: string): Promise<boolean> {
+  return speechStretches(wavSamples(await fs.readFile(wav)).samples).length > 0;
+}
 
 /**
  * Cuts a chunk's WAV where the next chunk should begin: at the start of the first stretch of sound
