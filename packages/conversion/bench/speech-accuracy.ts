@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { transcribe, transcribeWithMoonshine } from '../src/readers/audio';
-import { loadMoonshine } from '../src/readers/audio/moonshine';
+import { moonshineInstalled } from '../src/readers/audio/moonshine';
 
 /**
  * `pnpm bench speech` (round 4), or `npx tsx packages/conversion/bench/speech-accuracy.ts round1|round2|round3|round4
@@ -352,9 +352,8 @@ function wordsOf(output: string): string[] {
 
 async function decode(wav: string, variant: SpeechVariant): Promise<string[]> {
   if (variant.moonshine) {
-    const model = await loadMoonshine();
-    if (!model) throw new Error('speech bench: Moonshine is not installed');
-    return (await transcribeWithMoonshine(wav, model)).flatMap((w) => w.word.split(/\s+/));
+    if (!moonshineInstalled()) throw new Error('speech bench: Moonshine is not installed');
+    return (await transcribeWithMoonshine(wav)).flatMap((w) => w.word.split(/\s+/));
   }
   if (!variant.continuous) return (await transcribe(wav, variant.flags ?? [], variant.silence)).map((w) => w.word);
   return wordsOf(
@@ -411,8 +410,6 @@ export async function runSpeechBench(round = 'round4', only?: string[]): Promise
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'mw-speech-'));
   try {
     const recordings = makeRecordings(dir);
-    // The model loads once per process in the converter too: its load is not charged to the first recording.
-    if (variants.some((v) => v.moonshine)) await loadMoonshine();
     const audio = recordings.reduce((s, r) => s + r.seconds, 0);
     const scores = new Map<string, Map<string, Score>>(variants.map((v) => [v.label, new Map()]));
     for (const [n, rec] of recordings.entries()) {

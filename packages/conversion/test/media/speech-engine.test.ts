@@ -4,15 +4,17 @@ import os from 'node:os';
 import path from 'node:path';
 import { closeConversionWorkers, convertIsolated } from '../../src';
 import { audioReader } from '../../src/readers/audio';
-import { loadMoonshine } from '../../src/readers/audio/moonshine';
+import { moonshineInstalled, moonshineStretches } from '../../src/readers/audio/moonshine';
 
 jest.mock('../../src/readers/audio/moonshine', () => {
   const actual = jest.requireActual('../../src/readers/audio/moonshine');
-  return { ...actual, loadMoonshine: jest.fn(actual.loadMoonshine) };
+  return {
+    ...actual,
+    moonshineInstalled: jest.fn(actual.moonshineInstalled),
+    moonshineStretches: jest.fn(actual.moonshineStretches),
+  };
 });
 
-// onnxruntime-node checks its tensors' arrays against Node's own Float32Array, which jest's sandbox
-// replaces: the model runs in a conversion worker here, as in the services; the fallbacks run in jest.
 afterAll(() => closeConversionWorkers());
 const limits = { timeoutMs: 120_000, maxMemoryMb: 1536 };
 jest.setTimeout(180_000);
@@ -37,7 +39,7 @@ function spoken(sentences: string[], ext: string, gap = 1.5): Buffer {
 const converted = async (input: Buffer): Promise<string> =>
   (await convertIsolated(input, 'wav', { enhanced: false }, limits)).markdown.trim();
 
-/** The reader's paragraphs in this process (where the model cannot run), for the fallbacks. */
+/** The reader's paragraphs in this process, where the engine can be replaced, for the fallbacks. */
 const markdownOf = async (input: Buffer): Promise<string> =>
   (await audioReader.read(input, { enhanced: false })).blocks
     .map((b) =>
@@ -106,17 +108,26 @@ describe('the offline speech engine', () => {
     expect(md).toMatch(/^\[00:00\] Please send the quarterly report to the [A-Za-z ]+ by Friday\.\n*$/);
   });
 
+  it('When a conversion is stopped while Moonshine transcribes, then the process lives on and the next conversion works', async () => {
+    const sentences = Array.from({ length: 8 }, (_, i) => `Item ${i + 1}: the committee approved the annual budget.`);
+    const long = spoken([...sentences, ...sentences, ...sentences], 'wav', 0.6);
+    // About 80 s of speech: the model is still running when the 4 s deadline stops the conversion.
+    await expect(
+      convertIsolated(long, 'wav', { enhanced: false }, { timeoutMs: 4000, maxMemoryMb: 1536 }),
+    ).rejects.toMatchObject({ code: 'timeout' });
+    const md = await converted(spoken(['Hello world.'], 'wav'));
+    expect(md).toMatch(/^\[00:00\] Hello,? world\.?$/);
+  });
+
   it('When Moonshine fails on a chunk, then PocketSphinx transcribes it instead', async () => {
-    jest.mocked(loadMoonshine).mockResolvedValueOnce({
-      transcribe: () => Promise.reject(new Error('onnxruntime failed')),
-    });
+    jest.mocked(moonshineStretches).mockRejectedValueOnce(new Error('onnxruntime failed'));
     const md = await markdownOf(spoken(['Hello world.'], 'wav'));
     // PocketSphinx writes lower-case words without punctuation.
     expect(md).toMatch(/^\[00:00\] [a-z ]*hello world[a-z ]*$/);
   });
 
   it('When Moonshine is not installed, then PocketSphinx transcribes the audio', async () => {
-    jest.mocked(loadMoonshine).mockResolvedValueOnce(undefined);
+    jest.mocked(moonshineInstalled).mockReturnValueOnce(false);
     const md = await markdownOf(spoken(['Hello world.'], 'wav'));
     expect(md).toMatch(/^\[00:00\] [a-z ]*hello world[a-z ]*$/);
   });

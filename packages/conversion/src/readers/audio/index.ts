@@ -7,7 +7,7 @@ import type { Reader } from '../reader';
 import { ConversionError } from '../../types';
 import { text } from '../../document/model';
 import { transcribeWithEndpoint, type TranscribedSegment } from '../../enhanced/transcription-endpoint';
-import { loadMoonshine, type Moonshine } from './moonshine';
+import { moonshineInstalled, moonshineStretches } from './moonshine';
 
 const run = promisify(execFile);
 const MODEL_DIR = '/usr/share/pocketsphinx/model/en-us';
@@ -194,7 +194,7 @@ export async function keepUntilSeam(wav: string): Promise<number> {
 }
 
 /** Where the samples of a 16-bit PCM WAV file start, and how many there are. */
-function wavSamples(wav: Buffer): { offset: number; samples: Int16Array } {
+export function wavSamples(wav: Buffer): { offset: number; samples: Int16Array } {
   for (let at = 12; at + 8 <= wav.length;) {
     const size = wav.readUInt32LE(at + 4);
     if (wav.toString('latin1', at, at + 4) === 'data') {
@@ -275,12 +275,11 @@ function splitLong(samples: Int16Array, start: number, end: number): Array<[numb
   return pieces;
 }
 
-/** Offline words of a 16 kHz mono WAV: Moonshine's, or PocketSphinx's when Moonshine cannot be loaded or fails. */
+/** Offline words of a 16 kHz mono WAV: Moonshine's, or PocketSphinx's when Moonshine is not installed or fails. */
 async function transcribeOffline(wav: string): Promise<Word[]> {
-  const model = await loadMoonshine();
-  if (model) {
+  if (moonshineInstalled()) {
     try {
-      return await transcribeWithMoonshine(wav, model);
+      return await transcribeWithMoonshine(wav);
     } catch {
       // The chunk is transcribed by PocketSphinx below, as when the model is not installed.
     }
@@ -292,15 +291,14 @@ async function transcribeOffline(wav: string): Promise<Word[]> {
  * Moonshine's text for each stretch of sound (speechStretches) as one timed "word", so paragraphs
  * and timestamps follow the same pauses as PocketSphinx's words (the model gives no word times).
  */
-export async function transcribeWithMoonshine(wav: string, model: Moonshine): Promise<Word[]> {
-  const { samples } = wavSamples(await fs.readFile(wav));
-  const perFrame = SAMPLE_RATE / FRAMES_PER_SECOND;
+export async function transcribeWithMoonshine(wav: string): Promise<Word[]> {
+  const stretches = speechStretches(wavSamples(await fs.readFile(wav)).samples);
+  if (!stretches.length) return [];
+  const texts = await moonshineStretches(wav, stretches);
   const words: Word[] = [];
   let lastEnd = 0;
-  for (const [from, to] of speechStretches(samples)) {
-    const said = await model.transcribe(
-      Float32Array.from(samples.subarray(from * perFrame, to * perFrame), (s) => s / 32768),
-    );
+  for (const [i, [from, to]] of stretches.entries()) {
+    const said = texts[i]!.trim();
     if (!said) continue;
     // Times of the sound itself: a stretch carries STRETCH_PADDING of silence at each end that has one.
     const start = from / FRAMES_PER_SECOND + (from > 0 ? STRETCH_PADDING : 0);

@@ -1,5 +1,7 @@
+import { execFile } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
+import { promisify } from 'node:util';
 
 /**
  * Moonshine tiny (English, MIT licence): ONNX weights shipped inside the `@moonshine-ai/moonshine-js`
@@ -7,6 +9,9 @@ import path from 'node:path';
  * vocabulary is Llama's). Nothing is fetched: the model is installed with the dependencies. It
  * halved PocketSphinx's word error rate on the speech bench at an eighth of its time
  * (docs/performance.md, "Speech (offline)").
+ *
+ * It runs in a child process (`moonshine-child.ts`), as PocketSphinx does: onnxruntime's native code
+ * aborts the whole process when a worker thread is terminated during a run (a conversion's timeout).
  */
 
 type Ort = typeof import('onnxruntime-node');
@@ -30,9 +35,42 @@ export interface Moonshine {
   transcribe(samples: Float32Array): Promise<string>;
 }
 
+const run = promisify(execFile);
+/** A build runs the bundled child with plain node; sources run the TypeScript file through tsx. */
+const CHILD =
+  process.env.MARKWRIGHT_BUNDLE === 'true'
+    ? [path.join(__dirname, 'moonshine-child.js')]
+    : ['--require', require.resolve('tsx/cjs'), path.join(__dirname, 'moonshine-child.ts')];
+const CHILD_TIMEOUT_MS = 10 * 60_000;
+
+/** Whether the model's package is installed (else PocketSphinx transcribes). */
+export function moonshineInstalled(): boolean {
+  return modelDir() !== undefined;
+}
+
+/**
+ * Moonshine's text for each [start, end) range of 10 ms frames of a 16 kHz mono WAV, from one
+ * child process (the model loads once per chunk, about half a second).
+ */
+export async function moonshineStretches(wav: string, stretches: Array<[number, number]>): Promise<string[]> {
+  const list = `${wav}.stretches.json`;
+  await fs.promises.writeFile(list, JSON.stringify(stretches));
+  try {
+    const { stdout } = await run(process.execPath, [...CHILD, wav, list], {
+      timeout: CHILD_TIMEOUT_MS,
+      maxBuffer: 64 * 1024 * 1024,
+    });
+    const texts = JSON.parse(stdout) as unknown;
+    if (!Array.isArray(texts) || texts.length !== stretches.length) throw new Error('Moonshine gave no transcript');
+    return texts.map(String);
+  } finally {
+    await fs.promises.rm(list, { force: true });
+  }
+}
+
 let loading: Promise<Moonshine | undefined> | undefined;
 
-/** The model, loaded once per process (about a second); undefined when its runtime or files are not installed. */
+/** The model, loaded once per process (about half a second); undefined when its runtime or files are not installed. */
 export function loadMoonshine(): Promise<Moonshine | undefined> {
   loading ??= load().catch(() => undefined);
   return loading;
@@ -41,7 +79,6 @@ export function loadMoonshine(): Promise<Moonshine | undefined> {
 async function load(): Promise<Moonshine | undefined> {
   const dir = modelDir();
   if (!dir) return undefined;
-  // Loaded with the first recording, not with every worker (the runtime is 45 MB of native code).
   /* eslint-disable @typescript-eslint/no-require-imports */
   const ort = require('onnxruntime-node') as Ort;
   const tokenizer = (require('llama-tokenizer-js') as typeof import('llama-tokenizer-js')).default;
