@@ -36,10 +36,13 @@ export interface Moonshine {
 }
 
 const run = promisify(execFile);
-/** A build runs the bundled child with plain node; sources run the TypeScript file through tsx. */
+/**
+ * A build runs the bundled child (dist/moonshine-child.js) with plain node; sources run the TypeScript
+ * file through tsx. `__dirname` is this source folder in both (scripts/build.js keeps it so).
+ */
 const CHILD =
   process.env.MARKWRIGHT_BUNDLE === 'true'
-    ? [path.join(__dirname, 'moonshine-child.js')]
+    ? [path.join(__dirname, '..', '..', '..', 'dist', 'moonshine-child.js')]
     : ['--require', require.resolve('tsx/cjs'), path.join(__dirname, 'moonshine-child.ts')];
 const CHILD_TIMEOUT_MS = 10 * 60_000;
 
