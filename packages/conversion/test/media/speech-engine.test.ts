@@ -110,8 +110,8 @@ describe('the offline speech engine', () => {
 
   it('When a conversion is stopped while Moonshine transcribes, then the process lives on and the next conversion works', async () => {
     const sentences = Array.from({ length: 8 }, (_, i) => `Item ${i + 1}: the committee approved the annual budget.`);
-    const long = spoken([...sentences, ...sentences, ...sentences], 'wav', 0.6);
-    // About 80 s of speech: the model is still running when the 4 s deadline stops the conversion.
+    const long = spoken(Array.from({ length: 6 }, () => sentences).flat(), 'wav', 0.6);
+    // About 160 s of speech: the model is still running when the 4 s deadline stops the conversion.
     await expect(
       convertIsolated(long, 'wav', { enhanced: false }, { timeoutMs: 4000, maxMemoryMb: 1536 }),
     ).rejects.toMatchObject({ code: 'timeout' });
