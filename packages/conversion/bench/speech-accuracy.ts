@@ -301,8 +301,8 @@ const ROUND3: SpeechVariant[] = [
 /** Round 4: another engine, Moonshine tiny, on the same stretches, against PocketSphinx. */
 const ROUND4: SpeechVariant[] = [
   BEFORE,
-  { label: 'PocketSphinx, stretches (the converter before)' },
-  { label: 'Moonshine tiny, stretches', moonshine: true },
+  { label: 'PocketSphinx on stretches (the converter before)' },
+  { label: 'Moonshine tiny on stretches', moonshine: true },
 ];
 
 export const ROUNDS: Record<string, SpeechVariant[]> = {
