@@ -7,7 +7,7 @@ import { promisify } from 'node:util';
  * Moonshine tiny (English, MIT licence): ONNX weights shipped inside the `@moonshine-ai/moonshine-js`
  * npm package, run on the CPU by onnxruntime-node, tokens read with llama-tokenizer-js (Moonshine's
  * vocabulary is Llama's). Nothing is fetched: the model is installed with the dependencies. It
- * halved PocketSphinx's word error rate on the speech bench at an eighth of its time
+ * halved PocketSphinx's word error rate on the speech bench at a third of its time
  * (docs/performance.md, "Speech (offline)").
  *
  * It runs in a child process (`moonshine-child.ts`), as PocketSphinx does: onnxruntime's native code
