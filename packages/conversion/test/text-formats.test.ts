@@ -62,6 +62,18 @@ describe('text family', () => {
     });
   });
 
+  it('When a .json file holds pretty-printed records one after another, then each record is kept, in order, as a json block', async () => {
+    const records =
+      '{\n  "id": "job-0",\n  "note": "braces } and [ in text"\n}\n{\n  "id": "job-1",\n  "tags": ["a", "b"]\n}\n[1, 2]\n';
+    const { markdown } = await convertDocument(Buffer.from(records), 'json', std);
+    expect(markdown).toBe(
+      '```json\n{\n  "id": "job-0",\n  "note": "braces } and [ in text"\n}\n{\n  "id": "job-1",\n  "tags": [\n    "a",\n    "b"\n  ]\n}\n[\n  1,\n  2\n]\n```\n',
+    );
+    for (const broken of ['{"id": 1}\n{"id": 2,}\n', '{"id": 1} trailing\n{"id": 2}\n', '{"id": 1}\n{"id": 2\n']) {
+      await expect(convertDocument(Buffer.from(broken), 'json', std)).rejects.toMatchObject({ code: 'corrupt_file' });
+    }
+  });
+
   it("When a CSV starts with Excel's sep= line, then that names the delimiter and is not a row", async () => {
     const csv = 'sep=;\r\nName;Amount\r\n"Doe, J.";"1.234,56"\r\nRoe;12,00\r\n';
     const { markdown } = await convertDocument(Buffer.from(csv), 'csv', std);

@@ -14,7 +14,7 @@ export const jsonReader: Reader = {
     try {
       value = JSON.parse(text);
     } catch (err) {
-      const lines = jsonLines(text);
+      const lines = jsonLines(text) ?? jsonSequence(text);
       if (lines) return { blocks: [{ type: 'code', language: 'json', text: lines }], metadata: NO_METADATA };
       throw new ConversionError('corrupt_file', `The JSON file is not valid JSON: ${(err as Error).message}`);
     }
@@ -50,4 +50,39 @@ function jsonLines(text: string): string | undefined {
     }
   }
   return lines.join('\n');
+}
+
+/**
+ * Objects or arrays written one after another (pretty-printed records appended to one file, as
+ * `jq` reads and writes them, and as job queues and exports save them): each pretty-printed, in
+ * order; undefined unless the whole text is two or more such values and whitespace.
+ */
+function jsonSequence(text: string): string | undefined {
+  const values: string[] = [];
+  let depth = 0;
+  let start = -1;
+  let inString = false;
+  for (let i = 0; i < text.length; i++) {
+    const c = text[i]!;
+    if (inString) {
+      if (c === '\\') i++;
+      else if (c === '"') inString = false;
+    } else if (c === '"') {
+      if (depth === 0) return undefined;
+      inString = true;
+    } else if (c === '{' || c === '[') {
+      if (depth++ === 0) start = i;
+    } else if (c === '}' || c === ']') {
+      if (--depth < 0) return undefined;
+      if (depth === 0) values.push(text.slice(start, i + 1));
+    } else if (depth === 0 && !/\s/.test(c)) {
+      return undefined;
+    }
+  }
+  if (depth !== 0 || values.length < 2) return undefined;
+  try {
+    return values.map((v) => JSON.stringify(JSON.parse(v), null, 2)).join('\n');
+  } catch {
+    return undefined;
+  }
 }
