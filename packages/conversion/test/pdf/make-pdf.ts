@@ -90,3 +90,18 @@ export function drawRightToLeft(doc: PDFKit.PDFDocument, words: string[], right:
   }
   return x;
 }
+
+/** pdftohtml's XML of one page holding these text elements (top, left, width, text) in one font family, written by hand. */
+export function handWrittenPageXml(texts: Array<[number, number, number, string]>, family: string): string {
+  const elements = texts.map(
+    ([top, left, width, text]) =>
+      `<text top="${top}" left="${left}" width="${width}" height="14" font="0">${text}</text>`,
+  );
+  return `<?xml version="1.0" encoding="UTF-8"?>
+<pdf2xml producer="poppler" version="22.12.0">
+<page number="1" position="absolute" top="0" left="0" height="842" width="595">
+	<fontspec id="0" size="12" family="${family}" color="#000000"/>
+${elements.join('\n')}
+</page>
+</pdf2xml>`;
+}

@@ -1,26 +1,12 @@
 import { closeConversionWorkers, convertIsolated } from '../../src';
 import { parsePdf2Xml } from '../../src/readers/pdf/poppler';
-import { makePdf as pdf, ruledGrid } from './make-pdf';
+import { handWrittenPageXml, makePdf as pdf, ruledGrid } from './make-pdf';
 
 afterAll(() => closeConversionWorkers());
 const limits = { timeoutMs: 60_000, maxMemoryMb: 512 };
 const std = { enhanced: false };
 
-/** pdftohtml's XML of one page holding these text elements (top, left, width, text), written by hand. */
-function pageXml(texts: Array<[number, number, number, string]>): string {
-  const elements = texts.map(
-    ([top, left, width, text]) =>
-      `<text top="${top}" left="${left}" width="${width}" height="14" font="0">${text}</text>`,
-  );
-  return `<?xml version="1.0" encoding="UTF-8"?>
-<pdf2xml producer="poppler" version="22.12.0">
-<page number="1" position="absolute" top="0" left="0" height="842" width="595">
-	<fontspec id="0" size="12" family="LMRoman10" color="#000000"/>
-${elements.join('\n')}
-</page>
-</pdf2xml>`;
-}
-
+const pageXml = (texts: Array<[number, number, number, string]>): string => handWrittenPageXml(texts, 'LMRoman10');
 const itemTexts = (xml: string): string[] => parsePdf2Xml(xml)[0]!.items.map((i) => i.text);
 
 describe('PDFs from producers other than browsers and office suites', () => {

@@ -5,7 +5,7 @@ import { joinRunLines, joinWrapped } from '../../src/readers/pdf/styled-runs';
 import type { Line, TextItem } from '../../src/readers/pdf/layout';
 import { ruledTables } from '../../src/readers/pdf/ruled-tables';
 import type { Rule } from '../../src/readers/pdf/rulings';
-import { drawRightToLeft, makePdf as pdf, ruledGrid } from './make-pdf';
+import { drawRightToLeft, handWrittenPageXml, makePdf as pdf, ruledGrid } from './make-pdf';
 
 afterAll(() => closeConversionWorkers());
 const limits = { timeoutMs: 60_000, maxMemoryMb: 512 };
@@ -13,21 +13,7 @@ const std = { enhanced: false };
 const DEJAVU = '/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf';
 const CJK_FONT = '/usr/share/fonts/truetype/droid/DroidSansFallbackFull.ttf';
 
-/** pdftohtml's XML of one page holding these text elements (top, left, width, text), written by hand. */
-function pageXml(texts: Array<[number, number, number, string]>): string {
-  const elements = texts.map(
-    ([top, left, width, text]) =>
-      `<text top="${top}" left="${left}" width="${width}" height="14" font="0">${text}</text>`,
-  );
-  return `<?xml version="1.0" encoding="UTF-8"?>
-<pdf2xml producer="poppler" version="22.12.0">
-<page number="1" position="absolute" top="0" left="0" height="842" width="595">
-	<fontspec id="0" size="12" family="Noto" color="#000000"/>
-${elements.join('\n')}
-</page>
-</pdf2xml>`;
-}
-
+const pageXml = (texts: Array<[number, number, number, string]>): string => handWrittenPageXml(texts, 'Noto');
 const itemTexts = (xml: string): string[] => parsePdf2Xml(xml)[0]!.items.map((i) => i.text);
 
 /** A body line as the layout builds it, only the fields the text check reads. */
