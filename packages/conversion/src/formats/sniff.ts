@@ -224,9 +224,13 @@ function textFormat(input: Buffer, declared: string, k: Known): SniffedFormat {
     .replace(/\0/g, '');
   if (/^\s*\{\\rtf/.test(head)) return 'rtf';
   // Excel 2003's XML spreadsheet keeps its .xml name as often as it takes .xls: it is a workbook either way.
-  if (declared === 'xml' && isSpreadsheetMl(head)) return 'xls';
+  if (declared === 'xml' && hasXmlRoot(head, 'Workbook', SPREADSHEETML_2003)) return 'xls';
   // Word 2003's XML document, saved as .xml or (Word's own habit) as .doc: the DOCX reader reads it.
-  if ((declared === 'xml' || declared === 'doc' || declared === 'docx') && isWordMl2003(head)) return 'docx';
+  if (
+    (declared === 'xml' || declared === 'doc' || declared === 'docx') &&
+    hasXmlRoot(head, 'wordDocument', WORDML_2003)
+  )
+    return 'docx';
   if (byName) return byName;
   if (declared === 'rtf') return 'rtf';
   if (/^\s*(<!--[\s\S]*?-->\s*)*(<!doctype\s+html|<html[\s>]|<head[\s>]|<body[\s>]|<table[\s>])/i.test(head)) {
@@ -237,17 +241,21 @@ function textFormat(input: Buffer, declared: string, k: Known): SniffedFormat {
   throw refused(k, declared, 'its content is plain text');
 }
 
-/** An Excel 2003 XML spreadsheet: its root (after the prolog) is a Workbook in the SpreadsheetML 2003 namespace. */
-function isSpreadsheetMl(head: string): boolean {
-  const root = /^\s*(?:<\?[\s\S]*?\?>\s*|<!--[\s\S]*?-->\s*)*<([A-Za-z_][\w.-]*:)?Workbook\b([^>]*)>/.exec(head);
-  return !!root && /xmlns(:[\w.-]+)?\s*=\s*["']urn:schemas-microsoft-com:office:spreadsheet["']/.test(root[2]!);
+/**
+ * Whether the XML text's root element (after the prolog and comments) has local name `local` and
+ * declares namespace `namespace`: how Office 2003's one-file XML formats are told from other XML.
+ */
+function hasXmlRoot(head: string, local: string, namespace: string): boolean {
+  const root = /^\s*(?:<\?[\s\S]*?\?>\s*|<!--[\s\S]*?-->\s*)*<(?:[A-Za-z_][\w.-]*:)?([\w.-]+)\b([^>]*)>/.exec(head);
+  return (
+    !!root &&
+    root[1] === local &&
+    new RegExp(`xmlns(:[\\w.-]+)?\\s*=\\s*["']${namespace.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}["']`).test(root[2]!)
+  );
 }
 
-/** A Word 2003 XML document: its root (after the prolog) is a wordDocument in WordprocessingML 2003's namespace. */
-function isWordMl2003(head: string): boolean {
-  const root = /^\s*(?:<\?[\s\S]*?\?>\s*|<!--[\s\S]*?-->\s*)*<([A-Za-z_][\w.-]*:)?wordDocument\b([^>]*)>/.exec(head);
-  return !!root && root[2]!.includes('http://schemas.microsoft.com/office/word/2003/wordml');
-}
+const SPREADSHEETML_2003 = 'urn:schemas-microsoft-com:office:spreadsheet';
+const WORDML_2003 = 'http://schemas.microsoft.com/office/word/2003/wordml';
 
 /**
  * Excel 2.x, 3.0 and 4.0 saved a worksheet as a bare BIFF record stream, with no OLE container

@@ -125,9 +125,8 @@ async function readPictures(zip: SafeZip, pkg: DocxPackage): Promise<Map<string,
   const reader = new (pictures().PictureReader)();
   for (const drawing of [...descendants(pkg.body, 'drawing'), ...descendants(pkg.body, 'pict')]) {
     const id = imageRelId(drawing);
-    const rel = id ? pkg.rels.get(id) : undefined;
-    if (!id || !rel || rel.external || out.has(id)) continue;
-    const part = path.posix.normalize(path.posix.join(pkg.dir, rel.target)).replace(/^\//, '');
+    const part = id && !out.has(id) ? pkg.partName(id) : undefined;
+    if (!id || !part) continue;
     out.set(id, await reader.text(part, () => zip.bytesOf(part)));
   }
   return out;
