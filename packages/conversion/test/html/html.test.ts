@@ -1,3 +1,4 @@
+import iconv from 'iconv-lite';
 import { convertDocument } from '../../src';
 
 const std = { enhanced: false };
@@ -210,7 +211,7 @@ describe('HTML page chrome', () => {
 
   it("When a theme puts the page's footer (with its contentinfo) inside a section, then it is still chrome; a section's own footer stays", async () => {
     const { markdown } = await html(
-      '<section class="wrap"><div role="main"><h1>Install</h1><p>Run it.</p></div><section><p>Part.</p><footer><p>Section note.</p></footer></section>' +
+      '<section class="wrap"><div role="main"><h1>Install</h1><p>Run it.</p><section><p>Part.</p><footer><p>Section note.</p></footer></section></div>' +
         '<footer><div role="navigation"><a href="prev.html">Previous</a></div><div role="contentinfo"><p>© 2026 Frob.</p></div>Built with Sphinx.</footer></section>',
     );
     expect(markdown).toBe('# Install\n\nRun it.\n\nPart.\n\nSection note.\n');
@@ -327,6 +328,73 @@ describe('HTML chrome beside an article', () => {
       '<div class="highlight-console notranslate"><div class="highlight"><pre><span class="gp">$ </span>pip install x\n</pre></div></div>',
     );
     expect(markdown).toBe('```console\n$ pip install x\n```\n');
+  });
+});
+
+describe('HTML articles named after what sits beside them', () => {
+  const post =
+    '<h3>Silicon notes</h3><p>We took the package apart and measured every bond wire under the microscope.</p>' +
+    '<p>The die is a mixed-signal part with an on-chip regulator, which explains the extra pads.</p>';
+
+  it('When a theme names the box holding the post after a sidebar or a widget, then the post is kept and the small chrome beside it is still left out', async () => {
+    const { markdown } = await html(
+      '<body><div class="l-sidebar-fixed"><div class="widget Blog">' + post +
+        '<div class="share-buttons"><p>Share this post</p></div></div></div>' +
+        '<div class="sidebar"><p>About the author</p></div><div class="widget Archive"><p>2014 (3)</p></div></body>',
+    );
+    expect(markdown).toBe(
+      '### Silicon notes\n\nWe took the package apart and measured every bond wire under the microscope.\n\n' +
+        'The die is a mixed-signal part with an on-chip regulator, which explains the extra pads.\n',
+    );
+  });
+
+  it('When a named box inside an article holds most of its text (a captioned gallery), then it is still left out', async () => {
+    const { markdown } = await html(
+      '<article><p>Shares fell.</p><div class="gallery-widget"><ul><li>One long caption about a football club and its revenue.</li>' +
+        '<li>Another long caption about a film production and its economic impact.</li></ul></div></article>',
+    );
+    expect(markdown).toBe('Shares fell.\n');
+  });
+
+  it('When the only articles are teaser cards beside a post that is in none, then the main landmark is read instead, post first', async () => {
+    const { markdown } = await html(
+      '<body><div id="header"><a href="/">Civil Liberties</a></div><div id="content" role="main"><div class="description">' + post +
+        '</div><div class="related">' +
+        '<article><h3><a href="/a">Staying safe online</a></h3><p>2018</p></article>' +
+        '<article><h3><a href="/b">Questions for the hearing</a></h3><p>2018</p></article></div></div></body>',
+    );
+    expect(markdown).toBe(
+      '### Silicon notes\n\nWe took the package apart and measured every bond wire under the microscope.\n\n' +
+        'The die is a mixed-signal part with an on-chip regulator, which explains the extra pads.\n\n' +
+        '### [Staying safe online](/a)\n\n2018\n\n### [Questions for the hearing](/b)\n\n2018\n',
+    );
+  });
+
+  it('When a main landmark wraps an article and a sidebar, then the article alone is read', async () => {
+    const { markdown } = await html(
+      '<body><div role="main"><article><p>Le texte de l’article.</p></article><div class="newsletter"><p>Recevoir la newsletter</p></div>' +
+        '<p>Direct : les dernières nouvelles</p></div></body>',
+    );
+    expect(markdown).toBe('Le texte de l’article.\n');
+  });
+});
+
+describe('HTML declared and real encodings', () => {
+  it('When a page declares gb2312 but its bytes are UTF-8, then the bytes win; real GB2312 bytes still follow the declaration', async () => {
+    const page = '<html><head><meta http-equiv="Content-Type" content="text/html; charset=gb2312"></head><body><p>腾讯科技新闻</p></body></html>';
+    const saved = await convertDocument(Buffer.from(page, 'utf8'), 'html', std);
+    expect(saved.markdown).toBe('腾讯科技新闻\n');
+    const legacy = await convertDocument(iconv.encode(page, 'gb2312'), 'html', std);
+    expect(legacy.markdown).toBe('腾讯科技新闻\n');
+  });
+
+  it('When a page declares windows-1252 and is plain ASCII, then the declaration is followed', async () => {
+    const { markdown } = await convertDocument(
+      Buffer.from('<meta charset="windows-1252"><p>Plain &eacute;t&eacute;</p>', 'latin1'),
+      'html',
+      std,
+    );
+    expect(markdown).toBe('Plain été\n');
   });
 });
 

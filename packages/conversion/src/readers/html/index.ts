@@ -1,3 +1,4 @@
+import { isUtf8 } from 'node:buffer';
 import type { DocumentMetadata } from '../../types';
 import type { Reader } from '../reader';
 import { decodeText } from '../shared/text-decoding';
@@ -16,7 +17,7 @@ export const htmlReader: Reader = {
 function decodeHtml(input: Buffer): string {
   const head = input.subarray(0, 2048).toString('latin1');
   const declared = /<meta[^>]+charset=["']?([\w-]+)/i.exec(head)?.[1]?.toLowerCase();
-  if (declared && declared !== 'utf-8' && declared !== 'utf8') {
+  if (declared && declared !== 'utf-8' && declared !== 'utf8' && !isNonAsciiUtf8(input)) {
     try {
       return new TextDecoder(declared).decode(input);
     } catch {
@@ -24,6 +25,16 @@ function decodeHtml(input: Buffer): string {
     }
   }
   return decodeText(input);
+}
+
+/**
+ * Text with multi-byte characters, every one well-formed UTF-8: a page saved again as UTF-8 that
+ * kept its old `charset=gb2312` or `windows-1252` declaration. Text in those encodings is next to
+ * never valid UTF-8 once it has a non-ASCII character, so the bytes outrank the declaration (a
+ * pure-ASCII page still follows it).
+ */
+function isNonAsciiUtf8(input: Buffer): boolean {
+  return isUtf8(input) && input.some((b) => b >= 0x80);
 }
 
 /** The first <title> and the author <meta>. */

@@ -15,6 +15,11 @@ export interface HtmlElement {
   hasContent: boolean;
   /** Sits inside a <main> or <article> element. */
   inMain: boolean;
+  /**
+   * Characters of prose below it: text outside links, scripts and styles, spaces not counted
+   * (set by `parseHtml`). What a page's chrome has little of and its article most of.
+   */
+  prose: number;
 }
 
 /** Text is kept decoded (entities resolved), exactly as written otherwise. */
@@ -72,6 +77,8 @@ export const BLOCK_TAGS = new Set([
 ]);
 
 const CONTENT_TAGS = new Set(['h1', 'article', 'main']);
+/** Elements whose text is not prose: a link's words name another page, a script's and a style's are code. */
+const NOT_PROSE_TAGS = new Set(['a', 'script', 'style', 'noscript', 'template', 'head', 'title']);
 // A tab strip (role="tablist") names the panels of content beside it, even when its class calls it a menu.
 
 /**
@@ -98,6 +105,7 @@ export function parseHtml(html: string): HtmlElement {
         const last = current.children.length - 1;
         if (typeof current.children[last] === 'string') current.children[last] += text;
         else current.children.push(text);
+        current.prose += proseLength(text);
       },
     },
     { decodeEntities: true, lowerCaseTags: true, lowerCaseAttributeNames: true, recognizeSelfClosing: true },
@@ -110,13 +118,24 @@ export function parseHtml(html: string): HtmlElement {
     const parent = el.parent!;
     parent.hasBlock ||= el.hasBlock || BLOCK_TAGS.has(el.tag);
     parent.hasContent ||= el.hasContent || CONTENT_TAGS.has(el.tag) || el.attrs.role === 'tablist';
+    if (!NOT_PROSE_TAGS.has(el.tag)) parent.prose += el.prose;
   }
   return root;
 }
 
+/** Characters other than white space. */
+function proseLength(text: string): number {
+  let n = 0;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c > 32 && c !== 160) n++;
+  }
+  return n;
+}
+
 function element(tag: string, attrs: Record<string, string>, parent: HtmlElement | undefined): HtmlElement {
   const inMain = parent !== undefined && (parent.inMain || parent.tag === 'main' || parent.tag === 'article');
-  return { tag, attrs, children: [], parent, hasBlock: false, hasContent: false, inMain };
+  return { tag, attrs, children: [], parent, hasBlock: false, hasContent: false, inMain, prose: 0 };
 }
 
 /** The elements below `root` in document order, visited without recursion. */

@@ -315,9 +315,15 @@ function noteCandidates(root: HtmlElement): { candidates: Map<string, HtmlElemen
   return { candidates, targets };
 }
 
-/** The <main> element, else the outermost articles, else the whole document. */
+/**
+ * The <main> element; else the outermost articles, unless they hold next to none of the page's
+ * prose; else the element in the main landmark role; else the whole document. Sites mark teasers
+ * for other posts as articles beside a post that is in none (a Drupal blog's "related" cards), and
+ * put `role="main"` on a wrapper that holds the sidebar too, so an article inside it is closer.
+ */
 function mainContent(root: HtmlElement): HtmlNode[] {
   const articles: HtmlElement[] = [];
+  let landmark: HtmlElement | undefined;
   // One walk; beside each element on the stack, whether an article holds it (articles in articles are part of them).
   const stack: HtmlElement[] = [];
   const inArticle: boolean[] = [];
@@ -334,12 +340,22 @@ function mainContent(root: HtmlElement): HtmlNode[] {
     const el = stack.pop()!;
     const held = inArticle.pop()!;
     if (el.tag === 'main') return [el];
+    if (el.attrs.role === 'main') landmark ??= el;
     const article = el.tag === 'article';
     if (article && !held) articles.push(el);
     pushChildren(el, held || article);
   }
-  return articles.length ? articles : root.children;
+  let articleProse = 0;
+  for (const article of articles) articleProse += article.prose;
+  if (articles.length && articleProse >= TEASER_ARTICLES_SHARE * root.prose) return articles;
+  return landmark ? [landmark] : root.children;
 }
+
+/**
+ * Share of a page's prose below which its articles are teasers for other pages (a linked title and
+ * a date each, link text not being prose) rather than the page's own article.
+ */
+const TEASER_ARTICLES_SHARE = 0.1;
 
 /** Chrome elements with no chrome above them (within the content read). */
 function outermostChrome(nodes: HtmlNode[], book: boolean): Set<HtmlElement> {
@@ -371,7 +387,22 @@ function isChrome(el: HtmlElement, book: boolean): boolean {
     (name) => CHROME_COMPOUNDS.has(name.replace(/[_-]/g, '')) || name.split(/[_-]+/).some((w) => CHROME_WORDS.has(w)),
   );
   // A tab strip names the panels beside it: content, whatever its class or id says.
-  return chrome && !el.hasContent && el.attrs.role !== 'tablist';
+  return chrome && !el.hasContent && el.attrs.role !== 'tablist' && !holdsThePagesProse(el);
+}
+
+/**
+ * Share of a page's prose above which an element is its article, whatever its class or id names:
+ * themes name layout boxes after what sits beside the article (Vox's `l-sidebar-fixed`, a Drupal
+ * panel `two-col-sidebar-right`) or wrap the whole blog in a `widget` (Blogger). Menus, share bars,
+ * cookie notices and teaser lists are links or a few words; they never hold most of the text.
+ */
+const ARTICLE_PROSE_SHARE = 0.5;
+
+/** Whether an element holds most of the prose of the page it is in (see `ARTICLE_PROSE_SHARE`). */
+function holdsThePagesProse(el: HtmlElement): boolean {
+  let root = el;
+  while (root.parent) root = root.parent;
+  return !el.inMain && el.prose > 0 && el.prose >= ARTICLE_PROSE_SHARE * root.prose;
 }
 
 /**
