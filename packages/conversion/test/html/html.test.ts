@@ -525,6 +525,14 @@ describe('HTML math', () => {
     expect(markdown).toBe('$$x=\\frac{-b±\\sqrt{b^2-4ac}}{2a}+x_{10}+\\operatorname{sin}θ$$\n');
   });
 
+  it('When a fraction or an accent starts with a single letter, then the letter is braced, so TeX still reads the command', async () => {
+    const { markdown } = await html(
+      '<math><mfrac><mi>n</mi><mi>k</mi></mfrac><mo>+</mo><mover accent="true"><mi>x</mi><mo>˙</mo></mover>' +
+        '<mo>+</mo><mfrac><mn>1</mn><mi>k</mi></mfrac></math>',
+    );
+    expect(markdown).toBe('$\\frac{n}k+\\dot{x}+\\frac1k$\n');
+  });
+
   it('When a page keeps MathJax 2 sources in math/tex scripts, then each is the formula and what MathJax drew from it is left out', async () => {
     const { markdown } = await html(
       '<p>Area <span class="MathJax_Preview">πr²</span><span class="MathJax" id="MathJax-Element-1-Frame"><nobr>πr2</nobr></span>' +

@@ -54,6 +54,15 @@ function arg(el: HtmlElement | undefined, depth: number): string {
   return [...tex].length === 1 ? tex : `{${tex}}`;
 }
 
+/**
+ * The first argument after a command (`\frac`, `\dot`): a single letter is braced too, since TeX
+ * reads letters after a command as part of its name (`\fracnk`, `\dotx` are undefined commands).
+ */
+function commandArg(el: HtmlElement | undefined, depth: number): string {
+  const tex = arg(el, depth);
+  return /^[A-Za-z]$/.test(tex) ? `{${tex}}` : tex;
+}
+
 function element(el: HtmlElement, depth: number): string {
   if (depth > MAX_MATH_DEPTH) return textOf(el);
   const kids = el.children.filter((n): n is HtmlElement => typeof n !== 'string');
@@ -72,7 +81,7 @@ function element(el: HtmlElement, depth: number): string {
     case 'mspace':
       return ' ';
     case 'mfrac':
-      return `\\frac${arg(a, depth)}${arg(b, depth)}`;
+      return `\\frac${commandArg(a, depth)}${arg(b, depth)}`;
     case 'msqrt':
       return `\\sqrt{${presentation(el.children, depth)}}`;
     case 'mroot':
@@ -89,7 +98,7 @@ function element(el: HtmlElement, depth: number): string {
       return `${arg(a, depth)}_${arg(b, depth)}^${arg(c, depth)}`;
     case 'mover': {
       const accent = b ? ACCENTS[textOf(b).trim()] : undefined;
-      return accent ? `${accent}${arg(a, depth)}` : `${arg(a, depth)}^${arg(b, depth)}`;
+      return accent ? `${accent}${commandArg(a, depth)}` : `${arg(a, depth)}^${arg(b, depth)}`;
     }
     case 'mfenced': {
       const open = fence(el.attrs.open ?? '(');
