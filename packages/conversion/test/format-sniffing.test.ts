@@ -121,6 +121,27 @@ describe('content, not extension', () => {
     expect((await convertDocument(withBom, 'pdf', std)).markdown).toBe('Hello from a mail gateway\n');
   });
 
+  it('When a file named .pdf lost its %PDF- header but opens with an object and ends with its trailer, then it converts as a PDF; text naming objects does not', async () => {
+    const content = 'BT /F1 18 Tf 72 700 Td (Header lost) Tj ET';
+    const pdf = handWrittenPdf([
+      '<< /Type /Catalog /Pages 2 0 R >>',
+      '<< /Type /Pages /Kids [3 0 R] /Count 1 >>',
+      '<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Contents 4 0 R /Resources << /Font << /F1 5 0 R >> >> >>',
+      `<< /Length ${content.length} >>\nstream\n${content}\nendstream`,
+      '<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>',
+    ]);
+    // The header line becomes a comment of the same length, as a generator that writes "%" and binary bytes.
+    const headless = Buffer.concat([
+      Buffer.from('%\xe2\xe3\xcf\xd3\xe2\xe3\xcf\n', 'latin1'),
+      pdf.subarray('%PDF-1.7\n'.length),
+    ]);
+    expect((await convertDocument(headless, 'pdf', std)).markdown).toBe('Header lost\n');
+    const notes = Buffer.from('Notes on PDF syntax: 1 0 obj starts an object.\nThat is all.\n');
+    await expect(convertDocument(notes, 'pdf', std)).rejects.toMatchObject({
+      message: 'The file is named .pdf but is not a PDF document: its content is plain text.',
+    });
+  });
+
   it('When a zip is damaged, then the error says so without the zip reader internals', async () => {
     const zip = Buffer.from(samples.docx!.subarray(0, 200));
     await expect(convertDocument(zip, 'epub', std)).rejects.toMatchObject({

@@ -109,6 +109,21 @@ export function mayBePdf(input: Buffer): boolean {
   return input.subarray(0, PDF_HEADER_WINDOW).includes('%PDF-');
 }
 
+/** An indirect object opens the file and its trailer (`startxref`, `%%EOF`) ends it. */
+const PDF_OBJECT = /^\s*(?:%[^\n\r]*[\n\r]+\s*)*\d+\s+\d+\s+obj\b/;
+const PDF_TRAILER = /startxref\s+\d+\s+%%EOF\s*$/;
+
+/**
+ * A PDF that lost its `%PDF-` header (a generator's bug, a header cut off) but opens with an
+ * indirect object and ends with its trailer: poppler and pdf.js still read it. Asked only of files
+ * named .pdf.
+ */
+function hasPdfBody(input: Buffer): boolean {
+  const head = input.subarray(0, PDF_HEADER_WINDOW).toString('latin1');
+  const tail = input.subarray(Math.max(0, input.length - PDF_HEADER_WINDOW)).toString('latin1');
+  return PDF_OBJECT.test(head) && PDF_TRAILER.test(tail);
+}
+
 /** The format (a line of `table`, formats/table.ts) to convert the file as, from its bytes; throws a user-facing ConversionError when it is nothing we read. */
 export async function sniffFormat(
   input: Buffer,
@@ -123,7 +138,7 @@ export async function sniffFormat(
   if (isBiff2To4Worksheet(input)) return 'xls';
   // A PDF whose header comes after a few bytes (a BOM, a mail gateway's line) is still a PDF, as
   // its readers take it, even when its uncompressed body reads as text.
-  if (declared === 'pdf' && mayBePdf(input)) return 'pdf';
+  if (declared === 'pdf' && (mayBePdf(input) || hasPdfBody(input))) return 'pdf';
   if (isText(input)) return textFormat(input, declared, k);
   if (mayBePdf(input)) return 'pdf';
   const detected = await fileTypeLibrary()

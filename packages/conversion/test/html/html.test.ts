@@ -338,7 +338,8 @@ describe('HTML articles named after what sits beside them', () => {
 
   it('When a theme names the box holding the post after a sidebar or a widget, then the post is kept and the small chrome beside it is still left out', async () => {
     const { markdown } = await html(
-      '<body><div class="l-sidebar-fixed"><div class="widget Blog">' + post +
+      '<body><div class="l-sidebar-fixed"><div class="widget Blog">' +
+        post +
         '<div class="share-buttons"><p>Share this post</p></div></div></div>' +
         '<div class="sidebar"><p>About the author</p></div><div class="widget Archive"><p>2014 (3)</p></div></body>',
     );
@@ -358,7 +359,8 @@ describe('HTML articles named after what sits beside them', () => {
 
   it('When the only articles are teaser cards beside a post that is in none, then the main landmark is read instead, post first', async () => {
     const { markdown } = await html(
-      '<body><div id="header"><a href="/">Civil Liberties</a></div><div id="content" role="main"><div class="description">' + post +
+      '<body><div id="header"><a href="/">Civil Liberties</a></div><div id="content" role="main"><div class="description">' +
+        post +
         '</div><div class="related">' +
         '<article><h3><a href="/a">Staying safe online</a></h3><p>2018</p></article>' +
         '<article><h3><a href="/b">Questions for the hearing</a></h3><p>2018</p></article></div></div></body>',
@@ -381,7 +383,8 @@ describe('HTML articles named after what sits beside them', () => {
 
 describe('HTML declared and real encodings', () => {
   it('When a page declares gb2312 but its bytes are UTF-8, then the bytes win; real GB2312 bytes still follow the declaration', async () => {
-    const page = '<html><head><meta http-equiv="Content-Type" content="text/html; charset=gb2312"></head><body><p>腾讯科技新闻</p></body></html>';
+    const page =
+      '<html><head><meta http-equiv="Content-Type" content="text/html; charset=gb2312"></head><body><p>腾讯科技新闻</p></body></html>';
     const saved = await convertDocument(Buffer.from(page, 'utf8'), 'html', std);
     expect(saved.markdown).toBe('腾讯科技新闻\n');
     const legacy = await convertDocument(iconv.encode(page, 'gb2312'), 'html', std);
