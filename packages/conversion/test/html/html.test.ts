@@ -349,6 +349,19 @@ describe('HTML articles named after what sits beside them', () => {
     );
   });
 
+  it('When a page keeps an article of its own and a longer comment thread sits in a box named navigation, then the thread is still left out', async () => {
+    const article = '<p>' + 'The council debated the budget for the harbour and the schools. '.repeat(20) + '</p>';
+    const thread =
+      '<ul class="forum">' +
+      '<li><p>I disagree with this reading of the budget, and here is why at length.</p></li>'.repeat(40) +
+      '</ul>';
+    const { markdown } = await html(
+      `<body><div id="contenu">${article}</div><div id="navigation">${thread}</div></body>`,
+    );
+    expect(markdown).not.toContain('I disagree');
+    expect(markdown).toContain('The council debated the budget');
+  });
+
   it('When a named box inside an article holds most of its text (a captioned gallery), then it is still left out', async () => {
     const { markdown } = await html(
       '<article><p>Shares fell.</p><div class="gallery-widget"><ul><li>One long caption about a football club and its revenue.</li>' +

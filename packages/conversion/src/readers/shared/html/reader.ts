@@ -113,6 +113,11 @@ export interface HtmlReadOptions {
    * in a chapter is the chapter's own contents list, which the reader sees. `aria-hidden` still is.
    */
   bookPage?: boolean;
+  /**
+   * Set by `readHtml` when the page's chrome holds nearly all its prose: a box named as chrome that
+   * holds most of the prose is then its article (see `keepsLittleProse`).
+   */
+  proseHolders?: boolean;
   /** Notes that live in another page of the same book (an e-book's endnotes file). */
   bookNotes?: BookNotes;
   /** The type of the document's classes (an e-book's stylesheets); else read from the page's own <style>. */
@@ -152,14 +157,18 @@ export function readHtml(
   const notes = noteElements(root, options.bookNotes);
   const first = numbering.next;
   options = options.classFonts ? options : { ...options, classFonts: headClassFonts(root) };
+  if (!options.bookPage && keepsLittleProse(content, root)) options = { ...options, proseHolders: true };
   const blocks = new HtmlReader('all', notes, numbering, options).document(content);
   if (blocks.length || !textOf(root, (el) => SKIPPED_TAGS.has(el.tag)).trim()) return blocks;
   // A page that is all chrome (a bare header or menu) keeps what is inside its outermost chrome,
   // still without the chrome nested there (the logo, a sub-menu); failing that, everything it has.
   numbering.next = first;
-  const outer = new HtmlReader(outermostChrome(content, options.bookPage === true), notes, numbering, options).document(
-    content,
-  );
+  const outer = new HtmlReader(
+    outermostChrome(content, options.bookPage === true, options.proseHolders),
+    notes,
+    numbering,
+    options,
+  ).document(content);
   if (outer.length) return outer;
   numbering.next = first;
   return new HtmlReader('none', notes, numbering, options).document(content);
@@ -358,13 +367,13 @@ function mainContent(root: HtmlElement): HtmlNode[] {
 const TEASER_ARTICLES_SHARE = 0.1;
 
 /** Chrome elements with no chrome above them (within the content read). */
-function outermostChrome(nodes: HtmlNode[], book: boolean): Set<HtmlElement> {
+function outermostChrome(nodes: HtmlNode[], book: boolean, proseHolders = false): Set<HtmlElement> {
   const found = new Set<HtmlElement>();
   const stack: HtmlNode[] = nodes.slice().reverse();
   while (stack.length) {
     const node = stack.pop()!;
     if (typeof node === 'string' || SKIPPED_TAGS.has(node.tag)) continue;
-    if (isChrome(node, book)) found.add(node);
+    if (isChrome(node, book, proseHolders)) found.add(node);
     else for (let i = node.children.length - 1; i >= 0; i--) stack.push(node.children[i]!);
   }
   return found;
@@ -374,7 +383,7 @@ function outermostChrome(nodes: HtmlNode[], book: boolean): Set<HtmlElement> {
  * Navigation and page chrome by tag, ARIA role or class/id words, unless it holds the page's
  * content. In an e-book's page (`book`) only `aria-hidden` and the page landmarks count.
  */
-function isChrome(el: HtmlElement, book: boolean): boolean {
+function isChrome(el: HtmlElement, book: boolean, proseHolders = false): boolean {
   if (el.attrs['aria-hidden'] === 'true') return true;
   if (!book && (el.tag === 'nav' || CHROME_ROLES.has(el.attrs.role ?? ''))) return true;
   // The page's banner and footer landmarks; inside main content these roles are misused (as for
@@ -387,7 +396,7 @@ function isChrome(el: HtmlElement, book: boolean): boolean {
     (name) => CHROME_COMPOUNDS.has(name.replace(/[_-]/g, '')) || name.split(/[_-]+/).some((w) => CHROME_WORDS.has(w)),
   );
   // A tab strip names the panels beside it: content, whatever its class or id says.
-  return chrome && !el.hasContent && el.attrs.role !== 'tablist' && !holdsThePagesProse(el);
+  return chrome && !el.hasContent && el.attrs.role !== 'tablist' && !(proseHolders && holdsThePagesProse(el));
 }
 
 /**
@@ -397,6 +406,24 @@ function isChrome(el: HtmlElement, book: boolean): boolean {
  * cookie notices and teaser lists are links or a few words; they never hold most of the text.
  */
 const ARTICLE_PROSE_SHARE = 0.5;
+
+/**
+ * What is left of a page once its chrome is out cannot be the page when it is under a quarter of
+ * its prose and shorter than an article (1,000 characters: a title, a byline and a teaser): the
+ * chrome took the article with it. Only then does a named box holding most of the prose count as
+ * content, so a page that keeps its article beside a long comment thread under `id="navigation"`
+ * still leaves the thread out.
+ */
+const KEPT_PROSE_SHARE = 0.25;
+const ARTICLE_MIN_PROSE = 1000;
+
+/** Whether leaving out the chrome of `content` (read by the plain rules) leaves next to none of the page's prose. */
+function keepsLittleProse(content: HtmlNode[], root: HtmlElement): boolean {
+  let kept = 0;
+  for (const node of content) if (typeof node !== 'string') kept += node.prose;
+  for (const chrome of outermostChrome(content, false)) kept -= chrome.prose;
+  return kept < ARTICLE_MIN_PROSE && kept < KEPT_PROSE_SHARE * root.prose;
+}
 
 /** Whether an element holds most of the prose of the page it is in (see `ARTICLE_PROSE_SHARE`). */
 function holdsThePagesProse(el: HtmlElement): boolean {
@@ -946,7 +973,7 @@ class HtmlReader {
     if (el.attrs.style !== undefined && /display:\s*none/i.test(el.attrs.style) && !isAccessibleMath(el)) return true;
     if (this.chrome === 'none') return false;
     if (this.chrome !== 'all' && this.chrome.has(el)) return false;
-    return isChrome(el, this.options.bookPage === true);
+    return isChrome(el, this.options.bookPage === true, this.options.proseHolders);
   }
 }
 
