@@ -394,6 +394,18 @@ describe('HTML articles named after what sits beside them', () => {
   });
 });
 
+describe('HTML without a body', () => {
+  it('When a page never closes its head nor opens its body, then what follows the head is read as the body', async () => {
+    const { markdown } = await html(
+      '<html><head><meta charset="utf-8"><title>Wages</title><style>p{}</style>' +
+        '<div class="content"><h1>Good wages are not enough</h1><p>The centre held a round table.</p></div></html>',
+    );
+    expect(markdown).toBe('# Good wages are not enough\n\nThe centre held a round table.\n');
+    const text = await html('<head><title>Note</title>Plain words after the title.</head>');
+    expect(text.markdown).toBe('Plain words after the title.\n');
+  });
+});
+
 describe('HTML declared and real encodings', () => {
   it('When a page declares gb2312 but its bytes are UTF-8, then the bytes win; real GB2312 bytes still follow the declaration', async () => {
     const page =

@@ -82,6 +82,24 @@ const NOT_PROSE_TAGS = new Set(['a', 'script', 'style', 'noscript', 'template', 
 // A tab strip (role="tablist") names the panels of content beside it, even when its class calls it a menu.
 
 /**
+ * What a <head> holds. Any other element, or text, ends the head as browsers read it (HTML's "in
+ * head" insertion mode): a page that never closes its head and never opens its body still has
+ * a body, which htmlparser2 alone would nest inside the head, where nothing is content.
+ */
+const HEAD_CONTENT_TAGS = new Set([
+  'base',
+  'basefont',
+  'bgsound',
+  'link',
+  'meta',
+  'noscript',
+  'script',
+  'style',
+  'template',
+  'title',
+]);
+
+/**
  * HTML to a tree with htmlparser2, which keeps the open-element stack itself (no recursion, so
  * any nesting depth parses) and closes implied end tags (p, li, td) as browsers do.
  */
@@ -93,15 +111,19 @@ export function parseHtml(html: string): HtmlElement {
   const parser = new Parser(
     {
       onopentag(name, attrs) {
+        if (current.tag === 'head' && !HEAD_CONTENT_TAGS.has(name)) current = current.parent ?? root;
         const el = element(name, attrs, current);
         current.children.push(el);
         all.push(el);
         current = el;
       },
-      onclosetag() {
+      onclosetag(name) {
+        // The head this parser still holds open was already left for the body (see HEAD_CONTENT_TAGS).
+        if (name === 'head' && current.tag !== 'head') return;
         current = current.parent ?? root;
       },
       ontext(text) {
+        if (current.tag === 'head' && text.trim()) current = current.parent ?? root;
         const last = current.children.length - 1;
         if (typeof current.children[last] === 'string') current.children[last] += text;
         else current.children.push(text);
