@@ -362,12 +362,50 @@ describe('HTML articles named after what sits beside them', () => {
     expect(markdown).toContain('The council debated the budget');
   });
 
-  it('When a named box inside an article holds most of its text (a captioned gallery), then it is still left out', async () => {
+  it('When an article has text of its own and a named box in it holds more (a captioned gallery), then the box is still left out', async () => {
+    const story = 'Shares in the club fell after it missed the league for a second year running. '.repeat(14);
+    const caption = '<li>One long caption about a football club, its revenue, its owners and its fans at home.</li>';
     const { markdown } = await html(
-      '<article><p>Shares fell.</p><div class="gallery-widget"><ul><li>One long caption about a football club and its revenue.</li>' +
-        '<li>Another long caption about a film production and its economic impact.</li></ul></div></article>',
+      `<article><p>${story.trim()}</p><div class="gallery-widget"><ul>${caption.repeat(30)}</ul></div></article>`,
     );
-    expect(markdown).toBe('Shares fell.\n');
+    expect(markdown).toBe(`${story.trim()}\n`);
+  });
+
+  it("When the box holding an article's text is named after a share bar or a sidebar, then it is read", async () => {
+    const { markdown } = await html(
+      '<body><article class="post"><h1>Lounge access</h1><div class="entry themeform share"><p>The railway ends lounge access for saver fares.</p>' +
+        '<p>A new catering concept follows in spring.</p></div></article></body>',
+    );
+    expect(markdown).toBe(
+      '# Lounge access\n\nThe railway ends lounge access for saver fares.\n\nA new catering concept follows in spring.\n',
+    );
+  });
+
+  it('When a page builder wraps every block of an article in a widget (Elementor), then the article is read', async () => {
+    const block = (text: string) =>
+      `<div class="elementor-element elementor-widget elementor-widget-text-editor"><div class="elementor-widget-container"><p>${text}</p></div></div>`;
+    const { markdown } = await html(
+      '<main><article><h1>Hub 2018</h1>' +
+        block('The Future Strategists Hub was a programme for young leaders across the region.') +
+        block('It ran for six months, with workshops in four cities and a final forum.') +
+        '</article></main>',
+    );
+    expect(markdown).toBe(
+      '# Hub 2018\n\nThe Future Strategists Hub was a programme for young leaders across the region.\n\n' +
+        'It ran for six months, with workshops in four cities and a final forum.\n',
+    );
+  });
+
+  it('When the only articles are comments and teaser cards beside a post that is in none, then the post is read', async () => {
+    const post = 'In an interview the coach explained the new training plan for the season. '.repeat(16).trim();
+    const { markdown } = await html(
+      `<body><div class="entry"><h1>Interview</h1><p>${post}</p></div>` +
+        '<article class="comment-body"><p>Great read, the part about the new training plan was the best.</p></article>'.repeat(
+          8,
+        ) +
+        '<article class="ee-post"><h3><a href="/a">Other story</a></h3></article></body>',
+    );
+    expect(markdown).toContain(post);
   });
 
   it('When the only articles are teaser cards beside a post that is in none, then the main landmark is read instead, post first', async () => {

@@ -76,6 +76,12 @@ const CHROME_WORDS = new Set([
   'pagination',
   'pager',
 ]);
+/**
+ * Page builders that name every block of a page after the widget that drew it, article text
+ * included (Elementor's `elementor-widget-text-editor`, `elementor-widget-container`): in their
+ * names `widget` is the block's kind, not a sidebar's.
+ */
+const BLOCK_WIDGET_PREFIXES = new Set(['elementor']);
 /** Class or id names of chrome written as several words (`most-read`, `action_bar`), compared without their separators. */
 const CHROME_COMPOUNDS = new Set(['mostread', 'mostpopular', 'mostviewed', 'actionbar', 'jumpbox']);
 /** ARIA roles of navigation and search, chrome wherever they are. */
@@ -114,10 +120,10 @@ export interface HtmlReadOptions {
    */
   bookPage?: boolean;
   /**
-   * Set by `readHtml` when the page's chrome holds nearly all its prose: a box named as chrome that
-   * holds most of the prose is then its article (see `keepsLittleProse`).
+   * Set by `readHtml` when the chrome of the content read holds nearly all its prose: that content's
+   * prose. A box named as chrome holding most of it is then its article (see `keepsLittleProse`).
    */
-  proseHolders?: boolean;
+  proseHolders?: number;
   /** Notes that live in another page of the same book (an e-book's endnotes file). */
   bookNotes?: BookNotes;
   /** The type of the document's classes (an e-book's stylesheets); else read from the page's own <style>. */
@@ -157,7 +163,10 @@ export function readHtml(
   const notes = noteElements(root, options.bookNotes);
   const first = numbering.next;
   options = options.classFonts ? options : { ...options, classFonts: headClassFonts(root) };
-  if (!options.bookPage && keepsLittleProse(content, root)) options = { ...options, proseHolders: true };
+  if (!options.bookPage) {
+    const prose = keepsLittleProse(content);
+    if (prose) options = { ...options, proseHolders: prose };
+  }
   const blocks = new HtmlReader('all', notes, numbering, options).document(content);
   if (blocks.length || !textOf(root, (el) => SKIPPED_TAGS.has(el.tag)).trim()) return blocks;
   // A page that is all chrome (a bare header or menu) keeps what is inside its outermost chrome,
@@ -325,10 +334,11 @@ function noteCandidates(root: HtmlElement): { candidates: Map<string, HtmlElemen
 }
 
 /**
- * The <main> element; else the outermost articles, unless they hold next to none of the page's
- * prose; else the element in the main landmark role; else the whole document. Sites mark teasers
- * for other posts as articles beside a post that is in none (a Drupal blog's "related" cards), and
- * put `role="main"` on a wrapper that holds the sidebar too, so an article inside it is closer.
+ * The <main> element; else the outermost articles, unless they are teasers and comments (each short
+ * and under a tenth of the page's prose, together under half of it); else the element in the main
+ * landmark role; else the whole document. Sites mark teasers for other posts, and WordPress each
+ * comment, as articles beside a post that is in none, and put `role="main"` on a wrapper that holds
+ * the sidebar too, so an article inside it is closer.
  */
 function mainContent(root: HtmlElement): HtmlNode[] {
   const articles: HtmlElement[] = [];
@@ -355,19 +365,24 @@ function mainContent(root: HtmlElement): HtmlNode[] {
     pushChildren(el, held || article);
   }
   let articleProse = 0;
-  for (const article of articles) articleProse += article.prose;
-  if (articles.length && articleProse >= TEASER_ARTICLES_SHARE * root.prose) return articles;
+  let largest = 0;
+  for (const article of articles) {
+    articleProse += article.prose;
+    largest = Math.max(largest, article.prose);
+  }
+  const teasers =
+    largest < ARTICLE_MIN_PROSE &&
+    largest < TEASER_SHARE * root.prose &&
+    articleProse < ARTICLE_PROSE_SHARE * root.prose;
+  if (articles.length && !teasers) return articles;
   return landmark ? [landmark] : root.children;
 }
 
-/**
- * Share of a page's prose below which its articles are teasers for other pages (a linked title and
- * a date each, link text not being prose) rather than the page's own article.
- */
-const TEASER_ARTICLES_SHARE = 0.1;
+/** Share of a page's prose that a teaser card or a comment never holds (a short post of its own does). */
+const TEASER_SHARE = 0.1;
 
 /** Chrome elements with no chrome above them (within the content read). */
-function outermostChrome(nodes: HtmlNode[], book: boolean, proseHolders = false): Set<HtmlElement> {
+function outermostChrome(nodes: HtmlNode[], book: boolean, proseHolders = 0): Set<HtmlElement> {
   const found = new Set<HtmlElement>();
   const stack: HtmlNode[] = nodes.slice().reverse();
   while (stack.length) {
@@ -383,7 +398,7 @@ function outermostChrome(nodes: HtmlNode[], book: boolean, proseHolders = false)
  * Navigation and page chrome by tag, ARIA role or class/id words, unless it holds the page's
  * content. In an e-book's page (`book`) only `aria-hidden` and the page landmarks count.
  */
-function isChrome(el: HtmlElement, book: boolean, proseHolders = false): boolean {
+function isChrome(el: HtmlElement, book: boolean, proseHolders = 0): boolean {
   if (el.attrs['aria-hidden'] === 'true') return true;
   if (!book && (el.tag === 'nav' || CHROME_ROLES.has(el.attrs.role ?? ''))) return true;
   // The page's banner and footer landmarks; inside main content these roles are misused (as for
@@ -392,44 +407,52 @@ function isChrome(el: HtmlElement, book: boolean, proseHolders = false): boolean
   if (!book && isPageHeaderOrFooter(el)) return true;
   if (book || (el.attrs.class === undefined && el.attrs.id === undefined) || isWholeHeading(el)) return false;
   const names = `${el.attrs.class ?? ''} ${el.attrs.id ?? ''}`.toLowerCase().split(/\s+/);
-  const chrome = names.some(
-    (name) => CHROME_COMPOUNDS.has(name.replace(/[_-]/g, '')) || name.split(/[_-]+/).some((w) => CHROME_WORDS.has(w)),
-  );
+  const chrome = names.some((name) => {
+    if (CHROME_COMPOUNDS.has(name.replace(/[_-]/g, ''))) return true;
+    const words = name.split(/[_-]+/);
+    const blocks = BLOCK_WIDGET_PREFIXES.has(words[0]!);
+    return words.some((w) => CHROME_WORDS.has(w) && !(blocks && (w === 'widget' || w === 'widgets')));
+  });
   // A tab strip names the panels beside it: content, whatever its class or id says.
-  return chrome && !el.hasContent && el.attrs.role !== 'tablist' && !(proseHolders && holdsThePagesProse(el));
+  return (
+    chrome &&
+    !el.hasContent &&
+    el.attrs.role !== 'tablist' &&
+    !(proseHolders && el.prose >= ARTICLE_PROSE_SHARE * proseHolders)
+  );
 }
 
 /**
- * Share of a page's prose above which an element is its article, whatever its class or id names:
- * themes name layout boxes after what sits beside the article (Vox's `l-sidebar-fixed`, a Drupal
- * panel `two-col-sidebar-right`) or wrap the whole blog in a `widget` (Blogger). Menus, share bars,
- * cookie notices and teaser lists are links or a few words; they never hold most of the text.
+ * Share of the content's prose above which an element is its article, whatever its class or id
+ * names, once the chrome would otherwise take the article with it (see `keepsLittleProse`): themes
+ * name the box holding the post after what sits beside it (Vox's `l-sidebar-fixed`, a Drupal panel
+ * `two-col-sidebar-right`, `sidebar-and-content-body`, an `<article class="sticky-sidebar-parent">`),
+ * after what it carries (Hueman's `entry share`), or wrap a whole blog in a `widget` (Blogger) and
+ * every block of a page in one (Elementor's `elementor-widget`). Menus, share bars, cookie notices
+ * and teaser lists are links or a few words; they never hold most of the text.
  */
 const ARTICLE_PROSE_SHARE = 0.5;
 
 /**
- * What is left of a page once its chrome is out cannot be the page when it is under a quarter of
+ * What is left of the content once its chrome is out cannot be it when it is under a quarter of
  * its prose and shorter than an article (1,000 characters: a title, a byline and a teaser): the
  * chrome took the article with it. Only then does a named box holding most of the prose count as
- * content, so a page that keeps its article beside a long comment thread under `id="navigation"`
- * still leaves the thread out.
+ * content, so a page that keeps its article beside a long comment thread under `id="navigation"`,
+ * or an article beside a captioned gallery in a widget, still leaves the thread and gallery out.
  */
 const KEPT_PROSE_SHARE = 0.25;
 const ARTICLE_MIN_PROSE = 1000;
 
-/** Whether leaving out the chrome of `content` (read by the plain rules) leaves next to none of the page's prose. */
-function keepsLittleProse(content: HtmlNode[], root: HtmlElement): boolean {
-  let kept = 0;
-  for (const node of content) if (typeof node !== 'string') kept += node.prose;
+/**
+ * The prose of `content` when leaving out its chrome (read by the plain rules) leaves next to none
+ * of it; else 0.
+ */
+function keepsLittleProse(content: HtmlNode[]): number {
+  let prose = 0;
+  for (const node of content) if (typeof node !== 'string') prose += node.prose;
+  let kept = prose;
   for (const chrome of outermostChrome(content, false)) kept -= chrome.prose;
-  return kept < ARTICLE_MIN_PROSE && kept < KEPT_PROSE_SHARE * root.prose;
-}
-
-/** Whether an element holds most of the prose of the page it is in (see `ARTICLE_PROSE_SHARE`). */
-function holdsThePagesProse(el: HtmlElement): boolean {
-  let root = el;
-  while (root.parent) root = root.parent;
-  return !el.inMain && el.prose > 0 && el.prose >= ARTICLE_PROSE_SHARE * root.prose;
+  return kept < ARTICLE_MIN_PROSE && kept < KEPT_PROSE_SHARE * prose ? prose : 0;
 }
 
 /**
