@@ -67,7 +67,9 @@ export async function pdfPictureText(pdf: Buffer, pages: number[]): Promise<Map<
     const file = path.join(dir, 'in.pdf');
     await fs.writeFile(file, pdf);
     const wanted = new Set(pages);
-    await run('pdfimages', ['-png', '-p', file, path.join(dir, 'img')], { timeout: 120_000 }).catch(() => undefined);
+    await run('pdfimages', ['-q', '-png', '-p', file, path.join(dir, 'img')], { timeout: 120_000 }).catch(
+      () => undefined,
+    );
     const files = (await fs.readdir(dir)).filter((f) => /^img-\d+-\d+\.png$/.test(f)).sort();
     const reader = new PictureReader();
     for (const name of files) {

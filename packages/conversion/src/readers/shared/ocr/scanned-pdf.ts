@@ -43,6 +43,9 @@ export async function ocrPdfPages(
         await run(
           'pdftoppm',
           [
+            // Quiet: a page can make poppler print a warning per pixel (a broken shading function),
+            // past the output execFile buffers, and the page failed to render though it had.
+            '-q',
             '-r',
             String(RENDER_DPI),
             '-f',
