@@ -48,14 +48,20 @@ export function quarterTurnOf(items: TextItem[]): QuarterTurn | undefined {
   return down > up ? 'clockwise' : 'anticlockwise';
 }
 
-/** The page's items as they stand when the page is turned upright (it is then as wide as it was high). */
+/**
+ * The page's items as they stand when the page is turned upright (it is then as wide as it was high); pieces
+ * of bare spaces are left out.
+ */
 export function turnedItems(items: TextItem[], turn: QuarterTurn, page: PageBox): TextItem[] {
-  return items.map((item) => {
-    // Where the piece starts, and which way its letters' tops face: away from the line's baseline.
-    const x = turn === 'clockwise' ? page.height - item.y - item.size : item.y + item.size;
-    const y = turn === 'clockwise' ? item.x : page.width - item.x - item.size;
-    return { ...item, x, y, width: textWidth(item.text, item.size) };
-  });
+  return items
+    .filter((item) => item.text.trim())
+    .map((item) => {
+      // Where the piece starts, and which way its letters' tops face: away from the line's baseline.
+      const x = turn === 'clockwise' ? page.height - item.y - item.size : item.y + item.size;
+      const y = turn === 'clockwise' ? item.x : page.width - item.x - item.size;
+      // Trailing spaces are no ink: counted, a cell's last word would reach over the rule into the next cell.
+      return { ...item, x, y, width: textWidth(item.text.trimEnd(), item.size) };
+    });
 }
 
 /** The page's drawn rules as they stand when the page is turned upright: rows become columns. */
