@@ -19,9 +19,10 @@ async function turnedTable(degrees: number): Promise<string> {
     doc.rotate(degrees, { origin: [297, 421] });
     doc.font('Helvetica').fontSize(12).text('Table 3: Schools, pupils and teachers by region', 130, 290);
     doc.fontSize(10);
+    // Rows as tight as print sets them: a line placed by the wrong edge of its letters falls in the next row.
     // Header cells typed with trailing spaces, as word processors leave them: spaces are no ink, and reach over the rule.
     const header = ROWS[0]!.map((cell) => `${cell}${' '.repeat(8)}`);
-    ruledGrid(doc, [130, 260, 310, 370, 430], [320, 345, 370, 395, 420, 445], [header, ...ROWS.slice(1)]);
+    ruledGrid(doc, [130, 260, 310, 370, 430], [320, 336, 352, 368, 384, 400], [header, ...ROWS.slice(1)]);
     doc.restore();
   });
   return (await convertIsolated(input, 'pdf', { enhanced: false }, limits)).markdown;

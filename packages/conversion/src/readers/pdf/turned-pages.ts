@@ -56,9 +56,9 @@ export function turnedItems(items: TextItem[], turn: QuarterTurn, page: PageBox)
   return items
     .filter((item) => item.text.trim())
     .map((item) => {
-      // Where the piece starts, and which way its letters' tops face: away from the line's baseline.
+      // Where the piece starts along its line; poppler's left edge of a turned piece is its baseline, either way.
       const x = turn === 'clockwise' ? page.height - item.y - item.size : item.y + item.size;
-      const y = turn === 'clockwise' ? item.x : page.width - item.x - item.size;
+      const y = turn === 'clockwise' ? item.x : page.width - item.x;
       // Trailing spaces are no ink: counted, a cell's last word would reach over the rule into the next cell.
       return { ...item, x, y, width: textWidth(item.text.trimEnd(), item.size) };
     });
