@@ -48,4 +48,28 @@ describe('Drawn tables grouped from their rules', () => {
     ]);
     expect(rest.map((i) => i.text)).toEqual(['body']);
   });
+
+  it('When a run in a merged cell reaches over a rule that ends just under it, then its words keep their space', () => {
+    // The top row is one cell: the column rule at 200 runs through the lower row only, ending at the run's baseline.
+    const rules: Rule[] = [
+      { horizontal: true, at: 700, from: 100, to: 300 },
+      { horizontal: true, at: 680, from: 100, to: 300 },
+      { horizontal: true, at: 660, from: 100, to: 300 },
+      { horizontal: false, at: 100, from: 660, to: 700 },
+      { horizontal: false, at: 300, from: 660, to: 700 },
+      { horizontal: false, at: 200, from: 660, to: 680 },
+    ];
+    const items = [
+      { ...item('Units sold during the year', 110, 679.5), width: 150 },
+      item('A', 110, 665),
+      item('B', 210, 665),
+    ];
+    const { tables } = ruledTables(rules, items);
+    expect(tables.map((t) => t.rows)).toEqual([
+      [
+        ['Units sold during the year', 'Units sold during the year'],
+        ['A', 'B'],
+      ],
+    ]);
+  });
 });

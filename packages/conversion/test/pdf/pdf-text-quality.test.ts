@@ -91,6 +91,24 @@ describe('PDF text-layer quality score', () => {
     expect(garbage(half)).toBe(true);
   });
 
+  it('When the running head of a table page is underlined with typed underscores, then its text layer is not taken for garbage', () => {
+    // The table's own lines are not judged; what is left is the head, its typed rule, the caption and the page number.
+    const page = (rule: string) =>
+      readsAsGarbage([
+        { text: 'Annual Report on Regional Transport' },
+        { text: rule },
+        { text: 'Table 4.2: Passengers by line and month' },
+        { text: 'Bus 12 | 4,120 | 3,980', table: [['Bus 12', '4,120', '3,980']] },
+        { text: 'Source: operator returns, 2024' },
+        { text: '17' },
+      ] as Line[]);
+    expect(page('_'.repeat(60))).toBe(false);
+    expect(page('_ '.repeat(40))).toBe(false);
+    expect(page('='.repeat(60))).toBe(false);
+    // Symbols that are not one repeated character still count.
+    expect(page('#%_$^@'.repeat(10))).toBe(true);
+  });
+
   it('When a page is in another script or says too little, then it is not scored', () => {
     expect(pageQuality('東京都は日本の首都であり、人口は約千四百万人である。'.repeat(5)).scored).toBe(false);
     expect(pageQuality('Москва является столицей России и крупнейшим городом страны.'.repeat(3)).scored).toBe(false);

@@ -35,6 +35,13 @@ export function letterPositions(text: string, x: number, width: number): number[
   return at;
 }
 
+/** How wide `text` stands at `size` points in a proportional face: for pieces poppler gives no width (turned text). */
+export function textWidth(text: string, size: number): number {
+  let total = 0;
+  for (let i = 0; i < text.length; i++) total += widthOf(text.charCodeAt(i));
+  return (total * size) / 1000;
+}
+
 /**
  * A monospaced face, by its name: Courier, the "Mono" families (DejaVu, Liberation, Noto, Latin Modern),
  * Consolas, Menlo, Source Code, and TeX's typewriter faces (cmtt10, lmtt, txtt, sftt/ectt as "+CMTT9").

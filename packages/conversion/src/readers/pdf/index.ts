@@ -14,6 +14,7 @@ import { xfaBlocks } from './xfa-form';
 import { readsAsGarbage } from './text-quality';
 import { linesToBlocks, removeRunningLines } from './blocks';
 import { joinTablesOverPages } from './tables-over-pages';
+import { quarterTurnOf, turnedItems, turnedRules } from './turned-pages';
 import type { Block } from '../../document/model';
 // OCR (its engine loads sharp) is loaded by the reads that need it: most PDFs have a text layer. require(), as the
 // format table does, loads a module the same way under tsx, jest and the bundle.
@@ -99,7 +100,10 @@ export const pdfReader: Reader = {
       let scanner: Promise<ContentRules | undefined> | undefined;
       const rulesPages = doc ? doc.numPages : lazy?.pageCount;
       for (const page of poppler) {
-        let items = page.items;
+        // A page set a quarter turn (a landscape table on a portrait page) is read turned upright.
+        const turn = quarterTurnOf(page.items);
+        const height = turn ? page.width : page.height;
+        let items = turn ? turnedItems(page.items, turn, page) : page.items;
         // pdf.js adds what poppler's text output lacks: form field values and drawn rules (when it could open the file).
         if (doc && info?.form) items = await withFormValues(doc, page.number, items, typicalSize(items));
         // Right-to-left ligatures are told from letter pairs by pdf.js's glyphs; a page pdf.js can't parse keeps poppler's spelling.
@@ -114,7 +118,7 @@ export const pdfReader: Reader = {
           }
         }
         // Enhanced mode: pages set in columns are read column by column, whatever order the file draws them in.
-        const inOrder = (list: TextItem[]): TextItem[] => (layout ? columnOrder(layout, list, page.height) : list);
+        const inOrder = (list: TextItem[]): TextItem[] => (layout ? columnOrder(layout, list, height) : list);
         const ordered = inOrder(items);
         let lines: Line[] | undefined;
         if ((doc || lazy) && linesWithGaps(ordered, MIN_TABULAR_LINES) >= MIN_TABULAR_LINES) {
@@ -127,12 +131,12 @@ export const pdfReader: Reader = {
             const rulesDoc = doc ?? (await pdfJs()).doc;
             rules = rulesDoc ? await pageRules(rulesDoc, page.number) : [];
           }
-          const { tables, rest } = ruledTables(rules, items);
+          const { tables, rest } = ruledTables(turn ? turnedRules(rules, turn, page) : rules, items);
           // The lines are built once: from the text the tables leave, or from all of it.
           if (tables.length)
-            lines = withTables(buildLines(inOrder(rest), page.number, page.height), tables, page.number, page.height);
+            lines = withTables(buildLines(inOrder(rest), page.number, height), tables, page.number, height);
         }
-        pages.push(lines ?? buildLines(ordered, page.number, page.height));
+        pages.push(lines ?? buildLines(ordered, page.number, height));
       }
       await closePdfJs(opened);
       opened = undefined;

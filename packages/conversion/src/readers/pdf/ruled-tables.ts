@@ -471,7 +471,9 @@ function splitAtRules(item: TextItem, edges: number[], vertical: Rule[]): TextIt
   return bounds.slice(0, -1).map((start, k) => {
     const end = bounds[k + 1]!;
     const x = Math.max(at[start]!, ruleAt.get(start) ?? -Infinity);
-    return { ...item, text: item.text.slice(start, end).trim(), x, width: Math.max(at[end]!, x + 1) - x };
+    // A cut is made at a space: a piece after it starts a word, should a merged cell hold the pieces either side.
+    const spaceBefore = k > 0 || item.spaceBefore;
+    return { ...item, text: item.text.slice(start, end).trim(), x, width: Math.max(at[end]!, x + 1) - x, spaceBefore };
   });
 }
 

@@ -22,6 +22,8 @@ const UNORDINARY_ASCII = /[^A-Za-z0-9\s.,;:!?'"()[\]\-/%&]/g;
 const NON_ASCII = /[^\x00-\x7f]/;
 const EDGE_PUNCTUATION = /^[("'“‘[]+|[)"'”’\].,;:!?]+$/g;
 const HIGH_SURROGATE = /[\ud800-\udbff]/g;
+/** A rule typed with a character (a run of underscores under a running head, a line of `=` or `*`), spaced or not. */
+const TYPED_RULE = /([_=*~·…])(?: ?\1){2,}/gu;
 
 /**
  * Whether a page's text layer reads as garbage, by character classes and word shapes (no
@@ -29,7 +31,8 @@ const HIGH_SURROGATE = /[\ud800-\udbff]/g;
  * mojibake: page-quality.ts): such a page is OCR'd from its image instead.
  */
 export function readsAsGarbage(lines: Line[]): boolean {
-  const text = pageText(lines);
+  // A typed rule is one drawn line, not noise: on a page whose text is mostly a table, its symbols outweigh the rest.
+  const text = pageText(lines).replace(TYPED_RULE, ' ');
   return charactersReadAsGarbage(text) || scoresAsGarbled(text);
 }
 
