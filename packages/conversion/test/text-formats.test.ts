@@ -249,6 +249,23 @@ describe('more text-family behaviour', () => {
     expect(metadata.title).toBe('News');
   });
 
+  it('When an XML file is an RSS 1.0 (RDF) feed, then its channel gives the title beside the items; other RDF stays data', async () => {
+    const rdf =
+      '<?xml version="1.0"?><rdf:RDF xmlns:rdf="http://www.w3.org/1999/02/22-rdf-syntax-ns#" xmlns="http://purl.org/rss/1.0/" xmlns:dc="http://purl.org/dc/elements/1.1/">' +
+      '<channel rdf:about="https://x.test/"><title>Field notes</title><link>https://x.test/</link><description>Weekly</description></channel>' +
+      '<item rdf:about="https://x.test/1"><title>Frost</title><link>https://x.test/1</link><dc:date>2026-01-05</dc:date><description>Cover the beds.</description></item></rdf:RDF>';
+    const feed = await convertDocument(Buffer.from(rdf), 'xml', { enhanced: false });
+    expect(feed.markdown).toBe(
+      '# Field notes\n\nWeekly\n\n## [Frost](https://x.test/1)\n\n*2026-01-05*\n\nCover the beds.\n',
+    );
+    expect(feed.metadata.title).toBe('Field notes');
+    const foaf =
+      '<?xml version="1.0"?><rdf:RDF xmlns:rdf="http://www.w3.org/1999/02/22-rdf-syntax-ns#" xmlns:foaf="http://xmlns.com/foaf/0.1/">' +
+      '<foaf:Person rdf:about="#me"><foaf:name>Alice Example</foaf:name></foaf:Person></rdf:RDF>';
+    const data = await convertDocument(Buffer.from(foaf), 'xml', { enhanced: false });
+    expect(data.markdown).toContain('<foaf:name>Alice Example</foaf:name>');
+  });
+
   it('When an Atom entry holds XHTML content (type="xhtml"), then its paragraphs, lists and code stay apart', async () => {
     const atom =
       '<?xml version="1.0"?><feed xmlns="http://www.w3.org/2005/Atom"><title>Notes</title><entry><title>Release</title>' +

@@ -28,12 +28,15 @@ export const xmlReader: Reader = {
   },
 };
 
-/** RSS 2.0 and Atom feeds read as what they are: a titled list of entries, not raw XML. */
+/** RSS 2.0, RSS 1.0 (RDF) and Atom feeds read as what they are: a titled list of entries, not raw XML. */
 function feedBlocks(xml: string): { blocks: Block[]; title: string } | undefined {
   const doc = parseXml(xml, 'XML file');
   const root = doc.documentElement;
   if (!root || (root.localName !== 'rss' && root.localName !== 'feed' && root.localName !== 'RDF')) return undefined;
-  const channel = root.localName === 'rss' ? child(root, 'channel') : root;
+  // RSS 2.0 nests its items in the channel; RSS 1.0 (RDF) sets them beside it; Atom has no channel.
+  const channel = root.localName === 'feed' ? root : child(root, 'channel');
+  // Other RDF/XML (a FOAF profile, a catalogue record) is data, not a feed.
+  if (root.localName === 'RDF' && !channel) return undefined;
   const text = (el: unknown, name: string): string => child(el as never, name)?.textContent?.trim() ?? '';
   const title = text(channel, 'title');
   const blocks: Block[] = [];
