@@ -121,3 +121,30 @@ export function embedInSheet(xls: Buffer, sheet: number, extra: Buffer): Buffer 
   }
   throw new Error(`no sheet ${sheet}`);
 }
+
+/**
+ * A cell note as Excel 97-2003 writes it: the comment object (Obj with its ftCmo id), its TxO with
+ * the text's length, a Continue with the text (in 16-bit characters when one is past Latin-1, as Excel
+ * stores it), a Continue with the formatting runs (the last run's unused bytes as Excel leaves them),
+ * and the Note record tying cell and object.
+ */
+export function noteRecords(row: number, col: number, id: number, author: string, text: string): Buffer {
+  const obj = biff(0x005d, Buffer.concat([u16(0x0015, 0x0012, 0x0019, id, 0x4011), Buffer.alloc(12), u16(0, 0)]));
+  const txo = biff(0x01b6, Buffer.concat([u16(0x0212, 0), Buffer.alloc(6), u16(text.length, 16, 0, 0)]));
+  const wide = [...text].some((ch) => ch.charCodeAt(0) > 0xff);
+  const chars = biff(
+    0x003c,
+    Buffer.concat([Buffer.from([wide ? 1 : 0]), Buffer.from(text, wide ? 'utf16le' : 'latin1')]),
+  );
+  const runs = biff(0x003c, Buffer.concat([u16(0, 1, 0, 0, text.length, 0), Buffer.from([0xff, 0xff, 0xff, 0xff])]));
+  const note = biff(
+    0x001c,
+    Buffer.concat([
+      u16(row, col, 0x0002, id, author.length),
+      Buffer.from([0]),
+      Buffer.from(author, 'latin1'),
+      Buffer.alloc(1),
+    ]),
+  );
+  return Buffer.concat([obj, txo, chars, runs, note]);
+}

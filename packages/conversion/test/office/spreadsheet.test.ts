@@ -3,7 +3,7 @@ import { strToU8, unzipSync, zipSync } from 'fflate';
 import * as XLSX from '@e965/xlsx';
 import { convertDocument } from '../../src';
 import { MAX_SPREAD_CHARS, tableRegions } from '../../src/readers/shared/sheet-grid';
-import { biff, chartSubstream, embedInSheet } from '../biff8';
+import { biff, chartSubstream, embedInSheet, noteRecords } from '../biff8';
 
 const std = { enhanced: false };
 
@@ -173,6 +173,23 @@ describe('spreadsheets', () => {
     const ods = Buffer.from(XLSX.write(wb, { type: 'buffer', bookType: 'ods' }));
     expect((await convertDocument(ods, 'ods', std)).markdown).toContain(
       '### Comments\n\nComment on A1: Header?\n\nComment on A2: Counted twice already\n\nComment on B2: Check | this \\*count\\*',
+    );
+  });
+
+  it('When an xls note holds characters past Latin-1 (stored in 16 bits), then its text ends where the TxO record says, without the formatting runs after it', async () => {
+    const wb = XLSX.utils.book_new();
+    XLSX.utils.book_append_sheet(
+      wb,
+      XLSX.utils.aoa_to_sheet([
+        ['Item', 'Qty'],
+        ['Pens', 3],
+      ]),
+      'Stock',
+    );
+    const xls = Buffer.from(XLSX.write(wb, { type: 'buffer', bookType: 'xls' }));
+    const input = embedInSheet(xls, 0, noteRecords(1, 1, 1, 'Ann Lee', 'Ann Lee:\nCounted twice → 3'));
+    expect((await convertDocument(input, 'xls', std)).markdown).toBe(
+      '## Stock\n\n| Item | Qty |\n| --- | --- |\n| Pens | 3 |\n\n### Comments\n\nComment by Ann Lee on B2: Ann Lee: Counted twice → 3\n',
     );
   });
 
