@@ -278,6 +278,53 @@ describe('spreadsheets', () => {
     );
   });
 
+  it('When a Strict xlsx has a chart sheet (SheetJS makes no sheet of it), then the sheet is its chart, not a refusal', async () => {
+    const wb = new ExcelJS.Workbook();
+    wb.addWorksheet('Sales').addRows([
+      ['Month', 'Units'],
+      ['Jan', 10],
+    ]);
+    const files = unzipSync(new Uint8Array(await wb.xlsx.writeBuffer()));
+    const rels = (body: string) =>
+      strToU8(
+        `<Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships">${body}</Relationships>`,
+      );
+    const strict = 'http://purl.oclc.org/ooxml/officeDocument/relationships';
+    const workbook = new TextDecoder().decode(files['xl/workbook.xml']);
+    files['xl/workbook.xml'] = strToU8(
+      workbook.replace('</sheets>', '<sheet name="Units chart" sheetId="9" r:id="rIdCS"/></sheets>'),
+    );
+    const workbookRels = new TextDecoder().decode(files['xl/_rels/workbook.xml.rels']);
+    files['xl/_rels/workbook.xml.rels'] = strToU8(
+      workbookRels.replace(
+        '</Relationships>',
+        `<Relationship Id="rIdCS" Type="${strict}/chartsheet" Target="chartsheets/sheet1.xml"/></Relationships>`,
+      ),
+    );
+    files['xl/chartsheets/sheet1.xml'] = strToU8(
+      `<chartsheet xmlns="http://purl.oclc.org/ooxml/spreadsheetml/main" xmlns:r="${strict}"><drawing r:id="rIdD1"/></chartsheet>`,
+    );
+    files['xl/chartsheets/_rels/sheet1.xml.rels'] = rels(
+      `<Relationship Id="rIdD1" Type="${strict}/drawing" Target="../drawings/drawing1.xml"/>`,
+    );
+    files['xl/drawings/drawing1.xml'] = strToU8(
+      `<xdr:wsDr xmlns:xdr="http://purl.oclc.org/ooxml/drawingml/spreadsheetDrawing" xmlns:a="http://purl.oclc.org/ooxml/drawingml/main" xmlns:c="http://purl.oclc.org/ooxml/drawingml/chart" xmlns:r="${strict}"><xdr:absoluteAnchor><xdr:graphicFrame><a:graphic><a:graphicData><c:chart r:id="rIdC1"/></a:graphicData></a:graphic></xdr:graphicFrame></xdr:absoluteAnchor></xdr:wsDr>`,
+    );
+    files['xl/drawings/_rels/drawing1.xml.rels'] = rels(
+      `<Relationship Id="rIdC1" Type="${strict}/chart" Target="../charts/chart1.xml"/>`,
+    );
+    files['xl/charts/chart1.xml'] = strToU8(
+      '<c:chartSpace xmlns:c="http://purl.oclc.org/ooxml/drawingml/chart" xmlns:a="http://purl.oclc.org/ooxml/drawingml/main"><c:chart>' +
+        '<c:plotArea><c:barChart><c:ser><c:tx><c:strRef><c:strCache><c:pt idx="0"><c:v>Units</c:v></c:pt></c:strCache></c:strRef></c:tx>' +
+        '<c:cat><c:strRef><c:strCache><c:pt idx="0"><c:v>Jan</c:v></c:pt></c:strCache></c:strRef></c:cat>' +
+        '<c:val><c:numRef><c:numCache><c:pt idx="0"><c:v>10</c:v></c:pt></c:numCache></c:numRef></c:val></c:ser></c:barChart></c:plotArea></c:chart></c:chartSpace>',
+    );
+    const { markdown } = await convertDocument(Buffer.from(zipSync(files)), 'xlsx', std);
+    expect(markdown).toBe(
+      '## Sales\n\n| Month | Units |\n| --- | --- |\n| Jan | 10 |\n\n## Units chart\n\n*Bar chart*\n\n|  | Units |\n| --- | --- |\n| Jan | 10 |\n',
+    );
+  });
+
   it('When an xlsx chart has no cached values (openpyxl writes none), then its series and categories are read from the cells they name', async () => {
     const wb = new ExcelJS.Workbook();
     const ws = wb.addWorksheet('Fruit data');

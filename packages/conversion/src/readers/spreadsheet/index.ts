@@ -129,7 +129,8 @@ export const spreadsheetReader: Reader = {
       // SheetJS leaves entities in ODS sheet names ("A &amp; B"); the sheet is still keyed by them.
       const shownName = ods ? decodeXML(name) : name;
       blocks.push({ type: 'heading', level: 2, text: [text(shownName)] });
-      const sheet = wb.Sheets[name]!;
+      // A sheet SheetJS makes no object for (a chart sheet of a Strict workbook) has no cells: its charts still follow.
+      const sheet: XLSX.WorkSheet = wb.Sheets[name] ?? {};
       const grid = sheetGrid(sheet, wb.Workbook?.WBProps?.date1904 ?? false, localeDates);
       const anchored = anchoredChartsOf(shownName);
       const sheetCharts = chartsOf(shownName);
