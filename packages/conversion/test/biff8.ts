@@ -46,6 +46,8 @@ export interface ChartSpec {
   categoryCells?: [number, number, number, number];
   /** Write the chart's own data cache (SIIndex with Number/Label records), as MS Graph does. */
   cache?: boolean;
+  /** Write MS Graph 97's datasheet instead: old-shape Label/Number records, a series per row, categories in row 0. */
+  datasheet?: boolean;
 }
 
 /** A chart substream (BOF of type `dt` … EOF): title Text/ObjectLink, plot kind, Series with their BRAI and SeriesText, data cache. */
@@ -74,6 +76,20 @@ export function chartSubstream(spec: ChartSpec, dt = 0x0020): Buffer {
     spec.series.forEach((s, col) =>
       s.values.forEach((v, row) => parts.push(biff(0x0203, Buffer.concat([u16(row, col, 0), f64(v)])))),
     );
+  }
+  if (spec.datasheet) {
+    const label = (row: number, col: number, text: string) =>
+      biff(
+        0x0004,
+        Buffer.concat([u16(row, col), Buffer.alloc(3), Buffer.from([text.length, 0]), Buffer.from(text, 'latin1')]),
+      );
+    spec.categories.forEach((c, i) => parts.push(label(0, i + 1, c)));
+    spec.series.forEach((s, row) => {
+      parts.push(label(row + 1, 0, s.name));
+      s.values.forEach((v, i) =>
+        parts.push(biff(0x0003, Buffer.concat([u16(row + 1, i + 1), Buffer.alloc(3), f64(v)]))),
+      );
+    });
   }
   parts.push(eof());
   return Buffer.concat(parts);
