@@ -46,6 +46,8 @@ export interface ChartSpec {
   categoryCells?: [number, number, number, number];
   /** Write the chart's own data cache (SIIndex with Number/Label records), as MS Graph does. */
   cache?: boolean;
+  /** Write MS Graph 97's datasheet instead: old-shape Label/Number records, a series per row, categories in row 0. */
+  datasheet?: boolean;
 }
 
 /** A chart substream (BOF of type `dt` … EOF): title Text/ObjectLink, plot kind, Series with their BRAI and SeriesText, data cache. */
@@ -74,6 +76,20 @@ export function chartSubstream(spec: ChartSpec, dt = 0x0020): Buffer {
     spec.series.forEach((s, col) =>
       s.values.forEach((v, row) => parts.push(biff(0x0203, Buffer.concat([u16(row, col, 0), f64(v)])))),
     );
+  }
+  if (spec.datasheet) {
+    const label = (row: number, col: number, text: string) =>
+      biff(
+        0x0004,
+        Buffer.concat([u16(row, col), Buffer.alloc(3), Buffer.from([text.length, 0]), Buffer.from(text, 'latin1')]),
+      );
+    spec.categories.forEach((c, i) => parts.push(label(0, i + 1, c)));
+    spec.series.forEach((s, row) => {
+      parts.push(label(row + 1, 0, s.name));
+      s.values.forEach((v, i) =>
+        parts.push(biff(0x0003, Buffer.concat([u16(row + 1, i + 1), Buffer.alloc(3), f64(v)]))),
+      );
+    });
   }
   parts.push(eof());
   return Buffer.concat(parts);
@@ -120,4 +136,31 @@ export function embedInSheet(xls: Buffer, sheet: number, extra: Buffer): Buffer 
     pos = next;
   }
   throw new Error(`no sheet ${sheet}`);
+}
+
+/**
+ * A cell note as Excel 97-2003 writes it: the comment object (Obj with its ftCmo id), its TxO with
+ * the text's length, a Continue with the text (in 16-bit characters when one is past Latin-1, as Excel
+ * stores it), a Continue with the formatting runs (the last run's unused bytes as Excel leaves them),
+ * and the Note record tying cell and object.
+ */
+export function noteRecords(row: number, col: number, id: number, author: string, text: string): Buffer {
+  const obj = biff(0x005d, Buffer.concat([u16(0x0015, 0x0012, 0x0019, id, 0x4011), Buffer.alloc(12), u16(0, 0)]));
+  const txo = biff(0x01b6, Buffer.concat([u16(0x0212, 0), Buffer.alloc(6), u16(text.length, 16, 0, 0)]));
+  const wide = [...text].some((ch) => ch.charCodeAt(0) > 0xff);
+  const chars = biff(
+    0x003c,
+    Buffer.concat([Buffer.from([wide ? 1 : 0]), Buffer.from(text, wide ? 'utf16le' : 'latin1')]),
+  );
+  const runs = biff(0x003c, Buffer.concat([u16(0, 1, 0, 0, text.length, 0), Buffer.from([0xff, 0xff, 0xff, 0xff])]));
+  const note = biff(
+    0x001c,
+    Buffer.concat([
+      u16(row, col, 0x0002, id, author.length),
+      Buffer.from([0]),
+      Buffer.from(author, 'latin1'),
+      Buffer.alloc(1),
+    ]),
+  );
+  return Buffer.concat([obj, txo, chars, runs, note]);
 }

@@ -214,13 +214,15 @@ function oleFormat(input: Buffer, declared: string, k: Known): SniffedFormat {
   // At the top only, where the readers look: a workbook embedding a Word document is a workbook.
   const { topLevelEntry } = oleStreams();
   const has = (name: string) => topLevelEntry(cfb, name) !== undefined;
-  for (const [stream, format] of k.oleStreams) if (has(stream)) return format;
+  // A password-protected DOCX/XLSX/PPTX ([MS-OFFCRYPTO]); Word 2007 also writes a zero-filled
+  // WordDocument stream beside it, for older Word to refuse, so this is asked first.
   if (has('EncryptedPackage')) {
     throw new ConversionError(
       'encrypted_file',
       'The document is password-protected; remove the password and try again.',
     );
   }
+  for (const [stream, format] of k.oleStreams) if (has(stream)) return format;
   if (k.oleFormats.has(declared as SniffedFormat)) return declared as SniffedFormat;
   throw refused(k, declared, 'it is an Office 97-2003 file that is not a Word, Excel or PowerPoint document');
 }

@@ -160,6 +160,18 @@ describe('DOCX', () => {
     );
   });
 
+  it('When a table holds all its content in one cell beside empty margin cells (a page laid out in a table), then that cell reads as the document: paragraphs, headings and lists', async () => {
+    const para = (text: string, style = '') =>
+      `<w:p>${style ? `<w:pPr><w:pStyle w:val="${style}"/></w:pPr>` : ''}<w:r><w:t>${text}</w:t></w:r></w:p>`;
+    const empty = '<w:tc><w:p/></w:tc>';
+    const body =
+      `<w:tbl><w:tr>${empty}<w:tc>${para('Lesson 5', 'Heading1')}${para('Aims of the lesson.')}${para('Worked examples.')}</w:tc>${empty}</w:tr>` +
+      `<w:tr>${empty}${empty}${empty}</w:tr></w:tbl>`;
+    expect((await convertDocument(numberedDocx(body, ''), 'docx', std)).markdown).toBe(
+      '# Lesson 5\n\nAims of the lesson.\n\nWorked examples.\n',
+    );
+  });
+
   it('When table rows sit inside nested content controls (a repeating section) and a cell inside a drop-down control, then their text is read', async () => {
     const cell = (text: string) => `<w:tc><w:p><w:r><w:t>${text}</w:t></w:r></w:p></w:tc>`;
     const control = (inner: string, placeholder = false) =>

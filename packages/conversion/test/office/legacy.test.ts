@@ -434,6 +434,20 @@ describe('DOC (Word 97-2003)', () => {
     await expect(convertDocument(input, 'doc', std)).rejects.toMatchObject({ code: 'encrypted_file' });
   });
 
+  it('When a password-protected DOCX holds the zero-filled WordDocument stream Word 2007 writes beside its EncryptedPackage, then it fails with encrypted_file', async () => {
+    const cfb = CFB.utils.cfb_new();
+    CFB.utils.cfb_add(cfb, 'WordDocument', Buffer.alloc(4096));
+    CFB.utils.cfb_add(cfb, 'EncryptionInfo', Buffer.alloc(64));
+    CFB.utils.cfb_add(cfb, 'EncryptedPackage', Buffer.alloc(4096));
+    const input = Buffer.from(CFB.write(cfb, { type: 'buffer' }) as Uint8Array);
+    for (const ext of ['docx', 'doc']) {
+      await expect(convertDocument(input, ext, std)).rejects.toMatchObject({
+        code: 'encrypted_file',
+        message: 'The document is password-protected; remove the password and try again.',
+      });
+    }
+  });
+
   it('When an OLE file has no WordDocument stream, then the DOC error says so', async () => {
     const cfb = CFB.utils.cfb_new();
     CFB.utils.cfb_add(cfb, 'Other', Buffer.from('x'));

@@ -225,6 +225,25 @@ describe('PPT embedded charts and worksheets', () => {
     );
   });
 
+  it('When an MS Graph 97 chart keeps its data in its datasheet (no cache), then series and categories come from the datasheet', async () => {
+    const chart = chartSubstream(
+      {
+        kind: 0x1019,
+        categories: ['Blank', 'Wizard'],
+        series: [
+          { name: 'East', values: [0.37, 0.25] },
+          { name: 'West', values: [0.2, 0.3] },
+        ],
+        datasheet: true,
+      },
+      0x8000,
+    );
+    const storage = workbookStorage(Buffer.concat([bof(0x0005), eof(), chart]));
+    expect(await convert(withObject(storage, 'MSGraph.Chart.8'))).toBe(
+      '# Results\n\n*Pie chart*\n\n|  | East | West |\n| --- | --- | --- |\n| Blank | 0.37 | 0.2 |\n| Wizard | 0.25 | 0.3 |\n',
+    );
+  });
+
   it('When an Excel chart keeps no data cache, then its series come from the worksheet cells its formulas name', async () => {
     const sheet = XLSX.utils.aoa_to_sheet([
       ['', 'Units', 'Returns'],

@@ -3,6 +3,7 @@ import sharp from 'sharp';
 import PptxGenJS from 'pptxgenjs';
 import { convertDocument } from '../../src';
 import { DIAGRAM_DATA_REL, SMARTART_GRAPHIC, smartArtData } from '../smartart';
+import { bof, chartSubstream, eof, workbookStorage } from '../biff8';
 
 const std = { enhanced: false };
 
@@ -210,6 +211,42 @@ describe('PPTX', () => {
     const { markdown } = await convertDocument(await zip.generateAsync({ type: 'nodebuffer' }), 'pptx', std);
     expect(markdown).toBe('# Slide 1\n\nProcess\n\n- Plan\n- Build\n  - Test the parts\n- Ship\n');
   });
+
+  it('When a slide holds an MS Graph chart as an OLE object (a deck saved from PPT), then its title, kind and data are read as in a PPT', async () => {
+    const pptx = new PptxGenJS();
+    pptx.addSlide().addText('Results', { x: 0.5, y: 0.3, w: 9, h: 0.8 });
+    const zip = await JSZip.loadAsync((await pptx.write({ outputType: 'nodebuffer' })) as Buffer);
+    const chart = chartSubstream(
+      {
+        title: 'Ducks seen',
+        kind: 0x1018,
+        categories: ['2021', '2022'],
+        series: [{ name: 'Mallard', values: [120, 130] }],
+        cache: true,
+      },
+      0x8000,
+    );
+    zip.file('ppt/embeddings/oleObject1.bin', workbookStorage(Buffer.concat([bof(0x0005), eof(), chart])));
+    const rels = 'ppt/slides/_rels/slide1.xml.rels';
+    zip.file(
+      rels,
+      (await zip.file(rels)!.async('string')).replace(
+        '</Relationships>',
+        '<Relationship Id="rIdOle1" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/oleObject" Target="../embeddings/oleObject1.bin"/></Relationships>',
+      ),
+    );
+    const frame =
+      '<p:graphicFrame><p:nvGraphicFramePr><p:cNvPr id="9" name="Object 1"/><p:cNvGraphicFramePr/><p:nvPr/></p:nvGraphicFramePr>' +
+      '<p:xfrm><a:off x="457200" y="2743200"/><a:ext cx="8229600" cy="3000000"/></p:xfrm>' +
+      '<a:graphic><a:graphicData uri="http://schemas.openxmlformats.org/presentationml/2006/ole"><p:oleObj name="Chart" r:id="rIdOle1" progId="MSGraph.Chart.8"><p:embed/></p:oleObj></a:graphicData></a:graphic></p:graphicFrame>';
+    const slide = 'ppt/slides/slide1.xml';
+    zip.file(slide, (await zip.file(slide)!.async('string')).replace('</p:spTree>', `${frame}</p:spTree>`));
+    const { markdown } = await convertDocument(await zip.generateAsync({ type: 'nodebuffer' }), 'pptx', std);
+    expect(markdown).toBe(
+      '# Slide 1\n\nResults\n\n**Ducks seen**\n\n*Line chart*\n\n|  | Mallard |\n| --- | --- |\n| 2021 | 120 |\n| 2022 | 130 |\n',
+    );
+  });
+
   it('When a slide sets a heading over each of two columns (Comparison layout), then each heading is read with its column, left then right', async () => {
     const pptx = new PptxGenJS();
     const slide = pptx.addSlide();

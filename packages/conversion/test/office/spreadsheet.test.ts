@@ -3,7 +3,7 @@ import { strToU8, unzipSync, zipSync } from 'fflate';
 import * as XLSX from '@e965/xlsx';
 import { convertDocument } from '../../src';
 import { MAX_SPREAD_CHARS, tableRegions } from '../../src/readers/shared/sheet-grid';
-import { biff, chartSubstream, embedInSheet } from '../biff8';
+import { biff, chartSubstream, embedInSheet, noteRecords } from '../biff8';
 
 const std = { enhanced: false };
 
@@ -176,6 +176,23 @@ describe('spreadsheets', () => {
     );
   });
 
+  it('When an xls note holds characters past Latin-1 (stored in 16 bits), then its text ends where the TxO record says, without the formatting runs after it', async () => {
+    const wb = XLSX.utils.book_new();
+    XLSX.utils.book_append_sheet(
+      wb,
+      XLSX.utils.aoa_to_sheet([
+        ['Item', 'Qty'],
+        ['Pens', 3],
+      ]),
+      'Stock',
+    );
+    const xls = Buffer.from(XLSX.write(wb, { type: 'buffer', bookType: 'xls' }));
+    const input = embedInSheet(xls, 0, noteRecords(1, 1, 1, 'Ann Lee', 'Ann Lee:\nCounted twice → 3'));
+    expect((await convertDocument(input, 'xls', std)).markdown).toBe(
+      '## Stock\n\n| Item | Qty |\n| --- | --- |\n| Pens | 3 |\n\n### Comments\n\nComment by Ann Lee on B2: Ann Lee: Counted twice → 3\n',
+    );
+  });
+
   it('When an xlsx has two sheets with number formats, then each is a section with values as shown', async () => {
     const wb = new ExcelJS.Workbook();
     wb.creator = 'Ana';
@@ -258,6 +275,53 @@ describe('spreadsheets', () => {
     const { markdown } = await convertDocument(Buffer.from(zipSync(files)), 'xlsx', std);
     expect(markdown).toBe(
       '## Sales\n\n| Month | Units |\n| --- | --- |\n| Jan | 10 |\n| Feb | 14 |\n\n**Units by month**\n\n*Bar chart*\n\n|  | Units |\n| --- | --- |\n| Jan | 10 |\n| Feb | 14 |\n',
+    );
+  });
+
+  it('When a Strict xlsx has a chart sheet (SheetJS makes no sheet of it), then the sheet is its chart, not a refusal', async () => {
+    const wb = new ExcelJS.Workbook();
+    wb.addWorksheet('Sales').addRows([
+      ['Month', 'Units'],
+      ['Jan', 10],
+    ]);
+    const files = unzipSync(new Uint8Array(await wb.xlsx.writeBuffer()));
+    const rels = (body: string) =>
+      strToU8(
+        `<Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships">${body}</Relationships>`,
+      );
+    const strict = 'http://purl.oclc.org/ooxml/officeDocument/relationships';
+    const workbook = new TextDecoder().decode(files['xl/workbook.xml']);
+    files['xl/workbook.xml'] = strToU8(
+      workbook.replace('</sheets>', '<sheet name="Units chart" sheetId="9" r:id="rIdCS"/></sheets>'),
+    );
+    const workbookRels = new TextDecoder().decode(files['xl/_rels/workbook.xml.rels']);
+    files['xl/_rels/workbook.xml.rels'] = strToU8(
+      workbookRels.replace(
+        '</Relationships>',
+        `<Relationship Id="rIdCS" Type="${strict}/chartsheet" Target="chartsheets/sheet1.xml"/></Relationships>`,
+      ),
+    );
+    files['xl/chartsheets/sheet1.xml'] = strToU8(
+      `<chartsheet xmlns="http://purl.oclc.org/ooxml/spreadsheetml/main" xmlns:r="${strict}"><drawing r:id="rIdD1"/></chartsheet>`,
+    );
+    files['xl/chartsheets/_rels/sheet1.xml.rels'] = rels(
+      `<Relationship Id="rIdD1" Type="${strict}/drawing" Target="../drawings/drawing1.xml"/>`,
+    );
+    files['xl/drawings/drawing1.xml'] = strToU8(
+      `<xdr:wsDr xmlns:xdr="http://purl.oclc.org/ooxml/drawingml/spreadsheetDrawing" xmlns:a="http://purl.oclc.org/ooxml/drawingml/main" xmlns:c="http://purl.oclc.org/ooxml/drawingml/chart" xmlns:r="${strict}"><xdr:absoluteAnchor><xdr:graphicFrame><a:graphic><a:graphicData><c:chart r:id="rIdC1"/></a:graphicData></a:graphic></xdr:graphicFrame></xdr:absoluteAnchor></xdr:wsDr>`,
+    );
+    files['xl/drawings/_rels/drawing1.xml.rels'] = rels(
+      `<Relationship Id="rIdC1" Type="${strict}/chart" Target="../charts/chart1.xml"/>`,
+    );
+    files['xl/charts/chart1.xml'] = strToU8(
+      '<c:chartSpace xmlns:c="http://purl.oclc.org/ooxml/drawingml/chart" xmlns:a="http://purl.oclc.org/ooxml/drawingml/main"><c:chart>' +
+        '<c:plotArea><c:barChart><c:ser><c:tx><c:strRef><c:strCache><c:pt idx="0"><c:v>Units</c:v></c:pt></c:strCache></c:strRef></c:tx>' +
+        '<c:cat><c:strRef><c:strCache><c:pt idx="0"><c:v>Jan</c:v></c:pt></c:strCache></c:strRef></c:cat>' +
+        '<c:val><c:numRef><c:numCache><c:pt idx="0"><c:v>10</c:v></c:pt></c:numCache></c:numRef></c:val></c:ser></c:barChart></c:plotArea></c:chart></c:chartSpace>',
+    );
+    const { markdown } = await convertDocument(Buffer.from(zipSync(files)), 'xlsx', std);
+    expect(markdown).toBe(
+      '## Sales\n\n| Month | Units |\n| --- | --- |\n| Jan | 10 |\n\n## Units chart\n\n*Bar chart*\n\n|  | Units |\n| --- | --- |\n| Jan | 10 |\n',
     );
   });
 

@@ -486,11 +486,16 @@ export class DocxReader {
     return label;
   }
 
-  /** A table as a grid: spanned cells repeated across their columns and rows; a one-cell table is a frame. */
+  /**
+   * A table as a grid: spanned cells repeated across their columns and rows. A table whose content is
+   * all in one cell is a frame (a one-cell box, or a page laid out as a text cell beside empty margin
+   * cells): that cell's blocks.
+   */
   private table(tbl: Element): Block[] {
     const rowEls = rowsOf(tbl);
     const cellEls = rowEls.flatMap(cellsOf);
-    if (rowEls.length === 1 && cellEls.length === 1) return this.blocks(children(cellEls[0]));
+    const filled = cellEls.filter((tc) => !PLACEHOLDER_CELLS.has(tc) && hasContent(tc));
+    if (cellEls.length === 1 || filled.length === 1) return this.blocks(children(filled[0] ?? cellEls[0]!));
     const rows: Inline[][][] = [];
     let above: Inline[][] = [];
     for (const tr of rowEls) {
@@ -515,6 +520,14 @@ export class DocxReader {
   private cellText(tc: Element): Inline[] {
     return blocksAsInline(this.blocks(children(tc)));
   }
+}
+
+/** Whether a cell shows anything: text (a field's too), a picture, an equation or an embedded object. */
+function hasContent(tc: Element): boolean {
+  if ((tc.textContent ?? '').trim()) return true;
+  return ['drawing', 'pict', 'object', 'oMath', 'oMathPara', 'altChunk'].some(
+    (name) => descendants(tc, name).length > 0,
+  );
 }
 
 /** The relationship id of a drawing's picture (DrawingML blip or VML image data). */

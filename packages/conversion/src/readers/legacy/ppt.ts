@@ -10,7 +10,7 @@ import {
   type SlideModel,
 } from '../shared/slides';
 import { openCompoundFile, streamOf, summaryInformation } from '../shared/ole';
-import { embeddedObjectBlocks, type EmbeddedObject } from './ppt-objects';
+import { embeddedObjectBlocks, type EmbeddedObject } from '../shared/ole-objects';
 
 const RT = {
   document: 0x03e8,
@@ -118,7 +118,7 @@ const PF_FIELDS: Array<[mask: number, size: number]> = [
  * edits saved incrementally do not show old copies; files without one are walked in file order.
  * Each slide's shapes are read with their positions and put in reading order: text boxes (title
  * vs body by the TextHeaderAtom), tables (group shapes flagged as tables, rebuilt from the cells'
- * anchors) and embedded charts and worksheets (see ppt-objects). Notes containers give speaker notes.
+ * anchors) and embedded charts and worksheets (see shared/ole-objects). Notes containers give speaker notes.
  */
 export const pptReader: Reader = {
   name: 'ppt',

@@ -9,6 +9,7 @@ import { text as plain, type Block, type Inline } from '../../document/model';
 import { PictureReader, picturePlaceholder } from '../shared/ocr/pictures';
 import { imageAltText } from '../shared/alt-text';
 import { chartBlocks, relationships } from '../shared/ooxml-parts';
+import { embeddedObjectBlocks } from '../shared/ole-objects';
 import { diagramNodes } from '../shared/smartart';
 import { CODE_CHARS, MONOSPACE } from '../shared/code-paragraphs';
 import {
@@ -146,6 +147,18 @@ function readSlide(
         const chart = descendants(shape, 'chart')[0];
         const chartPart = chart && rels.get(relAttr(chart) ?? '');
         if (chartPart) placed.push({ ...pos, blocks: chartBlocks(zip, chartPart) });
+        // An OLE chart or worksheet (MS Graph, Excel 97: decks saved from PPT keep them) reads as a PPT's does.
+        const ole = descendants(shape, 'oleObj')[0];
+        const olePart = ole && rels.get(relAttr(ole) ?? '');
+        const storage = olePart && /\.bin$/i.test(olePart) ? zip.bytesOf(olePart) : undefined;
+        if (storage) {
+          const blocks = embeddedObjectBlocks({
+            progId: attr(ole, 'progId') ?? '',
+            storage: Buffer.from(storage),
+            compressed: false,
+          });
+          if (blocks.length) placed.push({ ...pos, blocks });
+        }
         const diagram = rels.get(relAttr(descendants(shape, 'relIds')[0], 'dm') ?? '');
         if (diagram) {
           const nodes = diagramNodes(zip, diagram);

@@ -20,6 +20,8 @@ export interface BiffChart extends ChartData {
 
 const REC = {
   bof: 0x0809,
+  graphNumber: 0x0003,
+  graphLabel: 0x0004,
   eof: 0x000a,
   externSheet: 0x0017,
   number: 0x0203,
@@ -108,6 +110,56 @@ export function readBiffCharts(stream: Buffer): PlacedChart[] {
   return out;
 }
 
+/** MS Graph's datasheet (kept in its chart substream), by row and column: row 0 holds the categories, column 0 the series names. */
+type Datasheet = Map<number, Map<number, string>>;
+
+/** A cell of MS Graph's datasheet: a Number or Label record of the old (BIFF2) shape, row, column and 3 attribute bytes first. */
+function datasheetCell(stream: Buffer, type: number, body: number, end: number, sheet: Datasheet): void {
+  if (end - body < 9) return;
+  const row = stream.readUInt16LE(body);
+  const col = stream.readUInt16LE(body + 2);
+  if (row >= MAX_POINTS || col >= MAX_POINTS || (sheet.size >= MAX_POINTS && !sheet.has(row))) return;
+  const value =
+    type === REC.graphNumber
+      ? end - body >= 15
+        ? formatNumber(stream.readDoubleLE(body + 7))
+        : ''
+      : shortString(stream, body + 7, end);
+  let cells = sheet.get(row);
+  if (!cells) sheet.set(row, (cells = new Map()));
+  cells.set(col, value);
+}
+
+/**
+ * An MS Graph chart caches no values in its series: they are in its datasheet, a series per row
+ * (Graph's default) or per column, found by the series' names, each line taken once. Series the
+ * datasheet has no line for (Graph plots a pie's first series only) are left out.
+ */
+function fillFromDatasheet(chart: BiffChart, sheet: Datasheet): void {
+  if (!sheet.size || chart.series.some((s) => s.values.length)) return;
+  const header = sheet.get(0) ?? new Map<number, string>();
+  const cols = [...header.keys()].filter((c) => c > 0).sort((a, b) => a - b);
+  const rows = [...sheet.keys()].filter((r) => r > 0).sort((a, b) => a - b);
+  const rowOf = (name: string) => rows.find((r) => sheet.get(r)?.get(0) === name);
+  const colOf = (name: string) => cols.find((c) => header.get(c) === name);
+  const named = chart.series.filter((s) => s.name);
+  const inColumns = named.some((s) => colOf(s.name) !== undefined) && !named.some((s) => rowOf(s.name) !== undefined);
+  const points = inColumns ? rows : cols;
+  chart.categories = points.map((p) => (inColumns ? sheet.get(p)?.get(0) : header.get(p)) ?? '');
+  const used = new Set<number>();
+  chart.series.forEach((s, i) => {
+    const line = s.name ? (inColumns ? colOf(s.name) : rowOf(s.name)) : (inColumns ? cols : rows)[i];
+    // A line is one series: a second series of the same name is one the datasheet does not hold.
+    if (line === undefined || used.has(line)) return;
+    used.add(line);
+    s.values = points.map((p) => (inColumns ? sheet.get(p)?.get(line) : sheet.get(line)?.get(p)) ?? '');
+  });
+  const found = chart.series.map((s, i) => ({ s, ref: chart.refs[i]! })).filter(({ s }) => s.values.length);
+  if (!found.length) return;
+  chart.series = found.map(({ s }) => s);
+  chart.refs = found.map(({ ref }) => ref);
+}
+
 /** The first chart in a workbook stream (an embedded OLE chart holds one), or undefined. */
 export function readBiffChart(stream: Buffer): BiffChart | undefined {
   return readBiffCharts(stream)[0]?.chart;
@@ -123,6 +175,7 @@ interface ChartState {
   cache: number;
   /** SIIndex → series → points. */
   cached: Map<number, Map<number, string[]>>;
+  datasheet: Datasheet;
 }
 
 function newChartState(externSheets: number[]): ChartState {
@@ -135,6 +188,7 @@ function newChartState(externSheets: number[]): ChartState {
     text: { value: '', link: 0 },
     cache: 0,
     cached: new Map(),
+    datasheet: new Map(),
   };
 }
 
@@ -184,6 +238,10 @@ function chartRecord(stream: Buffer, type: number, body: number, end: number, st
         else if (area && id === 2) refs.categories = area;
       }
       break;
+    case REC.graphNumber:
+    case REC.graphLabel:
+      datasheetCell(stream, type, body, end, st.datasheet);
+      break;
     case REC.siIndex:
       st.cache = len >= 2 ? stream.readUInt16LE(body) : 0;
       break;
@@ -218,6 +276,7 @@ function finishChart(st: ChartState): void {
   chart.series.forEach((s, i) => (s.values = dense(st.cached.get(1)?.get(i))));
   const categories = st.cached.get(2);
   chart.categories = dense(categories?.get(0) ?? [...(categories?.values() ?? [])][0]);
+  fillFromDatasheet(chart, st.datasheet);
 }
 
 /**

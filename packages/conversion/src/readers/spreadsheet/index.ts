@@ -11,6 +11,7 @@ import { decodeXML } from 'entities';
 import { chartDataBlocks, type ChartData } from '../shared/charts';
 import { odsSheetCharts } from '../shared/odf-chart';
 import { readBiffCharts, resolveChartCells } from '../shared/biff-chart';
+import { readBiffNotes } from '../shared/biff-notes';
 import { streamOf } from '../shared/ole';
 import { MAX_COLUMNS, positionedRegions, rangeTexts, sheetCell, sheetGrid } from '../shared/sheet-grid';
 import { commentBlocks, type ReviewComment } from '../shared/comments';
@@ -106,7 +107,10 @@ export const spreadsheetReader: Reader = {
         : [];
     const chartsOf = (name: string): Block[] =>
       zip ? (odsCharts.get(name) ?? []).flatMap(chartDataBlocks) : (biffCharts.get(name) ?? []);
-    const biffCharts = zip ? new Map<string, Block[]>() : workbookCharts(input, wb);
+    const biffStream = zip ? undefined : workbookStream(input);
+    const biffCharts = biffStream ? workbookCharts(biffStream, wb) : new Map<string, Block[]>();
+    // SheetJS may run an XLS note's text on into its formatting runs: the records say where it ends.
+    const biffNotes = biffStream ? readBiffNotes(biffStream) : undefined;
     const hidden = new Set((wb.Workbook?.Sheets ?? []).filter((s) => s.Hidden).map((s) => s.name));
     // SheetJS marks no ODS sheet hidden; names compared as shown (SheetJS keeps their entities).
     const odsHidden = ods ? odsHiddenSheets(zip) : undefined;
@@ -125,11 +129,12 @@ export const spreadsheetReader: Reader = {
       // SheetJS leaves entities in ODS sheet names ("A &amp; B"); the sheet is still keyed by them.
       const shownName = ods ? decodeXML(name) : name;
       blocks.push({ type: 'heading', level: 2, text: [text(shownName)] });
-      const sheet = wb.Sheets[name]!;
+      // A sheet SheetJS makes no object for (a chart sheet of a Strict workbook) has no cells: its charts still follow.
+      const sheet: XLSX.WorkSheet = wb.Sheets[name] ?? {};
       const grid = sheetGrid(sheet, wb.Workbook?.WBProps?.date1904 ?? false, localeDates);
       const anchored = anchoredChartsOf(shownName);
       const sheetCharts = chartsOf(shownName);
-      const comments = commentBlocks(sheetComments(sheet));
+      const comments = commentBlocks(sheetComments(sheet, biffNotes?.get(wb.SheetNames.indexOf(name))));
       if (grid.rows.length === 0) {
         const nothing = !anchored.length && !sheetCharts.length && !comments.length;
         // A worksheet embedded in another document shows its content only: its empty sheets are left out.
@@ -197,17 +202,19 @@ function selectedSheets(input: Buffer, range: PageRange): number[] | undefined {
   return selectedPages(range, count);
 }
 
-/** The charts of an XLS (BIFF8) workbook as blocks, by the name of the sheet they are on (or are). */
-function workbookCharts(input: Buffer, wb: XLSX.WorkBook): Map<string, Block[]> {
-  const out = new Map<string, Block[]>();
-  if (input.length < 512 || input.readUInt32LE(0) !== 0xe011cfd0) return out;
-  let stream: Buffer | undefined;
+/** The Workbook stream of an XLS (BIFF8) compound file, if it is one. */
+function workbookStream(input: Buffer): Buffer | undefined {
+  if (input.length < 512 || input.readUInt32LE(0) !== 0xe011cfd0) return undefined;
   try {
-    stream = streamOf(CFB.read(input, { type: 'buffer' }), 'Workbook');
+    return streamOf(CFB.read(input, { type: 'buffer' }), 'Workbook');
   } catch {
-    return out; // SheetJS read it; a chart it cannot give is no reason to fail
+    return undefined; // SheetJS read it; a chart or note it cannot give is no reason to fail
   }
-  if (!stream) return out;
+}
+
+/** The charts of an XLS (BIFF8) workbook as blocks, by the name of the sheet they are on (or are). */
+function workbookCharts(stream: Buffer, wb: XLSX.WorkBook): Map<string, Block[]> {
+  const out = new Map<string, Block[]>();
   for (const { sheet, chart } of readBiffCharts(stream)) {
     const name = wb.SheetNames[sheet];
     if (!name || !chart.series.length) continue;
@@ -238,7 +245,7 @@ interface Placed {
  * The sheet's cell comments (notes, and threaded comments with their replies) in row order, each
  * with the cell it is on; SheetJS reads them from XLSX, XLS and ODS alike.
  */
-function sheetComments(sheet: XLSX.WorkSheet): ReviewComment[] {
+function sheetComments(sheet: XLSX.WorkSheet, biffNotes?: ReadonlyMap<string, string>): ReviewComment[] {
   const ref = sheet['!ref'];
   if (!ref) return [];
   const range = XLSX.utils.decode_range(ref);
@@ -251,8 +258,10 @@ function sheetComments(sheet: XLSX.WorkSheet): ReviewComment[] {
       const notes = sheetCell(sheet, r, c)?.c;
       if (!notes?.length) continue;
       const on = XLSX.utils.encode_cell({ r, c });
+      // An XLS cell has one note, whose text the records give exactly.
+      const exact = notes.length === 1 ? biffNotes?.get(`${r},${c}`) : undefined;
       for (const note of notes) {
-        const text = (note.t ?? '').replace(/\s+/g, ' ').trim();
+        const text = (exact ?? note.t ?? '').replace(/\s+/g, ' ').trim();
         if (text) out.push({ author: note.a ?? '', text: [{ type: 'text', text }], on });
       }
     }

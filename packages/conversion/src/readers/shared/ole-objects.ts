@@ -2,14 +2,14 @@ import { inflateSync } from 'node:zlib';
 import CFB from 'cfb';
 import * as XLSX from '@e965/xlsx';
 import { text, type Block } from '../../document/model';
-import { chartDataBlocks } from '../shared/charts';
-import { sheetRows, tableRegions } from '../shared/sheet-grid';
-import { readBiffChart, resolveChartCells } from '../shared/biff-chart';
-import { streamOf } from '../shared/ole';
-import { odfChart } from '../shared/odf-chart';
+import { chartDataBlocks } from './charts';
+import { sheetRows, tableRegions } from './sheet-grid';
+import { readBiffChart, resolveChartCells } from './biff-chart';
+import { streamOf } from './ole';
+import { odfChart } from './odf-chart';
 import { SafeZip } from '../../archive/safe-zip';
 
-/** An OLE object embedded in a presentation (ExOleObjStg): its program id and its storage's bytes. */
+/** An OLE object embedded in a presentation (a PPT's ExOleObjStg, a PPTX's embeddings part): its program id and its storage's bytes. */
 export interface EmbeddedObject {
   progId: string;
   storage: Buffer;
