@@ -3,7 +3,7 @@ import { convertDocument } from '../../src';
 
 const std = { enhanced: false };
 const NS =
-  'xmlns:office="urn:oasis:names:tc:opendocument:xmlns:office:1.0" xmlns:text="urn:oasis:names:tc:opendocument:xmlns:text:1.0" xmlns:table="urn:oasis:names:tc:opendocument:xmlns:table:1.0" xmlns:style="urn:oasis:names:tc:opendocument:xmlns:style:1.0" xmlns:fo="urn:oasis:names:tc:opendocument:xmlns:xsl-fo-compatible:1.0" xmlns:dc="http://purl.org/dc/elements/1.1/" xmlns:meta="urn:oasis:names:tc:opendocument:xmlns:meta:1.0"';
+  'xmlns:office="urn:oasis:names:tc:opendocument:xmlns:office:1.0" xmlns:text="urn:oasis:names:tc:opendocument:xmlns:text:1.0" xmlns:table="urn:oasis:names:tc:opendocument:xmlns:table:1.0" xmlns:style="urn:oasis:names:tc:opendocument:xmlns:style:1.0" xmlns:fo="urn:oasis:names:tc:opendocument:xmlns:xsl-fo-compatible:1.0" xmlns:dc="http://purl.org/dc/elements/1.1/" xmlns:meta="urn:oasis:names:tc:opendocument:xmlns:meta:1.0" xmlns:number="urn:oasis:names:tc:opendocument:xmlns:datastyle:1.0"';
 
 /** `common` is styles.xml's office:styles, `stylesAutomatic` its own automatic styles (for headers and footers). */
 function odt(body: string, styles = '', meta = '', common = '', stylesAutomatic = ''): Buffer {
@@ -399,6 +399,15 @@ describe('ODT', () => {
     const { markdown, metadata } = await convertDocument(input, 'odt', std);
     expect(markdown).toBe('');
     expect(metadata).toEqual({ title: '', author: '', page_count: 1 });
+  });
+
+  it("When content.xml's automatic styles hold a data style (a date field's number:text), then the body after them is still read", async () => {
+    const input = odt(
+      '<text:p>Signed on <text:date style:data-style-name="N1">07.03.2013</text:date>.</text:p>',
+      '<number:date-style style:name="N1"><number:day/><number:text>.</number:text><number:month/><number:text>.</number:text><number:year/></number:date-style>',
+    );
+    const { markdown } = await convertDocument(input, 'odt', std);
+    expect(markdown).toBe('Signed on 07.03.2013.\n');
   });
 
   it('When the file is not a zip package, then it fails with corrupt_file', async () => {

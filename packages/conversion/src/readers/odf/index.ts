@@ -884,7 +884,9 @@ export const odtReader: Reader = {
   name: 'odt',
   async read(input) {
     const pkg = openOdf(input, 'ODT file');
-    const body = descendants(pkg.content, 'text')[0] ?? descendants(pkg.content, 'body')[0];
+    // office:body's office:text; a first element named "text" may be a data style's number:text (a date field's ".").
+    const officeBody = child(pkg.content.documentElement, 'body');
+    const body = child(officeBody, 'text') ?? officeBody;
     const notes: Note[] = [];
     // Each top-level element's blocks on the page it starts on (E1), at the page breaks the file records.
     const breaks = new OdfPageBreaks(pageBreakStyles(pkg.content));
