@@ -964,9 +964,10 @@ export const odpReader: Reader = {
         }
       }
       const notesEl = child(page, 'notes');
+      // The notes page's text: its notes placeholder and any text frame drawn on it (notes typed in a box of their own).
       const noteText = notesEl
         ? descendants(notesEl, 'frame')
-            .filter((f) => attr(f, 'class') === 'notes')
+            .filter((f) => !RUNNING_CLASSES.has(attr(f, 'class') ?? '') && child(f, 'text-box'))
             .flatMap((f) => descendants(f, 'p').map((p) => inline(p, pkg, notes)))
         : [];
       // Reviewers' comments (officeooo:annotation): author, then the comment's paragraphs.
