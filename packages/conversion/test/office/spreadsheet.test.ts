@@ -675,4 +675,34 @@ describe('spreadsheets', () => {
     const { markdown } = await convertDocument(ods, 'ods', std);
     expect(markdown).toBe('## Dates\n\n| Due | 2026-03-04 |\n| --- | --- |\n| Paid | 04.03.2026 |\n');
   });
+  it('When an ODS comment is on a blank cell (a LibreOffice note on an empty cell), then it is kept with its cell, in cell order among the others', async () => {
+    const ns =
+      'xmlns:office="urn:oasis:names:tc:opendocument:xmlns:office:1.0" xmlns:table="urn:oasis:names:tc:opendocument:xmlns:table:1.0" ' +
+      'xmlns:text="urn:oasis:names:tc:opendocument:xmlns:text:1.0" xmlns:dc="http://purl.org/dc/elements/1.1/"';
+    const note = (author: string, text: string) =>
+      `<office:annotation><dc:creator>${author}</dc:creator><text:p>${text}</text:p></office:annotation>`;
+    const text = (t: string) => `<table:table-cell office:value-type="string"><text:p>${t}</text:p></table:table-cell>`;
+    const rows =
+      `<table:table-row>${text('Item')}${text('Cost')}</table:table-row>` +
+      `<table:table-row>${text('Rent')}<table:table-cell office:value-type="float" office:value="900">${note('Ann', 'Due on the 1st')}<text:p>900</text:p></table:table-cell></table:table-row>` +
+      '<table:table-row table:number-rows-repeated="2"><table:table-cell table:number-columns-repeated="3"/></table:table-row>' +
+      `<table:table-row><table:table-cell table:number-columns-spanned="2"/><table:covered-table-cell/><table:table-cell>${note('Bob', 'Ask about &amp; heating')}</table:table-cell></table:table-row>` +
+      `<table:table-row><table:table-cell>${note('Cy', 'Empty on purpose')}<text:p/></table:table-cell></table:table-row>`;
+    const content = `<?xml version="1.0" encoding="UTF-8"?><office:document-content ${ns}><office:body><office:spreadsheet><table:table table:name="Costs">${rows}</table:table></office:spreadsheet></office:body></office:document-content>`;
+    const ods = Buffer.from(
+      zipSync({
+        mimetype: [strToU8('application/vnd.oasis.opendocument.spreadsheet'), { level: 0 }],
+        'content.xml': strToU8(content),
+        'styles.xml': strToU8(`<office:document-styles ${ns}/>`),
+        'META-INF/manifest.xml': strToU8(
+          '<manifest:manifest xmlns:manifest="urn:oasis:names:tc:opendocument:xmlns:manifest:1.0"><manifest:file-entry manifest:full-path="/" manifest:media-type="application/vnd.oasis.opendocument.spreadsheet"/><manifest:file-entry manifest:full-path="content.xml" manifest:media-type="text/xml"/></manifest:manifest>',
+        ),
+      }),
+    );
+    const { markdown } = await convertDocument(ods, 'ods', std);
+    expect(markdown).toBe(
+      '## Costs\n\n| Item | Cost |\n| --- | --- |\n| Rent | 900 |\n\n### Comments\n\n' +
+        'Comment by Ann on B2: Due on the 1st\n\nComment by Bob on C5: Ask about & heating\n\nComment by Cy on A6: Empty on purpose\n',
+    );
+  });
 });

@@ -16,6 +16,7 @@ import { MAX_COLUMNS, positionedRegions, rangeTexts, sheetCell, sheetGrid } from
 import { commentBlocks, type ReviewComment } from '../shared/comments';
 import { odsHiddenSheets } from './ods-hidden-sheets';
 import { odsLocaleDateFormats } from './ods-locale-dates';
+import { odsBlankCellComments } from './ods-blank-cell-comments';
 
 /** A formula element that ends its cell without a value: `<f>…</f></c>`, `<f …/></c>`, `<f>…</f><v/></c>`. */
 const UNCACHED_FORMULA =
@@ -112,6 +113,7 @@ export const spreadsheetReader: Reader = {
     const odsHidden = ods ? odsHiddenSheets(zip) : undefined;
     // ODS dates in the locale's default format are written ISO, as XLSX's built-in short dates.
     const localeDates = ods ? odsLocaleDateFormats(zip) : undefined;
+    const blankCellComments = ods ? odsBlankCellComments(zip) : new Map<string, ReviewComment[]>();
     const blocks: Block[] = [];
     if (range && !selectedPages(range, wb.SheetNames.length).length) throw noPageSelected(wb.SheetNames.length);
     const numbers = selectedPages(range, wb.SheetNames.length);
@@ -129,7 +131,9 @@ export const spreadsheetReader: Reader = {
       const grid = sheetGrid(sheet, wb.Workbook?.WBProps?.date1904 ?? false, localeDates);
       const anchored = anchoredChartsOf(shownName);
       const sheetCharts = chartsOf(shownName);
-      const comments = commentBlocks(sheetComments(sheet));
+      const comments = commentBlocks(
+        inCellOrder([...sheetComments(sheet), ...(blankCellComments.get(shownName) ?? [])]),
+      );
       if (grid.rows.length === 0) {
         const nothing = !anchored.length && !sheetCharts.length && !comments.length;
         // A worksheet embedded in another document shows its content only: its empty sheets are left out.
@@ -232,6 +236,12 @@ interface Placed {
   top: number;
   left: number;
   blocks: Block[];
+}
+
+/** Comments in row order, then column order, by the cells they are on. */
+function inCellOrder(comments: ReviewComment[]): ReviewComment[] {
+  const at = (c: ReviewComment): XLSX.CellAddress => XLSX.utils.decode_cell(c.on ?? 'A1');
+  return comments.length < 2 ? comments : [...comments].sort((a, b) => at(a).r - at(b).r || at(a).c - at(b).c);
 }
 
 /**
