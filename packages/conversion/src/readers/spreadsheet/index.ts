@@ -17,6 +17,7 @@ import { commentBlocks, type ReviewComment } from '../shared/comments';
 import { odsHiddenSheets } from './ods-hidden-sheets';
 import { odsLocaleDateFormats } from './ods-locale-dates';
 import { odsBlankCellComments } from './ods-blank-cell-comments';
+import { odsTextBoxes } from './ods-text-boxes';
 
 /** A formula element that ends its cell without a value: `<f>…</f></c>`, `<f …/></c>`, `<f>…</f><v/></c>`. */
 const UNCACHED_FORMULA =
@@ -114,6 +115,8 @@ export const spreadsheetReader: Reader = {
     // ODS dates in the locale's default format are written ISO, as XLSX's built-in short dates.
     const localeDates = ods ? odsLocaleDateFormats(zip) : undefined;
     const blankCellComments = ods ? odsBlankCellComments(zip) : new Map<string, ReviewComment[]>();
+    // Text boxes and shapes with text, after the sheet's tables and charts (SheetJS reads cells only).
+    const textBoxes = ods ? odsTextBoxes(zip) : new Map<string, Block[]>();
     const blocks: Block[] = [];
     if (range && !selectedPages(range, wb.SheetNames.length).length) throw noPageSelected(wb.SheetNames.length);
     const numbers = selectedPages(range, wb.SheetNames.length);
@@ -130,12 +133,12 @@ export const spreadsheetReader: Reader = {
       const sheet = wb.Sheets[name]!;
       const grid = sheetGrid(sheet, wb.Workbook?.WBProps?.date1904 ?? false, localeDates);
       const anchored = anchoredChartsOf(shownName);
-      const sheetCharts = chartsOf(shownName);
+      const drawings = [...chartsOf(shownName), ...(textBoxes.get(shownName) ?? [])];
       const comments = commentBlocks(
         inCellOrder([...sheetComments(sheet), ...(blankCellComments.get(shownName) ?? [])]),
       );
       if (grid.rows.length === 0) {
-        const nothing = !anchored.length && !sheetCharts.length && !comments.length;
+        const nothing = !anchored.length && !drawings.length && !comments.length;
         // A worksheet embedded in another document shows its content only: its empty sheets are left out.
         if (nothing && options.embedded) {
           blocks.pop();
@@ -144,7 +147,7 @@ export const spreadsheetReader: Reader = {
         }
         if (nothing)
           blocks.push({ type: 'paragraph', text: [{ type: 'emphasis', children: [text('(empty sheet)')] }] });
-        blocks.push(...anchored.flatMap((c) => c.blocks), ...sheetCharts, ...comments);
+        blocks.push(...anchored.flatMap((c) => c.blocks), ...drawings, ...comments);
         continue;
       }
       const truncated = grid.rows.length > MAX_ROWS_PER_SHEET;
@@ -170,7 +173,7 @@ export const spreadsheetReader: Reader = {
           type: 'paragraph',
           text: [{ type: 'emphasis', children: [text(`(only the first ${MAX_ROWS_PER_SHEET} rows are shown)`)] }],
         });
-      blocks.push(...sheetCharts, ...comments);
+      blocks.push(...drawings, ...comments);
     }
     starts.forEach(({ at, page }, i) => {
       for (let b = at; b < (starts[i + 1]?.at ?? blocks.length); b++) blocks[b]!.page = page;
