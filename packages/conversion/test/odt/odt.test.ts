@@ -410,6 +410,27 @@ describe('ODT', () => {
     expect(markdown).toBe('Signed on 07.03.2013.\n');
   });
 
+  it('When a list opens with an item holding only a nested list (a Word list whose levels use different list styles, through LibreOffice), then its items nest under the last item of the list before it', async () => {
+    const item = (inner: string) => `<text:list-item>${inner}</text:list-item>`;
+    const p = (text: string) => `<text:p>${text}</text:p>`;
+    const input = odt(
+      `<text:list text:style-name="L1">${item(p('Fruit'))}</text:list>` +
+        `<text:list text:style-name="L2">${item(`<text:list>${item(p('Apples'))}${item(p('Pears'))}</text:list>`)}</text:list>` +
+        `<text:list text:style-name="L2">${item(`<text:list>${item(`<text:list>${item(p('Conference'))}</text:list>`)}</text:list>`)}${item(p('Vegetables'))}</text:list>`,
+    );
+    const { markdown } = await convertDocument(input, 'odt', std);
+    expect(markdown).toBe('- Fruit\n  - Apples\n  - Pears\n    - Conference\n- Vegetables\n');
+  });
+
+  it('When a numbered list continues no other list and its list style starts at 5 (a Word list restarted, through LibreOffice), then it is numbered from 5', async () => {
+    const input = odt(
+      '<text:list text:style-name="L1"><text:list-item><text:p>Fifth step</text:p></text:list-item><text:list-item><text:p>Sixth step</text:p></text:list-item></text:list>',
+      '<text:list-style style:name="L1"><text:list-level-style-number text:level="1" style:num-suffix="." style:num-format="1" text:start-value="5"/></text:list-style>',
+    );
+    const { markdown } = await convertDocument(input, 'odt', std);
+    expect(markdown).toBe('5. Fifth step\n6. Sixth step\n');
+  });
+
   it('When the file is not a zip package, then it fails with corrupt_file', async () => {
     await expect(convertDocument(Buffer.from('not a zip'), 'odt', std)).rejects.toMatchObject({ code: 'corrupt_file' });
   });
