@@ -634,7 +634,7 @@ describe('ODP', () => {
     expect(markdown).toBe('# Agenda\n\n**Key point**\n');
   });
 
-  it('When a slide title is bold through its span and partly italic, then the title drops the bold and keeps the italic part', async () => {
+  it('When a slide title is bold through its spans (on two lines, too) and partly italic, then the title drops the bold and keeps the italic part', async () => {
     const ns = `${NS} xmlns:draw="urn:oasis:names:tc:opendocument:xmlns:drawing:1.0" xmlns:presentation="urn:oasis:names:tc:opendocument:xmlns:presentation:1.0"`;
     const styles =
       '<style:style style:name="T1" style:family="text"><style:text-properties fo:font-weight="bold"/></style:style>' +
@@ -648,11 +648,14 @@ describe('ODP', () => {
           `<office:document-content ${ns}><office:automatic-styles>${styles}</office:automatic-styles><office:body><office:presentation>` +
             title('<text:span text:style-name="T1">Roadmap 2027</text:span>') +
             title('<text:span text:style-name="T1">Plan </text:span><text:span text:style-name="T2">now</text:span>') +
+            title(
+              '<text:span text:style-name="T1">Collaborated Editing </text:span><text:span text:style-name="T1"><text:line-break/></text:span><text:span text:style-name="T1">on ODF</text:span>',
+            ) +
             '</office:presentation></office:body></office:document-content>',
         ),
       }),
     );
     const { markdown } = await convertDocument(input, 'odp', std);
-    expect(markdown).toBe('# Roadmap 2027\n\n# Plan *now*\n');
+    expect(markdown).toBe('# Roadmap 2027\n\n# Plan *now*\n\n# Collaborated Editing on ODF\n');
   });
 });
