@@ -143,6 +143,19 @@ describe('ODT', () => {
     );
   });
 
+  it('When a text box anchored in a paragraph holds only a table (a positioned Word table, through LibreOffice), then the table follows the paragraph as a table', async () => {
+    const DRAW = 'xmlns:draw="urn:oasis:names:tc:opendocument:xmlns:drawing:1.0"';
+    const input = odt(
+      '<text:h text:outline-level="1">Statement of Work</text:h>' +
+        `<text:p><draw:frame ${DRAW} draw:name="Frame1"><draw:text-box><table:table>` +
+        row(cell('<text:p>Phase</text:p>'), cell('<text:p>Weeks</text:p>')) +
+        row(cell('<text:p>Design</text:p>'), cell('<text:p>4</text:p>')) +
+        '</table:table></draw:text-box></draw:frame></text:p><text:p>Signed below.</text:p>',
+    );
+    const { markdown } = await convertDocument(input, 'odt', std);
+    expect(markdown).toBe('# Statement of Work\n\n| Phase | Weeks |\n| --- | --- |\n| Design | 4 |\n\nSigned below.\n');
+  });
+
   it('When a LibreOffice Math formula object stands alone in a paragraph and another sits in a line, then both are TeX, the first displayed', async () => {
     const DRAW =
       'xmlns:draw="urn:oasis:names:tc:opendocument:xmlns:drawing:1.0" xmlns:xlink="http://www.w3.org/1999/xlink"';

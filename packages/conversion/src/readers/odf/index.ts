@@ -418,6 +418,9 @@ const TEXT_SHAPES = new Set([
   'caption',
 ]);
 
+/** What makes a text box or shape a body of its own: paragraphs, headings, lists, tables (a Word table in a frame). */
+const BLOCKS_IN_SHAPES = new Set(['p', 'h', 'list', 'table', 'section']);
+
 /**
  * The text boxes and shapes with paragraphs anchored in a paragraph (a sidebar, a callout): each
  * one's container of paragraphs, marked so the paragraph's own text leaves them out. Their text is
@@ -429,7 +432,7 @@ function anchoredTextShapes(p: Element, pkg: OdfPackage): Element[] {
     for (const c of children(el)) {
       const box = c.localName === 'frame' ? child(c, 'text-box') : undefined;
       const container = box ?? (TEXT_SHAPES.has(c.localName ?? '') ? c : undefined);
-      if (container && children(container).some((k) => k.localName === 'p' || k.localName === 'list')) {
+      if (container && children(container).some((k) => BLOCKS_IN_SHAPES.has(k.localName ?? ''))) {
         pkg.liftedShapes.add(c);
         out.push(container);
       } else if (c.localName !== 'note' && c.localName !== 'annotation' && c.localName !== 'frame') walk(c);
