@@ -684,7 +684,7 @@ describe('spreadsheets', () => {
     const { markdown } = await convertDocument(ods, 'ods', std);
     expect(markdown).toBe('## Dates\n\n| Due | 2026-03-04 |\n| --- | --- |\n| Paid | 04.03.2026 |\n');
   });
-  it('When an ODS comment is on a blank cell (a LibreOffice note on an empty cell), then it is kept with its cell, in cell order among the others', async () => {
+  it('When an ODS comment is on a blank cell (a LibreOffice note on an empty cell) or is one SheetJS keeps without its text, then it is kept with its cell, in cell order among the others', async () => {
     const ns =
       'xmlns:office="urn:oasis:names:tc:opendocument:xmlns:office:1.0" xmlns:table="urn:oasis:names:tc:opendocument:xmlns:table:1.0" ' +
       'xmlns:text="urn:oasis:names:tc:opendocument:xmlns:text:1.0" xmlns:dc="http://purl.org/dc/elements/1.1/"';
@@ -697,11 +697,18 @@ describe('spreadsheets', () => {
       '<table:table-row table:number-rows-repeated="2"><table:table-cell table:number-columns-repeated="3"/></table:table-row>' +
       `<table:table-row><table:table-cell table:number-columns-spanned="2"/><table:covered-table-cell/><table:table-cell>${note('Bob', 'Ask about &amp; heating')}</table:table-cell></table:table-row>` +
       `<table:table-row><table:table-cell>${note('Cy', 'Empty on purpose')}<text:p/></table:table-cell></table:table-row>`;
-    const ods = odsPackage(ns, `<table:table table:name="Costs">${rows}</table:table>`);
+    const formula =
+      '<table:table-row><table:table-cell table:formula="of:=&quot;Net&quot;" office:value-type="string" office:string-value="Net">' +
+      '<office:annotation><dc:creator>Di</dc:creator><text:p>Checked</text:p><text:p/><text:p/></office:annotation><text:p>Net</text:p></table:table-cell></table:table-row>';
+    const ods = odsPackage(
+      ns,
+      `<table:table table:name="Costs">${rows}</table:table><table:table table:name="Totals">${formula}</table:table>`,
+    );
     const { markdown } = await convertDocument(ods, 'ods', std);
     expect(markdown).toBe(
       '## Costs\n\n| Item | Cost |\n| --- | --- |\n| Rent | 900 |\n\n### Comments\n\n' +
-        'Comment by Ann on B2: Due on the 1st\n\nComment by Bob on C5: Ask about & heating\n\nComment by Cy on A6: Empty on purpose\n',
+        'Comment by Ann on B2: Due on the 1st\n\nComment by Bob on C5: Ask about & heating\n\nComment by Cy on A6: Empty on purpose\n\n' +
+        '## Totals\n\n| Net |\n| --- |\n\n### Comments\n\nComment by Di on A1: Checked\n',
     );
   });
 

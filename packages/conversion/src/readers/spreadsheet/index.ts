@@ -16,7 +16,7 @@ import { MAX_COLUMNS, positionedRegions, rangeTexts, sheetCell, sheetGrid } from
 import { commentBlocks, type ReviewComment } from '../shared/comments';
 import { odsHiddenSheets } from './ods-hidden-sheets';
 import { odsLocaleDateFormats } from './ods-locale-dates';
-import { odsBlankCellComments } from './ods-blank-cell-comments';
+import { odsCellComments } from './ods-cell-comments';
 import { odsTextBoxes } from './ods-text-boxes';
 
 /** A formula element that ends its cell without a value: `<f>…</f></c>`, `<f …/></c>`, `<f>…</f><v/></c>`. */
@@ -114,7 +114,7 @@ export const spreadsheetReader: Reader = {
     const odsHidden = ods ? odsHiddenSheets(zip) : undefined;
     // ODS dates in the locale's default format are written ISO, as XLSX's built-in short dates.
     const localeDates = ods ? odsLocaleDateFormats(zip) : undefined;
-    const blankCellComments = ods ? odsBlankCellComments(zip) : new Map<string, ReviewComment[]>();
+    const odsComments = ods ? odsCellComments(zip) : new Map<string, ReviewComment[]>();
     // Text boxes and shapes with text, after the sheet's tables and charts (SheetJS reads cells only).
     const textBoxes = ods ? odsTextBoxes(zip) : new Map<string, Block[]>();
     const blocks: Block[] = [];
@@ -135,7 +135,7 @@ export const spreadsheetReader: Reader = {
       const anchored = anchoredChartsOf(shownName);
       const drawings = [...chartsOf(shownName), ...(textBoxes.get(shownName) ?? [])];
       const comments = commentBlocks(
-        inCellOrder([...sheetComments(sheet), ...(blankCellComments.get(shownName) ?? [])]),
+        inCellOrder([...sheetComments(sheet), ...lostComments(sheet, odsComments.get(shownName))]),
       );
       if (grid.rows.length === 0) {
         const nothing = !anchored.length && !drawings.length && !comments.length;
@@ -239,6 +239,14 @@ interface Placed {
   top: number;
   left: number;
   blocks: Block[];
+}
+
+/** The comments of an ODS sheet that SheetJS lost: a blank cell's, or one it kept without its text. */
+function lostComments(sheet: XLSX.WorkSheet, comments: ReviewComment[] | undefined): ReviewComment[] {
+  return (comments ?? []).filter((comment) => {
+    const { r, c } = XLSX.utils.decode_cell(comment.on ?? 'A1');
+    return !sheetCell(sheet, r, c)?.c?.some((kept) => kept.t?.trim());
+  });
 }
 
 /** Comments in row order, then column order, by the cells they are on. */

@@ -28,12 +28,13 @@ function commentOf(xml: string, on: string): ReviewComment | undefined {
 }
 
 /**
- * Comments on ODS cells that show nothing, by sheet name: SheetJS keeps a comment with its cell's
- * value and drops both when the cell is blank (a note put on an empty cell, as LibreOffice allows).
- * Found by scanning content.xml's tags, so a large sheet's cells are never built into a tree; cells
- * are counted as SheetJS counts them (repeated rows and columns, covered cells).
+ * The comments on an ODS workbook's cells, by sheet name, each with its cell: SheetJS keeps a
+ * comment only with a cell it keeps, so one on a blank cell (a note put on an empty cell, as
+ * LibreOffice allows) or on a formula's text is lost there. Found by scanning content.xml's tags,
+ * so a large sheet's cells are never built into a tree; cells are counted as SheetJS counts them
+ * (repeated rows and columns, covered cells).
  */
-export function odsBlankCellComments(zip: SafeZip): Map<string, ReviewComment[]> {
+export function odsCellComments(zip: SafeZip): Map<string, ReviewComment[]> {
   const out = new Map<string, ReviewComment[]>();
   const xml = zip.textOf('content.xml');
   if (!xml?.includes('<office:annotation')) return out;
@@ -42,7 +43,7 @@ export function odsBlankCellComments(zip: SafeZip): Map<string, ReviewComment[]>
   let row = -1;
   let col = 0;
   let rowRepeat = 1;
-  let cell: { attrs: string; start: number; col: number } | undefined;
+  let cell: { start: number; col: number } | undefined;
   for (const m of xml.matchAll(TAG)) {
     const [, close, name, attrs = '', selfClosing] = m;
     if (name === 'table:table') {
@@ -62,34 +63,20 @@ export function odsBlankCellComments(zip: SafeZip): Map<string, ReviewComment[]>
       }
     } else if (name === 'office:annotation') continue;
     else if (close) {
-      if (cell) blankCellComment(xml.slice(cell.start, m.index), cell.attrs, sheet, row, cell.col, out);
+      const comment = cell ? cellComment(xml.slice(cell.start, m.index), row, cell.col) : undefined;
+      if (comment) out.set(sheet, [...(out.get(sheet) ?? []), comment]);
       cell = undefined;
     } else {
-      if (!selfClosing && name === 'table:table-cell') cell = { attrs, start: m.index + m[0].length, col };
+      if (!selfClosing && name === 'table:table-cell') cell = { start: m.index + m[0].length, col };
       col += repeated(attrs, 'columns');
     }
   }
   return out;
 }
 
-/** A cell's comment when the cell itself shows nothing (no value, no text beside the comment). */
-function blankCellComment(
-  inner: string,
-  attrs: string,
-  sheet: string,
-  row: number,
-  col: number,
-  out: Map<string, ReviewComment[]>,
-): void {
+/** The comment in a cell's XML (its first), on the cell's address. */
+function cellComment(inner: string, row: number, col: number): ReviewComment | undefined {
   const start = inner.indexOf('<office:annotation');
-  if (start < 0) return;
-  const end = inner.indexOf('</office:annotation>', start);
-  if (end < 0) return;
-  const type = /office:value-type="([^"]*)"/.exec(attrs)?.[1];
-  if (type && type !== 'string') return;
-  if (/table:string-value="/.test(attrs)) return;
-  const rest = inner.slice(0, start) + inner.slice(end);
-  if (decodeXML(rest.replace(/<[^>]+>/g, '')).trim()) return;
-  const comment = commentOf(inner.slice(start, end), XLSX.utils.encode_cell({ r: row, c: col }));
-  if (comment) out.set(sheet, [...(out.get(sheet) ?? []), comment]);
+  const end = start < 0 ? -1 : inner.indexOf('</office:annotation>', start);
+  return end < 0 ? undefined : commentOf(inner.slice(start, end), XLSX.utils.encode_cell({ r: row, c: col }));
 }
