@@ -734,4 +734,20 @@ describe('spreadsheets', () => {
       '## Sales\n\n| Region | Total |\n| --- | --- |\n| North | 120 |\n\nSee the total\n\nFigures are provisional.\n\nQ4 & Q1 follow.\n',
     );
   });
+  it('When an ODS holds the cached values of a DDE link (an unnamed table after the sheets), then the sheets convert and the cache is no sheet', async () => {
+    const ns =
+      'xmlns:office="urn:oasis:names:tc:opendocument:xmlns:office:1.0" xmlns:table="urn:oasis:names:tc:opendocument:xmlns:table:1.0" ' +
+      'xmlns:text="urn:oasis:names:tc:opendocument:xmlns:text:1.0"';
+    const cell = (t: string) => `<table:table-cell office:value-type="string"><text:p>${t}</text:p></table:table-cell>`;
+    const dde =
+      '<table:dde-links><table:dde-link><office:dde-source office:dde-application="excel" office:dde-topic="X:\\[Prices.xlsx]Sheet1" office:dde-item="R1C1:R1C2"/>' +
+      '<table:table><table:table-column/><table:table-row><table:table-cell office:value-type="float" office:value="1"/></table:table-row></table:table></table:dde-link></table:dde-links>';
+    const ods = odsPackage(
+      ns,
+      `<table:table table:name="Prices"><table:table-row>${cell('Tea')}${cell('Linked')}</table:table-row></table:table>${dde}`,
+    );
+    const { markdown, metadata } = await convertDocument(ods, 'ods', std);
+    expect(markdown).toBe('## Prices\n\n| Tea | Linked |\n| --- | --- |\n');
+    expect(metadata.page_count).toBe(1);
+  });
 });

@@ -97,6 +97,8 @@ export const spreadsheetReader: Reader = {
     // Charts by sheet: DrawingML parts of an XLSX (placed at their anchor cells), the chart objects
     // of an ODS or the chart substreams of a BIFF8 workbook (after the sheet's tables).
     const ods = zip !== undefined && !zip.has('xl/workbook.xml');
+    // SheetJS reads the cached values of an ODS's DDE links (`table:dde-link`'s unnamed tables, after the sheets) as sheets without names.
+    if (ods) wb.SheetNames = wb.SheetNames.filter((name) => typeof name === 'string');
     const odsCharts = ods ? odsSheetCharts(zip) : new Map<string, ChartData[]>();
     const anchoredChartsOf = (name: string): Placed[] =>
       zip
