@@ -146,7 +146,8 @@ export function withoutWholeEmphasis(text: Inline[]): Inline[] {
   let out = text;
   for (let pass = 0; pass < 4 && out.length; pass++) {
     const whole = (['strong', 'emphasis'] as const).find((type) =>
-      out.every((n) => n.type === type || (n.type === 'text' && !n.text.trim())),
+      // A line break between the runs (a two-line slide title) is no text that stays plain.
+      out.every((n) => n.type === type || n.type === 'break' || (n.type === 'text' && !n.text.trim())),
     );
     if (!whole) return out;
     out = out.flatMap((n) => (n.type === 'strong' || n.type === 'emphasis' ? n.children : [n]));

@@ -21,6 +21,21 @@ describe('Markdown writer', () => {
     expect(renderMarkdown([paragraph(t(`e\u0301 ${zalgo}`))])).toBe(`é ${zalgo}\n`);
   });
 
+  it('When a code run comes as neighbouring code nodes (a code font whose colour changes mid-word), then it is one code span', () => {
+    const text: Inline[] = [
+      t('The value '),
+      { type: 'code', text: '13579BDF' },
+      { type: 'code', text: 'H' },
+      t(' is stored as'),
+      { type: 'code', text: ' DF' },
+      { type: 'code', text: 'H ' },
+      { type: 'code', text: '9B' },
+      { type: 'code', text: 'H' },
+      t('.'),
+    ];
+    expect(renderMarkdown([paragraph(...text)])).toBe('The value `13579BDFH` is stored as` DFH 9BH`.\n');
+  });
+
   it('When a node that writes nothing stands between a `<` and a node opening with `!`, then the `<` is still escaped', () => {
     // The writer joins the nodes' pieces once at the end; an empty piece must not hide the `<` before it.
     const text: Inline[] = [

@@ -3,7 +3,7 @@ import { convertDocument } from '../../src';
 
 const std = { enhanced: false };
 const NS =
-  'xmlns:office="urn:oasis:names:tc:opendocument:xmlns:office:1.0" xmlns:text="urn:oasis:names:tc:opendocument:xmlns:text:1.0" xmlns:table="urn:oasis:names:tc:opendocument:xmlns:table:1.0" xmlns:style="urn:oasis:names:tc:opendocument:xmlns:style:1.0" xmlns:fo="urn:oasis:names:tc:opendocument:xmlns:xsl-fo-compatible:1.0" xmlns:dc="http://purl.org/dc/elements/1.1/" xmlns:meta="urn:oasis:names:tc:opendocument:xmlns:meta:1.0"';
+  'xmlns:office="urn:oasis:names:tc:opendocument:xmlns:office:1.0" xmlns:text="urn:oasis:names:tc:opendocument:xmlns:text:1.0" xmlns:table="urn:oasis:names:tc:opendocument:xmlns:table:1.0" xmlns:style="urn:oasis:names:tc:opendocument:xmlns:style:1.0" xmlns:fo="urn:oasis:names:tc:opendocument:xmlns:xsl-fo-compatible:1.0" xmlns:dc="http://purl.org/dc/elements/1.1/" xmlns:meta="urn:oasis:names:tc:opendocument:xmlns:meta:1.0" xmlns:number="urn:oasis:names:tc:opendocument:xmlns:datastyle:1.0"';
 
 /** `common` is styles.xml's office:styles, `stylesAutomatic` its own automatic styles (for headers and footers). */
 function odt(body: string, styles = '', meta = '', common = '', stylesAutomatic = ''): Buffer {
@@ -141,6 +141,19 @@ describe('ODT', () => {
     expect(markdown).toBe(
       'Planting starts in April. Bring gloves.\n\nOpening hours\n\nSaturday 9:00 to 13:00\n\nTool shed\n\nSeedlings are shared by lot.\n',
     );
+  });
+
+  it('When a text box anchored in a paragraph holds only a table (a positioned Word table, through LibreOffice), then the table follows the paragraph as a table', async () => {
+    const DRAW = 'xmlns:draw="urn:oasis:names:tc:opendocument:xmlns:drawing:1.0"';
+    const input = odt(
+      '<text:h text:outline-level="1">Statement of Work</text:h>' +
+        `<text:p><draw:frame ${DRAW} draw:name="Frame1"><draw:text-box><table:table>` +
+        row(cell('<text:p>Phase</text:p>'), cell('<text:p>Weeks</text:p>')) +
+        row(cell('<text:p>Design</text:p>'), cell('<text:p>4</text:p>')) +
+        '</table:table></draw:text-box></draw:frame></text:p><text:p>Signed below.</text:p>',
+    );
+    const { markdown } = await convertDocument(input, 'odt', std);
+    expect(markdown).toBe('# Statement of Work\n\n| Phase | Weeks |\n| --- | --- |\n| Design | 4 |\n\nSigned below.\n');
   });
 
   it('When a LibreOffice Math formula object stands alone in a paragraph and another sits in a line, then both are TeX, the first displayed', async () => {
@@ -401,6 +414,36 @@ describe('ODT', () => {
     expect(metadata).toEqual({ title: '', author: '', page_count: 1 });
   });
 
+  it("When content.xml's automatic styles hold a data style (a date field's number:text), then the body after them is still read", async () => {
+    const input = odt(
+      '<text:p>Signed on <text:date style:data-style-name="N1">07.03.2013</text:date>.</text:p>',
+      '<number:date-style style:name="N1"><number:day/><number:text>.</number:text><number:month/><number:text>.</number:text><number:year/></number:date-style>',
+    );
+    const { markdown } = await convertDocument(input, 'odt', std);
+    expect(markdown).toBe('Signed on 07.03.2013.\n');
+  });
+
+  it('When a list opens with an item holding only a nested list (a Word list whose levels use different list styles, through LibreOffice), then its items nest under the last item of the list before it', async () => {
+    const item = (inner: string) => `<text:list-item>${inner}</text:list-item>`;
+    const p = (text: string) => `<text:p>${text}</text:p>`;
+    const input = odt(
+      `<text:list text:style-name="L1">${item(p('Fruit'))}</text:list>` +
+        `<text:list text:style-name="L2">${item(`<text:list>${item(p('Apples'))}${item(p('Pears'))}</text:list>`)}</text:list>` +
+        `<text:list text:style-name="L2">${item(`<text:list>${item(`<text:list>${item(p('Conference'))}</text:list>`)}</text:list>`)}${item(p('Vegetables'))}</text:list>`,
+    );
+    const { markdown } = await convertDocument(input, 'odt', std);
+    expect(markdown).toBe('- Fruit\n  - Apples\n  - Pears\n    - Conference\n- Vegetables\n');
+  });
+
+  it('When a numbered list continues no other list and its list style starts at 5 (a Word list restarted, through LibreOffice), then it is numbered from 5', async () => {
+    const input = odt(
+      '<text:list text:style-name="L1"><text:list-item><text:p>Fifth step</text:p></text:list-item><text:list-item><text:p>Sixth step</text:p></text:list-item></text:list>',
+      '<text:list-style style:name="L1"><text:list-level-style-number text:level="1" style:num-suffix="." style:num-format="1" text:start-value="5"/></text:list-style>',
+    );
+    const { markdown } = await convertDocument(input, 'odt', std);
+    expect(markdown).toBe('5. Fifth step\n6. Sixth step\n');
+  });
+
   it('When the file is not a zip package, then it fails with corrupt_file', async () => {
     await expect(convertDocument(Buffer.from('not a zip'), 'odt', std)).rejects.toMatchObject({ code: 'corrupt_file' });
   });
@@ -604,7 +647,7 @@ describe('ODP', () => {
     expect(markdown).toBe('# Agenda\n\n**Key point**\n');
   });
 
-  it('When a slide title is bold through its span and partly italic, then the title drops the bold and keeps the italic part', async () => {
+  it('When a slide title is bold through its spans (on two lines, too) and partly italic, then the title drops the bold and keeps the italic part', async () => {
     const ns = `${NS} xmlns:draw="urn:oasis:names:tc:opendocument:xmlns:drawing:1.0" xmlns:presentation="urn:oasis:names:tc:opendocument:xmlns:presentation:1.0"`;
     const styles =
       '<style:style style:name="T1" style:family="text"><style:text-properties fo:font-weight="bold"/></style:style>' +
@@ -618,11 +661,14 @@ describe('ODP', () => {
           `<office:document-content ${ns}><office:automatic-styles>${styles}</office:automatic-styles><office:body><office:presentation>` +
             title('<text:span text:style-name="T1">Roadmap 2027</text:span>') +
             title('<text:span text:style-name="T1">Plan </text:span><text:span text:style-name="T2">now</text:span>') +
+            title(
+              '<text:span text:style-name="T1">Collaborated Editing </text:span><text:span text:style-name="T1"><text:line-break/></text:span><text:span text:style-name="T1">on ODF</text:span>',
+            ) +
             '</office:presentation></office:body></office:document-content>',
         ),
       }),
     );
     const { markdown } = await convertDocument(input, 'odp', std);
-    expect(markdown).toBe('# Roadmap 2027\n\n# Plan *now*\n');
+    expect(markdown).toBe('# Roadmap 2027\n\n# Plan *now*\n\n# Collaborated Editing on ODF\n');
   });
 });

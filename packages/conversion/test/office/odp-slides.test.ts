@@ -44,6 +44,19 @@ describe('ODP slides', () => {
     expect(markdown).toBe('# Results\n\n- Sales rose\n');
   });
 
+  it("When speaker notes are typed in a text box of their own on the notes page (the notes placeholder left empty), then they are the slide's notes", async () => {
+    const input = odp(
+      frame('title', 1, 0.5, 24, 2, 'Budget') +
+        '<presentation:notes><draw:page-thumbnail presentation:class="page"/>' +
+        frame('notes', 2, 13, 17, 13, '') +
+        frame('', 3, 13, 15, 12, 'Mention the travel cuts first.') +
+        frame('page-number', 10, 27, 2, 1, '<text:page-number>1</text:page-number>') +
+        '</presentation:notes>',
+    );
+    const { markdown } = await convertDocument(input, 'odp', std);
+    expect(markdown).toBe('# Budget\n\n### Notes\n\nMention the travel cuts first.\n');
+  });
+
   it("When a numbered list on a slide starts at 4 by its list style (LibreOffice's ODP of a PowerPoint list), then it is numbered from 4", async () => {
     const styles =
       '<text:list-style style:name="L7"><text:list-level-style-number text:level="1" style:num-suffix="." style:num-format="1" text:start-value="4"/></text:list-style>';

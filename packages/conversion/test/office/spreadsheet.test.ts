@@ -21,6 +21,23 @@ async function markdownInEachFormat(cells: unknown[][]): Promise<Record<string, 
 
 const inEachFormat = (markdown: string) => ({ xlsx: markdown, xls: markdown, ods: markdown });
 
+/** An ODS package written by hand: its content.xml's body (`<office:spreadsheet>`'s sheets) and automatic styles, in namespaces `ns`. */
+function odsPackage(ns: string, sheets: string, styles = ''): Buffer {
+  const content =
+    `<?xml version="1.0" encoding="UTF-8"?><office:document-content ${ns}><office:automatic-styles>${styles}</office:automatic-styles>` +
+    `<office:body><office:spreadsheet>${sheets}</office:spreadsheet></office:body></office:document-content>`;
+  return Buffer.from(
+    zipSync({
+      mimetype: [strToU8('application/vnd.oasis.opendocument.spreadsheet'), { level: 0 }],
+      'content.xml': strToU8(content),
+      'styles.xml': strToU8(`<office:document-styles ${ns}/>`),
+      'META-INF/manifest.xml': strToU8(
+        '<manifest:manifest xmlns:manifest="urn:oasis:names:tc:opendocument:xmlns:manifest:1.0"><manifest:file-entry manifest:full-path="/" manifest:media-type="application/vnd.oasis.opendocument.spreadsheet"/><manifest:file-entry manifest:full-path="content.xml" manifest:media-type="text/xml"/></manifest:manifest>',
+      ),
+    }),
+  );
+}
+
 describe('spreadsheets', () => {
   it('When an ods sheet is hidden by its table style (display false), then it is left out like a hidden xlsx sheet', async () => {
     const wb = XLSX.utils.book_new();
@@ -723,20 +740,78 @@ describe('spreadsheets', () => {
     const row = (label: string, style: string, shown: string) =>
       `<table:table-row><table:table-cell office:value-type="string"><text:p>${label}</text:p></table:table-cell>` +
       `<table:table-cell table:style-name="${style}" office:value-type="date" office:date-value="2026-03-04"><text:p>${shown}</text:p></table:table-cell></table:table-row>`;
-    const content =
-      `<?xml version="1.0" encoding="UTF-8"?><office:document-content ${ns}><office:automatic-styles>${styles}</office:automatic-styles>` +
-      `<office:body><office:spreadsheet><table:table table:name="Dates">${row('Due', 'ce1', '3/4/26')}${row('Paid', 'ce2', '04.03.2026')}</table:table></office:spreadsheet></office:body></office:document-content>`;
-    const ods = Buffer.from(
-      zipSync({
-        mimetype: [strToU8('application/vnd.oasis.opendocument.spreadsheet'), { level: 0 }],
-        'content.xml': strToU8(content),
-        'styles.xml': strToU8(`<office:document-styles ${ns}/>`),
-        'META-INF/manifest.xml': strToU8(
-          '<manifest:manifest xmlns:manifest="urn:oasis:names:tc:opendocument:xmlns:manifest:1.0"><manifest:file-entry manifest:full-path="/" manifest:media-type="application/vnd.oasis.opendocument.spreadsheet"/><manifest:file-entry manifest:full-path="content.xml" manifest:media-type="text/xml"/></manifest:manifest>',
-        ),
-      }),
+    const ods = odsPackage(
+      ns,
+      `<table:table table:name="Dates">${row('Due', 'ce1', '3/4/26')}${row('Paid', 'ce2', '04.03.2026')}</table:table>`,
+      styles,
     );
     const { markdown } = await convertDocument(ods, 'ods', std);
     expect(markdown).toBe('## Dates\n\n| Due | 2026-03-04 |\n| --- | --- |\n| Paid | 04.03.2026 |\n');
+  });
+  it('When an ODS comment is on a blank cell (a LibreOffice note on an empty cell) or is one SheetJS keeps without its text, then it is kept with its cell, in cell order among the others', async () => {
+    const ns =
+      'xmlns:office="urn:oasis:names:tc:opendocument:xmlns:office:1.0" xmlns:table="urn:oasis:names:tc:opendocument:xmlns:table:1.0" ' +
+      'xmlns:text="urn:oasis:names:tc:opendocument:xmlns:text:1.0" xmlns:dc="http://purl.org/dc/elements/1.1/"';
+    const note = (author: string, text: string) =>
+      `<office:annotation><dc:creator>${author}</dc:creator><text:p>${text}</text:p></office:annotation>`;
+    const text = (t: string) => `<table:table-cell office:value-type="string"><text:p>${t}</text:p></table:table-cell>`;
+    const rows =
+      `<table:table-row>${text('Item')}${text('Cost')}</table:table-row>` +
+      `<table:table-row>${text('Rent')}<table:table-cell office:value-type="float" office:value="900">${note('Ann', 'Due on the 1st')}<text:p>900</text:p></table:table-cell></table:table-row>` +
+      '<table:table-row table:number-rows-repeated="2"><table:table-cell table:number-columns-repeated="3"/></table:table-row>' +
+      `<table:table-row><table:table-cell table:number-columns-spanned="2"/><table:covered-table-cell/><table:table-cell>${note('Bob', 'Ask about &amp; heating')}</table:table-cell></table:table-row>` +
+      `<table:table-row><table:table-cell>${note('Cy', 'Empty on purpose')}<text:p/></table:table-cell></table:table-row>`;
+    const formula =
+      '<table:table-row><table:table-cell table:formula="of:=&quot;Net&quot;" office:value-type="string" office:string-value="Net">' +
+      '<office:annotation><dc:creator>Di</dc:creator><text:p>Checked</text:p><text:p/><text:p/></office:annotation><text:p>Net</text:p></table:table-cell></table:table-row>';
+    const ods = odsPackage(
+      ns,
+      `<table:table table:name="Costs">${rows}</table:table><table:table table:name="Totals">${formula}</table:table>`,
+    );
+    const { markdown } = await convertDocument(ods, 'ods', std);
+    expect(markdown).toBe(
+      '## Costs\n\n| Item | Cost |\n| --- | --- |\n| Rent | 900 |\n\n### Comments\n\n' +
+        'Comment by Ann on B2: Due on the 1st\n\nComment by Bob on C5: Ask about & heating\n\nComment by Cy on A6: Empty on purpose\n\n' +
+        '## Totals\n\n| Net |\n| --- |\n\n### Comments\n\nComment by Di on A1: Checked\n',
+    );
+  });
+
+  it("When an ODS sheet holds a text box in a cell and a shape with text, then their paragraphs follow the sheet's table; a picture adds no text", async () => {
+    const ns =
+      'xmlns:office="urn:oasis:names:tc:opendocument:xmlns:office:1.0" xmlns:table="urn:oasis:names:tc:opendocument:xmlns:table:1.0" ' +
+      'xmlns:text="urn:oasis:names:tc:opendocument:xmlns:text:1.0" xmlns:draw="urn:oasis:names:tc:opendocument:xmlns:drawing:1.0" ' +
+      'xmlns:svg="urn:oasis:names:tc:opendocument:xmlns:svg-compatible:1.0" xmlns:xlink="http://www.w3.org/1999/xlink"';
+    const text = (t: string) => `<table:table-cell office:value-type="string"><text:p>${t}</text:p></table:table-cell>`;
+    const box =
+      '<table:table-cell><draw:frame draw:name="Box 1" svg:width="3cm" svg:height="2cm"><draw:text-box>' +
+      '<text:p>Figures are <text:span>provisional</text:span>.</text:p><text:p/><text:p>Q4 &amp; Q1 follow.</text:p>' +
+      '</draw:text-box></draw:frame></table:table-cell>';
+    const picture =
+      '<draw:frame draw:name="Logo" svg:width="2cm" svg:height="2cm"><draw:image xlink:href="Pictures/logo.png"><text:p/></draw:image></draw:frame>';
+    const ods = odsPackage(
+      ns,
+      `<table:table table:name="Sales"><table:shapes>${picture}<draw:custom-shape draw:name="Arrow" svg:width="2cm" svg:height="1cm"><text:p>See the total</text:p></draw:custom-shape></table:shapes>` +
+        `<table:table-row>${text('Region')}${text('Total')}</table:table-row><table:table-row>${text('North')}${text('120')}${box}</table:table-row></table:table>`,
+    );
+    const { markdown } = await convertDocument(ods, 'ods', std);
+    expect(markdown).toBe(
+      '## Sales\n\n| Region | Total |\n| --- | --- |\n| North | 120 |\n\nSee the total\n\nFigures are provisional.\n\nQ4 & Q1 follow.\n',
+    );
+  });
+  it('When an ODS holds the cached values of a DDE link (an unnamed table after the sheets), then the sheets convert and the cache is no sheet', async () => {
+    const ns =
+      'xmlns:office="urn:oasis:names:tc:opendocument:xmlns:office:1.0" xmlns:table="urn:oasis:names:tc:opendocument:xmlns:table:1.0" ' +
+      'xmlns:text="urn:oasis:names:tc:opendocument:xmlns:text:1.0"';
+    const cell = (t: string) => `<table:table-cell office:value-type="string"><text:p>${t}</text:p></table:table-cell>`;
+    const dde =
+      '<table:dde-links><table:dde-link><office:dde-source office:dde-application="excel" office:dde-topic="X:\\[Prices.xlsx]Sheet1" office:dde-item="R1C1:R1C2"/>' +
+      '<table:table><table:table-column/><table:table-row><table:table-cell office:value-type="float" office:value="1"/></table:table-row></table:table></table:dde-link></table:dde-links>';
+    const ods = odsPackage(
+      ns,
+      `<table:table table:name="Prices"><table:table-row>${cell('Tea')}${cell('Linked')}</table:table-row></table:table>${dde}`,
+    );
+    const { markdown, metadata } = await convertDocument(ods, 'ods', std);
+    expect(markdown).toBe('## Prices\n\n| Tea | Linked |\n| --- | --- |\n');
+    expect(metadata.page_count).toBe(1);
   });
 });

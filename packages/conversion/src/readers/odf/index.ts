@@ -418,6 +418,9 @@ const TEXT_SHAPES = new Set([
   'caption',
 ]);
 
+/** What makes a text box or shape a body of its own: paragraphs, headings, lists, tables (a Word table in a frame). */
+const BLOCKS_IN_SHAPES = new Set(['p', 'h', 'list', 'table', 'section']);
+
 /**
  * The text boxes and shapes with paragraphs anchored in a paragraph (a sidebar, a callout): each
  * one's container of paragraphs, marked so the paragraph's own text leaves them out. Their text is
@@ -429,7 +432,7 @@ function anchoredTextShapes(p: Element, pkg: OdfPackage): Element[] {
     for (const c of children(el)) {
       const box = c.localName === 'frame' ? child(c, 'text-box') : undefined;
       const container = box ?? (TEXT_SHAPES.has(c.localName ?? '') ? c : undefined);
-      if (container && children(container).some((k) => k.localName === 'p' || k.localName === 'list')) {
+      if (container && children(container).some((k) => BLOCKS_IN_SHAPES.has(k.localName ?? ''))) {
         pkg.liftedShapes.add(c);
         out.push(container);
       } else if (c.localName !== 'note' && c.localName !== 'annotation' && c.localName !== 'frame') walk(c);
@@ -586,11 +589,63 @@ function withoutInternalLinks(block: Block): Block {
   return { ...block, text: unlink(block.text) };
 }
 
-/** A text body's blocks with code paragraphs joined and definition lists made. */
+/** A text body's blocks with code paragraphs joined, continued lists nested and definition lists made. */
 function bodyBlocks(blocks: Block[], pkg: OdfPackage): Block[] {
-  return definitionLists(joinCodeParagraphs(blocks, pkg), (b) =>
+  return definitionLists(joinCodeParagraphs(nestContinuedLists(blocks), pkg), (b) =>
     b.type === 'paragraph' ? pkg.definitionRoles.get(b.text) : undefined,
   );
+}
+
+type ListBlock = Extract<Block, { type: 'list' }>;
+
+/**
+ * A list that opens with an item of no paragraph of its own holding a nested list goes on from the
+ * list just before it: its nested items belong under that list's last item, one level down (ODF
+ * 1.2, 5.3.3: such an item only carries the level; LibreOffice writes a Word list whose levels use
+ * different list styles so, each level a list of its own). Without this the item is an empty bullet.
+ */
+function nestContinuedLists(blocks: Block[]): Block[] {
+  if (!blocks.some((b, i) => i > 0 && b.type === 'list' && blocks[i - 1]!.type === 'list' && opensNested(b)))
+    return blocks;
+  const out: Block[] = [];
+  for (const block of blocks) {
+    const last = out[out.length - 1];
+    if (block.type !== 'list' || last?.type !== 'list' || !opensNested(block)) {
+      out.push(block);
+      continue;
+    }
+    const [first, ...rest] = block.items;
+    const joined = withNestedUnderLast(last, first!.children![0] as ListBlock);
+    out[out.length - 1] =
+      rest.length && joined.ordered === block.ordered ? { ...joined, items: [...joined.items, ...rest] } : joined;
+    if (rest.length && joined.ordered !== block.ordered) out.push({ ...block, items: rest });
+  }
+  return out;
+}
+
+/** Whether a list's first item has no text and holds just a nested list. */
+function opensNested(list: ListBlock): boolean {
+  const first = list.items[0];
+  return (
+    first !== undefined && isBlank(first.text) && first.children?.length === 1 && first.children[0]!.type === 'list'
+  );
+}
+
+/** `list` with `nested` under its last item, going down further where `nested` opens with a level of its own too. */
+function withNestedUnderLast(list: ListBlock, nested: ListBlock): ListBlock {
+  const items = [...list.items];
+  const last = items[items.length - 1]!;
+  const children = [...(last.children ?? [])];
+  const inner = children[children.length - 1];
+  if (inner?.type === 'list' && opensNested(nested)) {
+    const [first, ...rest] = nested.items;
+    const deeper = withNestedUnderLast(inner, first!.children![0] as ListBlock);
+    children[children.length - 1] = rest.length ? { ...deeper, items: [...deeper.items, ...rest] } : deeper;
+  } else if (inner?.type === 'list' && inner.ordered === nested.ordered) {
+    children[children.length - 1] = { ...inner, items: [...inner.items, ...nested.items] };
+  } else children.push(nested);
+  items[items.length - 1] = { ...last, children };
+  return { ...list, items };
 }
 
 /**
@@ -753,7 +808,7 @@ function listBlock(list: Element, pkg: OdfPackage, notes: Note[], styleName: str
 /**
  * The first number of a top-level numbered list: its first item's start value, else one after the
  * list it goes on from (`text:continue-list`, as LibreOffice writes a Word list interrupted by
- * another, or `text:continue-numbering` with the same list style), else 1.
+ * another, or `text:continue-numbering` with the same list style), else its list style's start value.
  */
 function listStart(list: Element, style: string, pkg: OdfPackage): number | undefined {
   const first = children(list).find((c) => c.localName === 'list-item');
@@ -765,7 +820,8 @@ function listStart(list: Element, style: string, pkg: OdfPackage): number | unde
     : attr(list, 'continue-numbering') === 'true'
       ? pkg.listEnds.byStyle.get(style)
       : undefined;
-  return before === undefined ? undefined : before + 1;
+  // Else where its list style's first level starts counting (a Word list restarted at 5, through LibreOffice).
+  return before === undefined ? pkg.listLabels.get(style)?.[0]?.start : before + 1;
 }
 
 /**
@@ -884,7 +940,9 @@ export const odtReader: Reader = {
   name: 'odt',
   async read(input) {
     const pkg = openOdf(input, 'ODT file');
-    const body = descendants(pkg.content, 'text')[0] ?? descendants(pkg.content, 'body')[0];
+    // office:body's office:text; a first element named "text" may be a data style's number:text (a date field's ".").
+    const officeBody = child(pkg.content.documentElement, 'body');
+    const body = child(officeBody, 'text') ?? officeBody;
     const notes: Note[] = [];
     // Each top-level element's blocks on the page it starts on (E1), at the page breaks the file records.
     const breaks = new OdfPageBreaks(pageBreakStyles(pkg.content));
@@ -962,9 +1020,10 @@ export const odpReader: Reader = {
         }
       }
       const notesEl = child(page, 'notes');
+      // The notes page's text: its notes placeholder and any text frame drawn on it (notes typed in a box of their own).
       const noteText = notesEl
         ? descendants(notesEl, 'frame')
-            .filter((f) => attr(f, 'class') === 'notes')
+            .filter((f) => !RUNNING_CLASSES.has(attr(f, 'class') ?? '') && child(f, 'text-box'))
             .flatMap((f) => descendants(f, 'p').map((p) => inline(p, pkg, notes)))
         : [];
       // Reviewers' comments (officeooo:annotation): author, then the comment's paragraphs.

@@ -17,6 +17,8 @@ import { MAX_COLUMNS, positionedRegions, rangeTexts, sheetCell, sheetGrid } from
 import { commentBlocks, type ReviewComment } from '../shared/comments';
 import { odsHiddenSheets } from './ods-hidden-sheets';
 import { odsLocaleDateFormats } from './ods-locale-dates';
+import { odsCellComments } from './ods-cell-comments';
+import { odsTextBoxes } from './ods-text-boxes';
 
 /** A formula element that ends its cell without a value: `<f>…</f></c>`, `<f …/></c>`, `<f>…</f><v/></c>`. */
 const UNCACHED_FORMULA =
@@ -96,6 +98,8 @@ export const spreadsheetReader: Reader = {
     // Charts by sheet: DrawingML parts of an XLSX (placed at their anchor cells), the chart objects
     // of an ODS or the chart substreams of a BIFF8 workbook (after the sheet's tables).
     const ods = zip !== undefined && !zip.has('xl/workbook.xml');
+    // SheetJS reads the cached values of an ODS's DDE links (`table:dde-link`'s unnamed tables, after the sheets) as sheets without names.
+    if (ods) wb.SheetNames = wb.SheetNames.filter((name) => typeof name === 'string');
     const odsCharts = ods ? odsSheetCharts(zip) : new Map<string, ChartData[]>();
     const anchoredChartsOf = (name: string): Placed[] =>
       zip
@@ -116,6 +120,9 @@ export const spreadsheetReader: Reader = {
     const odsHidden = ods ? odsHiddenSheets(zip) : undefined;
     // ODS dates in the locale's default format are written ISO, as XLSX's built-in short dates.
     const localeDates = ods ? odsLocaleDateFormats(zip) : undefined;
+    const odsComments = ods ? odsCellComments(zip) : new Map<string, ReviewComment[]>();
+    // Text boxes and shapes with text, after the sheet's tables and charts (SheetJS reads cells only).
+    const textBoxes = ods ? odsTextBoxes(zip) : new Map<string, Block[]>();
     const blocks: Block[] = [];
     if (range && !selectedPages(range, wb.SheetNames.length).length) throw noPageSelected(wb.SheetNames.length);
     const numbers = selectedPages(range, wb.SheetNames.length);
@@ -133,10 +140,15 @@ export const spreadsheetReader: Reader = {
       const sheet: XLSX.WorkSheet = wb.Sheets[name] ?? {};
       const grid = sheetGrid(sheet, wb.Workbook?.WBProps?.date1904 ?? false, localeDates);
       const anchored = anchoredChartsOf(shownName);
-      const sheetCharts = chartsOf(shownName);
-      const comments = commentBlocks(sheetComments(sheet, biffNotes?.get(wb.SheetNames.indexOf(name))));
+      const drawings = [...chartsOf(shownName), ...(textBoxes.get(shownName) ?? [])];
+      const comments = commentBlocks(
+        inCellOrder([
+          ...sheetComments(sheet, biffNotes?.get(wb.SheetNames.indexOf(name))),
+          ...lostComments(sheet, odsComments.get(shownName)),
+        ]),
+      );
       if (grid.rows.length === 0) {
-        const nothing = !anchored.length && !sheetCharts.length && !comments.length;
+        const nothing = !anchored.length && !drawings.length && !comments.length;
         // A worksheet embedded in another document shows its content only: its empty sheets are left out.
         if (nothing && options.embedded) {
           blocks.pop();
@@ -145,7 +157,7 @@ export const spreadsheetReader: Reader = {
         }
         if (nothing)
           blocks.push({ type: 'paragraph', text: [{ type: 'emphasis', children: [text('(empty sheet)')] }] });
-        blocks.push(...anchored.flatMap((c) => c.blocks), ...sheetCharts, ...comments);
+        blocks.push(...anchored.flatMap((c) => c.blocks), ...drawings, ...comments);
         continue;
       }
       const truncated = grid.rows.length > MAX_ROWS_PER_SHEET;
@@ -171,7 +183,7 @@ export const spreadsheetReader: Reader = {
           type: 'paragraph',
           text: [{ type: 'emphasis', children: [text(`(only the first ${MAX_ROWS_PER_SHEET} rows are shown)`)] }],
         });
-      blocks.push(...sheetCharts, ...comments);
+      blocks.push(...drawings, ...comments);
     }
     starts.forEach(({ at, page }, i) => {
       for (let b = at; b < (starts[i + 1]?.at ?? blocks.length); b++) blocks[b]!.page = page;
@@ -239,6 +251,20 @@ interface Placed {
   top: number;
   left: number;
   blocks: Block[];
+}
+
+/** The comments of an ODS sheet that SheetJS lost: a blank cell's, or one it kept without its text. */
+function lostComments(sheet: XLSX.WorkSheet, comments: ReviewComment[] | undefined): ReviewComment[] {
+  return (comments ?? []).filter((comment) => {
+    const { r, c } = XLSX.utils.decode_cell(comment.on ?? 'A1');
+    return !sheetCell(sheet, r, c)?.c?.some((kept) => kept.t?.trim());
+  });
+}
+
+/** Comments in row order, then column order, by the cells they are on. */
+function inCellOrder(comments: ReviewComment[]): ReviewComment[] {
+  const at = (c: ReviewComment): XLSX.CellAddress => XLSX.utils.decode_cell(c.on ?? 'A1');
+  return comments.length < 2 ? comments : [...comments].sort((a, b) => at(a).r - at(b).r || at(a).c - at(b).c);
 }
 
 /**

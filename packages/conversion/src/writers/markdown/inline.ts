@@ -126,15 +126,22 @@ function renderNodes(nodes: Inline[], ctx: Context): string {
 
 /**
  * Neighbouring text nodes as one (a parser's line and its soft break are separate nodes): text is
- * escaped by what follows it, so `[!NOTE]` before a newline is seen to open no link.
+ * escaped by what follows it, so `[!NOTE]` before a newline is seen to open no link. Neighbouring
+ * code as one span too: a run in a code font split where its formatting changes (`13579BDF` + a
+ * coloured `H`) would otherwise be written `` `13579BDF``H` ``, which Markdown reads as one span
+ * holding the backticks.
  */
 function joinTexts(nodes: Inline[]): Inline[] {
-  if (!nodes.some((n, i) => n.type === 'text' && nodes[i + 1]?.type === 'text')) return nodes;
+  const joins = (n: Inline, i: number): boolean =>
+    (n.type === 'text' || n.type === 'code') && nodes[i + 1]?.type === n.type;
+  if (!nodes.some(joins)) return nodes;
   const out: Inline[] = [];
   for (const node of nodes) {
     const last = out[out.length - 1];
     if (node.type === 'text' && last?.type === 'text')
       out[out.length - 1] = { type: 'text', text: last.text + node.text };
+    else if (node.type === 'code' && last?.type === 'code')
+      out[out.length - 1] = { type: 'code', text: last.text + node.text };
     else out.push(node);
   }
   return out;
