@@ -1,3 +1,4 @@
+import { biffRecords } from './biff-records';
 import type * as XLSX from '@e965/xlsx';
 import type { ChartData } from './charts';
 import { sheetCell } from './sheet-grid';
@@ -71,14 +72,7 @@ export function readBiffCharts(stream: Buffer): PlacedChart[] {
   const substreams: number[] = [];
   let sheet = -1;
   let state: ChartState | undefined;
-  let pos = 0;
-  while (pos + 4 <= stream.length) {
-    const type = stream.readUInt16LE(pos);
-    const len = stream.readUInt16LE(pos + 2);
-    const body = pos + 4;
-    const end = body + len;
-    pos = end;
-    if (end > stream.length) break;
+  for (const { type, len, body, end } of biffRecords(stream)) {
     if (type === REC.bof && len >= 4) {
       const dt = stream.readUInt16LE(body + 2);
       if (!substreams.length && dt !== 0x0005) sheet++;

@@ -1,3 +1,5 @@
+import { biffRecords } from './biff-records';
+
 /**
  * Cell notes (comments) of an XLS (BIFF8) workbook stream, read from the records themselves: a
  * note's text is a TxO record's `cchText` characters, carried by the Continue records after it
@@ -33,14 +35,7 @@ export function readBiffNotes(stream: Buffer): BiffNotes {
   // Per worksheet: the id of the last Obj record, and the texts of its text objects by id.
   let objId: number | undefined;
   let texts = new Map<number, string>();
-  let pos = 0;
-  while (pos + 4 <= stream.length) {
-    const type = stream.readUInt16LE(pos);
-    const len = stream.readUInt16LE(pos + 2);
-    const body = pos + 4;
-    const end = body + len;
-    pos = end;
-    if (end > stream.length) break;
+  for (const { type, len, body, end } of biffRecords(stream)) {
     if (type === REC.bof && len >= 4) {
       const dt = stream.readUInt16LE(body + 2);
       if (!substreams.length && dt !== 0x0005) sheet++;
@@ -59,9 +54,8 @@ export function readBiffNotes(stream: Buffer): BiffNotes {
     if (type === REC.obj && len >= 8 && stream.readUInt16LE(body) === FT_CMO) {
       objId = stream.readUInt16LE(body + 6);
     } else if (type === REC.txo && len >= 12 && objId !== undefined) {
-      const { text, next } = txoText(stream, stream.readUInt16LE(body + 10), pos);
-      texts.set(objId, text);
-      pos = next;
+      // The Continue records that carry the text follow; the walk passes over them (no worksheet record).
+      texts.set(objId, txoText(stream, stream.readUInt16LE(body + 10), end));
     } else if (type === REC.note && len >= 8 && count < MAX_NOTES) {
       const text = texts.get(stream.readUInt16LE(body + 6));
       if (text === undefined) continue;
@@ -76,9 +70,9 @@ export function readBiffNotes(stream: Buffer): BiffNotes {
 
 /**
  * The `cch` characters of a TxO's text from the Continue records starting at `pos`; each opens with
- * its own flag byte (bit 0: two bytes per character). Returns where the records not read begin.
+ * its own flag byte (bit 0: two bytes per character).
  */
-function txoText(stream: Buffer, cch: number, pos: number): { text: string; next: number } {
+function txoText(stream: Buffer, cch: number, pos: number): string {
   let text = '';
   while (text.length < cch && pos + 4 <= stream.length && stream.readUInt16LE(pos) === REC.continue) {
     const body = pos + 4;
@@ -90,5 +84,5 @@ function txoText(stream: Buffer, cch: number, pos: number): { text: string; next
     const bytes = stream.subarray(body + 1, Math.min(end, body + 1 + want * (wide ? 2 : 1)));
     text += wide ? bytes.toString('utf16le') : bytes.toString('latin1');
   }
-  return { text, next: pos };
+  return text;
 }
