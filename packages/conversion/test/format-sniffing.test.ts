@@ -3,7 +3,7 @@ import { gzipSync } from 'node:zlib';
 import { strToU8, zipSync } from 'fflate';
 import { closeConversionWorkers, convertDocument, convertIsolated } from '../src';
 import { makeSamples, PHRASE } from './samples';
-import { handWrittenPdf } from './pdf/make-pdf';
+import { oneLinePdf } from './pdf/make-pdf';
 
 const std = { enhanced: false };
 const limits = { timeoutMs: 120_000, maxMemoryMb: 1536 };
@@ -109,27 +109,13 @@ describe('content, not extension', () => {
   });
 
   it('When a PDF starts after a byte-order mark and its body is uncompressed text, then it converts as a PDF', async () => {
-    const content = 'BT /F1 18 Tf 72 700 Td (Hello from a mail gateway) Tj ET';
-    const pdf = handWrittenPdf([
-      '<< /Type /Catalog /Pages 2 0 R >>',
-      '<< /Type /Pages /Kids [3 0 R] /Count 1 >>',
-      '<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Contents 4 0 R /Resources << /Font << /F1 5 0 R >> >> >>',
-      `<< /Length ${content.length} >>\nstream\n${content}\nendstream`,
-      '<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>',
-    ]);
+    const pdf = oneLinePdf('Hello from a mail gateway');
     const withBom = Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), pdf]);
     expect((await convertDocument(withBom, 'pdf', std)).markdown).toBe('Hello from a mail gateway\n');
   });
 
   it('When a file named .pdf lost its %PDF- header but opens with an object and ends with its trailer, then it converts as a PDF; text naming objects does not', async () => {
-    const content = 'BT /F1 18 Tf 72 700 Td (Header lost) Tj ET';
-    const pdf = handWrittenPdf([
-      '<< /Type /Catalog /Pages 2 0 R >>',
-      '<< /Type /Pages /Kids [3 0 R] /Count 1 >>',
-      '<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Contents 4 0 R /Resources << /Font << /F1 5 0 R >> >> >>',
-      `<< /Length ${content.length} >>\nstream\n${content}\nendstream`,
-      '<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>',
-    ]);
+    const pdf = oneLinePdf('Header lost');
     // The header line becomes a comment of the same length, as a generator that writes "%" and binary bytes.
     const headless = Buffer.concat([
       Buffer.from('%\xe2\xe3\xcf\xd3\xe2\xe3\xcf\n', 'latin1'),

@@ -45,6 +45,18 @@ export function handWrittenPdf(objects: string[]): Buffer {
   return Buffer.from(out);
 }
 
+/** One page showing one line of Helvetica, written by hand and uncompressed (its body reads as text). */
+export function oneLinePdf(line: string): Buffer {
+  const content = `BT /F1 18 Tf 72 700 Td (${line}) Tj ET`;
+  return handWrittenPdf([
+    '<< /Type /Catalog /Pages 2 0 R >>',
+    '<< /Type /Pages /Kids [3 0 R] /Count 1 >>',
+    '<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Contents 4 0 R /Resources << /Font << /F1 5 0 R >> >> >>',
+    `<< /Length ${content.length} >>\nstream\n${content}\nendstream`,
+    '<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>',
+  ]);
+}
+
 /** Draws a ruled grid: `rows` of cell texts over column edges `xs` and row edges `ys`; `open` lists rules left out. */
 export function ruledGrid(
   doc: PDFKit.PDFDocument,
