@@ -4,7 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { closeConversionWorkers, convertIsolated } from '../../src';
 import { audioReader } from '../../src/readers/audio';
-import { moonshineInstalled, moonshineStretches } from '../../src/readers/audio/moonshine';
+import { moonshineInstalled, moonshineStretches, withEdgeSilence } from '../../src/readers/audio/moonshine';
 
 jest.mock('../../src/readers/audio/moonshine', () => {
   const actual = jest.requireActual('../../src/readers/audio/moonshine');
@@ -33,6 +33,15 @@ function spoken(sentences: string[], ext: string, gap = 1.5): Buffer {
   const pads = parts.map((_, i) => `[${i}]aresample=16000,apad=pad_dur=${gap}[a${i}]`).join(';');
   const concat = `${parts.map((_, i) => `[a${i}]`).join('')}concat=n=${parts.length}:v=0:a=1`;
   execFileSync('ffmpeg', ['-v', 'error', '-y', ...inputs, '-filter_complex', `${pads};${concat}`, out]);
+  return fs.readFileSync(out);
+}
+
+/** flite's words converted as they come, with no silence added around them (as convert-cli.test.ts makes its samples). */
+function spokenAlone(sentence: string, ext: string): Buffer {
+  const wav = path.join(tmp, 'alone.wav');
+  execFileSync('flite', ['-voice', 'slt', '-t', sentence, '-o', wav]);
+  const out = path.join(tmp, `alone.${ext}`);
+  execFileSync('ffmpeg', ['-v', 'error', '-y', '-i', wav, out]);
   return fs.readFileSync(out);
 }
 
@@ -117,6 +126,18 @@ describe('the offline speech engine', () => {
     ).rejects.toMatchObject({ code: 'timeout' });
     const md = await converted(spoken(['Hello world.'], 'wav'));
     expect(md).toMatch(/^\[00:00\] Hello,? world\.?$/);
+  });
+
+  it('When a one-second phrase fills a whole MP3, then Moonshine reads it as said', async () => {
+    const md = (await convertIsolated(spokenAlone('Hello world.', 'mp3'), 'mp3', { enhanced: false }, limits)).markdown;
+    expect(md.trim()).toBe('[00:00] Hello, world.');
+  });
+
+  it('When a stretch touches the start or the end of the file, then the model gets silence added on that side', () => {
+    const samples = Int16Array.from([16384, 16384, 16384, 16384]);
+    expect(Array.from(withEdgeSilence(samples, 0, 2, 3))).toEqual([0, 0, 0, 0.5, 0.5]);
+    expect(Array.from(withEdgeSilence(samples, 1, 3, 3))).toEqual([0.5, 0.5]);
+    expect(Array.from(withEdgeSilence(samples, 2, 5, 2))).toEqual([0.5, 0.5, 0, 0]);
   });
 
   it('When Moonshine fails on a chunk, then PocketSphinx transcribes it instead', async () => {

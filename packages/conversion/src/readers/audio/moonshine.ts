@@ -71,6 +71,20 @@ export async function moonshineStretches(wav: string, stretches: Array<[number, 
   }
 }
 
+/**
+ * Samples [from, to) as -1…1, with `pad` samples of digital silence added where the range touches the
+ * file's start or end, as much as a stretch inside the file keeps: speech that begins or ends at an
+ * edge misleads the model ("Hello world." read as "Hila, in world," in a one-second MP3).
+ */
+export function withEdgeSilence(samples: Int16Array, from: number, to: number, pad: number): Float32Array {
+  const end = Math.min(to, samples.length);
+  const before = from <= 0 ? pad : 0;
+  const after = to >= samples.length ? pad : 0;
+  const out = new Float32Array(before + (end - from) + after);
+  for (let i = from; i < end; i++) out[before + i - from] = samples[i]! / 32768;
+  return out;
+}
+
 let loading: Promise<Moonshine | undefined> | undefined;
 
 /** The model, loaded once per process (about half a second); undefined when its runtime or files are not installed. */
