@@ -1,6 +1,6 @@
 import fs from 'node:fs';
-import { STRETCH_PADDING, wavSamples } from './index';
-import { loadMoonshine, withEdgeSilence } from './moonshine';
+import { wavSamples } from './index';
+import { loadMoonshine } from './moonshine';
 
 /**
  * `node moonshine-child.js <16 kHz mono wav> <json of [start, end) frame ranges>`: prints a JSON list
@@ -8,9 +8,6 @@ import { loadMoonshine, withEdgeSilence } from './moonshine';
  * this process, not the converter (moonshine.ts).
  */
 const FRAME = 160;
-const SAMPLE_RATE = 16_000;
-/** A stretch inside a file keeps this much real silence on each side; one at the file's edge gets it added. */
-const EDGE_SILENCE = Math.round(STRETCH_PADDING * SAMPLE_RATE);
 
 async function main(): Promise<void> {
   const [wav, list] = process.argv.slice(2);
@@ -20,7 +17,7 @@ async function main(): Promise<void> {
   const stretches = JSON.parse(fs.readFileSync(list, 'utf8')) as Array<[number, number]>;
   const texts: string[] = [];
   for (const [from, to] of stretches)
-    texts.push(await model.transcribe(withEdgeSilence(samples, from * FRAME, to * FRAME, EDGE_SILENCE)));
+    texts.push(await model.transcribe(Float32Array.from(samples.subarray(from * FRAME, to * FRAME), (s) => s / 32768)));
   process.stdout.write(JSON.stringify(texts));
 }
 

@@ -29,6 +29,8 @@ const MAX_TOKENS_PER_SECOND = 6;
 /** Tokens always allowed beyond that, so a one-word stretch can be written out. */
 const MIN_TOKENS = 8;
 const SAMPLE_RATE = 16_000;
+/** Silence (seconds) around each utterance: measured on 238 clips of 0.5-7.6 s, 0.1 s beat none, 0.15 and 0.25 s. */
+const UTTERANCE_SILENCE_SECONDS = 0.1;
 
 export interface Moonshine {
   /** Text said in 16 kHz mono samples (-1…1), one utterance of at most about 30 s. */
@@ -72,16 +74,14 @@ export async function moonshineStretches(wav: string, stretches: Array<[number, 
 }
 
 /**
- * Samples [from, to) as -1…1, with `pad` samples of digital silence added where the range touches the
- * file's start or end, as much as a stretch inside the file keeps: speech that begins or ends at an
- * edge misleads the model ("Hello world." read as "Hila, in world," in a one-second MP3).
+ * Samples with UTTERANCE_SILENCE_SECONDS of digital silence added before and after. Without it, speech
+ * that starts at the first sample misleads the model ("Hello world." read as "Hila, in world," in a
+ * one-second MP3); with more, a short word drowns in silence and the model writes nothing.
  */
-export function withEdgeSilence(samples: Int16Array, from: number, to: number, pad: number): Float32Array {
-  const end = Math.min(to, samples.length);
-  const before = from <= 0 ? pad : 0;
-  const after = to >= samples.length ? pad : 0;
-  const out = new Float32Array(before + (end - from) + after);
-  for (let i = from; i < end; i++) out[before + i - from] = samples[i]! / 32768;
+export function withSilenceAround(samples: Float32Array): Float32Array {
+  const pad = Math.round(UTTERANCE_SILENCE_SECONDS * SAMPLE_RATE);
+  const out = new Float32Array(samples.length + 2 * pad);
+  out.set(samples, pad);
   return out;
 }
 
@@ -112,7 +112,7 @@ async function load(): Promise<Moonshine | undefined> {
   const vocabulary = tokenizer.vocabById.length;
   return {
     async transcribe(samples) {
-      const tokens = await decode(ort, encoder, decoder, samples);
+      const tokens = await decode(ort, encoder, decoder, withSilenceAround(samples));
       return tokenizer.decode(tokens.filter((t) => t < vocabulary && t > END_TOKEN)).trim();
     },
   };
