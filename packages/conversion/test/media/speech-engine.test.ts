@@ -4,7 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { closeConversionWorkers, convertIsolated } from '../../src';
 import { audioReader } from '../../src/readers/audio';
-import { moonshineInstalled, moonshineStretches, withSilenceAround } from '../../src/readers/audio/moonshine';
+import { moonshineInstalled, moonshineStretches, withEdgeSilence } from '../../src/readers/audio/moonshine';
 
 jest.mock('../../src/readers/audio/moonshine', () => {
   const actual = jest.requireActual('../../src/readers/audio/moonshine');
@@ -133,11 +133,11 @@ describe('the offline speech engine', () => {
     expect(md.trim()).toBe('[00:00] Hello, world.');
   });
 
-  it('When an utterance goes to the model, then it has a tenth of a second of silence before and after', () => {
-    const padded = withSilenceAround(Float32Array.from([0.5, -0.5]));
-    expect(padded).toHaveLength(2 + 2 * 1600);
-    expect(Array.from(padded.subarray(1598, 1604))).toEqual([0, 0, 0.5, -0.5, 0, 0]);
-    expect(padded.reduce((sum, s) => sum + Math.abs(s), 0)).toBe(1);
+  it('When a stretch touches the start or the end of the file, then it is also read with silence added on that side', () => {
+    const samples = Int16Array.from([16384, 16384, 16384, 16384]);
+    expect(Array.from(withEdgeSilence(samples, 0, 2, 3))).toEqual([0, 0, 0, 0.5, 0.5]);
+    expect(Array.from(withEdgeSilence(samples, 1, 3, 3))).toEqual([0.5, 0.5]);
+    expect(Array.from(withEdgeSilence(samples, 2, 5, 2))).toEqual([0.5, 0.5, 0, 0]);
   });
 
   it('When Moonshine fails on a chunk, then PocketSphinx transcribes it instead', async () => {

@@ -164,7 +164,7 @@ const SILENCE_SECONDS = 0.3;
 /** Sound shorter than this (seconds) between two silences is a click, not speech. */
 const MIN_SOUND_SECONDS = 0.1;
 /** Each stretch keeps this much (seconds) of the silence around it, so soft word edges are not cut. */
-const STRETCH_PADDING = 0.15;
+export const STRETCH_PADDING = 0.15;
 /** A stretch longer than this (seconds) is cut at its quietest 10 ms inside the last third. */
 const MAX_STRETCH_SECONDS = 30;
 

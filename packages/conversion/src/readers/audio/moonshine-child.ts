@@ -1,6 +1,6 @@
 import fs from 'node:fs';
-import { wavSamples } from './index';
-import { loadMoonshine } from './moonshine';
+import { STRETCH_PADDING, wavSamples } from './index';
+import { loadMoonshine, withEdgeSilence } from './moonshine';
 
 /**
  * `node moonshine-child.js <16 kHz mono wav> <json of [start, end) frame ranges>`: prints a JSON list
@@ -8,6 +8,9 @@ import { loadMoonshine } from './moonshine';
  * this process, not the converter (moonshine.ts).
  */
 const FRAME = 160;
+const SAMPLE_RATE = 16_000;
+/** A stretch inside a file keeps this much real silence on each side; one at the file's edge is also read with it added. */
+const EDGE_SILENCE = Math.round(STRETCH_PADDING * SAMPLE_RATE);
 
 async function main(): Promise<void> {
   const [wav, list] = process.argv.slice(2);
@@ -16,8 +19,16 @@ async function main(): Promise<void> {
   const { samples } = wavSamples(fs.readFileSync(wav));
   const stretches = JSON.parse(fs.readFileSync(list, 'utf8')) as Array<[number, number]>;
   const texts: string[] = [];
-  for (const [from, to] of stretches)
-    texts.push(await model.transcribe(Float32Array.from(samples.subarray(from * FRAME, to * FRAME), (s) => s / 32768)));
+  for (const [from, to] of stretches) {
+    let reading = await model.transcribe(withEdgeSilence(samples, from * FRAME, to * FRAME, 0));
+    // Speech at the file's very start or end can misread ("Hello world." in a one-second MP3 as "Hila, in
+    // world,"), and silence added can empty a reading of noisy speech: the model's more confident reading wins.
+    if (from === 0 || to * FRAME >= samples.length) {
+      const padded = await model.transcribe(withEdgeSilence(samples, from * FRAME, to * FRAME, EDGE_SILENCE));
+      if (padded.confidence > reading.confidence) reading = padded;
+    }
+    texts.push(reading.text);
+  }
   process.stdout.write(JSON.stringify(texts));
 }
 

@@ -29,12 +29,16 @@ const MAX_TOKENS_PER_SECOND = 6;
 /** Tokens always allowed beyond that, so a one-word stretch can be written out. */
 const MIN_TOKENS = 8;
 const SAMPLE_RATE = 16_000;
-/** Silence (seconds) around each utterance: measured on 238 clips of 0.5-7.6 s, 0.1 s beat none, 0.15 and 0.25 s. */
-const UTTERANCE_SILENCE_SECONDS = 0.1;
 
 export interface Moonshine {
   /** Text said in 16 kHz mono samples (-1…1), one utterance of at most about 30 s. */
-  transcribe(samples: Float32Array): Promise<string>;
+  transcribe(samples: Float32Array): Promise<Reading>;
+}
+
+export interface Reading {
+  text: string;
+  /** Mean log-probability of the tokens chosen, the end token included: the model's own confidence. */
+  confidence: number;
 }
 
 const run = promisify(execFile);
@@ -74,14 +78,15 @@ export async function moonshineStretches(wav: string, stretches: Array<[number, 
 }
 
 /**
- * Samples with UTTERANCE_SILENCE_SECONDS of digital silence added before and after. Without it, speech
- * that starts at the first sample misleads the model ("Hello world." read as "Hila, in world," in a
- * one-second MP3); with more, a short word drowns in silence and the model writes nothing.
+ * Samples [from, to) as -1…1, with `pad` samples of digital silence added where the range touches the
+ * file's start or end, as much as a stretch inside the file keeps on each side.
  */
-export function withSilenceAround(samples: Float32Array): Float32Array {
-  const pad = Math.round(UTTERANCE_SILENCE_SECONDS * SAMPLE_RATE);
-  const out = new Float32Array(samples.length + 2 * pad);
-  out.set(samples, pad);
+export function withEdgeSilence(samples: Int16Array, from: number, to: number, pad: number): Float32Array {
+  const end = Math.min(to, samples.length);
+  const before = from <= 0 ? pad : 0;
+  const after = to >= samples.length ? pad : 0;
+  const out = new Float32Array(before + (end - from) + after);
+  for (let i = from; i < end; i++) out[before + i - from] = samples[i]! / 32768;
   return out;
 }
 
@@ -112,8 +117,8 @@ async function load(): Promise<Moonshine | undefined> {
   const vocabulary = tokenizer.vocabById.length;
   return {
     async transcribe(samples) {
-      const tokens = await decode(ort, encoder, decoder, withSilenceAround(samples));
-      return tokenizer.decode(tokens.filter((t) => t < vocabulary && t > END_TOKEN)).trim();
+      const { tokens, confidence } = await decode(ort, encoder, decoder, samples);
+      return { text: tokenizer.decode(tokens.filter((t) => t < vocabulary && t > END_TOKEN)).trim(), confidence };
     },
   };
 }
@@ -128,7 +133,12 @@ function modelDir(): string | undefined {
 }
 
 /** Greedy decoding with the decoder's key/value cache, as the package's own browser code does. */
-async function decode(ort: Ort, encoder: Session, decoder: Session, samples: Float32Array): Promise<number[]> {
+async function decode(
+  ort: Ort,
+  encoder: Session,
+  decoder: Session,
+  samples: Float32Array,
+): Promise<{ tokens: number[]; confidence: number }> {
   const { last_hidden_state: hidden } = await encoder.run({
     input_values: new ort.Tensor('float32', samples, [1, samples.length]),
   });
@@ -145,6 +155,8 @@ async function decode(ort: Ort, encoder: Session, decoder: Session, samples: Flo
         ]);
   const limit = Math.trunc((samples.length / SAMPLE_RATE) * MAX_TOKENS_PER_SECOND) + MIN_TOKENS;
   const tokens: number[] = [];
+  let logProbability = 0;
+  let chosen = 0;
   let next = START_TOKEN;
   for (let step = 0; step < limit; step++) {
     const out = await decoder.run({
@@ -154,6 +166,8 @@ async function decode(ort: Ort, encoder: Session, decoder: Session, samples: Flo
       ...past,
     });
     next = argMaxOfLast(out.logits!);
+    logProbability += logProbabilityOf(out.logits!, next);
+    chosen++;
     if (next === END_TOKEN) break;
     tokens.push(next);
     for (const [name, value] of Object.entries(out)) {
@@ -163,7 +177,19 @@ async function decode(ort: Ort, encoder: Session, decoder: Session, samples: Flo
       if (step === 0 || key.includes('.decoder.')) past[key] = value;
     }
   }
-  return tokens;
+  return { tokens, confidence: chosen ? logProbability / chosen : -Infinity };
+}
+
+/** log softmax of the last position's logits, at `token`. */
+function logProbabilityOf(logits: Tensor, token: number): number {
+  const data = logits.data as Float32Array;
+  const size = logits.dims[logits.dims.length - 1]!;
+  const from = data.length - size;
+  let max = -Infinity;
+  for (let i = 0; i < size; i++) max = Math.max(max, data[from + i]!);
+  let sum = 0;
+  for (let i = 0; i < size; i++) sum += Math.exp(data[from + i]! - max);
+  return data[from + token]! - max - Math.log(sum);
 }
 
 function argMaxOfLast(logits: Tensor): number {
