@@ -23,7 +23,7 @@ module.exports = {
   testPathIgnorePatterns: ['/node_modules/', '<rootDir>/test/faults/faults\\.test\\.ts$'],
   transform: { '^.+\\.(t|j|mj)sx?$': ['@swc/jest', { jsc: { target: 'es2022' }, module: { type: 'commonjs' } }] },
   transformIgnorePatterns: [
-    '/node_modules/\\.pnpm/(?!(uuid|got|p-limit|yocto-queue|postgrator|pptxgenjs|marked|file-type|strtok3|token-types|uint8array-extras|@tokenizer\\+inflate|@tokenizer\\+token|@borewit\\+text-codec)@)',
+    '/node_modules/\\.pnpm/(?!(uuid|got|p-limit|yocto-queue|postgrator|pptxgenjs|marked|file-type|strtok3|token-types|uint8array-extras|@tokenizer\\+inflate|@tokenizer\\+token|@borewit\\+text-codec|llama-tokenizer-js)@)',
   ],
   testTimeout: 60_000,
   // One file at a time: the broker-restart test stops RabbitMQ, which no other file may be using then.

@@ -2,10 +2,11 @@ import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { transcribe } from '../src/readers/audio';
+import { transcribe, transcribeWithMoonshine } from '../src/readers/audio';
+import { moonshineInstalled } from '../src/readers/audio/moonshine';
 
 /**
- * `pnpm bench speech` (round 2), or `npx tsx packages/conversion/bench/speech-accuracy.ts round1|round2
+ * `pnpm bench speech` (round 4), or `npx tsx packages/conversion/bench/speech-accuracy.ts round1|round2|round3|round4
  * [label,...]`: word error rate, word recall (longest common word sequence ÷ reference words) and
  * time of the offline speech path (ffmpeg → PocketSphinx) under pre-processing, segmenting and
  * decoder variants, each against the pipeline the converter had before, on the same recordings in
@@ -235,6 +236,8 @@ export interface SpeechVariant {
   flags?: string[];
   /** Shortest silence (seconds) between two stretches; Infinity decodes 30 s pieces whole. */
   silence?: number;
+  /** Decode the stretches with Moonshine (the npm-shipped ONNX model) instead of PocketSphinx. */
+  moonshine?: boolean;
 }
 
 const BEFORE: SpeechVariant = { label: 'continuous decoder (before)', continuous: true };
@@ -295,7 +298,19 @@ const ROUND3: SpeechVariant[] = [
   { label: 'no silence split (30 s pieces)', silence: Infinity },
 ];
 
-export const ROUNDS: Record<string, SpeechVariant[]> = { round1: ROUND1, round2: ROUND2, round3: ROUND3 };
+/** Round 4: another engine, Moonshine tiny, on the same stretches, against PocketSphinx. */
+const ROUND4: SpeechVariant[] = [
+  BEFORE,
+  { label: 'PocketSphinx on stretches (the converter before)' },
+  { label: 'Moonshine tiny on stretches', moonshine: true },
+];
+
+export const ROUNDS: Record<string, SpeechVariant[]> = {
+  round1: ROUND1,
+  round2: ROUND2,
+  round3: ROUND3,
+  round4: ROUND4,
+};
 
 function run(cmd: string, args: string[]): string {
   return execFileSync(cmd, args, { encoding: 'utf8', maxBuffer: 64 * 1024 * 1024, stdio: ['ignore', 'pipe', 'pipe'] });
@@ -336,6 +351,10 @@ function wordsOf(output: string): string[] {
 }
 
 async function decode(wav: string, variant: SpeechVariant): Promise<string[]> {
+  if (variant.moonshine) {
+    if (!moonshineInstalled()) throw new Error('speech bench: Moonshine is not installed');
+    return (await transcribeWithMoonshine(wav)).flatMap((w) => w.word.split(/\s+/));
+  }
   if (!variant.continuous) return (await transcribe(wav, variant.flags ?? [], variant.silence)).map((w) => w.word);
   return wordsOf(
     run('pocketsphinx_continuous', [
@@ -384,7 +403,7 @@ interface Score {
   ms: number;
 }
 
-export async function runSpeechBench(round = 'round2', only?: string[]): Promise<string> {
+export async function runSpeechBench(round = 'round4', only?: string[]): Promise<string> {
   const all = ROUNDS[round];
   if (!all) throw new Error(`speech bench: no round ${round} (${Object.keys(ROUNDS).join(', ')})`);
   const variants = only?.length ? all.filter((v) => v === BEFORE || only.includes(v.label)) : all;
@@ -399,7 +418,8 @@ export async function runSpeechBench(round = 'round2', only?: string[]): Promise
         const wav = path.join(dir, 'prepared.wav');
         const start = performance.now();
         prepare(rec.file, wav, variant);
-        const hyp = await decode(wav, variant);
+        // Moonshine writes capitals and punctuation; the reference is compared as bare lower-case words.
+        const hyp = normalise((await decode(wav, variant)).join(' '));
         const ms = performance.now() - start;
         const { errors, common } = align(ref, hyp);
         for (const key of ['all', rec.condition, rec.voice.startsWith('flite') ? 'flite' : 'espeak-ng']) {

@@ -30,7 +30,9 @@ describe('pnpm convert (the library without a server)', () => {
     await run(TSX, [CLI, ...files, '--out', out], { timeout: 300_000 });
     for (const ext of SUPPORTED_EXTENSIONS) {
       const markdown = fs.readFileSync(path.join(out, `sample.${ext}.md`), 'utf8');
-      expect([ext, markdown.toLowerCase().includes(PHRASE.toLowerCase())]).toEqual([ext, true]);
+      // Words, not punctuation: a transcript writes the spoken "Hello world." as "Hello, world." (docs/decisions.md).
+      const words = markdown.toLowerCase().replace(/[^\p{L}\p{N}]+/gu, ' ');
+      expect([ext, words.includes(PHRASE.toLowerCase())]).toEqual([ext, true]);
     }
   }, 300_000);
 

@@ -35,7 +35,8 @@ describe('offline operation', () => {
       expect(report.during).toEqual([]);
       expect(report.attempts).toEqual(['connect {"port":9,"host":"127.0.0.1"}']);
       expect(report.ocr).toContain('Offline reading works');
-      expect(report.speech.toLowerCase()).toContain('hello world');
+      // Moonshine writes punctuation ("Hello, world.").
+      expect(report.speech.toLowerCase().replace(/[^a-z ]+/g, '')).toContain('hello world');
     } finally {
       fs.rmSync(dir, { recursive: true, force: true });
     }

@@ -7,14 +7,17 @@ import type { Reader } from '../reader';
 import { ConversionError } from '../../types';
 import { text } from '../../document/model';
 import { transcribeWithEndpoint, type TranscribedSegment } from '../../enhanced/transcription-endpoint';
+import { moonshineInstalled, moonshineStretches } from './moonshine';
 
 const run = promisify(execFile);
 const MODEL_DIR = '/usr/share/pocketsphinx/model/en-us';
-/** Audio is transcribed in chunks of this many seconds, so memory stays bounded on long files. */
+/** Audio is transcribed in chunks of about this many seconds, so memory stays bounded on long files. */
 const CHUNK_SECONDS = 300;
+/** A chunk may run this much longer (seconds, the longest stretch of sound), so it ends in a silence, not inside a word. */
+const SEAM_SECONDS = 30;
 /** A pause this long (seconds) between words starts a new paragraph. */
 const PARAGRAPH_PAUSE = 1.2;
-/** Past this many seconds a paragraph ends at the next short pause (a sentence gap), so long speech gets timestamps. */
+/** A paragraph that would run past this many seconds ends at the next short pause (a sentence gap), so long speech gets timestamps. */
 const PARAGRAPH_SOFT_SECONDS = 30;
 /** A gap between words at least this long (seconds) is a pause between sentences. */
 const SENTENCE_PAUSE = 0.05;
@@ -32,9 +35,10 @@ export interface Word {
 }
 
 /**
- * wav, mp3, m4a: ffmpeg decodes to 16 kHz mono, CMU PocketSphinx (Debian's pocketsphinx and its
- * US-English model, both offline) transcribes chunk by chunk, each stretch of sound between
- * silences as its own utterance; paragraphs start at pauses and
+ * wav, mp3, m4a: ffmpeg decodes to 16 kHz mono, Moonshine (an ONNX model installed with the npm
+ * dependencies; `moonshine.ts`) transcribes chunk by chunk, each stretch of sound between silences
+ * as its own utterance, and CMU PocketSphinx (Debian's pocketsphinx and its US-English model) does
+ * when Moonshine is not installed or fails on a chunk; paragraphs start at pauses and
  * carry [mm:ss] timestamps. Title and artist come from the file's tags. In enhanced mode with a
  * transcription endpoint configured, each chunk goes there first; a chunk it fails is transcribed offline.
  */
@@ -47,38 +51,50 @@ export const audioReader: Reader = {
       await fs.writeFile(source, input);
       const tags = await probe(source);
       const paragraphs: Array<{ at: number; words: string[] }> = [];
-      for (let offset = 0; offset < Math.max(tags.duration, 0.1); offset += CHUNK_SECONDS) {
+      let lastEnd: number | undefined;
+      for (let offset = 0, kept = 0; offset < Math.max(tags.duration, 0.1); offset += kept) {
         const chunk = path.join(dir, `chunk.wav`);
-        await tool('ffmpeg', [
-          '-v',
-          'error',
-          '-y',
-          '-ss',
-          String(offset),
-          '-t',
-          String(CHUNK_SECONDS),
-          '-i',
-          source,
-          '-ar',
-          '16000',
-          '-ac',
-          '1',
-          '-f',
-          'wav',
-          chunk,
-        ]);
+        const decode = (filters: string[]) =>
+          tool('ffmpeg', [
+            '-v',
+            'error',
+            '-y',
+            '-ss',
+            String(offset),
+            '-t',
+            String(CHUNK_SECONDS + SEAM_SECONDS),
+            '-i',
+            source,
+            ...filters,
+            '-ar',
+            '16000',
+            '-ac',
+            '1',
+            '-f',
+            'wav',
+            chunk,
+          ]);
+        await decode([]);
+        // Channels in opposite phase (a wrongly wired microphone) cancel in the mix: the first one alone is heard.
+        if (tags.channels > 1 && !(await hasSound(chunk))) await decode(['-af', 'pan=mono|c0=c0']);
+        kept = await keepUntilSeam(chunk);
         const remote =
           options.enhanced && options.transcriptionEndpoint
             ? await transcribeWithEndpoint(await fs.readFile(chunk), options.transcriptionEndpoint)
             : undefined;
-        for (const w of remote ? segmentsAsWords(remote) : await transcribe(chunk)) {
+        for (const [i, w] of (remote ? segmentsAsWords(remote) : await transcribeOffline(chunk)).entries()) {
           const at = w.start + offset;
+          // A chunk's first piece counts its pause from the previous chunk's last one.
+          const pause = i === 0 && lastEnd !== undefined ? at - lastEnd : w.pause;
+          lastEnd = w.end + offset;
           const current = paragraphs[paragraphs.length - 1];
           const length = current ? at - current.at : 0;
+          // Measured to the piece's end: a Moonshine piece is a whole stretch of sound, up to 30 s.
+          const lengthWith = current ? w.end + offset - current.at : 0;
           const breakHere =
             !current ||
-            w.pause >= PARAGRAPH_PAUSE ||
-            (length >= PARAGRAPH_SOFT_SECONDS && w.pause >= SENTENCE_PAUSE) ||
+            pause >= PARAGRAPH_PAUSE ||
+            (lengthWith >= PARAGRAPH_SOFT_SECONDS && pause >= SENTENCE_PAUSE) ||
             length >= PARAGRAPH_HARD_SECONDS;
           if (breakHere) paragraphs.push({ at, words: [] });
           paragraphs[paragraphs.length - 1]!.words.push(w.word);
@@ -115,9 +131,12 @@ async function tool(cmd: string, args: string[]): Promise<string> {
   }
 }
 
-async function probe(file: string): Promise<{ duration: number; title: string; artist: string }> {
-  const out = JSON.parse(await tool('ffprobe', ['-v', 'error', '-print_format', 'json', '-show_format', file])) as {
+async function probe(file: string): Promise<{ duration: number; title: string; artist: string; channels: number }> {
+  const out = JSON.parse(
+    await tool('ffprobe', ['-v', 'error', '-print_format', 'json', '-show_format', '-show_streams', file]),
+  ) as {
     format?: { duration?: string; tags?: Record<string, string> };
+    streams?: Array<{ codec_type?: string; channels?: number }>;
   };
   const tags = Object.fromEntries(Object.entries(out.format?.tags ?? {}).map(([k, v]) => [k.toLowerCase(), v]));
   const duration = Number(out.format?.duration ?? 0);
@@ -126,6 +145,10 @@ async function probe(file: string): Promise<{ duration: number; title: string; a
     duration: Number.isFinite(duration) ? duration : 0,
     title: tags.title ?? '',
     artist: tags.artist ?? tags.album_artist ?? '',
+    channels: Math.max(
+      0,
+      ...(out.streams ?? []).filter((st) => st.codec_type === 'audio').map((st) => st.channels ?? 0),
+    ),
   };
 }
 
@@ -141,12 +164,37 @@ const SILENCE_SECONDS = 0.3;
 /** Sound shorter than this (seconds) between two silences is a click, not speech. */
 const MIN_SOUND_SECONDS = 0.1;
 /** Each stretch keeps this much (seconds) of the silence around it, so soft word edges are not cut. */
-const STRETCH_PADDING = 0.15;
+export const STRETCH_PADDING = 0.15;
 /** A stretch longer than this (seconds) is cut at its quietest 10 ms inside the last third. */
 const MAX_STRETCH_SECONDS = 30;
 
+/** Whether a 16 kHz mono WAV holds any stretch of sound. */
+async function hasSound(wav: string): Promise<boolean> {
+  return speechStretches(wavSamples(await fs.readFile(wav)).samples).length > 0;
+}
+
+/**
+ * Cuts a chunk's WAV where the next chunk should begin: at the start of the first stretch of sound
+ * that begins after CHUNK_SECONDS (stretches are separated by silence, or cut at their quietest
+ * frame), so no word is split between two chunks. Returns the seconds kept: all of a chunk with no
+ * stretch starting there (the end of the audio, or silence to the end of the chunk).
+ */
+export async function keepUntilSeam(wav: string): Promise<number> {
+  const bytes = await fs.readFile(wav);
+  const { offset, samples } = wavSamples(bytes);
+  const perFrame = SAMPLE_RATE / FRAMES_PER_SECOND;
+  const next = speechStretches(samples).find(([start]) => start >= CHUNK_SECONDS * FRAMES_PER_SECOND);
+  if (!next) return Math.max(samples.length / SAMPLE_RATE, CHUNK_SECONDS);
+  const kept = next[0] * perFrame;
+  const out = Buffer.from(bytes.subarray(0, offset + kept * 2));
+  out.writeUInt32LE(out.length - 8, 4);
+  out.writeUInt32LE(kept * 2, offset - 4);
+  await fs.writeFile(wav, out);
+  return kept / SAMPLE_RATE;
+}
+
 /** Where the samples of a 16-bit PCM WAV file start, and how many there are. */
-function wavSamples(wav: Buffer): { offset: number; samples: Int16Array } {
+export function wavSamples(wav: Buffer): { offset: number; samples: Int16Array } {
   for (let at = 12; at + 8 <= wav.length;) {
     const size = wav.readUInt32LE(at + 4);
     if (wav.toString('latin1', at, at + 4) === 'data') {
@@ -225,6 +273,40 @@ function splitLong(samples: Int16Array, start: number, end: number): Array<[numb
   }
   pieces.push([from, end]);
   return pieces;
+}
+
+/** Offline words of a 16 kHz mono WAV: Moonshine's, or PocketSphinx's when Moonshine is not installed or fails. */
+async function transcribeOffline(wav: string): Promise<Word[]> {
+  if (moonshineInstalled()) {
+    try {
+      return await transcribeWithMoonshine(wav);
+    } catch {
+      // The chunk is transcribed by PocketSphinx below, as when the model is not installed.
+    }
+  }
+  return transcribe(wav);
+}
+
+/**
+ * Moonshine's text for each stretch of sound (speechStretches) as one timed "word", so paragraphs
+ * and timestamps follow the same pauses as PocketSphinx's words (the model gives no word times).
+ */
+export async function transcribeWithMoonshine(wav: string): Promise<Word[]> {
+  const stretches = speechStretches(wavSamples(await fs.readFile(wav)).samples);
+  if (!stretches.length) return [];
+  const texts = await moonshineStretches(wav, stretches);
+  const words: Word[] = [];
+  let lastEnd = 0;
+  for (const [i, [from, to]] of stretches.entries()) {
+    const said = texts[i]!.trim();
+    if (!said) continue;
+    // Times of the sound itself: a stretch carries STRETCH_PADDING of silence at each end that has one.
+    const start = from / FRAMES_PER_SECOND + (from > 0 ? STRETCH_PADDING : 0);
+    const end = Math.max(start, to / FRAMES_PER_SECOND - STRETCH_PADDING);
+    words.push({ word: said, start, end, pause: words.length ? Math.max(0, start - lastEnd) : 0 });
+    lastEnd = end;
+  }
+  return words;
 }
 
 /**
