@@ -14,6 +14,17 @@ import * as XLSX from '@e965/xlsx';
 /** One small generated document per extension, each containing PHRASE, for end-to-end tests. */
 export const PHRASE = 'Hello world';
 
+/**
+ * Whether Markdown holds PHRASE as words, whatever the punctuation and case between them: a
+ * transcript writes the spoken "Hello world." as "Hello, world." (docs/decisions.md).
+ */
+export function holdsPhrase(markdown: string): boolean {
+  return markdown
+    .toLowerCase()
+    .replace(/[^\p{L}\p{N}]+/gu, ' ')
+    .includes(PHRASE.toLowerCase());
+}
+
 function pdf(): Promise<Buffer> {
   return new Promise((resolve) => {
     const doc = new PDFDocument();

@@ -31,7 +31,7 @@ describe('rendering scanned PDF pages for OCR', () => {
       return [];
     });
     const render = jest.mocked(childProcess.execFile).mock.calls.find(([program]) => program === 'pdftoppm');
-    expect([render?.[1]?.slice(6, 9), words.join(' ')]).toEqual([
+    expect([render?.[1]?.slice(7, 10), words.join(' ')]).toEqual([
       ['-tiff', '-tiffcompression', 'none'],
       'Scanned page of a report',
     ]);
