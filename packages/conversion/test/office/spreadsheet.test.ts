@@ -295,6 +295,33 @@ describe('spreadsheets', () => {
     );
   });
 
+  it('When an xlsx sheet has a text box and a shape with text (a dashboard note), then their paragraphs follow the sheet table', async () => {
+    const wb = new ExcelJS.Workbook();
+    wb.addWorksheet('Budget').addRows([
+      ['Item', 'Cost'],
+      ['Paper', 12],
+    ]);
+    const files = unzipSync(new Uint8Array(await wb.xlsx.writeBuffer()));
+    files['xl/worksheets/_rels/sheet1.xml.rels'] = strToU8(
+      '<Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships"><Relationship Id="rIdD1" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/drawing" Target="../drawings/drawing1.xml"/></Relationships>',
+    );
+    const shape = (paragraphs: string) =>
+      `<xdr:twoCellAnchor><xdr:sp><xdr:nvSpPr><xdr:cNvPr id="2" name="TextBox 1"/><xdr:cNvSpPr txBox="1"/></xdr:nvSpPr><xdr:txBody><a:bodyPr/>${paragraphs}</xdr:txBody></xdr:sp></xdr:twoCellAnchor>`;
+    files['xl/drawings/drawing1.xml'] = strToU8(
+      '<xdr:wsDr xmlns:xdr="http://schemas.openxmlformats.org/drawingml/2006/spreadsheetDrawing" xmlns:a="http://schemas.openxmlformats.org/drawingml/2006/main">' +
+        shape(
+          '<a:p><a:r><a:t>Figures are </a:t></a:r><a:r><a:rPr b="1"/><a:t>estimates</a:t></a:r></a:p><a:p><a:r><a:t>Updated monthly.</a:t></a:r></a:p>',
+        ) +
+        shape('<a:p><a:r><a:t>Ask finance before ordering.</a:t></a:r></a:p>') +
+        shape('<a:p/>') +
+        '</xdr:wsDr>',
+    );
+    const { markdown } = await convertDocument(Buffer.from(zipSync(files)), 'xlsx', std);
+    expect(markdown).toBe(
+      '## Budget\n\n| Item | Cost |\n| --- | --- |\n| Paper | 12 |\n\nFigures are estimates\n\nUpdated monthly.\n\nAsk finance before ordering.\n',
+    );
+  });
+
   it('When a Strict xlsx has a chart sheet (SheetJS makes no sheet of it), then the sheet is its chart, not a refusal', async () => {
     const wb = new ExcelJS.Workbook();
     wb.addWorksheet('Sales').addRows([

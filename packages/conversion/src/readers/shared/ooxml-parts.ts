@@ -160,24 +160,64 @@ const UNANCHORED = Number.MAX_SAFE_INTEGER;
 /** XLSX: the charts drawn on each worksheet, by sheet name, in drawing order, with their anchor cells. */
 export function worksheetCharts(zip: SafeZip): Map<string, SheetChart[]> {
   const out = new Map<string, SheetChart[]>();
-  const workbook = zip.textOf('xl/workbook.xml');
-  if (!workbook) return out;
-  const sheetParts = relationships(zip, 'xl/workbook.xml');
-  for (const sheet of descendants(parseXml(workbook, 'workbook'), 'sheet')) {
-    const part = sheetParts.get(relAttr(sheet) ?? '');
-    if (!part) continue;
+  for (const { name, drawings } of worksheetDrawings(zip)) {
     const charts: SheetChart[] = [];
-    for (const drawing of relationships(zip, part).values()) {
-      if (!/\/drawings\/[^/]+\.xml$/.test(drawing)) continue;
-      const xml = zip.textOf(drawing);
-      if (!xml) continue;
-      const drawingRels = relationships(zip, drawing);
-      for (const ref of descendants(parseXml(xml, 'drawing'), 'chart')) {
-        const chartPart = drawingRels.get(relAttr(ref) ?? '');
+    for (const { doc, rels } of drawings) {
+      for (const ref of descendants(doc, 'chart')) {
+        const chartPart = rels.get(relAttr(ref) ?? '');
         if (chartPart) charts.push({ part: chartPart, ...anchorCell(ref) });
       }
     }
-    if (charts.length) out.set(attr(sheet, 'name') ?? '', charts);
+    if (charts.length) out.set(name, charts);
+  }
+  return out;
+}
+
+/**
+ * The paragraphs typed in each worksheet's text boxes and shapes (`xdr:sp` with a text body), a
+ * list per shape in drawing order, by sheet name: SheetJS reads cells only.
+ */
+export function worksheetTextBoxes(zip: SafeZip): Map<string, string[][]> {
+  const out = new Map<string, string[][]>();
+  for (const { name, drawings } of worksheetDrawings(zip)) {
+    const shapes: string[][] = [];
+    for (const { doc } of drawings) {
+      for (const shape of descendants(doc, 'sp')) {
+        const paragraphs = descendants(child(shape, 'txBody'), 'p')
+          .map((p) =>
+            descendants(p, 't')
+              .map((t) => t.textContent ?? '')
+              .join('')
+              .replace(/\s+/g, ' ')
+              .trim(),
+          )
+          .filter(Boolean);
+        if (paragraphs.length) shapes.push(paragraphs);
+      }
+    }
+    if (shapes.length) out.set(name, shapes);
+  }
+  return out;
+}
+
+/** Each worksheet's drawing parts, parsed, with their relationships, in workbook order. */
+function worksheetDrawings(
+  zip: SafeZip,
+): Array<{ name: string; drawings: Array<{ doc: Node; rels: Map<string, string> }> }> {
+  const workbook = zip.textOf('xl/workbook.xml');
+  if (!workbook) return [];
+  const sheetParts = relationships(zip, 'xl/workbook.xml');
+  const out: Array<{ name: string; drawings: Array<{ doc: Node; rels: Map<string, string> }> }> = [];
+  for (const sheet of descendants(parseXml(workbook, 'workbook'), 'sheet')) {
+    const part = sheetParts.get(relAttr(sheet) ?? '');
+    if (!part) continue;
+    const drawings: Array<{ doc: Node; rels: Map<string, string> }> = [];
+    for (const drawing of relationships(zip, part).values()) {
+      if (!/\/drawings\/[^/]+\.xml$/.test(drawing)) continue;
+      const xml = zip.textOf(drawing);
+      if (xml) drawings.push({ doc: parseXml(xml, 'drawing'), rels: relationships(zip, drawing) });
+    }
+    if (drawings.length) out.push({ name: attr(sheet, 'name') ?? '', drawings });
   }
   return out;
 }

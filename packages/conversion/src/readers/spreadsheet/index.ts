@@ -4,7 +4,7 @@ import { ConversionError } from '../../types';
 import { noPageSelected, pageSelected, selectedPages } from '../../page-range';
 import type { PageRange } from '@markwright/contracts/src/structure';
 import { SafeZip } from '../../archive/safe-zip';
-import { chartBlocks, worksheetCharts, type SheetChart } from '../shared/ooxml-parts';
+import { chartBlocks, worksheetCharts, worksheetTextBoxes, type SheetChart } from '../shared/ooxml-parts';
 import { text, type Block, type Inline } from '../../document/model';
 import CFB from 'cfb';
 import { decodeXML } from 'entities';
@@ -122,7 +122,11 @@ export const spreadsheetReader: Reader = {
     const localeDates = ods ? odsLocaleDateFormats(zip) : undefined;
     const odsComments = ods ? odsCellComments(zip) : new Map<string, ReviewComment[]>();
     // Text boxes and shapes with text, after the sheet's tables and charts (SheetJS reads cells only).
-    const textBoxes = ods ? odsTextBoxes(zip) : new Map<string, Block[]>();
+    const textBoxes = ods
+      ? odsTextBoxes(zip)
+      : zip?.has('xl/workbook.xml')
+        ? xlsxTextBoxes(zip)
+        : new Map<string, Block[]>();
     const blocks: Block[] = [];
     if (range && !selectedPages(range, wb.SheetNames.length).length) throw noPageSelected(wb.SheetNames.length);
     const numbers = selectedPages(range, wb.SheetNames.length);
@@ -291,6 +295,18 @@ function sheetComments(sheet: XLSX.WorkSheet, biffNotes?: ReadonlyMap<string, st
         if (text) out.push({ author: note.a ?? '', text: [{ type: 'text', text }], on });
       }
     }
+  }
+  return out;
+}
+
+/** An XLSX sheet's text boxes and shapes with text, a paragraph per paragraph (see `worksheetTextBoxes`). */
+function xlsxTextBoxes(zip: SafeZip): Map<string, Block[]> {
+  const out = new Map<string, Block[]>();
+  for (const [sheet, shapes] of worksheetTextBoxes(zip)) {
+    out.set(
+      sheet,
+      shapes.flat().map((p): Block => ({ type: 'paragraph', text: [text(p)] })),
+    );
   }
   return out;
 }
