@@ -119,10 +119,14 @@ describe('the offline speech engine', () => {
 
   it('When a conversion is stopped while Moonshine transcribes, then the process lives on and the next conversion works', async () => {
     const sentences = Array.from({ length: 8 }, (_, i) => `Item ${i + 1}: the committee approved the annual budget.`);
-    const long = spoken(Array.from({ length: 6 }, () => sentences).flat(), 'wav', 0.6);
-    // About 160 s of speech: the model is still running when the 4 s deadline stops the conversion.
+    // 27 s of speech looped to half an hour: on a quiet machine Moonshine reads 160 s in under 4 s,
+    // so only a recording far longer than the deadline is sure to be stopped while the model runs.
+    const once = path.join(tmp, 'items.wav');
+    fs.writeFileSync(once, spoken(sentences, 'wav', 0.6));
+    const looped = path.join(tmp, 'items-looped.wav');
+    execFileSync('ffmpeg', ['-v', 'error', '-y', '-stream_loop', '66', '-i', once, '-c', 'copy', looped]);
     await expect(
-      convertIsolated(long, 'wav', { enhanced: false }, { timeoutMs: 4000, maxMemoryMb: 1536 }),
+      convertIsolated(fs.readFileSync(looped), 'wav', { enhanced: false }, { timeoutMs: 4000, maxMemoryMb: 1536 }),
     ).rejects.toMatchObject({ code: 'timeout' });
     const md = await converted(spoken(['Hello world.'], 'wav'));
     expect(md).toMatch(/^\[00:00\] Hello,? world\.?$/);
