@@ -2,7 +2,7 @@ import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { transcribe, transcribeWithMoonshine } from '../src/readers/audio';
+import { SPEECH_WAV, transcribe, transcribeWithMoonshine } from '../src/readers/audio';
 import { moonshineInstalled } from '../src/readers/audio/moonshine';
 
 /**
@@ -327,12 +327,7 @@ function prepare(source: string, out: string, variant: SpeechVariant): void {
     '-i',
     source,
     ...(filters.length ? ['-af', filters.join(',')] : []),
-    '-ar',
-    '16000',
-    '-ac',
-    '1',
-    '-f',
-    'wav',
+    ...SPEECH_WAV,
     out,
   ]);
 }

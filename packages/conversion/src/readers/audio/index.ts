@@ -24,6 +24,8 @@ const SENTENCE_PAUSE = 0.05;
 /** A paragraph never runs longer than this many seconds without a pause. */
 const PARAGRAPH_HARD_SECONDS = 60;
 const TOOL_TIMEOUT_MS = 10 * 60_000;
+/** ffmpeg's output arguments for what both speech engines read: 16 kHz mono WAV. */
+export const SPEECH_WAV = ['-ar', '16000', '-ac', '1', '-f', 'wav'];
 
 export interface Word {
   /** A word, or (from a transcription endpoint) a whole segment of speech. */
@@ -66,12 +68,7 @@ export const audioReader: Reader = {
             '-i',
             source,
             ...filters,
-            '-ar',
-            '16000',
-            '-ac',
-            '1',
-            '-f',
-            'wav',
+            ...SPEECH_WAV,
             chunk,
           ]);
         await decode([]);
