@@ -158,9 +158,9 @@ export interface SheetChart {
 const UNANCHORED = Number.MAX_SAFE_INTEGER;
 
 /** XLSX: the charts drawn on each worksheet, by sheet name, in drawing order, with their anchor cells. */
-export function worksheetCharts(zip: SafeZip): Map<string, SheetChart[]> {
+export function worksheetCharts(sheets: SheetDrawings[]): Map<string, SheetChart[]> {
   const out = new Map<string, SheetChart[]>();
-  for (const { name, drawings } of worksheetDrawings(zip)) {
+  for (const { name, drawings } of sheets) {
     const charts: SheetChart[] = [];
     for (const { doc, rels } of drawings) {
       for (const ref of descendants(doc, 'chart')) {
@@ -177,9 +177,9 @@ export function worksheetCharts(zip: SafeZip): Map<string, SheetChart[]> {
  * The paragraphs typed in each worksheet's text boxes and shapes (`xdr:sp` with a text body), a
  * list per shape in drawing order, by sheet name: SheetJS reads cells only.
  */
-export function worksheetTextBoxes(zip: SafeZip): Map<string, string[][]> {
+export function worksheetTextBoxes(sheets: SheetDrawings[]): Map<string, string[][]> {
   const out = new Map<string, string[][]>();
-  for (const { name, drawings } of worksheetDrawings(zip)) {
+  for (const { name, drawings } of sheets) {
     const shapes: string[][] = [];
     for (const { doc } of drawings) {
       for (const shape of descendants(doc, 'sp')) {
@@ -200,18 +200,22 @@ export function worksheetTextBoxes(zip: SafeZip): Map<string, string[][]> {
   return out;
 }
 
-/** Each worksheet's drawing parts, parsed, with their relationships, in workbook order. */
-function worksheetDrawings(
-  zip: SafeZip,
-): Array<{ name: string; drawings: Array<{ doc: Node; rels: Map<string, string> }> }> {
+/** A worksheet's drawing parts, parsed, with their relationships. */
+export interface SheetDrawings {
+  name: string;
+  drawings: Array<{ doc: Node; rels: Map<string, string> }>;
+}
+
+/** Each worksheet's drawing parts in workbook order, parsed once for its charts and its text boxes. */
+export function worksheetDrawings(zip: SafeZip): SheetDrawings[] {
   const workbook = zip.textOf('xl/workbook.xml');
   if (!workbook) return [];
   const sheetParts = relationships(zip, 'xl/workbook.xml');
-  const out: Array<{ name: string; drawings: Array<{ doc: Node; rels: Map<string, string> }> }> = [];
+  const out: SheetDrawings[] = [];
   for (const sheet of descendants(parseXml(workbook, 'workbook'), 'sheet')) {
     const part = sheetParts.get(relAttr(sheet) ?? '');
     if (!part) continue;
-    const drawings: Array<{ doc: Node; rels: Map<string, string> }> = [];
+    const drawings: SheetDrawings['drawings'] = [];
     for (const drawing of relationships(zip, part).values()) {
       if (!/\/drawings\/[^/]+\.xml$/.test(drawing)) continue;
       const xml = zip.textOf(drawing);

@@ -4,7 +4,13 @@ import { ConversionError } from '../../types';
 import { noPageSelected, pageSelected, selectedPages } from '../../page-range';
 import type { PageRange } from '@markwright/contracts/src/structure';
 import { SafeZip } from '../../archive/safe-zip';
-import { chartBlocks, worksheetCharts, worksheetTextBoxes, type SheetChart } from '../shared/ooxml-parts';
+import {
+  chartBlocks,
+  worksheetCharts,
+  worksheetDrawings,
+  worksheetTextBoxes,
+  type SheetDrawings,
+} from '../shared/ooxml-parts';
 import { text, type Block, type Inline } from '../../document/model';
 import CFB from 'cfb';
 import { decodeXML } from 'entities';
@@ -61,7 +67,9 @@ export const spreadsheetReader: Reader = {
     const selected = range ? selectedSheets(input, range) : undefined;
     const zip = input[0] === 0x50 && input[1] === 0x4b ? new SafeZip(input, 'spreadsheet') : undefined;
     // Charts carry their own titles and cached values, which SheetJS doesn't read.
-    const charts = zip?.has('xl/workbook.xml') ? worksheetCharts(zip) : new Map<string, SheetChart[]>();
+    // An XLSX's drawings, read once for its charts and its text boxes.
+    const sheetDrawings = zip?.has('xl/workbook.xml') ? worksheetDrawings(zip) : [];
+    const charts = worksheetCharts(sheetDrawings);
     let wb: XLSX.WorkBook;
     const xlsx = zip?.has('xl/workbook.xml') ?? false;
     try {
@@ -122,11 +130,7 @@ export const spreadsheetReader: Reader = {
     const localeDates = ods ? odsLocaleDateFormats(zip) : undefined;
     const odsComments = ods ? odsCellComments(zip) : new Map<string, ReviewComment[]>();
     // Text boxes and shapes with text, after the sheet's tables and charts (SheetJS reads cells only).
-    const textBoxes = ods
-      ? odsTextBoxes(zip)
-      : zip?.has('xl/workbook.xml')
-        ? xlsxTextBoxes(zip)
-        : new Map<string, Block[]>();
+    const textBoxes = ods ? odsTextBoxes(zip) : xlsxTextBoxes(sheetDrawings);
     const blocks: Block[] = [];
     if (range && !selectedPages(range, wb.SheetNames.length).length) throw noPageSelected(wb.SheetNames.length);
     const numbers = selectedPages(range, wb.SheetNames.length);
@@ -300,9 +304,9 @@ function sheetComments(sheet: XLSX.WorkSheet, biffNotes?: ReadonlyMap<string, st
 }
 
 /** An XLSX sheet's text boxes and shapes with text, a paragraph per paragraph (see `worksheetTextBoxes`). */
-function xlsxTextBoxes(zip: SafeZip): Map<string, Block[]> {
+function xlsxTextBoxes(sheets: SheetDrawings[]): Map<string, Block[]> {
   const out = new Map<string, Block[]>();
-  for (const [sheet, shapes] of worksheetTextBoxes(zip)) {
+  for (const [sheet, shapes] of worksheetTextBoxes(sheets)) {
     out.set(
       sheet,
       shapes.flat().map((p): Block => ({ type: 'paragraph', text: [text(p)] })),
