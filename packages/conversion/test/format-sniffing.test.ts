@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { gzipSync } from 'node:zlib';
 import { strToU8, zipSync } from 'fflate';
 import { closeConversionWorkers, convertDocument, convertIsolated } from '../src';
-import { makeSamples, PHRASE } from './samples';
+import { holdsPhrase, makeSamples, PHRASE } from './samples';
 import { oneLinePdf } from './pdf/make-pdf';
 
 const std = { enhanced: false };
@@ -136,6 +136,19 @@ describe('content, not extension', () => {
         'The file is named .epub but is not an EPUB book: it is a damaged or truncated zip package that cannot be opened.',
     });
   });
+
+  it('When an MP3 opens with zero padding before its first frame, then it converts as the MP3; zeros alone are refused', async () => {
+    const padded = Buffer.concat([Buffer.alloc(417), samples.mp3!]);
+    const truth = await convertIsolated(samples.mp3!, 'mp3', std, limits);
+    const converted = await convertIsolated(padded, 'mp3', std, limits);
+    expect(holdsPhrase(converted.markdown)).toBe(true);
+    expect(converted.markdown).toBe(truth.markdown);
+    await expect(convertDocument(Buffer.alloc(4096), 'mp3', std)).rejects.toMatchObject({
+      code: 'corrupt_file',
+      message:
+        'The file is named .mp3 but is not an audio file: its content is not a document, image or audio file in any format we convert.',
+    });
+  }, 60_000);
 
   it('When a binary format file is empty, then the Markdown is empty', async () => {
     expect(await convertDocument(Buffer.alloc(0), 'docx', std)).toEqual({

@@ -103,6 +103,8 @@ const MAX_SNIFFED_CONTENT_BYTES = 16 * 1024 * 1024;
 const TEXT_SAMPLE_BYTES = 64 * 1024;
 /** Share of control bytes above which a file is not text (random bytes have about 12 %). */
 const MAX_CONTROL_SHARE = 0.01;
+/** Zero bytes an audio file named as such may open with before its first frame (encoders' and cutters' padding). */
+const MAX_AUDIO_PADDING = 64 * 1024;
 
 /** Whether a PDF header is where readers look for one (text that merely quotes it included). */
 export function mayBePdf(input: Buffer): boolean {
@@ -141,9 +143,7 @@ export async function sniffFormat(
   if (declared === 'pdf' && (mayBePdf(input) || hasPdfBody(input))) return 'pdf';
   if (isText(input)) return textFormat(input, declared, k);
   if (mayBePdf(input)) return 'pdf';
-  const detected = await fileTypeLibrary()
-    .fileTypeFromBuffer(input)
-    .catch(() => undefined);
+  const detected = (await detectFileType(input)) ?? (await paddedAudioType(input, declared, k));
   const fileType = detected && k.fileTypes.get(detected.ext);
   if (fileType && k.audioFormats.has(fileType)) {
     return k.audioFormats.has(declared as SniffedFormat) ? (declared as SniffedFormat) : fileType;
@@ -159,6 +159,29 @@ export async function sniffFormat(
     );
   }
   throw refused(k, declared, 'its content is not a document, image or audio file in any format we convert');
+}
+
+async function detectFileType(input: Buffer): Promise<{ ext: string; mime: string } | undefined> {
+  return fileTypeLibrary()
+    .fileTypeFromBuffer(input)
+    .catch(() => undefined);
+}
+
+/**
+ * A file named as audio whose first frame follows a run of zero bytes (an MP3 padded by its encoder
+ * or cut from a stream): what follows the padding, when that is audio. ffmpeg skips such padding.
+ */
+async function paddedAudioType(
+  input: Buffer,
+  declared: string,
+  k: Known,
+): Promise<{ ext: string; mime: string } | undefined> {
+  if (!k.audioFormats.has(declared as SniffedFormat) || input[0] !== 0) return undefined;
+  const start = input.subarray(0, MAX_AUDIO_PADDING).findIndex((byte) => byte !== 0);
+  if (start < 0) return undefined;
+  const detected = await detectFileType(input.subarray(start));
+  const format = detected && k.fileTypes.get(detected.ext);
+  return format && k.audioFormats.has(format) ? detected : undefined;
 }
 
 function zipFormat(input: Buffer, declared: string, k: Known): SniffedFormat {
