@@ -775,6 +775,32 @@ describe('spreadsheets', () => {
     const { markdown } = await convertDocument(ods, 'ods', std);
     expect(markdown).toBe('## Dates\n\n| Due | 2026-03-04 |\n| --- | --- |\n| Paid | 04.03.2026 |\n');
   });
+  it('When an ODS number format has conditions SheetJS only approximates, then the cells convert and nothing is printed to the console', async () => {
+    const ns =
+      'xmlns:office="urn:oasis:names:tc:opendocument:xmlns:office:1.0" xmlns:style="urn:oasis:names:tc:opendocument:xmlns:style:1.0" ' +
+      'xmlns:table="urn:oasis:names:tc:opendocument:xmlns:table:1.0" xmlns:number="urn:oasis:names:tc:opendocument:xmlns:datastyle:1.0" ' +
+      'xmlns:text="urn:oasis:names:tc:opendocument:xmlns:text:1.0"';
+    const styles =
+      '<number:number-style style:name="N1P0"><number:number number:decimal-places="2" number:min-integer-digits="1"/></number:number-style>' +
+      '<number:number-style style:name="N1P1"><number:text>-</number:text><number:number number:decimal-places="2" number:min-integer-digits="1"/></number:number-style>' +
+      '<number:number-style style:name="N1"><number:text>zero</number:text>' +
+      '<style:map style:condition="value()&gt;0" style:apply-style-name="N1P0"/><style:map style:condition="value()&lt;0" style:apply-style-name="N1P1"/></number:number-style>' +
+      '<style:style style:name="ce1" style:family="table-cell" style:data-style-name="N1"/>';
+    const ods = odsPackage(
+      ns,
+      '<table:table table:name="Sums"><table:table-row><table:table-cell office:value-type="string"><text:p>Net</text:p></table:table-cell>' +
+        '<table:table-cell table:style-name="ce1" office:value-type="float" office:value="12.5"><text:p>12.50</text:p></table:table-cell></table:table-row></table:table>',
+      styles,
+    );
+    const printed = jest.spyOn(console, 'error');
+    try {
+      const { markdown } = await convertDocument(ods, 'ods', std);
+      expect(markdown).toContain('| Net | 12.50 |');
+      expect(printed).not.toHaveBeenCalled();
+    } finally {
+      printed.mockRestore();
+    }
+  });
   it('When an ODS comment is on a blank cell (a LibreOffice note on an empty cell) or is one SheetJS keeps without its text, then it is kept with its cell, in cell order among the others', async () => {
     const ns =
       'xmlns:office="urn:oasis:names:tc:opendocument:xmlns:office:1.0" xmlns:table="urn:oasis:names:tc:opendocument:xmlns:table:1.0" ' +

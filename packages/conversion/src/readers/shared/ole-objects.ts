@@ -8,6 +8,7 @@ import { readBiffChart, resolveChartCells } from './biff-chart';
 import { streamOf } from './ole';
 import { odfChart } from './odf-chart';
 import { SafeZip } from '../../archive/safe-zip';
+import { readWorkbook } from './sheetjs-read';
 
 /** An OLE object embedded in a presentation (a PPT's ExOleObjStg, a PPTX's embeddings part): its program id and its storage's bytes. */
 export interface EmbeddedObject {
@@ -43,7 +44,7 @@ export function embeddedObjectBlocks(object: EmbeddedObject): Block[] {
   const book = (): XLSX.WorkBook | undefined => {
     if (wb) return wb;
     try {
-      wb = XLSX.read(bytes, { type: 'buffer', cellNF: true, cellText: true, sheetRows: MAX_OBJECT_ROWS });
+      wb = readWorkbook(bytes, { type: 'buffer', cellNF: true, cellText: true, sheetRows: MAX_OBJECT_ROWS });
     } catch {
       return undefined;
     }

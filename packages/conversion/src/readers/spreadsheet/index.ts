@@ -25,6 +25,7 @@ import { odsHiddenSheets } from './ods-hidden-sheets';
 import { odsLocaleDateFormats } from './ods-locale-dates';
 import { odsCellComments } from './ods-cell-comments';
 import { odsTextBoxes } from './ods-text-boxes';
+import { readWorkbook } from '../shared/sheetjs-read';
 
 /** A formula element that ends its cell without a value: `<f>…</f></c>`, `<f …/></c>`, `<f>…</f><v/></c>`. */
 const UNCACHED_FORMULA =
@@ -74,7 +75,7 @@ export const spreadsheetReader: Reader = {
     const xlsx = zip?.has('xl/workbook.xml') ?? false;
     try {
       const read = (stubs: boolean): XLSX.WorkBook =>
-        XLSX.read(input, {
+        readWorkbook(input, {
           type: 'buffer',
           // Rows as arrays: no 'A1' key built and hashed per cell, on reading or on looking up.
           dense: true,
@@ -214,7 +215,7 @@ export const spreadsheetReader: Reader = {
 function selectedSheets(input: Buffer, range: PageRange): number[] | undefined {
   let count: number;
   try {
-    count = XLSX.read(input, { type: 'buffer', bookSheets: true }).SheetNames.length;
+    count = readWorkbook(input, { type: 'buffer', bookSheets: true }).SheetNames.length;
   } catch {
     return undefined; // the full read below says what is wrong with the file
   }

@@ -1,5 +1,5 @@
-import * as XLSX from '@e965/xlsx';
 import type { SafeZip } from '../../archive/safe-zip';
+import { readWorkbook } from '../shared/sheetjs-read';
 
 const FODS_NAMESPACES =
   'xmlns:office="urn:oasis:names:tc:opendocument:xmlns:office:1.0" xmlns:style="urn:oasis:names:tc:opendocument:xmlns:style:1.0" ' +
@@ -43,7 +43,7 @@ function sheetJsCode(style: string, name: string): string | undefined {
     '<table:table-cell table:style-name="probe" office:value-type="date" office:date-value="2026-03-14"><text:p>1</text:p></table:table-cell>' +
     '</table:table-row></table:table></office:spreadsheet></office:body></office:document>';
   try {
-    const sheet = XLSX.read(fods, { type: 'string', cellNF: true }).Sheets.S;
+    const sheet = readWorkbook(fods, { type: 'string', cellNF: true }).Sheets.S;
     const z = sheet?.A1?.z;
     return typeof z === 'string' ? z : undefined;
   } catch {
