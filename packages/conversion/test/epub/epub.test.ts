@@ -58,6 +58,28 @@ describe('EPUB', () => {
     expect(metadata).toEqual({ title: 'Buch', author: 'Jörg', page_count: 2 });
   });
 
+  it('When the guide names as contents a page that also holds the title page and the first chapter (Project Gutenberg), then that page is read', async () => {
+    const input = epub(
+      {
+        'OPS/h-0.xhtml': page(
+          'Book',
+          '<h1>A Winter Book</h1><p>This ebook is for the use of anyone anywhere.</p>' +
+            '<h2 id="toc">Contents</h2><p><a href="#ch1">The Sun</a></p><p><a href="h-1.xhtml">The Ice</a></p>' +
+            '<h2 id="ch1">The Sun</h2><p>It was cold, and the snow lay deep in the valley.</p>',
+        ),
+        'OPS/h-1.xhtml': page('Ice', '<h2>The Ice</h2><p>The lake froze.</p>'),
+      },
+      '<package><metadata/><manifest><item id="h0" href="h-0.xhtml"/><item id="h1" href="h-1.xhtml"/></manifest>' +
+        '<spine><itemref idref="h0"/><itemref idref="h1"/></spine>' +
+        '<guide><reference type="toc" title="CONTENTS" href="h-0.xhtml#toc"/></guide></package>',
+    );
+    const { markdown } = await convertDocument(input, 'epub', std);
+    expect(markdown).toBe(
+      '# A Winter Book\n\nThis ebook is for the use of anyone anywhere.\n\n## Contents\n\nThe Sun\n\nThe Ice\n\n' +
+        '## The Sun\n\nIt was cold, and the snow lay deep in the valley.\n\n## The Ice\n\nThe lake froze.\n',
+    );
+  });
+
   it('When two chapters each have a footnote, then the notes are numbered across the book and never share a label', async () => {
     const chapter = (text: string, note: string) =>
       page(

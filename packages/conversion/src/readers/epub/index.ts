@@ -36,7 +36,8 @@ export const epubReader: Reader = {
     if (encryptedContent(zip)) {
       throw new ConversionError('encrypted_file', 'The EPUB file is DRM-protected (its chapters are encrypted).');
     }
-    // EPUB 2 names its table of contents page in the guide; like the EPUB 3 nav document it repeats the headings.
+    // EPUB 2 names its table of contents page in the guide; like the EPUB 3 nav document it repeats
+    // the headings. Only a page that is the contents is left out (see isContentsPage).
     const tocPages = new Set(
       descendants(opf, 'reference')
         .filter((r) => /^toc$/i.test(attr(r, 'type') ?? ''))
@@ -57,10 +58,10 @@ export const epubReader: Reader = {
     for (const ref of descendants(opf, 'itemref')) {
       if (attr(ref, 'linear') === 'no') continue;
       const item = manifest.get(attr(ref, 'idref') ?? '');
-      if (!item || item.props.includes('nav') || tocPages.has(resolve(item.href))) continue;
+      if (!item || item.props.includes('nav')) continue;
       const chapterPath = resolve(item.href);
       const html = zip.textOf(chapterPath);
-      if (html) pages.push({ path: chapterPath, html });
+      if (html && !(tocPages.has(chapterPath) && isContentsPage(html))) pages.push({ path: chapterPath, html });
     }
     const notes = bookNotes(pages, numbering);
     const stylesheets = descendants(opf, 'item')
@@ -210,6 +211,22 @@ function bookNotes(pages: { path: string; html: string }[], numbering: { next: n
       };
     },
   };
+}
+
+/**
+ * A page the guide names as the contents that is one: its links hold at least as much text as the
+ * rest of it. Project Gutenberg's books point the guide into their first document, which holds the
+ * title page, the contents and the first chapter; left out whole, the book lost its opening.
+ */
+function isContentsPage(html: string): boolean {
+  const root = parseHtml(html);
+  let linked = 0;
+  const stack = [root];
+  for (let el = stack.pop(); el; el = stack.pop()) {
+    if (el.tag === 'a' && el.attrs.href !== undefined) linked += el.prose;
+    else for (const child of el.children) if (typeof child !== 'string') stack.push(child);
+  }
+  return linked >= root.prose;
 }
 
 /** The chapter with each local picture's alt text extended by the text OCR reads in it. */
