@@ -140,6 +140,18 @@ describe('RTF', () => {
 
   it('When the file is not RTF, then it fails with corrupt_file', async () => {
     await expect(rtf('hello')).rejects.toMatchObject({ code: 'corrupt_file' });
+    await expect(rtf('hello {\\b world}')).rejects.toMatchObject({ code: 'corrupt_file' });
+  });
+
+  it('When the file is an RTF body without the {\\rtf1 header (pandoc without --standalone), then it is read as RTF', async () => {
+    const body =
+      '{\\pard \\ql \\f0 \\sa180 \\li0 \\fi0 \\outlinelevel0 \\b \\fs36 \\u220?ber K\\u246?ln\\par}\n' +
+      '{\\pard \\ql \\f0 \\sa180 \\li0 \\fi0 Some {\\i emph} text \\u8212- done.\\par}\n' +
+      '{\n\\trowd \\trgaph120\n\\cellx4320\\cellx8640\n\\trkeep\\intbl\n{\n' +
+      '{{\\pard\\intbl \\ql \\f0 \\sa0 \\li0 \\fi0 A\\par}\n\\cell}\n{{\\pard\\intbl \\ql \\f0 \\sa0 \\li0 \\fi0 B\\par}\n\\cell}\n}\n' +
+      '\\intbl\\row}\n';
+    const { markdown } = await rtf(body);
+    expect(markdown).toBe('# Über Köln\n\nSome *emph* text — done.\n\n| A | B |\n| --- | --- |\n');
   });
 
   it('When the RTF is truncated mid-group, then the text read so far is kept', async () => {

@@ -251,6 +251,9 @@ interface Sink {
 /** A list paragraph as the reader collects it: with whether it had its own marker (\listtext). */
 type ListParagraph = FlatListItem & { marked: boolean };
 
+/** Text that opens with an RTF control word (`\\pard`, `{\\pard`, `{\\trowd`), as an RTF body does. */
+const RTF_BODY = /^\s*\{?\\[a-z]+(-?\d+)?[ \\{}\r\n]/;
+
 /**
  * RTF: ./tokenizer.ts lexes groups and control words, RtfBuilder below gives them meaning: paragraphs with bold/italic/strike
  * runs, headings from "heading N"/Title styles and outline levels (direct or through the style),
@@ -264,10 +267,10 @@ export const rtfReader: Reader = {
   name: 'rtf',
   async read(input) {
     const src = input.toString('latin1');
-    if (!/^\s*\{\\rtf/.test(src)) {
-      throw new ConversionError('corrupt_file', 'The file is not RTF (it does not start with {\\rtf).');
-    }
-    return new RtfBuilder(src).read();
+    if (/^\s*\{\\rtf/.test(src)) return new RtfBuilder(src).read();
+    // The body alone, without the {\rtf1 header and font table: what pandoc writes without --standalone.
+    if (RTF_BODY.test(src)) return new RtfBuilder(`{\\rtf1\\ansi ${src}\n}`).read();
+    throw new ConversionError('corrupt_file', 'The file is not RTF (it does not start with {\\rtf).');
   },
 };
 
