@@ -313,6 +313,30 @@ describe('ODT', () => {
     expect(markdown).toBe('1. Stop\n2. Export\n\n- Check\n\n3. Import\n\nThen:\n\n4. Verify\n\n7. Seven\n\n1. Anew\n');
   });
 
+  it('When a list opens with a list header (an unnumbered entry), then the header is a paragraph before the list and the items are numbered from 1, continued lists counting items only', async () => {
+    const item = (t: string) => `<text:list-item><text:p>${t}</text:p></text:list-item>`;
+    const input = odt(
+      '<text:list xml:id="a" text:style-name="N"><text:list-header><text:p>Steps (unnumbered)</text:p></text:list-header>' +
+        item('Stop') +
+        item('Export') +
+        '</text:list><text:p>Then:</text:p>' +
+        '<text:list text:continue-list="a" text:style-name="N"><text:list-header><text:p>More steps</text:p></text:list-header>' +
+        item('Import') +
+        '</text:list>' +
+        '<text:list text:style-name="B">' +
+        item('Parts') +
+        '<text:list-item><text:list><text:list-header><text:p>Listed below</text:p></text:list-header>' +
+        item('Bolt') +
+        '</text:list></text:list-item></text:list>',
+      '<text:list-style style:name="N"><text:list-level-style-number text:level="1"/></text:list-style>' +
+        '<text:list-style style:name="B"><text:list-level-style-bullet text:level="1"/><text:list-level-style-bullet text:level="2"/></text:list-style>',
+    );
+    const { markdown } = await convertDocument(input, 'odt', std);
+    expect(markdown).toBe(
+      'Steps (unnumbered)\n\n1. Stop\n2. Export\n\nThen:\n\nMore steps\n\n3. Import\n\n- Parts\n\n  Listed below\n\n  - Bolt\n',
+    );
+  });
+
   it('When paragraphs are all in a monospaced font (spans or their paragraph style), then those reading like code are a code block with the short lines beside them, and a monospaced sentence stays prose', async () => {
     const span = (style: string, text: string) =>
       `<text:p><text:span text:style-name="${style}">${text}</text:span></text:p>`;

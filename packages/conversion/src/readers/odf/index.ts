@@ -545,7 +545,7 @@ function elementBlocks(elements: Element[], pkg: OdfPackage, notes: Note[]): Blo
       }
       case 'list':
         if (holdsOnlyHeadings(el)) blocks.push(...numberedHeadings(el, pkg, notes));
-        else blocks.push(listBlock(el, pkg, notes, attr(el, 'style-name') ?? '', 0));
+        else blocks.push(...listBlocks(el, pkg, notes, attr(el, 'style-name') ?? '', 0));
         break;
       case 'table':
         blocks.push(...tableBlocks(el, pkg, notes));
@@ -772,19 +772,31 @@ function numberAs(format: string, n: number): string | undefined {
   return word ? formatNumber(n, word) : undefined;
 }
 
-function listBlock(list: Element, pkg: OdfPackage, notes: Note[], styleName: string, depth: number): Block {
+/**
+ * A list, after the paragraphs of its header: `text:list-header` is the list's opening entry
+ * without a number or bullet (ODF 1.2, 5.3.3; LibreOffice's "unnumbered entry" first in a list),
+ * written as paragraphs before the list, not counted. A header holding a nested list stays an item:
+ * Markdown has no deeper list without an item above it (and one holding only that list carries its
+ * level, see nestContinuedLists).
+ */
+function listBlocks(list: Element, pkg: OdfPackage, notes: Note[], styleName: string, depth: number): Block[] {
   const name = attr(list, 'style-name') ?? styleName;
   const ordered = pkg.numberedLists.get(name)?.[depth] ?? false;
   const items: ListItem[] = [];
+  const header: Block[] = [];
   for (const item of children(list).filter((c) => c.localName === 'list-item' || c.localName === 'list-header')) {
     const parts: Inline[][] = [];
     const nested: Block[] = [];
     for (const c of children(item)) {
-      if (c.localName === 'list') nested.push(listBlock(c, pkg, notes, name, depth + 1));
+      if (c.localName === 'list') nested.push(...listBlocks(c, pkg, notes, name, depth + 1));
       else if (c.localName === 'p' || c.localName === 'h') parts.push(inline(c, pkg, notes));
       else nested.push(...elementBlocks([c], pkg, notes));
     }
-    if (parts.length === 0 && nested.length === 1 && nested[0]!.type === 'list' && items.length) {
+    if (item.localName === 'list-header' && !items.length && !nested.length && parts.some((p) => !isBlank(p))) {
+      header.push(...parts.filter((p) => !isBlank(p)).map((text): Block => ({ type: 'paragraph', text })));
+      continue;
+    }
+    if (parts.length === 0 && nested.length && children(item).every((c) => c.localName === 'list') && items.length) {
       const prev = items[items.length - 1]!;
       prev.children = [...(prev.children ?? []), ...nested];
       continue;
@@ -794,15 +806,17 @@ function listBlock(list: Element, pkg: OdfPackage, notes: Note[], styleName: str
       children: nested.length ? nested : undefined,
     });
   }
-  if (depth > 0) return { type: 'list', ordered, items };
+  if (!items.length) return header;
+  if (depth > 0) return [...header, { type: 'list', ordered, items }];
   const start = ordered ? listStart(list, name, pkg) : undefined;
   const end = (start ?? 1) - 1 + items.length;
   const id = attr(list, 'id');
   if (id) pkg.listEnds.byId.set(id, end);
   pkg.listEnds.byStyle.set(name, end);
-  return start === undefined || start === 1
-    ? { type: 'list', ordered, items }
-    : { type: 'list', ordered, start, items };
+  return [
+    ...header,
+    start === undefined || start === 1 ? { type: 'list', ordered, items } : { type: 'list', ordered, start, items },
+  ];
 }
 
 /**
