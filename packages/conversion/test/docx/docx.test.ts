@@ -886,4 +886,13 @@ describe('DOCX', () => {
     const { markdown } = await convertDocument(zip, 'docx', std);
     expect(markdown).toBe('Our process:\n\n- Plan\n- Build\n  - Test the parts\n- Ship\n\nDone.\n');
   });
+  it('When a paragraph breaks its lines (w:br, w:cr: an address, a transcript), then each break is a hard line break, and a page break is not', async () => {
+    const r = (inner: string) => `<w:r>${inner}</w:r>`;
+    const body =
+      `<w:p>${r('<w:t>0:0:0.0 --&gt; 0:0:1.510</w:t><w:br/><w:t>Some Body</w:t><w:cr/><w:t>OK.</w:t>')}</w:p>` +
+      `<w:p>${r('<w:t>Before</w:t><w:br w:type="page"/><w:t>after</w:t>')}${r('<w:br/>')}</w:p>` +
+      `<w:tbl><w:tr><w:tc><w:p>${r('<w:t>a</w:t><w:br/><w:t>b</w:t>')}</w:p></w:tc></w:tr><w:tr><w:tc><w:p>${r('<w:t>c</w:t>')}</w:p></w:tc></w:tr></w:tbl>`;
+    const { markdown } = await convertDocument(numberedDocx(body, ''), 'docx', std);
+    expect(markdown).toBe('0:0:0.0 --> 0:0:1.510\\\nSome Body\\\nOK.\n\nBefore after\n\n| a b |\n| --- |\n| c |\n');
+  });
 });

@@ -654,12 +654,22 @@ function formatted(pieces: Piece[]): Inline[] {
       text += q.text;
     }
     // Inline code keeps its spaces as typed.
-    const node: Inline = p.code && text.trim() ? { type: 'code', text } : { type: 'text', text: tidy(text) };
-    out.push(...styled([node], { bold: p.b, italic: p.i, strike: p.s, position: p.v }));
+    const nodes: Inline[] = p.code && text.trim() ? [{ type: 'code', text }] : withBreaks(tidy(text));
+    out.push(...styled(nodes, { bold: p.b, italic: p.i, strike: p.s, position: p.v }));
     i = j;
   }
   return out;
 }
+
+/** Text with its line ends (`w:br`, `w:cr`) as hard line breaks, as DOC, ODT and RTF give them. */
+function withBreaks(text: string): Inline[] {
+  if (!text.includes('\n')) return [{ type: 'text', text }];
+  return text
+    .split('\n')
+    .flatMap((line, i): Inline[] => [...(i ? [{ type: 'break' as const }] : []), ...(line ? [plainText(line)] : [])]);
+}
+
+const plainText = (value: string): Inline => ({ type: 'text', text: value });
 
 /** A list paragraph's left indent: its own `w:ind` (the last one that sets it), else its numbering level's. */
 function indentOf(pPr: Element | undefined, levelIndent: number | undefined): { indent?: number } {
