@@ -895,4 +895,71 @@ describe('DOCX', () => {
     const { markdown } = await convertDocument(numberedDocx(body, ''), 'docx', std);
     expect(markdown).toBe('0:0:0.0 --> 0:0:1.510\\\nSome Body\\\nOK.\n\nBefore after\n\n| a b |\n| --- |\n| c |\n');
   });
+
+  it("When a DOCX holds charts (inline, anchored inside mc:AlternateContent, in a table cell), then each chart's title, kind and data follow its paragraph, or its table, as a slide's chart reads", async () => {
+    const W =
+      'xmlns:w="http://schemas.openxmlformats.org/wordprocessingml/2006/main" xmlns:mc="http://schemas.openxmlformats.org/markup-compatibility/2006"';
+    const NS =
+      'xmlns:wp="http://schemas.openxmlformats.org/drawingml/2006/wordprocessingDrawing" xmlns:a="http://schemas.openxmlformats.org/drawingml/2006/main" ' +
+      'xmlns:c="http://schemas.openxmlformats.org/drawingml/2006/chart" xmlns:r="http://schemas.openxmlformats.org/officeDocument/2006/relationships"';
+    const graphic = (id: string) =>
+      `<wp:docPr id="${id}" name="Chart ${id}"/><a:graphic><a:graphicData uri="http://schemas.openxmlformats.org/drawingml/2006/chart"><c:chart r:id="rId${id}"/></a:graphicData></a:graphic>`;
+    const inline = (id: string) => `<w:drawing><wp:inline ${NS}>${graphic(id)}</wp:inline></w:drawing>`;
+    const anchored = (id: string) =>
+      `<mc:AlternateContent><mc:Choice Requires="c14"><w:drawing><wp:anchor ${NS}>${graphic(id)}</wp:anchor></w:drawing></mc:Choice>` +
+      '<mc:Fallback><w:pict/></mc:Fallback></mc:AlternateContent>';
+    const p = (inner: string) => `<w:p>${inner}</w:p>`;
+    const r = (inner: string) => `<w:r>${inner}</w:r>`;
+    const t = (text: string) => r(`<w:t xml:space="preserve">${text}</w:t>`);
+    const cell = (inner: string) => `<w:tc>${p(inner)}</w:tc>`;
+    const body =
+      p(t('Sales rose ') + r(inline('1')) + t('in spring.')) +
+      p(r(anchored('2')) + t('Rain by month.')) +
+      `<w:tbl><w:tr>${cell(t('Figure 3'))}${cell(r(inline('3')))}</w:tr></w:tbl>` +
+      p(t('End.'));
+    const points = (values: string[]) =>
+      `<c:ptCount val="${values.length}"/>${values.map((v, i) => `<c:pt idx="${i}"><c:v>${v}</c:v></c:pt>`).join('')}`;
+    const chart = (kind: string, title: string, categories: string[], series: Array<[string, string[]]>) =>
+      `<c:chartSpace ${NS}><c:chart>` +
+      (title ? `<c:title><c:tx><c:rich><a:p><a:r><a:t>${title}</a:t></a:r></a:p></c:rich></c:tx></c:title>` : '') +
+      `<c:plotArea><c:${kind}>` +
+      series
+        .map(
+          ([name, values], i) =>
+            `<c:ser><c:idx val="${i}"/><c:tx><c:strRef><c:f>Sheet1!$${'BC'[i]}$1</c:f><c:strCache>${points([name])}</c:strCache></c:strRef></c:tx>` +
+            `<c:cat><c:strRef><c:f>Sheet1!$A$2:$A$3</c:f><c:strCache>${points(categories)}</c:strCache></c:strRef></c:cat>` +
+            `<c:val><c:numRef><c:f>Sheet1!$B$2:$B$3</c:f><c:numCache>${points(values)}</c:numCache></c:numRef></c:val></c:ser>`,
+        )
+        .join('') +
+      `</c:${kind}></c:plotArea></c:chart></c:chartSpace>`;
+    const rel = (id: string) =>
+      `<Relationship Id="rId${id}" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/chart" Target="charts/chart${id}.xml"/>`;
+    const zip = Buffer.from(
+      zipSync({
+        'word/document.xml': strToU8(`<w:document ${W}><w:body>${body}</w:body></w:document>`),
+        'word/_rels/document.xml.rels': strToU8(
+          `<Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships">${rel('1')}${rel('2')}${rel('3')}</Relationships>`,
+        ),
+        'word/charts/chart1.xml': strToU8(
+          chart(
+            'barChart',
+            'Sales',
+            ['March', 'April'],
+            [
+              ['North', ['5', '8']],
+              ['South', ['3', '4']],
+            ],
+          ),
+        ),
+        'word/charts/chart2.xml': strToU8(chart('lineChart', '', ['May', 'June'], [['Rain', ['12.5', '7']]])),
+        'word/charts/chart3.xml': strToU8(chart('pieChart', 'Share', ['East', 'West'], [['Part', ['60', '40']]])),
+      }),
+    );
+    const { markdown } = await convertDocument(zip, 'docx', std);
+    expect(markdown).toBe(
+      'Sales rose in spring.\n\n**Sales**\n\n*Bar chart*\n\n|  | North | South |\n| --- | --- | --- |\n| March | 5 | 3 |\n| April | 8 | 4 |\n\n' +
+        'Rain by month.\n\n*Line chart*\n\n|  | Rain |\n| --- | --- |\n| May | 12.5 |\n| June | 7 |\n\n' +
+        '| Figure 3 |  |\n| --- | --- |\n\n**Share**\n\n*Pie chart*\n\n|  | Part |\n| --- | --- |\n| East | 60 |\n| West | 40 |\n\nEnd.\n',
+    );
+  });
 });

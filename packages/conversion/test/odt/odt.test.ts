@@ -471,6 +471,45 @@ describe('ODT', () => {
   it('When the file is not a zip package, then it fails with corrupt_file', async () => {
     await expect(convertDocument(Buffer.from('not a zip'), 'odt', std)).rejects.toMatchObject({ code: 'corrupt_file' });
   });
+
+  it("When a text document holds chart objects (in a paragraph, and in a table cell), then each chart's title, kind and data follow the paragraph, or the table, as a slide's chart reads", async () => {
+    const ns = `${NS} xmlns:draw="urn:oasis:names:tc:opendocument:xmlns:drawing:1.0" xmlns:xlink="http://www.w3.org/1999/xlink"`;
+    const chartNs = `${NS} xmlns:chart="urn:oasis:names:tc:opendocument:xmlns:chart:1.0"`;
+    const row = (...v: string[]) =>
+      `<table:table-row>${v.map((x) => `<table:table-cell><text:p>${x}</text:p></table:table-cell>`).join('')}</table:table-row>`;
+    const chart = (cls: string, title: string, rows: string) =>
+      `<office:document-content ${chartNs}><office:body><office:chart><chart:chart chart:class="chart:${cls}">` +
+      `<chart:title><text:p>${title}</text:p></chart:title><chart:plot-area>` +
+      '<chart:series chart:values-cell-range-address="local-table.$B$2:.$B$3"/></chart:plot-area>' +
+      `<table:table table:name="local-table"><table:table-rows>${rows}</table:table-rows></table:table>` +
+      '</chart:chart></office:chart></office:body></office:document-content>';
+    // The frame also holds its replacement picture, as LibreOffice writes it: only a rendering of the data.
+    const frame = (n: number) =>
+      `<draw:frame draw:name="Object${n}" text:anchor-type="as-char"><draw:object xlink:href="./Object ${n}"/>` +
+      `<draw:image xlink:href="./ObjectReplacements/Object ${n}"/></draw:frame>`;
+    const input = Buffer.from(
+      zipSync({
+        mimetype: strToU8('application/vnd.oasis.opendocument.text'),
+        'content.xml': strToU8(
+          `<office:document-content ${ns}><office:body><office:text>` +
+            `<text:p>Sales rose ${frame(1)}in spring.</text:p>` +
+            `<table:table>${row('Figure 2', frame(2))}</table:table><text:p>End.</text:p>` +
+            '</office:text></office:body></office:document-content>',
+        ),
+        'Object 1/content.xml': strToU8(
+          chart('bar', 'Sales', row('', 'Units') + row('March', '5') + row('April', '8')),
+        ),
+        'Object 2/content.xml': strToU8(
+          chart('circle', 'Share', row('', 'Part') + row('North', '60') + row('South', '40')),
+        ),
+      }),
+    );
+    const { markdown } = await convertDocument(input, 'odt', std);
+    expect(markdown).toBe(
+      'Sales rose in spring.\n\n**Sales**\n\n*Bar chart*\n\n|  | Units |\n| --- | --- |\n| March | 5 |\n| April | 8 |\n\n' +
+        '| Figure 2 |\n| --- |\n\n**Share**\n\n*Pie chart*\n\n|  | Part |\n| --- | --- |\n| North | 60 |\n| South | 40 |\n\nEnd.\n',
+    );
+  });
 });
 
 describe('ODP', () => {

@@ -28,6 +28,9 @@ type Piece = ({ text: string } | { node: Inline } | { display: string }) & Forma
 
 const MAX_NESTING = 32;
 
+/** The namespace of DrawingML charts (`c:chart`), the kind the shared chart reader reads. */
+const DRAWINGML_CHART = 'http://schemas.openxmlformats.org/drawingml/2006/chart';
+
 /** One body element after reading: a block, or a list item / code line that groups with its neighbours. */
 type Flat =
   /** `monoLine`: a monospaced paragraph's text, a line of a code block it stands next to (joinsCodeBeside). */
@@ -59,6 +62,8 @@ export class DocxReader {
   private readonly noteNumbers = new Map<string, string>();
   private readonly noteDefinitions: Note[] = [];
   private depth = 0;
+  /** While a table is read: the blocks of the charts in its cells, which follow the table. */
+  private cellCharts: Block[] | undefined;
 
   /** @param pictureText text read from pictures (enhanced mode), by image relationship id. */
   /** @param embedded the blocks of embedded documents (OLE objects), by relationship id. */
@@ -423,6 +428,14 @@ export class DocxReader {
       extra.push(...object);
       return;
     }
+    // A chart carries its data: its title, kind and values after this paragraph, as a slide's chart reads
+    // (its drawing is only a rendering of them).
+    const chart = descendants(el, 'chart').find((c) => c.namespaceURI === DRAWINGML_CHART);
+    const data = chart ? this.pkg.chart(relAttr(chart) ?? '') : [];
+    if (data.length) {
+      (this.cellCharts ?? extra).push(...data);
+      return;
+    }
     const boxes = descendants(el, 'txbxContent').filter(
       (b) => !hasAncestor(b, 'Fallback', el) && !hasAncestor(b.parentNode as Element, 'txbxContent', el),
     );
@@ -496,6 +509,9 @@ export class DocxReader {
     const cellEls = rowEls.flatMap(cellsOf);
     const filled = cellEls.filter((tc) => !PLACEHOLDER_CELLS.has(tc) && hasContent(tc));
     if (cellEls.length === 1 || filled.length === 1) return this.blocks(children(filled[0] ?? cellEls[0]!));
+    // Charts in cells follow the outermost table: their data tables would be flattened into a cell's text.
+    const outer = !this.cellCharts;
+    const charts = (this.cellCharts ??= []);
     const rows: Inline[][][] = [];
     let above: Inline[][] = [];
     for (const tr of rowEls) {
@@ -513,8 +529,9 @@ export class DocxReader {
       rows.push(row);
       above = row;
     }
-    if (rows.every((r) => r.every(isBlankInline))) return [];
-    return [{ type: 'table', rows }];
+    if (outer) this.cellCharts = undefined;
+    const blocks: Block[] = rows.every((r) => r.every(isBlankInline)) ? [] : [{ type: 'table', rows }];
+    return outer ? [...blocks, ...charts] : blocks;
   }
 
   private cellText(tc: Element): Inline[] {

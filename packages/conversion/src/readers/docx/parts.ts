@@ -2,6 +2,8 @@ import path from 'node:path';
 import type { Element } from '@xmldom/xmldom';
 import { SafeZip } from '../../archive/safe-zip';
 import { diagramNodes, type DiagramNode } from '../shared/smartart';
+import { chartBlocks } from '../shared/ooxml-parts';
+import type { Block } from '../../document/model';
 import { parseXml, type Document } from '../shared/office-properties';
 import { ConversionError } from '../../types';
 import type { Position } from '../../document/builders';
@@ -62,6 +64,8 @@ export interface DocxPackage {
   comments: Map<string, { author: string; body: Element }>;
   /** The text outline of the SmartArt diagram whose data part the relationship names. */
   diagram(relId: string): DiagramNode[];
+  /** The title, kind and data table of the DrawingML chart whose part the relationship names (none without one). */
+  chart(relId: string): Block[];
   /** The part the relationship names inside the package (an imported chunk's), with its bytes. */
   part(relId: string): { name: string; bytes: Uint8Array } | undefined;
   /** Where an internal relationship points, as a path in the package (absolute targets included). */
@@ -147,6 +151,10 @@ export function openDocx(input: Buffer): { zip: SafeZip; pkg: DocxPackage } {
       diagram: (relId) => {
         const target = internalTarget(relId);
         return target ? diagramNodes(zip, target) : [];
+      },
+      chart: (relId) => {
+        const target = internalTarget(relId);
+        return target ? chartBlocks(zip, target) : [];
       },
       partName: internalTarget,
       part: (relId) => {

@@ -21,7 +21,7 @@ import {
   type ParagraphModel,
   type SlideModel,
 } from '../shared/slides';
-import { chartDataBlocks } from '../shared/charts';
+import { chartDataBlocks, type ChartData } from '../shared/charts';
 import { odfChart } from '../shared/odf-chart';
 import { imageAltText } from '../shared/alt-text';
 import { formatNumber } from '../shared/list-numbers';
@@ -84,6 +84,8 @@ interface OdfPackage {
   definitionRoles: WeakMap<Inline[], DefinitionRole>;
   /** Text boxes and shapes read as blocks after the paragraph they are anchored in, not as its text. */
   liftedShapes: WeakSet<Element>;
+  /** While a table is read: the blocks of the charts in its cells, which follow the table. */
+  cellCharts?: Block[];
   /** List style name → how each level (from 1) numbers: format ("1", "a", "I"…), prefix, suffix, levels shown. */
   listLabels: Map<string, ListLabelFormat[]>;
   /** Numbered headings' counters by list style, carried from list to list while numbering continues. */
@@ -421,20 +423,29 @@ const TEXT_SHAPES = new Set([
 /** What makes a text box or shape a body of its own: paragraphs, headings, lists, tables (a Word table in a frame). */
 const BLOCKS_IN_SHAPES = new Set(['p', 'h', 'list', 'table', 'section']);
 
+/** What a paragraph's text leaves out and its blocks follow: a text box's or shape's container of blocks, or a chart object's data. */
+type Lifted = { container: Element } | { chart: ChartData };
+
 /**
- * The text boxes and shapes with paragraphs anchored in a paragraph (a sidebar, a callout): each
- * one's container of paragraphs, marked so the paragraph's own text leaves them out. Their text is
- * blocks after the paragraph, as the DOCX and DOC readers place text boxes.
+ * The text boxes and shapes with paragraphs anchored in a paragraph (a sidebar, a callout), and the
+ * chart objects in it: each marked so the paragraph's own text leaves them out. Their text, and a
+ * chart's title, kind and data (as a slide's chart reads), are blocks after the paragraph, as the
+ * DOCX and DOC readers place text boxes.
  */
-function anchoredTextShapes(p: Element, pkg: OdfPackage): Element[] {
-  const out: Element[] = [];
+function anchoredTextShapes(p: Element, pkg: OdfPackage): Lifted[] {
+  const out: Lifted[] = [];
   const walk = (el: Element): void => {
     for (const c of children(el)) {
       const box = c.localName === 'frame' ? child(c, 'text-box') : undefined;
       const container = box ?? (TEXT_SHAPES.has(c.localName ?? '') ? c : undefined);
+      const object = c.localName === 'frame' && !box ? child(c, 'object') : undefined;
+      const chart = object ? odfChart(pkg.zip, attr(object, 'href') ?? '') : undefined;
       if (container && children(container).some((k) => BLOCKS_IN_SHAPES.has(k.localName ?? ''))) {
         pkg.liftedShapes.add(c);
-        out.push(container);
+        out.push({ container });
+      } else if (chart) {
+        pkg.liftedShapes.add(c);
+        out.push({ chart });
       } else if (c.localName !== 'note' && c.localName !== 'annotation' && c.localName !== 'frame') walk(c);
     }
   };
@@ -569,7 +580,10 @@ function elementBlocks(elements: Element[], pkg: OdfPackage, notes: Note[]): Blo
       default:
         break;
     }
-    for (const shape of shapes) blocks.push(...textBlocks(shape, pkg, notes));
+    for (const shape of shapes) {
+      if ('chart' in shape) (pkg.cellCharts ?? blocks).push(...chartDataBlocks(shape.chart));
+      else blocks.push(...textBlocks(shape.container, pkg, notes));
+    }
   }
   return blocks;
 }
@@ -843,6 +857,9 @@ function listStart(list: Element, style: string, pkg: OdfPackage): number | unde
  * whose row or column span reaches over it (else, a file without spans, its left or upper neighbour).
  */
 function tableBlocks(table: Element, pkg: OdfPackage, notes: Note[]): Block[] {
+  // Charts in cells follow the outermost table: their data tables would be flattened into a cell's text.
+  const outer = !pkg.cellCharts;
+  const charts = (pkg.cellCharts ??= []);
   const rows: Inline[][][] = [];
   const rowEls = descendants(table, 'table-row').filter((r) => nearestTable(r) === table);
   const above: Inline[][] = [];
@@ -872,7 +889,9 @@ function tableBlocks(table: Element, pkg: OdfPackage, notes: Note[]): Block[] {
     row.forEach((v, i) => (above[i] = v));
   });
   const nonEmpty = rows.filter((r) => r.some((c) => !isEmpty(c)));
-  return nonEmpty.length ? [{ type: 'table', rows: nonEmpty }] : [];
+  if (outer) pkg.cellCharts = undefined;
+  const blocks: Block[] = nonEmpty.length ? [{ type: 'table', rows: nonEmpty }] : [];
+  return outer ? [...blocks, ...charts] : blocks;
 }
 
 /** A cell that shows nothing. */
