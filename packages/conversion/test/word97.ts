@@ -28,6 +28,11 @@ export interface DocRun {
   deleted?: boolean;
   /** An inline picture (a special \x01 character) at the end of the run. */
   picture?: boolean;
+  /**
+   * An embedded OLE object at the end of the run: its storage (a compound file of its own) copied
+   * to `ObjectPool/_<n>`, shown by an EMBED field whose separator names it and whose result is its picture.
+   */
+  object?: Buffer;
 }
 
 export interface DocParagraph {
@@ -94,6 +99,9 @@ const STI_TITLE = 62;
 const NFC_DECIMAL = 0;
 const TEXT_FC = 0x800;
 const FLT_HYPERLINK = 88;
+const FLT_EMBED = 58;
+/** The first embedded object's storage number (`ObjectPool/_1001`). */
+const FIRST_OBJECT = 1001;
 
 interface Para {
   /** The CP just after the paragraph's mark. */
@@ -119,6 +127,7 @@ export function buildDoc(spec: DocSpec): Buffer {
   const definitions: Array<{ ordered: boolean; start: number }> = []; // lsid - 1
   const lists: Array<{ lsid: number; restartAt?: number }> = []; // ilfo - 1
   const fields: Array<[cp: number, ch: number, flt: number]> = []; // the PlcFld of the main text
+  const objects: Buffer[] = [];
   const listFor = ({ ordered, start = 1, restartAt }: NonNullable<DocParagraph['list']>): number => {
     let d = definitions.findIndex((x) => x.ordered === ordered && x.start === start);
     if (d < 0) d = definitions.push({ ordered, start }) - 1;
@@ -193,6 +202,18 @@ export function buildDoc(spec: DocSpec): Buffer {
         emit('\u0002', special);
       }
       if (run.picture) emit('\u0001', special);
+      if (run.object) {
+        const storage = FIRST_OBJECT + objects.length;
+        objects.push(run.object);
+        fields.push([text.length, 0x13, FLT_EMBED]);
+        emit('\u0013', special);
+        emit(' EMBED MSGraph.Chart.8 ');
+        fields.push([text.length, 0x14, 0xff]);
+        emit('\u0014', Buffer.concat([special, sprms([SPRM.cFOle2, 1], [SPRM.cPicLocation, storage])]));
+        emit('\u0001', special);
+        fields.push([text.length, 0x15, 0x80]);
+        emit('\u0015', special);
+      }
       if (run.textBox !== undefined) {
         boxRefs.push(text.length);
         boxes.push(run.textBox);
@@ -341,6 +362,15 @@ export function buildDoc(spec: DocSpec): Buffer {
   CFB.utils.cfb_add(cfb, '/WordDocument', word);
   CFB.utils.cfb_add(cfb, '/1Table', Buffer.concat(table));
   CFB.utils.cfb_add(cfb, '/\u0005SummaryInformation', summaryInformation(spec.title ?? '', spec.author ?? ''));
+  objects.forEach((object, i) => {
+    const inner = CFB.read(object, { type: 'buffer' });
+    inner.FullPaths.forEach((full, k) => {
+      const entry = inner.FileIndex[k]!;
+      if (entry.type !== 2 || !entry.content) return;
+      const name = full.slice(full.indexOf('/') + 1);
+      CFB.utils.cfb_add(cfb, `/ObjectPool/_${FIRST_OBJECT + i}/${name}`, Buffer.from(entry.content as Uint8Array));
+    });
+  });
   return Buffer.from(CFB.write(cfb, { type: 'buffer' }) as Uint8Array);
 }
 

@@ -3,6 +3,7 @@ import * as XLSX from '@e965/xlsx';
 import { convertDocument } from '../../src';
 import { buildDoc, para } from '../word97';
 import { pptFile, record, textAtom, u32 } from '../ppt97';
+import { bof, chartSubstream, eof, workbookStorage } from '../biff8';
 
 const std = { enhanced: false };
 
@@ -82,6 +83,34 @@ describe('legacy binary Office', () => {
 });
 
 describe('DOC (Word 97-2003)', () => {
+  it('When a paragraph holds an embedded MS Graph chart (an EMBED field naming its ObjectPool storage), then its title, kind and data follow the paragraph instead of its picture', async () => {
+    const chart = chartSubstream(
+      {
+        title: 'Ducks seen',
+        kind: 0x1018,
+        categories: ['2021', '2022'],
+        series: [{ name: 'Mallard', values: [120, 130] }],
+        cache: true,
+      },
+      0x8000,
+    );
+    const doc = buildDoc({
+      body: [
+        {
+          runs: [
+            { text: 'Counts rose ', object: workbookStorage(Buffer.concat([bof(0x0005), eof(), chart])) },
+            { text: 'again.' },
+          ],
+        },
+        para('End.'),
+      ],
+    });
+    const { markdown } = await convertDocument(doc, 'doc', std);
+    expect(markdown).toBe(
+      'Counts rose again.\n\n**Ducks seen**\n\n*Line chart*\n\n|  | Mallard |\n| --- | --- |\n| 2021 | 120 |\n| 2022 | 130 |\n\nEnd.\n',
+    );
+  });
+
   it('When a damaged directory marks the 1Table stream as a storage though it holds data, then the DOC is still read', async () => {
     const doc = buildDoc({ body: [para('Damaged directory text.')] });
     // The directory entry's type byte (offset 66 of its 128 bytes): 2 stream → 1 storage, as fuzzed files have it.

@@ -5,7 +5,9 @@ import { text as plain, type Block, type Inline } from '../../document/model';
 import { collapseSpaces, styled, withoutWholeEmphasis } from '../../document/builders';
 import { inlineText, isBlankInline } from '../../document/predicates';
 import { nestListItems, type FlatListItem } from '../../document/lists';
+import CFB from 'cfb';
 import { openCompoundFile, streamOf, summaryInformation } from '../shared/ole';
+import { embeddedObjectBlocks } from '../shared/ole-objects';
 import {
   readWordDocument,
   TC_FIRST_MERGED,
@@ -40,7 +42,7 @@ export const docReader: Reader = {
     if (word.length >= 2 && word.readUInt16LE(0) === WORD6_IDENT) return { blocks: word6Blocks(word), metadata };
     try {
       const doc = readWordDocument(word, { '0Table': streamOf(cfb, '0Table'), '1Table': streamOf(cfb, '1Table') });
-      const { blocks, pageCount } = wordBlocks(doc);
+      const { blocks, pageCount } = wordBlocks(doc, objectPoolBlocks(cfb, doc));
       return { blocks, metadata: metadata, pages: Array.from({ length: pageCount }, (_, i) => i + 1) };
     } catch (err) {
       if (!(err instanceof WordFormatError)) throw err;
@@ -56,8 +58,14 @@ export const docReader: Reader = {
  * body block on the page it starts on, counted at the text's page breaks (a list or table being
  * read when a break comes stays on the page where it started).
  */
-function wordBlocks(doc: WordDocument): { blocks: Block[]; pageCount: number } {
+function wordBlocks(
+  doc: WordDocument,
+  objects: ReadonlyMap<number, Block[]> = new Map(),
+): { blocks: Block[]; pageCount: number } {
   let blocks: Block[] = [];
+  // Embedded objects read as blocks (charts) follow their paragraph, or the table they stand in.
+  let objectsAfter: Block[] = [];
+  let tableObjects: Block[] = [];
   const marks: number[] = [];
   let pendingBreaks = 0;
   let listRun: FlatListItem[] = [];
@@ -77,6 +85,8 @@ function wordBlocks(doc: WordDocument): { blocks: Block[]; pageCount: number } {
     if (cell.length) row.push(cellText());
     if (row.length) rows.push(row);
     if (rows.length) blocks.push({ type: 'table', rows: dropEmptyTrailingColumns(onGrid(rows, geometry)) });
+    blocks.push(...tableObjects);
+    tableObjects = [];
     rows = [];
     geometry = [];
     row = [];
@@ -87,11 +97,18 @@ function wordBlocks(doc: WordDocument): { blocks: Block[]; pageCount: number } {
     for (; pendingBreaks > 0; pendingBreaks--) marks.push(blocks.length + open);
   };
   for (const p of doc.body) {
+    if (objectsAfter.length) {
+      flushList();
+      blocks.push(...objectsAfter);
+      objectsAfter = [];
+    }
     markBreaks();
     pendingBreaks = p.pageBreaksAfter ?? 0;
-    const text = inlineNodes(p.runs);
+    const text = inlineNodes(p.runs, objects);
     const empty = isEmpty(text);
+    const read = p.runs.flatMap((r) => (r.special?.kind === 'object' ? (objects.get(r.special.storage) ?? []) : []));
     if (p.tableDepth > 0) {
+      tableObjects.push(...read);
       flushList();
       // A nested table's row end only ends a row of that table: its cells' text stays in the outer cell.
       if (p.rowEnd && p.tableDepth > 1) continue;
@@ -111,6 +128,7 @@ function wordBlocks(doc: WordDocument): { blocks: Block[]; pageCount: number } {
       continue;
     }
     flushTable();
+    objectsAfter.push(...read);
     if (p.code) {
       flushList();
       // Code paragraphs in a row are one block, blank lines inside kept, as in the DOCX reader.
@@ -145,6 +163,7 @@ function wordBlocks(doc: WordDocument): { blocks: Block[]; pageCount: number } {
   }
   flushTable();
   flushList();
+  blocks.push(...objectsAfter);
   markBreaks();
   let page = 1;
   for (let i = 0; i < blocks.length; i++) {
@@ -176,11 +195,16 @@ function commentLead(author: string): Inline {
   return plain(author.trim() ? `Comment by ${author.trim()}: ` : 'Comment: ');
 }
 
-/** A paragraph's runs as inline nodes: emphasis and links kept, pictures as placeholders, note marks as references. */
-function inlineNodes(runs: WordRun[]): Inline[] {
+/**
+ * A paragraph's runs as inline nodes: emphasis and links kept, pictures (and embedded objects not
+ * read as blocks, `lifted`) as placeholders, note marks as references.
+ */
+function inlineNodes(runs: WordRun[], lifted: ReadonlyMap<number, Block[]> = new Map()): Inline[] {
   const out: Inline[] = [];
   for (const run of mergeRuns(runs)) {
-    if (run.special?.kind === 'picture') out.push({ type: 'image', alt: NO_ALT_TEXT });
+    if (run.special?.kind === 'object' && lifted.has(run.special.storage)) continue;
+    if (run.special?.kind === 'picture' || run.special?.kind === 'object')
+      out.push({ type: 'image', alt: NO_ALT_TEXT });
     else if (run.special?.kind === 'note') out.push({ type: 'noteRef', id: run.special.label });
     else {
       run.text.split('\n').forEach((line, i) => {
@@ -195,6 +219,43 @@ function inlineNodes(runs: WordRun[]): Inline[] {
     }
   }
   return collapseSpaces(out);
+}
+
+/** At most this many embedded objects are read per document, each at most this large (as a PPT's). */
+const MAX_OBJECTS = 32;
+const MAX_OBJECT_BYTES = 32 * 1024 * 1024;
+
+/**
+ * The embedded objects of the body that read as blocks, by storage number: charts (MS Graph, Excel,
+ * LibreOffice's ODF chart) and worksheets, read as a PPT's are (shared/ole-objects), each from its
+ * `ObjectPool/_<n>` storage copied out as a compound file of its own.
+ */
+function objectPoolBlocks(cfb: CFB.CFB$Container, doc: WordDocument): Map<number, Block[]> {
+  const out = new Map<number, Block[]>();
+  const storages = new Set(
+    doc.body.flatMap((p) => p.runs.flatMap((r) => (r.special?.kind === 'object' ? [r.special.storage] : []))),
+  );
+  for (const storage of [...storages].slice(0, MAX_OBJECTS)) {
+    const prefix = `/OBJECTPOOL/_${storage}/`;
+    const sub = CFB.utils.cfb_new();
+    let size = 0;
+    cfb.FullPaths.forEach((full, i) => {
+      const at = full.toUpperCase().indexOf(prefix);
+      const entry = cfb.FileIndex[i];
+      if (at < 0 || entry?.type !== 2 || !entry.content) return;
+      size += entry.content.length;
+      if (size <= MAX_OBJECT_BYTES)
+        CFB.utils.cfb_add(sub, full.slice(at + prefix.length), Buffer.from(entry.content as Uint8Array));
+    });
+    if (sub.FileIndex.length <= 1 || size > MAX_OBJECT_BYTES) continue;
+    const blocks = embeddedObjectBlocks({
+      progId: '',
+      storage: Buffer.from(CFB.write(sub, { type: 'buffer' }) as Buffer),
+      compressed: false,
+    });
+    if (blocks.length) out.set(storage, blocks);
+  }
+  return out;
 }
 
 /** Nothing a reader would see. */

@@ -66,6 +66,10 @@ export const SPRM = {
   cFBold: 0x0835,
   cFItalic: 0x0836,
   cFSpec: 0x0855,
+  /** sprmCFOle2: the special character is an embedded OLE object. */
+  cFOle2: 0x080a,
+  /** sprmCPicLocation: a picture's offset in the Data stream, or an OLE object's storage (`ObjectPool/_<n>`). */
+  cPicLocation: 0x6a03,
   /** sprmCIss: 1 superscript, 2 subscript. */
   cIss: 0x2a48,
   /** sprmCIstd: the run's character style. */
@@ -110,8 +114,8 @@ export interface WordRun {
   italic: boolean;
   position?: Position;
   link?: string;
-  /** A picture or a note reference, not text. */
-  special?: { kind: 'picture' } | { kind: 'note'; label: string };
+  /** A picture, an embedded OLE object (its storage `ObjectPool/_<storage>`) or a note reference, not text. */
+  special?: { kind: 'picture' } | { kind: 'object'; storage: number } | { kind: 'note'; label: string };
   /** Inline code (a code character style). */
   code?: boolean;
 }
@@ -205,6 +209,8 @@ interface CharProps {
   italic?: boolean;
   position?: Position;
   special: boolean;
+  /** An embedded OLE object's storage number, on its special character. */
+  object?: number;
   /** In a character style whose name means inline code ("Source Text", "Verbatim Char"). */
   code?: boolean;
 }
@@ -218,6 +224,9 @@ interface RawCharProps {
   /** Character style (sprmCIstd). */
   istd?: number;
   special: boolean;
+  /** sprmCFOle2 and sprmCPicLocation: an OLE object and its storage number. */
+  ole2?: boolean;
+  picLocation?: number;
   /** Deleted as a tracked change (sprmCFRMarkDel). */
   deleted?: boolean;
 }
@@ -512,6 +521,8 @@ function readCharSprms(grpprl: Buffer, dialect: WordDialect): RawCharProps {
     else if (sprm === SPRM.cIss) props.position = operand[0] === 1 ? 'super' : operand[0] === 2 ? 'sub' : 'baseline';
     else if (sprm === SPRM.cIstd && operand.length >= 2) props.istd = operand.readUInt16LE(0);
     else if (sprm === SPRM.cFRMarkDel) props.deleted = operand[0] === 1;
+    else if (sprm === SPRM.cFOle2) props.ole2 = operand[0] === 1;
+    else if (sprm === SPRM.cPicLocation && operand.length >= 4) props.picLocation = operand.readUInt32LE(0);
   }
   return props;
 }
@@ -831,7 +842,14 @@ class TextReader {
     // Text boxes anchored in a paragraph follow it (as in the DOCX reader); in a table, after the table.
     let pendingBoxes: WordParagraph[] = [];
     // Field stack: while any open field is in its instruction part, characters are instruction text.
-    const fields: Array<{ instruction: string; inResult: boolean; resultStart: number; paragraph: number }> = [];
+    // `object`: an embedded OLE object's storage (EMBED fields), until its result's picture stands for it.
+    const fields: Array<{
+      instruction: string;
+      inResult: boolean;
+      resultStart: number;
+      paragraph: number;
+      object?: number;
+    }> = [];
     // A field result starts a new run, so a hyperlink's text can be marked on its own.
     let fieldStart = -1;
     const push = (text: string, props: CharProps, extra?: Partial<WordRun>): void => {
@@ -869,6 +887,8 @@ class TextReader {
           case '\u0014': {
             const field = fields[fields.length - 1];
             if (field) {
+              // An embedded object's field separator names its storage (sprmCFOle2); its result's picture is a rendering.
+              field.object = this.charAt(fc).object;
               field.inResult = true;
               field.resultStart = runs.length;
               field.paragraph = out.length;
@@ -878,6 +898,9 @@ class TextReader {
           }
           case '\u0015': {
             const field = fields.pop();
+            // An object whose result shows no picture still stands where its field ends.
+            if (field?.object !== undefined)
+              push('', this.charAt(fc), { special: { kind: 'object', storage: field.object } });
             const url = field && hyperlinkTarget(field.instruction);
             if (field && url && field.paragraph === out.length) {
               for (const run of runs.slice(field.resultStart)) if (!run.special) run.link = url;
@@ -923,7 +946,12 @@ class TextReader {
               continue;
             }
             const props = this.charAt(fc);
-            if (props.special) push('', props, { special: { kind: 'picture' } });
+            const field = ch === '\u0001' ? fields.findLast((f) => f.object !== undefined) : undefined;
+            const object = field?.object;
+            if (field) field.object = undefined;
+            if (props.special && object !== undefined)
+              push('', props, { special: { kind: 'object', storage: object } });
+            else if (props.special) push('', props, { special: { kind: 'picture' } });
             continue;
           }
           case '\u0005': // a comment's reference mark
@@ -1082,7 +1110,8 @@ class TextReader {
         position: chars.position ?? state.position,
       };
     }
-    return { ...applyChars(state, raw), special: raw.special, code };
+    const object = raw.ole2 ? raw.picLocation : undefined;
+    return { ...applyChars(state, raw), special: raw.special, code, ...(object === undefined ? {} : { object }) };
   }
 
   /** Whether the style, or one it is based on, has a name that `pattern` matches. */
