@@ -1,4 +1,5 @@
 import { convertDocument } from '../../src';
+import { bof, chartSubstream, eof, workbookStorage } from '../biff8';
 
 const rtf = async (source: string) =>
   (await convertDocument(Buffer.from(source, 'latin1'), 'rtf', { enhanced: false })).markdown;
@@ -167,6 +168,39 @@ describe('RTF tables', () => {
 });
 
 describe('RTF text and destinations', () => {
+  it('When a paragraph holds an embedded MS Graph chart (\\object with \\objdata, as Word writes it), then its title, kind and data follow the paragraph instead of its result picture', async () => {
+    const chart = chartSubstream(
+      {
+        title: 'Ducks seen',
+        kind: 0x1018,
+        categories: ['2021', '2022'],
+        series: [{ name: 'Mallard', values: [120, 130] }],
+        cache: true,
+      },
+      0x8000,
+    );
+    const storage = workbookStorage(Buffer.concat([bof(0x0005), eof(), chart]));
+    const u32 = (n: number) => Buffer.from(Uint32Array.of(n).buffer);
+    const name = (text: string) => (text ? Buffer.concat([u32(text.length + 1), Buffer.from(`${text}\0`)]) : u32(0));
+    // An OLE 1.0 object: version, format 2 (embedded), class, topic and item names, then the storage.
+    const ole1 = Buffer.concat([
+      u32(0x0501),
+      u32(2),
+      name('MSGraph.Chart.8'),
+      name(''),
+      name(''),
+      u32(storage.length),
+      storage,
+    ]);
+    const hex = ole1.toString('hex').replace(/(.{128})/g, '$1\n');
+    const body =
+      `\\pard Counts rose {\\object\\objemb{\\*\\objclass MSGraph.Chart.8}{\\*\\objdata ${hex}}` +
+      '{\\result {\\pict\\wmetafile8 0100}}}again.\\par \\pard End.\\par';
+    expect(await rtf(doc(body))).toBe(
+      'Counts rose again.\n\n**Ducks seen**\n\n*Line chart*\n\n|  | Mallard |\n| --- | --- |\n| 2021 | 120 |\n| 2022 | 130 |\n\nEnd.\n',
+    );
+  });
+
   it('When headers and footers hold text and a PAGE field, then none of it reaches the body', async () => {
     const body =
       '{\\header \\pard Confidential {\\field{\\*\\fldinst PAGE}{\\fldrslt 7}}\\par}{\\footerr \\pard Footer\\par}\\pard Body\\par';

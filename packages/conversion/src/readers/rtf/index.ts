@@ -12,10 +12,20 @@ import { QUOTE_STYLE } from '../shared/quote-styles';
 import { DEFINITION_STYLE, TERM_STYLE, definitionLists, type DefinitionRole } from '../shared/definition-lists';
 import { headingLevelOfStyleName } from '../shared/heading-styles';
 import { hyperlinkTarget } from '../shared/word-fields';
+import { ole1ObjectBlocks } from '../shared/ole-objects';
 import { ListTables, isLabel, isOneLevelNumber, markerValue, pnWord, type LevelKind } from './lists';
 import { MAX_TABLE_DEPTH, RtfTables } from './tables';
 import { codepageName, documentCodepage, fontCharsetCodepage } from './codepages';
 import { tokenizeRtf } from './tokenizer';
+
+/** Hex digits of an embedded object read at most (its storage at most 32 MB, as a PPT's). */
+const MAX_OBJECT_HEX = 64 * 1024 * 1024;
+
+/** An embedded object's \\objdata (hex of an OLE 1.0 object): a chart's or worksheet's blocks, or none. */
+function objectDataBlocks(hex: string): Block[] {
+  const digits = hex.replace(/[^0-9a-fA-F]/g, '');
+  return digits.length >= 16 ? ole1ObjectBlocks(Buffer.from(digits.slice(0, digits.length & ~1), 'hex')) : [];
+}
 
 /** Destinations whose content is never document text (headers and footers too, as in the DOCX reader). */
 const SKIP = new Set([
@@ -50,7 +60,6 @@ const SKIP = new Set([
   'bkmkstart',
   'bkmkend',
   'mmathPr',
-  'objdata',
   'objclass',
   'datafield',
   'ftnsep',
@@ -64,6 +73,7 @@ const SKIP = new Set([
  * asks (\\*\\generator, \\*\\themedata, \\*\\datastore, \\*\\latentstyles, \\*\\bkmkstart …).
  */
 const STARRED_READ = new Set([
+  'objdata',
   'fldinst',
   // AbiWord writes a field's result as {\*\fldrslt …}: skipping it would lose a link's text.
   'fldrslt',
@@ -131,6 +141,7 @@ type Dest =
   | 'propertyValue'
   | 'tableprops'
   | 'object'
+  | 'objdata'
   | 'annotationInfo';
 
 /** Words that open a table of definitions (fonts, styles, lists, document info, nested-table properties) read as such. */
@@ -352,8 +363,10 @@ class RtfBuilder {
   private readonly definitionRoles = new WeakMap<Inline[], DefinitionRole>();
   /** The last block, when it is a short monospaced paragraph that a code paragraph after it takes in. */
   private lastMonoLine: { block: Block; text: string } | undefined;
-  /** Paragraphs of text boxes anchored in the body paragraph being read. */
-  private readonly boxParagraphs: Inline[][] = [];
+  /** Blocks that follow the body paragraph being read: its text boxes' paragraphs, its embedded charts. */
+  private readonly afterParagraph: Block[] = [];
+  /** The hex digits of the embedded object (\\objdata) being read. */
+  private objectHex = '';
   /** The list marker (\listtext) of the paragraph being read; it may come before or after \pard. */
   private marker: string | undefined;
 
@@ -564,14 +577,14 @@ class RtfBuilder {
   private closeTextBox(): void {
     this.paragraphBreak();
     const sink = this.sinks.pop();
-    if (sink) this.boxParagraphs.push(...sink.paragraphs);
+    if (sink) this.afterParagraph.push(...sink.paragraphs.map((text): Block => ({ type: 'paragraph', text })));
   }
 
-  /** The text boxes' paragraphs read since the last body paragraph ended, as paragraphs. */
+  /** The text boxes' paragraphs and the charts read since the last body paragraph ended. */
   private flushBoxes(): void {
-    if (!this.boxParagraphs.length || this.tableLevel() > 0) return;
+    if (!this.afterParagraph.length || this.tableLevel() > 0) return;
     this.flushList();
-    this.blocks.push(...this.boxParagraphs.splice(0).map((text): Block => ({ type: 'paragraph', text })));
+    this.blocks.push(...this.afterParagraph.splice(0));
   }
 
   /** Ends the note being read: its paragraphs become the note's blocks. */
@@ -777,10 +790,20 @@ class RtfBuilder {
       case 'object':
         st.objectOuter = st.dest;
         st.dest = 'object';
+        this.objectHex = '';
         return true;
-      case 'result':
-        if (st.dest === 'object') st.dest = st.objectOuter ?? 'skip';
+      case 'objdata':
+        if (st.dest === 'object') st.dest = 'objdata';
         return true;
+      case 'result': {
+        if (st.dest !== 'object') return true;
+        // A chart or worksheet we read stands for itself: its result (a picture of it) is left out.
+        const blocks = st.objectOuter === 'text' ? objectDataBlocks(this.objectHex) : [];
+        this.objectHex = '';
+        if (blocks.length) this.afterParagraph.push(...blocks);
+        st.dest = blocks.length ? 'skip' : (st.objectOuter ?? 'skip');
+        return true;
+      }
       case 'chftn':
       case 'chatn':
       case 'shppict':
@@ -987,6 +1010,9 @@ class RtfBuilder {
         return;
       case 'fldinst':
         if (st.field) st.field.instr += ch;
+        return;
+      case 'objdata':
+        if (this.objectHex.length < MAX_OBJECT_HEX) this.objectHex += ch;
         return;
       case 'listtext':
         this.marker = (this.marker ?? '') + ch;

@@ -80,6 +80,28 @@ function packagedChartBlocks(bytes: Buffer | undefined): Block[] {
   }
 }
 
+/**
+ * An OLE 1.0 embedded object ([MS-OLEDS] 2.2.4: version, format 2, class, topic and item names, then
+ * the native data, the object's compound file), as RTF's \\objdata holds one: read as
+ * embeddedObjectBlocks reads the storage.
+ */
+export function ole1ObjectBlocks(bytes: Buffer): Block[] {
+  if (bytes.length < 8 || bytes.readUInt32LE(4) !== 2) return [];
+  let at = 8;
+  let progId = '';
+  for (let k = 0; k < 3; k++) {
+    if (at + 4 > bytes.length) return [];
+    const length = bytes.readUInt32LE(at);
+    if (k === 0)
+      progId = bytes.toString('latin1', at + 4, Math.min(bytes.length, at + 4 + length)).replace(/\0.*$/s, '');
+    at += 4 + length;
+  }
+  if (at + 4 > bytes.length) return [];
+  const size = bytes.readUInt32LE(at);
+  const storage = bytes.subarray(at + 4, at + 4 + size);
+  return storage.length === size ? embeddedObjectBlocks({ progId, storage, compressed: false }) : [];
+}
+
 function storageBytes(object: EmbeddedObject): Buffer | undefined {
   if (!object.compressed) return object.storage.length <= MAX_OBJECT_BYTES ? object.storage : undefined;
   if (object.storage.length < 4) return undefined;
