@@ -7,7 +7,6 @@ import { inlineText, isBlankInline } from '../../document/predicates';
 import { nestListItems, type FlatListItem } from '../../document/lists';
 import CFB from 'cfb';
 import { openCompoundFile, streamOf, summaryInformation } from '../shared/ole';
-import { embeddedObjectBlocks } from '../shared/ole-objects';
 import {
   readWordDocument,
   TC_FIRST_MERGED,
@@ -221,6 +220,10 @@ function inlineNodes(runs: WordRun[], lifted: ReadonlyMap<number, Block[]> = new
   return collapseSpaces(out);
 }
 
+// The OLE object reader (with SheetJS) loads with the first embedded object, not with every DOC.
+/* eslint-disable-next-line @typescript-eslint/no-require-imports */
+const oleObjects = () => require('../shared/ole-objects') as typeof import('../shared/ole-objects');
+
 /** At most this many embedded objects are read per document, each at most this large (as a PPT's). */
 const MAX_OBJECTS = 32;
 const MAX_OBJECT_BYTES = 32 * 1024 * 1024;
@@ -248,7 +251,7 @@ function objectPoolBlocks(cfb: CFB.CFB$Container, doc: WordDocument): Map<number
         CFB.utils.cfb_add(sub, full.slice(at + prefix.length), Buffer.from(entry.content as Uint8Array));
     });
     if (sub.FileIndex.length <= 1 || size > MAX_OBJECT_BYTES) continue;
-    const blocks = embeddedObjectBlocks({
+    const blocks = oleObjects().embeddedObjectBlocks({
       progId: '',
       storage: Buffer.from(CFB.write(sub, { type: 'buffer' }) as Buffer),
       compressed: false,

@@ -12,11 +12,14 @@ import { QUOTE_STYLE } from '../shared/quote-styles';
 import { DEFINITION_STYLE, TERM_STYLE, definitionLists, type DefinitionRole } from '../shared/definition-lists';
 import { headingLevelOfStyleName } from '../shared/heading-styles';
 import { hyperlinkTarget } from '../shared/word-fields';
-import { ole1ObjectBlocks } from '../shared/ole-objects';
 import { ListTables, isLabel, isOneLevelNumber, markerValue, pnWord, type LevelKind } from './lists';
 import { MAX_TABLE_DEPTH, RtfTables } from './tables';
 import { codepageName, documentCodepage, fontCharsetCodepage } from './codepages';
 import { tokenizeRtf } from './tokenizer';
+
+// The OLE object reader (with SheetJS and cfb) loads with the first embedded object, not with every RTF.
+/* eslint-disable-next-line @typescript-eslint/no-require-imports */
+const oleObjects = () => require('../shared/ole-objects') as typeof import('../shared/ole-objects');
 
 /** Hex digits of an embedded object read at most (its storage at most 32 MB, as a PPT's). */
 const MAX_OBJECT_HEX = 64 * 1024 * 1024;
@@ -24,7 +27,9 @@ const MAX_OBJECT_HEX = 64 * 1024 * 1024;
 /** An embedded object's \\objdata (hex of an OLE 1.0 object): a chart's or worksheet's blocks, or none. */
 function objectDataBlocks(hex: string): Block[] {
   const digits = hex.replace(/[^0-9a-fA-F]/g, '');
-  return digits.length >= 16 ? ole1ObjectBlocks(Buffer.from(digits.slice(0, digits.length & ~1), 'hex')) : [];
+  return digits.length >= 16
+    ? oleObjects().ole1ObjectBlocks(Buffer.from(digits.slice(0, digits.length & ~1), 'hex'))
+    : [];
 }
 
 /** Destinations whose content is never document text (headers and footers too, as in the DOCX reader). */
