@@ -18,7 +18,13 @@ const RENDER_DPI = 200;
 export const MAX_RENDER_PIXELS = 25_000_000;
 /** A picture covering this share of the page is the page's scan (or capture)… */
 const SCAN_COVERAGE = 0.9;
-/** …and the page is rendered no finer than the page's pictures are (but not coarser than this). */
+/**
+ * …and when that scan is at screen resolution (a web or screen capture) the page is rendered no finer
+ * than its pictures are (but not coarser than MIN_SCAN_DPI): its text is set in screen pixels, which
+ * OCR reads as they are, and 200 dpi made 7.7 times the pixels of a 72 ppi capture. Finer scans keep
+ * 200 dpi: a 150 ppi scan read at 150 dpi lost words and split paragraphs (kit medical report).
+ */
+const SCREEN_PPI = 100;
 const MIN_SCAN_DPI = 72;
 const POINTS_PER_INCH = 72;
 /**
@@ -101,13 +107,13 @@ export interface PageSize {
 }
 
 /**
- * The resolution a page is rendered at: RENDER_DPI, no finer than the page's scan needs (rendering a
- * 72 ppi web capture at 200 dpi only makes 7.7 times the pixels to read), and no finer than keeps
+ * The resolution a page is rendered at: RENDER_DPI, no finer than a screen-resolution scan needs
+ * (SCREEN_PPI), and no finer than keeps
  * the page within MAX_RENDER_PIXELS and its sides within what Tesseract reads.
  */
 export function renderDpi(size: PageSize | undefined, scanDpi: number | undefined): number {
   let dpi = RENDER_DPI;
-  if (scanDpi) dpi = Math.min(dpi, Math.max(MIN_SCAN_DPI, Math.ceil(scanDpi)));
+  if (scanDpi && scanDpi <= SCREEN_PPI) dpi = Math.min(dpi, Math.max(MIN_SCAN_DPI, Math.ceil(scanDpi)));
   if (size && size.width > 0 && size.height > 0) {
     const squareInches = (size.width / POINTS_PER_INCH) * (size.height / POINTS_PER_INCH);
     dpi = Math.min(dpi, Math.floor(Math.sqrt(MAX_RENDER_PIXELS / squareInches)));
