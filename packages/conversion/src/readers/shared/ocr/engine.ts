@@ -1,5 +1,5 @@
 import path from 'node:path';
-import sharp from 'sharp';
+import sharp, { type ResizeOptions } from 'sharp';
 import { createWorker, OEM, PSM, type Worker } from 'tesseract.js';
 import {
   alternativesFor,
@@ -159,12 +159,7 @@ export async function prepareImage(input: Buffer): Promise<PreparedImage> {
     if (scale >= 1 && scale <= MIN_UPSCALE)
       return despeckled({ pixels: data, width: info.width, height: info.height, source });
     const resized = await sharp(data, { raw: { width: info.width, height: info.height, channels: 1 } })
-      .resize({
-        width: Math.min(MAX_OCR_SIDE, Math.round(info.width * scale)),
-        height: Math.min(MAX_OCR_SIDE, Math.round(info.height * scale)),
-        fit: 'fill',
-        kernel: 'lanczos3',
-      })
+      .resize(sizeFor(info.width, info.height, scale))
       .extractChannel(0)
       .raw()
       .toBuffer({ resolveWithObject: true });
@@ -176,6 +171,17 @@ export async function prepareImage(input: Buffer): Promise<PreparedImage> {
     }
     throw new ConversionError('corrupt_file', `The image could not be decoded: ${message}`);
   }
+}
+
+/**
+ * The resize to `scale`: by width, the height following (as always); both sides given when the longer
+ * one is at Tesseract's limit, where the height sharp derives could round a pixel past it.
+ */
+function sizeFor(width: number, height: number, scale: number): ResizeOptions {
+  const kernel = 'lanczos3';
+  if (Math.max(width, height) * scale < MAX_OCR_SIDE) return { width: Math.round(width * scale), kernel };
+  const side = (n: number) => Math.min(MAX_OCR_SIDE, Math.round(n * scale));
+  return { width: side(width), height: side(height), fit: 'fill', kernel };
 }
 
 /** Window of the median filter that clears a speckled page (text at reading size keeps its strokes). */
