@@ -130,14 +130,18 @@ export function renderDpi(size: PageSize | undefined, scanDpi: number | undefine
 async function scanResolutions(file: string, pages: number[], sizes: PageSize[]): Promise<Map<number, number>> {
   const out = new Map<number, number>();
   if (!pages.length) return out;
-  const listing = await run(
-    'pdfimages',
-    ['-q', '-list', '-f', String(Math.min(...pages)), '-l', String(Math.max(...pages)), file],
-    { timeout: 60_000, maxBuffer: 16 * 1024 * 1024 },
-  ).catch(() => undefined);
+  // A failed listing (no pdfimages, a damaged file) leaves every page at RENDER_DPI.
+  const listing = await new Promise<string>((resolve) =>
+    execFile(
+      'pdfimages',
+      ['-q', '-list', '-f', String(Math.min(...pages)), '-l', String(Math.max(...pages)), file],
+      { timeout: 60_000, maxBuffer: 16 * 1024 * 1024 },
+      (error, stdout) => resolve(error ? '' : String(stdout)),
+    ),
+  );
   const finest = new Map<number, number>();
   const covered = new Set<number>();
-  for (const row of listing?.stdout.split('\n') ?? []) {
+  for (const row of listing.split('\n')) {
     // page num type width height color comp bpc enc interp object ID x-ppi y-ppi size ratio
     const cells = row.trim().split(/\s+/);
     if (cells.length < 14 || cells[2] !== 'image') continue;
