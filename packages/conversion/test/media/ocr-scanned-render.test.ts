@@ -26,10 +26,15 @@ describe('rendering scanned PDF pages for OCR', () => {
       doc.end();
     });
     const words: string[] = [];
-    await ocrPdfPages(pdf, [1], async (page) => {
-      words.push(...page.words.map((w) => w.text));
-      return [];
-    });
+    await ocrPdfPages(
+      pdf,
+      [1],
+      async (page) => {
+        words.push(...page.words.map((w) => w.text));
+        return [];
+      },
+      [{ number: 1, width: 450, height: 90 }],
+    );
     const render = jest.mocked(childProcess.execFile).mock.calls.find(([program]) => program === 'pdftoppm');
     expect([render?.[1]?.slice(7, 10), words.join(' ')]).toEqual([
       ['-tiff', '-tiffcompression', 'none'],

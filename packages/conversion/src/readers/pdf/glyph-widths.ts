@@ -17,6 +17,11 @@ const ASCII_WIDTHS = [
 /** A letter outside ASCII: about a lower-case letter's width. */
 const OTHER_WIDTH = 556;
 
+/** Helvetica's advance width of an ASCII character (thousandths of an em), undefined outside ASCII. */
+export function asciiWidth(code: number): number | undefined {
+  return code >= 32 && code <= 126 ? ASCII_WIDTHS[code - 32] : undefined;
+}
+
 function widthOf(code: number): number {
   return code >= 32 && code <= 126 ? ASCII_WIDTHS[code - 32]! : OTHER_WIDTH;
 }

@@ -1,4 +1,5 @@
 import type { Reader, ReadResult } from '../reader';
+import type { ConvertOptions } from '../../types';
 import { ConversionError } from '../../types';
 import { buildLines, linesWithGaps, type Line, type TextItem } from './layout';
 import { MAX_PDF_PAGES, readPages, readPageSpans, type PopplerPage } from './poppler';
@@ -24,6 +25,7 @@ const ocrLayout = (): OcrLayout => require('../shared/ocr/layout') as OcrLayout;
 const scannedPdf = () => require('../shared/ocr/scanned-pdf') as typeof import('../shared/ocr/scanned-pdf');
 const wordBoxes = () => require('../shared/ocr/word-boxes') as typeof import('../shared/ocr/word-boxes');
 const pictures = () => require('../shared/ocr/pictures') as typeof import('../shared/ocr/pictures');
+const glyphOrder = () => require('./glyph-order') as typeof import('./glyph-order');
 /* eslint-enable @typescript-eslint/no-require-imports */
 
 export { MAX_PDF_PAGES } from './poppler';
@@ -36,139 +38,151 @@ export { MAX_PDF_PAGES } from './poppler';
  */
 export const pdfReader: Reader = {
   name: 'pdf',
-  async read(input, options): Promise<ReadResult> {
-    // pdftohtml reads the pages in its own process while the trailer and catalog are read here (title, author, page count, form).
-    // With a page range (E2) it is asked for the selected spans only; spans past the end are judged once the count is known.
-    const stop = new AbortController();
-    const range = options.pageRange;
-    const reading = range
-      ? readPageSpans(input, range, stop.signal)
-      : readPages(input, 1, MAX_PDF_PAGES + 1, stop.signal).then(
-          (pages) => ({ pages, failed: [] as number[] }),
-          () => undefined,
-        );
-    // pdf.js, opened when a file needs it; a worker that has not loaded it yet runs the task again once it has.
-    let opened: Promise<PdfJsOpened> | undefined;
-    const pdfJs = (): Promise<PdfJsOpened> =>
-      (opened ??= openPdf(input).then(
-        (doc): PdfJsOpened => ({ doc }),
-        (error: unknown): PdfJsOpened => {
-          if (error instanceof PdfJsNotLoaded) throw error;
-          return { error };
-        },
-      ));
-    try {
-      // The object layer read through the cross-reference table: only the objects asked for are parsed.
-      const lazy = await openLazyObjects(input);
-      let info: PdfInfo | undefined;
-      let doc: PdfJsDocument | undefined;
-      if (lazy && !lazy.acroForm) {
-        info = { title: lazy.title, author: lazy.author, pages: lazy.pageCount, form: false };
-      } else {
-        // Forms, and files the lazy reader doubts: pdf.js reads the document info, as it reads the form.
-        doc = (await pdfJs()).doc;
-        info = doc ? await documentInfo(doc).catch(() => undefined) : undefined;
-      }
-      // The page limit is on pages read: a range may select a few pages of a longer file.
-      if (info && info.pages > MAX_PDF_PAGES && !range) stop.abort();
-      const read = await reading;
-      let poppler: PopplerPage[] | undefined = read?.pages;
-      if (range && info?.pages) {
-        if (!selectedSpans(range, info.pages).length) throw noPageSelected(info.pages);
-        // A span that starts within the file and still failed is poppler refusing the file.
-        if (read!.failed.some((from) => from <= info.pages)) poppler = undefined;
-      } else if (range && read!.failed.length) poppler = undefined;
-      const pageCount = info?.pages || (range ? 0 : poppler?.length) || 0;
-      if ((range ? (poppler?.length ?? 0) : pageCount) > MAX_PDF_PAGES) {
-        throw new ConversionError(
-          'too_large',
-          `The PDF has ${info?.pages || `more than ${MAX_PDF_PAGES}`} pages; at most ${MAX_PDF_PAGES} can be converted.`,
-        );
-      }
-      const metadata = { title: info?.title ?? '', author: info?.author ?? '', page_count: pageCount };
-      // An XFA-only form: its pages are a placeholder, the form and its values are in the XFA.
-      if (doc?.isPureXfa) return { blocks: xfaBlocks(doc.allXfaHtml), metadata };
-      // poppler refused the file: pdf.js says why (password, damage) in the words users get.
-      if (!poppler) return failWithReason((await pdfJs()).error);
-      if (range && !poppler.length) throw noPageSelected(pageCount);
-      const pages: Line[][] = [];
-      const numbers = poppler.map((p) => p.number);
-      const sizes = poppler.map((p) => ({ number: p.number, width: p.width, height: p.height }));
-      const layout = options.enhanced ? ocrLayout() : undefined;
-      // Drawn rules: the content scanner reads most files' pages; pdf.js's operator list serves the pages it leaves.
-      // Files read by pdf.js from the start have their objects parsed by pdf-lib whole, on their first tabular page.
-      let scanner: Promise<ContentRules | undefined> | undefined;
-      const rulesPages = doc ? doc.numPages : lazy?.pageCount;
-      for (const page of poppler) {
-        // A page set a quarter turn (a landscape table on a portrait page) is read turned upright.
-        const turn = quarterTurnOf(page.items);
-        const height = turn ? page.width : page.height;
-        let items = turn ? turnedItems(page.items, turn, page) : page.items;
-        // pdf.js adds what poppler's text output lacks: form field values and drawn rules (when it could open the file).
-        if (doc && info?.form) items = await withFormValues(doc, page.number, items, typicalSize(items));
-        // Right-to-left ligatures are told from letter pairs by pdf.js's glyphs; a page pdf.js can't parse keeps poppler's spelling.
-        if (items.some((i) => i.rtl)) {
-          const ligatures = doc ?? (lazy && (await pdfJs()).doc);
-          if (ligatures) {
-            const spellings = await ligatureSpellings(ligatures, page.number).catch((error: unknown) => {
-              if (error instanceof PdfJsNotLoaded) throw error;
-              return new Map<string, string>();
-            });
-            items = withLigaturesInOrder(items, spellings);
-          }
+  read: (input, options) => readPdf(input, options, false),
+};
+
+/** The PDF read; `glyphOrderRead`: its fonts without a Unicode map were given one by their glyph order (glyph-order.ts). */
+async function readPdf(input: Buffer, options: ConvertOptions, glyphOrderRead: boolean): Promise<ReadResult> {
+  // pdftohtml reads the pages in its own process while the trailer and catalog are read here (title, author, page count, form).
+  // With a page range (E2) it is asked for the selected spans only; spans past the end are judged once the count is known.
+  const stop = new AbortController();
+  const range = options.pageRange;
+  const reading = range
+    ? readPageSpans(input, range, stop.signal)
+    : readPages(input, 1, MAX_PDF_PAGES + 1, stop.signal).then(
+        (pages) => ({ pages, failed: [] as number[] }),
+        () => undefined,
+      );
+  // pdf.js, opened when a file needs it; a worker that has not loaded it yet runs the task again once it has.
+  let opened: Promise<PdfJsOpened> | undefined;
+  const pdfJs = (): Promise<PdfJsOpened> =>
+    (opened ??= openPdf(input).then(
+      (doc): PdfJsOpened => ({ doc }),
+      (error: unknown): PdfJsOpened => {
+        if (error instanceof PdfJsNotLoaded) throw error;
+        return { error };
+      },
+    ));
+  try {
+    // The object layer read through the cross-reference table: only the objects asked for are parsed.
+    const lazy = await openLazyObjects(input);
+    let info: PdfInfo | undefined;
+    let doc: PdfJsDocument | undefined;
+    if (lazy && !lazy.acroForm) {
+      info = { title: lazy.title, author: lazy.author, pages: lazy.pageCount, form: false };
+    } else {
+      // Forms, and files the lazy reader doubts: pdf.js reads the document info, as it reads the form.
+      doc = (await pdfJs()).doc;
+      info = doc ? await documentInfo(doc).catch(() => undefined) : undefined;
+    }
+    // The page limit is on pages read: a range may select a few pages of a longer file.
+    if (info && info.pages > MAX_PDF_PAGES && !range) stop.abort();
+    const read = await reading;
+    let poppler: PopplerPage[] | undefined = read?.pages;
+    if (range && info?.pages) {
+      if (!selectedSpans(range, info.pages).length) throw noPageSelected(info.pages);
+      // A span that starts within the file and still failed is poppler refusing the file.
+      if (read!.failed.some((from) => from <= info.pages)) poppler = undefined;
+    } else if (range && read!.failed.length) poppler = undefined;
+    const pageCount = info?.pages || (range ? 0 : poppler?.length) || 0;
+    if ((range ? (poppler?.length ?? 0) : pageCount) > MAX_PDF_PAGES) {
+      throw new ConversionError(
+        'too_large',
+        `The PDF has ${info?.pages || `more than ${MAX_PDF_PAGES}`} pages; at most ${MAX_PDF_PAGES} can be converted.`,
+      );
+    }
+    const metadata = { title: info?.title ?? '', author: info?.author ?? '', page_count: pageCount };
+    // An XFA-only form: its pages are a placeholder, the form and its values are in the XFA.
+    if (doc?.isPureXfa) return { blocks: xfaBlocks(doc.allXfaHtml), metadata };
+    // poppler refused the file: pdf.js says why (password, damage) in the words users get.
+    if (!poppler) return failWithReason((await pdfJs()).error);
+    if (range && !poppler.length) throw noPageSelected(pageCount);
+    const pages: Line[][] = [];
+    const numbers = poppler.map((p) => p.number);
+    const sizes = poppler.map((p) => ({ number: p.number, width: p.width, height: p.height }));
+    const layout = options.enhanced ? ocrLayout() : undefined;
+    // Drawn rules: the content scanner reads most files' pages; pdf.js's operator list serves the pages it leaves.
+    // Files read by pdf.js from the start have their objects parsed by pdf-lib whole, on their first tabular page.
+    let scanner: Promise<ContentRules | undefined> | undefined;
+    const rulesPages = doc ? doc.numPages : lazy?.pageCount;
+    for (const page of poppler) {
+      // A page set a quarter turn (a landscape table on a portrait page) is read turned upright.
+      const turn = quarterTurnOf(page.items);
+      const height = turn ? page.width : page.height;
+      let items = turn ? turnedItems(page.items, turn, page) : page.items;
+      // pdf.js adds what poppler's text output lacks: form field values and drawn rules (when it could open the file).
+      if (doc && info?.form) items = await withFormValues(doc, page.number, items, typicalSize(items));
+      // Right-to-left ligatures are told from letter pairs by pdf.js's glyphs; a page pdf.js can't parse keeps poppler's spelling.
+      if (items.some((i) => i.rtl)) {
+        const ligatures = doc ?? (lazy && (await pdfJs()).doc);
+        if (ligatures) {
+          const spellings = await ligatureSpellings(ligatures, page.number).catch((error: unknown) => {
+            if (error instanceof PdfJsNotLoaded) throw error;
+            return new Map<string, string>();
+          });
+          items = withLigaturesInOrder(items, spellings);
         }
-        // Enhanced mode: pages set in columns are read column by column, whatever order the file draws them in.
-        const inOrder = (list: TextItem[]): TextItem[] => (layout ? columnOrder(layout, list, height) : list);
-        const ordered = inOrder(items);
-        let lines: Line[] | undefined;
-        if ((doc || lazy) && linesWithGaps(ordered, MIN_TABULAR_LINES) >= MIN_TABULAR_LINES) {
-          scanner ??= lazy
-            ? Promise.resolve(contentRules(lazy))
-            : openEagerObjects(input).then((o) => o && contentRules(o));
-          const scanned = await scanner;
-          let rules = scanned && scanned.pageCount === rulesPages ? scanned.pageRules(page.number) : undefined;
-          if (!rules) {
-            const rulesDoc = doc ?? (await pdfJs()).doc;
-            rules = rulesDoc ? await pageRules(rulesDoc, page.number) : [];
-          }
-          const { tables, rest } = ruledTables(turn ? turnedRules(rules, turn, page) : rules, items);
-          // The lines are built once: from the text the tables leave, or from all of it.
-          if (tables.length)
-            lines = withTables(buildLines(inOrder(rest), page.number, height), tables, page.number, height);
-        }
-        pages.push(lines ?? buildLines(ordered, page.number, height));
       }
-      await closePdfJs(opened);
-      opened = undefined;
-      const cleaned = removeRunningLines(pages);
-      // Pages without text, and pages whose text layer reads as garbage, are read from their image.
-      const scanned = pages
-        .map((lines, i) => (lines.length === 0 || readsAsGarbage(lines) ? numbers[i]! : 0))
-        .filter((n) => n > 0);
-      let ocr = new Map<number, Block[]>();
-      if (scanned.length) {
-        const [{ ocrPdfPages }, { ocrBlocks }, { withWordBoxes }] = [scannedPdf(), ocrLayout(), wordBoxes()];
-        ocr = await ocrPdfPages(input, scanned, async (page, number) => {
+      // Enhanced mode: pages set in columns are read column by column, whatever order the file draws them in.
+      const inOrder = (list: TextItem[]): TextItem[] => (layout ? columnOrder(layout, list, height) : list);
+      const ordered = inOrder(items);
+      let lines: Line[] | undefined;
+      if ((doc || lazy) && linesWithGaps(ordered, MIN_TABULAR_LINES) >= MIN_TABULAR_LINES) {
+        scanner ??= lazy
+          ? Promise.resolve(contentRules(lazy))
+          : openEagerObjects(input).then((o) => o && contentRules(o));
+        const scanned = await scanner;
+        let rules = scanned && scanned.pageCount === rulesPages ? scanned.pageRules(page.number) : undefined;
+        if (!rules) {
+          const rulesDoc = doc ?? (await pdfJs()).doc;
+          rules = rulesDoc ? await pageRules(rulesDoc, page.number) : [];
+        }
+        const { tables, rest } = ruledTables(turn ? turnedRules(rules, turn, page) : rules, items);
+        // The lines are built once: from the text the tables leave, or from all of it.
+        if (tables.length)
+          lines = withTables(buildLines(inOrder(rest), page.number, height), tables, page.number, height);
+      }
+      pages.push(lines ?? buildLines(ordered, page.number, height));
+    }
+    await closePdfJs(opened);
+    opened = undefined;
+    const cleaned = removeRunningLines(pages);
+    // Pages without text, and pages whose text layer reads as garbage, are read from their image.
+    const garbled = new Set(numbers.filter((n, i) => pages[i]!.length > 0 && readsAsGarbage(pages[i]!)));
+    // Garbage from fonts without a Unicode map whose glyphs are in the standard order is read again with one (OCR costs seconds a page).
+    if (garbled.size && !glyphOrderRead) {
+      const mapped = await glyphOrder().withGlyphOrderUnicode(input);
+      if (mapped) return await readPdf(Buffer.from(mapped), options, true);
+    }
+    const scanned = numbers.filter((n, i) => pages[i]!.length === 0 || garbled.has(n));
+    let ocr = new Map<number, Block[]>();
+    if (scanned.length) {
+      const [{ ocrPdfPages }, { ocrBlocks }, { withWordBoxes }] = [scannedPdf(), ocrLayout(), wordBoxes()];
+      ocr = await ocrPdfPages(
+        input,
+        scanned,
+        async (page, number) => {
           // Word boxes from the rendered page's pixels to the page's points (E4).
           const size = sizes.find((p) => p.number === number)!;
           const blocks = await ocrBlocks(page, options.enhanced);
           return withWordBoxes(blocks, page.words, size.width / page.image.width, size.height / page.image.height);
-        });
-      }
-      // Enhanced mode also reads the text inside pictures on pages that have a text layer.
-      const textPages = numbers.filter((n) => !scanned.includes(n));
-      const pictureText = options.enhanced
-        ? await pictures().pdfPictureText(input, textPages)
-        : new Map<number, string[]>();
-      const blocks = pageBlocks(cleaned, numbers, ocr, pictureText, !!options.pageAnchored);
-      return { blocks, metadata, pages: numbers, pageSizes: sizes };
-    } finally {
-      // A read that ends early (pdf.js to be loaded first, a refused range) leaves no child working.
-      stop.abort();
-      await closePdfJs(opened);
+        },
+        sizes,
+      );
     }
-  },
-};
+    // Enhanced mode also reads the text inside pictures on pages that have a text layer.
+    const textPages = numbers.filter((n) => !scanned.includes(n));
+    const pictureText = options.enhanced
+      ? await pictures().pdfPictureText(input, textPages)
+      : new Map<number, string[]>();
+    const blocks = pageBlocks(cleaned, numbers, ocr, pictureText, !!options.pageAnchored);
+    return { blocks, metadata, pages: numbers, pageSizes: sizes };
+  } finally {
+    // A read that ends early (pdf.js to be loaded first, a refused range) leaves no child working.
+    stop.abort();
+    await closePdfJs(opened);
+  }
+}
 
 /** pdf.js's document, or why it could not open the file. */
 interface PdfJsOpened {

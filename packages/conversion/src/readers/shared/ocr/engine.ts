@@ -1,5 +1,5 @@
 import path from 'node:path';
-import sharp from 'sharp';
+import sharp, { type ResizeOptions } from 'sharp';
 import { createWorker, OEM, PSM, type Worker } from 'tesseract.js';
 import {
   alternativesFor,
@@ -61,6 +61,10 @@ const TARGET_MIN_WIDTH = 1800;
  */
 const MAX_UPSCALE = 4;
 const MIN_UPSCALE = 1.5;
+/** Nor beyond this many pixels: a large page of small text (a poster, a web capture) is read as it is. */
+const MAX_UPSCALED_PIXELS = 40_000_000;
+/** Tesseract refuses an image wider or taller than this ("Image too large"): a longer one is scaled down to it. */
+export const MAX_OCR_SIDE = 32_767;
 /** The resolution a prepared image is said to have: text upscaled to about 30 px high is 10 pt at 216 dpi. */
 const UPSCALED_DPI = 216;
 /** zlib level for a PNG made only to be read again at once. */
@@ -133,7 +137,7 @@ export interface PreparedImage {
   source?: { width: number; height: number };
 }
 
-/** Decodes, orients (EXIF), greys, normalises contrast (blackPercentile) and upscales small text. */
+/** Decodes, orients (EXIF), greys, normalises contrast (blackPercentile), upscales small text and shrinks what Tesseract can't take. */
 export async function prepareImage(input: Buffer): Promise<PreparedImage> {
   try {
     const image = sharp(input, { limitInputPixels: MAX_IMAGE_PIXELS, failOn: 'error' }).rotate();
@@ -150,11 +154,12 @@ export async function prepareImage(input: Buffer): Promise<PreparedImage> {
       .extractChannel(0)
       .raw()
       .toBuffer({ resolveWithObject: true });
-    const scale = upscaleFor(data, info.width, info.height);
+    const scale = Math.min(upscaleFor(data, info.width, info.height), MAX_OCR_SIDE / Math.max(info.width, info.height));
     const source = { width: info.width, height: info.height };
-    if (scale <= MIN_UPSCALE) return despeckled({ pixels: data, width: info.width, height: info.height, source });
+    if (scale >= 1 && scale <= MIN_UPSCALE)
+      return despeckled({ pixels: data, width: info.width, height: info.height, source });
     const resized = await sharp(data, { raw: { width: info.width, height: info.height, channels: 1 } })
-      .resize({ width: Math.round(info.width * scale), kernel: 'lanczos3' })
+      .resize(sizeFor(info.width, info.height, scale))
       .extractChannel(0)
       .raw()
       .toBuffer({ resolveWithObject: true });
@@ -166,6 +171,17 @@ export async function prepareImage(input: Buffer): Promise<PreparedImage> {
     }
     throw new ConversionError('corrupt_file', `The image could not be decoded: ${message}`);
   }
+}
+
+/**
+ * The resize to `scale`: by width, the height following (as always); both sides given when the longer
+ * one is at Tesseract's limit, where the height sharp derives could round a pixel past it.
+ */
+function sizeFor(width: number, height: number, scale: number): ResizeOptions {
+  const kernel = 'lanczos3';
+  if (Math.max(width, height) * scale < MAX_OCR_SIDE) return { width: Math.round(width * scale), kernel };
+  const side = (n: number) => Math.min(MAX_OCR_SIDE, Math.round(n * scale));
+  return { width: side(width), height: side(height), fit: 'fill', kernel };
 }
 
 /** Window of the median filter that clears a speckled page (text at reading size keeps its strokes). */
@@ -190,7 +206,7 @@ async function despeckled(image: PreparedImage): Promise<PreparedImage> {
 function upscaleFor(pixels: Buffer, width: number, height: number): number {
   const line = lineHeightOf(pixels, width, height);
   const wanted = line ? TARGET_LINE_PX / line : width > 0 && width < TARGET_MIN_WIDTH ? TARGET_MIN_WIDTH / width : 1;
-  return Math.min(MAX_UPSCALE, Math.max(1, wanted));
+  return Math.max(1, Math.min(MAX_UPSCALE, wanted, Math.sqrt(MAX_UPSCALED_PIXELS / Math.max(1, width * height))));
 }
 
 /** A region of a prepared image with a white margin around it, as an image of its own. */
