@@ -190,9 +190,12 @@ function role(el: Element, ids: Map<string, Element>): Role {
   }
   if (name === 'xref') {
     if (el.firstChild) return { kind: 'inline' };
+    // What DocBook's stylesheets write: the target's xreflabel, else the endterm's text, else the target's title.
     const target = ids.get(el.getAttribute('linkend') ?? '');
+    const endterm = ids.get(el.getAttribute('endterm') ?? '');
+    const label = (target?.getAttribute('xreflabel') || endterm?.textContent || '').replace(/\s+/g, ' ').trim();
     const title = target && (titleElements(target)?.[0]?.textContent ?? '').replace(/\s+/g, ' ').trim();
-    return { kind: 'text', text: title || el.getAttribute('endterm') || el.getAttribute('linkend') || '' };
+    return { kind: 'text', text: label || title || el.getAttribute('linkend') || '' };
   }
   if (name === 'footnote') return { kind: 'note' };
   if (name === 'footnoteref') return { kind: 'note-ref', id: el.getAttribute('linkend') ?? '' };
@@ -249,7 +252,7 @@ function tableRows(table: Element): { rows: Element[][]; headerRows: number } {
 export function readDocBook(doc: XmlDocument): { blocks: Block[]; title: string; author: string } {
   const root = doc.root;
   const ids = new Map<string, Element>();
-  for (const el of descendants(root, '*')) {
+  for (const el of [root, ...descendants(root, '*')]) {
     const id = el.getAttribute('id') || el.getAttribute('xml:id');
     if (id && !ids.has(id)) ids.set(id, el);
   }

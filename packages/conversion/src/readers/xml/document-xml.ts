@@ -69,7 +69,11 @@ export class XmlDocumentReader {
 
   /** Blocks of these elements' content, then the notes referenced in them. */
   document(roots: Element[]): Block[] {
-    const blocks = roots.flatMap((root) => this.flow(root, 0));
+    return this.withNotes(roots.flatMap((root) => this.flow(root, 0)));
+  }
+
+  /** The blocks, then the notes referenced so far. */
+  withNotes(blocks: Block[]): Block[] {
     return this.notes.length ? [...blocks, { type: 'notes', notes: this.notes }] : blocks;
   }
 
@@ -106,7 +110,7 @@ export class XmlDocumentReader {
   }
 
   /** The element as blocks, or undefined when it is inline content. */
-  private block(el: Element, level: number): Block[] | undefined {
+  block(el: Element, level: number): Block[] | undefined {
     const role = this.vocabulary.role(el);
     switch (role.kind) {
       case 'section': {
@@ -404,11 +408,13 @@ function stripDelimiters(tex: string): string {
   return (m ? m[1]! : tex).trim();
 }
 
+/** The first element below `el`, in document order, that passes `test`; iterative, whatever the depth. */
 function findLocal(el: Element, test: (e: Element) => boolean): Element | undefined {
-  for (const c of children(el)) {
-    if (test(c)) return c;
-    const deeper = findLocal(c, test);
-    if (deeper) return deeper;
+  const stack: Element[] = children(el).reverse();
+  while (stack.length) {
+    const e = stack.pop()!;
+    if (test(e)) return e;
+    stack.push(...children(e).reverse());
   }
   return undefined;
 }

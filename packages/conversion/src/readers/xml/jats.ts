@@ -81,7 +81,7 @@ const LABELLED = new Set([
 ]);
 const ORDERED = /^(order|alpha|roman|simple-)/;
 
-function role(el: Element): Role {
+function role(el: Element, referenced: Set<string>): Role {
   const name = el.localName ?? '';
   const parent = (el.parentNode as Element | null)?.localName ?? '';
   if (SECTIONS.has(name)) return { kind: 'section' };
@@ -93,8 +93,12 @@ function role(el: Element): Role {
     };
   if (name === 'list-item' || name === 'def') return { kind: 'item' };
   if (name === 'def-list') return { kind: 'definitions' };
-  if (name === 'fn') return parent === 'p' || parent === 'td' || parent === 'th' ? { kind: 'note' } : { kind: 'skip' };
-  if (name === 'fn-group') return { kind: 'skip' };
+  if (name === 'fn') {
+    if (parent === 'p' || parent === 'td' || parent === 'th') return { kind: 'note' };
+    // A note that no text points to (competing interests, author contributions) is read where it stands.
+    return referenced.has(el.getAttribute('id') ?? '') ? { kind: 'skip' } : { kind: 'flow' };
+  }
+  if (name === 'fn-group') return { kind: 'formal' };
   if (FLOW.has(name)) return { kind: 'flow' };
   if (name === 'preformat' || (name === 'code' && /\n/.test(el.textContent ?? ''))) return { kind: 'code' };
   if (QUOTES.has(name)) return { kind: 'quote' };
@@ -103,6 +107,11 @@ function role(el: Element): Role {
   if (name === 'disp-formula') return { kind: 'math', display: true };
   if (name === 'inline-formula') return { kind: 'math', display: false };
   if (SKIP.has(name) || name === 'title' || name === 'subtitle') return { kind: 'skip' };
+  if (name === 'label' && parent === 'ref') {
+    // A reference's number, as reference lists print it: `[12]`.
+    const label = (el.textContent ?? '').trim();
+    return { kind: 'text', text: /^\d+$/.test(label) ? `[${label}] ` : `${label} ` };
+  }
   if (name === 'element-citation' || name === 'product') return { kind: 'text', text: citationText(el) };
   if (name === 'bold') return { kind: 'strong' };
   if (name === 'italic') return { kind: 'emphasis' };
@@ -139,7 +148,10 @@ function citationText(el: Element): string {
       parts.push(`doi:${(c.textContent ?? '').trim()}`);
     else parts.push((c.textContent ?? '').replace(/\s+/g, ' ').trim());
   }
-  return parts.filter(Boolean).join('. ');
+  // Parts that end in their own punctuation (an initial, a title with a question mark) take no full stop.
+  return parts
+    .filter(Boolean)
+    .reduce((out, part) => (out ? `${out}${/[.?!]$/.test(out) ? '' : '.'} ${part}` : part), '');
 }
 
 function title(el: Element): Element[] | undefined {
@@ -169,10 +181,16 @@ export function readJats(doc: XmlDocument): { blocks: Block[]; title: string; au
     const id = fn.getAttribute('id');
     if (id) notes.set(id, fn);
   }
-  const vocabulary: Vocabulary = { role, title, isTitlePart, tableRows };
+  const referenced = new Set(
+    descendants(root, 'xref')
+      .filter((x) => x.getAttribute('ref-type') === 'fn')
+      .flatMap((x) => (x.getAttribute('rid') ?? '').split(/\s+/)),
+  );
+  const vocabulary: Vocabulary = { role: (el) => role(el, referenced), title, isTitlePart, tableRows };
   const reader = new XmlDocumentReader(vocabulary, 2, notes);
   const meta = descendants(child(root, 'front'), 'article-meta')[0];
-  const titleGroup = meta && child(meta, 'title-group');
+  // Some producers set the title straight in article-meta, without its group.
+  const titleGroup = meta && (child(meta, 'title-group') ?? meta);
   const titleParts = [titleGroup && child(titleGroup, 'article-title'), titleGroup && child(titleGroup, 'subtitle')]
     .filter((t): t is Element => t !== undefined)
     .map((t) => tidy(reader.inlineContent(t)))
@@ -209,12 +227,15 @@ export function readJats(doc: XmlDocument): { blocks: Block[]; title: string; au
         },
       ]
     : [];
-  const rest = [
-    ...children(root).filter((c) => c.localName === 'body' || c.localName === 'back'),
-    ...children(root).filter((c) => c.localName === 'sub-article' || c.localName === 'response'),
+  const parts = children(root).filter((c) => c.localName === 'body' || c.localName === 'back');
+  // Sub-articles (a decision letter, an author response) are sections of their own, titled.
+  const subArticles = children(root).filter((c) => c.localName === 'sub-article' || c.localName === 'response');
+  const body = [
+    ...parts.flatMap((part) => reader.flow(part, 0)),
+    ...subArticles.flatMap((sub) => reader.block(sub, 0) ?? []),
   ];
   return {
-    blocks: [...head, ...abstractBlocks, ...keywordBlocks, ...reader.document(rest)],
+    blocks: [...head, ...abstractBlocks, ...keywordBlocks, ...reader.withNotes(body)],
     title: (titleGroup && child(titleGroup, 'article-title')?.textContent?.replace(/\s+/g, ' ').trim()) ?? '',
     author: authors.join(', '),
   };

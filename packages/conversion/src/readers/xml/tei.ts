@@ -74,7 +74,9 @@ function role(el: Element): Role {
   if (name === 'l') return { kind: 'flow' };
   if (FLOW.has(name)) return { kind: 'flow' };
   if (name === 'code' && /\n/.test(el.textContent ?? '')) return { kind: 'code' };
-  if (name === 'eg' || name === 'egXML') return { kind: 'code' };
+  if (name === 'eg' || name === 'egXML' || (name === 'ab' && /code/.test(el.getAttribute('type') ?? '')))
+    return { kind: 'code' };
+  if (name === 'seg' && /code/.test(el.getAttribute('type') ?? '')) return { kind: 'code-span' };
   if (name === 'quote' || name === 'cit' || name === 'q') {
     return children(el).some((c) => FLOW.has(c.localName ?? '') || c.localName === 'lg')
       ? { kind: 'quote' }
