@@ -181,8 +181,11 @@ export function readJats(doc: XmlDocument): { blocks: Block[]; title: string; au
     const id = fn.getAttribute('id');
     if (id) notes.set(id, fn);
   }
+  // Pointers from the front matter (a contributor's note) are not read: their notes stay where they are.
+  const read = children(root).filter((c) => c.localName !== 'front');
   const referenced = new Set(
-    descendants(root, 'xref')
+    read
+      .flatMap((part) => descendants(part, 'xref'))
       .filter((x) => x.getAttribute('ref-type') === 'fn')
       .flatMap((x) => (x.getAttribute('rid') ?? '').split(/\s+/)),
   );
