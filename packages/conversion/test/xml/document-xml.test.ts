@@ -82,6 +82,14 @@ describe('document XML', () => {
     );
   });
 
+  it('When a TEI list is typed unordered and holds a code block, then it stays a bullet list and the code is fenced', async () => {
+    const xml =
+      '<?xml version="1.0"?>\n<TEI xmlns="http://www.tei-c.org/ns/1.0"><text><body>' +
+      '<list type="unordered"><item><p>boats</p></item><item><p>nets</p></item></list>' +
+      '<ab type="codeblock">cast --net\n  --deep</ab></body></text></TEI>';
+    expect(await convert(xml)).toBe('- boats\n- nets\n\n```\ncast --net\n  --deep\n```\n');
+  });
+
   it('When an XHTML page is saved as .xml, then it is read as HTML, not fenced as XML', async () => {
     const xml =
       '<?xml version="1.0" encoding="utf-8"?>\n<html xmlns="http://www.w3.org/1999/xhtml"><head><title>Notes</title></head>' +

@@ -68,14 +68,15 @@ function role(el: Element): Role {
   if (name === 'list') {
     const type = `${el.getAttribute('type') ?? ''} ${rendition(el)}`;
     if (/gloss/.test(type)) return { kind: 'definitions' };
-    return { kind: 'list', ordered: /order|number|arabic|roman|alpha/.test(type) };
+    // `type="unordered"` and `rend="bulleted"` say "order" or nothing about numbers: only a numbering word orders.
+    return { kind: 'list', ordered: !/unordered|bullet/.test(type) && /order|number|arabic|roman|alpha/.test(type) };
   }
   if (name === 'item') return { kind: 'item' };
+  if (name === 'eg' || name === 'egXML' || (name === 'ab' && /code/.test(el.getAttribute('type') ?? '')))
+    return { kind: 'code' };
   if (name === 'l') return { kind: 'flow' };
   if (FLOW.has(name)) return { kind: 'flow' };
   if (name === 'code' && /\n/.test(el.textContent ?? '')) return { kind: 'code' };
-  if (name === 'eg' || name === 'egXML' || (name === 'ab' && /code/.test(el.getAttribute('type') ?? '')))
-    return { kind: 'code' };
   if (name === 'seg' && /code/.test(el.getAttribute('type') ?? '')) return { kind: 'code-span' };
   if (name === 'quote' || name === 'cit' || name === 'q') {
     return children(el).some((c) => FLOW.has(c.localName ?? '') || c.localName === 'lg')
