@@ -46,6 +46,16 @@ describe('document XML', () => {
     expect(await convert(xml)).toBe('# Markwright guide\n\n## About\n\nMarkwright © 2026.\n');
   });
 
+  it('When a DocBook section has a titled formalpara and a bridgehead, then the title is kept in bold and the bridgehead nests under the section', async () => {
+    const xml =
+      '<article xmlns="http://docbook.org/ns/docbook"><title>Guide</title><section><title>Setup</title>' +
+      '<formalpara><title>Before you start</title><para>Back up the data.</para></formalpara>' +
+      '<bridgehead>Options</bridgehead><para>None.</para></section></article>';
+    expect(await convert(xml)).toBe(
+      '# Guide\n\n## Setup\n\n**Before you start**\n\nBack up the data.\n\n### Options\n\nNone.\n',
+    );
+  });
+
   it('When a JATS article is uploaded, then title, authors, abstract, numbered sections, figure captions, notes and references come out', async () => {
     const xml = `<?xml version="1.0"?>
 <!DOCTYPE article PUBLIC "-//NLM//DTD JATS (Z39.96) Journal Publishing DTD v1.3 20210610//EN" "JATS-journalpublishing1-3.dtd">

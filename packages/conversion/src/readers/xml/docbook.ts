@@ -40,7 +40,6 @@ const SECTIONS = new Set([
 const FLOW = new Set([
   'para',
   'simpara',
-  'formalpara',
   'listitem',
   'step',
   'member',
@@ -87,6 +86,7 @@ const FORMAL = new Set([
   'mediaobject',
   'screenshot',
   'procedure',
+  'formalpara',
 ]);
 const SKIP = new Set([
   'info',

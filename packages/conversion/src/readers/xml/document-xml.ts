@@ -122,9 +122,7 @@ export class XmlDocumentReader {
       }
       case 'heading': {
         const text = tidy(this.inlineContent(el));
-        return text.length
-          ? [{ type: 'heading', level: Math.min(6, this.topLevel + Math.max(0, level - 1)), text }]
-          : [];
+        return text.length ? [{ type: 'heading', level: Math.min(6, this.topLevel + level), text }] : [];
       }
       case 'flow':
       case 'item':
