@@ -5,8 +5,9 @@ import { ConversionError } from '../../types';
 import { decodeText, normaliseNewlines } from '../shared/text-decoding';
 import { text as plain, type Block } from '../../document/model';
 import { child, children, descendants } from '../shared/xml-dom';
-import { htmlToBlocks } from '../shared/html/reader';
-import { htmlReader } from '../html';
+import { htmlToBlocks, readHtml } from '../shared/html/reader';
+import { parseHtml } from '../shared/html/dom';
+import { headMetadata } from '../shared/html/head-metadata';
 import { prepareXml } from './doctype';
 import { documentVocabulary } from './vocabulary';
 import { readDocBook } from './docbook';
@@ -20,7 +21,7 @@ import { readTei } from './tei';
  */
 export const xmlReader: Reader = {
   name: 'xml',
-  async read(input, options) {
+  async read(input) {
     const text = normaliseNewlines(decodeText(input)).trim();
     if (!text) return { blocks: [], metadata: { title: '', author: '', page_count: 1 } };
     const valid = XMLValidator.validate(text, { allowBooleanAttributes: true });
@@ -36,7 +37,10 @@ export const xmlReader: Reader = {
     if (feed) return { blocks: feed.blocks, metadata: { title: feed.title, author: '', page_count: 1 } };
     const root = doc.documentElement;
     const vocabulary = root ? documentVocabulary(root, doctypeOf(text)) : undefined;
-    if (root && vocabulary === 'xhtml') return htmlReader.read(Buffer.from(prepared.xml, 'utf8'), options);
+    if (root && vocabulary === 'xhtml') {
+      const page = parseHtml(prepared.xml);
+      return { blocks: readHtml(page), metadata: headMetadata(page) };
+    }
     if (root && vocabulary) {
       const read = vocabulary === 'jats' ? readJats : vocabulary === 'docbook' ? readDocBook : readTei;
       const { blocks, title, author } = read({ doc, root });
