@@ -16,8 +16,6 @@ export const MAX_ENTITY_EXPANSION = 1_000_000;
 /** The XML as given to the parser: no internal subset left, entity references replaced or dropped. */
 export interface PreparedXml {
   xml: string;
-  /** Whether the file had an internal subset (it then had no output before: it was refused). */
-  hadInternalSubset: boolean;
 }
 
 const PREDEFINED = new Set(['amp', 'lt', 'gt', 'quot', 'apos']);
@@ -28,7 +26,7 @@ const REFERENCE_OR_LITERAL = /<!\[CDATA\[[\s\S]*?\]\]>|<!--[\s\S]*?-->|&([A-Za-z
 
 export function prepareXml(text: string): PreparedXml {
   const doctype = internalSubset(text);
-  if (!doctype) return { xml: text, hadInternalSubset: false };
+  if (!doctype) return { xml: text };
   const replacements = declaredEntities(doctype.subset);
   const head = text.slice(0, doctype.start);
   const body = text.slice(doctype.end);
@@ -41,7 +39,7 @@ export function prepareXml(text: string): PreparedXml {
     budget -= value.length;
     return value;
   });
-  return { xml: head + resolved, hadInternalSubset: true };
+  return { xml: head + resolved };
 }
 
 /**
