@@ -1,8 +1,8 @@
 import { isUtf8 } from 'node:buffer';
-import type { DocumentMetadata } from '../../types';
 import type { Reader } from '../reader';
 import { decodeText } from '../shared/text-decoding';
-import { descendantsOf, parseHtml, textOf, type HtmlElement } from '../shared/html/dom';
+import { parseHtml } from '../shared/html/dom';
+import { headMetadata } from '../shared/html/head-metadata';
 import { readHtml } from '../shared/html/reader';
 
 /** html, htm: the main content as document blocks (tables, lists, code, links); title and author from the head. */
@@ -35,16 +35,4 @@ function decodeHtml(input: Buffer): string {
  */
 function isNonAsciiUtf8(input: Buffer): boolean {
   return isUtf8(input) && input.some((b) => b >= 0x80);
-}
-
-/** The first <title> and the author <meta>. */
-function headMetadata(root: HtmlElement): DocumentMetadata {
-  let title: string | undefined;
-  let author: string | undefined;
-  for (const el of descendantsOf(root)) {
-    if (el.tag === 'title') title ??= textOf(el).replace(/\s+/g, ' ').trim();
-    else if (el.tag === 'meta' && el.attrs.name?.toLowerCase() === 'author') author ??= el.attrs.content?.trim();
-    else if (el.tag === 'body') break;
-  }
-  return { title: title ?? '', author: author ?? '', page_count: 1 };
 }

@@ -1,14 +1,24 @@
 import { XMLValidator } from 'fast-xml-parser';
-import { XMLSerializer, type Element } from '@xmldom/xmldom';
+import { DOMParser, XMLSerializer, type Document, type Element } from '@xmldom/xmldom';
 import type { Reader } from '../reader';
 import { ConversionError } from '../../types';
 import { decodeText, normaliseNewlines } from '../shared/text-decoding';
 import { text as plain, type Block } from '../../document/model';
-import { parseXml } from '../shared/office-properties';
 import { child, children, descendants } from '../shared/xml-dom';
-import { htmlToBlocks } from '../shared/html/reader';
+import { htmlToBlocks, readHtml } from '../shared/html/reader';
+import { parseHtml } from '../shared/html/dom';
+import { headMetadata } from '../shared/html/head-metadata';
+import { prepareXml } from './doctype';
+import { documentVocabulary } from './vocabulary';
+import { readDocBook } from './docbook';
+import { readJats } from './jats';
+import { readTei } from './tei';
 
-/** XML: checked for well-formedness (no entity expansion: entities are never resolved) and fenced as-is. */
+/**
+ * XML: checked for well-formedness; feeds read as a list of entries, document vocabularies (JATS,
+ * DocBook, TEI, XHTML) as documents, anything else fenced as-is. Entities declared in the DOCTYPE
+ * are never loaded and never expanded recursively (`doctype.ts`).
+ */
 export const xmlReader: Reader = {
   name: 'xml',
   async read(input) {
@@ -21,16 +31,28 @@ export const xmlReader: Reader = {
         `The XML file is not well-formed: ${valid.err.msg} (line ${valid.err.line}).`,
       );
     }
-    const feed = feedBlocks(text);
+    const prepared = prepareXml(text);
+    const doc = parseDocumentXml(prepared.xml);
+    const feed = feedBlocks(doc);
     if (feed) return { blocks: feed.blocks, metadata: { title: feed.title, author: '', page_count: 1 } };
+    const root = doc.documentElement;
+    const vocabulary = root ? documentVocabulary(root, doctypeOf(text)) : undefined;
+    if (root && vocabulary === 'xhtml') {
+      const page = parseHtml(prepared.xml);
+      return { blocks: readHtml(page), metadata: headMetadata(page) };
+    }
+    if (root && vocabulary) {
+      const read = vocabulary === 'jats' ? readJats : vocabulary === 'docbook' ? readDocBook : readTei;
+      const { blocks, title, author } = read({ doc, root });
+      return { blocks, metadata: { title, author, page_count: 1 } };
+    }
     const title = /<title(?:\s[^>]*)?>([^<]{1,500})<\/title>/i.exec(text)?.[1]?.trim() ?? '';
     return { blocks: [{ type: 'code', language: 'xml', text }], metadata: { title, author: '', page_count: 1 } };
   },
 };
 
 /** RSS 2.0, RSS 1.0 (RDF) and Atom feeds read as what they are: a titled list of entries, not raw XML. */
-function feedBlocks(xml: string): { blocks: Block[]; title: string } | undefined {
-  const doc = parseXml(xml, 'XML file');
+function feedBlocks(doc: Document): { blocks: Block[]; title: string } | undefined {
   const root = doc.documentElement;
   if (!root || (root.localName !== 'rss' && root.localName !== 'feed' && root.localName !== 'RDF')) return undefined;
   // RSS 2.0 nests its items in the channel; RSS 1.0 (RDF) sets them beside it; Atom has no channel.
@@ -77,6 +99,19 @@ function feedBlocks(xml: string): { blocks: Block[]; title: string } | undefined
   }
   return { blocks, title };
 }
+
+/** The file parsed once its DOCTYPE subset is made safe (`prepareXml`): nothing is loaded or expanded here. */
+function parseDocumentXml(xml: string): Document {
+  return new DOMParser({ onError: () => undefined }).parseFromString(xml, 'text/xml');
+}
+
+/** The DOCTYPE declaration's name and identifiers (`article PUBLIC "-//OASIS//DTD DocBook XML V4.5//EN"`). */
+function doctypeOf(text: string): string {
+  return /<!DOCTYPE\s([^[>]*)/.exec(text.slice(0, DOCTYPE_HEAD))?.[1] ?? '';
+}
+
+/** How far into the file the DOCTYPE is looked for: it comes before the root element. */
+const DOCTYPE_HEAD = 4096;
 
 /** Opening words of a feed entry's summary that, found in its full text, make the summary an excerpt of it. */
 const EXCERPT_WORDS = 12;
