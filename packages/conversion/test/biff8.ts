@@ -164,3 +164,17 @@ export function noteRecords(row: number, col: number, id: number, author: string
   );
   return Buffer.concat([obj, txo, chars, runs, note]);
 }
+
+/** One MS Graph chart as an embedded object's workbook holds it (a bar chart, one series, cached values): the DOC, RTF and PPTX hosts' tests share it. */
+export function ducksSeenChart(): Buffer {
+  return chartSubstream(
+    {
+      title: 'Ducks seen',
+      kind: 0x1018,
+      categories: ['2021', '2022'],
+      series: [{ name: 'Mallard', values: [120, 130] }],
+      cache: true,
+    },
+    0x8000,
+  );
+}

@@ -3,7 +3,7 @@ import * as XLSX from '@e965/xlsx';
 import { convertDocument } from '../../src';
 import { buildDoc, para } from '../word97';
 import { pptFile, record, textAtom, u32 } from '../ppt97';
-import { bof, chartSubstream, eof, workbookStorage } from '../biff8';
+import { bof, ducksSeenChart, eof, workbookStorage } from '../biff8';
 
 const std = { enhanced: false };
 
@@ -84,16 +84,7 @@ describe('legacy binary Office', () => {
 
 describe('DOC (Word 97-2003)', () => {
   it('When a paragraph holds an embedded MS Graph chart (an EMBED field naming its ObjectPool storage), then its title, kind and data follow the paragraph instead of its picture', async () => {
-    const chart = chartSubstream(
-      {
-        title: 'Ducks seen',
-        kind: 0x1018,
-        categories: ['2021', '2022'],
-        series: [{ name: 'Mallard', values: [120, 130] }],
-        cache: true,
-      },
-      0x8000,
-    );
+    const chart = ducksSeenChart();
     const doc = buildDoc({
       body: [
         {

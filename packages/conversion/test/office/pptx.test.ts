@@ -3,7 +3,7 @@ import sharp from 'sharp';
 import PptxGenJS from 'pptxgenjs';
 import { convertDocument } from '../../src';
 import { DIAGRAM_DATA_REL, SMARTART_GRAPHIC, smartArtData } from '../smartart';
-import { bof, chartSubstream, eof, workbookStorage } from '../biff8';
+import { bof, ducksSeenChart, eof, workbookStorage } from '../biff8';
 
 const std = { enhanced: false };
 
@@ -216,16 +216,7 @@ describe('PPTX', () => {
     const pptx = new PptxGenJS();
     pptx.addSlide().addText('Results', { x: 0.5, y: 0.3, w: 9, h: 0.8 });
     const zip = await JSZip.loadAsync((await pptx.write({ outputType: 'nodebuffer' })) as Buffer);
-    const chart = chartSubstream(
-      {
-        title: 'Ducks seen',
-        kind: 0x1018,
-        categories: ['2021', '2022'],
-        series: [{ name: 'Mallard', values: [120, 130] }],
-        cache: true,
-      },
-      0x8000,
-    );
+    const chart = ducksSeenChart();
     zip.file('ppt/embeddings/oleObject1.bin', workbookStorage(Buffer.concat([bof(0x0005), eof(), chart])));
     const rels = 'ppt/slides/_rels/slide1.xml.rels';
     zip.file(

@@ -1,5 +1,5 @@
 import { convertDocument } from '../../src';
-import { bof, chartSubstream, eof, workbookStorage } from '../biff8';
+import { bof, ducksSeenChart, eof, workbookStorage } from '../biff8';
 
 const rtf = async (source: string) =>
   (await convertDocument(Buffer.from(source, 'latin1'), 'rtf', { enhanced: false })).markdown;
@@ -169,16 +169,7 @@ describe('RTF tables', () => {
 
 describe('RTF text and destinations', () => {
   it('When a paragraph holds an embedded MS Graph chart (\\object with \\objdata, as Word writes it), then its title, kind and data follow the paragraph instead of its result picture', async () => {
-    const chart = chartSubstream(
-      {
-        title: 'Ducks seen',
-        kind: 0x1018,
-        categories: ['2021', '2022'],
-        series: [{ name: 'Mallard', values: [120, 130] }],
-        cache: true,
-      },
-      0x8000,
-    );
+    const chart = ducksSeenChart();
     const storage = workbookStorage(Buffer.concat([bof(0x0005), eof(), chart]));
     const u32 = (n: number) => Buffer.from(Uint32Array.of(n).buffer);
     const name = (text: string) => (text ? Buffer.concat([u32(text.length + 1), Buffer.from(`${text}\0`)]) : u32(0));
