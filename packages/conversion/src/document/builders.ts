@@ -51,7 +51,11 @@ const space: Inline = { type: 'text', text: ' ' };
  * break (the writer puts a space in a cell), list items keep their markers, code becomes code spans.
  */
 export function blocksAsInline(blocks: Block[]): Inline[] {
-  const parts = blocks.map(blockAsInline).filter((p) => p.length);
+  return joinedByBreaks(blocks.map(blockAsInline).filter((p) => p.length));
+}
+
+/** Parts (lines, a cell's paragraphs) one after another, a hard line break between each two. */
+export function joinedByBreaks(parts: Inline[][]): Inline[] {
   return parts.flatMap((p, i) => (i ? [{ type: 'break' } as Inline, ...p] : p));
 }
 

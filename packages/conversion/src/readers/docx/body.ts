@@ -9,7 +9,7 @@ import { DEFINITION_STYLE, TERM_STYLE, definitionLists, type DefinitionRole } fr
 import { headingLevelOfStyleName } from '../shared/heading-styles';
 import { nestListItems } from '../../document/lists';
 import { withoutWholeEmphasis } from '../../document/builders';
-import { blocksAsInline, collapseSpaces, styled } from '../../document/builders';
+import { blocksAsInline, collapseSpaces, joinedByBreaks, styled } from '../../document/builders';
 import { inlineText, isBlankInline } from '../../document/predicates';
 import { attr, child, children, descendants, relAttr } from '../shared/xml-dom';
 import { ListNumbering } from './numbering';
@@ -681,9 +681,7 @@ function formatted(pieces: Piece[]): Inline[] {
 /** Text with its line ends (`w:br`, `w:cr`) as hard line breaks, as DOC, ODT and RTF give them. */
 function withBreaks(text: string): Inline[] {
   if (!text.includes('\n')) return [{ type: 'text', text }];
-  return text
-    .split('\n')
-    .flatMap((line, i): Inline[] => [...(i ? [{ type: 'break' as const }] : []), ...(line ? [plainText(line)] : [])]);
+  return joinedByBreaks(text.split('\n').map((line) => (line ? [plainText(line)] : [])));
 }
 
 const plainText = (value: string): Inline => ({ type: 'text', text: value });

@@ -2,7 +2,7 @@ import WordExtractor from 'word-extractor';
 import type { Reader } from '../reader';
 import { ConversionError } from '../../types';
 import { text as plain, type Block, type Inline } from '../../document/model';
-import { collapseSpaces, styled, withoutWholeEmphasis } from '../../document/builders';
+import { collapseSpaces, joinedByBreaks, styled, withoutWholeEmphasis } from '../../document/builders';
 import { inlineText, isBlankInline } from '../../document/predicates';
 import { nestListItems, type FlatListItem } from '../../document/lists';
 import CFB from 'cfb';
@@ -75,7 +75,7 @@ function wordBlocks(
   const roles = new WeakMap<Inline[], DefinitionRole>();
   let row: Inline[][] = [];
   let cell: Inline[][] = [];
-  const cellText = (): Inline[] => cell.flatMap((t, i): Inline[] => (i ? [{ type: 'break' }, ...t] : t));
+  const cellText = (): Inline[] => joinedByBreaks(cell);
   const flushList = (): void => {
     if (listRun.length) blocks.push(...nestListItems(listRun));
     listRun = [];

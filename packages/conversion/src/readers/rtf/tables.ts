@@ -1,5 +1,5 @@
 import type { Block, Inline } from '../../document/model';
-import { blocksAsInline } from '../../document/builders';
+import { blocksAsInline, joinedByBreaks } from '../../document/builders';
 import { isBlankInline } from '../../document/predicates';
 import { gridRows, type CellDef, type GridRow } from '../shared/table-grid';
 
@@ -128,10 +128,6 @@ function finishTable(table: OpenTable): Block[] {
   table.cells = [];
   const rows = table.rows;
   if (rows.every((r) => r.cells.every((c) => c.every(isBlankInline)))) return [];
-  return [{ type: 'table', rows: gridRows(rows, cellText) }];
-}
-
-/** A cell's paragraphs on one line, a break between them. */
-function cellText(paragraphs: Inline[][]): Inline[] {
-  return paragraphs.flatMap((p, i) => (i ? [{ type: 'break' } as Inline, ...p] : p));
+  // A cell's paragraphs on one line, a break between them.
+  return [{ type: 'table', rows: gridRows(rows, joinedByBreaks) }];
 }

@@ -2,7 +2,7 @@ import type { Element } from '@xmldom/xmldom';
 import type { Block } from '../../document/model';
 import { attr, child, children, descendants } from '../shared/xml-dom';
 import { XmlDocumentReader, tidy, type Role, type Vocabulary } from './document-xml';
-import type { XmlDocument } from './vocabulary';
+import { DOCBOOK_INFO, type XmlDocument } from './vocabulary';
 
 /** DocBook 4 and 5 (the same element names; 5 adds a namespace and `info`). */
 const SECTIONS = new Set([
@@ -89,18 +89,7 @@ const FORMAL = new Set([
   'formalpara',
 ]);
 const SKIP = new Set([
-  'info',
-  'articleinfo',
-  'bookinfo',
-  'chapterinfo',
-  'sectioninfo',
-  'sect1info',
-  'sect2info',
-  'sect3info',
-  'prefaceinfo',
-  'appendixinfo',
-  'partinfo',
-  'refentryinfo',
+  ...DOCBOOK_INFO,
   'refmeta',
   'indexterm',
   'remark',

@@ -29,15 +29,25 @@ const DOCBOOK_ROOTS = new Set([
   'set',
   'reference',
 ]);
-/** Children one of those roots has when it is DocBook without a namespace (DocBook 4). */
-const DOCBOOK_CHILDREN = new Set([
-  'title',
+/** DocBook's metadata blocks: DocBook 5's `info` and DocBook 4's per-element `…info`. */
+export const DOCBOOK_INFO = [
   'info',
   'articleinfo',
   'bookinfo',
   'chapterinfo',
   'sectioninfo',
   'sect1info',
+  'sect2info',
+  'sect3info',
+  'prefaceinfo',
+  'appendixinfo',
+  'partinfo',
+  'refentryinfo',
+];
+/** Children one of those roots has when it is DocBook without a namespace (DocBook 4). */
+const DOCBOOK_CHILDREN = new Set([
+  ...DOCBOOK_INFO,
+  'title',
   'para',
   'simpara',
   'section',
