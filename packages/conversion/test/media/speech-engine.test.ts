@@ -45,6 +45,26 @@ function spokenAlone(sentence: string, ext: string): Buffer {
   return fs.readFileSync(out);
 }
 
+/**
+ * espeak-ng's words said one at a time, `gap` seconds apart, in groups `pause` seconds apart, as a WAV
+ * (espeak-ng's voice is the one Moonshine tiny misreads most word by word).
+ */
+function saidApart(groups: string[][], gap: number, pause: number): Buffer {
+  const words = groups.flatMap((group, g) =>
+    group.map((word, i) => {
+      const wav = path.join(tmp, `word-${g}-${i}.wav`);
+      execFileSync('espeak-ng', ['-v', 'en-us', '-s', '160', '-w', wav, word]);
+      return { wav, after: i < group.length - 1 ? gap : pause };
+    }),
+  );
+  const out = path.join(tmp, 'apart.wav');
+  const inputs = words.flatMap((w) => ['-i', w.wav]);
+  const pads = words.map((w, i) => `[${i}]aresample=16000,apad=pad_dur=${w.after}[a${i}]`).join(';');
+  const concat = `${words.map((_, i) => `[a${i}]`).join('')}concat=n=${words.length}:v=0:a=1`;
+  execFileSync('ffmpeg', ['-v', 'error', '-y', ...inputs, '-filter_complex', `${pads};${concat}`, '-ac', '1', out]);
+  return fs.readFileSync(out);
+}
+
 const converted = async (input: Buffer): Promise<string> =>
   (await convertIsolated(input, 'wav', { enhanced: false }, limits)).markdown.trim();
 
@@ -142,6 +162,32 @@ describe('the offline speech engine', () => {
     expect(Array.from(withEdgeSilence(samples, 0, 2, 3))).toEqual([0, 0, 0, 0.5, 0.5]);
     expect(Array.from(withEdgeSilence(samples, 1, 3, 3))).toEqual([0.5, 0.5]);
     expect(Array.from(withEdgeSilence(samples, 2, 5, 2))).toEqual([0.5, 0.5, 0, 0]);
+  });
+
+  it('When words are said one by one, then they are read together, and a paragraph pause still starts a new paragraph', async () => {
+    const md = await converted(
+      saidApart(
+        [
+          ['red', 'green', 'blue', 'yellow'],
+          ['monday', 'tuesday', 'wednesday'],
+        ],
+        0.5,
+        2.5,
+      ),
+    );
+    const paragraphs = md.split('\n\n');
+    expect(paragraphs).toHaveLength(2);
+    const words = paragraphs.map((p) =>
+      p
+        .toLowerCase()
+        .split(/[^a-z]+/)
+        .filter(Boolean),
+    );
+    expect(words[0]).toEqual(['red', 'green', 'blue', 'yellow']);
+    expect(words[1]).toEqual(['monday', 'tuesday', 'wednesday']);
+    // Four words of about 0.5 s, 0.5 s apart, then 2.5 s of silence: the second group starts at about 6 s.
+    expect(paragraphs[0]).toMatch(/^\[00:00\] /);
+    expect(paragraphs[1]).toMatch(/^\[00:0[5-7]\] /);
   });
 
   it('When Moonshine fails on a chunk, then PocketSphinx transcribes it instead', async () => {

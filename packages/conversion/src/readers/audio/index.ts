@@ -16,7 +16,7 @@ const CHUNK_SECONDS = 300;
 /** A chunk may run this much longer (seconds, the longest stretch of sound), so it ends in a silence, not inside a word. */
 const SEAM_SECONDS = 30;
 /** A pause this long (seconds) between words starts a new paragraph. */
-const PARAGRAPH_PAUSE = 1.2;
+export const PARAGRAPH_PAUSE = 1.2;
 /** A paragraph that would run past this many seconds ends at the next short pause (a sentence gap), so long speech gets timestamps. */
 const PARAGRAPH_SOFT_SECONDS = 30;
 /** A gap between words at least this long (seconds) is a pause between sentences. */
@@ -295,12 +295,15 @@ export async function transcribeWithMoonshine(wav: string): Promise<Word[]> {
   const words: Word[] = [];
   let lastEnd = 0;
   for (const [i, [from, to]] of stretches.entries()) {
-    const said = texts[i]!.trim();
-    if (!said) continue;
+    const said = texts[i]?.trim();
     // Times of the sound itself: a stretch carries STRETCH_PADDING of silence at each end that has one.
     const start = from / FRAMES_PER_SECOND + (from > 0 ? STRETCH_PADDING : 0);
     const end = Math.max(start, to / FRAMES_PER_SECOND - STRETCH_PADDING);
-    words.push({ word: said, start, end, pause: words.length ? Math.max(0, start - lastEnd) : 0 });
+    const previous = words[words.length - 1];
+    // A stretch read together with the one before: its words are in that one's text, which now ends here.
+    if (texts[i] === null && previous) previous.end = end;
+    else if (!said) continue;
+    else words.push({ word: said, start, end, pause: words.length ? Math.max(0, start - lastEnd) : 0 });
     lastEnd = end;
   }
   return words;

@@ -59,9 +59,13 @@ export function moonshineInstalled(): boolean {
 
 /**
  * Moonshine's text for each [start, end) range of 10 ms frames of a 16 kHz mono WAV, from one
- * child process (the model loads once per chunk, about half a second).
+ * child process (the model loads once per chunk, about half a second); `null` for a range whose
+ * words were read together with the range before and are in its text.
  */
-export async function moonshineStretches(wav: string, stretches: Array<[number, number]>): Promise<string[]> {
+export async function moonshineStretches(
+  wav: string,
+  stretches: Array<[number, number]>,
+): Promise<Array<string | null>> {
   const list = `${wav}.stretches.json`;
   await fs.promises.writeFile(list, JSON.stringify(stretches));
   try {
@@ -71,7 +75,7 @@ export async function moonshineStretches(wav: string, stretches: Array<[number, 
     });
     const texts = JSON.parse(stdout) as unknown;
     if (!Array.isArray(texts) || texts.length !== stretches.length) throw new Error('Moonshine gave no transcript');
-    return texts.map(String);
+    return texts.map((t) => (t === null ? null : String(t)));
   } finally {
     await fs.promises.rm(list, { force: true });
   }
