@@ -296,7 +296,7 @@ export class DocxReader {
           this.run(el, fmt, out, extra);
           break;
         case 'hyperlink': {
-          const rel = this.pkg.rels.get(relAttr(el) ?? '');
+          const rel = this.pkg.relsOf(el).get(relAttr(el) ?? '');
           const href = rel?.target || undefined;
           this.inline(children(el), { ...fmt, href: href ?? fmt.href }, out, extra);
           break;
