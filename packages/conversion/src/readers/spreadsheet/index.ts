@@ -170,7 +170,15 @@ export const spreadsheetReader: Reader = {
         continue;
       }
       const truncated = grid.rows.length > MAX_ROWS_PER_SHEET;
-      const tables: Placed[] = positionedRegions(grid.rows.slice(0, MAX_ROWS_PER_SHEET)).map((region) => ({
+      // The merged ranges in the grid's indexes: a value one spread along a row is a title, typed in each cell data.
+      const merges = (sheet['!merges'] ?? []).map((m) => ({
+        top: m.s.r - grid.top,
+        left: m.s.c - grid.left,
+        bottom: m.e.r - grid.top,
+        right: m.e.c - grid.left,
+      }));
+      const regions = positionedRegions(grid.rows.slice(0, MAX_ROWS_PER_SHEET), merges);
+      const tables: Placed[] = regions.map((region) => ({
         top: grid.top + region.top,
         left: grid.left + region.left,
         blocks: [
