@@ -1027,4 +1027,16 @@ describe('DOCX', () => {
     expect(markdown).toContain('[^1]: Note [link](https://example.com/note)');
     expect(markdown).toContain('Comment by Ana: Comment [link](https://example.com/comment)');
   });
+  it("When a symbol is inserted from the Symbol font (w:sym) or text is typed in it, then its Greek letters and signs are read; another symbol font's stays out", async () => {
+    const w = 'xmlns:w="http://schemas.openxmlformats.org/wordprocessingml/2006/main"';
+    const run = (t: string) => `<w:r><w:t xml:space="preserve">${t}</w:t></w:r>`;
+    const body =
+      `<w:p>${run('x ')}<w:r><w:sym w:font="Symbol" w:char="F0B3"/></w:r>${run(' 5, ')}` +
+      '<w:r><w:rPr><w:rFonts w:ascii="Symbol" w:hAnsi="Symbol"/></w:rPr><w:t>a+b</w:t></w:r>' +
+      `${run(' and ')}<w:r><w:sym w:font="Wingdings" w:char="F0FC"/></w:r>${run('end')}</w:p>`;
+    const input = Buffer.from(
+      zipSync({ 'word/document.xml': strToU8(`<w:document ${w}><w:body>${body}</w:body></w:document>`) }),
+    );
+    expect((await convertDocument(input, 'docx', std)).markdown).toBe('x ≥ 5, α+β and end\n');
+  });
 });
