@@ -629,9 +629,7 @@ describe('HTML math in pandoc spans and hidden MathML', () => {
     expect((await html(`<html><head>${config}</head><body>${body}</body></html>`)).markdown).toBe(
       'Let $x_1$ be $y$.\n',
     );
-    expect((await html(`<html><head></head><body>${body}</body></html>`)).markdown).toBe(
-      'Let $x_1$ be \\\\(y\\\\).\n',
-    );
+    expect((await html(`<html><head></head><body>${body}</body></html>`)).markdown).toBe('Let $x_1$ be \\\\(y\\\\).\n');
   });
 
   it('When pandoc wrote math as TeX in math spans (--mathjax, --katex), then each span is a formula without its delimiters; its own italics rendering stays', async () => {

@@ -579,14 +579,25 @@ describe('spreadsheets', () => {
     expect(await markdownInEachFormat(cells)).toEqual(
       inEachFormat('## Data\n\n| 1 | 1 |\n| --- | --- |\n| 2 | 1 |\n| 3 | 2 |\n| 4 | 3 |\n'),
     );
-    expect(await markdownInEachFormat([['Yes', 'Yes'], ['Tea', 'Coffee'], ['Milk', 'Sugar']])).toEqual(
-      inEachFormat('## Data\n\n| Yes | Yes |\n| --- | --- |\n| Tea | Coffee |\n| Milk | Sugar |\n'),
-    );
+    expect(
+      await markdownInEachFormat([
+        ['Yes', 'Yes'],
+        ['Tea', 'Coffee'],
+        ['Milk', 'Sugar'],
+      ]),
+    ).toEqual(inEachFormat('## Data\n\n| Yes | Yes |\n| --- | --- |\n| Tea | Coffee |\n| Milk | Sugar |\n'));
   });
 
   it("When an XLSX's content types name a part the package lacks (its styles), then the sheets are read, not refused", async () => {
     const wb = XLSX.utils.book_new();
-    XLSX.utils.book_append_sheet(wb, XLSX.utils.aoa_to_sheet([['Item', 'Qty'], ['Pens', 3]]), 'Stock');
+    XLSX.utils.book_append_sheet(
+      wb,
+      XLSX.utils.aoa_to_sheet([
+        ['Item', 'Qty'],
+        ['Pens', 3],
+      ]),
+      'Stock',
+    );
     const files = unzipSync(Buffer.from(XLSX.write(wb, { type: 'buffer', bookType: 'xlsx' })));
     delete files['xl/styles.xml'];
     const input = Buffer.from(zipSync(files));
