@@ -962,4 +962,81 @@ describe('DOCX', () => {
         '| Figure 3 |  |\n| --- | --- |\n\n**Share**\n\n*Pie chart*\n\n|  | Part |\n| --- | --- |\n| East | 60 |\n| West | 40 |\n\nEnd.\n',
     );
   });
+  it("When a footnote holds a hyperlink, then its address is the footnotes part's relationship, not the body's", async () => {
+    const doc = new Document({
+      footnotes: {
+        1: {
+          children: [
+            new Paragraph({
+              children: [
+                new TextRun('See '),
+                new ExternalHyperlink({ link: 'https://example.org/notes', children: [new TextRun('the notes')] }),
+              ],
+            }),
+          ],
+        },
+      },
+      sections: [
+        {
+          children: [
+            new Paragraph({
+              children: [
+                new ExternalHyperlink({ link: 'https://example.com/body', children: [new TextRun('Body link')] }),
+                new FootnoteReferenceRun(1),
+              ],
+            }),
+          ],
+        },
+      ],
+    });
+    const { markdown } = await convertDocument(await Packer.toBuffer(doc), 'docx', std);
+    expect(markdown).toBe(
+      '[Body link](https://example.com/body)[^1]\n\n[^1]: See [the notes](https://example.org/notes)\n',
+    );
+  });
+
+  it('When a comment and a footnote each name relationship rId1 of their own part, then each link goes where its part says', async () => {
+    const w = 'xmlns:w="http://schemas.openxmlformats.org/wordprocessingml/2006/main"';
+    const r = 'xmlns:r="http://schemas.openxmlformats.org/officeDocument/2006/relationships"';
+    const rels = (target: string) =>
+      strToU8(
+        '<Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships">' +
+          `<Relationship Id="rId1" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/hyperlink" Target="${target}" TargetMode="External"/></Relationships>`,
+      );
+    const link = '<w:hyperlink r:id="rId1"><w:r><w:t>link</w:t></w:r></w:hyperlink>';
+    const input = Buffer.from(
+      zipSync({
+        'word/document.xml': strToU8(
+          `<w:document ${w} ${r}><w:body><w:p>${link}<w:r><w:footnoteReference w:id="1"/></w:r>` +
+            '<w:commentRangeStart w:id="0"/><w:r><w:t xml:space="preserve"> text</w:t></w:r><w:commentRangeEnd w:id="0"/>' +
+            '<w:r><w:commentReference w:id="0"/></w:r></w:p></w:body></w:document>',
+        ),
+        'word/_rels/document.xml.rels': rels('https://example.com/body'),
+        'word/footnotes.xml': strToU8(
+          `<w:footnotes ${w} ${r}><w:footnote w:id="1"><w:p><w:r><w:t xml:space="preserve">Note </w:t></w:r>${link}</w:p></w:footnote></w:footnotes>`,
+        ),
+        'word/_rels/footnotes.xml.rels': rels('https://example.com/note'),
+        'word/comments.xml': strToU8(
+          `<w:comments ${w} ${r}><w:comment w:id="0" w:author="Ana"><w:p><w:r><w:t xml:space="preserve">Comment </w:t></w:r>${link}</w:p></w:comment></w:comments>`,
+        ),
+        'word/_rels/comments.xml.rels': rels('https://example.com/comment'),
+      }),
+    );
+    const { markdown } = await convertDocument(input, 'docx', std);
+    expect(markdown).toContain('[link](https://example.com/body)');
+    expect(markdown).toContain('[^1]: Note [link](https://example.com/note)');
+    expect(markdown).toContain('Comment by Ana: Comment [link](https://example.com/comment)');
+  });
+  it("When a symbol is inserted from the Symbol font (w:sym) or text is typed in it, then its Greek letters and signs are read; another symbol font's stays out", async () => {
+    const w = 'xmlns:w="http://schemas.openxmlformats.org/wordprocessingml/2006/main"';
+    const run = (t: string) => `<w:r><w:t xml:space="preserve">${t}</w:t></w:r>`;
+    const body =
+      `<w:p>${run('x ')}<w:r><w:sym w:font="Symbol" w:char="F0B3"/></w:r>${run(' 5, ')}` +
+      '<w:r><w:rPr><w:rFonts w:ascii="Symbol" w:hAnsi="Symbol"/></w:rPr><w:t>a+b</w:t></w:r>' +
+      `${run(' and ')}<w:r><w:sym w:font="Wingdings" w:char="F0FC"/></w:r>${run('end')}</w:p>`;
+    const input = Buffer.from(
+      zipSync({ 'word/document.xml': strToU8(`<w:document ${w}><w:body>${body}</w:body></w:document>`) }),
+    );
+    expect((await convertDocument(input, 'docx', std)).markdown).toBe('x ≥ 5, α+β and end\n');
+  });
 });

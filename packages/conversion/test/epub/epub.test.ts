@@ -359,4 +359,32 @@ describe('EPUB', () => {
         'Fees are due monthly, as the schedule sets out in its second part.\n\n[^1]: Source: survey.\n',
     );
   });
+  it("When the container is missing or names the package document in the wrong case, then the archive's .opf is read", async () => {
+    const opf =
+      '<package xmlns:dc="http://purl.org/dc/elements/1.1/"><metadata><dc:title>Loose</dc:title></metadata>' +
+      '<manifest><item id="a" href="a.xhtml"/></manifest><spine><itemref idref="a"/></spine></package>';
+    const chapter = page('A', '<h1>Start</h1><p>Words of the book.</p>');
+    const withoutContainer = Buffer.from(
+      zipSync({
+        mimetype: strToU8('application/epub+zip'),
+        'OEBPS/Content.opf': strToU8(opf),
+        'OEBPS/a.xhtml': chapter,
+      }),
+    );
+    const wrongCase = Buffer.from(
+      zipSync({
+        mimetype: strToU8('application/epub+zip'),
+        'META-INF/container.xml': strToU8(
+          '<container><rootfiles><rootfile full-path="oebps/content.opf"/></rootfiles></container>',
+        ),
+        'OEBPS/Content.opf': strToU8(opf),
+        'OEBPS/a.xhtml': chapter,
+      }),
+    );
+    for (const input of [withoutContainer, wrongCase]) {
+      expect((await convertDocument(input, 'epub', std)).markdown).toBe(
+        '- **Title:** Loose\n\n# Start\n\nWords of the book.\n',
+      );
+    }
+  });
 });

@@ -609,6 +609,29 @@ describe('HTML math', () => {
 });
 
 describe('HTML math in pandoc spans and hidden MathML', () => {
+  it('When a page has MathJax typeset the TeX in its text, then \\(…\\), \\[…\\], $$…$$ and environments are formulas; code, an unclosed opener and lone dollars stay text', async () => {
+    const { markdown } = await html(
+      '<html><head><script src="https://cdn.jsdelivr.net/npm/mathjax@3/es5/tex-chtml.js"></script></head><body>' +
+        '<h2>Getting \\(k\\) heads</h2><p>So \\(\\sqrt{x}+1\\) costs $5 and $6.</p>' +
+        '<p>\\[ a &lt; b \\]</p><p>$$\\frac12$$</p><p>\\begin{align} x &amp; = 1 \\\\ y &amp; = 2 \\end{align}</p>' +
+        '<p>Open \\( only.</p><pre><code>echo \\(x\\)</code></pre></body></html>',
+    );
+    expect(markdown).toBe(
+      '## Getting $k$ heads\n\nSo $\\sqrt{x}+1$ costs $5 and $6.\n\n$$a < b$$\n\n$$\\frac12$$\n\n' +
+        '$$\\begin{align} x & = 1 \\\\ y & = 2 \\end{align}$$\n\nOpen \\\\( only.\n\n```\necho \\(x\\)\n```\n',
+    );
+  });
+
+  it("When a page's MathJax configuration makes $…$ inline math (Jupyter), then text between single dollars is a formula; without MathJax or KaTeX the TeX stays text", async () => {
+    const config =
+      '<script type="text/x-mathjax-config">MathJax.Hub.Config({tex2jax: {inlineMath: [["$","$"], ["\\\\(","\\\\)"]]}});</script>';
+    const body = '<p>Let $x_1$ be \\(y\\).</p>';
+    expect((await html(`<html><head>${config}</head><body>${body}</body></html>`)).markdown).toBe(
+      'Let $x_1$ be $y$.\n',
+    );
+    expect((await html(`<html><head></head><body>${body}</body></html>`)).markdown).toBe('Let $x_1$ be \\\\(y\\\\).\n');
+  });
+
   it('When pandoc wrote math as TeX in math spans (--mathjax, --katex), then each span is a formula without its delimiters; its own italics rendering stays', async () => {
     const { markdown } = await html(
       '<p>A <span class="math inline">\\(e^{i\\pi}\\)</span>, B <span class="math inline">a_1</span>, C <span class="math inline"><em>x</em><sup>2</sup></span>.</p>' +

@@ -569,6 +569,43 @@ describe('spreadsheets', () => {
     }
   });
 
+  it('When a table opens with a row of one value typed in each cell (not merged), then the row is data, every cell kept', async () => {
+    const cells = [
+      [1, 1],
+      [2, 1],
+      [3, 2],
+      [4, 3],
+    ];
+    expect(await markdownInEachFormat(cells)).toEqual(
+      inEachFormat('## Data\n\n| 1 | 1 |\n| --- | --- |\n| 2 | 1 |\n| 3 | 2 |\n| 4 | 3 |\n'),
+    );
+    expect(
+      await markdownInEachFormat([
+        ['Yes', 'Yes'],
+        ['Tea', 'Coffee'],
+        ['Milk', 'Sugar'],
+      ]),
+    ).toEqual(inEachFormat('## Data\n\n| Yes | Yes |\n| --- | --- |\n| Tea | Coffee |\n| Milk | Sugar |\n'));
+  });
+
+  it("When an XLSX's content types name a part the package lacks (its styles), then the sheets are read, not refused", async () => {
+    const wb = XLSX.utils.book_new();
+    XLSX.utils.book_append_sheet(
+      wb,
+      XLSX.utils.aoa_to_sheet([
+        ['Item', 'Qty'],
+        ['Pens', 3],
+      ]),
+      'Stock',
+    );
+    const files = unzipSync(Buffer.from(XLSX.write(wb, { type: 'buffer', bookType: 'xlsx' })));
+    delete files['xl/styles.xml'];
+    const input = Buffer.from(zipSync(files));
+    expect((await convertDocument(input, 'xlsx', std)).markdown).toBe(
+      '## Stock\n\n| Item | Qty |\n| --- | --- |\n| Pens | 3 |\n',
+    );
+  });
+
   it('When a lone row holds the same number in each column, then every cell stays', async () => {
     expect(await markdownInEachFormat([[0, 0, 0]])).toEqual(
       inEachFormat('## Data\n\n| 0 | 0 | 0 |\n| --- | --- | --- |\n'),

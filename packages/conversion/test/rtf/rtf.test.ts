@@ -201,4 +201,10 @@ describe('RTF', () => {
     const { markdown } = await convertDocument(input, 'rtf', std);
     expect(markdown).toBe('- **Boiler**\n  - A closed vessel.\n  - Heats water.\n\n> Less is more.\n\nAlone\n');
   });
+  it("When text is in the Symbol font (bytes, letters, and Word's private-use \\u codes), then its Greek letters and signs are read, not Latin ones", async () => {
+    const { markdown } = await rtf(
+      "{\\rtf1\\ansi\\deff0{\\fonttbl{\\f0 Times;}{\\f5\\ftech\\fcharset2 Symbol;}}\\pard x {\\f5 \\'b3} 5, {\\f5 a+b}, {\\f5\\u61538\\'3f} and caf\\'e9\\par}",
+    );
+    expect(markdown).toBe('x ≥ 5, α+β, β and café\n');
+  });
 });

@@ -1,6 +1,7 @@
 import type { Element } from '@xmldom/xmldom';
 import { text, type Block, type Inline, type Note } from '../../document/model';
 import { hyperlinkTarget } from '../shared/word-fields';
+import { inSymbolFont, isSymbolFont, symbolFontChar } from '../shared/symbol-font';
 import { imageAltText } from '../shared/alt-text';
 import { checkBoxCharacter } from '../shared/check-boxes';
 import { CODE_CHAR_STYLE, CODE_CHARS, CODE_STYLE, MONOSPACE, joinsCodeBeside } from '../shared/code-paragraphs';
@@ -296,7 +297,7 @@ export class DocxReader {
           this.run(el, fmt, out, extra);
           break;
         case 'hyperlink': {
-          const rel = this.pkg.rels.get(relAttr(el) ?? '');
+          const rel = this.pkg.relsOf(el).get(relAttr(el) ?? '');
           const href = rel?.target || undefined;
           this.inline(children(el), { ...fmt, href: href ?? fmt.href }, out, extra);
           break;
@@ -354,10 +355,13 @@ export class DocxReader {
       if (this.fields.some((f) => !f.inResult)) return;
       out.push({ text: t, ...fmt });
     };
+    // Text typed in the Symbol font (a document from Word 97): its letters are Greek, its signs mathematical.
+    const fonts = child(rPr, 'rFonts');
+    const symbolRun = isSymbolFont(attr(fonts, 'ascii') ?? attr(fonts, 'hAnsi'));
     for (const c of children(r)) {
       switch (c.localName) {
         case 't':
-          text(c.textContent ?? '');
+          text(symbolRun ? inSymbolFont(c.textContent ?? '') : (c.textContent ?? ''));
           break;
         case 'tab':
         case 'ptab':
@@ -374,8 +378,11 @@ export class DocxReader {
           break;
         case 'sym': {
           const code = parseInt(attr(c, 'char') ?? '', 16);
-          // Symbol-font characters live in the private use area and have no faithful Unicode form.
-          if (Number.isFinite(code) && (code < 0xe000 || code > 0xf8ff)) text(String.fromCodePoint(code));
+          // The Symbol font's Greek letters and signs have Unicode forms; other symbol fonts'
+          // characters live in the private use area and have no faithful one.
+          const symbol = isSymbolFont(attr(c, 'font')) && Number.isFinite(code) ? symbolFontChar(code) : undefined;
+          if (symbol) text(symbol);
+          else if (Number.isFinite(code) && (code < 0xe000 || code > 0xf8ff)) text(String.fromCodePoint(code));
           break;
         }
         case 'fldChar': {

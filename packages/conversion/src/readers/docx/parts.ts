@@ -50,6 +50,11 @@ export interface DocxPackage {
   /** Folder of the main document part, where relationship targets are resolved. */
   dir: string;
   rels: Map<string, Relationship>;
+  /**
+   * The relationships of the part an element was read from: a note's or a comment's link names a
+   * relationship of the notes or comments part, not of the main document.
+   */
+  relsOf(el: Element): Map<string, Relationship>;
   styles: Map<string, StyleInfo>;
   defaultParagraphStyle?: string;
   /** w:docDefaults' run properties, the start of every run's style hierarchy. */
@@ -104,18 +109,25 @@ export function openDocx(input: Buffer): { zip: SafeZip; pkg: DocxPackage } {
     table(partPath('styles.xml', 'styles.xml'), ['style', 'docDefaults']),
   );
   const { nums, abstracts } = readNumbering(table(partPath('numbering.xml', 'numbering.xml'), ['abstractNum', 'num']));
+  // The relationships of each notes or comments part read, by its parsed document.
+  const partRels = new Map<Document, Map<string, Relationship>>();
+  const withRels = (name: string): Document | undefined => {
+    const doc = xml(name);
+    if (doc) partRels.set(doc, readRels(xml(`${path.posix.dirname(name)}/_rels/${path.posix.basename(name)}.rels`)));
+    return doc;
+  };
   const notes = (doc: Document | undefined, local: string): Map<string, Element> =>
     new Map(descendants(doc, local).map((n) => [attr(n, 'id') ?? '', n]));
   const once = <T>(make: () => T): (() => T) => {
     let made: { value: T } | undefined;
     return () => (made ??= { value: make() }).value;
   };
-  const footnotes = once(() => notes(xml(partPath('footnotes.xml', 'footnotes.xml')), 'footnote'));
-  const endnotes = once(() => notes(xml(partPath('endnotes.xml', 'endnotes.xml')), 'endnote'));
+  const footnotes = once(() => notes(withRels(partPath('footnotes.xml', 'footnotes.xml')), 'footnote'));
+  const endnotes = once(() => notes(withRels(partPath('endnotes.xml', 'endnotes.xml')), 'endnote'));
   const comments = once(
     () =>
       new Map(
-        descendants(xml(partPath('comments.xml', 'comments.xml')), 'comment').map((c) => [
+        descendants(withRels(partPath('comments.xml', 'comments.xml')), 'comment').map((c) => [
           attr(c, 'id') ?? '',
           { author: attr(c, 'author') ?? '', body: c },
         ]),
@@ -134,6 +146,7 @@ export function openDocx(input: Buffer): { zip: SafeZip; pkg: DocxPackage } {
       body,
       dir,
       rels,
+      relsOf: (el) => (el.ownerDocument ? partRels.get(el.ownerDocument) : undefined) ?? rels,
       styles,
       defaultParagraphStyle,
       runDefaults,

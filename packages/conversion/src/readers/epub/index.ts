@@ -17,9 +17,10 @@ export const epubReader: Reader = {
   async read(input, options) {
     const zip = new SafeZip(input, 'EPUB file');
     const container = zip.textOf('META-INF/container.xml');
-    const opfPath = container
+    const named = container
       ? attr(descendants(parseXml(container, 'EPUB container'), 'rootfile')[0], 'full-path')
       : undefined;
+    const opfPath = named !== undefined && zip.has(named) ? named : packageDocument(zip, named);
     const opfXml = opfPath ? zip.textOf(opfPath) : undefined;
     if (!opfPath || !opfXml) throw new ConversionError('corrupt_file', 'The EPUB file has no package document (OPF).');
     const opf = parseXml(opfXml, 'EPUB package');
@@ -264,4 +265,15 @@ function encryptedContent(zip: SafeZip): boolean {
   return descendants(parseXml(xml, 'EPUB encryption'), 'CipherReference').some((ref) =>
     /\.(x?html?|xml)$/i.test(attr(ref, 'URI') ?? ''),
   );
+}
+
+/**
+ * The package document when the container names none the archive holds (no container.xml, or a
+ * path whose case or folder is wrong, as hand-zipped books have): the named path in another case,
+ * else the archive's first `.opf`, as e-book readers find it.
+ */
+function packageDocument(zip: SafeZip, named: string | undefined): string | undefined {
+  const opfs = zip.list().filter((name) => /\.opf$/i.test(name));
+  const wanted = named?.replace(/^\/+/, '').toLowerCase();
+  return opfs.find((name) => name.toLowerCase() === wanted) ?? opfs[0];
 }

@@ -15,6 +15,7 @@ import { hyperlinkTarget } from '../shared/word-fields';
 import { ListTables, isLabel, isOneLevelNumber, markerValue, pnWord, type LevelKind } from './lists';
 import { MAX_TABLE_DEPTH, RtfTables } from './tables';
 import { codepageName, documentCodepage, fontCharsetCodepage } from './codepages';
+import { inSymbolFont, isSymbolFont, symbolFontChar } from '../shared/symbol-font';
 import { tokenizeRtf } from './tokenizer';
 
 // The OLE object reader (with SheetJS and cfb) loads with the first embedded object, not with every RTF.
@@ -226,6 +227,8 @@ interface GroupState {
   hidden: boolean;
   uc: number;
   codepage: string;
+  /** In the Symbol font: its codes are Greek letters and signs (see `symbolFontChar`). */
+  symbolFont?: boolean;
   /** Set by \*: the destination the group would have if its first word is one we read. */
   starredFrom?: Dest;
   metaField?: string;
@@ -423,6 +426,7 @@ class RtfBuilder {
       text: (ch) => {
         if (this.skipChars > 0) this.skipChars--;
         else if (ch === '\t') this.tab();
+        else if (this.st.symbolFont) this.char(inSymbolFont(ch));
         else this.char(ch);
       },
     });
@@ -675,13 +679,16 @@ class RtfBuilder {
         return;
       case 'u': {
         const code = (param ?? 0) < 0 ? (param ?? 0) + 65536 : (param ?? 0);
-        this.char(String.fromCharCode(code));
+        // Word writes a Symbol-font character as its code in the private use area (\u61603 for ≥).
+        const symbol = st.symbolFont && code >= 0xf020 ? symbolFontChar(code) : undefined;
+        this.char(symbol ?? String.fromCharCode(code));
         this.skipChars = st.uc;
         return;
       }
       case 'f':
         st.codepage = (param !== undefined && this.fontCodepage.get(param)) || this.docCodepage;
         st.mono = param !== undefined && MONOSPACE.test(this.fontNames.get(param) ?? '');
+        st.symbolFont = param !== undefined && isSymbolFont(this.fontNames.get(param));
         return;
       default:
         break;
@@ -950,6 +957,7 @@ class RtfBuilder {
         st.position = st.code = undefined;
         st.codepage = this.fontCodepage.get(this.defaultFont) ?? this.docCodepage;
         st.mono = MONOSPACE.test(this.fontNames.get(this.defaultFont) ?? '');
+        st.symbolFont = isSymbolFont(this.fontNames.get(this.defaultFont));
         break;
       case 'cell':
         this.endCell(1);
@@ -1045,6 +1053,11 @@ class RtfBuilder {
   private flushBytes(): void {
     const bytes = this.bytes;
     this.bytes = [];
+    // The Symbol font's bytes are its Greek letters and signs, whatever the code page says.
+    if (this.st.symbolFont) {
+      for (const byte of bytes) this.char(symbolFontChar(byte) ?? String.fromCharCode(byte));
+      return;
+    }
     const text = iconv.decode(Buffer.from(bytes), this.st.codepage);
     for (const ch of text) this.char(ch);
   }

@@ -248,8 +248,12 @@ function indexesBetween(first: number, last: number, leftOut?: Set<number>): num
   return out;
 }
 
-/** `tableRegions`, each with where it starts. */
-export function positionedRegions(rows: string[][]): Region[] {
+/**
+ * `tableRegions`, each with where it starts. `merges` are the sheet's merged ranges in the rows'
+ * indexes: a value repeated along a region's first row is one title only where a merge spread it
+ * (without them, only a value with a letter is taken for a title).
+ */
+export function positionedRegions(rows: string[][], merges?: readonly Box[]): Region[] {
   const height = rows.length;
   let width = 0;
   for (const r of rows) if (r.length > width) width = r.length;
@@ -296,13 +300,16 @@ export function positionedRegions(rows: string[][]): Region[] {
   return joinSpacers(merged, rows).flatMap((t) => {
     const rowsAt = indexesBetween(t.box.top, t.box.bottom, t.spacerRows);
     const colsAt = indexesBetween(t.box.left, t.box.right, t.spacerCols);
-    return splitTitleRow({
-      top: t.box.top,
-      left: t.box.left,
-      rows: rowsAt.map((r) => colsAt.map((c) => rows[r]![c] ?? '')),
-      rowsAt,
-      colsAt,
-    });
+    return splitTitleRow(
+      {
+        top: t.box.top,
+        left: t.box.left,
+        rows: rowsAt.map((r) => colsAt.map((c) => rows[r]![c] ?? '')),
+        rowsAt,
+        colsAt,
+      },
+      merges,
+    );
   });
 }
 
@@ -403,7 +410,7 @@ function opensSection(rows: string[][], upper: JoinedTable, lower: JoinedTable):
   return false;
 }
 
-interface Box {
+export interface Box {
   top: number;
   left: number;
   bottom: number;
@@ -473,21 +480,46 @@ function cellsBetween(row: string[], left: number, right: number): string[] {
  * A table's title typed in the cell above it (often merged across the columns, so repeated in
  * each) is its own one-cell table, not a header row that pushes the real header into the body.
  * A title merged across columns that stands alone (a blank row under it) is one cell, not the
- * same text once per column it spans.
+ * same text once per column it spans. A value in several cells of the first row is one title
+ * only when one merged range spread it there (`merges`; unknown, when it holds a letter): equal
+ * values typed in each cell ("1 | 1" atop a Fibonacci table) are data, every cell kept.
  */
-function splitTitleRow(region: Region): Region[] {
+function splitTitleRow(region: Region, merges?: readonly Box[]): Region[] {
   const table = region.rows;
   const distinct = (row: string[] | undefined): number => new Set((row ?? []).filter((c) => c !== '')).size;
   const width = table[0]?.length ?? 0;
   const lone = table[0]?.[0] ?? '';
-  if (width >= 2 && table.length === 1 && /\p{L}/u.test(lone) && table[0]!.every((c) => c === lone)) {
+  if (width >= 2 && table.length === 1 && table[0]!.every((c) => c === lone) && oneTitle(region, merges)) {
     return [{ ...region, rows: [[lone]], colsAt: region.colsAt.slice(0, 1) }];
   }
-  if (width >= 2 && table.length >= 3 && distinct(table[0]) === 1 && table[0]![0] !== '' && distinct(table[1]) >= 2) {
+  if (
+    width >= 2 &&
+    table.length >= 3 &&
+    distinct(table[0]) === 1 &&
+    table[0]![0] !== '' &&
+    distinct(table[1]) >= 2 &&
+    oneTitle(region, merges)
+  ) {
     return [
       { ...region, rows: [[table[0]![0]!]], rowsAt: region.rowsAt.slice(0, 1), colsAt: region.colsAt.slice(0, 1) },
       { ...region, top: region.top + 1, rows: table.slice(1), rowsAt: region.rowsAt.slice(1) },
     ];
   }
   return [region];
+}
+
+/**
+ * Whether the region's first row, one value in its first cell and maybe others, is one title:
+ * the value is in that cell only, or one merged range covers every cell it is in (without the
+ * sheet's merges, whether it holds a letter, as a title does and a repeated number doesn't).
+ */
+function oneTitle(region: Region, merges?: readonly Box[]): boolean {
+  const row = region.rows[0]!;
+  const filled = region.colsAt.filter((_, i) => row[i] !== '');
+  if (filled.length <= 1) return true;
+  if (!merges) return /\p{L}/u.test(row[0]!);
+  const r = region.rowsAt[0]!;
+  const first = filled[0]!;
+  const last = filled[filled.length - 1]!;
+  return merges.some((m) => m.top <= r && m.bottom >= r && m.left <= first && m.right >= last);
 }

@@ -13,6 +13,7 @@ import {
 } from '../shared/ooxml-parts';
 import { text, type Block, type Inline } from '../../document/model';
 import CFB from 'cfb';
+import { strToU8, zipSync } from 'fflate';
 import { decodeXML } from 'entities';
 import { chartDataBlocks, type ChartData } from '../shared/charts';
 import { odsSheetCharts } from '../shared/odf-chart';
@@ -73,9 +74,10 @@ export const spreadsheetReader: Reader = {
     const charts = worksheetCharts(sheetDrawings);
     let wb: XLSX.WorkBook;
     const xlsx = zip?.has('xl/workbook.xml') ?? false;
+    let bytes = input;
     try {
       const read = (stubs: boolean): XLSX.WorkBook =>
-        readWorkbook(input, {
+        readWorkbook(bytes, {
           type: 'buffer',
           // Rows as arrays: no 'A1' key built and hashed per cell, on reading or on looking up.
           dense: true,
@@ -91,7 +93,17 @@ export const spreadsheetReader: Reader = {
           sheetRows: MAX_ROWS_PER_SHEET + 1,
           ...(selected ? { sheets: selected.map((n) => n - 1) } : {}),
         });
-      wb = read(false);
+      try {
+        wb = read(false);
+      } catch (err) {
+        // A part the content types name but the package lacks (a styles part left out by a
+        // library): SheetJS refuses the workbook; Excel reads it with default styles, as we do.
+        const pruned =
+          zip && xlsx && /Cannot find file .* in zip/i.test((err as Error).message) && withoutMissingParts(zip);
+        if (!pruned) throw err;
+        bytes = pruned;
+        wb = read(false);
+      }
       // A workbook a library wrote (openpyxl, exceljs) may keep formulas without values: read again with stubs.
       if (xlsx && hasUncachedFormulas(wb)) wb = read(true);
     } catch (err) {
@@ -170,7 +182,15 @@ export const spreadsheetReader: Reader = {
         continue;
       }
       const truncated = grid.rows.length > MAX_ROWS_PER_SHEET;
-      const tables: Placed[] = positionedRegions(grid.rows.slice(0, MAX_ROWS_PER_SHEET)).map((region) => ({
+      // The merged ranges in the grid's indexes: a value one spread along a row is a title, typed in each cell data.
+      const merges = (sheet['!merges'] ?? []).map((m) => ({
+        top: m.s.r - grid.top,
+        left: m.s.c - grid.left,
+        bottom: m.e.r - grid.top,
+        right: m.e.c - grid.left,
+      }));
+      const regions = positionedRegions(grid.rows.slice(0, MAX_ROWS_PER_SHEET), merges);
+      const tables: Placed[] = regions.map((region) => ({
         top: grid.top + region.top,
         left: grid.left + region.left,
         blocks: [
@@ -210,6 +230,42 @@ export const spreadsheetReader: Reader = {
     };
   },
 };
+
+/**
+ * The package again without the content types' overrides that name parts it lacks, or none when
+ * every named part is there. Entries are stored, not deflated: the copy is only read back.
+ */
+function withoutMissingParts(zip: SafeZip): Buffer | undefined {
+  const types = zip.textOf('[Content_Types].xml');
+  if (types === undefined) return undefined;
+  const present = new Set(zip.list().map((n) => n.toLowerCase()));
+  let pruned = false;
+  const kept = types.replace(
+    /<(?:\w+:)?Override\b([^>]*?)(?:\/>|>\s*<\/(?:\w+:)?Override\s*>)/g,
+    (tag, attrs: string) => {
+      const name = /\bPartName\s*=\s*["']\/?([^"']+)["']/.exec(attrs)?.[1];
+      if (name === undefined || present.has(partName(name))) return tag;
+      pruned = true;
+      return '';
+    },
+  );
+  if (!pruned) return undefined;
+  const files: Record<string, [Uint8Array, { level: 0 }]> = {};
+  for (const name of zip.list()) {
+    const bytes = name === '[Content_Types].xml' ? strToU8(kept) : zip.bytesOf(name);
+    if (bytes) files[name] = [bytes, { level: 0 }];
+  }
+  return Buffer.from(zipSync(files));
+}
+
+/** A content-types part name as a zip entry name: percent-escapes decoded (kept when malformed), case folded. */
+function partName(name: string): string {
+  try {
+    return decodeURIComponent(name).toLowerCase();
+  } catch {
+    return name.toLowerCase();
+  }
+}
 
 /** The selected sheets' numbers: the workbook's sheet list is read first (names only, no cells); none when it cannot be. */
 function selectedSheets(input: Buffer, range: PageRange): number[] | undefined {

@@ -130,6 +130,11 @@ export interface HtmlReadOptions {
   classFonts?: ReadonlyMap<string, ClassFont>;
   /** The heading level of a paragraph that only its type marks as a heading (an e-book's styled classes). */
   styledHeading?: (el: HtmlElement) => number | undefined;
+  /**
+   * The page has MathJax or KaTeX typeset the TeX in its text (see `texTypesetting`): text between
+   * their delimiters is a formula; `dollars` when its configuration adds `$…$` for inline math.
+   */
+  texInText?: { dollars: boolean };
 }
 
 /**
@@ -163,6 +168,8 @@ export function readHtml(
   const notes = noteElements(root, options.bookNotes);
   const first = numbering.next;
   options = options.classFonts ? options : { ...options, classFonts: headClassFonts(root) };
+  const texInText = options.texInText ?? texTypesetting(root);
+  if (texInText) options = { ...options, texInText };
   if (!options.bookPage) {
     const prose = keepsLittleProse(content);
     if (prose) options = { ...options, proseHolders: prose };
@@ -579,7 +586,7 @@ class HtmlReader {
       run = [];
     };
     for (const node of nodes) {
-      if (typeof node === 'string') run.push(textNode(node));
+      if (typeof node === 'string') run.push(...this.text(node));
       else if (node.tag === 'svg' && node.attrs.hidden === undefined && node !== this.hidden) {
         flush();
         out.push(...svgText(node));
@@ -684,7 +691,7 @@ class HtmlReader {
     const items: ListItem[] = [];
     for (const child of el.children) {
       if (typeof child === 'string') {
-        if (child.trim()) items.push({ text: tidy([textNode(child)]) });
+        if (child.trim()) items.push({ text: tidy(this.text(child)) });
         continue;
       }
       if (this.skipped(child)) continue;
@@ -843,10 +850,15 @@ class HtmlReader {
     return look;
   }
 
+  /** A text node's inlines: its text, and its formulas on a page that MathJax or KaTeX typesets. */
+  private text(value: string): Inline[] {
+    return this.options.texInText ? texInText(value, this.options.texInText.dollars) : [textNode(value)];
+  }
+
   /** Inline context: formatting becomes nodes; block elements met here are set apart by spaces. */
   private inlines(nodes: HtmlNode[], depth: number, out: Inline[] = []): Inline[] {
     for (const node of nodes) {
-      if (typeof node === 'string') out.push(textNode(node));
+      if (typeof node === 'string') out.push(...this.text(node));
       else if (!this.skipped(node)) {
         if (depth >= MAX_HTML_DEPTH) out.push(textNode(` ${textOf(node)} `));
         else this.inline(node, depth + 1, out);
@@ -1045,6 +1057,61 @@ function spanTex(el: HtmlElement): { text: string; display: boolean } | undefine
   const m = TEX_DELIMITERS.exec(raw);
   const text = (m ? (m[1] ?? m[2] ?? m[3] ?? m[4] ?? '') : raw).trim();
   return { text, display: kind === 'display' };
+}
+
+/**
+ * Whether the page has MathJax or KaTeX find and typeset TeX in its text (`\\(x\\)`, `\\[x\\]`,
+ * `$$x$$`, `\\begin{align}…\\end{align}`): a script loading either or configuring MathJax
+ * (calibre's and Jupyter's pages, blogs). `dollars` when the configuration makes `$…$` inline math
+ * (Jupyter's `inlineMath: [['$','$'], …]`); by default neither typesets a single dollar.
+ */
+function texTypesetting(root: HtmlElement): { dollars: boolean } | undefined {
+  let found = false;
+  let dollars = false;
+  for (const el of descendantsOf(root)) {
+    if (el.tag !== 'script') continue;
+    const body = textOf(el);
+    const loads = /mathjax|katex/i.test(el.attrs.src ?? '') || /mathjax-config/i.test(el.attrs.type ?? '');
+    if (!loads && !/\bMathJax\b|\brenderMathInElement\b/.test(body)) continue;
+    found = true;
+    if (
+      /inlineMath['"]?\s*[:=]\s*\[\s*\[\s*['"]\$['"]/.test(body) ||
+      /left:\s*['"]\$['"],\s*right:\s*['"]\$['"]/.test(body)
+    )
+      dollars = true;
+  }
+  return found ? { dollars } : undefined;
+}
+
+/** Where a TeX formula may open in text: `\\(`, `\\[`, `$$`, `\\begin{env}`, and `$` (an escaped `\\$` is a dollar). */
+const TEX_OPENER = /\\\(|\\\[|\$\$|\\begin\{([a-zA-Z]+\*?)\}|(?<!\\)\$/g;
+
+/**
+ * A text node of a page MathJax or KaTeX typesets, its formulas between their delimiters as math
+ * (inline for `\\(…\\)` and `$…$`, display for the others, an environment kept whole); an
+ * opener without its closer stays text, as the typesetter leaves it.
+ */
+function texInText(value: string, dollars: boolean): Inline[] {
+  const out: Inline[] = [];
+  let rest = 0;
+  TEX_OPENER.lastIndex = 0;
+  for (let m = TEX_OPENER.exec(value); m; m = TEX_OPENER.exec(value)) {
+    const open = m[0];
+    if (open === '$' && !dollars) continue;
+    const close = open === '\\(' ? '\\)' : open === '\\[' ? '\\]' : m[1] !== undefined ? `\\end{${m[1]}}` : open;
+    const end = value.indexOf(close, m.index + open.length);
+    if (end < 0) continue;
+    const inner = value.slice(m.index + open.length, end);
+    const tex = (m[1] !== undefined ? open + inner + close : inner).replace(/\s+/g, ' ').trim();
+    if (!tex || (open === '$' && (/^\s|\s$/.test(inner) || inner.includes('\n\n')))) continue;
+    if (m.index > rest) out.push(textNode(value.slice(rest, m.index)));
+    out.push({ type: 'math', tex, display: open !== '\\(' && open !== '$' });
+    rest = end + close.length;
+    TEX_OPENER.lastIndex = rest;
+  }
+  if (!out.length) return [textNode(value)];
+  if (rest < value.length) out.push(textNode(value.slice(rest)));
+  return out;
 }
 
 /** MathJax 2's source of a formula: `<script type="math/tex">` or `math/tex; mode=display`. */
