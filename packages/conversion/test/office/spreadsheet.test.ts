@@ -38,6 +38,20 @@ function odsPackage(ns: string, sheets: string, styles = ''): Buffer {
   );
 }
 
+/** One sheet, "Stock", of two rows: the workbook the note and package tests build on. */
+function stockWorkbook(): XLSX.WorkBook {
+  const wb = XLSX.utils.book_new();
+  XLSX.utils.book_append_sheet(
+    wb,
+    XLSX.utils.aoa_to_sheet([
+      ['Item', 'Qty'],
+      ['Pens', 3],
+    ]),
+    'Stock',
+  );
+  return wb;
+}
+
 describe('spreadsheets', () => {
   it('When an ods sheet is hidden by its table style (display false), then it is left out like a hidden xlsx sheet', async () => {
     const wb = XLSX.utils.book_new();
@@ -194,15 +208,7 @@ describe('spreadsheets', () => {
   });
 
   it('When an xls note holds characters past Latin-1 (stored in 16 bits), then its text ends where the TxO record says, without the formatting runs after it', async () => {
-    const wb = XLSX.utils.book_new();
-    XLSX.utils.book_append_sheet(
-      wb,
-      XLSX.utils.aoa_to_sheet([
-        ['Item', 'Qty'],
-        ['Pens', 3],
-      ]),
-      'Stock',
-    );
+    const wb = stockWorkbook();
     const xls = Buffer.from(XLSX.write(wb, { type: 'buffer', bookType: 'xls' }));
     const input = embedInSheet(xls, 0, noteRecords(1, 1, 1, 'Ann Lee', 'Ann Lee:\nCounted twice → 3'));
     expect((await convertDocument(input, 'xls', std)).markdown).toBe(
@@ -589,15 +595,7 @@ describe('spreadsheets', () => {
   });
 
   it("When an XLSX's content types name a part the package lacks (its styles), then the sheets are read, not refused", async () => {
-    const wb = XLSX.utils.book_new();
-    XLSX.utils.book_append_sheet(
-      wb,
-      XLSX.utils.aoa_to_sheet([
-        ['Item', 'Qty'],
-        ['Pens', 3],
-      ]),
-      'Stock',
-    );
+    const wb = stockWorkbook();
     const files = unzipSync(Buffer.from(XLSX.write(wb, { type: 'buffer', bookType: 'xlsx' })));
     delete files['xl/styles.xml'];
     const input = Buffer.from(zipSync(files));
