@@ -510,6 +510,22 @@ describe('ODT', () => {
         '| Figure 2 |\n| --- |\n\n**Share**\n\n*Pie chart*\n\n|  | Part |\n| --- | --- |\n| North | 60 |\n| South | 40 |\n\nEnd.\n',
     );
   });
+
+  it('When a caption is typed right after its picture in a frame (LibreOffice), then a space sets the picture apart from it', async () => {
+    const DRAW =
+      'xmlns:draw="urn:oasis:names:tc:opendocument:xmlns:drawing:1.0" xmlns:xlink="http://www.w3.org/1999/xlink"';
+    const picture = (name: string) =>
+      `<draw:frame ${DRAW} draw:name="${name}"><draw:image xlink:href="Pictures/${name}.png"/></draw:frame>`;
+    const input = odt(
+      `<text:p><draw:frame ${DRAW} draw:name="Frame1"><draw:text-box><text:p>${picture('Image1')}` +
+        '<text:span>Figure <text:sequence>1</text:sequence></text:span>: The harbour at dawn</text:p>' +
+        `</draw:text-box></draw:frame></text:p><text:p>An icon ${picture('gear')} inside, two ${picture('a')}${picture('b')} together.</text:p>`,
+    );
+    const { markdown } = await convertDocument(input, 'odt', std);
+    expect(markdown).toBe(
+      '![image](#) Figure 1: The harbour at dawn\n\nAn icon ![gear](#) inside, two ![a](#)![b](#) together.\n',
+    );
+  });
 });
 
 describe('ODP', () => {
