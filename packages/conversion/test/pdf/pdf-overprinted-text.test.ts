@@ -1,0 +1,45 @@
+import { convertDocument } from '../../src';
+import { makePdf } from './make-pdf';
+
+const std = { enhanced: false };
+
+/** Draws `text` glyph by glyph, each glyph drawn again `offset` pt to its right (fake bold). */
+function drawEachGlyphTwice(doc: PDFKit.PDFDocument, text: string, x: number, y: number, offset: number): void {
+  for (const glyph of text) {
+    doc.text(glyph, x, y, { lineBreak: false });
+    doc.text(glyph, x + offset, y, { lineBreak: false });
+    x += doc.widthOfString(glyph);
+  }
+}
+
+describe('PDF text drawn twice over itself (fake bold)', () => {
+  it('When each glyph of a line is drawn twice a fraction of a point apart, then the line reads once', async () => {
+    const pdf = await makePdf((doc) => {
+      doc.font('Helvetica').fontSize(12);
+      drawEachGlyphTwice(doc, 'Overprinted words read once', 72, 100, 0.3);
+      doc.text('A plain line after them: aa bb ll.', 72, 130, { lineBreak: false });
+    });
+    const { markdown } = await convertDocument(pdf, 'pdf', std);
+    expect(markdown).toBe('Overprinted words read once\n\nA plain line after them: aa bb ll.\n');
+  });
+
+  it('When a whole line is drawn again a fraction of a point to the right, then it reads once', async () => {
+    const pdf = await makePdf((doc) => {
+      doc.font('Helvetica').fontSize(12);
+      doc.text('Bold line drawn twice', 72, 100, { lineBreak: false });
+      doc.text('Bold line drawn twice', 72.4, 100, { lineBreak: false });
+      doc.text('Then a plain line.', 72, 130, { lineBreak: false });
+    });
+    const { markdown } = await convertDocument(pdf, 'pdf', std);
+    expect(markdown).toBe('Bold line drawn twice\n\nThen a plain line.\n');
+  });
+
+  it('When glyphs with doubled letters stand close on a line, then the doubled letters stay', async () => {
+    const pdf = await makePdf((doc) => {
+      doc.font('Helvetica').fontSize(12);
+      doc.text('Aachen, Mississippi, balloon: 1100 kk', 72, 100, { lineBreak: false, characterSpacing: -0.5 });
+    });
+    const { markdown } = await convertDocument(pdf, 'pdf', std);
+    expect(markdown).toBe('Aachen, Mississippi, balloon: 1100 kk\n');
+  });
+});
