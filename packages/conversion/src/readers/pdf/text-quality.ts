@@ -16,6 +16,11 @@ const MAX_SYMBOL_SHARE = 0.25;
  */
 const WORD_SHAPED =
   /^(?:\p{Lu}?\p{Ll}+(?:['’-]\p{Ll}+)*|\p{Lu}+|\p{Lu}\p{Ll}*(?:-\p{Lu}\p{Ll}*)+|(?=.*[\p{Lo}\p{Lm}\p{Nl}])[\p{Lo}\p{Lm}\p{Nl}\p{M}\p{N}\u3000-\u303f\uff01-\uff0f\uff1a-\uff20\u201c\u201d\u2018\u2019\u2026\u30fb]+|\p{N}+(?:[.,:/-]\p{N}+)*%?)$/u;
+/**
+ * A word with a number or index after it, as names, codes and sizes are written ("Col11", "IP65", "DN50", "cell[0][2]",
+ * its last bracket taken off with the token's edge punctuation): a table of them is not noise.
+ */
+const NUMBERED_WORD = /^(?:\p{Lu}?\p{Ll}+|\p{Lu}+)(?:\p{N}+|\[\p{N}+\]?)+$/u;
 /** Characters outside letters, digits, spaces and ordinary punctuation (CJK and full-width punctuation is ordinary), counted in one pass. */
 const UNORDINARY = /[^\p{L}\p{N}\p{M}\s.,;:!?'"’“”()[\]\-–—/%&\u3000-\u303f\uff01-\uff0f\uff1a-\uff20\u30fb]/gu;
 /** The same class for text that is all ASCII (no marks there; letters, digits and spaces are the ASCII ones), several times faster. */
@@ -71,7 +76,7 @@ function charactersReadAsGarbage(text: string): boolean {
     const core = bareEdges(token) ? token : token.replace(EDGE_PUNCTUATION, '');
     if (!core) continue;
     counted++;
-    if ((plainWord(core) || WORD_SHAPED.test(core)) && ++words >= enough) return false;
+    if ((plainWord(core) || WORD_SHAPED.test(core) || NUMBERED_WORD.test(core)) && ++words >= enough) return false;
   }
   return counted > 0 && words / counted < MIN_WORD_SHARE;
 }
