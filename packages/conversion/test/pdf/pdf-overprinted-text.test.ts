@@ -34,6 +34,23 @@ describe('PDF text drawn twice over itself (fake bold)', () => {
     expect(markdown).toBe('Bold line drawn twice\n\nThen a plain line.\n');
   });
 
+  it('When a line is drawn whole over pieces of itself drawn before with letters missing, then it reads once, without the pieces', async () => {
+    const line = 'Specifies that the row permission is disabled';
+    const pdf = await makePdf((doc) => {
+      doc.font('Courier').fontSize(10);
+      const letter = doc.widthOfString('x');
+      for (const [piece, at] of [
+        ['S', 0],
+        ['ifi', 4],
+        ['th t th', 10],
+      ] as const)
+        doc.text(piece, 72 + at * letter, 100, { lineBreak: false });
+      doc.text(line, 72, 100, { lineBreak: false });
+    });
+    const { markdown } = await convertDocument(pdf, 'pdf', std);
+    expect(markdown).toBe(`${line}\n`);
+  });
+
   it('When glyphs with doubled letters stand close on a line, then the doubled letters stay', async () => {
     const pdf = await makePdf((doc) => {
       doc.font('Helvetica').fontSize(12);

@@ -8,6 +8,10 @@ const SAME_BASELINE = 0.2;
 const MIN_OVERLAP_LETTERS = 0.6;
 /** Letters drawn over (spaces aside) that are read as pairs of copies: a letter and its copy, and the next letter. */
 const MIN_PAIRED_LETTERS = 3;
+/** A line drawn over pieces of itself is this long at least (fake bold's glyph pairs are shorter). */
+const MIN_WHOLE_LETTERS = 8;
+/** Letters either side of where a piece stands in the whole line that its letters are looked for in. */
+const PIECE_SLACK = 3;
 
 /**
  * Text drawn twice over itself read once: fake bold, each glyph or each line drawn again a fraction of a point to
@@ -24,6 +28,13 @@ export function withoutOverprint(items: TextItem[]): TextItem[] {
   // Per item of `out`, its letters as drawn (copies included) while they come in pairs.
   const drawn: (string | undefined)[] = [];
   for (const item of items) {
+    // A whole line drawn over pieces of itself drawn before (letters missing): the pieces go.
+    for (let i = out.length - 1; i >= 0 && i >= out.length - LOOKBACK; i--) {
+      if (pieceOf(out[i]!, item)) {
+        out.splice(i, 1);
+        drawn.splice(i, 1);
+      }
+    }
     const at = drawnOver(out, item);
     if (at < 0) {
       out.push(item);
@@ -65,6 +76,24 @@ function drawnOver(out: TextItem[], item: TextItem): number {
     if (overlap >= MIN_OVERLAP_LETTERS * letter) return at;
   }
   return -1;
+}
+
+/**
+ * Whether `piece`, drawn before `whole` on its baseline and inside its width, is a part of it with letters missing
+ * ("th t th" under "that the"): fewer letters than it, each found in order where it stands in `whole`.
+ */
+function pieceOf(piece: TextItem, whole: TextItem): boolean {
+  if (whole.rtl || whole.runs || whole.text.length < MIN_WHOLE_LETTERS || piece.rtl || piece.runs) return false;
+  if (piece.size !== whole.size || Math.abs(piece.y - whole.y) > SAME_BASELINE * whole.size) return false;
+  const letter = whole.width / whole.text.length;
+  if (piece.x < whole.x - letter / 2 || piece.x + piece.width > whole.x + whole.width + letter / 2) return false;
+  const letters = piece.text.replace(/\s+/g, '');
+  if (!letters || letters.length >= whole.text.replace(/\s+/g, '').length) return false;
+  const from = Math.max(0, Math.round((piece.x - whole.x) / letter) - PIECE_SLACK);
+  const window = whole.text.slice(from, from + piece.text.length * 2 + 2 * PIECE_SLACK).replace(/\s+/g, '');
+  let at = 0;
+  for (const c of window) if (c === letters[at]) at++;
+  return at === letters.length;
 }
 
 /** How many of `second`'s first letters, those it overlaps `first` by, `first` ends with; 0 when it does not. */
