@@ -51,6 +51,18 @@ describe('PDF text drawn twice over itself (fake bold)', () => {
     expect(markdown).toBe(`${line}\n`);
   });
 
+  it('When a run whose letters pair up (MM DD YYYY) has separators drawn inside its gaps, then its letters stay', async () => {
+    const pdf = await makePdf((doc) => {
+      doc.font('Helvetica').fontSize(8);
+      doc.text('Date of birth', 72, 100, { lineBreak: false });
+      doc.text('MM      DD      YYYY', 140, 100, { lineBreak: false });
+      doc.text('/', 155, 100, { lineBreak: false });
+      doc.text('/', 177, 100, { lineBreak: false });
+    });
+    const { markdown } = await convertDocument(pdf, 'pdf', std);
+    expect(markdown).toBe('Date of birth MM DD YYYY//\n');
+  });
+
   it('When glyphs with doubled letters stand close on a line, then the doubled letters stay', async () => {
     const pdf = await makePdf((doc) => {
       doc.font('Helvetica').fontSize(12);

@@ -8,6 +8,8 @@ const SAME_BASELINE = 0.2;
 const MIN_OVERLAP_LETTERS = 0.6;
 /** Letters drawn over (spaces aside) that are read as pairs of copies: a letter and its copy, and the next letter. */
 const MIN_PAIRED_LETTERS = 3;
+/** The longest item read as part of a chain of glyph copies. */
+const MAX_GLYPH_ITEM_LENGTH = 8;
 /** A line drawn over pieces of itself is this long at least (fake bold's glyph pairs are shorter). */
 const MIN_WHOLE_LETTERS = 8;
 /** Letters either side of where a piece stands in the whole line that its letters are looked for in. */
@@ -43,7 +45,8 @@ export function withoutOverprint(items: TextItem[]): TextItem[] {
     }
     const first = out[at]!;
     const right = Math.max(first.x + first.width, item.x + item.width);
-    const doubled = drawn[at] !== undefined ? drawn[at] + asDrawn(item) : undefined;
+    const copy = asDrawn(item);
+    const doubled = drawn[at] !== undefined && copy !== undefined ? drawn[at] + copy : undefined;
     if (doubled !== undefined && inPairs(doubled)) {
       out[at] = { ...first, text: everyOtherLetter(doubled), width: right - first.x };
       drawn[at] = doubled;
@@ -104,8 +107,13 @@ function repeatedLetters(first: TextItem, second: TextItem): number {
   return first.text.endsWith(second.text.slice(0, letters)) ? letters : 0;
 }
 
-/** An item's text with the word break pdftohtml drew before it (taken off as the item's indent). */
-function asDrawn(item: TextItem): string {
+/**
+ * An item's text with the word break pdftohtml drew before it (taken off as the item's indent), when it is short
+ * enough to be a glyph's copy and the next glyph (narrow letters keep both copies: "prriin"); undefined otherwise,
+ * so that a longer run whose letters happen to pair ("MM DD YYYY") is not read as copies.
+ */
+function asDrawn(item: TextItem): string | undefined {
+  if (item.text.length > MAX_GLYPH_ITEM_LENGTH) return undefined;
   return item.spaceBefore ? ` ${item.text}` : item.text;
 }
 
