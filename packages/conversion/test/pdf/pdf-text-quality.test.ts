@@ -109,6 +109,33 @@ describe('PDF text-layer quality score', () => {
     expect(page('#%_$^@'.repeat(10))).toBe(true);
   });
 
+  it('When a page is a listing of TeX macros in a typewriter face, then its text layer is not taken for garbage; in a text face it still is', () => {
+    const listing = [
+      '\\def\\pdflink#1#2{\\hbox{\\pdfannotlink height\\ht\\strutbox depth\\dp\\strutbox',
+      '\\else\\ifx[\\nxt \\addF{\\string\\[}\\else\\ifx]\\nxt \\addF{\\string\\]}%',
+      '\\fi\\fi\\fi\\fi\\fi\\fi\\fi\\fi\\fi\\fi\\fi\\fi\\fi',
+      '\\&{if} ${}(\\\\{buffer}[\\T{0}]\\I\\.{’@’}){}$\\1\\5',
+      '${}\\\\{change\\_limit}\\K\\\\{change\\_buffer}-\\\\{buffer}+\\\\{limit};{}$\\6',
+    ];
+    const page = (font: string) =>
+      readsAsGarbage([
+        { text: 'APPENDIX B — MACROS FOR FORMATTING 19', font: 'CMR8' },
+        ...listing.map((text) => ({ text, font })),
+      ] as Line[]);
+    expect(page('CMTT8')).toBe(false);
+    expect(page('CourierNewPSMT')).toBe(false);
+    expect(page('CMR10')).toBe(true);
+  });
+
+  it('When a page lists names with numbers and indexes (Col11, IP65, cell[0][2]), then its text layer is not taken for garbage', () => {
+    const rows = Array.from({ length: 8 }, (_, r) =>
+      Array.from({ length: 5 }, (_, c) => (r % 2 ? `cell[${r}][${c}]` : `Col${r}${c} IP6${c}`)).join(' '),
+    );
+    expect(readsAsGarbage([{ text: 'Header1 Header2 Header3' }, ...rows.map((text) => ({ text }))] as Line[])).toBe(
+      false,
+    );
+  });
+
   it('When a page is in another script or says too little, then it is not scored', () => {
     expect(pageQuality('東京都は日本の首都であり、人口は約千四百万人である。'.repeat(5)).scored).toBe(false);
     expect(pageQuality('Москва является столицей России и крупнейшим городом страны.'.repeat(3)).scored).toBe(false);

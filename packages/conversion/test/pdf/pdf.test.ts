@@ -1,5 +1,5 @@
 import { closeConversionWorkers, convertIsolated } from '../../src';
-import { drawRightToLeft, makePdf as pdf } from './make-pdf';
+import { drawRightToLeft, handWrittenPdf, makePdf as pdf } from './make-pdf';
 import { MAX_PDF_PAGES } from '../../src/readers/pdf';
 
 afterAll(() => closeConversionWorkers());
@@ -232,6 +232,28 @@ describe('PDF text layer', () => {
     await expect(convertIsolated(input, 'pdf', std, limits)).rejects.toMatchObject({
       code: 'encrypted_file',
       message: 'The PDF is password-protected; remove the password and try again.',
+    });
+  });
+
+  it('When the PDF is encrypted for certificates (the Adobe.PubSec handler), then it fails with encrypted_file and says why', async () => {
+    const content = 'BT /F1 18 Tf 72 700 Td (Secret) Tj ET';
+    const written = handWrittenPdf([
+      '<< /Type /Catalog /Pages 2 0 R >>',
+      '<< /Type /Pages /Kids [3 0 R] /Count 1 >>',
+      '<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Contents 4 0 R /Resources << /Font << /F1 5 0 R >> >> >>',
+      `<< /Length ${content.length} >>\nstream\n${content}\nendstream`,
+      '<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>',
+      '<< /Filter /Adobe.PubSec /SubFilter /adbe.pkcs7.s5 /V 4 /R 4 /Length 128 >>',
+    ]).toString('latin1');
+    const id = '<00112233445566778899aabbccddeeff>';
+    const input = Buffer.from(
+      written.replace('/Root 1 0 R >>', `/Root 1 0 R /Encrypt 6 0 R /ID [${id} ${id}] >>`),
+      'latin1',
+    );
+    await expect(convertIsolated(input, 'pdf', std, limits)).rejects.toMatchObject({
+      code: 'encrypted_file',
+      message:
+        'The PDF is encrypted for certain recipients (with certificates or a DRM plug-in, not a password); it cannot be opened without their key.',
     });
   });
 

@@ -51,27 +51,25 @@ export async function withFormValues(
   // Each field's value goes right after its label: lines are built from consecutive items.
   const after = new Map<TextItem | undefined, TextItem[]>();
   const moved = new Set<TextItem>();
-  for (const w of annotations) {
-    if (w.subtype !== 'Widget' || w.hidden || !w.rect || w.rect.length < 4) continue;
-    const [x0, y0, x1, y1] = w.rect as [number, number, number, number];
-    const box = {
-      left: Math.min(x0, x1) - vx,
-      right: Math.max(x0, x1) - vx,
-      bottom: Math.min(y0, y1) - vy,
-      top: Math.max(y0, y1) - vy,
-    };
-    const inside = (d: TextItem): boolean =>
-      d.x < box.right && d.x + d.width > box.left && d.y < box.top && d.y + d.size > box.bottom;
+  const widgets = annotations.filter((w) => w.subtype === 'Widget' && !w.hidden && w.rect && w.rect.length >= 4);
+  const boxes = widgets.map((w) => fieldBox(w.rect!, vx, vy));
+  // What the fields draw (their values, a button's caption) is no label: labels are the page's own text.
+  const pageText = drawn.filter((d) => !boxes.some((box) => insideBox(d, box)));
+  widgets.forEach((w, i) => {
+    const box = boxes[i]!;
+    const inside = (d: TextItem): boolean => insideBox(d, box);
     const middle = (box.top + box.bottom) / 2;
-    // The label on the field's row: a drawn item outside the field whose height spans the field's middle.
-    const label = drawn.find((d) => !inside(d) && d.y <= middle && d.y + d.size >= middle);
+    // The label on the field's row: a drawn item outside the fields whose height spans the field's middle.
+    const label = pageText.find((d) => d.y <= middle && d.y + d.size >= middle);
     const y = label?.y ?? box.bottom + Math.max(0, (box.top - box.bottom - size) / 2);
     const shown = drawn.filter((d) => inside(d) && !moved.has(d));
     const text = shownValue(w);
     const value = { text, x: box.left + 2, y, width: Math.max(1, box.right - box.left - 4), size, bold: false };
     // A box's drawn tick ("✓", "4" in ZapfDingbats) is its state, which the value says; a field wrapped onto
     // several lines draws its value in parts, which would run together on the label's line.
-    const drawnAsValue = text && (w.checkBox || w.radioButton || (shown.length > 1 && sameLetters(shown, text)));
+    // A list box draws its options, of which the value is the chosen ones.
+    const drawnAsValue =
+      text && (w.checkBox || w.radioButton || (shown.length > 1 && (w.fieldType === 'Ch' || sameLetters(shown, text))));
     if (drawnAsValue) for (const d of shown) moved.add(d);
     const values = drawnAsValue
       ? [value]
@@ -84,14 +82,33 @@ export async function withFormValues(
       d.y = y;
     }
     after.set(label, [...(after.get(label) ?? []), ...values]);
-  }
+  });
   const items: TextItem[] = [];
-  for (const d of drawn) {
-    if (moved.has(d)) continue;
-    items.push(d, ...(after.get(d) ?? []));
-  }
+  for (const d of drawn) if (!moved.has(d)) items.push(d, ...(after.get(d) ?? []));
   items.push(...(after.get(undefined) ?? []));
   return items;
+}
+
+interface FieldBox {
+  left: number;
+  right: number;
+  bottom: number;
+  top: number;
+}
+
+/** A widget's rectangle in the page's view (its corners in either order). */
+function fieldBox(rect: number[], vx: number, vy: number): FieldBox {
+  const [x0, y0, x1, y1] = rect as [number, number, number, number];
+  return {
+    left: Math.min(x0, x1) - vx,
+    right: Math.max(x0, x1) - vx,
+    bottom: Math.min(y0, y1) - vy,
+    top: Math.max(y0, y1) - vy,
+  };
+}
+
+function insideBox(d: TextItem, box: FieldBox): boolean {
+  return d.x < box.right && d.x + d.width > box.left && d.y < box.top && d.y + d.size > box.bottom;
 }
 
 /** Whether items drawn in a field spell its value, whatever the line breaks and spaces between them. */

@@ -261,12 +261,22 @@ function drawnBeforeText(lines: Line[], i: number, t: RuledTable): boolean {
   return !!next && !below(next, t.top) && lines.every((l) => l.table || l.y >= line.y);
 }
 
+/** pdf.js's errors for an Encrypt dictionary of another security handler than the Standard one, or a version it lacks. */
+const OTHER_SECURITY_HANDLER = /^(unknown encryption method|unsupported encryption algorithm)$/;
+
 /** Names what is wrong with a file poppler refuses, from pdf.js's own error (poppler's messages are not for users). */
 function failWithReason(error: unknown): never {
   if (!error) throw new ConversionError('corrupt_file', 'The PDF could not be read: its pages could not be parsed.');
   const e = error as Error;
   if (e.name === 'PasswordException') {
     throw new ConversionError('encrypted_file', 'The PDF is password-protected; remove the password and try again.');
+  }
+  // pdf.js reads the Standard (password) security handler only: others are certificates (Adobe.PubSec) or DRM plug-ins.
+  if (OTHER_SECURITY_HANDLER.test(e.message)) {
+    throw new ConversionError(
+      'encrypted_file',
+      'The PDF is encrypted for certain recipients (with certificates or a DRM plug-in, not a password); it cannot be opened without their key.',
+    );
   }
   throw new ConversionError('corrupt_file', `The PDF could not be read: ${e.message}`);
 }

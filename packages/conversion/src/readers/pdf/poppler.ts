@@ -5,6 +5,7 @@ import { isMonospacedFont } from './glyph-widths';
 import { verticalTextTurned } from './vertical-text';
 import { ideographOfRadical } from './cjk-radicals';
 import { composedText } from '../../document/composed-text';
+import { withoutOverprint } from './overprinted-text';
 
 /** A child tool that runs longer than this is stuck on a hostile file; the worker's own deadline is the real limit. */
 const TOOL_TIMEOUT_MS = 300_000;
@@ -142,12 +143,13 @@ function readPage([, number, h, w, body]: PageMatch, fonts: Fonts): PopplerPage 
     const item = textItem(t as unknown as string[], fonts, height);
     if (item) items.push(item);
   }
+  const drawn = withoutOverprint(items);
   // One scan of the page for the signs' characters; pages without Indic text go no further.
   return verticalTextTurned({
     number: Number(number),
     width: Number(w),
     height,
-    items: PRE_BASE_VOWEL_SIGN.test(body) ? indicInReadingOrder(items) : items,
+    items: PRE_BASE_VOWEL_SIGN.test(body) ? indicInReadingOrder(drawn) : drawn,
   });
 }
 

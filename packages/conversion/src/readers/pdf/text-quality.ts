@@ -1,5 +1,6 @@
 import type { Line } from './layout';
 import { scoresAsGarbled } from './page-quality';
+import { isMonospacedFont } from './glyph-widths';
 
 /** Pages with fewer letters than this are not judged: a title page or a figure's labels say too little. */
 const MIN_JUDGED_CHARS = 80;
@@ -15,11 +16,18 @@ const MAX_SYMBOL_SHARE = 0.25;
  */
 const WORD_SHAPED =
   /^(?:\p{Lu}?\p{Ll}+(?:['’-]\p{Ll}+)*|\p{Lu}+|\p{Lu}\p{Ll}*(?:-\p{Lu}\p{Ll}*)+|(?=.*[\p{Lo}\p{Lm}\p{Nl}])[\p{Lo}\p{Lm}\p{Nl}\p{M}\p{N}\u3000-\u303f\uff01-\uff0f\uff1a-\uff20\u201c\u201d\u2018\u2019\u2026\u30fb]+|\p{N}+(?:[.,:/-]\p{N}+)*%?)$/u;
+/**
+ * A word with a number or index after it, as names, codes and sizes are written ("Col11", "IP65", "DN50", "cell[0][2]",
+ * its last bracket taken off with the token's edge punctuation): a table of them is not noise.
+ */
+const NUMBERED_WORD = /^(?:\p{Lu}?\p{Ll}+|\p{Lu}+)(?:\p{N}+|\[\p{N}+\]?)+$/u;
 /** Characters outside letters, digits, spaces and ordinary punctuation (CJK and full-width punctuation is ordinary), counted in one pass. */
 const UNORDINARY = /[^\p{L}\p{N}\p{M}\s.,;:!?'"’“”()[\]\-–—/%&\u3000-\u303f\uff01-\uff0f\uff1a-\uff20\u30fb]/gu;
 /** The same class for text that is all ASCII (no marks there; letters, digits and spaces are the ASCII ones), several times faster. */
 const UNORDINARY_ASCII = /[^A-Za-z0-9\s.,;:!?'"()[\]\-/%&]/g;
 const NON_ASCII = /[^\x00-\x7f]/;
+/** Outside ASCII and the curly quotes that typewriter faces (TeX's cmtt) draw for ' and `. */
+const NOT_CODE = /[^\x00-\x7f\u2018\u2019\u201c\u201d]/;
 const EDGE_PUNCTUATION = /^[("'“‘[]+|[)"'”’\].,;:!?]+$/g;
 const HIGH_SURROGATE = /[\ud800-\udbff]/g;
 /** A rule typed with a character (a run of underscores under a running head, a line of `=` or `*`), spaced or not. */
@@ -37,13 +45,18 @@ export function readsAsGarbage(lines: Line[]): boolean {
 }
 
 /**
- * The page's text lines joined by spaces. A loop (no closure per page), in a function of its own (a loop in
- * readsAsGarbage would make V8 optimise it with the checks it inlines).
+ * The page's text lines joined by spaces, but for code: lines of ASCII in a typewriter face (a program listing,
+ * TeX macros) are symbols and identifiers by nature, and OCR reads them no better. A loop (no closure per page),
+ * in a function of its own (a loop in readsAsGarbage would make V8 optimise it with the checks it inlines).
  */
 function pageText(lines: Line[]): string {
   const texts: string[] = [];
-  for (const l of lines) if (!l.table) texts.push(l.text);
+  for (const l of lines) if (!l.table && !codeLine(l)) texts.push(l.text);
   return texts.join(' ');
+}
+
+function codeLine(line: Line): boolean {
+  return isMonospacedFont(line.font) && !NOT_CODE.test(line.text);
 }
 
 function charactersReadAsGarbage(text: string): boolean {
@@ -63,7 +76,7 @@ function charactersReadAsGarbage(text: string): boolean {
     const core = bareEdges(token) ? token : token.replace(EDGE_PUNCTUATION, '');
     if (!core) continue;
     counted++;
-    if ((plainWord(core) || WORD_SHAPED.test(core)) && ++words >= enough) return false;
+    if ((plainWord(core) || WORD_SHAPED.test(core) || NUMBERED_WORD.test(core)) && ++words >= enough) return false;
   }
   return counted > 0 && words / counted < MIN_WORD_SHARE;
 }
