@@ -18,6 +18,18 @@ describe('HTML', () => {
     expect(metadata).toEqual({ title: 'Café & Co', author: 'Zoë', page_count: 1 });
   });
 
+  it('When text follows a picture without a space (a caption typed after it), then a space sets them apart; punctuation, pictures side by side and symbols drawn as pictures stay as they are', async () => {
+    const { markdown } = await html(
+      '<p><img alt="The harbour" src="a.png">Figure 1: The harbour at dawn</p>' +
+        '<p>Icons <img alt="gear" src="g.png"><img alt="cog" src="c.png">, then <img alt="x" src="x.png"> text.</p>' +
+        '<p>CaLLM<img alt="™" src="tm.png"> and a<img alt="diagram" src="d.png">b.</p>',
+    );
+    expect(markdown).toBe(
+      '![The harbour](#) Figure 1: The harbour at dawn\n\nIcons ![gear](#)![cog](#), then ![x](#) text.\n\n' +
+        'CaLLM![™](#) and a ![diagram](#) b.\n',
+    );
+  });
+
   it('When code sits in a bare pre with a language class, then it becomes a fenced block in that language', async () => {
     const { markdown } = await html(
       '<div class="highlight highlight-source-rust"><pre>\n    fn main() {\n        println!("&lt;hi&gt;");\n    }\n</pre></div><p>Run <kbd>cargo run</kbd> with <var>n</var>.</p>',

@@ -242,7 +242,7 @@ describe('RTF text and destinations', () => {
     const body =
       '\\pard A{\\shp{\\*\\shpinst{\\sp{\\sn pib}{\\sv {\\pict\\pngblip 89504e47}}}{\\sp{\\sn wzName}{\\sv Picture 2}}}' +
       '{\\shprslt{\\*\\do\\dobxcolumn{\\pict\\wmetafile8 0100}}}}B\\par{\\shp{\\*\\shpinst{\\shptxt \\pard Boxed\\par}}}\\pard C\\par';
-    expect(await rtf(doc(body))).toBe('A![image](#)B\n\nC\n\nBoxed\n');
+    expect(await rtf(doc(body))).toBe('A ![image](#) B\n\nC\n\nBoxed\n');
   });
 
   it('When a text box is anchored in the middle of a paragraph (LibreOffice writes it in a SHAPE field), then its paragraphs follow that paragraph', async () => {

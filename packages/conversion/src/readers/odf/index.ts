@@ -386,13 +386,7 @@ function inline(el: Element, pkg: OdfPackage, notes: Note[], fmt: InlineStyle = 
         out.push(space, ...inline(e, pkg, notes), space);
         break;
       case 'frame':
-        if (!pkg.liftedShapes.has(e)) {
-          const shown = frameText(e, pkg, notes);
-          // A picture is set apart from the text after it: a caption typed right after its picture ("Figure 1: …").
-          const next = e.nextSibling;
-          const glued = /^\S/.test(next?.textContent ?? '');
-          out.push(...shown, ...(glued && shown[shown.length - 1]?.type === 'image' ? [space] : []));
-        }
+        if (!pkg.liftedShapes.has(e)) out.push(...frameText(e, pkg, notes));
         break;
       case 'bookmark':
       case 'bookmark-start':

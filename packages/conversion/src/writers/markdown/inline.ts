@@ -114,11 +114,17 @@ function renderNodes(nodes: Inline[], ctx: Context): string {
     if (node.type === 'text') rendered[i] = escapeText(node.text, following);
     if (rendered[i]) following = rendered[i]![0]!;
   }
-  for (const md of rendered as string[]) {
+  for (const [i, md] of (rendered as string[]).entries()) {
     if (!md) continue;
     // A `<` ending one node and a letter starting the next would make a tag between them.
     const before = parts.length ? parts[parts.length - 1]! : '';
     if (before.endsWith('<') && /^[A-Za-z/!?]/.test(md)) parts[parts.length - 1] = `${before.slice(0, -1)}&lt;`;
+    // A picture is a box of its own on the page: a letter or digit right before or after it (a caption
+    // typed after its picture, "Figure 1: …") is set apart by a space, not run into its placeholder.
+    // A symbol drawn as a picture (a web page's ™ or emoji image) stays where it stands in the word.
+    const besideText =
+      (isPicture(all[i - 1]) && /^[\p{L}\p{N}]/u.test(md)) || (isPicture(all[i]) && /[\p{L}\p{N}]$/u.test(before));
+    if (besideText) parts.push(' ');
     parts.push(md);
   }
   return parts.join('');
@@ -146,6 +152,10 @@ function joinTexts(nodes: Inline[]): Inline[] {
   }
   return out;
 }
+
+/** An image that is a picture, not a symbol drawn as one: its text names it, or it has none. */
+const isPicture = (n: Inline | undefined): boolean =>
+  n?.type === 'image' && (!n.alt.trim() || /[\p{L}\p{N}]/u.test(n.alt));
 
 const isNoteMark = (n: Inline): boolean => n.type === 'noteRef' || (n.type === 'text' && !n.text.trim());
 
