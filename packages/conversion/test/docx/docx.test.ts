@@ -1040,3 +1040,23 @@ describe('DOCX', () => {
     expect((await convertDocument(input, 'docx', std)).markdown).toBe('x ≥ 5, α+β and end\n');
   });
 });
+
+describe('DOCX lists typed as text', () => {
+  it('When paragraphs open with a typed bullet and a tab (or with numbers counting up), then they are lists without the typed markers; a row of choices and a lone number stay paragraphs', async () => {
+    const typed = (marker: string, text: string, font?: string) =>
+      new Paragraph({ children: [new TextRun({ text: marker, font }), new TextRun({ text: `\t${text}` })] });
+    const input = await docx([
+      new Paragraph('Pack:'),
+      typed('•', 'Tent'),
+      typed('\uf0b7', 'Stove', 'Symbol'),
+      new Paragraph('Then:'),
+      typed('1.', 'Pitch the tent.'),
+      typed('2.', 'Light the stove.'),
+      new Paragraph('○ Yes ○ No'),
+      typed('1.', 'A lone number.'),
+    ]);
+    expect((await convertDocument(input, 'docx', std)).markdown).toBe(
+      'Pack:\n\n- Tent\n- Stove\n\nThen:\n\n1. Pitch the tent.\n2. Light the stove.\n\n○ Yes ○ No\n\n1\\. A lone number.\n',
+    );
+  });
+});

@@ -515,6 +515,11 @@ describe('HTML lists drawn as text', () => {
       '- Orange-red **breast**\n- Grey back\n\nThen feed them:\n\n3. Put out mealworms.\n4. Keep water.\n\n– Hello, she said.\n\n1\\. A lone numbered paragraph.\n\n2026\\. A year.\n',
     );
   });
+
+  it('When a paragraph opens with a glyph that stands again before another choice (a form\'s "○ Yes ○ No"), then it is not a list item', async () => {
+    const { markdown } = await html('<p>□ Paid □ Unpaid</p><p>• One</p>');
+    expect(markdown).toBe('□ Paid □ Unpaid\n\n- One\n');
+  });
 });
 
 describe('HTML rules above notes', () => {

@@ -751,3 +751,12 @@ describe('ODP', () => {
     expect(markdown).toBe('# Roadmap 2027\n\n# Plan *now*\n\n# Collaborated Editing on ODF\n');
   });
 });
+
+describe('ODT lists typed as text', () => {
+  it('When paragraphs open with a typed bullet and a tab, then they are a list without the bullets', async () => {
+    const input = odt(
+      '<text:p>Pack:</text:p><text:p>•<text:tab/>Tent</text:p><text:p>▪ Stove</text:p><text:p>Go.</text:p>',
+    );
+    expect((await convertDocument(input, 'odt', std)).markdown).toBe('Pack:\n\n- Tent\n- Stove\n\nGo.\n');
+  });
+});

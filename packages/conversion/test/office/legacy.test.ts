@@ -749,3 +749,10 @@ describe('DOC (Word 6.0/95)', () => {
     expect(await convertDoc(word6File(stream))).toBe('First part légère\n\nSecond part\n');
   });
 });
+
+describe('DOC lists typed as text', () => {
+  it('When paragraphs open with a typed bullet and a tab, then they are a list without the bullets', async () => {
+    const doc = buildDoc({ body: [para('Pack:'), para('\u2022\tTent'), para('\u2022\tStove'), para('Go.')] });
+    expect((await convertDocument(doc, 'doc', std)).markdown).toBe('Pack:\n\n- Tent\n- Stove\n\nGo.\n');
+  });
+});

@@ -208,3 +208,10 @@ describe('RTF', () => {
     expect(markdown).toBe('x ≥ 5, α+β, β and café\n');
   });
 });
+
+describe('RTF lists typed as text', () => {
+  it('When paragraphs open with a typed bullet and a space (no tab), then they are a list without the bullets', async () => {
+    const { markdown } = await rtf('{\\rtf1\\ansi Pack:\\par \\bullet  Tent\\par \\u9679? Stove\\par Go.\\par}');
+    expect(markdown).toBe('Pack:\n\n- Tent\n- Stove\n\nGo.\n');
+  });
+});

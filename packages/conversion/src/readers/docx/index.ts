@@ -3,6 +3,7 @@ import type { Reader } from '../reader';
 import { ooxmlProperties } from '../shared/office-properties';
 import { descendants, relAttr } from '../shared/xml-dom';
 import { htmlToBlocks } from '../shared/html/reader';
+import { withDrawnLists } from '../shared/drawn-lists';
 import { decodeText } from '../shared/text-decoding';
 import type { Block } from '../../document/model';
 import type { ConvertOptions } from '../../types';
@@ -34,7 +35,8 @@ export const docxReader: Reader = {
     const pictureText = options.enhanced ? await readPictures(zip, pkg) : undefined;
     const embedded = options.readEmbedded ? await readEmbedded(zip, pkg, options.readEmbedded) : undefined;
     const body = new DocxReader(pkg, pictureText, new Map([...(embedded ?? []), ...(await readAltChunks(pkg))]));
-    const blocks = body.read();
+    // Lists typed as text (a bullet glyph and a tab before each paragraph's text) are lists.
+    const blocks = withDrawnLists(body.read());
     const props = ooxmlProperties(zip);
     return {
       blocks,

@@ -21,6 +21,7 @@ import {
 import { gridRows, type CellDef } from '../shared/table-grid';
 import { NO_ALT_TEXT } from '../shared/alt-text';
 import { definitionLists, type DefinitionRole } from '../shared/definition-lists';
+import { withDrawnLists } from '../shared/drawn-lists';
 import { readWord6Document, readWord6Text, word6Lines, Word6FormatError, WORD6_IDENT } from './word6';
 
 /**
@@ -169,7 +170,7 @@ function wordBlocks(
     while (page <= marks.length && marks[page - 1]! <= i) page++;
     blocks[i] = { ...blocks[i]!, page };
   }
-  blocks = definitionLists(blocks, (b) => (b.type === 'paragraph' ? roles.get(b.text) : undefined));
+  blocks = withDrawnLists(definitionLists(blocks, (b) => (b.type === 'paragraph' ? roles.get(b.text) : undefined)));
   const notes = doc.notes.filter((n) => n.paragraphs.some((p) => !isEmpty(inlineNodes(p.runs))));
   if (notes.length) {
     blocks.push({

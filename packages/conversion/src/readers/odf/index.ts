@@ -26,6 +26,7 @@ import { odfChart } from '../shared/odf-chart';
 import { imageAltText } from '../shared/alt-text';
 import { formatNumber } from '../shared/list-numbers';
 import { checkBoxCharacter } from '../shared/check-boxes';
+import { withDrawnLists } from '../shared/drawn-lists';
 import { parseHtml, type HtmlElement } from '../shared/html/dom';
 import { mathTex } from '../shared/html/mathml';
 
@@ -984,7 +985,7 @@ export const odtReader: Reader = {
       const page = breaks.walk(el);
       for (const block of elementBlocks([el], pkg, notes)) blocks.push({ ...block, page });
     }
-    const joined = bodyBlocks(blocks, pkg);
+    const joined = withDrawnLists(bodyBlocks(blocks, pkg));
     const pages = Number(attr(descendants(pkg.meta, 'document-statistic')[0], 'page-count') ?? 0);
     return {
       blocks: withNotes(joined, notes),

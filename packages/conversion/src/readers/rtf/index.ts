@@ -16,6 +16,7 @@ import { ListTables, isLabel, isOneLevelNumber, markerValue, pnWord, type LevelK
 import { MAX_TABLE_DEPTH, RtfTables } from './tables';
 import { codepageName, documentCodepage, fontCharsetCodepage } from './codepages';
 import { inSymbolFont, isSymbolFont, symbolFontChar } from '../shared/symbol-font';
+import { withDrawnLists } from '../shared/drawn-lists';
 import { tokenizeRtf } from './tokenizer';
 
 // The OLE object reader (with SheetJS and cfb) loads with the first embedded object, not with every RTF.
@@ -443,7 +444,9 @@ class RtfBuilder {
       return { ...block, page };
     });
     const roles = this.definitionRoles;
-    const body = definitionLists(paged, (b) => (b.type === 'paragraph' ? roles.get(b.text) : undefined));
+    const body = withDrawnLists(
+      definitionLists(paged, (b) => (b.type === 'paragraph' ? roles.get(b.text) : undefined)),
+    );
     return {
       blocks: [...body, ...notes],
       pages: Array.from({ length: this.pageMarks.length + 1 }, (_, i) => i + 1),

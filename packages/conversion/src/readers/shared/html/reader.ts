@@ -5,7 +5,7 @@ import { isFormatting } from '../../../document/predicates';
 import { withoutWholeEmphasis } from '../../../document/builders';
 import { declaredFont, readClassFonts, type ClassFont } from './class-fonts';
 import { mathTex } from './mathml';
-import { withDrawnLists } from './drawn-lists';
+import { withDrawnLists } from '../drawn-lists';
 import { withSplitListsJoined } from './split-lists';
 
 /** Elements nested deeper than this are read as their plain text (no stack overflow on hostile nesting). */

@@ -1,4 +1,4 @@
-import type { Block, Inline, ListItem } from '../../../document/model';
+import type { Block, Inline, ListItem, Provenance } from '../../document/model';
 
 type Paragraph = Extract<Block, { type: 'paragraph' }>;
 
@@ -19,7 +19,12 @@ export function withDrawnLists(blocks: Block[]): Block[] {
   for (let i = 0; i < blocks.length;) {
     const lines = bulletLines(blocks[i]!);
     if (lines) {
-      out.push({ type: 'list', ordered: false, items: lines.map((text) => ({ text: withoutMarker(text, BULLET) })) });
+      out.push({
+        ...provenance(blocks[i]!),
+        type: 'list',
+        ordered: false,
+        items: lines.map((text) => ({ text: withoutMarker(text, BULLET) })),
+      });
       i++;
       continue;
     }
@@ -31,6 +36,7 @@ export function withDrawnLists(blocks: Block[]): Block[] {
     }
     const items: ListItem[] = run.paragraphs.map((p) => ({ text: withoutMarker(p.text, run.marker) }));
     out.push({
+      ...provenance(run.paragraphs[0]!),
       type: 'list',
       ordered: run.start !== undefined,
       start: run.start !== undefined && run.start !== 1 ? run.start : undefined,
@@ -41,6 +47,20 @@ export function withDrawnLists(blocks: Block[]): Block[] {
   return out;
 }
 
+/**
+ * Whether a line opens with a typed bullet as a list item does: not a row of choices on a form
+ * ("○ Yes ○ No", "□ Paid □ Unpaid"), where the same glyph stands again after a space.
+ */
+function opensItem(text: string): boolean {
+  const marker = BULLET.exec(text)?.[0];
+  if (marker === undefined) return false;
+  const glyph = marker.trim();
+  return !text
+    .slice(marker.length)
+    .split(/[\s\u00a0]+/)
+    .includes(glyph);
+}
+
 /** The paragraphs from `at` that share one drawn marker kind: bullets (one or more), or numbers counting up (two or more). */
 function drawnRun(
   blocks: Block[],
@@ -48,9 +68,9 @@ function drawnRun(
 ): { paragraphs: Paragraph[]; marker: RegExp; start?: number } | undefined {
   const first = leadingText(blocks[at]);
   if (first === undefined) return undefined;
-  if (BULLET.test(first)) {
+  if (opensItem(first)) {
     const paragraphs: Paragraph[] = [];
-    for (let i = at; i < blocks.length && BULLET.test(leadingText(blocks[i]) ?? ''); i++) {
+    for (let i = at; i < blocks.length && opensItem(leadingText(blocks[i]) ?? ''); i++) {
       paragraphs.push(blocks[i] as Paragraph);
     }
     return { paragraphs, marker: BULLET };
@@ -78,22 +98,36 @@ function bulletLines(block: Block): Inline[][] | undefined {
   const filled = lines.filter((line) => !line.every(blank));
   const opensWithBullet = (line: Inline[]) => {
     const head = line.find((n) => !blank(n));
-    return head?.type === 'text' && BULLET.test(head.text);
+    return head?.type === 'text' && opensItem(head.text);
   };
   if (filled.length < 2 || !filled.every(opensWithBullet)) return undefined;
   return filled.map((line) => line.slice(line.findIndex((n) => !blank(n))));
 }
 
-/** The text a paragraph opens with, when its first inline is plain text. */
+/** Where a block comes from (its page and box): the list made of it starts there. */
+function provenance(block: Block): Provenance {
+  return { ...(block.page !== undefined && { page: block.page }), ...(block.bbox && { bbox: block.bbox }) };
+}
+
+/** The text a paragraph opens with: its leading plain-text nodes (a bullet and a tab may be runs of their own). */
 function leadingText(block: Block | undefined): string | undefined {
   if (block?.type !== 'paragraph') return undefined;
-  const head = block.text[0];
-  return head?.type === 'text' ? head.text : undefined;
+  const head = leadingTextNodes(block.text);
+  return head.length ? head.map((n) => n.text).join('') : undefined;
+}
+
+function leadingTextNodes(text: Inline[]): Array<Extract<Inline, { type: 'text' }>> {
+  const end = text.findIndex((n) => n.type !== 'text');
+  return text.slice(0, end < 0 ? text.length : end) as Array<Extract<Inline, { type: 'text' }>>;
 }
 
 function withoutMarker(text: Inline[], marker: RegExp): Inline[] {
-  const [head, ...rest] = text;
-  if (head?.type !== 'text') return text;
-  const remaining = head.text.replace(marker, '');
+  const head = leadingTextNodes(text);
+  if (!head.length) return text;
+  const remaining = head
+    .map((n) => n.text)
+    .join('')
+    .replace(marker, '');
+  const rest = text.slice(head.length);
   return remaining ? [{ type: 'text', text: remaining }, ...rest] : rest;
 }
