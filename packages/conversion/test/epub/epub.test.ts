@@ -167,6 +167,21 @@ describe('EPUB', () => {
     await expect(convertDocument(input, 'epub', std)).rejects.toMatchObject({ code: 'encrypted_file' });
   });
 
+  it('When encryption.xml lists a chapter whose bytes are plain XHTML, then the book converts; ciphertext still fails with encrypted_file', async () => {
+    const listing = strToU8(
+      '<encryption><EncryptedData><CipherData><CipherReference URI="OPS/a.xhtml"/></CipherData></EncryptedData></encryption>',
+    );
+    const clear = epub(
+      { 'META-INF/encryption.xml': listing, 'OPS/a.xhtml': page('A', '<p>In the clear.</p>') },
+      oneChapterOpf('a.xhtml'),
+    );
+    expect((await convertDocument(clear, 'epub', std)).markdown).toBe('In the clear.\n');
+    // AES output: bytes of every value, one of them a '<' at the start by chance.
+    const cipher = Uint8Array.from({ length: 400 }, (_, i) => (i === 0 ? 0x3c : (i * 151 + 7) % 256));
+    const locked = epub({ 'META-INF/encryption.xml': listing, 'OPS/a.xhtml': cipher }, oneChapterOpf('a.xhtml'));
+    await expect(convertDocument(locked, 'epub', std)).rejects.toMatchObject({ code: 'encrypted_file' });
+  });
+
   it('When a chapter links to another file of the book, then the link keeps its text only, and links out of the book stay', async () => {
     const input = epub(
       {

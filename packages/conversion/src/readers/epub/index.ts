@@ -258,13 +258,34 @@ async function withPictureText(
   return html;
 }
 
-/** Font obfuscation also lists fonts in encryption.xml; only encrypted chapters make the book unreadable. */
+/**
+ * Whether chapters are encrypted (DRM): encryption.xml lists content documents whose bytes are not
+ * markup. Font obfuscation lists fonts there too, and some books (and conformance test files) list a
+ * chapter that is stored in the clear; those read as they are.
+ */
 function encryptedContent(zip: SafeZip): boolean {
   const xml = zip.textOf('META-INF/encryption.xml');
   if (!xml) return false;
-  return descendants(parseXml(xml, 'EPUB encryption'), 'CipherReference').some((ref) =>
-    /\.(x?html?|xml)$/i.test(attr(ref, 'URI') ?? ''),
-  );
+  return descendants(parseXml(xml, 'EPUB encryption'), 'CipherReference').some((ref) => {
+    const uri = attr(ref, 'URI') ?? '';
+    if (!/\.(x?html?|xml)$/i.test(uri)) return false;
+    let name = uri.replace(/^\/+/, '');
+    try {
+      name = decodeURIComponent(name);
+    } catch {
+      // A malformed escape is looked up as written.
+    }
+    const bytes = zip.bytesOf(name);
+    return bytes !== undefined && !looksLikeMarkup(bytes);
+  });
+}
+
+/** Whether a document's first bytes are text opening with `<` (after a byte-order mark and spaces), not ciphertext. */
+function looksLikeMarkup(bytes: Uint8Array): boolean {
+  const head = Buffer.from(bytes.subarray(0, 512)).toString('latin1');
+  // UTF-16 (its byte-order mark, þÿ or ÿþ read as Latin-1): the ASCII it holds, without the zero bytes.
+  const text = /^(?:\u00fe\u00ff|\u00ff\u00fe)/.test(head) ? head.slice(2).replace(/\0/g, '') : head;
+  return /^(?:\u00ef\u00bb\u00bf)?\s*</.test(text) && !/[\u0000-\u0008\u000e-\u001f]/.test(text);
 }
 
 /**
