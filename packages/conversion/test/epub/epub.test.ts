@@ -167,7 +167,7 @@ describe('EPUB', () => {
     await expect(convertDocument(input, 'epub', std)).rejects.toMatchObject({ code: 'encrypted_file' });
   });
 
-  it('When encryption.xml lists a chapter whose bytes are plain XHTML, then the book converts; ciphertext still fails with encrypted_file', async () => {
+  it('When encryption.xml lists a chapter whose bytes are plain XHTML, or ciphertext outside the reading order, then the book converts; an enciphered chapter still fails with encrypted_file', async () => {
     const listing = strToU8(
       '<encryption><EncryptedData><CipherData><CipherReference URI="OPS/a.xhtml"/></CipherData></EncryptedData></encryption>',
     );
@@ -180,6 +180,15 @@ describe('EPUB', () => {
     const cipher = Uint8Array.from({ length: 400 }, (_, i) => (i === 0 ? 0x3c : (i * 151 + 7) % 256));
     const locked = epub({ 'META-INF/encryption.xml': listing, 'OPS/a.xhtml': cipher }, oneChapterOpf('a.xhtml'));
     await expect(convertDocument(locked, 'epub', std)).rejects.toMatchObject({ code: 'encrypted_file' });
+    // Ciphertext in a file outside the reading order (an obfuscated resource) leaves the chapters readable.
+    const aside = strToU8(
+      '<encryption><EncryptedData><CipherData><CipherReference URI="OPS/data.xml"/></CipherData></EncryptedData></encryption>',
+    );
+    const outside = epub(
+      { 'META-INF/encryption.xml': aside, 'OPS/a.xhtml': page('A', '<p>Readable.</p>'), 'OPS/data.xml': cipher },
+      oneChapterOpf('a.xhtml'),
+    );
+    expect((await convertDocument(outside, 'epub', std)).markdown).toBe('Readable.\n');
   });
 
   it('When a chapter links to another file of the book, then the link keeps its text only, and links out of the book stay', async () => {

@@ -34,9 +34,6 @@ export const epubReader: Reader = {
       }
       return path.posix.normalize(path.posix.join(base, decoded.replace(/#.*$/, '')));
     };
-    if (encryptedContent(zip)) {
-      throw new ConversionError('encrypted_file', 'The EPUB file is DRM-protected (its chapters are encrypted).');
-    }
     // EPUB 2 names its table of contents page in the guide; like the EPUB 3 nav document it repeats
     // the headings. Only a page that is the contents is left out (see isContentsPage).
     const tocPages = new Set(
@@ -63,6 +60,9 @@ export const epubReader: Reader = {
       const chapterPath = resolve(item.href);
       const html = zip.textOf(chapterPath);
       if (html && !(tocPages.has(chapterPath) && isContentsPage(html))) pages.push({ path: chapterPath, html });
+    }
+    if (encryptedContent(zip, new Set(pages.map((p) => p.path)))) {
+      throw new ConversionError('encrypted_file', 'The EPUB file is DRM-protected (its chapters are encrypted).');
     }
     const notes = bookNotes(pages, numbering);
     const stylesheets = descendants(opf, 'item')
@@ -259,23 +259,22 @@ async function withPictureText(
 }
 
 /**
- * Whether chapters are encrypted (DRM): encryption.xml lists content documents whose bytes are not
- * markup. Font obfuscation lists fonts there too, and some books (and conformance test files) list a
- * chapter that is stored in the clear; those read as they are.
+ * Whether chapters are encrypted (DRM): encryption.xml lists chapters read (`chapters`, paths in the
+ * archive) whose bytes are not markup. Font obfuscation lists fonts there too, and some books (and
+ * conformance test files) list a chapter stored in the clear, or a file outside the reading order;
+ * those books read as they are.
  */
-function encryptedContent(zip: SafeZip): boolean {
+function encryptedContent(zip: SafeZip, chapters: Set<string>): boolean {
   const xml = zip.textOf('META-INF/encryption.xml');
   if (!xml) return false;
   return descendants(parseXml(xml, 'EPUB encryption'), 'CipherReference').some((ref) => {
-    const uri = attr(ref, 'URI') ?? '';
-    if (!/\.(x?html?|xml)$/i.test(uri)) return false;
-    let name = uri.replace(/^\/+/, '');
+    let name = (attr(ref, 'URI') ?? '').replace(/^\/+/, '');
     try {
       name = decodeURIComponent(name);
     } catch {
       // A malformed escape is looked up as written.
     }
-    const bytes = zip.bytesOf(name);
+    const bytes = chapters.has(path.posix.normalize(name)) ? zip.bytesOf(name) : undefined;
     return bytes !== undefined && !looksLikeMarkup(bytes);
   });
 }
