@@ -16,6 +16,7 @@ import { strToU8, zipSync } from 'fflate';
 import * as XLSX from '@e965/xlsx';
 import { convertDocument } from '../../src';
 import { DIAGRAM_DATA_REL, SMARTART_GRAPHIC, smartArtData } from '../smartart';
+import { CHARTEX_REL, chartExGraphic, chartExPart } from '../chartex';
 
 const std = { enhanced: false };
 
@@ -1057,6 +1058,38 @@ describe('DOCX lists typed as text', () => {
     ]);
     expect((await convertDocument(input, 'docx', std)).markdown).toBe(
       'Pack:\n\n- Tent\n- Stove\n\nThen:\n\n1. Pitch the tent.\n2. Light the stove.\n\n○ Yes ○ No\n\n1\\. A lone number.\n',
+    );
+  });
+});
+
+describe('DOCX Office 2016 charts', () => {
+  it('When a DOCX holds a waterfall chart (a chartEx part in mc:Choice, a picture as its fallback), then its title, kind and data follow its paragraph', async () => {
+    const W =
+      'xmlns:w="http://schemas.openxmlformats.org/wordprocessingml/2006/main" xmlns:mc="http://schemas.openxmlformats.org/markup-compatibility/2006" ' +
+      'xmlns:wp="http://schemas.openxmlformats.org/drawingml/2006/wordprocessingDrawing" xmlns:a="http://schemas.openxmlformats.org/drawingml/2006/main"';
+    const body =
+      '<w:p><w:r><w:t>Cash over the year.</w:t></w:r><w:r><mc:AlternateContent><mc:Choice Requires="cx1">' +
+      `<w:drawing><wp:inline><wp:docPr id="1" name="Chart 1"/>${chartExGraphic('rId7')}</wp:inline></w:drawing></mc:Choice>` +
+      '<mc:Fallback><w:drawing><wp:inline><wp:docPr id="2" name="Chart 1"/><a:graphic><a:graphicData><a:blip/></a:graphicData></a:graphic></wp:inline></w:drawing></mc:Fallback>' +
+      '</mc:AlternateContent></w:r></w:p><w:p><w:r><w:t>End.</w:t></w:r></w:p>';
+    const zip = Buffer.from(
+      zipSync({
+        'word/document.xml': strToU8(`<w:document ${W}><w:body>${body}</w:body></w:document>`),
+        'word/_rels/document.xml.rels': strToU8(
+          `<Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships"><Relationship Id="rId7" Type="${CHARTEX_REL}" Target="charts/chartEx1.xml"/></Relationships>`,
+        ),
+        'word/charts/chartEx1.xml': strToU8(
+          chartExPart({
+            title: 'Cash flow',
+            layout: 'waterfall',
+            levels: [['Opening', 'Sales', 'Costs', 'Closing']],
+            series: [{ name: 'Change', values: ['100', '40', '-25.000000000000004', '115'] }],
+          }),
+        ),
+      }),
+    );
+    expect((await convertDocument(zip, 'docx', std)).markdown).toBe(
+      'Cash over the year.\n\n**Cash flow**\n\n*Waterfall chart*\n\n|  | Change |\n| --- | --- |\n| Opening | 100 |\n| Sales | 40 |\n| Costs | -25 |\n| Closing | 115 |\n\nEnd.\n',
     );
   });
 });

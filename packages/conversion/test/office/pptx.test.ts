@@ -4,6 +4,7 @@ import PptxGenJS from 'pptxgenjs';
 import { convertDocument } from '../../src';
 import { DIAGRAM_DATA_REL, SMARTART_GRAPHIC, smartArtData } from '../smartart';
 import { bof, ducksSeenChart, eof, workbookStorage } from '../biff8';
+import { CHARTEX_REL, chartExGraphic, chartExPart } from '../chartex';
 
 const std = { enhanced: false };
 
@@ -91,6 +92,60 @@ describe('PPTX', () => {
       '**Revenue by region**\n\n*Bar chart*\n\n|  | North | South |\n| --- | --- | --- |\n| Q1 | 10 | 5 |\n| Q2 | 20 | 15 |\n| Q3 | 30 | 25 |',
     );
     expect(markdown).toContain('*Pie chart*\n\n|  | Share |\n| --- | --- |\n| A | 60 |\n| B | 40 |');
+  });
+
+  it('When shapes of newer kinds stand in mc:AlternateContent (a text box holding an equation, an Office 2016 funnel chart, ink with a picture fallback), then the equation is TeX, the chart its data, and the ink stays out', async () => {
+    const pptx = new PptxGenJS();
+    pptx.addSlide().addText('Pipeline', { x: 0.5, y: 0.2, w: 8, h: 0.8, fontSize: 32 });
+    const zip = await JSZip.loadAsync((await pptx.write({ outputType: 'nodebuffer' })) as Buffer);
+    const M =
+      'xmlns:a14="http://schemas.microsoft.com/office/drawing/2010/main" xmlns:m="http://schemas.openxmlformats.org/officeDocument/2006/math"';
+    const alternate = (requires: string, choice: string, fallback: string) =>
+      `<mc:AlternateContent xmlns:mc="http://schemas.openxmlformats.org/markup-compatibility/2006"><mc:Choice Requires="${requires}">${choice}</mc:Choice><mc:Fallback>${fallback}</mc:Fallback></mc:AlternateContent>`;
+    const box = (id: number, y: number, body: string) =>
+      `<p:sp><p:nvSpPr><p:cNvPr id="${id}" name="Box ${id}"/><p:cNvSpPr txBox="1"/><p:nvPr/></p:nvSpPr><p:spPr><a:xfrm><a:off x="457200" y="${y}"/><a:ext cx="4000000" cy="400000"/></a:xfrm></p:spPr><p:txBody><a:bodyPr/>${body}</p:txBody></p:sp>`;
+    const picture = (id: number, name: string) =>
+      `<p:pic><p:nvPicPr><p:cNvPr id="${id}" name="${name}"/><p:cNvPicPr/><p:nvPr/></p:nvPicPr><p:blipFill><a:blip/></p:blipFill><p:spPr><a:xfrm><a:off x="0" y="5000000"/><a:ext cx="10" cy="10"/></a:xfrm></p:spPr></p:pic>`;
+    const equation =
+      `<a:p><a14:m ${M}><m:oMathPara><m:oMath><m:r><m:t>a+b</m:t></m:r></m:oMath></m:oMathPara></a14:m></a:p>` +
+      `<a:p><a:r><a:t>where </a:t></a:r>${alternate('a14', `<a14:m ${M}><m:oMath><m:r><m:t>a</m:t></m:r></m:oMath></a14:m>`, '<a:r><a:t>a</a:t></a:r>')}<a:r><a:t> is new.</a:t></a:r></a:p>`;
+    const chart =
+      '<p:graphicFrame><p:nvGraphicFramePr><p:cNvPr id="31" name="Chart 31"/><p:cNvGraphicFramePr/><p:nvPr/></p:nvGraphicFramePr>' +
+      `<p:xfrm><a:off x="457200" y="3000000"/><a:ext cx="4000000" cy="2000000"/></p:xfrm>${chartExGraphic('rIdCx')}</p:graphicFrame>`;
+    const shapes =
+      alternate('a14', box(21, 1200000, equation), picture(22, 'Equation picture')) +
+      alternate('cx1', chart, picture(32, 'Chart picture')) +
+      alternate(
+        'p14',
+        '<p14:contentPart xmlns:p14="http://schemas.microsoft.com/office/powerpoint/2010/main" r:id="rIdInk"/>',
+        picture(41, 'Ink 41'),
+      );
+    const slide = (await zip.file('ppt/slides/slide1.xml')!.async('string')).replace(
+      '</p:spTree>',
+      `${shapes}</p:spTree>`,
+    );
+    zip.file('ppt/slides/slide1.xml', slide);
+    const rels = await zip.file('ppt/slides/_rels/slide1.xml.rels')!.async('string');
+    zip.file(
+      'ppt/slides/_rels/slide1.xml.rels',
+      rels.replace(
+        '</Relationships>',
+        `<Relationship Id="rIdCx" Type="${CHARTEX_REL}" Target="../charts/chartEx1.xml"/></Relationships>`,
+      ),
+    );
+    zip.file(
+      'ppt/charts/chartEx1.xml',
+      chartExPart({
+        title: 'Deals',
+        layout: 'funnel',
+        levels: [['Leads', 'Offers', 'Won']],
+        series: [{ name: 'Count', values: ['120', '40', '9'] }],
+      }),
+    );
+    const { markdown } = await convertDocument(await zip.generateAsync({ type: 'nodebuffer' }), 'pptx', std);
+    expect(markdown).toBe(
+      '# Pipeline\n\n$$a+b$$\n\nwhere $a$ is new.\n\n**Deals**\n\n*Funnel chart*\n\n|  | Count |\n| --- | --- |\n| Leads | 120 |\n| Offers | 40 |\n| Won | 9 |\n',
+    );
   });
 
   it('When a chart caches a number to 17 digits, then it shows as Office shows it (15), and a long text label stays whole', async () => {

@@ -4,6 +4,7 @@ import * as XLSX from '@e965/xlsx';
 import { convertDocument } from '../../src';
 import { MAX_SPREAD_CHARS, tableRegions } from '../../src/readers/shared/sheet-grid';
 import { biff, chartSubstream, embedInSheet, noteRecords } from '../biff8';
+import { CHARTEX_REL, chartExGraphic, chartExPart } from '../chartex';
 
 const std = { enhanced: false };
 
@@ -267,6 +268,40 @@ describe('spreadsheets', () => {
   it('When a sheet holds two separate tables, then each becomes its own GFM table and empty edges are trimmed', async () => {
     expect(await markdownInEachFormat([[], ['', 'a', 'b', '', '', 'x'], ['', '1', '2', '', '', '9']])).toEqual(
       inEachFormat('## Data\n\n| a | b |\n| --- | --- |\n| 1 | 2 |\n\n| x |\n| --- |\n| 9 |\n'),
+    );
+  });
+
+  it("When a sheet has an Office 2016 chart (a treemap's chartEx part, with Excel's text box for older versions as fallback), then its kind and data follow the sheet and the fallback's text stays out", async () => {
+    const wb = new ExcelJS.Workbook();
+    const ws = wb.addWorksheet('Stores');
+    ws.addRow(['Region', 'Store', 'Sales']);
+    ws.addRow(['North', 'Leeds', 30]);
+    const files = unzipSync(new Uint8Array(await wb.xlsx.writeBuffer()));
+    files['xl/worksheets/_rels/sheet1.xml.rels'] = strToU8(
+      '<Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships"><Relationship Id="rIdD1" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/drawing" Target="../drawings/drawing1.xml"/></Relationships>',
+    );
+    files['xl/drawings/drawing1.xml'] = strToU8(
+      '<xdr:wsDr xmlns:xdr="http://schemas.openxmlformats.org/drawingml/2006/spreadsheetDrawing" xmlns:a="http://schemas.openxmlformats.org/drawingml/2006/main" xmlns:mc="http://schemas.openxmlformats.org/markup-compatibility/2006">' +
+        '<xdr:twoCellAnchor><xdr:from><xdr:col>4</xdr:col><xdr:row>0</xdr:row></xdr:from><mc:AlternateContent><mc:Choice Requires="cx1"><xdr:graphicFrame>' +
+        chartExGraphic('rIdC1') +
+        "</xdr:graphicFrame></mc:Choice><mc:Fallback><xdr:sp><xdr:txBody><a:p><a:r><a:t>This chart isn't available in your version of Excel.</a:t></a:r></a:p></xdr:txBody></xdr:sp></mc:Fallback></mc:AlternateContent></xdr:twoCellAnchor></xdr:wsDr>",
+    );
+    files['xl/drawings/_rels/drawing1.xml.rels'] = strToU8(
+      `<Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships"><Relationship Id="rIdC1" Type="${CHARTEX_REL}" Target="../charts/chartEx1.xml"/></Relationships>`,
+    );
+    files['xl/charts/chartEx1.xml'] = strToU8(
+      chartExPart({
+        layout: 'treemap',
+        levels: [
+          ['Leeds', 'York', 'Bath'],
+          ['North', '', 'South'],
+        ],
+        series: [{ name: 'Sales', values: ['30', '20', '25'] }],
+      }),
+    );
+    const { markdown } = await convertDocument(Buffer.from(zipSync(files)), 'xlsx', std);
+    expect(markdown).toBe(
+      '## Stores\n\n| Region | Store | Sales |\n| --- | --- | --- |\n| North | Leeds | 30 |\n\n*Treemap chart*\n\n|  | Sales |\n| --- | --- |\n| North / Leeds | 30 |\n| North / York | 20 |\n| South / Bath | 25 |\n',
     );
   });
 

@@ -12,10 +12,11 @@ import { nestListItems } from '../../document/lists';
 import { withoutWholeEmphasis } from '../../document/builders';
 import { blocksAsInline, collapseSpaces, joinedByBreaks, styled } from '../../document/builders';
 import { inlineText, isBlankInline } from '../../document/predicates';
-import { attr, child, children, descendants, relAttr } from '../shared/xml-dom';
+import { attr, child, children, descendants, hasAncestor, relAttr } from '../shared/xml-dom';
+import { isChartEx } from '../shared/ooxml-parts';
 import { ListNumbering } from './numbering';
 import { vertAlign, type DocxPackage, type StyleInfo } from './parts';
-import { ommlToLatex } from './omml';
+import { ommlToLatex } from '../shared/omml';
 import { applyStyleLevel, defaultFormat, PLAIN, type RunFormat } from './run-format';
 
 interface Format extends RunFormat {
@@ -437,7 +438,7 @@ export class DocxReader {
     }
     // A chart carries its data: its title, kind and values after this paragraph, as a slide's chart reads
     // (its drawing is only a rendering of them).
-    const chart = descendants(el, 'chart').find((c) => c.namespaceURI === DRAWINGML_CHART);
+    const chart = descendants(el, 'chart').find((c) => c.namespaceURI === DRAWINGML_CHART || isChartEx(c));
     const data = chart ? this.pkg.chart(relAttr(chart) ?? '') : [];
     if (data.length) {
       (this.cellCharts ?? extra).push(...data);
@@ -617,13 +618,6 @@ function restAfter(r: Element, marker: Element): Element {
     if (n === marker) seen = true;
   }
   return copy;
-}
-
-function hasAncestor(el: Element | null, local: string, stop: Element): boolean {
-  for (let p = el?.parentNode as Element | null; p && p !== stop; p = p.parentNode as Element | null) {
-    if (p.localName === local) return true;
-  }
-  return false;
 }
 
 /** A run of spaces and tabs that holds a no-break space; other runs of two or more, or a tab. */

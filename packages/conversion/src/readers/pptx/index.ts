@@ -12,6 +12,7 @@ import { chartBlocks, relationships } from '../shared/ooxml-parts';
 import { embeddedObjectBlocks } from '../shared/ole-objects';
 import { diagramNodes } from '../shared/smartart';
 import { CODE_CHARS, MONOSPACE } from '../shared/code-paragraphs';
+import { ommlToLatex } from '../shared/omml';
 import {
   type ParagraphModel,
   paragraphsToBlocks,
@@ -19,6 +20,7 @@ import {
   slidesToBlocks,
   type SlideBox,
   type SlideModel,
+  type SlideText,
 } from '../shared/slides';
 
 interface Placed extends SlideBox {
@@ -116,6 +118,13 @@ function readSlide(
   };
   const visit = (container: Element | undefined, map: Mapping): void => {
     for (const shape of children(container)) {
+      if (shape.localName === 'AlternateContent') {
+        // Shapes of newer kinds (a text box holding an equation, an Office 2016 chart) with a stand-in
+        // picture for older readers: the shapes themselves, as the DOCX reader takes them. An ink
+        // drawing's stand-in stays out with it.
+        visit(children(shape, 'Choice')[0] ?? child(shape, 'Fallback'), map);
+        continue;
+      }
       const pos = map(ownBox(shape) ?? layoutBox(shape) ?? { x: 0, y: 0 });
       if (shape.localName === 'grpSp') visit(shape, groupMapping(shape, map));
       else if (shape.localName === 'sp') {
@@ -127,16 +136,16 @@ function readSlide(
         );
         if ((phType === 'title' || phType === 'ctrTitle') && !title) {
           title = paragraphs
-            .map((p) => p.text)
+            .map((p) => p.plain)
             .join(' ')
             .trim();
           continue;
         }
         if (phType === 'sldNum' || phType === 'dt' || phType === 'ftr') continue;
-        const filled = paragraphs.filter((p) => p.text.trim());
+        const filled = paragraphs.filter((p) => p.plain.trim());
         const line =
-          !ph && filled.length === 1 && filled[0]!.bullet === 'none'
-            ? { text: filled[0]!.text.trim(), size: smallestRunSize(child(shape, 'txBody')) }
+          !ph && filled.length === 1 && filled[0]!.bullet === 'none' && typeof filled[0]!.text === 'string'
+            ? { text: filled[0]!.plain.trim(), size: smallestRunSize(child(shape, 'txBody')) }
             : undefined;
         const code = phType === 'title' || phType === 'ctrTitle' ? undefined : codeText(child(shape, 'txBody'));
         const blocks: Block[] = code ? [{ type: 'code', text: code }] : paragraphsToBlocks(paragraphs);
@@ -182,7 +191,7 @@ function readSlide(
       for (const sp of descendants(parseXml(nx, 'notes'), 'sp')) {
         const ph = descendants(sp, 'ph')[0];
         if (attr(ph, 'type') !== 'body') continue;
-        notes.push(...textParagraphs(child(sp, 'txBody'), false).map((p) => p.text));
+        notes.push(...textParagraphs(child(sp, 'txBody'), false).map((p) => p.plain));
       }
     }
   }
@@ -339,25 +348,27 @@ function inheritedBox(shape: Element, inherited: Map<string, SlideBox>): SlideBo
 /**
  * Paragraphs of a text body, as plain text; in body placeholders paragraphs are bullets unless
  * marked buNone. A numbered paragraph keeps the number its list starts at (`buAutoNum startAt`).
+ * A paragraph holding an equation (`a14:m`, Office math) is inline nodes, the equation as TeX;
+ * `plain` is its text either way (the equation's TeX), for titles and notes.
  */
 function textParagraphs(
   body: Element | undefined,
   bulletsByDefault: boolean,
-): Array<ParagraphModel & { text: string }> {
+): Array<ParagraphModel & { plain: string }> {
   return children(body, 'p').map((p) => {
     const pPr = child(p, 'pPr');
     const level = Number(attr(pPr, 'lvl') ?? 0);
-    const text = children(p)
-      .map((r) =>
-        r.localName === 'br'
-          ? '\n'
-          : r.localName === 'r' || r.localName === 'fld'
-            ? descendants(r, 't')
-                .map((t) => t.textContent ?? '')
-                .join('')
-            : '',
-      )
-      .join('');
+    const parts = paragraphParts(children(p));
+    const joined = (part: (typeof parts)[number]) => (typeof part === 'string' ? part : part.tex);
+    const plain = parts
+      .map(joined)
+      .join('')
+      .replace(/\s*\n\s*/g, ' ');
+    const text: SlideText = parts.some((part) => typeof part !== 'string')
+      ? parts.map((part): Inline =>
+          typeof part === 'string' ? { type: 'text', text: part.replace(/\s*\n\s*/g, ' ') } : { type: 'math', ...part },
+        )
+      : plain;
     let bullet: ParagraphModel['bullet'] = bulletsByDefault ? 'bullet' : 'none';
     let start: number | undefined;
     const autoNum = child(pPr, 'buAutoNum');
@@ -367,7 +378,28 @@ function textParagraphs(
       const at = Number(attr(autoNum, 'startAt'));
       if (Number.isInteger(at) && at > 1) start = at;
     } else if (child(pPr, 'buChar') || child(pPr, 'buBlip')) bullet = 'bullet';
-    return { text: text.replace(/\s*\n\s*/g, ' '), level, bullet, ...(start !== undefined && { start }) };
+    return { text, plain, level, bullet, ...(start !== undefined && { start }) };
+  });
+}
+
+/** A paragraph's runs, line breaks and fields as text, and its equations (`a14:m`) as TeX. */
+function paragraphParts(nodes: Element[]): Array<string | { tex: string; display: boolean }> {
+  return nodes.flatMap((r): Array<string | { tex: string; display: boolean }> => {
+    if (r.localName === 'br') return ['\n'];
+    if (r.localName === 'r' || r.localName === 'fld')
+      return [
+        descendants(r, 't')
+          .map((t) => t.textContent ?? '')
+          .join(''),
+      ];
+    if (r.localName === 'AlternateContent')
+      return paragraphParts(children(children(r, 'Choice')[0] ?? child(r, 'Fallback')));
+    if (r.localName === 'm') {
+      const math = descendants(r, 'oMathPara')[0] ?? descendants(r, 'oMath')[0];
+      const tex = math ? ommlToLatex(math) : '';
+      return tex ? [{ tex, display: math!.localName === 'oMathPara' }] : [];
+    }
+    return [];
   });
 }
 

@@ -2,7 +2,7 @@ import path from 'node:path';
 import type { SafeZip } from '../../archive/safe-zip';
 import { parseXml } from './office-properties';
 import type { Element, Node } from '@xmldom/xmldom';
-import { attr, child, descendants, relAttr } from './xml-dom';
+import { attr, child, descendants, hasAncestor, relAttr } from './xml-dom';
 import type { Block } from '../../document/model';
 import { chartDataBlocks } from './charts';
 
@@ -57,6 +57,7 @@ export function chartBlocks(zip: SafeZip, part: string, cellsOf?: ChartCells): B
   const xml = zip.textOf(part);
   if (!xml) return [];
   const doc = parseXml(xml, 'chart');
+  if (isChartEx(doc.documentElement ?? undefined)) return chartExBlocks(doc.documentElement!, cellsOf);
   const chart = descendants(doc, 'chart')[0];
   const title = descendants(child(chart, 'title'), 't')
     .map((t) => t.textContent ?? '')
@@ -87,6 +88,84 @@ export function chartBlocks(zip: SafeZip, part: string, cellsOf?: ChartCells): B
     series: series.map((s) => ({
       name: seriesName(s) || orCells([], child(s, 'tx')).join(' ').trim(),
       values: orCells(cachedPoints(values(s)), values(s)),
+    })),
+  });
+}
+
+/** Office 2016's chart kinds (chartEx parts), by a series' layout. */
+const CHART_EX_KINDS: Record<string, string> = {
+  waterfall: 'Waterfall chart',
+  funnel: 'Funnel chart',
+  treemap: 'Treemap chart',
+  sunburst: 'Sunburst chart',
+  boxWhisker: 'Box and whisker chart',
+  clusteredColumn: 'Histogram',
+  paretoLine: 'Pareto chart',
+  regionMap: 'Map chart',
+};
+
+/** An element of an Office 2016 chart part (`cx:` namespaces: chartex of 2014 and its later revisions). */
+export function isChartEx(el: Element | undefined): boolean {
+  return /^http:\/\/schemas\.microsoft\.com\/office\/drawing\/[\d/]+\/chartex$/.test(el?.namespaceURI ?? '');
+}
+
+/**
+ * An Office 2016 chart (waterfall, funnel, treemap, sunburst, histogram, box and whisker, map), as
+ * Markdown like the others: its data sit in `cx:chartData` (points as element text), each series
+ * naming its data by id; categories of several levels (a treemap's region, then country) joined
+ * outermost first. A Pareto line, drawn from its histogram's data, adds no column.
+ */
+function chartExBlocks(space: Element, cellsOf?: ChartCells): Block[] {
+  const data = new Map(descendants(child(space, 'chartData'), 'data').map((d) => [attr(d, 'id') ?? '', d]));
+  const chart = child(space, 'chart');
+  const titleEl = child(chart, 'title');
+  const rich = descendants(titleEl, 't');
+  const title = (rich.length ? rich : descendants(titleEl, 'v'))
+    .map((t) => t.textContent ?? '')
+    .join('')
+    .trim();
+  const series = descendants(chart, 'series');
+  const kinds = [...new Set(series.map((s) => CHART_EX_KINDS[attr(s, 'layoutId') ?? '']).filter(Boolean))];
+  const points = (dim: Element | undefined): string[] => {
+    const levels = descendants(dim, 'lvl').map((lvl) => {
+      const out: string[] = [];
+      descendants(lvl, 'pt').forEach((pt, i) => {
+        const idx = Number(attr(pt, 'idx') ?? i);
+        if (Number.isInteger(idx) && idx >= 0 && idx < MAX_CHART_POINTS) out[idx] = (pt.textContent ?? '').trim();
+      });
+      let last = '';
+      return Array.from(out, (p) => (last = p || last));
+    });
+    if (!levels.length) {
+      const formula = child(dim, 'f')?.textContent?.trim();
+      return formula && cellsOf ? cellsOf(formula, MAX_CHART_POINTS) : [];
+    }
+    const count = Math.max(...levels.map((l) => l.length));
+    return Array.from({ length: count }, (_, i) =>
+      levels
+        .map((l) => l[i] ?? '')
+        .reverse()
+        .filter(Boolean)
+        .join(' / '),
+    );
+  };
+  const own = series.filter((s) => attr(s, 'layoutId') !== 'paretoLine');
+  const dataOf = (s: Element) => data.get(attr(child(s, 'dataId'), 'val') ?? '');
+  const first = own.map(dataOf).find(Boolean);
+  const values = (d: Element | undefined) =>
+    points(
+      descendants(d, 'numDim').find((n) => /^(val|size|y)$/.test(attr(n, 'type') ?? '')) ?? descendants(d, 'numDim')[0],
+    );
+  return chartDataBlocks({
+    title,
+    kinds,
+    categories: points(descendants(first, 'strDim')[0]),
+    series: own.map((s) => ({
+      name: descendants(child(s, 'tx'), 'v')
+        .map((v) => v.textContent ?? '')
+        .join(' ')
+        .trim(),
+      values: values(dataOf(s)).map(significantDigits),
     })),
   });
 }
@@ -182,7 +261,9 @@ export function worksheetTextBoxes(sheets: SheetDrawings[]): Map<string, string[
   for (const { name, drawings } of sheets) {
     const shapes: string[][] = [];
     for (const { doc } of drawings) {
-      for (const shape of descendants(doc, 'sp')) {
+      // A shape's stand-in for older readers (mc:Fallback: Excel's "This chart isn't available…" box
+      // for an Office 2016 chart, a copy of a newer text box) is not on the sheet.
+      for (const shape of descendants(doc, 'sp').filter((sp) => !hasAncestor(sp, 'Fallback'))) {
         const paragraphs = descendants(child(shape, 'txBody'), 'p')
           .map((p) =>
             descendants(p, 't')

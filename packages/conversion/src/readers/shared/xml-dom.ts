@@ -55,3 +55,11 @@ export function relAttr(el: Element | undefined, local = 'id'): string | undefin
   }
   return undefined;
 }
+
+/** Whether an element lies inside an element of that local name, below `stop` (the whole document when absent). */
+export function hasAncestor(el: Element | null, local: string, stop?: Element): boolean {
+  for (let p = el?.parentNode as Element | null; p && p !== stop; p = p.parentNode as Element | null) {
+    if (p.localName === local) return true;
+  }
+  return false;
+}

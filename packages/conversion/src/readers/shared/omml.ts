@@ -1,5 +1,5 @@
 import type { Element } from '@xmldom/xmldom';
-import { attr, child, children } from '../shared/xml-dom';
+import { attr, child, children } from './xml-dom';
 
 /** Unicode math characters Word stores literally, as the LaTeX commands a reader expects. */
 const SYMBOLS: Record<string, string> = {
