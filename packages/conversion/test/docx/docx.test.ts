@@ -1034,11 +1034,32 @@ describe('DOCX', () => {
     const body =
       `<w:p>${run('x ')}<w:r><w:sym w:font="Symbol" w:char="F0B3"/></w:r>${run(' 5, ')}` +
       '<w:r><w:rPr><w:rFonts w:ascii="Symbol" w:hAnsi="Symbol"/></w:rPr><w:t>a+b</w:t></w:r>' +
-      `${run(' and ')}<w:r><w:sym w:font="Wingdings" w:char="F0FC"/></w:r>${run('end')}</w:p>`;
+      `${run(' and ')}<w:r><w:sym w:font="Webdings" w:char="F0FC"/></w:r>${run('end')}</w:p>`;
     const input = Buffer.from(
       zipSync({ 'word/document.xml': strToU8(`<w:document ${w}><w:body>${body}</w:body></w:document>`) }),
     );
     expect((await convertDocument(input, 'docx', std)).markdown).toBe('x ≥ 5, α+β and end\n');
+  });
+});
+
+describe('DOCX Wingdings marks', () => {
+  it("When check marks, boxes and bullets are typed or inserted in Wingdings (ü, þ, §), then they read as ✓, ☑ and a list's bullet; Wingdings pictures stay out", async () => {
+    const w = 'xmlns:w="http://schemas.openxmlformats.org/wordprocessingml/2006/main"';
+    const wingdings = (t: string) =>
+      `<w:r><w:rPr><w:rFonts w:ascii="Wingdings" w:hAnsi="Wingdings"/></w:rPr><w:t xml:space="preserve">${t}</w:t></w:r>`;
+    const run = (t: string) => `<w:r><w:t xml:space="preserve">${t}</w:t></w:r>`;
+    const cell = (inner: string) => `<w:tc><w:p>${inner}</w:p></w:tc>`;
+    const body =
+      `<w:tbl><w:tr>${cell(run('Feature'))}${cell(run('Ours'))}</w:tr><w:tr>${cell(run('Export'))}${cell(wingdings('ü'))}</w:tr>` +
+      `<w:tr>${cell(run('Import'))}${cell('<w:r><w:sym w:font="Wingdings" w:char="F0FE"/></w:r>')}</w:tr></w:tbl>` +
+      `<w:p>${wingdings('§')}<w:r><w:tab/><w:t>Tent</w:t></w:r></w:p><w:p>${wingdings('§')}<w:r><w:tab/><w:t>Stove</w:t></w:r></w:p>` +
+      `<w:p>${run('Good ')}${wingdings('C')}${run('work')}</w:p>`;
+    const input = Buffer.from(
+      zipSync({ 'word/document.xml': strToU8(`<w:document ${w}><w:body>${body}</w:body></w:document>`) }),
+    );
+    expect((await convertDocument(input, 'docx', std)).markdown).toBe(
+      '| Feature | Ours |\n| --- | --- |\n| Export | ✓ |\n| Import | ☑ |\n\n- Tent\n- Stove\n\nGood work\n',
+    );
   });
 });
 

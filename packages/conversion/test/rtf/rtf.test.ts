@@ -207,6 +207,13 @@ describe('RTF', () => {
     );
     expect(markdown).toBe('x ≥ 5, α+β, β and café\n');
   });
+
+  it('When text is in Wingdings (bytes, letters, private-use \\u codes), then its check marks and boxes read as such and its pictures stay out', async () => {
+    const { markdown } = await rtf(
+      "{\\rtf1\\ansi\\deff0{\\fonttbl{\\f0 Times;}{\\f3\\fnil\\fcharset2 Wingdings;}}\\pard Done {\\f3 \\'fc}, boxed {\\f3\\u61694\\'3f}, good {\\f3 C}work\\par}",
+    );
+    expect(markdown).toBe('Done ✓, boxed ☑, good work\n');
+  });
 });
 
 describe('RTF lists typed as text', () => {

@@ -1,7 +1,7 @@
 import type { Element } from '@xmldom/xmldom';
 import { text, type Block, type Inline, type Note } from '../../document/model';
 import { hyperlinkTarget } from '../shared/word-fields';
-import { inSymbolFont, isSymbolFont, symbolFontChar } from '../shared/symbol-font';
+import { inSymbolFont, symbolFont, symbolFontChar } from '../shared/symbol-font';
 import { imageAltText } from '../shared/alt-text';
 import { checkBoxCharacter } from '../shared/check-boxes';
 import { CODE_CHAR_STYLE, CODE_CHARS, CODE_STYLE, MONOSPACE, joinsCodeBeside } from '../shared/code-paragraphs';
@@ -356,13 +356,14 @@ export class DocxReader {
       if (this.fields.some((f) => !f.inResult)) return;
       out.push({ text: t, ...fmt });
     };
-    // Text typed in the Symbol font (a document from Word 97): its letters are Greek, its signs mathematical.
+    // Text typed in the Symbol font (a document from Word 97): its letters are Greek, its signs
+    // mathematical; in Wingdings, "ü" is a check mark and "§" a bullet.
     const fonts = child(rPr, 'rFonts');
-    const symbolRun = isSymbolFont(attr(fonts, 'ascii') ?? attr(fonts, 'hAnsi'));
+    const symbolRun = symbolFont(attr(fonts, 'ascii') ?? attr(fonts, 'hAnsi'));
     for (const c of children(r)) {
       switch (c.localName) {
         case 't':
-          text(symbolRun ? inSymbolFont(c.textContent ?? '') : (c.textContent ?? ''));
+          text(symbolRun ? inSymbolFont(c.textContent ?? '', symbolRun) : (c.textContent ?? ''));
           break;
         case 'tab':
         case 'ptab':
@@ -379,9 +380,10 @@ export class DocxReader {
           break;
         case 'sym': {
           const code = parseInt(attr(c, 'char') ?? '', 16);
-          // The Symbol font's Greek letters and signs have Unicode forms; other symbol fonts'
-          // characters live in the private use area and have no faithful one.
-          const symbol = isSymbolFont(attr(c, 'font')) && Number.isFinite(code) ? symbolFontChar(code) : undefined;
+          // The Symbol font's Greek letters and signs and Wingdings' marks have Unicode forms; other
+          // symbol fonts' characters live in the private use area and have no faithful one.
+          const font = symbolFont(attr(c, 'font'));
+          const symbol = font && Number.isFinite(code) ? symbolFontChar(code, font) : undefined;
           if (symbol) text(symbol);
           else if (Number.isFinite(code) && (code < 0xe000 || code > 0xf8ff)) text(String.fromCodePoint(code));
           break;

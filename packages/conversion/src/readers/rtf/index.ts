@@ -15,7 +15,7 @@ import { hyperlinkTarget } from '../shared/word-fields';
 import { ListTables, isLabel, isOneLevelNumber, markerValue, pnWord, type LevelKind } from './lists';
 import { MAX_TABLE_DEPTH, RtfTables } from './tables';
 import { codepageName, documentCodepage, fontCharsetCodepage } from './codepages';
-import { inSymbolFont, isSymbolFont, symbolFontChar } from '../shared/symbol-font';
+import { inSymbolFont, symbolFont, symbolFontChar, type SymbolFont } from '../shared/symbol-font';
 import { withDrawnLists } from '../shared/drawn-lists';
 import { tokenizeRtf } from './tokenizer';
 
@@ -228,8 +228,8 @@ interface GroupState {
   hidden: boolean;
   uc: number;
   codepage: string;
-  /** In the Symbol font: its codes are Greek letters and signs (see `symbolFontChar`). */
-  symbolFont?: boolean;
+  /** In a symbol font: Symbol's codes are Greek letters and signs, Wingdings' marks (see `symbolFontChar`). */
+  symbolFont?: SymbolFont;
   /** Set by \*: the destination the group would have if its first word is one we read. */
   starredFrom?: Dest;
   metaField?: string;
@@ -427,7 +427,7 @@ class RtfBuilder {
       text: (ch) => {
         if (this.skipChars > 0) this.skipChars--;
         else if (ch === '\t') this.tab();
-        else if (this.st.symbolFont) this.char(inSymbolFont(ch));
+        else if (this.st.symbolFont) this.char(inSymbolFont(ch, this.st.symbolFont));
         else this.char(ch);
       },
     });
@@ -683,15 +683,17 @@ class RtfBuilder {
       case 'u': {
         const code = (param ?? 0) < 0 ? (param ?? 0) + 65536 : (param ?? 0);
         // Word writes a Symbol-font character as its code in the private use area (\u61603 for ≥).
-        const symbol = st.symbolFont && code >= 0xf020 ? symbolFontChar(code) : undefined;
-        this.char(symbol ?? String.fromCharCode(code));
+        const symbol = st.symbolFont && code >= 0xf020 ? symbolFontChar(code, st.symbolFont) : undefined;
+        // A Wingdings picture without a character (a hand, a clock) stays out, as in DOCX.
+        const picture = st.symbolFont === 'Wingdings' && code >= 0xf020 && code <= 0xf0ff;
+        this.char(symbol ?? (picture ? '' : String.fromCharCode(code)));
         this.skipChars = st.uc;
         return;
       }
       case 'f':
         st.codepage = (param !== undefined && this.fontCodepage.get(param)) || this.docCodepage;
         st.mono = param !== undefined && MONOSPACE.test(this.fontNames.get(param) ?? '');
-        st.symbolFont = param !== undefined && isSymbolFont(this.fontNames.get(param));
+        st.symbolFont = param !== undefined ? symbolFont(this.fontNames.get(param)) : undefined;
         return;
       default:
         break;
@@ -960,7 +962,7 @@ class RtfBuilder {
         st.position = st.code = undefined;
         st.codepage = this.fontCodepage.get(this.defaultFont) ?? this.docCodepage;
         st.mono = MONOSPACE.test(this.fontNames.get(this.defaultFont) ?? '');
-        st.symbolFont = isSymbolFont(this.fontNames.get(this.defaultFont));
+        st.symbolFont = symbolFont(this.fontNames.get(this.defaultFont));
         break;
       case 'cell':
         this.endCell(1);
@@ -1058,7 +1060,9 @@ class RtfBuilder {
     this.bytes = [];
     // The Symbol font's bytes are its Greek letters and signs, whatever the code page says.
     if (this.st.symbolFont) {
-      for (const byte of bytes) this.char(symbolFontChar(byte) ?? String.fromCharCode(byte));
+      const font = this.st.symbolFont;
+      for (const byte of bytes)
+        this.char(symbolFontChar(byte, font) ?? (font === 'Symbol' ? String.fromCharCode(byte) : ''));
       return;
     }
     const text = iconv.decode(Buffer.from(bytes), this.st.codepage);

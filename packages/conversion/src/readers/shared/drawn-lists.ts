@@ -4,9 +4,9 @@ type Paragraph = Extract<Block, { type: 'paragraph' }>;
 
 /**
  * Bullet glyphs a layout program types before a list item's text (InDesign, Quark, PDF-to-HTML
- * tools, Word's Symbol-font bullet). Dashes are not among them: novels open dialogue with one.
+ * tools, Word's Symbol-font bullet and the Wingdings ones of its bullet library: ❖ ➢ ◆). Dashes are not among them: novels open dialogue with one.
  */
-const BULLET = /^[\s\u00a0]*[•◦▪▫■□●○‣⁃∙\uf0b7\uf0a7][\s\u00a0]+/;
+const BULLET = /^[\s\u00a0]*[•◦▪▫■□●○‣⁃∙❖➢◆⬥❑\uf0b7\uf0a7][\s\u00a0]+/;
 /** A number typed before an item's text: `1.` or `1)` and space. */
 const NUMBER = /^[\s\u00a0]*(\d{1,4})[.)][\s\u00a0]+/;
 

@@ -27,27 +27,69 @@ for (let i = 0; i < 26; i++) {
 const HIGH = 'ϒ′≤⁄∞ƒ♣♦♥♠↔←↑→↓°±″≥×∝∂•÷≠≡≈…⏐⎯↵ℵℑℜ℘⊗⊕∅∩∪⊃⊇⊄⊂⊆∈∉∠∇®©™∏√⋅¬∧∨⇔⇐⇑⇒⇓◊〈®©™∑⎛⎜⎝⎡⎢⎣⎧⎨⎩⎪ 〉∫⌠⎮⌡⎞⎟⎠⎤⎥⎦⎫⎬⎭';
 for (let i = 0; i < HIGH.length; i++) if (HIGH[i] !== ' ') SYMBOL_FONT[0xa1 + i] = HIGH.codePointAt(i)!;
 
-/** Whether a font name is the Symbol font's (Word and RTF name it so). */
-export function isSymbolFont(name: string | undefined): boolean {
-  return /^\s*symbol\s*;?\s*$/i.test(name ?? '');
+/**
+ * Wingdings' marks that documents type as text (bullets, boxes, check marks, arrows, the smileys
+ * mail programs write), by code, after the published Wingdings-to-Unicode correspondence; its
+ * other codes are pictures (hands, clocks, leaves) and stay out.
+ */
+const WINGDINGS: Record<number, number> = {
+  0x4a: 0x263a, // ☺
+  0x4c: 0x2639, // ☹
+  0x6c: 0x25cf, // ●
+  0x6e: 0x25a0, // ■
+  0x6f: 0x25a1, // □
+  0x71: 0x2751, // ❑
+  0x72: 0x2752, // ❒
+  0x75: 0x25c6, // ◆
+  0x76: 0x2756, // ❖
+  0x77: 0x2b25, // ⬥
+  0x9e: 0x00b7, // ·
+  0x9f: 0x2022, // •
+  0xa0: 0x25aa, // ▪
+  0xa1: 0x25cb, // ○
+  0xa7: 0x25aa, // ▪
+  0xa8: 0x25fb, // ◻
+  0xd8: 0x27a2, // ➢
+  0xe8: 0x2794, // ➔
+  0xf0: 0x21e8, // ⇨
+  0xfb: 0x2717, // ✗
+  0xfc: 0x2713, // ✓
+  0xfd: 0x2612, // ☒
+  0xfe: 0x2611, // ☑
+};
+
+/** A font whose codes draw symbols, not the letters of their code page. */
+export type SymbolFont = 'Symbol' | 'Wingdings';
+
+/** The symbol font a font name is (Word and RTF name them so), if it is one. */
+export function symbolFont(name: string | undefined): SymbolFont | undefined {
+  const bare = (name ?? '').replace(/;\s*$/, '').trim().toLowerCase();
+  return bare === 'symbol' ? 'Symbol' : bare === 'wingdings' ? 'Wingdings' : undefined;
 }
 
 /**
- * The character a code of the Symbol font draws: a byte (0x20–0xFE) or the same in the private
- * use area where Word keeps symbol-font characters (0xF020–0xF0FE). ASCII signs it shares with
- * Latin fonts (digits, brackets, "+") are themselves; undefined for a code it has no character for.
+ * The character a code of a symbol font draws: a byte (0x20–0xFE) or the same in the private use
+ * area where Word keeps symbol-font characters (0xF020–0xF0FE). ASCII signs the Symbol font shares
+ * with Latin fonts (digits, brackets, "+") are themselves; undefined for a code it has no character for.
  */
-export function symbolFontChar(code: number): string | undefined {
+export function symbolFontChar(code: number, font: SymbolFont = 'Symbol'): string | undefined {
   const byte = code >= 0xf020 && code <= 0xf0fe ? code - 0xf000 : code;
   if (byte < 0x20 || byte > 0xfe) return undefined;
+  if (font === 'Wingdings') return WINGDINGS[byte] === undefined ? undefined : String.fromCodePoint(WINGDINGS[byte]);
   const mapped = SYMBOL_FONT[byte];
   if (mapped !== undefined) return String.fromCodePoint(mapped);
   return byte < 0x7f && byte !== 0x60 ? String.fromCharCode(byte) : undefined;
 }
 
-/** Text typed in the Symbol font, each code as the character the font draws (kept when it draws none). */
-export function inSymbolFont(text: string): string {
+/**
+ * Text typed in a symbol font, each code as the character the font draws: a Symbol code without one
+ * is kept as typed, a Wingdings picture (a hand, a clock) left out, as its letter would be garbage.
+ */
+export function inSymbolFont(text: string, font: SymbolFont = 'Symbol'): string {
   let out = '';
-  for (const ch of text) out += symbolFontChar(ch.codePointAt(0)!) ?? ch;
+  for (const ch of text) {
+    const drawn = symbolFontChar(ch.codePointAt(0)!, font);
+    out += drawn ?? (font === 'Symbol' || /\s/.test(ch) ? ch : '');
+  }
   return out;
 }
