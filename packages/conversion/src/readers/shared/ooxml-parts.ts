@@ -133,21 +133,11 @@ function chartExBlocks(space: Element, cellsOf?: ChartCells): Block[] {
         const idx = Number(attr(pt, 'idx') ?? i);
         if (Number.isInteger(idx) && idx >= 0 && idx < MAX_CHART_POINTS) out[idx] = (pt.textContent ?? '').trim();
       });
-      let last = '';
-      return Array.from(out, (p) => (last = p || last));
+      return Array.from(out, (p) => p ?? '');
     });
-    if (!levels.length) {
-      const formula = child(dim, 'f')?.textContent?.trim();
-      return formula && cellsOf ? cellsOf(formula, MAX_CHART_POINTS) : [];
-    }
-    const count = Math.max(...levels.map((l) => l.length));
-    return Array.from({ length: count }, (_, i) =>
-      levels
-        .map((l) => l[i] ?? '')
-        .reverse()
-        .filter(Boolean)
-        .join(' / '),
-    );
+    if (levels.length) return joinedLevels(levels);
+    const formula = child(dim, 'f')?.textContent?.trim();
+    return formula && cellsOf ? cellsOf(formula, MAX_CHART_POINTS) : [];
   };
   const own = series.filter((s) => attr(s, 'layoutId') !== 'paretoLine');
   const dataOf = (s: Element) => data.get(attr(child(s, 'dataId'), 'val') ?? '');
@@ -209,10 +199,16 @@ function significantDigits(v: string): string {
 /** Category labels; a multi-level axis (region, then quarter) joins its levels, outermost first. */
 function categoryLabels(axis: Element | undefined): string[] {
   const levels = descendants(axis, 'lvl');
-  if (!levels.length) return cachedPoints(axis);
-  // Outer levels name only the first category of the group they span: carry each forward.
-  const spread = levels.map((lvl) => {
-    const points = cachedPoints(lvl);
+  return levels.length ? joinedLevels(levels.map(cachedPoints)) : cachedPoints(axis);
+}
+
+/**
+ * The labels of categories of several levels (innermost first, as both chart parts keep them),
+ * each joined outermost first. Outer levels name only the first category of the group they span:
+ * each is carried forward.
+ */
+function joinedLevels(levels: string[][]): string[] {
+  const spread = levels.map((points) => {
     let last = '';
     return Array.from(points, (p) => (last = p || last));
   });
