@@ -33,6 +33,10 @@ export interface DocRun {
    * to `ObjectPool/_<n>`, shown by an EMBED field whose separator names it and whose result is its picture.
    */
   object?: Buffer;
+  /** The run's text typed in this font (sprmCRgFtc0), by name: "Symbol", "Wingdings". */
+  font?: string;
+  /** A symbol inserted at the end of the run (Insert > Symbol): its font and code (sprmCSymbol on a special "("). */
+  symbol?: { font: string; char: number };
 }
 
 export interface DocParagraph {
@@ -143,6 +147,9 @@ export function buildDoc(spec: DocSpec): Buffer {
     emit(mark, markFormat);
     paras.push({ cpEnd: text.length, grpprl: sprms, istd });
   };
+  // The font table: Times New Roman first (ftc 0), then each font a run names.
+  const fonts = ['Times New Roman'];
+  const ftc = (name: string): number => (fonts.includes(name) ? fonts.indexOf(name) : fonts.push(name) - 1);
   for (const block of spec.body) {
     if ('rows' in block) {
       const widest = Math.max(...block.rows.map((r) => r.length));
@@ -184,6 +191,8 @@ export function buildDoc(spec: DocSpec): Buffer {
       const toggles = charSprms(run);
       if (run.style) toggles.push([SPRM.cIstd, istdOf(spec, run.style)]);
       if (run.deleted) toggles.push([SPRM.cFRMarkDel, 1]);
+      const plainFormat = sprms(...toggles);
+      if (run.font) toggles.push([SPRM.cRgFtc0, ftc(run.font)]);
       const format = sprms(...toggles);
       const special = Buffer.concat([sprms([SPRM.cFSpec, 1]), format]);
       if (run.link) {
@@ -202,6 +211,10 @@ export function buildDoc(spec: DocSpec): Buffer {
         emit('\u0002', special);
       }
       if (run.picture) emit('\u0001', special);
+      if (run.symbol) {
+        const symbol = (ftc(run.symbol.font) | (run.symbol.char << 16)) >>> 0;
+        emit('(', Buffer.concat([sprms([SPRM.cFSpec, 1], [SPRM.cSymbol, symbol]), plainFormat]));
+      }
       if (run.object) {
         const storage = FIRST_OBJECT + objects.length;
         objects.push(run.object);
@@ -292,6 +305,7 @@ export function buildDoc(spec: DocSpec): Buffer {
   };
   const fc: Record<number, [number, number]> = {};
   fc[1] = put(styleSheet(spec.localisedStyleNames ?? false, spec.styles ?? []));
+  fc[15] = put(fontTable(fonts));
   fc[13] = put(binTable(papxPn));
   fc[12] = put(binTable(chpxPn));
   if (notes.length) {
@@ -466,6 +480,18 @@ function charSprms(f: { bold?: boolean; italic?: boolean; position?: 'super' | '
   if (f.italic !== undefined) out.push([SPRM.cFItalic, f.italic ? 1 : 0]);
   if (f.position) out.push([SPRM.cIss, f.position === 'super' ? 1 : 2]);
   return out;
+}
+
+/**
+ * SttbfFfn: the count, no extra data, then an FFN per font: its size less one, 39 bytes of
+ * family, weight, charset, PANOSE and signature (zero here), then its name, NUL-terminated UTF-16.
+ */
+function fontTable(names: string[]): Buffer {
+  const ffn = (name: string): Buffer => {
+    const body = Buffer.concat([Buffer.alloc(39), Buffer.from(`${name}\0`, 'utf16le')]);
+    return Buffer.concat([Buffer.from([body.length]), body]);
+  };
+  return Buffer.concat([u16(names.length), u16(0), ...names.map(ffn)]);
 }
 
 /** A built-in style's istd, or a custom style's by its place in `spec.styles`. */

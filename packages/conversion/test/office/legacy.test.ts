@@ -756,3 +756,28 @@ describe('DOC lists typed as text', () => {
     expect((await convertDocument(doc, 'doc', std)).markdown).toBe('Pack:\n\n- Tent\n- Stove\n\nGo.\n');
   });
 });
+
+describe('DOC symbol fonts', () => {
+  it('When symbols are inserted (a special "(" with sprmCSymbol) or text is typed in Symbol or Wingdings, then the characters they draw are read, not "(" or Latin letters', async () => {
+    const doc = buildDoc({
+      body: [
+        {
+          runs: [
+            { text: 'x ', symbol: { font: 'Symbol', char: 0xf0b3 } },
+            { text: ' 5, ' },
+            { text: 'a+b', font: 'Symbol' },
+            { text: ', done ', symbol: { font: 'Wingdings', char: 0xf0fc } },
+            { text: ', to ', symbol: { font: 'Arial', char: 0x2192 } },
+            { text: ' the end', symbol: { font: 'Webdings', char: 0xf021 } },
+            { text: '.' },
+          ],
+        },
+        { runs: [{ text: '§', font: 'Wingdings' }, { text: '\tTent' }] },
+        { runs: [{ text: '§', font: 'Wingdings' }, { text: '\tStove' }] },
+      ],
+    });
+    expect((await convertDocument(doc, 'doc', std)).markdown).toBe(
+      'x ≥ 5, α+β, done ✓, to → the end.\n\n- Tent\n- Stove\n',
+    );
+  });
+});

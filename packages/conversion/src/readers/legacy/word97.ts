@@ -6,6 +6,7 @@ import { headingLevelOfStyleName } from '../shared/heading-styles';
 import { hyperlinkTarget } from '../shared/word-fields';
 import { formatNumber } from '../shared/list-numbers';
 import type { Position } from '../../document/builders';
+import { inSymbolFont, symbolFont as symbolFontNamed, symbolFontChar, type SymbolFont } from '../shared/symbol-font';
 
 /**
  * A reader of the Word 97-2003 binary format ([MS-DOC]) for what Markdown needs: the text of the
@@ -37,6 +38,7 @@ const FC = {
   plcfandTxt: 5,
   plcfBteChpx: 12,
   plcfBtePapx: 13,
+  sttbfFfn: 15,
   clx: 33,
   grpXstAtnOwners: 36,
   plcSpaMom: 40,
@@ -74,6 +76,10 @@ export const SPRM = {
   cIss: 0x2a48,
   /** sprmCIstd: the run's character style. */
   cIstd: 0x4a30,
+  /** sprmCRgFtc0: the run's font for ASCII text, by its place in the font table. */
+  cRgFtc0: 0x4a4f,
+  /** sprmCSymbol: the symbol a special "(" stands for, its font (2 bytes) and code (2 bytes). */
+  cSymbol: 0x6a09,
   tDefTable: 0xd608,
 } as const;
 
@@ -213,6 +219,10 @@ interface CharProps {
   object?: number;
   /** In a character style whose name means inline code ("Source Text", "Verbatim Char"). */
   code?: boolean;
+  /** Typed in a symbol font (Symbol, Wingdings): its codes are that font's characters. */
+  symbolFont?: SymbolFont;
+  /** On an inserted symbol's "(": the character it draws, or "" for one without a Unicode form. */
+  symbol?: string;
 }
 
 /** Character sprms as stored (a run's CHPX or a style's UPX): toggle operands unresolved. */
@@ -229,6 +239,10 @@ interface RawCharProps {
   picLocation?: number;
   /** Deleted as a tracked change (sprmCFRMarkDel). */
   deleted?: boolean;
+  /** sprmCRgFtc0: the font of its ASCII text. */
+  ftc?: number;
+  /** sprmCSymbol: an inserted symbol's font and code. */
+  symbol?: { ftc: number; code: number };
 }
 
 /** Resolved bold, italic and raise of a style or a run. */
@@ -300,7 +314,16 @@ export function readWordDocument(
   const papx = readBinTable(wordStream, slice(FC.plcfBtePapx), readPapxPage);
   const chpx = readBinTable(wordStream, slice(FC.plcfBteChpx), readChpxPage);
 
-  const reader = new TextReader(wordStream, pieces, papx, chpx, styles, lists);
+  const reader = new TextReader(
+    wordStream,
+    pieces,
+    papx,
+    chpx,
+    styles,
+    lists,
+    WORD97,
+    readFontNames(slice(FC.sttbfFfn)),
+  );
   const ccpText = ccp(CCP.text);
   const ccpFtn = ccp(CCP.ftn);
   const ednStart = ccpText + ccpFtn + ccp(CCP.hdd) + ccp(CCP.mcr) + ccp(CCP.atn);
@@ -523,6 +546,9 @@ function readCharSprms(grpprl: Buffer, dialect: WordDialect): RawCharProps {
     else if (sprm === SPRM.cFRMarkDel) props.deleted = operand[0] === 1;
     else if (sprm === SPRM.cFOle2) props.ole2 = operand[0] === 1;
     else if (sprm === SPRM.cPicLocation && operand.length >= 4) props.picLocation = operand.readUInt32LE(0);
+    else if (sprm === SPRM.cRgFtc0 && operand.length >= 2) props.ftc = operand.readUInt16LE(0);
+    else if (sprm === SPRM.cSymbol && operand.length >= 4)
+      props.symbol = { ftc: operand.readUInt16LE(0), code: operand.readUInt16LE(2) };
   }
   return props;
 }
@@ -814,6 +840,8 @@ class TextReader {
     private readonly styles: Style[],
     private readonly lists: Map<number, ListFormat>,
     private readonly dialect: WordDialect = WORD97,
+    /** The font table's names, by ftc (Word 97 files; none for Word 6). */
+    private readonly fonts: string[] = [],
   ) {
     this.tracksDeletions = chpx.some((run) => run.props.deleted);
   }
@@ -970,7 +998,13 @@ class TextReader {
             continue;
         }
         if (ch < ' ' && ch !== '\t') continue;
-        push(ch, this.charAt(fc));
+        const props = this.charAt(fc);
+        // An inserted symbol is a "(" carrying the symbol's font and code (special or not, as writers set it).
+        if (props.symbol !== undefined && ch === '(') {
+          if (props.symbol) push(props.symbol, props);
+          continue;
+        }
+        push(props.symbolFont ? inSymbolFont(ch, props.symbolFont) : ch, props);
       }
     }
     if (runs.some((r) => r.text.trim() || r.special)) {
@@ -1111,7 +1145,25 @@ class TextReader {
       };
     }
     const object = raw.ole2 ? raw.picLocation : undefined;
-    return { ...applyChars(state, raw), special: raw.special, code, ...(object === undefined ? {} : { object }) };
+    const symbolFont = raw.ftc === undefined ? undefined : symbolFontNamed(this.fonts[raw.ftc]);
+    return {
+      ...applyChars(state, raw),
+      special: raw.special,
+      code,
+      ...(object === undefined ? {} : { object }),
+      ...(symbolFont && { symbolFont }),
+      ...(raw.symbol && { symbol: this.symbolChar(raw.symbol) }),
+    };
+  }
+
+  /**
+   * The character an inserted symbol draws: Symbol's and Wingdings' by their tables, another font's
+   * code as itself unless it is in the private use area (a font's own glyph, no Unicode form).
+   */
+  private symbolChar(symbol: { ftc: number; code: number }): string {
+    const font = symbolFontNamed(this.fonts[symbol.ftc]);
+    if (font) return symbolFontChar(symbol.code, font) ?? '';
+    return symbol.code >= 0xe000 && symbol.code <= 0xf8ff ? '' : String.fromCharCode(symbol.code);
   }
 
   /** Whether the style, or one it is based on, has a name that `pattern` matches. */
@@ -1169,3 +1221,20 @@ const WORD97: WordDialect = {
   pageNumber: 4,
   decode8: decodeCompressed,
 };
+
+/**
+ * The font table's names (SttbfFfn: a count, extra-data size, then an FFN per font: its size less
+ * one, 39 bytes of family, weight, charset, PANOSE and signature, then its NUL-terminated UTF-16 name).
+ */
+function readFontNames(sttb: Buffer | undefined): string[] {
+  if (!sttb || sttb.length < 4) return [];
+  const count = sttb.readUInt16LE(0);
+  const names: string[] = [];
+  for (let at = 4, i = 0; i < count && at < sttb.length; i++) {
+    const size = sttb[at]! + 1;
+    const name = sttb.subarray(Math.min(at + 40, at + size), Math.min(at + size, sttb.length)).toString('utf16le');
+    names.push(name.split('\0')[0] ?? '');
+    at += size;
+  }
+  return names;
+}

@@ -28,11 +28,13 @@ const HIGH = 'ϒ′≤⁄∞ƒ♣♦♥♠↔←↑→↓°±″≥×∝∂•÷
 for (let i = 0; i < HIGH.length; i++) if (HIGH[i] !== ' ') SYMBOL_FONT[0xa1 + i] = HIGH.codePointAt(i)!;
 
 /**
- * Wingdings' marks that documents type as text (bullets, boxes, check marks, arrows, the smileys
- * mail programs write), by code, after the published Wingdings-to-Unicode correspondence; its
+ * Wingdings' marks that documents type as text (bullets, boxes, check marks, arrows, a letterhead's
+ * telephone and envelope, the smileys mail programs write), by code, after the published Wingdings-to-Unicode correspondence; its
  * other codes are pictures (hands, clocks, leaves) and stay out.
  */
 const WINGDINGS: Record<number, number> = {
+  0x28: 0x260e, // ☎
+  0x2a: 0x2709, // ✉
   0x4a: 0x263a, // ☺
   0x4c: 0x2639, // ☹
   0x6c: 0x25cf, // ●
@@ -50,6 +52,11 @@ const WINGDINGS: Record<number, number> = {
   0xa7: 0x25aa, // ▪
   0xa8: 0x25fb, // ◻
   0xd8: 0x27a2, // ➢
+  // Wide-headed arrows (the table has no character of their shape): the plain arrows they are.
+  0xdf: 0x2190, // ←
+  0xe0: 0x2192, // →
+  0xe1: 0x2191, // ↑
+  0xe2: 0x2193, // ↓
   0xe8: 0x2794, // ➔
   0xf0: 0x21e8, // ⇨
   0xfb: 0x2717, // ✗
