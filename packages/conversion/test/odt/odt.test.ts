@@ -760,3 +760,16 @@ describe('ODT lists typed as text', () => {
     expect((await convertDocument(input, 'odt', std)).markdown).toBe('Pack:\n\n- Tent\n- Stove\n\nGo.\n');
   });
 });
+
+describe('ODT symbol fonts', () => {
+  it("When spans are in Wingdings or Symbol (LibreOffice keeps Word's symbols as private-use codes in that font), then they read as the marks and letters they draw", async () => {
+    const font = (name: string, family: string) =>
+      `<style:style style:name="${name}" style:family="text"><style:text-properties style:font-name="${family}"/></style:style>`;
+    const input = odt(
+      '<text:p>Done <text:span text:style-name="T1">\uf0fc</text:span>, boxed <text:span text:style-name="T1">þ</text:span>, ' +
+        '<text:span text:style-name="T2">a</text:span> = 0.5, plain <text:span text:style-name="T3">ü</text:span></text:p>',
+      font('T1', 'Wingdings') + font('T2', 'Symbol') + font('T3', 'Liberation Serif'),
+    );
+    expect((await convertDocument(input, 'odt', std)).markdown).toBe('Done ✓, boxed ☑, α = 0.5, plain ü\n');
+  });
+});

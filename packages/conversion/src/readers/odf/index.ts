@@ -27,6 +27,7 @@ import { imageAltText } from '../shared/alt-text';
 import { formatNumber } from '../shared/list-numbers';
 import { checkBoxCharacter } from '../shared/check-boxes';
 import { withDrawnLists } from '../shared/drawn-lists';
+import { inSymbolFont, symbolFont, type SymbolFont } from '../shared/symbol-font';
 import { parseHtml, type HtmlElement } from '../shared/html/dom';
 import { mathTex } from '../shared/html/mathml';
 
@@ -40,12 +41,17 @@ interface TextProperties {
   size?: number;
   /** The font (style:font-name, else fo:font-family) is monospaced by its name. */
   mono?: boolean;
+  /** The font is a symbol font ('none': a style's font that is not one, ending what a parent set). */
+  symbolFont?: SymbolFont | 'none';
 }
 
 interface OdfStyle {
   parent?: string;
   text: TextProperties;
 }
+
+/** A run's look, and the symbol font its codes are drawn in (Symbol's Greek, Wingdings' marks). */
+type OdfInlineStyle = InlineStyle & { symbolFont?: SymbolFont };
 
 /** Parent hops followed at most (a cycle or a hostile chain stops there). */
 const MAX_STYLE_DEPTH = 16;
@@ -179,6 +185,7 @@ function textProperties(tp: Element | undefined): TextProperties {
   const font = attr(tp, 'font-name') ?? attr(tp, 'font-family');
   return {
     mono: font === undefined ? undefined : MONOSPACE.test(font),
+    symbolFont: font === undefined ? undefined : (symbolFont(font) ?? 'none'),
     size: size === undefined ? undefined : Number(size),
     bold: weight === undefined ? undefined : /bold|[6-9]00/.test(weight),
     italic: slant === undefined ? undefined : slant === 'italic' || slant === 'oblique',
@@ -234,12 +241,12 @@ function isMonospaced(p: Element, pkg: OdfPackage): boolean {
  * else (with `withDefault`) the family's default style; what none of them sets stays as in `base`.
  */
 function applyStyle(
-  base: InlineStyle,
+  base: OdfInlineStyle,
   pkg: OdfPackage,
   family: string,
   name: string,
   withDefault: boolean,
-): InlineStyle {
+): OdfInlineStyle {
   const levels: TextProperties[] = [];
   for (let n: string | undefined = name, hops = 0; n && hops < MAX_STYLE_DEPTH; hops++) {
     const st = pkg.styles.get(`${family}:${n}`);
@@ -251,16 +258,18 @@ function applyStyle(
   const first = <K extends keyof TextProperties>(key: K): TextProperties[K] =>
     levels.find((l) => l[key] !== undefined)?.[key];
   const position = first('position') ?? base.position;
+  const font = first('symbolFont') ?? base.symbolFont;
   return {
     bold: first('bold') ?? base.bold,
     italic: first('italic') ?? base.italic,
     strike: first('strike') ?? base.strike,
     position: position === 'baseline' ? undefined : position,
+    ...(font && font !== 'none' && { symbolFont: font }),
   };
 }
 
 /** Formatting a paragraph's text starts from: its paragraph style's; none for headings (docs/decisions.md). */
-function paragraphStyle(el: Element, pkg: OdfPackage): InlineStyle {
+function paragraphStyle(el: Element, pkg: OdfPackage): OdfInlineStyle {
   const style = attr(el, 'style-name') ?? '';
   if (el.localName !== 'p' || titleRole(style, pkg)) return PLAIN;
   return applyStyle(PLAIN, pkg, 'paragraph', style, true);
@@ -295,10 +304,12 @@ const MAX_SPACES = 64;
  * carries the formatting its paragraph and enclosing spans resolve to (`fmt`), so a span can also
  * turn off what its paragraph sets; the writer joins neighbours formatted alike.
  */
-function inline(el: Element, pkg: OdfPackage, notes: Note[], fmt: InlineStyle = paragraphStyle(el, pkg)): Inline[] {
+function inline(el: Element, pkg: OdfPackage, notes: Note[], fmt: OdfInlineStyle = paragraphStyle(el, pkg)): Inline[] {
   const out: Inline[] = [];
   const text = (t: string): void => {
-    out.push(...styled([{ type: 'text', text: t }], fmt));
+    // Text in a symbol font (LibreOffice keeps Word's symbols as private-use codes in that font).
+    const drawn = fmt.symbolFont ? inSymbolFont(t, fmt.symbolFont) : t;
+    out.push(...styled([{ type: 'text', text: drawn }], fmt));
   };
   for (let n = el.firstChild; n; n = n.nextSibling) {
     if (n.nodeType === 3) {
@@ -1164,7 +1175,7 @@ function frameParagraphs(
   notes: Note[],
   bullet: ParagraphModel['bullet'],
   level: number,
-  fmt?: InlineStyle,
+  fmt?: OdfInlineStyle,
 ): ParagraphModel[] {
   const out: ParagraphModel[] = [];
   for (const c of children(box)) {
