@@ -148,6 +148,23 @@ describe('PPTX', () => {
     );
   });
 
+  it('When runs are typed in Wingdings (its Latin font, or private-use codes in its symbol font), then they read as the marks they draw', async () => {
+    const pptx = new PptxGenJS();
+    pptx.addSlide().addText('Checklist', { x: 0.5, y: 0.2, w: 8, h: 0.8, fontSize: 32 });
+    const zip = await JSZip.loadAsync((await pptx.write({ outputType: 'nodebuffer' })) as Buffer);
+    const run = (text: string, rPr = '') => `<a:r><a:rPr lang="en-US">${rPr}</a:rPr><a:t>${text}</a:t></a:r>`;
+    const box =
+      '<p:sp><p:nvSpPr><p:cNvPr id="21" name="Box 21"/><p:cNvSpPr txBox="1"/><p:nvPr/></p:nvSpPr><p:spPr><a:xfrm><a:off x="457200" y="1200000"/><a:ext cx="4000000" cy="400000"/></a:xfrm></p:spPr>' +
+      `<p:txBody><a:bodyPr/><a:p>${run('Tests ')}${run('ü', '<a:latin typeface="Wingdings"/>')}${run(' Docs ')}${run('\uf0fe', '<a:sym typeface="Wingdings"/>')}</a:p></p:txBody></p:sp>`;
+    const slide = (await zip.file('ppt/slides/slide1.xml')!.async('string')).replace(
+      '</p:spTree>',
+      `${box}</p:spTree>`,
+    );
+    zip.file('ppt/slides/slide1.xml', slide);
+    const { markdown } = await convertDocument(await zip.generateAsync({ type: 'nodebuffer' }), 'pptx', std);
+    expect(markdown).toBe('# Checklist\n\nTests ✓ Docs ☑\n');
+  });
+
   it('When a chart caches a number to 17 digits, then it shows as Office shows it (15), and a long text label stays whole', async () => {
     const pptx = new PptxGenJS();
     pptx

@@ -13,6 +13,7 @@ import { embeddedObjectBlocks } from '../shared/ole-objects';
 import { diagramNodes } from '../shared/smartart';
 import { CODE_CHARS, MONOSPACE } from '../shared/code-paragraphs';
 import { ommlToLatex } from '../shared/omml';
+import { inSymbolFont, symbolFont, symbolFontChar } from '../shared/symbol-font';
 import {
   type ParagraphModel,
   paragraphsToBlocks,
@@ -382,15 +383,31 @@ function textParagraphs(
   });
 }
 
+/**
+ * A run's text as drawn when its font is a symbol font: all of it when its Latin font is Symbol or
+ * Wingdings (a check mark typed as "ü"), its private-use codes when only its symbol font is
+ * (`a:sym`, which PowerPoint draws those codes in).
+ */
+function runSymbols(r: Element, text: string): string {
+  const rPr = child(r, 'rPr');
+  const latin = symbolFont(attr(child(rPr, 'latin'), 'typeface'));
+  if (latin) return inSymbolFont(text, latin);
+  const sym = symbolFont(attr(child(rPr, 'sym'), 'typeface'));
+  return sym ? text.replace(/[\uf020-\uf0ff]/g, (c) => symbolFontChar(c.charCodeAt(0), sym) ?? '') : text;
+}
+
 /** A paragraph's runs, line breaks and fields as text, and its equations (`a14:m`) as TeX. */
 function paragraphParts(nodes: Element[]): Array<string | { tex: string; display: boolean }> {
   return nodes.flatMap((r): Array<string | { tex: string; display: boolean }> => {
     if (r.localName === 'br') return ['\n'];
     if (r.localName === 'r' || r.localName === 'fld')
       return [
-        descendants(r, 't')
-          .map((t) => t.textContent ?? '')
-          .join(''),
+        runSymbols(
+          r,
+          descendants(r, 't')
+            .map((t) => t.textContent ?? '')
+            .join(''),
+        ),
       ];
     if (r.localName === 'AlternateContent')
       return paragraphParts(children(children(r, 'Choice')[0] ?? child(r, 'Fallback')));
