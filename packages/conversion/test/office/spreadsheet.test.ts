@@ -212,8 +212,37 @@ describe('spreadsheets', () => {
     const xls = Buffer.from(XLSX.write(wb, { type: 'buffer', bookType: 'xls' }));
     const input = embedInSheet(xls, 0, noteRecords(1, 1, 1, 'Ann Lee', 'Ann Lee:\nCounted twice → 3'));
     expect((await convertDocument(input, 'xls', std)).markdown).toBe(
-      '## Stock\n\n| Item | Qty |\n| --- | --- |\n| Pens | 3 |\n\n### Comments\n\nComment by Ann Lee on B2: Ann Lee: Counted twice → 3\n',
+      '## Stock\n\n| Item | Qty |\n| --- | --- |\n| Pens | 3 |\n\n### Comments\n\nComment by Ann Lee on B2: Counted twice → 3\n',
     );
+  });
+
+  it('When an xlsx note is by an author whose name has letters past ASCII or an ampersand, then the name reads as typed', async () => {
+    const ws = XLSX.utils.aoa_to_sheet([['Total'], [7]]);
+    ws.A2!.c = [{ a: 'Zoë Müller 陳宗棠 & Co', t: 'Too low?' }];
+    const wb = XLSX.utils.book_new();
+    XLSX.utils.book_append_sheet(wb, ws, 'Sum');
+    const input = Buffer.from(XLSX.write(wb, { type: 'buffer', bookType: 'xlsx' }));
+    expect((await convertDocument(input, 'xlsx', std)).markdown).toBe(
+      '## Sum\n\n| Total |\n| --- |\n| 7 |\n\n### Comments\n\nComment by Zoë Müller 陳宗棠 & Co on A2: Too low?\n',
+    );
+  });
+
+  it("When a note's text opens with its author's name and a colon, as Excel types it, then that line is left out and a line naming someone else stays", async () => {
+    const ws = XLSX.utils.aoa_to_sheet([
+      ['Item', 'Qty'],
+      ['Pens', 3],
+    ]);
+    ws.A2!.c = [{ a: 'Ann Lee', t: 'Ann Lee:\nRecount on Monday' }];
+    ws.B2!.c = [{ a: 'Ann Lee', t: 'Bo Park:\nCounted twice' }];
+    const wb = XLSX.utils.book_new();
+    XLSX.utils.book_append_sheet(wb, ws, 'Stock');
+    for (const bookType of ['xlsx', 'xls'] as const) {
+      const input = Buffer.from(XLSX.write(wb, { type: 'buffer', bookType }));
+      expect((await convertDocument(input, bookType, std)).markdown).toBe(
+        '## Stock\n\n| Item | Qty |\n| --- | --- |\n| Pens | 3 |\n\n### Comments\n\n' +
+          'Comment by Ann Lee on A2: Recount on Monday\n\nComment by Ann Lee on B2: Bo Park: Counted twice\n',
+      );
+    }
   });
 
   it('When an xlsx has two sheets with number formats, then each is a section with values as shown', async () => {

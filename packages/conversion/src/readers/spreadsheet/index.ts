@@ -164,7 +164,7 @@ export const spreadsheetReader: Reader = {
       const drawings = [...chartsOf(shownName), ...(textBoxes.get(shownName) ?? [])];
       const comments = commentBlocks(
         inCellOrder([
-          ...sheetComments(sheet, biffNotes?.get(wb.SheetNames.indexOf(name))),
+          ...sheetComments(sheet, biffNotes?.get(wb.SheetNames.indexOf(name)), xlsx),
           ...lostComments(sheet, odsComments.get(shownName)),
         ]),
       );
@@ -336,7 +336,11 @@ function inCellOrder(comments: ReviewComment[]): ReviewComment[] {
  * The sheet's cell comments (notes, and threaded comments with their replies) in row order, each
  * with the cell it is on; SheetJS reads them from XLSX, XLS and ODS alike.
  */
-function sheetComments(sheet: XLSX.WorkSheet, biffNotes?: ReadonlyMap<string, string>): ReviewComment[] {
+function sheetComments(
+  sheet: XLSX.WorkSheet,
+  biffNotes: ReadonlyMap<string, string> | undefined,
+  xlsx: boolean,
+): ReviewComment[] {
   const ref = sheet['!ref'];
   if (!ref) return [];
   const range = XLSX.utils.decode_range(ref);
@@ -352,12 +356,40 @@ function sheetComments(sheet: XLSX.WorkSheet, biffNotes?: ReadonlyMap<string, st
       // An XLS cell has one note, whose text the records give exactly.
       const exact = notes.length === 1 ? biffNotes?.get(`${r},${c}`) : undefined;
       for (const note of notes) {
-        const text = (exact ?? note.t ?? '').replace(/\s+/g, ' ').trim();
-        if (text) out.push({ author: note.a ?? '', text: [{ type: 'text', text }], on });
+        const author = xlsx ? xlsxCommentAuthor(note.a ?? '') : (note.a ?? '');
+        const text = withoutAuthorLine((exact ?? note.t ?? '').replace(/\s+/g, ' ').trim(), author);
+        if (text) out.push({ author, text: [{ type: 'text', text }], on });
       }
     }
   }
   return out;
+}
+
+/**
+ * An XLSX note's author as the file spells it: SheetJS passes the `<author>` element's bytes on as
+ * they are, UTF-8 read as Latin-1 ("é³å®" for 陳宗) and entities undecoded ("AT&amp;T"). Text that
+ * is not UTF-8 when read back as bytes was decoded already (a threaded comment's person) and stays.
+ */
+function xlsxCommentAuthor(raw: string): string {
+  let author = raw;
+  if (/[\u0080-\u00ff]/.test(raw) && !/[^\u0000-\u00ff]/.test(raw)) {
+    try {
+      author = new TextDecoder('utf-8', { fatal: true }).decode(Buffer.from(raw, 'latin1'));
+    } catch {
+      author = raw;
+    }
+  }
+  return decodeXML(author);
+}
+
+/**
+ * A note's text without the line Excel types at its start, the author's name and a colon (in bold in
+ * Excel): the comment is already said to be by them. Text that names someone else stays whole.
+ */
+function withoutAuthorLine(text: string, author: string): string {
+  const name = author.trim();
+  if (!name || !text.startsWith(`${name}:`)) return text;
+  return text.slice(name.length + 1).trim() || text;
 }
 
 /** An XLSX sheet's text boxes and shapes with text, a paragraph per paragraph (see `worksheetTextBoxes`). */
