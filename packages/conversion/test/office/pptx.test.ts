@@ -53,6 +53,27 @@ describe('PPTX', () => {
     );
   });
 
+  it("When a logo picture stands above a slide's one-line text box in title type, then that line is still its title and the logo follows it", async () => {
+    const png = await sharp({ create: { width: 16, height: 16, channels: 3, background: '#ffffff' } })
+      .png()
+      .toBuffer();
+    const pptx = new PptxGenJS();
+    const slide = pptx.addSlide();
+    slide.addImage({
+      data: `data:image/png;base64,${png.toString('base64')}`,
+      x: 0.1,
+      y: 0.1,
+      w: 2,
+      h: 0.4,
+      altText: 'Logo',
+    });
+    slide.addText('What is it?', { x: 0.1, y: 0.6, w: 9, h: 1, fontSize: 48, bold: true });
+    slide.addText('A class library', { x: 0.1, y: 1.8, w: 9, h: 1, fontSize: 36 });
+    const input = (await pptx.write({ outputType: 'nodebuffer' })) as Buffer;
+    const { markdown } = await convertDocument(input, 'pptx', std);
+    expect(markdown).toBe('# What is it?\n\n![Logo](#)\n\nA class library\n');
+  });
+
   it('When text boxes sit side by side with tops a hair apart, then they read left to right before the row below', async () => {
     const pptx = new PptxGenJS();
     const slide = pptx.addSlide();

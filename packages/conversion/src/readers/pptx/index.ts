@@ -197,11 +197,12 @@ function readSlide(
 
 /**
  * The title of a slide without a title placeholder (decks written by pptxgenjs and other
- * libraries draw it as a text box): its first shape, when that is a one-line text box set in
- * title type, no smaller than any text set on the slide.
+ * libraries draw it as a text box): its first shape other than pictures, when that is a one-line
+ * text box set in title type, no smaller than any text set on the slide.
  */
 function drawnTitle(ordered: Placed[]): Placed | undefined {
-  const first = ordered.find((p) => p.blocks.length);
+  // Pictures above it (a logo in the corner) are not text: the first shape with text is.
+  const first = ordered.find((p) => p.blocks.length && !p.picture);
   const size = first?.line?.size;
   if (size === undefined || size < MIN_DRAWN_TITLE_SIZE) return undefined;
   return ordered.every((p) => p === first || (p.line?.size ?? 0) <= size) ? first : undefined;
