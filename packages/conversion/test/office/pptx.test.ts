@@ -85,6 +85,22 @@ describe('PPTX', () => {
     expect(markdown).toBe('# Slide 1\n\nLeft\n\nRight\n\nBelow\n');
   });
 
+  it('When a slide master or layout is not well-formed XML, then the slides are still read', async () => {
+    const pptx = new PptxGenJS();
+    const slide = pptx.addSlide();
+    slide.addText('Thank you', { x: 1, y: 1, w: 8, h: 1, fontSize: 40 });
+    slide.addText('Questions welcome', { x: 1, y: 2.5, w: 8, h: 1, fontSize: 20 });
+    const zip = await JSZip.loadAsync((await pptx.write({ outputType: 'nodebuffer' })) as Buffer);
+    for (const part of ['ppt/slideMasters/slideMaster1.xml', 'ppt/slideLayouts/slideLayout1.xml']) {
+      const xml = await zip.file(part)!.async('string');
+      // A tag left open, as PHPPresentation wrote one (`<p:nvSpPr` with no `>`).
+      zip.file(part, xml.replace('<p:nvGrpSpPr>', '<p:nvGrpSpPr'));
+    }
+    const input = await zip.generateAsync({ type: 'nodebuffer' });
+    const { markdown } = await convertDocument(input, 'pptx', std);
+    expect(markdown).toBe('# Thank you\n\nQuestions welcome\n');
+  });
+
   it('When the file is not a presentation package, then it fails as corrupt', async () => {
     await expect(convertDocument(Buffer.from('nope'), 'pptx', std)).rejects.toMatchObject({ code: 'corrupt_file' });
   });
