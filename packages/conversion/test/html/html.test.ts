@@ -611,6 +611,13 @@ describe('HTML math', () => {
     expect(markdown).toBe('$\\frac{n}k+\\dot{x}+\\frac1k$\n');
   });
 
+  it('When a fraction or an accent starts with a single Greek letter, then it is braced as an ASCII letter is', async () => {
+    const { markdown } = await html(
+      '<math><mfrac><mi>π</mi><mn>2</mn></mfrac><mo>+</mo><mover accent="true"><mi>θ</mi><mo>˙</mo></mover></math>',
+    );
+    expect(markdown).toBe('$\\frac{π}2+\\dot{θ}$\n');
+  });
+
   it('When a page keeps MathJax 2 sources in math/tex scripts, then each is the formula and what MathJax drew from it is left out', async () => {
     const { markdown } = await html(
       '<p>Area <span class="MathJax_Preview">πr²</span><span class="MathJax" id="MathJax-Element-1-Frame"><nobr>πr2</nobr></span>' +
