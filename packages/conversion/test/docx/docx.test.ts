@@ -54,6 +54,15 @@ const numberedItem = (numId: string, ilvl: number, text: string) =>
   `<w:p><w:pPr><w:numPr><w:ilvl w:val="${ilvl}"/><w:numId w:val="${numId}"/></w:numPr></w:pPr><w:r><w:t>${text}</w:t></w:r></w:p>`;
 
 describe('DOCX', () => {
+  it('When the document part is written in UTF-16, then its text is read as in UTF-8', async () => {
+    const ns = 'xmlns:w="http://schemas.openxmlformats.org/wordprocessingml/2006/main"';
+    const xml = `<?xml version="1.0" encoding="UTF-16"?><w:document ${ns}><w:body><w:p><w:r><w:t>Grüße, 世界</w:t></w:r></w:p></w:body></w:document>`;
+    for (const bytes of [Buffer.from(`\ufeff${xml}`, 'utf16le'), Buffer.from(xml, 'utf16le').swap16()]) {
+      const { markdown } = await convertDocument(Buffer.from(zipSync({ 'word/document.xml': bytes })), 'docx', std);
+      expect(markdown).toBe('Grüße, 世界\n');
+    }
+  });
+
   it('When each nested list is a numbering of its own at level 0, set further right by its paragraphs (AbiWord), then the lists nest as drawn', async () => {
     const decimal = (id: string) =>
       `<w:abstractNum w:abstractNumId="${id}"><w:lvl w:ilvl="0"><w:start w:val="1"/><w:numFmt w:val="decimal"/><w:lvlText w:val="%1."/></w:lvl></w:abstractNum>` +

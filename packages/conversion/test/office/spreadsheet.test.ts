@@ -633,6 +633,31 @@ describe('spreadsheets', () => {
     );
   });
 
+  it('When XLSX parts are written in UTF-16, with or without a BOM, then the sheets are read, not refused', async () => {
+    const wb = stockWorkbook();
+    const files = unzipSync(Buffer.from(XLSX.write(wb, { type: 'buffer', bookType: 'xlsx' })));
+    /** The part in UTF-16, its declaration saying so: little-endian with a BOM, or big-endian without one. */
+    const wide = (name: string, bom: boolean): Uint8Array => {
+      const xml = Buffer.from(files[name]!)
+        .toString('utf8')
+        .replace(/encoding="UTF-8"/i, 'encoding="UTF-16"');
+      const le = Buffer.from(`${bom ? '\ufeff' : ''}${xml}`, 'utf16le');
+      return bom ? le : le.swap16();
+    };
+    for (const bom of [true, false]) {
+      const input = Buffer.from(
+        zipSync({
+          ...files,
+          'xl/workbook.xml': wide('xl/workbook.xml', bom),
+          'xl/worksheets/sheet1.xml': wide('xl/worksheets/sheet1.xml', bom),
+        }),
+      );
+      expect((await convertDocument(input, 'xlsx', std)).markdown).toBe(
+        '## Stock\n\n| Item | Qty |\n| --- | --- |\n| Pens | 3 |\n',
+      );
+    }
+  });
+
   it('When a lone row holds the same number in each column, then every cell stays', async () => {
     expect(await markdownInEachFormat([[0, 0, 0]])).toEqual(
       inEachFormat('## Data\n\n| 0 | 0 | 0 |\n| --- | --- | --- |\n'),

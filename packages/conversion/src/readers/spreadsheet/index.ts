@@ -3,7 +3,7 @@ import type { Reader } from '../reader';
 import { ConversionError } from '../../types';
 import { noPageSelected, pageSelected, selectedPages } from '../../page-range';
 import type { PageRange } from '@markwright/contracts/src/structure';
-import { SafeZip } from '../../archive/safe-zip';
+import { SafeZip, utf16Order, xmlText } from '../../archive/safe-zip';
 import {
   chartBlocks,
   worksheetCharts,
@@ -98,10 +98,15 @@ export const spreadsheetReader: Reader = {
       } catch (err) {
         // A part the content types name but the package lacks (a styles part left out by a
         // library): SheetJS refuses the workbook; Excel reads it with default styles, as we do.
-        const pruned =
-          zip && xlsx && /Cannot find file .* in zip/i.test((err as Error).message) && withoutMissingParts(zip);
-        if (!pruned) throw err;
-        bytes = pruned;
+        // Parts in UTF-16 (SheetJS reads XML parts as UTF-8 only: "Unknown Namespace"): Excel reads them.
+        const repaired =
+          zip && xlsx
+            ? /Cannot find file .* in zip/i.test((err as Error).message)
+              ? withoutMissingParts(zip)
+              : partsInUtf8(zip)
+            : undefined;
+        if (!repaired) throw err;
+        bytes = repaired;
         wb = read(false);
       }
       // A workbook a library wrote (openpyxl, exceljs) may keep formulas without values: read again with stubs.
@@ -233,7 +238,7 @@ export const spreadsheetReader: Reader = {
 
 /**
  * The package again without the content types' overrides that name parts it lacks, or none when
- * every named part is there. Entries are stored, not deflated: the copy is only read back.
+ * every named part is there.
  */
 function withoutMissingParts(zip: SafeZip): Buffer | undefined {
   const types = zip.textOf('[Content_Types].xml');
@@ -250,10 +255,31 @@ function withoutMissingParts(zip: SafeZip): Buffer | undefined {
     },
   );
   if (!pruned) return undefined;
+  return repacked(zip, (name, bytes) => (name === '[Content_Types].xml' ? strToU8(kept) : bytes));
+}
+
+/**
+ * The package again with its XML parts in UTF-16 written in UTF-8, their declarations saying so,
+ * or none when every part is UTF-8 already.
+ */
+function partsInUtf8(zip: SafeZip): Buffer | undefined {
+  const wide = zip
+    .list()
+    .filter((name) => /\.(?:xml|rels)$/i.test(name) && utf16Order(zip.bytesOf(name) ?? new Uint8Array()));
+  if (!wide.length) return undefined;
+  return repacked(zip, (name, bytes) =>
+    wide.includes(name)
+      ? strToU8(xmlText(bytes).replace(/^(<\?xml[^>]*?\bencoding\s*=\s*["'])[^"']*(["'])/, '$1UTF-8$2'))
+      : bytes,
+  );
+}
+
+/** The package's entries again, each as `part` gives it, stored, not deflated: the copy is only read back. */
+function repacked(zip: SafeZip, part: (name: string, bytes: Uint8Array) => Uint8Array): Buffer {
   const files: Record<string, [Uint8Array, { level: 0 }]> = {};
   for (const name of zip.list()) {
-    const bytes = name === '[Content_Types].xml' ? strToU8(kept) : zip.bytesOf(name);
-    if (bytes) files[name] = [bytes, { level: 0 }];
+    const bytes = zip.bytesOf(name);
+    if (bytes) files[name] = [part(name, bytes), { level: 0 }];
   }
   return Buffer.from(zipSync(files));
 }
