@@ -1004,6 +1004,27 @@ describe('DOCX', () => {
     );
   });
 
+  it('When a comment is on letters inside a word, then its mark follows the whole word; a mark after a word stays', async () => {
+    const w = 'xmlns:w="http://schemas.openxmlformats.org/wordprocessingml/2006/main"';
+    const run = (t: string) => `<w:r><w:t xml:space="preserve">${t}</w:t></w:r>`;
+    const mark = (id: string) => `<w:r><w:commentReference w:id="${id}"/></w:r>`;
+    const comment = (id: string, t: string) =>
+      `<w:comment w:id="${id}" w:author="Ana"><w:p>${run(t)}</w:p></w:comment>`;
+    const input = Buffer.from(
+      zipSync({
+        'word/document.xml': strToU8(
+          `<w:document ${w}><w:body><w:p>${run('The [t')}${mark('0')}${run('es')}<w:r><w:rPr><w:b/></w:rPr><w:t>t</w:t></w:r>` +
+            `${mark('1')}${run('] ends here')}${mark('2')}${run('. Sp')}${mark('3')}${run('elled out.')}</w:p></w:body></w:document>`,
+        ),
+        'word/comments.xml': strToU8(
+          `<w:comments ${w}>${comment('0', 'Lowercase?')}${comment('1', 'Bold?')}${comment('2', 'Fine')}${comment('3', 'Typo')}</w:comments>`,
+        ),
+      }),
+    );
+    const { markdown } = await convertDocument(input, 'docx', std);
+    expect(markdown.split('\n')[0]).toBe('The \\[tes**t**[^c1][^c2]\\] ends here[^c3]. Spelled[^c4] out.');
+  });
+
   it('When a comment and a footnote each name relationship rId1 of their own part, then each link goes where its part says', async () => {
     const w = 'xmlns:w="http://schemas.openxmlformats.org/wordprocessingml/2006/main"';
     const r = 'xmlns:r="http://schemas.openxmlformats.org/officeDocument/2006/relationships"';
