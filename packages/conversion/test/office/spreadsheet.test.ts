@@ -1,3 +1,5 @@
+import { createHash } from 'node:crypto';
+import CFB from 'cfb';
 import ExcelJS from 'exceljs';
 import { strToU8, unzipSync, zipSync } from 'fflate';
 import * as XLSX from '@e965/xlsx';
@@ -39,6 +41,75 @@ function odsPackage(ns: string, sheets: string, styles = ''): Buffer {
 }
 
 /** One sheet, "Stock", of two rows: the workbook the note and package tests build on. */
+/** RC4's key stream of `length` bytes (written here apart from the reader's, to encrypt fixtures). */
+function rc4KeyStream(key: Buffer, length: number): Buffer {
+  const s = [...Array(256).keys()];
+  let j = 0;
+  for (let i = 0; i < 256; i++) {
+    j = (j + s[i]! + key[i % key.length]!) % 256;
+    [s[i], s[j]] = [s[j]!, s[i]!];
+  }
+  const out = Buffer.alloc(length);
+  let a = 0;
+  let b = 0;
+  for (let n = 0; n < length; n++) {
+    a = (a + 1) % 256;
+    b = (b + s[a]!) % 256;
+    [s[a], s[b]] = [s[b]!, s[a]!];
+    out[n] = s[(s[a]! + s[b]!) % 256]!;
+  }
+  return out;
+}
+
+/**
+ * The workbook as an XLS RC4-encrypted with `password` as Excel does (MS-XLS 2.2.10, MS-OFFCRYPTO 2.3.6):
+ * a FilePass record after the globals' BOF, each record body after it encrypted with a key per 1024-byte
+ * block of the stream, BOF records and a BoundSheet8's stream position left in clear.
+ */
+function rc4EncryptedXls(wb: XLSX.WorkBook, password: string): Buffer {
+  const md5 = (data: Buffer) => createHash('md5').update(data).digest();
+  const salt = Buffer.from('00112233445566778899aabbccddeeff', 'hex');
+  const truncated = md5(Buffer.from(password, 'utf16le')).subarray(0, 5);
+  const keyDigest = md5(Buffer.concat(Array(16).fill(Buffer.concat([truncated, salt])))).subarray(0, 5);
+  const blockKey = (block: number) => {
+    const n = Buffer.alloc(4);
+    n.writeUInt32LE(block);
+    return md5(Buffer.concat([keyDigest, n]));
+  };
+  const verifier = Buffer.from('0f1e2d3c4b5a69788796a5b4c3d2e1f0', 'hex');
+  const sealed = Buffer.concat([verifier, md5(verifier)]);
+  const encryptedVerifier = Buffer.from(sealed.map((v, i) => v ^ rc4KeyStream(blockKey(0), 32)[i]!));
+  const filePass = Buffer.alloc(58);
+  filePass.writeUInt16LE(0x002f, 0);
+  filePass.writeUInt16LE(54, 2);
+  filePass.writeUInt16LE(1, 4);
+  filePass.writeUInt16LE(1, 6);
+  filePass.writeUInt16LE(1, 8);
+  salt.copy(filePass, 10);
+  encryptedVerifier.copy(filePass, 26);
+  const cfb = CFB.read(Buffer.from(XLSX.write(wb, { type: 'buffer', bookType: 'xls' })), { type: 'buffer' });
+  const entry = CFB.find(cfb, 'Workbook')!;
+  const plain = Buffer.from(entry.content as Uint8Array);
+  const firstRecordEnd = 4 + plain.readUInt16LE(2);
+  const stream = Buffer.concat([plain.subarray(0, firstRecordEnd), filePass, plain.subarray(firstRecordEnd)]);
+  for (let at = firstRecordEnd + filePass.length; at + 4 <= stream.length; at += 4 + stream.readUInt16LE(at + 2)) {
+    const type = stream.readUInt16LE(at);
+    let from = at + 4;
+    // BOF, FileLock, InterfaceHdr, RRDInfo, RRDHead and UsrExcl stay in clear.
+    if ([0x0809, 0x0194, 0x0195, 0x00e1, 0x0196, 0x0138].includes(type)) continue;
+    if (type === 0x0085) {
+      stream.writeUInt32LE(stream.readUInt32LE(from) + filePass.length, from);
+      from += 4;
+    }
+    for (let i = from; i < at + 4 + stream.readUInt16LE(at + 2); i++) {
+      stream[i] = stream[i]! ^ rc4KeyStream(blockKey(Math.floor(i / 1024)), 1024)[i % 1024]!;
+    }
+  }
+  entry.content = stream;
+  entry.size = stream.length;
+  return Buffer.from(CFB.write(cfb, { type: 'buffer' }) as Uint8Array);
+}
+
 function stockWorkbook(): XLSX.WorkBook {
   const wb = XLSX.utils.book_new();
   XLSX.utils.book_append_sheet(
@@ -631,6 +702,16 @@ describe('spreadsheets', () => {
     expect((await convertDocument(input, 'xlsx', std)).markdown).toBe(
       '## Stock\n\n| Item | Qty |\n| --- | --- |\n| Pens | 3 |\n',
     );
+  });
+
+  it("When an XLS is encrypted with Excel's default password (VelvetSweatshop), then it is read; with another password it is refused as encrypted", async () => {
+    const open = rc4EncryptedXls(stockWorkbook(), 'VelvetSweatshop');
+    expect((await convertDocument(open, 'xls', std)).markdown).toBe(
+      '## Stock\n\n| Item | Qty |\n| --- | --- |\n| Pens | 3 |\n',
+    );
+    await expect(convertDocument(rc4EncryptedXls(stockWorkbook(), 'secret'), 'xls', std)).rejects.toMatchObject({
+      code: 'encrypted_file',
+    });
   });
 
   it('When XLSX parts are written in UTF-16, with or without a BOM, then the sheets are read, not refused', async () => {

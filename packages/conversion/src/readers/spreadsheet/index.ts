@@ -27,6 +27,7 @@ import { odsLocaleDateFormats } from './ods-locale-dates';
 import { odsCellComments } from './ods-cell-comments';
 import { odsTextBoxes } from './ods-text-boxes';
 import { readWorkbook } from '../shared/sheetjs-read';
+import { withoutDefaultPassword } from './xls-default-password';
 
 /** A formula element that ends its cell without a value: `<f>…</f></c>`, `<f …/></c>`, `<f>…</f><v/></c>`. */
 const UNCACHED_FORMULA =
@@ -63,7 +64,9 @@ export const MAX_ROWS_PER_SHEET = 20_000;
  */
 export const spreadsheetReader: Reader = {
   name: 'spreadsheet',
-  async read(input, options) {
+  async read(given, options) {
+    // An XLS encrypted with Excel's default password opens in Excel without asking: it is read decrypted.
+    const input = withoutDefaultPassword(given) ?? given;
     const range = options.pageRange;
     // E2: the sheets outside the page range are not parsed (SheetJS's `sheets`), once their count is known.
     const selected = range ? selectedSheets(input, range) : undefined;
