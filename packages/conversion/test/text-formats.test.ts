@@ -177,6 +177,41 @@ describe('text family', () => {
     const { original_tokens: o, optimized_tokens: n } = result.tokenOptimization!;
     expect(result.tokenOptimization!.reduction_percent).toBe(Math.round((10000 * (o - n)) / o) / 100);
   });
+
+  describe('text in UTF-32 or in UTF-16 without a BOM', () => {
+    const csv = 'id,city,note\n1,Москва,première\n2,Αθήνα,😀 ok\n3,Paris,fine\n';
+    const expected =
+      '| id | city | note |\n| --- | --- | --- |\n| 1 | Москва | première |\n| 2 | Αθήνα | 😀 ok |\n| 3 | Paris | fine |\n';
+    /** The text as UTF-32 code points in the given byte order, with a BOM or not. */
+    const utf32 = (text: string, bigEndian: boolean, bom: boolean): Buffer => {
+      const points = [...(bom ? '\ufeff' : ''), ...text].map((ch) => ch.codePointAt(0)!);
+      const out = Buffer.alloc(points.length * 4);
+      points.forEach((p, i) => (bigEndian ? out.writeUInt32BE(p, i * 4) : out.writeUInt32LE(p, i * 4)));
+      return out;
+    };
+    const utf16be = (text: string): Buffer => Buffer.from(text, 'utf16le').swap16();
+
+    it.each([
+      ['little-endian with a BOM', utf32(csv, false, true)],
+      ['big-endian with a BOM', utf32(csv, true, true)],
+      ['little-endian without a BOM', utf32(csv, false, false)],
+      ['big-endian without a BOM', utf32(csv, true, false)],
+    ])('When a CSV is in UTF-32 %s, then it is read as text', async (_, bytes) => {
+      const { markdown } = await convertDocument(bytes, 'csv', std);
+      expect(markdown).toBe(expected);
+    });
+
+    it.each([
+      ['little-endian', Buffer.from(csv, 'utf16le')],
+      ['big-endian', utf16be(csv)],
+    ])(
+      'When a CSV is in UTF-16 %s without a BOM, then letters outside Latin-1 are read as they are',
+      async (_, bytes) => {
+        const { markdown } = await convertDocument(bytes, 'csv', std);
+        expect(markdown).toBe(expected);
+      },
+    );
+  });
 });
 
 describe('HTML tables', () => {

@@ -80,11 +80,29 @@ export class SafeZip {
     }
   }
 
-  /** The entry as UTF-8 text (BOM stripped), or undefined when absent. */
+  /** The entry as text (BOM stripped), or undefined when absent: UTF-8, or UTF-16 where it is (see `xmlText`). */
   textOf(name: string): string | undefined {
     const data = this.bytesOf(name);
-    return data === undefined ? undefined : strFromU8(data).replace(/^\uFEFF/, '');
+    return data === undefined ? undefined : xmlText(data);
   }
+}
+
+/**
+ * A part's text: UTF-8, or UTF-16 when it opens with a UTF-16 BOM or with `<` in 16 bits, as XML
+ * parts may be written (OPC allows both; .NET writers save UTF-16). The BOM is stripped.
+ */
+export function xmlText(data: Uint8Array): string {
+  const wide = utf16Order(data);
+  const text = wide ? new TextDecoder(wide).decode(data) : strFromU8(data);
+  return text.replace(/^\uFEFF/, '');
+}
+
+/** The byte order of a part in UTF-16, by its BOM or its first character `<`; none for UTF-8. */
+export function utf16Order(data: Uint8Array): 'utf-16le' | 'utf-16be' | undefined {
+  if (data.length < 2) return undefined;
+  if ((data[0] === 0xff && data[1] === 0xfe) || (data[0] === 0x3c && data[1] === 0x00)) return 'utf-16le';
+  if ((data[0] === 0xfe && data[1] === 0xff) || (data[0] === 0x00 && data[1] === 0x3c)) return 'utf-16be';
+  return undefined;
 }
 
 function bomb(label: string, why: string): ConversionError {

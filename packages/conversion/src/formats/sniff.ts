@@ -1,5 +1,6 @@
 import type CFB from 'cfb';
 import type { SafeZip } from '../archive/safe-zip';
+import { decodeText, wideUnicodeForm } from '../readers/shared/text-decoding';
 import { ConversionError, type ConversionErrorCode } from '../types';
 import type { FormatLine, FormatName, Sniff } from './table';
 
@@ -313,11 +314,19 @@ function isBiff2To4Worksheet(input: Buffer): boolean {
   );
 }
 
-/** Whether the bytes read as text: a BOM, or few control characters, NUL included (UTF-16 without BOM by its zero bytes). */
+/** Whether the bytes read as text: a BOM, or few control characters, NUL included (UTF-16 and UTF-32 without BOM by their zero bytes). */
 export function isText(input: Buffer): boolean {
   if (input.length === 0) return true;
   if (startsWith(input, [0xef, 0xbb, 0xbf])) return true;
   if (startsWith(input, [0xff, 0xfe]) || startsWith(input, [0xfe, 0xff])) return true;
+  const wide = wideUnicodeForm(input);
+  if (wide?.bom) return true;
+  // UTF-32 without a BOM: its characters, not its bytes, must be few controls, as a text's bytes are.
+  if (wide?.encoding === 'utf32le' || wide?.encoding === 'utf32be') {
+    const characters = decodeText(input.subarray(0, TEXT_SAMPLE_BYTES));
+    const controls = characters.match(/[\u0000-\u0008\u000e-\u001f\u007f\ufffd]/g)?.length ?? 0;
+    return controls <= Math.max(1, MAX_CONTROL_SHARE * characters.length);
+  }
   const sample = input.subarray(0, TEXT_SAMPLE_BYTES);
   let zerosEven = 0;
   let zerosOdd = 0;

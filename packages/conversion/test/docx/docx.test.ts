@@ -55,6 +55,15 @@ const numberedItem = (numId: string, ilvl: number, text: string) =>
   `<w:p><w:pPr><w:numPr><w:ilvl w:val="${ilvl}"/><w:numId w:val="${numId}"/></w:numPr></w:pPr><w:r><w:t>${text}</w:t></w:r></w:p>`;
 
 describe('DOCX', () => {
+  it('When the document part is written in UTF-16, then its text is read as in UTF-8', async () => {
+    const ns = 'xmlns:w="http://schemas.openxmlformats.org/wordprocessingml/2006/main"';
+    const xml = `<?xml version="1.0" encoding="UTF-16"?><w:document ${ns}><w:body><w:p><w:r><w:t>Grüße, 世界</w:t></w:r></w:p></w:body></w:document>`;
+    for (const bytes of [Buffer.from(`\ufeff${xml}`, 'utf16le'), Buffer.from(xml, 'utf16le').swap16()]) {
+      const { markdown } = await convertDocument(Buffer.from(zipSync({ 'word/document.xml': bytes })), 'docx', std);
+      expect(markdown).toBe('Grüße, 世界\n');
+    }
+  });
+
   it('When each nested list is a numbering of its own at level 0, set further right by its paragraphs (AbiWord), then the lists nest as drawn', async () => {
     const decimal = (id: string) =>
       `<w:abstractNum w:abstractNumId="${id}"><w:lvl w:ilvl="0"><w:start w:val="1"/><w:numFmt w:val="decimal"/><w:lvlText w:val="%1."/></w:lvl></w:abstractNum>` +
@@ -994,6 +1003,27 @@ describe('DOCX', () => {
     expect(markdown).toBe(
       '[Body link](https://example.com/body)[^1]\n\n[^1]: See [the notes](https://example.org/notes)\n',
     );
+  });
+
+  it('When a comment is on letters inside a word, then its mark follows the whole word; a mark after a word stays', async () => {
+    const w = 'xmlns:w="http://schemas.openxmlformats.org/wordprocessingml/2006/main"';
+    const run = (t: string) => `<w:r><w:t xml:space="preserve">${t}</w:t></w:r>`;
+    const mark = (id: string) => `<w:r><w:commentReference w:id="${id}"/></w:r>`;
+    const comment = (id: string, t: string) =>
+      `<w:comment w:id="${id}" w:author="Ana"><w:p>${run(t)}</w:p></w:comment>`;
+    const input = Buffer.from(
+      zipSync({
+        'word/document.xml': strToU8(
+          `<w:document ${w}><w:body><w:p>${run('The [t')}${mark('0')}${run('es')}<w:r><w:rPr><w:b/></w:rPr><w:t>t</w:t></w:r>` +
+            `${mark('1')}${run('] ends here')}${mark('2')}${run('. Sp')}${mark('3')}${run('elled out.')}</w:p></w:body></w:document>`,
+        ),
+        'word/comments.xml': strToU8(
+          `<w:comments ${w}>${comment('0', 'Lowercase?')}${comment('1', 'Bold?')}${comment('2', 'Fine')}${comment('3', 'Typo')}</w:comments>`,
+        ),
+      }),
+    );
+    const { markdown } = await convertDocument(input, 'docx', std);
+    expect(markdown.split('\n')[0]).toBe('The \\[tes**t**[^c1][^c2]\\] ends here[^c3]. Spelled[^c4] out.');
   });
 
   it('When a comment and a footnote each name relationship rId1 of their own part, then each link goes where its part says', async () => {

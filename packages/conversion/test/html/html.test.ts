@@ -18,6 +18,16 @@ describe('HTML', () => {
     expect(metadata).toEqual({ title: 'Café & Co', author: 'Zoë', page_count: 1 });
   });
 
+  it('When a colspan or rowspan has characters after its number (3" or 2px), then the cell spans as browsers read it', async () => {
+    const { markdown } = await html(
+      '<table><tr><td>A1</td><td>B1</td><td>C1</td><td>D1</td></tr>' +
+        '<tr><td colspan=\'3"\'>Wide</td><td rowspan="2px">Tall</td></tr><tr><td>A3</td><td>B3</td><td>C3</td></tr></table>',
+    );
+    expect(markdown).toBe(
+      '| A1 | B1 | C1 | D1 |\n| --- | --- | --- | --- |\n| Wide | Wide | Wide | Tall |\n| A3 | B3 | C3 | Tall |\n',
+    );
+  });
+
   it('When text follows a picture without a space (a caption typed after it), then a space sets them apart; punctuation, pictures side by side and symbols drawn as pictures stay as they are', async () => {
     const { markdown } = await html(
       '<p><img alt="The harbour" src="a.png">Figure 1: The harbour at dawn</p>' +
@@ -614,6 +624,13 @@ describe('HTML math', () => {
         '<mo>+</mo><mfrac><mn>1</mn><mi>k</mi></mfrac></math>',
     );
     expect(markdown).toBe('$\\frac{n}k+\\dot{x}+\\frac1k$\n');
+  });
+
+  it('When a fraction or an accent starts with a single Greek letter, then it is braced as an ASCII letter is', async () => {
+    const { markdown } = await html(
+      '<math><mfrac><mi>π</mi><mn>2</mn></mfrac><mo>+</mo><mover accent="true"><mi>θ</mi><mo>˙</mo></mover></math>',
+    );
+    expect(markdown).toBe('$\\frac{π}2+\\dot{θ}$\n');
   });
 
   it('When a page keeps MathJax 2 sources in math/tex scripts, then each is the formula and what MathJax drew from it is left out', async () => {

@@ -554,6 +554,28 @@ describe('ODP', () => {
     );
   });
 
+  it("When a logo picture comes before a slide's one-line text frame in title type, then that line is still its title", async () => {
+    const ns = `${NS} xmlns:draw="urn:oasis:names:tc:opendocument:xmlns:drawing:1.0" xmlns:presentation="urn:oasis:names:tc:opendocument:xmlns:presentation:1.0" xmlns:xlink="http://www.w3.org/1999/xlink"`;
+    const size = (name: string, pt: number) =>
+      `<style:style style:name="${name}" style:family="paragraph"><style:text-properties fo:font-size="${pt}pt"/></style:style>`;
+    const box = (style: string, text: string) =>
+      `<draw:frame><draw:text-box><text:p text:style-name="${style}">${text}</text:p></draw:text-box></draw:frame>`;
+    const logo = '<draw:frame draw:name="Logo"><draw:image xlink:href="Pictures/logo.png"/></draw:frame>';
+    const input = Buffer.from(
+      zipSync({
+        mimetype: strToU8('application/vnd.oasis.opendocument.presentation'),
+        'content.xml': strToU8(
+          `<office:document-content ${ns}><office:automatic-styles>${size('P1', 48)}${size('P2', 36)}</office:automatic-styles>` +
+            '<office:body><office:presentation>' +
+            `<draw:page draw:name="page1">${logo}${box('P1', 'What is it?')}${box('P2', 'A class library')}</draw:page>` +
+            '</office:presentation></office:body></office:document-content>',
+        ),
+      }),
+    );
+    const { markdown } = await convertDocument(input, 'odp', std);
+    expect(markdown).toBe('# What is it?\n\n![Logo](#)\n\nA class library\n');
+  });
+
   it('When a slide has no title, then its own name is the heading, and a slide with neither is numbered; a subtitle is a plain line', async () => {
     const ns = `${NS} xmlns:draw="urn:oasis:names:tc:opendocument:xmlns:drawing:1.0" xmlns:presentation="urn:oasis:names:tc:opendocument:xmlns:presentation:1.0"`;
     const box = (cls: string, text: string) =>

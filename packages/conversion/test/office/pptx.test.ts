@@ -54,6 +54,27 @@ describe('PPTX', () => {
     );
   });
 
+  it("When a logo picture stands above a slide's one-line text box in title type, then that line is still its title and the logo follows it", async () => {
+    const png = await sharp({ create: { width: 16, height: 16, channels: 3, background: '#ffffff' } })
+      .png()
+      .toBuffer();
+    const pptx = new PptxGenJS();
+    const slide = pptx.addSlide();
+    slide.addImage({
+      data: `data:image/png;base64,${png.toString('base64')}`,
+      x: 0.1,
+      y: 0.1,
+      w: 2,
+      h: 0.4,
+      altText: 'Logo',
+    });
+    slide.addText('What is it?', { x: 0.1, y: 0.6, w: 9, h: 1, fontSize: 48, bold: true });
+    slide.addText('A class library', { x: 0.1, y: 1.8, w: 9, h: 1, fontSize: 36 });
+    const input = (await pptx.write({ outputType: 'nodebuffer' })) as Buffer;
+    const { markdown } = await convertDocument(input, 'pptx', std);
+    expect(markdown).toBe('# What is it?\n\n![Logo](#)\n\nA class library\n');
+  });
+
   it('When text boxes sit side by side with tops a hair apart, then they read left to right before the row below', async () => {
     const pptx = new PptxGenJS();
     const slide = pptx.addSlide();
@@ -63,6 +84,22 @@ describe('PPTX', () => {
     const input = (await pptx.write({ outputType: 'nodebuffer' })) as Buffer;
     const { markdown } = await convertDocument(input, 'pptx', std);
     expect(markdown).toBe('# Slide 1\n\nLeft\n\nRight\n\nBelow\n');
+  });
+
+  it('When a slide master or layout is not well-formed XML, then the slides are still read', async () => {
+    const pptx = new PptxGenJS();
+    const slide = pptx.addSlide();
+    slide.addText('Thank you', { x: 1, y: 1, w: 8, h: 1, fontSize: 40 });
+    slide.addText('Questions welcome', { x: 1, y: 2.5, w: 8, h: 1, fontSize: 20 });
+    const zip = await JSZip.loadAsync((await pptx.write({ outputType: 'nodebuffer' })) as Buffer);
+    for (const part of ['ppt/slideMasters/slideMaster1.xml', 'ppt/slideLayouts/slideLayout1.xml']) {
+      const xml = await zip.file(part)!.async('string');
+      // A tag left open, as PHPPresentation wrote one (`<p:nvSpPr` with no `>`).
+      zip.file(part, xml.replace('<p:nvGrpSpPr>', '<p:nvGrpSpPr'));
+    }
+    const input = await zip.generateAsync({ type: 'nodebuffer' });
+    const { markdown } = await convertDocument(input, 'pptx', std);
+    expect(markdown).toBe('# Thank you\n\nQuestions welcome\n');
   });
 
   it('When the file is not a presentation package, then it fails as corrupt', async () => {

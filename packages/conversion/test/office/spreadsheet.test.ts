@@ -1,3 +1,5 @@
+import { createHash } from 'node:crypto';
+import CFB from 'cfb';
 import ExcelJS from 'exceljs';
 import { strToU8, unzipSync, zipSync } from 'fflate';
 import * as XLSX from '@e965/xlsx';
@@ -40,6 +42,75 @@ function odsPackage(ns: string, sheets: string, styles = ''): Buffer {
 }
 
 /** One sheet, "Stock", of two rows: the workbook the note and package tests build on. */
+/** RC4's key stream of `length` bytes (written here apart from the reader's, to encrypt fixtures). */
+function rc4KeyStream(key: Buffer, length: number): Buffer {
+  const s = [...Array(256).keys()];
+  let j = 0;
+  for (let i = 0; i < 256; i++) {
+    j = (j + s[i]! + key[i % key.length]!) % 256;
+    [s[i], s[j]] = [s[j]!, s[i]!];
+  }
+  const out = Buffer.alloc(length);
+  let a = 0;
+  let b = 0;
+  for (let n = 0; n < length; n++) {
+    a = (a + 1) % 256;
+    b = (b + s[a]!) % 256;
+    [s[a], s[b]] = [s[b]!, s[a]!];
+    out[n] = s[(s[a]! + s[b]!) % 256]!;
+  }
+  return out;
+}
+
+/**
+ * The workbook as an XLS RC4-encrypted with `password` as Excel does (MS-XLS 2.2.10, MS-OFFCRYPTO 2.3.6):
+ * a FilePass record after the globals' BOF, each record body after it encrypted with a key per 1024-byte
+ * block of the stream, BOF records and a BoundSheet8's stream position left in clear.
+ */
+function rc4EncryptedXls(wb: XLSX.WorkBook, password: string): Buffer {
+  const md5 = (data: Buffer) => createHash('md5').update(data).digest();
+  const salt = Buffer.from('00112233445566778899aabbccddeeff', 'hex');
+  const truncated = md5(Buffer.from(password, 'utf16le')).subarray(0, 5);
+  const keyDigest = md5(Buffer.concat(Array(16).fill(Buffer.concat([truncated, salt])))).subarray(0, 5);
+  const blockKey = (block: number) => {
+    const n = Buffer.alloc(4);
+    n.writeUInt32LE(block);
+    return md5(Buffer.concat([keyDigest, n]));
+  };
+  const verifier = Buffer.from('0f1e2d3c4b5a69788796a5b4c3d2e1f0', 'hex');
+  const sealed = Buffer.concat([verifier, md5(verifier)]);
+  const encryptedVerifier = Buffer.from(sealed.map((v, i) => v ^ rc4KeyStream(blockKey(0), 32)[i]!));
+  const filePass = Buffer.alloc(58);
+  filePass.writeUInt16LE(0x002f, 0);
+  filePass.writeUInt16LE(54, 2);
+  filePass.writeUInt16LE(1, 4);
+  filePass.writeUInt16LE(1, 6);
+  filePass.writeUInt16LE(1, 8);
+  salt.copy(filePass, 10);
+  encryptedVerifier.copy(filePass, 26);
+  const cfb = CFB.read(Buffer.from(XLSX.write(wb, { type: 'buffer', bookType: 'xls' })), { type: 'buffer' });
+  const entry = CFB.find(cfb, 'Workbook')!;
+  const plain = Buffer.from(entry.content as Uint8Array);
+  const firstRecordEnd = 4 + plain.readUInt16LE(2);
+  const stream = Buffer.concat([plain.subarray(0, firstRecordEnd), filePass, plain.subarray(firstRecordEnd)]);
+  for (let at = firstRecordEnd + filePass.length; at + 4 <= stream.length; at += 4 + stream.readUInt16LE(at + 2)) {
+    const type = stream.readUInt16LE(at);
+    let from = at + 4;
+    // BOF, FileLock, InterfaceHdr, RRDInfo, RRDHead and UsrExcl stay in clear.
+    if ([0x0809, 0x0194, 0x0195, 0x00e1, 0x0196, 0x0138].includes(type)) continue;
+    if (type === 0x0085) {
+      stream.writeUInt32LE(stream.readUInt32LE(from) + filePass.length, from);
+      from += 4;
+    }
+    for (let i = from; i < at + 4 + stream.readUInt16LE(at + 2); i++) {
+      stream[i] = stream[i]! ^ rc4KeyStream(blockKey(Math.floor(i / 1024)), 1024)[i % 1024]!;
+    }
+  }
+  entry.content = stream;
+  entry.size = stream.length;
+  return Buffer.from(CFB.write(cfb, { type: 'buffer' }) as Uint8Array);
+}
+
 function stockWorkbook(): XLSX.WorkBook {
   const wb = XLSX.utils.book_new();
   XLSX.utils.book_append_sheet(
@@ -213,8 +284,37 @@ describe('spreadsheets', () => {
     const xls = Buffer.from(XLSX.write(wb, { type: 'buffer', bookType: 'xls' }));
     const input = embedInSheet(xls, 0, noteRecords(1, 1, 1, 'Ann Lee', 'Ann Lee:\nCounted twice → 3'));
     expect((await convertDocument(input, 'xls', std)).markdown).toBe(
-      '## Stock\n\n| Item | Qty |\n| --- | --- |\n| Pens | 3 |\n\n### Comments\n\nComment by Ann Lee on B2: Ann Lee: Counted twice → 3\n',
+      '## Stock\n\n| Item | Qty |\n| --- | --- |\n| Pens | 3 |\n\n### Comments\n\nComment by Ann Lee on B2: Counted twice → 3\n',
     );
+  });
+
+  it('When an xlsx note is by an author whose name has letters past ASCII or an ampersand, then the name reads as typed', async () => {
+    const ws = XLSX.utils.aoa_to_sheet([['Total'], [7]]);
+    ws.A2!.c = [{ a: 'Zoë Müller 陳宗棠 & Co', t: 'Too low?' }];
+    const wb = XLSX.utils.book_new();
+    XLSX.utils.book_append_sheet(wb, ws, 'Sum');
+    const input = Buffer.from(XLSX.write(wb, { type: 'buffer', bookType: 'xlsx' }));
+    expect((await convertDocument(input, 'xlsx', std)).markdown).toBe(
+      '## Sum\n\n| Total |\n| --- |\n| 7 |\n\n### Comments\n\nComment by Zoë Müller 陳宗棠 & Co on A2: Too low?\n',
+    );
+  });
+
+  it("When a note's text opens with its author's name and a colon, as Excel types it, then that line is left out and a line naming someone else stays", async () => {
+    const ws = XLSX.utils.aoa_to_sheet([
+      ['Item', 'Qty'],
+      ['Pens', 3],
+    ]);
+    ws.A2!.c = [{ a: 'Ann Lee', t: 'Ann Lee:\nRecount on Monday' }];
+    ws.B2!.c = [{ a: 'Ann Lee', t: 'Bo Park:\nCounted twice' }];
+    const wb = XLSX.utils.book_new();
+    XLSX.utils.book_append_sheet(wb, ws, 'Stock');
+    for (const bookType of ['xlsx', 'xls'] as const) {
+      const input = Buffer.from(XLSX.write(wb, { type: 'buffer', bookType }));
+      expect((await convertDocument(input, bookType, std)).markdown).toBe(
+        '## Stock\n\n| Item | Qty |\n| --- | --- |\n| Pens | 3 |\n\n### Comments\n\n' +
+          'Comment by Ann Lee on A2: Recount on Monday\n\nComment by Ann Lee on B2: Bo Park: Counted twice\n',
+      );
+    }
   });
 
   it('When an xlsx has two sheets with number formats, then each is a section with values as shown', async () => {
@@ -637,6 +737,41 @@ describe('spreadsheets', () => {
     expect((await convertDocument(input, 'xlsx', std)).markdown).toBe(
       '## Stock\n\n| Item | Qty |\n| --- | --- |\n| Pens | 3 |\n',
     );
+  });
+
+  it("When an XLS is encrypted with Excel's default password (VelvetSweatshop), then it is read; with another password it is refused as encrypted", async () => {
+    const open = rc4EncryptedXls(stockWorkbook(), 'VelvetSweatshop');
+    expect((await convertDocument(open, 'xls', std)).markdown).toBe(
+      '## Stock\n\n| Item | Qty |\n| --- | --- |\n| Pens | 3 |\n',
+    );
+    await expect(convertDocument(rc4EncryptedXls(stockWorkbook(), 'secret'), 'xls', std)).rejects.toMatchObject({
+      code: 'encrypted_file',
+    });
+  });
+
+  it('When XLSX parts are written in UTF-16, with or without a BOM, then the sheets are read, not refused', async () => {
+    const wb = stockWorkbook();
+    const files = unzipSync(Buffer.from(XLSX.write(wb, { type: 'buffer', bookType: 'xlsx' })));
+    /** The part in UTF-16, its declaration saying so: little-endian with a BOM, or big-endian without one. */
+    const wide = (name: string, bom: boolean): Uint8Array => {
+      const xml = Buffer.from(files[name]!)
+        .toString('utf8')
+        .replace(/encoding="UTF-8"/i, 'encoding="UTF-16"');
+      const le = Buffer.from(`${bom ? '\ufeff' : ''}${xml}`, 'utf16le');
+      return bom ? le : le.swap16();
+    };
+    for (const bom of [true, false]) {
+      const input = Buffer.from(
+        zipSync({
+          ...files,
+          'xl/workbook.xml': wide('xl/workbook.xml', bom),
+          'xl/worksheets/sheet1.xml': wide('xl/worksheets/sheet1.xml', bom),
+        }),
+      );
+      expect((await convertDocument(input, 'xlsx', std)).markdown).toBe(
+        '## Stock\n\n| Item | Qty |\n| --- | --- |\n| Pens | 3 |\n',
+      );
+    }
   });
 
   it('When a lone row holds the same number in each column, then every cell stays', async () => {

@@ -164,6 +164,7 @@ export class DocxReader {
     const extra: Block[] = [];
     const pieces: Piece[] = [];
     this.inline(children(p), base, pieces, extra);
+    commentMarksAfterWords(pieces);
     // Nodes count as what they show (an image alone still makes a paragraph; code keeps note marks).
     const plain = pieces.map((x) => ('text' in x ? x.text : 'node' in x ? shownInCode(x.node) : x.display)).join('');
 
@@ -634,6 +635,51 @@ function tidy(text: string): string {
     .replace(RUN_OF_SPACES, ' ')
     .replace(/ *\n */g, '\n')
     .replace(/\n{3,}/g, '\n\n');
+}
+
+/** A comment's mark (`[^cN]`), as commentReference labels it. */
+const isCommentMark = (p: Piece | undefined): boolean =>
+  p !== undefined && 'node' in p && p.node.type === 'noteRef' && p.node.id.startsWith('c');
+
+const WORD_END = /[^\p{L}\p{N}\p{M}]/u;
+
+/**
+ * Comment marks that fall inside a word (a comment on one letter of it, as reviewers leave on a
+ * typo: Word puts the reference where the commented range ends) move to the word's end, in
+ * place, so the word is not cut in two (`t[^c1]est`). Marks between words stay where they are.
+ */
+function commentMarksAfterWords(pieces: Piece[]): void {
+  for (let i = 0; i < pieces.length; i++) {
+    const mark = pieces[i]!;
+    const before = pieces[i - 1];
+    if (!isCommentMark(mark) || !before || !('text' in before) || !/[\p{L}\p{N}]$/u.test(before.text)) continue;
+    // Where the word ends: after the last piece of its letters (other marks in it are passed over).
+    let at = i;
+    let split: { index: number; end: number } | undefined;
+    for (let j = i + 1; j < pieces.length; j++) {
+      const q = pieces[j]!;
+      if (isCommentMark(q)) continue;
+      if (!('text' in q)) break;
+      const end = q.text.search(WORD_END);
+      if (end > 0) split = { index: j, end };
+      if (end !== -1) break;
+      at = j;
+    }
+    if (split) {
+      const q = pieces[split.index]! as Piece & { text: string };
+      pieces.splice(
+        split.index,
+        1,
+        { ...q, text: q.text.slice(0, split.end) },
+        { ...q, text: q.text.slice(split.end) },
+      );
+      at = split.index;
+    }
+    if (at === i) continue;
+    pieces.splice(at + 1, 0, mark);
+    pieces.splice(i, 1);
+    i--;
+  }
 }
 
 /** Inline nodes from pieces: neighbours with the same formatting and link share one node. */

@@ -1076,7 +1076,7 @@ export const odpReader: Reader = {
         author: child(a, 'creator')?.textContent ?? '',
         text: children(a, 'p').flatMap((p, i) => (i ? [space, ...inline(p, pkg, notes)] : inline(p, pkg, notes))),
       }));
-      const titleFrame = isBlank(title) ? drawnTitle(drawn) : undefined;
+      const titleFrame = isBlank(title) ? drawnTitle(drawn, blocks) : undefined;
       if (titleFrame) {
         title = withoutWholeEmphasis(inlines(titleFrame.line!));
         blocks.splice(titleFrame.at, 1);
@@ -1106,13 +1106,23 @@ const MIN_DRAWN_TITLE_POINTS = 24;
 
 /**
  * The title of a slide without a title frame (a deck drawn by pptxgenjs or another generator,
- * through LibreOffice), as for PPTX: its first text frame, when that is one line, opens the slide,
+ * through LibreOffice), as for PPTX: its first text frame, when that is one line, opens the slide (pictures only before it),
  * and is set in title type no smaller than the slide's other text frames.
  */
-function drawnTitle(frames: DrawnFrame[]): DrawnFrame | undefined {
+function drawnTitle(frames: DrawnFrame[], blocks: Block[]): DrawnFrame | undefined {
   const first = frames[0];
-  if (!first?.line || first.at !== 0 || (first.size ?? 0) < MIN_DRAWN_TITLE_POINTS) return undefined;
+  if (!first?.line || !blocks.slice(0, first.at).every(isPicture) || (first.size ?? 0) < MIN_DRAWN_TITLE_POINTS)
+    return undefined;
   return frames.every((f) => f === first || (f.size ?? 0) <= first.size!) ? first : undefined;
+}
+
+/** A paragraph of pictures only (a logo placed above the title): it does not stop a text frame below from being the title. */
+function isPicture(block: Block): boolean {
+  return (
+    block.type === 'paragraph' &&
+    block.text.some((i) => i.type === 'image') &&
+    block.text.every((i) => i.type === 'image' || (i.type === 'text' && !i.text.trim()))
+  );
 }
 
 /** The smallest font size (points) the automatic styles of a frame's paragraphs and spans set. */

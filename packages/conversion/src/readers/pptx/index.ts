@@ -207,11 +207,12 @@ function readSlide(
 
 /**
  * The title of a slide without a title placeholder (decks written by pptxgenjs and other
- * libraries draw it as a text box): its first shape, when that is a one-line text box set in
- * title type, no smaller than any text set on the slide.
+ * libraries draw it as a text box): its first shape other than pictures, when that is a one-line
+ * text box set in title type, no smaller than any text set on the slide.
  */
 function drawnTitle(ordered: Placed[]): Placed | undefined {
-  const first = ordered.find((p) => p.blocks.length);
+  // Pictures above it (a logo in the corner) are not text: the first shape with text is.
+  const first = ordered.find((p) => p.blocks.length && !p.picture);
   const size = first?.line?.size;
   if (size === undefined || size < MIN_DRAWN_TITLE_SIZE) return undefined;
   return ordered.every((p) => p === first || (p.line?.size ?? 0) <= size) ? first : undefined;
@@ -314,8 +315,9 @@ function layoutPlaceholders(zip: SafeZip, layout: string): Map<string, SlideBox>
   const master = layout && [...relationships(zip, layout).values()].find((t) => /slideMasters\/[^/]+\.xml$/.test(t));
   for (const part of [layout, master]) {
     const xml = part && zip.textOf(part);
-    if (!xml) continue;
-    for (const sp of descendants(parseXml(xml, 'slide layout'), 'sp')) {
+    const doc = xml ? layoutDocument(xml) : undefined;
+    if (!doc) continue;
+    for (const sp of descendants(doc, 'sp')) {
       const ph = descendants(child(sp, 'nvSpPr'), 'ph')[0];
       const box = ph && ownBox(sp);
       if (!ph || !box) continue;
@@ -323,6 +325,20 @@ function layoutPlaceholders(zip: SafeZip, layout: string): Map<string, SlideBox>
     }
   }
   return out;
+}
+
+/**
+ * A layout or master part, or none when it is not well-formed XML (PHPPresentation wrote a master
+ * with a tag left open): it only lends placeholders their boxes, so the slides are read without
+ * them rather than the deck refused. Entity declarations are still refused.
+ */
+function layoutDocument(xml: string): ReturnType<typeof parseXml> | undefined {
+  try {
+    return parseXml(xml, 'slide layout');
+  } catch (err) {
+    if (err instanceof ConversionError) throw err;
+    return undefined;
+  }
 }
 
 /** How a placeholder is matched to its layout's: by index, then by type (no type is a body). */

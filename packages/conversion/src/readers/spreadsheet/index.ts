@@ -3,7 +3,7 @@ import type { Reader } from '../reader';
 import { ConversionError } from '../../types';
 import { noPageSelected, pageSelected, selectedPages } from '../../page-range';
 import type { PageRange } from '@markwright/contracts/src/structure';
-import { SafeZip } from '../../archive/safe-zip';
+import { SafeZip, utf16Order, xmlText } from '../../archive/safe-zip';
 import {
   chartBlocks,
   worksheetCharts,
@@ -27,6 +27,7 @@ import { odsLocaleDateFormats } from './ods-locale-dates';
 import { odsCellComments } from './ods-cell-comments';
 import { odsTextBoxes } from './ods-text-boxes';
 import { readWorkbook } from '../shared/sheetjs-read';
+import { withoutDefaultPassword } from './xls-default-password';
 
 /** A formula element that ends its cell without a value: `<f>…</f></c>`, `<f …/></c>`, `<f>…</f><v/></c>`. */
 const UNCACHED_FORMULA =
@@ -63,7 +64,9 @@ export const MAX_ROWS_PER_SHEET = 20_000;
  */
 export const spreadsheetReader: Reader = {
   name: 'spreadsheet',
-  async read(input, options) {
+  async read(given, options) {
+    // An XLS encrypted with Excel's default password opens in Excel without asking: it is read decrypted.
+    const input = withoutDefaultPassword(given) ?? given;
     const range = options.pageRange;
     // E2: the sheets outside the page range are not parsed (SheetJS's `sheets`), once their count is known.
     const selected = range ? selectedSheets(input, range) : undefined;
@@ -98,10 +101,15 @@ export const spreadsheetReader: Reader = {
       } catch (err) {
         // A part the content types name but the package lacks (a styles part left out by a
         // library): SheetJS refuses the workbook; Excel reads it with default styles, as we do.
-        const pruned =
-          zip && xlsx && /Cannot find file .* in zip/i.test((err as Error).message) && withoutMissingParts(zip);
-        if (!pruned) throw err;
-        bytes = pruned;
+        // Parts in UTF-16 (SheetJS reads XML parts as UTF-8 only: "Unknown Namespace"): Excel reads them.
+        const repaired =
+          zip && xlsx
+            ? /Cannot find file .* in zip/i.test((err as Error).message)
+              ? withoutMissingParts(zip)
+              : partsInUtf8(zip)
+            : undefined;
+        if (!repaired) throw err;
+        bytes = repaired;
         wb = read(false);
       }
       // A workbook a library wrote (openpyxl, exceljs) may keep formulas without values: read again with stubs.
@@ -164,7 +172,7 @@ export const spreadsheetReader: Reader = {
       const drawings = [...chartsOf(shownName), ...(textBoxes.get(shownName) ?? [])];
       const comments = commentBlocks(
         inCellOrder([
-          ...sheetComments(sheet, biffNotes?.get(wb.SheetNames.indexOf(name))),
+          ...sheetComments(sheet, biffNotes?.get(wb.SheetNames.indexOf(name)), xlsx),
           ...lostComments(sheet, odsComments.get(shownName)),
         ]),
       );
@@ -233,7 +241,7 @@ export const spreadsheetReader: Reader = {
 
 /**
  * The package again without the content types' overrides that name parts it lacks, or none when
- * every named part is there. Entries are stored, not deflated: the copy is only read back.
+ * every named part is there.
  */
 function withoutMissingParts(zip: SafeZip): Buffer | undefined {
   const types = zip.textOf('[Content_Types].xml');
@@ -250,10 +258,31 @@ function withoutMissingParts(zip: SafeZip): Buffer | undefined {
     },
   );
   if (!pruned) return undefined;
+  return repacked(zip, (name, bytes) => (name === '[Content_Types].xml' ? strToU8(kept) : bytes));
+}
+
+/**
+ * The package again with its XML parts in UTF-16 written in UTF-8, their declarations saying so,
+ * or none when every part is UTF-8 already.
+ */
+function partsInUtf8(zip: SafeZip): Buffer | undefined {
+  const wide = zip
+    .list()
+    .filter((name) => /\.(?:xml|rels)$/i.test(name) && utf16Order(zip.bytesOf(name) ?? new Uint8Array()));
+  if (!wide.length) return undefined;
+  return repacked(zip, (name, bytes) =>
+    wide.includes(name)
+      ? strToU8(xmlText(bytes).replace(/^(<\?xml[^>]*?\bencoding\s*=\s*["'])[^"']*(["'])/, '$1UTF-8$2'))
+      : bytes,
+  );
+}
+
+/** The package's entries again, each as `part` gives it, stored, not deflated: the copy is only read back. */
+function repacked(zip: SafeZip, part: (name: string, bytes: Uint8Array) => Uint8Array): Buffer {
   const files: Record<string, [Uint8Array, { level: 0 }]> = {};
   for (const name of zip.list()) {
-    const bytes = name === '[Content_Types].xml' ? strToU8(kept) : zip.bytesOf(name);
-    if (bytes) files[name] = [bytes, { level: 0 }];
+    const bytes = zip.bytesOf(name);
+    if (bytes) files[name] = [part(name, bytes), { level: 0 }];
   }
   return Buffer.from(zipSync(files));
 }
@@ -336,7 +365,11 @@ function inCellOrder(comments: ReviewComment[]): ReviewComment[] {
  * The sheet's cell comments (notes, and threaded comments with their replies) in row order, each
  * with the cell it is on; SheetJS reads them from XLSX, XLS and ODS alike.
  */
-function sheetComments(sheet: XLSX.WorkSheet, biffNotes?: ReadonlyMap<string, string>): ReviewComment[] {
+function sheetComments(
+  sheet: XLSX.WorkSheet,
+  biffNotes: ReadonlyMap<string, string> | undefined,
+  xlsx: boolean,
+): ReviewComment[] {
   const ref = sheet['!ref'];
   if (!ref) return [];
   const range = XLSX.utils.decode_range(ref);
@@ -352,12 +385,40 @@ function sheetComments(sheet: XLSX.WorkSheet, biffNotes?: ReadonlyMap<string, st
       // An XLS cell has one note, whose text the records give exactly.
       const exact = notes.length === 1 ? biffNotes?.get(`${r},${c}`) : undefined;
       for (const note of notes) {
-        const text = (exact ?? note.t ?? '').replace(/\s+/g, ' ').trim();
-        if (text) out.push({ author: note.a ?? '', text: [{ type: 'text', text }], on });
+        const author = xlsx ? xlsxCommentAuthor(note.a ?? '') : (note.a ?? '');
+        const text = withoutAuthorLine((exact ?? note.t ?? '').replace(/\s+/g, ' ').trim(), author);
+        if (text) out.push({ author, text: [{ type: 'text', text }], on });
       }
     }
   }
   return out;
+}
+
+/**
+ * An XLSX note's author as the file spells it: SheetJS passes the `<author>` element's bytes on as
+ * they are, UTF-8 read as Latin-1 ("é³å®" for 陳宗) and entities undecoded ("AT&amp;T"). Text that
+ * is not UTF-8 when read back as bytes was decoded already (a threaded comment's person) and stays.
+ */
+function xlsxCommentAuthor(raw: string): string {
+  let author = raw;
+  if (/[\u0080-\u00ff]/.test(raw) && !/[^\u0000-\u00ff]/.test(raw)) {
+    try {
+      author = new TextDecoder('utf-8', { fatal: true }).decode(Buffer.from(raw, 'latin1'));
+    } catch {
+      author = raw;
+    }
+  }
+  return decodeXML(author);
+}
+
+/**
+ * A note's text without the line Excel types at its start, the author's name and a colon (in bold in
+ * Excel): the comment is already said to be by them. Text that names someone else stays whole.
+ */
+function withoutAuthorLine(text: string, author: string): string {
+  const name = author.trim();
+  if (!name || !text.startsWith(`${name}:`)) return text;
+  return text.slice(name.length + 1).trim() || text;
 }
 
 /** An XLSX sheet's text boxes and shapes with text, a paragraph per paragraph (see `worksheetTextBoxes`). */

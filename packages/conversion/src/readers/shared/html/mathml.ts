@@ -56,11 +56,12 @@ function arg(el: HtmlElement | undefined, depth: number): string {
 
 /**
  * The first argument after a command (`\frac`, `\dot`): a single letter is braced too, since TeX
- * reads letters after a command as part of its name (`\fracnk`, `\dotx` are undefined commands).
+ * reads letters after a command as part of its name (`\fracnk`, `\dotx` are undefined commands); a
+ * Greek or other non-ASCII one too, which Unicode TeX engines read as a letter (`\fracπ2`).
  */
 function commandArg(el: HtmlElement | undefined, depth: number): string {
   const tex = arg(el, depth);
-  return /^[A-Za-z]$/.test(tex) ? `{${tex}}` : tex;
+  return /^\p{L}$/u.test(tex) ? `{${tex}}` : tex;
 }
 
 function element(el: HtmlElement, depth: number): string {

@@ -1230,8 +1230,9 @@ class WordList {
   }
 }
 
+/** A colspan or rowspan as browsers read it: its leading digits (HTML's non-negative integer rules), so `3"` or `2px` spans. */
 function span(value: string | undefined): number {
-  const n = Number(value ?? 1);
+  const n = value === undefined ? 1 : parseInt(value.trim(), 10);
   return Number.isFinite(n) && n >= 1 ? Math.min(Math.floor(n), MAX_SPAN) : 1;
 }
 
