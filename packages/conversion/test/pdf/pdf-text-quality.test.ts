@@ -142,6 +142,28 @@ describe('PDF text-layer quality score', () => {
     expect(pageQuality('Figure 3').scored).toBe(false);
   });
 
+  it("When a page is a character table set in a standard font that is not embedded, then its text layer is kept, not OCR'd", async () => {
+    // A font specimen: each row a code and the 16 characters it starts (symbols and Latin-1 letters, few words).
+    const rows = [
+      '#20 ! " # $ % & \' ( ) * + , - . /',
+      '#30 0 1 2 3 4 5 6 7 8 9 : ; < = > ?',
+      '#A0 ¡ ¢ £ ¤ ¥ ¦ § ¨ © ª « ¬ ® ¯',
+      '#B0 ° ± ² ³ ´ µ ¶ · ¸ ¹ º » ¼ ½ ¾ ¿',
+      '#C0 À Á Â Ã Ä Å Æ Ç È É Ê Ë Ì Í Î Ï',
+      '#D0 Ð Ñ Ò Ó Ô Õ Ö × Ø Ù Ú Û Ü Ý Þ ß',
+      '#F0 ð ñ ò ó ô õ ö ÷ ø ù ú û ü ý þ ÿ',
+    ];
+    const input = await pdf((doc) => {
+      doc.font('Courier').fontSize(16);
+      rows.forEach((row, i) => doc.text(row, 72, 100 + i * 30, { lineBreak: false }));
+    });
+    expect(readsAsGarbage(rows.map((text) => ({ text }) as Line))).toBe(true);
+    const { markdown } = await convertIsolated(input, 'pdf', { enhanced: false }, limits);
+    // Letters spaced out in a typewriter face are closed up (poppler.ts); the symbols stay apart.
+    expect(markdown).toContain('#A0 ¡ ¢ £ ¤ ¥ ¦ § ¨ © ª « ¬ ® ¯');
+    expect(markdown.replace(/ /g, '')).toContain('#C0ÀÁÂÃÄÅÆÇÈÉÊËÌÍÎÏ');
+  }, 150_000);
+
   it('When a page carries a word-shaped but shifted text layer over a picture of its text, then the page is re-read by OCR', async () => {
     const svg = `<svg xmlns="http://www.w3.org/2000/svg" width="1200" height="200"><rect width="100%" height="100%" fill="white"/><text x="40" y="120" font-size="64" font-family="DejaVu Sans">Payment is due within thirty days</text></svg>`;
     const picture = await sharp(Buffer.from(svg)).png().toBuffer();
