@@ -3,7 +3,7 @@ import { closeConversionWorkers, convertIsolated } from '../../src';
 import { GARBLED_BELOW, pageQuality } from '../../src/readers/pdf/page-quality';
 import { readsAsGarbage } from '../../src/readers/pdf/text-quality';
 import type { Line } from '../../src/readers/pdf/layout';
-import { makePdf as pdf } from './make-pdf';
+import { handWrittenPdf, makePdf as pdf } from './make-pdf';
 
 afterAll(() => closeConversionWorkers());
 const limits = { timeoutMs: 120_000, maxMemoryMb: 512 };
@@ -162,6 +162,24 @@ describe('PDF text-layer quality score', () => {
     // Letters spaced out in a typewriter face are closed up (poppler.ts); the symbols stay apart.
     expect(markdown).toContain('#A0 ¡ ¢ £ ¤ ¥ ¦ § ¨ © ª « ¬ ® ¯');
     expect(markdown.replace(/ /g, '')).toContain('#C0ÀÁÂÃÄÅÆÇÈÉÊËÌÍÎÏ');
+  }, 150_000);
+
+  it("When a page without text draws only stroked lines (a dashed grid and its diagonals), then it is not OCR'd into noise", async () => {
+    const lines = [
+      [0, 0, 595, 842],
+      [595, 0, 0, 842],
+      ...[140.3, 280.7, 421, 561.3, 701.7].map((y) => [0, y, 595, y]),
+      ...[148.75, 297.5, 446.25].map((x) => [x, 0, x, 842]),
+    ];
+    const content = `[3] 0 d 0 w ${lines.map(([x0, y0, x1, y1]) => `${x0} ${y0} m ${x1} ${y1} l S`).join(' ')}`;
+    const input = handWrittenPdf([
+      '<< /Type /Catalog /Pages 2 0 R >>',
+      '<< /Type /Pages /Kids [3 0 R] /Count 1 >>',
+      '<< /Type /Page /Parent 2 0 R /MediaBox [0 0 595 842] /Contents 4 0 R /Resources << >> >>',
+      `<< /Length ${content.length} >>\nstream\n${content}\nendstream`,
+    ]);
+    const { markdown } = await convertIsolated(input, 'pdf', { enhanced: false }, limits);
+    expect(markdown).toBe('');
   }, 150_000);
 
   it('When a page carries a word-shaped but shifted text layer over a picture of its text, then the page is re-read by OCR', async () => {

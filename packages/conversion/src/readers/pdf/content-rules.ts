@@ -141,7 +141,7 @@ function numbers(context: PDFContext, value: PDFObject | undefined): number[] | 
  * standard filters (ASCII85 before Flate, as ReportLab writes) by pdf-lib; predictors and image
  * filters are left to pdf.js.
  */
-function decode(stream: PDFRawStream): Uint8Array {
+export function decode(stream: PDFRawStream): Uint8Array {
   const context = stream.dict.context;
   const filter = context.lookup(stream.dict.get(pdfName('Filter')));
   const filters =

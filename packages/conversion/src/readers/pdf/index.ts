@@ -14,6 +14,7 @@ import { ligatureSpellings, withLigaturesInOrder } from './rtl-ligatures';
 import { xfaBlocks } from './xfa-form';
 import { readsAsGarbage } from './text-quality';
 import { drawnInStandardFonts } from './standard-fonts';
+import { drawsOnlyStrokes } from './line-art';
 import { linesToBlocks, removeRunningLines } from './blocks';
 import { joinTablesOverPages } from './tables-over-pages';
 import { quarterTurnOf, turnedItems, turnedRules } from './turned-pages';
@@ -160,7 +161,10 @@ async function readPdf(input: Buffer, options: ConvertOptions, glyphOrderRead: b
       const mapped = await glyphOrder().withGlyphOrderUnicode(input);
       if (mapped) return await readPdf(Buffer.from(mapped), options, true);
     }
-    const scanned = numbers.filter((n, i) => pages[i]!.length === 0 || garbled.has(n));
+    // A page without text that draws only stroked lines (a grid, a line drawing) has no letters for OCR to find.
+    const scanned = numbers.filter(
+      (n, i) => (pages[i]!.length === 0 && !(lazy && drawsOnlyStrokes(lazy, n))) || garbled.has(n),
+    );
     let ocr = new Map<number, Block[]>();
     if (scanned.length) {
       const [{ ocrPdfPages }, { ocrBlocks }, { withWordBoxes }] = [scannedPdf(), ocrLayout(), wordBoxes()];
