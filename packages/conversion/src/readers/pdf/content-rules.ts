@@ -74,7 +74,12 @@ function readPageRules(context: PDFContext, page: PDFDict): Rule[] {
 }
 
 /** A page attribute, looked up the page tree (Resources, MediaBox, CropBox and Rotate are inheritable). */
-export function inherited(context: PDFContext, page: PDFDict, key: string, inheritable: boolean): PDFObject | undefined {
+export function inherited(
+  context: PDFContext,
+  page: PDFDict,
+  key: string,
+  inheritable: boolean,
+): PDFObject | undefined {
   const name = pdf().PDFName.of(key);
   let node: PDFDict | undefined = page;
   for (let depth = 0; node && depth < 64; depth++) {
