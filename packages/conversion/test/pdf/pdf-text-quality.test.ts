@@ -3,7 +3,7 @@ import { closeConversionWorkers, convertIsolated } from '../../src';
 import { GARBLED_BELOW, pageQuality } from '../../src/readers/pdf/page-quality';
 import { readsAsGarbage } from '../../src/readers/pdf/text-quality';
 import type { Line } from '../../src/readers/pdf/layout';
-import { makePdf as pdf } from './make-pdf';
+import { handWrittenPdf, makePdf as pdf } from './make-pdf';
 
 afterAll(() => closeConversionWorkers());
 const limits = { timeoutMs: 120_000, maxMemoryMb: 512 };
@@ -141,6 +141,46 @@ describe('PDF text-layer quality score', () => {
     expect(pageQuality('Москва является столицей России и крупнейшим городом страны.'.repeat(3)).scored).toBe(false);
     expect(pageQuality('Figure 3').scored).toBe(false);
   });
+
+  it("When a page is a character table set in a standard font that is not embedded, then its text layer is kept, not OCR'd", async () => {
+    // A font specimen: each row a code and the 16 characters it starts (symbols and Latin-1 letters, few words).
+    const rows = [
+      '#20 ! " # $ % & \' ( ) * + , - . /',
+      '#30 0 1 2 3 4 5 6 7 8 9 : ; < = > ?',
+      '#A0 ¡ ¢ £ ¤ ¥ ¦ § ¨ © ª « ¬ ® ¯',
+      '#B0 ° ± ² ³ ´ µ ¶ · ¸ ¹ º » ¼ ½ ¾ ¿',
+      '#C0 À Á Â Ã Ä Å Æ Ç È É Ê Ë Ì Í Î Ï',
+      '#D0 Ð Ñ Ò Ó Ô Õ Ö × Ø Ù Ú Û Ü Ý Þ ß',
+      '#F0 ð ñ ò ó ô õ ö ÷ ø ù ú û ü ý þ ÿ',
+    ];
+    const input = await pdf((doc) => {
+      doc.font('Courier').fontSize(16);
+      rows.forEach((row, i) => doc.text(row, 72, 100 + i * 30, { lineBreak: false }));
+    });
+    expect(readsAsGarbage(rows.map((text) => ({ text }) as Line))).toBe(true);
+    const { markdown } = await convertIsolated(input, 'pdf', { enhanced: false }, limits);
+    // Letters spaced out in a typewriter face are closed up (poppler.ts); the symbols stay apart.
+    expect(markdown).toContain('#A0 ¡ ¢ £ ¤ ¥ ¦ § ¨ © ª « ¬ ® ¯');
+    expect(markdown.replace(/ /g, '')).toContain('#C0ÀÁÂÃÄÅÆÇÈÉÊËÌÍÎÏ');
+  }, 150_000);
+
+  it("When a page without text draws only stroked lines (a dashed grid and its diagonals), then it is not OCR'd into noise", async () => {
+    const lines = [
+      [0, 0, 595, 842],
+      [595, 0, 0, 842],
+      ...[140.3, 280.7, 421, 561.3, 701.7].map((y) => [0, y, 595, y]),
+      ...[148.75, 297.5, 446.25].map((x) => [x, 0, x, 842]),
+    ];
+    const content = `[3] 0 d 0 w ${lines.map(([x0, y0, x1, y1]) => `${x0} ${y0} m ${x1} ${y1} l S`).join(' ')}`;
+    const input = handWrittenPdf([
+      '<< /Type /Catalog /Pages 2 0 R >>',
+      '<< /Type /Pages /Kids [3 0 R] /Count 1 >>',
+      '<< /Type /Page /Parent 2 0 R /MediaBox [0 0 595 842] /Contents 4 0 R /Resources << >> >>',
+      `<< /Length ${content.length} >>\nstream\n${content}\nendstream`,
+    ]);
+    const { markdown } = await convertIsolated(input, 'pdf', { enhanced: false }, limits);
+    expect(markdown).toBe('');
+  }, 150_000);
 
   it('When a page carries a word-shaped but shifted text layer over a picture of its text, then the page is re-read by OCR', async () => {
     const svg = `<svg xmlns="http://www.w3.org/2000/svg" width="1200" height="200"><rect width="100%" height="100%" fill="white"/><text x="40" y="120" font-size="64" font-family="DejaVu Sans">Payment is due within thirty days</text></svg>`;

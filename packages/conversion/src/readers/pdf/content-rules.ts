@@ -74,7 +74,12 @@ function readPageRules(context: PDFContext, page: PDFDict): Rule[] {
 }
 
 /** A page attribute, looked up the page tree (Resources, MediaBox, CropBox and Rotate are inheritable). */
-function inherited(context: PDFContext, page: PDFDict, key: string, inheritable: boolean): PDFObject | undefined {
+export function inherited(
+  context: PDFContext,
+  page: PDFDict,
+  key: string,
+  inheritable: boolean,
+): PDFObject | undefined {
   const name = pdf().PDFName.of(key);
   let node: PDFDict | undefined = page;
   for (let depth = 0; node && depth < 64; depth++) {
@@ -141,7 +146,7 @@ function numbers(context: PDFContext, value: PDFObject | undefined): number[] | 
  * standard filters (ASCII85 before Flate, as ReportLab writes) by pdf-lib; predictors and image
  * filters are left to pdf.js.
  */
-function decode(stream: PDFRawStream): Uint8Array {
+export function decode(stream: PDFRawStream): Uint8Array {
   const context = stream.dict.context;
   const filter = context.lookup(stream.dict.get(pdfName('Filter')));
   const filters =

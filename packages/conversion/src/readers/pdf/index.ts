@@ -13,6 +13,8 @@ import { withFormValues } from './form-fields';
 import { ligatureSpellings, withLigaturesInOrder } from './rtl-ligatures';
 import { xfaBlocks } from './xfa-form';
 import { readsAsGarbage } from './text-quality';
+import { drawnInStandardFonts } from './standard-fonts';
+import { drawsOnlyStrokes } from './line-art';
 import { linesToBlocks, removeRunningLines } from './blocks';
 import { joinTablesOverPages } from './tables-over-pages';
 import { quarterTurnOf, turnedItems, turnedRules } from './turned-pages';
@@ -147,14 +149,22 @@ async function readPdf(input: Buffer, options: ConvertOptions, glyphOrderRead: b
     await closePdfJs(opened);
     opened = undefined;
     const cleaned = removeRunningLines(pages);
-    // Pages without text, and pages whose text layer reads as garbage, are read from their image.
-    const garbled = new Set(numbers.filter((n, i) => pages[i]!.length > 0 && readsAsGarbage(pages[i]!)));
+    // Pages without text, and pages whose text layer reads as garbage, are read from their image; not text drawn in
+    // the standard fonts without embedding them (a character table, letters set at an angle), which is what the page shows.
+    const garbled = new Set(
+      numbers.filter(
+        (n, i) => pages[i]!.length > 0 && readsAsGarbage(pages[i]!) && !(lazy && drawnInStandardFonts(lazy, n)),
+      ),
+    );
     // Garbage from fonts without a Unicode map whose glyphs are in the standard order is read again with one (OCR costs seconds a page).
     if (garbled.size && !glyphOrderRead) {
       const mapped = await glyphOrder().withGlyphOrderUnicode(input);
       if (mapped) return await readPdf(Buffer.from(mapped), options, true);
     }
-    const scanned = numbers.filter((n, i) => pages[i]!.length === 0 || garbled.has(n));
+    // A page without text that draws only stroked lines (a grid, a line drawing) has no letters for OCR to find.
+    const scanned = numbers.filter(
+      (n, i) => (pages[i]!.length === 0 && !(lazy && drawsOnlyStrokes(lazy, n))) || garbled.has(n),
+    );
     let ocr = new Map<number, Block[]>();
     if (scanned.length) {
       const [{ ocrPdfPages }, { ocrBlocks }, { withWordBoxes }] = [scannedPdf(), ocrLayout(), wordBoxes()];

@@ -379,8 +379,33 @@ function cellRows({ cols, rows }: Grid, parent: number[], texts: Map<number, Tex
     filled.push(row);
     for (let c = 0; c < cols; c++) if (row[c]) keep[c] = true;
   }
+  if (boxesOnAPage(parent, keep, cols, rows)) return [];
   // A merged cell spread over columns it alone fills becomes one column again.
   return dropRepeatedColumns(columnsKept(filled, keep));
+}
+
+/** A grid of at least this many columns with text… */
+const MIN_LAYOUT_COLUMNS = 8;
+/** …none of whose rows has cells of its own in this share of them is no table. */
+const MIN_FULL_ROW_SHARE = 0.9;
+
+/**
+ * Whether the grid is framed boxes and guide lines set about a page, not a table: its columns are the union of
+ * boxes' edges that no row shares (each row's few boxes span many of them), so read as a table each box's text
+ * repeats across the columns it spans. A table has rows whose cells take one column each (its body), merged
+ * headers or not. Columns with no text are not counted.
+ */
+function boxesOnAPage(parent: number[], keep: boolean[], cols: number, rows: number): boolean {
+  const kept: number[] = [];
+  for (let c = 0; c < cols; c++) if (keep[c]) kept.push(c);
+  if (kept.length < MIN_LAYOUT_COLUMNS) return false;
+  let widest = 0;
+  for (let r = 0; r < rows; r++) {
+    const cells = new Set<number>();
+    for (const c of kept) cells.add(rootOf(parent, r * cols + c));
+    widest = Math.max(widest, cells.size);
+  }
+  return widest < kept.length * MIN_FULL_ROW_SHARE;
 }
 
 /** Each row with only the columns marked kept. */
