@@ -92,7 +92,7 @@ export function inherited(
 }
 
 /** Annotations that pdf.js adds to the operator list (appearance streams, or ones it draws itself). */
-function drawsAnnotations(context: PDFContext, page: PDFDict): boolean {
+export function drawsAnnotations(context: PDFContext, page: PDFDict): boolean {
   const annots = context.lookup(page.get(pdfName('Annots')));
   if (annots === undefined) return false;
   if (!(annots instanceof pdf().PDFArray)) return true;

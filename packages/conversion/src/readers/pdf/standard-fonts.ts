@@ -1,5 +1,5 @@
 import type { PDFContext, PDFDict, PDFObject } from 'pdf-lib';
-import { inherited } from './content-rules';
+import { drawsAnnotations, inherited } from './content-rules';
 import { pdfLib, pdfName, type PdfObjects } from './objects';
 
 /**
@@ -40,7 +40,7 @@ export function drawnInStandardFonts(objects: PdfObjects, pageNumber: number): b
   if (!page) return false;
   const { context } = objects;
   try {
-    if (hasDrawnAnnotations(context, page)) return false;
+    if (drawsAnnotations(context, page)) return false;
     const resources = context.lookup(inherited(context, page, 'Resources', true));
     const seen = new Set<PDFObject>();
     const fonts: PDFDict[] = [];
@@ -91,17 +91,4 @@ function isUnembeddedStandardFont(context: PDFContext, font: PDFDict): boolean {
   if (!(base instanceof PDFName) || !STANDARD_FONTS.has(base.decodeText())) return false;
   const descriptor = context.lookup(font.get(pdfName('FontDescriptor')));
   return !(descriptor instanceof PDFDict && FONT_FILES.some((key) => descriptor.has(pdfName(key))));
-}
-
-/** Annotations other than links and pop-ups, or any with an appearance stream: text the page's resources don't name. */
-function hasDrawnAnnotations(context: PDFContext, page: PDFDict): boolean {
-  const annots = context.lookup(page.get(pdfName('Annots')));
-  if (annots === undefined) return false;
-  if (!(annots instanceof pdfLib().PDFArray)) return true;
-  return annots.asArray().some((ref) => {
-    const annot = context.lookup(ref);
-    if (!(annot instanceof pdfLib().PDFDict)) return false;
-    const subtype = context.lookup(annot.get(pdfName('Subtype')));
-    return (subtype !== pdfName('Link') && subtype !== pdfName('Popup')) || annot.has(pdfName('AP'));
-  });
 }
