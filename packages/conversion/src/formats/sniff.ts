@@ -1,6 +1,5 @@
 import type CFB from 'cfb';
 import type { SafeZip } from '../archive/safe-zip';
-import { decodeText, wideUnicodeForm } from '../readers/shared/text-decoding';
 import { ConversionError, type ConversionErrorCode } from '../types';
 import type { FormatLine, FormatName, Sniff } from './table';
 
@@ -20,6 +19,8 @@ const fileTypeLibrary = () => require('file-type') as typeof import('file-type')
 const cfbLibrary = () => require('cfb') as typeof CFB;
 const safeZip = () => require('../archive/safe-zip') as typeof import('../archive/safe-zip');
 const oleStreams = () => require('../readers/shared/ole') as typeof import('../readers/shared/ole');
+const textDecoding = () =>
+  require('../readers/shared/text-decoding') as typeof import('../readers/shared/text-decoding');
 /* eslint-enable @typescript-eslint/no-require-imports */
 
 /** What the sniffer looks up, derived once from the format table's lines. */
@@ -319,6 +320,7 @@ export function isText(input: Buffer): boolean {
   if (input.length === 0) return true;
   if (startsWith(input, [0xef, 0xbb, 0xbf])) return true;
   if (startsWith(input, [0xff, 0xfe]) || startsWith(input, [0xfe, 0xff])) return true;
+  const { decodeText, wideUnicodeForm } = textDecoding();
   const wide = wideUnicodeForm(input);
   if (wide?.bom) return true;
   // UTF-32 without a BOM: its characters, not its bytes, must be few controls, as a text's bytes are.
