@@ -841,10 +841,14 @@ class TextReader {
     private readonly lists: Map<number, ListFormat>,
     private readonly dialect: WordDialect = WORD97,
     /** The font table's names, by ftc (Word 97 files; none for Word 6). */
-    private readonly fonts: string[] = [],
+    fonts: string[] = [],
   ) {
     this.tracksDeletions = chpx.some((run) => run.props.deleted);
+    this.symbolFonts = fonts.map(symbolFontNamed);
   }
+
+  /** Which fonts of the table are symbol fonts, by ftc: told once, not for each character. */
+  private readonly symbolFonts: Array<SymbolFont | undefined>;
 
   /** Whether any text is marked deleted (tracked changes), so characters need the look-up at all. */
   private readonly tracksDeletions: boolean;
@@ -1145,7 +1149,7 @@ class TextReader {
       };
     }
     const object = raw.ole2 ? raw.picLocation : undefined;
-    const symbolFont = raw.ftc === undefined ? undefined : symbolFontNamed(this.fonts[raw.ftc]);
+    const symbolFont = raw.ftc === undefined ? undefined : this.symbolFonts[raw.ftc];
     return {
       ...applyChars(state, raw),
       special: raw.special,
@@ -1161,7 +1165,7 @@ class TextReader {
    * code as itself unless it is in the private use area (a font's own glyph, no Unicode form).
    */
   private symbolChar(symbol: { ftc: number; code: number }): string {
-    const font = symbolFontNamed(this.fonts[symbol.ftc]);
+    const font = this.symbolFonts[symbol.ftc];
     if (font) return symbolFontChar(symbol.code, font) ?? '';
     return symbol.code >= 0xe000 && symbol.code <= 0xf8ff ? '' : String.fromCharCode(symbol.code);
   }
